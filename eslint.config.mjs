@@ -1,0 +1,59 @@
+import tseslint from 'typescript-eslint';
+
+// Layering, in the spirit of VS Code's common/node/browser/electron-main split:
+//   shared/   pure TypeScript — no node:*, no electron, no DOM, nothing from main/ or renderer/
+//   renderer/ never reaches main/ or electron; it talks to the Api interface only
+//   electron  is imported only by the Electron entry files (main/index.ts, main/electron/)
+//             and the preload.
+const nodeBuiltins = [
+  'assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https',
+  'net', 'os', 'path', 'process', 'stream', 'url', 'util', 'worker_threads', 'zlib', 'tty', 'readline',
+];
+const noElectron = { name: 'electron', message: 'electron may be imported only by main/index.ts, main/electron/ and preload/.' };
+
+const browserGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'fetch', 'process', 'Buffer', 'require', '__dirname'];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bench/work/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': ['error', { paths: [noElectron] }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'shared/ is pure: no Node built-ins.' }))],
+        patterns: [
+          { group: ['node:*'], message: 'shared/ is pure: no node:* modules.' },
+          { group: ['**/main/**', '**/main', '**/renderer/**', '**/renderer', '**/preload/**'], message: 'shared/ must not depend on main/, renderer/ or preload/.' },
+        ],
+      }],
+      'no-restricted-globals': ['error', ...browserGlobals.map((name) => ({ name, message: 'shared/ runs everywhere: no DOM or Node globals.' }))],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noElectron],
+        patterns: [
+          { group: ['**/main/**', '**/main'], message: 'renderer/ must not import main/; use the Api interface.' },
+          { group: ['node:*'], message: 'renderer/ has no Node access.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['main/index.ts', 'main/electron/**/*.ts', 'preload/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
