@@ -1,0 +1,68 @@
+import { jsonSchemaIssues } from '../../services/schema/manifest-schema';
+import { resolveInside } from '../../services/fs/contain';
+import { writeFileAtomic } from '../../services/fs/atomic';
+import { checkLocation } from '../../services/skills/lint';
+import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
+import { evalsCheck } from '../../../shared/lint/evals';
+import { renderHuman } from '../../../shared/lint/report/human';
+import { exitCodeFor, totals, type SkillReport } from '../../../shared/lint/report/model';
+import { renderSarif } from '../../../shared/lint/report/sarif';
+import { parseCommandArgs } from '../args';
+import { UsageError, type CliIo, type ExitCode } from '../io';
+import { VERSION } from '../version';
+
+const FLAGS = {
+  strict: { type: 'boolean' },
+  schema: { type: 'boolean' },
+  json: { type: 'boolean' },
+  sarif: { type: 'string' },
+} as const;
+const TEST_FLAGS = { strict: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+
+/**
+ * `lint` and `test` share one pipeline: locate → read → load → check → render. `test`
+ * adds the evals listing and reports itself as the static tier.
+ */
+export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: CliIo): ExitCode {
+  const { positionals, flags } = kind === 'lint' ? parseCommandArgs(kind, argv, FLAGS) : parseCommandArgs(kind, argv, TEST_FLAGS);
+  const sarif = 'sarif' in flags ? (flags.sarif as string | undefined) : undefined;
+  const schema = 'schema' in flags && flags.schema === true;
+
+  let sarifPath: string | undefined;
+  if (sarif !== undefined) {
+    sarifPath = resolveInside(io.cwd, sarif);
+    if (!sarifPath) throw new UsageError(`refusing to write the SARIF report outside the project: ${sarif}`);
+  }
+
+  const locations = positionals.length ? positionals.map((p) => locate(p, io.cwd)) : installedSkills(io.cwd);
+  if (locations.length === 0) {
+    io.out(`no skills installed — nothing to ${kind} (pass a path to ${kind} an uninstalled skill).\n`);
+    return 0;
+  }
+
+  let reports: SkillReport[] = locations.map((loc) => {
+    const { report, skill } = checkLocation(loc, schema ? { jsonSchema: jsonSchemaIssues } : {});
+    const evals = kind === 'test' && skill ? evalsCheck(skill) : undefined;
+    return evals ? { ...report, checks: [...report.checks, evals] } : report;
+  });
+  // Installed skills are reported in manifest-name order; explicit targets in the order given.
+  if (positionals.length === 0) reports = [...reports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const t = totals(reports);
+  io.out(flags.json ? JSON.stringify(reports, null, 2) + '\n' : renderHuman(reports, t, kind === 'lint' ? 'linted' : 'tested'));
+
+  if (sarifPath && sarif !== undefined) {
+    writeFileAtomic(sarifPath, renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
+    (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);
+  }
+
+  const code = exitCodeFor(t, flags.strict === true);
+  if (code === 1 && t.failures === 0) io.err(`--strict: failing on ${t.warnings} warning(s)\n`);
+  return code;
+}
+
+function locate(arg: string, cwd: string): SkillLocation {
+  const r = resolveTarget(arg, cwd);
+  if (!r.ok) throw new UsageError(r.message);
+  return r.location;
+}

@@ -1,0 +1,53 @@
+import { runCheck } from './commands/check';
+import { EXIT, UsageError, type CliIo, type ExitCode } from './io';
+import { VERSION } from './version';
+
+const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], io: CliIo) => ExitCode }> = {
+  lint: {
+    summary: 'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE]  static checks and safety scanners',
+    run: (argv, io) => runCheck('lint', argv, io),
+  },
+  test: {
+    summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml',
+    run: (argv, io) => runCheck('test', argv, io),
+  },
+};
+
+function usage(): string {
+  const lines = [`skillsmith ${VERSION} — author, check and install coding-agent skills`, '', 'Usage: skillsmith <command> [args]', ''];
+  for (const [, c] of Object.entries(COMMANDS)) lines.push(`  ${c.summary}`);
+  lines.push('', 'With no target, lint and test check every skill under .kitbash/skills/.', 'Exit codes: 0 clean, 1 failures (or warnings with --strict), 2 usage errors.');
+  return lines.join('\n') + '\n';
+}
+
+export function main(argv: readonly string[], io: CliIo): ExitCode {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    io.out(usage());
+    return EXIT.ok;
+  }
+  if (command === '--version') {
+    io.out(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const c = COMMANDS[command];
+  if (!c) {
+    io.err(`skillsmith: unknown command "${command}"\n  run "skillsmith help" to see the commands.\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`skillsmith ${c.summary}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return c.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`skillsmith ${e.message}\n`);
+      return EXIT.usage;
+    }
+    // Never a stack trace for the user; the message says what went wrong.
+    io.err(`skillsmith: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,84 @@
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+
+export const SKILLS_DIR = join('.kitbash', 'skills');
+
+/** A skill folder to check, or why the thing in its place is not one. */
+export type SkillLocation =
+  | { kind: 'folder'; abs: string; display: string; nameHint: string }
+  | { kind: 'broken'; abs: string; display: string; nameHint: string; problem: string };
+
+/** Display form of a path: relative to the cwd with '/' separators, '.' for the cwd itself. */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return (rel === '' ? '.' : rel).split(sep).join('/');
+}
+
+/**
+ * Every entry of `.kitbash/skills/`, in name order. Dot-entries (staging areas) and loose
+ * files are not skills; a symlinked folder or one without SKILL.md is reported, since an
+ * install should never leave either behind.
+ */
+export function installedSkills(projectRoot: string): SkillLocation[] {
+  const dir = join(projectRoot, SKILLS_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => !d.name.startsWith('.'))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((d): SkillLocation[] => {
+      const abs = join(dir, d.name);
+      const display = displayPath(projectRoot, abs);
+      if (d.isSymbolicLink()) {
+        return [{ kind: 'broken', abs, display, nameHint: d.name, problem: 'is a symlink — installed skills must be real folders (reinstall it)' }];
+      }
+      if (!d.isDirectory()) return [];
+      if (!existsSync(join(abs, 'SKILL.md')) && !isSymlink(join(abs, 'SKILL.md'))) {
+        return [{ kind: 'broken', abs, display, nameHint: d.name, problem: 'has no SKILL.md — an incomplete install (reinstall or remove it)' }];
+      }
+      return [{ kind: 'folder', abs, display, nameHint: d.name }];
+    });
+}
+
+export type TargetResolution = { ok: true; location: SkillLocation } | { ok: false; message: string };
+
+const REMOTE = /^(?:gh:|https?:\/\/|ssh:\/\/|git@|file:\/\/)|^[\w.-]+\/[\w.-]+/;
+
+/**
+ * What a command-line target names, in order: `file:<path>`, an existing path, an
+ * installed skill name. A remote source is refused rather than fetched behind the
+ * user's back.
+ */
+export function resolveTarget(arg: string, cwd: string): TargetResolution {
+  if (arg.startsWith('file:') && !arg.startsWith('file://')) {
+    const abs = resolve(cwd, arg.slice('file:'.length));
+    if (!existsSync(abs)) return { ok: false, message: `${arg}: local path not found: ${abs}` };
+    return { ok: true, location: folderFor(abs, cwd) };
+  }
+  const abs = resolve(cwd, arg);
+  if (existsSync(abs)) return { ok: true, location: folderFor(abs, cwd) };
+  const installed = installedSkills(cwd);
+  const byName = installed.find((s) => s.nameHint === arg);
+  if (byName) return { ok: true, location: byName };
+  if (REMOTE.test(arg)) {
+    return { ok: false, message: `${arg}: remote sources are not fetched by lint — clone it and pass the folder (install fetches sources)` };
+  }
+  const names = installed.map((s) => s.nameHint);
+  return {
+    ok: false,
+    message: `${arg}: not found as a path or installed skill name${names.length ? `\n  installed: ${names.join(', ')}` : ''}`,
+  };
+}
+
+/** A path to SKILL.md or skill.toml means its folder. */
+function folderFor(abs: string, cwd: string): SkillLocation {
+  const target = statSync(abs).isFile() && /^(SKILL\.md|skill\.toml)$/.test(basename(abs)) ? dirname(abs) : abs;
+  return { kind: 'folder', abs: target, display: displayPath(cwd, target), nameHint: basename(target) };
+}
+
+function isSymlink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

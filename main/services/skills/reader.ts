@@ -1,0 +1,105 @@
+import { closeSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { loadError, type LoadError, type Result } from '../../../shared/ksf/errors';
+import { formatBytes } from '../../../shared/ksf/text';
+import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
+
+const MAX_DEPTH = 32;
+
+/**
+ * Read a skill folder into memory, walking it the way the lock hash does: names in NFC,
+ * per-directory UTF-16 order, depth first, top-level `.git` skipped, symlinks recorded
+ * and never followed, special files ignored. Limits are enforced before bytes are read.
+ */
+export function readSkillTree(absDir: string, displayRoot: string): Result<SkillTree> {
+  let st;
+  try {
+    st = statSync(absDir);
+  } catch (e) {
+    return { ok: false, error: loadError(displayRoot, describeFsError(e)) };
+  }
+  if (!st.isDirectory()) return { ok: false, error: loadError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
+
+  const entries: TreeEntry[] = [];
+  let total = 0;
+  const walk = (abs: string, rel: string, depth: number): LoadError | undefined => {
+    if (depth > MAX_DEPTH) return loadError(joinDisplay(displayRoot, rel), `nested deeper than ${MAX_DEPTH} folders — refusing to review it`);
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(abs, { withFileTypes: true });
+    } catch (e) {
+      return loadError(joinDisplay(displayRoot, rel || '.'), describeFsError(e));
+    }
+    const named = dirents
+      .map((d) => ({ d, name: d.name.normalize('NFC') }))
+      .filter(({ name }) => !(depth === 0 && name === '.git'))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const { d, name } of named) {
+      const childAbs = join(abs, d.name);
+      const childRel = rel ? `${rel}/${name}` : name;
+      if (entries.length >= LIMITS.maxEntries) {
+        return loadError(displayRoot, `holds more than ${LIMITS.maxEntries} entries — refusing to review it`);
+      }
+      try {
+        if (d.isSymbolicLink()) {
+          entries.push({ kind: 'symlink', path: childRel, target: readlinkSync(childAbs) });
+        } else if (d.isDirectory()) {
+          entries.push({ kind: 'dir', path: childRel });
+          const err = walk(childAbs, childRel, depth + 1);
+          if (err) return err;
+        } else if (d.isFile()) {
+          const bytes = readBounded(childAbs);
+          if (typeof bytes === 'number') {
+            return loadError(joinDisplay(displayRoot, childRel), `file is ${formatBytes(bytes)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`);
+          }
+          total += bytes.length;
+          if (total > LIMITS.maxSkillBytes) {
+            return loadError(displayRoot, `skill is over the ${formatBytes(LIMITS.maxSkillBytes)} total size limit — not read`);
+          }
+          entries.push({ kind: 'file', path: childRel, bytes });
+        }
+      } catch (e) {
+        return loadError(joinDisplay(displayRoot, childRel), describeFsError(e));
+      }
+    }
+    return undefined;
+  };
+  const err = walk(absDir, '', 0);
+  return err ? { ok: false, error: err } : { ok: true, value: { root: displayRoot, entries } };
+}
+
+/** The file's bytes, or its size when that is over the per-file limit (nothing is read then). */
+function readBounded(path: string): Uint8Array | number {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > LIMITS.maxFileBytes) return size;
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, buf, off, size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return off === size ? buf : buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function describeFsError(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'does not exist';
+    case 'EACCES':
+    case 'EPERM':
+      return 'cannot be read (permission denied)';
+    case 'ENOTDIR':
+      return 'is not a folder';
+    case 'ELOOP':
+      return 'is a symlink loop';
+    default:
+      return `cannot be read (${code ?? (e instanceof Error ? e.message : String(e))})`;
+  }
+}

@@ -1,0 +1,131 @@
+import { formatLoadError, loadError, type LoadError, type Result } from './errors';
+import { splitFrontmatter } from './frontmatter';
+import { validateManifest } from './manifest';
+import { NAME_RE, type Manifest, type Skill } from './model';
+import { decodeUtf8, formatBytes } from './text';
+import { parseToml } from './toml';
+import { basename, entryAt, joinDisplay, LIMITS, type SkillTree } from './tree';
+
+export interface LoadOptions {
+  /** Name to derive for a bare skill whose frontmatter has no valid name (e.g. the source folder's name). */
+  readonly nameHint?: string;
+}
+
+export const BARE_DEFAULTS = { version: '0.0.0', budget: 6000, standing: 250, description: 'Imported skill (no manifest)' } as const;
+
+/** Loads a skill from its file tree. Pure: every byte it looks at is in `tree`. */
+export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Skill> {
+  const limit = checkLimits(tree);
+  if (limit) return { ok: false, error: limit };
+
+  const md = readText(tree, 'SKILL.md');
+  if (!md.ok) return md;
+  if (md.value === undefined) {
+    return {
+      ok: false,
+      error: loadError(tree.root, 'no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder'),
+    };
+  }
+  const toml = readText(tree, 'skill.toml');
+  if (!toml.ok) return toml;
+
+  if (toml.value === undefined) return loadBare(tree, md.value, options);
+
+  const file = joinDisplay(tree.root, 'skill.toml');
+  const parsed = parseToml(toml.value);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      error: loadError(file, `invalid TOML: ${parsed.message}`, {
+        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
+        ...(parsed.column !== undefined ? { column: parsed.column } : {}),
+      }),
+    };
+  }
+  const validated = validateManifest(parsed.table);
+  if (!validated.ok) return { ok: false, error: loadError(file, 'invalid manifest', { problems: validated.problems }) };
+
+  const { frontmatter, rest } = splitFrontmatter(md.value, false);
+  const body = frontmatter ? rest.trimStart() : md.value;
+  return {
+    ok: true,
+    value: {
+      tree,
+      manifest: validated.manifest,
+      manifested: true,
+      rawManifest: parsed.table,
+      skillMd: md.value,
+      ...(frontmatter ? { frontmatter } : {}),
+      bodyOffset: md.value.length - body.length,
+      body,
+    },
+  };
+}
+
+function loadBare(tree: SkillTree, text: string, options: LoadOptions): Result<Skill> {
+  const { frontmatter, rest } = splitFrontmatter(text, true);
+  const body = rest.trimStart();
+  const declared = frontmatter?.data.name;
+  const name = declared !== undefined && NAME_RE.test(declared) ? declared : slug(options.nameHint ?? basename(tree.root));
+  if (!NAME_RE.test(name)) {
+    return { ok: false, error: loadError(tree.root, `cannot derive a valid skill name (got "${name}") — add a skill.toml or a frontmatter name`) };
+  }
+  const manifest: Manifest = {
+    skill: { name, version: BARE_DEFAULTS.version, description: frontmatter?.data.description ?? BARE_DEFAULTS.description, authors: [] },
+    context: { budget: BARE_DEFAULTS.budget, standing: BARE_DEFAULTS.standing, disclosure: 'lazy' },
+    triggers: { commands: [], auto: [], events: [] },
+    permissions: { tools: [], network: false, write: false },
+    artifacts: { produces: [], consumes: [] },
+    targets: { requires: [], mode: 'skill' },
+    lore: { reads: [], writes: [] },
+    dependencies: {},
+    mcp: { onUnsupported: 'warn', servers: [] },
+  };
+  return {
+    ok: true,
+    value: { tree, manifest, manifested: false, skillMd: text, ...(frontmatter ? { frontmatter } : {}), bodyOffset: text.length - body.length, body },
+  };
+}
+
+/** Reads a top-level text file that the loader depends on. `undefined` value: absent. */
+function readText(tree: SkillTree, rel: string): Result<string | undefined> {
+  const entry = entryAt(tree, rel);
+  const file = joinDisplay(tree.root, rel);
+  if (!entry) return { ok: true, value: undefined };
+  if (entry.kind === 'symlink') {
+    return { ok: false, error: loadError(file, `is a symlink (to ${entry.target}) — not followed; a skill's files must be real files inside it`) };
+  }
+  if (entry.kind === 'dir') return { ok: false, error: loadError(file, 'is a directory, expected a file') };
+  const decoded = decodeUtf8(entry.bytes);
+  if (!decoded.ok) return { ok: false, error: loadError(file, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`) };
+  return { ok: true, value: decoded.text };
+}
+
+function checkLimits(tree: SkillTree): LoadError | undefined {
+  if (tree.entries.length > LIMITS.maxEntries) {
+    return loadError(tree.root, `holds ${tree.entries.length} entries, over the limit of ${LIMITS.maxEntries} — refusing to review it`);
+  }
+  let total = 0;
+  for (const e of tree.entries) {
+    if (e.kind !== 'file') continue;
+    if (e.bytes.length > LIMITS.maxFileBytes) {
+      return loadError(joinDisplay(tree.root, e.path), `file is ${formatBytes(e.bytes.length)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`);
+    }
+    total += e.bytes.length;
+  }
+  if (total > LIMITS.maxSkillBytes) {
+    return loadError(tree.root, `skill is ${formatBytes(total)} in total, over the ${formatBytes(LIMITS.maxSkillBytes)} limit — not read`);
+  }
+  return undefined;
+}
+
+/** The reference's folder-name slug: lower-case, non-name runs to '-', leading non-letters dropped, 40 chars. */
+export function slug(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^[^a-z]+/, '')
+    .slice(0, 40);
+}
+
+export { formatLoadError };

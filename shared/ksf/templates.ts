@@ -1,0 +1,52 @@
+const VARIABLE = /\{\{\s*([a-z]+)\.([a-z0-9-]+)\s*\}\}/g;
+const LEFTOVER = /\{\{[\s\S]*?\}\}/;
+
+/** What a `{{prompt.x}}` lookup found. */
+export type PromptLookup = { kind: 'text'; text: string } | { kind: 'missing'; path: string } | { kind: 'unreadable'; path: string; why: string };
+
+export type Resolution =
+  | { ok: true; text: string }
+  /** `offset`/`length` locate the offending text in the unresolved body when it is there. */
+  | { ok: false; message: string; offset?: number; length?: number };
+
+/**
+ * Compile-time substitution of the three namespaces. Inlined prompt text is not resolved
+ * again, so a variable inside a prompt file surfaces as a leftover — the reference does
+ * the same, and it keeps resolution a single pass.
+ */
+export function resolveTemplates(body: string, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
+  let failure: Resolution | undefined;
+  const text = body.replace(VARIABLE, (match: string, ns: string, name: string, offset: number) => {
+    if (failure) return match;
+    switch (ns) {
+      case 'artifact':
+        return `\`.kitbash/artifacts/${name}.json\``;
+      case 'lore':
+        return `the project knowledge under \`.kitbash/lore/${name}/\` (skip silently if absent)`;
+      case 'prompt': {
+        const found = prompt(name);
+        if (found.kind === 'text') return found.text.trim();
+        failure =
+          found.kind === 'missing'
+            ? { ok: false, message: `${skillName}: template references missing ${found.path}`, offset, length: match.length }
+            : { ok: false, message: `${skillName}: ${found.path}: ${found.why}`, offset, length: match.length };
+        return match;
+      }
+      default:
+        failure = { ok: false, message: `${skillName}: unknown template variable ${match}`, offset, length: match.length };
+        return match;
+    }
+  });
+  if (failure) return failure;
+  const left = LEFTOVER.exec(text);
+  if (left) {
+    const shown = left[0].trim();
+    const at = body.indexOf(left[0]);
+    return {
+      ok: false,
+      message: `${skillName}: unresolved template variable "${shown}" — unknown namespace or malformed (see SPEC.md, template variables)`,
+      ...(at >= 0 ? { offset: at, length: left[0].length } : {}),
+    };
+  }
+  return { ok: true, text };
+}

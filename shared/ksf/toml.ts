@@ -1,0 +1,60 @@
+import { parse, TomlError } from 'smol-toml';
+
+export type TomlTable = Record<string, unknown>;
+
+export type TomlResult =
+  | { ok: true; table: TomlTable }
+  | { ok: false; message: string; line?: number; column?: number };
+
+/** Keys that could reach Object.prototype once the table is used as a plain object. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Full TOML 1.0 (smol-toml). Prototype-reaching keys are refused anywhere in the
+ * document, and the parser's multi-line code frame is reduced to one line.
+ */
+export function parseToml(text: string): TomlResult {
+  let table: TomlTable;
+  try {
+    table = parse(text, { maxDepth: 64 }) as TomlTable;
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split('\n')[0] ?? e.message;
+      return { ok: false, message: first.replace(/^Invalid TOML document:\s*/, ''), line: e.line, column: e.column };
+    }
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  const poisoned = findPrototypeKey(table, []);
+  if (poisoned) {
+    const key = poisoned[poisoned.length - 1]!;
+    const line = text.split(/\r?\n/).findIndex((l) => l.includes(key));
+    return {
+      ok: false,
+      message: `refusing prototype-reaching key "${poisoned.join('.')}"`,
+      ...(line >= 0 ? { line: line + 1, column: 1 } : {}),
+    };
+  }
+  return { ok: true, table };
+}
+
+function findPrototypeKey(value: unknown, path: string[]): string[] | undefined {
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const hit = findPrototypeKey(v, [...path, String(i)]);
+      if (hit) return hit;
+    }
+  } else if (isTable(value)) {
+    for (const key of Object.keys(value)) {
+      if (PROTOTYPE_KEYS.has(key)) return [...path, key];
+      const hit = findPrototypeKey(value[key], [...path, key]);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+export function isTable(v: unknown): v is TomlTable {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Date) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
+}

@@ -1,0 +1,46 @@
+import type { Skill } from '../ksf/model';
+import { decodeLenient, isBinary } from '../ksf/text';
+
+/** One text the safety scanners read, named by its path inside the skill. */
+export interface ScanDocument {
+  readonly path: string;
+  readonly text: string;
+}
+
+/** Something about a file itself (not its text) that a reviewer cannot see. */
+export interface StructuralFinding {
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface ScanSet {
+  readonly documents: readonly ScanDocument[];
+  readonly hidden: readonly StructuralFinding[];
+}
+
+/**
+ * Every file of the skill, exactly as install will see it: SKILL.md with its
+ * frontmatter, skill.toml, prompts, scripts, dotfiles and nested files. Binary files
+ * (by the shared control-byte rule) are skipped; symlinks are never followed.
+ */
+export function scanSet(skill: Skill): ScanSet {
+  const documents: ScanDocument[] = [];
+  const hidden: StructuralFinding[] = [];
+  for (const entry of skill.tree.entries) {
+    if (entry.kind === 'dir') continue;
+    if (entry.kind === 'symlink') {
+      hidden.push({ path: entry.path, message: `symlink (→ ${entry.target}) — not followed; it points outside the reviewed files` });
+      continue;
+    }
+    let text: string;
+    if (entry.path === 'SKILL.md') text = skill.skillMd;
+    else if (isBinary(entry.bytes)) continue;
+    else text = decodeLenient(entry.bytes).text;
+    if (text.includes('\0')) {
+      hidden.push({ path: entry.path, message: 'NUL byte(s) inside a text file — characters a reviewer cannot see' });
+      text = text.replaceAll('\0', '');
+    }
+    documents.push({ path: entry.path, text });
+  }
+  return { documents, hidden };
+}
