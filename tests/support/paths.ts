@@ -1,0 +1,76 @@
+/**
+ * Where things are, and how tests run the two command lines (Skillsmith's and the
+ * kitbash reference) as child processes.
+ */
+import { spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (this file lives in tests/support/). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Material shared next to the repository: seeds, reference notes, corpora. */
+export const sharedRefDir = resolve(repoRoot, '../shared');
+/** Data corpora kept next to the repository (e.g. the SkillSpec example specs). */
+export const corpusDir = resolve(repoRoot, '../shared/corpus');
+
+export const skillsmithBin = resolve(repoRoot, 'bin/skillsmith.cjs');
+export const kitbashEntry = resolve(repoRoot, 'node_modules/kitbash/dist/index.js');
+
+/**
+ * Gate a suite on something outside the repository (a tool, a corpus, a binary).
+ * Returns true when it is available. When it is not: throws if SKILLSMITH_REQUIRE_ALL
+ * is set (CI must run every suite), otherwise returns false so the caller can use
+ * `describe.skipIf(!ok)` / `it.skipIf(!ok)`.
+ */
+export function requireOrSkip(what: string, available: boolean): boolean {
+  if (available) return true;
+  const required = process.env.SKILLSMITH_REQUIRE_ALL;
+  if (required !== undefined && required !== '') {
+    throw new Error(`${what} is not available, and SKILLSMITH_REQUIRE_ALL is set, so this suite may not be skipped`);
+  }
+  return false;
+}
+
+export interface RunOptions {
+  /** Working directory; defaults to the repository root. */
+  cwd?: string;
+  /** Text written to the child's stdin. */
+  input?: string;
+  /** Extra environment variables, merged over the current environment. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface RunResult {
+  /** The exit code; -1 when the process was killed by a signal. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runNodeScript(script: string, args: readonly string[], opts: RunOptions = {}): RunResult {
+  const r = spawnSync(process.execPath, [script, ...args], {
+    cwd: opts.cwd ?? repoRoot,
+    input: opts.input,
+    encoding: 'utf8',
+    env: { ...process.env, ...opts.env },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  if (r.error) throw r.error;
+  const killed = r.status === null;
+  return {
+    code: killed ? -1 : r.status!,
+    stdout: r.stdout,
+    stderr: killed ? `${r.stderr}\n[killed by ${r.signal ?? 'a signal'}]` : r.stderr,
+  };
+}
+
+/** Run `node bin/skillsmith.cjs <args>` (from the repository root unless `cwd` is given). */
+export function runCli(args: readonly string[], opts?: RunOptions): RunResult {
+  return runNodeScript(skillsmithBin, args, opts);
+}
+
+/** Run the kitbash reference CLI (`node node_modules/kitbash/dist/index.js <args>`). */
+export function runKitbash(args: readonly string[], opts?: RunOptions): RunResult {
+  return runNodeScript(kitbashEntry, args, opts);
+}
