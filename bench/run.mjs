@@ -1,0 +1,297 @@
+#!/usr/bin/env node
+// Benchmark: whole-process `skillsmith lint` against `kitbash lint` (the reference, 0.24.1)
+// on a generated 1,000-skill project. Writes bench/RESULTS.md only when both tools ran.
+//
+//   node bench/run.mjs [--runs N] [--warmup N] [--regen] [--project DIR]
+//
+// Runs alternate (kitbash, skillsmith, kitbash, skillsmith, ...) so drift in machine load
+// hits both tools alike; the first warm-up pairs are discarded. Output goes to /dev/null,
+// exit codes are checked: 0 (clean) and 1 (lint failures) are both normal here.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(HERE);
+const TARGET_RATIO = 3;
+const RUN_TIMEOUT_MS = 10 * 60 * 1000;
+
+function fail(message) {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const opts = { runs: 15, warmup: 2, regen: false, project: join(HERE, 'work', 'project') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) fail(`${a} needs a value`);
+      return v;
+    };
+    const count = (name, min) => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < min) fail(`${name} must be an integer >= ${min}`);
+      return n;
+    };
+    if (a === '--runs') opts.runs = count('--runs', 1);
+    else if (a === '--warmup') opts.warmup = count('--warmup', 0);
+    else if (a === '--regen') opts.regen = true;
+    else if (a === '--project') opts.project = resolve(value());
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write('usage: node bench/run.mjs [--runs N] [--warmup N] [--regen] [--project DIR]\n');
+      process.exit(0);
+    } else fail(`unknown argument: ${a}`);
+  }
+  return opts;
+}
+
+// --- project -----------------------------------------------------------------
+
+function ensureProject(project, regen) {
+  const present = existsSync(join(project, 'kitbash.toml')) && existsSync(join(project, '.kitbash', 'skills'));
+  if (present && !regen) return;
+  process.stdout.write(`${present ? 'regenerating' : 'generating'} the benchmark project…\n`);
+  const r = spawnSync(process.execPath, [join(HERE, 'generate.mjs'), '--out', project], { stdio: 'inherit' });
+  if (r.error || r.status !== 0) fail(`bench/generate.mjs failed (${r.error ? r.error.message : `exit ${r.status}`})`);
+}
+
+function dirBytes(dir) {
+  let bytes = 0;
+  let files = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      const sub = dirBytes(p);
+      bytes += sub.bytes;
+      files += sub.files;
+    } else if (e.isFile()) {
+      bytes += statSync(p).size;
+      files++;
+    }
+  }
+  return { bytes, files };
+}
+
+function projectShape(project) {
+  const base = join(project, '.kitbash', 'skills');
+  const shape = { skills: 0, manifested: 0, bare: 0, withScripts: 0, bytes: 0, files: 0 };
+  for (const e of readdirSync(base, { withFileTypes: true })) {
+    const dir = join(base, e.name);
+    if (!e.isDirectory() || !existsSync(join(dir, 'SKILL.md'))) continue;
+    shape.skills++;
+    if (existsSync(join(dir, 'skill.toml'))) shape.manifested++;
+    else shape.bare++;
+    if (existsSync(join(dir, 'scripts'))) shape.withScripts++;
+    const { bytes, files } = dirBytes(dir);
+    shape.bytes += bytes;
+    shape.files += files;
+  }
+  return shape;
+}
+
+// --- tools -------------------------------------------------------------------
+
+function kitbashTool() {
+  const pkgPath = join(ROOT, 'node_modules', 'kitbash', 'package.json');
+  if (!existsSync(pkgPath)) fail('kitbash is not installed (node_modules/kitbash) — run "npm ci" first');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin.kitbash;
+  return { id: 'kitbash', label: `kitbash ${pkg.version} lint`, argv: [join(dirname(pkgPath), bin), 'lint'] };
+}
+
+function skillsmithTool() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const entry = join(ROOT, 'bin', 'skillsmith.cjs');
+  if (!existsSync(entry)) fail('bin/skillsmith.cjs is missing — cannot benchmark Skillsmith; no numbers recorded.');
+  return { id: 'skillsmith', label: `skillsmith ${pkg.version} lint`, argv: [entry, 'lint'] };
+}
+
+/** One captured run, used to check that a tool works (and what it concludes) before timing it. */
+function probe(tool, cwd) {
+  const r = spawnSync(process.execPath, tool.argv, { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
+  return { status: r.status, signal: r.signal, error: r.error, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+function describeBroken(p) {
+  if (p.error) return p.error.message;
+  if (p.signal) return `killed by ${p.signal}`;
+  if (p.stderr !== undefined && crashed(p)) return `crashed with an uncaught exception, exit code ${p.status}`;
+  return `exit code ${p.status}`;
+}
+
+// An uncaught exception exits 1 — the same code as "lint found failures" — so look at stderr too.
+const UNCAUGHT_RE = /^(?:Uncaught )?\w*(?:Error|Exception)\b.*\n(?:\s+at .*\n?)+/m;
+const crashed = (p) => UNCAUGHT_RE.test(p.stderr);
+const isBroken = (p) => Boolean(p.error) || p.signal !== null || p.status === null || p.status > 1 || crashed(p);
+
+/** One timed whole-process run; output goes to /dev/null. Returns milliseconds. */
+function timed(tool, cwd) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, tool.argv, { cwd, stdio: 'ignore', timeout: RUN_TIMEOUT_MS });
+  const t1 = process.hrtime.bigint();
+  if (r.error || r.signal !== null || r.status === null || r.status > 1) {
+    fail(`${tool.label} failed during the timed runs (${describeBroken(r)}); no numbers recorded.`);
+  }
+  return Number(t1 - t0) / 1e6;
+}
+
+// --- stats and report --------------------------------------------------------
+
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  return { median, min: s[0], max: s[s.length - 1], n: s.length };
+}
+
+const ms = (v) => `${v.toFixed(1)} ms`;
+
+function gitCommit() {
+  const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) return 'unknown';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' });
+  return `${r.stdout.trim()}${dirty.status === 0 && dirty.stdout.trim() ? ' (plus uncommitted changes)' : ''}`;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    os: `${os.type()} ${os.release()} (${os.platform()}/${os.arch()})`,
+    cpu: cpus[0]?.model?.trim() ?? 'unknown',
+    cores: typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length,
+    node: process.version,
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  };
+}
+
+function lastLine(text) {
+  const lines = text.trim().split(/\r?\n/).filter((l) => l.trim());
+  return lines[lines.length - 1] ?? '';
+}
+
+// --- main --------------------------------------------------------------------
+
+const opts = parseArgs(process.argv.slice(2));
+ensureProject(opts.project, opts.regen);
+const shape = projectShape(opts.project);
+if (!shape.skills) fail(`no installed skills under ${join(opts.project, '.kitbash', 'skills')}`);
+
+const kitbash = kitbashTool();
+const skillsmith = skillsmithTool();
+const cwd = opts.project;
+
+// Preflight: both tools must run, and Skillsmith must reach kitbash's verdict — a CLI that
+// exits early (not built, stub, crash) would otherwise "win" with numbers that mean nothing.
+const kp = probe(kitbash, cwd);
+if (isBroken(kp)) fail(`${kitbash.label} cannot run on the benchmark project (${describeBroken(kp)}):\n${kp.stderr.trim()}`);
+const sp = probe(skillsmith, cwd);
+if (isBroken(sp)) {
+  fail(
+    `skillsmith lint cannot run (${describeBroken(sp)}), so there is nothing to measure; no numbers recorded.\n` +
+      (sp.stderr.trim() || sp.stdout.trim() || '(no output)').split('\n').map((l) => `  ${l}`).join('\n'),
+  );
+}
+const kitbashLinted = Number(/linted (\d+) skill/.exec(kp.stdout)?.[1] ?? NaN);
+if (kitbashLinted !== shape.skills) {
+  fail(
+    `kitbash linted ${Number.isNaN(kitbashLinted) ? 'an unknown number of' : kitbashLinted} skill(s) but ${shape.skills} are installed — ` +
+      'some skills did not load (a broken or half-written project?); regenerate it with --regen.',
+  );
+}
+const failing = [...kp.stdout.matchAll(/^✗ (\S+)/gm)].map((m) => m[1]);
+if (sp.status !== kp.status) {
+  fail(
+    `skillsmith lint exited ${sp.status} where kitbash lint exited ${kp.status} on the same project ` +
+      `(kitbash: "${lastLine(kp.stdout)}"; skillsmith: "${lastLine(sp.stdout) || lastLine(sp.stderr) || 'no output'}").\n` +
+      '  Skillsmith is not linting this project the way kitbash does (not built yet, or a stub?), so timings would not compare like with like; no numbers recorded.',
+  );
+}
+const skillsmithOutput = sp.stdout + sp.stderr;
+const unreported = failing.filter((name) => !skillsmithOutput.includes(name));
+if (unreported.length) {
+  fail(
+    `skillsmith lint does not report ${unreported.length} of the ${failing.length} skill(s) kitbash fails ` +
+      `(e.g. ${unreported.slice(0, 5).join(', ')}); no numbers recorded.`,
+  );
+}
+
+const tools = [kitbash, skillsmith];
+const samples = { kitbash: [], skillsmith: [] };
+const totalPairs = opts.warmup + opts.runs;
+process.stdout.write(`timing ${opts.runs} pair(s) after ${opts.warmup} warm-up pair(s), cwd ${relative(ROOT, cwd) || '.'}\n`);
+for (let pair = 0; pair < totalPairs; pair++) {
+  for (const tool of tools) {
+    const t = timed(tool, cwd);
+    if (pair >= opts.warmup) samples[tool.id].push(t);
+  }
+  process.stderr.write(pair < opts.warmup ? 'w' : '.');
+}
+process.stderr.write('\n');
+
+const k = stats(samples.kitbash);
+const s = stats(samples.skillsmith);
+const ratio = k.median / s.median;
+const met = ratio >= TARGET_RATIO;
+const m = machine();
+const date = new Date().toISOString();
+const projectRel = relative(ROOT, cwd) || '.';
+
+const summary = [
+  `project: ${shape.skills} skills (${shape.manifested} manifested, ${shape.bare} bare, ${shape.withScripts} with scripts/), ${shape.bytes} bytes in ${shape.files} files`,
+  `${kitbash.label.padEnd(24)} median ${ms(k.median)}  min ${ms(k.min)}  max ${ms(k.max)}`,
+  `${skillsmith.label.padEnd(24)} median ${ms(s.median)}  min ${ms(s.min)}  max ${ms(s.max)}`,
+  `ratio kitbash/skillsmith (medians): ${ratio.toFixed(2)}× — target ≥ ${TARGET_RATIO}×: ${met ? 'MET' : 'NOT MET'}`,
+].join('\n');
+
+const report = `# Benchmark results
+
+Written by \`npm run bench\` (\`bench/run.mjs\`); overwritten on every run. See \`bench/README.md\`.
+
+- Date: ${date}
+- Commit: ${gitCommit()}
+- Machine: ${m.os}; ${m.cpu}; ${m.cores} cores; ${m.memory} RAM
+- Node: ${m.node}
+
+## Project
+
+\`${projectRel}\`, generated by \`bench/generate.mjs\`:
+
+| | |
+|---|---|
+| installed skills | ${shape.skills} |
+| manifested (\`skill.toml\`) | ${shape.manifested} |
+| bare (\`SKILL.md\` only) | ${shape.bare} |
+| with \`scripts/\` | ${shape.withScripts} |
+| files / bytes | ${shape.files} / ${shape.bytes} |
+
+Verdicts (one captured run each, before timing):
+
+- kitbash: exit ${kp.status} — \`${lastLine(kp.stdout)}\`
+- skillsmith: exit ${sp.status} — \`${lastLine(sp.stdout) || lastLine(sp.stderr)}\`
+
+## Method
+
+Whole-process wall time of \`node <cli> lint\` (no argument: every skill under
+\`.kitbash/skills/\`), cwd = the project, measured with \`process.hrtime.bigint()\` around
+\`spawnSync\`, output discarded, exit codes checked (0 or 1). Runs alternate kitbash,
+skillsmith, kitbash, skillsmith, …; ${opts.warmup} warm-up pair(s) discarded, ${opts.runs} measured pair(s).
+
+## Results
+
+| tool | runs | median | min | max |
+|---|---:|---:|---:|---:|
+| ${kitbash.label} | ${k.n} | ${ms(k.median)} | ${ms(k.min)} | ${ms(k.max)} |
+| ${skillsmith.label} | ${s.n} | ${ms(s.median)} | ${ms(s.min)} | ${ms(s.max)} |
+
+Ratio (kitbash median / skillsmith median): **${ratio.toFixed(2)}×**
+
+Target: Skillsmith ≥ ${TARGET_RATIO}× faster than kitbash — **${met ? 'met' : 'not met'}**.
+`;
+
+writeFileSync(join(HERE, 'RESULTS.md'), report);
+process.stdout.write(`${summary}\nwrote ${relative(process.cwd(), join(HERE, 'RESULTS.md'))}\n`);
