@@ -16,6 +16,7 @@ export type Resolution =
  */
 export function resolveTemplates(body: string, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
   let failure: Resolution | undefined;
+  if (!body.includes('{{')) return { ok: true, text: body };
   const text = body.replace(VARIABLE, (match: string, ns: string, name: string, offset: number) => {
     if (failure) return match;
     switch (ns) {

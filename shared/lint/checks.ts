@@ -11,7 +11,7 @@ import { findDynamicContext } from './safety/dynamic-context';
 import { findRemoteExec } from './safety/remote-exec';
 import { findSecrets } from './safety/secrets';
 import { distinctCodePoints, findInvisible } from './safety/visible-text';
-import { scanSet, type ScanDocument } from './scan';
+import { scanSet, type ScanDocument, type StructuralFinding } from './scan';
 import { schemaWarnings } from './schema-warnings';
 import type { Check, Hit, Location } from './types';
 
@@ -113,9 +113,13 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
     }
   }
 
-  // Heuristics read what the model reads: the raw SKILL.md (frontmatter included) for
-  // exact places, and the resolved body for text that only appears once prompts are inlined.
-  const injection = mergeHits(findInjection(skill.skillMd), resolved.ok ? findInjection(resolved.text) : []);
+  const { documents, hidden } = scanSet(skill);
+  // Substitution can form what no file says (`!{{artifact.x}}` becomes a `!`-backtick
+  // span; a prompt completes a pipeline), so the compiled body is scanned as well
+  // whenever it differs from SKILL.md. Heuristics read the raw SKILL.md, frontmatter
+  // included, for exact places.
+  const resolvedBody = resolved.ok && resolved.text !== skill.body ? resolved.text : undefined;
+  const injection = mergeHits(findInjection(skill.skillMd), resolvedBody !== undefined ? findInjection(resolvedBody) : []);
   if (injection.raw.length || injection.extra.length) {
     const labels = unique([...injection.raw, ...injection.extra].map((h) => h.label));
     checks.push({
@@ -126,7 +130,7 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
     });
   }
 
-  checks.push(...safetyChecks(skill, resolved.ok ? resolved.text : undefined, skillMdIndex));
+  checks.push(...safetyChecks(documents, hidden, resolvedBody, skillMdIndex));
   return checks;
 }
 
@@ -135,8 +139,12 @@ interface Finding {
   readonly doc: ScanDocument;
 }
 
-function safetyChecks(skill: Skill, resolvedBody: string | undefined, skillMdIndex: LineIndex): Check[] {
-  const { documents, hidden } = scanSet(skill);
+function safetyChecks(
+  documents: readonly ScanDocument[],
+  hidden: readonly StructuralFinding[],
+  resolvedBody: string | undefined,
+  skillMdIndex: LineIndex,
+): Check[] {
   const indexes = new Map<string, LineIndex>([['SKILL.md', skillMdIndex]]);
   const at = (f: Finding): Location => {
     let idx = indexes.get(f.doc.path);

@@ -8,15 +8,21 @@ const REMOTE_EXEC: readonly Pattern[] = [
   { label: 'eval $(curl …)', re: /\b(?:eval|exec)\s+["'`]?\$\((?:curl|wget|fetch)\b/gi },
   { label: 'curl|source', re: /\b(?:curl|wget|fetch)\b[^\n|]*\|\s*source\b/gi },
   { label: 'base64 -d|sh', re: /\bbase64\b[^\n|]*(?:-d|--decode)[^\n|]*\|\s*(?:ba|z)?sh\b/gi },
-  { label: 'powershell iex(download)', re: /\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|invoke-webrequest|new-object\s+net\.webclient|downloadstring)\b/gi },
-  { label: 'powershell download|iex', re: /\b(?:iwr|invoke-webrequest|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi },
-  { label: 'download → run', re: /\b(?:curl|wget)\b[^\n]*\s-[oO]\b[\s\S]{0,120}?(?:chmod\s+\+x|\.\/[\w.-]+|\b(?:ba|z)?sh\s+[\w./-]+)/gi },
+  {
+    label: 'powershell iex(download)',
+    re: /\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|invoke-webrequest|new-object\s+net\.webclient|downloadstring)\b/gi,
+  },
+  {
+    label: 'powershell download|iex',
+    re: /\b(?:iwr|invoke-webrequest|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi,
+  },
+  {
+    label: 'download → run',
+    re: /\b(?:curl|wget)\b[^\n]*\s-[oO]\b[\s\S]{0,120}?(?:chmod\s+\+x|\.\/[\w.-]+|\b(?:ba|z)?sh\s+[\w./-]+)/gi,
+  },
   { label: 'remote archive → extract', re: /\b(?:curl|wget)\b[^\n|]*\|\s*(?:tar|unzip|bsdtar)\b/gi },
 ];
 
-/** Every pattern needs one of these words; most files contain none, so most scans stop here. */
-const TRIGGER = /curl|wget|fetch|base64|iex|invoke-|iwr/i;
-
 export function findRemoteExec(text: string): Hit[] {
-  return TRIGGER.test(text) ? findAll(text, REMOTE_EXEC) : [];
+  return findAll(text, REMOTE_EXEC);
 }
