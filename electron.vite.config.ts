@@ -14,6 +14,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'main/index.ts'),
           cli: resolve(__dirname, 'main/cli/index.ts'),
+          'lint-worker': resolve(__dirname, 'main/services/skills/lint-worker.ts'),
         },
       },
     },

@@ -1,9 +1,7 @@
-import { jsonSchemaIssues } from '../../services/schema/manifest-schema';
 import { resolveInside } from '../../services/fs/contain';
 import { writeFileAtomic } from '../../services/fs/atomic';
-import { checkLocation } from '../../services/skills/lint';
+import { checkAll } from '../../services/skills/pool';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
-import { evalsCheck } from '../../../shared/lint/evals';
 import { renderHuman } from '../../../shared/lint/report/human';
 import { exitCodeFor, totals, type SkillReport } from '../../../shared/lint/report/model';
 import { renderSarif } from '../../../shared/lint/report/sarif';
@@ -40,11 +38,7 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
     return 0;
   }
 
-  let reports: SkillReport[] = locations.map((loc) => {
-    const { report, skill } = checkLocation(loc, schema ? { jsonSchema: jsonSchemaIssues } : {});
-    const evals = kind === 'test' && skill ? evalsCheck(skill) : undefined;
-    return evals ? { ...report, checks: [...report.checks, evals] } : report;
-  });
+  let reports: SkillReport[] = checkAll(locations, { schema, evals: kind === 'test' });
   // Installed skills are reported in manifest-name order; explicit targets in the order given.
   if (positionals.length === 0) reports = [...reports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
