@@ -3,6 +3,7 @@ import { writeFileAtomic } from '../../services/fs/atomic';
 import { checkAll } from '../../services/skills/pool';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
 import { renderHuman } from '../../../shared/lint/report/human';
+import { renderJson } from '../../../shared/lint/report/json';
 import { exitCodeFor, totals, type SkillReport } from '../../../shared/lint/report/model';
 import { renderSarif } from '../../../shared/lint/report/sarif';
 import { parseCommandArgs } from '../args';
@@ -43,7 +44,7 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   if (positionals.length === 0) reports = [...reports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const t = totals(reports);
-  io.out(flags.json ? JSON.stringify(reports, null, 2) + '\n' : renderHuman(reports, t, kind === 'lint' ? 'linted' : 'tested'));
+  io.out(flags.json ? renderJson(reports) : renderHuman(reports, t, kind === 'lint' ? 'linted' : 'tested'));
 
   if (sarifPath && sarif !== undefined) {
     writeFileAtomic(sarifPath, renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
