@@ -9,6 +9,10 @@ export default defineConfig({
   main: {
     build: {
       target: 'node20',
+      // Bundle the pure dependencies (smol-toml, yaml) into the CLI: resolving their
+      // files one by one costs more start-up than the code itself. ajv stays external
+      // and is loaded only by `--schema`.
+      externalizeDeps: { exclude: ['smol-toml', 'yaml'] },
       outDir: 'out/main',
       rollupOptions: {
         input: {

@@ -1,10 +1,12 @@
 import { app, session } from 'electron';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createMainWindow } from './electron/window';
 
 // Electron entry: the only module (with main/electron/) that may import electron.
 const workspaceArg = process.argv.slice(app.isPackaged ? 1 : 2).find((a) => !a.startsWith('-'));
-const workspace = resolve(workspaceArg ?? resolve(__dirname, '../../examples/workspace'));
+// Packaged builds carry the example workspace as an extra resource (electron-builder.yml).
+const bundledExample = app.isPackaged ? join(process.resourcesPath, 'examples', 'workspace') : resolve(__dirname, '../../examples/workspace');
+const workspace = resolve(workspaceArg ?? bundledExample);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

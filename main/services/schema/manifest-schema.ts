@@ -1,26 +1,33 @@
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type Ajv2020Type from 'ajv/dist/2020';
+import type addFormatsType from 'ajv-formats';
 import schema from '../../../spec/schema/skill.schema.json';
 
-let validate: ReturnType<Ajv2020['compile']> | undefined;
+type Validate = ReturnType<Ajv2020Type['compile']>;
+let validate: Validate | undefined;
 
 /**
  * The strict reading: the parsed manifest against spec/schema/skill.schema.json. ajv
- * generates code, so it stays in main/ (never the CSP-bound renderer). Compiled lazily:
- * only `--schema` pays for it.
+ * generates code, so it stays in main/ (never the CSP-bound renderer), and it is loaded
+ * on first use — it costs more start-up time than the rest of the CLI together.
  */
 export function jsonSchemaIssues(manifest: unknown): string[] {
-  if (!validate) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    validate = ajv.compile(schema);
-  }
+  validate ??= compile();
   if (validate(toJson(manifest))) return [];
   return (validate.errors ?? []).map((e) => {
     const at = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '(root)';
     const extra = e.keyword === 'additionalProperties' ? ` "${String((e.params as { additionalProperty?: string }).additionalProperty)}"` : '';
     return `${at} ${e.message ?? 'is invalid'}${extra}`;
   });
+}
+
+function compile(): Validate {
+  const load = createRequire(__filename);
+  const Ajv2020 = (load('ajv/dist/2020') as { default: typeof Ajv2020Type }).default;
+  const addFormats = (load('ajv-formats') as { default: typeof addFormatsType }).default;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
 }
 
 /** TOML dates become strings, as a JSON reading of the manifest would have them. */
