@@ -15,7 +15,30 @@ export function splitFrontmatter(text: string, readData: boolean): { frontmatter
   return { frontmatter: readYaml(raw, inner), rest };
 }
 
+/**
+ * `key: value` lines whose values are plain words YAML reads as the same strings: no
+ * quoting, flow, anchors, comments, block indicators or scalars YAML would retype. For
+ * such frontmatter (most of it) the answer is known without running the YAML parser.
+ */
+const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([A-Za-z][^#:'"{}[\],&*!|>%@`]*?)[ \t]*$/;
+const RETYPED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
+
+function readSimple(inner: string): Record<string, string> | undefined {
+  const data: Record<string, string> = {};
+  for (const line of inner.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const m = SIMPLE_LINE.exec(line);
+    if (!m || RETYPED.test(m[2]!)) return undefined;
+    const key = m[1]!.toLowerCase();
+    if (key in data) return undefined;
+    data[key] = m[2]!;
+  }
+  return data;
+}
+
 function readYaml(raw: string, inner: string): Frontmatter {
+  const simple = readSimple(inner);
+  if (simple) return { raw, data: simple };
   const doc = parseDocument(inner, { uniqueKeys: true, prettyErrors: false });
   const problem = doc.errors[0];
   if (!problem && (isMap(doc.contents) || doc.contents === null)) {
