@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { findDynamicContext } from '../../shared/lint/safety/dynamic-context';
+import { check, lintTree, manifested, mustCheck } from './helpers';
+
+describe('findDynamicContext (SPEC §9.5)', () => {
+  it('finds !`cmd`', () => {
+    expect(findDynamicContext('Run !`git status` first.')).toEqual([{ label: '!`git status`', offset: 4, length: 13, match: '!`git status`' }]);
+  });
+
+  it('finds every occurrence', () => {
+    expect(findDynamicContext('!`a` and !`b`').map((h) => h.offset)).toEqual([0, 9]);
+  });
+
+  it('labels with the first 40 characters of the match', () => {
+    const long = `!\`${'x'.repeat(60)}\``;
+    expect(findDynamicContext(long)[0]!.label).toBe(long.slice(0, 40));
+  });
+
+  it('ignores an empty span, a span across lines, a space after !, and plain code spans', () => {
+    expect(findDynamicContext('!``')).toEqual([]);
+    expect(findDynamicContext('!`git\nstatus`')).toEqual([]);
+    expect(findDynamicContext('! `git status`')).toEqual([]);
+    expect(findDynamicContext('Run `git status` first!')).toEqual([]);
+  });
+});
+
+describe('dynamic-context in lintSkill', () => {
+  it('is absent when nothing matches', () => {
+    expect(check(lintTree(manifested('Body')), 'dynamic-context')).toBeUndefined();
+  });
+
+  it('fails on a match in SKILL.md with its location', () => {
+    const c = mustCheck(lintTree(manifested('Line\nNow !`whoami` ok')), 'dynamic-context');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toContain('!`whoami`');
+    expect(c.locations).toEqual([{ file: 'SKILL.md', line: 2, column: 5, endLine: 2, endColumn: 14 }]);
+  });
+
+  it('fails on a match in a prompt file that is never referenced (D1)', () => {
+    const c = mustCheck(lintTree(manifested('Body', { 'prompts/unused.md': 'x !`id`' })), 'dynamic-context');
+    expect(c.status).toBe('fail');
+    expect(c.locations?.[0]?.file).toBe('prompts/unused.md');
+  });
+
+  it('fails when substitution forms the shape: !{{artifact.plan}} in SKILL.md', () => {
+    const c = mustCheck(lintTree(manifested('Load !{{artifact.plan}} now.')), 'dynamic-context');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toContain('!`.kitbash/artifacts/plan.json`');
+    expect(c.detail).toContain('once templates are resolved');
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { decodeLenient, decodeUtf8, formatBytes, isBinary, LineIndex, utf8ByteLength } from '../../shared/ksf/text';
+import { utf8 } from './helpers';
+
+describe('isBinary (SPEC §3.3)', () => {
+  it('an empty file is text', () => {
+    expect(isBinary(new Uint8Array(0))).toBe(false);
+  });
+
+  it('plain text, tabs, LF and CR are text', () => {
+    expect(isBinary(utf8('a\tb\r\nc\n'))).toBe(false);
+    expect(isBinary(new Uint8Array(100).fill(9))).toBe(false);
+    expect(isBinary(new Uint8Array(100).fill(10))).toBe(false);
+    expect(isBinary(new Uint8Array(100).fill(13))).toBe(false);
+  });
+
+  it('exactly 10% control bytes is text; more is binary', () => {
+    const ten = new Uint8Array(100).fill(0x61);
+    ten.fill(0, 0, 10);
+    expect(isBinary(ten)).toBe(false);
+    ten[10] = 1;
+    expect(isBinary(ten)).toBe(true);
+  });
+
+  it('counts every byte below 0x20 except tab, LF, CR, and DEL (0x7F)', () => {
+    for (const b of [0, 1, 7, 8, 11, 12, 14, 27, 31, 127]) {
+      expect(isBinary(new Uint8Array([b, b, 0x61])), `byte ${b}`).toBe(true);
+    }
+    for (const b of [9, 10, 13, 32, 126, 128, 255]) {
+      expect(isBinary(new Uint8Array([b, b, 0x61])), `byte ${b}`).toBe(false);
+    }
+  });
+
+  it('looks at the first 8192 bytes only', () => {
+    const late = new Uint8Array(8192 + 5000).fill(0x61);
+    late.fill(0, 8192);
+    expect(isBinary(late)).toBe(false);
+    const early = new Uint8Array(8192 + 5000).fill(0x61);
+    early.fill(0, 0, 1000);
+    expect(isBinary(early)).toBe(true);
+  });
+
+  it('non-UTF-8 high bytes alone do not make a file binary', () => {
+    expect(isBinary(new Uint8Array(50).fill(0xff))).toBe(false);
+  });
+});
+
+describe('decodeUtf8 / decodeLenient', () => {
+  it('strips one leading BOM and reports it', () => {
+    expect(decodeUtf8(utf8('\uFEFFabc'))).toEqual({ ok: true, text: 'abc', bom: true });
+    expect(decodeUtf8(utf8('\uFEFF\uFEFFabc'))).toEqual({ ok: true, text: '\uFEFFabc', bom: true });
+    expect(decodeUtf8(utf8('a\uFEFF'))).toEqual({ ok: true, text: 'a\uFEFF', bom: false });
+  });
+
+  it('gives the offset of the first invalid byte', () => {
+    expect(decodeUtf8(new Uint8Array([0x61, 0x62, 0x80]))).toEqual({ ok: false, byteOffset: 2 });
+    expect(decodeUtf8(new Uint8Array([0xe2, 0x82, 0xac, 0xf5]))).toEqual({ ok: false, byteOffset: 3 });
+    expect(decodeUtf8(new Uint8Array([0xe2, 0x28, 0xa1]))).toEqual({ ok: false, byteOffset: 0 });
+  });
+
+  it('decodes multi-byte text', () => {
+    expect(decodeUtf8(utf8('é日\u{1F600}'))).toEqual({ ok: true, text: 'é日\u{1F600}', bom: false });
+  });
+
+  it('decodeLenient replaces invalid bytes and strips one BOM', () => {
+    expect(decodeLenient(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62]))).toEqual({ text: 'a\uFFFDb', bom: true });
+  });
+
+  it('utf8ByteLength', () => {
+    expect(utf8ByteLength('aé日\u{1F600}')).toBe(1 + 2 + 3 + 4);
+  });
+});
+
+describe('LineIndex: 1-based lines, UTF-16 columns', () => {
+  const idx = new LineIndex('ab\ncd\r\n\u{1F600}x\n');
+  it.each([
+    [0, 1, 1],
+    [1, 1, 2],
+    [2, 1, 3],
+    [3, 2, 1],
+    [5, 2, 3],
+    [7, 3, 1],
+    [9, 3, 3],
+    [11, 4, 1],
+  ])('offset %i → %i:%i', (offset, line, column) => {
+    expect(idx.position(offset)).toEqual({ line, column });
+  });
+});
+
+describe('formatBytes', () => {
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1.0 KiB'],
+    [8 * 1024 * 1024, '8.0 MiB'],
+    [50 * 1024 * 1024, '50.0 MiB'],
+  ])('%i → %s', (n, s) => {
+    expect(formatBytes(n)).toBe(s);
+  });
+});
