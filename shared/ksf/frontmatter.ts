@@ -46,7 +46,9 @@ function readYaml(raw: string, inner: string): Frontmatter {
     if (isMap(doc.contents)) {
       for (const pair of doc.contents.items) {
         if (!isScalar(pair.key) || !isScalar(pair.value) || pair.value.value === null) continue;
-        data[String(pair.key.value).toLowerCase()] = String(pair.value.value);
+        const v = pair.value;
+        // A number or boolean keeps the text the author wrote (`1e3`, not `1000`).
+        data[String(pair.key.value).toLowerCase()] = typeof v.value === 'string' || !v.range ? String(v.value) : inner.slice(v.range[0], v.range[1]);
       }
     }
     return { raw, data };

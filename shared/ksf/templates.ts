@@ -2,7 +2,11 @@ const VARIABLE = /\{\{\s*([a-z]+)\.([a-z0-9-]+)\s*\}\}/g;
 const LEFTOVER = /\{\{[\s\S]*?\}\}/;
 
 /** What a `{{prompt.x}}` lookup found. */
-export type PromptLookup = { kind: 'text'; text: string } | { kind: 'missing'; path: string } | { kind: 'unreadable'; path: string; why: string };
+export type PromptLookup =
+  | { kind: 'text'; text: string }
+  | { kind: 'missing'; path: string }
+  | { kind: 'symlink'; path: string }
+  | { kind: 'unreadable'; path: string; why: string };
 
 export type Resolution =
   | { ok: true; text: string }
@@ -27,10 +31,13 @@ export function resolveTemplates(body: string, skillName: string, prompt: (name:
       case 'prompt': {
         const found = prompt(name);
         if (found.kind === 'text') return found.text.trim();
-        failure =
+        const why =
           found.kind === 'missing'
-            ? { ok: false, message: `${skillName}: template references missing ${found.path}`, offset, length: match.length }
-            : { ok: false, message: `${skillName}: ${found.path}: ${found.why}`, offset, length: match.length };
+            ? `template references missing ${found.path}`
+            : found.kind === 'symlink'
+              ? `template references ${found.path}, which is a symlink — not followed`
+              : `${found.path}: ${found.why}`;
+        failure = { ok: false, message: `${skillName}: ${why}`, offset, length: match.length };
         return match;
       }
       default:
@@ -45,7 +52,7 @@ export function resolveTemplates(body: string, skillName: string, prompt: (name:
     const at = body.indexOf(left[0]);
     return {
       ok: false,
-      message: `${skillName}: unresolved template variable "${shown}" — unknown namespace or malformed (see SPEC.md, template variables)`,
+      message: `${skillName}: unresolved template variable "${shown}" — unknown namespace or malformed (SPEC.md §7.4)`,
       ...(at >= 0 ? { offset: at, length: left[0].length } : {}),
     };
   }

@@ -31,13 +31,33 @@ export function utf8ByteLength(text: string): number {
   return utf8Encoder.encode(text).length;
 }
 
+/** Offset of the first ill-formed sequence, by the well-formed byte table of RFC 3629. */
 function firstInvalidUtf8Offset(b: Uint8Array): number {
   let i = 0;
   while (i < b.length) {
     const c = b[i]!;
-    const need = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
-    if (need < 0 || i + need >= b.length) return i;
-    for (let k = 1; k <= need; k++) if (((b[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    // Allowed range of the second byte for each lead byte; later bytes are 80–BF.
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    if (i + need >= b.length) return i;
+    const second = b[i + 1]!;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k <= need; k++) if ((b[i + k]! & 0xc0) !== 0x80) return i;
     i += need + 1;
   }
   return i;

@@ -27,10 +27,12 @@ export function parseToml(text: string): TomlResult {
   const poisoned = findPrototypeKey(table, []);
   if (poisoned) {
     const key = poisoned[poisoned.length - 1]!;
-    const line = text.split(/\r?\n/).findIndex((l) => l.includes(key));
+    // The line that defines it: the key before `=`, or a segment of a [table] header.
+    const definition = new RegExp(`^\\s*(?:\\[\\[?)?(?:[^=\\]]*?\\.)?\\s*["']?${key}["']?\\s*(?:=|\\.|\\])`);
+    const line = text.split(/\r?\n/).findIndex((l) => definition.test(l));
     return {
       ok: false,
-      message: `refusing prototype-reaching key "${poisoned.join('.')}"`,
+      message: `refusing prototype-reaching key: "${poisoned.join('.')}"`,
       ...(line >= 0 ? { line: line + 1, column: 1 } : {}),
     };
   }

@@ -227,7 +227,7 @@ function lookupPrompt(skill: Skill, name: string): PromptLookup {
   const path = joinDisplay(skill.tree.root, rel);
   const entry = entryAt(skill.tree, rel);
   if (!entry || entry.kind === 'dir') return { kind: 'missing', path };
-  if (entry.kind === 'symlink') return { kind: 'unreadable', path, why: 'is a symlink — not followed' };
+  if (entry.kind === 'symlink') return { kind: 'symlink', path };
   const decoded = decodeUtf8(entry.bytes);
   if (!decoded.ok) return { kind: 'unreadable', path, why: `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})` };
   return { kind: 'text', text: decoded.text };

@@ -302,12 +302,10 @@ describe('spec/SPEC.md', () => {
     expect(lines).toContain('## Differences from kitbash 0.24.1');
   });
 
-  it('has one subsection per deliberate difference, D1 to D20, in order', () => {
+  it('has one subsection per deliberate difference, numbered from D1 without gaps', () => {
     const ids = lines.filter((l) => /^### D\d+ — \S/.test(l)).map((l) => Number(/^### D(\d+)/.exec(l)![1]));
-    expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    for (let n = 1; n <= 20; n++) {
-      expect(spec).toMatch(new RegExp(`^### D${n} — `, 'm'));
-    }
+    expect(ids.length).toBeGreaterThanOrEqual(21);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => i + 1));
   });
 
   it('names every lint check id', () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { splitFrontmatter } from '../../shared/ksf/frontmatter';
 
-/** What a full YAML 1.2 reading gives: lower-cased keys, scalar values as strings. */
+/** A full YAML reading with every scalar as the text written (the failsafe schema), keys lower-cased. */
 function viaYaml(inner: string): Record<string, string> {
-  const doc = (parse(inner) ?? {}) as Record<string, unknown>;
+  const doc = (parse(inner, { schema: 'failsafe' }) ?? {}) as Record<string, unknown>;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(doc)) if (v !== null && typeof v !== 'object') out[k.toLowerCase()] = String(v);
   return out;
@@ -27,7 +27,7 @@ const CASES = [
 ];
 
 describe('frontmatter fast path', () => {
-  it.each(CASES)('reads %j exactly as YAML does', (inner) => {
+  it.each(CASES)('reads %j as YAML reads the text written', (inner) => {
     const { frontmatter } = splitFrontmatter(`---\n${inner}\n---\nbody\n`, true);
     expect(frontmatter?.yamlError).toBeUndefined();
     expect(frontmatter?.data).toEqual(viaYaml(inner));

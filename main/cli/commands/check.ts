@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { describeFsError } from '../../services/fs/describe-error';
 import { resolveInside } from '../../services/fs/contain';
 import { writeFileAtomic } from '../../services/fs/atomic';
 import { checkAll } from '../../services/skills/pool';
@@ -31,6 +33,7 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   if (sarif !== undefined) {
     sarifPath = resolveInside(io.cwd, sarif);
     if (!sarifPath) throw new UsageError(`refusing to write the SARIF report outside the project: ${sarif}`);
+    if (isDirectory(sarifPath)) throw new UsageError(`--sarif ${sarif}: is a folder — name the report file, e.g. ${sarif.replace(/\/?$/, '/skillsmith.sarif')}`);
   }
 
   const locations = positionals.length ? positionals.map((p) => locate(p, io.cwd)) : installedSkills(io.cwd);
@@ -47,13 +50,26 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   io.out(flags.json ? renderJson(reports) : renderHuman(reports, t, kind === 'lint' ? 'linted' : 'tested'));
 
   if (sarifPath && sarif !== undefined) {
-    writeFileAtomic(sarifPath, renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
+    try {
+      writeFileAtomic(sarifPath, renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
+    } catch (e) {
+      io.err(`skillsmith lint: cannot write the SARIF report ${sarif}: ${describeFsError(e)}\n`);
+      return 1;
+    }
     (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);
   }
 
   const code = exitCodeFor(t, flags.strict === true);
   if (code === 1 && t.failures === 0) io.err(`--strict: failing on ${t.warnings} warning(s)\n`);
   return code;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function locate(arg: string, cwd: string): SkillLocation {

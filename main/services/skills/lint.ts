@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatLoadError, type LoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
-import { entryAt } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
 import { evalsCheck } from '../../../shared/lint/evals';
 import type { SkillReport } from '../../../shared/lint/report/model';
@@ -18,11 +19,11 @@ export interface CheckOptions {
 
 /** Read, load and check one skill folder; a folder that does not load becomes a failed report. */
 export function checkLocation(location: SkillLocation, options: CheckOptions): SkillReport {
-  if (location.kind === 'broken') return failed(location, `${location.display}: ${location.problem}`, false);
+  if (location.kind === 'broken') return failed(location, `${location.display}: ${location.problem}`);
   const tree = readSkillTree(location.abs, location.display);
-  if (!tree.ok) return failed(location, formatLoadError(tree.error), false, tree.error);
+  if (!tree.ok) return failed(location, formatLoadError(tree.error), tree.error);
   const loaded = loadSkill(tree.value, { nameHint: location.nameHint });
-  if (!loaded.ok) return failed(location, formatLoadError(loaded.error), entryAt(tree.value, 'skill.toml') !== undefined, loaded.error);
+  if (!loaded.ok) return failed(location, formatLoadError(loaded.error), loaded.error);
   const skill = loaded.value;
   const checks = lintSkill(skill, options.schema ? { jsonSchema: jsonSchemaIssues } : {});
   const evals = options.evals ? evalsCheck(skill) : undefined;
@@ -35,7 +36,7 @@ export function checkLocation(location: SkillLocation, options: CheckOptions): S
   };
 }
 
-function failed(location: SkillLocation, detail: string, manifested: boolean, error?: LoadError): SkillReport {
+function failed(location: SkillLocation, detail: string, error?: LoadError): SkillReport {
   const prefix = `${location.display}/`;
   const file = error?.file.startsWith(prefix) ? error.file.slice(prefix.length) : undefined;
   const line = error?.line ?? 1;
@@ -44,7 +45,7 @@ function failed(location: SkillLocation, detail: string, manifested: boolean, er
     name: location.nameHint,
     version: null,
     path: location.display,
-    manifested,
+    manifested: existsSync(join(location.abs, 'skill.toml')),
     checks: [{ id: 'manifest', status: 'fail', detail, ...(file ? { locations: [{ file, line, column, endLine: line, endColumn: column }] } : {}) }],
   };
 }

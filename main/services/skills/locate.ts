@@ -41,7 +41,7 @@ export function installedSkills(projectRoot: string): SkillLocation[] {
 
 export type TargetResolution = { ok: true; location: SkillLocation } | { ok: false; message: string };
 
-const REMOTE = /^(?:gh:|https?:\/\/|ssh:\/\/|git@|file:\/\/)|^[\w.-]+\/[\w.-]+/;
+const REMOTE = /^(?:gh:|https?:\/\/|ssh:\/\/|git@|file:\/\/)|^(?!\.)[\w.-]+\/[\w.-]+/;
 
 /**
  * What a command-line target names, in order: `file:<path>`, an existing path, an

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { loadError, type LoadError, type Result } from '../../../shared/ksf/errors';
 import { formatBytes } from '../../../shared/ksf/text';
 import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
+import { describeFsError } from '../fs/describe-error';
 
 const MAX_DEPTH = 32;
 
@@ -84,22 +85,5 @@ function readBounded(path: string): Uint8Array | number {
     return off === size ? buf : buf.subarray(0, off);
   } finally {
     closeSync(fd);
-  }
-}
-
-export function describeFsError(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'does not exist';
-    case 'EACCES':
-    case 'EPERM':
-      return 'cannot be read (permission denied)';
-    case 'ENOTDIR':
-      return 'is not a folder';
-    case 'ELOOP':
-      return 'is a symlink loop';
-    default:
-      return `cannot be read (${code ?? (e instanceof Error ? e.message : String(e))})`;
   }
 }

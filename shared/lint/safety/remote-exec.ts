@@ -3,7 +3,7 @@ import type { Hit } from '../types';
 
 /** Download-and-execute shapes. A defensive mention still matches: reviewers read it as a command. */
 const REMOTE_EXEC: readonly Pattern[] = [
-  { label: 'curl|sh', re: /\b(?:curl|wget|fetch)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|d)?sh\b/gi },
+  { label: 'curl|sh', re: /\b(?:curl|wget|fetch)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da|d)?sh\b/gi },
   { label: 'curl|interpreter', re: /\b(?:curl|wget)\b[^\n|]*\|\s*(?:python3?|node|perl|ruby)\b/gi },
   { label: 'eval $(curl …)', re: /\b(?:eval|exec)\s+["'`]?\$\((?:curl|wget|fetch)\b/gi },
   { label: 'curl|source', re: /\b(?:curl|wget|fetch)\b[^\n|]*\|\s*source\b/gi },
