@@ -9,7 +9,8 @@ export type PromptLookup =
   | { kind: 'unreadable'; path: string; why: string };
 
 export type Resolution =
-  | { ok: true; text: string }
+  /** `inlinedPrompt`: a prompt file's text is in `text` (artifact and lore variables insert fixed text). */
+  | { ok: true; text: string; inlinedPrompt: boolean }
   /** `offset`/`length` locate the offending text in the unresolved body when it is there. */
   | { ok: false; message: string; offset?: number; length?: number };
 
@@ -20,7 +21,8 @@ export type Resolution =
  */
 export function resolveTemplates(body: string, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
   let failure: Resolution | undefined;
-  if (!body.includes('{{')) return { ok: true, text: body };
+  let inlinedPrompt = false;
+  if (!body.includes('{{')) return { ok: true, text: body, inlinedPrompt };
   const text = body.replace(VARIABLE, (match: string, ns: string, name: string, offset: number) => {
     if (failure) return match;
     switch (ns) {
@@ -30,7 +32,10 @@ export function resolveTemplates(body: string, skillName: string, prompt: (name:
         return `the project knowledge under \`.kitbash/lore/${name}/\` (skip silently if absent)`;
       case 'prompt': {
         const found = prompt(name);
-        if (found.kind === 'text') return found.text.trim();
+        if (found.kind === 'text') {
+          inlinedPrompt = true;
+          return found.text.trim();
+        }
         const why =
           found.kind === 'missing'
             ? `template references missing ${found.path}`
@@ -56,5 +61,5 @@ export function resolveTemplates(body: string, skillName: string, prompt: (name:
       ...(at >= 0 ? { offset: at, length: left[0].length } : {}),
     };
   }
-  return { ok: true, text };
+  return { ok: true, text, inlinedPrompt };
 }

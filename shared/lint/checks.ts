@@ -114,11 +114,13 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
   }
 
   const { documents, hidden } = scanSet(skill);
-  // Substitution can form what no file says (`!{{artifact.x}}` becomes a `!`-backtick
-  // span; a prompt completes a pipeline), so the compiled body is scanned as well
-  // whenever it differs from SKILL.md. Heuristics read the raw SKILL.md, frontmatter
-  // included, for exact places.
-  const resolvedBody = resolved.ok && resolved.text !== skill.body ? resolved.text : undefined;
+  // Substitution can form what no file says, so the compiled body is scanned too. A
+  // prompt can complete any pattern; artifact and lore variables only insert fixed text
+  // whose one trigger is a backtick (`!{{artifact.x}}` compiles to a load-time command),
+  // so for them the dynamic-context scan is the one that can find anything new.
+  const compiled = resolved.ok && resolved.text !== skill.body ? resolved : undefined;
+  const resolvedBody = compiled?.inlinedPrompt ? compiled.text : undefined;
+  const resolvedForDynamic = compiled?.text;
   const injection = mergeHits(findInjection(skill.skillMd), resolvedBody !== undefined ? findInjection(resolvedBody) : []);
   if (injection.raw.length || injection.extra.length) {
     const labels = unique([...injection.raw, ...injection.extra].map((h) => h.label));
@@ -130,7 +132,7 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
     });
   }
 
-  checks.push(...safetyChecks(documents, hidden, resolvedBody, skillMdIndex));
+  checks.push(...safetyChecks(documents, hidden, { all: resolvedBody, dynamic: resolvedForDynamic }, skillMdIndex));
   return checks;
 }
 
@@ -142,7 +144,7 @@ interface Finding {
 function safetyChecks(
   documents: readonly ScanDocument[],
   hidden: readonly StructuralFinding[],
-  resolvedBody: string | undefined,
+  resolved: { readonly all: string | undefined; readonly dynamic: string | undefined },
   skillMdIndex: LineIndex,
 ): Check[] {
   const indexes = new Map<string, LineIndex>([['SKILL.md', skillMdIndex]]);
@@ -151,7 +153,7 @@ function safetyChecks(
     if (!idx) indexes.set(f.doc.path, (idx = new LineIndex(f.doc.text)));
     return span(f.doc.path, idx, f.hit.offset, f.hit.length);
   };
-  const scan = (find: (text: string) => Hit[]): { found: Finding[]; resolvedOnly: Hit[] } => {
+  const scan = (find: (text: string) => Hit[], resolvedBody = resolved.all): { found: Finding[]; resolvedOnly: Hit[] } => {
     const found = documents.flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
     // A pipeline split across SKILL.md and an inlined prompt only exists once resolved.
     const seen = new Set(found.map((f) => `${f.hit.label}\0${f.hit.match}`));
@@ -192,7 +194,7 @@ function safetyChecks(
     checks.push({ id: 'visible-text', status: 'pass', detail: 'no hidden characters' });
   }
 
-  const dynamic = scan(findDynamicContext);
+  const dynamic = scan(findDynamicContext, resolved.dynamic);
   if (dynamic.found.length || dynamic.resolvedOnly.length) {
     checks.push({
       id: 'dynamic-context',

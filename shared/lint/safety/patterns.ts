@@ -10,8 +10,11 @@ export interface Pattern {
 export function findAll(text: string, patterns: readonly Pattern[], keep: (match: string) => boolean = () => true, cap = 50): Hit[] {
   const hits: Hit[] = [];
   for (const { label, re } of patterns) {
+    // exec on the shared expression, not matchAll: matchAll clones the RegExp per call.
+    re.lastIndex = 0;
     let n = 0;
-    for (const m of text.matchAll(re)) {
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0].length === 0) re.lastIndex++;
       if (!keep(m[0])) continue;
       hits.push({ label, offset: m.index, length: m[0].length, match: m[0] });
       if (++n >= cap) break;
