@@ -121,14 +121,15 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
   const compiled = resolved.ok && resolved.text !== skill.body ? resolved : undefined;
   const resolvedBody = compiled?.inlinedPrompt ? compiled.text : undefined;
   const resolvedForDynamic = compiled?.text;
-  const injection = mergeHits(findInjection(skill.skillMd), resolvedBody !== undefined ? findInjection(resolvedBody) : []);
-  if (injection.raw.length || injection.extra.length) {
-    const labels = unique([...injection.raw, ...injection.extra].map((h) => h.label));
+  const injectionRaw = findInjection(skill.skillMd);
+  const injectionResolved = resolvedBody === undefined ? [] : newHits(injectionRaw, findInjection(resolvedBody));
+  if (injectionRaw.length || injectionResolved.length) {
+    const labels = unique([...injectionRaw, ...injectionResolved].map((h) => h.label));
     checks.push({
       id: 'injection',
       status: 'warn',
       detail: `heuristic match — review: ${labels.join(', ')}`,
-      locations: injection.raw.map((h) => span('SKILL.md', skillMdIndex, h.offset, h.length)),
+      locations: injectionRaw.map((h) => span('SKILL.md', skillMdIndex, h.offset, h.length)),
     });
   }
 
@@ -153,27 +154,25 @@ function safetyChecks(
     if (!idx) indexes.set(f.doc.path, (idx = new LineIndex(f.doc.text)));
     return span(f.doc.path, idx, f.hit.offset, f.hit.length);
   };
-  const scan = (find: (text: string) => Hit[], resolvedBody = resolved.all): { found: Finding[]; resolvedOnly: Hit[] } => {
+  const scan = (find: (text: string) => Hit[], resolvedBody: string | undefined): { found: Finding[]; resolvedOnly: Hit[] } => {
     const found = documents.flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
-    // A pipeline split across SKILL.md and an inlined prompt only exists once resolved.
-    const seen = new Set(found.map((f) => `${f.hit.label}\0${f.hit.match}`));
-    const resolvedOnly = resolvedBody === undefined ? [] : find(resolvedBody).filter((h) => !seen.has(`${h.label}\0${h.match}`));
+    const resolvedOnly = resolvedBody === undefined ? [] : newHits(found.map((f) => f.hit), find(resolvedBody));
     return { found, resolvedOnly };
   };
-  const describe = (found: Finding[], resolvedOnly: Hit[], label: (h: Hit) => string): string => {
+  const describe = (found: Finding[], resolvedOnly: Hit[]): string => {
     const items = [
       ...found.map((f) => {
         const l = at(f);
-        return `${label(f.hit)} (${l.file}:${l.line}:${l.column})`;
+        return `${f.hit.label} (${l.file}:${l.line}:${l.column})`;
       }),
-      ...resolvedOnly.map((h) => `${label(h)} (SKILL.md once templates are resolved)`),
+      ...resolvedOnly.map((h) => `${h.label} (SKILL.md once templates are resolved)`),
     ];
     const shown = unique(items).slice(0, MAX_LISTED);
     return items.length > shown.length ? `${shown.join(', ')}, and ${items.length - shown.length} more` : shown.join(', ');
   };
 
   const checks: Check[] = [];
-  const invisible = scan(findInvisible);
+  const invisible = scan(findInvisible, resolved.all);
   if (invisible.found.length || invisible.resolvedOnly.length || hidden.length) {
     const parts: string[] = hidden.map((h) => `${h.path}: ${h.message}`);
     const byFile = new Map<string, Finding[]>();
@@ -194,32 +193,15 @@ function safetyChecks(
     checks.push({ id: 'visible-text', status: 'pass', detail: 'no hidden characters' });
   }
 
-  const dynamic = scan(findDynamicContext, resolved.dynamic);
-  if (dynamic.found.length || dynamic.resolvedOnly.length) {
-    checks.push({
-      id: 'dynamic-context',
-      status: 'fail',
-      detail: `command substitution runs when the skill loads, before the model sees it: ${describe(dynamic.found, dynamic.resolvedOnly, (h) => h.label)}`,
-      locations: dynamic.found.map(at),
-    });
-  }
-  const remote = scan(findRemoteExec);
-  if (remote.found.length || remote.resolvedOnly.length) {
-    checks.push({
-      id: 'remote-exec',
-      status: 'fail',
-      detail: `download-and-execute pipeline: ${describe(remote.found, remote.resolvedOnly, (h) => h.label)}`,
-      locations: remote.found.map(at),
-    });
-  }
-  const secrets = scan(findSecrets);
-  if (secrets.found.length || secrets.resolvedOnly.length) {
-    checks.push({
-      id: 'secrets',
-      status: 'fail',
-      detail: `hardcoded credential: ${describe(secrets.found, secrets.resolvedOnly, (h) => h.label)}`,
-      locations: secrets.found.map(at),
-    });
+  const patternChecks = [
+    { id: 'dynamic-context', find: findDynamicContext, resolvedBody: resolved.dynamic, lead: 'command substitution runs when the skill loads, before the model sees it' },
+    { id: 'remote-exec', find: findRemoteExec, resolvedBody: resolved.all, lead: 'download-and-execute pipeline' },
+    { id: 'secrets', find: findSecrets, resolvedBody: resolved.all, lead: 'hardcoded credential' },
+  ] as const;
+  for (const { id, find, resolvedBody, lead } of patternChecks) {
+    const { found, resolvedOnly } = scan(find, resolvedBody);
+    if (found.length === 0 && resolvedOnly.length === 0) continue;
+    checks.push({ id, status: 'fail', detail: `${lead}: ${describe(found, resolvedOnly)}`, locations: found.map(at) });
   }
   return checks;
 }
@@ -235,9 +217,10 @@ function lookupPrompt(skill: Skill, name: string): PromptLookup {
   return { kind: 'text', text: decoded.text };
 }
 
-function mergeHits(raw: Hit[], resolved: Hit[]): { raw: Hit[]; extra: Hit[] } {
-  const seen = new Set(raw.map((h) => `${h.label}\0${h.match}`));
-  return { raw, extra: resolved.filter((h) => !seen.has(`${h.label}\0${h.match}`)) };
+/** Hits of the resolved body that no file already accounts for (same label, same text). */
+function newHits(known: readonly Hit[], resolved: readonly Hit[]): Hit[] {
+  const seen = new Set(known.map((h) => `${h.label}\0${h.match}`));
+  return resolved.filter((h) => !seen.has(`${h.label}\0${h.match}`));
 }
 
 function span(file: string, index: LineIndex, offset: number, length: number): Location {

@@ -9,26 +9,15 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CHECK_IDS as SKILLSMITH_CHECK_IDS } from '../../shared/lint/types';
 import { repoRoot } from './paths';
 
-/** Every lint check id, in the fixed order both tools report them. */
-export const CHECK_IDS = [
-  'manifest',
-  'name-convention',
-  'references',
-  'budget',
-  'standing',
-  'gate-verdict',
-  'mcp',
-  'artifacts',
-  'triggers',
-  'schema',
-  'injection',
-  'visible-text',
-  'dynamic-context',
-  'remote-exec',
-  'secrets',
-] as const;
+/**
+ * Every check id either tool reports, in report order: Skillsmith's list plus the
+ * reference's `triggers`, which it reports between `artifacts` and `schema`.
+ */
+const AT_SCHEMA = SKILLSMITH_CHECK_IDS.indexOf('schema');
+export const CHECK_IDS = [...SKILLSMITH_CHECK_IDS.slice(0, AT_SCHEMA), 'triggers', ...SKILLSMITH_CHECK_IDS.slice(AT_SCHEMA)] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 /** A check a tool did not emit compares as "absent". */
