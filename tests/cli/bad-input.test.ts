@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, openSync, closeSync, ftruncateSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/paths';
-import { builtCliExists, cleanup, cli, expectNoStack, parseJson, tempProject, toml, writeFiles } from './helpers';
+import { builtCliExists, cleanup, cli, cliAs, expectNoStack, parseJson, tempProject, toml, unprivileged, writeFiles } from './helpers';
 
 let root = '';
 beforeAll(() => {
@@ -21,15 +21,15 @@ function linesWith(r: RunResult, needle: string): string[] {
 }
 
 /** Lint `target`: exit 1, one report line naming `file` and matching `problem`, no stack. */
-function expectOneLine(target: string, file: string, problem: RegExp): string {
-  const r = cli(root, 'lint', target);
+function expectOneLine(target: string, file: string, problem: RegExp, user: { uid?: number; gid?: number } = {}): string {
+  const r = cliAs(user, root, 'lint', target);
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
   expectNoStack(r);
   const lines = linesWith(r, file);
   expect(lines, `lines naming ${file}:\n${r.stdout}${r.stderr}`).toHaveLength(1);
   expect(lines[0]).toMatch(problem);
   expect(lines[0]).toMatch(/^ {4}✗ manifest — /);
-  const json = cli(root, 'lint', '--json', target);
+  const json = cliAs(user, root, 'lint', '--json', target);
   expect(json.code).toBe(1);
   const skills = parseJson(json);
   expect(skills).toHaveLength(1);
@@ -40,26 +40,26 @@ function expectOneLine(target: string, file: string, problem: RegExp): string {
   return lines[0]!;
 }
 
-const isRoot = process.getuid?.() === 0;
-
 describe('bad input: one line, no stack trace', () => {
-  it.skipIf(isRoot)('an unreadable SKILL.md (chmod 000) — skipped when running as root, where chmod does not prevent reading', () => {
+  it('an unreadable SKILL.md (chmod 000; as root the CLI runs as nobody)', () => {
     writeFiles(root, { 'unreadable/SKILL.md': 'secret\n', 'unreadable/skill.toml': toml({ name: 'unreadable' }) });
     const file = join(root, 'unreadable', 'SKILL.md');
+    chmodSync(root, 0o755);
     chmodSync(file, 0o000);
     try {
-      expectOneLine('unreadable', 'unreadable/SKILL.md', /cannot be read|permission/i);
+      expectOneLine('unreadable', 'unreadable/SKILL.md', /cannot be read \(permission denied\)/, unprivileged);
     } finally {
       chmodSync(file, 0o644);
     }
   });
 
-  it.skipIf(isRoot)('an unreadable sub-folder (chmod 000) — skipped when running as root', () => {
+  it('an unreadable sub-folder (chmod 000; as root the CLI runs as nobody)', () => {
     writeFiles(root, { 'locked/SKILL.md': 'ok\n', 'locked/private/x.md': 'x' });
     const dir = join(root, 'locked', 'private');
+    chmodSync(root, 0o755);
     chmodSync(dir, 0o000);
     try {
-      expectOneLine('locked', 'locked/private', /cannot be read|permission/i);
+      expectOneLine('locked', 'locked/private', /cannot be read \(permission denied\)/, unprivileged);
     } finally {
       chmodSync(dir, 0o755);
     }

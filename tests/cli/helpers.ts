@@ -60,6 +60,16 @@ export function cli(cwd: string, ...args: string[]): RunResult {
   return runCli(args, { cwd });
 }
 
+/**
+ * Permission tests need a user that file modes apply to. Root ignores them, so as root
+ * the CLI runs as `nobody` (uid/gid 65534) instead.
+ */
+export const unprivileged: { uid?: number; gid?: number } = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+export function cliAs(user: { uid?: number; gid?: number }, cwd: string, ...args: string[]): RunResult {
+  return runCli(args, { cwd, ...user });
+}
+
 export function builtCliExists(): boolean {
   return existsSync(skillsmithBin) && existsSync(join(dirname(skillsmithBin), '..', 'out', 'main', 'cli.js'));
 }

@@ -38,6 +38,9 @@ export interface RunOptions {
   input?: string;
   /** Extra environment variables, merged over the current environment. */
   env?: Record<string, string | undefined>;
+  /** Run as this user and group (only possible when the tests run as root). */
+  uid?: number;
+  gid?: number;
 }
 
 export interface RunResult {
@@ -55,6 +58,8 @@ function runNodeScript(script: string, args: readonly string[], opts: RunOptions
     env: { ...process.env, ...opts.env },
     maxBuffer: 64 * 1024 * 1024,
     timeout: 120_000,
+    ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
+    ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
   });
   if (r.error) throw r.error;
   const killed = r.status === null;
