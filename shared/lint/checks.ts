@@ -50,13 +50,13 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
     });
   }
 
-  const skillMdIndex = new LineIndex(skill.skillMd);
+  const spans = new Spans();
   const resolved = resolveTemplates(skill.body, name, (n) => lookupPrompt(skill, n));
   if (resolved.ok) {
     checks.push({ id: 'references', status: 'pass' });
   } else {
     const loc =
-      resolved.offset !== undefined ? [span('SKILL.md', skillMdIndex, skill.bodyOffset + resolved.offset, resolved.length ?? 1)] : undefined;
+      resolved.offset !== undefined ? [spans.at('SKILL.md', skill.skillMd, skill.bodyOffset + resolved.offset, resolved.length ?? 1)] : undefined;
     checks.push({ id: 'references', status: 'fail', detail: resolved.message, ...(loc ? { locations: loc } : {}) });
   }
 
@@ -129,11 +129,11 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
       id: 'injection',
       status: 'warn',
       detail: `heuristic match — review: ${labels.join(', ')}`,
-      locations: injectionRaw.map((h) => span('SKILL.md', skillMdIndex, h.offset, h.length)),
+      locations: injectionRaw.map((h) => spans.at('SKILL.md', skill.skillMd, h.offset, h.length)),
     });
   }
 
-  checks.push(...safetyChecks(documents, hidden, { all: resolvedBody, dynamic: resolvedForDynamic }, skillMdIndex));
+  checks.push(...safetyChecks(documents, hidden, { all: resolvedBody, dynamic: resolvedForDynamic }, spans));
   return checks;
 }
 
@@ -146,14 +146,9 @@ function safetyChecks(
   documents: readonly ScanDocument[],
   hidden: readonly StructuralFinding[],
   resolved: { readonly all: string | undefined; readonly dynamic: string | undefined },
-  skillMdIndex: LineIndex,
+  spans: Spans,
 ): Check[] {
-  const indexes = new Map<string, LineIndex>([['SKILL.md', skillMdIndex]]);
-  const at = (f: Finding): Location => {
-    let idx = indexes.get(f.doc.path);
-    if (!idx) indexes.set(f.doc.path, (idx = new LineIndex(f.doc.text)));
-    return span(f.doc.path, idx, f.hit.offset, f.hit.length);
-  };
+  const at = (f: Finding): Location => spans.at(f.doc.path, f.doc.text, f.hit.offset, f.hit.length);
   const scan = (find: (text: string) => Hit[], resolvedBody: string | undefined): { found: Finding[]; resolvedOnly: Hit[] } => {
     const found = documents.flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
     const resolvedOnly = resolvedBody === undefined ? [] : newHits(found.map((f) => f.hit), find(resolvedBody));
@@ -223,10 +218,16 @@ function newHits(known: readonly Hit[], resolved: readonly Hit[]): Hit[] {
   return resolved.filter((h) => !seen.has(`${h.label}\0${h.match}`));
 }
 
-function span(file: string, index: LineIndex, offset: number, length: number): Location {
-  const start = index.position(offset);
-  const end = index.position(offset + length);
-  return { file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+/** Offsets to 1-based positions; a file's line index is built only once it has a finding. */
+class Spans {
+  private readonly indexes = new Map<string, LineIndex>();
+  at(file: string, text: string, offset: number, length: number): Location {
+    let index = this.indexes.get(file);
+    if (!index) this.indexes.set(file, (index = new LineIndex(text)));
+    const start = index.position(offset);
+    const end = index.position(offset + length);
+    return { file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+  }
 }
 
 function unique<T>(xs: readonly T[]): T[] {
