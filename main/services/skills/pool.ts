@@ -11,6 +11,15 @@ const PARALLEL_THRESHOLD = 64;
 /** How long the helpers may go without posting a result before their share is redone here. */
 const STALL_MS = 30_000;
 
+/**
+ * Threads beside the main one: one per further core (at most 3), or what
+ * SKILLSMITH_THREADS asks for in total (1 = everything on the main thread).
+ */
+function helperThreads(): number {
+  const asked = Number.parseInt(process.env.SKILLSMITH_THREADS ?? '', 10);
+  return Number.isInteger(asked) && asked >= 1 ? Math.min(asked - 1, 15) : Math.min(availableParallelism() - 1, 3);
+}
+
 /** What a worker receives: the shared work queue and the skills to check. */
 export interface WorkerJob {
   readonly locations: readonly SkillLocation[];
@@ -28,7 +37,7 @@ export interface WorkerJob {
 export function checkAll(locations: readonly SkillLocation[], options: CheckOptions): SkillReport[] {
   const results: (SkillReport | undefined)[] = Array.from({ length: locations.length }, () => undefined);
   const workerFile = join(__dirname, 'lint-worker.js');
-  const helpers = locations.length < PARALLEL_THRESHOLD || !existsSync(workerFile) ? 0 : Math.min(availableParallelism() - 1, 3);
+  const helpers = locations.length < PARALLEL_THRESHOLD || !existsSync(workerFile) ? 0 : helperThreads();
 
   const state = new SharedArrayBuffer(8);
   const counters = new Int32Array(state);
