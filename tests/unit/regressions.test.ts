@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeUtf8 } from '../../shared/ksf/text';
 import { parseToml } from '../../shared/ksf/toml';
 import { findRemoteExec } from '../../shared/lint/safety/remote-exec';
+import { requireOrSkip } from '../support/paths';
 import { builtCliExists, cleanSkill, cleanup, cli, parseJson, tempProject, toml as cliToml, writeFiles } from '../cli/helpers';
 import { loaded, lintTree, manifested, mustCheck, symlink, tree } from './helpers';
 
@@ -83,7 +84,7 @@ describe('regression: scanners (SPEC §9.5)', () => {
   });
 });
 
-describe.skipIf(!builtCliExists())('regression: CLI', () => {
+describe.skipIf(!requireOrSkip('the built CLI (npm run build)', builtCliExists()))('regression: CLI', () => {
   const root = tempProject('skillsmith-pending-');
   cleanSkill(root, 'skills/clean', 'clean');
   writeFiles(root, {
