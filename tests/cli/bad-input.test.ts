@@ -6,11 +6,11 @@ import { chmodSync, mkdirSync, openSync, closeSync, ftruncateSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/paths';
-import { builtCliExists, cleanup, cli, cliAs, expectNoStack, parseJson, tempProject, toml, unprivileged, writeFiles } from './helpers';
+import { requireBuiltCli, cleanup, cli, cliAs, expectNoStack, parseJson, tempProject, toml, unprivileged, writeFiles } from './helpers';
 
 let root = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
 });
 afterAll(cleanup);

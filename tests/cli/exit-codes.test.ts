@@ -1,10 +1,10 @@
 /** Exit codes 0/1/2 and --strict (SPEC §10.6), driven through the built binary. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, expectNoStack, tempProject, toml, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, expectNoStack, tempProject, toml, writeFiles } from './helpers';
 
 let root = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   cleanSkill(root, 'skills/clean', 'clean');
   writeFiles(root, {

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadKsfFixtures } from '../support/ksf-fixtures';
 import { repoRoot, runCli } from '../support/paths';
-import { builtCliExists, humanChecks, parseJson } from './helpers';
+import { requireBuiltCli, humanChecks, parseJson } from './helpers';
 
 const PICK = [
   'prereview-complete',
@@ -22,7 +22,7 @@ const PICK = [
 const fixtures = loadKsfFixtures().filter((f) => PICK.includes(f.name));
 
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
 });
 
 describe('lint and lint --json agree (spec/conformance/ksf)', () => {

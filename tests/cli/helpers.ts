@@ -70,6 +70,11 @@ export function cliAs(user: { uid?: number; gid?: number }, cwd: string, ...args
   return runCli(args, { cwd, ...user });
 }
 
+/** Suites that drive the binary start here: `npm test` builds before it runs vitest. */
+export function requireBuiltCli(): void {
+  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+}
+
 export function builtCliExists(): boolean {
   return existsSync(skillsmithBin) && existsSync(join(dirname(skillsmithBin), '..', 'out', 'main', 'cli.js'));
 }

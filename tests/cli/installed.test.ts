@@ -2,12 +2,12 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, expectNoStack, parseJson, tempProject, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, expectNoStack, parseJson, tempProject, writeFiles } from './helpers';
 
 let root = '';
 let empty = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   const skills = '.kitbash/skills';
   cleanSkill(root, `${skills}/zeta`, 'zeta');

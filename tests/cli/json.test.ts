@@ -1,10 +1,10 @@
 /** `--json` (SPEC §10.4): stdout is exactly one JSON array in report order. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
 
 let root = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   cleanSkill(root, 'skills/clean', 'clean');
   writeFiles(root, {

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLocation } from '../../main/services/skills/lint';
 import { installedSkills } from '../../main/services/skills/locate';
-import { builtCliExists, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
 
 const SKILLS = 150;
 let root = '';
 
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject('skillsmith-parallel-');
   for (let i = 0; i < SKILLS; i++) {
     const name = `skill-${String(i).padStart(3, '0')}`;

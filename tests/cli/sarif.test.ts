@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, expectNoStack, tempProject, toml, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, expectNoStack, tempProject, toml, writeFiles } from './helpers';
 
 interface Sarif {
   version: string;
@@ -15,7 +15,7 @@ interface Sarif {
 let root = '';
 let outside = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   outside = tempProject('skillsmith-outside-');
   cleanSkill(root, 'skills/clean', 'clean');

@@ -1,10 +1,10 @@
 /** `lint --schema` adds the json-schema check (SPEC §9.3, D17). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
 
 let root = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   cleanSkill(root, 'skills/clean', 'clean');
   writeFiles(root, {

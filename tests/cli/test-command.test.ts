@@ -1,10 +1,10 @@
 /** `skillsmith test` (SPEC §10.2, D13): names and paths, and the evals listing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, parseJson, tempProject, writeFiles } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, parseJson, tempProject, writeFiles } from './helpers';
 
 let root = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   cleanSkill(root, 'work/with-evals', 'with-evals', {
     'evals/a.eval.yaml': 'tier: static\n',

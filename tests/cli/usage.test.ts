@@ -1,11 +1,11 @@
 /** Usage errors exit 2 with one line on stderr (SPEC §10.1, §10.6, D14, D15). */
 import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCliExists, cleanSkill, cleanup, cli, expectNoStack, tempProject } from './helpers';
+import { requireBuiltCli, cleanSkill, cleanup, cli, expectNoStack, tempProject } from './helpers';
 
 let root = '';
 beforeAll(() => {
-  if (!builtCliExists()) throw new Error('the CLI is not built: run "npm run build" first');
+  requireBuiltCli();
   root = tempProject();
   cleanSkill(root, 'skills/clean', 'clean');
 });
