@@ -11,12 +11,12 @@ export type Parsed<S extends FlagSpec> = {
 };
 
 /** Strict parsing: an unknown flag or a flag missing its value is a usage error. */
-export function parseCommandArgs<S extends FlagSpec>(command: string, argv: readonly string[], spec: S): Parsed<S> {
+export function parseCommandArgs<S extends FlagSpec>(argv: readonly string[], spec: S): Parsed<S> {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: spec, allowPositionals: true, strict: true });
     return { positionals, flags: values as Parsed<S>['flags'] };
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0]! : String(e);
-    throw new UsageError(`${command}: ${msg.replace(/\. To specify a positional argument.*$/, '')}`);
+    throw new UsageError(msg.replace(/\. To specify a positional argument.*$/, ''));
   }
 }

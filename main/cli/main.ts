@@ -43,11 +43,11 @@ export function main(argv: readonly string[], io: CliIo): ExitCode {
     return c.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`skillsmith ${e.message}\n`);
+      io.err(`skillsmith ${command}: ${e.message}\n`);
       return EXIT.usage;
     }
     // Never a stack trace for the user; the message says what went wrong.
-    io.err(`skillsmith: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.err(`skillsmith ${command}: ${e instanceof Error ? e.message : String(e)}\n`);
     return EXIT.failed;
   }
 }

@@ -13,21 +13,26 @@ import { UsageError, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
 
 const FLAGS = {
-  strict: { type: 'boolean' },
-  schema: { type: 'boolean' },
-  json: { type: 'boolean' },
-  sarif: { type: 'string' },
+  lint: { strict: { type: 'boolean' }, schema: { type: 'boolean' }, json: { type: 'boolean' }, sarif: { type: 'string' } },
+  test: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
 } as const;
-const TEST_FLAGS = { strict: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+
+interface CheckFlags {
+  strict?: boolean;
+  schema?: boolean;
+  json?: boolean;
+  sarif?: string;
+}
 
 /**
  * `lint` and `test` share one pipeline: locate → read → load → check → render. `test`
  * adds the evals listing and reports itself as the static tier.
  */
 export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: CliIo): ExitCode {
-  const { positionals, flags } = kind === 'lint' ? parseCommandArgs(kind, argv, FLAGS) : parseCommandArgs(kind, argv, TEST_FLAGS);
-  const sarif = 'sarif' in flags ? (flags.sarif as string | undefined) : undefined;
-  const schema = 'schema' in flags && flags.schema === true;
+  const parsed = parseCommandArgs(argv, FLAGS[kind]);
+  const positionals = parsed.positionals;
+  const flags: CheckFlags = parsed.flags;
+  const { sarif } = flags;
 
   let sarifPath: string | undefined;
   if (sarif !== undefined) {
@@ -42,18 +47,18 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
     return 0;
   }
 
-  let reports: SkillReport[] = checkAll(locations, { schema, evals: kind === 'test' });
+  let reports: SkillReport[] = checkAll(locations, { schema: flags.schema === true, evals: kind === 'test' });
   // Installed skills are reported in manifest-name order; explicit targets in the order given.
   if (positionals.length === 0) reports = [...reports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const t = totals(reports);
   io.out(flags.json ? renderJson(reports) : renderHuman(reports, t, kind === 'lint' ? 'linted' : 'tested'));
 
-  if (sarifPath && sarif !== undefined) {
+  if (sarifPath !== undefined && sarif !== undefined) {
     try {
       writeFileAtomic(sarifPath, renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
     } catch (e) {
-      io.err(`skillsmith lint: cannot write the SARIF report ${sarif}: ${describeFsError(e)}\n`);
+      io.err(`skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${describeFsError(e)}\n`);
       return 1;
     }
     (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);
