@@ -60,7 +60,7 @@ export function resolveTarget(arg: string, cwd: string): TargetResolution {
   const byName = installed.find((s) => s.nameHint === arg);
   if (byName) return { ok: true, location: byName };
   if (REMOTE.test(arg)) {
-    return { ok: false, message: `${arg}: remote sources are not fetched by lint — clone it and pass the folder (install fetches sources)` };
+    return { ok: false, message: `${arg}: remote sources are not fetched by this command — clone it and pass the folder` };
   }
   const names = installed.map((s) => s.nameHint);
   return {
