@@ -16,11 +16,11 @@ export function splitFrontmatter(text: string, readData: boolean): { frontmatter
 }
 
 /**
- * `key: value` lines whose values are plain words YAML reads as the same strings: no
- * quoting, flow, anchors, comments, block indicators or scalars YAML would retype. For
- * such frontmatter (most of it) the answer is known without running the YAML parser.
+ * `key: value` lines whose values YAML reads as exactly the text written: plain words (no
+ * flow, anchors, comments, block indicators, or scalars YAML would retype) or quoted text
+ * without escapes. For such frontmatter — most of it — the YAML parser is not needed.
  */
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([A-Za-z][^#:'"{}[\],&*!|>%@`]*?)[ \t]*$/;
+const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(?:"([^"\\]*)"|'([^']*)'|([A-Za-z][^#:'"{}[\],&*!|>%@`]*?))[ \t]*$/;
 const RETYPED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
 function readSimple(inner: string): Record<string, string> | undefined {
@@ -28,10 +28,12 @@ function readSimple(inner: string): Record<string, string> | undefined {
   for (const line of inner.split(/\r?\n/)) {
     if (line.trim() === '') continue;
     const m = SIMPLE_LINE.exec(line);
-    if (!m || RETYPED.test(m[2]!)) return undefined;
+    if (!m) return undefined;
+    const plain = m[4];
+    if (plain !== undefined && RETYPED.test(plain)) return undefined;
     const key = m[1]!.toLowerCase();
     if (key in data) return undefined;
-    data[key] = m[2]!;
+    data[key] = m[2] ?? m[3] ?? plain!;
   }
   return data;
 }

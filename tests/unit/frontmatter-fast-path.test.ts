@@ -24,6 +24,10 @@ const CASES = [
   'Name: Upper\ndescription: key case folds',
   'name: a\n\ndescription: blank line between',
   'name: 0x10\ndescription: retyped number',
+  'name: q\ndescription: "Trace the API: when the diff is > 400 lines # not a comment"',
+  "name: q\ndescription: 'it''s doubled'",
+  'name: q\ndescription: "with \\"escapes\\" and \\u00e9"',
+  "name: q\ndescription: ''",
 ];
 
 describe('frontmatter fast path', () => {
