@@ -4,9 +4,6 @@ declare class TextDecoder {
   constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
   decode(input?: Uint8Array): string;
 }
-declare class TextEncoder {
-  encode(input?: string): Uint8Array;
-}
 declare class URL {
   constructor(url: string, base?: string);
   readonly protocol: string;

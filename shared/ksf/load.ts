@@ -1,4 +1,4 @@
-import { formatLoadError, loadError, type LoadError, type Result } from './errors';
+import { loadError, type LoadError, type Result } from './errors';
 import { splitFrontmatter } from './frontmatter';
 import { validateManifest } from './manifest';
 import { NAME_RE, type Manifest, type Skill } from './model';
@@ -128,4 +128,3 @@ export function slug(s: string): string {
     .slice(0, 40);
 }
 
-export { formatLoadError };

@@ -58,12 +58,6 @@ export interface Manifest {
   readonly mcp: { readonly onUnsupported: 'warn' | 'error'; readonly servers: readonly McpServer[] };
 }
 
-/** A text file of the skill, decoded, with where its body starts. */
-export interface SkillDocument {
-  readonly path: string;
-  readonly text: string;
-}
-
 export interface Frontmatter {
   /** The whole block including both `---` lines. */
   readonly raw: string;

@@ -2,7 +2,6 @@
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-const utf8Encoder = new TextEncoder();
 
 export const BOM = '\uFEFF';
 
@@ -25,10 +24,6 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
 export function decodeLenient(bytes: Uint8Array): { text: string; bom: boolean } {
   const text = lenientUtf8.decode(bytes);
   return text.startsWith(BOM) ? { text: text.slice(1), bom: true } : { text, bom: false };
-}
-
-export function utf8ByteLength(text: string): number {
-  return utf8Encoder.encode(text).length;
 }
 
 /** Offset of the first ill-formed sequence, by the well-formed byte table of RFC 3629. */

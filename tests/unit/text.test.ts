@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLenient, decodeUtf8, formatBytes, isBinary, LineIndex, utf8ByteLength } from '../../shared/ksf/text';
+import { decodeLenient, decodeUtf8, formatBytes, isBinary, LineIndex } from '../../shared/ksf/text';
 import { utf8 } from './helpers';
 
 describe('isBinary (SPEC §3.3)', () => {
@@ -64,10 +64,6 @@ describe('decodeUtf8 / decodeLenient', () => {
 
   it('decodeLenient replaces invalid bytes and strips one BOM', () => {
     expect(decodeLenient(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62]))).toEqual({ text: 'a\uFFFDb', bom: true });
-  });
-
-  it('utf8ByteLength', () => {
-    expect(utf8ByteLength('aé日\u{1F600}')).toBe(1 + 2 + 3 + 4);
   });
 });
 
