@@ -1,8 +1,10 @@
 import { main } from './main';
 
 // The `skillsmith` binary (bin/skillsmith.cjs loads the bundled copy of this file).
-process.exitCode = main(process.argv.slice(2), {
+void main(process.argv.slice(2), {
   cwd: process.cwd(),
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+}).then((code) => {
+  process.exitCode = code;
 });

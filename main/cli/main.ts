@@ -2,7 +2,16 @@ import { runCheck } from './commands/check';
 import { EXIT, UsageError, type CliIo, type ExitCode } from './io';
 import { VERSION } from './version';
 
-const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[], io: CliIo) => ExitCode }> = {
+/**
+ * One entry per verb. A command may be async (install, run, serve); `main` awaits it.
+ * New verbs register here with a one-line summary that `help` prints.
+ */
+export interface Command {
+  readonly summary: string;
+  run(argv: readonly string[], io: CliIo): ExitCode | Promise<ExitCode>;
+}
+
+const COMMANDS: Record<string, Command> = {
   lint: {
     summary: 'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE]  static checks and safety scanners',
     run: (argv, io) => runCheck('lint', argv, io),
@@ -20,7 +29,7 @@ function usage(): string {
   return lines.join('\n') + '\n';
 }
 
-export function main(argv: readonly string[], io: CliIo): ExitCode {
+export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.out(usage());
@@ -40,7 +49,7 @@ export function main(argv: readonly string[], io: CliIo): ExitCode {
     return EXIT.ok;
   }
   try {
-    return c.run(rest, io);
+    return await c.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`skillsmith ${command}: ${e.message}\n`);
