@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadError, type Result } from '../../../shared/ksf/errors';
+import { decodeUtf8 } from '../../../shared/ksf/text';
+import { CONFIG_FILE, EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../../shared/project/config';
+import { describeFsError } from '../fs/describe-error';
+
+/** Largest `kitbash.toml` we parse; a project file this big is a mistake or an attack. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * `kitbash.toml` of a project root (the reference reads only the current directory,
+ * never a parent). A missing file is an empty configuration, not an error.
+ */
+export function readProjectConfig(projectRoot: string): Result<ProjectConfig> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(projectRoot, CONFIG_FILE));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_CONFIG };
+    return { ok: false, error: loadError(CONFIG_FILE, describeFsError(e)) };
+  }
+  if (bytes.length > MAX_CONFIG_BYTES) return { ok: false, error: loadError(CONFIG_FILE, `is larger than 1 MiB — refusing to parse it`) };
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) return { ok: false, error: loadError(CONFIG_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`) };
+  return parseProjectConfig(decoded.text, CONFIG_FILE);
+}
