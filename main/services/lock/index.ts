@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatLoadError, loadError, type Result } from '../../../shared/ksf/errors';
+import { decodeUtf8 } from '../../../shared/ksf/text';
+import type { SkillTree } from '../../../shared/ksf/tree';
+import { treeIntegrity } from '../../../shared/lock/integrity';
+import { LOCK_FILE, parseLock, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
+import type { ByteHasher } from '../../../shared/lock/sha256';
+import { writeFileAtomic } from '../fs/atomic';
+import { describeFsError } from '../fs/describe-error';
+import { SKILLS_DIR } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+
+export { LOCK_FILE, type LockEntry } from '../../../shared/lock/lockfile';
+
+/** The project's lock: `present` is false when there is no kitbash.lock at all. */
+export interface LockState {
+  readonly present: boolean;
+  readonly entries: readonly LockEntry[];
+}
+
+const MAX_LOCK_BYTES = 8 * 1024 * 1024;
+
+/** Read and parse `<root>/kitbash.lock`; a missing file is `{present: false, entries: []}`. */
+export function readLock(root: string): Result<LockState> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, LOCK_FILE));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { present: false, entries: [] } };
+    return { ok: false, error: loadError(LOCK_FILE, describeFsError(e)) };
+  }
+  if (bytes.length > MAX_LOCK_BYTES) return { ok: false, error: loadError(LOCK_FILE, 'is larger than 8 MiB — refusing to parse it') };
+  const text = decodeUtf8(bytes);
+  if (!text.ok) return { ok: false, error: loadError(LOCK_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${text.byteOffset})`) };
+  const parsed = parseLock(text.text, LOCK_FILE);
+  return parsed.ok ? { ok: true, value: { present: true, entries: parsed.value } } : parsed;
+}
+
+/** Like readLock, but a parse error throws its one-line message (for command code). */
+export function readLockOrThrow(root: string): LockState {
+  const r = readLock(root);
+  if (!r.ok) throw new Error(formatLoadError(r.error));
+  return r.value;
+}
+
+/** Write `<root>/kitbash.lock` atomically in the reference's format. */
+export function writeLock(root: string, entries: readonly LockEntry[]): void {
+  writeFileAtomic(join(root, LOCK_FILE), serializeLock(entries));
+}
+
+/** node:crypto behind the hasher interface the shared walk feeds. */
+export function nodeHasher(): ByteHasher {
+  const h = createHash('sha256');
+  return { update: (d) => void h.update(d), hex: () => h.digest('hex') };
+}
+
+/** Integrity of a tree already in memory (node:crypto). */
+export function treeIntegrityFast(tree: SkillTree): string {
+  return treeIntegrity(tree, nodeHasher());
+}
+
+/** `sha256-<hex>` of a skill folder on disk, by the reference's algorithm. */
+export function skillIntegrity(dir: string): Result<string> {
+  const tree = readSkillTree(dir, dir);
+  return tree.ok ? { ok: true, value: treeIntegrityFast(tree.value) } : tree;
+}
+
+/** Verdict of checking one installed skill against its pin. */
+export type PinCheck =
+  | { ok: true; entry: LockEntry; integrity: string }
+  | { ok: false; reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable'; message: string };
+
+/** Does `.kitbash/skills/<name>/` match its kitbash.lock pin? (Used before running a skill's scripts.) */
+export function verifySkill(root: string, name: string): PinCheck {
+  const lock = readLock(root);
+  if (!lock.ok) return { ok: false, reason: 'unreadable', message: formatLoadError(lock.error) };
+  if (!lock.value.present) return { ok: false, reason: 'no-lock', message: `${name}: kitbash.lock is missing — nothing is pinned` };
+  const entry = lock.value.entries.find((e) => e.name === name);
+  if (!entry) return { ok: false, reason: 'unpinned', message: `${name}: installed but not pinned in kitbash.lock` };
+  const hash = skillIntegrity(join(root, SKILLS_DIR, name));
+  if (!hash.ok) {
+    const missing = hash.error.message === 'does not exist';
+    return { ok: false, reason: missing ? 'missing' : 'unreadable', message: missing ? `${name}: in kitbash.lock but not installed` : formatLoadError(hash.error) };
+  }
+  if (hash.value !== entry.integrity) return { ok: false, reason: 'drift', message: `${name}: integrity drift — installed files differ from kitbash.lock` };
+  return { ok: true, entry, integrity: hash.value };
+}
