@@ -1,0 +1,19 @@
+import { emitSkillDir } from './common';
+import type { TargetDef } from './types';
+
+/** The vendor-neutral `.agents/skills/` folder (Codex, Cursor, Copilot, Gemini, Zed, Cline read it). */
+export const agents: TargetDef = {
+  id: 'agents',
+  agent: 'Codex and other .agents/skills readers',
+  markers: ['.agents', '.codex'],
+  outputs: ['.agents/skills/<n>/SKILL.md', '.agents/skills/<n>/scripts/** (requires scripts)'],
+  shape: 'skill-dir',
+  loading: 'lazy',
+  capabilities: ['scripts'],
+  vendorDoc: { title: 'Agent Skills specification (agentskills.io/specification)', url: 'https://agentskills.io/specification', checked: '2026-12-01' },
+  detect: (p) => p.exists('.agents') || p.exists('.codex'),
+  constraints: () => [],
+  emit(p) {
+    return emitSkillDir(this, '.agents/skills', p);
+  },
+};

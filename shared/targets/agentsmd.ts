@@ -1,0 +1,19 @@
+import { emitMerged } from './common';
+import type { TargetDef } from './types';
+
+/** The floor: a marked section in AGENTS.md, read eagerly by Codex and many others. Always active. */
+export const agentsmd: TargetDef = {
+  id: 'agentsmd',
+  agent: 'anything reading AGENTS.md (Codex, Gemini CLI, …)',
+  markers: [],
+  outputs: ['AGENTS.md (section <n>)'],
+  shape: 'merged-section',
+  loading: 'eager',
+  capabilities: [],
+  vendorDoc: { title: 'AGENTS.md (agentsmd/agents.md README)', url: 'https://agents.md', checked: '2026-12-01' },
+  detect: () => true,
+  constraints: () => [],
+  emit(p) {
+    return emitMerged(this, 'AGENTS.md', p);
+  },
+};

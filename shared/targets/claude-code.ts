@@ -1,0 +1,24 @@
+import { emitSkillDir, header } from './common';
+import type { TargetDef } from './types';
+
+/** Claude Code: `.claude/skills/<n>/SKILL.md` (+ `allowed-tools`, + scripts/) and one command shim per trigger command. */
+export const claudeCode: TargetDef = {
+  id: 'claude-code',
+  agent: 'Claude Code',
+  markers: ['.claude'],
+  outputs: ['.claude/skills/<n>/SKILL.md', '.claude/skills/<n>/scripts/** (requires scripts)', '.claude/commands/<command>.md'],
+  shape: 'skill-dir',
+  loading: 'lazy',
+  capabilities: ['scripts'],
+  vendorDoc: { title: 'Claude Code — Agent Skills and slash commands (code.claude.com/docs/en/skills)', url: 'https://code.claude.com/docs/en/skills', checked: '2026-12-01' },
+  detect: (p) => p.exists('.claude'),
+  constraints: () => [],
+  emit(p) {
+    const base = emitSkillDir(this, '.claude/skills', p, { allowedTools: true });
+    const shims = p.skill.manifest.triggers.commands.map((cmd) => ({
+      path: `.claude/commands/${cmd.replace(/^\//, '')}.md`,
+      content: `${header(p)}\n\nLoad the "${p.name}" skill: read .claude/skills/${p.name}/SKILL.md and follow it exactly.\n\nArguments: $ARGUMENTS\n`,
+    }));
+    return { ...base, files: [...base.files, ...shims] };
+  },
+};

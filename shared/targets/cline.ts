@@ -1,0 +1,31 @@
+import type { Skill } from '../ksf/model';
+import { emitSkillDir } from './common';
+import type { ConstraintViolation, TargetDef } from './types';
+
+function clineConstraints(skill: Skill): ConstraintViolation[] {
+  if (skill.manifest.context.disclosure !== 'eager') return [];
+  return [
+    {
+      code: 'cline-lazy-only',
+      drops: false,
+      message: `${skill.manifest.skill.name} → cline: authored disclosure = "eager", but Cline loads skills on demand — the body stays out of context until the model invokes it`,
+    },
+  ];
+}
+
+/** Cline scans `.agents/skills/` among its skill folders; sharing that path means one copy serves all. */
+export const cline: TargetDef = {
+  id: 'cline',
+  agent: 'Cline',
+  markers: ['.clinerules', '.cline'],
+  outputs: ['.agents/skills/<n>/SKILL.md', '.agents/skills/<n>/scripts/** (requires scripts)'],
+  shape: 'skill-dir',
+  loading: 'lazy',
+  capabilities: ['scripts'],
+  vendorDoc: { title: 'Cline — Skills (cline/cline docs/customization/skills.mdx)', url: 'https://docs.cline.bot/customization/skills', checked: '2026-12-01' },
+  detect: (p) => p.exists('.clinerules') || p.exists('.cline'),
+  constraints: clineConstraints,
+  emit(p) {
+    return emitSkillDir(this, '.agents/skills', p);
+  },
+};

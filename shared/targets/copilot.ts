@@ -1,0 +1,23 @@
+import { emitSkillDir } from './common';
+import type { TargetDef } from './types';
+
+/** GitHub Copilot skills in `.github/skills/` (served by `.agents/skills/` when that is written). */
+export const copilot: TargetDef = {
+  id: 'copilot',
+  agent: 'GitHub Copilot',
+  markers: ['.github'],
+  outputs: ['.github/skills/<n>/SKILL.md', '.github/skills/<n>/scripts/** (requires scripts)'],
+  shape: 'skill-dir',
+  loading: 'lazy',
+  capabilities: ['scripts'],
+  vendorDoc: {
+    title: 'GitHub Docs — About agent skills (github/docs content/copilot/concepts/agents/about-agent-skills.md)',
+    url: 'https://docs.github.com/en/copilot/concepts/agents/about-agent-skills',
+    checked: '2026-12-01',
+  },
+  detect: (p) => p.exists('.github'),
+  constraints: () => [],
+  emit(p) {
+    return emitSkillDir(this, '.github/skills', p, { allowedTools: true });
+  },
+};

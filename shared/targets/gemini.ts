@@ -1,0 +1,19 @@
+import { emitSkillDir } from './common';
+import type { TargetDef } from './types';
+
+/** Gemini CLI skills in `.gemini/skills/` (served by `.agents/skills/` when that is written). */
+export const gemini: TargetDef = {
+  id: 'gemini',
+  agent: 'Gemini CLI',
+  markers: ['GEMINI.md', '.gemini'],
+  outputs: ['.gemini/skills/<n>/SKILL.md', '.gemini/skills/<n>/scripts/** (requires scripts)'],
+  shape: 'skill-dir',
+  loading: 'lazy',
+  capabilities: ['scripts'],
+  vendorDoc: { title: 'Gemini CLI — Agent Skills (google-gemini/gemini-cli docs/cli/skills.md)', url: 'https://geminicli.com/docs/cli/skills/', checked: '2026-12-01' },
+  detect: (p) => p.exists('GEMINI.md') || p.exists('.gemini'),
+  constraints: () => [],
+  emit(p) {
+    return emitSkillDir(this, '.gemini/skills', p);
+  },
+};

@@ -1,0 +1,27 @@
+import type { Manifest, Skill } from '../ksf/model';
+import { resolveBody } from '../lint/rules/body';
+import type { PreparedSkill } from './types';
+
+/**
+ * The prose permissions block appended to every target's body when a skill declares
+ * anything beyond the defaults. Byte-identical to the reference's.
+ */
+export function permissionsBlock(m: Manifest): string {
+  const p = m.permissions;
+  if (!p.tools.length && !p.network && !p.write) return '';
+  const parts: string[] = [];
+  if (p.tools.length) parts.push(`Permitted tools: ${p.tools.join(', ')}.`);
+  parts.push(`Network access: ${p.network ? 'allowed' : 'denied'}.`);
+  parts.push(`File writes: ${p.write ? 'allowed' : 'denied'}.`);
+  return `\n\n---\n\n**Declared permissions (kitbash).** ${parts.join(' ')} Operate within these unless the user explicitly overrides.\n`;
+}
+
+export type Prepared = { ok: true; value: PreparedSkill } | { ok: false; message: string };
+
+/** Resolve templates and append the permissions block; a template error is the message. */
+export function prepareSkill(skill: Skill): Prepared {
+  const r = resolveBody(skill);
+  if (!r.ok) return { ok: false, message: r.message };
+  const { name, version, description } = skill.manifest.skill;
+  return { ok: true, value: { skill, name, version, description, body: r.text, emitBody: r.text + permissionsBlock(skill.manifest) } };
+}

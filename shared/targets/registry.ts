@@ -1,0 +1,54 @@
+import { agentPlugins } from './agent-plugins';
+import { agents } from './agents';
+import { agentsmd } from './agentsmd';
+import { aider } from './aider';
+import { claudeCode } from './claude-code';
+import { cline } from './cline';
+import { copilot } from './copilot';
+import { cursor } from './cursor';
+import { gemini } from './gemini';
+import type { ProjectView, TargetDef, TargetId } from './types';
+import { TARGET_IDS } from './types';
+import { windsurf } from './windsurf';
+import { zed } from './zed';
+
+/** Every target, in emit order (the order files are produced and reported). */
+export const TARGETS: readonly TargetDef[] = [claudeCode, cursor, agents, zed, copilot, cline, windsurf, gemini, aider, agentsmd, agentPlugins];
+
+export { TARGET_IDS };
+
+/** The target with this id, or undefined. */
+export function targetById(id: string): TargetDef | undefined {
+  return TARGETS.find((t) => t.id === id);
+}
+
+export function isTargetId(id: string): id is TargetId {
+  return (TARGET_IDS as readonly string[]).includes(id);
+}
+
+/** Targets selected by the project's markers, in emit order. */
+export function detectTargets(project: ProjectView): TargetDef[] {
+  return TARGETS.filter((t) => t.detect(project));
+}
+
+export type TargetSelection = { ok: true; targets: TargetDef[]; explicit: boolean } | { ok: false; message: string };
+
+/**
+ * `[project].targets` when given (in emit order, detection bypassed; unknown ids are an
+ * error listing the known ones), else detection.
+ */
+export function resolveTargets(project: ProjectView, configured: readonly string[] | undefined, configFile = 'kitbash.toml'): TargetSelection {
+  if (configured === undefined) return { ok: true, targets: detectTargets(project), explicit: false };
+  const unknown = configured.filter((t) => !isTargetId(t));
+  if (unknown.length) return { ok: false, message: `unknown target(s) in ${configFile}: ${unknown.join(', ')} (known: ${TARGET_IDS.join(', ')})` };
+  return { ok: true, targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true };
+}
+
+/** Targets that share the `.agents/skills/` folder. */
+export const AGENTS_DIR_TARGETS: readonly TargetId[] = ['agents', 'zed', 'cline'];
+
+/** Targets whose own skills folder is redundant once `.agents/skills/` is written, and that folder. */
+export const VENDOR_NEUTRAL_ALIASES: readonly { id: TargetId; dir: string }[] = [
+  { id: 'copilot', dir: '.github/skills' },
+  { id: 'gemini', dir: '.gemini/skills' },
+];

@@ -1,0 +1,45 @@
+import { emitSkillDir, utf8Length } from './common';
+import type { ConstraintViolation, TargetDef } from './types';
+import type { Skill } from '../ksf/model';
+
+/** Zed's skill name rule: lower-case words joined by single hyphens. */
+export const ZED_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Zed's description limit, in UTF-8 bytes. */
+export const ZED_DESCRIPTION_MAX_BYTES = 1024;
+const DROPPED = 'Zed drops the skill at load with no diagnostic';
+
+/** Rules Zed applies when loading a skill; each violation makes Zed drop it silently. */
+export function zedConstraints(skill: Skill): ConstraintViolation[] {
+  const { name, description } = skill.manifest.skill;
+  const out: ConstraintViolation[] = [];
+  if (!ZED_NAME_RE.test(name)) {
+    out.push({ code: 'zed-name', drops: true, message: `${name} → zed: name must match ${ZED_NAME_RE.source} — no leading, trailing or doubled hyphen; ${DROPPED}` });
+  }
+  const bytes = utf8Length(description);
+  if (!description.trim()) out.push({ code: 'zed-description-empty', drops: true, message: `${name} → zed: description is empty; ${DROPPED}` });
+  else if (bytes > ZED_DESCRIPTION_MAX_BYTES) {
+    out.push({
+      code: 'zed-description-bytes',
+      drops: true,
+      message: `${name} → zed: description is ${bytes} bytes, over Zed's ${ZED_DESCRIPTION_MAX_BYTES}-byte limit (the limit is bytes, not characters); ${DROPPED}`,
+    });
+  }
+  return out;
+}
+
+/** Zed reads only `.agents/skills/`; it writes the file the `agents` target writes, byte for byte. */
+export const zed: TargetDef = {
+  id: 'zed',
+  agent: 'Zed',
+  markers: ['.zed'],
+  outputs: ['.agents/skills/<n>/SKILL.md', '.agents/skills/<n>/scripts/** (requires scripts)'],
+  shape: 'skill-dir',
+  loading: 'lazy',
+  capabilities: ['scripts'],
+  vendorDoc: { title: 'Zed — Skills (zed-industries/zed docs/src/ai/skills.md)', url: 'https://zed.dev/docs/ai/skills', checked: '2026-12-01' },
+  detect: (p) => p.exists('.zed'),
+  constraints: zedConstraints,
+  emit(p) {
+    return emitSkillDir(this, '.agents/skills', p);
+  },
+};
