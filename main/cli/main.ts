@@ -20,6 +20,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml',
     run: (argv, io) => runCheck('test', argv, io),
   },
+  serve: {
+    summary: 'serve [--project DIR] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
+    // Loaded on demand: the host (ws, zod, the dashboard) stays out of lint's start-up.
+    run: async (argv, io) => (await import('./commands/serve')).runServe(argv, io),
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startHost } from '../../host/server';
+import { hostPlatform } from '../../host/platform';
+import { parseCommandArgs } from '../args';
+import { UsageError, type CliIo, type ExitCode } from '../io';
+import { VERSION } from '../version';
+
+const FLAGS = { project: { type: 'string' }, port: { type: 'string' }, open: { type: 'boolean' } } as const;
+
+export interface ServeHooks {
+  /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
+  readonly stopped?: Promise<void>;
+  /** The built renderer; out/renderer next to the bundled CLI by default. */
+  readonly rendererDir?: string;
+}
+
+/**
+ * `skillsmith serve [--project DIR] [--port N] [--open]`: the app in a browser, over the
+ * loopback host. The first line of output is the URL with its access token.
+ */
+export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeHooks = {}): Promise<ExitCode> {
+  const { positionals, flags } = parseCommandArgs(argv, FLAGS);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" — the project folder goes after --project`);
+  let port = 0;
+  if (flags.port !== undefined) {
+    port = Number(flags.port);
+    if (!/^\d+$/.test(flags.port) || port > 65535) throw new UsageError(`--port ${flags.port}: expected a port number 0–65535`);
+  }
+  const rendererDir = hooks.rendererDir ?? resolve(__dirname, '..', 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`the app is not built (${rendererDir}/index.html is missing) — run "npm run build" first`);
+  }
+  const platform = hostPlatform({ version: VERSION });
+  let project: string | undefined;
+  if (flags.project !== undefined) {
+    project = resolve(io.cwd, flags.project);
+    if (!existsSync(project)) throw new UsageError(`--project ${flags.project}: ${project} does not exist`);
+    if (!statSync(project).isDirectory()) throw new UsageError(`--project ${flags.project}: is a file, not a project folder`);
+  } else if (existsSync(join(io.cwd, 'kitbash.toml')) || existsSync(join(io.cwd, '.kitbash'))) {
+    project = io.cwd;
+  } else {
+    project = platform.recent.last();
+  }
+
+  let host;
+  try {
+    host = await startHost({ rendererDir, platform, port, ...(project ? { initialProject: project } : {}) });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${port} is already in use — pick another with --port, or omit it for a free one`);
+    if (code === 'EACCES') throw new Error(`port ${port} needs privileges — use a port above 1023`);
+    throw e;
+  }
+  io.out(`Skillsmith running at ${host.url}\n`);
+  io.out(project ? `project: ${project}\n` : 'no project yet: pick one in the browser\n');
+  io.out('press Ctrl+C to stop\n');
+  if (flags.open) openBrowser(host.url, io);
+
+  await (hooks.stopped ?? untilSignal());
+  await host.close();
+  platform.hub.closeAll();
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function openBrowser(url: string, io: CliIo): void {
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', () => io.err(`could not open a browser (${cmd} is not available) — open the URL above yourself\n`));
+    child.unref();
+  } catch {
+    io.err('could not open a browser — open the URL above yourself\n');
+  }
+}

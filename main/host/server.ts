@@ -1,0 +1,290 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { dispatch } from '../ipc/dispatch';
+import { Session, type Platform } from '../ipc/session';
+import { rendererCsp } from './csp';
+import { contentTypeFor, existingFileInside, mapUrlPath } from './static';
+
+export interface HostOptions {
+  /** The built renderer (out/renderer). */
+  readonly rendererDir: string;
+  readonly platform: Platform;
+  /** 0 or absent: a free port. */
+  readonly port?: number;
+  /** Opened for every new browser tab. */
+  readonly initialProject?: string;
+  /** For tests; a fresh random token otherwise. */
+  readonly token?: string;
+  /** How long a tab's session outlives its last event socket. */
+  readonly sessionGraceMs?: number;
+}
+
+export interface Host {
+  /** `http://127.0.0.1:<port>/?token=<token>` — what `skillsmith serve` prints. */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  /** Open tab sessions (for tests). */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'skillsmith_token';
+const MAX_BODY = 1024 * 1024;
+const MAX_SESSIONS = 64;
+const SESSION_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+interface TabSession {
+  readonly session: Session;
+  readonly sockets: Set<WebSocket>;
+  expiry: NodeJS.Timeout | undefined;
+  lastUsed: number;
+}
+
+/**
+ * The loopback host: the built renderer plus the handler table over HTTP (`POST
+ * /rpc/<channel>`) and a WebSocket (`/events`) for event streams. Bound to 127.0.0.1
+ * only. Every request must carry the per-launch token (header, cookie set by the first
+ * page load, or `?token=` on the page and socket URLs), a Host header naming this
+ * server (no DNS rebinding) and, when it has one, this server's Origin.
+ */
+export async function startHost(options: HostOptions): Promise<Host> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const tokenBytes = Buffer.from(token);
+  const graceMs = options.sessionGraceMs ?? 30_000;
+  const tabs = new Map<string, TabSession>();
+  let port = 0;
+
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const tokenOk = (candidate: string | undefined | null): boolean => {
+    if (!candidate) return false;
+    const b = Buffer.from(candidate);
+    return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
+  };
+
+  function tab(id: string): TabSession {
+    let t = tabs.get(id);
+    if (!t) {
+      if (tabs.size >= MAX_SESSIONS) evictOldest();
+      const sockets = new Set<WebSocket>();
+      const session = new Session(options.platform, (event, payload) => {
+        const frame = JSON.stringify({ event, payload });
+        for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
+      });
+      t = { session, sockets, expiry: undefined, lastUsed: Date.now() };
+      tabs.set(id, t);
+      if (options.initialProject) {
+        try {
+          session.open(options.initialProject);
+        } catch {
+          // A vanished --project folder leaves the tab on the picker.
+        }
+      }
+    }
+    t.lastUsed = Date.now();
+    if (t.expiry && t.sockets.size > 0) {
+      clearTimeout(t.expiry);
+      t.expiry = undefined;
+    }
+    return t;
+  }
+  function drop(id: string) {
+    const t = tabs.get(id);
+    if (!t) return;
+    if (t.expiry) clearTimeout(t.expiry);
+    for (const s of t.sockets) s.close();
+    t.session.dispose();
+    tabs.delete(id);
+  }
+  function evictOldest() {
+    let oldest: [string, TabSession] | undefined;
+    for (const e of tabs) if (!oldest || e[1].lastUsed < oldest[1].lastUsed) oldest = e;
+    if (oldest) drop(oldest[0]);
+  }
+  function scheduleExpiry(id: string, t: TabSession) {
+    if (t.expiry) clearTimeout(t.expiry);
+    t.expiry = setTimeout(() => {
+      if (t.sockets.size === 0) drop(id);
+    }, graceMs);
+    t.expiry.unref();
+  }
+
+  /** Host and Origin checks shared by HTTP and the socket upgrade; a reason when refused. */
+  function refuseHeaders(req: IncomingMessage, requireOrigin: boolean): string | undefined {
+    const host = req.headers.host;
+    if (!host || !allowedHosts().has(host.toLowerCase())) return 'wrong Host header';
+    const origin = req.headers.origin;
+    if (origin === undefined) return requireOrigin ? 'missing Origin header' : undefined;
+    if (!allowedOrigins().has(origin.toLowerCase())) return 'foreign Origin';
+    return undefined;
+  }
+
+  function requestToken(req: IncomingMessage, url: URL, allowQuery: boolean): string | undefined {
+    const header = req.headers['x-skillsmith-token'];
+    if (typeof header === 'string' && tokenOk(header)) return header;
+    const cookie = readCookie(req.headers.cookie, COOKIE);
+    if (tokenOk(cookie)) return cookie;
+    const q = url.searchParams.get('token');
+    if (allowQuery && tokenOk(q)) return q ?? undefined;
+    return undefined;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refused = refuseHeaders(req, false);
+    if (refused) return text(res, 403, `forbidden: ${refused}`);
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const isDocument = req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html');
+    if (!requestToken(req, url, isDocument)) {
+      return text(res, 401, 'unauthorised: open the URL that `skillsmith serve` printed (it carries the access token)');
+    }
+
+    if (url.pathname.startsWith('/rpc/')) {
+      if (req.method !== 'POST') {
+        res.setHeader('allow', 'POST');
+        return text(res, 405, 'method not allowed');
+      }
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') return text(res, 415, 'expected application/json');
+      const sessionId = req.headers['x-skillsmith-session'];
+      if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) return text(res, 400, 'missing or malformed x-skillsmith-session header');
+      let body: unknown;
+      try {
+        body = JSON.parse((await readBody(req, MAX_BODY)) || '{}');
+      } catch (e) {
+        return text(res, e instanceof BodyTooLarge ? 413 : 400, e instanceof BodyTooLarge ? 'request body too large' : 'request body is not JSON');
+      }
+      const t = tab(sessionId);
+      const envelope = await dispatch(decodeURIComponent(url.pathname.slice('/rpc/'.length)), body, { session: t.session });
+      if (t.sockets.size === 0) scheduleExpiry(sessionId, t);
+      const json = JSON.stringify(envelope);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      return void res.end(json);
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      return text(res, 405, 'method not allowed');
+    }
+    const mapped = mapUrlPath(options.rendererDir, url.pathname);
+    if (!mapped.ok) return text(res, mapped.status, mapped.status === 403 ? 'forbidden' : 'bad request');
+    const found = await existingFileInside(options.rendererDir, mapped.file);
+    if (!found.ok) return text(res, found.status, found.status === 403 ? 'forbidden' : 'not found');
+    const headers: Record<string, string> = {
+      'content-type': contentTypeFor(found.file),
+      'content-length': String(found.size),
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    };
+    if (found.file.endsWith('.html')) {
+      headers['content-security-policy'] = rendererCsp([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);
+      headers['x-frame-options'] = 'DENY';
+      if (isDocument) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    }
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream(found.file)
+      .on('error', () => res.destroy())
+      .pipe(res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) text(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  server.on('upgrade', (req, socket, head) => {
+    const reject = (status: number, why: string) => {
+      socket.end(`HTTP/1.1 ${status} ${why}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
+    };
+    const refused = refuseHeaders(req, true);
+    if (refused) return reject(403, `Forbidden: ${refused}`);
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== '/events') return reject(404, 'Not Found');
+    if (!requestToken(req, url, true)) return reject(401, 'Unauthorized');
+    const sessionId = url.searchParams.get('session');
+    if (!sessionId || !SESSION_ID.test(sessionId)) return reject(400, 'Bad Request: session');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const t = tab(sessionId);
+      t.sockets.add(ws);
+      if (t.expiry) {
+        clearTimeout(t.expiry);
+        t.expiry = undefined;
+      }
+      // The renderer sends nothing on this socket; anything it does send is ignored.
+      ws.on('close', () => {
+        t.sockets.delete(ws);
+        if (t.sockets.size === 0 && tabs.get(sessionId) === t) scheduleExpiry(sessionId, t);
+      });
+      ws.on('error', () => ws.close());
+    });
+  });
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    sessionCount: () => tabs.size,
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const id of [...tabs.keys()]) drop(id);
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
+
+function text(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  res.end(body + '\n');
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((ok, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        fail(new BodyTooLarge());
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => ok(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', fail);
+  });
+}

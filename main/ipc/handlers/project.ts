@@ -1,0 +1,8 @@
+import type { AreaHandlers } from '../table';
+
+export const projectHandlers: AreaHandlers<'project'> = {
+  open: (req, { session }) => session.open(req.path),
+  current: (_req, { session }) => ({ project: session.project }),
+  close: (_req, { session }) => ({ closed: session.close() }),
+  dashboard: (_req, { session }) => session.requireProject().handle.dashboard(),
+};

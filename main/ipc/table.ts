@@ -1,0 +1,27 @@
+import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
+import { appHandlers } from './handlers/app';
+import { projectHandlers } from './handlers/project';
+import { skillsHandlers } from './handlers/skills';
+import type { Session } from './session';
+
+export interface HandlerContext {
+  readonly session: Session;
+}
+
+export type Handler<A extends Area, M extends MethodOf<A>> = (
+  request: ParsedRequestOf<A, M>,
+  ctx: HandlerContext,
+) => ResponseOf<A, M> | Promise<ResponseOf<A, M>>;
+
+export type AreaHandlers<A extends Area> = { [M in MethodOf<A>]: Handler<A, M> };
+export type HandlerTable = { [A in Area]: AreaHandlers<A> };
+
+/**
+ * The one handler table, transport-agnostic: Electron's ipcMain and the loopback host
+ * both dispatch into it. Its type forces one handler per contract channel.
+ */
+export const HANDLERS: HandlerTable = {
+  app: appHandlers,
+  project: projectHandlers,
+  skills: skillsHandlers,
+};

@@ -1,0 +1,130 @@
+import { basename } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import type { Skill } from '../../../shared/ksf/model';
+import { standingStub } from '../../../shared/ksf/stub';
+import { estimateTokens } from '../../../shared/ksf/tokens';
+import { resolveBody } from '../../../shared/lint/rules/body';
+import type { SkillReport } from '../../../shared/lint/report/model';
+import { EMPTY_CONFIG } from '../../../shared/project/config';
+import type { Dashboard, Problem, SkillRow } from '../../../shared/ipc/channels/project';
+import { readProjectConfig } from '../project/config';
+import { installedSkills, type SkillLocation } from '../skills/locate';
+import { checkAll } from '../skills/pool';
+import { readSkillTree } from '../skills/reader';
+import { ENGINES } from './adapters';
+import type { DashboardEngines } from './engines';
+
+/**
+ * One pass over a project for the dashboard: configuration, installed skills (loaded and
+ * linted with the same functions as `skillsmith lint`), targets, standing costs and the
+ * status cards. Read-only.
+ */
+export function scanProject(root: string, makeEngines: DashboardEngines = ENGINES): Dashboard {
+  const started = performance.now();
+  const problems: Problem[] = [];
+
+  const configRead = readProjectConfig(root);
+  const config = configRead.ok ? configRead.value : EMPTY_CONFIG;
+  const configError = configRead.ok ? null : formatLoadError(configRead.error);
+  if (configError) problems.push({ severity: 'error', skill: null, source: 'kitbash.toml', message: configError, file: 'kitbash.toml', ...(configRead.ok ? {} : lineOf(configRead.error.line)) });
+
+  const locations = installedSkills(root);
+  const reports = checkAll(locations, { schema: false, evals: false });
+  const engines = makeEngines(root, config);
+  const { targets, problems: targetProblems } = engines.targets();
+  problems.push(...targetProblems);
+  const active = targets.filter((t) => t.active);
+  const lock = engines.lock(locations.map((l) => l.nameHint));
+
+  const loadedSkills: Skill[] = [];
+  const skills: SkillRow[] = locations.map((location, i) => {
+    const report = reports[i]!;
+    const loaded = loadFor(location);
+    if (loaded) loadedSkills.push(loaded.skill);
+    for (const c of report.checks) {
+      if (c.status === 'pass') continue;
+      const at = c.locations?.[0];
+      problems.push({
+        severity: c.status === 'fail' ? 'error' : 'warning',
+        skill: location.nameHint,
+        source: c.id,
+        message: c.detail ?? c.id,
+        ...(at ? { file: `${location.display}/${at.file}`, line: at.line } : {}),
+      });
+    }
+    const failures = report.checks.filter((c) => c.status === 'fail').length;
+    const warnings = report.checks.filter((c) => c.status === 'warn').length;
+    const pin = lock.perSkill.get(location.nameHint);
+    const m = loaded?.skill.manifest;
+    const standing: Record<string, number | null> = {};
+    for (const t of active) standing[t.id] = loaded ? engines.standing(loaded.skill, t) : null;
+    return {
+      dir: location.nameHint,
+      name: report.name,
+      version: report.version,
+      description: m?.skill.description ?? '',
+      source: pin?.source ?? null,
+      manifested: report.manifested,
+      loaded: loaded !== undefined,
+      budget: m?.context.budget ?? null,
+      standingLimit: m?.context.standing ?? null,
+      bodyTokens: loaded?.tokens.body ?? null,
+      stubTokens: loaded?.tokens.stub ?? null,
+      standing,
+      lint: { status: failures ? 'fail' : warnings ? 'warn' : 'pass', failures, warnings },
+      lock: pin?.state ?? 'unknown',
+      mode: m?.targets.mode ?? null,
+      disclosure: m?.context.disclosure ?? null,
+      permissions: { tools: [...(m?.permissions.tools ?? [])], network: m?.permissions.network ?? false, write: m?.permissions.write ?? false },
+    } satisfies SkillRow;
+  });
+
+  const policy = engines.policy(loadedSkills);
+  const compiled = engines.compiled(loadedSkills, active);
+  problems.push(...lock.problems, ...policy.problems, ...compiled.problems);
+  problems.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+
+  const totals = { skills: skills.length, failures: 0, warnings: 0 };
+  for (const r of reports as SkillReport[]) {
+    for (const c of r.checks) {
+      if (c.status === 'fail') totals.failures++;
+      else if (c.status === 'warn') totals.warnings++;
+    }
+  }
+
+  return {
+    project: { root, name: basename(root) },
+    scannedAt: new Date().toISOString(),
+    scanMs: Math.round(performance.now() - started),
+    configError,
+    targets,
+    skills,
+    totals,
+    standingByTarget: active.map((t) => {
+      const values = skills.map((s) => s.standing[t.id]);
+      const known = values.every((v) => typeof v === 'number');
+      return { target: t.id, label: t.label, loading: t.loading, tokens: known ? values.reduce<number>((a, v) => a + (v ?? 0), 0) : null };
+    }),
+    lock: lock.card,
+    policy: policy.card,
+    compiled: compiled.card,
+    problems,
+  };
+}
+
+function lineOf(line: number | undefined): { line?: number } {
+  return line === undefined ? {} : { line };
+}
+
+/** The loaded skill and its token counts, or undefined when it does not load (lint reports why). */
+function loadFor(location: SkillLocation): { skill: Skill; tokens: { body: number; stub: number } } | undefined {
+  if (location.kind !== 'folder') return undefined;
+  const tree = readSkillTree(location.abs, location.display);
+  if (!tree.ok) return undefined;
+  const loaded = loadSkill(tree.value, { nameHint: location.nameHint });
+  if (!loaded.ok) return undefined;
+  const resolved = resolveBody(loaded.value);
+  const body = resolved.ok ? resolved.text : loaded.value.body;
+  return { skill: loaded.value, tokens: { body: estimateTokens(body), stub: estimateTokens(standingStub(body)) } };
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { channel, Empty } from '../define';
+import { AbsolutePath, CheckStatus } from '../schemas';
+
+/** The open project and its dashboard. */
+
+export const ProjectRef = z.object({ root: z.string(), name: z.string() });
+export type ProjectRef = z.infer<typeof ProjectRef>;
+
+export const TargetInfo = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Its marker exists in the project (`.claude/`, `.cursor/`, …). */
+  detected: z.boolean(),
+  /** Listed in `[project].targets`. */
+  configured: z.boolean(),
+  /** Compiled for: configured targets when `[project].targets` is set, else the detected ones. */
+  active: z.boolean(),
+  /** How the agent loads skills: lazily (standing = the stub) or eagerly (the whole body). */
+  loading: z.enum(['lazy', 'eager', 'unknown']),
+});
+export type TargetInfo = z.infer<typeof TargetInfo>;
+
+export const LockState = z.enum(['locked', 'drift', 'unlocked', 'missing', 'unknown']);
+
+export const SkillRow = z.object({
+  /** Folder name under `.kitbash/skills/` (the key for `skills.get`). */
+  dir: z.string(),
+  name: z.string(),
+  version: z.string().nullable(),
+  description: z.string(),
+  /** Where it came from, per the lock; null when not locked or not known. */
+  source: z.string().nullable(),
+  manifested: z.boolean(),
+  loaded: z.boolean(),
+  budget: z.number().nullable(),
+  standingLimit: z.number().nullable(),
+  bodyTokens: z.number().nullable(),
+  stubTokens: z.number().nullable(),
+  /** Tokens this skill adds to every session, per active target id; null when not computable. */
+  standing: z.record(z.string(), z.number().nullable()),
+  lint: z.object({ status: CheckStatus, failures: z.number().int(), warnings: z.number().int() }),
+  lock: LockState,
+  mode: z.enum(['skill', 'gate']).nullable(),
+  disclosure: z.enum(['lazy', 'eager']).nullable(),
+  permissions: z.object({ tools: z.array(z.string()), network: z.boolean(), write: z.boolean() }),
+});
+export type SkillRow = z.infer<typeof SkillRow>;
+
+export const Problem = z.object({
+  severity: z.enum(['error', 'warning']),
+  /** The skill folder it belongs to; null for project-level problems. */
+  skill: z.string().nullable(),
+  source: z.string(),
+  message: z.string(),
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+});
+export type Problem = z.infer<typeof Problem>;
+
+/** A status card: `unavailable` means the engine that decides it is not part of this build. */
+export const StatusCard = z.object({
+  state: z.enum(['ok', 'warn', 'error', 'none', 'unavailable']),
+  title: z.string(),
+  detail: z.string(),
+});
+export type StatusCard = z.infer<typeof StatusCard>;
+
+export const Dashboard = z.object({
+  project: ProjectRef,
+  scannedAt: z.string(),
+  scanMs: z.number(),
+  /** `kitbash.toml` could not be read; the rest is shown with default configuration. */
+  configError: z.string().nullable(),
+  targets: z.array(TargetInfo),
+  skills: z.array(SkillRow),
+  totals: z.object({ skills: z.number().int(), failures: z.number().int(), warnings: z.number().int() }),
+  /** Standing context cost per session, per active target. */
+  standingByTarget: z.array(z.object({ target: z.string(), label: z.string(), tokens: z.number().nullable(), loading: z.enum(['lazy', 'eager', 'unknown']) })),
+  lock: StatusCard,
+  policy: StatusCard,
+  compiled: StatusCard,
+  problems: z.array(Problem),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+export const projectChannels = {
+  open: channel('open a project folder (the user chose it); it becomes this window\'s project', z.object({ path: AbsolutePath }).strict(), ProjectRef),
+  current: channel('the project this window has open, if any', Empty, z.object({ project: ProjectRef.nullable() })),
+  close: channel('close the project (back to the picker)', Empty, z.object({ closed: z.boolean() })),
+  dashboard: channel('scan the open project: targets, skills, costs, lock/policy/compile status, problems', Empty, Dashboard),
+} as const;
+
