@@ -20,10 +20,26 @@ const COMMANDS: Record<string, Command> = {
     summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml',
     run: (argv, io) => runCheck('test', argv, io),
   },
+  compile: {
+    summary: 'compile [--strict] [--dry-run] [--json]  write every target agent\'s native files (dry-run: print the plan, write nothing)',
+    run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),
+  },
   serve: {
     summary: 'serve [--project DIR] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
     // Loaded on demand: the host (ws, zod, the dashboard) stays out of lint's start-up.
     run: async (argv, io) => (await import('./commands/serve')).runServe(argv, io),
+  },
+  sandbox: {
+    summary: 'sandbox probe [--json]  which sandbox this machine has, and each restriction\'s enforcement label (exit 1: runs refused)',
+    run: async (argv, io) => (await import('./commands/sandbox')).runSandbox(argv, io),
+  },
+  run: {
+    summary: 'run <skill> <script> [--timeout S] [--max-output BYTES] [--env NAME[=VALUE]] [--unconfined] [-- args]  a skill script in the sandbox',
+    run: async (argv, io) => (await import('./commands/run')).runRun(argv, io),
+  },
+  gate: {
+    summary: 'gate <skill> [--script NAME] [--timeout S] [--unconfined] [-- args]  a gate\'s verdict: script exit code and validated artifacts',
+    run: async (argv, io) => (await import('./commands/gate')).runGate(argv, io),
   },
 };
 

@@ -41,6 +41,8 @@ export interface ProjectView {
   read(path: string): string | undefined;
   /** Entries of a folder (empty when absent), by name. */
   list(dir: string): readonly { name: string; kind: 'file' | 'dir' | 'other' }[];
+  /** Raw bytes of a file, when the view can provide them (to compare or prune copied scripts). */
+  readBytes?(path: string): Uint8Array | undefined;
 }
 
 /** One file a target writes for one skill. `merge`: a section merged into a shared file. */

@@ -1,0 +1,90 @@
+import { summarize } from '../../../shared/compile/plan';
+import { TARGET_IDS } from '../../../shared/targets/types';
+import { applyPlan, ContainmentError } from '../../services/compile';
+import { planProject } from '../../services/compile';
+import { parseCommandArgs } from '../args';
+import type { CliIo, ExitCode } from '../io';
+
+const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
+
+const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+/** `skillsmith compile [--strict] [--dry-run] [--json]`: plan, then apply (or only print the plan). */
+export function runCompile(argv: readonly string[], io: CliIo): ExitCode {
+  const { positionals, flags } = parseCommandArgs(argv, FLAGS);
+  if (positionals.length) {
+    io.err(`skillsmith compile: unexpected argument "${positionals[0]}" — compile takes no targets (set [project].targets in kitbash.toml)\n`);
+    return 2;
+  }
+  const dry = flags['dry-run'] === true;
+  const plan = planProject(io.cwd);
+  if (flags.json) {
+    const bytes = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);
+    io.out(
+      `${JSON.stringify(
+        {
+          errors: plan.errors,
+          targets: plan.targets,
+          write: plan.write.map((f) => ({ path: f.path, changed: f.changed, bytes: bytes(f.content), skill: f.skill ?? null })),
+          merge: plan.merge.map((f) => ({ path: f.path, changed: f.changed, bytes: bytes(f.content), kind: f.merge })),
+          prune: plan.prune.map((p) => ({ path: p.path, action: p.action, reason: p.reason })),
+          warnings: plan.warnings,
+          notes: plan.notes,
+          failures: plan.failures,
+          standing: plan.standing,
+          dryRun: dry,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  }
+  const say = flags.json ? io.err : io.out;
+  for (const f of plan.failures) io.err(`✗ ${f.name}: failed to load — ${f.message.split('\n')[0]}\n`);
+  if (plan.errors.length) {
+    for (const e of plan.errors) io.err(`✗ ${e}\n`);
+    io.err('nothing was written.\n');
+    return 1;
+  }
+  if (dry) {
+    for (const f of plan.write) if (f.changed) say(`would write ${f.path}\n`);
+    for (const f of plan.merge) if (f.changed) say(`would merge ${f.path}${f.merge === 'settings' ? ' (settings, by key)' : ' (marked sections)'}\n`);
+    for (const p of plan.prune) say(p.action === 'rewrite' ? `would prune stale section(s) from ${p.path}\n` : `would remove ${p.path} (${p.reason})\n`);
+  } else {
+    try {
+      const applied = applyPlan(io.cwd, plan);
+      for (const p of applied.written) say(`→ ${p}\n`);
+      for (const p of applied.rewritten) say(`✂ pruned stale section(s) from ${p}\n`);
+      for (const p of applied.removed) say(`✂ removed ${p} (stale)\n`);
+      for (const s of applied.skipped) say(`· kept ${s.path} — ${s.why}\n`);
+    } catch (e) {
+      if (e instanceof ContainmentError) {
+        io.err(`✗ ${e.message}\n  a path resolves outside the project (through a symlink?) — nothing was written.\n`);
+        return 1;
+      }
+      throw e;
+    }
+  }
+  for (const w of plan.warnings) say(`⚠ ${w}\n`);
+  for (const n of plan.notes) say(`ℹ ${n}\n`);
+  if (plan.compiled === 0 && plan.failures.length === 0) {
+    say('no skills installed — skillsmith install <source> to add one\n');
+    return 0;
+  }
+  const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
+  say(`${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`);
+  if (plan.failures.length) {
+    const n = plan.failures.length;
+    io.err(`${plural(n, 'installed skill')} could not be loaded and ${n === 1 ? 'was' : 'were'} skipped — their existing output is untouched. Fix the manifest or reinstall.\n`);
+    return 1;
+  }
+  if (plan.targets.length < TARGET_IDS.length && !plan.explicitTargets) {
+    const missing = TARGET_IDS.filter((id) => !plan.targets.includes(id));
+    say(`  ${missing.length} more target(s) available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`);
+  }
+  if (flags.strict && plan.warnings.length) {
+    io.err(`--strict: failing on ${plural(plan.warnings.length, 'warning')}\n`);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,51 @@
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { planCompile, type CompilePlan } from '../../../shared/compile/plan';
+import { readProjectConfig } from '../project/config';
+import { loadInstalled } from './load';
+import { diskProject } from './project-view';
+import { applyPlan, type Applied } from './writer';
+
+export { applyPlan, ContainmentError, type Applied } from './writer';
+export { diskProject } from './project-view';
+export { loadInstalled } from './load';
+
+export interface CompileResult {
+  readonly plan: CompilePlan;
+  /** Undefined for a dry run or when the plan has errors (then nothing was written). */
+  readonly applied?: Applied;
+}
+
+/** Plan the compile of the project at `root` from what is on disk now. kitbash.toml errors throw. */
+export function planProject(root: string): CompilePlan {
+  const config = readProjectConfig(root);
+  if (!config.ok) throw new Error(formatLoadError(config.error));
+  const { skills, failures } = loadInstalled(root);
+  return planCompile({ skills, failures, config: config.value, project: diskProject(root) });
+}
+
+/**
+ * Compile the project (the entry install/remove call afterwards). With `dryRun`, or when
+ * the plan has errors, nothing is written.
+ */
+export function compileProject(root: string, options: { dryRun?: boolean } = {}): CompileResult {
+  const plan = planProject(root);
+  if (options.dryRun || plan.errors.length) return { plan };
+  return { plan, applied: applyPlan(root, plan) };
+}
+
+export interface DriftEntry {
+  readonly path: string;
+  /** missing: compile would create it; differs: its content is not what compile writes; stale: compile would prune it. */
+  readonly kind: 'missing' | 'differs' | 'stale';
+}
+
+/** Generated output that differs from what compile would write now (for doctor); empty = in sync. */
+export function compiledDrift(root: string): { drift: DriftEntry[]; errors: readonly string[] } {
+  const plan = planProject(root);
+  if (plan.errors.length) return { drift: [], errors: plan.errors };
+  const view = diskProject(root);
+  const drift: DriftEntry[] = [];
+  for (const f of [...plan.write, ...plan.merge]) if (f.changed) drift.push({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' });
+  for (const p of plan.prune) drift.push({ path: p.path, kind: 'stale' });
+  return { drift, errors: [] };
+}

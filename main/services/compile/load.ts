@@ -1,0 +1,33 @@
+import { formatLoadError, type LoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import type { Skill } from '../../../shared/ksf/model';
+import type { FailedSkill } from '../../../shared/compile/plan';
+import { installedSkills } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+
+/** Every folder under .kitbash/skills/: the skills that load, and the folders that do not. */
+export function loadInstalled(root: string): { skills: Skill[]; failures: FailedSkill[] } {
+  const skills: Skill[] = [];
+  const failures: FailedSkill[] = [];
+  for (const loc of installedSkills(root)) {
+    if (loc.kind === 'broken') {
+      failures.push({ name: loc.nameHint, message: loc.problem });
+      continue;
+    }
+    const tree = readSkillTree(loc.abs, loc.display);
+    if (!tree.ok) {
+      failures.push({ name: loc.nameHint, message: oneLine(tree.error) });
+      continue;
+    }
+    const loaded = loadSkill(tree.value);
+    if (!loaded.ok) failures.push({ name: loc.nameHint, message: oneLine(loaded.error) });
+    else skills.push(loaded.value);
+  }
+  return { skills, failures };
+}
+
+/** A load error on one line: the file, the problem, and the manifest violations after a dash. */
+function oneLine(e: LoadError): string {
+  const head = formatLoadError({ ...e, problems: [] });
+  return e.problems?.length ? `${head} — ${e.problems.join('; ')}` : head;
+}

@@ -1,0 +1,76 @@
+import { lstatSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fingerprint } from '../../../shared/targets/common';
+import { generatedBy, type CompilePlan } from '../../../shared/compile/plan';
+import { writeFileAtomic } from '../fs/atomic';
+import { resolveInside } from '../fs/contain';
+
+export interface Applied {
+  /** Paths written (created or changed), in plan order. */
+  readonly written: string[];
+  /** Paths whose stale sections were removed. */
+  readonly rewritten: string[];
+  /** Paths deleted. */
+  readonly removed: string[];
+  /** Planned operations skipped at apply time, with why. */
+  readonly skipped: { path: string; why: string }[];
+}
+
+export class ContainmentError extends Error {}
+
+/**
+ * Apply a plan. Every path is checked first (inside the project, symlinks resolved); if any
+ * escapes, nothing is written. Each file is replaced atomically (temp + rename), so an
+ * interrupted compile leaves every file old or new. A file is deleted only if it still
+ * carries the generated header (or, for a delivered script, still holds the delivered bytes).
+ */
+export function applyPlan(root: string, plan: CompilePlan): Applied {
+  if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
+  const targets = new Map<string, string>();
+  const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
+  for (const p of [...all, ...plan.prune.map((p) => p.path)]) {
+    const abs = resolveInside(root, p);
+    if (!abs) throw new ContainmentError(`refusing to write outside the project: ${p}`);
+    targets.set(p, abs);
+  }
+  const applied: Applied = { written: [], rewritten: [], removed: [], skipped: [] };
+  for (const f of [...plan.write, ...plan.merge]) {
+    if (!f.changed) continue;
+    writeFileAtomic(targets.get(f.path)!, f.content);
+    applied.written.push(f.path);
+  }
+  for (const p of plan.prune) {
+    const abs = targets.get(p.path)!;
+    if (p.action === 'rewrite') {
+      writeFileAtomic(abs, p.content ?? '');
+      applied.rewritten.push(p.path);
+      continue;
+    }
+    let st;
+    try {
+      st = lstatSync(abs);
+    } catch {
+      continue;
+    }
+    if (!st.isFile()) {
+      applied.skipped.push({ path: p.path, why: 'not a regular file' });
+      continue;
+    }
+    const bytes = readFileSync(abs);
+    const ok = p.fingerprint !== undefined ? fingerprint(bytes) === p.fingerprint : generatedBy(bytes.toString('utf8')) !== undefined;
+    if (!ok) {
+      applied.skipped.push({ path: p.path, why: p.fingerprint !== undefined ? 'edited since it was delivered' : 'no generated header' });
+      continue;
+    }
+    rmSync(abs);
+    applied.removed.push(p.path);
+    for (const d of p.removeEmptyDirs ?? []) {
+      try {
+        rmdirSync(join(root, ...d.split('/')));
+      } catch {
+        // not empty (a user file lives there) or already gone: leave it
+      }
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,94 @@
+/**
+ * A shared markdown file (AGENTS.md, CONVENTIONS.md, GEMINI.md) as text and marked
+ * sections. Built once from the file on disk, then sections are replaced or appended
+ * in place, so merging n skills costs O(total size), not O(n × size).
+ */
+const SECTION_RE = /<!-- kitbash:begin ([a-z0-9-]+) -->[\s\S]*?<!-- kitbash:end \1 -->/g;
+
+interface Part {
+  text: string;
+  /** Set for a marked section. */
+  name?: string;
+}
+
+export class SharedDoc {
+  private readonly parts: Part[] = [];
+  private readonly index = new Map<string, number>();
+  /** Names of sections dropped while parsing. */
+  readonly pruned: string[] = [];
+
+  /** Parse `text`, dropping sections whose name `keep` rejects (and the blank-line residue they leave). */
+  static parse(text: string, keep: (name: string) => boolean): SharedDoc {
+    const doc = new SharedDoc();
+    let pending = '';
+    let cut = false;
+    let last = 0;
+    SECTION_RE.lastIndex = 0;
+    for (let m = SECTION_RE.exec(text); m; m = SECTION_RE.exec(text)) {
+      const chunk = text.slice(last, m.index);
+      pending = cut ? joinAfterCut(pending, chunk, doc.parts.length === 0, false) : pending + chunk;
+      cut = false;
+      last = m.index + m[0].length;
+      const name = m[1]!;
+      if (!keep(name)) {
+        doc.pruned.push(name);
+        cut = true;
+        continue;
+      }
+      if (pending) doc.parts.push({ text: pending });
+      pending = '';
+      if (!doc.index.has(name)) doc.index.set(name, doc.parts.length);
+      doc.parts.push({ text: m[0], name });
+    }
+    const tail = text.slice(last);
+    pending = cut ? joinAfterCut(pending, tail, doc.parts.length === 0, true) : pending + tail;
+    if (pending) doc.parts.push({ text: pending });
+    return doc;
+  }
+
+  /** Replace the section `name` (first occurrence), or append it after a blank line. */
+  upsert(name: string, section: string): void {
+    const at = this.index.get(name);
+    if (at !== undefined) {
+      this.parts[at] = { text: section, name };
+      return;
+    }
+    if (this.hasText()) {
+      for (let i = this.parts.length - 1; i >= 0; i--) {
+        const p = this.parts[i]!;
+        const trimmed = p.name ? p.text : p.text.replace(/\s+$/, '');
+        p.text = trimmed;
+        if (trimmed !== '') break;
+      }
+      this.parts.push({ text: '\n\n' });
+    } else {
+      this.parts.length = 0;
+    }
+    this.index.set(name, this.parts.length);
+    this.parts.push({ text: section, name });
+    this.parts.push({ text: '\n' });
+  }
+
+  private hasText(): boolean {
+    return this.parts.some((p) => p.name !== undefined || p.text.trim() !== '');
+  }
+
+  toString(): string {
+    return this.parts.map((p) => p.text).join('');
+  }
+}
+
+/**
+ * Text on both sides of a removed section, joined so the separator the section came with
+ * goes with it: at most one blank line remains, none at the start or the end of the file.
+ */
+function joinAfterCut(before: string, after: string, atStart: boolean, atEnd: boolean): string {
+  const b = before.replace(/\n+$/, '');
+  const nb = before.length - b.length;
+  const a = after.replace(/^\n+/, '');
+  const na = after.length - a.length;
+  if (a === '' && atEnd) return b === '' ? (atStart ? '' : '\n') : `${b}\n`;
+  if (b === '' && atStart) return a;
+  const sep = Math.min(2, Math.max(nb, na));
+  return `${b}${'\n'.repeat(sep)}${a}`;
+}
