@@ -1,0 +1,135 @@
+import { createRequire } from 'node:module';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type Ajv2020Type from 'ajv/dist/2020';
+import type addFormatsType from 'ajv-formats';
+import benchmark from '../../../spec/schema/artifacts/benchmark@1.json';
+import findings from '../../../spec/schema/artifacts/findings@1.json';
+import plan from '../../../spec/schema/artifacts/plan@1.json';
+import verify from '../../../spec/schema/artifacts/verify@1.json';
+
+/** The schemas Skillsmith knows (spec/schema/artifacts/). */
+const SCHEMAS: Readonly<Record<string, object>> = { 'benchmark@1': benchmark, 'findings@1': findings, 'plan@1': plan, 'verify@1': verify };
+
+export const ARTIFACTS_DIR = join('.kitbash', 'artifacts');
+const MAX_ARTIFACT_BYTES = 8 * 1024 * 1024;
+
+type Validate = ReturnType<Ajv2020Type['compile']>;
+const compiled = new Map<string, Validate>();
+
+/** ajv generates code: loaded on first use, in main/ only (as manifest-schema.ts does). */
+function validatorFor(ref: string): Validate | undefined {
+  const schema = SCHEMAS[ref];
+  if (!schema) return undefined;
+  let v = compiled.get(ref);
+  if (!v) {
+    const load = createRequire(__filename);
+    const Ajv2020 = (load('ajv/dist/2020') as { default: typeof Ajv2020Type }).default;
+    const addFormats = (load('ajv-formats') as { default: typeof addFormatsType }).default;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    v = ajv.compile(schema);
+    compiled.set(ref, v);
+  }
+  return v;
+}
+
+export function knownArtifact(ref: string): boolean {
+  return ref in SCHEMAS;
+}
+
+/** One artifact file on disk: `<type>.json` or `<type>/<id>.json`, project-relative. */
+export interface ArtifactFile {
+  readonly ref: string;
+  readonly rel: string;
+  readonly abs: string;
+  readonly id?: string;
+  readonly mtimeMs: number;
+}
+
+/** Every file of a produced type under `.kitbash/artifacts/`, in name order. */
+export function listArtifacts(projectRoot: string, ref: string): ArtifactFile[] {
+  const type = ref.slice(0, ref.indexOf('@'));
+  const dir = join(projectRoot, ARTIFACTS_DIR);
+  const out: ArtifactFile[] = [];
+  const top = join(dir, `${type}.json`);
+  const st = fileStat(top);
+  if (st) out.push({ ref, rel: `.kitbash/artifacts/${type}.json`, abs: top, mtimeMs: st.mtimeMs });
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dir, type)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    // no <type>/ folder
+  }
+  for (const n of names) {
+    const abs = join(dir, type, n);
+    const s = fileStat(abs);
+    if (s) out.push({ ref, rel: `.kitbash/artifacts/${type}/${n}`, abs, id: n.slice(0, -'.json'.length), mtimeMs: s.mtimeMs });
+  }
+  return out;
+}
+
+function fileStat(p: string): { mtimeMs: number } | undefined {
+  try {
+    const s = statSync(p);
+    return s.isFile() ? { mtimeMs: s.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ArtifactVerdict {
+  readonly ref: string;
+  readonly file: string;
+  /** `pass`: valid and not failing; `fail`: valid, and its content is a failing verdict; `invalid`: not a valid document. */
+  readonly status: 'pass' | 'fail' | 'invalid';
+  /** One line: the counts, the failing verdict, or the first schema problems. */
+  readonly detail: string;
+}
+
+/**
+ * Validate one artifact against its schema and read its verdict. A finding of severity
+ * `error` fails findings@1; `verdict: "fail"` fails verify@1; plan@1 and benchmark@1
+ * pass when valid. The producer must be the gate itself, and `<type>/<id>.json` must
+ * carry that id.
+ */
+export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVerdict {
+  const base = { ref: file.ref, file: file.rel };
+  const validate = validatorFor(file.ref);
+  if (!validate) return { ...base, status: 'invalid', detail: `no schema for ${file.ref} in spec/schema/artifacts/ — cannot validate it` };
+  let doc: unknown;
+  try {
+    const bytes = readFileSync(file.abs);
+    if (bytes.length > MAX_ARTIFACT_BYTES) return { ...base, status: 'invalid', detail: `is larger than 8 MiB — not read` };
+    doc = JSON.parse(bytes.toString('utf8'));
+  } catch (e) {
+    return { ...base, status: 'invalid', detail: `not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` };
+  }
+  if (!validate(doc)) {
+    const problems = (validate.errors ?? []).slice(0, 3).map((e) => {
+      const at = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '(root)';
+      return `${at} ${e.message ?? 'is invalid'}`;
+    });
+    return { ...base, status: 'invalid', detail: `does not match ${file.ref}: ${problems.join('; ')}` };
+  }
+  const d = doc as Record<string, unknown>;
+  if (d.skill !== producer) return { ...base, status: 'invalid', detail: `was written for "${String(d.skill)}", not by this gate (${producer})` };
+  if (file.id !== undefined && d.id !== file.id) return { ...base, status: 'invalid', detail: `is stored as ${file.id}.json but its id is ${JSON.stringify(d.id ?? null)}` };
+  switch (file.ref) {
+    case 'findings@1': {
+      const list = d.findings as Array<{ severity: string }>;
+      const count = (s: string): number => list.filter((f) => f.severity === s).length;
+      const summary = `${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s)`;
+      return { ...base, status: count('error') > 0 ? 'fail' : 'pass', detail: summary };
+    }
+    case 'verify@1': {
+      const checks = d.checks as Array<{ status: string }>;
+      const failed = checks.filter((c) => c.status === 'fail').length;
+      return { ...base, status: d.verdict === 'fail' ? 'fail' : 'pass', detail: `verdict ${String(d.verdict)} (${checks.length} check(s), ${failed} failed)` };
+    }
+    case 'plan@1':
+      return { ...base, status: 'pass', detail: `${(d.steps as unknown[]).length} step(s)` };
+    default:
+      return { ...base, status: 'pass', detail: `${(d.measurements as unknown[]).length} measurement(s)` };
+  }
+}

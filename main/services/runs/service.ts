@@ -1,0 +1,317 @@
+import { randomUUID } from 'node:crypto';
+import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import { NAME_RE, type Skill } from '../../../shared/ksf/model';
+import { verifySkill, type PinCheck } from '../lock/index';
+import { execute, type ExecOutcome } from '../sandbox/exec';
+import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
+import { currentHost, probeBackend, unconfinedCommand, wrapCommand, type SandboxHost } from '../sandbox/probe';
+import type { BackendStatus, RestrictionRow, SandboxPolicy } from '../sandbox/types';
+import { installedSkills, SKILLS_DIR } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+import { judgeArtifact, knownArtifact, listArtifacts, type ArtifactVerdict } from './artifacts';
+import { appendAudit, type AuditRecord } from './audit';
+import { gateScript, resolveScript } from './script';
+import type { RefusalReason, RunEvent, RunPlan, RunRequest, RunResult } from './types';
+
+/** What the service needs from its surroundings; tests replace any of it. */
+export interface RunDeps {
+  readonly host?: SandboxHost;
+  /** The parent's environment (only the allowlist is read from it). */
+  readonly parentEnv?: Readonly<Record<string, string | undefined>>;
+  /** Integrity against kitbash.lock (H4's verifySkill). */
+  readonly verify?: (projectRoot: string, name: string) => PinCheck;
+  readonly probe?: (host: SandboxHost) => Promise<BackendStatus>;
+  /** Where per-run scratch and home folders are made. */
+  readonly tmpRoot?: string;
+}
+
+export interface Prepared {
+  readonly plan: RunPlan;
+  /** @internal what executeRun needs besides the plan */
+  readonly policy?: SandboxPolicy;
+  readonly runDir?: string;
+  readonly request: RunRequest;
+  readonly skill: Skill;
+}
+
+export type Preparation = { ok: true; prepared: Prepared } | { ok: false; refusal: { reason: RefusalReason; message: string; rows?: readonly RestrictionRow[] }; audit?: AuditRecord };
+
+/**
+ * Everything up to the point of running: locate the installed skill, check its integrity
+ * against kitbash.lock, load its manifest, pick the script, build the policy from its
+ * permissions and label every restriction on this machine. Refuses (fail closed) when a
+ * required restriction cannot be held, unless the request carries the one-time override.
+ * The plan is what an app shows before the user confirms an override.
+ */
+export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<Preparation> {
+  const root = req.projectRoot;
+  const refuse = (reason: RefusalReason, message: string, extra: { rows?: readonly RestrictionRow[]; version?: string; integrity?: string; backend?: string } = {}): Preparation => ({
+    ok: false,
+    refusal: { reason, message, ...(extra.rows ? { rows: extra.rows } : {}) },
+    ...(reason === 'not-installed' || reason === 'bad-request'
+      ? {}
+      : {
+          audit: {
+            time: new Date().toISOString(),
+            runId: randomUUID(),
+            skill: req.skill,
+            version: extra.version ?? null,
+            integrity: extra.integrity ?? null,
+            mode: req.mode,
+            script: req.script ?? null,
+            argv: [...req.args],
+            backend: extra.backend ?? 'none',
+            enforcement: Object.fromEntries((extra.rows ?? []).map((r) => [r.id, r.label])),
+            override: req.unconfined === true,
+            outcome: 'refused',
+            exitCode: null,
+            durationMs: 0,
+            refused: message,
+          },
+        }),
+  });
+
+  if (!NAME_RE.test(req.skill)) return refuse('bad-request', `"${req.skill}" is not a skill name — run takes the name of an installed skill`);
+  const skillDir = join(root, SKILLS_DIR, req.skill);
+  if (!isRealDir(skillDir)) {
+    const names = installedSkills(root).map((s) => s.nameHint);
+    return refuse('not-installed', `no installed skill "${req.skill}" under .kitbash/skills/${names.length ? ` (installed: ${names.join(', ')})` : ''} — only installed, pinned skills run`);
+  }
+
+  const pin = (deps.verify ?? verifySkill)(root, req.skill);
+  if (!pin.ok) {
+    const msg =
+      pin.reason === 'drift'
+        ? `${req.skill} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`
+        : `${pin.message} — a skill runs only when its files match the pin in kitbash.lock`;
+    return refuse('integrity', msg);
+  }
+
+  const tree = readSkillTree(skillDir, `${SKILLS_DIR}/${req.skill}`.split('\\').join('/'));
+  if (!tree.ok) return refuse('invalid-skill', formatLoadError(tree.error), { integrity: pin.integrity });
+  const loaded = loadSkill(tree.value, { nameHint: req.skill });
+  if (!loaded.ok) return refuse('invalid-skill', formatLoadError(loaded.error), { integrity: pin.integrity });
+  const skill = loaded.value;
+  const m = skill.manifest;
+  const known = { version: m.skill.version, integrity: pin.integrity };
+
+  const produces = req.mode === 'gate' ? m.artifacts.produces : [];
+  let scriptName: string | undefined = req.script;
+  if (req.mode === 'gate') {
+    if (m.targets.mode !== 'gate') return refuse('not-a-gate', `${req.skill} is not a gate-mode skill (targets.mode = "${m.targets.mode}") — use "skillsmith run ${req.skill} <script>"`, known);
+    const unknown = produces.filter((r) => !knownArtifact(r));
+    if (unknown.length) return refuse('no-verdict-source', `${req.skill} produces ${unknown.join(', ')}, which has no schema in spec/schema/artifacts/ — its verdict cannot be validated`, known);
+    if (scriptName === undefined) {
+      const g = gateScript(skillDir);
+      if (g.ok) scriptName = g.name;
+      else if (!g.none) return refuse('no-script', g.message, known);
+      else if (produces.length === 0) {
+        return refuse('no-verdict-source', `${req.skill} cannot give a verdict: it has no scripts/ and no artifacts.produces — a gate's verdict comes from a script's exit code or a schema-validated artifact`, known);
+      }
+    }
+  } else if (scriptName === undefined) {
+    return refuse('bad-request', 'name the script to run (a file in the skill\'s scripts/ folder)');
+  }
+
+  let argv: string[] = [];
+  let scriptRel: string | undefined;
+  if (scriptName !== undefined) {
+    const s = resolveScript(skillDir, scriptName, req.args);
+    if (!s.ok) return refuse('no-script', `${req.skill}: ${s.message}`, known);
+    argv = s.argv;
+    scriptRel = s.rel;
+  }
+
+  const host = deps.host ?? currentHost();
+  const status = await (deps.probe ?? probeBackend)(host);
+  const parentEnv = deps.parentEnv ?? process.env;
+  const runDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'skillsmith-run-'));
+  const policy = policyFromManifest({
+    manifest: m,
+    workspace: root,
+    skillDir,
+    scratchDir: join(runDir, 'scratch'),
+    homeDir: join(runDir, 'home'),
+    parentEnv,
+    ...(req.env ? { passEnv: req.env } : {}),
+    hiddenHomes: [parentEnv.HOME ?? '', safeHome()],
+    ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
+    ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
+  });
+  const sandboxed = restrictionRows(status, policy);
+  const missing = scriptName === undefined ? [] : unenforced(sandboxed);
+  const cleanup = (): void => rmSync(runDir, { recursive: true, force: true });
+  if (missing.length > 0 && req.unconfined !== true) {
+    cleanup();
+    const why = status.reason ?? `${status.backend} does not hold them`;
+    return refuse(
+      'unenforced',
+      `refusing to run ${req.skill}: ${missing.map((r) => r.id).join(', ')} cannot be enforced here — ${why}. Pass --unconfined to run it once without the sandbox (shown before it runs, never remembered)`,
+      { ...known, rows: sandboxed, backend: status.backend },
+    );
+  }
+  if (missing.length === 0 && req.unconfined === true && scriptName !== undefined) {
+    cleanup();
+    return refuse('bad-request', `--unconfined is only for a machine that cannot enforce the sandbox; ${status.backend} holds every required restriction here — run without it`);
+  }
+  const override = req.unconfined === true && scriptName !== undefined;
+  const rows = override ? restrictionRows(status, policy, true) : sandboxed;
+  const plan: RunPlan = {
+    runId: randomUUID(),
+    skill: req.skill,
+    version: m.skill.version,
+    integrity: pin.integrity,
+    mode: req.mode,
+    ...(scriptRel !== undefined ? { script: scriptRel } : {}),
+    argv,
+    cwd: root,
+    env: policy.env,
+    backend: status,
+    rows,
+    override,
+    produces,
+  };
+  return { ok: true, prepared: { plan, policy, runDir, request: req, skill } };
+}
+
+export interface ExecuteOptions {
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (e: RunEvent) => void;
+}
+
+/** Run a prepared plan: stream its events, judge a gate's artifacts, append the audit record. */
+export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}): Promise<RunResult> {
+  const { plan, policy, runDir } = prepared;
+  const emit = opts.onEvent ?? (() => undefined);
+  const root = prepared.request.projectRoot;
+  const startedAt = new Date();
+  emit({ type: 'started', plan });
+
+  let exec: ExecOutcome | undefined;
+  const before = new Map<string, number>();
+  try {
+    if (plan.argv.length > 0 && policy) {
+      mkdirSync(policy.scratchDir, { recursive: true });
+      mkdirSync(policy.homeDir, { recursive: true });
+      for (const d of policy.extraWritable) mkdirSync(d, { recursive: true });
+      for (const ref of plan.produces) for (const f of listArtifacts(root, ref)) before.set(f.abs, f.mtimeMs);
+      const cmd = plan.override ? unconfinedCommand(policy, plan.argv) : wrapCommand(plan.backend, policy, plan.argv);
+      if (!cmd) throw new Error('no sandbox backend to run with');
+      exec = await execute(cmd, {
+        timeoutMs: policy.timeoutMs,
+        maxOutputBytes: policy.maxOutputBytes,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        onEvent: (e) => {
+          if (e.type === 'output') emit({ type: e.stream, text: e.text });
+          else if (e.type === 'truncated') emit({ type: 'truncated', stream: e.stream, limitBytes: e.limitBytes });
+        },
+      });
+    }
+  } finally {
+    if (runDir) rmSync(runDir, { recursive: true, force: true });
+  }
+
+  const outcome = !exec ? 'exited' : exec.spawnError ? 'failed-to-start' : exec.timedOut ? 'timeout' : exec.cancelled ? 'cancelled' : 'exited';
+  let result: RunResult = {
+    runId: plan.runId,
+    outcome,
+    exitCode: exec ? exec.code : null,
+    durationMs: exec?.durationMs ?? 0,
+    dropped: exec?.dropped ?? { stdout: 0, stderr: 0 },
+    strays: exec?.strays ?? 0,
+    ...(exec?.spawnError ? { message: exec.spawnError } : {}),
+  };
+  if (plan.mode === 'gate') result = { ...result, ...gateVerdict(prepared, result, before, exec !== undefined) };
+
+  const record: AuditRecord = {
+    time: startedAt.toISOString(),
+    runId: plan.runId,
+    skill: plan.skill,
+    version: plan.version,
+    integrity: plan.integrity,
+    mode: plan.mode,
+    script: plan.script ?? null,
+    argv: plan.argv,
+    backend: plan.override ? 'none (--unconfined)' : exec ? plan.backend.backend : 'none (no script ran)',
+    enforcement: Object.fromEntries(plan.rows.map((r) => [r.id, r.label])),
+    override: plan.override,
+    outcome: result.outcome,
+    exitCode: result.exitCode,
+    durationMs: result.durationMs,
+    ...(result.dropped.stdout || result.dropped.stderr ? { truncated: result.dropped } : {}),
+    ...(result.strays ? { strays: result.strays } : {}),
+    ...(result.verdict ? { verdict: result.verdict } : {}),
+  };
+  try {
+    appendAudit(root, record);
+  } catch (e) {
+    result = { ...result, message: `${result.message ? `${result.message}; ` : ''}could not append to .kitbash/runs.jsonl (${e instanceof Error ? e.message : String(e)})` };
+  }
+  emit({ type: 'exit', result });
+  return result;
+}
+
+/** prepare + execute; a refusal is an event and a result too, so callers handle one shape. */
+export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: ExecuteOptions = {}): Promise<RunResult> {
+  const p = await prepareRun(req, deps);
+  if (!p.ok) {
+    if (p.audit) {
+      try {
+        appendAudit(req.projectRoot, p.audit);
+      } catch {
+        // the refusal is reported either way
+      }
+    }
+    opts.onEvent?.({ type: 'refused', reason: p.refusal.reason, message: p.refusal.message, ...(p.refusal.rows ? { rows: p.refusal.rows } : {}) });
+    return { runId: p.audit?.runId ?? randomUUID(), outcome: 'refused', exitCode: null, durationMs: 0, dropped: { stdout: 0, stderr: 0 }, strays: 0, refusal: p.refusal };
+  }
+  return executeRun(p.prepared, opts);
+}
+
+/**
+ * A gate passes only when its script (if any) exited 0 and every produced artifact type
+ * has a document — written by this run when a script ran — that validates and does not
+ * carry a failing verdict.
+ */
+function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<string, number>, ran: boolean): Pick<RunResult, 'verdict' | 'verdictDetail' | 'artifacts'> {
+  const { plan } = prepared;
+  if (ran && r.outcome !== 'exited') return { verdict: 'fail', verdictDetail: `the verdict script did not finish (${r.outcome})` };
+  if (ran && r.exitCode !== 0) return { verdict: 'fail', verdictDetail: `the verdict script exited ${String(r.exitCode)}` };
+  const producer = `${plan.skill}@${plan.version}`;
+  const artifacts: ArtifactVerdict[] = [];
+  const problems: string[] = [];
+  for (const ref of plan.produces) {
+    const files = listArtifacts(prepared.request.projectRoot, ref).filter((f) => !ran || before.get(f.abs) !== f.mtimeMs);
+    if (files.length === 0) {
+      const type = ref.slice(0, ref.indexOf('@'));
+      problems.push(ran ? `the script did not write .kitbash/artifacts/${type}.json (${ref})` : `no .kitbash/artifacts/${type}.json (${ref}) to take the verdict from`);
+      continue;
+    }
+    for (const f of files) {
+      const v = judgeArtifact(f, producer);
+      artifacts.push(v);
+      if (v.status !== 'pass') problems.push(`${v.file} ${v.status === 'fail' ? 'fails' : 'is invalid'}: ${v.detail}`);
+    }
+  }
+  return problems.length ? { verdict: 'fail', verdictDetail: problems.join('; '), artifacts } : { verdict: 'pass', artifacts };
+}
+
+function isRealDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function safeHome(): string {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return homedir();
+  }
+}
