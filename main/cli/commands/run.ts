@@ -1,0 +1,182 @@
+import { parseArgs } from 'node:util';
+import { formatBytes, formatSeconds } from '../../services/sandbox/policy';
+import { LABEL } from '../../services/sandbox/types';
+import { startRun } from '../../services/runs/service';
+import type { RunEvent, RunMode, RunPlan, RunResult } from '../../services/runs/types';
+import { UsageError, type CliIo, type ExitCode } from '../io';
+
+const FLAGS = {
+  timeout: { type: 'string' },
+  'max-output': { type: 'string' },
+  env: { type: 'string', multiple: true },
+  unconfined: { type: 'boolean' },
+  script: { type: 'string' },
+} as const;
+
+export interface ParsedRun {
+  positionals: string[];
+  args: string[];
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  env: Record<string, string>;
+  unconfined: boolean;
+  script?: string;
+}
+
+/** `<positionals and flags> [-- args for the script]`; flags after `--` belong to the script. */
+export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, parentEnv: Readonly<Record<string, string | undefined>>): ParsedRun {
+  const dash = argv.indexOf('--');
+  const own = dash < 0 ? [...argv] : argv.slice(0, dash);
+  const args = dash < 0 ? [] : argv.slice(dash + 1);
+  const options = allowScriptFlag ? FLAGS : (({ script: _s, ...rest }) => rest)(FLAGS);
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: own, options, allowPositionals: true, strict: true }));
+  } catch (e) {
+    throw new UsageError((e instanceof Error ? e.message.split('\n')[0]! : String(e)).replace(/\. To specify a positional argument.*$/, ''));
+  }
+  const out: ParsedRun = { positionals, args, env: {}, unconfined: values.unconfined === true };
+  if (typeof values.timeout === 'string') {
+    const s = Number(values.timeout);
+    if (!Number.isFinite(s) || s <= 0 || s > 86_400) throw new UsageError(`--timeout ${values.timeout}: want seconds, more than 0 and at most 86400`);
+    out.timeoutMs = Math.round(s * 1000);
+  }
+  if (typeof values['max-output'] === 'string') {
+    const n = Number(values['max-output']);
+    if (!Number.isInteger(n) || n < 1 || n > 1024 ** 3) throw new UsageError(`--max-output ${values['max-output']}: want a byte count from 1 to 1073741824`);
+    out.maxOutputBytes = n;
+  }
+  for (const spec of (values.env as string[] | undefined) ?? []) {
+    const eq = spec.indexOf('=');
+    const name = eq < 0 ? spec : spec.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--env ${spec}: not a variable name`);
+    if (eq >= 0) out.env[name] = spec.slice(eq + 1);
+    else {
+      const v = parentEnv[name];
+      if (v === undefined) throw new UsageError(`--env ${name}: not set in this environment (use --env ${name}=VALUE)`);
+      out.env[name] = v;
+    }
+  }
+  if (typeof values.script === 'string') out.script = values.script;
+  return out;
+}
+
+/** `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--env NAME[=VALUE]]... [--unconfined] [-- args]` */
+export function runRun(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const p = parseRunArgs(argv, false, process.env);
+  if (p.positionals.length !== 2) throw new UsageError('expected <skill> <script> [-- args] (the script is a file in the skill\'s scripts/)');
+  return runAndReport('run', p, io, p.positionals[0]!, p.positionals[1]);
+}
+
+/** Runs the service with live output on the terminal; Ctrl-C cancels the run. */
+export async function runAndReport(mode: RunMode, p: ParsedRun, io: CliIo, skill: string, script: string | undefined): Promise<ExitCode> {
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let result: RunResult;
+  try {
+    result = await startRun(
+      {
+        projectRoot: io.cwd,
+        skill,
+        mode,
+        ...(script !== undefined ? { script } : {}),
+        args: p.args,
+        env: p.env,
+        unconfined: p.unconfined,
+        ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+        ...(p.maxOutputBytes !== undefined ? { maxOutputBytes: p.maxOutputBytes } : {}),
+      },
+      {},
+      { signal: controller.signal, onEvent: (e) => render(e, io, mode) },
+    );
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return exitCodeOf(result, mode);
+}
+
+/**
+ * The process exit code: the script's own code when it ran to the end (a gate also fails
+ * with 1 on a failing or invalid artifact), 1 for a refusal, a timeout or a run that
+ * could not start, 130 for a cancelled run.
+ */
+export function exitCodeOf(r: RunResult, mode: RunMode): ExitCode {
+  let code: number;
+  if (r.outcome === 'cancelled') code = 130;
+  else if (r.outcome !== 'exited') code = 1;
+  else if (r.exitCode !== null && r.exitCode !== 0) code = r.exitCode;
+  else if (mode === 'gate' && r.verdict !== 'pass') code = 1;
+  else code = r.exitCode ?? 0;
+  // ExitCode names the CLI's own codes (0/1/2); run and gate pass the script's code on.
+  return code as ExitCode;
+}
+
+function render(e: RunEvent, io: CliIo, mode: RunMode): void {
+  switch (e.type) {
+    case 'started':
+      io.err(describePlan(e.plan));
+      return;
+    case 'stdout':
+      io.out(e.text);
+      return;
+    case 'stderr':
+      io.err(e.text);
+      return;
+    case 'truncated':
+      io.err(`\n[skillsmith: ${e.stream} reached the ${formatBytes(e.limitBytes)} cap — the rest is dropped]\n`);
+      return;
+    case 'refused':
+      io.err(`skillsmith ${mode}: refused — ${e.message}\n`);
+      for (const row of e.rows ?? []) if (row.required && row.label === LABEL.advisory) io.err(`  ✗ ${row.id}: ${row.what} — ${row.label}\n`);
+      return;
+    case 'exit':
+      io.err(describeExit(e.result, mode));
+  }
+}
+
+export function describePlan(plan: RunPlan): string {
+  const what = plan.script ? `${plan.script}${plan.argv.length > 0 ? '' : ''}` : 'artifacts only (no script)';
+  const head = `▶ ${plan.skill}@${plan.version} ${what} (${plan.integrity.slice(0, 19)}…)`;
+  if (!plan.script) return `${head}\n`;
+  if (!plan.override) {
+    const advisory = plan.rows.filter((r) => r.label === LABEL.advisory).map((r) => r.id);
+    return `${head} — sandbox: ${plan.backend.backend}${advisory.length ? `; advisory: ${advisory.join(', ')}` : ''}\n`;
+  }
+  const lines = [
+    `${head}`,
+    `  ⚠ --unconfined: this one run goes ahead WITHOUT the OS sandbox (${plan.backend.reason ?? 'no backend'}).`,
+    `  command: ${plan.argv.map(shellQuote).join(' ')}`,
+    `  cwd:     ${plan.cwd}`,
+    `  env:     ${Object.entries(plan.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')}`,
+    '  not enforced in this run:',
+    ...plan.rows.filter((r) => r.label === LABEL.advisory).map((r) => `    - ${r.id}: ${r.what}`),
+    '  still held by the runner: the environment above, the timeout (the script\'s process group), the output caps.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function describeExit(r: RunResult, mode: RunMode): string {
+  if (r.outcome === 'refused') return '';
+  const parts: string[] = [];
+  const took = `${r.durationMs} ms`;
+  if (r.outcome === 'timeout') parts.push(`■ killed: ran past the timeout (${formatSeconds(r.durationMs - (r.durationMs % 100))}); the whole process tree was killed`);
+  else if (r.outcome === 'cancelled') parts.push(`■ cancelled after ${took}; the whole process tree was killed`);
+  else if (r.outcome === 'failed-to-start') parts.push(`■ could not start: ${r.message ?? 'unknown error'}`);
+  else parts.push(`■ exit ${String(r.exitCode)} in ${took}`);
+  if (r.strays) parts.push(`■ ${r.strays === true ? 'processes' : `${r.strays} process(es)`} still running when the script exited — killed`);
+  for (const s of ['stdout', 'stderr'] as const) if (r.dropped[s]) parts.push(`■ ${s} truncated: ${r.dropped[s]} bytes dropped`);
+  if (mode === 'gate') {
+    for (const a of r.artifacts ?? []) parts.push(`  ${a.status === 'pass' ? '✓' : '✗'} ${a.ref} ${a.file} — ${a.detail}`);
+    parts.push(r.verdict === 'pass' ? '■ gate: pass' : `■ gate: fail — ${r.verdictDetail ?? 'no verdict'}`);
+  }
+  if (r.message && r.outcome !== 'failed-to-start') parts.push(`■ ${r.message}`);
+  return parts.join('\n') + '\n';
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
