@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Platform } from '../ipc/session';
+import { findUp } from './locate';
 import { defaultDataDir } from '../services/dashboard/data-dir';
 import { ProjectHub } from '../services/dashboard/hub';
 import { RecentProjects } from '../services/dashboard/recent';
 
-/** The example workspace next to the build (out/main → ../../examples/workspace), if present. */
+/** The example workspace of the repository the build sits in, if present. */
 export function bundledExample(fromDir: string = __dirname): string | null {
-  const p = resolve(fromDir, '..', '..', 'examples', 'workspace');
-  return existsSync(p) ? p : null;
+  return findUp(join('examples', 'workspace'), fromDir) ?? null;
 }
 
 /** The browser host's platform: no native dialog or menus; the picker takes a typed path. */

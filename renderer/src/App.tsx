@@ -1,15 +1,33 @@
-/** Placeholder shell until the desktop-app issue lands the dashboard. */
-export function App({ workspace }: { workspace: string | null }) {
-  return (
-    <main className="placeholder">
-      <h1>Skillsmith</h1>
-      <p>Author, check, compile and install coding-agent skills.</p>
-      <p className="workspace">
-        Workspace: <code>{workspace ?? 'none opened'}</code>
-      </p>
-      <p className="hint">
-        The engine is available today from the command line: <code>npx skillsmith lint</code>
-      </p>
-    </main>
-  );
+import { Dashboard } from './components/Dashboard';
+import { Logo } from './components/Logo';
+import { Picker } from './components/Picker';
+import { DashboardSkeleton, ErrorState } from './components/States';
+import { useCurrentProject, useLiveRefresh } from './queries';
+
+export function App({ connected }: { connected: boolean }) {
+  const current = useCurrentProject();
+  // Subscribed here too so a project opened from a native menu switches the view.
+  useLiveRefresh(current.data?.project?.root ?? null);
+  if (current.isPending) {
+    return (
+      <div className="app-shell">
+        <header className="topbar">
+          <div className="brand">
+            <Logo />
+            <span className="brand-name">Skillsmith</span>
+          </div>
+        </header>
+        <DashboardSkeleton />
+      </div>
+    );
+  }
+  if (current.isError) {
+    return (
+      <main className="picker">
+        <ErrorState error={current.error} onRetry={() => void current.refetch()} />
+      </main>
+    );
+  }
+  const project = current.data.project;
+  return project ? <Dashboard key={project.root} project={project} connected={connected} /> : <Picker />;
 }

@@ -1,13 +1,41 @@
-import { StrictMode } from 'react';
+import './api/zod-config';
+import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { connectApi } from './api';
+import { ApiProvider } from './api/context';
 import { App } from './App';
 import './styles.css';
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
+
+// Connection state of the event stream, as a tiny external store.
+let connected = false;
+const subscribers = new Set<() => void>();
+const { api } = connectApi((state) => {
+  connected = state === 'open';
+  for (const s of subscribers) s();
+  // Events may have been missed while disconnected: refetch what is on screen.
+  if (connected) void queryClient.invalidateQueries();
+});
+
+function Root() {
+  const isConnected = useSyncExternalStore(
+    (cb) => (subscribers.add(cb), () => subscribers.delete(cb)),
+    () => connected,
+  );
+  return <App connected={isConnected} />;
+}
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App workspace={new URLSearchParams(window.location.search).get('workspace')} />
+      <ApiProvider api={api}>
+        <QueryClientProvider client={queryClient}>
+          <Root />
+        </QueryClientProvider>
+      </ApiProvider>
     </StrictMode>,
   );
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startHost } from '../../host/server';
+import { builtRendererDir } from '../../host/locate';
 import { hostPlatform } from '../../host/platform';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
@@ -28,9 +29,9 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     port = Number(flags.port);
     if (!/^\d+$/.test(flags.port) || port > 65535) throw new UsageError(`--port ${flags.port}: expected a port number 0–65535`);
   }
-  const rendererDir = hooks.rendererDir ?? resolve(__dirname, '..', 'renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) {
-    throw new Error(`the app is not built (${rendererDir}/index.html is missing) — run "npm run build" first`);
+  const rendererDir = hooks.rendererDir ?? builtRendererDir();
+  if (!rendererDir || !existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error('the app is not built (out/renderer/index.html is missing) — run "npm run build" first');
   }
   const platform = hostPlatform({ version: VERSION });
   let project: string | undefined;

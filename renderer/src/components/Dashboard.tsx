@@ -1,0 +1,144 @@
+import { useEffect, useState } from 'react';
+import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
+import { formatTokens, relativeTime } from '../format';
+import { useCloseProject, useDashboard, useLiveRefresh } from '../queries';
+import { Logo } from './Logo';
+import { Problems } from './Problems';
+import { SkillDrawer } from './SkillDrawer';
+import { SkillsTable } from './SkillsTable';
+import { StandingChart } from './StandingChart';
+import { DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
+import { StatusCards, Targets } from './StatusCards';
+
+export function Dashboard({ project, connected }: { project: ProjectRef; connected: boolean }) {
+  const dashboard = useDashboard(project.root);
+  const lastChange = useLiveRefresh(project.root);
+  const close = useCloseProject();
+  const [selected, setSelected] = useState<string | null>(null);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const t = setInterval(() => tick((n) => n + 1), 15_000);
+    return () => clearInterval(t);
+  }, []);
+
+  const data = dashboard.data;
+  const row = data?.skills.find((s) => s.dir === selected);
+
+  return (
+    <div className="app-shell">
+      <header className="topbar">
+        <div className="brand">
+          <Logo />
+          <span className="brand-name">Skillsmith</span>
+        </div>
+        <div className="project-id">
+          <h1>{project.name}</h1>
+          <span className="project-path" title={project.root}>
+            {project.root}
+          </span>
+        </div>
+        <div className="topbar-right">
+          <span className={`live ${connected ? 'on' : 'off'}`} title={connected ? 'watching files for changes' : 'not connected — changes on disk are not shown live'}>
+            <span className="live-dot" aria-hidden="true" />
+            {connected ? 'Live' : 'Offline'}
+          </span>
+          {data && (
+            <span className="muted small scan-info" data-testid="scan-info">
+              {dashboard.isFetching ? (
+                <>
+                  <Spinner label="Refreshing" /> refreshing…
+                </>
+              ) : (
+                <>updated {relativeTime(data.scannedAt)} · scan {data.scanMs} ms</>
+              )}
+            </span>
+          )}
+          <button type="button" className="btn" onClick={() => void dashboard.refetch()} disabled={dashboard.isFetching}>
+            Rescan
+          </button>
+          <button type="button" className="btn ghost" onClick={() => close.mutate()}>
+            Switch project
+          </button>
+        </div>
+      </header>
+
+      {dashboard.isPending ? (
+        <DashboardSkeleton />
+      ) : dashboard.isError ? (
+        <div className="dashboard">
+          <ErrorState
+            error={dashboard.error}
+            onRetry={() => void dashboard.refetch()}
+            action={
+              <button type="button" className="btn ghost" onClick={() => close.mutate()}>
+                Back to projects
+              </button>
+            }
+          />
+        </div>
+      ) : (
+        <main className="dashboard" data-last-change={lastChange?.toISOString() ?? ''}>
+          {data!.configError && (
+            <div className="banner error" role="alert">
+              <strong>kitbash.toml could not be read.</strong> {data!.configError} — showing the project with default settings.
+            </div>
+          )}
+          <SummaryTiles data={data!} />
+          <StatusCards data={data!} />
+          {data!.skills.length === 0 ? (
+            <EmptyState title="No skills installed yet" icon="✦">
+              <p>
+                Skills live in <code>.kitbash/skills/&lt;name&gt;/</code> with a <code>SKILL.md</code> (and optionally a <code>skill.toml</code>).
+              </p>
+              <p className="muted">
+                Install one with <code>skillsmith install &lt;source&gt;</code>, or create the folder — this page updates by itself.
+              </p>
+            </EmptyState>
+          ) : (
+            <>
+              <div className="grid-2">
+                <StandingChart data={data!} />
+                <Targets data={data!} />
+              </div>
+              <SkillsTable data={data!} selected={selected} onSelect={setSelected} />
+              <Problems data={data!} onSelect={setSelected} />
+            </>
+          )}
+        </main>
+      )}
+      {selected && data && <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />}
+    </div>
+  );
+}
+
+function SummaryTiles({ data }: { data: DashboardData }) {
+  const worst = data.standingByTarget.reduce<{ target: string; tokens: number } | null>(
+    (m, t) => (t.tokens !== null && (!m || t.tokens > m.tokens) ? { target: t.target, tokens: t.tokens } : m),
+    null,
+  );
+  const clean = data.skills.filter((s) => s.lint.status === 'pass').length;
+  return (
+    <div className="tiles">
+      <div className="tile" data-tile="skills">
+        <div className="tile-k">Skills</div>
+        <div className="tile-v">{data.totals.skills}</div>
+        <div className="tile-sub">{clean} clean</div>
+      </div>
+      <div className={`tile ${data.totals.failures ? 'bad' : ''}`} data-tile="failures">
+        <div className="tile-k">Failures</div>
+        <div className="tile-v">{data.totals.failures}</div>
+        <div className="tile-sub">block install and compile</div>
+      </div>
+      <div className={`tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">
+        <div className="tile-k">Warnings</div>
+        <div className="tile-v">{data.totals.warnings}</div>
+        <div className="tile-sub">fail only with --strict</div>
+      </div>
+      <div className="tile" data-tile="standing">
+        <div className="tile-k">Highest standing cost</div>
+        <div className="tile-v">{worst ? formatTokens(worst.tokens) : '—'}<span className="unit">tok</span></div>
+        <div className="tile-sub">{worst ? `per session on ${worst.target}` : 'no active target'}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { IpcError } from '../../../shared/ipc';
+import { useApi } from '../api/context';
+import { relativeTime } from '../format';
+import { keys, useAppInfo, useOpenProject, useRecent } from '../queries';
+import { Logo } from './Logo';
+import { Spinner } from './States';
+
+/** The project picker: recent projects, open a folder, open the bundled example. */
+export function Picker() {
+  const api = useApi();
+  const qc = useQueryClient();
+  const info = useAppInfo();
+  const recent = useRecent();
+  const open = useOpenProject();
+  const [path, setPath] = useState('');
+  const [pickError, setPickError] = useState<string | null>(null);
+
+  const openPath = (p: string) => {
+    setPickError(null);
+    open.mutate(p);
+  };
+  const pick = async () => {
+    setPickError(null);
+    try {
+      const r = await api.app.pickFolder({});
+      if (r.path) openPath(r.path);
+    } catch (e) {
+      setPickError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (path.trim()) openPath(path.trim());
+  };
+  const forget = async (p: string) => {
+    const r = await api.app.forgetRecent({ path: p });
+    qc.setQueryData(keys.recent, r);
+  };
+
+  const canPick = info.data?.capabilities.pickFolder === true;
+  const error = open.error ?? (pickError ? new Error(pickError) : null);
+  const projects = recent.data?.projects ?? [];
+
+  return (
+    <main className="picker">
+      <header className="picker-hero">
+        <Logo size={56} />
+        <div>
+          <h1>Skillsmith</h1>
+          <p className="tagline">See what every coding agent loads from your skills, what it costs, and what needs fixing.</p>
+        </div>
+      </header>
+
+      <section className="picker-grid">
+        <div className="panel picker-open">
+          <h2>Open a project</h2>
+          <p className="muted">A project is any folder with a <code>kitbash.toml</code> or installed skills under <code>.kitbash/skills/</code>.</p>
+          {canPick && (
+            <button type="button" className="btn primary wide" onClick={() => void pick()} disabled={open.isPending}>
+              Open folder…
+            </button>
+          )}
+          <form className="path-form" onSubmit={submit}>
+            <label htmlFor="project-path">{canPick ? 'or type a path' : 'Folder path'}</label>
+            <div className="path-row">
+              <input
+                id="project-path"
+                type="text"
+                spellCheck={false}
+                placeholder="/home/me/code/my-repo"
+                value={path}
+                onChange={(e) => setPath(e.target.value)}
+              />
+              <button type="submit" className={`btn ${canPick ? '' : 'primary'}`} disabled={!path.trim() || open.isPending}>
+                Open
+              </button>
+            </div>
+          </form>
+          {info.data?.examplePath && (
+            <button type="button" className="btn ghost wide example" onClick={() => openPath(info.data!.examplePath!)} disabled={open.isPending}>
+              <span aria-hidden="true">✦</span> Open the example workspace
+            </button>
+          )}
+          {open.isPending && (
+            <p className="muted">
+              <Spinner label="Opening" /> Opening…
+            </p>
+          )}
+          {error && (
+            <p className="inline-error" role="alert">
+              {error instanceof IpcError && error.code === 'invalid-request' ? 'That is not an absolute folder path.' : error.message}
+            </p>
+          )}
+        </div>
+
+        <div className="panel picker-recent">
+          <h2>Recent projects</h2>
+          {recent.isPending ? (
+            <ul className="recent-list">
+              {[0, 1, 2].map((i) => (
+                <li key={i} className="recent skeleton-line" />
+              ))}
+            </ul>
+          ) : recent.isError ? (
+            <p className="inline-error">Could not read the recent list: {recent.error.message}</p>
+          ) : projects.length === 0 ? (
+            <div className="recent-empty">
+              <p>No recent projects yet.</p>
+              <p className="muted">Projects you open appear here, newest first.</p>
+            </div>
+          ) : (
+            <ul className="recent-list" aria-label="Recent projects">
+              {projects.map((p) => (
+                <li key={p.path} className={`recent ${p.exists ? '' : 'gone'}`}>
+                  <button type="button" className="recent-open" onClick={() => openPath(p.path)} disabled={!p.exists || open.isPending} title={p.path}>
+                    <span className="recent-name">{p.name}</span>
+                    <span className="recent-path">{p.path}</span>
+                  </button>
+                  <span className="recent-meta">{p.exists ? relativeTime(p.openedAt) : 'missing'}</span>
+                  <button type="button" className="icon-btn" aria-label={`Forget ${p.name}`} title="Forget" onClick={() => void forget(p.path)}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+      <footer className="picker-foot muted">Skillsmith {info.data?.version ?? ''} · everything stays on this machine</footer>
+    </main>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Dashboard } from '../../../shared/ipc';
+
+export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: string) => void }) {
+  const errors = data.problems.filter((p) => p.severity === 'error').length;
+  const warnings = data.problems.length - errors;
+  return (
+    <section className="panel" aria-labelledby="problems-title">
+      <div className="panel-head">
+        <h2 id="problems-title">Problems</h2>
+        <span className="muted small">
+          {errors} error(s) · {warnings} warning(s)
+        </span>
+      </div>
+      {data.problems.length === 0 ? (
+        <p className="all-clear">
+          <span aria-hidden="true">✓</span> No problems — every skill passes lint.
+        </p>
+      ) : (
+        <ul className="problems" aria-label="Problems">
+          {data.problems.map((p, i) => (
+            <li key={i} className={`problem ${p.severity}`}>
+              <span className="sev" aria-label={p.severity}>{p.severity === 'error' ? '✕' : '!'}</span>
+              <div className="problem-body">
+                <div className="problem-head">
+                  {p.skill ? (
+                    <button type="button" className="link" onClick={() => onSelect(p.skill!)}>
+                      {p.skill}
+                    </button>
+                  ) : (
+                    <span className="project-level">project</span>
+                  )}
+                  <span className="check-id">{p.source}</span>
+                  {p.file && (
+                    <span className="where">
+                      {p.file}
+                      {p.line !== undefined ? `:${p.line}` : ''}
+                    </span>
+                  )}
+                </div>
+                <div className="problem-msg">{p.message}</div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

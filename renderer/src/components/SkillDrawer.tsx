@@ -1,0 +1,92 @@
+import { useEffect } from 'react';
+import type { SkillRow } from '../../../shared/ipc';
+import { formatTokens } from '../format';
+import { useSkill } from '../queries';
+import { ErrorState, Spinner } from './States';
+
+export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: SkillRow | undefined; dir: string; onClose: () => void }) {
+  const detail = useSkill(root, dir);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  return (
+    <aside className="drawer" role="dialog" aria-label={`Skill ${dir}`}>
+      <div className="drawer-head">
+        <div>
+          <h2>{row?.name ?? dir}</h2>
+          <div className="muted small mono">{detail.data?.path ?? `.kitbash/skills/${dir}`}</div>
+        </div>
+        <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {row && (
+        <div className="drawer-facts">
+          <div>
+            <span className="fact-k">version</span>
+            <span className="mono">{row.version ?? '—'}</span>
+          </div>
+          <div>
+            <span className="fact-k">body</span>
+            <span className="mono">{formatTokens(row.bodyTokens)} tok</span>
+          </div>
+          <div>
+            <span className="fact-k">budget</span>
+            <span className="mono">{formatTokens(row.budget)} tok</span>
+          </div>
+          <div>
+            <span className="fact-k">stub</span>
+            <span className="mono">{formatTokens(row.stubTokens)} tok</span>
+          </div>
+          <div>
+            <span className="fact-k">mode</span>
+            <span>{row.mode ?? '—'}</span>
+          </div>
+          <div>
+            <span className="fact-k">lock</span>
+            <span>{row.lock}</span>
+          </div>
+        </div>
+      )}
+      {row?.description && <p className="drawer-desc">{row.description}</p>}
+      {detail.isPending ? (
+        <p className="muted">
+          <Spinner label="Loading skill" /> Loading…
+        </p>
+      ) : detail.isError ? (
+        <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />
+      ) : (
+        <>
+          <h3>Checks</h3>
+          <ul className="checks">
+            {detail.data.checks.map((c, i) => (
+              <li key={i} className={`check ${c.status}`}>
+                <span className="check-mark">{c.status === 'pass' ? '✓' : c.status === 'fail' ? '✕' : '!'}</span>
+                <span className="check-id">{c.id}</span>
+                {c.detail && <span className="check-detail">{c.detail}</span>}
+              </li>
+            ))}
+          </ul>
+          <h3>Files</h3>
+          <ul className="files mono small">
+            {detail.data.files.map((f) => (
+              <li key={f.path}>
+                <span>{f.path}</span>
+                <span className="muted">{f.bytes.toLocaleString('en-US')} B</span>
+              </li>
+            ))}
+          </ul>
+          {detail.data.skillMd !== null && (
+            <>
+              <h3>SKILL.md</h3>
+              <pre className="source">{detail.data.skillMd}</pre>
+            </>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,229 @@
+import { useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Dashboard, SkillRow } from '../../../shared/ipc';
+import { formatTokens } from '../format';
+
+type SortKey = 'name' | 'version' | 'source' | 'budget' | 'lint' | 'lock' | 'mode' | `standing:${string}`;
+type LintFilter = 'all' | 'fail' | 'warn' | 'pass';
+
+const ROW_HEIGHT = 56;
+const LINT_RANK = { fail: 0, warn: 1, pass: 2 } as const;
+const LOCK_RANK = { drift: 0, missing: 1, unlocked: 2, unknown: 3, locked: 4 } as const;
+
+function compare(a: SkillRow, b: SkillRow, key: SortKey): number {
+  const num = (x: number | null | undefined) => (x === null || x === undefined ? -1 : x);
+  switch (key) {
+    case 'name':
+      return a.name.localeCompare(b.name);
+    case 'version':
+      return (a.version ?? '').localeCompare(b.version ?? '', undefined, { numeric: true });
+    case 'source':
+      return (a.source ?? '').localeCompare(b.source ?? '');
+    case 'budget':
+      return num(a.bodyTokens) - num(b.bodyTokens);
+    case 'lint':
+      return LINT_RANK[a.lint.status] - LINT_RANK[b.lint.status] || b.lint.failures - a.lint.failures || b.lint.warnings - a.lint.warnings;
+    case 'lock':
+      return LOCK_RANK[a.lock] - LOCK_RANK[b.lock];
+    case 'mode':
+      return (a.mode ?? '').localeCompare(b.mode ?? '');
+    default: {
+      const t = key.slice('standing:'.length);
+      return num(a.standing[t]) - num(b.standing[t]);
+    }
+  }
+}
+
+export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; selected: string | null; onSelect: (dir: string) => void }) {
+  const [query, setQuery] = useState('');
+  const [lint, setLint] = useState<LintFilter>('all');
+  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'name', dir: 1 });
+  const targets = data.standingByTarget.map((t) => t.target);
+
+  const rows = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const filtered = data.skills.filter(
+      (s) =>
+        (lint === 'all' || s.lint.status === lint) &&
+        (!q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q) || (s.source ?? '').toLowerCase().includes(q) || s.permissions.tools.some((t) => t.toLowerCase().includes(q))),
+    );
+    return filtered.sort((a, b) => compare(a, b, sort.key) * sort.dir || a.name.localeCompare(b.name));
+  }, [data.skills, query, lint, sort]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+
+  const counts = useMemo(() => {
+    const c = { all: data.skills.length, fail: 0, warn: 0, pass: 0 };
+    for (const s of data.skills) c[s.lint.status]++;
+    return c;
+  }, [data.skills]);
+
+  const columns = `minmax(220px, 2.4fr) 78px minmax(90px, 1fr) 130px ${targets.map(() => '92px').join(' ')} 96px 88px 64px minmax(150px, 1.2fr)`;
+  const header = (key: SortKey, label: string, extraClass = '') => {
+    const active = sort.key === key;
+    return (
+      <div role="columnheader" className={`th ${extraClass}`} aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
+        <button type="button" onClick={() => setSort({ key, dir: active ? ((-sort.dir) as 1 | -1) : key === 'name' || key === 'source' ? 1 : -1 })}>
+          {label}
+          <span className="sort-mark" aria-hidden="true">{active ? (sort.dir === 1 ? '▲' : '▼') : ''}</span>
+        </button>
+      </div>
+    );
+  };
+
+  return (
+    <section className="panel skills-panel" aria-labelledby="skills-title">
+      <div className="panel-head">
+        <h2 id="skills-title">Installed skills</h2>
+        <div className="table-tools">
+          <div className="segmented" role="group" aria-label="Filter by lint status">
+            {(['all', 'fail', 'warn', 'pass'] as const).map((f) => (
+              <button key={f} type="button" className={lint === f ? 'on' : ''} aria-pressed={lint === f} onClick={() => setLint(f)}>
+                {f === 'all' ? 'All' : f === 'fail' ? 'Failing' : f === 'warn' ? 'Warnings' : 'Clean'} <span className="count">{counts[f]}</span>
+              </button>
+            ))}
+          </div>
+          <input type="search" className="filter" placeholder="Filter by name, description, source, tool…" aria-label="Filter skills" value={query} onChange={(e) => setQuery(e.target.value)} />
+        </div>
+      </div>
+
+      <div className="table" role="table" aria-label="Installed skills" aria-rowcount={rows.length + 1}>
+        <div className="thead" role="rowgroup">
+          <div className="tr head" role="row" style={{ gridTemplateColumns: columns }}>
+            {header('name', 'Skill')}
+            {header('version', 'Version')}
+            {header('source', 'Source')}
+            {header('budget', 'Body / budget')}
+            {targets.map((t) => (
+              <div key={t} className="th-wrap" title={`standing tokens per session on ${t}`}>
+                {header(`standing:${t}`, t, 'num')}
+              </div>
+            ))}
+            {header('lint', 'Lint')}
+            {header('lock', 'Lock')}
+            {header('mode', 'Mode')}
+            <div role="columnheader" className="th">Permissions</div>
+          </div>
+        </div>
+        {rows.length === 0 ? (
+          <div className="table-empty">
+            {data.skills.length === 0 ? 'No skills installed.' : 'No skill matches this filter.'}{' '}
+            {data.skills.length > 0 && (
+              <button
+                type="button"
+                className="link"
+                onClick={() => {
+                  setQuery('');
+                  setLint('all');
+                }}
+              >
+                Clear filters
+              </button>
+            )}
+          </div>
+        ) : (
+          <div className="tbody" role="rowgroup" ref={scrollRef} style={{ height: Math.min(rows.length * ROW_HEIGHT, 560) }}>
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {virtualizer.getVirtualItems().map((v) => {
+                const s = rows[v.index]!;
+                return (
+                  <div
+                    key={s.dir}
+                    role="row"
+                    aria-rowindex={v.index + 2}
+                    data-skill={s.dir}
+                    className={`tr ${selected === s.dir ? 'selected' : ''}`}
+                    style={{ gridTemplateColumns: columns, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                    onClick={() => onSelect(s.dir)}
+                  >
+                    <div role="cell" className="td name-cell">
+                      <button type="button" className="skill-name link" onClick={(e) => (e.stopPropagation(), onSelect(s.dir))}>
+                        {s.name}
+                      </button>
+                      {!s.manifested && <span className="tag subtle">bare</span>}
+                      <div className="desc" title={s.description}>
+                        {s.description || <em>no description</em>}
+                      </div>
+                    </div>
+                    <div role="cell" className="td mono">{s.version ?? '—'}</div>
+                    <div role="cell" className="td source" title={s.source ?? 'local (not in the lock)'}>{s.source ?? <span className="muted">local</span>}</div>
+                    <div role="cell" className="td">
+                      <BudgetMeter used={s.bodyTokens} budget={s.budget} />
+                    </div>
+                    {targets.map((t) => (
+                      <div key={t} role="cell" className="td num mono" data-standing={t}>
+                        {formatTokens(s.standing[t])}
+                      </div>
+                    ))}
+                    <div role="cell" className="td">
+                      <LintBadge row={s} />
+                    </div>
+                    <div role="cell" className="td">
+                      <span className={`lock ${s.lock}`}>{s.lock}</span>
+                    </div>
+                    <div role="cell" className="td">{s.mode ? <span className={`mode ${s.mode}`}>{s.mode}</span> : '—'}</div>
+                    <div role="cell" className="td perms">
+                      <Permissions row={s} />
+                    </div>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        )}
+      </div>
+      <div className="table-foot muted small">
+        {rows.length === data.skills.length ? `${rows.length} skill(s)` : `${rows.length} of ${data.skills.length} skill(s)`} · standing columns are tokens per session
+      </div>
+    </section>
+  );
+}
+
+function BudgetMeter({ used, budget }: { used: number | null; budget: number | null }) {
+  if (used === null || budget === null) return <span className="muted">—</span>;
+  const ratio = used / Math.max(1, budget);
+  const level = ratio > 1 ? 'over' : ratio > 0.8 ? 'near' : 'ok';
+  return (
+    <div className={`meter ${level}`} title={`${used} of ${budget} tokens`}>
+      <div className="meter-track">
+        <div className="meter-fill" style={{ width: `${Math.min(100, ratio * 100)}%` }} />
+      </div>
+      <span className="meter-text mono">
+        {formatTokens(used)}/{formatTokens(budget)}
+      </span>
+    </div>
+  );
+}
+
+function LintBadge({ row }: { row: SkillRow }) {
+  const { status, failures, warnings } = row.lint;
+  const label = status === 'pass' ? 'clean' : status === 'fail' ? `${failures} fail` : `${warnings} warn`;
+  return (
+    <span className={`badge ${status}`} title={`${failures} failure(s), ${warnings} warning(s)`}>
+      {status === 'pass' ? '✓' : status === 'fail' ? '✕' : '!'} {label}
+    </span>
+  );
+}
+
+function Permissions({ row }: { row: SkillRow }) {
+  const { tools, network, write } = row.permissions;
+  const shell = tools.filter((t) => t.startsWith('bash'));
+  return (
+    <span className="perm-badges">
+      {tools.length === 0 && !network && !write && <span className="perm none">none</span>}
+      {tools.length > 0 && (
+        <span className="perm tools" title={tools.join(', ')}>
+          {tools.length} tool{tools.length === 1 ? '' : 's'}
+        </span>
+      )}
+      {shell.length > 0 && (
+        <span className="perm shell" title={shell.join(', ')}>
+          shell
+        </span>
+      )}
+      {network && <span className="perm net">network</span>}
+      {write && <span className="perm write">write</span>}
+    </span>
+  );
+}

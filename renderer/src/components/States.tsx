@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { IpcError } from '../../../shared/ipc';
+
+/** Skeleton blocks shaped like the dashboard, so the layout does not jump when data arrives. */
+export function DashboardSkeleton() {
+  return (
+    <div className="dashboard" aria-busy="true" aria-label="Loading the project">
+      <div className="tiles">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="tile skeleton" />
+        ))}
+      </div>
+      <div className="grid-2">
+        <div className="panel skeleton tall" />
+        <div className="panel skeleton tall" />
+      </div>
+      <div className="panel skeleton table-skeleton" />
+      <p className="loading-note">Scanning skills, targets and the lock…</p>
+    </div>
+  );
+}
+
+export function Spinner({ label }: { label: string }) {
+  return (
+    <span className="spinner" role="status" aria-label={label}>
+      <span className="spinner-dot" />
+    </span>
+  );
+}
+
+export function ErrorState({ error, onRetry, action }: { error: unknown; onRetry?: () => void; action?: ReactNode }) {
+  const code = error instanceof IpcError ? error.code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <div className="state state-error" role="alert">
+      <div className="state-icon" aria-hidden="true">!</div>
+      <h2>{code === 'not-found' ? 'That folder is gone' : code === 'forbidden' ? 'Not allowed' : 'Something went wrong'}</h2>
+      <p className="state-message">{message}</p>
+      {code && <p className="state-code">error code: {code}</p>}
+      <div className="state-actions">
+        {onRetry && (
+          <button type="button" className="btn primary" onClick={onRetry}>
+            Try again
+          </button>
+        )}
+        {action}
+      </div>
+    </div>
+  );
+}
+
+export function EmptyState({ title, children, icon = '∅' }: { title: string; children: ReactNode; icon?: string }) {
+  return (
+    <div className="state state-empty">
+      <div className="state-icon" aria-hidden="true">{icon}</div>
+      <h2>{title}</h2>
+      <div className="state-message">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import type { Dashboard, StatusCard } from '../../../shared/ipc';
+
+const ICON: Record<StatusCard['state'], string> = { ok: '✓', warn: '!', error: '✕', none: '–', unavailable: '…' };
+const WORD: Record<StatusCard['state'], string> = { ok: 'OK', warn: 'Attention', error: 'Problem', none: 'Not set up', unavailable: 'Not available' };
+
+export function StatusCards({ data }: { data: Dashboard }) {
+  return (
+    <div className="status-cards">
+      {[data.lock, data.policy, data.compiled].map((c) => (
+        <div key={c.title} className={`status-card ${c.state}`} data-card={c.title}>
+          <span className="status-icon" aria-hidden="true">{ICON[c.state]}</span>
+          <div>
+            <div className="status-title">
+              {c.title} <span className="status-word">{WORD[c.state]}</span>
+            </div>
+            <div className="status-detail">{c.detail}</div>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function Targets({ data }: { data: Dashboard }) {
+  const active = data.targets.filter((t) => t.active);
+  const other = data.targets.filter((t) => !t.active);
+  return (
+    <section className="panel" aria-labelledby="targets-title">
+      <div className="panel-head">
+        <h2 id="targets-title">Targets</h2>
+        <span className="muted small">{active.length} of {data.targets.length} compiled for</span>
+      </div>
+      <ul className="targets">
+        {active.map((t) => (
+          <li key={t.id} className="target active" title={t.label}>
+            <span className="target-id">{t.id}</span>
+            <span className="target-agent">{t.label}</span>
+            <span className="target-tags">
+              {t.configured && <span className="tag">configured</span>}
+              {t.detected && <span className="tag">detected</span>}
+              <span className={`pill ${t.loading}`}>{t.loading}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {other.length > 0 && (
+        <details className="targets-other">
+          <summary>{other.length} other targets not in use</summary>
+          <ul className="targets">
+            {other.map((t) => (
+              <li key={t.id} className="target" title={t.label}>
+                <span className="target-id">{t.id}</span>
+                <span className="target-agent">{t.label}</span>
+                <span className="target-tags">{t.detected && <span className="tag">detected</span>}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

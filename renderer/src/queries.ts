@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Dashboard } from '../../shared/ipc';
+import { useApi } from './api/context';
+
+export const keys = {
+  info: ['app', 'info'] as const,
+  recent: ['app', 'recent'] as const,
+  current: ['project', 'current'] as const,
+  dashboard: (root: string) => ['project', 'dashboard', root] as const,
+  skill: (root: string, dir: string) => ['skills', 'get', root, dir] as const,
+};
+
+export const useAppInfo = () => {
+  const api = useApi();
+  return useQuery({ queryKey: keys.info, queryFn: () => api.app.info({}), staleTime: Infinity });
+};
+
+export const useRecent = () => {
+  const api = useApi();
+  return useQuery({ queryKey: keys.recent, queryFn: () => api.app.recentProjects({}) });
+};
+
+export const useCurrentProject = () => {
+  const api = useApi();
+  return useQuery({ queryKey: keys.current, queryFn: () => api.project.current({}) });
+};
+
+export const useDashboard = (root: string) => {
+  const api = useApi();
+  return useQuery<Dashboard>({ queryKey: keys.dashboard(root), queryFn: () => api.project.dashboard({}), staleTime: Infinity, retry: false });
+};
+
+export const useSkill = (root: string, dir: string | null) => {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.skill(root, dir ?? ''),
+    queryFn: () => api.skills.get({ dir: dir! }),
+    enabled: dir !== null,
+    retry: false,
+  });
+};
+
+export function useOpenProject() {
+  const api = useApi();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (path: string) => api.project.open({ path }),
+    onSuccess: (project) => {
+      qc.setQueryData(keys.current, { project });
+      void qc.invalidateQueries({ queryKey: keys.recent });
+    },
+  });
+}
+
+export function useCloseProject() {
+  const api = useApi();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.project.close({}),
+    onSuccess: () => {
+      qc.setQueryData(keys.current, { project: null });
+      void qc.invalidateQueries({ queryKey: keys.recent });
+    },
+  });
+}
+
+/**
+ * Live refresh: main's debounced watcher sends `project.changed`; the dashboard and any
+ * open skill refetch. Returns when the last change arrived, for the header's indicator.
+ */
+export function useLiveRefresh(root: string | null): Date | null {
+  const api = useApi();
+  const qc = useQueryClient();
+  const [last, setLast] = useState<Date | null>(null);
+  const rootRef = useRef(root);
+  rootRef.current = root;
+  useEffect(() => {
+    const offChanged = api.on('project.changed', (e) => {
+      if (e.root !== rootRef.current) return;
+      setLast(new Date(e.at));
+      void qc.invalidateQueries({ queryKey: ['project', 'dashboard', e.root] });
+      void qc.invalidateQueries({ queryKey: ['skills', 'get', e.root] });
+    });
+    const offOpened = api.on('project.opened', (p) => {
+      qc.setQueryData(keys.current, { project: p });
+      void qc.invalidateQueries({ queryKey: keys.recent });
+    });
+    return () => {
+      offChanged();
+      offOpened();
+    };
+  }, [api, qc]);
+  return last;
+}
