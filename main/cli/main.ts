@@ -20,6 +20,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml',
     run: (argv, io) => runCheck('test', argv, io),
   },
+  spec: {
+    summary: 'spec validate|test|decide|explain|compile|imports <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',
+    run: async (argv, io) => (await import('./commands/spec')).runSpec(argv, io),
+  },
   compile: {
     summary: 'compile [--strict] [--dry-run] [--json]  write every target agent\'s native files (dry-run: print the plan, write nothing)',
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),
