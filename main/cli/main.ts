@@ -24,6 +24,26 @@ const COMMANDS: Record<string, Command> = {
     summary: 'spec validate|test|decide|explain|compile|imports <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',
     run: async (argv, io) => (await import('./commands/spec')).runSpec(argv, io),
   },
+  init: {
+    summary: 'init  write kitbash.toml (if absent) and create .kitbash/skills/',
+    run: async (argv, io) => (await import('./commands/init')).runInit(argv, io),
+  },
+  install: {
+    summary: 'install <source> [--yes] [--json] [--dry-run] [--approve HASH]  stage, review, approve, commit (with dependencies; safety and [policy] never bypassed)',
+    run: async (argv, io) => (await import('./commands/install')).runInstall(argv, io),
+  },
+  remove: {
+    summary: 'remove <name> [--yes]  remove an installed skill (refused while others depend on it)',
+    run: async (argv, io) => (await import('./commands/remove')).runRemove(argv, io),
+  },
+  list: {
+    summary: 'list [--json]  installed skills with versions and per-target standing cost',
+    run: async (argv, io) => (await import('./commands/list')).runList(argv, io),
+  },
+  doctor: {
+    summary: 'doctor [--json]  targets, standing cost, lock integrity, policy recheck, compiled-output drift',
+    run: async (argv, io) => (await import('./commands/doctor')).runDoctor(argv, io),
+  },
   compile: {
     summary: 'compile [--strict] [--dry-run] [--json]  write every target agent\'s native files (dry-run: print the plan, write nothing)',
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),

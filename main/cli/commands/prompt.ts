@@ -1,0 +1,17 @@
+import { createInterface } from 'node:readline';
+
+/** Both ends are a terminal: the only case where Skillsmith asks. */
+export function interactive(): boolean {
+  return process.stdin.isTTY === true && process.stdout.isTTY === true;
+}
+
+/** Ask a yes/no question on the terminal; only `y` or `yes` (any case) is yes. */
+export async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await new Promise<string>((res) => rl.question(question, res));
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import type { Skill } from '../../../shared/ksf/model';
+import type { SkillTree } from '../../../shared/ksf/tree';
+import { lintSkill } from '../../../shared/lint/checks';
+import { upsertEntry, type LockEntry } from '../../../shared/lock/lockfile';
+import { reviewBlockers, reviewIntegrity, reviewNode, REVIEW_SCHEMA, type Approval, type InstallReview, type ReviewNode, type ReviewSource } from '../../../shared/lock/review';
+import type { ProjectConfig } from '../../../shared/project/config';
+import { readCatalogs } from '../../../shared/project/sources';
+import { sourceViolations } from '../../../shared/policy/policy';
+import { resolveClosure, type Candidate } from '../../../shared/resolve/resolve';
+import { readLockOrThrow, treeIntegrityFast } from '../lock';
+import { readProjectConfig } from '../project/config';
+import { SKILLS_DIR } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+import { makeStagingDir, openSource, SourceError, stageFolder, type Checkout } from '../sources';
+import { applyChange, recover } from '../workspace/txn';
+import { installedCandidates, loadFolder, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
+
+/** One staged skill: the private copy the review describes and the commit installs. */
+export interface StagedNode {
+  readonly name: string;
+  readonly version: string;
+  /** Absent for a dependency that is already installed (nothing is written for it). */
+  readonly stagedDir?: string;
+  readonly integrity: string;
+  readonly entry: LockEntry;
+  readonly skill: Skill;
+}
+
+export interface StagedInstall {
+  /** Opaque handle the desktop keeps between review and commit. */
+  readonly id: string;
+  readonly project: string;
+  readonly review: InstallReview;
+  readonly nodes: readonly StagedNode[];
+  /** Remove the private staging folder. Safe to call twice. */
+  dispose(): void;
+}
+
+export interface StageOptions {
+  /** Update: the installed skill of this name is being replaced (and may be re-resolved). */
+  readonly replacing?: string;
+  /** Source string to pin for the requested skill (defaults to the raw source). */
+  readonly lockSource?: string;
+}
+
+const STAGE_CONFIG_ERROR = (e: { file: string; message: string; line?: number }) => formatLoadError({ kind: 'load-error', ...e });
+
+export function projectConfigOrThrow(root: string): ProjectConfig {
+  const c = readProjectConfig(root);
+  if (!c.ok) throw new Error(STAGE_CONFIG_ERROR(c.error));
+  return c.value;
+}
+
+function checkoutSource(co: Checkout, origin: string): ReviewSource {
+  return { raw: co.spec.raw, canonical: co.canonical, kind: co.spec.kind, ...(co.commit ? { commit: co.commit } : {}), origin };
+}
+
+/**
+ * Fetch a source into a private staging folder, resolve its dependencies, and build the
+ * review. Nothing in the project is written. The caller must `dispose()` the result.
+ */
+export function stageInstall(project: string, raw: string, options: StageOptions = {}): StagedInstall {
+  const config = projectConfigOrThrow(project);
+  const lock = readLockOrThrow(project);
+  const co = openSource(raw, project);
+  const toDispose: Array<() => void> = [() => co.dispose()];
+  const staging = makeStagingDir();
+  let ok = false;
+  try {
+    const rootLoad = loadFolder(co.skillDir, co.spec.raw, co.subpath.split('/').pop() || undefined);
+    if (!rootLoad.ok) throw new SourceError(rootLoad.message);
+    const rootSkill = rootLoad.skill;
+    const rootName = rootSkill.manifest.skill.name;
+    if (options.replacing === undefined && existsSync(join(project, SKILLS_DIR, rootName))) {
+      throw new SourceError(`${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`);
+    }
+    if (options.replacing !== undefined && options.replacing !== rootName) {
+      throw new SourceError(`${options.replacing}: the source now names itself "${rootName}" — skillsmith remove ${options.replacing} && skillsmith install ${raw}`);
+    }
+    const rootCandidate: Candidate = { id: 'root', name: rootName, version: rootSkill.manifest.skill.version, dependencies: rootSkill.manifest.dependencies, origin: 'requested' };
+
+    // Candidates, only when there is something to resolve.
+    const origins = new Map<string, CandidateOrigin>();
+    const byName = new Map<string, Candidate[]>();
+    if (Object.keys(rootSkill.manifest.dependencies).length > 0) {
+      const pools: CandidateOrigin[][] = [siblingCandidates(co)];
+      const cats = readCatalogs(config.raw);
+      if (!cats.ok) throw new Error(cats.message);
+      for (const cat of cats.catalogs) {
+        const opened = openCatalog(cat, project);
+        toDispose.push(() => opened.dispose());
+        pools.push(opened.candidates);
+      }
+      const installed = installedCandidates(project).filter((c) => c.candidate.name !== options.replacing);
+      const installedNames = new Set(installed.map((c) => c.candidate.name));
+      for (const c of pools.flat()) {
+        if (installedNames.has(c.candidate.name) || c.candidate.name === rootName) continue;
+        origins.set(c.candidate.id, c);
+        byName.set(c.candidate.name, [...(byName.get(c.candidate.name) ?? []), c.candidate]);
+      }
+      for (const c of installed) {
+        origins.set(c.candidate.id, c);
+        byName.set(c.candidate.name, [c.candidate]);
+      }
+    }
+    const resolution = resolveClosure(rootCandidate, byName);
+    if (!resolution.ok) throw new SourceError(resolution.error.message);
+
+    // Stage every node that is not already installed, then load, lint and hash the staged copy.
+    const ordered = [...resolution.nodes].reverse(); // root first, then dependencies
+    const produces = new Map<string, readonly string[]>();
+    const staged: Array<{ node: (typeof ordered)[number]; skill: Skill; dir?: string; integrity: string; source: ReviewSource; installed: boolean; origin?: CandidateOrigin }> = [];
+    for (const node of ordered) {
+      const c = node.candidate;
+      const origin = c.id === 'root' ? undefined : origins.get(c.id);
+      const installed = origin?.installed === true;
+      let skill: Skill;
+      let dir: string | undefined;
+      if (installed) {
+        const l = loadFolder(origin!.dir(), c.name, c.name);
+        if (!l.ok) throw new SourceError(l.message);
+        skill = l.skill;
+      } else {
+        const from = c.id === 'root' ? co.skillDir : origin!.dir();
+        dir = stageFolder(from, staging.dir, c.name, c.id === 'root' ? raw : `${c.name} (${origin!.source})`);
+        const tree = readSkillTree(dir, c.name);
+        if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
+        skill = loadFolderFromTree(tree.value, c.name);
+        if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
+          throw new SourceError(`${c.name}: the source changed while it was being staged — try again`);
+        }
+      }
+      const integrity = treeIntegrityFast(skill.tree);
+      produces.set(c.name, skill.manifest.artifacts.produces);
+      const source: ReviewSource =
+        c.id === 'root'
+          ? checkoutSource(co, 'requested')
+          : installed
+            ? { raw: lock.entries.find((e) => e.name === c.name)?.source ?? '', canonical: lock.entries.find((e) => e.name === c.name)?.resolved ?? '', kind: 'local', origin: 'installed' }
+            : { raw: origin!.source, canonical: origin!.canonical, kind: origin!.kind, ...(origin!.commit ? { commit: origin!.commit } : {}), origin: c.origin };
+      staged.push({ node, skill, ...(dir ? { dir } : {}), integrity, source, installed, ...(origin ? { origin } : {}) });
+    }
+
+    // Transitive dependencies of each node, for consumes ← produces.
+    const depsOf = (name: string, acc = new Set<string>()): Set<string> => {
+      const n = resolution.nodes.find((x) => x.candidate.name === name);
+      for (const e of n?.edges ?? []) if (!acc.has(e.name)) depsOf(e.name, acc.add(e.name));
+      return acc;
+    };
+    const reviewNodes: ReviewNode[] = staged.map((s) => {
+      const deps = depsOf(s.node.candidate.name);
+      return reviewNode({
+        skill: s.skill,
+        role: s.node.candidate.id === 'root' ? 'requested' : 'dependency',
+        alreadyInstalled: s.installed,
+        source: s.source,
+        checks: lintSkill(s.skill),
+        ...(config.policy ? { policy: config.policy } : {}),
+        sourceViolations: config.policy && !s.installed ? sourceViolations(config.policy, s.source.raw, s.source.canonical) : [],
+        dependencies: s.node.edges.map((e) => ({ name: e.name, range: e.range, version: e.version })),
+        producedByDeps: new Map([...produces].filter(([n]) => deps.has(n))),
+        integrity: s.integrity,
+        installDir: `${SKILLS_DIR.split('\\').join('/')}/${s.node.candidate.name}`,
+      });
+    });
+
+    // The lock after commit (recomputed against the then-current lock at commit time).
+    const nodes: StagedNode[] = staged.map((s) => {
+      const c = s.node.candidate;
+      const prior = lock.entries.find((e) => e.name === c.name);
+      const edges = s.node.edges.map((e) => `${e.name}@${e.range}`);
+      const requested = s.node.requiredBy.map((r) => `${r.by.replace(/@[^@]*$/, '')}: ${r.range}`);
+      const entry: LockEntry = s.installed
+        ? { ...prior!, ...(mergeRequested(prior?.requested, requested)) }
+        : {
+            name: c.name,
+            version: c.version,
+            source: c.id === 'root' ? (options.lockSource ?? raw) : s.source.raw,
+            integrity: s.integrity,
+            resolved: s.source.canonical,
+            ...(s.source.commit ? { commit: s.source.commit } : {}),
+            ...(edges.length ? { dependencies: edges } : {}),
+            ...(requested.length ? { requested } : {}),
+            ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false) ? { direct: false } : {}),
+          };
+      return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), integrity: s.integrity, entry, skill: s.skill };
+    });
+
+    const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
+    const notices: string[] = [];
+    for (const n of reviewNodes) for (const c of n.consumes) if (c.producedBy === null && n.dependencies.length > 0) notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
+    const review: InstallReview = {
+      schema: REVIEW_SCHEMA,
+      kind: options.replacing !== undefined ? 'update' : 'install',
+      root: rootName,
+      source: checkoutSource(co, 'requested'),
+      nodes: reviewNodes,
+      writes,
+      blockers: reviewBlockers(reviewNodes),
+      notices,
+      integrity: reviewIntegrity(reviewNodes),
+    };
+    ok = true;
+    return {
+      id: randomBytes(8).toString('hex'),
+      project,
+      review,
+      nodes,
+      dispose: () => staging.dispose(),
+    };
+  } finally {
+    for (const d of toDispose) d();
+    if (!ok) staging.dispose();
+  }
+}
+
+function mergeRequested(prior: readonly string[] | undefined, add: readonly string[]): { requested?: string[] } {
+  const all = [...new Set([...(prior ?? []), ...add])];
+  return all.length ? { requested: all } : {};
+}
+
+function loadFolderFromTree(tree: SkillTree, name: string): Skill {
+  const l = loadSkill(tree, { nameHint: name });
+  if (!l.ok) throw new SourceError(formatLoadError(l.error));
+  return l.value;
+}
+
+/** Why a commit was refused. */
+export class CommitRefused extends Error {}
+
+/**
+ * Install exactly what was reviewed: the approval must name the review's hash, every
+ * staged tree must still hash to what the review showed, and nothing may block it.
+ * Call it holding the project lock.
+ */
+export function commitInstall(staged: StagedInstall, approval: Approval, step = 'install'): { installed: string[] } {
+  const { review, project } = staged;
+  if (approval.integrity !== review.integrity) throw new CommitRefused(`the approval names ${approval.integrity}, but the review is ${review.integrity} — nothing installed`);
+  if (review.blockers.length > 0) throw new CommitRefused(`blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`);
+  for (const n of staged.nodes) {
+    if (!n.stagedDir) continue;
+    const tree = readSkillTree(n.stagedDir, n.name);
+    const now = tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
+    if (now !== n.integrity) throw new CommitRefused(`${n.name}: the staged files changed after the review (now ${now}) — nothing installed`);
+  }
+  recover(project);
+  const current = readLockOrThrow(project);
+  let entries: LockEntry[] = [...current.entries];
+  const put = new Map<string, string>();
+  for (const n of staged.nodes) {
+    if (n.stagedDir) {
+      if (review.kind === 'install' && existsSync(join(project, SKILLS_DIR, n.name))) throw new CommitRefused(`${n.name} was installed by someone else since the review — nothing installed`);
+      put.set(n.name, n.stagedDir);
+    }
+    const prior = entries.find((e) => e.name === n.name);
+    entries = upsertEntry(entries, n.stagedDir || !prior ? n.entry : { ...prior, ...(n.entry.requested ? { requested: n.entry.requested } : {}) });
+  }
+  applyChange(project, { put, remove: [], lock: entries }, step);
+  return { installed: [...put.keys()] };
+}

@@ -1,0 +1,58 @@
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, copyFileSync, symlinkSync, chmodSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { formatBytes } from '../../../shared/ksf/text';
+
+/** Caps on what a source may hold; a skill is text a person must be able to review. */
+export interface SourceCaps {
+  readonly maxFiles: number;
+  readonly maxBytes: number;
+}
+
+/** 5,000 files and 50 MB, overridable with SKILLSMITH_MAX_SOURCE_FILES / SKILLSMITH_MAX_SOURCE_BYTES. */
+export function sourceCaps(env: NodeJS.ProcessEnv = process.env): SourceCaps {
+  const num = (v: string | undefined, d: number) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : d);
+  return { maxFiles: num(env.SKILLSMITH_MAX_SOURCE_FILES, 5000), maxBytes: num(env.SKILLSMITH_MAX_SOURCE_BYTES, 50 * 1024 * 1024) };
+}
+
+/** A problem with what the source holds (the message is one line and names the source). */
+export class SourceError extends Error {}
+
+/**
+ * Copy a skill folder into `dest`, leaving out every `.git` entry at any depth.
+ * Symlinks are copied as links only when they point inside the skill; anything else
+ * is refused, as is a folder over the caps. `label` names the source in errors.
+ */
+export function copySkillFolder(src: string, dest: string, caps: SourceCaps, label: string): void {
+  let files = 0;
+  let bytes = 0;
+  const walk = (from: string, to: string, rel: string): void => {
+    mkdirSync(to, { recursive: true });
+    for (const d of readdirSync(from, { withFileTypes: true })) {
+      if (d.name === '.git') continue;
+      const a = join(from, d.name);
+      const b = join(to, d.name);
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isSymbolicLink()) {
+        const target = readlinkSync(a);
+        const landed = resolve(dirname(a), target);
+        const inside = relative(src, landed);
+        if (isAbsolute(target) || inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
+          throw new SourceError(`${label}: symlink ${r} → ${target} points outside the skill — refusing to install it`);
+        }
+        symlinkSync(target, b);
+        files++;
+      } else if (d.isDirectory()) {
+        walk(a, b, r);
+      } else if (d.isFile()) {
+        files++;
+        bytes += lstatSync(a).size;
+        if (files > caps.maxFiles) throw new SourceError(`${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`);
+        if (bytes > caps.maxBytes) throw new SourceError(`${label}: is larger than ${formatBytes(caps.maxBytes)} — refusing to stage it (SKILLSMITH_MAX_SOURCE_BYTES raises the cap)`);
+        copyFileSync(a, b);
+        chmodSync(b, lstatSync(a).mode & 0o755);
+      }
+      if (files > caps.maxFiles) throw new SourceError(`${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`);
+    }
+  };
+  walk(src, dest, '');
+}

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SourceError } from './copy';
+
+export interface GitResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run the system git without a prompt or a pager; missing git is a clear one-line error. */
+export function git(args: readonly string[], cwd?: string): GitResult {
+  const r = spawnSync('git', [...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', GIT_PAGER: 'cat', LC_ALL: 'C' },
+  });
+  if (r.error) {
+    if ((r.error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new SourceError('git is required to fetch git sources but was not found on PATH — install git, or use a local source: file:./path/to/skill');
+    }
+    throw new SourceError(`git failed to run: ${r.error.message}`);
+  }
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A fresh private clone; the caller must `rmSync` `dir` (cloneRepo's callers use try/finally). */
+export interface Clone {
+  readonly dir: string;
+  readonly commit: string;
+  dispose(): void;
+}
+
+/**
+ * Clone `url` into a new temp folder: shallow without a ref, full then `checkout <ref>`
+ * with one (`full` keeps history and tags, for catalogs). `label` names the repository
+ * in messages. The folder is removed on every failure.
+ */
+export function cloneRepo(url: string, ref: string | undefined, label: string, full = false): Clone {
+  const dir = mkdtempSync(join(tmpdir(), 'skillsmith-clone-'));
+  const dispose = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const args = ['clone', '--quiet', '--no-hardlinks', ...(ref || full ? [] : ['--depth', '1']), '--', url, dir];
+    const c = git(args);
+    if (c.code !== 0) {
+      throw new SourceError(`could not clone ${label} — check that the repository exists, the URL is spelled right, and it is reachable (${firstLine(c.stderr)})`);
+    }
+    if (ref) {
+      const co = git(['-C', dir, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', ref]);
+      if (co.code !== 0) throw new SourceError(`ref "${ref}" not found in ${label} (not a branch, tag, or commit)`);
+    }
+    const head = git(['-C', dir, 'rev-parse', 'HEAD']);
+    if (head.code !== 0) throw new SourceError(`could not read the checked-out commit of ${label} (${firstLine(head.stderr)})`);
+    return { dir, commit: head.stdout.trim(), dispose };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+export function firstLine(s: string): string {
+  const l = s.split('\n').map((x) => x.trim()).find((x) => x !== '');
+  return (l ?? 'no output').replace(/^fatal:\s*/, '');
+}

@@ -1,0 +1,26 @@
+import { compileProject } from '../compile';
+import { faultPoint } from './fault';
+
+/**
+ * Recompile after install, update or remove, through the compile service, so generated
+ * output follows the installed set. A refusal (no targets, a skill over budget) is
+ * reported, not thrown: the change itself is already committed and pinned.
+ */
+export function recompileAfterChange(root: string, note: (text: string) => void, step = 'change'): void {
+  faultPoint(`${step}:before-compile`);
+  let result;
+  try {
+    result = compileProject(root);
+  } catch (e) {
+    note(`compile not run: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} — fix it, then: skillsmith compile\n`);
+    return;
+  }
+  if (result.plan.errors.length) {
+    note(`compile not run: ${result.plan.errors[0]} — then: skillsmith compile\n`);
+    return;
+  }
+  const a = result.applied;
+  const changed = a ? a.written.length + a.rewritten.length + a.removed.length : 0;
+  note(`compiled for ${result.plan.targets.length} target(s): ${changed} generated file(s) changed\n`);
+  faultPoint(`${step}:compiled`);
+}

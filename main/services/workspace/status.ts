@@ -1,0 +1,182 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { standingStub } from '../../../shared/ksf/stub';
+import { estimateTokens } from '../../../shared/ksf/tokens';
+import type { LockEntry } from '../../../shared/lock/lockfile';
+import type { Policy } from '../../../shared/project/config';
+import { readCatalogs, type Catalog } from '../../../shared/project/sources';
+import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
+import { parseSource, canonicalSource } from '../../../shared/lock/source';
+import { detectTargets, resolveTargets } from '../../../shared/targets/registry';
+import { standingCostOf } from '../../../shared/targets/cost';
+import { TARGETS } from '../../../shared/targets/registry';
+import { compiledDrift, diskProject, type DriftEntry } from '../compile';
+import { readLock, treeIntegrityFast } from '../lock';
+import { readProjectConfig } from '../project/config';
+import { installedSkills } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+import { loadSkill } from '../../../shared/ksf/load';
+import { resolve } from 'node:path';
+
+/** One installed folder as the dashboard and doctor see it. */
+export interface SkillStatus {
+  readonly folder: string;
+  readonly name: string;
+  readonly version?: string;
+  readonly description?: string;
+  readonly manifested?: boolean;
+  readonly mode?: string;
+  readonly budget?: number;
+  readonly standing?: number;
+  /** Standing-stub tokens of the raw body (the reference's doctor figure). */
+  readonly stubTokens?: number;
+  /** Per-target standing cost for the project's resolved targets. */
+  readonly targetCost?: readonly { readonly target: string; readonly tokens: number; readonly loading: string }[];
+  readonly loadError?: string;
+  readonly pin?: LockEntry;
+  readonly integrity?: string;
+  /** ok: matches its pin; drift: files differ; unpinned: no lock entry; broken: does not load. */
+  readonly lock: 'ok' | 'drift' | 'unpinned' | 'broken';
+  readonly dependencies: Readonly<Record<string, string>>;
+}
+
+export interface ProjectStatus {
+  readonly root: string;
+  /** A kitbash.toml / kitbash.lock / [sources] problem, one line; the rest is best effort then. */
+  readonly configError?: string;
+  readonly lockError?: string;
+  readonly lockPresent: boolean;
+  readonly policy?: Policy;
+  readonly catalogs: readonly Catalog[];
+  readonly detectedTargets: readonly string[];
+  readonly targets: readonly string[];
+  readonly skills: readonly SkillStatus[];
+  /** Pinned in kitbash.lock but not installed. */
+  readonly missing: readonly LockEntry[];
+  readonly policyViolations: readonly { readonly skill: string; readonly message: string }[];
+  readonly standing: { readonly stubs: number; readonly budgets: number };
+  /** Generated files that differ from what compile would write now (undefined: not computed). */
+  readonly compiledDrift?: readonly DriftEntry[];
+  readonly compileErrors?: readonly string[];
+  /** Interrupted changes waiting for recovery. */
+  readonly interrupted: number;
+}
+
+/**
+ * Everything doctor checks, as data: skills with versions, pins and drift, policy
+ * results, standing cost, compiled-output drift. Read-only.
+ */
+export function projectStatus(root: string, options: { compiled?: boolean } = {}): ProjectStatus {
+  const cfg = readProjectConfig(root);
+  const config = cfg.ok ? cfg.value : undefined;
+  const lock = readLock(root);
+  const entries = lock.ok ? lock.value.entries : [];
+  const cats = config ? readCatalogs(config.raw) : { ok: true as const, catalogs: [] };
+  const view = diskProject(root);
+  const detected = detectTargets(view).map((t) => t.id);
+  const sel = resolveTargets(view, config?.targets);
+  const targetDefs = sel.ok ? sel.targets : [];
+
+  const skills: SkillStatus[] = [];
+  for (const loc of installedSkills(root)) {
+    const pin = entries.find((e) => e.name === loc.nameHint);
+    if (loc.kind === 'broken') {
+      skills.push({ folder: loc.display, name: loc.nameHint, loadError: `${loc.display}: ${loc.problem}`, lock: 'broken', dependencies: {}, ...(pin ? { pin } : {}) });
+      continue;
+    }
+    const tree = readSkillTree(loc.abs, loc.display);
+    if (!tree.ok) {
+      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(tree.error), lock: 'broken', dependencies: {}, ...(pin ? { pin } : {}) });
+      continue;
+    }
+    const integrity = treeIntegrityFast(tree.value);
+    const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
+    const lockState = pin ? (pin.integrity === integrity ? 'ok' : 'drift') : 'unpinned';
+    if (!loaded.ok) {
+      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(loaded.error).split('\n')[0]!, integrity, lock: pin ? lockState : 'broken', dependencies: {}, ...(pin ? { pin } : {}) });
+      continue;
+    }
+    const s = loaded.value;
+    const m = s.manifest;
+    const targetCost = targetDefs.map((t) => {
+      const c = standingCostOf(s, t, view);
+      return { target: t.id, tokens: 'error' in c ? 0 : c.tokens, loading: t.loading };
+    });
+    skills.push({
+      folder: loc.display,
+      name: m.skill.name,
+      version: m.skill.version,
+      description: m.skill.description,
+      manifested: s.manifested,
+      mode: m.targets.mode,
+      budget: m.context.budget,
+      standing: m.context.standing,
+      stubTokens: estimateTokens(standingStub(s.body)),
+      targetCost,
+      integrity,
+      lock: lockState,
+      dependencies: m.dependencies,
+      ...(pin ? { pin } : {}),
+    });
+  }
+  const installedNames = new Set(installedSkills(root).map((l) => l.nameHint));
+  const missing = entries.filter((e) => !installedNames.has(e.name));
+
+  const policyViolations: { skill: string; message: string }[] = [];
+  if (config?.policy) {
+    const policy = config.policy;
+    for (const st of skills) {
+      if (st.pin?.source) {
+        const parsed = parseSource(st.pin.source, (p) => existsSync(resolve(root, p)));
+        if (parsed.ok) {
+          const canonical = st.pin.resolved ?? canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined);
+          for (const v of sourceViolations(policy, st.pin.source, canonical)) policyViolations.push({ skill: st.name, message: v });
+        }
+      }
+    }
+    for (const loc of installedSkills(root)) {
+      if (loc.kind !== 'folder') continue;
+      const tree = readSkillTree(loc.abs, loc.display);
+      const loaded = tree.ok ? loadSkill(tree.value, { nameHint: loc.nameHint }) : undefined;
+      if (loaded?.ok) for (const v of manifestViolations(policy, loaded.value.manifest)) policyViolations.push({ skill: loaded.value.manifest.skill.name, message: v });
+    }
+  }
+
+  let drift: DriftEntry[] | undefined;
+  let compileErrors: readonly string[] | undefined;
+  if (options.compiled !== false && config) {
+    try {
+      const d = compiledDrift(root);
+      drift = d.drift;
+      compileErrors = d.errors;
+    } catch (e) {
+      compileErrors = [e instanceof Error ? e.message.split('\n')[0]! : String(e)];
+    }
+  }
+  const kitbash = join(root, '.kitbash');
+  const interrupted = existsSync(kitbash) ? readdirSync(kitbash).filter((d) => d.startsWith('.txn-')).length : 0;
+  return {
+    root,
+    ...(cfg.ok ? {} : { configError: formatLoadError(cfg.error) }),
+    ...(cats.ok ? {} : { configError: cats.message }),
+    ...(lock.ok ? {} : { lockError: formatLoadError(lock.error) }),
+    lockPresent: lock.ok ? lock.value.present : true,
+    ...(config?.policy ? { policy: config.policy } : {}),
+    catalogs: cats.ok ? cats.catalogs : [],
+    detectedTargets: detected,
+    targets: targetDefs.map((t) => t.id),
+    skills,
+    missing,
+    policyViolations,
+    standing: {
+      stubs: skills.reduce((n, s) => n + (s.stubTokens ?? 0), 0),
+      budgets: skills.reduce((n, s) => n + (s.budget ?? 0), 0),
+    },
+    ...(drift ? { compiledDrift: drift } : {}),
+    ...(compileErrors ? { compileErrors } : {}),
+    interrupted,
+  };
+}
+
+export const ALL_TARGET_IDS = TARGETS.map((t) => t.id);

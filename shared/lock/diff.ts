@@ -1,0 +1,164 @@
+import type { Manifest } from '../ksf/model';
+import type { SkillTree, TreeEntry } from '../ksf/tree';
+import { hashableBytes } from './integrity';
+
+/** One manifest field that changed; `escalation` marks a change that asks for more. */
+export interface FieldChange {
+  readonly field: string;
+  readonly before: string;
+  readonly after: string;
+  readonly escalation: boolean;
+  readonly why?: string;
+}
+
+const yn = (v: boolean) => (v ? 'YES' : 'no');
+const list = (v: readonly string[]) => (v.length ? v.join(', ') : 'none');
+const runs = (s: Manifest['mcp']['servers'][number]) => (s.transport === 'stdio' ? [s.command ?? '', ...s.args].join(' ').trim() : (s.url ?? ''));
+
+/**
+ * What changed between two manifests, in the reference's field order, plus Skillsmith's
+ * escalations: new dependencies and new scripts (passed in, they are files).
+ */
+export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: readonly string[]; after: readonly string[] }): FieldChange[] {
+  const out: FieldChange[] = [];
+  const field = (name: string, av: string, bv: string, escalation = false, why?: string) => {
+    if (av !== bv) out.push({ field: name, before: av, after: bv, escalation, ...(why ? { why } : {}) });
+  };
+  field('version', a.skill.version, b.skill.version);
+  field('description', JSON.stringify(a.skill.description), JSON.stringify(b.skill.description));
+  field('budget', `${a.context.budget} tok`, `${b.context.budget} tok`, b.context.budget > a.context.budget);
+  field('standing', `${a.context.standing} tok/session`, `${b.context.standing} tok/session`, b.context.standing > a.context.standing);
+  field('disclosure', a.context.disclosure, b.context.disclosure, a.context.disclosure === 'lazy' && b.context.disclosure === 'eager');
+  field('mode', a.targets.mode, b.targets.mode);
+  field('permissions.network', yn(a.permissions.network), yn(b.permissions.network), !a.permissions.network && b.permissions.network);
+  field('permissions.write', yn(a.permissions.write), yn(b.permissions.write), !a.permissions.write && b.permissions.write);
+  field('permissions.tools', list(a.permissions.tools), list(b.permissions.tools), b.permissions.tools.some((t) => !a.permissions.tools.includes(t)));
+  field('requires', list(a.targets.requires), list(b.targets.requires));
+  field('commands', list(a.triggers.commands), list(b.triggers.commands));
+  field('events', list(a.triggers.events), list(b.triggers.events));
+  field('artifacts.produces', list(a.artifacts.produces), list(b.artifacts.produces));
+  field('artifacts.consumes', list(a.artifacts.consumes), list(b.artifacts.consumes));
+  const deps = (d: Readonly<Record<string, string>>) => list(Object.entries(d).map(([k, v]) => `${k}@${v}`));
+  const newDeps = Object.keys(b.dependencies).filter((k) => !(k in a.dependencies));
+  field('dependencies', deps(a.dependencies), deps(b.dependencies), newDeps.length > 0, newDeps.length ? `new dependencies: ${newDeps.join(', ')}` : undefined);
+  const before = new Map(a.mcp.servers.map((s) => [s.name, s]));
+  for (const s of b.mcp.servers) {
+    const prev = before.get(s.name);
+    if (!prev) {
+      field(`mcp.servers.${s.name}`, '(absent)', `${s.transport} ${runs(s)}`, true, 'a new MCP server will run with your agent\'s permissions');
+      continue;
+    }
+    field(`mcp.servers.${s.name}`, runs(prev), runs(s), true, 'same server name, different program');
+    field(`mcp.servers.${s.name}.transport`, prev.transport, s.transport);
+    const widened = s.tools.includes('*') ? !prev.tools.includes('*') : s.tools.some((t) => !prev.tools.includes(t));
+    field(`mcp.servers.${s.name}.tools`, list(prev.tools), list(s.tools), widened, widened ? 'the tool allowlist grew' : undefined);
+  }
+  for (const s of a.mcp.servers) if (!b.mcp.servers.some((x) => x.name === s.name)) field(`mcp.servers.${s.name}`, `${s.transport} ${runs(s)}`, '(removed)');
+  if (scripts) {
+    const added = scripts.after.filter((p) => !scripts.before.includes(p));
+    if (added.length) out.push({ field: 'scripts', before: list(scripts.before), after: list(scripts.after), escalation: true, why: `new scripts: ${added.join(', ')}` });
+  }
+  return out;
+}
+
+export interface FileChange {
+  readonly path: string;
+  readonly change: '+' | '-' | '~';
+  /** Binary or symlink: compared, not line-diffed. */
+  readonly opaque: boolean;
+  readonly before?: string;
+  readonly after?: string;
+}
+
+const dec = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+function view(e: TreeEntry | undefined): { key: string; text?: string; opaque: boolean } | undefined {
+  if (!e || e.kind === 'dir') return undefined;
+  if (e.kind === 'symlink') return { key: `symlink → ${e.target}`, opaque: true };
+  if (e.bytes.indexOf(0) !== -1) return { key: `bin:${Array.from(e.bytes).join(',')}`, opaque: true };
+  const text = dec.decode(hashableBytes(e.bytes));
+  return { key: `txt:${text}`, text, opaque: false };
+}
+
+/** Files added, removed or changed between two trees (text compared CRLF-normalised), in path order. */
+export function fileChanges(a: SkillTree, b: SkillTree): FileChange[] {
+  const am = new Map(a.entries.filter((e) => e.kind !== 'dir').map((e) => [e.path, e]));
+  const bm = new Map(b.entries.filter((e) => e.kind !== 'dir').map((e) => [e.path, e]));
+  const paths = [...new Set([...am.keys(), ...bm.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const out: FileChange[] = [];
+  for (const p of paths) {
+    const va = view(am.get(p));
+    const vb = view(bm.get(p));
+    if (va && vb && va.key === vb.key) continue;
+    const change = !va ? '+' : !vb ? '-' : '~';
+    const opaque = (va?.opaque ?? false) || (vb?.opaque ?? false);
+    out.push({ path: p, change, opaque, ...(va?.text !== undefined ? { before: va.text } : {}), ...(vb?.text !== undefined ? { after: vb.text } : {}) });
+  }
+  return out;
+}
+
+/** A unified diff (3 lines of context) of two texts; a missing side is empty. */
+export function unifiedDiff(path: string, before: string, after: string): string {
+  const a = splitLines(before);
+  const b = splitLines(after);
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const am = a.slice(pre, a.length - suf);
+  const bm = b.slice(pre, b.length - suf);
+  const ops: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
+  if (am.length * bm.length > 4_000_000) {
+    for (const s of am) ops.push({ t: '-', s });
+    for (const s of bm) ops.push({ t: '+', s });
+  } else {
+    const n = am.length;
+    const m = bm.length;
+    const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = am[i] === bm[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && am[i] === bm[j]) {
+        ops.push({ t: ' ', s: am[i]! });
+        i++;
+        j++;
+      } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ t: '-', s: am[i++]! });
+      else ops.push({ t: '+', s: bm[j++]! });
+    }
+  }
+  if (ops.every((o) => o.t === ' ')) return '';
+  const full = [...a.slice(0, pre).map((s) => ({ t: ' ' as const, s })), ...ops, ...a.slice(a.length - suf).map((s) => ({ t: ' ' as const, s }))];
+  // Group into hunks with 3 lines of context.
+  const lines: string[] = [`--- a/${path}`, `+++ b/${path}`];
+  const changed = full.map((o, k) => (o.t !== ' ' ? k : -1)).filter((k) => k >= 0);
+  let k = 0;
+  while (k < changed.length) {
+    const start = Math.max(0, changed[k]! - 3);
+    let end = Math.min(full.length, changed[k]! + 4);
+    while (k + 1 < changed.length && changed[k + 1]! - 3 <= end) {
+      k++;
+      end = Math.min(full.length, changed[k]! + 4);
+    }
+    k++;
+    let aStart = 1;
+    let bStart = 1;
+    for (let x = 0; x < start; x++) {
+      if (full[x]!.t !== '+') aStart++;
+      if (full[x]!.t !== '-') bStart++;
+    }
+    const hunk = full.slice(start, end);
+    const aLen = hunk.filter((o) => o.t !== '+').length;
+    const bLen = hunk.filter((o) => o.t !== '-').length;
+    lines.push(`@@ -${aStart},${aLen} +${bStart},${bLen} @@`);
+    for (const o of hunk) lines.push(`${o.t}${o.s}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const l = text.split('\n');
+  if (l[l.length - 1] === '') l.pop();
+  return l;
+}
