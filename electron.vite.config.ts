@@ -25,6 +25,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload cannot require node_modules: the contract's zod is bundled in.
+      externalizeDeps: { exclude: ['zod'] },
       outDir: 'out/preload',
       rollupOptions: {
         input: { index: resolve(__dirname, 'preload/index.ts') },
@@ -37,6 +39,8 @@ export default defineConfig({
     base: './',
     plugins: [react()],
     build: {
+      // The renderer ships to a browser page (and is timed by bench/desktop.mjs): minify it.
+      minify: true,
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },

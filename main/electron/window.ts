@@ -1,34 +1,46 @@
-import { BrowserWindow, shell, type WebPreferences } from 'electron';
-import { join } from 'node:path';
+import type { BrowserWindow, BrowserWindowConstructorOptions, Shell, WebContents } from 'electron';
+import { APP_ENTRY, isAllowedExternal, secureWebPreferences } from './secure';
 
-/** The one set of web preferences every window uses: the renderer is untrusted. */
-export function secureWebPreferences(preloadPath: string): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    spellcheck: false,
-  };
+/** What window creation needs from electron (injected, so tests never load electron). */
+export interface WindowDeps {
+  readonly BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindow;
+  readonly shell: Pick<Shell, 'openExternal'>;
 }
 
-export function createMainWindow(workspace: string): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
+type Hardenable = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
+
+/**
+ * Lock a webContents down: it can never navigate (the app is a single page), never open
+ * a window (an allowlisted https link goes to the system browser instead), and never
+ * attach a <webview>.
+ */
+export function hardenWebContents(contents: Hardenable, shell: Pick<Shell, 'openExternal'>): void {
+  // The app is one page: no navigation at all, not even to another app:// path.
+  contents.on('will-navigate', (event: { preventDefault(): void }) => event.preventDefault());
+  contents.on('will-redirect', (event: { preventDefault(): void }) => event.preventDefault());
+  contents.on('will-attach-webview', (event: { preventDefault(): void }) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternal(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+/** Every window of the app goes through here: the shared secure preferences, hardened, app:// only. */
+export function createAppWindow(deps: WindowDeps, preloadPath: string, extra: Partial<BrowserWindowConstructorOptions> = {}): BrowserWindow {
+  const { webPreferences: _ignored, ...rest } = extra;
+  const win = new deps.BrowserWindow({
+    width: 1360,
+    height: 880,
+    minWidth: 760,
+    minHeight: 520,
     show: false,
     title: 'Skillsmith',
-    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.cjs')),
+    backgroundColor: '#0f1115',
+    ...rest,
+    webPreferences: secureWebPreferences(preloadPath),
   });
-  // Navigation away from the app and new windows are never allowed; the renderer
-  // cannot open arbitrary URLs.
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  hardenWebContents(win.webContents, deps.shell);
   win.once('ready-to-show', () => win.show());
-  void win.loadFile(join(__dirname, '../renderer/index.html'), { query: { workspace } });
-  void shell; // external links get an allowlisted opener with the desktop shell issue
+  void win.loadURL(APP_ENTRY);
   return win;
 }

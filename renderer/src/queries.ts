@@ -86,9 +86,14 @@ export function useLiveRefresh(root: string | null): Date | null {
       qc.setQueryData(keys.current, { project: p });
       void qc.invalidateQueries({ queryKey: keys.recent });
     });
+    const offClosed = api.on('project.closed', () => {
+      qc.setQueryData(keys.current, { project: null });
+      void qc.invalidateQueries({ queryKey: keys.recent });
+    });
     return () => {
       offChanged();
       offOpened();
+      offClosed();
     };
   }, [api, qc]);
   return last;

@@ -67,3 +67,6 @@ export class IpcError extends Error {
     this.code = data.code;
   }
 }
+
+/** The one Electron IPC channel main → renderer events travel on; the preload fans them out by name. */
+export const EVENT_CHANNEL = 'skillsmith:event';

@@ -13,6 +13,8 @@ export const EVENTS = {
   ),
   /** The open project was switched from outside the renderer (a menu, the command line). */
   'project.opened': eventStream('main opened a project for this window (menu, second instance)', z.object({ root: z.string(), name: z.string() })),
+  /** The project was closed from outside the renderer (the File menu). */
+  'project.closed': eventStream('main closed this window\'s project (menu)', z.object({ root: z.string() })),
   /** Progress of a long operation (install, compile, scan). */
   progress: eventStream(
     'progress of a long operation',
