@@ -1,0 +1,230 @@
+/**
+ * The backends as text: the bwrap argv, the macOS Seatbelt profile, the probe's reading
+ * of a failing bwrap, and the labels each backend earns. No sandbox needed.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { bwrapArgs, probeBwrap, usernsCause } from '../../main/services/sandbox/bwrap';
+import { policyFromManifest, restrictionRows, unenforced } from '../../main/services/sandbox/policy';
+import { probeBackend, probeReport } from '../../main/services/sandbox/probe';
+import { seatbeltProfile, sandboxExecCommand } from '../../main/services/sandbox/seatbelt';
+import { LABEL, type SandboxPolicy } from '../../main/services/sandbox/types';
+import { cleanup, fakeBwrap, tempDir } from './helpers';
+
+afterAll(cleanup);
+
+function policy(perm: { network?: boolean; write?: boolean; produces?: string[] } = {}, over: Partial<SandboxPolicy> = {}): SandboxPolicy {
+  return {
+    ...policyFromManifest({
+      manifest: { permissions: { tools: ['bash:git *'], network: perm.network ?? false, write: perm.write ?? false }, artifacts: { produces: perm.produces ?? [], consumes: [] } },
+      workspace: '/home/dev/proj',
+      skillDir: '/home/dev/proj/.kitbash/skills/demo',
+      scratchDir: '/tmp/skillsmith-run-x/scratch',
+      homeDir: '/tmp/skillsmith-run-x/home',
+      parentEnv: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'xterm', AWS_SECRET_ACCESS_KEY: 'no', HOME: '/home/dev' },
+      passEnv: { CI: '1' },
+      hiddenHomes: ['/home/dev', '/home/dev', '/'],
+    }),
+    ...over,
+  };
+}
+
+const all = () => true;
+/** Index of a flag sequence in an argv. */
+const at = (a: string[], ...seq: string[]): number => a.findIndex((_, i) => seq.every((s, j) => a[i + j] === s));
+
+describe('policy', () => {
+  it('keeps only the allowlisted environment plus what the run passes and its own folders', () => {
+    expect(policy().env).toEqual({
+      PATH: '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm',
+      HOME: '/tmp/skillsmith-run-x/home',
+      TMPDIR: '/tmp/skillsmith-run-x/scratch',
+      KITBASH_PROJECT_ROOT: '/home/dev/proj',
+      KITBASH_SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo',
+      KITBASH_ARTIFACTS_DIR: '/home/dev/proj/.kitbash/artifacts',
+      CI: '1',
+    });
+  });
+
+  it('omitted permissions read as the most restrictive; a producer may write only .kitbash/artifacts', () => {
+    const p = policy({ produces: ['findings@1'] });
+    expect([p.network, p.write]).toEqual([false, false]);
+    expect(p.extraWritable).toEqual(['/home/dev/proj/.kitbash/artifacts']);
+    expect(policy().extraWritable).toEqual([]);
+    expect(p.hiddenHomes).toEqual(['/home/dev']);
+  });
+});
+
+describe('bubblewrap argv', () => {
+  it('unshares everything, drops every capability, dies with its parent, and runs the supervisor', () => {
+    const a = bwrapArgs(policy(), ['/x/scripts/run.sh', 'arg one'], { exists: all });
+    expect(a.slice(0, 6)).toEqual(['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind']);
+    expect(a).not.toContain('--share-net');
+    expect(a.slice(-5)).toEqual(['-c', expect.stringContaining('stray'), 'skillsmith-run', '/x/scripts/run.sh', 'arg one']);
+    expect(at(a, '--chdir', '/home/dev/proj')).toBeGreaterThan(0);
+  });
+
+  it('network = true shares the host network and keeps /run; false hides /run (host Unix sockets)', () => {
+    const open = bwrapArgs(policy({ network: true }), ['x'], { exists: all });
+    expect(open).toContain('--share-net');
+    expect(at(open, '--tmpfs', '/run')).toBe(-1);
+    expect(at(bwrapArgs(policy(), ['x'], { exists: all }), '--tmpfs', '/run')).toBeGreaterThan(0);
+  });
+
+  it('write = false binds the workspace read-only, write = true writable — and the skill read-only after it either way', () => {
+    for (const write of [false, true]) {
+      const a = bwrapArgs(policy({ write }), ['x'], { exists: all });
+      const ws = at(a, write ? '--bind' : '--ro-bind', '/home/dev/proj', '/home/dev/proj');
+      const skill = at(a, '--ro-bind', '/home/dev/proj/.kitbash/skills/demo', '/home/dev/proj/.kitbash/skills/demo');
+      const dotKitbash = at(a, '--ro-bind-try', '/home/dev/proj/.kitbash', '/home/dev/proj/.kitbash');
+      const lock = at(a, '--ro-bind-try', '/home/dev/proj/kitbash.lock', '/home/dev/proj/kitbash.lock');
+      expect(ws).toBeGreaterThan(0);
+      expect(dotKitbash).toBeGreaterThan(ws);
+      expect(lock).toBeGreaterThan(ws);
+      expect(skill).toBeGreaterThan(dotKitbash);
+    }
+  });
+
+  it('the artifacts folder is bound writable after the read-only .kitbash', () => {
+    const a = bwrapArgs(policy({ produces: ['findings@1'] }), ['x'], { exists: all });
+    expect(at(a, '--bind', '/home/dev/proj/.kitbash/artifacts', '/home/dev/proj/.kitbash/artifacts')).toBeGreaterThan(at(a, '--ro-bind-try', '/home/dev/proj/.kitbash', '/home/dev/proj/.kitbash'));
+  });
+
+  it('covers the real home with an empty tmpfs before the workspace inside it is bound, and makes it read-only last', () => {
+    const a = bwrapArgs(policy(), ['x'], { exists: all });
+    const cover = at(a, '--tmpfs', '/home/dev');
+    const ws = at(a, '--ro-bind', '/home/dev/proj', '/home/dev/proj');
+    const ro = at(a, '--remount-ro', '/home/dev');
+    expect(cover).toBeGreaterThan(at(a, '--ro-bind', '/', '/'));
+    expect(ws).toBeGreaterThan(cover);
+    expect(ro).toBeGreaterThan(at(a, '--bind', '/tmp/skillsmith-run-x/home', '/tmp/skillsmith-run-x/home'));
+    expect(at(a, '--ro-bind', '/', '/')).toBeLessThan(at(a, '--tmpfs', '/tmp'));
+    // A home that does not exist needs no cover (and bwrap could not create it on a read-only root).
+    expect(bwrapArgs(policy(), ['x'], { exists: (p) => p !== '/home/dev' })).not.toContain('/home/dev');
+  });
+
+  it('clears the environment and sets exactly the policy variables', () => {
+    const a = bwrapArgs(policy(), ['x'], { exists: all });
+    const sets: string[] = [];
+    a.forEach((v, i) => v === '--setenv' && sets.push(a[i + 1]!));
+    expect(a).toContain('--clearenv');
+    expect(sets.sort()).toEqual(Object.keys(policy().env).sort());
+    expect(a.join(' ')).not.toContain('AWS_SECRET');
+  });
+});
+
+describe('macOS sandbox-exec profile', () => {
+  it('denies by default, reads everything but the real home, writes only scratch and its home', () => {
+    const { profile, params } = seatbeltProfile(policy());
+    expect(profile.split('\n')).toEqual([
+      '(version 1)',
+      '(deny default)',
+      '(allow process-exec)',
+      '(allow process-fork)',
+      '(allow signal (target same-sandbox))',
+      '(allow process-info* (target same-sandbox))',
+      '(allow sysctl-read)',
+      '(allow mach-lookup (global-name "com.apple.system.opendirectoryd.libinfo") (global-name "com.apple.system.logger"))',
+      '(allow file-read*)',
+      '(deny file-read* (subpath (param "HIDDEN_HOME_0")))',
+      '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
+      '(allow file-write* (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
+      '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
+      '(deny file-write* (subpath (param "SKILL_DIR")) (subpath (param "READ_ONLY_0")) (subpath (param "READ_ONLY_1")))',
+      '',
+    ]);
+    expect(params).toMatchObject({ WORKSPACE: '/home/dev/proj', SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo', HIDDEN_HOME_0: '/home/dev', READ_ONLY_0: '/home/dev/proj/.kitbash' });
+    expect(profile).not.toContain('network');
+  });
+
+  it('write = true adds the workspace to the writable set; the skill deny still comes after it', () => {
+    const { profile } = seatbeltProfile(policy({ write: true }));
+    const lines = profile.split('\n');
+    const w = lines.findIndex((l) => l.startsWith('(allow file-write*') && l.includes('WORKSPACE'));
+    const d = lines.findIndex((l) => l.startsWith('(deny file-write*') && l.includes('SKILL_DIR'));
+    expect(w).toBeGreaterThan(0);
+    expect(d).toBeGreaterThan(w);
+  });
+
+  it('network = true allows sockets and the DNS service; produces re-allows the artifacts folder after the read-only islands', () => {
+    const { profile } = seatbeltProfile(policy({ network: true, produces: ['findings@1'] }));
+    expect(profile).toContain('(allow network*)\n');
+    expect(profile).toContain('com.apple.mDNSResponder');
+    const lines = profile.trim().split('\n');
+    const deny = lines.findIndex((l) => l.startsWith('(deny file-write*'));
+    expect(lines.findIndex((l, i) => i > deny && l === '(allow file-write* (subpath (param "WRITABLE_0")))')).toBeGreaterThan(deny);
+  });
+
+  it('paths travel as -D parameters, so a quote in a path cannot change the profile', () => {
+    const evil = '/Users/a") (allow default) ("';
+    const cmd = sandboxExecCommand(policy({}, { workspace: evil }), ['/bin/echo', 'hi']);
+    const profile = cmd.args[1]!;
+    expect(profile).not.toContain('allow default');
+    expect(cmd.args).toContain(`WORKSPACE=${evil}`);
+    expect(cmd.args.slice(-2)).toEqual(['/bin/echo', 'hi']);
+    expect(cmd.file).toBe('/usr/bin/sandbox-exec');
+  });
+});
+
+describe('probe', () => {
+  it('names the user-namespace restriction when bwrap fails the way Ubuntu 24.04 makes it fail', async () => {
+    const s = await probeBwrap({ bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), readSysctl: (p) => (p.endsWith('apparmor_restrict_unprivileged_userns') ? '1' : undefined) });
+    expect(s).toMatchObject({ backend: 'bubblewrap', works: false, detail: 'bwrap: setting up uid map: Permission denied' });
+    expect(s.reason).toMatch(/user namespace.*apparmor_restrict_unprivileged_userns = 1 \(Ubuntu/);
+  });
+
+  it('reads the other kernel knobs, and says so when none explains it', () => {
+    expect(usernsCause((p) => (p.endsWith('unprivileged_userns_clone') ? '0' : undefined))).toMatch(/unprivileged_userns_clone = 0/);
+    expect(usernsCause((p) => (p.endsWith('max_user_namespaces') ? '0' : undefined))).toMatch(/max_user_namespaces = 0/);
+    expect(usernsCause(() => undefined)).toMatch(/container or security policy/);
+  });
+
+  it('a bwrap that fails for another reason is reported with what it printed', async () => {
+    const s = await probeBwrap({ bwrapPath: fakeBwrap(tempDir('skillsmith-fake-'), 'broken') });
+    expect(s).toMatchObject({ works: false, reason: 'a trivial sandboxed command failed (exit 1)', detail: 'bwrap: something unexpected went wrong' });
+  });
+
+  it('a missing binary is "not installed"; another OS has no backend', async () => {
+    expect((await probeBwrap({ bwrapPath: '/nonexistent/bwrap' })).reason).toBe('bubblewrap is not installed (no /nonexistent/bwrap)');
+    expect(await probeBackend({ platform: 'win32', bwrapPath: '/x', sandboxExecPath: '/x' })).toMatchObject({ backend: 'none', works: false });
+  });
+
+  it('a failing probe labels every OS restriction advisory, so runs are refused', async () => {
+    const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' });
+    expect(r.rows.filter((x) => x.id !== 'output').every((x) => x.label === LABEL.advisory)).toBe(true);
+    expect(unenforced(r.rows).map((x) => x.id)).toEqual(['network', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
+  });
+});
+
+describe('labels', () => {
+  const p = policy();
+  it('a working bubblewrap holds every OS row; tools stay advisory and output is the runner\'s', () => {
+    const rows = restrictionRows({ backend: 'bubblewrap', works: true }, p);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.label]))).toEqual({
+      network: LABEL.bubblewrap,
+      filesystem: LABEL.bubblewrap,
+      'skill-folder': LABEL.bubblewrap,
+      home: LABEL.bubblewrap,
+      environment: LABEL.bubblewrap,
+      processes: LABEL.bubblewrap,
+      privileges: LABEL.bubblewrap,
+      output: LABEL.runner,
+      tools: LABEL.advisory,
+    });
+    expect(rows.find((r) => r.id === 'tools')?.what).toContain('"bash:git *"');
+    expect(unenforced(rows)).toEqual([]);
+  });
+
+  it('sandbox-exec cannot kill a detached grandchild: processes is advisory but does not block the run', () => {
+    const rows = restrictionRows({ backend: 'sandbox-exec', works: true }, p);
+    expect(rows.find((r) => r.id === 'processes')?.label).toBe(LABEL.advisory);
+    expect(rows.find((r) => r.id === 'network')?.label).toBe(LABEL['sandbox-exec']);
+    expect(unenforced(rows)).toEqual([]);
+  });
+
+  it('the override makes every OS row advisory even where a backend works', () => {
+    const rows = restrictionRows({ backend: 'bubblewrap', works: true }, p, true);
+    expect(rows.filter((r) => r.label === LABEL.bubblewrap)).toEqual([]);
+  });
+});
