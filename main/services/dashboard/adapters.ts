@@ -1,102 +1,122 @@
-import { join } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { basename } from 'node:path';
 import type { Problem, StatusCard, TargetInfo } from '../../../shared/ipc/channels/project';
-import { resolveTargets, standingCostOf, targetById, TARGETS } from '../../../shared/targets';
+import { TARGETS } from '../../../shared/targets';
 import type { ProjectConfig } from '../../../shared/project/config';
-import { readLock, skillIntegrity } from '../lock';
-import { SKILLS_DIR } from '../skills/locate';
-import { diskProjectView } from './disk-view';
+import { projectStatus, type ProjectStatus } from '../workspace/status';
 import type { DashboardEngines, PinState, ScanEngines } from './engines';
 
 /**
- * The engines wired to the other areas' code: targets and standing cost from
- * shared/targets, pins from main/services/lock. Policy and compile drift are reported
- * as not available until their engines land.
+ * The dashboard's engines, wired to the workspace area's `projectStatus` (lock pins and
+ * drift, policy violations, resolved and detected targets, per-target standing cost,
+ * compiled-output drift) and the target registry (labels, loading). Computed once per scan.
  */
 export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): ScanEngines => {
-  const view = diskProjectView(root);
+  let memo: ProjectStatus | undefined;
+  const status = () => (memo ??= projectStatus(root));
+  const byFolder = () => new Map(status().skills.map((s) => [basename(s.folder), s]));
+  let folders: ReturnType<typeof byFolder> | undefined;
+  const skill = (dir: string) => (folders ??= byFolder()).get(dir);
+
   return {
     targets() {
-      const problems: Problem[] = [];
-      let selection = resolveTargets(view, config.targets);
-      if (!selection.ok) {
-        problems.push({ severity: 'error', skill: null, source: 'targets', message: selection.message, file: 'kitbash.toml' });
-        selection = resolveTargets(view, undefined);
-      }
-      const active = new Set(selection.ok ? selection.targets.map((t) => t.id) : []);
+      const st = status();
+      const active = new Set(st.targets);
+      const detected = new Set(st.detectedTargets);
       const configured = new Set(config.targets ?? []);
+      const problems: Problem[] = [];
+      const unknown = [...configured].filter((id) => !TARGETS.some((t) => t.id === id));
+      if (unknown.length) problems.push({ severity: 'error', skill: null, source: 'targets', message: `unknown target(s) in kitbash.toml: ${unknown.join(', ')}`, file: 'kitbash.toml' });
       const targets: TargetInfo[] = TARGETS.map((t) => ({
         id: t.id,
         label: t.agent,
-        detected: t.detect(view),
+        detected: detected.has(t.id),
         configured: configured.has(t.id),
         active: active.has(t.id),
         loading: t.loading,
       }));
       return { targets, problems };
     },
-    standing(skill, target) {
-      const def = targetById(target.id);
-      if (!def) return null;
-      const cost = standingCostOf(skill, def, view);
-      return 'error' in cost ? null : cost.tokens;
+
+    standing(dir, target) {
+      const cost = skill(dir)?.targetCost?.find((c) => c.target === target.id);
+      return cost ? cost.tokens : null;
     },
-    lock(installed) {
+
+    lock() {
+      const st = status();
       const perSkill = new Map<string, { state: PinState; source: string | null }>();
       const problems: Problem[] = [];
-      const lock = readLock(root);
-      if (!lock.ok) {
-        const message = formatLoadError(lock.error);
-        problems.push({ severity: 'error', skill: null, source: 'lock', message, file: 'kitbash.lock' });
-        return { card: { state: 'error', title: 'Lock', detail: message }, perSkill, problems };
+      if (st.lockError) {
+        problems.push({ severity: 'error', skill: null, source: 'lock', message: st.lockError, file: 'kitbash.lock' });
+        return { card: { state: 'error', title: 'Lock', detail: st.lockError }, perSkill, problems };
       }
-      if (!lock.value.present) {
-        for (const name of installed) perSkill.set(name, { state: 'unlocked', source: null });
-        const card: StatusCard = installed.length
-          ? { state: 'warn', title: 'Lock', detail: `no kitbash.lock — ${installed.length} skill(s) not pinned` }
-          : { state: 'none', title: 'Lock', detail: 'no kitbash.lock (nothing installed)' };
-        return { card, perSkill, problems };
-      }
-      const entries = new Map(lock.value.entries.map((e) => [e.name, e]));
       let drift = 0;
       let unpinned = 0;
-      for (const name of installed) {
-        const entry = entries.get(name);
-        if (!entry) {
-          unpinned++;
-          perSkill.set(name, { state: 'unlocked', source: null });
-          problems.push({ severity: 'warning', skill: name, source: 'lock', message: `${name}: installed but not pinned in kitbash.lock` });
-          continue;
-        }
-        const hash = skillIntegrity(join(root, SKILLS_DIR, name));
-        const state: PinState = hash.ok && hash.value === entry.integrity ? 'locked' : 'drift';
+      for (const s of st.skills) {
+        const dir = basename(s.folder);
+        const state: PinState = s.lock === 'ok' ? 'locked' : s.lock === 'drift' ? 'drift' : s.pin ? 'drift' : 'unlocked';
+        perSkill.set(dir, { state, source: s.pin?.source ?? null });
         if (state === 'drift') {
           drift++;
-          problems.push({ severity: 'error', skill: name, source: 'lock', message: `${name}: integrity drift — installed files differ from kitbash.lock` });
+          problems.push({ severity: 'error', skill: dir, source: 'lock', message: `${s.name}: integrity drift — installed files differ from kitbash.lock` });
+        } else if (state === 'unlocked') {
+          unpinned++;
+          if (st.lockPresent) problems.push({ severity: 'warning', skill: dir, source: 'lock', message: `${s.name}: installed but not pinned in kitbash.lock` });
         }
-        perSkill.set(name, { state, source: entry.source });
       }
-      const missing = lock.value.entries.filter((e) => !installed.includes(e.name));
-      for (const e of missing) problems.push({ severity: 'error', skill: null, source: 'lock', message: `${e.name}: in kitbash.lock but not installed` });
-      const pinned = installed.length - unpinned;
-      const card: StatusCard =
-        drift || missing.length
-          ? { state: 'error', title: 'Lock', detail: [drift ? `${drift} skill(s) drifted` : '', missing.length ? `${missing.length} pinned but missing` : ''].filter(Boolean).join(' · ') }
-          : unpinned
-            ? { state: 'warn', title: 'Lock', detail: `${pinned} pinned · ${unpinned} not pinned` }
-            : { state: 'ok', title: 'Lock', detail: `integrity ok · ${pinned} skill(s) pinned` };
+      for (const e of st.missing) problems.push({ severity: 'error', skill: null, source: 'lock', message: `${e.name}: pinned in kitbash.lock but not installed`, file: 'kitbash.lock' });
+      const installed = st.skills.length;
+      let card: StatusCard;
+      if (!st.lockPresent) {
+        card = installed
+          ? { state: 'warn', title: 'Lock', detail: `no kitbash.lock — ${installed} skill(s) not pinned` }
+          : { state: 'none', title: 'Lock', detail: 'no kitbash.lock (nothing installed)' };
+      } else if (drift || st.missing.length) {
+        card = { state: 'error', title: 'Lock', detail: [drift ? `${drift} skill(s) drifted` : '', st.missing.length ? `${st.missing.length} pinned but missing` : ''].filter(Boolean).join(' · ') };
+      } else if (unpinned) {
+        card = { state: 'warn', title: 'Lock', detail: `${installed - unpinned} pinned · ${unpinned} not pinned` };
+      } else {
+        card = { state: 'ok', title: 'Lock', detail: `integrity ok · ${installed} skill(s) pinned` };
+      }
       return { card, perSkill, problems };
     },
-    policy(_skills) {
-      return {
-        card: config.policy
-          ? { state: 'unavailable', title: 'Policy', detail: '[policy] is set; its evaluation is not in this build yet' }
-          : { state: 'none', title: 'Policy', detail: 'no [policy] in kitbash.toml' },
-        problems: [],
-      };
+
+    policy() {
+      const st = status();
+      if (!st.policy) return { card: { state: 'none', title: 'Policy', detail: 'no [policy] in kitbash.toml' }, problems: [] };
+      const dirOf = new Map(st.skills.map((s) => [s.name, basename(s.folder)]));
+      const problems: Problem[] = st.policyViolations.map((v) => ({ severity: 'error' as const, skill: dirOf.get(v.skill) ?? null, source: 'policy', message: v.message }));
+      const card: StatusCard = problems.length
+        ? { state: 'error', title: 'Policy', detail: `${problems.length} violation(s) of [policy]` }
+        : { state: 'ok', title: 'Policy', detail: 'every installed skill satisfies [policy]' };
+      return { card, problems };
     },
+
     compiled() {
-      return { card: { state: 'unavailable', title: 'Compiled output', detail: 'compile drift is not in this build yet' }, problems: [] };
+      const st = status();
+      if (st.compileErrors?.length) {
+        return {
+          card: { state: 'error', title: 'Compiled output', detail: st.compileErrors[0]! },
+          problems: st.compileErrors.map((m) => ({ severity: 'error' as const, skill: null, source: 'compile', message: m })),
+        };
+      }
+      if (!st.compiledDrift) return { card: { state: 'unavailable', title: 'Compiled output', detail: 'not checked (kitbash.toml could not be read)' }, problems: [] };
+      const drift = st.compiledDrift;
+      if (drift.length === 0) return { card: { state: 'ok', title: 'Compiled output', detail: 'agent files match a fresh compile' }, problems: [] };
+      const missing = drift.filter((d) => d.kind === 'missing').length;
+      const never = missing === drift.length;
+      return {
+        card: never
+          ? { state: 'warn', title: 'Compiled output', detail: `not compiled yet — ${missing} file(s) to write (run skillsmith compile)` }
+          : { state: 'warn', title: 'Compiled output', detail: `${drift.length} file(s) out of date — run skillsmith compile` },
+        problems: drift.slice(0, 50).map((d) => ({
+          severity: 'warning' as const,
+          skill: null,
+          source: 'compile',
+          message: d.kind === 'missing' ? `${d.path}: not written yet` : d.kind === 'stale' ? `${d.path}: stale, compile would prune it` : `${d.path}: differs from what compile writes`,
+          file: d.path,
+        })),
+      };
     },
   };
 };

@@ -35,13 +35,11 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
   const { targets, problems: targetProblems } = engines.targets();
   problems.push(...targetProblems);
   const active = targets.filter((t) => t.active);
-  const lock = engines.lock(locations.map((l) => l.nameHint));
+  const lock = engines.lock();
 
-  const loadedSkills: Skill[] = [];
   const skills: SkillRow[] = locations.map((location, i) => {
     const report = reports[i]!;
     const loaded = loadFor(location);
-    if (loaded) loadedSkills.push(loaded.skill);
     for (const c of report.checks) {
       if (c.status === 'pass') continue;
       const at = c.locations?.[0];
@@ -58,7 +56,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
     const pin = lock.perSkill.get(location.nameHint);
     const m = loaded?.skill.manifest;
     const standing: Record<string, number | null> = {};
-    for (const t of active) standing[t.id] = loaded ? engines.standing(loaded.skill, t) : null;
+    for (const t of active) standing[t.id] = loaded ? engines.standing(location.nameHint, t) : null;
     return {
       dir: location.nameHint,
       name: report.name,
@@ -80,8 +78,8 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
     } satisfies SkillRow;
   });
 
-  const policy = engines.policy(loadedSkills);
-  const compiled = engines.compiled(loadedSkills, active);
+  const policy = engines.policy();
+  const compiled = engines.compiled();
   problems.push(...lock.problems, ...policy.problems, ...compiled.problems);
   problems.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 
