@@ -46,6 +46,8 @@ interface Ctx {
   inAlias: number;
   /** Inside an untagged enum: strings must be real strings, as with serde's buffered content. */
   strict: number;
+  /** Alias → its anchored node (yaml's resolve() searches the whole document each time). */
+  anchors: Map<unknown, Node | undefined>;
 }
 
 /**
@@ -78,7 +80,7 @@ export function readSpecYaml(text: string, displayPath: string): SkillSpec {
   }
   if (doc.contents === null) fail('EOF while parsing a value');
 
-  const ctx: Ctx = { doc, aliasNodes: 0, inAlias: 0, strict: 0 };
+  const ctx: Ctx = { doc, aliasNodes: 0, inAlias: 0, strict: 0, anchors: new Map() };
   try {
     return readStruct(ctx, doc.contents, SkillSpecDef, '', 0, 0) as unknown as SkillSpec;
   } catch (e) {
@@ -102,7 +104,11 @@ function deref(ctx: Ctx, node: unknown, depth: number, at: number): Node | null 
   }
   if (node === null || node === undefined) return null;
   if (isAlias(node)) {
-    const target = node.resolve(ctx.doc);
+    let target = ctx.anchors.get(node);
+    if (!ctx.anchors.has(node)) {
+      target = node.resolve(ctx.doc) as Node | undefined;
+      ctx.anchors.set(node, target);
+    }
     if (!target) throw new Fail(`unknown anchor ${debugStr(node.source)}`, offsetOf(node, at));
     return target as Node;
   }
