@@ -3,7 +3,8 @@
  * of a failing bwrap, and the labels each backend earns. No sandbox needed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { bwrapArgs, probeBwrap, usernsCause } from '../../main/services/sandbox/bwrap';
+import { bwrapArgs, bwrapCommand, probeBwrap, usernsCause } from '../../main/services/sandbox/bwrap';
+import { seccompSupported, unixSocketFilter } from '../../main/services/sandbox/seccomp';
 import { policyFromManifest, restrictionRows, unenforced } from '../../main/services/sandbox/policy';
 import { probeBackend, probeReport } from '../../main/services/sandbox/probe';
 import { seatbeltProfile, sandboxExecCommand } from '../../main/services/sandbox/seatbelt';
@@ -226,5 +227,70 @@ describe('labels', () => {
   it('the override makes every OS row advisory even where a backend works', () => {
     const rows = restrictionRows({ backend: 'bubblewrap', works: true }, p, true);
     expect(rows.filter((r) => r.label === LABEL.bubblewrap)).toEqual([]);
+  });
+});
+
+describe('no-network seccomp filter', () => {
+  /** A classic-BPF interpreter for the few instructions the filter uses. */
+  function evaluate(prog: Uint8Array, data: { arch: number; nr: number; arg0: bigint }): number {
+    const v = new DataView(prog.buffer, prog.byteOffset, prog.byteLength);
+    const mem = new DataView(new ArrayBuffer(64));
+    mem.setUint32(0, data.nr, true);
+    mem.setUint32(4, data.arch, true);
+    mem.setBigUint64(16, data.arg0, true);
+    let acc = 0;
+    for (let pc = 0; pc * 8 < prog.length; pc++) {
+      const code = v.getUint16(pc * 8, true);
+      const jt = v.getUint8(pc * 8 + 2);
+      const jf = v.getUint8(pc * 8 + 3);
+      const k = v.getUint32(pc * 8 + 4, true);
+      if (code === 0x20) acc = mem.getUint32(k, true);
+      else if (code === 0x15) pc += acc === k ? jt : jf;
+      else if (code === 0x35) pc += acc >= k ? jt : jf;
+      else if (code === 0x06) return k;
+      else throw new Error(`unexpected opcode ${code}`);
+    }
+    throw new Error('fell off the end');
+  }
+  const X64 = 0xc000003e;
+  const ALLOW = 0x7fff0000;
+  const prog = unixSocketFilter('x64');
+
+  it('refuses socket(AF_UNIX) with EAFNOSUPPORT and lets every other family and call through', () => {
+    expect(evaluate(prog, { arch: X64, nr: 41, arg0: 1n })).toBe(0x00050000 | 97);
+    expect(evaluate(prog, { arch: X64, nr: 41, arg0: 2n })).toBe(ALLOW);
+    expect(evaluate(prog, { arch: X64, nr: 53, arg0: 1n })).toBe(ALLOW); // socketpair
+    expect(evaluate(prog, { arch: X64, nr: 0, arg0: 1n })).toBe(ALLOW);
+  });
+
+  it('reads the domain as the kernel does (low 32 bits), so high garbage does not slip past', () => {
+    expect(evaluate(prog, { arch: X64, nr: 41, arg0: 0xffffffff00000001n })).toBe(0x00050000 | 97);
+  });
+
+  it('refuses io_uring, the x32 ABI and foreign architectures', () => {
+    expect(evaluate(prog, { arch: X64, nr: 425, arg0: 0n })).toBe(0x00050000 | 38);
+    expect(evaluate(prog, { arch: X64, nr: 0x40000000 | 41, arg0: 1n })).toBe(0x00050000 | 1);
+    expect(evaluate(prog, { arch: 0x40000003, nr: 102, arg0: 1n })).toBe(0x00050000 | 1);
+  });
+
+  it('arm64 has its own socket number; other architectures have no filter', () => {
+    expect(evaluate(unixSocketFilter('arm64'), { arch: 0xc00000b7, nr: 198, arg0: 1n })).toBe(0x00050000 | 97);
+    expect(seccompSupported('ppc64')).toBe(false);
+  });
+
+  it('bwrap gets --seccomp 4 only without network, with the program on fd 4', () => {
+    expect(at(bwrapArgs(policy(), ['x'], { exists: all, arch: 'x64' }), '--seccomp', '4')).toBeGreaterThan(0);
+    expect(bwrapArgs(policy({ network: true }), ['x'], { exists: all, arch: 'x64' })).not.toContain('--seccomp');
+    expect(bwrapArgs(policy(), ['x'], { exists: all, arch: 'ppc64' })).not.toContain('--seccomp');
+    expect(bwrapCommand(policy(), ['x'], { arch: 'x64' }).fd4).toEqual(unixSocketFilter('x64'));
+    expect(bwrapCommand(policy({ network: true }), ['x'], { arch: 'x64' }).fd4).toBeUndefined();
+  });
+});
+
+describe('sandbox-exec paths', () => {
+  it('are resolved before they reach the profile (Seatbelt sees /private/tmp, not /tmp)', () => {
+    const cmd = sandboxExecCommand(policy(), ['/bin/true'], '/usr/bin/sandbox-exec', (p) => p.replace(/^\/tmp\//, '/private/tmp/'));
+    expect(cmd.args).toContain('SCRATCH=/private/tmp/skillsmith-run-x/scratch');
+    expect(cmd.args).toContain('WORKSPACE=/home/dev/proj');
   });
 });

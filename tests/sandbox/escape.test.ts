@@ -4,6 +4,7 @@
  * succeeds where the manifest (or the run) allows it. Needs a working bubblewrap.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../main/services/runs/audit';
@@ -20,6 +21,14 @@ s.on('data', (d) => (data += d));
 s.on('end', () => { console.log('connected: ' + data); process.exit(0); });
 s.on('error', (e) => { console.log('blocked: ' + e.code); process.exit(3); });
 setTimeout(() => { console.log('blocked: no answer'); process.exit(3); }, 4000);
+`;
+
+const UNIX = `${NODE_SHEBANG}
+const s = require('net').connect(process.argv[2]);
+let data = '';
+s.on('data', (d) => (data += d));
+s.on('end', () => { console.log('connected: ' + data); process.exit(0); });
+s.on('error', (e) => { console.log('blocked: ' + e.code); process.exit(3); });
 `;
 
 const DNS = `${NODE_SHEBANG}
@@ -94,7 +103,7 @@ let sent = 0;
 })();
 `;
 
-const scripts = { 'net.js': NET, 'dns.js': DNS, 'writes.js': WRITES, 'ssh.js': SSH, 'env.js': ENV, 'sleep.js': SLEEP, 'outlive.js': OUTLIVE, 'flood.js': FLOOD };
+const scripts = { 'net.js': NET, 'unix.js': UNIX, 'dns.js': DNS, 'writes.js': WRITES, 'ssh.js': SSH, 'env.js': ENV, 'sleep.js': SLEEP, 'outlive.js': OUTLIVE, 'flood.js': FLOOD };
 const locked = { scripts };
 const open = { scripts, toml: '[permissions]\nnetwork = true\nwrite = true\n' };
 
@@ -117,6 +126,22 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       expect(srv.connections()).toBe(1);
     } finally {
       await srv.close();
+    }
+  });
+
+  it('(1b) a Unix socket a host daemon listens on, visible on the read-only root, cannot be reached without network', async () => {
+    const dir = tempDir('skillsmith-sock-', '/var/tmp');
+    const sock = join(dir, 'daemon.sock');
+    const srv = createServer((c) => c.end(GREETING));
+    await new Promise<void>((r) => srv.listen(sock, r));
+    try {
+      const blocked = await run({ projectRoot: root, skill: 'locked', script: 'unix.js', args: [sock] });
+      expect(blocked.stdout).toBe('blocked: EAFNOSUPPORT\n');
+      expect(blocked.result.exitCode).toBe(3);
+      const allowed = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock] });
+      expect(allowed.stdout).toBe(`connected: ${GREETING}\n`);
+    } finally {
+      await new Promise((r) => srv.close(r));
     }
   });
 

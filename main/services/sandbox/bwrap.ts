@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { capture, firstLines } from './process';
+import { seccompSupported, unixSocketFilter } from './seccomp';
 import type { BackendStatus, SandboxPolicy, WrappedCommand } from './types';
 
 export const DEFAULT_BWRAP = '/usr/bin/bwrap';
@@ -23,6 +24,8 @@ export interface BwrapOptions {
    * so the whole sandbox dies with the process that started it, even on SIGKILL.
    */
   readonly setprivPath?: string;
+  /** CPU architecture (process.arch) for the no-network seccomp filter; unsupported → no filter. */
+  readonly arch?: string;
   /** Whether a path exists on the host (a hidden home that does not exist needs no cover). */
   readonly exists?: (path: string) => boolean;
 }
@@ -52,6 +55,7 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   for (const h of homes) a.push('--remount-ro', h);
   a.push('--clearenv');
   for (const [k, v] of Object.entries(policy.env)) a.push('--setenv', k, v);
+  if (withSeccomp(policy, opts)) a.push('--seccomp', '4');
   a.push('--chdir', policy.workspace, '--', '/bin/sh', '-c', SUPERVISOR, 'skillsmith-run', ...argv);
   return a;
 }
@@ -61,8 +65,13 @@ export function bwrapCommand(policy: SandboxPolicy, argv: readonly string[], opt
   // so /proc/1/environ inside holds nothing the script may not see.
   const bwrap = opts.bwrapPath ?? DEFAULT_BWRAP;
   const args = bwrapArgs(policy, argv, opts);
-  if (opts.setprivPath) return { file: opts.setprivPath, args: ['--pdeathsig', 'KILL', '--', bwrap, ...args], env: policy.env, cwd: policy.workspace, reportsStrays: true };
-  return { file: bwrap, args, env: policy.env, cwd: policy.workspace, reportsStrays: true };
+  const fd4 = withSeccomp(policy, opts) ? { fd4: unixSocketFilter(opts.arch ?? process.arch) } : {};
+  if (opts.setprivPath) return { file: opts.setprivPath, args: ['--pdeathsig', 'KILL', '--', bwrap, ...args], env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4 };
+  return { file: bwrap, args, env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4 };
+}
+
+function withSeccomp(policy: SandboxPolicy, opts: BwrapOptions): boolean {
+  return !policy.network && seccompSupported(opts.arch ?? process.arch);
 }
 
 export interface ProbeDeps {

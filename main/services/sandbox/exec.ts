@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { WrappedCommand } from './types';
 
 export type Stream = 'stdout' | 'stderr';
@@ -62,7 +62,7 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     const child = spawn(cmd.file, [...cmd.args], {
       cwd: cmd.cwd,
       env: { ...cmd.env },
-      stdio: ['ignore', 'pipe', 'pipe', cmd.reportsStrays ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', cmd.reportsStrays ? 'pipe' : 'ignore', cmd.fd4 ? 'pipe' : 'ignore'],
       detached: true,
     });
     const killGroup = (): void => {
@@ -143,6 +143,11 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
       });
     }
 
+    const fd4 = child.stdio[4] as Writable | null | undefined;
+    if (fd4 && cmd.fd4) {
+      fd4.on('error', () => undefined);
+      fd4.end(Buffer.from(cmd.fd4));
+    }
     child.on('spawn', () => emit({ type: 'spawned', pid: child.pid }));
     child.on('error', (e: NodeJS.ErrnoException) => finish(`${cmd.file}: ${e.code ?? e.message}`));
     child.on('exit', (code, signal) => {

@@ -66,7 +66,7 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
 export function describeRestriction(id: RestrictionId, p: Pick<SandboxPolicy, 'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env'>): string {
   switch (id) {
     case 'network':
-      return p.network ? 'network allowed (permissions.network = true)' : 'no network — a private namespace with only its own loopback';
+      return p.network ? 'network allowed (permissions.network = true)' : 'no network — a private namespace with only its own loopback, and no Unix-socket connects';
     case 'filesystem': {
       const extra = p.extraWritable.length ? ' and .kitbash/artifacts/' : '';
       return p.write

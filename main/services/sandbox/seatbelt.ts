@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { capture, firstLines } from './process';
 import type { BackendStatus, SandboxPolicy, WrappedCommand } from './types';
 
@@ -52,8 +53,22 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
   return { profile: lines.join('\n') + '\n', params };
 }
 
-export function sandboxExecCommand(policy: SandboxPolicy, argv: readonly string[], path = DEFAULT_SANDBOX_EXEC): WrappedCommand {
-  const { profile, params } = seatbeltProfile(policy);
+/**
+ * Seatbelt matches resolved paths (/tmp is /private/tmp on macOS), so every folder of the
+ * policy is resolved first; one that does not exist yet is kept as given.
+ */
+export function sandboxExecCommand(policy: SandboxPolicy, argv: readonly string[], path = DEFAULT_SANDBOX_EXEC, real: (p: string) => string = realOrSame): WrappedCommand {
+  const resolved: SandboxPolicy = {
+    ...policy,
+    workspace: real(policy.workspace),
+    skillDir: real(policy.skillDir),
+    scratchDir: real(policy.scratchDir),
+    homeDir: real(policy.homeDir),
+    hiddenHomes: policy.hiddenHomes.map(real),
+    extraWritable: policy.extraWritable.map(real),
+    readOnlyInWorkspace: policy.readOnlyInWorkspace.map(real),
+  };
+  const { profile, params } = seatbeltProfile(resolved);
   const args = ['-p', profile];
   for (const [k, v] of Object.entries(params)) args.push('-D', `${k}=${v}`);
   args.push(...argv);
@@ -71,4 +86,12 @@ export async function probeSandboxExec(path = DEFAULT_SANDBOX_EXEC, timeoutMs = 
   }
   if (run.code === 0 && run.stdout.trim() === 'skillsmith-probe-ok') return { backend: 'sandbox-exec', works: true, path };
   return { backend: 'sandbox-exec', works: false, path, reason: `a trivial sandboxed command failed (exit ${String(run.code)})`, detail: firstLines(run.stderr) };
+}
+
+function realOrSame(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }

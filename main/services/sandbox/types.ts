@@ -86,4 +86,6 @@ export interface WrappedCommand {
   readonly cwd: string;
   /** Whether the wrapper reports processes left behind on fd 3. */
   readonly reportsStrays: boolean;
+  /** Bytes the wrapper reads from fd 4 before it starts (bwrap's `--seccomp 4`). */
+  readonly fd4?: Uint8Array;
 }
