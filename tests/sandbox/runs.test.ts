@@ -44,6 +44,16 @@ describe('integrity first', () => {
   });
 });
 
+describe('project policy', () => {
+  it('a run re-checks deny_network and deny_write from kitbash.toml', async () => {
+    const root = project({ net: { ...HELLO, toml: '[permissions]\nnetwork = true\nwrite = true\n' }, hello: HELLO });
+    writeFileSync(join(root, 'kitbash.toml'), '[policy]\ndeny_network = true\ndeny_write = true\n');
+    const r = await run({ projectRoot: root, skill: 'net', script: 'hello.sh' });
+    expect(r.result.refusal).toEqual({ reason: 'policy', message: 'refusing to run: net declares network permission and deny_network = true; net declares write permission and deny_write = true (kitbash.toml [policy])' });
+    expect((await run({ projectRoot: root, skill: 'hello', script: 'hello.sh' }, { host: fakeHost() })).result.refusal?.reason).toBe('unenforced');
+  });
+});
+
 describe('fail closed when bubblewrap is absent or fails', () => {
   it('refuses the run, naming every restriction that cannot be held and why', async () => {
     const root = project({ hello: HELLO });
@@ -131,6 +141,7 @@ describe.skipIf(!ok)('runs', () => {
       outcome: 'exited',
       exitCode: 0,
       enforcement: { network: LABEL.bubblewrap, filesystem: LABEL.bubblewrap, tools: LABEL.advisory, output: LABEL.runner },
+      tools: ['bash:git *'],
     });
     expect(lock).toContain(log[0]!.integrity!);
     expect(log[0]!.argv.at(-1)).toBe('x');

@@ -17,6 +17,8 @@ export interface AuditRecord {
   readonly argv: readonly string[];
   readonly backend: string;
   readonly enforcement: Partial<Record<RestrictionId, EnforcementLabel>>;
+  /** `permissions.tools` as declared (advisory). */
+  readonly tools?: readonly string[];
   readonly override: boolean;
   readonly outcome: RunOutcome;
   readonly exitCode: number | null;

@@ -6,6 +6,7 @@ import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
 import { NAME_RE, type Skill } from '../../../shared/ksf/model';
 import { verifySkill, type PinCheck } from '../lock/index';
+import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
 import { currentHost, probeBackend, unconfinedCommand, wrapCommand, type SandboxHost } from '../sandbox/probe';
@@ -99,6 +100,17 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const m = skill.manifest;
   const known = { version: m.skill.version, integrity: pin.integrity };
 
+  // The project's [policy] is enforced at install; a run re-checks the two that concern it,
+  // so tightening the policy later takes effect without a reinstall.
+  const config = readProjectConfig(root);
+  if (!config.ok) return refuse('policy', formatLoadError(config.error), known);
+  const pol = config.value.policy;
+  const denied = [
+    ...(pol?.denyNetwork && m.permissions.network ? [`${req.skill} declares network permission and deny_network = true`] : []),
+    ...(pol?.denyWrite && m.permissions.write ? [`${req.skill} declares write permission and deny_write = true`] : []),
+  ];
+  if (denied.length) return refuse('policy', `refusing to run: ${denied.join('; ')} (kitbash.toml [policy])`, known);
+
   const produces = req.mode === 'gate' ? m.artifacts.produces : [];
   let scriptName: string | undefined = req.script;
   if (req.mode === 'gate') {
@@ -172,6 +184,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     env: policy.env,
     backend: status,
     rows,
+    tools: m.permissions.tools,
     override,
     produces,
   };
@@ -238,6 +251,7 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     argv: plan.argv,
     backend: plan.override ? 'none (--unconfined)' : exec ? plan.backend.backend : 'none (no script ran)',
     enforcement: Object.fromEntries(plan.rows.map((r) => [r.id, r.label])),
+    tools: plan.tools,
     override: plan.override,
     outcome: result.outcome,
     exitCode: result.exitCode,

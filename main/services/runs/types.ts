@@ -40,13 +40,15 @@ export interface RunPlan {
   readonly env: Readonly<Record<string, string>>;
   readonly backend: BackendStatus;
   readonly rows: readonly RestrictionRow[];
+  /** `permissions.tools` as declared: shown and recorded, never enforced. */
+  readonly tools: readonly string[];
   /** True when this run goes ahead without the OS sandbox (`--unconfined`). */
   readonly override: boolean;
   /** The artifact types a gate validates afterwards. */
   readonly produces: readonly string[];
 }
 
-export type RefusalReason = 'not-installed' | 'invalid-skill' | 'integrity' | 'no-script' | 'not-a-gate' | 'no-verdict-source' | 'unenforced' | 'bad-request';
+export type RefusalReason = 'not-installed' | 'invalid-skill' | 'integrity' | 'policy' | 'no-script' | 'not-a-gate' | 'no-verdict-source' | 'unenforced' | 'bad-request';
 
 /** Everything the runner reports while a run goes. */
 export type RunEvent =
