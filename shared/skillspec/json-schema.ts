@@ -64,10 +64,16 @@ function fieldSchema(s: StructDef, f: FieldDef, defs: Record<string, Json>): Jso
   if (ID_FIELDS.has(key)) t = withString(t, { pattern: IDENTIFIER_PATTERN });
   if (NON_BLANK_FIELDS.has(key)) t = withString(t, { pattern: NON_BLANK });
   if (NON_EMPTY_FIELDS.has(key)) t = withString(t, { minLength: 1 });
-  if (s.name === 'SkillSpec' && ID_KEYED.has(f.name)) t = { ...t, propertyNames: { pattern: IDENTIFIER_PATTERN } };
-  if (key === 'Elicitation.choices') t = { ...t, minItems: 1 };
-  if (key === 'TraceConfig.record') t = { ...t, uniqueItems: true };
+  if (s.name === 'SkillSpec' && ID_KEYED.has(f.name)) t = patchBranch(t, 'object', { propertyNames: { pattern: IDENTIFIER_PATTERN } });
+  if (key === 'Elicitation.choices') t = patchBranch(t, 'array', { minItems: 1 });
+  if (key === 'TraceConfig.record') t = patchBranch(t, 'array', { uniqueItems: true });
   return f.doc ? { ...t, description: f.doc } : t;
+}
+
+/** Add keywords to the branch of type `type` (the schema itself, or one arm of an `anyOf`). */
+function patchBranch(t: Json, type: string, extra: Json): Json {
+  if (Array.isArray(t['anyOf'])) return { ...t, anyOf: (t['anyOf'] as Json[]).map((x) => (x['type'] === type ? { ...x, ...extra } : x)) };
+  return { ...t, ...extra };
 }
 
 /** A scalar written for a string field is read as its text, so numbers and booleans are strings too. */
