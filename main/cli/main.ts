@@ -44,6 +44,18 @@ const COMMANDS: Record<string, Command> = {
     summary: 'doctor [--json]  targets, standing cost, lock integrity, policy recheck, compiled-output drift',
     run: async (argv, io) => (await import('./commands/doctor')).runDoctor(argv, io),
   },
+  update: {
+    summary: 'update [name] [--yes] [--json]  refetch pinned sources; review diff with escalations, then the install path',
+    run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
+  },
+  diff: {
+    summary: 'diff <name> [<name | path | source>]  manifest, permission and file diff (exit 0 same, 1 differs, 2 trouble)',
+    run: async (argv, io) => (await import('./commands/diff')).runDiff(argv, io),
+  },
+  import: {
+    summary: 'import [--write] [--name N]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report',
+    run: async (argv, io) => (await import('./commands/import')).runImport(argv, io),
+  },
   compile: {
     summary: 'compile [--strict] [--dry-run] [--json]  write every target agent\'s native files (dry-run: print the plan, write nothing)',
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),

@@ -83,32 +83,55 @@ export function resolveClosure(root: Candidate, candidates: ReadonlyMap<string, 
     return undefined;
   };
 
+  const ranges = new Map<string, semver.Range | null>();
+  const rangeOf = (r: string): semver.Range | null => {
+    let v = ranges.get(r);
+    if (v === undefined) {
+      v = semver.validRange(r) === null ? null : new semver.Range(r);
+      ranges.set(r, v);
+    }
+    return v;
+  };
+  const holds = (version: string, r: Requirement): boolean => rangeOf(r.range)?.test(version) ?? false;
+
   const solve = (state: State, depth: number): State | undefined => {
-    // Every requirement on an already-chosen name must hold.
-    for (const [name, rs] of state.reqs) {
-      const c = state.chosen.get(name);
-      if (!c) continue;
-      for (const r of rs) {
-        if (semver.validRange(r.range) === null) return fail(invalidRange(name, [r]), depth);
-      }
-      if (!rs.every((r) => semver.satisfies(c.version, r.range, { includePrerelease: false }))) {
-        return fail(conflict(name, rs, (sorted.get(name) ?? []).map((x) => x.version)), depth);
+    // The first name that is asked for but not chosen yet (breadth-first, so stable).
+    let nextName: string | undefined;
+    for (const name of state.reqs.keys()) {
+      if (!state.chosen.has(name)) {
+        nextName = name;
+        break;
       }
     }
-    // Next unresolved name, in a stable order: fewest remaining options first.
-    let next: { name: string; options: Candidate[]; reqs: Requirement[] } | undefined;
-    for (const [name, rs] of state.reqs) {
-      if (state.chosen.has(name)) continue;
-      const all = sorted.get(name) ?? [];
-      if (all.length === 0) return fail(missing(name, rs), depth);
-      const options = all.filter((c) => rs.every((r) => semver.satisfies(c.version, r.range)));
-      if (options.length === 0) return fail(conflict(name, rs, all.map((c) => c.version)), depth);
-      if (!next || options.length < next.options.length || (options.length === next.options.length && name < next.name)) next = { name, options, reqs: rs };
-    }
-    if (!next) return state;
-    for (const option of next.options) {
-      if (++steps > maxSteps) return fail({ kind: 'conflict', name: next.name, requirements: next.reqs, available: [], message: `gave up resolving ${next.name} after ${maxSteps} trials — the dependency graph is too tangled` }, depth);
-      const chosen = new Map(state.chosen).set(next.name, option);
+    if (nextName === undefined) return state;
+    const rs = state.reqs.get(nextName)!;
+    for (const r of rs) if (rangeOf(r.range) === null) return fail(invalidRange(nextName, [r]), depth);
+    const all = sorted.get(nextName) ?? [];
+    if (all.length === 0) return fail(missing(nextName, rs), depth);
+    const options = all.filter((c) => rs.every((r) => holds(c.version, r)));
+    if (options.length === 0) return fail(conflict(nextName, rs, all.map((c) => c.version)), depth);
+    for (const option of options) {
+      if (++steps > maxSteps) return fail({ kind: 'conflict', name: nextName, requirements: rs, available: [], message: `gave up resolving ${nextName} after ${maxSteps} trials — the dependency graph is too tangled` }, depth);
+      // The option's own ranges must hold for everything already chosen.
+      const by = `${option.name}@${option.version}`;
+      let clash: ResolveError | undefined;
+      for (const [dep, range] of Object.entries(option.dependencies)) {
+        const req = { by, range };
+        if (rangeOf(range) === null) {
+          clash = invalidRange(dep, [req]);
+          break;
+        }
+        const chosenDep = dep === nextName ? option : state.chosen.get(dep);
+        if (chosenDep && !holds(chosenDep.version, req)) {
+          clash = conflict(dep, [...(state.reqs.get(dep) ?? []), req], (sorted.get(dep) ?? []).map((x) => x.version));
+          break;
+        }
+      }
+      if (clash) {
+        fail(clash, depth + 1);
+        continue;
+      }
+      const chosen = new Map(state.chosen).set(nextName, option);
       const found = solve({ chosen, reqs: addReqs(state.reqs, option) }, depth + 1);
       if (found) return found;
       if (steps > maxSteps) return undefined;

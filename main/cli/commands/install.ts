@@ -59,7 +59,7 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
       }
       const result = commitInstall(staged, { integrity: approved });
       note(`installed ${what}\n  pinned in kitbash.lock\n`);
-      if (result.installed.length && !flags['no-compile']) recompileAfterChange(io.cwd, note, 'install');
+      if (result.installed.length && !flags['no-compile']) await recompileAfterChange(io.cwd, note, 'install');
       return 0;
     } finally {
       staged.dispose();

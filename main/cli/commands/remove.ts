@@ -36,7 +36,7 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
     }
     applyRemove(io.cwd, [name, ...also]);
     for (const n of [name, ...also]) io.out(`removed ${n}\n`);
-    if (!flags['no-compile']) recompileAfterChange(io.cwd, io.out, 'remove');
+    if (!flags['no-compile']) await recompileAfterChange(io.cwd, io.out, 'remove');
     return 0;
   });
 }

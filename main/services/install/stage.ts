@@ -46,6 +46,8 @@ export interface StageOptions {
   readonly replacing?: string;
   /** Source string to pin for the requested skill (defaults to the raw source). */
   readonly lockSource?: string;
+  /** Installed skills the resolver may replace (update: dependencies installed only for the skill being updated). */
+  readonly replaceable?: readonly string[];
 }
 
 const STAGE_CONFIG_ERROR = (e: { file: string; message: string; line?: number }) => formatLoadError({ kind: 'load-error', ...e });
@@ -96,7 +98,8 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         toDispose.push(() => opened.dispose());
         pools.push(opened.candidates);
       }
-      const installed = installedCandidates(project).filter((c) => c.candidate.name !== options.replacing);
+      const free = new Set([options.replacing, ...(options.replaceable ?? [])]);
+      const installed = installedCandidates(project).filter((c) => !free.has(c.candidate.name));
       const installedNames = new Set(installed.map((c) => c.candidate.name));
       for (const c of pools.flat()) {
         if (installedNames.has(c.candidate.name) || c.candidate.name === rootName) continue;

@@ -6,11 +6,11 @@ import { faultPoint } from './fault';
  * output follows the installed set. A refusal (no targets, a skill over budget) is
  * reported, not thrown: the change itself is already committed and pinned.
  */
-export function recompileAfterChange(root: string, note: (text: string) => void, step = 'change'): void {
+export async function recompileAfterChange(root: string, note: (text: string) => void, step = 'change'): Promise<void> {
   faultPoint(`${step}:before-compile`);
   let result;
   try {
-    result = compileProject(root);
+    result = await compileProject(root);
   } catch (e) {
     note(`compile not run: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} — fix it, then: skillsmith compile\n`);
     return;

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Skill } from '../../../shared/ksf/model';
+import { fileChanges, manifestDelta, unifiedDiff } from '../../../shared/lock/diff';
+import { readLockOrThrow } from '../../services/lock';
+import { loadFolder } from '../../services/install/candidates';
+import { installedSkills, SKILLS_DIR } from '../../services/skills/locate';
+import { readSkillTree } from '../../services/skills/reader';
+import { makeStagingDir, openSource, stageFolder } from '../../services/sources';
+import type { CliIo, ExitCode } from '../io';
+
+interface Side {
+  label: string;
+  skill?: Skill;
+  tree: Skill['tree'];
+}
+
+const USAGE = [
+  'usage: skillsmith diff <skill-name> [<skill-name | path | source>]',
+  '  one argument: diff the installed skill against a fresh fetch of its pinned source',
+  '  two arguments: diff any two skills (installed name, path, or source)',
+].join('\n');
+
+/** `diff <a> [<b>]` — read-only; exit 0 same, 1 differs, 2 trouble (diff(1) codes). */
+export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
+  const args = argv.filter((a) => !a.startsWith('-'));
+  if (args.length === 0 || args.length > 2) {
+    io.err(`${USAGE}\n`);
+    return 2;
+  }
+  const cleanups: Array<() => void> = [];
+  try {
+    let a: Side;
+    let b: Side;
+    if (args.length === 1) {
+      const entry = readLockOrThrow(io.cwd).entries.find((e) => e.name === args[0]);
+      if (!entry) {
+        io.err(`${args[0]} is not pinned in kitbash.lock — install it first, or pass two targets to compare.\n`);
+        return 2;
+      }
+      a = side(io.cwd, join(io.cwd, SKILLS_DIR, entry.name), entry.name);
+      b = fetched(io.cwd, entry.source, cleanups);
+    } else {
+      a = target(io.cwd, args[0]!, cleanups);
+      b = target(io.cwd, args[1]!, cleanups);
+    }
+    const changes = a.skill && b.skill ? manifestDelta(a.skill.manifest, b.skill.manifest) : [];
+    const files = fileChanges(a.tree, b.tree);
+    if (!changes.length && !files.length) {
+      io.out(`no differences: ${b.label}\n`);
+      return 0;
+    }
+    io.out(`diff: ${a.label} → ${b.label}\n`);
+    if (changes.length) {
+      io.out('manifest:\n');
+      for (const c of changes) io.out(`  ${c.field}: ${c.before} → ${c.after}${c.escalation ? `  ⚠ escalation${c.why ? ` — ${c.why}` : ''}` : ''}\n`);
+    }
+    if (files.length) {
+      io.out('files:\n');
+      for (const f of files) io.out(`  ${f.change} ${f.path}${f.opaque ? ' (binary or symlink — not line-diffed)' : ''}\n`);
+      for (const f of files) {
+        if (f.opaque) continue;
+        const d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
+        if (d) io.out(`\n${d}`);
+      }
+    }
+    return 1;
+  } catch (e) {
+    io.err(`skillsmith diff: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    return 2;
+  } finally {
+    for (const c of cleanups) c();
+  }
+}
+
+function side(cwd: string, abs: string, hint: string): Side {
+  const tree = readSkillTree(abs, hint);
+  if (!tree.ok) throw new Error(`${hint}: ${tree.error.message}`);
+  const l = loadFolder(abs, hint, hint);
+  return { label: l.ok ? `${l.skill.manifest.skill.name}@${l.skill.manifest.skill.version}` : '(unloadable)', ...(l.ok ? { skill: l.skill } : {}), tree: tree.value };
+}
+
+function fetched(cwd: string, source: string, cleanups: Array<() => void>): Side {
+  const co = openSource(source, cwd);
+  try {
+    const staging = makeStagingDir();
+    cleanups.push(staging.dispose);
+    const dir = stageFolder(co.skillDir, staging.dir, 'fetched', source);
+    return side(cwd, dir, co.subpath.split('/').pop() || 'fetched');
+  } finally {
+    co.dispose();
+  }
+}
+
+function target(cwd: string, arg: string, cleanups: Array<() => void>): Side {
+  const abs = resolve(cwd, arg.startsWith('file:') && !arg.startsWith('file://') ? arg.slice(5) : arg);
+  if (existsSync(abs)) return side(cwd, abs, arg);
+  if (installedSkills(cwd).some((s) => s.nameHint === arg)) return side(cwd, join(cwd, SKILLS_DIR, arg), arg);
+  return fetched(cwd, arg, cleanups);
+}

@@ -1,0 +1,113 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { NAME_RE } from '../../../shared/ksf/model';
+import { lintSkill } from '../../../shared/lint/checks';
+import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
+import { IMPORT_DIRS, IMPORT_FILES, importSource, defaultImportName, proposeSkill, type ImportSource } from '../../../shared/lock/import';
+import { upsertEntry } from '../../../shared/lock/lockfile';
+import { readLockOrThrow, treeIntegrityFast } from '../../services/lock';
+import { loadFolder } from '../../services/install/candidates';
+import { SKILLS_DIR } from '../../services/skills/locate';
+import { makeStagingDir } from '../../services/sources';
+import { withProjectLock } from '../../services/workspace/project-lock';
+import { applyChange, recover } from '../../services/workspace/txn';
+import { writeFileAtomic } from '../../services/fs/atomic';
+import { parseCommandArgs } from '../args';
+import { UsageError, type CliIo, type ExitCode } from '../io';
+import { INIT_TEMPLATE } from './init';
+
+const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' } } as const;
+
+function isFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function collect(root: string): ImportSource[] {
+  const out: ImportSource[] = [];
+  const seen = new Set<string>();
+  const read = (rel: string, agent: string, loading: 'eager' | 'lazy') => {
+    const s = importSource(rel, agent, loading, readFileSync(join(root, ...rel.split('/')), 'utf8'));
+    if (s) out.push(s);
+    seen.add(rel);
+  };
+  for (const f of IMPORT_FILES) if (isFile(join(root, f.path))) read(f.path, f.agent, f.loading);
+  for (const d of IMPORT_DIRS) {
+    const abs = join(root, ...d.dir.split('/'));
+    if (!existsSync(abs) || !lstatSync(abs).isDirectory()) continue;
+    for (const name of readdirSync(abs).sort()) {
+      const rel = `${d.dir}/${name}`;
+      if (name.endsWith(d.suffix) && !seen.has(rel) && isFile(join(abs, name))) read(rel, d.agent, d.loading);
+    }
+  }
+  return out;
+}
+
+/** `import [--write] [--name N]`: existing agent instruction files → one skill + a drift report; the safety checks run on it. */
+export async function runImport(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { positionals, flags } = parseCommandArgs(argv, FLAGS);
+  if (positionals.length) throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>]');
+  if (flags.name !== undefined && !NAME_RE.test(flags.name)) {
+    io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
+    return 1;
+  }
+  const sources = collect(io.cwd);
+  if (!sources.length) {
+    io.out('no existing agent instruction files found (CLAUDE.md, AGENTS.md, .cursor/rules/, .clinerules, …).\n  nothing to import — author a skill instead: skillsmith init && skillsmith install <source>\n');
+    return 0;
+  }
+  io.out(`found ${sources.length} agent config file${sources.length === 1 ? '' : 's'}:\n`);
+  for (const s of sources) io.out(`  ${s.file}  → ${s.agent}  (~${s.tokens} tok, ${s.loading})\n`);
+  io.out(`standing cost of the always-on files: ~${sources.filter((s) => s.loading === 'eager').reduce((n, s) => n + s.tokens, 0)} tokens every session\n`);
+  const name = flags.name ?? defaultImportName(basename(resolve(io.cwd)));
+  const p = proposeSkill(name, sources);
+  if (!p.drifted) io.out(`\n✓ all ${sources.length} carry the same rules — no drift.\n`);
+  else {
+    io.out(`\n⚠ these ${sources.length} files have drifted into ${p.groups.length} different versions:\n`);
+    p.groups.forEach((g, i) => io.out(`  version ${i + 1}: ${g.files.join(', ')}\n`));
+    io.out('  the canonical version below is the one the most agents agree on.\n');
+  }
+
+  // Safety checks on what is being imported (the reference runs none).
+  const staging = makeStagingDir();
+  try {
+    const dir = join(staging.dir, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'skill.toml'), p.manifest);
+    writeFileSync(join(dir, 'SKILL.md'), p.skillMd);
+    const loaded = loadFolder(dir, name, name);
+    if (!loaded.ok) {
+      io.err(`cannot import: ${loaded.message}\n`);
+      return 1;
+    }
+    const blocking = lintSkill(loaded.skill).filter((c) => c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id));
+    io.out(`\n— proposed skill "${name}" (budget ${p.budget}) —\n\n${p.manifest}\n# SKILL.md (${Math.ceil(p.skillMd.length / 4)} tok, first lines):\n${p.groups[0]!.body.split('\n').slice(0, 8).join('\n')}\n`);
+    if (blocking.length) {
+      for (const c of blocking) io.err(`  ✗ safety: ${c.id} — ${c.detail ?? ''}\n`);
+      io.err('blocked — the imported instructions fail a safety check; fix the source files first. Nothing written.\n');
+      return 1;
+    }
+    if (!flags.write) {
+      io.out(`\nre-run with --write to save it to .kitbash/skills/${name}/, then: skillsmith compile\n`);
+      return 0;
+    }
+    return await withProjectLock(io.cwd, 'import', () => {
+      for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
+      if (existsSync(join(io.cwd, SKILLS_DIR, name))) {
+        io.err(`.kitbash/skills/${name}/ already exists — pass --name <other> or remove it first.\n`);
+        return 1;
+      }
+      if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
+      const lock = readLockOrThrow(io.cwd).entries;
+      const integrity = treeIntegrityFast(loaded.skill.tree);
+      applyChange(io.cwd, { put: new Map([[name, dir]]), remove: [], lock: upsertEntry(lock, { name, version: '0.1.0', source: 'import:local', integrity }) }, 'import');
+      io.out(`\nwrote .kitbash/skills/${name}/ (skill.toml + SKILL.md), pinned in kitbash.lock\nnext: skillsmith compile\nthen: review the compiled output and delete the hand-written copies you no longer need\n`);
+      return 0;
+    });
+  } finally {
+    staging.dispose();
+  }
+}

@@ -1,0 +1,145 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { canonicalSource, parseSource } from '../../shared/lock/source';
+import { readCatalogs } from '../../shared/project/sources';
+import { openSource, stageFolder, makeStagingDir } from '../../main/services/sources';
+import { requireOrSkip } from '../support/paths';
+import { cleanupTemps, gitAvailable, gitRepo, skillFiles, temp, write } from './helpers';
+
+afterAll(cleanupTemps);
+
+describe('parseSource', () => {
+  const none = () => false;
+  it('reads gh:, owner/repo, git URLs with #ref:path, file: and existing paths', () => {
+    expect(parseSource('gh:o/r/skills/x@v1', none)).toEqual({ ok: true, spec: { kind: 'github', raw: 'gh:o/r/skills/x@v1', value: 'o/r/skills/x@v1', owner: 'o', repo: 'r', subpath: 'skills/x', ref: 'v1' } });
+    expect(parseSource('o/r', none)).toMatchObject({ ok: true, spec: { kind: 'github', owner: 'o', repo: 'r' } });
+    expect(parseSource('o/r', () => true)).toMatchObject({ ok: true, spec: { kind: 'local', path: 'o/r' } });
+    expect(parseSource('https://h/o/r.git#v2:skills/a', none)).toEqual({ ok: true, spec: { kind: 'git', raw: 'https://h/o/r.git#v2:skills/a', url: 'https://h/o/r.git', ref: 'v2', subpath: 'skills/a' } });
+    expect(parseSource('ssh://git@h/r.git#:sub', none)).toMatchObject({ ok: true, spec: { kind: 'git', url: 'ssh://git@h/r.git', subpath: 'sub' } });
+    expect(parseSource('file:///tmp/r.git', none)).toMatchObject({ ok: true, spec: { kind: 'git', url: 'file:///tmp/r.git' } });
+    expect(parseSource('file:./x', none)).toMatchObject({ ok: true, spec: { kind: 'local', path: './x' } });
+    expect(parseSource('gh:not-a-repo', none)).toMatchObject({ ok: false, message: expect.stringContaining('invalid source "gh:not-a-repo"') });
+  });
+  it('canonical forms are what allow_sources matches', () => {
+    const gh = parseSource('o/r@v1', none);
+    if (gh.ok) expect(canonicalSource(gh.spec)).toBe('gh:o/r@v1');
+    const local = parseSource('file:./a/../b', none);
+    if (local.ok) expect(canonicalSource(local.spec, '/abs/b')).toBe('file:/abs/b');
+  });
+});
+
+describe('[sources] catalogs', () => {
+  it('reads strings and tables, and names a bad entry in one line', () => {
+    expect(readCatalogs({ sources: { team: 'file:///x.git', pinned: { url: './v', ref: 'v1', path: 'skills' } } })).toEqual({
+      ok: true,
+      catalogs: [
+        { name: 'pinned', source: './v', ref: 'v1', path: 'skills' },
+        { name: 'team', source: 'file:///x.git' },
+      ],
+    });
+    expect(readCatalogs({ sources: { bad: 3 } })).toMatchObject({ ok: false, message: expect.stringContaining('[sources].bad') });
+    expect(readCatalogs({ sources: { t: { ref: 'x' } } })).toMatchObject({ ok: false, message: expect.stringContaining('needs url') });
+  });
+});
+
+const clones = () => readdirSync(tmpdir()).filter((d) => d.startsWith('skillsmith-clone-')).length;
+
+describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare repositories, file:// URLs)', () => {
+  it('clones a subpath at a ref or at HEAD, and removes the clone', () => {
+    const repo = gitRepo({ ...skillFiles('skills/a', 'alpha', { version: '1.0.0' }) });
+    repo.tag('v1.0.0');
+    repo.commit({ ...skillFiles('skills/a', 'alpha', { version: '2.0.0' }), 'skills/a/inner/notes.md': 'nested' });
+    const before = clones();
+    const co = openSource(`${repo.url}#v1.0.0:skills/a`, temp());
+    try {
+      expect(co.subpath).toBe('skills/a');
+      expect(co.commit).toMatch(/^[0-9a-f]{40}$/);
+      const s = makeStagingDir();
+      const dir = stageFolder(co.skillDir, s.dir, 'alpha', 'x');
+      expect(existsSync(join(dir, 'skill.toml'))).toBe(true);
+      s.dispose();
+    } finally {
+      co.dispose();
+    }
+    const head = openSource(`${repo.url}#:skills/a`, temp());
+    try {
+      const s = makeStagingDir();
+      const dir = stageFolder(head.skillDir, s.dir, 'alpha', 'x');
+      expect(existsSync(join(dir, 'inner', 'notes.md'))).toBe(true);
+      expect(existsSync(join(dir, '.git'))).toBe(false);
+      s.dispose();
+    } finally {
+      head.dispose();
+    }
+    expect(clones()).toBe(before);
+  });
+
+  it('gives one-line errors for a missing repository, a bad ref, an escaping or missing subpath', () => {
+    const repo = gitRepo(skillFiles('skills/a', 'alpha'));
+    const cwd = temp();
+    const before = clones();
+    const err = (src: string) => {
+      try {
+        openSource(src, cwd).dispose();
+        return 'no error';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(err(`file://${cwd}/nope.git`)).toMatch(/^could not clone file:\/\/.*nope\.git — check that the repository exists/);
+    expect(err(`${repo.url}#no-such-ref`)).toMatch(/^ref "no-such-ref" not found in file:\/\/.* \(not a branch, tag, or commit\)$/);
+    expect(err(`${repo.url}#:../../etc`)).toMatch(/^invalid subpath "\.\.\/\.\.\/etc": it escapes the repository/);
+    expect(err(`${repo.url}#:skills/zzz`)).toMatch(/^path "skills\/zzz" not found in file:/);
+    expect(err('file:./missing')).toMatch(/^local path not found: /);
+    for (const m of [err(`${repo.url}#no-such-ref`)]) expect(m).not.toContain('\n');
+    expect(clones()).toBe(before);
+  });
+
+  it('GitHub shorthand clones from SKILLSMITH_GITHUB_BASE (no network in tests)', () => {
+    const base = temp();
+    const repo = gitRepo(skillFiles('', 'rooted'));
+    mkdirSync(join(base, 'acme'));
+    // owner/repo.git under the base
+    spawnSync('git', ['clone', '--quiet', '--bare', repo.bare, join(base, 'acme', 'tools.git')]);
+    process.env.SKILLSMITH_GITHUB_BASE = `file://${base}`;
+    try {
+      const co = openSource('gh:acme/tools', temp());
+      expect(existsSync(join(co.skillDir, 'SKILL.md'))).toBe(true);
+      expect(co.canonical).toBe('gh:acme/tools');
+      expect(co.sourceFor('x')).toMatch(/^gh:acme\/tools\/x@[0-9a-f]{40}$/);
+      co.dispose();
+    } finally {
+      delete process.env.SKILLSMITH_GITHUB_BASE;
+    }
+  });
+});
+
+describe('staging copies', () => {
+  it('leaves out .git at every depth', () => {
+    const src = temp();
+    write(src, { ...skillFiles('', 'gitty'), '.git/HEAD': 'x', 'sub/.git/config': 'y', 'sub/keep.md': 'z', 'sub/deeper/.git': 'gitfile' });
+    const s = makeStagingDir();
+    const dir = stageFolder(src, s.dir, 'gitty', 'gitty');
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    expect(existsSync(join(dir, 'sub', '.git'))).toBe(false);
+    expect(existsSync(join(dir, 'sub', 'deeper', '.git'))).toBe(false);
+    expect(existsSync(join(dir, 'sub', 'keep.md'))).toBe(true);
+    s.dispose();
+  });
+
+  it('refuses a symlink that points outside the skill and enforces the caps', () => {
+    const src = temp();
+    write(src, { ...skillFiles('', 'linky'), 'ok-link': { symlink: 'SKILL.md' }, 'bad-link': { symlink: '../../etc/passwd' } });
+    const s = makeStagingDir();
+    expect(() => stageFolder(src, s.dir, 'linky', 'file:./linky')).toThrow(/^file:\.\/linky: symlink bad-link → \.\.\/\.\.\/etc\/passwd points outside the skill/);
+    const big = temp();
+    write(big, skillFiles('', 'big'));
+    for (let i = 0; i < 12; i++) writeFileSync(join(big, `f${i}.md`), 'x'.repeat(100));
+    expect(() => stageFolder(big, s.dir, 'big1', 'big', { maxFiles: 10, maxBytes: 1e9 })).toThrow(/holds more than 10 files/);
+    expect(() => stageFolder(big, s.dir, 'big2', 'big', { maxFiles: 1000, maxBytes: 500 })).toThrow(/is larger than 500 B/);
+    s.dispose();
+  });
+});
