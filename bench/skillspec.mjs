@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// Benchmark: the SkillSpec engine on the reference corpus (../shared/corpus/skillspec).
+//
+//   node bench/skillspec.mjs [--seconds N] [--rounds N] [--no-write]
+//
+// 1. decide: every scenario-test input of every valid corpus spec, decided in a loop
+//    (specs already loaded), each decision timed on its own → decisions/s, median, p99.
+// 2. validate + test: the whole corpus from disk (read, parse, validate, import files,
+//    sidecars, all scenario tests) per round → median / min / max.
+// The engine is bundled from the TypeScript sources with rolldown (bench/work/), so the
+// numbers are for the same code the CLI runs. Writes the "SkillSpec engine" section of
+// bench/RESULTS.md between its markers (the rest of the file is left as it is).
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(HERE);
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'skillspec');
+const TARGET_MEDIAN_MS = 0.2;
+const BEGIN = '<!-- skillspec-bench:begin -->';
+const END = '<!-- skillspec-bench:end -->';
+
+function fail(message) {
+  process.stderr.write(`bench/skillspec: ${message}\n`);
+  process.exit(1);
+}
+
+const opts = { seconds: 3, rounds: 15, write: true };
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--seconds') opts.seconds = Number(argv[++i]);
+  else if (a === '--rounds') opts.rounds = Number(argv[++i]);
+  else if (a === '--no-write') opts.write = false;
+  else if (a === '--help' || a === '-h') {
+    process.stdout.write('usage: node bench/skillspec.mjs [--seconds N] [--rounds N] [--no-write]\n');
+    process.exit(0);
+  } else fail(`unknown argument: ${a}`);
+}
+if (!(opts.seconds > 0) || !Number.isInteger(opts.rounds) || opts.rounds < 1) fail('--seconds must be > 0 and --rounds an integer >= 1');
+if (!existsSync(join(CORPUS, 'MANIFEST.json'))) fail(`the SkillSpec corpus is not at ${CORPUS}; nothing to measure, no numbers recorded.`);
+
+// --- bundle the engine --------------------------------------------------------
+const entry = join(HERE, 'work', 'skillspec-entry.ts');
+const bundle = join(HERE, 'work', 'skillspec-engine.mjs');
+{
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(HERE, 'work'), { recursive: true });
+  writeFileSync(
+    entry,
+    [
+      `export { loadSpec } from ${JSON.stringify(join(ROOT, 'main/services/skillspec/load.ts'))};`,
+      `export { decide } from ${JSON.stringify(join(ROOT, 'shared/skillspec/decide.ts'))};`,
+      `export { runScenarioTests } from ${JSON.stringify(join(ROOT, 'shared/skillspec/scenario.ts'))};`,
+      '',
+    ].join('\n'),
+  );
+  const { build } = await import('rolldown');
+  await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
+}
+const engine = await import(pathToFileURL(bundle).href);
+
+const manifest = JSON.parse(readFileSync(join(CORPUS, 'MANIFEST.json'), 'utf8'));
+const valid = manifest.filter((e) => e.kind === 'valid');
+
+// --- correctness first: a benchmark of a broken engine means nothing ------------
+const loaded = [];
+let tests = 0;
+for (const e of valid) {
+  let spec;
+  try {
+    spec = engine.loadSpec(e.path, { cwd: CORPUS }).spec;
+  } catch (err) {
+    fail(`${e.path} does not load (${err.message}); no numbers recorded.`);
+  }
+  const run = engine.runScenarioTests(spec);
+  if (run.failed.length) fail(`${e.path}: ${run.failed.length} scenario test(s) fail; no numbers recorded.`);
+  tests += run.total;
+  loaded.push({ path: e.path, spec, inputs: spec.tests.map((t) => t.input) });
+}
+const pairs = loaded.flatMap((l) => l.inputs.map((input) => ({ spec: l.spec, input })));
+
+// --- 1. decide ----------------------------------------------------------------------
+function stats(samples) {
+  const s = Float64Array.from(samples).sort();
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { n: s.length, median: at(0.5), p99: at(0.99), min: s[0], max: s[s.length - 1] };
+}
+
+for (let i = 0; i < 3; i++) for (const p of pairs) engine.decide(p.spec, p.input); // warm-up
+const perDecision = [];
+let decisions = 0;
+const budget = BigInt(Math.round(opts.seconds * 1e9));
+const start = process.hrtime.bigint();
+let elapsed = 0n;
+while (elapsed < budget) {
+  for (const p of pairs) {
+    const t0 = process.hrtime.bigint();
+    engine.decide(p.spec, p.input);
+    perDecision.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  decisions += pairs.length;
+  elapsed = process.hrtime.bigint() - start;
+}
+const loopMs = Number(elapsed) / 1e6;
+const d = stats(perDecision);
+const perSecond = decisions / (loopMs / 1000);
+
+// --- 2. validate + test the corpus ----------------------------------------------------
+const roundMs = [];
+for (let r = 0; r < opts.rounds + 1; r++) {
+  const t0 = process.hrtime.bigint();
+  for (const e of valid) engine.runScenarioTests(engine.loadSpec(e.path, { cwd: CORPUS }).spec);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r > 0) roundMs.push(ms); // round 0 warms up
+}
+const v = stats(roundMs);
+
+// --- report ---------------------------------------------------------------------------
+const f3 = (x) => x.toFixed(3);
+const f1 = (x) => x.toFixed(1);
+const commit = (() => {
+  const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : 'unknown';
+})();
+const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown';
+const met = d.median < TARGET_MEDIAN_MS;
+const section = `${BEGIN}
+## SkillSpec engine
+
+Written by \`node bench/skillspec.mjs\` (corpus \`../shared/corpus/skillspec\`, ${valid.length} valid specs, ${tests} scenario tests, ${pairs.length} distinct decisions).
+
+- Date: ${new Date().toISOString()}; commit ${commit}; ${cpu}, ${os.availableParallelism?.() ?? os.cpus().length} cores; Node ${process.version}
+
+**decide** (specs loaded once; every scenario input in turn for ${opts.seconds} s, each call timed alone):
+
+| decisions | decisions/s | median | p99 | max |
+|---:|---:|---:|---:|---:|
+| ${decisions} | ${Math.round(perSecond).toLocaleString('en-US')} | ${f3(d.median)} ms | ${f3(d.p99)} ms | ${f3(d.max)} ms |
+
+Target: median under ${TARGET_MEDIAN_MS} ms per decision — **${met ? 'met' : 'not met'}**.
+
+**validate + test the whole corpus** from disk (read, YAML, validation, import files and sections, sidecars, all ${tests} scenario tests), ${opts.rounds} rounds after one warm-up:
+
+| median | min | max |
+|---:|---:|---:|
+| ${f1(v.median)} ms | ${f1(v.min)} ms | ${f1(v.max)} ms |
+${END}
+`;
+
+process.stdout.write(
+  `decide: ${decisions} decisions in ${f1(loopMs)} ms → ${Math.round(perSecond)}/s; median ${f3(d.median)} ms, p99 ${f3(d.p99)} ms (target < ${TARGET_MEDIAN_MS} ms: ${met ? 'MET' : 'NOT MET'})\n` +
+    `validate+test corpus: median ${f1(v.median)} ms (min ${f1(v.min)}, max ${f1(v.max)}) over ${opts.rounds} rounds\n`,
+);
+if (opts.write) {
+  const results = join(HERE, 'RESULTS.md');
+  const old = existsSync(results) ? readFileSync(results, 'utf8') : '# Benchmark results\n';
+  const i = old.indexOf(BEGIN);
+  const j = old.indexOf(END);
+  const next = i !== -1 && j > i ? `${old.slice(0, i)}${section}${old.slice(j + END.length + 1)}` : `${old.replace(/\n*$/, '\n\n')}${section}`;
+  writeFileSync(results, next);
+  process.stdout.write('wrote the SkillSpec section of bench/RESULTS.md\n');
+}
