@@ -103,20 +103,23 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
       if (!st.compiledDrift) return { card: { state: 'unavailable', title: 'Compiled output', detail: 'not checked (kitbash.toml could not be read)' }, problems: [] };
       const drift = st.compiledDrift;
       if (drift.length === 0) return { card: { state: 'ok', title: 'Compiled output', detail: 'agent files match a fresh compile' }, problems: [] };
-      const missing = drift.filter((d) => d.kind === 'missing').length;
-      const never = missing === drift.length;
-      return {
-        card: never
-          ? { state: 'warn', title: 'Compiled output', detail: `not compiled yet — ${missing} file(s) to write (run skillsmith compile)` }
-          : { state: 'warn', title: 'Compiled output', detail: `${drift.length} file(s) out of date — run skillsmith compile` },
-        problems: drift.slice(0, 50).map((d) => ({
-          severity: 'warning' as const,
-          skill: null,
-          source: 'compile',
-          message: d.kind === 'missing' ? `${d.path}: not written yet` : d.kind === 'stale' ? `${d.path}: stale, compile would prune it` : `${d.path}: differs from what compile writes`,
-          file: d.path,
-        })),
-      };
+      const missing = drift.filter((d) => d.kind === 'missing');
+      const changed = drift.filter((d) => d.kind !== 'missing');
+      const problems: Problem[] = [];
+      // Files compile has never written are one finding, not one per file.
+      if (missing.length) {
+        const sample = missing.slice(0, 3).map((d) => d.path).join(', ');
+        problems.push({ severity: 'warning', skill: null, source: 'compile', message: `${missing.length} generated file(s) not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — run skillsmith compile` });
+      }
+      for (const d of changed.slice(0, 20)) {
+        problems.push({ severity: 'warning', skill: null, source: 'compile', message: d.kind === 'stale' ? `${d.path}: stale — compile would prune it` : `${d.path}: differs from what compile writes (edited by hand?)`, file: d.path });
+      }
+      if (changed.length > 20) problems.push({ severity: 'warning', skill: null, source: 'compile', message: `… and ${changed.length - 20} more out-of-date file(s)` });
+      const card: StatusCard =
+        changed.length === 0
+          ? { state: 'warn', title: 'Compiled output', detail: `not compiled yet — ${missing.length} file(s) to write` }
+          : { state: 'warn', title: 'Compiled output', detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — run skillsmith compile` };
+      return { card, problems };
     },
   };
 };

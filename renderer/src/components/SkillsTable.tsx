@@ -59,12 +59,12 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
     return c;
   }, [data.skills]);
 
-  const columns = `minmax(220px, 2.4fr) 78px minmax(90px, 1fr) 130px ${targets.map(() => '92px').join(' ')} 96px 88px 64px minmax(150px, 1.2fr)`;
+  const columns = `minmax(220px, 2.4fr) 64px minmax(110px, 1.1fr) 124px ${targets.map(() => 'minmax(84px, 0.6fr)').join(' ')} 84px 70px 56px minmax(200px, 1.4fr)`;
   const header = (key: SortKey, label: string, extraClass = '') => {
     const active = sort.key === key;
     return (
       <div role="columnheader" className={`th ${extraClass}`} aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
-        <button type="button" onClick={() => setSort({ key, dir: active ? ((-sort.dir) as 1 | -1) : key === 'name' || key === 'source' ? 1 : -1 })}>
+        <button type="button" onClick={() => setSort({ key, dir: active ? ((-sort.dir) as 1 | -1) : key === 'budget' || key.startsWith('standing:') ? -1 : 1 })}>
           {label}
           <span className="sort-mark" aria-hidden="true">{active ? (sort.dir === 1 ? '▲' : '▼') : ''}</span>
         </button>
