@@ -79,6 +79,8 @@ export interface ProbeDeps {
   /** Reads a /proc/sys file; undefined when absent. */
   readonly readSysctl?: (path: string) => string | undefined;
   readonly timeoutMs?: number;
+  /** Also ask `bwrap --version` (one more process; `sandbox probe` shows it, a run does not need it). */
+  readonly version?: boolean;
 }
 
 const USERNS = /uid map|gid map|setgroups|RTM_NEWADDR|No permissions to creat|new namespace|Operation not permitted|Permission denied|unshare/i;
@@ -104,6 +106,7 @@ export async function probeBwrap(deps: ProbeDeps = {}): Promise<BackendStatus> {
   }
   if (run.timedOut) return { backend: 'bubblewrap', works: false, path, reason: `a trivial sandboxed command did not finish within ${timeoutMs / 1000} s` };
   if (run.code === 0 && run.stdout.trim() === 'skillsmith-probe-ok') {
+    if (deps.version !== true) return { backend: 'bubblewrap', works: true, path };
     const v = await capture(path, ['--version'], { env, timeoutMs });
     const version = /(\d+\.\d+(?:\.\d+)?)/.exec(v.stdout)?.[1];
     return { backend: 'bubblewrap', works: true, path, ...(version ? { version } : {}) };

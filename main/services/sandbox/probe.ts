@@ -30,19 +30,19 @@ const SETPRIV = '/usr/bin/setpriv';
 const cache = new Map<string, Promise<BackendStatus>>();
 
 /** Probe the backend for this OS (once per process and host). */
-export function probeBackend(host: SandboxHost, opts: { fresh?: boolean } = {}): Promise<BackendStatus> {
-  const key = `${host.platform}\0${host.bwrapPath}\0${host.sandboxExecPath}`;
+export function probeBackend(host: SandboxHost, opts: { fresh?: boolean; version?: boolean } = {}): Promise<BackendStatus> {
+  const key = `${host.platform}\0${host.bwrapPath}\0${host.sandboxExecPath}\0${opts.version === true}`;
   if (!opts.fresh) {
     const hit = cache.get(key);
     if (hit) return hit;
   }
-  const p = probeUncached(host);
+  const p = probeUncached(host, opts.version === true);
   cache.set(key, p);
   return p;
 }
 
-function probeUncached(host: SandboxHost): Promise<BackendStatus> {
-  if (host.platform === 'linux') return probeBwrap({ bwrapPath: host.bwrapPath, ...(host.readSysctl ? { readSysctl: host.readSysctl } : {}) });
+function probeUncached(host: SandboxHost, version: boolean): Promise<BackendStatus> {
+  if (host.platform === 'linux') return probeBwrap({ bwrapPath: host.bwrapPath, version, ...(host.readSysctl ? { readSysctl: host.readSysctl } : {}) });
   if (host.platform === 'darwin') return probeSandboxExec(host.sandboxExecPath);
   return Promise.resolve({ backend: 'none', works: false, reason: `no OS sandbox is available for ${host.platform} (bubblewrap on Linux, sandbox-exec on macOS)` });
 }
@@ -71,7 +71,7 @@ export interface ProbeReport {
 
 /** What `sandbox probe` prints: the backend and every restriction's label here. */
 export async function probeReport(host: SandboxHost, opts: { fresh?: boolean } = {}): Promise<ProbeReport> {
-  const status = await probeBackend(host, opts);
+  const status = await probeBackend(host, { ...opts, version: true });
   const rows = restrictionRows(status, {
     network: false,
     write: false,
