@@ -225,3 +225,20 @@ describe('hostile YAML fails fast with a clear error', () => {
     }
   });
 });
+
+describe('checkSpecText (the editor entry point)', () => {
+  it('returns the spec, or the first error with its kind and position', async () => {
+    const { checkSpecText } = await import('../../shared/skillspec/index');
+    const ok = checkSpecText(doc('routes:\n  - {id: a, label: A}\n'));
+    expect(ok.ok && ok.spec.routes[0]!.id).toBe('a');
+    expect(checkSpecText(doc('routes:\n  - {id: a, label: A, rnk: 1}\n'))).toEqual({
+      ok: false,
+      error: {
+        kind: 'parse_yaml',
+        message: 'failed to parse YAML from skill.spec.yml: routes[0]: unknown field `rnk`, expected one of `id`, `label`, `rank`, `description`, `checks`, `handoff`, `execution_plan`, `tool_boundary` at line 6 column 25',
+        position: { line: 6, column: 23 },
+      },
+    });
+    expect(checkSpecText(doc('rules:\n  - {id: r, prefer: x}\n'))).toEqual({ ok: false, error: { kind: 'unknown_reference', message: 'unknown reference "x" in rules.prefer' } });
+  });
+});
