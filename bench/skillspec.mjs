@@ -45,7 +45,7 @@ if (!(opts.seconds > 0) || !Number.isInteger(opts.rounds) || opts.rounds < 1) fa
 if (!existsSync(join(CORPUS, 'MANIFEST.json'))) fail(`the SkillSpec corpus is not at ${CORPUS}; nothing to measure, no numbers recorded.`);
 
 // --- bundle the engine --------------------------------------------------------
-const entry = join(HERE, 'work', 'skillspec-entry.ts');
+const entry = join(HERE, 'work', 'skillspec-entry.mjs');
 const bundle = join(HERE, 'work', 'skillspec-engine.mjs');
 {
   const { mkdirSync } = await import('node:fs');

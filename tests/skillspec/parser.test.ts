@@ -235,7 +235,7 @@ describe('checkSpecText (the editor entry point)', () => {
       ok: false,
       error: {
         kind: 'parse_yaml',
-        message: 'failed to parse YAML from skill.spec.yml: routes[0]: unknown field `rnk`, expected one of `id`, `label`, `rank`, `description`, `checks`, `handoff`, `execution_plan`, `tool_boundary` at line 6 column 25',
+        message: 'failed to parse YAML from skill.spec.yml: routes[0]: unknown field `rnk`, expected one of `id`, `label`, `rank`, `description`, `checks`, `handoff`, `execution_plan`, `tool_boundary` at line 6 column 23',
         position: { line: 6, column: 23 },
       },
     });
