@@ -1,6 +1,6 @@
 /** `skillsmith sandbox probe`, `run` and `gate` driven through the built binary. */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../main/services/runs/audit';
@@ -149,6 +149,23 @@ describe('run', () => {
     expect(code).toBe(130);
     expect(err).toMatch(/^■ cancelled after \d+ ms; the whole process tree was killed$/m);
     expect(readAudit(root).at(-1)).toMatchObject({ outcome: 'cancelled' });
+  });
+
+  it.skipIf(!ok)('the sandbox dies with the process that started it, even on SIGKILL', async () => {
+    const root = project({ late: { toml: '[permissions]\nwrite = true\n', scripts: { 'late.sh': '#!/bin/sh\necho started\nsleep 2\necho late > "$KITBASH_PROJECT_ROOT/late.txt"\n' } } });
+    const child = spawn(process.execPath, [skillsmithBin, 'run', 'late', 'late.sh'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('started')) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(existsSync(join(root, 'late.txt'))).toBe(false);
   });
 
   it('usage errors exit 2 with one line', () => {

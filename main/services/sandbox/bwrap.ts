@@ -19,11 +19,6 @@ export const SUPERVISOR = [
 
 export interface BwrapOptions {
   readonly bwrapPath?: string;
-  /**
-   * util-linux `setpriv`, when present: bwrap is started through `setpriv --pdeathsig KILL`
-   * so the whole sandbox dies with the process that started it, even on SIGKILL.
-   */
-  readonly setprivPath?: string;
   /** CPU architecture (process.arch) for the no-network seccomp filter; unsupported → no filter. */
   readonly arch?: string;
   /** Whether a path exists on the host (a hidden home that does not exist needs no cover). */
@@ -60,13 +55,16 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   return a;
 }
 
+/**
+ * `--die-with-parent` covers bwrap itself too: when the process that spawned it dies (even
+ * by SIGKILL), bwrap and everything in the sandbox are killed.
+ */
 export function bwrapCommand(policy: SandboxPolicy, argv: readonly string[], opts: BwrapOptions = {}): WrappedCommand {
   // bwrap itself (and its PID 1 inside) gets the run's environment, never the parent's,
   // so /proc/1/environ inside holds nothing the script may not see.
   const bwrap = opts.bwrapPath ?? DEFAULT_BWRAP;
   const args = bwrapArgs(policy, argv, opts);
   const fd4 = withSeccomp(policy, opts) ? { fd4: unixSocketFilter(opts.arch ?? process.arch) } : {};
-  if (opts.setprivPath) return { file: opts.setprivPath, args: ['--pdeathsig', 'KILL', '--', bwrap, ...args], env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4 };
   return { file: bwrap, args, env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4 };
 }
 

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { bwrapCommand, DEFAULT_BWRAP, probeBwrap } from './bwrap';
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, restrictionRows } from './policy';
 import { DEFAULT_SANDBOX_EXEC, probeSandboxExec, sandboxExecCommand } from './seatbelt';
@@ -25,8 +24,6 @@ export function currentHost(env: Readonly<Record<string, string | undefined>> = 
   };
 }
 
-const SETPRIV = '/usr/bin/setpriv';
-
 const cache = new Map<string, Promise<BackendStatus>>();
 
 /** Probe the backend for this OS (once per process and host). */
@@ -50,7 +47,7 @@ function probeUncached(host: SandboxHost, version: boolean): Promise<BackendStat
 /** The command that runs `argv` confined by a working backend. */
 export function wrapCommand(status: BackendStatus, policy: SandboxPolicy, argv: readonly string[]): WrappedCommand | undefined {
   if (!status.works || !status.path) return undefined;
-  if (status.backend === 'bubblewrap') return bwrapCommand(policy, argv, { bwrapPath: status.path, ...(existsSync(SETPRIV) ? { setprivPath: SETPRIV } : {}) });
+  if (status.backend === 'bubblewrap') return bwrapCommand(policy, argv, { bwrapPath: status.path });
   if (status.backend === 'sandbox-exec') return sandboxExecCommand(policy, argv, status.path);
   return undefined;
 }
