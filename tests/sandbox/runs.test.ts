@@ -44,6 +44,15 @@ describe('integrity first', () => {
   });
 });
 
+describe('the project folder', () => {
+  it('may not be, or contain, the home folder the sandbox hides', async () => {
+    const home = tempDir('skillsmith-home-');
+    installSkills(home, { hello: HELLO });
+    const r = await run({ projectRoot: home, skill: 'hello', script: 'hello.sh' }, { parentEnv: { PATH: process.env.PATH, HOME: join(home, 'sub') } });
+    expect(r.result.refusal).toMatchObject({ reason: 'bad-request', message: expect.stringMatching(/is or contains the home folder .*\/sub — a run would expose it/) });
+  });
+});
+
 describe('project policy', () => {
   it('a run re-checks deny_network and deny_write from kitbash.toml', async () => {
     const root = project({ net: { ...HELLO, toml: '[permissions]\nnetwork = true\nwrite = true\n' }, hello: HELLO });

@@ -139,7 +139,7 @@ function render(e: RunEvent, io: CliIo, mode: RunMode): void {
 }
 
 export function describePlan(plan: RunPlan): string {
-  const what = plan.script ? `${plan.script}${plan.argv.length > 0 ? '' : ''}` : 'artifacts only (no script)';
+  const what = plan.script ?? 'artifacts only (no script)';
   const head = `▶ ${plan.skill}@${plan.version} ${what} (${plan.integrity.slice(0, 19)}…)`;
   if (!plan.script) return `${head}\n`;
   if (!plan.override) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
 import { NAME_RE, type Skill } from '../../../shared/ksf/model';
@@ -138,9 +138,15 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     scriptRel = s.rel;
   }
 
+  const parentEnv = deps.parentEnv ?? process.env;
+  const homes = [parentEnv.HOME ?? '', safeHome()].filter((h) => h !== '');
+  // The home is hidden by covering it; a project that is (or holds) the home would bring it back.
+  const exposed = homes.find((h) => h === '/' || isInside(resolve(root), resolve(h)));
+  if (exposed !== undefined || resolve(root) === '/') {
+    return refuse('bad-request', `the project folder ${root} is or contains the home folder ${exposed ?? '/'} — a run would expose it; run from a project folder inside it`);
+  }
   const host = deps.host ?? currentHost();
   const status = await (deps.probe ?? probeBackend)(host);
-  const parentEnv = deps.parentEnv ?? process.env;
   const runDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'skillsmith-run-'));
   const policy = policyFromManifest({
     manifest: m,
@@ -150,7 +156,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     homeDir: join(runDir, 'home'),
     parentEnv,
     ...(req.env ? { passEnv: req.env } : {}),
-    hiddenHomes: [parentEnv.HOME ?? '', safeHome()],
+    hiddenHomes: homes,
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
     ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
   });
@@ -320,6 +326,12 @@ function isRealDir(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `p` is `root` or below it. */
+function isInside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 function safeHome(): string {
