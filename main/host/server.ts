@@ -156,6 +156,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       try {
         body = JSON.parse((await readBody(req, MAX_BODY)) || '{}');
       } catch (e) {
+        if (e instanceof BodyTooLarge) res.setHeader('connection', 'close');
         return text(res, e instanceof BodyTooLarge ? 413 : 400, e instanceof BodyTooLarge ? 'request body too large' : 'request body is not JSON');
       }
       const t = tab(sessionId);
@@ -278,8 +279,10 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > max) {
+        // Stop buffering; the caller answers 413 and the connection is closed after it.
+        req.removeAllListeners('data');
+        req.resume();
         fail(new BodyTooLarge());
-        req.destroy();
         return;
       }
       chunks.push(c);

@@ -1,0 +1,124 @@
+/**
+ * The IPC contract's surface. The snapshot changes whenever a channel or event stream is
+ * added, removed or renamed — so every change to what the renderer can ask of main shows
+ * up in review. The exhaustiveness checks prove each channel has a main-side handler and
+ * a preload method, and that both transports expose exactly the contract.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CONTRACT, EVENTS, listChannels } from '../../shared/ipc/contract';
+import { HANDLERS } from '../../main/ipc/table';
+import { buildBridge } from '../../preload/bridge';
+import { createApi } from '../../shared/ipc/client';
+
+describe('IPC contract surface', () => {
+  it('matches the reviewed surface (update the snapshot only with a security review of the change)', () => {
+    const surface = {
+      channels: listChannels().map((c) => `${c.name} — ${c.def.summary}`),
+      events: Object.entries(EVENTS).map(([name, e]) => `${name} — ${e.summary}`),
+    };
+    expect(surface).toMatchInlineSnapshot(`
+      {
+        "channels": [
+          "app.info — version, platform capabilities and the bundled example",
+          "app.recentProjects — projects opened before, newest first",
+          "app.forgetRecent — drop one path from the recent list",
+          "app.pickFolder — native open-folder dialog; null when cancelled",
+          "project.open — open a project folder (the user chose it); it becomes this window's project",
+          "project.current — the project this window has open, if any",
+          "project.close — close the project (back to the picker)",
+          "project.dashboard — scan the open project: targets, skills, costs, lock/policy/compile status, problems",
+          "skills.get — one installed skill: its files, manifest, SKILL.md and checks",
+        ],
+        "events": [
+          "project.changed — files of the open project changed on disk (debounced)",
+          "project.opened — main opened a project for this window (menu, second instance)",
+          "project.closed — main closed this window's project (menu)",
+          "progress — progress of a long operation",
+          "run.output — output of a sandboxed run",
+        ],
+      }
+    `);
+  });
+
+  it('pins the request shape of every channel (a widened request is a surface change too)', () => {
+    const shapes = Object.fromEntries(listChannels().map((c) => [c.name, z.toJSONSchema(c.def.request, { io: 'input', unrepresentable: 'any' })]));
+    expect(Object.keys(shapes)).toHaveLength(listChannels().length);
+    for (const [name, schema] of Object.entries(shapes)) {
+      expect((schema as { type?: string }).type, name).toBe('object');
+      // Every request object is closed: an unknown field is refused, never ignored.
+      expect((schema as { additionalProperties?: unknown }).additionalProperties, name).toBe(false);
+    }
+    expect(Object.keys((shapes['project.open'] as { properties: object }).properties)).toEqual(['path']);
+    expect(Object.keys((shapes['skills.get'] as { properties: object }).properties)).toEqual(['dir']);
+  });
+
+  it('names every channel once, as <area>.<method>', () => {
+    const names = listChannels().map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/^[a-z]+\.[a-zA-Z]+$/);
+  });
+});
+
+describe('IPC exhaustiveness', () => {
+  it('every channel has a handler in the one handler table, and the table has nothing else', () => {
+    for (const { area, method, name } of listChannels()) {
+      expect(typeof (HANDLERS[area] as Record<string, unknown>)[method], name).toBe('function');
+    }
+    const handled = Object.entries(HANDLERS).flatMap(([area, methods]) => Object.keys(methods).map((m) => `${area}.${m}`));
+    expect(handled.sort()).toEqual(listChannels().map((c) => c.name).sort());
+  });
+
+  it('the preload bridge has a method for every channel that forwards to that channel, and nothing else', async () => {
+    const calls: [string, unknown][] = [];
+    const { bridge } = buildBridge(async (channel, request) => {
+      calls.push([channel, request]);
+      return { ok: true, value: channel };
+    });
+    const exposed = Object.entries(bridge)
+      .filter(([k]) => k !== 'on')
+      .flatMap(([area, group]) => Object.keys(group as object).map((m) => `${area}.${m}`));
+    expect(exposed.sort()).toEqual(listChannels().map((c) => c.name).sort());
+    for (const { area, method, name } of listChannels()) {
+      const fn = (bridge[area] as Record<string, (r: unknown) => Promise<unknown>>)[method]!;
+      expect(await fn({ probe: name })).toEqual({ ok: true, value: name });
+    }
+    expect(calls.map((c) => c[0])).toEqual(listChannels().map((c) => c.name));
+    // Nothing that could reach ipcRenderer itself, process or require is on the bridge.
+    expect(Object.keys(bridge).sort()).toEqual([...Object.keys(CONTRACT), 'on'].sort());
+    expect(Object.isFrozen(bridge)).toBe(true);
+  });
+
+  it('the bridge delivers only contract event streams', () => {
+    const { bridge, deliver } = buildBridge(async () => ({ ok: true, value: null }));
+    const on = bridge.on as (e: string, l: (p: unknown) => void) => () => void;
+    const got: unknown[] = [];
+    const off = on('project.changed', (p) => got.push(p));
+    deliver('project.changed', { root: '/x', paths: [], at: 'now' });
+    deliver('something-else', 1);
+    off();
+    deliver('project.changed', { root: '/y', paths: [], at: 'now' });
+    expect(got).toEqual([{ root: '/x', paths: [], at: 'now' }]);
+    expect(() => on('not-an-event', () => undefined)).toThrow(/unknown event stream/);
+  });
+
+  it('the renderer Api has a method for every channel, over any transport', async () => {
+    const seen: string[] = [];
+    const api = createApi({
+      invoke: async (channel) => (seen.push(channel), { ok: true, value: { echoed: channel } }),
+      subscribe: () => () => undefined,
+    });
+    for (const { area, method, name } of listChannels()) {
+      const fn = (api[area] as unknown as Record<string, (r: unknown) => Promise<unknown>>)[method]!;
+      expect(await fn({})).toEqual({ echoed: name });
+    }
+    expect(seen).toEqual(listChannels().map((c) => c.name));
+  });
+
+  it('turns an error envelope into a typed IpcError and refuses a malformed one', async () => {
+    const api = createApi({ invoke: async () => ({ ok: false, error: { code: 'no-project', message: 'no project is open' } }), subscribe: () => () => undefined });
+    await expect(api.project.dashboard({})).rejects.toMatchObject({ name: 'IpcError', code: 'no-project', message: 'no project is open' });
+    const bad = createApi({ invoke: async () => ({ weird: true }), subscribe: () => () => undefined });
+    await expect(bad.app.info({})).rejects.toMatchObject({ code: 'invalid-response' });
+  });
+});
