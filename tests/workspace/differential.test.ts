@@ -1,0 +1,109 @@
+/**
+ * One repository, two tools: kitbash 0.24.1 accepts a project Skillsmith installed into,
+ * and Skillsmith accepts one kitbash installed into (doctor on both sides), down to the
+ * lock bytes and integrity values.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readLock, skillIntegrity } from '../../main/services/lock';
+import { kitbashEntry, requireOrSkip, runKitbash } from '../support/paths';
+import { cleanupTemps, cli, gitAvailable, gitRepo, skillFiles, temp, write } from './helpers';
+
+afterAll(cleanupTemps);
+
+const ok = requireOrSkip('kitbash (node_modules/kitbash)', existsSync(kitbashEntry));
+
+function fixture(): string {
+  const p = temp('skillsmith-diff-');
+  write(p, {
+    'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n\n[policy]\ndeny_write = true\n',
+    ...skillFiles('v/alpha', 'alpha'),
+    'v/alpha/prompts/extra.md': 'Windows line endings.\r\nSecond line.\r\n',
+    ...skillFiles('v/beta', 'beta', { tools: ['read', 'grep'] }),
+    'v/beta/.git/HEAD': 'ref: refs/heads/main\n',
+    'v/bare/SKILL.md': '---\nname: bare-one\ndescription: a bare skill\n---\n# bare\n\nJust instructions.\n',
+  });
+  return p;
+}
+
+describe.skipIf(!ok)('kitbash ⇄ Skillsmith on one project', () => {
+  it('kitbash doctor accepts what Skillsmith installed, and agrees on drift', async () => {
+    const p = fixture();
+    for (const s of ['file:./v/alpha', 'file:./v/beta', 'file:./v/bare']) expect((await cli(p, 'install', s, '--yes')).code, s).toBe(0);
+    const kb = runKitbash(['doctor'], { cwd: p });
+    expect(kb.stderr).toBe('');
+    expect(kb.code).toBe(0);
+    expect(kb.stdout).toContain('installed skills: 3');
+    expect(kb.stdout).toContain('lock integrity: ok');
+    expect(kb.stdout).toContain('policy: ok');
+    const ours = await cli(p, 'doctor');
+    expect(ours.code).toBe(0);
+    // Same standing-cost line on both sides.
+    const line = (s: string) => s.split('\n').find((l) => l.startsWith('standing context cost:'));
+    expect(line(ours.stdout)).toBe(line(kb.stdout));
+
+    writeFileSync(join(p, '.kitbash', 'skills', 'beta', 'SKILL.md'), '# beta\n\nTampered by hand.\n');
+    const kbDrift = runKitbash(['doctor'], { cwd: p });
+    expect(kbDrift.code).toBe(1);
+    expect(kbDrift.stderr).toContain('✗ beta: integrity drift — installed files differ from kitbash.lock');
+    const ourDrift = await cli(p, 'doctor');
+    expect(ourDrift.code).toBe(1);
+    expect(ourDrift.stderr).toContain('✗ beta: integrity drift — installed files differ from kitbash.lock');
+  });
+
+  it('Skillsmith doctor accepts what kitbash installed; the lock bytes and hashes are identical', async () => {
+    const p = fixture();
+    const q = temp('skillsmith-diff-');
+    write(q, { 'kitbash.toml': readFileSync(join(p, 'kitbash.toml'), 'utf8') });
+    // Same sources, absolute, so both lock files carry the same text.
+    for (const s of ['v/alpha', 'v/beta', 'v/bare']) {
+      const kb = runKitbash(['install', `file:${join(p, s)}`, '--yes'], { cwd: q });
+      expect(kb.code, kb.stderr).toBe(0);
+    }
+    const ours = await cli(q, 'doctor');
+    expect(ours.stderr).toBe('');
+    expect(ours.code).toBe(0);
+    expect(ours.stdout).toContain('lock integrity: ok\npolicy: ok\n');
+
+    const r = temp('skillsmith-diff-');
+    write(r, { 'kitbash.toml': readFileSync(join(p, 'kitbash.toml'), 'utf8') });
+    for (const s of ['v/alpha', 'v/beta', 'v/bare']) expect((await cli(r, 'install', `file:${join(p, s)}`, '--yes', '--no-compile')).code).toBe(0);
+    const kbLock = readLock(q);
+    const ourLock = readLock(r);
+    if (!kbLock.ok || !ourLock.ok) throw new Error('lock');
+    // Same four reference keys for every pin; ours adds only keys kitbash ignores.
+    expect(ourLock.value.entries.map(({ name, version, source, integrity }) => ({ name, version, source, integrity }))).toEqual(kbLock.value.entries);
+    for (const e of kbLock.value.entries) expect(skillIntegrity(join(r, '.kitbash', 'skills', e.name))).toEqual({ ok: true, value: e.integrity });
+    // kitbash's copy keeps no nested .git either.
+    expect(existsSync(join(q, '.kitbash', 'skills', 'beta', '.git'))).toBe(false);
+  });
+
+  it('kitbash compile output is what Skillsmith doctor expects (no compiled-output drift) when no tools are lowered', async () => {
+    // Skillsmith's compile also lowers declared tools into Claude's allowed-tools; kitbash
+    // does not, so a skill declaring tools would (rightly) show as drift on that one file.
+    const p = temp('skillsmith-diff-');
+    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n', ...skillFiles('v/plain', 'plain', { tools: [] }), ...skillFiles('v/other', 'other', { tools: [] }) });
+    for (const s of ['file:./v/plain', 'file:./v/other']) expect(runKitbash(['install', s, '--yes'], { cwd: p }).code).toBe(0);
+    expect(runKitbash(['compile'], { cwd: p }).code).toBe(0);
+    const ours = await cli(p, 'doctor');
+    expect(ours.stderr).toBe('');
+    expect(ours.stdout).toContain('lock integrity: ok\ncompiled output: in sync\n');
+    writeFileSync(join(p, 'AGENTS.md'), `${readFileSync(join(p, 'AGENTS.md'), 'utf8').replace('plain', 'PLAIN')}`);
+    const drift = await cli(p, 'doctor');
+    expect(drift.code).toBe(1);
+    expect(drift.stderr).toContain('✗ compiled output drift: AGENTS.md — differs from what compile writes');
+  });
+
+  it.skipIf(!requireOrSkip('git', gitAvailable()))('kitbash doctor accepts a Skillsmith install with a dependency closure (additive lock keys)', async () => {
+    const repo = gitRepo({ ...skillFiles('s/top', 'top', { deps: { lib: '^1' } }), ...skillFiles('s/lib', 'lib') });
+    const p = temp('skillsmith-diff-');
+    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n' });
+    expect((await cli(p, 'install', `${repo.url}#:s/top`, '--yes')).code).toBe(0);
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toContain('direct = false');
+    const kb = runKitbash(['doctor'], { cwd: p });
+    expect(kb.code).toBe(0);
+    expect(kb.stdout).toContain('installed skills: 2');
+    expect(kb.stdout).toContain('lock integrity: ok');
+  });
+});
