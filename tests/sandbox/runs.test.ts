@@ -2,7 +2,7 @@
  * The runs service: integrity first, fail closed, the one-time override, cancel, gate
  * verdicts from exit codes and schema-validated artifacts, and the audit log.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../main/services/runs/audit';
@@ -265,6 +265,30 @@ describe.skipIf(!ok)('gate mode', () => {
     expect((await gate(root, 'checker')).result).toMatchObject({ verdict: 'fail', artifacts: [{ file: '.kitbash/artifacts/verify/run-1.json', status: 'fail' }] });
     expect((await gate(root, 'checker', { script: 'pass.sh' })).result.verdict).toBe('pass');
     expect((await gate(root, 'checker', { script: 'misnamed.sh' })).result.artifacts?.[0]).toMatchObject({ status: 'invalid', detail: expect.stringMatching(/stored as other.json but its id is "run-1"/) });
+  });
+
+  it('a symlink in place of the artifact is not an artifact (it could point at any file the parent reads)', async () => {
+    const secret = join(tempDir('skillsmith-secret-'), 'secret.json');
+    writeFileSync(secret, FINDINGS(0));
+    const root = project({ review: { toml: GATE, scripts: { 'gate.sh': `#!/bin/sh\nmkdir -p "$KITBASH_ARTIFACTS_DIR"\nln -s ${secret} "$KITBASH_ARTIFACTS_DIR/findings.json"\n` } } });
+    const r = await gate(root, 'review');
+    expect(r.result).toMatchObject({ verdict: 'fail', verdictDetail: 'the script did not write .kitbash/artifacts/findings.json (findings@1)' });
+  });
+
+  it('a .kitbash/artifacts that is a symlink is refused before anything runs (it would be bound writable)', async () => {
+    const elsewhere = tempDir('skillsmith-elsewhere-');
+    const root = project({ review: { toml: GATE, scripts: { 'gate.sh': writer(FINDINGS(0)) } } });
+    symlinkSync(elsewhere, join(root, '.kitbash/artifacts'));
+    const r = await gate(root, 'review');
+    expect(r.result.refusal?.message).toMatch(/^\.kitbash\/artifacts is a symlink or leaves the project/);
+    expect(existsSync(join(elsewhere, 'findings.json'))).toBe(false);
+  });
+
+  it('an artifact that is not JSON is invalid, and its content is not echoed', async () => {
+    const root = project({ review: { toml: GATE, scripts: { 'gate.sh': writer('root:x:0:0:SECRET') } } });
+    const r = await gate(root, 'review');
+    expect(r.result.artifacts?.[0]).toEqual({ ref: 'findings@1', file: '.kitbash/artifacts/findings.json', status: 'invalid', detail: 'is not valid JSON' });
+    expect(JSON.stringify(r.result)).not.toContain('SECRET');
   });
 
   it('a gate with no scripts takes its verdict from the produced artifact already there, running nothing', async () => {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveInside } from '../fs/contain';
 import type Ajv2020Type from 'ajv/dist/2020';
 import type addFormatsType from 'ajv-formats';
 import benchmark from '../../../spec/schema/artifacts/benchmark@1.json';
@@ -47,34 +48,69 @@ export interface ArtifactFile {
   readonly mtimeMs: number;
 }
 
-/** Every file of a produced type under `.kitbash/artifacts/`, in name order. */
+/**
+ * Every file of a produced type under `.kitbash/artifacts/`, in name order. Only real
+ * files and folders count: a symlink (which a script could point at any file the
+ * parent can read) is not an artifact.
+ */
 export function listArtifacts(projectRoot: string, ref: string): ArtifactFile[] {
   const type = ref.slice(0, ref.indexOf('@'));
-  const dir = join(projectRoot, ARTIFACTS_DIR);
+  const dir = resolveInside(projectRoot, ARTIFACTS_DIR);
+  if (!dir || !isKind(dir, 'dir')) return [];
   const out: ArtifactFile[] = [];
   const top = join(dir, `${type}.json`);
   const st = fileStat(top);
   if (st) out.push({ ref, rel: `.kitbash/artifacts/${type}.json`, abs: top, mtimeMs: st.mtimeMs });
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dir, type)).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    // no <type>/ folder
-  }
+  const sub = join(dir, type);
+  const names = isKind(sub, 'dir') ? readdirSync(sub).filter((n) => n.endsWith('.json')).sort() : [];
   for (const n of names) {
-    const abs = join(dir, type, n);
+    const abs = join(sub, n);
     const s = fileStat(abs);
     if (s) out.push({ ref, rel: `.kitbash/artifacts/${type}/${n}`, abs, id: n.slice(0, -'.json'.length), mtimeMs: s.mtimeMs });
   }
   return out;
 }
 
+function isKind(p: string, kind: 'dir' | 'file'): boolean {
+  try {
+    const s = lstatSync(p);
+    return kind === 'dir' ? s.isDirectory() : s.isFile();
+  } catch {
+    return false;
+  }
+}
+
 function fileStat(p: string): { mtimeMs: number } | undefined {
   try {
-    const s = statSync(p);
+    const s = lstatSync(p);
     return s.isFile() ? { mtimeMs: s.mtimeMs } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The bytes of a regular file (never through a symlink, never a FIFO), or why not. */
+function readArtifact(abs: string): Buffer | string {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    return `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'is not a regular file';
+    if (st.size > MAX_ARTIFACT_BYTES) return 'is larger than 8 MiB — not read';
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -97,13 +133,14 @@ export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVer
   const base = { ref: file.ref, file: file.rel };
   const validate = validatorFor(file.ref);
   if (!validate) return { ...base, status: 'invalid', detail: `no schema for ${file.ref} in spec/schema/artifacts/ — cannot validate it` };
+  const bytes = readArtifact(file.abs);
+  if (typeof bytes === 'string') return { ...base, status: 'invalid', detail: bytes };
   let doc: unknown;
   try {
-    const bytes = readFileSync(file.abs);
-    if (bytes.length > MAX_ARTIFACT_BYTES) return { ...base, status: 'invalid', detail: `is larger than 8 MiB — not read` };
     doc = JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    return { ...base, status: 'invalid', detail: `not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` };
+  } catch {
+    // Never echo the content: the message would quote the start of whatever was written.
+    return { ...base, status: 'invalid', detail: 'is not valid JSON' };
   }
   if (!validate(doc)) {
     const problems = (validate.errors ?? []).slice(0, 3).map((e) => {

@@ -6,6 +6,7 @@ import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
 import { NAME_RE, type Skill } from '../../../shared/ksf/model';
 import { verifySkill, type PinCheck } from '../lock/index';
+import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
@@ -160,6 +161,13 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
     ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
   });
+  // A writable island must be a real folder inside the project: bwrap would follow a symlink
+  // and bind whatever it points at writable.
+  const bad = policy.extraWritable.find((d) => isSymlink(d) || !resolveInside(root, d));
+  if (bad !== undefined) {
+    rmSync(runDir, { recursive: true, force: true });
+    return refuse('bad-request', `${relative(root, bad)} is a symlink or leaves the project — a gate writes its artifacts only into a real .kitbash/artifacts/ folder`, known);
+  }
   const sandboxed = restrictionRows(status, policy);
   const missing = scriptName === undefined ? [] : unenforced(sandboxed);
   const cleanup = (): void => rmSync(runDir, { recursive: true, force: true });
@@ -318,6 +326,14 @@ function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<strin
     }
   }
   return problems.length ? { verdict: 'fail', verdictDetail: problems.join('; '), artifacts } : { verdict: 'pass', artifacts };
+}
+
+function isSymlink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function isRealDir(p: string): boolean {
