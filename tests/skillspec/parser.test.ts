@@ -181,6 +181,27 @@ describe('hostile YAML fails fast with a clear error', () => {
     expect(parseError(deep)).toMatch(/recursion limit exceeded|nesting is deeper than/);
   });
 
+  it('refuses absurd nesting before the YAML library sees it', () => {
+    for (const text of [
+      `${doc('metadata:\n  m: ')}${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}\n`,
+      `${doc('metadata:\n  m:\n')}${'    '.concat('- '.repeat(200_000))}x\n`,
+      `${doc('metadata:\n  m: {')}${'a: {'.repeat(200_000)}${'}'.repeat(200_001)}\n`,
+    ]) {
+      const t0 = performance.now();
+      expect(parseError(text)).toMatch(/^nesting is deeper than 128 levels at line \d+ column \d+$/);
+      expect(performance.now() - t0).toBeLessThan(1000);
+    }
+  });
+
+  it('does not count brackets inside quoted, plain and block scalars as nesting', () => {
+    const brackets = '['.repeat(600);
+    const spec = parse(
+      doc(`metadata:\n  q: "${brackets}"\n  s: '${brackets}'\n  p: a${brackets}\n  b: |\n    ${brackets}\n    ${'{'.repeat(600)}\n  # ${brackets}\n`),
+    );
+    expect(spec.metadata['q']).toBe(brackets);
+    expect(spec.metadata['p']).toBe(`a${brackets}`);
+  });
+
   it('refuses a self-referencing alias', () => {
     expect(parseError(doc('metadata:\n  m: &x [*x]\n'))).toMatch(/recursion limit exceeded|unknown anchor/);
   });
