@@ -132,7 +132,7 @@ describe('macOS sandbox-exec profile', () => {
       '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
       '(allow file-write* (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
       '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
-      '(deny file-write* (subpath (param "SKILL_DIR")) (subpath (param "READ_ONLY_0")) (subpath (param "READ_ONLY_1")))',
+      `(deny file-write* (subpath (param "SKILL_DIR")) ${Array.from({ length: 10 }, (_, i) => `(subpath (param "READ_ONLY_${i}"))`).join(' ')})`,
       '',
     ]);
     expect(params).toMatchObject({ WORKSPACE: '/home/dev/proj', SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo', HIDDEN_HOME_0: '/home/dev', READ_ONLY_0: '/home/dev/proj/.kitbash' });

@@ -49,6 +49,9 @@ const targets = {
   ownFolder: path.join(process.env.KITBASH_SKILL_DIR, 'tampered.txt'),
   otherSkill: path.join(process.cwd(), '.kitbash', 'skills', 'other', 'SKILL.md'),
   lock: path.join(process.cwd(), 'kitbash.lock'),
+  policy: path.join(process.cwd(), 'kitbash.toml'),
+  gitHook: path.join(process.cwd(), '.git', 'hooks', 'pre-commit'),
+  agentSettings: path.join(process.cwd(), '.claude', 'settings.json'),
   outside: path.join(process.argv[2], 'escaped.txt'),
   scratch: path.join(process.env.TMPDIR, 'scratch.txt'),
 };
@@ -109,6 +112,10 @@ const open = { scripts, toml: '[permissions]\nnetwork = true\nwrite = true\n' };
 
 describe.skipIf(!ok)('escape tests under bubblewrap', () => {
   const root = project({ locked, open, other: {} });
+  writeFileSync(join(root, 'kitbash.toml'), '[project]\n');
+  mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+  mkdirSync(join(root, '.claude'), { recursive: true });
+  writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
 
   it('(1) a TCP server on the host loopback is unreachable without network, reachable with it', async () => {
     const srv = await tcpServer();
@@ -167,10 +174,12 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     const outside = tempDir('skillsmith-outside-', '/var/tmp');
     const lockBefore = readFileSync(join(root, 'kitbash.lock'), 'utf8');
     const blocked = await run({ projectRoot: root, skill: 'locked', script: 'writes.js', args: [outside] });
-    expect(JSON.parse(blocked.stdout)).toEqual({ workspace: 'EROFS', ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', outside: 'EROFS', scratch: 'written' });
+    const denied = { ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', policy: 'EROFS', gitHook: 'EROFS', agentSettings: 'EROFS', outside: 'EROFS' };
+    expect(JSON.parse(blocked.stdout)).toEqual({ ...denied, workspace: 'EROFS', scratch: 'written' });
 
     const allowed = await run({ projectRoot: root, skill: 'open', script: 'writes.js', args: [outside] });
-    expect(JSON.parse(allowed.stdout)).toEqual({ workspace: 'written', ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', outside: 'EROFS', scratch: 'written' });
+    // write = true: the project, but never what runs later outside the sandbox or governs it.
+    expect(JSON.parse(allowed.stdout)).toEqual({ ...denied, workspace: 'written', scratch: 'written' });
     expect(readFileSync(join(root, 'written-by-skill.txt'), 'utf8')).toBe('x');
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
     expect(existsSync(join(root, '.kitbash', 'skills', 'open', 'tampered.txt'))).toBe(false);

@@ -7,6 +7,14 @@ export const ENV_ALLOWLIST = ['PATH', 'LANG', 'TERM'] as const;
 /** A PATH for runs whose parent has none. */
 const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 
+/**
+ * Project paths that stay read-only even with `write = true` (when they exist): the
+ * installed skills and the lock and policy that govern them, and the places whose content
+ * runs later outside any sandbox — git hooks and config, agent and editor settings
+ * (hooks, tasks), direnv's .envrc.
+ */
+export const PROTECTED_IN_WORKSPACE = ['.kitbash', 'kitbash.lock', 'kitbash.toml', '.git', '.claude', '.cursor', '.codex', '.gemini', '.vscode', '.envrc'] as const;
+
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
@@ -51,7 +59,7 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
     tools: manifest.permissions.tools,
     workspace,
     skillDir: input.skillDir,
-    readOnlyInWorkspace: [join(workspace, '.kitbash'), join(workspace, 'kitbash.lock')],
+    readOnlyInWorkspace: PROTECTED_IN_WORKSPACE.map((p) => join(workspace, p)),
     extraWritable: manifest.artifacts.produces.length > 0 ? [join(workspace, '.kitbash', 'artifacts')] : [],
     scratchDir: input.scratchDir,
     homeDir: input.homeDir,
@@ -70,11 +78,11 @@ export function describeRestriction(id: RestrictionId, p: Pick<SandboxPolicy, 'n
     case 'filesystem': {
       const extra = p.extraWritable.length ? ' and .kitbash/artifacts/' : '';
       return p.write
-        ? `the project workspace writable (permissions.write = true)${extra}; everything else read-only`
+        ? `the project workspace writable (permissions.write = true)${extra}, except ${PROTECTED_IN_WORKSPACE.slice(2).join(', ')}; everything else read-only`
         : `everything read-only except a per-run scratch folder${extra}`;
     }
     case 'skill-folder':
-      return "the skill's own folder (and every installed skill, and kitbash.lock) read-only";
+      return "the skill's own folder, every installed skill (.kitbash/) and kitbash.lock read-only";
     case 'home':
       return '$HOME is an empty private folder — no ~/.ssh, tokens or agent configs';
     case 'environment': {
