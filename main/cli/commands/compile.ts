@@ -10,7 +10,7 @@ const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, jso
 const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 /** `skillsmith compile [--strict] [--dry-run] [--json]`: plan, then apply (or only print the plan). */
-export function runCompile(argv: readonly string[], io: CliIo): ExitCode {
+export async function runCompile(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length) {
     io.err(`skillsmith compile: unexpected argument "${positionals[0]}" — compile takes no targets (set [project].targets in kitbash.toml)\n`);
@@ -52,7 +52,7 @@ export function runCompile(argv: readonly string[], io: CliIo): ExitCode {
     for (const p of plan.prune) say(p.action === 'rewrite' ? `would prune stale section(s) from ${p.path}\n` : `would remove ${p.path} (${p.reason})\n`);
   } else {
     try {
-      const applied = applyPlan(io.cwd, plan);
+      const applied = await applyPlan(io.cwd, plan);
       for (const p of applied.written) say(`→ ${p}\n`);
       for (const p of applied.rewritten) say(`✂ pruned stale section(s) from ${p}\n`);
       for (const p of applied.removed) say(`✂ removed ${p} (stale)\n`);

@@ -25,12 +25,12 @@ export function planProject(root: string): CompilePlan {
 
 /**
  * Compile the project (the entry install/remove call afterwards). With `dryRun`, or when
- * the plan has errors, nothing is written.
+ * the plan has errors, nothing is written. `durable: false` skips fsync (scratch projects).
  */
-export function compileProject(root: string, options: { dryRun?: boolean } = {}): CompileResult {
+export async function compileProject(root: string, options: { dryRun?: boolean; durable?: boolean } = {}): Promise<CompileResult> {
   const plan = planProject(root);
   if (options.dryRun || plan.errors.length) return { plan };
-  return { plan, applied: applyPlan(root, plan) };
+  return { plan, applied: await applyPlan(root, plan, { durable: options.durable !== false }) };
 }
 
 export interface DriftEntry {

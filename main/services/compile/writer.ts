@@ -2,8 +2,8 @@ import { lstatSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprint } from '../../../shared/targets/common';
 import { generatedBy, type CompilePlan } from '../../../shared/compile/plan';
-import { writeFileAtomic } from '../fs/atomic';
 import { resolveInside } from '../fs/contain';
+import { writeFilesAtomic } from './batch-write';
 
 export interface Applied {
   /** Paths written (created or changed), in plan order. */
@@ -24,7 +24,7 @@ export class ContainmentError extends Error {}
  * interrupted compile leaves every file old or new. A file is deleted only if it still
  * carries the generated header (or, for a delivered script, still holds the delivered bytes).
  */
-export function applyPlan(root: string, plan: CompilePlan): Applied {
+export async function applyPlan(root: string, plan: CompilePlan, options: { durable?: boolean } = {}): Promise<Applied> {
   if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
   const targets = new Map<string, string>();
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
@@ -34,18 +34,21 @@ export function applyPlan(root: string, plan: CompilePlan): Applied {
     targets.set(p, abs);
   }
   const applied: Applied = { written: [], rewritten: [], removed: [], skipped: [] };
+  const batch: { abs: string; data: string | Uint8Array }[] = [];
   for (const f of [...plan.write, ...plan.merge]) {
     if (!f.changed) continue;
-    writeFileAtomic(targets.get(f.path)!, f.content);
+    batch.push({ abs: targets.get(f.path)!, data: f.content });
     applied.written.push(f.path);
   }
   for (const p of plan.prune) {
+    if (p.action !== 'rewrite') continue;
+    batch.push({ abs: targets.get(p.path)!, data: p.content ?? '' });
+    applied.rewritten.push(p.path);
+  }
+  await writeFilesAtomic(batch, options.durable !== false);
+  for (const p of plan.prune) {
+    if (p.action === 'rewrite') continue;
     const abs = targets.get(p.path)!;
-    if (p.action === 'rewrite') {
-      writeFileAtomic(abs, p.content ?? '');
-      applied.rewritten.push(p.path);
-      continue;
-    }
     let st;
     try {
       st = lstatSync(abs);
