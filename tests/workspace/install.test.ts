@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InstallReview } from '../../shared/lock/review';
@@ -117,6 +117,15 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     const again = await cli(p, 'install', 'file:./vendor/loc', '--yes');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('local-one is already installed. To reinstall: skillsmith remove local-one && skillsmith install file:./vendor/loc');
+  });
+
+  it('keeps the execute bit of scripts, from the staged tree it verified', async () => {
+    const p = project();
+    write(p, { ...skillFiles('v/exe', 'exe'), 'v/exe/scripts/run.sh': '#!/bin/sh\necho ok\n', 'v/exe/notes.md': 'plain\n' });
+    chmodSync(join(p, 'v', 'exe', 'scripts', 'run.sh'), 0o755);
+    expect((await cli(p, 'install', 'file:./v/exe', '--yes', '--no-compile')).code).toBe(0);
+    expect(statSync(join(p, '.kitbash', 'skills', 'exe', 'scripts', 'run.sh')).mode & 0o111).not.toBe(0);
+    expect(statSync(join(p, '.kitbash', 'skills', 'exe', 'notes.md')).mode & 0o111).toBe(0);
   });
 
   it('names a missing git on PATH in one line', async () => {

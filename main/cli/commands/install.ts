@@ -23,6 +23,7 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
   return withProjectLock(io.cwd, `install ${source}`, async () => {
     for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
     const staged = stageInstall(io.cwd, source);
+    if (process.env.SKILLSMITH_TIMINGS === '1') io.err(`timings: ${JSON.stringify(staged.timings)}\n`);
     try {
       const review = await withEnforcement(staged.review);
       io.out(flags.json ? `${JSON.stringify(review, null, 2)}\n` : renderReview(review));

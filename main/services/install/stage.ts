@@ -16,7 +16,7 @@ import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
-import { makeStagingDir, openSource, SourceError, stageFolder, type Checkout } from '../sources';
+import { makeStagingDir, openSource, SourceError, stageSkill, type Checkout } from '../sources';
 import { applyChange, recover } from '../workspace/txn';
 import { installedCandidates, loadFolder, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
 
@@ -26,6 +26,8 @@ export interface StagedNode {
   readonly version: string;
   /** Absent for a dependency that is already installed (nothing is written for it). */
   readonly stagedDir?: string;
+  /** Staged files with an execute bit ('/'-separated). */
+  readonly executable: readonly string[];
   readonly integrity: string;
   readonly entry: LockEntry;
   readonly skill: Skill;
@@ -37,6 +39,8 @@ export interface StagedInstall {
   readonly project: string;
   readonly review: InstallReview;
   readonly nodes: readonly StagedNode[];
+  /** Milliseconds per phase (fetch, candidates, resolve, stage, review), for diagnostics and the bench. */
+  readonly timings: Readonly<Record<string, number>>;
   /** Remove the private staging folder. Safe to call twice. */
   dispose(): void;
 }
@@ -67,9 +71,17 @@ function checkoutSource(co: Checkout, origin: string): ReviewSource {
  * review. Nothing in the project is written. The caller must `dispose()` the result.
  */
 export function stageInstall(project: string, raw: string, options: StageOptions = {}): StagedInstall {
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round((now - mark) * 100) / 100;
+    mark = now;
+  };
   const config = projectConfigOrThrow(project);
   const lock = readLockOrThrow(project);
   const co = openSource(raw, project);
+  lap('fetch');
   const toDispose: Array<() => void> = [() => co.dispose()];
   const staging = makeStagingDir();
   let ok = false;
@@ -111,26 +123,31 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         byName.set(c.candidate.name, [c.candidate]);
       }
     }
+    lap('candidates');
     const resolution = resolveClosure(rootCandidate, byName);
+    lap('resolve');
     if (!resolution.ok) throw new SourceError(resolution.error.message);
 
     // Stage every node that is not already installed, then load, lint and hash the staged copy.
     const ordered = [...resolution.nodes].reverse(); // root first, then dependencies
     const produces = new Map<string, readonly string[]>();
-    const staged: Array<{ node: (typeof ordered)[number]; skill: Skill; dir?: string; integrity: string; source: ReviewSource; installed: boolean; origin?: CandidateOrigin }> = [];
+    const staged: Array<{ node: (typeof ordered)[number]; skill: Skill; dir?: string; executable: readonly string[]; integrity: string; source: ReviewSource; installed: boolean; origin?: CandidateOrigin }> = [];
     for (const node of ordered) {
       const c = node.candidate;
       const origin = c.id === 'root' ? undefined : origins.get(c.id);
       const installed = origin?.installed === true;
       let skill: Skill;
       let dir: string | undefined;
+      let executable: readonly string[] = [];
       if (installed) {
         const l = loadFolder(origin!.dir(), c.name, c.name);
         if (!l.ok) throw new SourceError(l.message);
         skill = l.skill;
       } else {
         const from = c.id === 'root' ? co.skillDir : origin!.dir();
-        dir = stageFolder(from, staging.dir, c.name, c.id === 'root' ? raw : `${c.name} (${origin!.source})`);
+        const st = stageSkill(from, staging.dir, c.name, c.id === 'root' ? raw : `${c.name} (${origin!.source})`);
+        dir = st.dir;
+        executable = st.executable;
         const tree = readSkillTree(dir, c.name);
         if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
         skill = loadFolderFromTree(tree.value, c.name);
@@ -146,9 +163,10 @@ export function stageInstall(project: string, raw: string, options: StageOptions
           : installed
             ? { raw: lock.entries.find((e) => e.name === c.name)?.source ?? '', canonical: lock.entries.find((e) => e.name === c.name)?.resolved ?? '', kind: 'local', origin: 'installed' }
             : { raw: origin!.source, canonical: origin!.canonical, kind: origin!.kind, ...(origin!.commit ? { commit: origin!.commit } : {}), origin: c.origin };
-      staged.push({ node, skill, ...(dir ? { dir } : {}), integrity, source, installed, ...(origin ? { origin } : {}) });
+      staged.push({ node, skill, ...(dir ? { dir } : {}), executable, integrity, source, installed, ...(origin ? { origin } : {}) });
     }
 
+    lap('stage');
     // Transitive dependencies of each node, for consumes ← produces.
     const depsOf = (name: string, acc = new Set<string>()): Set<string> => {
       const n = resolution.nodes.find((x) => x.candidate.name === name);
@@ -191,7 +209,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
             ...(requested.length ? { requested } : {}),
             ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false) ? { direct: false } : {}),
           };
-      return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), integrity: s.integrity, entry, skill: s.skill };
+      return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), executable: s.executable, integrity: s.integrity, entry, skill: s.skill };
     });
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
@@ -208,12 +226,14 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       notices,
       integrity: reviewIntegrity(reviewNodes),
     };
+    lap('review');
     ok = true;
     return {
       id: randomBytes(8).toString('hex'),
       project,
       review,
       nodes,
+      timings,
       dispose: () => staging.dispose(),
     };
   } finally {
@@ -245,20 +265,23 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
   const { review, project } = staged;
   if (approval.integrity !== review.integrity) throw new CommitRefused(`the approval names ${approval.integrity}, but the review is ${review.integrity} — nothing installed`);
   if (review.blockers.length > 0) throw new CommitRefused(`blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`);
+  // Re-read and re-hash every staged tree; what gets written is these verified bytes.
+  const verified = new Map<string, SkillTree>();
   for (const n of staged.nodes) {
     if (!n.stagedDir) continue;
     const tree = readSkillTree(n.stagedDir, n.name);
     const now = tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
-    if (now !== n.integrity) throw new CommitRefused(`${n.name}: the staged files changed after the review (now ${now}) — nothing installed`);
+    if (now !== n.integrity || !tree.ok) throw new CommitRefused(`${n.name}: the staged files changed after the review (now ${now}) — nothing installed`);
+    verified.set(n.name, tree.value);
   }
   recover(project);
   const current = readLockOrThrow(project);
   let entries: LockEntry[] = [...current.entries];
-  const put = new Map<string, string>();
+  const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
   for (const n of staged.nodes) {
     if (n.stagedDir) {
       if (review.kind === 'install' && existsSync(join(project, SKILLS_DIR, n.name))) throw new CommitRefused(`${n.name} was installed by someone else since the review — nothing installed`);
-      put.set(n.name, n.stagedDir);
+      put.set(n.name, { tree: verified.get(n.name)!, executable: new Set(n.executable) });
     }
     const prior = entries.find((e) => e.name === n.name);
     entries = upsertEntry(entries, n.stagedDir || !prior ? n.entry : { ...prior, ...(n.entry.requested ? { requested: n.entry.requested } : {}) });

@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, copyFileSync, symlinkSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { SkillTree } from '../../../shared/ksf/tree';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { formatBytes } from '../../../shared/ksf/text';
 
@@ -22,9 +23,10 @@ export class SourceError extends Error {}
  * Symlinks are copied as links only when they point inside the skill; anything else
  * is refused, as is a folder over the caps. `label` names the source in errors.
  */
-export function copySkillFolder(src: string, dest: string, caps: SourceCaps, label: string): void {
+export function copySkillFolder(src: string, dest: string, caps: SourceCaps, label: string): CopyResult {
   let files = 0;
   let bytes = 0;
+  const executable: string[] = [];
   const walk = (from: string, to: string, rel: string): void => {
     mkdirSync(to, { recursive: true });
     for (const d of readdirSync(from, { withFileTypes: true })) {
@@ -45,14 +47,34 @@ export function copySkillFolder(src: string, dest: string, caps: SourceCaps, lab
         walk(a, b, r);
       } else if (d.isFile()) {
         files++;
-        bytes += lstatSync(a).size;
+        const st = statSync(a);
+        bytes += st.size;
         if (files > caps.maxFiles) throw new SourceError(`${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`);
         if (bytes > caps.maxBytes) throw new SourceError(`${label}: is larger than ${formatBytes(caps.maxBytes)} — refusing to stage it (SKILLSMITH_MAX_SOURCE_BYTES raises the cap)`);
-        copyFileSync(a, b);
-        chmodSync(b, lstatSync(a).mode & 0o755);
+        copyFileSync(a, b); // libuv gives the copy the source's mode
+        if (st.mode & 0o111) executable.push(r.split(sep).join('/'));
       }
       if (files > caps.maxFiles) throw new SourceError(`${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`);
     }
   };
   walk(src, dest, '');
+  return { files, bytes, executable };
+}
+
+export interface CopyResult {
+  readonly files: number;
+  readonly bytes: number;
+  /** '/'-separated paths of files with an execute bit. */
+  readonly executable: readonly string[];
+}
+
+/** Write a verified in-memory tree to `dest` (files 0644, or 0755 when listed executable). */
+export function writeTree(tree: SkillTree, dest: string, executable: ReadonlySet<string>): void {
+  mkdirSync(dest, { recursive: true });
+  for (const e of tree.entries) {
+    const abs = join(dest, ...e.path.split('/'));
+    if (e.kind === 'dir') mkdirSync(abs, { recursive: true });
+    else if (e.kind === 'symlink') symlinkSync(e.target, abs);
+    else writeFileSync(abs, e.bytes, { mode: executable.has(e.path) ? 0o755 : 0o644 });
+  }
 }

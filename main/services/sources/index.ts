@@ -94,7 +94,12 @@ export function makeStagingDir(): { dir: string; dispose(): void } {
 
 /** Copy a checked-out skill folder into the staging folder under `name`. */
 export function stageFolder(from: string, stagingDir: string, name: string, label: string, caps: SourceCaps = sourceCaps()): string {
+  return stageSkill(from, stagingDir, name, label, caps).dir;
+}
+
+/** stageFolder, also returning which staged files are executable. */
+export function stageSkill(from: string, stagingDir: string, name: string, label: string, caps: SourceCaps = sourceCaps()): { dir: string; executable: readonly string[] } {
   const dest = join(stagingDir, name);
-  copySkillFolder(from, dest, caps, label);
-  return dest;
+  const r = copySkillFolder(from, dest, caps, label);
+  return { dir: dest, executable: r.executable };
 }

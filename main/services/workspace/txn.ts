@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { LOCK_FILE, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
 import { writeFileAtomic } from '../fs/atomic';
 import { SKILLS_DIR } from '../skills/locate';
-import { copySkillFolder } from '../sources/copy';
+import type { SkillTree } from '../../../shared/ksf/tree';
+import { copySkillFolder, writeTree } from '../sources/copy';
 import { faultPoint } from './fault';
 
 /**
@@ -22,8 +23,8 @@ import { faultPoint } from './fault';
  * transaction back when the lock file is still the old one, forward when it is the new.
  */
 export interface Change {
-  /** name → staged folder to install (new or replacing). */
-  readonly put: ReadonlyMap<string, string>;
+  /** name → what to install (new or replacing): a folder to copy, or a verified tree to write. */
+  readonly put: ReadonlyMap<string, string | { readonly tree: SkillTree; readonly executable: ReadonlySet<string> }>;
   /** Names whose installed folder goes away. */
   readonly remove: readonly string[];
   readonly lock: readonly LockEntry[];
@@ -51,7 +52,8 @@ export function applyChange(root: string, change: Change, step = 'install'): voi
   mkdirSync(join(txn, 'new'), { recursive: true });
   mkdirSync(join(txn, 'old'), { recursive: true });
   for (const [name, from] of change.put) {
-    copySkillFolder(from, join(txn, 'new', name), { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }, name);
+    if (typeof from === 'string') copySkillFolder(from, join(txn, 'new', name), { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }, name);
+    else writeTree(from.tree, join(txn, 'new', name), from.executable);
   }
   faultPoint(`${step}:copied`);
   const lockText = serializeLock(change.lock);
