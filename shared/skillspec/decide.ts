@@ -171,12 +171,24 @@ export function matchesPredicate(p: Predicate, input: string): boolean {
 interface Compiled {
   rules: Array<{ rule: Rule; when: CompiledPredicate }>;
   defaultOrder: string[];
+  /** What the compiled form was built from, to notice a spec edited in place. */
+  ruleList: readonly Rule[];
+  routeList: SkillSpec['routes'];
+  ranks: string;
 }
 
 const compiledCache = new WeakMap<SkillSpec, Compiled>();
 
+/**
+ * Rules compiled once per spec (needles lower-cased and trimmed, default order sorted).
+ * A spec is meant to be treated as immutable — re-read it after an edit — but replacing
+ * its rule or route lists, or a rule object or a rank, is noticed and recompiled.
+ */
 function compiled(spec: SkillSpec): Compiled {
   let c = compiledCache.get(spec);
+  if (c && (c.ruleList !== spec.rules || c.routeList !== spec.routes || c.rules.length !== spec.rules.length || c.rules.some((r, i) => r.rule !== spec.rules[i] || r.rule.when !== spec.rules[i]!.when) || c.ranks !== rankKey(spec))) {
+    c = undefined;
+  }
   if (!c) {
     // Stable sort by rank; an absent rank sorts after every present one.
     const ranked = spec.routes.map((r, i) => ({ id: r.id, rank: r.rank, i }));
@@ -184,10 +196,22 @@ function compiled(spec: SkillSpec): Compiled {
       if (a.rank === null || b.rank === null) return a.rank === b.rank ? a.i - b.i : a.rank === null ? 1 : -1;
       return a.rank - b.rank || a.i - b.i;
     });
-    c = { rules: spec.rules.map((rule) => ({ rule, when: compilePredicate(rule.when) })), defaultOrder: ranked.map((r) => r.id) };
+    c = {
+      rules: spec.rules.map((rule) => ({ rule, when: compilePredicate(rule.when) })),
+      defaultOrder: ranked.map((r) => r.id),
+      ruleList: spec.rules,
+      routeList: spec.routes,
+      ranks: rankKey(spec),
+    };
     compiledCache.set(spec, c);
   }
   return c;
+}
+
+function rankKey(spec: SkillSpec): string {
+  let k = '';
+  for (const r of spec.routes) k += `${r.id}\u0000${r.rank ?? ''}\u0000`;
+  return k;
 }
 
 /** Route ids stably sorted by rank, unranked last. */

@@ -216,3 +216,14 @@ rules:
     expect((performance.now() - t0) / 2000).toBeLessThan(0.2);
   });
 });
+
+describe('a spec edited in place', () => {
+  it('notices replaced rules and changed ranks', () => {
+    const spec = load(doc('routes:\n  - {id: a, label: A, rank: 1}\n  - {id: b, label: B, rank: 2}\nrules:\n  - {id: r, when: {user_says_any: [x]}, prefer: b}\n'));
+    expect(decide(spec, 'x').route).toBe('b');
+    spec.rules = [{ ...spec.rules[0]!, when: { ...spec.rules[0]!.when, user_says_any: ['y'] } }];
+    expect(decide(spec, 'x').route).toBe('a');
+    spec.routes[1]!.rank = 0;
+    expect(decide(spec, 'nothing').route).toBe('b');
+  });
+});
