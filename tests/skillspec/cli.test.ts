@@ -67,6 +67,15 @@ describe('spec validate', () => {
     expect((await run(dir, 'spec', 'validate', 's.yml')).err).toBe('error: skill spec s.yml is not valid UTF-8: invalid utf-8 sequence from index 4\n');
   });
 
+  it('refuses a 10 MB file before reading it', async () => {
+    const dir = project({});
+    writeFileSync(join(dir, 'big.yml'), Buffer.alloc(10 * 1024 * 1024, 0x61));
+    const t0 = performance.now();
+    const r = await run(dir, 'spec', 'validate', 'big.yml');
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(r).toEqual({ code: 1, out: '', err: 'error: skill spec big.yml is 10485760 bytes; a skill spec may be at most 4 MiB\n' });
+  });
+
   it('reports with --json too', async () => {
     const dir = project({ 'skill.spec.yml': SPEC });
     expect(JSON.parse((await run(dir, 'spec', 'validate', 'skill.spec.yml', '--json')).out)).toEqual({ ok: true, path: 'skill.spec.yml', id: 't.spec', schema: 'skillspec/v0' });
