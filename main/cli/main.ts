@@ -60,6 +60,18 @@ const COMMANDS: Record<string, Command> = {
     summary: 'compile [--strict] [--dry-run] [--json]  write every target agent\'s native files (dry-run: print the plan, write nothing)',
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),
   },
+  preview: {
+    summary: 'preview <path | name | file:source> [--json]  each target\'s output with standing and loaded tokens; nothing written',
+    run: async (argv, io) => (await import('./commands/preview')).runPreview(argv, io),
+  },
+  explain: {
+    summary: 'explain <skill> <target> [--json]  why a skill is full, degraded or unsupported on a target, and what it costs',
+    run: async (argv, io) => (await import('./commands/explain')).runExplain(argv, io),
+  },
+  matrix: {
+    summary: 'matrix [--json]  installed skills × targets: full, degraded or unsupported, with reasons',
+    run: async (argv, io) => (await import('./commands/matrix')).runMatrix(argv, io),
+  },
   serve: {
     summary: 'serve [--project DIR] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
     // Loaded on demand: the host (ws, zod, the dashboard) stays out of lint's start-up.

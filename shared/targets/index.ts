@@ -7,3 +7,4 @@ export { GENERATED_MARK, header, lowerTools } from './common';
 export { ZED_NAME_RE, ZED_DESCRIPTION_MAX_BYTES, zedConstraints } from './zed';
 export { aiderWiringNote } from './aider';
 export { AGENT_PLUGIN_DIR, pluginManifest } from './agent-plugins';
+export { compatibilityMatrix, matrixCell, type Cell, type CellStatus, type Matrix, type Reason } from './matrix';

@@ -1,0 +1,48 @@
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { compatibilityMatrix } from '../../../shared/targets/matrix';
+import { resolveTargets, TARGETS } from '../../../shared/targets/registry';
+import { loadInstalled } from '../../services/compile/load';
+import { diskProject } from '../../services/compile/project-view';
+import { readProjectConfig } from '../../services/project/config';
+import { parseCommandArgs } from '../args';
+import { UsageError, type CliIo, type ExitCode } from '../io';
+
+const FLAGS = { json: { type: 'boolean' } } as const;
+
+const GLYPH = { full: '✓', degraded: '⚠', unsupported: '✗' } as const;
+
+/** `skillsmith matrix [--json]`: installed skills × all eleven targets (active ones marked). */
+export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
+  const { positionals, flags } = parseCommandArgs(argv, FLAGS);
+  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" — matrix covers every installed skill`);
+  const config = readProjectConfig(io.cwd);
+  if (!config.ok) throw new Error(formatLoadError(config.error));
+  const project = diskProject(io.cwd);
+  const { skills, failures } = loadInstalled(io.cwd);
+  const m = compatibilityMatrix(skills, TARGETS, project);
+  const sel = resolveTargets(project, config.value.targets);
+  const active = sel.ok ? sel.targets.map((t) => t.id) : [];
+  if (flags.json) {
+    io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);
+    return failures.length ? 1 : 0;
+  }
+  for (const f of failures) io.err(`✗ ${f.name}: failed to load — ${f.message.split('\n')[0]}\n`);
+  if (m.skills.length === 0) {
+    io.out('no skills installed — nothing to tabulate.\n');
+    return failures.length ? 1 : 0;
+  }
+  const width = Math.max(5, ...m.skills.map((s) => s.length));
+  const heads = m.targets.map((t, i) => `${active.includes(t) ? '*' : ' '}${String(i + 1).padStart(2)}`);
+  io.out(`${''.padEnd(width)}  ${heads.join(' ')}\n`);
+  for (const s of m.skills) {
+    const row = m.targets.map((t) => `  ${GLYPH[m.cells.find((c) => c.skill === s && c.target === t)!.status]}`);
+    io.out(`${s.padEnd(width)}  ${row.join(' ')}\n`);
+  }
+  io.out(`\n${m.targets.map((t, i) => `${String(i + 1).padStart(2)} ${t}${active.includes(t) ? ' (active)' : ''}`).join('\n')}\n`);
+  io.out('\n✓ full  ⚠ degraded  ✗ unsupported (the agent drops or ignores it)\n');
+  for (const c of m.cells) {
+    if (c.status === 'full') continue;
+    io.out(`${GLYPH[c.status]} ${c.skill} → ${c.target}: ${c.reasons.map((r) => r.code).join(', ')}\n`);
+  }
+  return failures.length ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { resolveTargets } from '../../../shared/targets/registry';
+import { prepareSkill } from '../../../shared/targets/prepare';
+import { standingCost } from '../../../shared/targets/cost';
+import { readProjectConfig } from '../../services/project/config';
+import { diskProject } from '../../services/compile/project-view';
+import { parseCommandArgs } from '../args';
+import { UsageError, type CliIo, type ExitCode } from '../io';
+import { loadSkillArg } from './skill-arg';
+
+const FLAGS = { json: { type: 'boolean' } } as const;
+
+/** `skillsmith preview <path|name|source> [--json]`: each target's output and cost; nothing written. */
+export function runPreview(argv: readonly string[], io: CliIo): ExitCode {
+  const { positionals, flags } = parseCommandArgs(argv, FLAGS);
+  if (positionals.length !== 1) throw new UsageError('usage: skillsmith preview <skill-name | path | file:source>');
+  const skill = loadSkillArg(positionals[0]!, io.cwd);
+  const prepared = prepareSkill(skill);
+  if (!prepared.ok) {
+    io.err(`✗ ${prepared.message}\n`);
+    return 1;
+  }
+  const config = readProjectConfig(io.cwd);
+  if (!config.ok) throw new Error(formatLoadError(config.error));
+  const project = diskProject(io.cwd);
+  const sel = resolveTargets(project, config.value.targets);
+  if (!sel.ok) {
+    io.err(`✗ ${sel.message}\n`);
+    return 1;
+  }
+  const p = prepared.value;
+  const rows = sel.targets.map((t) => {
+    const out = t.emit(p, project);
+    const cost = standingCost(p, t, project);
+    return { t, out, cost };
+  });
+  if (flags.json) {
+    const text = (c: string | Uint8Array): string | { bytes: number } => (typeof c === 'string' ? c : { bytes: c.length });
+    io.out(
+      `${JSON.stringify(
+        {
+          skill: p.name,
+          version: p.version,
+          targets: rows.map(({ t, out, cost }) => ({
+            target: t.id,
+            loading: t.loading,
+            standingTokens: cost.tokens,
+            loadedTokens: cost.loadedTokens,
+            warnings: out.warnings,
+            notes: out.notes,
+            files: out.files.map((f) => ({ path: f.path, content: text(f.content) })),
+          })),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return 0;
+  }
+  io.out(`preview: ${p.name}@${p.version} (nothing is written)\n`);
+  for (const { t, out, cost } of rows) {
+    io.out(`\n─── ${t.id} [${t.loading}] ~${cost.tokens} tok standing (${cost.basis}) · ~${cost.loadedTokens} tok when loaded ───\n`);
+    for (const w of out.warnings) io.out(`⚠ ${w}\n`);
+    for (const n of out.notes) io.out(`ℹ ${n}\n`);
+    for (const f of out.files) {
+      io.out(`\n  → ${f.path}${f.merge ? ' (merged section)' : ''}\n\n`);
+      io.out(typeof f.content === 'string' ? (f.content.endsWith('\n') ? f.content : `${f.content}\n`) : `  (copied file, ${f.content.length} bytes)\n`);
+    }
+  }
+  return 0;
+}
