@@ -294,3 +294,22 @@ describe('sandbox-exec paths', () => {
     expect(cmd.args).toContain('WORKSPACE=/home/dev/proj');
   });
 });
+
+describe('executor', () => {
+  it('tells a sandbox that could not be set up apart from a failing script', async () => {
+    const { execute } = await import('../../main/services/sandbox/exec');
+    const env = { PATH: '/usr/bin:/bin' };
+    const broken = await execute({ file: '/bin/sh', args: ['-c', 'echo "bwrap: Can\'t find source path" >&2; exit 1'], env, cwd: '/', reportsStrays: true }, { timeoutMs: 5000, maxOutputBytes: 1000 });
+    expect(broken.spawnError).toMatch(/^the sandbox could not be set up \(\/bin\/sh exited 1/);
+    const failing = await execute({ file: '/bin/sh', args: ['-c', 'echo started >&3; exit 1'], env, cwd: '/', reportsStrays: true }, { timeoutMs: 5000, maxOutputBytes: 1000 });
+    expect(failing.spawnError).toBeUndefined();
+    expect(failing.code).toBe(1);
+  });
+
+  it('a binary that does not exist is a start failure, not an exit code', async () => {
+    const { execute } = await import('../../main/services/sandbox/exec');
+    const r = await execute({ file: '/nonexistent/tool', args: [], env: {}, cwd: '/', reportsStrays: false }, { timeoutMs: 5000, maxOutputBytes: 1000 });
+    expect(r.spawnError).toBe('/nonexistent/tool: ENOENT');
+    expect(r.code).toBeNull();
+  });
+});

@@ -6,11 +6,13 @@ import type { BackendStatus, SandboxPolicy, WrappedCommand } from './types';
 export const DEFAULT_BWRAP = '/usr/bin/bwrap';
 
 /**
- * Runs inside the sandbox as the script's parent: runs the script, then counts the
+ * Runs inside the sandbox as the script's parent: says it started (so a sandbox that
+ * could not be set up is told apart from a script that failed), runs the script, counts the
  * processes still alive in the PID namespace (anything but PID 1 and itself) and reports
  * them on fd 3. When it exits, bwrap's PID 1 exits and the kernel kills the rest.
  */
 export const SUPERVISOR = [
+  'echo started >&3 2>/dev/null',
   '"$@"; rc=$?',
   'n=0; for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = 1 ] || [ "$p" = "$$" ] || n=$((n+1)); done',
   '[ "$n" -gt 0 ] && echo "stray $n" >&3 2>/dev/null',

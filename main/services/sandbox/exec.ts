@@ -133,12 +133,12 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     pump('stdout', child.stdout!);
     pump('stderr', child.stderr!);
     const status = child.stdio[3] as Readable | null | undefined;
+    let statusText = '';
     if (status) {
-      let text = '';
       status.setEncoding('utf8');
       status.on('data', (d: string) => {
-        if (text.length < 4096) text += d;
-        const m = /stray (\d+)/.exec(text);
+        if (statusText.length < 4096) statusText += d;
+        const m = /stray (\d+)/.exec(statusText);
         if (m) strays = Number(m[1]);
       });
     }
@@ -169,6 +169,12 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
         finish();
       }, opts.drainMs ?? 2000);
     });
-    child.on('close', () => finish());
+    child.on('close', () => {
+      // The wrapper reports "started" before the script runs; without it, the sandbox
+      // itself failed (its own complaint went to stderr).
+      if (cmd.reportsStrays && !timedOut && !cancelled && !statusText.startsWith('started')) {
+        finish(`the sandbox could not be set up (${cmd.file} exited ${String(exit?.code ?? exit?.signal ?? 'early')}; see its message above)`);
+      } else finish();
+    });
   });
 }
