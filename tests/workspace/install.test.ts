@@ -342,6 +342,15 @@ describe('init, list, doctor, import', () => {
     expect(toml.stderr).toMatch(/^skillsmith install: kitbash\.toml:1:\d+: invalid TOML: .*\n$/);
   });
 
+  it('doctor lists declared MCP servers with the tool budget', async () => {
+    const p = project();
+    write(p, skillFiles('v/m', 'mcpy', { extra: '[mcp.servers.files]\ntransport = "stdio"\ncommand = "npx"\nargs = ["-y", "files-server"]\ntools = ["read_file", "list"]\n' }));
+    const i = await cli(p, 'install', 'file:./v/m', '--yes', '--no-compile');
+    expect(i.stdout).toContain('mcp servers: files (npx -y files-server)');
+    const r = await cli(p, 'doctor');
+    expect(r.stdout).toContain('\nMCP servers declared: files\n  MCP tool budget: 2 tool(s) across 1 server(s); cap 100.');
+  });
+
   it('import: drift report, dry run by default, --write pins it; safety checks run on what it imports', async () => {
     const p = temp('skillsmith-Imp Ort-');
     write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\n---\n# Rules\n\nUse spaces.\n' });

@@ -35,6 +35,12 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   out(`installed skills: ${loaded.length}\n`);
   out(`standing context cost: ~${s.standing.stubs} tokens (stubs); worst-case active: ${s.standing.budgets} tokens (budgets)\n`);
 
+  if (s.mcp.servers.length) {
+    out(`\nMCP servers declared: ${s.mcp.servers.join(', ')}\n`);
+    if (s.mcp.budgetLine) out(`  ${s.mcp.budgetLine}\n`);
+    for (const w of s.mcp.warnings) out(`  ⚠ ${w}\n`);
+  }
+
   let problems = 0;
   for (const k of s.skills) {
     if (k.version === undefined) {

@@ -4,7 +4,9 @@ import { formatLoadError } from '../../../shared/ksf/errors';
 import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import type { LockEntry } from '../../../shared/lock/lockfile';
-import type { Policy } from '../../../shared/project/config';
+import { DEFAULT_MAX_MCP_TOOLS, type Policy } from '../../../shared/project/config';
+import type { Skill } from '../../../shared/ksf/model';
+import { collectServers, toolBudget } from '../../../shared/mcp/emit';
 import { readCatalogs, type Catalog } from '../../../shared/project/sources';
 import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
 import { parseSource, canonicalSource } from '../../../shared/lock/source';
@@ -61,6 +63,8 @@ export interface ProjectStatus {
   readonly compileErrors?: readonly string[];
   /** Interrupted changes waiting for recovery. */
   readonly interrupted: number;
+  /** MCP servers declared across installed skills, with the tool-budget line and its warnings. */
+  readonly mcp: { readonly servers: readonly string[]; readonly budgetLine?: string; readonly warnings: readonly string[] };
 }
 
 /**
@@ -79,6 +83,7 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
   const targetDefs = sel.ok ? sel.targets : [];
 
   const skills: SkillStatus[] = [];
+  const loadedSkills: Skill[] = [];
   for (const loc of installedSkills(root)) {
     const pin = entries.find((e) => e.name === loc.nameHint);
     if (loc.kind === 'broken') {
@@ -98,6 +103,7 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
       continue;
     }
     const s = loaded.value;
+    loadedSkills.push(s);
     const m = s.manifest;
     const targetCost = targetDefs.map((t) => {
       const c = standingCostOf(s, t, view);
@@ -154,6 +160,8 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
       compileErrors = [e instanceof Error ? e.message.split('\n')[0]! : String(e)];
     }
   }
+  const mcpServers = collectServers(loadedSkills);
+  const budget = mcpServers.servers.length ? toolBudget(mcpServers.servers, config?.policy?.maxMcpTools ?? DEFAULT_MAX_MCP_TOOLS) : undefined;
   const kitbash = join(root, '.kitbash');
   const interrupted = existsSync(kitbash) ? readdirSync(kitbash).filter((d) => d.startsWith('.txn-')).length : 0;
   return {
@@ -176,6 +184,7 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
     ...(drift ? { compiledDrift: drift } : {}),
     ...(compileErrors ? { compileErrors } : {}),
     interrupted,
+    mcp: { servers: mcpServers.servers.map((x) => x.name), ...(budget ? { budgetLine: budget.line } : {}), warnings: [...mcpServers.conflicts, ...(budget?.warnings ?? [])] },
   };
 }
 
