@@ -36,7 +36,10 @@ interface ScalarInfo {
 
 const NULL_RE = /^(?:~|null|Null|NULL)?$/;
 const BOOL_RE = /^(?:true|True|TRUE|false|False|FALSE)$/;
-const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+// Integers as the reference's YAML layer reads them: an optional sign, then decimal digits
+// or a 0x / 0o / 0b prefix. Decimal digits with a leading zero (`007`) are a string.
+const INT_RE = /^[-+]?(?:0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|[0-9]+)$/;
+const LEADING_ZERO_RE = /^[-+]?0[0-9]+$/;
 const FLOAT_RE = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const STR_TAG = 'tag:yaml.org,2002:str';
 
@@ -141,7 +144,17 @@ function withNode<T>(ctx: Ctx, raw: unknown, depth: number, at: number, fn: (nod
 function scalarInfo(node: Scalar): ScalarInfo {
   const src = typeof node.source === 'string' ? node.source : node.value === null || node.value === undefined ? '' : String(node.value);
   if (node.type === 'PLAIN' && !node.tag) {
-    const kind: ScalarKind = NULL_RE.test(src) ? 'null' : BOOL_RE.test(src) ? 'bool' : INT_RE.test(src) ? 'int' : FLOAT_RE.test(src) ? 'float' : 'str';
+    const kind: ScalarKind = NULL_RE.test(src)
+      ? 'null'
+      : BOOL_RE.test(src)
+        ? 'bool'
+        : LEADING_ZERO_RE.test(src)
+          ? 'str'
+          : INT_RE.test(src)
+            ? 'int'
+            : FLOAT_RE.test(src)
+              ? 'float'
+              : 'str';
     return { kind, text: src, empty: src === '' };
   }
   if (node.tag && node.tag !== STR_TAG) {
@@ -234,7 +247,8 @@ function readNode(ctx: Ctx, node: Node | null, t: TypeDef, path: string, depth: 
     }
     case 'enum': {
       const s = infoOf(node);
-      if (!s) throw invalidType(node, t, path, at);
+      // A mapping or sequence could only name a variant through a YAML tag.
+      if (!s) throw new Fail(prefixed(path, `invalid type: ${unexpected(node)}, expected a YAML tag starting with '!'`), offsetOf(node, at));
       if (ctx.strict > 0 && s.kind !== 'str') throw invalidType(node, t, path, at);
       if (!t.values.includes(s.text)) {
         throw new Fail(prefixed(path, `unknown variant \`${s.text}\`, ${oneOf(t.values, 'there are no variants')}`), offsetOf(node, at));
@@ -384,8 +398,7 @@ function readAny(ctx: Ctx, node: Node | null, path: string, depth: number, at: n
 
 function parseInteger(text: string): bigint {
   const neg = text.startsWith('-');
-  const body = text.replace(/^[-+]/, '');
-  const n = body.startsWith('0o') ? BigInt(`0o${body.slice(2)}`) : BigInt(body);
+  const n = BigInt(text.replace(/^[-+]/, '')); // BigInt reads 0x, 0o and 0b itself
   return neg ? -n : n;
 }
 

@@ -46,6 +46,18 @@ describe('YAML 1.2 scalars', () => {
     expect(spec.routes.map((r) => r.rank)).toEqual([-3, 16, 7]);
   });
 
+  it('reads integers the way the reference does: signs, 0b, and leading zeros as text', () => {
+    const spec = parse(doc('routes:\n  - {id: a, label: A, rank: +0b101}\n  - {id: b, label: B, rank: -0x10}\nmetadata: {z: 007, o: 0b11, f: 1e3, s: +.inf}\n'));
+    expect(spec.routes.map((r) => r.rank)).toEqual([5, -16]);
+    expect(spec.metadata).toEqual({ z: '007', o: 3, f: 1000, s: Infinity });
+    expect(parseError(doc('routes:\n  - {id: a, label: A, rank: 007}\n'))).toBe('routes[0].rank: invalid type: string "007", expected i64 at line 6 column 29');
+    expect(parseError(doc('routes:\n  - {id: a, label: A, rank: 9223372036854775808}\n'))).toContain('invalid value: integer `9223372036854775808`, expected i64');
+  });
+
+  it('asks for a tag when an enum is written as a mapping', () => {
+    expect(parseError(doc('trace:\n  mode: {event_log: 1}\n'))).toBe("trace.mode: invalid type: map, expected a YAML tag starting with '!' at line 6 column 9");
+  });
+
   it('rejects floats and quoted numbers in integer fields', () => {
     expect(parseError(doc('routes:\n  - id: r\n    label: R\n    rank: 1.5\n'))).toBe('routes[0].rank: invalid type: floating point `1.5`, expected i64 at line 8 column 11');
     expect(parseError(doc('routes:\n  - id: r\n    label: R\n    rank: "5"\n'))).toBe('routes[0].rank: invalid type: string "5", expected i64 at line 8 column 11');
