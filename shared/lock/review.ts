@@ -106,6 +106,12 @@ export interface InstallReview {
   /** For update: what changed, escalations marked. */
   readonly changes?: readonly { readonly field: string; readonly before: string; readonly after: string; readonly escalation: boolean }[];
   readonly fileChanges?: readonly { readonly path: string; readonly change: '+' | '-' | '~' }[];
+  /**
+   * What the recompile after the commit would do to generated output (planned against the
+   * project as it is now plus the staged skills): paths written or merged, paths pruned, and
+   * compile refusals (then nothing would be compiled). Not part of `integrity`.
+   */
+  readonly compile?: { readonly writes: readonly string[]; readonly prunes: readonly string[]; readonly errors: readonly string[] };
   /** The hash an approval must name. */
   readonly integrity: string;
 }
@@ -244,6 +250,12 @@ export function renderReview(r: InstallReview): string {
     for (const f of r.fileChanges) lines.push(`    ${f.change} ${f.path}`);
   }
   for (const n of r.notices) lines.push(`  ⚠ ${n}`);
+  if (r.compile) {
+    if (r.compile.errors.length) lines.push(`  compile afterwards would refuse: ${r.compile.errors[0]}`);
+    else if (r.compile.writes.length || r.compile.prunes.length) {
+      lines.push(`  then compile writes ${r.compile.writes.length} generated file(s)${r.compile.prunes.length ? ` and prunes ${r.compile.prunes.length}` : ''}: ${[...r.compile.writes, ...r.compile.prunes.map((p) => `-${p}`)].join(', ')}`);
+    }
+  }
   const count = r.writes.length;
   lines.push(`  writes ${count} file${count === 1 ? '' : 's'} (${r.nodes.filter((n) => !n.alreadyInstalled).length} skill folder(s) under .kitbash/skills/ and kitbash.lock)`);
   lines.push(`  integrity: ${r.integrity}`);

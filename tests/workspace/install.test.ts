@@ -36,6 +36,7 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     expect(review.nodes[0]).toMatchObject({ name: 'alpha', version: '1.0.0', role: 'requested', files: ['.kitbash/skills/alpha/SKILL.md', '.kitbash/skills/alpha/prompts/p.md', '.kitbash/skills/alpha/skill.toml'] });
     expect(review.nodes[0]!.permissions.find((x) => x.permission === 'network')).toMatchObject({ declared: true });
     expect(review.writes.at(-1)).toBe('kitbash.lock');
+    expect(review.compile).toEqual({ writes: ['.claude/skills/alpha/SKILL.md'], prunes: [], errors: [] });
     expect(installed(p, 'alpha')).toBe(false);
 
     const r = await cli(p, 'install', src, '--approve', review.integrity, '--no-compile');
@@ -126,6 +127,15 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     expect((await cli(p, 'install', 'file:./v/exe', '--yes', '--no-compile')).code).toBe(0);
     expect(statSync(join(p, '.kitbash', 'skills', 'exe', 'scripts', 'run.sh')).mode & 0o111).not.toBe(0);
     expect(statSync(join(p, '.kitbash', 'skills', 'exe', 'notes.md')).mode & 0o111).toBe(0);
+  });
+
+  it('a bare skill at a repository root is named after the repository', async () => {
+    const repo = gitRepo({ 'SKILL.md': '# Rules\n\nJust instructions, no manifest.\n' });
+    const p = project();
+    const r = await cli(p, 'install', repo.url, '--yes', '--no-compile');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('⚠ unmanifested (SKILL.md only)');
+    expect(installed(p, 'repo')).toBe(true);
   });
 
   it('names a missing git on PATH in one line', async () => {

@@ -12,6 +12,8 @@ import type { ProjectConfig } from '../../../shared/project/config';
 import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
 import { resolveClosure, type Candidate } from '../../../shared/resolve/resolve';
+import { planCompile } from '../../../shared/compile/plan';
+import { diskProject, loadInstalled } from '../compile';
 import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
 import { SKILLS_DIR } from '../skills/locate';
@@ -86,7 +88,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
   const staging = makeStagingDir();
   let ok = false;
   try {
-    const rootLoad = loadFolder(co.skillDir, co.spec.raw, co.subpath.split('/').pop() || undefined);
+    const rootLoad = loadFolder(co.skillDir, co.spec.raw, nameHintOf(co));
     if (!rootLoad.ok) throw new SourceError(rootLoad.message);
     const rootSkill = rootLoad.skill;
     const rootName = rootSkill.manifest.skill.name;
@@ -215,6 +217,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
     const notices: string[] = [];
     for (const n of reviewNodes) for (const c of n.consumes) if (c.producedBy === null && n.dependencies.length > 0) notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
+    const compile = compilePreview(project, config, staged.filter((x) => x.dir !== undefined).map((x) => x.skill));
     const review: InstallReview = {
       schema: REVIEW_SCHEMA,
       kind: options.replacing !== undefined ? 'update' : 'install',
@@ -224,6 +227,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       writes,
       blockers: reviewBlockers(reviewNodes),
       notices,
+      compile,
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');
@@ -247,10 +251,35 @@ function mergeRequested(prior: readonly string[] | undefined, add: readonly stri
   return all.length ? { requested: all } : {};
 }
 
+/** The compile plan of the project once `incoming` replaces or joins the installed skills. */
+function compilePreview(project: string, config: ProjectConfig, incoming: readonly Skill[]): NonNullable<InstallReview['compile']> {
+  try {
+    const { skills, failures } = loadInstalled(project);
+    const names = new Set(incoming.map((s) => s.manifest.skill.name));
+    const plan = planCompile({ skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming], failures, config, project: diskProject(project) });
+    return {
+      writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path),
+      prunes: plan.prune.map((p) => p.path),
+      errors: [...plan.errors],
+    };
+  } catch (e) {
+    return { writes: [], prunes: [], errors: [e instanceof Error ? e.message.split('\n')[0]! : String(e)] };
+  }
+}
+
 function loadFolderFromTree(tree: SkillTree, name: string): Skill {
   const l = loadSkill(tree, { nameHint: name });
   if (!l.ok) throw new SourceError(formatLoadError(l.error));
   return l.value;
+}
+
+/** The folder name a bare skill is named after: the subpath's last segment, else the repository's name. */
+function nameHintOf(co: Checkout): string {
+  const last = co.subpath.split('/').filter(Boolean).pop();
+  if (last && co.spec.kind !== 'local') return last;
+  if (co.spec.kind === 'github') return co.spec.repo;
+  if (co.spec.kind === 'git') return (co.spec.url.replace(/\/+$/, '').split(/[/:]/).pop() ?? 'skill').replace(/\.git$/, '');
+  return last ?? 'skill';
 }
 
 /** Why a commit was refused. */
