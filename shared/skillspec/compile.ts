@@ -6,9 +6,10 @@
  * description algorithm follow the reference; the fixed explanatory prose is
  * Skillsmith's own and points at Skillsmith's CLI (see spec/SKILLSPEC.md).
  */
-import { stringify } from 'yaml';
+import { Document, isScalar, visit } from 'yaml';
 import { defaultRouteOrder } from './decide';
 import { debugStr } from './errors';
+import { scalarKindOf } from './yaml';
 import { sortedEntries, type Predicate, type SkillSpec, type YamlValue } from './model';
 
 export const COMPILE_TARGETS = ['markdown', 'claude', 'codex'] as const;
@@ -172,7 +173,18 @@ const quotedList = (xs: readonly string[]): string => xs.map(debugStr).join(', '
 
 /** YAML lines in block style, sequences not indented under their key. */
 function yamlLines(v: YamlValue): string[] {
-  const text = stringify(v, { indentSeq: false, lineWidth: 0, version: '1.2' });
+  // Quote as the reference's emitter does: single quotes for a string that would read back
+  // as something else (null, bool, number, leading-zero digits), a literal block for a
+  // multi-line string, plain wherever YAML allows it.
+  const d = new Document(v, { version: '1.2' });
+  visit(d, {
+    Scalar(_key, node) {
+      if (!isScalar(node) || typeof node.value !== 'string') return;
+      if (node.value.includes('\n')) node.type = 'BLOCK_LITERAL';
+      else if (scalarKindOf(node.value) !== 'str') node.type = 'QUOTE_SINGLE';
+    },
+  });
+  const text = d.toString({ indentSeq: false, lineWidth: 0, singleQuote: true });
   return text.split('\n').filter((l) => l.trim() !== '' && l !== '---').map((l) => l.trimEnd());
 }
 

@@ -25,7 +25,7 @@ export const MAX_ALIAS_NODES = 100_000;
  */
 const PRESCAN_DEPTH = 4 * MAX_DEPTH;
 
-type ScalarKind = 'null' | 'bool' | 'int' | 'float' | 'str';
+export type ScalarKind = 'null' | 'bool' | 'int' | 'float' | 'str';
 interface ScalarInfo {
   kind: ScalarKind;
   /** The text as written (plain) or the decoded string (quoted, block). */
@@ -141,21 +141,15 @@ function withNode<T>(ctx: Ctx, raw: unknown, depth: number, at: number, fn: (nod
   }
 }
 
+/** How a plain scalar with this text is typed (null, bool, int, float or a string). */
+export function scalarKindOf(src: string): ScalarKind {
+  return NULL_RE.test(src) ? 'null' : BOOL_RE.test(src) ? 'bool' : LEADING_ZERO_RE.test(src) ? 'str' : INT_RE.test(src) ? 'int' : FLOAT_RE.test(src) ? 'float' : 'str';
+}
+
 function scalarInfo(node: Scalar): ScalarInfo {
   const src = typeof node.source === 'string' ? node.source : node.value === null || node.value === undefined ? '' : String(node.value);
   if (node.type === 'PLAIN' && !node.tag) {
-    const kind: ScalarKind = NULL_RE.test(src)
-      ? 'null'
-      : BOOL_RE.test(src)
-        ? 'bool'
-        : LEADING_ZERO_RE.test(src)
-          ? 'str'
-          : INT_RE.test(src)
-            ? 'int'
-            : FLOAT_RE.test(src)
-              ? 'float'
-              : 'str';
-    return { kind, text: src, empty: src === '' };
+    return { kind: scalarKindOf(src), text: src, empty: src === '' };
   }
   if (node.tag && node.tag !== STR_TAG) {
     const v = node.value;

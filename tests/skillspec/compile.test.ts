@@ -157,3 +157,10 @@ describe('the markdown target', () => {
     expect(md).toContain('### `exec_run`\n- safety: `local_write`\n- template:\n\n```bash\necho hi\n```\n- requires:\n  - dependencies: `gh`\n');
   });
 });
+
+describe('YAML fragments', () => {
+  it('quote strings that would read back as another type, and keep multi-line strings literal', () => {
+    const md = compileSpec(load(doc("closures:\n  c: {a: 'true', b: '007', c: '1.5', d: '', e: 'yes', f: 'x: y', g: \"two\\nlines\", h: 3}\n")), 'markdown');
+    expect(md).toContain("### `c`\n```yaml\na: 'true'\nb: '007'\nc: '1.5'\nd: ''\ne: yes\nf: 'x: y'\ng: |-\n  two\n  lines\nh: 3\n```\n");
+  });
+});
