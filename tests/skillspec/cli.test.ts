@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../main/cli/main';
-import { builtCliExists } from '../cli/helpers';
+import { requireBuiltCli } from '../cli/helpers';
 import { corpusDir, requireOrSkip, runCli } from '../support/paths';
 import { doc } from './helpers';
 
@@ -171,8 +171,9 @@ describe('usage errors exit 2', () => {
 
 const corpus = join(corpusDir, 'skillspec');
 const haveCorpus = requireOrSkip(`the SkillSpec corpus (${corpus})`, existsSync(join(corpus, 'MANIFEST.json')));
-describe.skipIf(!haveCorpus || !builtCliExists())('the built binary', () => {
+describe.skipIf(!haveCorpus)('the built binary', () => {
   it('validates and tests a corpus spec, and rejects the invalid fixture with the reference message', () => {
+    requireBuiltCli();
     const ok = runCli(['spec', 'test', 'valid/examples/rote-browse/skill.spec.yml'], { cwd: corpus });
     expect(ok.stdout).toBe('skillspec test: 8/8 passed\n');
     expect(ok.code).toBe(0);
