@@ -308,3 +308,4 @@ What bounds the ratio, and why: see "What limits the ratio" in bench/README.md.
 writeFileSync(join(HERE, 'RESULTS.md'), report);
 process.stdout.write(`${summary}\nwrote ${relative(process.cwd(), join(HERE, 'RESULTS.md'))}\n`);
 spawnSync(process.execPath, [join(HERE, 'skillspec.mjs')], { stdio: 'inherit' }); // SkillSpec engine section of RESULTS.md
+spawnSync(process.execPath, [join(HERE, 'workspace.mjs')], { stdio: 'inherit' }); // workspace section of RESULTS.md (install, dependency resolution)

@@ -8,14 +8,14 @@
 //   node bench/workspace.mjs [--runs N] [--no-write]
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
-const BIN = join(ROOT, 'bin', 'skillsmith.cjs');
+let BIN = join(ROOT, 'bin', 'skillsmith.cjs');
 const KITBASH = join(ROOT, 'node_modules', 'kitbash', 'dist', 'index.js');
 const BEGIN = '<!-- workspace-bench:begin -->';
 const END = '<!-- workspace-bench:end -->';
@@ -29,7 +29,17 @@ if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) {
 }
 
 const work = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-ws-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+// A private copy of the built CLI: out/ is shared with other builds that may replace it
+// mid-run. Kept under node_modules/.cache so the bundle still resolves node_modules/.
+const frozen = join(ROOT, 'node_modules', '.cache', `skillsmith-bench-ws-${process.pid}`);
+mkdirSync(join(frozen, 'bin'), { recursive: true });
+cpSync(join(ROOT, 'out'), join(frozen, 'out'), { recursive: true });
+cpSync(BIN, join(frozen, 'bin', 'skillsmith.cjs'));
+BIN = join(frozen, 'bin', 'skillsmith.cjs');
+process.on('exit', () => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(frozen, { recursive: true, force: true });
+});
 
 function sh(cmd, argv, cwd, env = {}) {
   const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
@@ -156,7 +166,7 @@ const lines = [
   '',
   `Written by \`node bench/workspace.mjs\` (${runs} timed rounds after one warm-up, fresh project each run).`,
   '',
-  `- Date: ${new Date().toISOString()}; ${os.cpus()[0]?.model.trim() ?? 'cpu'}, ${os.cpus().length} cores; Node ${process.version}`,
+  `- Date: ${new Date().toISOString()}; ${os.cpus()[0]?.model.trim() ?? 'cpu'}, ${os.cpus().length} cores; Node ${process.version}; load average at the end ${os.loadavg()[0].toFixed(1)} (the machine is shared: read the minimums as the better guide)`,
   '',
   `**Install of a 200-file skill** (${files} files, whole process: fetch, stage, review incl. every lint and safety check, commit, lock):`,
   '',
