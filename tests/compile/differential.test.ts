@@ -2,7 +2,7 @@
  * Differential compile against kitbash 0.24.1: both tools compile copies of the same
  * fixture project, in every combination of the ten detectable targets' markers and under
  * several [project].targets lists, and the trees must be identical byte for byte except
- * for the documented differences (spec/SPEC.md, "Compile" and D22–D30), each of which is
+ * for the documented differences (spec/SPEC.md, §14 and D38–D47), each of which is
  * asserted to really occur where it is claimed. Skillsmith's second compile must change
  * nothing; kitbash's second compile is shown converging on Skillsmith's first.
  */
@@ -45,17 +45,17 @@ const scratch = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [path, text] of tree) {
-    // D23: scripts delivered beside SKILL.md for a skill that requires them.
+    // D39: scripts delivered beside SKILL.md for a skill that requires them.
     if (/\/gamma\/scripts\//.test(path)) continue;
     let t = text;
     if (/\/gamma\/SKILL\.md$/.test(path)) {
-      expect(t, `${path}: delivery record (D23)`).toMatch(/\n<!-- skillsmith: delivered scripts\/check\.sh=sha256-[0-9a-f]{64} scripts\/lib\/util\.sh=sha256-[0-9a-f]{64} -->\n/);
-      expect(tree.has(path.replace('SKILL.md', 'scripts/check.sh')), `${path}: scripts copied (D23)`).toBe(true);
+      expect(t, `${path}: delivery record (D39)`).toMatch(/\n<!-- skillsmith: delivered scripts\/check\.sh=sha256-[0-9a-f]{64} scripts\/lib\/util\.sh=sha256-[0-9a-f]{64} -->\n/);
+      expect(tree.has(path.replace('SKILL.md', 'scripts/check.sh')), `${path}: scripts copied (D39)`).toBe(true);
       t = t.replace(/\n<!-- skillsmith: delivered [^\n]* -->/, '');
     }
-    // D24: allowed-tools lowered on Claude Code and Copilot skills.
+    // D40: allowed-tools lowered on Claude Code and Copilot skills.
     if (path === '.claude/skills/beta/SKILL.md' || path === '.github/skills/beta/SKILL.md') {
-      expect(t, `${path}: allowed-tools (D24)`).toContain('\nallowed-tools: Read, Grep, Bash(git diff *)\n');
+      expect(t, `${path}: allowed-tools (D40)`).toContain('\nallowed-tools: Read, Grep, Bash(git diff *)\n');
       t = t.replace('\nallowed-tools: Read, Grep, Bash(git diff *)\n', '\n');
     }
     out.set(path, t);
@@ -66,7 +66,7 @@ function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
 /** kitbash's tree with the reference bugs Skillsmith fixes replaced by the fixed output. */
 function withReferenceFixes(tree: Map<string, string>, active: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
-  // D25: with zed or cline but not agents, kitbash still writes the copilot/gemini copies on the first compile.
+  // D38: with zed or cline but not agents, kitbash still writes the copilot/gemini copies on the first compile.
   const agentsDir = active.some((t) => t === 'agents' || t === 'zed' || t === 'cline');
   const dropAliases = agentsDir && !active.includes('agents');
   for (const [path, text] of tree) {
@@ -128,7 +128,7 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
       expect(await runKitbashIn(theirs), 'kitbash exit').toBe(0);
       const first = readTree(ours);
       compare([...active, 'agentsmd'], first, readTree(theirs));
-      // Idempotent from the first run (D25): nothing to write, nothing to prune.
+      // Idempotent from the first run (D38): nothing to write, nothing to prune.
       const again = await compileProject(ours, { durable });
       expect([...again.applied!.written, ...again.applied!.removed, ...again.applied!.rewritten], 'second compile').toEqual([]);
       expect(readTree(ours)).toEqual(first);
@@ -187,7 +187,7 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
     expect(readTree(theirs)).toEqual(before);
   });
 
-  it('agrees after a skill is removed (prune), apart from the blank-line residue kitbash leaves (D26)', async () => {
+  it('agrees after a skill is removed (prune), apart from the blank-line residue kitbash leaves (D41)', async () => {
     const files: Files = { ...MARKERS.cursor, ...MARKERS.aider, ...MARKERS['claude-code'] };
     const ours = project(files);
     const theirs = twin(ours);
