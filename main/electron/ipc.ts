@@ -1,6 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { listChannels } from '../../shared/ipc/contract';
-import { EVENT_CHANNEL, type Envelope } from '../../shared/ipc/define';
+import { EVENT_CHANNEL } from '../../shared/ipc/define';
+import type { Envelope } from '../../shared/ipc/errors';
 import { dispatch } from '../ipc/dispatch';
 import type { Session } from '../ipc/session';
 import { isTrustedSender } from './sender';

@@ -20,6 +20,8 @@ export interface HostOptions {
   readonly token?: string;
   /** How long a tab's session outlives its last event socket. */
   readonly sessionGraceMs?: number;
+  /** Called once, when the first script of the page has been sent (the browser is now busy parsing it). */
+  readonly onFirstScript?: () => void;
 }
 
 export interface Host {
@@ -28,8 +30,8 @@ export interface Host {
   readonly origin: string;
   readonly port: number;
   readonly token: string;
-  /** Open tab sessions (for tests). */
-  sessionCount(): number;
+  /** Ids of the open tab sessions (for tests). */
+  sessionIds(): string[];
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const graceMs = options.sessionGraceMs ?? 30_000;
   const tabs = new Map<string, TabSession>();
   let port = 0;
+  let firstScriptSent = false;
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -189,6 +192,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return void res.end();
+    if (!firstScriptSent && found.file.endsWith('.js')) {
+      firstScriptSent = true;
+      res.once('finish', () => options.onFirstScript?.());
+    }
     createReadStream(found.file)
       .on('error', () => res.destroy())
       .pipe(res);
@@ -244,7 +251,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     origin,
     port,
     token,
-    sessionCount: () => tabs.size,
+    sessionIds: () => [...tabs.keys()],
     close: () =>
       new Promise<void>((ok) => {
         for (const id of [...tabs.keys()]) drop(id);

@@ -1,5 +1,5 @@
 import { lookupChannel } from '../../shared/ipc/contract';
-import type { Envelope, IpcErrorData } from '../../shared/ipc/define';
+import type { Envelope, IpcErrorData } from '../../shared/ipc/errors';
 import { HandlerError } from './errors';
 import { HANDLERS, type HandlerContext, type HandlerTable } from './table';
 

@@ -1,4 +1,4 @@
-import type { IpcErrorCode } from '../../shared/ipc/define';
+import type { IpcErrorCode } from '../../shared/ipc/errors';
 
 /** A handler's refusal with a contract error code; anything else thrown becomes `internal`. */
 export class HandlerError extends Error {

@@ -1,23 +1,30 @@
-import './api/zod-config';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { connectApi } from './api';
 import { ApiProvider } from './api/context';
 import { App } from './App';
+import { keys, startInitialDashboard } from './queries';
 import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
 
 // Connection state of the event stream, as a tiny external store.
 let connected = false;
+let wasConnected = false;
 const subscribers = new Set<() => void>();
 const { api } = connectApi((state) => {
   connected = state === 'open';
   for (const s of subscribers) s();
-  // Events may have been missed while disconnected: refetch what is on screen.
-  if (connected) void queryClient.invalidateQueries();
+  // Events may have been missed while disconnected: after a reconnect, refetch what is on screen.
+  if (connected && wasConnected) void queryClient.invalidateQueries();
+  if (connected) wasConnected = true;
 });
+
+// Start both first requests at once instead of one after the other: most launches have
+// a project open, and its dashboard is the first thing shown.
+void queryClient.prefetchQuery({ queryKey: keys.current, queryFn: () => api.project.current({}) });
+startInitialDashboard(api.project.dashboard({}));
 
 function Root() {
   const isConnected = useSyncExternalStore(

@@ -26,9 +26,30 @@ export const useCurrentProject = () => {
   return useQuery({ queryKey: keys.current, queryFn: () => api.project.current({}) });
 };
 
+let initialDashboard: Promise<Dashboard> | null = null;
+
+/** The dashboard request main.tsx sends at start-up, alongside project.current; used once. */
+export function startInitialDashboard(p: Promise<Dashboard>): void {
+  p.catch(() => undefined); // no project open: the picker shows instead
+  initialDashboard = p;
+}
+
 export const useDashboard = (root: string) => {
   const api = useApi();
-  return useQuery<Dashboard>({ queryKey: keys.dashboard(root), queryFn: () => api.project.dashboard({}), staleTime: Infinity, retry: false });
+  return useQuery<Dashboard>({
+    queryKey: keys.dashboard(root),
+    queryFn: async () => {
+      const first = initialDashboard;
+      initialDashboard = null;
+      if (first) {
+        const d = await first.catch(() => null);
+        if (d && d.project.root === root) return d;
+      }
+      return api.project.dashboard({});
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
 };
 
 export const useSkill = (root: string, dir: string | null) => {

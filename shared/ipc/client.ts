@@ -1,5 +1,5 @@
-import { CONTRACT, listChannels, type Api, type Area, type EventName, type Unsubscribe } from './contract';
-import { EnvelopeShape, IpcError, type Envelope } from './define';
+import type { Api, EventName, Unsubscribe } from './contract';
+import { unwrap } from './errors';
 
 /**
  * What a transport provides: send one call and get its envelope back; subscribe to an
@@ -11,22 +11,32 @@ export interface Transport {
   subscribe(event: EventName, listener: (payload: unknown) => void): Unsubscribe;
 }
 
-/** The typed Api over a transport: one method per contract channel, errors thrown as IpcError. */
+/**
+ * The typed Api over a transport: `api.<area>.<method>(request)` sends `<area>.<method>`;
+ * errors are thrown as IpcError. Built lazily from the names the (type-checked) caller
+ * uses, so the renderer does not bundle the contract's schemas — main validates every
+ * call, and an unknown name comes back as an `unknown-channel` error.
+ */
 export function createApi(transport: Transport): Api {
-  const api: Record<string, unknown> = {};
-  for (const area of Object.keys(CONTRACT) as Area[]) api[area] = {};
-  for (const { area, method, name } of listChannels()) {
-    (api[area] as Record<string, unknown>)[method] = async (request: unknown) => unwrap(await transport.invoke(name, request ?? {}));
-  }
-  api.on = (event: EventName, listener: (payload: unknown) => void) => transport.subscribe(event, listener);
-  return api as unknown as Api;
-}
-
-/** Open an envelope: the value, or a thrown IpcError. A malformed envelope is an error too. */
-export function unwrap<T>(raw: unknown): T {
-  const parsed = EnvelopeShape.safeParse(raw);
-  if (!parsed.success) throw new IpcError({ code: 'invalid-response', message: 'the transport returned something that is not an IPC envelope' });
-  const env = parsed.data as Envelope<T>;
-  if (env.ok) return env.value;
-  throw new IpcError(env.error);
+  const areas = new Map<string, object>();
+  const area = (name: string) => {
+    let a = areas.get(name);
+    if (!a) {
+      const methods = new Map<string, (request: unknown) => Promise<unknown>>();
+      a = new Proxy(Object.freeze({}), {
+        get: (_t, method) => {
+          if (typeof method !== 'string') return undefined;
+          let fn = methods.get(method);
+          if (!fn) methods.set(method, (fn = async (request: unknown) => unwrap(await transport.invoke(`${name}.${method}`, request ?? {}))));
+          return fn;
+        },
+      });
+      areas.set(name, a);
+    }
+    return a;
+  };
+  const on = (event: EventName, listener: (payload: unknown) => void) => transport.subscribe(event, listener);
+  return new Proxy(Object.freeze({}), {
+    get: (_t, key) => (key === 'on' ? on : typeof key === 'string' && key !== 'then' ? area(key) : undefined),
+  }) as Api;
 }

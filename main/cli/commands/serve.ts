@@ -45,22 +45,41 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     project = platform.recent.last();
   }
 
+  // Scan the project while the browser parses the page's script (the server is idle
+  // then), so the first dashboard request finds the result cached. Started when the
+  // first script has been sent, or after a moment if no browser comes. The handle lives
+  // as long as the server.
+  const warm = project ? platform.hub.acquire(project, () => undefined) : undefined;
+  let warmed = false;
+  const warmUp = () => {
+    if (warmed || !warm) return;
+    warmed = true;
+    setImmediate(() => {
+      try {
+        warm.dashboard();
+      } catch {
+        // The tab's own request reports any problem.
+      }
+    });
+  };
   let host;
   try {
-    host = await startHost({ rendererDir, platform, port, ...(project ? { initialProject: project } : {}) });
+    host = await startHost({ rendererDir, platform, port, onFirstScript: warmUp, ...(project ? { initialProject: project } : {}) });
   } catch (e) {
+    warm?.release();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${port} is already in use — pick another with --port, or omit it for a free one`);
     if (code === 'EACCES') throw new Error(`port ${port} needs privileges — use a port above 1023`);
     throw e;
   }
+  setTimeout(warmUp, 1500).unref();
   io.out(`Skillsmith running at ${host.url}\n`);
   io.out(project ? `project: ${project}\n` : 'no project yet: pick one in the browser\n');
   io.out('press Ctrl+C to stop\n');
   if (flags.open) openBrowser(host.url, io);
-
   await (hooks.stopped ?? untilSignal());
   await host.close();
+  warm?.release();
   platform.hub.closeAll();
   return 0;
 }

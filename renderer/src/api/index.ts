@@ -1,4 +1,5 @@
-import { createApi, type Api, type EventName, type Transport } from '../../../shared/ipc';
+import type { Api, EventName } from '../../../shared/ipc/contract';
+import { createApi, type Transport } from '../../../shared/ipc/client';
 import { webTransport } from './web';
 
 /** What the Electron preload exposes as `window.skillsmith`: named methods returning envelopes. */

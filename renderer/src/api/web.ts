@@ -1,4 +1,5 @@
-import type { EventName, Transport } from '../../../shared/ipc';
+import type { EventName } from '../../../shared/ipc/contract';
+import type { Transport } from '../../../shared/ipc/client';
 
 const TOKEN_KEY = 'skillsmith.token';
 const SESSION_KEY = 'skillsmith.session';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { IpcError } from '../../../shared/ipc';
+import { IpcError } from '../../../shared/ipc/errors';
 import { useApi } from '../api/context';
 import { relativeTime } from '../format';
 import { keys, useAppInfo, useOpenProject, useRecent } from '../queries';

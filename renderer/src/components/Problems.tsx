@@ -1,8 +1,13 @@
+import { useState } from 'react';
 import type { Dashboard } from '../../../shared/ipc';
+
+const FIRST = 50;
 
 export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: string) => void }) {
   const errors = data.problems.filter((p) => p.severity === 'error').length;
   const warnings = data.problems.length - errors;
+  const [all, setAll] = useState(false);
+  const shown = all ? data.problems : data.problems.slice(0, FIRST);
   return (
     <section className="panel" aria-labelledby="problems-title">
       <div className="panel-head">
@@ -17,7 +22,7 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
         </p>
       ) : (
         <ul className="problems" aria-label="Problems">
-          {data.problems.map((p, i) => (
+          {shown.map((p, i) => (
             <li key={i} className={`problem ${p.severity}`}>
               <span className="sev" aria-label={p.severity}>{p.severity === 'error' ? '✕' : '!'}</span>
               <div className="problem-body">
@@ -42,6 +47,11 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
             </li>
           ))}
         </ul>
+      )}
+      {shown.length < data.problems.length && (
+        <button type="button" className="btn ghost show-all" onClick={() => setAll(true)}>
+          Show all {data.problems.length} problems
+        </button>
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { IpcError } from '../../../shared/ipc';
+import { IpcError } from '../../../shared/ipc/errors';
 
 /** Skeleton blocks shaped like the dashboard, so the layout does not jump when data arrives. */
 export function DashboardSkeleton() {
