@@ -70,7 +70,8 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {
-        // the group is already gone
+        // The group is gone — or there are no process groups (Windows): kill the child itself.
+        if (process.platform === 'win32') child.kill('SIGKILL');
       }
     };
     const finish = (spawnError?: string): void => {
