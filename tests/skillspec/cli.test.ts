@@ -128,6 +128,13 @@ describe('spec decide and explain', () => {
     expect(existsSync(join(dir, runDir, 'summary.json'))).toBe(true);
   });
 
+  it('says which trace file it could not write', async () => {
+    const dir = project({ 'skill.spec.yml': SPEC, 'blocker': 'a file, not a folder' });
+    const r = await run(dir, 'spec', 'decide', 'skill.spec.yml', '--input', 'x', '--trace-dir', 'blocker');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: failed to write blocker\/run-\d+-\d+\/events\/000001\.input_received\.json: Not a directory \(os error 20\)\n$/);
+  });
+
   it('does not need a trace dir for test on a trace-required spec', async () => {
     const dir = project({ 'skill.spec.yml': `${SPEC}trace:\n  mode: event_log\n  required: true\n` });
     expect((await run(dir, 'spec', 'test', 'skill.spec.yml')).code).toBe(0);

@@ -44,6 +44,15 @@ export function specFingerprint(spec: SkillSpec, specPath: string, cwd: string =
   return `sha256:${h.digest('hex')}`;
 }
 
+/** An atomic write whose failure reads `failed to write <path>: <os error>`. */
+function writeOrExplain(abs: string, data: string, shown: string): void {
+  try {
+    writeFileAtomic(abs, data);
+  } catch (e) {
+    throw new SpecError('invalid_input', `failed to write ${shown}: ${ioErrorText(e)}`);
+  }
+}
+
 export interface TraceClock {
   now(): number;
   pid: number;
@@ -67,7 +76,7 @@ export function writeDecisionTrace(
   const inputHash = inputSha256(decided.decision.input);
   selectEvents(spec, decided.events).forEach((event, i) => {
     const env = envelopeFor(spec, runId, i + 1, clock.now(), event, fingerprint, inputHash);
-    writeFileAtomic(join(eventsDir, eventFileName(env)), JSON.stringify(env, null, 2));
+    writeOrExplain(join(eventsDir, eventFileName(env)), JSON.stringify(env, null, 2), join(runDir, 'events', eventFileName(env)));
   });
   return compactTrace(runDir, cwd);
 }
@@ -83,9 +92,9 @@ export function compactTrace(runDir: string, cwd: string = process.cwd()): Trace
     throw new SpecError('read', `failed to read ${join(runDir, 'events')}: ${ioErrorText(e)}`);
   }
   const envelopes = names.map((n) => JSON.parse(readFileSync(join(eventsDir, n), 'utf8')) as TraceEnvelope);
-  writeFileAtomic(join(abs, 'trace.jsonl'), envelopes.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  writeOrExplain(join(abs, 'trace.jsonl'), envelopes.map((e) => `${JSON.stringify(e)}\n`).join(''), join(runDir, 'trace.jsonl'));
   const summary = summaryFor(envelopes);
-  writeFileAtomic(join(abs, 'summary.json'), JSON.stringify(summary, null, 2));
+  writeOrExplain(join(abs, 'summary.json'), JSON.stringify(summary, null, 2), join(runDir, 'summary.json'));
   return {
     run_id: summary.run_id,
     run_dir: runDir,
