@@ -95,9 +95,12 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
     compiled() {
       const st = status();
       if (st.compileErrors?.length) {
+        // Compile names the skill first ("<name>: …"); link the finding to it when it is installed.
+        const dirOf = new Map(st.skills.map((s) => [s.name, basename(s.folder)]));
+        const skillOf = (m: string) => dirOf.get(/^([a-z0-9][a-z0-9-]*): /.exec(m)?.[1] ?? '') ?? null;
         return {
-          card: { state: 'error', title: 'Compiled output', detail: st.compileErrors[0]! },
-          problems: st.compileErrors.map((m) => ({ severity: 'error' as const, skill: null, source: 'compile', message: m })),
+          card: { state: 'error', title: 'Compiled output', detail: st.compileErrors.length === 1 ? st.compileErrors[0]! : `compile refuses: ${st.compileErrors.length} problem(s), first: ${st.compileErrors[0]}` },
+          problems: st.compileErrors.map((m) => ({ severity: 'error' as const, skill: skillOf(m), source: 'compile', message: m })),
         };
       }
       if (!st.compiledDrift) return { card: { state: 'unavailable', title: 'Compiled output', detail: 'not checked (kitbash.toml could not be read)' }, problems: [] };
