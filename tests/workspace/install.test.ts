@@ -138,6 +138,24 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     expect(installed(p, 'repo')).toBe(true);
   });
 
+  it('refuses an over-cap source and a symlink out of the skill before reviewing anything', async () => {
+    const p = project();
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) many[`v/many/ref/n${i}.md`] = 'note\n';
+    write(p, { ...skillFiles('v/many', 'many'), ...many, ...skillFiles('v/linky', 'linky'), 'v/linky/escape': { symlink: '../../../etc/hostname' } });
+    process.env.SKILLSMITH_MAX_SOURCE_FILES = '5';
+    try {
+      const r = await cli(p, 'install', 'file:./v/many', '--yes');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('skillsmith install: file:./v/many: holds more than 5 files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)\n');
+    } finally {
+      delete process.env.SKILLSMITH_MAX_SOURCE_FILES;
+    }
+    const l = await cli(p, 'install', 'file:./v/linky', '--yes');
+    expect(l.stderr).toBe('skillsmith install: file:./v/linky: symlink escape → ../../../etc/hostname points outside the skill — refusing to install it\n');
+    expect(existsSync(join(p, '.kitbash'))).toBe(false);
+  });
+
   it('names a missing git on PATH in one line', async () => {
     const p = project();
     const old = process.env.PATH;

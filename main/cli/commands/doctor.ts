@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { TARGETS } from '../../../shared/targets/registry';
 import { LOCK_FILE } from '../../../shared/lock/lockfile';
 import { withProjectLock } from '../../services/workspace/project-lock';
@@ -14,7 +16,7 @@ const FLAGS = { json: { type: 'boolean' } } as const;
  */
 export async function runDoctor(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { flags } = parseCommandArgs(argv, FLAGS);
-  const recovered = await withProjectLock(io.cwd, 'doctor', () => recover(io.cwd));
+  const recovered = existsSync(join(io.cwd, '.kitbash')) ? await withProjectLock(io.cwd, 'doctor', () => recover(io.cwd)) : [];
   const s = projectStatus(io.cwd);
   if (flags.json) {
     io.out(`${JSON.stringify(s, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
@@ -88,10 +88,14 @@ export function stageInstall(project: string, raw: string, options: StageOptions
   const staging = makeStagingDir();
   let ok = false;
   try {
-    const rootLoad = loadFolder(co.skillDir, co.spec.raw, nameHintOf(co));
-    if (!rootLoad.ok) throw new SourceError(rootLoad.message);
-    const rootSkill = rootLoad.skill;
+    // The requested skill is staged first (the caps apply before anything is read), then loaded from the copy.
+    const rootStaged = stageSkill(co.skillDir, staging.dir, '.requested', raw);
+    const rootTree = readSkillTree(rootStaged.dir, co.spec.raw);
+    if (!rootTree.ok) throw new SourceError(formatLoadError(rootTree.error));
+    const rootSkill = loadFolderFromTree(rootTree.value, nameHintOf(co));
     const rootName = rootSkill.manifest.skill.name;
+    const rootDir = join(staging.dir, rootName);
+    renameSync(rootStaged.dir, rootDir);
     if (options.replacing === undefined && existsSync(join(project, SKILLS_DIR, rootName))) {
       throw new SourceError(`${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`);
     }
@@ -145,9 +149,12 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         const l = loadFolder(origin!.dir(), c.name, c.name);
         if (!l.ok) throw new SourceError(l.message);
         skill = l.skill;
+      } else if (c.id === 'root') {
+        skill = rootSkill;
+        dir = rootDir;
+        executable = rootStaged.executable;
       } else {
-        const from = c.id === 'root' ? co.skillDir : origin!.dir();
-        const st = stageSkill(from, staging.dir, c.name, c.id === 'root' ? raw : `${c.name} (${origin!.source})`);
+        const st = stageSkill(origin!.dir(), staging.dir, c.name, `${c.name} (${origin!.source})`);
         dir = st.dir;
         executable = st.executable;
         const tree = readSkillTree(dir, c.name);

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -50,7 +50,9 @@ function sleep(ms: number): void {
  */
 export function acquireProjectLock(root: string, opts: ProjectLockOptions): () => void {
   const path = join(root, PROJECT_LOCK);
-  mkdirSync(join(root, '.kitbash'), { recursive: true });
+  const kitbashDir = join(root, '.kitbash');
+  const created = !existsSync(kitbashDir);
+  mkdirSync(kitbashDir, { recursive: true });
   const envTimeout = Number(process.env.SKILLSMITH_LOCK_TIMEOUT_MS);
   const timeout = Number.isFinite(envTimeout) && process.env.SKILLSMITH_LOCK_TIMEOUT_MS !== undefined ? envTimeout : (opts.timeoutMs ?? 10_000);
   const deadline = Date.now() + timeout;
@@ -63,6 +65,14 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
       return () => {
         const h = readHolder(path);
         if (h && h.pid === process.pid) rmSync(path, { force: true });
+        // A failed first command leaves no empty .kitbash/ behind.
+        if (created) {
+          try {
+            rmdirSync(kitbashDir);
+          } catch {
+            // not empty: something was installed
+          }
+        }
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
