@@ -2,6 +2,8 @@
  * The backends as text: the bwrap argv, the macOS Seatbelt profile, the probe's reading
  * of a failing bwrap, and the labels each backend earns. No sandbox needed.
  */
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapArgs, bwrapCommand, probeBwrap, usernsCause } from '../../main/services/sandbox/bwrap';
 import { seccompSupported, unixSocketFilter } from '../../main/services/sandbox/seccomp';
@@ -311,5 +313,17 @@ describe('executor', () => {
     const r = await execute({ file: '/nonexistent/tool', args: [], env: {}, cwd: '/', reportsStrays: false }, { timeoutMs: 5000, maxOutputBytes: 1000 });
     expect(r.spawnError).toBe('/nonexistent/tool: ENOENT');
     expect(r.code).toBeNull();
+  });
+});
+
+describe('probe with the seccomp filter', () => {
+  it('a bwrap that rejects the filter is reported as such', async () => {
+    const dir = tempDir('skillsmith-fake-');
+    const p = join(dir, 'bwrap');
+    // Fails only when given --seccomp, and only after reading the program from fd 4.
+    writeFileSync(p, '#!/bin/sh\nfor a in "$@"; do [ "$a" = --seccomp ] && { cat <&4 >/dev/null; echo "bwrap: prctl(PR_SET_SECCOMP): Invalid argument" >&2; exit 1; }; done\necho skillsmith-probe-ok\n');
+    chmodSync(p, 0o755);
+    expect((await probeBwrap({ bwrapPath: p, arch: 'x64' })).reason).toMatch(/cannot install the seccomp filter/);
+    expect((await probeBwrap({ bwrapPath: p, arch: 'ppc64' })).works).toBe(true);
   });
 });

@@ -79,6 +79,8 @@ export interface ProbeDeps {
   /** Reads a /proc/sys file; undefined when absent. */
   readonly readSysctl?: (path: string) => string | undefined;
   readonly timeoutMs?: number;
+  /** CPU architecture for the seccomp filter (process.arch). */
+  readonly arch?: string;
   /** Also ask `bwrap --version` (one more process; `sandbox probe` shows it, a run does not need it). */
   readonly version?: boolean;
 }
@@ -94,10 +96,13 @@ export async function probeBwrap(deps: ProbeDeps = {}): Promise<BackendStatus> {
   const path = deps.bwrapPath ?? DEFAULT_BWRAP;
   const env = { PATH: '/usr/local/bin:/usr/bin:/bin' };
   const timeoutMs = deps.timeoutMs ?? 10_000;
+  // The no-network seccomp filter goes in too, so a kernel without seccomp fails here, not in a run.
+  const arch = deps.arch ?? process.arch;
+  const filter = seccompSupported(arch) ? unixSocketFilter(arch) : undefined;
   const run = await capture(
     path,
-    ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--clearenv', '--', '/bin/sh', '-c', 'echo skillsmith-probe-ok'],
-    { env, timeoutMs },
+    ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--clearenv', ...(filter ? ['--seccomp', '4'] : []), '--', '/bin/sh', '-c', 'echo skillsmith-probe-ok'],
+    { env, timeoutMs, ...(filter ? { fd4: filter } : {}) },
   );
   if (run.spawnError) {
     const code = run.spawnError.code;
@@ -112,6 +117,7 @@ export async function probeBwrap(deps: ProbeDeps = {}): Promise<BackendStatus> {
     return { backend: 'bubblewrap', works: true, path, ...(version ? { version } : {}) };
   }
   const detail = firstLines(run.stderr || run.stdout) || `exit ${String(run.code)}`;
+  if (/seccomp/i.test(run.stderr)) return { backend: 'bubblewrap', works: false, path, reason: 'bwrap cannot install the seccomp filter that refuses Unix-socket connects (a kernel without seccomp?)', detail };
   if (USERNS.test(run.stderr)) return { backend: 'bubblewrap', works: false, path, reason: usernsCause(deps.readSysctl ?? readSysctl), detail };
   return { backend: 'bubblewrap', works: false, path, reason: `a trivial sandboxed command failed (exit ${String(run.code)})`, detail };
 }
