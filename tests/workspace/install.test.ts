@@ -370,6 +370,23 @@ describe('init, list, doctor, import', () => {
     expect(toml.stderr).toMatch(/^skillsmith install: kitbash\.toml:1:\d+: invalid TOML: .*\n$/);
   });
 
+  it('doctor rechecks [policy] against what is installed, and says when output was never compiled', async () => {
+    const p = project();
+    write(p, skillFiles('v/n', 'netty', { network: true }));
+    expect((await cli(p, 'install', 'file:./v/n', '--yes', '--no-compile')).code).toBe(0);
+    const fresh = await cli(p, 'doctor');
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toContain('⚠ 1 generated file(s) not written yet (e.g. .claude/skills/netty/SKILL.md) — run skillsmith compile');
+    expect(fresh.stdout).not.toContain('in sync');
+    writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code"]\n\n[policy]\ndeny_network = true\n');
+    const bad = await cli(p, 'doctor');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('  ✗ policy: netty declares network permission and deny_network = true\n');
+    expect(bad.stderr).toContain('1 policy violation(s) — see [policy] in kitbash.toml');
+    writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code"]\n');
+    expect((await cli(p, 'doctor')).code).toBe(0);
+  });
+
   it('doctor lists declared MCP servers with the tool budget', async () => {
     const p = project();
     write(p, skillFiles('v/m', 'mcpy', { extra: '[mcp.servers.files]\ntransport = "stdio"\ncommand = "npx"\nargs = ["-y", "files-server"]\ntools = ["read_file", "list"]\n' }));

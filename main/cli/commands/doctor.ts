@@ -94,6 +94,6 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   }
   out('lock integrity: ok\n');
   if (s.policy) out('policy: ok\n');
-  if (s.compiledDrift && !s.compileErrors?.length) out('compiled output: in sync\n');
+  if (s.compiledDrift && !s.compileErrors?.length && s.compiledDrift.length === 0) out('compiled output: in sync\n');
   return 0;
 }
