@@ -220,6 +220,60 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await screenshot(page, 'dashboard-error');
   });
 
+  it('refuses requests without the token, with a foreign Origin or a foreign Host', async () => {
+    const headers = { 'content-type': 'application/json', 'x-skillsmith-session': 'e2e-raw-session' };
+    const call = (extra: Record<string, string>) => fetch(`${served.origin}/rpc/app.info`, { method: 'POST', headers: { ...headers, ...extra }, body: '{}' });
+    expect((await call({})).status).toBe(401);
+    expect((await fetch(`${served.origin}/`)).status).toBe(401);
+    expect((await call({ 'x-skillsmith-token': served.token, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await call({ 'x-skillsmith-token': served.token })).status).toBe(200);
+
+    // A page on another origin cannot read anything from the host, even knowing the URL.
+    const { page } = await open();
+    await page.route('http://127.0.0.1:9/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>elsewhere</title>' }));
+    await page.goto('http://127.0.0.1:9/');
+    const outcome = await page.evaluate(async (origin) => {
+      try {
+        const r = await fetch(`${origin}/rpc/project.dashboard`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-skillsmith-session': 'evil-session-1' }, body: '{}' });
+        return `status ${r.status}`;
+      } catch (e) {
+        return `blocked: ${(e as Error).name}`;
+      }
+    }, served.origin);
+    expect(outcome).toMatch(/^blocked|^status 40[13]$/);
+    const socket = await page.evaluate(
+      (url) =>
+        new Promise<string>((done) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => done('open');
+          ws.onerror = () => done('refused');
+        }),
+      `ws://127.0.0.1:${served.port}/events?session=evil-session-1&token=${served.token}`,
+    );
+    // Even with a leaked token, a socket from a foreign Origin is refused.
+    expect(socket).toBe('refused');
+  });
+
+  it('enforces the CSP: an injected inline script does not run', async () => {
+    const { page, errors } = await open();
+    await page.goto(served.url);
+    await waitForDashboard(page, 6);
+    const outcome = await page.evaluate(
+      () =>
+        new Promise<{ ran: boolean; violated: string | null }>((done) => {
+          let violated: string | null = null;
+          document.addEventListener('securitypolicyviolation', (e) => (violated = e.effectiveDirective));
+          const s = document.createElement('script');
+          s.textContent = 'window.__inlineRan = true;';
+          document.head.appendChild(s);
+          setTimeout(() => done({ ran: (window as unknown as { __inlineRan?: boolean }).__inlineRan === true, violated }), 200);
+        }),
+    );
+    expect(outcome.ran).toBe(false);
+    expect(outcome.violated).toMatch(/^script-src/);
+    expect(errors.filter((e) => !/Content Security Policy/.test(e))).toEqual([]);
+  });
+
   it('shows a broken kitbash.toml as a banner and a problem, not a crash', async () => {
     const broken = mkdtempSync(join(ws.root, 'broken-'));
     writeFileSync(join(broken, 'kitbash.toml'), '[project\ntargets = 1\n');
