@@ -21,7 +21,7 @@ const COMMANDS: Record<string, Command> = {
     run: (argv, io) => runCheck('test', argv, io),
   },
   spec: {
-    summary: 'spec validate|test|decide|explain|compile|imports <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',
+    summary: 'spec validate|test|decide|explain|compile|imports|deps <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',
     run: async (argv, io) => (await import('./commands/spec')).runSpec(argv, io),
   },
   init: {

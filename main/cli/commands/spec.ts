@@ -5,9 +5,11 @@
  */
 import { compileSpec, COMPILE_TARGETS, resolveCompileTarget } from '../../../shared/skillspec/compile';
 import { decideWithEvents, type Decision } from '../../../shared/skillspec/decide';
+import { checkDependencies } from '../../../shared/skillspec/deps';
 import { SpecError } from '../../../shared/skillspec/errors';
 import { formatTestRun, runScenarioTests } from '../../../shared/skillspec/scenario';
 import { TRACE_REQUIRED_MESSAGE } from '../../../shared/skillspec/trace';
+import { nodeDepsHost } from '../../services/skillspec/deps';
 import { importReport, loadSpec } from '../../services/skillspec/load';
 import { writeDecisionTrace } from '../../services/skillspec/trace';
 import { parseCommandArgs } from '../args';
@@ -19,9 +21,10 @@ const FLAGS = {
   'trace-dir': { type: 'string' },
   target: { type: 'string' },
   name: { type: 'string' },
+  command: { type: 'string' },
 } as const;
 
-const VERBS = ['validate', 'test', 'decide', 'explain', 'compile', 'imports'] as const;
+const VERBS = ['validate', 'test', 'decide', 'explain', 'compile', 'imports', 'deps'] as const;
 type Verb = (typeof VERBS)[number];
 
 export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
@@ -40,6 +43,7 @@ export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
   if (flags.target !== undefined && verb !== 'compile') throw new UsageError('--target is only for compile');
   if (flags.target !== undefined && !target) throw new UsageError(`unknown target "${flags.target}" (expected ${COMPILE_TARGETS.join(', ')})`);
   if (flags.name !== undefined && verb !== 'compile') throw new UsageError('--name is only for compile');
+  if (flags.command !== undefined && verb !== 'deps') throw new UsageError('--command is only for deps');
 
   try {
     return dispatch(verb as Verb, path, { ...flags, target }, io);
@@ -59,6 +63,7 @@ interface Flags {
   'trace-dir'?: string;
   target?: ReturnType<typeof resolveCompileTarget>;
   name?: string;
+  command?: string;
 }
 
 function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
@@ -69,6 +74,11 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
   }
   const { spec } = loadSpec(path, { cwd: io.cwd });
   switch (verb) {
+    case 'deps': {
+      const report = checkDependencies(spec, nodeDepsHost(path, io.cwd), flags.command);
+      io.out(`${JSON.stringify(report, null, 2)}\n`);
+      return report.ok ? 0 : 1;
+    }
     case 'validate':
       io.out(flags.json ? `${JSON.stringify({ ok: true, path, id: spec.id, schema: spec.schema }, null, 2)}\n` : `ok: ${path} is ${spec.id} (${spec.schema})\n`);
       return 0;
