@@ -9,6 +9,7 @@ import { readSpecYaml } from './yaml';
 
 export { compileSpec, COMPILE_TARGETS, resolveCompileTarget, selectionDescription, type CompileTarget } from './compile';
 export { containsPhrase, decide, decideWithEvents, defaultRouteOrder, matchesPredicate, type Decision, type DecisionEvent, type RouteSelection } from './decide';
+export { checkDependencies, type DependencyCheckReport, type DepsHost } from './deps';
 export { SpecError, debugStr, type SourcePosition, type SpecErrorKind } from './errors';
 export { checkImports, hasSection, validateImports, validateSidecars, type ImportCheckReport, type SpecFiles } from './files';
 export { skillSpecJsonSchema } from './json-schema';
