@@ -193,6 +193,13 @@ describe('probe', () => {
     expect(await probeBackend({ platform: 'win32', bwrapPath: '/x', sandboxExecPath: '/x' })).toMatchObject({ backend: 'none', works: false });
   });
 
+  it('describes a skill\'s own permissions when given them', async () => {
+    const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' }, { permissions: { network: true, write: true, tools: ['read'] }, producesArtifacts: true });
+    expect(r.rows.find((x) => x.id === 'network')?.what).toBe('network allowed (permissions.network = true)');
+    expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(/^the project workspace writable \(permissions.write = true\) and \.kitbash\/artifacts\//);
+    expect(r.rows.find((x) => x.id === 'tools')?.what).toContain('"read"');
+  });
+
   it('a failing probe labels every OS restriction advisory, so runs are refused', async () => {
     const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' });
     expect(r.rows.filter((x) => x.id !== 'output').every((x) => x.label === LABEL.advisory)).toBe(true);

@@ -66,16 +66,23 @@ export interface ProbeReport {
   readonly rows: readonly RestrictionRow[];
 }
 
-/** What `sandbox probe` prints: the backend and every restriction's label here. */
-export async function probeReport(host: SandboxHost, opts: { fresh?: boolean } = {}): Promise<ProbeReport> {
-  const status = await probeBackend(host, { ...opts, version: true });
+/**
+ * What `sandbox probe` prints: the backend and every restriction's label here — for the
+ * strictest policy, or for a skill's declared permissions (what an install review shows).
+ */
+export async function probeReport(
+  host: SandboxHost,
+  opts: { fresh?: boolean; permissions?: { readonly network: boolean; readonly write: boolean; readonly tools: readonly string[] }; producesArtifacts?: boolean } = {},
+): Promise<ProbeReport> {
+  const status = await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true });
+  const perm = opts.permissions ?? { network: false, write: false, tools: [] };
   const rows = restrictionRows(status, {
-    network: false,
-    write: false,
-    tools: [],
+    network: perm.network,
+    write: perm.write,
+    tools: perm.tools,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
-    extraWritable: [],
+    extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [],
     env: {},
   });
   return { platform: host.platform, status, rows };
