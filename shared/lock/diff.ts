@@ -80,20 +80,27 @@ function view(e: TreeEntry | undefined): { key: string; text?: string; opaque: b
   return { key: `txt:${text}`, text, opaque: false };
 }
 
-/** Files added, removed or changed between two trees (text compared CRLF-normalised), in path order. */
+/**
+ * Files removed or changed (in the first tree's walk order), then files added (in the
+ * second's), as the reference lists them; text is compared CRLF-normalised.
+ */
 export function fileChanges(a: SkillTree, b: SkillTree): FileChange[] {
-  const am = new Map(a.entries.filter((e) => e.kind !== 'dir').map((e) => [e.path, e]));
-  const bm = new Map(b.entries.filter((e) => e.kind !== 'dir').map((e) => [e.path, e]));
-  const paths = [...new Set([...am.keys(), ...bm.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const files = (t: SkillTree) => t.entries.filter((e) => e.kind !== 'dir');
+  const bm = new Map(files(b).map((e) => [e.path, e]));
+  const am = new Map(files(a).map((e) => [e.path, e]));
   const out: FileChange[] = [];
-  for (const p of paths) {
-    const va = view(am.get(p));
-    const vb = view(bm.get(p));
-    if (va && vb && va.key === vb.key) continue;
+  const push = (p: string, va: ReturnType<typeof view>, vb: ReturnType<typeof view>) => {
     const change = !va ? '+' : !vb ? '-' : '~';
     const opaque = (va?.opaque ?? false) || (vb?.opaque ?? false);
     out.push({ path: p, change, opaque, ...(va?.text !== undefined ? { before: va.text } : {}), ...(vb?.text !== undefined ? { after: vb.text } : {}) });
+  };
+  for (const e of files(a)) {
+    const va = view(e);
+    const vb = view(bm.get(e.path));
+    if (va && vb && va.key === vb.key) continue;
+    push(e.path, va, vb);
   }
+  for (const e of files(b)) if (!am.has(e.path)) push(e.path, undefined, view(e));
   return out;
 }
 

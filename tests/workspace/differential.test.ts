@@ -95,6 +95,44 @@ describe.skipIf(!ok)('kitbash ⇄ Skillsmith on one project', () => {
     expect(drift.stderr).toContain('✗ compiled output drift: AGENTS.md — differs from what compile writes');
   });
 
+  it('diff of two folders prints what kitbash prints (exit code, manifest delta, file list, hunks)', async () => {
+    const p = temp('skillsmith-diff-');
+    const body = (lines: string[]) => `${lines.join('\n')}\n`;
+    const base = ['# dd', '', 'Step one: read.', 'Step two: report.', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    write(p, {
+      ...skillFiles('a', 'dd', { version: '0.1.0', tools: [] }),
+      ...skillFiles('b', 'dd', { version: '0.2.0', network: true, budget: 2500, tools: ['read', 'grep'], description: 'Changed description.' }),
+      'a/SKILL.md': body(base),
+      'b/SKILL.md': body([...base.slice(0, 3), 'Step two: fetch remote data.', ...base.slice(4, 11), 'TEN', 'eleven']),
+      'a/REFERENCE.md': 'Old reference line.\n',
+      'b/NEW.md': 'brand new\n',
+      'a/crlf.md': 'same\r\ntext\r\n',
+      'b/crlf.md': 'same\ntext\n',
+      'a/eol.md': 'no final newline',
+      'b/eol.md': 'no final newline\n',
+      'a/x.bin': new Uint8Array([0, 1, 2]),
+      'b/x.bin': new Uint8Array([0, 1, 3]),
+      'a/link': { symlink: 'SKILL.md' },
+      'b/link': { symlink: 'NEW.md' },
+    });
+    const kb = runKitbash(['diff', './a', './b'], { cwd: p });
+    const ours = await cli(p, 'diff', './a', './b');
+    expect(ours.code).toBe(kb.code);
+    expect(kb.code).toBe(1);
+    expect(ours.stdout).toBe(kb.stdout);
+    const same = await cli(p, 'diff', './a', './a');
+    expect(same).toMatchObject({ code: 0, stdout: runKitbash(['diff', './a', './a'], { cwd: p }).stdout });
+  });
+
+  it('import dry run prints what kitbash prints (drift report, proposed manifest), bar the tool name', async () => {
+    const p = temp('skillsmith-diff-');
+    write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\n---\n# Rules\n\nUse spaces.\n', '.github/instructions/a.instructions.md': 'Use tabs.\n' });
+    const kb = runKitbash(['import'], { cwd: p });
+    const ours = await cli(p, 'import');
+    expect(ours.code).toBe(kb.code);
+    expect(ours.stdout).toBe(kb.stdout.replaceAll('kitbash compile', 'skillsmith compile'));
+  });
+
   it.skipIf(!requireOrSkip('git', gitAvailable()))('kitbash doctor accepts a Skillsmith install with a dependency closure (additive lock keys)', async () => {
     const repo = gitRepo({ ...skillFiles('s/top', 'top', { deps: { lib: '^1' } }), ...skillFiles('s/lib', 'lib') });
     const p = temp('skillsmith-diff-');

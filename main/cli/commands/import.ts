@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { NAME_RE } from '../../../shared/ksf/model';
+import { estimateTokens } from '../../../shared/ksf/tokens';
 import { lintSkill } from '../../../shared/lint/checks';
 import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
 import { IMPORT_DIRS, IMPORT_FILES, importSource, defaultImportName, proposeSkill, type ImportSource } from '../../../shared/lock/import';
@@ -84,7 +85,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
       return 1;
     }
     const blocking = lintSkill(loaded.skill).filter((c) => c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id));
-    io.out(`\n— proposed skill "${name}" (budget ${p.budget}) —\n\n${p.manifest}\n# SKILL.md (${Math.ceil(p.skillMd.length / 4)} tok, first lines):\n${p.groups[0]!.body.split('\n').slice(0, 8).join('\n')}\n`);
+    io.out(`\n— proposed skill "${name}" (budget ${p.budget}) —\n\n${p.manifest}\n# SKILL.md (${estimateTokens(p.groups[0]!.body)} tok, first lines):\n${p.groups[0]!.body.split('\n').slice(0, 8).join('\n')}\n`);
     if (blocking.length) {
       for (const c of blocking) io.err(`  ✗ safety: ${c.id} — ${c.detail ?? ''}\n`);
       io.err('blocked — the imported instructions fail a safety check; fix the source files first. Nothing written.\n');
