@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalSource, parseSource } from '../../shared/lock/source';
 import { readCatalogs } from '../../shared/project/sources';
-import { openSource, stageFolder, makeStagingDir } from '../../main/services/sources';
+import { openSource, stageFolder, makeStagingDir, sweepStaleTemps } from '../../main/services/sources';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles, temp, write } from './helpers';
 
@@ -114,6 +114,21 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
     } finally {
       delete process.env.SKILLSMITH_GITHUB_BASE;
     }
+  });
+});
+
+describe('stale temp folders', () => {
+  it('a clone or staging folder left by a killed process is removed after a day, a fresh one is kept', () => {
+    const old = join(tmpdir(), `skillsmith-stage-test-old-${process.pid}`);
+    const fresh = join(tmpdir(), `skillsmith-clone-test-fresh-${process.pid}`);
+    mkdirSync(old, { recursive: true });
+    mkdirSync(fresh, { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    sweepStaleTemps(true);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    rmSync(fresh, { recursive: true, force: true });
   });
 });
 
