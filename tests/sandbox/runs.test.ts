@@ -249,12 +249,23 @@ describe.skipIf(!ok)('gate mode', () => {
     expect(existsSync(join(root, 'elsewhere'))).toBe(false);
   });
 
-  it('a script that exits 0 without writing its artifact fails — a stale artifact from before the run does not count', async () => {
+  it('a script that exits 0 with no artifact anywhere fails; one already there (the agent\'s) is judged and marked as not from this run', async () => {
     const root = project({ review: { toml: GATE, scripts: { 'gate.sh': '#!/bin/sh\nexit 0\n' } } });
+    const none = await gate(root, 'review');
+    expect(none.result).toMatchObject({ verdict: 'fail', verdictDetail: 'no .kitbash/artifacts/findings.json (findings@1) to take the verdict from — the script did not write one' });
     mkdirSync(join(root, '.kitbash/artifacts'), { recursive: true });
-    writeFileSync(join(root, '.kitbash/artifacts/findings.json'), FINDINGS(0));
+    writeFileSync(join(root, '.kitbash/artifacts/findings.json'), FINDINGS(1));
+    const earlier = await gate(root, 'review');
+    expect(earlier.result).toMatchObject({ verdict: 'fail', artifacts: [{ status: 'fail', fresh: false }] });
+  });
+
+  it('what the script writes in this run is judged, not an older document of the same type', async () => {
+    const root = project({ review: { toml: GATE, scripts: { 'gate.sh': writer(FINDINGS(0)).replace('findings.json', 'findings/new.json').replace('mkdir -p "$KITBASH_ARTIFACTS_DIR"', 'mkdir -p "$KITBASH_ARTIFACTS_DIR/findings"') } } });
+    mkdirSync(join(root, '.kitbash/artifacts'), { recursive: true });
+    writeFileSync(join(root, '.kitbash/artifacts/findings.json'), FINDINGS(3));
     const r = await gate(root, 'review');
-    expect(r.result).toMatchObject({ verdict: 'fail', verdictDetail: 'the script did not write .kitbash/artifacts/findings.json (findings@1)' });
+    // new.json has no id, so it is invalid — and it alone is judged; the old failing one is not.
+    expect(r.result.artifacts).toEqual([expect.objectContaining({ file: '.kitbash/artifacts/findings/new.json', fresh: true })]);
   });
 
   it('a verify@1 verdict of fail fails the gate; <type>/<id>.json must carry its id', async () => {
@@ -272,7 +283,7 @@ describe.skipIf(!ok)('gate mode', () => {
     writeFileSync(secret, FINDINGS(0));
     const root = project({ review: { toml: GATE, scripts: { 'gate.sh': `#!/bin/sh\nmkdir -p "$KITBASH_ARTIFACTS_DIR"\nln -s ${secret} "$KITBASH_ARTIFACTS_DIR/findings.json"\n` } } });
     const r = await gate(root, 'review');
-    expect(r.result).toMatchObject({ verdict: 'fail', verdictDetail: 'the script did not write .kitbash/artifacts/findings.json (findings@1)' });
+    expect(r.result).toMatchObject({ verdict: 'fail', verdictDetail: 'no .kitbash/artifacts/findings.json (findings@1) to take the verdict from — the script did not write one' });
   });
 
   it('a .kitbash/artifacts that is a symlink is refused before anything runs (it would be bound writable)', async () => {
@@ -287,7 +298,7 @@ describe.skipIf(!ok)('gate mode', () => {
   it('an artifact that is not JSON is invalid, and its content is not echoed', async () => {
     const root = project({ review: { toml: GATE, scripts: { 'gate.sh': writer('root:x:0:0:SECRET') } } });
     const r = await gate(root, 'review');
-    expect(r.result.artifacts?.[0]).toEqual({ ref: 'findings@1', file: '.kitbash/artifacts/findings.json', status: 'invalid', detail: 'is not valid JSON' });
+    expect(r.result.artifacts?.[0]).toEqual({ ref: 'findings@1', file: '.kitbash/artifacts/findings.json', status: 'invalid', detail: 'is not valid JSON', fresh: true });
     expect(JSON.stringify(r.result)).not.toContain('SECRET');
   });
 

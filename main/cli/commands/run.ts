@@ -170,7 +170,7 @@ export function describeExit(r: RunResult, mode: RunMode): string {
   if (r.strays) parts.push(`■ ${r.strays === true ? 'processes' : `${r.strays} process(es)`} still running when the script exited — killed`);
   for (const s of ['stdout', 'stderr'] as const) if (r.dropped[s]) parts.push(`■ ${s} truncated: ${r.dropped[s]} bytes dropped`);
   if (mode === 'gate') {
-    for (const a of r.artifacts ?? []) parts.push(`  ${a.status === 'pass' ? '✓' : '✗'} ${a.ref} ${a.file} — ${a.detail}`);
+    for (const a of r.artifacts ?? []) parts.push(`  ${a.status === 'pass' ? '✓' : '✗'} ${a.ref} ${a.file} — ${a.detail}${a.fresh === false ? ' (not written by this run)' : ''}`);
     parts.push(r.verdict === 'pass' ? '■ gate: pass' : `■ gate: fail — ${r.verdictDetail ?? 'no verdict'}`);
   }
   if (r.message && r.outcome !== 'failed-to-start') parts.push(`■ ${r.message}`);

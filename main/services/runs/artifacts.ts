@@ -121,6 +121,8 @@ export interface ArtifactVerdict {
   readonly status: 'pass' | 'fail' | 'invalid';
   /** One line: the counts, the failing verdict, or the first schema problems. */
   readonly detail: string;
+  /** Gate runs: whether this run's script wrote it (false: it was there before). */
+  readonly fresh?: boolean;
 }
 
 /**

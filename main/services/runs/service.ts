@@ -302,8 +302,10 @@ export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: Execut
 
 /**
  * A gate passes only when its script (if any) exited 0 and every produced artifact type
- * has a document — written by this run when a script ran — that validates and does not
- * carry a failing verdict.
+ * has a document that validates and does not carry a failing verdict. Documents the
+ * script wrote during this run are judged; when it wrote none of a type, the ones already
+ * there (e.g. written by the agent that ran the skill) are judged instead and marked as
+ * not written by this run.
  */
 function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<string, number>, ran: boolean): Pick<RunResult, 'verdict' | 'verdictDetail' | 'artifacts'> {
   const { plan } = prepared;
@@ -313,14 +315,16 @@ function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<strin
   const artifacts: ArtifactVerdict[] = [];
   const problems: string[] = [];
   for (const ref of plan.produces) {
-    const files = listArtifacts(prepared.request.projectRoot, ref).filter((f) => !ran || before.get(f.abs) !== f.mtimeMs);
+    const all = listArtifacts(prepared.request.projectRoot, ref);
+    const written = ran ? all.filter((f) => before.get(f.abs) !== f.mtimeMs) : [];
+    const files = written.length ? written : all;
     if (files.length === 0) {
       const type = ref.slice(0, ref.indexOf('@'));
-      problems.push(ran ? `the script did not write .kitbash/artifacts/${type}.json (${ref})` : `no .kitbash/artifacts/${type}.json (${ref}) to take the verdict from`);
+      problems.push(`no .kitbash/artifacts/${type}.json (${ref}) to take the verdict from${ran ? ' — the script did not write one' : ''}`);
       continue;
     }
     for (const f of files) {
-      const v = judgeArtifact(f, producer);
+      const v: ArtifactVerdict = { ...judgeArtifact(f, producer), fresh: written.length > 0 };
       artifacts.push(v);
       if (v.status !== 'pass') problems.push(`${v.file} ${v.status === 'fail' ? 'fails' : 'is invalid'}: ${v.detail}`);
     }
