@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../tests/cli/helpers';
-import { requireOrSkip } from '../tests/support/paths';
+import { repoRoot, requireOrSkip } from '../tests/support/paths';
 import { haveChromium, launchChromium, screenshot, watchedPage } from './support/browser';
 import { startServe, type Served } from './support/serve';
 
@@ -23,7 +24,8 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
   beforeAll(async () => {
     requireBuiltCli();
     dir = mkdtempSync(join(tmpdir(), 'skillsmith-scale-'));
-    const { generate } = (await import('../bench/generate.mjs')) as { generate(o: { out: string; count: number }): void };
+    const generatorUrl = pathToFileURL(join(repoRoot, 'bench', 'generate.mjs')).href;
+    const { generate } = (await import(generatorUrl)) as { generate(o: { out: string; count: number }): void };
     generate({ out: join(dir, 'project'), count: 1000 });
     served = await startServe(['--project', join(dir, 'project')], { SKILLSMITH_DATA_DIR: join(dir, 'data') });
     browser = await launchChromium();

@@ -2,8 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { dispatch } from '../ipc/dispatch';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { Session, type Platform } from '../ipc/session';
 import { rendererCsp } from './csp';
 import { contentTypeFor, existingFileInside, mapUrlPath } from './static';
@@ -163,6 +163,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
         return text(res, e instanceof BodyTooLarge ? 413 : 400, e instanceof BodyTooLarge ? 'request body too large' : 'request body is not JSON');
       }
       const t = tab(sessionId);
+      const { dispatch } = await loadDispatch();
       const envelope = await dispatch(decodeURIComponent(url.pathname.slice('/rpc/'.length)), body, { session: t.session });
       if (t.sockets.size === 0) scheduleExpiry(sessionId, t);
       const json = JSON.stringify(envelope);
@@ -208,8 +209,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // ws loads with the first socket, after the URL is printed.
+  let wss: WebSocketServer | undefined;
+  const socketServer = async () => (wss ??= new (await import('ws')).WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }));
   server.on('upgrade', (req, socket, head) => {
+    void upgrade(req, socket, head).catch(() => socket.destroy());
+  });
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const reject = (status: number, why: string) => {
       socket.end(`HTTP/1.1 ${status} ${why}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${why}\n`);
     };
@@ -220,7 +226,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (!requestToken(req, url, true)) return reject(401, 'Unauthorized');
     const sessionId = url.searchParams.get('session');
     if (!sessionId || !SESSION_ID.test(sessionId)) return reject(400, 'Bad Request: session');
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
       const t = tab(sessionId);
       t.sockets.add(ws);
       if (t.expiry) {
@@ -234,7 +240,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       });
       ws.on('error', () => ws.close());
     });
-  });
+  }
 
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
@@ -255,13 +261,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
     close: () =>
       new Promise<void>((ok) => {
         for (const id of [...tabs.keys()]) drop(id);
-        for (const c of wss.clients) c.terminate();
-        wss.close();
+        for (const c of wss?.clients ?? []) c.terminate();
+        wss?.close();
         server.closeAllConnections();
         server.close(() => ok());
       }),
   };
 }
+
+// The handler table (and everything it reaches) loads on the first call, after the
+// server is listening and its URL printed.
+let dispatchModule: Promise<typeof import('../ipc/dispatch')> | undefined;
+const loadDispatch = () => (dispatchModule ??= import('../ipc/dispatch'));
 
 function text(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });

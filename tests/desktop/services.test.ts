@@ -120,12 +120,12 @@ describe('ProjectHub', () => {
     const a = hub.acquire(s.project, () => seen.push('a'));
     const b = hub.acquire(s.project, () => seen.push('b'));
     expect(hub.size).toBe(1);
-    const first = a.dashboard();
-    expect(b.dashboard()).toBe(first);
+    const first = await a.dashboard();
+    expect(await b.dashboard()).toBe(first);
     appendFileSync(join(s.project, '.kitbash/skills/prereview/SKILL.md'), 'x\n');
     await until(() => seen.length === 2);
     expect(seen.sort()).toEqual(['a', 'b']);
-    expect(a.dashboard()).not.toBe(first);
+    expect(await a.dashboard()).not.toBe(first);
     a.release();
     a.release();
     expect(hub.size).toBe(1);

@@ -54,13 +54,8 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   const warmUp = () => {
     if (warmed || !warm) return;
     warmed = true;
-    setImmediate(() => {
-      try {
-        warm.dashboard();
-      } catch {
-        // The tab's own request reports any problem.
-      }
-    });
+    // The tab's own request reports any problem.
+    setImmediate(() => void warm.dashboard().catch(() => undefined));
   };
   let host;
   try {

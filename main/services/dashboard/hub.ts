@@ -1,20 +1,18 @@
 import type { Dashboard } from '../../../shared/ipc/channels/project';
-import { ENGINES } from './adapters';
 import type { DashboardEngines } from './engines';
-import { scanProject } from './scan';
 import { watchProject, type ProjectWatcher } from './watch';
 
 export interface ProjectHandle {
   readonly root: string;
   /** The current scan; cached until files change. */
-  dashboard(): Dashboard;
+  dashboard(): Promise<Dashboard>;
   release(): void;
 }
 
 interface Entry {
   root: string;
   refs: number;
-  cached: Dashboard | undefined;
+  cached: Promise<Dashboard> | undefined;
   watcher: ProjectWatcher;
   listeners: Set<(paths: string[]) => void>;
 }
@@ -25,8 +23,9 @@ interface Entry {
  */
 export class ProjectHub {
   private readonly entries = new Map<string, Entry>();
+  /** `engines` defaults to the wired ones (./adapters), loaded with the scan on first use. */
   constructor(
-    private readonly engines: DashboardEngines = ENGINES,
+    private readonly engines?: DashboardEngines,
     private readonly debounceMs = 120,
   ) {}
 
@@ -56,7 +55,18 @@ export class ProjectHub {
     let released = false;
     return {
       root,
-      dashboard: () => (e.cached ??= scanProject(root, this.engines)),
+      // The scan code (lint, targets, lock, compile) loads on the first scan, so a host or
+      // window can be up before it is parsed.
+      dashboard: () => {
+        if (!e.cached) {
+          const scan = import('./scan').then((m) => m.scanProject(root, this.engines));
+          e.cached = scan;
+          scan.catch(() => {
+            if (e.cached === scan) e.cached = undefined;
+          });
+        }
+        return e.cached;
+      },
       release: () => {
         if (released) return;
         released = true;

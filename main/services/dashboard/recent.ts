@@ -1,16 +1,24 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { z } from 'zod';
 import type { RecentProject } from '../../../shared/ipc/channels/app';
 import { writeFileAtomic } from '../fs/atomic';
 
 const MAX_RECENT = 12;
 const FILE = 'recent-projects.json';
 
-const Stored = z.object({
-  version: z.literal(1),
-  projects: z.array(z.object({ path: z.string(), openedAt: z.string() })).max(100),
-});
+interface StoredProject {
+  path: string;
+  openedAt: string;
+}
+
+/** The file's shape, checked by hand (this runs before the URL is printed; zod would add its load time). */
+function parseStored(raw: unknown): StoredProject[] | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { version, projects } = raw as { version?: unknown; projects?: unknown };
+  if (version !== 1 || !Array.isArray(projects) || projects.length > 100) return undefined;
+  const ok = projects.every((p) => typeof p === 'object' && p !== null && typeof (p as StoredProject).path === 'string' && typeof (p as StoredProject).openedAt === 'string');
+  return ok ? projects.map((p: StoredProject) => ({ path: p.path, openedAt: p.openedAt })) : undefined;
+}
 
 /**
  * Recently opened projects, kept as one small JSON file in the app's data directory
@@ -23,16 +31,15 @@ export class RecentProjects {
     this.file = join(dataDir, FILE);
   }
 
-  private read(): { path: string; openedAt: string }[] {
+  private read(): StoredProject[] {
     try {
-      const parsed = Stored.safeParse(JSON.parse(readFileSync(this.file, 'utf8')));
-      return parsed.success ? parsed.data.projects : [];
+      return parseStored(JSON.parse(readFileSync(this.file, 'utf8'))) ?? [];
     } catch {
       return [];
     }
   }
 
-  private write(projects: { path: string; openedAt: string }[]): void {
+  private write(projects: StoredProject[]): void {
     writeFileAtomic(this.file, JSON.stringify({ version: 1, projects }, null, 2) + '\n');
   }
 
