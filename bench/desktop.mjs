@@ -95,6 +95,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+const loadBefore = os.loadavg()[0];
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-desktop-'));
 const results = { interactive: [], memory: null };
@@ -183,6 +184,7 @@ const section = [
   'Written by `node bench/desktop.mjs` (projects from `bench/generate.mjs`: 200 and 1,000 skills; Debian Chromium, headless).',
   '',
   `- Date: ${new Date().toISOString()}; commit ${commit}; ${cpu}, ${os.cpus().length} cores; Node ${process.version}`,
+  `- Machine load (1-min load average) at start / end: ${loadBefore.toFixed(1)} / ${os.loadavg()[0].toFixed(1)} — the machine is shared, so read the numbers against it.`,
   '',
   `**serve → interactive dashboard, 200 skills** (spawn \`skillsmith serve --project\`, read its URL, load the page, table rendered and the filter answering; ${runs} runs after one warm-up):`,
   '',

@@ -309,3 +309,4 @@ writeFileSync(join(HERE, 'RESULTS.md'), report);
 process.stdout.write(`${summary}\nwrote ${relative(process.cwd(), join(HERE, 'RESULTS.md'))}\n`);
 spawnSync(process.execPath, [join(HERE, 'skillspec.mjs')], { stdio: 'inherit' }); // SkillSpec engine section of RESULTS.md
 spawnSync(process.execPath, [join(HERE, 'workspace.mjs')], { stdio: 'inherit' }); // workspace section of RESULTS.md (install, dependency resolution)
+spawnSync(process.execPath, [join(HERE, 'desktop.mjs')], { stdio: 'inherit' }); // desktop app section of RESULTS.md (serve → interactive, renderer memory)
