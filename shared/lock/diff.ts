@@ -9,6 +9,8 @@ export interface FieldChange {
   readonly after: string;
   readonly escalation: boolean;
   readonly why?: string;
+  /** The change as one line, as the reference prints it (`field: before → after  ⚠ escalation[ — why]`). */
+  readonly line: string;
 }
 
 const yn = (v: boolean) => (v ? 'YES' : 'no');
@@ -22,7 +24,12 @@ const runs = (s: Manifest['mcp']['servers'][number]) => (s.transport === 'stdio'
 export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: readonly string[]; after: readonly string[] }): FieldChange[] {
   const out: FieldChange[] = [];
   const field = (name: string, av: string, bv: string, escalation = false, why?: string) => {
-    if (av !== bv) out.push({ field: name, before: av, after: bv, escalation, ...(why ? { why } : {}) });
+    if (av === bv) return;
+    const line = `${name}: ${av} → ${bv}${escalation ? `  ⚠ escalation${why ? ` — ${why}` : ''}` : ''}`;
+    out.push({ field: name, before: av, after: bv, escalation, ...(why ? { why } : {}), line });
+  };
+  const note = (name: string, text: string, escalation: boolean, why?: string) => {
+    out.push({ field: name, before: '', after: text, escalation, ...(why ? { why } : {}), line: `${name}: ${text}${escalation ? `  ⚠ escalation${why ? ` — ${why}` : ''}` : ''}` });
   };
   field('version', a.skill.version, b.skill.version);
   field('description', JSON.stringify(a.skill.description), JSON.stringify(b.skill.description));
@@ -51,12 +58,17 @@ export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: read
     field(`mcp.servers.${s.name}`, runs(prev), runs(s), true, 'same server name, different program');
     field(`mcp.servers.${s.name}.transport`, prev.transport, s.transport);
     const widened = s.tools.includes('*') ? !prev.tools.includes('*') : s.tools.some((t) => !prev.tools.includes(t));
-    field(`mcp.servers.${s.name}.tools`, list(prev.tools), list(s.tools), widened, widened ? 'the tool allowlist grew' : undefined);
+    if (JSON.stringify(prev.tools) !== JSON.stringify(s.tools)) {
+      const line = `mcp.servers.${s.name}.tools: ${prev.tools.join(', ') || 'none'} → ${s.tools.join(', ') || 'none'}${widened ? '  ⚠ escalation — the tool allowlist grew' : ''}`;
+      out.push({ field: `mcp.servers.${s.name}.tools`, before: prev.tools.join(', ') || 'none', after: s.tools.join(', ') || 'none', escalation: widened, ...(widened ? { why: 'the tool allowlist grew' } : {}), line });
+    }
+    const newKeys = [...Object.keys(s.env), ...Object.keys(s.headers)].filter((k) => !(k in prev.env) && !(k in prev.headers));
+    if (newKeys.length) note(`mcp.servers.${s.name}`, `new env/header ${newKeys.join(', ')}`, true, 'a new value is passed to this server');
   }
-  for (const s of a.mcp.servers) if (!b.mcp.servers.some((x) => x.name === s.name)) field(`mcp.servers.${s.name}`, `${s.transport} ${runs(s)}`, '(removed)');
+  for (const s of a.mcp.servers) if (!b.mcp.servers.some((x) => x.name === s.name)) note(`mcp.servers.${s.name}`, 'removed', false);
   if (scripts) {
     const added = scripts.after.filter((p) => !scripts.before.includes(p));
-    if (added.length) out.push({ field: 'scripts', before: list(scripts.before), after: list(scripts.after), escalation: true, why: `new scripts: ${added.join(', ')}` });
+    if (added.length) field('scripts', list(scripts.before), list(scripts.after), true, `new scripts: ${added.join(', ')}`);
   }
   return out;
 }

@@ -104,7 +104,7 @@ export interface InstallReview {
   /** Non-blocking things the reviewer should read (unmanifested skill, drifted local edits, unmet consumes). */
   readonly notices: readonly string[];
   /** For update: what changed, escalations marked. */
-  readonly changes?: readonly { readonly field: string; readonly before: string; readonly after: string; readonly escalation: boolean }[];
+  readonly changes?: readonly { readonly field: string; readonly before: string; readonly after: string; readonly escalation: boolean; readonly line: string }[];
   readonly fileChanges?: readonly { readonly path: string; readonly change: '+' | '-' | '~' }[];
   /**
    * What the recompile after the commit would do to generated output (planned against the
@@ -244,7 +244,10 @@ export function renderReview(r: InstallReview): string {
     for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${f.detail}`);
     for (const p of n.policy) lines.push(`${ind}✗ policy: ${p}`);
   }
-  for (const c of r.changes ?? []) lines.push(`  ${c.field}: ${c.before} → ${c.after}${c.escalation ? '\n    ⚠ escalation' : ''}`);
+  if (r.changes?.length) {
+    lines.push('  manifest:');
+    for (const c of r.changes) lines.push(`    ${c.line}`);
+  }
   if (r.fileChanges?.length) {
     lines.push('  files:');
     for (const f of r.fileChanges) lines.push(`    ${f.change} ${f.path}`);

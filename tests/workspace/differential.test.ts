@@ -124,6 +124,18 @@ describe.skipIf(!ok)('kitbash ⇄ Skillsmith on one project', () => {
     expect(same).toMatchObject({ code: 0, stdout: runKitbash(['diff', './a', './a'], { cwd: p }).stdout });
   });
 
+  it('diff reports MCP changes as kitbash does (new server, new program, wider tools, new env key, removal)', async () => {
+    const p = temp('skillsmith-diff-');
+    const a = '[mcp.servers.fs]\ntransport = "stdio"\ncommand = "npx"\nargs = ["-y", "fs-server@1.0.0"]\ntools = ["read"]\n\n[mcp.servers.old]\ntransport = "stdio"\ncommand = "old-server"\ntools = ["x"]\n';
+    const b = '[mcp.servers.fs]\ntransport = "stdio"\ncommand = "npx"\nargs = ["-y", "fs-server@2.0.0"]\ntools = ["read", "write"]\n\n[mcp.servers.fs.env]\nTOKEN = "${FS_TOKEN}"\n\n[mcp.servers.web]\ntransport = "streamable-http"\nurl = "https://mcp.example.com/x"\ntools = ["search"]\n';
+    write(p, { ...skillFiles('a', 'mm', { extra: a }), ...skillFiles('b', 'mm', { extra: b }) });
+    const kb = runKitbash(['diff', './a', './b'], { cwd: p });
+    const ours = await cli(p, 'diff', './a', './b');
+    expect(kb.stdout).toContain('mcp.servers.web: (absent) → streamable-http https://mcp.example.com/x  ⚠ escalation');
+    expect(ours.code).toBe(kb.code);
+    expect(ours.stdout).toBe(kb.stdout);
+  });
+
   it('import dry run prints what kitbash prints (drift report, proposed manifest), bar the tool name', async () => {
     const p = temp('skillsmith-diff-');
     write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\n---\n# Rules\n\nUse spaces.\n', '.github/instructions/a.instructions.md': 'Use tabs.\n' });

@@ -284,10 +284,9 @@ describe.skipIf(!hasGit)('update and diff', () => {
 
     const noTty = await cli(p, 'update', 'tool');
     expect(noTty.code).toBe(1);
-    expect(noTty.stdout).toContain('budget: 1500 tok → 3000 tok\n    ⚠ escalation');
-    expect(noTty.stdout).toContain('permissions.network: no → YES\n    ⚠ escalation');
-    expect(noTty.stdout).toContain('dependencies: none → helper@^1\n    ⚠ escalation');
-    expect(noTty.stdout).toContain('scripts: none → scripts/run.sh\n    ⚠ escalation');
+    expect(noTty.stdout).toContain('  manifest:\n    version: 1.0.0 → 1.1.0\n    budget: 1500 tok → 3000 tok  ⚠ escalation\n    permissions.network: no → YES  ⚠ escalation\n');
+    expect(noTty.stdout).toContain('    dependencies: none → helper@^1  ⚠ escalation — new dependencies: helper\n');
+    expect(noTty.stdout).toContain('    scripts: none → scripts/run.sh  ⚠ escalation — new scripts: scripts/run.sh\n');
     expect(noTty.stdout).toContain('⚠ new dependency: helper@1.0.0');
     expect(noTty.stderr).toContain('tool: not applied — no terminal to ask; rerun with --yes to apply.');
     expect(lockOf(p).find((e) => e.name === 'tool')!.version).toBe('1.0.0');

@@ -53,7 +53,7 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
     io.out(`diff: ${a.label} → ${b.label}\n`);
     if (changes.length) {
       io.out('manifest:\n');
-      for (const c of changes) io.out(`  ${c.field}: ${c.before} → ${c.after}${c.escalation ? `  ⚠ escalation${c.why ? ` — ${c.why}` : ''}` : ''}\n`);
+      for (const c of changes) io.out(`  ${c.line}\n`);
     }
     if (files.length) {
       io.out('files:\n');

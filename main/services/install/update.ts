@@ -52,7 +52,7 @@ export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
   const review: InstallReview = {
     ...staged.review,
     notices,
-    changes: changes.map((c) => ({ field: c.field, before: c.before, after: c.after, escalation: c.escalation })),
+    changes: changes.map((c) => ({ field: c.field, before: c.before, after: c.after, escalation: c.escalation, line: c.line })),
     fileChanges: files.map((f) => ({ path: f.path, change: f.change })),
   };
   return { kind: 'changed', entry, staged, review, localEdits, installedTree: tree.value, files };
