@@ -105,6 +105,56 @@ export function generatedBy(text: string): string | undefined {
   return GENERATED_HEADER.exec(text)?.[1];
 }
 
+// ---- memoisation: every function here is pure, so results are cached by input identity.
+// A re-plan after one edit (a new Skill object for that skill, the same view of the files)
+// recomputes only what the edit touched.
+
+interface TargetOutput {
+  readonly files: readonly { path: string; content: string | Uint8Array; merge: boolean }[];
+  readonly warnings: readonly string[];
+  readonly notes: readonly string[];
+  readonly eagerTokens: number;
+}
+const preparedMemo = new WeakMap<Skill, ReturnType<typeof prepareSkill>>();
+const emitMemo = new WeakMap<Skill, Map<string, TargetOutput>>();
+const sameMemo = new WeakMap<ProjectView, Map<string, { disk: string | undefined; content: string; equal: boolean }>>();
+const docMemo = new WeakMap<ProjectView, Map<string, { text: string; keep: string; doc: SharedDoc }>>();
+
+function prepared(skill: Skill): ReturnType<typeof prepareSkill> {
+  let p = preparedMemo.get(skill);
+  if (!p) preparedMemo.set(skill, (p = prepareSkill(skill)));
+  return p;
+}
+
+function emitted(t: TargetDef, p: PreparedSkill, project: ProjectView, facts: string): TargetOutput {
+  let perSkill = emitMemo.get(p.skill);
+  if (!perSkill) emitMemo.set(p.skill, (perSkill = new Map()));
+  const key = `${t.id}\0${facts}`;
+  const hit = perSkill.get(key);
+  if (hit) return hit;
+  const out = t.emit(p, project);
+  let eagerTokens = 0;
+  const files = out.files.map((f) => {
+    if (typeof f.content === 'string' && !isCopiedScript(f.path)) eagerTokens += estimateTokens(f.content);
+    const content = f.merge || typeof f.content !== 'string' ? f.content : withNewline(f.content);
+    return { path: f.path, content, merge: f.merge === true };
+  });
+  const result: TargetOutput = { files, warnings: out.warnings, notes: out.notes, eagerTokens };
+  perSkill.set(key, result);
+  return result;
+}
+
+function baseDoc(project: ProjectView, path: string, keep: ReadonlySet<string>, keepKey: string): SharedDoc {
+  let perView = docMemo.get(project);
+  if (!perView) docMemo.set(project, (perView = new Map()));
+  const text = project.read(path) ?? '';
+  const hit = perView.get(path);
+  if (hit && hit.text === text && hit.keep === keepKey) return hit.doc.clone();
+  const doc = SharedDoc.parse(text, (n) => keep.has(n));
+  perView.set(path, { text, keep: keepKey, doc });
+  return doc.clone();
+}
+
 function byName(a: Skill, b: Skill): number {
   const x = a.manifest.skill.name;
   const y = b.manifest.skill.name;
@@ -114,7 +164,16 @@ function byName(a: Skill, b: Skill): number {
 const withNewline = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 
 function sameContent(project: ProjectView, path: string, content: string | Uint8Array): boolean {
-  if (typeof content === 'string') return project.read(path) === content;
+  if (typeof content === 'string') {
+    let perView = sameMemo.get(project);
+    if (!perView) sameMemo.set(project, (perView = new Map()));
+    const disk = project.read(path);
+    const hit = perView.get(path);
+    if (hit && hit.disk === disk && hit.content === content) return hit.equal;
+    const equal = disk === content;
+    perView.set(path, { disk, content, equal });
+    return equal;
+  }
   const cur = project.readBytes?.(path);
   if (!cur || cur.length !== content.length) return false;
   for (let i = 0; i < cur.length; i++) if (cur[i] !== content[i]) return false;
@@ -123,9 +182,10 @@ function sameContent(project: ProjectView, path: string, content: string | Uint8
 
 /** A path the plan may touch: relative, '/'-separated, no '.', '..' or empty segments. */
 export function isSafeRelative(path: string): boolean {
-  if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
-  return path.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+  return SAFE_RELATIVE.test(path);
 }
+/** Segments of anything but '/', '\\' and NUL, none of them empty, '.' or '..'. */
+const SAFE_RELATIVE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]+)*$/;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -169,9 +229,9 @@ export function planCompile(input: CompileInput): CompilePlan {
   const protectedPaths = new Set<string>(failures.flatMap((f) => MANAGED_DIRS.map((d) => `${d.dir}/${f.name}${d.suffix}`)));
 
   // 1. Prepare every skill; template errors and manifested budget overruns refuse the compile.
-  const prepared: PreparedSkill[] = [];
+  const ready: PreparedSkill[] = [];
   for (const skill of skills) {
-    const p = prepareSkill(skill);
+    const p = prepared(skill);
     if (!p.ok) {
       errors.push(p.message);
       continue;
@@ -186,7 +246,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     if (!skill.manifested) warnings.push(`${name}: unmanifested (SKILL.md only) — defaults applied, no permissions declared`);
     if (over.length && skill.manifested) errors.push(...over);
     else warnings.push(...over);
-    prepared.push(p.value);
+    ready.push(p.value);
   }
   if (errors.length) return empty(ids, selection.explicit);
 
@@ -195,18 +255,18 @@ export function planCompile(input: CompileInput): CompilePlan {
   const owners = new Map<string, string>();
   const docs = new Map<string, SharedDoc>();
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
-  for (const p of prepared) {
+  const facts = `${project.exists('.devin') ? 'devin' : ''}\0${project.exists('.aider.conf.yml') || project.exists('.aider.conf.yaml') ? (project.read('.aider.conf.yml') ?? project.read('.aider.conf.yaml') ?? '') : 'none'}`;
+  const keepKey = [...installed].sort().join('\0');
+  for (const p of ready) {
     for (const t of targets) {
-      const out = t.emit(p, project);
+      const out = emitted(t, p, project, t.id === 'windsurf' || t.id === 'aider' ? facts : '');
       warnings.push(...out.warnings);
       notes.push(...out.notes);
-      let eagerTokens = 0;
       for (const f of out.files) {
-        if (typeof f.content === 'string' && !isCopiedScript(f.path)) eagerTokens += estimateTokens(f.content);
         if (f.merge) {
           let doc = docs.get(f.path);
           if (!doc) {
-            doc = SharedDoc.parse(project.read(f.path) ?? '', (n) => installed.has(n));
+            doc = baseDoc(project, f.path, installed, keepKey);
             docs.set(f.path, doc);
           }
           doc.upsert(p.name, f.content as string);
@@ -217,19 +277,24 @@ export function planCompile(input: CompileInput): CompilePlan {
             warnings.push(`conflict: "${prev}" and "${p.name}" both write ${f.path} — "${p.name}" wins. Rename the clashing trigger command or skill.`);
           }
           owners.set(f.path, p.name);
-          files.set(f.path, { content: typeof f.content === 'string' ? withNewline(f.content) : f.content, skill: p.name });
+          files.set(f.path, { content: f.content, skill: p.name });
         }
       }
-      standing.set(t.id, standing.get(t.id)! + (t.loading === 'eager' ? eagerTokens : estimateTokens(p.description)));
+      standing.set(t.id, standing.get(t.id)! + (t.loading === 'eager' ? out.eagerTokens : estimateTokens(p.description)));
     }
   }
-  for (const [path, doc] of docs) files.set(path, { content: withNewline(doc.toString()), merge: 'section' });
+  // Merged files: whether they change is known from the sections; their bytes are joined on first use.
+  const lazyDocs = new Map<string, { doc: SharedDoc; changed: boolean }>();
+  for (const [path, doc] of docs) {
+    lazyDocs.set(path, { doc, changed: doc.dirty || !(project.read(path) ?? '').endsWith('\n') });
+    files.set(path, { content: '', merge: 'section' });
+  }
 
   // 3. One `.agents/skills/` copy serves Copilot and Gemini too; and Cursor reads it beside its rule.
   const agentsDirWritten = targets.some((t) => (AGENTS_DIR_TARGETS as readonly string[]).includes(t.id));
   if (agentsDirWritten) {
-    if (ids.includes('cursor') && prepared.length) {
-      const dup = prepared.reduce((sum, p) => sum + estimateTokens(p.description), 0);
+    if (ids.includes('cursor') && ready.length) {
+      const dup = ready.reduce((sum, p) => sum + estimateTokens(p.description), 0);
       notes.push(
         `cursor: each skill is offered twice — as a rule (.cursor/rules/) and as a skill (.agents/skills/), which Cursor also reads. Both sit in its "Agent Decides" pool with no documented dedup, so ~${dup} tok of trigger description is charged twice. Cursor's own /migrate-to-skills converts rules of this shape into skills — drop "cursor" from [project].targets if every Cursor you support is 2.4 or newer.`,
       );
@@ -276,11 +341,16 @@ export function planCompile(input: CompileInput): CompilePlan {
   }
 
   // 6. The Agent Plugins package manifest.
-  if (ids.includes('agent-plugins') && prepared.length) files.set(`${AGENT_PLUGIN_DIR}/plugin.json`, { content: pluginManifest(project) });
+  if (ids.includes('agent-plugins') && ready.length) files.set(`${AGENT_PLUGIN_DIR}/plugin.json`, { content: pluginManifest(project) });
 
   const write: PlannedFile[] = [];
   const merge: PlannedFile[] = [];
   for (const [path, f] of files) {
+    const lazy = lazyDocs.get(path);
+    if (lazy) {
+      merge.push(lazySection(path, lazy.doc, lazy.changed));
+      continue;
+    }
     const planned: PlannedFile = { path, content: f.content, changed: !sameContent(project, path, f.content), ...(f.skill ? { skill: f.skill } : {}), ...(f.merge ? { merge: f.merge } : {}) };
     (f.merge ? merge : write).push(planned);
   }
@@ -325,7 +395,7 @@ export function planCompile(input: CompileInput): CompilePlan {
 
   const standingList: TargetStanding[] = targets.map((t: TargetDef) => ({ target: t.id, loading: t.loading, tokens: standing.get(t.id)! }));
   void plural;
-  return { errors, targets: ids, explicitTargets: selection.explicit, write, merge, prune, warnings, notes, failures, compiled: prepared.length, standing: standingList };
+  return { errors, targets: ids, explicitTargets: selection.explicit, write, merge, prune, warnings, notes, failures, compiled: ready.length, standing: standingList };
 }
 
 /**
@@ -341,6 +411,20 @@ function staleScripts(project: ProjectView, folder: string, skillMd: string, pla
     if (bytes && fingerprint(bytes) === print) out.push({ path, print });
   }
   return out;
+}
+
+/** A merged markdown file whose content is joined from its sections when first read. */
+function lazySection(path: string, doc: SharedDoc, changed: boolean): PlannedFile {
+  let text: string | undefined;
+  return {
+    path,
+    changed,
+    merge: 'section',
+    get content(): string {
+      if (text === undefined) text = withNewline(doc.toString());
+      return text;
+    },
+  };
 }
 
 /** Summary words used by the CLI and the desktop. */

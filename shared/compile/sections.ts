@@ -16,6 +16,8 @@ export class SharedDoc {
   private readonly index = new Map<string, number>();
   /** Names of sections dropped while parsing. */
   readonly pruned: string[] = [];
+  /** False while the text is still exactly what was parsed (no section dropped, replaced by different text, or added). */
+  dirty = false;
 
   /** Parse `text`, dropping sections whose name `keep` rejects (and the blank-line residue they leave). */
   static parse(text: string, keep: (name: string) => boolean): SharedDoc {
@@ -32,6 +34,7 @@ export class SharedDoc {
       const name = m[1]!;
       if (!keep(name)) {
         doc.pruned.push(name);
+        doc.dirty = true;
         cut = true;
         continue;
       }
@@ -46,13 +49,25 @@ export class SharedDoc {
     return doc;
   }
 
+  /** An independent copy (parsing is the expensive part; re-plans start from a copy). */
+  clone(): SharedDoc {
+    const doc = new SharedDoc();
+    for (const p of this.parts) doc.parts.push({ ...p });
+    for (const [k, v] of this.index) doc.index.set(k, v);
+    doc.pruned.push(...this.pruned);
+    doc.dirty = this.dirty;
+    return doc;
+  }
+
   /** Replace the section `name` (first occurrence), or append it after a blank line. */
   upsert(name: string, section: string): void {
     const at = this.index.get(name);
     if (at !== undefined) {
+      if (this.parts[at]!.text !== section) this.dirty = true;
       this.parts[at] = { text: section, name };
       return;
     }
+    this.dirty = true;
     if (this.hasText()) {
       for (let i = this.parts.length - 1; i >= 0; i--) {
         const p = this.parts[i]!;

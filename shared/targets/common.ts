@@ -84,7 +84,7 @@ export function lowerTools(tools: readonly string[]): { lowered: string[]; unlow
 // ---- scripts delivery ----
 
 const COPY_RECORD_PREFIX = '<!-- skillsmith: delivered ';
-const COPY_RECORD_RE = /^<!-- skillsmith: delivered (.*) -->$/m;
+const COPY_RECORD_RE = /^<!-- skillsmith: delivered (.*) -->$/;
 
 /** The skill's `scripts/` files (regular files only; links are never followed or copied). */
 export function scriptFiles(p: PreparedSkill): { rel: string; bytes: Uint8Array }[] {
@@ -107,8 +107,14 @@ export function copyRecord(files: readonly { rel: string; bytes: Uint8Array }[])
 
 /** Delivered files named in a generated SKILL.md: relative path → fingerprint. */
 export function readCopyRecord(skillMd: string): Map<string, string> {
-  const m = COPY_RECORD_RE.exec(skillMd);
   const out = new Map<string, string>();
+  // The record is the line right after the generated header; nothing else is looked at.
+  const h = skillMd.indexOf(`<!-- ${GENERATED_MARK} `);
+  if (h === -1) return out;
+  const nl = skillMd.indexOf('\n', h);
+  if (nl === -1 || !skillMd.startsWith(COPY_RECORD_PREFIX, nl + 1)) return out;
+  const end = skillMd.indexOf('\n', nl + 1);
+  const m = COPY_RECORD_RE.exec(skillMd.slice(nl + 1, end === -1 ? undefined : end));
   if (!m) return out;
   for (const item of m[1]!.split(' ')) {
     const eq = item.lastIndexOf('=');

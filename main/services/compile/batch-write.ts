@@ -33,11 +33,16 @@ async function pool<T>(items: readonly T[], run: (item: T) => Promise<void>): Pr
  */
 export async function writeFilesAtomic(files: readonly { abs: string; data: string | Uint8Array }[], durable = true): Promise<void> {
   const staged: { tmp: string; abs: string }[] = [];
+  const made = new Set<string>();
+  const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     for (const f of files) {
       const dir = dirname(f.abs);
-      mkdirSync(dir, { recursive: true });
-      const tmp = join(dir, `.${basename(f.abs)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      if (!made.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        made.add(dir);
+      }
+      const tmp = join(dir, `.${basename(f.abs)}.${tag}.tmp`);
       const fd = openSync(tmp, 'wx', 0o644);
       staged.push({ tmp, abs: f.abs });
       try {

@@ -7,7 +7,8 @@ const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /**
  * The project on disk as the pure planner's read-only view. Paths are relative and
- * '/'-separated; reads are cached for one planning pass.
+ * '/'-separated. It is a snapshot: every answer is cached, so make a new view after the
+ * files change (the desktop keeps one per watcher generation).
  */
 export function diskProject(root: string): ProjectView {
   const abs = resolve(root);
@@ -26,23 +27,38 @@ export function diskProject(root: string): ProjectView {
     bytesCache.set(rel, v);
     return v;
   };
+  const textCache = new Map<string, string | undefined>();
+  const existsCache = new Map<string, boolean>();
+  const listCache = new Map<string, { name: string; kind: 'file' | 'dir' | 'other' }[]>();
   return {
     rootName: basename(abs),
-    exists: (rel) => existsSync(join(abs, ...rel.split('/'))),
+    exists: (rel) => {
+      let v = existsCache.get(rel);
+      if (v === undefined) existsCache.set(rel, (v = existsSync(join(abs, ...rel.split('/')))));
+      return v;
+    },
     read: (rel) => {
+      if (textCache.has(rel)) return textCache.get(rel);
       const b = readBytes(rel);
-      return b === undefined ? undefined : Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+      const text = b === undefined ? undefined : Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+      textCache.set(rel, text);
+      return text;
     },
     readBytes,
     list: (dir) => {
+      const hit = listCache.get(dir);
+      if (hit) return hit;
+      let entries: { name: string; kind: 'file' | 'dir' | 'other' }[];
       try {
-        return readdirSync(join(abs, ...dir.split('/')), { withFileTypes: true }).map((d) => ({
+        entries = readdirSync(join(abs, ...dir.split('/')), { withFileTypes: true }).map((d) => ({
           name: d.name,
           kind: d.isFile() ? ('file' as const) : d.isDirectory() ? ('dir' as const) : ('other' as const),
         }));
       } catch {
-        return [];
+        entries = [];
       }
+      listCache.set(dir, entries);
+      return entries;
     },
   };
 }

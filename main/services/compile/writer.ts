@@ -2,8 +2,8 @@ import { lstatSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprint } from '../../../shared/targets/common';
 import { generatedBy, type CompilePlan } from '../../../shared/compile/plan';
-import { resolveInside } from '../fs/contain';
 import { writeFilesAtomic } from './batch-write';
+import { containment } from './contain-cache';
 
 export interface Applied {
   /** Paths written (created or changed), in plan order. */
@@ -28,8 +28,9 @@ export async function applyPlan(root: string, plan: CompilePlan, options: { dura
   if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
   const targets = new Map<string, string>();
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
+  const inside = containment(root);
   for (const p of [...all, ...plan.prune.map((p) => p.path)]) {
-    const abs = resolveInside(root, p);
+    const abs = inside(p);
     if (!abs) throw new ContainmentError(`refusing to write outside the project: ${p}`);
     targets.set(p, abs);
   }

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+// Benchmark: whole-process `skillsmith compile` against `kitbash compile` (0.24.1) on
+// generated projects with four agent markers (.claude, .cursor, .agents, CONVENTIONS.md,
+// plus the AGENTS.md floor), and in-process re-planning after one skill edit.
+//
+//   node bench/compile.mjs [--sizes 100,300,1000,3000] [--runs N] [--kitbash-max N] [--no-write]
+//
+// Each timed compile starts from a fresh copy of the generated project (nothing compiled
+// yet), so both tools write every output. kitbash's time grows with the square of the
+// merged files' size, so by default it is measured only up to 1,000 skills.
+// Writes its section of bench/RESULTS.md between markers; the rest is left alone.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(HERE);
+const WORK = join(HERE, 'work', 'compile');
+const BEGIN = '<!-- bench:compile:begin -->';
+const END = '<!-- bench:compile:end -->';
+const SKILLSMITH = join(ROOT, 'bin', 'skillsmith.cjs');
+const KITBASH = join(ROOT, 'node_modules', 'kitbash', 'dist', 'index.js');
+
+function fail(m) {
+  process.stderr.write(`bench/compile: ${m}\n`);
+  process.exit(1);
+}
+
+const opts = { sizes: [100, 300, 1000, 3000], runs: 3, kitbashMax: 1000, write: true };
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--sizes') opts.sizes = process.argv[++i].split(',').map(Number);
+  else if (a === '--runs') opts.runs = Number(process.argv[++i]);
+  else if (a === '--kitbash-max') opts.kitbashMax = Number(process.argv[++i]);
+  else if (a === '--no-write') opts.write = false;
+  else fail(`unknown argument: ${a}`);
+}
+if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('the CLI is not built — run "npm run build" first');
+if (!existsSync(KITBASH)) fail('node_modules/kitbash is missing — nothing to compare against, no numbers recorded');
+
+// --- deterministic project -------------------------------------------------------
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const WORDS = 'review commit branch test build deploy lint format diff merge rebase release tag issue plan design schema cache index query'.split(' ');
+
+/** Max SKILL.md size: 20 KB up to 300 skills, 80 KB beyond (the sizes the issue measured kitbash at). */
+const maxBytesFor = (n) => (n <= 300 ? 20_000 : 80_000);
+
+function generate(dir, count) {
+  rmSync(dir, { recursive: true, force: true });
+  const rnd = mulberry32(0x5eed + count);
+  const maxBytes = maxBytesFor(count);
+  for (const m of ['.claude', '.cursor', '.agents']) mkdirSync(join(dir, m), { recursive: true });
+  writeFileSync(join(dir, 'CONVENTIONS.md'), '# Conventions\n\nHouse style lives here.\n');
+  writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n\nProject notes for agents.\n');
+  for (let i = 0; i < count; i++) {
+    const name = `skill-${String(i).padStart(4, '0')}`;
+    const size = Math.round(200 * Math.pow(maxBytes / 200, rnd()));
+    let body = `# ${name}\n\nUse this skill to ${WORDS[i % WORDS.length]} the ${WORDS[(i * 7) % WORDS.length]} safely.\n\n`;
+    while (body.length < size) {
+      const line = Array.from({ length: 12 }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ');
+      body += rnd() < 0.1 ? `\n## Step ${body.length}\n\n` : `- ${line}.\n`;
+    }
+    const tokens = Math.ceil(body.length / 4) + 200;
+    const cmds = rnd() < 0.3 ? `\n[triggers]\ncommands = ["/${name}"]\n` : '';
+    const d = join(dir, '.kitbash', 'skills', name);
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'SKILL.md'), body);
+    writeFileSync(
+      join(d, 'skill.toml'),
+      `[skill]\nname = "${name}"\nversion = "1.0.${i}"\ndescription = "Benchmark skill ${i}: ${WORDS[i % WORDS.length]} helper."\n\n[context]\nbudget = ${Math.min(20000, Math.max(50, tokens))}\nstanding = 250\n${cmds}`,
+    );
+  }
+}
+
+function timeCompile(bin, project) {
+  const copy = `${project}-run`;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(project, copy, { recursive: true });
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [bin, 'compile'], { cwd: copy, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 30 * 60 * 1000 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error || r.status !== 0) fail(`${bin} compile failed in ${copy}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
+  rmSync(copy, { recursive: true, force: true });
+  return ms;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const fmt = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
+
+mkdirSync(WORK, { recursive: true });
+const rows = [];
+for (const n of opts.sizes) {
+  const project = join(WORK, `p${n}`);
+  generate(project, n);
+  const ours = [];
+  const theirs = [];
+  const kRuns = n > opts.kitbashMax ? 0 : n >= 1000 ? 1 : opts.runs;
+  for (let r = 0; r < Math.max(opts.runs, kRuns); r++) {
+    if (r < kRuns) theirs.push(timeCompile(KITBASH, project));
+    if (r < opts.runs) ours.push(timeCompile(SKILLSMITH, project));
+  }
+  const row = { n, maxBytes: maxBytesFor(n), ours: median(ours), theirs: theirs.length ? median(theirs) : undefined, oursRuns: ours.length, theirRuns: theirs.length };
+  rows.push(row);
+  process.stdout.write(`${n} skills: skillsmith ${fmt(row.ours)}${row.theirs !== undefined ? `, kitbash ${fmt(row.theirs)} → ${(row.theirs / row.ours).toFixed(1)}×` : ''}\n`);
+}
+
+// --- in-process re-plan after one edit (1,000 skills) ------------------------------
+const entry = join(WORK, 'entry.mjs');
+const bundle = join(WORK, 'engine.mjs');
+writeFileSync(
+  entry,
+  [
+    `export { planCompile } from ${JSON.stringify(join(ROOT, 'shared/compile/plan.ts'))};`,
+    `export { loadSkill } from ${JSON.stringify(join(ROOT, 'shared/ksf/load.ts'))};`,
+    `export { readSkillTree } from ${JSON.stringify(join(ROOT, 'main/services/skills/reader.ts'))};`,
+    `export { loadInstalled } from ${JSON.stringify(join(ROOT, 'main/services/compile/load.ts'))};`,
+    `export { diskProject } from ${JSON.stringify(join(ROOT, 'main/services/compile/project-view.ts'))};`,
+    `export { readProjectConfig } from ${JSON.stringify(join(ROOT, 'main/services/project/config.ts'))};`,
+    '',
+  ].join('\n'),
+);
+const { build } = await import('rolldown');
+await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
+const engine = await import(pathToFileURL(bundle).href);
+const replanN = 1000;
+const rp = join(WORK, `p${replanN}`);
+if (!existsSync(rp)) generate(rp, replanN);
+const config = engine.readProjectConfig(rp);
+const { skills } = engine.loadInstalled(rp);
+const project = engine.diskProject(rp);
+const first = engine.planCompile({ skills, failures: [], config: config.value, project });
+if (first.errors.length) fail(`re-plan project does not plan: ${first.errors[0]}`);
+const times = [];
+const editDir = join(rp, '.kitbash', 'skills', 'skill-0500');
+const original = readFileSync(join(editDir, 'SKILL.md'), 'utf8');
+for (let i = 0; i < 31; i++) {
+  writeFileSync(join(editDir, 'SKILL.md'), `${original}\nEdit ${i}.\n`);
+  const t0 = process.hrtime.bigint();
+  const tree = engine.readSkillTree(editDir, '.kitbash/skills/skill-0500');
+  const loaded = engine.loadSkill(tree.value);
+  const next = skills.map((s) => (s.manifest.skill.name === 'skill-0500' ? loaded.value : s));
+  const plan = engine.planCompile({ skills: next, failures: [], config: config.value, project });
+  times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  if (plan.errors.length || !plan.merge.some((f) => f.path === 'AGENTS.md' && f.changed)) fail('re-plan did not see the edit');
+}
+writeFileSync(join(editDir, 'SKILL.md'), original);
+const replan = median(times.slice(1));
+process.stdout.write(`re-plan after one edit (${replanN} skills): median ${replan.toFixed(1)} ms (target < 20 ms)\n`);
+
+// --- report ------------------------------------------------------------------------
+const at = (n) => rows.find((r) => r.n === n);
+const ratio = (r) => (r && r.theirs !== undefined ? r.theirs / r.ours : undefined);
+const r300 = ratio(at(300));
+const r1000 = ratio(at(1000));
+const verdict = (x, t) => (x === undefined ? 'not measured' : `${x.toFixed(1)}× — ${x >= t ? 'met' : 'NOT met'}`);
+const section = `${BEGIN}
+## Compile
+
+Whole-process \`compile\` from a fresh copy of a generated project (all outputs written),
+four agent markers (\`.claude\`, \`.cursor\`, \`.agents\`, \`CONVENTIONS.md\`) plus the AGENTS.md
+floor; SKILL.md sizes log-uniform from 200 B up to the listed maximum; medians of
+${opts.runs} Skillsmith runs and ${opts.runs} kitbash runs below 1,000 skills (1 at 1,000; none above ${opts.kitbashMax}).
+Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, shared with other jobs.
+Skillsmith flushes every file it writes (fsync); kitbash does not.
+
+| skills | max SKILL.md | Skillsmith | kitbash | ratio |
+|---:|---:|---:|---:|---:|
+${rows.map((r) => `| ${r.n} | ${r.maxBytes / 1000} KB | ${fmt(r.ours)} | ${r.theirs !== undefined ? fmt(r.theirs) : '—'} | ${r.theirs !== undefined ? `${(r.theirs / r.ours).toFixed(1)}×` : '—'} |`).join('\n')}
+
+- 300 skills: target ≥ 5× — ${verdict(r300, 5)}
+- 1,000 skills: target ≥ 50× — ${verdict(r1000, 50)}
+- Growth (Skillsmith, ms per skill): ${rows.map((r) => `${r.n}: ${(r.ours / r.n).toFixed(2)}`).join(' · ')}
+- In-process re-plan after editing one of ${replanN} skills (reload that skill, plan everything): median **${replan.toFixed(1)} ms** over 30 edits — target < 20 ms: ${replan < 20 ? 'met' : 'NOT met'}
+${END}
+`;
+if (opts.write) {
+  const file = join(HERE, 'RESULTS.md');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
+  const i = old.indexOf(BEGIN);
+  const j = old.indexOf(END);
+  const next = i !== -1 && j > i ? `${old.slice(0, i)}${section}${old.slice(j + END.length + 1)}` : `${old.replace(/\n*$/, '\n\n')}${section}`;
+  writeFileSync(file, next);
+  process.stdout.write('wrote the compile section of bench/RESULTS.md\n');
+}
