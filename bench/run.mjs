@@ -310,3 +310,4 @@ process.stdout.write(`${summary}\nwrote ${relative(process.cwd(), join(HERE, 'RE
 spawnSync(process.execPath, [join(HERE, 'skillspec.mjs')], { stdio: 'inherit' }); // SkillSpec engine section of RESULTS.md
 spawnSync(process.execPath, [join(HERE, 'workspace.mjs')], { stdio: 'inherit' }); // workspace section of RESULTS.md (install, dependency resolution)
 spawnSync(process.execPath, [join(HERE, 'desktop.mjs')], { stdio: 'inherit' }); // desktop app section of RESULTS.md (serve → interactive, renderer memory)
+spawnSync(process.execPath, [join(HERE, 'compile.mjs')], { stdio: 'inherit' }); // compile section of RESULTS.md (vs kitbash compile, growth, re-plan)
