@@ -5,7 +5,7 @@ import { estimateTokens } from '../../../shared/ksf/tokens';
 import { lintSkill } from '../../../shared/lint/checks';
 import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
 import { IMPORT_DIRS, IMPORT_FILES, importSource, defaultImportName, proposeSkill, type ImportSource } from '../../../shared/lock/import';
-import { upsertEntry } from '../../../shared/lock/lockfile';
+import { IMPORT_SOURCE, upsertEntry } from '../../../shared/lock/lockfile';
 import { readLockOrThrow, treeIntegrityFast } from '../../services/lock';
 import { loadFolder } from '../../services/install/candidates';
 import { SKILLS_DIR } from '../../services/skills/locate';
@@ -104,7 +104,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
       if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
       const integrity = treeIntegrityFast(loaded.skill.tree);
-      applyChange(io.cwd, { put: new Map([[name, dir]]), remove: [], lock: upsertEntry(lock, { name, version: '0.1.0', source: 'import:local', integrity }) }, 'import');
+      applyChange(io.cwd, { put: new Map([[name, dir]]), remove: [], lock: upsertEntry(lock, { name, version: '0.1.0', source: IMPORT_SOURCE, integrity }) }, 'import');
       io.out(`\nwrote .kitbash/skills/${name}/ (skill.toml + SKILL.md), pinned in kitbash.lock\nnext: skillsmith compile\nthen: review the compiled output and delete the hand-written copies you no longer need\n`);
       return 0;
     });

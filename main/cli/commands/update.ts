@@ -47,7 +47,7 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         continue;
       }
       if (c.kind === 'up-to-date') {
-        say(`${entry.name}@${entry.version} is up to date\n`);
+        say(c.note ? `${c.note}\n` : `${entry.name}@${entry.version} is up to date\n`);
         current++;
         continue;
       }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileChanges, manifestDelta, type FileChange } from '../../../shared/lock/diff';
-import type { LockEntry } from '../../../shared/lock/lockfile';
+import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import type { InstallReview } from '../../../shared/lock/review';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { readLockOrThrow, treeIntegrityFast } from '../lock';
@@ -10,7 +10,7 @@ import { loadFolder } from './candidates';
 import { stageInstall, type StagedInstall } from './stage';
 
 export type UpdateCheck =
-  | { kind: 'up-to-date'; entry: LockEntry }
+  | { kind: 'up-to-date'; entry: LockEntry; note?: string }
   | { kind: 'failed'; entry: LockEntry; message: string }
   | { kind: 'changed'; entry: LockEntry; staged: StagedInstall; review: InstallReview; localEdits: boolean; installedTree: SkillTree; files: FileChange[] };
 
@@ -24,7 +24,7 @@ export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
   const installed = loadFolder(dir, entry.name, entry.name);
   const tree = readSkillTree(dir, entry.name);
   if (!tree.ok) return { kind: 'failed', entry, message: `${entry.name}: pinned in kitbash.lock but not installed — skillsmith install ${entry.source}` };
-  if (entry.source === 'import:local' || entry.source === '') return { kind: 'up-to-date', entry };
+  if (entry.source === IMPORT_SOURCE || entry.source === '') return { kind: 'up-to-date', entry, note: `${entry.name}: imported in this project (${entry.source || 'no source'}) — nothing to refetch` };
   const lock = readLockOrThrow(root).entries;
   // Dependencies installed only because of this skill may move with it.
   const replaceable = lock.filter((e) => e.direct === false && (e.requested ?? []).every((r) => r.startsWith(`${entry.name}:`))).map((e) => e.name);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
-import type { LockEntry } from '../../../shared/lock/lockfile';
+import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import { DEFAULT_MAX_MCP_TOOLS, type Policy } from '../../../shared/project/config';
 import type { Skill } from '../../../shared/ksf/model';
 import { collectServers, toolBudget } from '../../../shared/mcp/emit';
@@ -133,7 +133,7 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
   if (config?.policy) {
     const policy = config.policy;
     for (const st of skills) {
-      if (st.pin?.source) {
+      if (st.pin?.source && st.pin.source !== IMPORT_SOURCE) {
         const parsed = parseSource(st.pin.source, (p) => existsSync(resolve(root, p)));
         if (parsed.ok) {
           const canonical = st.pin.resolved ?? canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined);
