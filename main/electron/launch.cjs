@@ -29,6 +29,7 @@ function newest(dir) {
 }
 
 function buildIfNeeded() {
+  if (process.env.SKILLSMITH_SKIP_BUILD === '1') return;
   const outputs = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((f) => join(root, f));
   const builtAt = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   const sources = Math.max(...['main', 'shared', 'preload', 'renderer'].map((d) => newest(join(root, d))), statSync(join(root, 'package.json')).mtimeMs);
