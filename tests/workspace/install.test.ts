@@ -409,6 +409,7 @@ describe('init, list, doctor, import', () => {
     expect(readFileSync(join(p, '.kitbash', 'skills', 'house-rules', 'SKILL.md'), 'utf8')).toContain('Use tabs.');
     // Imported skills have nothing to refetch, and their pseudo-source is not held to allow_sources.
     expect((await cli(p, 'update')).stdout).toContain('house-rules: imported in this project (import:local) — nothing to refetch');
+    expect(await cli(p, 'diff', 'house-rules')).toMatchObject({ code: 2, stderr: expect.stringContaining('house-rules was imported in this project (import:local) — there is no source to compare with') });
     writeFileSync(join(p, 'kitbash.toml'), '[policy]\nallow_sources = ["gh:acme/*"]\n');
     const doc = await cli(p, 'doctor');
     expect(doc.stderr).not.toContain('allow_sources');

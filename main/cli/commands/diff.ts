@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Skill } from '../../../shared/ksf/model';
 import { fileChanges, manifestDelta, unifiedDiff } from '../../../shared/lock/diff';
+import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
 import { readLockOrThrow } from '../../services/lock';
 import { loadFolder } from '../../services/install/candidates';
 import { installedSkills, SKILLS_DIR } from '../../services/skills/locate';
@@ -36,6 +37,10 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
       const entry = readLockOrThrow(io.cwd).entries.find((e) => e.name === args[0]);
       if (!entry) {
         io.err(`${args[0]} is not pinned in kitbash.lock — install it first, or pass two targets to compare.\n`);
+        return 2;
+      }
+      if (entry.source === IMPORT_SOURCE) {
+        io.err(`${entry.name} was imported in this project (${IMPORT_SOURCE}) — there is no source to compare with; pass two targets instead.\n`);
         return 2;
       }
       a = side(io.cwd, join(io.cwd, SKILLS_DIR, entry.name), entry.name);
