@@ -113,7 +113,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     io.err(`skillsmith: unknown command "${command}"\n  run "skillsmith help" to see the commands.\n`);
     return EXIT.usage;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Past `--` the words belong to the script being run (`run x y -- --help`), not to us.
+  const dashes = rest.indexOf('--');
+  const own = dashes >= 0 ? rest.slice(0, dashes) : rest;
+  if (own.includes('--help') || own.includes('-h')) {
     io.out(`skillsmith ${c.summary}\n`);
     return EXIT.ok;
   }

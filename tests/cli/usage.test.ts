@@ -38,7 +38,17 @@ describe('usage errors', () => {
 
   it('an unknown command', () => {
     expect(usage('frobnicate')).toContain('frobnicate');
-    expect(usage('install', 'x')).toContain('install');
+    expect(usage('deploy', 'x')).toContain('deploy');
+  });
+
+  it('--help after `--` belongs to the script, not to skillsmith', () => {
+    const r = cli(root, 'run', 'no-such-skill', 'check', '--', '--help');
+    expect(r.stdout).not.toContain('skillsmith run');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('no-such-skill');
+    const help = cli(root, 'run', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('skillsmith run');
   });
 
   it('a nonexistent target: one line naming it', () => {

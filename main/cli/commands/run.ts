@@ -111,8 +111,7 @@ export function exitCodeOf(r: RunResult, mode: RunMode): ExitCode {
   else if (r.exitCode !== null && r.exitCode !== 0) code = r.exitCode;
   else if (mode === 'gate' && r.verdict !== 'pass') code = 1;
   else code = r.exitCode ?? 0;
-  // ExitCode names the CLI's own codes (0/1/2); run and gate pass the script's code on.
-  return code as ExitCode;
+  return code;
 }
 
 function render(e: RunEvent, io: CliIo, mode: RunMode): void {
