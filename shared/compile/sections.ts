@@ -71,7 +71,7 @@ export class SharedDoc {
     if (this.hasText()) {
       for (let i = this.parts.length - 1; i >= 0; i--) {
         const p = this.parts[i]!;
-        const trimmed = p.name ? p.text : p.text.replace(/\s+$/, '');
+        const trimmed = p.name ? p.text : trimEndWhitespace(p.text);
         p.text = trimmed;
         if (trimmed !== '') break;
       }
@@ -82,10 +82,14 @@ export class SharedDoc {
     this.index.set(name, this.parts.length);
     this.parts.push({ text: section, name });
     this.parts.push({ text: '\n' });
+    this.sections++;
   }
 
+  /** Number of sections (kept or added); with it, "has any text" is O(1) once sections exist. */
+  private sections = 0;
+
   private hasText(): boolean {
-    return this.parts.some((p) => p.name !== undefined || p.text.trim() !== '');
+    return this.sections > 0 || this.index.size > 0 || this.parts.some((p) => p.text.trim() !== '');
   }
 
   toString(): string {
@@ -106,4 +110,11 @@ function joinAfterCut(before: string, after: string, atStart: boolean, atEnd: bo
   if (b === '' && atStart) return a;
   const sep = Math.min(2, Math.max(nb, na));
   return `${b}${'\n'.repeat(sep)}${a}`;
+}
+
+/** `s` without trailing whitespace, scanning back from the end only (no regex backtracking). */
+function trimEndWhitespace(s: string): string {
+  let end = s.length;
+  while (end > 0 && /\s/.test(s[end - 1]!)) end--;
+  return end === s.length ? s : s.slice(0, end);
 }

@@ -1,67 +1,50 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fsync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
-const FSYNC_CONCURRENCY = 32;
+/** Temp files held open at once (each is flushed while open, then closed). */
+const CHUNK = 128;
 
-async function fsyncPath(path: string, flags: string): Promise<void> {
-  const fh = await open(path, flags);
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-async function pool<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await run(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(FSYNC_CONCURRENCY, items.length) }, worker));
-}
+const flush = (fd: number): Promise<void> => new Promise((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
 
 /**
  * Atomic replacement of many files at once, with the guarantee of fs/atomic.ts for each
  * (temp file in the same folder, flushed, renamed over the target: a reader — or an
  * interrupted compile — sees the old content or the new, never a torn file), but with the
  * flushes issued in parallel: a compile writes thousands of files, and one synchronous
- * fsync after another would dominate its run time. `durable: false` skips the flushes
- * (renames stay atomic against an interrupted process, not against a power cut) — for
- * scratch copies such as the differential test's thousand throw-away projects.
+ * fsync after another would dominate its run time. Every target is renamed only after all
+ * temp files are written and flushed. `durable: false` skips the flushes (renames stay
+ * atomic against an interrupted process, not against a power cut) — for scratch copies
+ * such as the differential test's thousand throw-away projects.
  */
 export async function writeFilesAtomic(files: readonly { abs: string; data: string | Uint8Array }[], durable = true): Promise<void> {
   const staged: { tmp: string; abs: string }[] = [];
   const made = new Set<string>();
   const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
+  let renamed = 0;
   try {
-    for (const f of files) {
-      const dir = dirname(f.abs);
-      if (!made.has(dir)) {
-        mkdirSync(dir, { recursive: true });
-        made.add(dir);
-      }
-      const tmp = join(dir, `.${basename(f.abs)}.${tag}.tmp`);
-      const fd = openSync(tmp, 'wx', 0o644);
-      staged.push({ tmp, abs: f.abs });
+    for (let start = 0; start < files.length; start += CHUNK) {
+      const open: number[] = [];
       try {
-        writeSync(fd, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
+        for (const f of files.slice(start, start + CHUNK)) {
+          const dir = dirname(f.abs);
+          if (!made.has(dir)) {
+            mkdirSync(dir, { recursive: true });
+            made.add(dir);
+          }
+          const tmp = join(dir, `.${basename(f.abs)}.${tag}.tmp`);
+          const fd = openSync(tmp, 'wx', 0o644);
+          open.push(fd);
+          staged.push({ tmp, abs: f.abs });
+          writeSync(fd, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
+        }
+        if (durable) await Promise.all(open.map(flush));
       } finally {
-        closeSync(fd);
+        for (const fd of open) closeSync(fd);
       }
     }
-    if (durable) await pool(staged, (s) => fsyncPath(s.tmp, 'r+'));
-    while (staged.length) {
-      const s = staged[0]!;
-      renameSync(s.tmp, s.abs);
-      staged.shift();
-    }
+    for (; renamed < staged.length; renamed++) renameSync(staged[renamed]!.tmp, staged[renamed]!.abs);
   } finally {
-    for (const s of staged) rmSync(s.tmp, { force: true });
+    for (const s of staged.slice(renamed)) rmSync(s.tmp, { force: true });
   }
-  // Make the renames themselves durable (best effort: not every platform can open a folder).
-  if (!durable) return;
-  const dirs = [...new Set(files.map((f) => dirname(f.abs)))];
-  await pool(dirs, (d) => fsyncPath(d, 'r').catch(() => undefined));
 }
