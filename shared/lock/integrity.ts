@@ -37,6 +37,7 @@ export function treeIntegrity(tree: SkillTree, hasher: ByteHasher = new Sha256()
 export function hashableBytes(bytes: Uint8Array): Uint8Array {
   if (bytes.indexOf(0) !== -1) return bytes;
   if (bytes.indexOf(13) === -1) {
+    if (isAscii(bytes)) return bytes;
     try {
       strict.decode(bytes);
       return bytes; // valid UTF-8 without CR: decoding and re-encoding is the identity
@@ -45,6 +46,12 @@ export function hashableBytes(bytes: Uint8Array): Uint8Array {
     }
   }
   return utf8Encode(lenient.decode(bytes).replaceAll('\r\n', '\n'));
+}
+
+/** True when every byte is below 0x80 (then the bytes are valid UTF-8 as they are). */
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 /** UTF-8 encoding of a JS string (lone surrogates become U+FFFD, as TextEncoder does). */

@@ -17,7 +17,7 @@ const FLAGS = { json: { type: 'boolean' } } as const;
 export async function runDoctor(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { flags } = parseCommandArgs(argv, FLAGS);
   const recovered = existsSync(join(io.cwd, '.kitbash')) ? await withProjectLock(io.cwd, 'doctor', () => recover(io.cwd)) : [];
-  const s = projectStatus(io.cwd);
+  const s = projectStatus(io.cwd, { costs: false });
   if (flags.json) {
     io.out(`${JSON.stringify(s, null, 2)}\n`);
   }

@@ -13,7 +13,8 @@ import { parseSource, canonicalSource } from '../../../shared/lock/source';
 import { detectTargets, resolveTargets } from '../../../shared/targets/registry';
 import { standingCostOf } from '../../../shared/targets/cost';
 import { TARGETS } from '../../../shared/targets/registry';
-import { compiledDrift, diskProject, type DriftEntry } from '../compile';
+import { planCompile, type FailedSkill } from '../../../shared/compile/plan';
+import { diskProject, type DriftEntry } from '../compile';
 import { readLock, treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
@@ -69,46 +70,58 @@ export interface ProjectStatus {
 
 /**
  * Everything doctor checks, as data: skills with versions, pins and drift, policy
- * results, standing cost, compiled-output drift. Read-only.
+ * results, standing cost, compiled-output drift. Read-only; every installed folder is
+ * read once and the compile plan is made from the same loaded skills.
+ * `costs: false` skips the per-target standing cost, `compiled: false` the compile plan.
  */
-export function projectStatus(root: string, options: { compiled?: boolean } = {}): ProjectStatus {
+export function projectStatus(root: string, options: { compiled?: boolean; costs?: boolean } = {}): ProjectStatus {
   const cfg = readProjectConfig(root);
   const config = cfg.ok ? cfg.value : undefined;
   const lock = readLock(root);
   const entries = lock.ok ? lock.value.entries : [];
+  const pins = new Map(entries.map((e) => [e.name, e]));
   const cats = config ? readCatalogs(config.raw) : { ok: true as const, catalogs: [] };
   const view = diskProject(root);
   const detected = detectTargets(view).map((t) => t.id);
   const sel = resolveTargets(view, config?.targets);
   const targetDefs = sel.ok ? sel.targets : [];
 
+  const locations = installedSkills(root);
   const skills: SkillStatus[] = [];
   const loadedSkills: Skill[] = [];
-  for (const loc of installedSkills(root)) {
-    const pin = entries.find((e) => e.name === loc.nameHint);
+  const failures: FailedSkill[] = [];
+  for (const loc of locations) {
+    const pin = pins.get(loc.nameHint);
+    const withPin = pin ? { pin } : {};
     if (loc.kind === 'broken') {
-      skills.push({ folder: loc.display, name: loc.nameHint, loadError: `${loc.display}: ${loc.problem}`, lock: 'broken', dependencies: {}, ...(pin ? { pin } : {}) });
+      skills.push({ folder: loc.display, name: loc.nameHint, loadError: `${loc.display}: ${loc.problem}`, lock: 'broken', dependencies: {}, ...withPin });
+      failures.push({ name: loc.nameHint, message: loc.problem });
       continue;
     }
     const tree = readSkillTree(loc.abs, loc.display);
     if (!tree.ok) {
-      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(tree.error), lock: 'broken', dependencies: {}, ...(pin ? { pin } : {}) });
+      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(tree.error), lock: 'broken', dependencies: {}, ...withPin });
+      failures.push({ name: loc.nameHint, message: oneLine(formatLoadError(tree.error)) });
       continue;
     }
     const integrity = treeIntegrityFast(tree.value);
     const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
     const lockState = pin ? (pin.integrity === integrity ? 'ok' : 'drift') : 'unpinned';
     if (!loaded.ok) {
-      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(loaded.error).split('\n')[0]!, integrity, lock: pin ? lockState : 'broken', dependencies: {}, ...(pin ? { pin } : {}) });
+      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(loaded.error).split('\n')[0]!, integrity, lock: pin ? lockState : 'broken', dependencies: {}, ...withPin });
+      failures.push({ name: loc.nameHint, message: oneLine(formatLoadError(loaded.error)) });
       continue;
     }
     const s = loaded.value;
     loadedSkills.push(s);
     const m = s.manifest;
-    const targetCost = targetDefs.map((t) => {
-      const c = standingCostOf(s, t, view);
-      return { target: t.id, tokens: 'error' in c ? 0 : c.tokens, loading: t.loading };
-    });
+    const targetCost =
+      options.costs === false
+        ? undefined
+        : targetDefs.map((t) => {
+            const c = standingCostOf(s, t, view);
+            return { target: t.id, tokens: 'error' in c ? 0 : c.tokens, loading: t.loading };
+          });
     skills.push({
       folder: loc.display,
       name: m.skill.name,
@@ -119,14 +132,14 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
       budget: m.context.budget,
       standing: m.context.standing,
       stubTokens: estimateTokens(standingStub(s.body)),
-      targetCost,
+      ...(targetCost ? { targetCost } : {}),
       integrity,
       lock: lockState,
       dependencies: m.dependencies,
-      ...(pin ? { pin } : {}),
+      ...withPin,
     });
   }
-  const installedNames = new Set(installedSkills(root).map((l) => l.nameHint));
+  const installedNames = new Set(locations.map((l) => l.nameHint));
   const missing = entries.filter((e) => !installedNames.has(e.name));
 
   const policyViolations: { skill: string; message: string }[] = [];
@@ -141,21 +154,22 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
         }
       }
     }
-    for (const loc of installedSkills(root)) {
-      if (loc.kind !== 'folder') continue;
-      const tree = readSkillTree(loc.abs, loc.display);
-      const loaded = tree.ok ? loadSkill(tree.value, { nameHint: loc.nameHint }) : undefined;
-      if (loaded?.ok) for (const v of manifestViolations(policy, loaded.value.manifest)) policyViolations.push({ skill: loaded.value.manifest.skill.name, message: v });
-    }
+    for (const sk of loadedSkills) for (const v of manifestViolations(policy, sk.manifest)) policyViolations.push({ skill: sk.manifest.skill.name, message: v });
   }
 
   let drift: DriftEntry[] | undefined;
   let compileErrors: readonly string[] | undefined;
   if (options.compiled !== false && config) {
     try {
-      const d = compiledDrift(root);
-      drift = d.drift;
-      compileErrors = d.errors;
+      // The compile plan over the skills loaded above (what `compile` would do now).
+      const plan = planCompile({ skills: loadedSkills, failures, config, project: view });
+      if (plan.errors.length) compileErrors = plan.errors;
+      else {
+        drift = [
+          ...[...plan.write, ...plan.merge].filter((f) => f.changed).map((f): DriftEntry => ({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' })),
+          ...plan.prune.map((p): DriftEntry => ({ path: p.path, kind: 'stale' })),
+        ];
+      }
     } catch (e) {
       compileErrors = [e instanceof Error ? e.message.split('\n')[0]! : String(e)];
     }
@@ -186,6 +200,12 @@ export function projectStatus(root: string, options: { compiled?: boolean } = {}
     interrupted,
     mcp: { servers: mcpServers.servers.map((x) => x.name), ...(budget ? { budgetLine: budget.line } : {}), warnings: [...mcpServers.conflicts, ...(budget?.warnings ?? [])] },
   };
+}
+
+/** A load error on one line (compile's failure messages are single lines). */
+function oneLine(message: string): string {
+  const [head, ...problems] = message.split('\n');
+  return problems.length ? `${head} — ${problems.map((p) => p.replace(/^\s*-\s*/, '')).join('; ')}` : head!;
 }
 
 export const ALL_TARGET_IDS = TARGETS.map((t) => t.id);
