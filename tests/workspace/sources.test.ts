@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalSource, parseSource } from '../../shared/lock/source';
 import { readCatalogs } from '../../shared/project/sources';
 import { openSource, stageFolder, makeStagingDir, sweepStaleTemps } from '../../main/services/sources';
@@ -45,9 +45,21 @@ describe('[sources] catalogs', () => {
   });
 });
 
+/** Clones land in os.tmpdir(); each git test gets its own TMPDIR so parallel suites cannot disturb the count. */
 const clones = () => readdirSync(tmpdir()).filter((d) => d.startsWith('skillsmith-clone-')).length;
+let savedTmp: string | undefined;
+function privateTmp(): void {
+  savedTmp = process.env.TMPDIR;
+  process.env.TMPDIR = temp('skillsmith-tmpdir-');
+}
+function restoreTmp(): void {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+}
 
 describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare repositories, file:// URLs)', () => {
+  beforeEach(privateTmp);
+  afterEach(restoreTmp);
   it('clones a subpath at a ref or at HEAD, and removes the clone', () => {
     const repo = gitRepo({ ...skillFiles('skills/a', 'alpha', { version: '1.0.0' }) });
     repo.tag('v1.0.0');

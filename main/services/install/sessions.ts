@@ -50,6 +50,11 @@ export async function approveInstall(id: string, integrity: string): Promise<{ i
   }
 }
 
+/** The staged install behind a live session (its folders, the nodes), or undefined. */
+export function stagedOf(id: string): StagedInstall | undefined {
+  return sessions.get(id)?.staged;
+}
+
 /** Drop a session without installing anything. */
 export function cancelInstall(id: string): void {
   const s = sessions.get(id);

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { approveInstall, beginInstall, cancelInstall, stagedOf } from '../../main/services/install/sessions';
+import { readLock } from '../../main/services/lock';
+import { cleanupTemps, skillFiles, temp, write } from './helpers';
+
+afterAll(cleanupTemps);
+
+const stagedDir = (id: string) => stagedOf(id)!.nodes[0]!.stagedDir!;
+
+describe('install sessions (the approval dialog)', () => {
+  it('begin returns the review with enforcement labels; approve needs its hash and works once', async () => {
+    const p = temp();
+    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n', ...skillFiles('v/one', 'one', { network: true }) });
+    const { id, review } = await beginInstall(p, 'file:./v/one');
+    for (const perm of review.nodes[0]!.permissions) expect(['enforced', 'advisory', 'unavailable']).toContain(perm.enforcement?.label);
+    const dir = stagedDir(id);
+    expect(existsSync(join(dir, 'SKILL.md'))).toBe(true);
+    await expect(approveInstall(id, `sha256-${'f'.repeat(64)}`)).rejects.toThrow(/the approval names sha256-f+, but the review is/);
+    expect(existsSync(dir)).toBe(false); // a refused approval ends the session
+    const again = await beginInstall(p, 'file:./v/one');
+    const done = await approveInstall(again.id, again.review.integrity);
+    expect(done.installed).toEqual(['one']);
+    expect(done.notes.join('\n')).toMatch(/compiled for 1 target/);
+    const lock = readLock(p);
+    expect(lock.ok && lock.value.entries.map((e) => e.name)).toEqual(['one']);
+    await expect(approveInstall(again.id, again.review.integrity)).rejects.toThrow(/expired or was already used/);
+    expect(existsSync(join(p, '.kitbash', '.skillsmith.lock'))).toBe(false);
+  });
+
+  it('cancel throws the staged copy away and installs nothing', async () => {
+    const p = temp();
+    write(p, skillFiles('v/two', 'two'));
+    const { id } = await beginInstall(p, 'file:./v/two');
+    const dir = stagedDir(id);
+    cancelInstall(id);
+    expect(existsSync(dir)).toBe(false);
+    expect(stagedOf(id)).toBeUndefined();
+    expect(existsSync(join(p, '.kitbash', 'skills', 'two'))).toBe(false);
+  });
+});
