@@ -218,6 +218,24 @@ describe.skipIf(!hasGit)('dependencies', () => {
     expect(lockOf(p).map((e) => e.name)).toEqual(['base', 'left', 'right']);
   });
 
+  it('catalogs: a local folder, and a [sources.x] table with path and a name@x.y.z tag that names one skill only', async () => {
+    const cat = gitRepo({ ...skillFiles('skills/fmt', 'fmt', { version: '1.0.0' }), ...skillFiles('skills/other', 'other', { version: '3.0.0' }) });
+    cat.tag('fmt@1.0.0');
+    cat.commit({ ...skillFiles('skills/fmt', 'fmt', { version: '2.0.0' }), ...skillFiles('skills/other', 'other', { version: '3.1.0' }) });
+    const p = project(`[project]\ntargets = ["claude-code"]\n\n[sources]\nlocal = "./vendor"\n\n[sources.team]\nurl = "${cat.url}"\npath = "skills"\n`);
+    write(p, { ...skillFiles('vendor/helper', 'helper', { version: '0.3.0' }), ...skillFiles('src/app', 'app', { deps: { fmt: '^1.0.0', helper: '~0.3.0', other: '>=3.0.0' } }) });
+    const r = await cli(p, 'install', 'file:./src/app', '--json', '--dry-run');
+    expect(r.stderr).toBe('dry run — nothing installed.\n');
+    const review = JSON.parse(r.stdout) as InstallReview;
+    const by = (n: string) => review.nodes.find((x) => x.name === n)!;
+    expect(by('fmt')).toMatchObject({ version: '1.0.0', source: { origin: 'catalog team (tag fmt@1.0.0)', raw: `${cat.url}#fmt@1.0.0:skills/fmt` } });
+    expect(by('other')).toMatchObject({ version: '3.1.0', source: { origin: 'catalog team' } });
+    expect(by('helper')).toMatchObject({ version: '0.3.0', source: { origin: 'catalog local', raw: `file:${join(p, 'vendor', 'helper')}` } });
+    const bad = project('[sources]\nteam = 3\n');
+    write(bad, skillFiles('src/app', 'app', { deps: { x: '^1' } }));
+    expect((await cli(bad, 'install', 'file:./src/app', '--yes')).stderr).toBe('skillsmith install: kitbash.toml: [sources].team must be a string (a folder or git URL) or a table with url\n');
+  });
+
   it('remove --yes also removes dependencies nothing else needs, keeping shared ones', async () => {
     const src = gitRepo({
       ...skillFiles('s/one', 'one', { deps: { shared: '^1', solo: '^1' } }),
