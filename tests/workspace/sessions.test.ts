@@ -3,11 +3,28 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { approveInstall, beginInstall, cancelInstall, stagedOf } from '../../main/services/install/sessions';
 import { readLock } from '../../main/services/lock';
+import { reviewSource } from '../../main/services/install/preview';
 import { cleanupTemps, skillFiles, temp, write } from './helpers';
 
 afterAll(cleanupTemps);
 
 const stagedDir = (id: string) => stagedOf(id)!.nodes[0]!.stagedDir!;
+
+describe('reviewSource (preview of an uninstalled source)', () => {
+  it('gives the same review install shows, the staged skill, and writes nothing', async () => {
+    const p = temp();
+    write(p, skillFiles('v/pre', 'pre'));
+    const r = await reviewSource(p, 'file:./v/pre');
+    try {
+      expect(r.text).toMatch(/^review: pre@1\.0\.0 — /);
+      expect(r.review.integrity).toMatch(/^sha256-/);
+      expect(r.skill.manifest.skill.name).toBe('pre');
+      expect(existsSync(join(p, '.kitbash'))).toBe(false);
+    } finally {
+      r.dispose();
+    }
+  });
+});
 
 describe('install sessions (the approval dialog)', () => {
   it('begin returns the review with enforcement labels; approve needs its hash and works once', async () => {
