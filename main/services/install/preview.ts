@@ -10,7 +10,7 @@ import { stageInstall } from './stage';
  * caller must `dispose()`.
  */
 export async function reviewSource(project: string, source: string): Promise<{ review: InstallReview; text: string; skill: Skill; dispose(): void }> {
-  const staged = stageInstall(project, source);
+  const staged = stageInstall(project, source, { reviewOnly: true });
   try {
     const review = await withEnforcement(staged.review);
     return { review, text: renderReview(review), skill: staged.nodes[0]!.skill, dispose: () => staged.dispose() };

@@ -52,6 +52,8 @@ export interface StageOptions {
   readonly replacing?: string;
   /** Source string to pin for the requested skill (defaults to the raw source). */
   readonly lockSource?: string;
+  /** Review only (preview): do not refuse a source whose skill is already installed (commit still refuses). */
+  readonly reviewOnly?: boolean;
   /** Installed skills the resolver may replace (update: dependencies installed only for the skill being updated). */
   readonly replaceable?: readonly string[];
 }
@@ -96,7 +98,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     const rootName = rootSkill.manifest.skill.name;
     const rootDir = join(staging.dir, rootName);
     renameSync(rootStaged.dir, rootDir);
-    if (options.replacing === undefined && existsSync(join(project, SKILLS_DIR, rootName))) {
+    if (options.replacing === undefined && !options.reviewOnly && existsSync(join(project, SKILLS_DIR, rootName))) {
       throw new SourceError(`${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`);
     }
     if (options.replacing !== undefined && options.replacing !== rootName) {
