@@ -62,7 +62,7 @@ export function siblingCandidates(co: Checkout): CandidateOrigin[] {
       candidate: candidateOf(loaded.skill, `sibling:${rel}`, 'sibling'),
       dir: () => abs,
       source,
-      canonical: co.spec.kind === 'local' ? source : source,
+      canonical: source,
       kind: co.spec.kind,
       ...(co.commit ? { commit: co.commit } : {}),
       installed: false,

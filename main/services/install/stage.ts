@@ -58,11 +58,10 @@ export interface StageOptions {
   readonly replaceable?: readonly string[];
 }
 
-const STAGE_CONFIG_ERROR = (e: { file: string; message: string; line?: number }) => formatLoadError({ kind: 'load-error', ...e });
-
+/** kitbash.toml of the project; a malformed file throws its one-line error. */
 export function projectConfigOrThrow(root: string): ProjectConfig {
   const c = readProjectConfig(root);
-  if (!c.ok) throw new Error(STAGE_CONFIG_ERROR(c.error));
+  if (!c.ok) throw new Error(formatLoadError(c.error));
   return c.value;
 }
 
