@@ -29,11 +29,11 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/init')).runInit(argv, io),
   },
   install: {
-    summary: 'install <source> [--yes] [--json] [--dry-run] [--approve HASH]  stage, review, approve, commit (with dependencies; safety and [policy] never bypassed)',
+    summary: 'install <source> [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed)',
     run: async (argv, io) => (await import('./commands/install')).runInstall(argv, io),
   },
   remove: {
-    summary: 'remove <name> [--yes]  remove an installed skill (refused while others depend on it)',
+    summary: 'remove <name> [--yes] [--no-compile]  remove an installed skill (refused while others depend on it), then recompile',
     run: async (argv, io) => (await import('./commands/remove')).runRemove(argv, io),
   },
   list: {
@@ -45,7 +45,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/doctor')).runDoctor(argv, io),
   },
   update: {
-    summary: 'update [name] [--yes] [--json]  refetch pinned sources; review diff with escalations, then the install path',
+    summary: 'update [name] [--yes] [--json] [--no-compile]  refetch pinned sources; review diff with escalations, then the install path',
     run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
   },
   diff: {
