@@ -155,5 +155,14 @@ describe.skipIf(!ok)('kitbash ⇄ Skillsmith on one project', () => {
     expect(kb.code).toBe(0);
     expect(kb.stdout).toContain('installed skills: 2');
     expect(kb.stdout).toContain('lock integrity: ok');
+
+    // kitbash rewrites the lock without the additive keys; Skillsmith still knows the graph from the manifests.
+    write(p, skillFiles('v/extra', 'extra'));
+    expect(runKitbash(['install', 'file:./v/extra', '--yes'], { cwd: p }).code).toBe(0);
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).not.toContain('direct = false');
+    expect((await cli(p, 'doctor')).code).toBe(0);
+    const refused = await cli(p, 'remove', 'lib');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('cannot remove lib: top depends on it — remove that first.\n');
   });
 });
