@@ -3,11 +3,13 @@
 // generated projects with four agent markers (.claude, .cursor, .agents, CONVENTIONS.md,
 // plus the AGENTS.md floor), and in-process re-planning after one skill edit.
 //
-//   node bench/compile.mjs [--sizes 100,300,1000,3000] [--runs N] [--kitbash-max N] [--no-write]
+//   node bench/compile.mjs [--sizes 100,300,1000,3000] [--runs N] [--kitbash-max N] [--no-tmpfs] [--no-write]
 //
 // Each timed compile starts from a fresh copy of the generated project (nothing compiled
-// yet), so both tools write every output. kitbash's time grows with the square of the
-// merged files' size, so by default it is measured only up to 1,000 skills.
+// yet), so both tools write every output; then the same tool compiles that copy again
+// (nothing changed). kitbash's time grows with the square of the merged files' size, so by
+// default it is measured only up to 1,000 skills. The whole set runs twice: in bench/work
+// on the disk, and on a RAM disk (/dev/shm) where creating files costs almost nothing.
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
 import { spawnSync } from 'node:child_process';
@@ -29,13 +31,14 @@ function fail(m) {
   process.exit(1);
 }
 
-const opts = { sizes: [100, 300, 1000, 3000], runs: 3, kitbashMax: 1000, write: true };
+const opts = { sizes: [100, 300, 1000, 3000], runs: 3, kitbashMax: 1000, write: true, tmpfs: true };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === '--sizes') opts.sizes = process.argv[++i].split(',').map(Number);
   else if (a === '--runs') opts.runs = Number(process.argv[++i]);
   else if (a === '--kitbash-max') opts.kitbashMax = Number(process.argv[++i]);
   else if (a === '--no-write') opts.write = false;
+  else if (a === '--no-tmpfs') opts.tmpfs = false;
   else fail(`unknown argument: ${a}`);
 }
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('the CLI is not built — run "npm run build" first');
@@ -66,7 +69,7 @@ function generate(dir, count) {
   writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n\nProject notes for agents.\n');
   for (let i = 0; i < count; i++) {
     const name = `skill-${String(i).padStart(4, '0')}`;
-    const size = Math.round(200 * Math.pow(maxBytes / 200, rnd()));
+    const size = Math.min(76_000, Math.round(200 * Math.pow(maxBytes / 200, rnd())));
     let body = `# ${name}\n\nUse this skill to ${WORDS[i % WORDS.length]} the ${WORDS[(i * 7) % WORDS.length]} safely.\n\n`;
     while (body.length < size) {
       const line = Array.from({ length: 12 }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ');
@@ -84,16 +87,23 @@ function generate(dir, count) {
   }
 }
 
+function once(bin, cwd) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [bin, 'compile'], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 30 * 60 * 1000 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error || r.status !== 0) fail(`${bin} compile failed in ${cwd}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
+  return ms;
+}
+
+/** A fresh compile of a copy, then a second compile of the same copy (nothing changed). */
 function timeCompile(bin, project) {
   const copy = `${project}-run`;
   rmSync(copy, { recursive: true, force: true });
   cpSync(project, copy, { recursive: true });
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [bin, 'compile'], { cwd: copy, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 30 * 60 * 1000 });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.error || r.status !== 0) fail(`${bin} compile failed in ${copy}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
+  const fresh = once(bin, copy);
+  const again = once(bin, copy);
   rmSync(copy, { recursive: true, force: true });
-  return ms;
+  return { fresh, again };
 }
 
 const median = (xs) => {
@@ -102,22 +112,33 @@ const median = (xs) => {
 };
 const fmt = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
 
-mkdirSync(WORK, { recursive: true });
-const rows = [];
-for (const n of opts.sizes) {
-  const project = join(WORK, `p${n}`);
-  generate(project, n);
-  const ours = [];
-  const theirs = [];
-  const kRuns = n > opts.kitbashMax ? 0 : n >= 1000 ? 1 : opts.runs;
-  for (let r = 0; r < Math.max(opts.runs, kRuns); r++) {
-    if (r < kRuns) theirs.push(timeCompile(KITBASH, project));
-    if (r < opts.runs) ours.push(timeCompile(SKILLSMITH, project));
+function measure(base, label) {
+  mkdirSync(base, { recursive: true });
+  const rows = [];
+  for (const n of opts.sizes) {
+    const project = join(base, `p${n}`);
+    generate(project, n);
+    const ours = [];
+    const theirs = [];
+    const kRuns = n > opts.kitbashMax ? 0 : n >= 1000 ? 1 : opts.runs;
+    for (let r = 0; r < Math.max(opts.runs, kRuns); r++) {
+      if (r < kRuns) theirs.push(timeCompile(KITBASH, project));
+      if (r < opts.runs) ours.push(timeCompile(SKILLSMITH, project));
+    }
+    const m = (xs, k) => (xs.length ? median(xs.map((x) => x[k])) : undefined);
+    const row = { n, maxBytes: maxBytesFor(n), ours: m(ours, 'fresh'), oursAgain: m(ours, 'again'), theirs: m(theirs, 'fresh'), theirsAgain: m(theirs, 'again'), load: os.loadavg()[0] };
+    rows.push(row);
+    process.stdout.write(
+      `[${label}] ${n} skills: skillsmith ${fmt(row.ours)} (again ${fmt(row.oursAgain)})${row.theirs !== undefined ? `, kitbash ${fmt(row.theirs)} (again ${fmt(row.theirsAgain)}) → ${(row.theirs / row.ours).toFixed(1)}×` : ''}\n`,
+    );
+    if (base !== WORK) rmSync(project, { recursive: true, force: true });
   }
-  const row = { n, maxBytes: maxBytesFor(n), ours: median(ours), theirs: theirs.length ? median(theirs) : undefined, oursRuns: ours.length, theirRuns: theirs.length };
-  rows.push(row);
-  process.stdout.write(`${n} skills: skillsmith ${fmt(row.ours)}${row.theirs !== undefined ? `, kitbash ${fmt(row.theirs)} → ${(row.theirs / row.ours).toFixed(1)}×` : ''}\n`);
+  return rows;
 }
+
+const rows = measure(WORK, 'disk');
+const shmRows = opts.tmpfs && existsSync('/dev/shm') ? measure(join('/dev/shm', `skillsmith-bench-${process.pid}`), 'tmpfs') : [];
+if (shmRows.length) rmSync(join('/dev/shm', `skillsmith-bench-${process.pid}`), { recursive: true, force: true });
 
 // --- in-process re-plan after one edit (1,000 skills) ------------------------------
 const entry = join(WORK, 'entry.mjs');
@@ -146,6 +167,7 @@ const project = engine.diskProject(rp);
 const first = engine.planCompile({ skills, failures: [], config: config.value, project });
 if (first.errors.length) fail(`re-plan project does not plan: ${first.errors[0]}`);
 const times = [];
+const joined = [];
 const editDir = join(rp, '.kitbash', 'skills', 'skill-0500');
 const original = readFileSync(join(editDir, 'SKILL.md'), 'utf8');
 for (let i = 0; i < 31; i++) {
@@ -156,36 +178,57 @@ for (let i = 0; i < 31; i++) {
   const next = skills.map((s) => (s.manifest.skill.name === 'skill-0500' ? loaded.value : s));
   const plan = engine.planCompile({ skills: next, failures: [], config: config.value, project });
   times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  for (const f of plan.merge) void f.content.length;
+  joined.push(Number(process.hrtime.bigint() - t0) / 1e6);
   if (plan.errors.length || !plan.merge.some((f) => f.path === 'AGENTS.md' && f.changed)) fail('re-plan did not see the edit');
 }
 writeFileSync(join(editDir, 'SKILL.md'), original);
 const replan = median(times.slice(1));
+const replanJoined = median(joined.slice(1));
 process.stdout.write(`re-plan after one edit (${replanN} skills): median ${replan.toFixed(1)} ms (target < 20 ms)\n`);
 
 // --- report ------------------------------------------------------------------------
-const at = (n) => rows.find((r) => r.n === n);
 const ratio = (r) => (r && r.theirs !== undefined ? r.theirs / r.ours : undefined);
-const r300 = ratio(at(300));
-const r1000 = ratio(at(1000));
 const verdict = (x, t) => (x === undefined ? 'not measured' : `${x.toFixed(1)}× — ${x >= t ? 'met' : 'NOT met'}`);
+const table = (rs) =>
+  [
+    '| skills | max SKILL.md | Skillsmith | kitbash | ratio | Skillsmith again | kitbash again | ratio again | load avg |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rs.map(
+      (r) =>
+        `| ${r.n} | ${r.maxBytes / 1000} KB | ${fmt(r.ours)} | ${r.theirs !== undefined ? fmt(r.theirs) : '—'} | ${r.theirs !== undefined ? `${(r.theirs / r.ours).toFixed(1)}×` : '—'} | ${fmt(r.oursAgain)} | ${r.theirsAgain !== undefined ? fmt(r.theirsAgain) : '—'} | ${r.theirsAgain !== undefined ? `${(r.theirsAgain / r.oursAgain).toFixed(1)}×` : '—'} | ${r.load.toFixed(1)} |`,
+    ),
+  ].join('\n');
+const at = (rs, n) => rs.find((r) => r.n === n);
+const targets = (rs, label) => `- ${label}: 300 skills, target ≥ 5× — ${verdict(ratio(at(rs, 300)), 5)}; 1,000 skills, target ≥ 50× — ${verdict(ratio(at(rs, 1000)), 50)}`;
+const growth = (rs) => rs.map((r) => `${r.n}: ${(r.ours / r.n).toFixed(2)}`).join(' · ');
 const section = `${BEGIN}
 ## Compile
 
-Whole-process \`compile\` from a fresh copy of a generated project (all outputs written),
-four agent markers (\`.claude\`, \`.cursor\`, \`.agents\`, \`CONVENTIONS.md\`) plus the AGENTS.md
-floor; SKILL.md sizes log-uniform from 200 B up to the listed maximum; medians of
-${opts.runs} Skillsmith runs and ${opts.runs} kitbash runs below 1,000 skills (1 at 1,000; none above ${opts.kitbashMax}).
-Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, shared with other jobs.
-Skillsmith flushes every file it writes (fsync); kitbash does not.
+Whole-process \`compile\` (node + CLI start-up included) from a fresh copy of a generated
+project — every output written — and then "again": the same tool compiling that copy a
+second time, nothing changed. Four agent markers (\`.claude\`, \`.cursor\`, \`.agents\`,
+\`CONVENTIONS.md\`) plus the AGENTS.md floor: 3.3 files and 2 folders created per skill.
+SKILL.md sizes log-uniform from 200 B up to the listed maximum. Medians of ${opts.runs} runs (kitbash: 1
+run at 1,000 skills, none above ${opts.kitbashMax}). Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node
+${process.version}, shared with other jobs (load average in the last column). Skillsmith writes every
+file as temp + fsync + rename; kitbash writes in place without fsync.
 
-| skills | max SKILL.md | Skillsmith | kitbash | ratio |
-|---:|---:|---:|---:|---:|
-${rows.map((r) => `| ${r.n} | ${r.maxBytes / 1000} KB | ${fmt(r.ours)} | ${r.theirs !== undefined ? fmt(r.theirs) : '—'} | ${r.theirs !== undefined ? `${(r.theirs / r.ours).toFixed(1)}×` : '—'} |`).join('\n')}
+**On the disk** (bench/work, ext4):
 
-- 300 skills: target ≥ 5× — ${verdict(r300, 5)}
-- 1,000 skills: target ≥ 50× — ${verdict(r1000, 50)}
-- Growth (Skillsmith, ms per skill): ${rows.map((r) => `${r.n}: ${(r.ours / r.n).toFixed(2)}`).join(' · ')}
-- In-process re-plan after editing one of ${replanN} skills (reload that skill, plan everything): median **${replan.toFixed(1)} ms** over 30 edits — target < 20 ms: ${replan < 20 ? 'met' : 'NOT met'}
+${table(rows)}
+
+${shmRows.length ? `**On a RAM disk** (/dev/shm, tmpfs — file creation nearly free, so this isolates the compile work):\n\n${table(shmRows)}\n` : ''}
+${targets(rows, 'Disk')}
+${shmRows.length ? targets(shmRows, 'RAM disk') : ''}
+- Growth (Skillsmith fresh compile, ms per skill), disk: ${growth(rows)}${shmRows.length ? `; RAM disk: ${growth(shmRows)}` : ''}
+- In-process re-plan after editing one of ${replanN} skills (reload that skill, plan everything; merged files are joined only when their bytes are read): median **${replan.toFixed(1)} ms** over 30 edits — target < 20 ms: ${replan < 20 ? 'met' : 'NOT met'}; with AGENTS.md and CONVENTIONS.md joined as well: median ${replanJoined.toFixed(1)} ms
+
+What bounds the disk ratio: creating a file or a folder costs 0.2–0.8 ms on this disk under
+load, for both tools alike; at 1,000 skills that is 3,300 files and 2,000 folders, a floor of
+1–4 s before any compile work. Kitbash's own time is dominated instead by re-scanning its
+growing AGENTS.md and CONVENTIONS.md for every skill (quadratic); Skillsmith merges each shared file
+in one pass, and skips files that are already right.
 ${END}
 `;
 if (opts.write) {
