@@ -411,6 +411,8 @@ describe('init, list, doctor, import', () => {
     expect(i.stdout).toContain('mcp servers: files (npx -y files-server)');
     const r = await cli(p, 'doctor');
     expect(r.stdout).toContain('\nMCP servers declared: files\n  MCP tool budget: 2 tool(s) across 1 server(s); cap 100.');
+    expect(r.stdout).toContain('  ✓ claude-code    .mcp.json\n');
+    expect(r.stdout).toContain('  · cline          no output — no-project-scope: ');
   });
 
   it('import: drift report, dry run by default, --write pins it; safety checks run on what it imports', async () => {

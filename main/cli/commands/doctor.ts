@@ -40,6 +40,7 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   if (s.mcp.servers.length) {
     out(`\nMCP servers declared: ${s.mcp.servers.join(', ')}\n`);
     if (s.mcp.budgetLine) out(`  ${s.mcp.budgetLine}\n`);
+    for (const line of s.mcp.matrix) out(`  ${line}\n`);
     for (const w of s.mcp.warnings) out(`  ⚠ ${w}\n`);
   }
 

@@ -6,7 +6,7 @@ import { estimateTokens } from '../../../shared/ksf/tokens';
 import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import { DEFAULT_MAX_MCP_TOOLS, type Policy } from '../../../shared/project/config';
 import type { Skill } from '../../../shared/ksf/model';
-import { collectServers, toolBudget } from '../../../shared/mcp/emit';
+import { collectServers, MCP_GAPS, MCP_SURFACES, toolBudget } from '../../../shared/mcp/emit';
 import { readCatalogs, type Catalog } from '../../../shared/project/sources';
 import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
 import { parseSource, canonicalSource } from '../../../shared/lock/source';
@@ -65,7 +65,16 @@ export interface ProjectStatus {
   /** Interrupted changes waiting for recovery. */
   readonly interrupted: number;
   /** MCP servers declared across installed skills, with the tool-budget line and its warnings. */
-  readonly mcp: { readonly servers: readonly string[]; readonly budgetLine?: string; readonly warnings: readonly string[] };
+  readonly mcp: { readonly servers: readonly string[]; readonly budgetLine?: string; readonly warnings: readonly string[]; readonly matrix: readonly string[] };
+}
+
+/** Where declared servers land per target, and why some targets get none (from the compile area's tables). */
+export function mcpMatrix(): string[] {
+  const out: string[] = [];
+  const surfaces = Object.entries(MCP_SURFACES).sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [id, path] of surfaces) out.push(`✓ ${id.padEnd(14)} ${path}${path?.endsWith('settings.json') ? ' (merged)' : ''}`);
+  for (const [id, gap] of Object.entries(MCP_GAPS)) if (gap) out.push(`· ${id.padEnd(14)} no output — ${gap.reason}: ${gap.detail}`);
+  return out;
 }
 
 /**
@@ -198,7 +207,12 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
     ...(drift ? { compiledDrift: drift } : {}),
     ...(compileErrors ? { compileErrors } : {}),
     interrupted,
-    mcp: { servers: mcpServers.servers.map((x) => x.name), ...(budget ? { budgetLine: budget.line } : {}), warnings: [...mcpServers.conflicts, ...(budget?.warnings ?? [])] },
+    mcp: {
+      servers: mcpServers.servers.map((x) => x.name),
+      ...(budget ? { budgetLine: budget.line } : {}),
+      warnings: [...mcpServers.conflicts, ...(budget?.warnings ?? [])],
+      matrix: mcpServers.servers.length ? mcpMatrix() : [],
+    },
   };
 }
 
