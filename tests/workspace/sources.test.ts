@@ -103,6 +103,7 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
     };
     expect(err(`file://${cwd}/nope.git`)).toMatch(/^could not clone file:\/\/.*nope\.git — check that the repository exists/);
     expect(err(`${repo.url}#no-such-ref`)).toMatch(/^ref "no-such-ref" not found in file:\/\/.* \(not a branch, tag, or commit\)$/);
+    expect(err(`${repo.url}#--orphan=x`)).toBe('ref "--orphan=x" is not a valid branch, tag, or commit name');
     expect(err(`${repo.url}#:../../etc`)).toMatch(/^invalid subpath "\.\.\/\.\.\/etc": it escapes the repository/);
     expect(err(`${repo.url}#:skills/zzz`)).toMatch(/^path "skills\/zzz" not found in file:/);
     expect(err('file:./missing')).toMatch(/^local path not found: /);

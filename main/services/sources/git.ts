@@ -17,7 +17,8 @@ export function git(args: readonly string[], cwd?: string): GitResult {
     encoding: 'utf8',
     timeout: 120_000,
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', GIT_PAGER: 'cat', LC_ALL: 'C' },
+    // Never prompt (a hidden prompt would hang the install), never page, messages in English.
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes' },
   });
   if (r.error) {
     if ((r.error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -41,6 +42,8 @@ export interface Clone {
  * in messages. The folder is removed on every failure.
  */
 export function cloneRepo(url: string, ref: string | undefined, label: string, full = false): Clone {
+  // A ref is never an option: `checkout --orphan=…` and friends are not refs.
+  if (ref !== undefined && (ref.startsWith('-') || /[\s\0]/.test(ref))) throw new SourceError(`ref "${ref}" is not a valid branch, tag, or commit name`);
   const dir = mkdtempSync(join(tmpdir(), 'skillsmith-clone-'));
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   try {
@@ -50,7 +53,7 @@ export function cloneRepo(url: string, ref: string | undefined, label: string, f
       throw new SourceError(`could not clone ${label} — check that the repository exists, the URL is spelled right, and it is reachable (${firstLine(c.stderr)})`);
     }
     if (ref) {
-      const co = git(['-C', dir, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', ref]);
+      const co = git(['-C', dir, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', ref, '--']);
       if (co.code !== 0) throw new SourceError(`ref "${ref}" not found in ${label} (not a branch, tag, or commit)`);
     }
     const head = git(['-C', dir, 'rev-parse', 'HEAD']);
