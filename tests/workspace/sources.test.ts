@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { canonicalSource, parseSource } from '../../shared/lock/source';
 import { readCatalogs } from '../../shared/project/sources';
 import { openSource, stageFolder, makeStagingDir, sweepStaleTemps } from '../../main/services/sources';
 import { requireOrSkip } from '../support/paths';
-import { cleanupTemps, gitAvailable, gitRepo, skillFiles, temp, write } from './helpers';
+import { cleanupTemps, gitAvailable, gitRepo, gitRun, skillFiles, temp, write } from './helpers';
 
 afterAll(cleanupTemps);
 
@@ -87,6 +87,20 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
       head.dispose();
     }
     expect(clones()).toBe(before);
+  });
+
+  it('a ref may be a branch or a commit id', () => {
+    const repo = gitRepo(skillFiles('', 'branchy', { version: '1.0.0' }));
+    const first = gitRun(repo.work, 'rev-parse', 'HEAD');
+    gitRun(repo.work, 'checkout', '--quiet', '-b', 'next');
+    repo.commit(skillFiles('', 'branchy', { version: '2.0.0' }));
+    gitRun(repo.work, 'push', '--quiet', repo.bare, 'next');
+    const branch = openSource(`${repo.url}#next`, temp());
+    expect(readFileSync(join(branch.skillDir, 'skill.toml'), 'utf8')).toContain('version = "2.0.0"');
+    branch.dispose();
+    const commit = openSource(`${repo.url}#${first}`, temp());
+    expect(commit.commit).toBe(first);
+    commit.dispose();
   });
 
   it('gives one-line errors for a missing repository, a bad ref, an escaping or missing subpath', () => {
