@@ -75,7 +75,8 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
 
 /** The reference's exact layout (header, blank line, blocks sorted by name), additive keys after the four it knows. */
 export function serializeLock(entries: readonly LockEntry[]): string {
-  const q = (s: string): string => JSON.stringify(s);
+  // JSON string escaping, as the reference writes; DEL is escaped too, which TOML requires.
+  const q = (s: string): string => JSON.stringify(s).replaceAll('\u007f', '\\u007F');
   const arr = (v: readonly string[]): string => `[${v.map(q).join(', ')}]`;
   const blocks = [...entries]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
