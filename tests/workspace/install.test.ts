@@ -326,6 +326,13 @@ describe.skipIf(!hasGit)('update and diff', () => {
     expect(noTty.stderr).toContain('tool: not applied — no terminal to ask; rerun with --yes to apply.');
     expect(lockOf(p).find((e) => e.name === 'tool')!.version).toBe('1.0.0');
 
+    const asJson = await cli(p, 'update', 'tool', '--json');
+    const reviews = JSON.parse(asJson.stdout) as InstallReview[];
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]).toMatchObject({ kind: 'update', root: 'tool' });
+    expect(reviews[0]!.changes!.filter((c) => c.escalation).map((c) => c.field)).toEqual(['budget', 'permissions.network', 'dependencies', 'scripts']);
+    expect(reviews[0]!.fileChanges).toEqual(expect.arrayContaining([{ path: 'scripts/run.sh', change: '+' }]));
+
     const yes = await cli(p, 'update', 'tool', '--yes', '--no-compile');
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain('updated tool@1.1.0\n  re-pinned in kitbash.lock');
@@ -379,6 +386,9 @@ describe('init, list, doctor, import', () => {
     await cli(p, 'install', 'file:./v/b', '--yes');
     const ok = await cli(p, 'doctor');
     expect(ok.stderr).toBe('');
+    const asJson = JSON.parse((await cli(p, 'doctor', '--json')).stdout) as { skills: Array<{ name: string; lock: string }>; lockPresent: boolean };
+    expect(asJson.lockPresent).toBe(true);
+    expect(asJson.skills.map((k) => `${k.name}:${k.lock}`)).toEqual(['aaa:ok', 'bbb:ok']);
     expect(ok.stdout).toContain('lock integrity: ok\ncompiled output: in sync\n');
     expect(ok.code).toBe(0);
 
