@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { InstallReview } from '../../shared/lock/review';
 import { readLock, skillIntegrity } from '../../main/services/lock';
 import { commitInstall, CommitRefused, stageInstall } from '../../main/services/install/stage';
+import { checkUpdate } from '../../main/services/install/update';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, cli, gitAvailable, gitRepo, skillFiles, temp, write } from './helpers';
 
@@ -78,6 +79,27 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
       staged.dispose();
     }
     expect(existsSync(staged.nodes[0]!.stagedDir!)).toBe(false);
+  });
+
+  it('a change by another command between review and commit is refused (the lock is not held while the user reads)', async () => {
+    const repo = gitRepo(skillFiles('', 'racy'));
+    const p = project();
+    const staged = stageInstall(p, repo.url);
+    try {
+      expect((await cli(p, 'install', repo.url, '--yes', '--no-compile')).code).toBe(0);
+      expect(() => commitInstall(staged, { integrity: staged.review.integrity })).toThrow(/racy was installed by another command since the review/);
+    } finally {
+      staged.dispose();
+    }
+    repo.commit({ 'SKILL.md': '# racy\n\nVersion two of racy.\n' });
+    const upd = checkUpdate(p, lockOf(p)[0]!);
+    if (upd.kind !== 'changed') throw new Error(`expected a change, got ${upd.kind}`);
+    try {
+      writeFileSync(join(p, '.kitbash', 'skills', 'racy', 'notes.md'), 'someone else was here\n');
+      expect(() => commitInstall(upd.staged, { integrity: upd.review.integrity }, 'update')).toThrow(/racy was changed by another command since the review/);
+    } finally {
+      upd.staged.dispose();
+    }
   });
 
   it('without a terminal and without --yes, nothing is installed (the reference proceeds)', async () => {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { NAME_RE } from '../../../shared/ksf/model';
 import { applyRemove, planRemove } from '../../services/install/remove';
 import { installedSkills } from '../../services/skills/locate';
@@ -15,28 +17,46 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const name = positionals[0];
   if (name === undefined || positionals.length > 1 || !NAME_RE.test(name)) throw new UsageError('usage: skillsmith remove <skill-name> [--yes]');
+  // Plan and ask without the project lock (a person at the prompt can take minutes); then,
+  // under the lock, plan again and refuse if the answer no longer fits.
+  if (existsSync(join(io.cwd, '.kitbash'))) for (const line of await withProjectLock(io.cwd, `remove ${name}`, () => recover(io.cwd))) io.err(`note: ${line}\n`);
+  const installed = installedSkills(io.cwd).map((s) => s.nameHint);
+  if (!installed.includes(name)) {
+    io.err(`${name} is not installed.\n${installed.length ? `  installed: ${installed.join(', ')}` : '  no skills installed yet.'}\n`);
+    return 1;
+  }
+  const plan = planRemove(io.cwd, name);
+  if (plan.dependents.length) {
+    io.err(dependentsMessage(name, plan.dependents));
+    return 1;
+  }
+  let also: readonly string[] = [];
+  if (plan.orphans.length) {
+    const list = plan.orphans.join(', ');
+    const one = plan.orphans.length === 1;
+    if (flags.yes) also = plan.orphans;
+    else if (interactive() && (await confirm(`${list} ${one ? 'was' : 'were'} installed only for ${name} and nothing else needs ${one ? 'it' : 'them'}. Remove ${one ? 'it' : 'them'} too? [y/N] `))) also = plan.orphans;
+    else io.out(`kept ${list} — nothing needs ${one ? 'it' : 'them'} any more (skillsmith remove ${plan.orphans[0]}, or rerun with --yes)\n`);
+  }
   return withProjectLock(io.cwd, `remove ${name}`, async () => {
-    for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
-    const installed = installedSkills(io.cwd).map((s) => s.nameHint);
-    if (!installed.includes(name)) {
-      io.err(`${name} is not installed.\n${installed.length ? `  installed: ${installed.join(', ')}` : '  no skills installed yet.'}\n`);
+    if (!installedSkills(io.cwd).some((s) => s.nameHint === name)) {
+      io.err(`${name} was removed by another command meanwhile — nothing to do.\n`);
       return 1;
     }
-    const plan = planRemove(io.cwd, name);
-    if (plan.dependents.length) {
-      io.err(`cannot remove ${name}: ${plan.dependents.join(', ')} depend${plan.dependents.length === 1 ? 's' : ''} on it — remove ${plan.dependents.length === 1 ? 'that' : 'those'} first.\n`);
+    const now = planRemove(io.cwd, name);
+    if (now.dependents.length) {
+      io.err(dependentsMessage(name, now.dependents));
       return 1;
     }
-    let also: readonly string[] = [];
-    if (plan.orphans.length) {
-      const list = plan.orphans.join(', ');
-      if (flags.yes) also = plan.orphans;
-      else if (interactive() && (await confirm(`${list} ${plan.orphans.length === 1 ? 'was' : 'were'} installed only for ${name} and nothing else needs ${plan.orphans.length === 1 ? 'it' : 'them'}. Remove ${plan.orphans.length === 1 ? 'it' : 'them'} too? [y/N] `))) also = plan.orphans;
-      else io.out(`kept ${list} — nothing needs ${plan.orphans.length === 1 ? 'it' : 'them'} any more (skillsmith remove ${plan.orphans[0]}, or rerun with --yes)\n`);
-    }
-    applyRemove(io.cwd, [name, ...also]);
-    for (const n of [name, ...also]) io.out(`removed ${n}\n`);
+    const names = [name, ...also.filter((o) => now.orphans.includes(o))];
+    applyRemove(io.cwd, names);
+    for (const n of names) io.out(`removed ${n}\n`);
     if (!flags['no-compile']) await recompileAfterChange(io.cwd, io.out, 'remove');
     return 0;
   });
+}
+
+function dependentsMessage(name: string, dependents: readonly string[]): string {
+  const one = dependents.length === 1;
+  return `cannot remove ${name}: ${dependents.join(', ')} depend${one ? 's' : ''} on it — remove ${one ? 'that' : 'those'} first.\n`;
 }

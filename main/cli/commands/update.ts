@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
 import { unifiedDiff } from '../../../shared/lock/diff';
 import { readLockOrThrow } from '../../services/lock';
 import { withEnforcement } from '../../services/install/enforcement';
-import { commitInstall } from '../../services/install/stage';
+import { commitInstall, CommitRefused } from '../../services/install/stage';
 import { checkUpdate } from '../../services/install/update';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recompileAfterChange } from '../../services/workspace/recompile';
@@ -19,79 +21,86 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   if (positionals.length > 1) throw new UsageError('usage: skillsmith update [<skill-name>] [--yes] [--json]');
   const name = positionals[0];
   const say = flags.json ? io.err : io.out;
-  return withProjectLock(io.cwd, `update${name ? ` ${name}` : ''}`, async () => {
-    for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
-    const lock = readLockOrThrow(io.cwd).entries;
-    let entries = [...lock].sort((a, b) => (a.name < b.name ? -1 : 1));
-    if (name !== undefined) {
-      entries = entries.filter((e) => e.name === name);
-      if (!entries.length) {
-        io.err(`${name} is not pinned in kitbash.lock.\n${lock.length ? `  pinned: ${lock.map((e) => e.name).join(', ')}` : '  no skills installed yet.'}\n`);
-        return 1;
-      }
-    }
+  const command = `update${name ? ` ${name}` : ''}`;
+  // Recover under the lock, then fetch, review and ask without it; each commit takes it again.
+  if (existsSync(join(io.cwd, '.kitbash'))) for (const line of await withProjectLock(io.cwd, command, () => recover(io.cwd))) io.err(`note: ${line}\n`);
+  const lock = readLockOrThrow(io.cwd).entries;
+  let entries = [...lock].sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (name !== undefined) {
+    entries = entries.filter((e) => e.name === name);
     if (!entries.length) {
-      say('no skills installed — nothing to update.\n');
-      return 0;
+      io.err(`${name} is not pinned in kitbash.lock.\n${lock.length ? `  pinned: ${lock.map((e) => e.name).join(', ')}` : '  no skills installed yet.'}\n`);
+      return 1;
     }
-    let updated = 0;
-    let current = 0;
-    let skipped = 0;
-    let failed = 0;
-    const reviews: unknown[] = [];
-    for (const entry of entries) {
-      const c = checkUpdate(io.cwd, entry);
-      if (c.kind === 'failed') {
-        io.err(`✗ ${c.message}\n`);
+  }
+  if (!entries.length) {
+    say('no skills installed — nothing to update.\n');
+    return 0;
+  }
+  let updated = 0;
+  let current = 0;
+  let skipped = 0;
+  let failed = 0;
+  const reviews: unknown[] = [];
+  for (const entry of entries) {
+    const c = checkUpdate(io.cwd, entry);
+    if (c.kind === 'failed') {
+      io.err(`✗ ${c.message}\n`);
+      failed++;
+      continue;
+    }
+    if (c.kind === 'up-to-date') {
+      say(c.note ? `${c.note}\n` : `${entry.name}@${entry.version} is up to date\n`);
+      current++;
+      continue;
+    }
+    try {
+      const review = await withEnforcement(c.review);
+      reviews.push(review);
+      if (!flags.json) {
+        io.out(renderReview(review));
+        for (const f of c.files) if (!f.opaque) {
+          const d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
+          if (d) io.out(`\n${d}`);
+        }
+      }
+      if (review.blockers.length) {
+        for (const b of review.blockers) io.err(`  ✗ ${b}\n`);
+        io.err(`✗ ${entry.name}: blocked — the update fails a non-bypassable safety check or [policy]; nothing was changed.\n`);
         failed++;
         continue;
       }
-      if (c.kind === 'up-to-date') {
-        say(c.note ? `${c.note}\n` : `${entry.name}@${entry.version} is up to date\n`);
-        current++;
-        continue;
-      }
-      try {
-        const review = await withEnforcement(c.review);
-        reviews.push(review);
-        if (!flags.json) {
-          io.out(renderReview(review));
-          for (const f of c.files) if (!f.opaque) {
-            const d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
-            if (d) io.out(`\n${d}`);
-          }
-        }
-        if (review.blockers.length) {
-          for (const b of review.blockers) io.err(`  ✗ ${b}\n`);
-          io.err(`✗ ${entry.name}: blocked — the update fails a non-bypassable safety check or [policy]; nothing was changed.\n`);
-          failed++;
+      const to = review.nodes[0]!.version;
+      let yes = flags.yes === true;
+      if (!yes) {
+        if (!interactive()) {
+          io.err(`${entry.name}: not applied — no terminal to ask; rerun with --yes to apply.\n`);
+          skipped++;
           continue;
         }
-        const to = review.nodes[0]!.version;
-        let yes = flags.yes === true;
+        yes = await confirm(`update ${entry.name} to ${to}? [y/N] `);
         if (!yes) {
-          if (!interactive()) {
-            io.err(`${entry.name}: not applied — no terminal to ask; rerun with --yes to apply.\n`);
-            skipped++;
-            continue;
-          }
-          yes = await confirm(`update ${entry.name} to ${to}? [y/N] `);
-          if (!yes) {
-            say(`skipped ${entry.name} — nothing changed.\n`);
-            skipped++;
-            continue;
-          }
+          say(`skipped ${entry.name} — nothing changed.\n`);
+          skipped++;
+          continue;
         }
-        commitInstall(c.staged, { integrity: review.integrity }, 'update');
-        say(`updated ${entry.name}@${to}\n  re-pinned in kitbash.lock\n`);
-        updated++;
-      } finally {
-        c.staged.dispose();
       }
+      try {
+        await withProjectLock(io.cwd, command, () => commitInstall(c.staged, { integrity: review.integrity }, 'update'));
+      } catch (e) {
+        if (!(e instanceof CommitRefused)) throw e;
+        io.err(`✗ ${entry.name}: ${e.message}\n`);
+        failed++;
+        continue;
+      }
+      say(`updated ${entry.name}@${to}\n  re-pinned in kitbash.lock\n`);
+      updated++;
+    } finally {
+      c.staged.dispose();
     }
-    if (flags.json) io.out(`${JSON.stringify(reviews, null, 2)}\n`);
-    say(`${updated} updated · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`);
-    if (updated && !flags['no-compile']) await recompileAfterChange(io.cwd, say, 'update');
-    return failed || skipped ? 1 : 0;
-  });
+  }
+  if (flags.json) io.out(`${JSON.stringify(reviews, null, 2)}\n`);
+  say(`${updated} updated · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`);
+  if (updated && !flags['no-compile']) await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update'));
+  return failed || skipped ? 1 : 0;
 }

@@ -30,6 +30,8 @@ export interface StagedNode {
   readonly stagedDir?: string;
   /** Staged files with an execute bit ('/'-separated). */
   readonly executable: readonly string[];
+  /** What `.kitbash/skills/<name>/` held when the review was made: its tree hash, or null when absent. */
+  readonly baseline: string | null;
   readonly integrity: string;
   readonly entry: LockEntry;
   readonly skill: Skill;
@@ -219,7 +221,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
             ...(requested.length ? { requested } : {}),
             ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false) ? { direct: false } : {}),
           };
-      return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), executable: s.executable, integrity: s.integrity, entry, skill: s.skill };
+      return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), executable: s.executable, baseline: s.dir ? installedHash(project, c.name) : null, integrity: s.integrity, entry, skill: s.skill };
     });
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
@@ -290,6 +292,14 @@ function nameHintOf(co: Checkout): string {
   return last ?? 'skill';
 }
 
+/** Tree hash of an installed folder, or null when there is none (an unreadable folder counts as changed). */
+function installedHash(project: string, name: string): string | null {
+  const dir = join(project, SKILLS_DIR, name);
+  if (!existsSync(dir)) return null;
+  const tree = readSkillTree(dir, name);
+  return tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
+}
+
 /** Why a commit was refused. */
 export class CommitRefused extends Error {}
 
@@ -317,7 +327,10 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
   const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
   for (const n of staged.nodes) {
     if (n.stagedDir) {
-      if (review.kind === 'install' && existsSync(join(project, SKILLS_DIR, n.name))) throw new CommitRefused(`${n.name} was installed by someone else since the review — nothing installed`);
+      // The review described a change from what was installed then; refuse if another command moved it since.
+      if (installedHash(project, n.name) !== n.baseline) {
+        throw new CommitRefused(`${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`);
+      }
       put.set(n.name, { tree: verified.get(n.name)!, executable: new Set(n.executable) });
     }
     const prior = entries.find((e) => e.name === n.name);
