@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject } from '../../main/services/compile';
 import { kitbashEntry, requireOrSkip } from '../support/paths';
-import { DETECTABLE, MARKERS, readTree, SKILLS, USER_FILES, writeTree, type Files } from './fixtures';
+import { ALTERNATE_MARKERS, DETECTABLE, MARKERS, readTree, SKILLS, USER_FILES, writeTree, type Files } from './fixtures';
 
 const haveKitbash = requireOrSkip('the kitbash reference CLI (node_modules/kitbash)', existsSync(kitbashEntry));
 
@@ -115,9 +115,10 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
   for (let mask = 0; mask < 1 << DETECTABLE.length; mask++) combos.push(DETECTABLE.filter((_, i) => mask & (1 << i)));
 
   /** Compile one marker combination with both tools and compare; returns nothing, throws with the combination named. */
-  async function agreeOn(active: readonly string[], skills: Files, durable = true): Promise<void> {
+  async function agreeOn(active: readonly string[], skills: Files, durable = true, extra: Files = {}, primary = true): Promise<void> {
     const files: Files = {};
-    for (const t of active) Object.assign(files, MARKERS[t]);
+    if (primary) for (const t of active) Object.assign(files, MARKERS[t]);
+    Object.assign(files, extra);
     const ours = project(files, skills);
     const theirs = twin(ours);
     made.push(dirname(ours), dirname(theirs));
@@ -150,6 +151,17 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
     // Throw-away projects: skip fsync (the bytes and renames are the same; durability is not under test here).
     for (const active of combos) await agreeOn(active, light, false);
   }, 900_000);
+
+  it('agrees with each target\'s alternative markers (.codex, .cline, .windsurf, GEMINI.md, .aider.conf.yml, plugin.json)', async () => {
+    for (const [label, files] of Object.entries(ALTERNATE_MARKERS)) {
+      const id = label.split(' ')[0]!;
+      await agreeOn([id], SKILLS, true, files, false).catch((e: Error) => {
+        throw new Error(`${label}: ${e.message}`);
+      });
+    }
+    // Everything at once, with the alternative markers on top of the primary ones.
+    await agreeOn(DETECTABLE, SKILLS, true, Object.assign({}, ...Object.values(ALTERNATE_MARKERS)) as Files);
+  }, 300_000);
 
   it('agrees on the full fixture with no markers, each single marker, and all markers', async () => {
     for (const active of [[], ...DETECTABLE.map((t) => [t]), DETECTABLE]) await agreeOn(active, SKILLS);

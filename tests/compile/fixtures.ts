@@ -53,6 +53,17 @@ export const MARKERS: Readonly<Record<string, Files>> = {
 
 export const DETECTABLE = Object.keys(MARKERS);
 
+/** The other marker of each target that has two (and both of windsurf's at once: .devin wins). */
+export const ALTERNATE_MARKERS: Readonly<Record<string, Files>> = {
+  'agents (.codex)': { '.codex/config.toml': 'model = "x"\n' },
+  'cline (.cline)': { '.cline/.keep': '' },
+  'windsurf (.windsurf)': { '.windsurf/.keep': '' },
+  'windsurf (.devin + .windsurf)': { '.windsurf/.keep': '', '.devin/.keep': '' },
+  'gemini (GEMINI.md)': { 'GEMINI.md': '# Gemini notes\n\nUser text.\n' },
+  'aider (.aider.conf.yml, wired)': { '.aider.conf.yml': 'read: CONVENTIONS.md\n' },
+  'agent-plugins (plugin.json)': { 'plugin.json': '{}\n' },
+};
+
 export const USER_FILES: Files = { 'AGENTS.md': '# Project\n\nUser text outside any marker.\n', 'README.md': 'readme\n' };
 
 export function writeTree(root: string, files: Files): void {
