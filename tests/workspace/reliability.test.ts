@@ -34,8 +34,11 @@ function freezeCli(): void {
 const frozen: string[] = [];
 afterAll(() => frozen.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** Killed children cannot remove their staging folders: give them a TMPDIR this suite deletes. */
+let childTmp: string | undefined;
 function run(cwd: string, args: string[], env: Record<string, string> = {}): RunResult {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  childTmp ??= temp('skillsmith-fault-tmp-');
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, TMPDIR: childTmp, ...env }, timeout: 120_000 });
   return { code: r.status === null ? -1 : r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -188,7 +191,7 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
     for (const delay of [5, 15, 30, 45, 60, 90, 120]) {
       const q = cloneProject(p);
       const code = await new Promise<number | null>((res) => {
-        const child = spawn(process.execPath, [bin, 'compile'], { cwd: q, stdio: 'ignore' });
+        const child = spawn(process.execPath, [bin, 'compile'], { cwd: q, stdio: 'ignore', env: { ...process.env, TMPDIR: childTmp ?? temp('skillsmith-fault-tmp-') } });
         const t = setTimeout(() => child.kill('SIGKILL'), delay);
         child.on('exit', (c) => {
           clearTimeout(t);
