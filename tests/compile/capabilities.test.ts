@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compatibilityMatrix } from '../../shared/targets/matrix';
 import { prepareSkill, TARGETS, type PreparedSkill } from '../../shared/targets';
 import { readCopyRecord, fingerprint } from '../../shared/targets/common';
-import { memProject, skill, utf8 } from './helpers';
+import { bareSkill, memProject, skill, utf8 } from './helpers';
 
 const script = '#!/bin/sh\necho delivered\n';
 const scripted = skill('scripted', {
@@ -93,6 +93,14 @@ describe('compatibility matrix', () => {
     expect(compatibilityMatrix([s], TARGETS.filter((t) => t.id === 'aider'), memProject()).cells[0]).toMatchObject({ status: 'unsupported', reasons: [{ code: 'aider-not-wired' }, { code: 'eager-only' }] });
     const wired = memProject({ '.aider.conf.yml': 'read: CONVENTIONS.md\n' });
     expect(compatibilityMatrix([s], TARGETS.filter((t) => t.id === 'aider'), wired).cells[0]).toMatchObject({ status: 'degraded', reasons: [{ code: 'eager-only' }] });
+  });
+
+  it('an empty description makes the cursor and windsurf rules inert → unsupported there only', () => {
+    const s = bareSkill('quiet', '---\nname: quiet\ndescription: ""\n---\nBody.\n');
+    const m = compatibilityMatrix([s]);
+    const unsupported = m.cells.filter((c) => c.status === 'unsupported').map((c) => c.target);
+    expect(unsupported).toEqual(['cursor', 'zed', 'windsurf', 'aider']);
+    expect(m.cells.find((c) => c.target === 'cursor')!.reasons[0]!.code).toBe('empty-description');
   });
 
   it('a missing capability degrades; a delivered one does not; MCP without a surface degrades', () => {

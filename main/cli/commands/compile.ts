@@ -71,6 +71,9 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     say('no skills installed — skillsmith install <source> to add one\n');
     return 0;
   }
+  if (plan.standing.length && plan.compiled > 0) {
+    say(`standing per session: ${plan.standing.map((s) => `${s.target} ~${s.tokens} tok${s.loading === 'eager' ? ' (eager)' : ''}`).join(' · ')}\n`);
+  }
   const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
   say(`${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`);
   if (plan.failures.length) {
