@@ -1,6 +1,6 @@
-import { Dashboard } from './components/Dashboard';
 import { Logo } from './components/Logo';
 import { Picker } from './components/Picker';
+import { ProjectShell } from './components/ProjectShell';
 import { DashboardSkeleton, ErrorState } from './components/States';
 import { useCurrentProject, useLiveRefresh } from './queries';
 
@@ -29,5 +29,5 @@ export function App({ connected }: { connected: boolean }) {
     );
   }
   const project = current.data.project;
-  return project ? <Dashboard key={project.root} project={project} connected={connected} /> : <Picker />;
+  return project ? <ProjectShell key={project.root} project={project} connected={connected} /> : <Picker />;
 }

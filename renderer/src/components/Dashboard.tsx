@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
 import { formatTokens, relativeTime } from '../format';
 import { useCloseProject, useDashboard, useLiveRefresh } from '../queries';
-import { Logo } from './Logo';
 import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
@@ -10,7 +9,8 @@ import { StandingChart } from './StandingChart';
 import { DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
 import { StatusCards, Targets } from './StatusCards';
 
-export function Dashboard({ project, connected }: { project: ProjectRef; connected: boolean }) {
+/** The project overview: targets, costs, the skills table, drift and problems. */
+export function DashboardView({ project }: { project: ProjectRef }) {
   const dashboard = useDashboard(project.root);
   const lastChange = useLiveRefresh(project.root);
   const close = useCloseProject();
@@ -25,43 +25,23 @@ export function Dashboard({ project, connected }: { project: ProjectRef; connect
   const row = data?.skills.find((s) => s.dir === selected);
 
   return (
-    <div className="app-shell">
-      <header className="topbar">
-        <div className="brand">
-          <Logo />
-          <span className="brand-name">Skillsmith</span>
-        </div>
-        <div className="project-id">
-          <h1>{project.name}</h1>
-          <span className="project-path" title={project.root}>
-            {project.root}
+    <>
+      <div className="view-toolbar">
+        {data && (
+          <span className="muted small scan-info" data-testid="scan-info">
+            {dashboard.isFetching ? (
+              <>
+                <Spinner label="Refreshing" /> refreshing…
+              </>
+            ) : (
+              <>updated {relativeTime(data.scannedAt)} · scan {data.scanMs} ms</>
+            )}
           </span>
-        </div>
-        <div className="topbar-right">
-          <span className={`live ${connected ? 'on' : 'off'}`} title={connected ? 'watching files for changes' : 'not connected — changes on disk are not shown live'}>
-            <span className="live-dot" aria-hidden="true" />
-            {connected ? 'Live' : 'Offline'}
-          </span>
-          {data && (
-            <span className="muted small scan-info" data-testid="scan-info">
-              {dashboard.isFetching ? (
-                <>
-                  <Spinner label="Refreshing" /> refreshing…
-                </>
-              ) : (
-                <>updated {relativeTime(data.scannedAt)} · scan {data.scanMs} ms</>
-              )}
-            </span>
-          )}
-          <button type="button" className="btn" onClick={() => void dashboard.refetch()} disabled={dashboard.isFetching}>
-            Rescan
-          </button>
-          <button type="button" className="btn ghost" onClick={() => close.mutate()}>
-            Switch project
-          </button>
-        </div>
-      </header>
-
+        )}
+        <button type="button" className="btn" onClick={() => void dashboard.refetch()} disabled={dashboard.isFetching}>
+          Rescan
+        </button>
+      </div>
       {dashboard.isPending ? (
         <DashboardSkeleton />
       ) : dashboard.isError ? (
@@ -107,7 +87,7 @@ export function Dashboard({ project, connected }: { project: ProjectRef; connect
         </main>
       )}
       {selected && data && <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />}
-    </div>
+    </>
   );
 }
 

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import type { ProjectRef } from '../../../shared/ipc';
+import { DashboardView } from '../components/Dashboard';
+
+export interface ViewProps {
+  readonly project: ProjectRef;
+  /** The route's argument, e.g. the skill folder name for `#/editor/<dir>`. */
+  readonly arg?: string;
+}
+
+/**
+ * The screens of an open project, in tab order. To add one, write its component in its
+ * own folder under views/ and list it here; the tab bar and the router pick it up.
+ */
+export interface ProjectView {
+  readonly id: string;
+  readonly label: string;
+  render(props: ViewProps): ReactNode;
+}
+
+export const PROJECT_VIEWS: readonly ProjectView[] = [
+  { id: 'dashboard', label: 'Dashboard', render: ({ project }) => <DashboardView project={project} /> },
+];
+
+export function findView(id: string): ProjectView {
+  return PROJECT_VIEWS.find((v) => v.id === id) ?? PROJECT_VIEWS[0]!;
+}
