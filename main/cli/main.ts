@@ -94,7 +94,12 @@ const COMMANDS: Record<string, Command> = {
 function usage(): string {
   const lines = [`skillsmith ${VERSION} — author, check and install coding-agent skills`, '', 'Usage: skillsmith <command> [args]', ''];
   for (const [, c] of Object.entries(COMMANDS)) lines.push(`  ${c.summary}`);
-  lines.push('', 'With no target, lint and test check every skill under .kitbash/skills/.', 'Exit codes: 0 clean, 1 failures (or warnings with --strict), 2 usage errors.');
+  lines.push(
+    '',
+    'With no target, lint and test check every skill under .kitbash/skills/.',
+    'Exit codes: 0 clean, 1 failures (or warnings with --strict), 2 usage errors; run and gate pass the script\'s own code on.',
+    '"skillsmith <command> --help" shows one command.',
+  );
   return lines.join('\n') + '\n';
 }
 
