@@ -100,3 +100,10 @@ export class Sha256 implements ByteHasher {
     h[7] = (h[7]! + k) >>> 0;
   }
 }
+
+/** One-shot digest of bytes as lower-case hex. */
+export function sha256Hex(data: Uint8Array): string {
+  const h = new Sha256();
+  h.update(data);
+  return h.hex();
+}

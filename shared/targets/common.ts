@@ -1,5 +1,5 @@
 import { estimateTokens } from '../ksf/tokens';
-import { sha256Hex } from './sha256';
+import { sha256Hex } from '../lock/sha256';
 import type { ConstraintViolation, EmitResult, EmittedFile, PreparedSkill, TargetDef } from './types';
 
 /** The marker every generated markdown file carries; pruning keys on it (shared with kitbash). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TARGETS, TARGET_IDS, detectTargets, resolveTargets, standingCost, standingTotals, prepareSkill, zedConstraints, lowerTools, type PreparedSkill } from '../../shared/targets';
-import { sha256Hex } from '../../shared/targets/sha256';
+import { sha256Hex } from '../../shared/lock/sha256';
 import { memProject, skill, bareSkill, utf8 } from './helpers';
 
 function prep(s: Parameters<typeof prepareSkill>[0]): PreparedSkill {
