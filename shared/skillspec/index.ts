@@ -15,6 +15,7 @@ export { checkImports, hasSection, validateImports, validateSidecars, type Impor
 export { skillSpecJsonSchema } from './json-schema';
 export type { SkillSpec } from './model';
 export { compareExpectation, formatTestRun, runScenarioTests, type TestRun } from './scenario';
+export { matchedPhraseSpans, predicateSpans, segmentInput, type PhraseSpan, type PhraseSource, type Segment } from './spans';
 export { validateSpec } from './validate';
 export { MAX_SPEC_BYTES, readSpecYaml } from './yaml';
 
