@@ -1,4 +1,4 @@
-import { Logo } from './components/Logo';
+import { Brand } from './components/Logo';
 import { Picker } from './components/Picker';
 import { ProjectShell } from './components/ProjectShell';
 import { DashboardSkeleton, ErrorState } from './components/States';
@@ -12,10 +12,7 @@ export function App({ connected }: { connected: boolean }) {
     return (
       <div className="app-shell">
         <header className="topbar">
-          <div className="brand">
-            <Logo />
-            <span className="brand-name">Skillsmith</span>
-          </div>
+          <Brand />
         </header>
         <DashboardSkeleton />
       </div>

@@ -14,3 +14,13 @@ export function Logo({ size = 28 }: { size?: number }) {
     </svg>
   );
 }
+
+/** The mark and the name, as every top bar starts. */
+export function Brand() {
+  return (
+    <div className="brand">
+      <Logo />
+      <span className="brand-name">Skillsmith</span>
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import type { ProjectRef } from '../../../shared/ipc';
 import { useCloseProject } from '../queries';
 import { navigate, useRoute } from '../route';
 import { findView, PROJECT_VIEWS } from '../views/registry';
-import { Logo } from './Logo';
+import { Brand } from './Logo';
 
 /** The frame of an open project: brand, project, the view tabs, connection state. */
 export function ProjectShell({ project, connected }: { project: ProjectRef; connected: boolean }) {
@@ -12,10 +12,7 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
   return (
     <div className="app-shell">
       <header className="topbar">
-        <div className="brand">
-          <Logo />
-          <span className="brand-name">Skillsmith</span>
-        </div>
+        <Brand />
         <div className="project-id">
           <h1>{project.name}</h1>
           <span className="project-path" title={project.root}>
