@@ -1,5 +1,6 @@
 import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { appHandlers } from './handlers/app';
+import { editorHandlers } from './handlers/editor';
 import { projectHandlers } from './handlers/project';
 import { skillsHandlers } from './handlers/skills';
 import type { Session } from './session';
@@ -24,4 +25,5 @@ export const HANDLERS: HandlerTable = {
   app: appHandlers,
   project: projectHandlers,
   skills: skillsHandlers,
+  editor: editorHandlers,
 };

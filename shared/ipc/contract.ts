@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { appChannels } from './channels/app';
+import { editorChannels } from './channels/editor';
 import { projectChannels } from './channels/project';
 import { skillsChannels } from './channels/skills';
 import type { ChannelDef } from './define';
@@ -18,6 +19,7 @@ export const CONTRACT = {
   app: appChannels,
   project: projectChannels,
   skills: skillsChannels,
+  editor: editorChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

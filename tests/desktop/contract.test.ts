@@ -29,6 +29,10 @@ describe('IPC contract surface', () => {
           "project.close — close the project (back to the picker)",
           "project.dashboard — scan the open project: targets, skills, costs, lock/policy/compile status, problems",
           "skills.get — one installed skill: its files, manifest, SKILL.md and checks",
+          "editor.open — a skill's files for the editor, each with its on-disk version",
+          "editor.read — one file of a skill as it is on disk now",
+          "editor.save — write one file atomically unless it changed on disk since \`expected\` (force: write anyway)",
+          "editor.create — create a new manifested skill (skill.toml + SKILL.md) under .kitbash/skills/<name>",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",
