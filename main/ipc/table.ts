@@ -1,5 +1,6 @@
 import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { appHandlers } from './handlers/app';
+import { installHandlers } from './handlers/install';
 import { editorHandlers } from './handlers/editor';
 import { projectHandlers } from './handlers/project';
 import { skillsHandlers } from './handlers/skills';
@@ -25,5 +26,6 @@ export const HANDLERS: HandlerTable = {
   app: appHandlers,
   project: projectHandlers,
   skills: skillsHandlers,
+  install: installHandlers,
   editor: editorHandlers,
 };

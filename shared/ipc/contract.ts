@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { appChannels } from './channels/app';
+import { installChannels } from './channels/install';
 import { editorChannels } from './channels/editor';
 import { projectChannels } from './channels/project';
 import { skillsChannels } from './channels/skills';
@@ -19,6 +20,7 @@ export const CONTRACT = {
   app: appChannels,
   project: projectChannels,
   skills: skillsChannels,
+  install: installChannels,
   editor: editorChannels,
 } as const;
 
