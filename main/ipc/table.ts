@@ -2,6 +2,7 @@ import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/i
 import { appHandlers } from './handlers/app';
 import { installHandlers } from './handlers/install';
 import { editorHandlers } from './handlers/editor';
+import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
 import { skillsHandlers } from './handlers/skills';
 import type { Session } from './session';
@@ -28,4 +29,5 @@ export const HANDLERS: HandlerTable = {
   skills: skillsHandlers,
   install: installHandlers,
   editor: editorHandlers,
+  compile: compileHandlers,
 };

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appChannels } from './channels/app';
 import { installChannels } from './channels/install';
 import { editorChannels } from './channels/editor';
+import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
 import { skillsChannels } from './channels/skills';
 import type { ChannelDef } from './define';
@@ -22,6 +23,7 @@ export const CONTRACT = {
   skills: skillsChannels,
   install: installChannels,
   editor: editorChannels,
+  compile: compileChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -40,6 +40,9 @@ describe('IPC contract surface', () => {
           "editor.read — one file of a skill as it is on disk now",
           "editor.save — write one file atomically unless it changed on disk since \`expected\` (force: write anyway)",
           "editor.create — create a new manifested skill (skill.toml + SKILL.md) under .kitbash/skills/<name>",
+          "compile.snapshot — what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews",
+          "compile.plan — the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)",
+          "compile.apply — compile the open project, if its plan is still the one shown (digest); writes through the compile service",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",

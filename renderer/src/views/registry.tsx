@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
+import { PreviewsView } from './previews/PreviewsView';
 
 export interface ViewProps {
   readonly project: ProjectRef;
@@ -20,6 +21,7 @@ export interface ProjectView {
 
 export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'dashboard', label: 'Dashboard', render: ({ project }) => <DashboardView project={project} /> },
+  { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
 
 export function findView(id: string): ProjectView {

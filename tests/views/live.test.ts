@@ -1,0 +1,171 @@
+/**
+ * Live previews are the compile engine's plan, not an imitation of it: the renderer's plan
+ * from a snapshot plus unsaved buffers must equal, byte for byte, what `compile` plans
+ * once those buffers are saved to disk.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CompilePlan } from '../../shared/compile';
+import { compatibilityMatrix } from '../../shared/targets/matrix';
+import { standingCost } from '../../shared/targets/cost';
+import { prepareSkill } from '../../shared/targets/prepare';
+import { TARGETS } from '../../shared/targets/registry';
+import { compileProject, diskProject, loadInstalled, planProject } from '../../main/services/compile';
+import { compileSnapshot } from '../../main/ipc/handlers/compile';
+import { activeTargets, livePreview, snapshotCosts, snapshotMatrix } from '../../renderer/src/views/previews/live';
+import { diffLines, diffStats } from '../../renderer/src/views/previews/diff';
+import { scratch, type Scratch } from '../desktop/helpers';
+
+const SK = '.kitbash/skills';
+
+function savedFiles(root: string, dir: string, paths: readonly string[]): Map<string, string> {
+  return new Map(paths.map((p) => [p, readFileSync(join(root, SK, dir, p), 'utf8')]));
+}
+
+/** Every planned file as path → text (bytes as a marker), and the prunes. */
+function outputs(plan: CompilePlan): { files: Record<string, string>; prune: string[]; errors: readonly string[] } {
+  const files: Record<string, string> = {};
+  for (const f of [...plan.write, ...plan.merge]) files[f.path] = typeof f.content === 'string' ? f.content : `<${f.content.length} bytes>`;
+  return { files, prune: plan.prune.map((p) => `${p.action} ${p.path}`), errors: plan.errors };
+}
+
+function save(root: string, dir: string, files: ReadonlyMap<string, string>): void {
+  for (const [p, t] of files) {
+    mkdirSync(join(root, SK, dir, p, '..'), { recursive: true });
+    writeFileSync(join(root, SK, dir, p), t);
+  }
+}
+
+let ws: Scratch;
+beforeEach(() => {
+  ws = scratch();
+});
+afterEach(() => ws.cleanup());
+
+describe('live previews from a snapshot', () => {
+  it('plan exactly what compile plans from disk, for the saved skill', () => {
+    const snap = compileSnapshot(ws.project);
+    const live = livePreview(snap, 'prereview', savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']));
+    expect(live.loadError).toBeUndefined();
+    expect(outputs(live.plan)).toEqual(outputs(planProject(ws.project)));
+    expect(live.targets.map((t) => t.target)).toEqual(['claude-code', 'cursor', 'agentsmd']);
+    // Never compiled: every file is new.
+    expect(live.targets.flatMap((t) => t.files).every((f) => f.disk === undefined && f.changed)).toBe(true);
+  });
+
+  it('an unsaved body edit previews what compile writes once it is saved — every target, byte for byte', async () => {
+    await compileProject(ws.project, { durable: false });
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const unchanged = livePreview(snap, 'prereview', files);
+    expect(unchanged.targets.flatMap((t) => t.files).filter((f) => f.changed)).toEqual([]);
+
+    const edited = new Map(files);
+    edited.set('SKILL.md', `${files.get('SKILL.md')!.trimEnd()}\n\nAlways cite the line numbers you reviewed.\n`);
+    const live = livePreview(snap, 'prereview', edited);
+    const claude = live.targets.find((t) => t.target === 'claude-code')!;
+    const md = claude.files.find((f) => f.path === '.claude/skills/prereview/SKILL.md')!;
+    expect(md.changed).toBe(true);
+    expect(md.content).toContain('Always cite the line numbers you reviewed.');
+    const d = diffLines(md.disk!, md.content as string);
+    expect(diffStats(d)).toEqual({ added: 2, removed: 0 });
+    expect(d.filter((l) => l.kind === 'add').map((l) => l.text)).toContain('Always cite the line numbers you reviewed.');
+    const agents = live.targets.find((t) => t.target === 'agentsmd')!;
+    expect(agents.files[0]).toMatchObject({ path: 'AGENTS.md', merge: 'section', changed: true });
+    // The merged file keeps every other skill's section.
+    expect(agents.files[0]!.content).toContain('<!-- kitbash:begin api-style -->');
+    // Eager AGENTS.md costs the whole text every session; lazy claude-code only the description.
+    expect(agents.standingTokens).toBeGreaterThan(claude.standingTokens * 3);
+    expect(agents.status).toBe('degraded');
+    expect(agents.reasons.map((r) => r.code)).toContain('eager-only');
+
+    save(ws.project, 'prereview', edited);
+    expect(outputs(live.plan)).toEqual(outputs(planProject(ws.project)));
+  });
+
+  it('follows a rename, a new prompt file and a stale output exactly as compile does', async () => {
+    await compileProject(ws.project, { durable: false });
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'tidy-commits', ['SKILL.md']);
+    const edited = new Map(files);
+    edited.set('SKILL.md', files.get('SKILL.md')!.replace(/^name:.*$/m, 'name: tidy-history'));
+    const live = livePreview(snap, 'tidy-commits', edited);
+    expect(live.name).toBe('tidy-history');
+    expect(live.plan.prune.map((p) => p.path)).toContain('.claude/skills/tidy-commits/SKILL.md');
+    save(ws.project, 'tidy-commits', edited);
+    expect(outputs(live.plan)).toEqual(outputs(planProject(ws.project)));
+  });
+
+  it('a template that reads a new, unsaved prompt file', () => {
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'release-notes', ['SKILL.md', 'skill.toml']);
+    const edited = new Map(files);
+    edited.set('prompts/extra.md', 'Group the entries by breaking, feature, fix.\n');
+    edited.set('SKILL.md', `${files.get('SKILL.md')!}\n{{prompt.extra}}\n`);
+    const live = livePreview(snap, 'release-notes', edited);
+    expect(live.prepareError).toBeUndefined();
+    expect(live.targets[0]!.files[0]!.content).toContain('Group the entries by breaking, feature, fix.');
+    save(ws.project, 'release-notes', edited);
+    const disk = planProject(ws.project);
+    expect(outputs(live.plan)).toEqual(outputs(disk));
+  });
+
+  it('a manifest that does not load: the same one-line error the compiler reports, and no previews', () => {
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const edited = new Map(files);
+    edited.set('skill.toml', files.get('skill.toml')!.replace(/^version = .*$/m, 'version = "one"'));
+    const live = livePreview(snap, 'prereview', edited);
+    save(ws.project, 'prereview', edited);
+    const failure = loadInstalled(ws.project).failures.find((f) => f.name === 'prereview')!;
+    expect(live.loadError).toBe(failure.message);
+    expect(live.targets).toEqual([]);
+    expect(outputs(live.plan)).toEqual(outputs(planProject(ws.project)));
+  });
+
+  it('a body over its budget: compile refuses, the previews still show each target', () => {
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'api-style', ['SKILL.md', 'skill.toml']);
+    const edited = new Map(files);
+    edited.set('SKILL.md', `${files.get('SKILL.md')!}\n${'Prefer plural nouns for collections. '.repeat(900)}\n`);
+    const live = livePreview(snap, 'api-style', edited);
+    expect(live.plan.errors.join('\n')).toMatch(/api-style: compiled body is ~\d+ tokens, over its budget/);
+    expect(live.bodyTokens!).toBeGreaterThan(live.budget!);
+    expect(live.targets.length).toBe(3);
+  });
+
+  it('matrix, costs and active targets from the snapshot equal the engine on disk', () => {
+    const snap = compileSnapshot(ws.project);
+    const { skills } = loadInstalled(ws.project);
+    const view = diskProject(ws.project);
+    expect(snapshotMatrix(snap).matrix).toEqual(compatibilityMatrix(skills, TARGETS, view));
+    const costs = snapshotCosts(snap).skills;
+    for (const s of skills) {
+      const p = prepareSkill(s);
+      if (!p.ok) continue;
+      const row = costs.find((c) => c.skill === s.manifest.skill.name)!;
+      for (const t of TARGETS) expect(row.perTarget[t.id]).toBe(standingCost(p.value, t, view).tokens);
+    }
+    expect(activeTargets(snap)).toEqual({ targets: ['claude-code', 'cursor', 'agentsmd'], explicit: true });
+  });
+});
+
+describe('diffLines', () => {
+  it('marks added, removed and kept lines with their numbers', () => {
+    const d = diffLines('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n');
+    expect(d.map((l) => `${l.kind[0]}${l.oldNo ?? '-'}:${l.newNo ?? '-'} ${l.text}`)).toEqual(['s1:1 a', 'd2:- b', 'a-:2 B', 's3:3 c', 's4:4 d', 'a-:5 e']);
+  });
+  it('an absent file is all additions; identical texts have no changes', () => {
+    expect(diffStats(diffLines('', 'x\ny\n'))).toEqual({ added: 2, removed: 0 });
+    expect(diffStats(diffLines('same\n', 'same\n'))).toEqual({ added: 0, removed: 0 });
+  });
+  it('gives up past its edit bound with one replaced block (a wholly rewritten file stays fast)', () => {
+    const a = Array.from({ length: 3000 }, (_, i) => `a${i}`).join('\n');
+    const b = Array.from({ length: 3000 }, (_, i) => `b${i}`).join('\n');
+    const t0 = performance.now();
+    const d = diffLines(a, b, 500);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(diffStats(d)).toEqual({ added: 3000, removed: 3000 });
+  });
+});
