@@ -4,7 +4,9 @@ import { installHandlers } from './handlers/install';
 import { editorHandlers } from './handlers/editor';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
+import { runsHandlers } from './handlers/runs';
 import { skillsHandlers } from './handlers/skills';
+import { specHandlers } from './handlers/spec';
 import type { Session } from './session';
 
 export interface HandlerContext {
@@ -27,6 +29,8 @@ export const HANDLERS: HandlerTable = {
   app: appHandlers,
   project: projectHandlers,
   skills: skillsHandlers,
+  spec: specHandlers,
+  runs: runsHandlers,
   install: installHandlers,
   editor: editorHandlers,
   compile: compileHandlers,

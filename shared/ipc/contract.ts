@@ -4,7 +4,9 @@ import { installChannels } from './channels/install';
 import { editorChannels } from './channels/editor';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
+import { runsChannels } from './channels/runs';
 import { skillsChannels } from './channels/skills';
+import { specChannels } from './channels/spec';
 import type { ChannelDef } from './define';
 import { EVENTS, type EventName, type EventPayload } from './events';
 
@@ -21,6 +23,8 @@ export const CONTRACT = {
   app: appChannels,
   project: projectChannels,
   skills: skillsChannels,
+  spec: specChannels,
+  runs: runsChannels,
   install: installChannels,
   editor: editorChannels,
   compile: compileChannels,

@@ -25,6 +25,25 @@ export const EVENTS = {
     'output of a sandboxed run',
     z.object({ runId: z.string(), stream: z.enum(['stdout', 'stderr']), chunk: z.string() }),
   ),
+  /** The state of a sandboxed run: started, a stream truncated at its cap, exited (the runs panel). */
+  'run.status': eventStream(
+    'state of a sandboxed run: started, output truncated, exit with status and duration',
+    z.discriminatedUnion('type', [
+      z.object({ runId: z.string(), type: z.literal('started'), at: z.string() }),
+      z.object({ runId: z.string(), type: z.literal('truncated'), stream: z.enum(['stdout', 'stderr']), limitBytes: z.number().int() }),
+      z.object({
+        runId: z.string(),
+        type: z.literal('exit'),
+        outcome: z.string(),
+        exitCode: z.number().int().nullable(),
+        durationMs: z.number(),
+        dropped: z.object({ stdout: z.number().int(), stderr: z.number().int() }),
+        verdict: z.enum(['pass', 'fail']).optional(),
+        verdictDetail: z.string().optional(),
+        message: z.string().optional(),
+      }),
+    ]),
+  ),
 } as const;
 
 export type EventName = keyof typeof EVENTS;

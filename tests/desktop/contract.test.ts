@@ -29,6 +29,13 @@ describe('IPC contract surface', () => {
           "project.close — close the project (back to the picker)",
           "project.dashboard — scan the open project: targets, skills, costs, lock/policy/compile status, problems",
           "skills.get — one installed skill: its files, manifest, SKILL.md and checks",
+          "spec.list — installed skills that carry a skill.spec.yml",
+          "spec.load — one installed skill's skill.spec.yml: its text and the full validation (imports, sidecars)",
+          "runs.targets — installed skills with their scripts, gate mode and the sandbox label of each declared permission here",
+          "runs.plan — what a run would do and under which restrictions, or why the runner refuses it — nothing runs; with unconfined, the one-time override plan",
+          "runs.start — start a sandboxed run (output arrives as run.output / run.status); unconfined only with the token of an override plan, once",
+          "runs.cancel — cancel a run this window started",
+          "runs.history — runs and refusals from the audit log (.kitbash/runs.jsonl), newest first",
           "install.begin — fetch and stage a source (nothing in the project is written) and return its review",
           "install.approve — install exactly the reviewed closure, named by its integrity hash; refused when the review is blocked; re-reviews when the source changed",
           "install.cancel — discard a staged review without installing anything",
@@ -50,6 +57,7 @@ describe('IPC contract surface', () => {
           "project.closed — main closed this window's project (menu)",
           "progress — progress of a long operation",
           "run.output — output of a sandboxed run",
+          "run.status — state of a sandboxed run: started, output truncated, exit with status and duration",
         ],
       }
     `);
