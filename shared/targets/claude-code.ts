@@ -14,7 +14,7 @@ export const claudeCode: TargetDef = {
   detect: (p) => p.exists('.claude'),
   constraints: () => [],
   emit(p) {
-    const base = emitSkillDir(this, '.claude/skills', p, { allowedTools: true });
+    const base = emitSkillDir(this, '.claude/skills', p, { allowedTools: 'comma' });
     const shims = p.skill.manifest.triggers.commands.map((cmd) => ({
       path: `.claude/commands/${cmd.replace(/^\//, '')}.md`,
       content: `${header(p)}\n\nLoad the "${p.name}" skill: read .claude/skills/${p.name}/SKILL.md and follow it exactly.\n\nArguments: $ARGUMENTS\n`,

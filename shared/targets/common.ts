@@ -136,8 +136,12 @@ export function fingerprint(bytes: Uint8Array): string {
 // ---- emitters shared by several targets ----
 
 export interface SkillDirOptions {
-  /** Emit `allowed-tools` frontmatter from `[permissions].tools` (targets that document the field). */
-  readonly allowedTools?: boolean;
+  /**
+   * Emit `allowed-tools` frontmatter from `[permissions].tools` (targets that document the
+   * field): `comma` — Claude Code's comma-separated list; `space` — the Agent Skills form
+   * (space-delimited), where an entry containing a space cannot be expressed and is left out.
+   */
+  readonly allowedTools?: 'comma' | 'space';
 }
 
 /**
@@ -149,8 +153,11 @@ export function emitSkillDir(def: TargetDef, dir: string, p: PreparedSkill, opts
   const notes: string[] = [];
   if (opts.allowedTools && p.skill.manifest.permissions.tools.length > 0) {
     const { lowered, unlowered } = lowerTools(p.skill.manifest.permissions.tools);
-    if (lowered.length) fm.push(`allowed-tools: ${lowered.join(', ')}`);
+    const spaced = opts.allowedTools === 'space' ? lowered.filter((t) => /\s/.test(t)) : [];
+    const kept = lowered.filter((t) => !spaced.includes(t));
+    if (kept.length) fm.push(`allowed-tools: ${kept.join(opts.allowedTools === 'space' ? ' ' : ', ')}`);
     if (unlowered.length) notes.push(`${p.name} → ${def.id}: tool(s) ${unlowered.join(', ')} have no ${def.agent} equivalent — kept in the prose permissions block only`);
+    if (spaced.length) notes.push(`${p.name} → ${def.id}: ${spaced.join(', ')} cannot be written in a space-delimited allowed-tools list — kept in the prose permissions block only`);
   }
   fm.push('---');
   const files: EmittedFile[] = [];

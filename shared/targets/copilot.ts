@@ -18,6 +18,6 @@ export const copilot: TargetDef = {
   detect: (p) => p.exists('.github'),
   constraints: () => [],
   emit(p) {
-    return emitSkillDir(this, '.github/skills', p, { allowedTools: true });
+    return emitSkillDir(this, '.github/skills', p, { allowedTools: 'space' });
   },
 };

@@ -96,7 +96,9 @@ describe('shapes and merges', () => {
     const md = content(p, '.claude/skills/perm/SKILL.md');
     expect(md).toContain('\nallowed-tools: Read, Bash(npm test)\n---\n');
     expect(md.endsWith('**Declared permissions (kitbash).** Permitted tools: read, bash:npm test. Network access: allowed. File writes: denied. Operate within these unless the user explicitly overrides.\n')).toBe(true);
-    expect(content(p, '.github/skills/perm/SKILL.md')).toContain('\nallowed-tools: Read, Bash(npm test)\n');
+    // Copilot takes the Agent Skills space-delimited form, which cannot hold "Bash(npm test)".
+    expect(content(p, '.github/skills/perm/SKILL.md')).toContain('\nallowed-tools: Read\n');
+    expect(p.notes).toContain('perm → copilot: Bash(npm test) cannot be written in a space-delimited allowed-tools list — kept in the prose permissions block only');
   });
 
   it('agent-plugins writes plugin.json named after the project folder', () => {
