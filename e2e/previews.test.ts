@@ -1,0 +1,158 @@
+/**
+ * Compiled previews end to end in Chromium over `skillsmith serve`: every target's preview
+ * follows the unsaved body as it is typed, the diff against disk, and the plan-first
+ * Compile. Screenshots land in e2e/artifacts/.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli } from '../tests/cli/helpers';
+import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
+import { scratchWorkspace, startServe, type Served } from './support/serve';
+
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
+
+const output = (page: Page, path: string) => page.locator(`.preview-file[data-path="${path}"] [data-testid="preview-output"]`);
+
+async function selectTarget(page: Page, id: string): Promise<void> {
+  await page.locator(`.target-tab[data-target="${id}"]`).click();
+  await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
+}
+
+/** The file each target writes for prereview in the example workspace. */
+const FILES: Record<string, string> = {
+  'claude-code': '.claude/skills/prereview/SKILL.md',
+  cursor: '.cursor/rules/prereview.mdc',
+  agentsmd: 'AGENTS.md',
+};
+
+describe.skipIf(!ok)('compiled previews in Chromium', () => {
+  let browser: Browser;
+  let ws: ReturnType<typeof scratchWorkspace>;
+  let served: Served;
+  const pages: Watched[] = [];
+  const open = async () => {
+    const w = await watchedPage(browser, { height: 1000 });
+    pages.push(w);
+    return w;
+  };
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
+    ws = scratchWorkspace();
+    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    // serve answers SIGTERM; do not let a slow exit under load fail the suite.
+    await Promise.race([served?.stop(), new Promise((r) => setTimeout(r, 10_000))]);
+    ws?.cleanup();
+  }, 30_000);
+
+  it('shows each active target with its status and standing cost, and every preview follows the body as it is typed', async () => {
+    const { page, errors, offHost } = await open();
+    await page.goto(`${served.url}#/previews/prereview`);
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.target-tab').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.target}:${(e as HTMLElement).dataset.status}`))).toEqual([
+      'claude-code:full',
+      'cursor:full',
+      'agentsmd:degraded',
+    ]);
+    const facts = await page.getByTestId('skill-facts').innerText();
+    expect(facts).toMatch(/prereview[\s\S]*body 284 \/ 1,500 tok/);
+    // Lazy claude-code keeps only the description resident; eager AGENTS.md pays the whole text.
+    const standing = async (id: string) => Number(await page.locator(`.target-tab[data-target="${id}"] .tt-cost`).getAttribute('data-standing'));
+    const agentsBefore = await standing('agentsmd');
+    expect(agentsBefore).toBeGreaterThan((await standing('claude-code')) * 3);
+    await selectTarget(page, 'agentsmd');
+    expect(await page.locator('[data-reason="eager-only"]').innerText()).toMatch(/agentsmd loads everything eagerly/);
+    await selectTarget(page, 'claude-code');
+    expect(await output(page, FILES['claude-code']!).innerText()).toMatch(/^---\nname: prereview\n/);
+    await screenshot(page, 'previews');
+
+    // Type into the body, a few words at a time; after each step every target's preview has them.
+    const draft = page.getByLabel('Draft of SKILL.md');
+    await draft.click();
+    await page.keyboard.press('Control+End');
+    const words = ['Cite', 'the', 'line', 'numbers', 'you', 'reviewed.'];
+    let typed = '\n\n';
+    await page.keyboard.type(typed);
+    for (const w of words) {
+      typed += `${w} `;
+      await draft.focus();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(`${w} `);
+      const want = typed.trim();
+      for (const id of ['claude-code', 'cursor', 'agentsmd']) {
+        await selectTarget(page, id);
+        await page
+          .waitForFunction(([sel, text]) => (document.querySelector(sel!)?.textContent ?? '').includes(text!), [`.preview-file[data-path="${FILES[id]}"] [data-testid="preview-output"]`, want] as const, { timeout: 5_000 })
+          .catch(async (e: unknown) => {
+            await screenshot(page, 'previews-debug');
+            throw new Error(`${id}: ${JSON.stringify(want)} not in ${JSON.stringify((await page.locator(`.preview-file[data-path="${FILES[id]}"]`).innerText()).slice(-600))}: ${String(e)}`);
+          });
+      }
+    }
+    expect(await standing('agentsmd')).toBeGreaterThan(agentsBefore);
+    await selectTarget(page, 'agentsmd');
+    // The merged AGENTS.md keeps the other skills' sections around the edited one.
+    const agents = await output(page, 'AGENTS.md').innerText();
+    expect(agents).toContain('<!-- kitbash:begin api-style -->');
+    expect(agents).toContain('Cite the line numbers you reviewed.');
+    await screenshot(page, 'previews-typed');
+    expect(errors).toEqual([]);
+    expect(offHost).toEqual([]);
+  });
+
+  it('diffs against disk, compiles after showing the plan, then shows the unsaved edit as drift', async () => {
+    const { page, errors } = await open();
+    await page.goto(`${served.url}#/previews/prereview`);
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    const file = page.locator(`.preview-file[data-path="${FILES['claude-code']}"]`);
+    expect(await file.getAttribute('data-state')).toBe('new');
+    await file.getByRole('button', { name: 'Diff vs disk' }).click();
+    expect(await file.getByTestId('preview-diff').innerText()).toMatch(/not on disk yet — compile creates it/);
+
+    // Compile: the plan first — nothing is written until it is applied.
+    await page.getByRole('button', { name: 'Compile…' }).click();
+    const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
+    await dialog.getByTestId('compile-plan').waitFor();
+    const writes = await dialog.locator('[data-group="write"] .plan-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path));
+    expect(writes).toContain(FILES['claude-code']);
+    expect(writes).toContain(FILES.cursor);
+    expect(await dialog.locator('[data-group="merge"] .plan-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path))).toEqual(['AGENTS.md']);
+    expect(() => readFileSync(join(ws.project, FILES['claude-code']!))).toThrow();
+    expect(await dialog.getByTestId('unsaved-note').count()).toBe(0);
+    await screenshot(page, 'compile-plan', false);
+    await dialog.getByTestId('apply-compile').click();
+    await dialog.getByTestId('compile-result').waitFor();
+    expect(await dialog.getByTestId('compile-result').innerText()).toMatch(/compiled 5 skills for 3 targets/);
+    expect(readFileSync(join(ws.project, FILES['claude-code']!), 'utf8')).toMatch(/name: prereview/);
+    await dialog.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
+
+    // The snapshot refreshes: the saved skill is now up to date everywhere.
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-state') === 'same', `.preview-file[data-path="${FILES['claude-code']}"]`, { timeout: 10_000 });
+
+    // An unsaved edit is drift against the compiled output: the diff shows exactly the new line.
+    await page.getByLabel('Draft of SKILL.md').fill(`${readFileSync(join(ws.project, '.kitbash/skills/prereview/SKILL.md'), 'utf8')}Never approve your own change.\n`);
+    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-state') === 'changed', `.preview-file[data-path="${FILES['claude-code']}"]`);
+    await file.getByRole('button', { name: 'Diff vs disk' }).click();
+    const diff = file.getByTestId('preview-diff');
+    expect(await diff.getAttribute('data-added')).toBe('1');
+    expect(await diff.getAttribute('data-removed')).toBe('0');
+    expect(await diff.locator('.dl.add').innerText()).toMatch(/Never approve your own change\./);
+    await screenshot(page, 'previews-diff');
+
+    // Compile now warns that unsaved edits are not part of it.
+    await page.getByRole('button', { name: 'Compile…' }).click();
+    await page.getByTestId('unsaved-note').waitFor();
+    expect(await page.getByTestId('apply-compile').innerText()).toMatch(/nothing to change/);
+    await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+  });
+});
