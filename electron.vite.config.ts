@@ -38,6 +38,10 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     base: './',
     plugins: [react()],
+    // Monaco's editor and YAML workers, and the editor's diagnostics worker, are built here
+    // as ES-module chunks (Vite's default iife worker format cannot code-split them);
+    // they load from 'self' like the rest of the renderer.
+    worker: { format: 'es' },
     build: {
       // The renderer ships to a browser page (and is timed by bench/desktop.mjs): minify it.
       minify: true,

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
+import { EditorRoute } from './editor';
 import { PreviewsView } from './previews/PreviewsView';
 
 export interface ViewProps {
@@ -21,6 +22,7 @@ export interface ProjectView {
 
 export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'dashboard', label: 'Dashboard', render: ({ project }) => <DashboardView project={project} /> },
+  { id: 'editor', label: 'Editor', render: (props) => <EditorRoute {...props} /> },
   { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
 

@@ -1,0 +1,12 @@
+// Vite's `?worker` imports (a Worker constructor for a module built as its own chunk) and
+// Monaco's editor-core entry, which has the API of the full package without its languages.
+declare module '*?worker' {
+  const WorkerFactory: { new (options?: { name?: string }): Worker };
+  export default WorkerFactory;
+}
+
+declare module 'monaco-editor/esm/vs/editor/edcore.main.js' {
+  export * from 'monaco-editor';
+}
+declare module 'monaco-editor/esm/vs/basic-languages/markdown/markdown.contribution.js';
+declare module 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
