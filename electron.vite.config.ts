@@ -19,6 +19,7 @@ export default defineConfig({
           index: resolve(__dirname, 'main/index.ts'),
           cli: resolve(__dirname, 'main/cli/index.ts'),
           'lint-worker': resolve(__dirname, 'main/services/skills/lint-worker.ts'),
+          'scan-worker': resolve(__dirname, 'main/services/dashboard/scan-worker.ts'),
         },
       },
     },

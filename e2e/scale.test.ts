@@ -33,8 +33,9 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await served?.stop();
+    const code = await served?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
+    expect(code).toBe(0);
   });
 
   it('renders a window of rows, scrolls to the last skill, sorts and filters all 1,000', async () => {

@@ -56,9 +56,20 @@ export function startServe(args: readonly string[], env: Record<string, string>,
         port: Number(m[2]),
         token: m[3]!,
         output: () => out + err,
+        // SIGTERM is a clean stop. A server that is still up 10 s later is killed and
+        // reported as -1, so a hang fails the suite instead of stalling it.
         stop: async () => {
           if (child.exitCode === null) child.kill('SIGTERM');
-          return exited;
+          let timer: NodeJS.Timeout | undefined;
+          const hung = new Promise<number>((done) => {
+            timer = setTimeout(() => {
+              child.kill('SIGKILL');
+              done(-1);
+            }, 10_000);
+          });
+          const code = await Promise.race([exited, hung]);
+          clearTimeout(timer);
+          return code;
         },
       });
     };

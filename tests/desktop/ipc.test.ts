@@ -76,15 +76,24 @@ describe('field schemas', () => {
     expect(ProjectRelativePath.safeParse(v).success).toBe(false);
   });
 
-  it('every channel that names a skill refuses traversal in that field', async () => {
+  it('every channel whose request names a skill folder uses the SkillName rule for it', () => {
+    const named = listChannels().filter((c) => {
+      const shape = (c.def.request as unknown as { shape?: Record<string, unknown> }).shape;
+      return shape !== undefined && 'dir' in shape;
+    });
+    expect(named.map((c) => c.name)).toContain('skills.get');
+    for (const c of named) {
+      const field = (c.def.request as unknown as { shape: Record<string, { safeParse(v: unknown): { success: boolean } }> }).shape.dir!;
+      for (const dir of ['../../etc', '..', 'prereview/../../x', '/etc', 'a\\b', '']) expect(field.safeParse(dir).success, `${c.name} dir=${dir}`).toBe(false);
+      expect(field.safeParse('prereview').success, c.name).toBe(true);
+    }
+  });
+
+  it('skills.get refuses traversal before touching the disk', async () => {
     const { session } = ctxFor();
     await dispatch('project.open', { path: s.project }, { session });
-    const skillChannels = listChannels().filter((c) => 'shape' in c.def.request && 'dir' in (c.def.request as unknown as { shape: object }).shape);
-    expect(skillChannels.map((c) => c.name)).toEqual(['skills.get']);
-    for (const c of skillChannels) {
-      for (const dir of ['../../etc', '..', 'prereview/../../x', '/etc']) {
-        expect(await dispatch(c.name, { dir }, { session }), `${c.name} ${dir}`).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
-      }
+    for (const dir of ['../../etc', '..', 'prereview/../../x', '/etc']) {
+      expect(await dispatch('skills.get', { dir }, { session }), dir).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
     }
   });
 });

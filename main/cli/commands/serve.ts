@@ -67,7 +67,8 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     if (code === 'EACCES') throw new Error(`port ${port} needs privileges — use a port above 1023`);
     throw e;
   }
-  setTimeout(warmUp, 1500).unref();
+  // The scan runs on a worker thread, so it can start at once without holding up the page.
+  warmUp();
   io.out(`Skillsmith running at ${host.url}\n`);
   io.out(project ? `project: ${project}\n` : 'no project yet: pick one in the browser\n');
   io.out('press Ctrl+C to stop\n');

@@ -1,5 +1,6 @@
 import type { Dashboard } from '../../../shared/ipc/channels/project';
 import type { DashboardEngines } from './engines';
+import { createScanner, type Scanner } from './scanner';
 import { watchProject, type ProjectWatcher } from './watch';
 
 export interface ProjectHandle {
@@ -23,11 +24,18 @@ interface Entry {
  */
 export class ProjectHub {
   private readonly entries = new Map<string, Entry>();
-  /** `engines` defaults to the wired ones (./adapters), loaded with the scan on first use. */
+  private readonly scan: Scanner;
+
+  /**
+   * Scans run on a worker thread (see ./scanner.ts) unless `engines` replaces the wired
+   * ones (./adapters) — then in this thread, with those engines.
+   */
   constructor(
-    private readonly engines?: DashboardEngines,
+    engines?: DashboardEngines,
     private readonly debounceMs = 120,
-  ) {}
+  ) {
+    this.scan = engines ? async (root) => (await import('./scan')).scanProject(root, engines) : createScanner();
+  }
 
   acquire(root: string, onChange: (paths: string[]) => void): ProjectHandle {
     let entry = this.entries.get(root);
@@ -59,7 +67,7 @@ export class ProjectHub {
       // window can be up before it is parsed.
       dashboard: () => {
         if (!e.cached) {
-          const scan = import('./scan').then((m) => m.scanProject(root, this.engines));
+          const scan = this.scan(root);
           e.cached = scan;
           scan.catch(() => {
             if (e.cached === scan) e.cached = undefined;
@@ -87,5 +95,6 @@ export class ProjectHub {
   closeAll(): void {
     for (const e of this.entries.values()) e.watcher.close();
     this.entries.clear();
+    this.scan.close?.();
   }
 }

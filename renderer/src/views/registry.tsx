@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
+import { InstallView } from './install/InstallView';
 import { EditorRoute } from './editor';
 import { PreviewsView } from './previews/PreviewsView';
 
@@ -22,6 +23,7 @@ export interface ProjectView {
 
 export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'dashboard', label: 'Dashboard', render: ({ project }) => <DashboardView project={project} /> },
+  { id: 'install', label: 'Install', render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'editor', label: 'Editor', render: (props) => <EditorRoute {...props} /> },
   { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
