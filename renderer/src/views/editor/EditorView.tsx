@@ -364,7 +364,7 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
           <div className="editor-host" ref={host} data-file={current?.path ?? ''} />
           <Problems diagnostics={diags} files={session.files} onReveal={reveal} onFix={(d, fix) => session.applyFix(d.file, fix.edits)} />
         </section>
-        <aside className="editor-side panel" aria-label="Previews">
+        <aside className="editor-side" aria-label="Previews">
           <PreviewSlot project={project} dir={dir} files={session.snapshot} />
         </aside>
       </div>
