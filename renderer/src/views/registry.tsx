@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
+import { PlaygroundView } from './playground/PlaygroundView';
 import { InstallView } from './install/InstallView';
 import { EditorRoute } from './editor';
 import { PreviewsView } from './previews/PreviewsView';
@@ -26,6 +27,7 @@ export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'install', label: 'Install', render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'editor', label: 'Editor', render: (props) => <EditorRoute {...props} /> },
   { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  { id: 'playground', label: 'Playground', render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
 
 export function findView(id: string): ProjectView {
