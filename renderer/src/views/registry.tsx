@@ -5,6 +5,8 @@ import { PlaygroundView } from './playground/PlaygroundView';
 import { InstallView } from './install/InstallView';
 import { EditorRoute } from './editor';
 import { PreviewsView } from './previews/PreviewsView';
+import { MatrixView } from './matrix/MatrixView';
+import { CostsView } from './costs/CostsView';
 
 export interface ViewProps {
   readonly project: ProjectRef;
@@ -27,6 +29,8 @@ export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'install', label: 'Install', render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'editor', label: 'Editor', render: (props) => <EditorRoute {...props} /> },
   { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  { id: 'matrix', label: 'Matrix', render: ({ project, arg }) => <MatrixView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  { id: 'costs', label: 'Costs', render: ({ project, arg }) => <CostsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'playground', label: 'Playground', render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
 

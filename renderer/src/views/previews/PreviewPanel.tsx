@@ -136,7 +136,7 @@ function TargetTabs({ targets, current, onSelect }: { targets: readonly TargetPr
   const move = (i: number): void => {
     const next = targets[(i + targets.length) % targets.length]!;
     onSelect(next.target);
-    requestAnimationFrame(() => document.getElementById(`ptab-${next.target}`)?.focus());
+    document.getElementById(`ptab-${next.target}`)?.focus();
   };
   return (
     <div className="target-tabs" role="tablist" aria-label="Targets">

@@ -253,11 +253,43 @@ function targetPreview(t: TargetDef, skill: Skill, p: PreparedSkill, view: Proje
   };
 }
 
-/** The compatibility matrix of the project as the snapshot has it (every target, or the given ones). */
-export function snapshotMatrix(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): { matrix: Matrix; failures: FailedSkill[] } {
+/** The compatibility matrix of the project as the snapshot has it (every target, or the given ones); `dirs`: skill name → folder. */
+export function snapshotMatrix(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): { matrix: Matrix; failures: FailedSkill[]; dirs: Record<string, string> } {
   const b = base(snap);
   const { skills, failures } = projectSkills(snap);
-  return { matrix: compatibilityMatrix(skills, targets, b.view), failures };
+  const dirs: Record<string, string> = {};
+  for (const [dir, l] of b.loaded) if (l.ok) dirs[l.skill.manifest.skill.name] = dir;
+  return { matrix: compatibilityMatrix(skills, targets, b.view), failures, dirs };
+}
+
+export interface Explanation {
+  readonly cell: Cell;
+  readonly target: TargetDef;
+  readonly requires: readonly string[];
+  readonly disclosure: 'lazy' | 'eager';
+  readonly standingTokens: number | null;
+  readonly loadedTokens: number | null;
+  readonly notes: readonly string[];
+}
+
+/** One (skill, target) as `skillsmith explain` reports it: the cell, what the target delivers, and the cost. */
+export function explainCell(snap: CompileSnapshot, skillName: string, targetId: string): Explanation | undefined {
+  const b = base(snap);
+  const t = TARGETS.find((x) => x.id === targetId);
+  const skill = [...b.loaded.values()].flatMap((l) => (l.ok && l.skill.manifest.skill.name === skillName ? [l.skill] : []))[0];
+  if (!t || !skill) return undefined;
+  const p = prepareSkill(skill);
+  const cell = matrixCell(skill, p.ok ? p.value : undefined, t, b.view, p.ok ? undefined : p.message);
+  const cost = p.ok ? standingCost(p.value, t, b.view) : undefined;
+  return {
+    cell,
+    target: t,
+    requires: skill.manifest.targets.requires,
+    disclosure: skill.manifest.context.disclosure,
+    standingTokens: cost?.tokens ?? null,
+    loadedTokens: cost?.loadedTokens ?? null,
+    notes: cost?.notes ?? [],
+  };
 }
 
 /** Active targets of the snapshot's project (configured, else detected). */

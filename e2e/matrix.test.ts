@@ -1,0 +1,170 @@
+/**
+ * The compatibility matrix and the cost view in Chromium over `skillsmith serve`, on the
+ * example workspace: the expected cells, reasons on hover and focus, filters, keyboard
+ * navigation, the explanation of a cell, and the per-target cost chart.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli } from '../tests/cli/helpers';
+import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
+import { scratchWorkspace, startServe, type Served } from './support/serve';
+
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
+
+/** The example workspace's grid (skills × the eleven targets in emit order): ✓ full, ◐ degraded, ✕ unsupported. */
+const EXPECTED = {
+  'api-style': '✓✓✓✓✓◐✓✓✕✓✓',
+  'dependency-audit': '✓◐✓✓✓✓◐✓✕◐✓',
+  prereview: '✓✓✓✓✓✓✓✓✕◐✓',
+  'release-notes': '✓✓✓✓✓✓✓✓✕◐✓',
+  'tidy-commits': '✓✓✓✓✓✓✓✓✕◐✓',
+};
+const TARGET_ORDER = ['claude-code', 'cursor', 'agents', 'zed', 'copilot', 'cline', 'windsurf', 'gemini', 'aider', 'agentsmd', 'agent-plugins'];
+
+async function grid(page: Page): Promise<Record<string, string>> {
+  return page.locator('.mrow[data-skill]').evaluateAll((rows) =>
+    Object.fromEntries(rows.map((r) => [(r as HTMLElement).dataset.skill, [...r.querySelectorAll('.mcell .mmark')].map((m) => m.textContent).join('')])),
+  );
+}
+
+const focused = (page: Page) => page.evaluate(() => `${(document.activeElement as HTMLElement)?.closest('.mrow')?.getAttribute('data-skill')}@${(document.activeElement as HTMLElement)?.dataset.target}`);
+
+describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
+  let browser: Browser;
+  let ws: ReturnType<typeof scratchWorkspace>;
+  let served: Served;
+  const pages: Watched[] = [];
+  const open = async () => {
+    const w = await watchedPage(browser, { width: 1500, height: 960 });
+    pages.push(w);
+    return w;
+  };
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
+    ws = scratchWorkspace();
+    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.race([served?.stop(), new Promise((r) => setTimeout(r, 10_000))]);
+    ws?.cleanup();
+  }, 30_000);
+
+  it('shows the expected cells for the example workspace, with reasons on hover and on focus', async () => {
+    const { page, errors, offHost } = await open();
+    await page.goto(`${served.url}#/matrix`);
+    await page.getByRole('grid', { name: 'Compatibility matrix' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('[role="columnheader"][data-target]').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target))).toEqual(TARGET_ORDER);
+    expect(await grid(page)).toEqual(EXPECTED);
+    // The active targets of the project are marked.
+    expect(await page.locator('.mhead.active').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target))).toEqual(['claude-code', 'cursor', 'agentsmd']);
+    await screenshot(page, 'matrix');
+
+    // Hover: the cell's reasons.
+    await page.locator('.mrow[data-skill="dependency-audit"] [data-target="aider"]').hover();
+    const tip = page.getByRole('tooltip');
+    await tip.waitFor();
+    expect(await tip.innerText()).toMatch(/dependency-audit on aider[\s\S]*unsupported[\s\S]*aider-not-wired[\s\S]*missing-capability[\s\S]*eager-only/i);
+    await screenshot(page, 'matrix-hover', false);
+    await page.mouse.move(5, 5);
+    await tip.waitFor({ state: 'detached' });
+
+    // Focus: one tab stop for the grid (roving tabindex); the focused cell shows its reasons too.
+    expect(await page.locator('.mcell[tabindex="0"]').count()).toBe(1);
+    await page.locator('.mrow[data-skill="api-style"] [data-target="claude-code"]').focus();
+    expect(await focused(page)).toBe('api-style@claude-code');
+    expect(await page.getByRole('tooltip').innerText()).toMatch(/Delivered as authored/);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toBe('api-style@cline');
+    expect(await page.getByRole('tooltip').innerText()).toMatch(/cline-lazy-only/);
+    expect(await page.locator('.mcell[tabindex="0"]').getAttribute('data-target')).toBe('cline');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused(page)).toBe('dependency-audit@copilot');
+    await page.keyboard.press('End');
+    expect(await focused(page)).toBe('dependency-audit@agent-plugins');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toBe('dependency-audit@cursor');
+    expect(await page.getByRole('tooltip').innerText()).toMatch(/requires "scripts" — cursor does not deliver it/);
+
+    // Enter opens the explanation of that skill on that target (and the route names it).
+    await page.keyboard.press('Enter');
+    const explain = page.getByTestId('explain');
+    await explain.waitFor();
+    expect(new URL(page.url()).hash).toBe('#/matrix/dependency-audit%40cursor');
+    expect(await explain.getByTestId('explain-status').innerText()).toMatch(/degraded/i);
+    expect(await explain.innerText()).toMatch(/Cursor[\s\S]*missing-capability[\s\S]*Standing \/ session[\s\S]*capabilities/i);
+    await page.waitForTimeout(300); // the drawer's slide-in
+    await screenshot(page, 'matrix-explain');
+    await page.keyboard.press('Escape');
+    await explain.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    expect(offHost).toEqual([]);
+  });
+
+  it('filters by status and by target, and a click opens the explanation', async () => {
+    const { page, errors } = await open();
+    await page.goto(`${served.url}#/matrix`);
+    await page.getByRole('grid').waitFor({ timeout: 20_000 });
+    await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^Unsupported/ }).click();
+    // Every skill is unsupported on aider (its config does not read CONVENTIONS.md), so every row stays.
+    expect(Object.keys(await grid(page))).toHaveLength(5);
+    expect(await page.locator('.mcell.unsupported:not(.dim)').count()).toBe(5);
+    expect(await page.locator('.mcell:not(.dim)').evaluateAll((cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.target))])).toEqual(['aider']);
+
+    await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^Degraded/ }).click();
+    expect(Object.keys(await grid(page))).toEqual(['api-style', 'dependency-audit', 'prereview', 'release-notes', 'tidy-commits']);
+    await page.getByLabel('Filter by target').selectOption('cursor');
+    expect(await grid(page)).toEqual({ 'dependency-audit': '◐' });
+    await page.getByLabel('Filter by target').selectOption('claude-code');
+    expect(await page.getByTestId('matrix-empty').innerText()).toMatch(/No skill has a degraded cell/);
+    await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^All/ }).click();
+    await page.getByLabel('Filter by target').selectOption('active');
+    expect(await grid(page)).toEqual({ 'api-style': '✓✓✓', 'dependency-audit': '✓◐◐', prereview: '✓✓◐', 'release-notes': '✓✓◐', 'tidy-commits': '✓✓◐' });
+    await screenshot(page, 'matrix-filtered');
+
+    await page.locator('.mrow[data-skill="prereview"] [data-target="agentsmd"]').click();
+    const explain = page.getByTestId('explain');
+    await explain.waitFor();
+    expect(await explain.innerText()).toMatch(/prereview[\s\S]*agentsmd[\s\S]*eager-only[\s\S]*loads everything eagerly/);
+    await explain.getByRole('button', { name: /Preview prereview/ }).click();
+    await page.locator('.target-tab[data-target="agentsmd"]').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).hash).toBe('#/previews/prereview');
+    expect(errors).toEqual([]);
+  });
+
+  it('charts the standing cost per target for the project and per skill', async () => {
+    const { page, errors } = await open();
+    await page.goto(`${served.url}#/costs`);
+    await page.locator('.cost-row').first().waitFor({ timeout: 20_000 });
+    const rows = await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) => rs.map((r) => ({ t: (r as HTMLElement).dataset.target, n: Number((r as HTMLElement).dataset.total) })));
+    expect(rows.map((r) => r.t)).toEqual(TARGET_ORDER);
+    const total = Object.fromEntries(rows.map((r) => [r.t, r.n]));
+    // Lazy targets pay descriptions; the eager ones (agentsmd, aider, cline) pay whole texts.
+    expect(total.agentsmd).toBeGreaterThan(total['claude-code']! * 3);
+    expect(total['claude-code']).toBeGreaterThan(0);
+    // The project total is the sum of the per-skill cells, per target.
+    const cells = await page.locator('.cost-table tbody td[data-target="agentsmd"]').evaluateAll((tds) => tds.map((t) => Number((t as HTMLElement).dataset.tokens)));
+    expect(cells).toHaveLength(5);
+    expect(cells.reduce((a, b) => a + b, 0)).toBe(total.agentsmd);
+    await screenshot(page, 'costs');
+
+    await page.getByRole('button', { name: 'Active here' }).click();
+    expect(await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) => rs.map((r) => (r as HTMLElement).dataset.target))).toEqual(['claude-code', 'cursor', 'agentsmd']);
+    await page.locator('.legend-item', { hasText: 'prereview' }).click();
+    const card = page.getByTestId('skill-cost');
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/What adopting prereview costs/);
+    expect(new URL(page.url()).hash).toBe('#/costs/prereview');
+    await screenshot(page, 'costs-skill');
+    expect(errors).toEqual([]);
+  });
+});
