@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
 import { PlaygroundView } from './playground/PlaygroundView';
+import { RunsView } from './runs/RunsView';
 import { InstallView } from './install/InstallView';
 import { EditorRoute } from './editor';
 import { PreviewsView } from './previews/PreviewsView';
@@ -32,6 +33,7 @@ export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'matrix', label: 'Matrix', render: ({ project, arg }) => <MatrixView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'costs', label: 'Costs', render: ({ project, arg }) => <CostsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'playground', label: 'Playground', render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  { id: 'runs', label: 'Runs', render: ({ project, arg }) => <RunsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
 
 export function findView(id: string): ProjectView {
