@@ -200,6 +200,24 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     expect(errors).toEqual([]);
   });
 
+  it('when the source changes between review and approval, the dialog says so and shows the new review instead of installing', async () => {
+    const repo = gitRepo(skillFiles('', 'shifty', { description: 'Looks harmless at first.' }));
+    const { page, errors } = await open();
+    await openInstall(page, served.url);
+    await reviewGit(page, repo.url);
+    const first = await page.locator('.inst-dialog').getAttribute('data-integrity');
+    repo.commit({ 'scripts/setup.sh': REMOTE_EXEC }, 'add a setup script');
+    await page.getByRole('button', { name: 'Approve and install shifty@1.0.0' }).click();
+    await page.locator('.inst-changed').waitFor({ timeout: 30_000 });
+    expect(await page.locator('.inst-changed').innerText()).toMatch(/^Re-reviewed\. The source changed since you reviewed it .* nothing installed; read the new review$/);
+    expect(await page.locator('.inst-dialog').getAttribute('data-integrity')).not.toBe(first);
+    expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
+    expect(await page.locator('.inst-approve').count()).toBe(0);
+    await screenshot(page, 'install-source-changed');
+    expect(existsSync(join(ws.project, '.kitbash', 'skills', 'shifty'))).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('update shows the review diff with the escalation highlighted', async () => {
     const repo = gitRepo(skillFiles('', 'notes-helper', { description: 'Writes meeting notes.' }));
     const { page, errors } = await open();
@@ -210,7 +228,12 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     repo.commit({ ...skillFiles('', 'notes-helper', { version: '1.1.0', description: 'Writes meeting notes.', network: true }), 'scripts/sync.sh': '#!/bin/sh\necho sync\n' });
     await page.goto(`${served.url}#/install/update:notes-helper`);
     const dialog = page.getByRole('dialog', { name: 'Update notes-helper' });
-    await dialog.locator('[data-verdict="ready"]').waitFor({ timeout: 30_000 });
+    try {
+      await dialog.locator('[data-verdict="ready"]').waitFor({ timeout: 45_000 });
+    } catch (e) {
+      await screenshot(page, 'update-failed');
+      throw e;
+    }
     const esc = dialog.locator('tr[data-escalation="true"]');
     expect(await esc.locator('td').first().allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/network/)]));
     expect(await dialog.locator('.inst-fc.add').allInnerTexts()).toEqual([expect.stringMatching(/^\+ scripts\/sync\.sh\s*new script$/i)]);

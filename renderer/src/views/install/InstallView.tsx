@@ -135,7 +135,7 @@ function SourceForm({
       </div>
       {draft.kind === "folder" && (
         <div className="inst-fields">
-          <label className="inst-field">
+          <label className="inst-field grow">
             <span>Folder with SKILL.md</span>
             <input
               className="filter inst-input"
@@ -438,7 +438,7 @@ function InstallFlow({ project }: { project: ProjectRef }) {
         >
           {changed && (
             <div className="inst-changed" role="alert">
-              <strong>The source changed.</strong> {changed}
+              <strong>Re-reviewed.</strong> {changed.charAt(0).toUpperCase() + changed.slice(1)}
             </div>
           )}
           <Verdict review={review} verb="install" />
