@@ -175,8 +175,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await waitForDashboard(page, 6);
     await page.getByRole('button', { name: 'Switch project' }).click();
     await page.getByRole('heading', { name: 'Recent projects' }).waitFor();
-    await page.locator('.recent-name').first().waitFor();
-    expect(await page.locator('.recent-name').allInnerTexts()).toEqual(['workspace']);
+    await expect.poll(() => page.locator('.recent-name').allInnerTexts(), { timeout: 15_000 }).toEqual(['workspace']);
     expect(await page.getByRole('button', { name: /Open the example workspace/ }).isVisible()).toBe(true);
     await screenshot(page, 'picker');
 
@@ -192,13 +191,12 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await page.getByRole('button', { name: 'Switch project' }).click();
     await page.getByLabel('Folder path').fill(join(ws.root, 'nope'));
     await page.getByRole('button', { name: 'Open', exact: true }).click();
-    expect(await page.locator('.inline-error').innerText()).toMatch(/nope: does not exist/);
+    await expect.poll(() => page.locator('.inline-error').allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/nope: does not exist/)]);
     await page.getByLabel('Folder path').fill('relative/path');
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.waitForFunction(() => /absolute/.test(document.querySelector('.inline-error')?.textContent ?? ''));
     await screenshot(page, 'picker-error');
-    await page.locator('.recent-name').nth(1).waitFor();
-    expect(await page.locator('.recent-name').allInnerTexts()).toEqual([empty.split('/').pop(), 'workspace']);
+    await expect.poll(() => page.locator('.recent-name').allInnerTexts(), { timeout: 15_000 }).toEqual([empty.split('/').pop(), 'workspace']);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 
