@@ -10,3 +10,13 @@ declare module 'monaco-editor/esm/vs/editor/edcore.main.js' {
 }
 declare module 'monaco-editor/esm/vs/basic-languages/markdown/markdown.contribution.js';
 declare module 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
+declare module 'monaco-editor/esm/vs/common/workers.js' {
+  export function createWebWorker<T extends object>(opts: {
+    moduleId: string;
+    label?: string;
+    createData?: unknown;
+    createWorker?: () => Worker;
+    host?: unknown;
+    keepIdleModels?: boolean;
+  }): import('monaco-editor').editor.MonacoWebWorker<T>;
+}

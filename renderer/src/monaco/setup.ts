@@ -7,6 +7,7 @@
 import * as monaco from 'monaco-editor/esm/vs/editor/edcore.main.js';
 import 'monaco-editor/esm/vs/basic-languages/markdown/markdown.contribution.js';
 import 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
+import { createWebWorker } from 'monaco-editor/esm/vs/common/workers.js';
 import { configureMonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import YamlWorker from 'monaco-yaml/yaml.worker.js?worker';
@@ -35,7 +36,12 @@ monaco.languages.setLanguageConfiguration('toml', tomlConfiguration);
 /** The schema's own $id: monaco-yaml matches it by URI and never fetches it. */
 export const SPEC_SCHEMA_URI = (specSchema as { $id?: string }).$id ?? 'skillsmith:skill.spec.schema.json';
 
-export const monacoYaml = configureMonacoYaml(monaco, {
+// monaco-yaml creates its worker with the pre-0.55 options (moduleId, label, createData);
+// 0.55's `editor.createWebWorker` wants a Worker instead, and its package entry keeps the
+// old signature as the separate `createWebWorker` export. Hand monaco-yaml that one.
+const monacoForYaml = { ...monaco, editor: { ...monaco.editor, createWebWorker } } as unknown as typeof monaco;
+
+export const monacoYaml = configureMonacoYaml(monacoForYaml, {
   enableSchemaRequest: false,
   completion: true,
   hover: true,

@@ -121,8 +121,12 @@ declare global {
       stats: EditorSession['stats'];
       analysis: () => EditorSession['analysis'];
       markers: (file: string) => editor.IMarker[];
+      /** Markers of every owner (skillsmith and monaco-yaml's schema validation). */
+      allMarkers: (file: string) => editor.IMarker[];
       value: (file: string) => string | undefined;
       dirty: () => string[];
+      /** Put the cursor at line/column of the active file and focus the editor. */
+      goto: (line: number, column?: number) => void;
     };
   }
 }
@@ -147,8 +151,17 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
         const m = session.files.get(f)?.model;
         return m ? monaco.editor.getModelMarkers({ resource: m.uri, owner: 'skillsmith' }) : [];
       },
+      allMarkers: (f) => {
+        const m = session.files.get(f)?.model;
+        return m ? monaco.editor.getModelMarkers({ resource: m.uri }) : [];
+      },
       value: (f) => session.files.get(f)?.model.getValue(),
       dirty: () => session.tabs().filter((t) => t.dirty).map((t) => t.path),
+      goto: (line, column = 1) => {
+        ed.current?.setPosition({ lineNumber: line, column });
+        ed.current?.revealLineInCenter(line);
+        ed.current?.focus();
+      },
     };
     const unload = () => session.flushDrafts();
     window.addEventListener('beforeunload', unload);

@@ -1,0 +1,270 @@
+/**
+ * The skill editor end to end in Chromium over `skillsmith serve`: create a skill from
+ * scratch, break its manifest and watch the markers land on the right lines and clear,
+ * paste a zero-width character and remove it with the quick fix, quote a YAML value by
+ * quick fix, keep unsaved edits over a reload, and resolve a file changed on disk while
+ * open without losing either version. Screenshots go to e2e/artifacts/editor-*.png.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuiltCli } from '../tests/cli/helpers';
+import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
+import { scratchWorkspace, startServe, type Served } from './support/serve';
+
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
+
+type Marker = { startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number; message: string; severity: number; owner: string };
+
+const markers = (page: Page, file: string): Promise<Marker[]> => page.evaluate((f) => window.__skillsmithEditor!.markers(f) as unknown as Marker[], file);
+const value = (page: Page, file: string): Promise<string | undefined> => page.evaluate((f) => window.__skillsmithEditor!.value(f), file);
+
+async function openEditor(page: Page, dir: string): Promise<void> {
+  await page.evaluate((d) => (window.location.hash = `#/editor/${d}`), dir);
+  await page.locator('.editor-host .monaco-editor').waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
+}
+
+async function tab(page: Page, file: string): Promise<void> {
+  await page.click(`[data-tab="${file}"]`);
+  await page.waitForFunction((f) => document.querySelector('.editor-host')?.getAttribute('data-file') === f, file);
+}
+
+/** Replace line `line` of the active file with `text`, typed as the author would. */
+async function replaceLine(page: Page, line: number, text: string): Promise<void> {
+  await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 1), line);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.insertText(text);
+}
+
+async function waitMarkers(page: Page, file: string, pred: (ms: Marker[]) => boolean, what: string): Promise<Marker[]> {
+  const deadline = Date.now() + 10_000;
+  let last: Marker[] = [];
+  while (Date.now() < deadline) {
+    last = await markers(page, file);
+    if (pred(last)) return last;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`${what}: markers on ${file} never matched; last: ${JSON.stringify(last.map((m) => [m.startLineNumber, m.message]))}`);
+}
+
+describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () => {
+  let browser: Browser;
+  let ws: ReturnType<typeof scratchWorkspace>;
+  let served: Served;
+  let w: Watched;
+
+  beforeAll(async () => {
+    requireBuiltCli();
+    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
+    ws = scratchWorkspace();
+    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
+    browser = await launchChromium();
+    w = await watchedPage(browser, { width: 1440, height: 900 });
+    await w.page.goto(served.url);
+    await w.page.locator('.project-id h1').waitFor({ timeout: 30_000 });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+    ws?.cleanup();
+  }, 30_000);
+
+  const skillDir = () => join(ws.project, '.kitbash/skills/changelog-writer');
+
+  it('creates a skill from scratch: a valid manifested skill that lints clean, opened in the editor', async () => {
+    const { page } = w;
+    await page.evaluate(() => (window.location.hash = '#/editor'));
+    const form = page.locator('form[aria-label="New skill"]');
+    await form.waitFor({ timeout: 30_000 });
+    // The form refuses what the manifest would refuse, before asking main.
+    await form.locator('input[name="name"]').fill('Changelog Writer');
+    await form.locator('textarea[name="description"]').fill('short');
+    expect(await form.locator('.field-error').allInnerTexts()).toHaveLength(2);
+    expect(await form.locator('button[type="submit"]').isDisabled()).toBe(true);
+    await form.locator('input[name="name"]').fill('changelog-writer');
+    await form.locator('textarea[name="description"]').fill('Drafts changelog entries from the merged pull requests of a release.');
+    await form.locator('button[type="submit"]').click();
+    await page.waitForFunction(() => window.location.hash === '#/editor/changelog-writer');
+    await openEditor(page, 'changelog-writer');
+
+    const toml = readFileSync(join(skillDir(), 'skill.toml'), 'utf8');
+    expect(toml).toMatch(/^\[skill\]\nname = "changelog-writer"\nversion = "0\.1\.0"\ndescription = "Drafts changelog entries/);
+    expect(readFileSync(join(skillDir(), 'SKILL.md'), 'utf8')).toMatch(/^# changelog-writer\n/);
+    await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
+    expect(await page.locator('.editor-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
+    // The budget meter and the standing stub.
+    expect(await page.locator('[data-meter="Body"] .meter-value').innerText()).toMatch(/^\d+ \/ 2,000 tok$/);
+    expect(await page.locator('[data-meter="Standing stub"] .meter-value').innerText()).toMatch(/^\d+ \/ 100 tok$/);
+    expect(await page.locator('.ss-stub-line').count()).toBeGreaterThan(0);
+    await screenshot(page, 'editor-new-skill', false);
+  }, 90_000);
+
+  it('puts markers on the lines of an invalid manifest and clears them once it is fixed', async () => {
+    const { page } = w;
+    await tab(page, 'skill.toml');
+    const lines = (await value(page, 'skill.toml'))!.split('\n');
+    const versionLine = lines.indexOf('version = "0.1.0"') + 1;
+    const budgetLine = lines.indexOf('budget = 2000') + 1;
+    expect(versionLine).toBeGreaterThan(0);
+    expect(budgetLine).toBeGreaterThan(versionLine);
+
+    await replaceLine(page, versionLine, 'version = "one"');
+    await replaceLine(page, budgetLine, 'budget = 5');
+    const bad = await waitMarkers(page, 'skill.toml', (ms) => ms.length === 2, 'invalid manifest');
+    expect(bad.map((m) => [m.startLineNumber, m.startColumn])).toEqual([
+      [versionLine, 'version = '.length + 1],
+      [budgetLine, 'budget = '.length + 1],
+    ]);
+    expect(bad[0]!.message).toMatch(/skill\.version "one" is not semver/);
+    expect(bad[1]!.message).toMatch(/context\.budget is required and must be 50–20000/);
+    // Squiggles are on screen, the tab counts them, the header says errors.
+    await page.locator('.editor-host .squiggly-error').first().waitFor();
+    expect(await page.locator('[data-tab="skill.toml"] .tab-count.fail').innerText()).toBe('2');
+    await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'fail');
+
+    // A TOML syntax error is marked at its line and column.
+    await replaceLine(page, budgetLine, 'budget = = 5');
+    const syntax = await waitMarkers(page, 'skill.toml', (ms) => ms.length === 1 && /invalid TOML/.test(ms[0]!.message), 'TOML syntax');
+    expect(syntax[0]!.startLineNumber).toBe(budgetLine);
+    await screenshot(page, 'editor-invalid-manifest', false);
+
+    await replaceLine(page, budgetLine, 'budget = 2000');
+    await waitMarkers(page, 'skill.toml', (ms) => ms.length === 1 && /semver/.test(ms[0]!.message), 'budget fixed');
+    await replaceLine(page, versionLine, 'version = "0.2.0"');
+    await waitMarkers(page, 'skill.toml', (ms) => ms.length === 0, 'manifest fixed');
+    await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
+    expect(await page.locator('.editor-host .squiggly-error').count()).toBe(0);
+
+    // Ctrl+S writes it (atomically, through main).
+    await page.keyboard.press('Control+s');
+    await page.waitForFunction(() => window.__skillsmithEditor!.dirty().length === 0);
+    expect(readFileSync(join(skillDir(), 'skill.toml'), 'utf8')).toContain('version = "0.2.0"');
+  }, 90_000);
+
+  it('flags a pasted zero-width character as blocking at its exact column, and the quick fix removes it', async () => {
+    const { page } = w;
+    await tab(page, 'SKILL.md');
+    const lines = (await value(page, 'SKILL.md'))!.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Drafts changelog')) + 1;
+    expect(at).toBeGreaterThan(0);
+    await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 7), at);
+    await page.keyboard.insertText('\u200B');
+    const found = await waitMarkers(page, 'SKILL.md', (ms) => ms.some((m) => /visible-text/.test(m.message)), 'zero-width');
+    const zw = found.find((m) => /visible-text/.test(m.message))!;
+    expect([zw.startLineNumber, zw.startColumn, zw.endColumn]).toEqual([at, 7, 8]);
+    expect(zw.message).toMatch(/U\+200B.*blocks install/);
+    const row = page.locator('.problem.blocking[data-code="visible-text"]');
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/blocks install/i);
+    await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'blocking');
+    await screenshot(page, 'editor-zero-width', false);
+
+    // Monaco offers the same fix as a code action at the marker (Ctrl+.).
+    await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 7), at);
+    await page.keyboard.press('Control+.');
+    const menu = page.locator('.action-widget', { hasText: 'Remove the invisible characters here' });
+    await menu.waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await row.locator('.fix-btn').click();
+    await waitMarkers(page, 'SKILL.md', (ms) => !ms.some((m) => /visible-text/.test(m.message)), 'zero-width removed');
+    expect(await value(page, 'SKILL.md')).not.toContain('\u200B');
+    expect(await page.locator('.problem.blocking').count()).toBe(0);
+  }, 60_000);
+
+  it('validates skill.spec.yml with the SkillSpec engine and the schema, and quotes a value containing ": " by quick fix', async () => {
+    const { page } = w;
+    await page.locator('.editor-tab.add', { hasText: 'skill.spec.yml' }).click();
+    await page.waitForFunction(() => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml');
+    const lines = (await value(page, 'skill.spec.yml'))!.split('\n');
+    const titleLine = lines.findIndex((l) => l.startsWith('title:')) + 1;
+    await replaceLine(page, titleLine, 'title: Changelog: the writer');
+    const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'spec parse error');
+    expect(found[0]!.startLineNumber).toBe(titleLine);
+    const fix = page.locator('.problem[data-code="spec/parse_yaml"] .fix-btn');
+    expect(await fix.innerText()).toMatch(/Quote the value/);
+    await fix.click();
+    await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length === 0, 'quoted');
+    expect((await value(page, 'skill.spec.yml'))!.split('\n')[titleLine - 1]).toBe('title: "Changelog: the writer"');
+
+    // monaco-yaml validates against the SkillSpec JSON Schema (inlined, never fetched).
+    await replaceLine(page, titleLine, 'title: "Changelog: the writer"\nbogus_field: 1');
+    await page.waitForFunction(
+      () => (window.__skillsmithEditor!.allMarkers('skill.spec.yml') as unknown as { owner: string }[]).some((m) => m.owner !== 'skillsmith'),
+      null,
+      { timeout: 15_000 },
+    );
+    await screenshot(page, 'editor-spec', false);
+    await page.keyboard.press('Control+z');
+  }, 60_000);
+
+  it('keeps unsaved edits over a reload of the window (drafts)', async () => {
+    const { page } = w;
+    await tab(page, 'SKILL.md');
+    const lines = (await value(page, 'SKILL.md'))!.split('\n');
+    await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 1), lines.length);
+    await page.keyboard.insertText('Unsaved line typed before the reload.\n');
+    await page.waitForTimeout(600);
+    await page.reload();
+    await openEditor(page, 'changelog-writer');
+    expect(await value(page, 'SKILL.md')).toContain('Unsaved line typed before the reload.');
+    const dirty = await page.evaluate(() => window.__skillsmithEditor!.dirty());
+    expect(dirty).toContain('SKILL.md');
+    expect(dirty).toContain('skill.spec.yml');
+    expect(readFileSync(join(skillDir(), 'SKILL.md'), 'utf8')).not.toContain('Unsaved line');
+    expect(await page.locator('[data-tab="SKILL.md"] .tab-dirty').count()).toBe(1);
+  }, 60_000);
+
+  it('resolves a file changed on disk while open: both versions shown, nothing lost', async () => {
+    const { page } = w;
+    const file = join(skillDir(), 'SKILL.md');
+    const mine = (await value(page, 'SKILL.md'))!;
+    const theirs = readFileSync(file, 'utf8').replace('## Steps', '## Steps (edited on disk)');
+    writeFileSync(file, theirs);
+    const banner = page.locator('[data-conflict="SKILL.md"]');
+    await banner.waitFor({ timeout: 15_000 });
+    // The buffer is untouched by the change on disk.
+    expect(await value(page, 'SKILL.md')).toBe(mine);
+
+    await banner.locator('button').click();
+    const dialog = page.locator('.diff-dialog');
+    await dialog.waitFor();
+    await page.locator('.diff-dialog .monaco-diff-editor').waitFor();
+    await page.waitForTimeout(400);
+    const shown = (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    expect(shown).toContain('(edited on disk)');
+    expect(shown).toContain('Unsaved line typed before the reload.');
+    await screenshot(page, 'editor-conflict-diff', false);
+
+    // Taking the disk version keeps mine one undo away.
+    await dialog.locator('[data-action="take-disk"]').click();
+    await page.waitForFunction(() => window.__skillsmithEditor!.value('SKILL.md')!.includes('(edited on disk)'));
+    expect(await page.locator('[data-conflict]').count()).toBe(0);
+    await page.evaluate(() => window.__skillsmithEditor!.goto(1, 1));
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(() => window.__skillsmithEditor!.value('SKILL.md')!.includes('Unsaved line typed before the reload.'));
+    expect(await value(page, 'SKILL.md')).toBe(mine);
+
+    // Someone changes it again; this time the author keeps theirs and saves it over the disk.
+    writeFileSync(file, theirs.replace('(edited on disk)', '(edited twice)'));
+    await banner.waitFor({ timeout: 15_000 });
+    await page.locator('button', { hasText: 'Save all' }).click();
+    await dialog.waitFor();
+    await page.waitForFunction(() => (document.querySelector('.diff-dialog') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ').includes('(edited twice)'));
+    // Nothing was written while the conflict is open.
+    expect(readFileSync(file, 'utf8')).toContain('(edited twice)');
+    await dialog.locator('[data-action="keep-mine"]').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+    await page.waitForFunction(() => !window.__skillsmithEditor!.dirty().includes('SKILL.md'));
+  }, 90_000);
+
+  it('made no request off the loopback host and logged no errors', () => {
+    expect(w.offHost).toEqual([]);
+    expect(w.errors).toEqual([]);
+  });
+});
