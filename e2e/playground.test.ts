@@ -4,12 +4,12 @@
  * (the fixture's, one failing with expected against actual, and a corpus spec's, copied
  * into the temp project); save an input as a new scenario test through the editor.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../tests/cli/helpers';
-import { haveCorpusSpec, playProject, type PlayProject } from '../tests/play-runs/fixtures';
+import { haveCorpusSpec, playProject, TRIAGE_SPEC, type PlayProject } from '../tests/play-runs/fixtures';
 import { repoRoot, requireOrSkip } from '../tests/support/paths';
 import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
 import { startServe, type Served } from './support/serve';
@@ -118,6 +118,27 @@ describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
     expect(await page.locator('[data-testid="tests-summary"]').innerText()).toBe('20/20 passed');
     expect(await page.locator('.play-test.pass').count()).toBe(20);
     await screenshot(page, 'playground-corpus-tests');
+    expect(errors).toEqual([]);
+  });
+
+  it('follows the spec on disk: a broken spec shows its one-line error with file and line, and the typed input is kept', async () => {
+    const { page, errors } = await open();
+    const path = join(p.project, '.kitbash/skills/scratch/skill.spec.yml');
+    writeFileSync(path, TRIAGE_SPEC);
+    await page.goto(`${served.url}#/playground/scratch`);
+    await page.getByLabel('What the user says').fill('there is a bug');
+    await page.waitForFunction(() => document.querySelector('[data-testid="route"] .play-route-id')?.textContent === 'hotfix');
+    // Broken on disk (an unknown key): the banner names the file, line and column; the input stays.
+    writeFileSync(path, TRIAGE_SPEC.replace('    rank: 2\n', '    rank: 2\n    colour: red\n'));
+    await page.getByTestId('spec-error').waitFor({ timeout: 20_000 });
+    expect(await flat(page, '[data-testid="spec-error"]')).toMatch(/^The spec does not load — \.kitbash\/skills\/scratch\/skill\.spec\.yml:13:5: .*colour/);
+    expect(await page.getByLabel('What the user says').inputValue()).toBe('there is a bug');
+    await screenshot(page, 'playground-spec-error');
+    // Fixed on disk: the playground comes back with what was typed.
+    writeFileSync(path, TRIAGE_SPEC.replace('user_says_any: ["bug", "broken", "crash"]', 'user_says_any: ["crash"]'));
+    await page.getByLabel('What the user says').waitFor({ timeout: 20_000 });
+    expect(await page.getByLabel('What the user says').inputValue()).toBe('there is a bug');
+    await page.waitForFunction(() => document.querySelector('[data-testid="route"] .play-route-id')?.textContent === 'investigate');
     expect(errors).toEqual([]);
   });
 

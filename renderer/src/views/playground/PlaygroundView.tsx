@@ -145,7 +145,20 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   return (
     <>
       <ValidationBanner file={file.data} parsed={parsed} refetching={file.isFetching} />
-      {parsed.ok ? <Play project={project} dir={dir} file={file.data} spec={parsed.spec} input={input} deferred={deferred} setInput={setInput} /> : null}
+      {parsed.ok ? (
+        <Play project={project} dir={dir} file={file.data} spec={parsed.spec} input={input} deferred={deferred} setInput={setInput} />
+      ) : (
+        <section className="panel play-input" aria-label="Input">
+          <div className="panel-head">
+            <h2>Input</h2>
+            <button type="button" className="btn" onClick={() => navigate({ view: 'editor', arg: dir })}>
+              Fix {SPEC_FILE} in the editor
+            </button>
+          </div>
+          <textarea className="play-textarea" aria-label="What the user says" value={input} spellCheck={false} onChange={(e) => setInput(e.target.value)} />
+          <p className="muted small">Your input is kept; the decision comes back as soon as the spec loads again.</p>
+        </section>
+      )}
     </>
   );
 }

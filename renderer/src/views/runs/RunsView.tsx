@@ -47,7 +47,8 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
   useEffect(
     () =>
       api.on('project.changed', (e) => {
-        if (e.root === project.root) void qc.invalidateQueries({ queryKey: runsKeys.targets(project.root) });
+        // Skill files, the lock or the policy changed: labels, plans (drift, refusals) and history may too.
+        if (e.root === project.root) void qc.invalidateQueries({ queryKey: runsKeys.all(project.root) });
       }),
     [api, qc, project.root],
   );
