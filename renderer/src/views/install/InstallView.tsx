@@ -1,41 +1,16 @@
-import { useEffect, useRef, useState } from "react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ProjectRef } from "../../../../shared/ipc";
-import type {
-  ApproveResult,
-  ReviewView,
-  UpdateCheck,
-} from "../../../../shared/ipc/channels/install";
-import { useApi } from "../../api/context";
-import { keys, useAppInfo, useDashboard } from "../../queries";
-import { navigate } from "../../route";
-import {
-  ErrorLine,
-  newProgressId,
-  ProgressLine,
-  useProgress,
-} from "./progress";
-import { ReviewPanel, Verdict } from "./ReviewPanel";
-import "./install.css";
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProjectRef } from '../../../../shared/ipc';
+import type { ApproveResult, ReviewView, UpdateCheck } from '../../../../shared/ipc/channels/install';
+import { useApi } from '../../api/context';
+import { keys, useAppInfo, useDashboard } from '../../queries';
+import { navigate } from '../../route';
+import { ErrorLine, newProgressId, ProgressLine, useProgress } from './progress';
+import { ReviewPanel, Verdict } from './ReviewPanel';
+import { EMPTY, sourceOf, type Draft, type SourceKind } from './source';
+import './install.css';
 
-type SourceKind = "folder" | "git" | "github";
-interface Draft {
-  kind: SourceKind;
-  folder: string;
-  gitUrl: string;
-  gitRef: string;
-  gitPath: string;
-  github: string;
-}
-const EMPTY: Draft = {
-  kind: "git",
-  folder: "",
-  gitUrl: "",
-  gitRef: "",
-  gitPath: "",
-  github: "",
-};
-const DRAFT_KEY = "skillsmith.install.draft";
+const DRAFT_KEY = 'skillsmith.install.draft';
 
 /** What the person typed survives errors, re-reviews, navigation and reloads of this tab. */
 function useDraft(): [Draft, (d: Partial<Draft>) => void] {
@@ -43,9 +18,7 @@ function useDraft(): [Draft, (d: Partial<Draft>) => void] {
     try {
       return {
         ...EMPTY,
-        ...(JSON.parse(
-          sessionStorage.getItem(DRAFT_KEY) ?? "{}",
-        ) as Partial<Draft>),
+        ...(JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? '{}') as Partial<Draft>),
       };
     } catch {
       return EMPTY;
@@ -60,45 +33,16 @@ function useDraft(): [Draft, (d: Partial<Draft>) => void] {
   return [draft, update];
 }
 
-/** The source string the engine gets for a draft. */
-export function sourceOf(d: Draft): string {
-  if (d.kind === "folder")
-    return d.folder.trim() === ""
-      ? ""
-      : d.folder.trim().startsWith("file:")
-        ? d.folder.trim()
-        : `file:${d.folder.trim()}`;
-  if (d.kind === "github") {
-    const v = d.github.trim();
-    return v === "" ? "" : v.startsWith("gh:") ? v : `gh:${v}`;
-  }
-  const url = d.gitUrl.trim();
-  if (!url) return "";
-  const ref = d.gitRef.trim();
-  const path = d.gitPath.trim().replace(/^\/+/, "");
-  return ref || path ? `${url}#${ref}${path ? `:${path}` : ""}` : url;
-}
-
-function SourceForm({
-  draft,
-  set,
-  busy,
-  onReview,
-}: {
-  draft: Draft;
-  set: (d: Partial<Draft>) => void;
-  busy: boolean;
-  onReview: (source: string) => void;
-}) {
+function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Partial<Draft>) => void; busy: boolean; onReview: (source: string) => void }) {
   const api = useApi();
   const info = useAppInfo();
   const canPick = info.data?.capabilities.pickFolder === true;
   const [pickError, setPickError] = useState<unknown>(null);
   const source = sourceOf(draft);
   const tabs: { id: SourceKind; label: string }[] = [
-    { id: "folder", label: "Folder" },
-    { id: "git", label: "Git URL" },
-    { id: "github", label: "GitHub" },
+    { id: 'folder', label: 'Folder' },
+    { id: 'git', label: 'Git URL' },
+    { id: 'github', label: 'GitHub' },
   ];
   return (
     <form
@@ -111,29 +55,16 @@ function SourceForm({
     >
       <div className="panel-head">
         <h2>Install a skill</h2>
-        <span className="muted small">
-          Nothing is written until you approve the review.
-        </span>
+        <span className="muted small">Nothing is written until you approve the review.</span>
       </div>
-      <div
-        className="segmented inst-kinds"
-        role="tablist"
-        aria-label="Kind of source"
-      >
+      <div className="segmented inst-kinds" role="tablist" aria-label="Kind of source">
         {tabs.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={draft.kind === t.id}
-            className={draft.kind === t.id ? "active" : ""}
-            onClick={() => set({ kind: t.id })}
-          >
+          <button key={t.id} type="button" role="tab" aria-selected={draft.kind === t.id} className={draft.kind === t.id ? 'active' : ''} onClick={() => set({ kind: t.id })}>
             {t.label}
           </button>
         ))}
       </div>
-      {draft.kind === "folder" && (
+      {draft.kind === 'folder' && (
         <div className="inst-fields">
           <label className="inst-field grow">
             <span>Folder with SKILL.md</span>
@@ -163,7 +94,7 @@ function SourceForm({
           )}
         </div>
       )}
-      {draft.kind === "git" && (
+      {draft.kind === 'git' && (
         <div className="inst-fields">
           <label className="inst-field grow">
             <span>Repository URL</span>
@@ -200,7 +131,7 @@ function SourceForm({
           </label>
         </div>
       )}
-      {draft.kind === "github" && (
+      {draft.kind === 'github' && (
         <div className="inst-fields">
           <label className="inst-field grow">
             <span>GitHub source</span>
@@ -215,23 +146,13 @@ function SourceForm({
           </label>
         </div>
       )}
-      {pickError !== null && (
-        <ErrorLine
-          error={pickError}
-          origin="app.pickFolder"
-          onDismiss={() => setPickError(null)}
-        />
-      )}
+      {pickError !== null && <ErrorLine error={pickError} origin="app.pickFolder" onDismiss={() => setPickError(null)} />}
       <div className="inst-source-foot">
         <span className="muted small">
-          source: <code data-field="composed-source">{source || "—"}</code>
+          source: <code data-field="composed-source">{source || '—'}</code>
         </span>
-        <button
-          type="submit"
-          className="btn primary"
-          disabled={!source || busy}
-        >
-          {busy ? "Reviewing…" : "Review"}
+        <button type="submit" className="btn primary" disabled={!source || busy}>
+          {busy ? 'Reviewing…' : 'Review'}
         </button>
       </div>
     </form>
@@ -247,39 +168,25 @@ function InstalledList({ project }: { project: ProjectRef }) {
         <h2>Installed</h2>
         <span className="muted small">{skills.length} skill(s)</span>
       </div>
-      {dash.isError && (
-        <ErrorLine error={dash.error} origin="project.dashboard" />
-      )}
+      {dash.isError && <ErrorLine error={dash.error} origin="project.dashboard" />}
       <ul className="inst-plain">
         {skills.map((s) => (
           <li key={s.dir} className="inst-installed-row" data-skill={s.dir}>
             <span className="inst-installed-name">
               {s.name}
-              <span className="mono muted small"> {s.version ?? ""}</span>
+              <span className="mono muted small"> {s.version ?? ''}</span>
             </span>
             <span className="inst-installed-actions">
               <button
                 type="button"
                 className="btn"
-                disabled={s.lock === "unlocked" || s.source === null}
-                title={
-                  s.source === null
-                    ? "not pinned in kitbash.lock: nothing to refetch"
-                    : `refetch ${s.source}`
-                }
-                onClick={() =>
-                  navigate({ view: "install", arg: `update:${s.dir}` })
-                }
+                disabled={s.lock === 'unlocked' || s.source === null}
+                title={s.source === null ? 'not pinned in kitbash.lock: nothing to refetch' : `refetch ${s.source}`}
+                onClick={() => navigate({ view: 'install', arg: `update:${s.dir}` })}
               >
                 Update…
               </button>
-              <button
-                type="button"
-                className="btn"
-                onClick={() =>
-                  navigate({ view: "install", arg: `remove:${s.dir}` })
-                }
-              >
+              <button type="button" className="btn" onClick={() => navigate({ view: 'install', arg: `remove:${s.dir}` })}>
                 Remove…
               </button>
             </span>
@@ -297,26 +204,16 @@ function InstallFlow({ project }: { project: ProjectRef }) {
   const [draft, setDraft] = useDraft();
   const [review, setReview] = useState<ReviewView | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
-  const [done, setDone] = useState<Extract<
-    ApproveResult,
-    { outcome: "installed" }
-  > | null>(null);
+  const [done, setDone] = useState<Extract<ApproveResult, { outcome: 'installed' }> | null>(null);
   const [pid, setPid] = useState<string | null>(null);
   const live = useRef<string | null>(null);
   live.current = review?.id ?? null;
   // A review still open when the view goes away is discarded in main.
-  useEffect(
-    () => () =>
-      void (
-        live.current &&
-        api.install.cancel({ id: live.current }).catch(() => undefined)
-      ),
-    [api],
-  );
+  useEffect(() => () => void (live.current && api.install.cancel({ id: live.current }).catch(() => undefined)), [api]);
 
   const begin = useMutation({
     mutationFn: (source: string) => {
-      const id = newProgressId("review");
+      const id = newProgressId('review');
       setPid(id);
       return api.install.begin({ source, progressId: id });
     },
@@ -328,7 +225,7 @@ function InstallFlow({ project }: { project: ProjectRef }) {
   });
   const approve = useMutation({
     mutationFn: (r: ReviewView) => {
-      const id = newProgressId("approve");
+      const id = newProgressId('approve');
       setPid(id);
       return api.install.approve({
         id: r.id,
@@ -337,7 +234,7 @@ function InstallFlow({ project }: { project: ProjectRef }) {
       });
     },
     onSuccess: (res) => {
-      if (res.outcome === "changed") {
+      if (res.outcome === 'changed') {
         setChanged(res.message);
         setReview(res.review);
         return;
@@ -345,15 +242,14 @@ function InstallFlow({ project }: { project: ProjectRef }) {
       setReview(null);
       setDone(res);
       void qc.invalidateQueries({ queryKey: keys.dashboard(project.root) });
-      void qc.invalidateQueries({ queryKey: ["skills", "get", project.root] });
+      void qc.invalidateQueries({ queryKey: ['skills', 'get', project.root] });
     },
   });
   const busy = begin.isPending || approve.isPending;
   const progress = useProgress(pid, busy);
 
   const discard = () => {
-    if (review)
-      void api.install.cancel({ id: review.id }).catch(() => undefined);
+    if (review) void api.install.cancel({ id: review.id }).catch(() => undefined);
     setReview(null);
     setChanged(null);
     approve.reset();
@@ -375,32 +271,15 @@ function InstallFlow({ project }: { project: ProjectRef }) {
           <InstalledList project={project} />
         </div>
       )}
-      <ProgressLine
-        progress={progress}
-        fallback={
-          approve.isPending
-            ? "checking the source and installing…"
-            : "fetching the source…"
-        }
-      />
-      {begin.isError && (
-        <ErrorLine
-          error={begin.error}
-          origin="install.begin"
-          onDismiss={() => begin.reset()}
-        />
-      )}
+      <ProgressLine progress={progress} fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'} />
+      {begin.isError && <ErrorLine error={begin.error} origin="install.begin" onDismiss={() => begin.reset()} />}
       {done && (
-        <div
-          className="inst-verdict done"
-          role="status"
-          data-verdict="installed"
-        >
+        <div className="inst-verdict done" role="status" data-verdict="installed">
           <div className="inst-verdict-icon" aria-hidden="true">
             ✓
           </div>
           <div>
-            <h2>Installed {done.installed.join(", ")}</h2>
+            <h2>Installed {done.installed.join(', ')}</h2>
             <p className="inst-explain">Pinned in kitbash.lock.</p>
             {done.notes.length > 0 && (
               <ul className="inst-plain small muted">
@@ -410,18 +289,10 @@ function InstallFlow({ project }: { project: ProjectRef }) {
               </ul>
             )}
             <div className="inst-actions">
-              <button
-                type="button"
-                className="btn"
-                onClick={() => navigate({ view: "dashboard" })}
-              >
+              <button type="button" className="btn" onClick={() => navigate({ view: 'dashboard' })}>
                 Open the dashboard
               </button>
-              <button
-                type="button"
-                className="btn ghost"
-                onClick={() => setDone(null)}
-              >
+              <button type="button" className="btn ghost" onClick={() => setDone(null)}>
                 Install another
               </button>
             </div>
@@ -429,13 +300,7 @@ function InstallFlow({ project }: { project: ProjectRef }) {
         </div>
       )}
       {review && (
-        <div
-          className="inst-dialog"
-          role="dialog"
-          aria-label={`Install review of ${review.root}`}
-          data-review-id={review.id}
-          data-integrity={review.integrity}
-        >
+        <div className="inst-dialog" role="dialog" aria-label={`Install review of ${review.root}`} data-review-id={review.id} data-integrity={review.integrity}>
           {changed && (
             <div className="inst-changed" role="alert">
               <strong>Re-reviewed.</strong> {changed.charAt(0).toUpperCase() + changed.slice(1)}
@@ -443,26 +308,13 @@ function InstallFlow({ project }: { project: ProjectRef }) {
           )}
           <Verdict review={review} verb="install" />
           <div className="inst-actions inst-sticky">
-            <span
-              className="muted small mono inst-source-echo"
-              title="the source as reviewed"
-            >
+            <span className="muted small mono inst-source-echo" title="the source as reviewed">
               {review.source.raw}
             </span>
-            <button
-              type="button"
-              className="btn"
-              onClick={discard}
-              disabled={approve.isPending}
-            >
-              {review.blockers.length ? "Close" : "Cancel"}
+            <button type="button" className="btn" onClick={discard} disabled={approve.isPending}>
+              {review.blockers.length ? 'Close' : 'Cancel'}
             </button>
-            {review.blockers.length > 0 && (
-              <span className="inst-no-approve">
-                Cannot be approved — blocked by {review.blockers.length}{" "}
-                finding(s)
-              </span>
-            )}
+            {review.blockers.length > 0 && <span className="inst-no-approve">Cannot be approved — blocked by {review.blockers.length} finding(s)</span>}
             {review.blockers.length === 0 && (
               <button
                 type="button"
@@ -471,19 +323,11 @@ function InstallFlow({ project }: { project: ProjectRef }) {
                 onClick={() => approve.mutate(review)}
                 title={`approves exactly ${review.integrity}`}
               >
-                {approve.isPending
-                  ? "Installing…"
-                  : `Approve and install ${review.root}@${review.nodes[0]?.version ?? ""}`}
+                {approve.isPending ? 'Installing…' : `Approve and install ${review.root}@${review.nodes[0]?.version ?? ''}`}
               </button>
             )}
           </div>
-          {approve.isError && (
-            <ErrorLine
-              error={approve.error}
-              origin="install.approve"
-              onDismiss={() => approve.reset()}
-            />
-          )}
+          {approve.isError && <ErrorLine error={approve.error} origin="install.approve" onDismiss={() => approve.reset()} />}
           <ReviewPanel review={review} />
         </div>
       )}
@@ -494,18 +338,17 @@ function InstallFlow({ project }: { project: ProjectRef }) {
 function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
   const api = useApi();
   const qc = useQueryClient();
-  const [pid] = useState(() => newProgressId("update"));
+  const [pid] = useState(() => newProgressId('update'));
   const [result, setResult] = useState<UpdateCheck | null>(null);
   const check = useMutation({
     mutationFn: () => api.install.checkUpdate({ name: dir, progressId: pid }),
     onSuccess: setResult,
   });
   const apply = useMutation({
-    mutationFn: (r: ReviewView) =>
-      api.install.applyUpdate({ id: r.id, integrity: r.integrity }),
+    mutationFn: (r: ReviewView) => api.install.applyUpdate({ id: r.id, integrity: r.integrity }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: keys.dashboard(project.root) });
-      void qc.invalidateQueries({ queryKey: ["skills", "get", project.root] });
+      void qc.invalidateQueries({ queryKey: ['skills', 'get', project.root] });
     },
   });
   const started = useRef(false);
@@ -515,36 +358,19 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
     check.mutate();
   }, [check]);
   const progress = useProgress(pid, check.isPending);
-  const review = result?.status === "changed" ? result.review : null;
-  useEffect(
-    () => () =>
-      void (
-        review &&
-        !apply.isSuccess &&
-        api.install.cancel({ id: review.id }).catch(() => undefined)
-      ),
-    [api, review, apply.isSuccess],
-  );
+  const review = result?.status === 'changed' ? result.review : null;
+  useEffect(() => () => void (review && !apply.isSuccess && api.install.cancel({ id: review.id }).catch(() => undefined)), [api, review, apply.isSuccess]);
   return (
     <div className="inst-dialog" role="dialog" aria-label={`Update ${dir}`}>
       <div className="panel-head">
         <h2>Update {dir}</h2>
-        <button
-          type="button"
-          className="btn ghost"
-          onClick={() => navigate({ view: "install" })}
-        >
+        <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install' })}>
           Back
         </button>
       </div>
-      <ProgressLine
-        progress={progress}
-        fallback="refetching the pinned source…"
-      />
-      {check.isError && (
-        <ErrorLine error={check.error} origin="install.checkUpdate" />
-      )}
-      {result?.status === "up-to-date" && (
+      <ProgressLine progress={progress} fallback="refetching the pinned source…" />
+      {check.isError && <ErrorLine error={check.error} origin="install.checkUpdate" />}
+      {result?.status === 'up-to-date' && (
         <div className="inst-verdict done" data-verdict="up-to-date">
           <div className="inst-verdict-icon" aria-hidden="true">
             ✓
@@ -566,31 +392,20 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
             <h2>
               Updated {apply.data.updated} to {apply.data.version}
             </h2>
-            <p className="inst-explain">
-              Re-pinned in kitbash.lock. {apply.data.notes.join(" ")}
-            </p>
+            <p className="inst-explain">Re-pinned in kitbash.lock. {apply.data.notes.join(' ')}</p>
           </div>
         </div>
       )}
-      {review && !apply.isSuccess && result?.status === "changed" && (
+      {review && !apply.isSuccess && result?.status === 'changed' && (
         <>
           <p className="muted">
             {result.name}: {result.from} → {review.nodes[0]?.version}
-            {result.localEdits && (
-              <strong className="inst-warn-text">
-                {" "}
-                · local edits will be overwritten
-              </strong>
-            )}
+            {result.localEdits && <strong className="inst-warn-text"> · local edits will be overwritten</strong>}
           </p>
           <Verdict review={review} verb="update" />
           <div className="inst-actions inst-sticky">
-            <button
-              type="button"
-              className="btn"
-              onClick={() => navigate({ view: "install" })}
-            >
-              {review.blockers.length ? "Close" : "Cancel"}
+            <button type="button" className="btn" onClick={() => navigate({ view: 'install' })}>
+              {review.blockers.length ? 'Close' : 'Cancel'}
             </button>
             {review.blockers.length === 0 && (
               <button
@@ -600,15 +415,11 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
                 onClick={() => apply.mutate(review)}
                 title={`approves exactly ${review.integrity}`}
               >
-                {apply.isPending
-                  ? "Updating…"
-                  : `Approve update to ${review.nodes[0]?.version ?? ""}`}
+                {apply.isPending ? 'Updating…' : `Approve update to ${review.nodes[0]?.version ?? ''}`}
               </button>
             )}
           </div>
-          {apply.isError && (
-            <ErrorLine error={apply.error} origin="install.applyUpdate" />
-          )}
+          {apply.isError && <ErrorLine error={apply.error} origin="install.applyUpdate" />}
           <ReviewPanel review={review} />
         </>
       )}
@@ -620,7 +431,7 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
   const api = useApi();
   const qc = useQueryClient();
   const plan = useQuery({
-    queryKey: ["install", "planRemove", project.root, dir],
+    queryKey: ['install', 'planRemove', project.root, dir],
     queryFn: () => api.install.planRemove({ name: dir }),
     retry: false,
     staleTime: 0,
@@ -642,54 +453,35 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
     <div className="inst-dialog" role="dialog" aria-label={`Remove ${dir}`}>
       <div className="panel-head">
         <h2>Remove {dir}</h2>
-        <button
-          type="button"
-          className="btn ghost"
-          onClick={() => navigate({ view: "install" })}
-        >
+        <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install' })}>
           Back
         </button>
       </div>
-      <ProgressLine
-        progress={progress}
-        fallback={
-          remove.isPending
-            ? `removing ${dir} and compiling…`
-            : "planning the remove…"
-        }
-      />
-      {plan.isError && (
-        <ErrorLine error={plan.error} origin="install.planRemove" />
-      )}
+      <ProgressLine progress={progress} fallback={remove.isPending ? `removing ${dir} and compiling…` : 'planning the remove…'} />
+      {plan.isError && <ErrorLine error={plan.error} origin="install.planRemove" />}
       {remove.isSuccess && (
         <div className="inst-verdict done" role="status" data-verdict="removed">
           <div className="inst-verdict-icon" aria-hidden="true">
             ✓
           </div>
           <div>
-            <h2>Removed {remove.data.removed.join(", ")}</h2>
-            <p className="inst-explain">{remove.data.notes.join(" ")}</p>
+            <h2>Removed {remove.data.removed.join(', ')}</h2>
+            <p className="inst-explain">{remove.data.notes.join(' ')}</p>
           </div>
         </div>
       )}
       {p && !remove.isSuccess && (
         <>
           {p.dependents.length > 0 ? (
-            <div
-              className="inst-verdict blocked"
-              role="alert"
-              data-verdict="blocked"
-            >
+            <div className="inst-verdict blocked" role="alert" data-verdict="blocked">
               <div className="inst-verdict-icon" aria-hidden="true">
                 ✕
               </div>
               <div>
                 <h2>{dir} cannot be removed yet</h2>
                 <p className="inst-explain">
-                  <strong>{p.dependents.join(", ")}</strong> depend
-                  {p.dependents.length === 1 ? "s" : ""} on it. Remove{" "}
-                  {p.dependents.length === 1 ? "that skill" : "those skills"}{" "}
-                  first.
+                  <strong>{p.dependents.join(', ')}</strong> depend
+                  {p.dependents.length === 1 ? 's' : ''} on it. Remove {p.dependents.length === 1 ? 'that skill' : 'those skills'} first.
                 </p>
               </div>
             </div>
@@ -701,55 +493,32 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
               <div>
                 <h2>
                   Remove {p.name}
-                  {p.version ? `@${p.version}` : ""}?
+                  {p.version ? `@${p.version}` : ''}?
                 </h2>
-                <p className="inst-explain">
-                  Its folder is deleted and its pin dropped from kitbash.lock;
-                  compile then removes what it generated for it.
-                </p>
+                <p className="inst-explain">Its folder is deleted and its pin dropped from kitbash.lock; compile then removes what it generated for it.</p>
                 {p.orphans.length > 0 && (
                   <label className="inst-check">
-                    <input
-                      type="checkbox"
-                      checked={withOrphans}
-                      onChange={(e) => setWithOrphans(e.target.checked)}
-                    />{" "}
-                    also remove {p.orphans.join(", ")} — installed only for{" "}
-                    {p.name}, nothing else needs{" "}
-                    {p.orphans.length === 1 ? "it" : "them"}
+                    <input type="checkbox" checked={withOrphans} onChange={(e) => setWithOrphans(e.target.checked)} /> also remove {p.orphans.join(', ')} — installed only for{' '}
+                    {p.name}, nothing else needs {p.orphans.length === 1 ? 'it' : 'them'}
                   </label>
                 )}
                 <div className="inst-actions">
-                  <button
-                    type="button"
-                    className="btn"
-                    onClick={() => navigate({ view: "install" })}
-                  >
+                  <button type="button" className="btn" onClick={() => navigate({ view: 'install' })}>
                     Keep it
                   </button>
-                  <button
-                    type="button"
-                    className="btn danger inst-remove"
-                    disabled={remove.isPending}
-                    onClick={() => remove.mutate()}
-                  >
-                    {remove.isPending ? "Removing…" : `Remove ${p.name}`}
+                  <button type="button" className="btn danger inst-remove" disabled={remove.isPending} onClick={() => remove.mutate()}>
+                    {remove.isPending ? 'Removing…' : `Remove ${p.name}`}
                   </button>
                 </div>
               </div>
             </div>
           )}
-          {remove.isError && (
-            <ErrorLine error={remove.error} origin="install.remove" />
-          )}
+          {remove.isError && <ErrorLine error={remove.error} origin="install.remove" />}
           <div className="inst-cols">
             <section className="panel" aria-label="Deleted">
               <h2>Deleted</h2>
               <ul className="inst-plain mono small">
-                {[
-                  p.deletes[0]!,
-                  ...(withOrphans ? p.deletes.slice(1) : []),
-                ].map((d) => (
+                {[p.deletes[0]!, ...(withOrphans ? p.deletes.slice(1) : [])].map((d) => (
                   <li key={d}>− {d}</li>
                 ))}
                 <li>~ kitbash.lock</li>
@@ -758,9 +527,7 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
             <section className="panel" aria-label="Compile afterwards">
               <h2>Compile afterwards</h2>
               {p.compile.errors.length ? (
-                <p className="inst-warn-text small">
-                  would refuse: {p.compile.errors[0]}
-                </p>
+                <p className="inst-warn-text small">would refuse: {p.compile.errors[0]}</p>
               ) : p.compile.prunes.length + p.compile.writes.length === 0 ? (
                 <p className="muted small">changes no generated file</p>
               ) : (
@@ -784,19 +551,13 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
 }
 
 /** The Install tab: `#/install`, `#/install/update:<dir>`, `#/install/remove:<dir>`. */
-export function InstallView({
-  project,
-  arg,
-}: {
-  project: ProjectRef;
-  arg?: string;
-}) {
-  const m = /^(update|remove):([a-z0-9][a-z0-9-]*)$/.exec(arg ?? "");
+export function InstallView({ project, arg }: { project: ProjectRef; arg?: string }) {
+  const m = /^(update|remove):([a-z0-9][a-z0-9-]*)$/.exec(arg ?? '');
   return (
     <div className="dashboard inst-view">
-      {m?.[1] === "update" ? (
+      {m?.[1] === 'update' ? (
         <UpdateFlow key={m[2]} project={project} dir={m[2]!} />
-      ) : m?.[1] === "remove" ? (
+      ) : m?.[1] === 'remove' ? (
         <RemoveFlow key={m[2]} project={project} dir={m[2]!} />
       ) : (
         <InstallFlow project={project} />

@@ -1,29 +1,22 @@
-import type {
-  ReviewNodeView,
-  ReviewView,
-} from "../../../../shared/ipc/channels/install";
-import { formatTokens } from "../../format";
+import type { ReviewNodeView, ReviewView } from '../../../../shared/ipc/channels/install';
+import { formatTokens } from '../../format';
 
-type Permission = ReviewNodeView["permissions"][number];
-type Finding = ReviewNodeView["lint"][number];
+type Permission = ReviewNodeView['permissions'][number];
+type Finding = ReviewNodeView['lint'][number];
 
 /** `file:line:col–line:col` of a finding's first place, or the file alone. */
 export function span(f: Finding): string | null {
   const l = f.locations[0];
   if (!l) return null;
-  const end =
-    l.endLine === l.line ? `${l.endColumn}` : `${l.endLine}:${l.endColumn}`;
+  const end = l.endLine === l.line ? `${l.endColumn}` : `${l.endLine}:${l.endColumn}`;
   return `${l.file}:${l.line}:${l.column}–${end}`;
 }
 
-const HOT = new Set(["network", "write"]);
+const HOT = new Set(['network', 'write']);
 
 function PermissionTable({ node }: { node: ReviewNodeView }) {
   return (
-    <table
-      className="inst-table inst-perms"
-      aria-label={`Permissions of ${node.name}`}
-    >
+    <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
       <thead>
         <tr>
           <th>Permission</th>
@@ -33,28 +26,12 @@ function PermissionTable({ node }: { node: ReviewNodeView }) {
       </thead>
       <tbody>
         {node.permissions.map((p) => (
-          <tr
-            key={p.permission}
-            data-permission={p.permission}
-            className={HOT.has(p.permission) && p.declared ? "hot" : ""}
-          >
+          <tr key={p.permission} data-permission={p.permission} className={HOT.has(p.permission) && p.declared ? 'hot' : ''}>
             <td className="mono">
               {p.permission}
-              {HOT.has(p.permission) && p.declared && (
-                <span className="inst-hot-tag">
-                  {p.permission === "network"
-                    ? "reaches the network"
-                    : "writes files"}
-                </span>
-              )}
+              {HOT.has(p.permission) && p.declared && <span className="inst-hot-tag">{p.permission === 'network' ? 'reaches the network' : 'writes files'}</span>}
             </td>
-            <td>
-              {p.declared ? (
-                <strong>yes</strong>
-              ) : (
-                <span className="muted">no</span>
-              )}
-            </td>
+            <td>{p.declared ? <strong>yes</strong> : <span className="muted">no</span>}</td>
             <td>
               <Enforcement p={p} />
             </td>
@@ -69,15 +46,10 @@ function Enforcement({ p }: { p: Permission }) {
   if (!p.enforcement) return <span className="muted">not probed</span>;
   return (
     <span className="inst-enf">
-      <span
-        className={`inst-label ${p.enforcement.label}`}
-        data-enforcement={p.enforcement.label}
-      >
+      <span className={`inst-label ${p.enforcement.label}`} data-enforcement={p.enforcement.label}>
         {p.enforcement.label}
       </span>
-      {p.enforcement.detail && (
-        <span className="muted small"> {p.enforcement.detail}</span>
-      )}
+      {p.enforcement.detail && <span className="muted small"> {p.enforcement.detail}</span>}
     </span>
   );
 }
@@ -90,24 +62,14 @@ function PermChips({ node }: { node: ReviewNodeView }) {
         .map((p) => (
           <span
             key={p.permission}
-            className={`inst-chip ${HOT.has(p.permission) ? "hot" : ""}`}
-            title={
-              p.enforcement
-                ? `${p.enforcement.label}${p.enforcement.detail ? ` — ${p.enforcement.detail}` : ""}`
-                : undefined
-            }
+            className={`inst-chip ${HOT.has(p.permission) ? 'hot' : ''}`}
+            title={p.enforcement ? `${p.enforcement.label}${p.enforcement.detail ? ` — ${p.enforcement.detail}` : ''}` : undefined}
           >
-            {p.permission.replace(/^tool:/, "")}
-            {p.enforcement && (
-              <span className={`inst-chip-enf ${p.enforcement.label}`}>
-                {p.enforcement.label}
-              </span>
-            )}
+            {p.permission.replace(/^tool:/, '')}
+            {p.enforcement && <span className={`inst-chip-enf ${p.enforcement.label}`}>{p.enforcement.label}</span>}
           </span>
         ))}
-      {node.permissions.every((p) => !p.declared) && (
-        <span className="muted small">no permissions</span>
-      )}
+      {node.permissions.every((p) => !p.declared) && <span className="muted small">no permissions</span>}
     </span>
   );
 }
@@ -117,11 +79,7 @@ function ClosureTree({ review }: { review: ReviewView }) {
   const byName = new Map(review.nodes.map((n) => [n.name, n]));
   const root = review.nodes[0];
   if (!root) return null;
-  const render = (
-    n: ReviewNodeView,
-    seen: ReadonlySet<string>,
-    range?: string,
-  ) => {
+  const render = (n: ReviewNodeView, seen: ReadonlySet<string>, range?: string) => {
     const next = new Set(seen).add(n.name);
     return (
       <li key={n.name} className="inst-tree-node" data-node={n.name}>
@@ -132,23 +90,13 @@ function ClosureTree({ review }: { review: ReviewView }) {
           </span>
           {range && <span className="muted small mono">({range})</span>}
           <span className={`inst-role ${n.role}`}>{n.role}</span>
-          {n.alreadyInstalled && (
-            <span className="inst-role installed">
-              already installed — nothing written
-            </span>
-          )}
-          {(n.safety.length > 0 || n.policy.length > 0) && (
-            <span className="inst-role blocked">blocks</span>
-          )}
+          {n.alreadyInstalled && <span className="inst-role installed">already installed — nothing written</span>}
+          {(n.safety.length > 0 || n.policy.length > 0) && <span className="inst-role blocked">blocks</span>}
         </div>
         <div className="inst-tree-src mono small">
-          {n.source.raw || "—"}
-          {n.source.canonical && n.source.canonical !== n.source.raw && (
-            <span className="muted"> → {n.source.canonical}</span>
-          )}
-          {n.source.commit && (
-            <span className="muted"> @ {n.source.commit.slice(0, 12)}</span>
-          )}
+          {n.source.raw || '—'}
+          {n.source.canonical && n.source.canonical !== n.source.raw && <span className="muted"> → {n.source.canonical}</span>}
+          {n.source.commit && <span className="muted"> @ {n.source.commit.slice(0, 12)}</span>}
           <span className="muted"> · {n.source.origin}</span>
         </div>
         <PermChips node={n} />
@@ -176,28 +124,16 @@ function ClosureTree({ review }: { review: ReviewView }) {
   );
 }
 
-function Findings({
-  title,
-  items,
-  kind,
-}: {
-  title: string;
-  items: { node: string; f: Finding }[];
-  kind: "safety" | "lint";
-}) {
+function Findings({ title, items, kind }: { title: string; items: { node: string; f: Finding }[]; kind: 'safety' | 'lint' }) {
   if (!items.length) return null;
   return (
     <div className={`inst-findings ${kind}`}>
       <h3>{title}</h3>
       <ul>
         {items.map(({ node, f }, i) => (
-          <li
-            key={`${node}-${f.id}-${i}`}
-            className={`inst-finding ${f.status}`}
-            data-check={f.id}
-          >
+          <li key={`${node}-${f.id}-${i}`} className={`inst-finding ${f.status}`} data-check={f.id}>
             <span className="inst-finding-mark" aria-hidden="true">
-              {f.status === "fail" ? "✕" : "!"}
+              {f.status === 'fail' ? '✕' : '!'}
             </span>
             <span className="check-id mono">{f.id}</span>
             <span className="inst-finding-node muted small">{node}</span>
@@ -211,17 +147,9 @@ function Findings({
 }
 
 function StandingTable({ review }: { review: ReviewView }) {
-  if (!review.standing.length)
-    return (
-      <p className="muted small">
-        No compile targets are active, so no standing cost is added per target.
-      </p>
-    );
+  if (!review.standing.length) return <p className="muted small">No compile targets are active, so no standing cost is added per target.</p>;
   return (
-    <table
-      className="inst-table inst-standing"
-      aria-label="Standing cost per target"
-    >
+    <table className="inst-table inst-standing" aria-label="Standing cost per target">
       <thead>
         <tr>
           <th>Target</th>
@@ -240,11 +168,8 @@ function StandingTable({ review }: { review: ReviewView }) {
             </td>
             <td className="num">{formatTokens(s.before)}</td>
             <td className="num">{formatTokens(s.after)}</td>
-            <td
-              className={`num ${s.after - s.before > 0 ? "inst-delta" : ""}`}
-              data-delta={s.after - s.before}
-            >
-              {s.after - s.before >= 0 ? "+" : "−"}
+            <td className={`num ${s.after - s.before > 0 ? 'inst-delta' : ''}`} data-delta={s.after - s.before}>
+              {s.after - s.before >= 0 ? '+' : '−'}
               {formatTokens(Math.abs(s.after - s.before))} tok
             </td>
           </tr>
@@ -256,20 +181,14 @@ function StandingTable({ review }: { review: ReviewView }) {
 
 function NodeCard({ node }: { node: ReviewNodeView }) {
   return (
-    <section
-      className="inst-node panel"
-      aria-label={`Skill ${node.name}`}
-      data-node={node.name}
-    >
+    <section className="inst-node panel" aria-label={`Skill ${node.name}`} data-node={node.name}>
       <div className="inst-node-head">
         <div>
           <h2 className="inst-node-title">
             {node.name}
             <span className="mono muted">@{node.version}</span>
             <span className={`inst-role ${node.role}`}>{node.role}</span>
-            {node.alreadyInstalled && (
-              <span className="inst-role installed">already installed</span>
-            )}
+            {node.alreadyInstalled && <span className="inst-role installed">already installed</span>}
           </h2>
           <p className="inst-desc">{node.description}</p>
         </div>
@@ -277,18 +196,16 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
       <dl className="inst-facts">
         <dt>source</dt>
         <dd className="mono" data-field="source-raw">
-          {node.source.raw || "—"}
+          {node.source.raw || '—'}
         </dd>
         <dt>canonical</dt>
         <dd className="mono" data-field="source-canonical">
-          {node.source.canonical || "—"}
+          {node.source.canonical || '—'}
         </dd>
         <dt>kind</dt>
         <dd>
           {node.source.kind}
-          {node.source.commit && (
-            <span className="mono muted"> @ {node.source.commit}</span>
-          )}
+          {node.source.commit && <span className="mono muted"> @ {node.source.commit}</span>}
           <span className="muted"> · found as {node.source.origin}</span>
         </dd>
         <dt>mode</dt>
@@ -298,38 +215,31 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
         {!node.manifested && (
           <>
             <dt>manifest</dt>
-            <dd className="inst-warn-text">
-              none (SKILL.md only) — defaults applied; the author declared no
-              permissions or budget
-            </dd>
+            <dd className="inst-warn-text">none (SKILL.md only) — defaults applied; the author declared no permissions or budget</dd>
           </>
         )}
         {node.manifest.commands.length > 0 && (
           <>
             <dt>commands</dt>
-            <dd className="mono">{node.manifest.commands.join(", ")}</dd>
+            <dd className="mono">{node.manifest.commands.join(', ')}</dd>
           </>
         )}
         {node.manifest.scripts.length > 0 && (
           <>
             <dt>scripts</dt>
-            <dd className="mono">{node.manifest.scripts.join(", ")}</dd>
+            <dd className="mono">{node.manifest.scripts.join(', ')}</dd>
           </>
         )}
         {node.manifest.mcpServers.length > 0 && (
           <>
             <dt>MCP servers</dt>
-            <dd className="mono inst-warn-text">
-              {node.manifest.mcpServers
-                .map((s) => `${s.name} (${s.transport}: ${s.subject})`)
-                .join(", ")}
-            </dd>
+            <dd className="mono inst-warn-text">{node.manifest.mcpServers.map((s) => `${s.name} (${s.transport}: ${s.subject})`).join(', ')}</dd>
           </>
         )}
         {node.requires.length > 0 && (
           <>
             <dt>requires</dt>
-            <dd className="mono">{node.requires.join(", ")}</dd>
+            <dd className="mono">{node.requires.join(', ')}</dd>
           </>
         )}
         {node.manifest.license && (
@@ -352,15 +262,9 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
         <dt>budget</dt>
         <dd className="mono">{formatTokens(node.budget.budget)} tok</dd>
         <dt>body</dt>
-        <dd
-          className={`mono ${node.budget.bodyTokens > node.budget.budget ? "inst-bad-text" : ""}`}
-        >
-          {formatTokens(node.budget.bodyTokens)} tok
-        </dd>
+        <dd className={`mono ${node.budget.bodyTokens > node.budget.budget ? 'inst-bad-text' : ''}`}>{formatTokens(node.budget.bodyTokens)} tok</dd>
         <dt>standing limit</dt>
-        <dd className="mono">
-          {formatTokens(node.budget.standing)} tok/session
-        </dd>
+        <dd className="mono">{formatTokens(node.budget.standing)} tok/session</dd>
         <dt>standing stub</dt>
         <dd className="mono">{formatTokens(node.budget.stubTokens)} tok</dd>
       </dl>
@@ -370,14 +274,7 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
           <ul className="inst-plain">
             {node.consumes.map((c) => (
               <li key={c.artifact} className="mono small">
-                {c.artifact} —{" "}
-                {c.producedBy ? (
-                  `produced by ${c.producedBy}`
-                ) : (
-                  <span className="inst-warn-text">
-                    no dependency produces it
-                  </span>
-                )}
+                {c.artifact} — {c.producedBy ? `produced by ${c.producedBy}` : <span className="inst-warn-text">no dependency produces it</span>}
               </li>
             ))}
           </ul>
@@ -398,21 +295,10 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
 }
 
 /** The verdict at the top: blocked (with every reason) or ready for a decision. */
-export function Verdict({
-  review,
-  verb,
-}: {
-  review: ReviewView;
-  verb: "install" | "update";
-}) {
+export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' | 'update' }) {
   const root = review.nodes[0];
   const hot = review.nodes.flatMap((n) =>
-    n.permissions
-      .filter((p) => p.declared && HOT.has(p.permission))
-      .map(
-        (p) =>
-          `${n.name}: ${p.permission}${p.enforcement ? ` (${p.enforcement.label})` : ""}`,
-      ),
+    n.permissions.filter((p) => p.declared && HOT.has(p.permission)).map((p) => `${n.name}: ${p.permission}${p.enforcement ? ` (${p.enforcement.label})` : ''}`),
   );
   if (review.blockers.length) {
     return (
@@ -422,8 +308,7 @@ export function Verdict({
         </div>
         <div>
           <h2>
-            Blocked — {root?.name}@{root?.version} cannot be{" "}
-            {verb === "install" ? "installed" : "updated"}
+            Blocked — {root?.name}@{root?.version} cannot be {verb === 'install' ? 'installed' : 'updated'}
           </h2>
           <ul className="inst-blockers">
             {review.blockers.map((b) => (
@@ -433,12 +318,9 @@ export function Verdict({
             ))}
           </ul>
           <p className="inst-explain">
-            Safety findings and the project's <code>[policy]</code> in{" "}
-            <code>kitbash.toml</code> are not a question for the reviewer: there
-            is no way to approve this review, here or from the command line.
-            Nothing has been written to the project. The skill's author has to
-            remove what is flagged, or whoever owns the project's policy has to
-            change it.
+            Safety findings and the project's <code>[policy]</code> in <code>kitbash.toml</code> are not a question for the reviewer: there is no way to approve this review, here
+            or from the command line. Nothing has been written to the project. The skill's author has to remove what is flagged, or whoever owns the project's policy has to change
+            it.
           </p>
         </div>
       </div>
@@ -454,18 +336,9 @@ export function Verdict({
           Review {root?.name}@{root?.version} before you {verb}
         </h2>
         <p className="inst-explain">
-          No safety or policy finding blocks it.{" "}
-          {review.nodes.length > 1
-            ? `${review.nodes.length} skills in the closure. `
-            : ""}
-          {review.writes.length} file(s) will be written.{" "}
-          {hot.length ? (
-            <strong className="inst-hot-inline">
-              Asks for: {hot.join(", ")}.
-            </strong>
-          ) : (
-            "It asks for neither network nor write access."
-          )}
+          No safety or policy finding blocks it. {review.nodes.length > 1 ? `${review.nodes.length} skills in the closure. ` : ''}
+          {review.writes.length} file(s) will be written.{' '}
+          {hot.length ? <strong className="inst-hot-inline">Asks for: {hot.join(', ')}.</strong> : 'It asks for neither network nor write access.'}
         </p>
       </div>
     </div>
@@ -474,45 +347,25 @@ export function Verdict({
 
 /** The whole review object, field for field. */
 export function ReviewPanel({ review }: { review: ReviewView }) {
-  const safety = review.nodes.flatMap((n) =>
-    n.safety.map((f) => ({ node: n.name, f })),
-  );
-  const lint = review.nodes.flatMap((n) =>
-    n.lint
-      .filter(
-        (f) => !n.safety.some((s) => s.id === f.id && s.detail === f.detail),
-      )
-      .map((f) => ({ node: n.name, f })),
-  );
-  const policy = review.nodes.flatMap((n) =>
-    n.policy.map((p) => ({ node: n.name, p })),
-  );
+  const safety = review.nodes.flatMap((n) => n.safety.map((f) => ({ node: n.name, f })));
+  const lint = review.nodes.flatMap((n) => n.lint.filter((f) => !n.safety.some((s) => s.id === f.id && s.detail === f.detail)).map((f) => ({ node: n.name, f })));
+  const policy = review.nodes.flatMap((n) => n.policy.map((p) => ({ node: n.name, p })));
   return (
     <div className="inst-review" data-review={review.root}>
       {(safety.length > 0 || policy.length > 0) && (
         <section className="panel inst-blocking" aria-label="Blocking findings">
-          <Findings
-            title="Safety findings (blocking)"
-            items={safety}
-            kind="safety"
-          />
+          <Findings title="Safety findings (blocking)" items={safety} kind="safety" />
           {policy.length > 0 && (
             <div className="inst-findings policy">
               <h3>Policy violations (blocking)</h3>
               <ul>
                 {policy.map(({ node, p }) => (
-                  <li
-                    key={`${node}-${p}`}
-                    className="inst-finding fail"
-                    data-check="policy"
-                  >
+                  <li key={`${node}-${p}`} className="inst-finding fail" data-check="policy">
                     <span className="inst-finding-mark" aria-hidden="true">
                       ✕
                     </span>
                     <span className="check-id mono">policy</span>
-                    <span className="inst-finding-node muted small">
-                      {node}
-                    </span>
+                    <span className="inst-finding-node muted small">{node}</span>
                     <span className="inst-finding-detail">{p}</span>
                   </li>
                 ))}
@@ -521,9 +374,7 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
           )}
         </section>
       )}
-      {review.changes && review.changes.length > 0 && (
-        <ChangesPanel review={review} />
-      )}
+      {review.changes && review.changes.length > 0 && <ChangesPanel review={review} />}
       <div className="inst-cols">
         <div className="inst-col-main">
           {review.nodes.map((n) => (
@@ -555,14 +406,8 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
             </section>
           )}
           <section className="panel" aria-label="Files written">
-            <h2>
-              {review.blockers.length
-                ? "Files it would write"
-                : "Files written on approval"}
-            </h2>
-            {review.blockers.length > 0 && (
-              <p className="muted small">Blocked: none of these is written.</p>
-            )}
+            <h2>{review.blockers.length ? 'Files it would write' : 'Files written on approval'}</h2>
+            {review.blockers.length > 0 && <p className="muted small">Blocked: none of these is written.</p>}
             <ul className="inst-plain mono small inst-writes">
               {review.writes.map((w) => (
                 <li key={w}>{w}</li>
@@ -572,25 +417,15 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
               <>
                 <h3>Then compile</h3>
                 {review.compile.errors.length ? (
-                  <p className="inst-warn-text small">
-                    would refuse: {review.compile.errors[0]}
-                  </p>
-                ) : review.compile.writes.length +
-                    review.compile.prunes.length ===
-                  0 ? (
+                  <p className="inst-warn-text small">would refuse: {review.compile.errors[0]}</p>
+                ) : review.compile.writes.length + review.compile.prunes.length === 0 ? (
                   <p className="muted small">changes no generated file</p>
                 ) : (
-                  <CompileList
-                    writes={review.compile.writes}
-                    prunes={review.compile.prunes}
-                  />
+                  <CompileList writes={review.compile.writes} prunes={review.compile.prunes} />
                 )}
               </>
             )}
-            <p
-              className="muted small mono inst-integrity"
-              title="the approval names exactly this hash"
-            >
+            <p className="muted small mono inst-integrity" title="the approval names exactly this hash">
               integrity {review.integrity}
             </p>
           </section>
@@ -600,13 +435,7 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
   );
 }
 
-function CompileList({
-  writes,
-  prunes,
-}: {
-  writes: readonly string[];
-  prunes: readonly string[];
-}) {
+function CompileList({ writes, prunes }: { writes: readonly string[]; prunes: readonly string[] }) {
   const list = (
     <ul className="inst-plain mono small inst-compile">
       {writes.map((w) => (
@@ -624,7 +453,7 @@ function CompileList({
     <details>
       <summary className="small muted">
         writes {writes.length} generated file(s)
-        {prunes.length ? `, prunes ${prunes.length}` : ""}
+        {prunes.length ? `, prunes ${prunes.length}` : ''}
       </summary>
       {list}
     </details>
@@ -633,9 +462,7 @@ function CompileList({
 
 /** Update: what changed in the manifest (escalations first and highlighted), files, and text diffs. */
 function ChangesPanel({ review }: { review: ReviewView }) {
-  const changes = [...(review.changes ?? [])].sort(
-    (a, b) => Number(b.escalation) - Number(a.escalation),
-  );
+  const changes = [...(review.changes ?? [])].sort((a, b) => Number(b.escalation) - Number(a.escalation));
   return (
     <section className="panel inst-changes" aria-label="What changed">
       <h2>What changed</h2>
@@ -650,20 +477,11 @@ function ChangesPanel({ review }: { review: ReviewView }) {
         </thead>
         <tbody>
           {changes.map((c) => (
-            <tr
-              key={c.field}
-              className={c.escalation ? "escalation" : ""}
-              data-field={c.field}
-              data-escalation={c.escalation}
-            >
+            <tr key={c.field} className={c.escalation ? 'escalation' : ''} data-field={c.field} data-escalation={c.escalation}>
               <td className="mono">{c.field}</td>
-              <td className="mono">{c.before || "—"}</td>
-              <td className="mono">{c.after || "—"}</td>
-              <td>
-                {c.escalation && (
-                  <span className="inst-label escalation">escalation</span>
-                )}
-              </td>
+              <td className="mono">{c.before || '—'}</td>
+              <td className="mono">{c.after || '—'}</td>
+              <td>{c.escalation && <span className="inst-label escalation">escalation</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -673,42 +491,25 @@ function ChangesPanel({ review }: { review: ReviewView }) {
           <h3>Files</h3>
           <ul className="inst-plain mono small">
             {review.fileChanges.map((f) => (
-              <li
-                key={f.path}
-                className={`inst-fc ${f.change === "+" ? "add" : f.change === "-" ? "del" : "mod"}`}
-              >
+              <li key={f.path} className={`inst-fc ${f.change === '+' ? 'add' : f.change === '-' ? 'del' : 'mod'}`}>
                 {f.change} {f.path}
-                {f.change === "+" && f.path.startsWith("scripts/") && (
-                  <span className="inst-label escalation">new script</span>
-                )}
+                {f.change === '+' && f.path.startsWith('scripts/') && <span className="inst-label escalation">new script</span>}
               </li>
             ))}
           </ul>
         </>
       )}
       {review.diffs?.map((d) => (
-        <details
-          key={d.path}
-          className="inst-diff"
-          open={review.diffs!.length <= 3}
-        >
+        <details key={d.path} className="inst-diff" open={review.diffs!.length <= 3}>
           <summary className="mono small">{d.path}</summary>
           <pre className="inst-diff-body">
-            {d.diff.split("\n").map((line, i) => (
+            {d.diff.split('\n').map((line, i) => (
               <span
                 key={i}
-                className={
-                  line.startsWith("+") && !line.startsWith("+++")
-                    ? "add"
-                    : line.startsWith("-") && !line.startsWith("---")
-                      ? "del"
-                      : line.startsWith("@@")
-                        ? "hunk"
-                        : ""
-                }
+                className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}
               >
                 {line}
-                {"\n"}
+                {'\n'}
               </span>
             ))}
           </pre>
