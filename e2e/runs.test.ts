@@ -113,6 +113,20 @@ describe.skipIf(!ok || !sandboxOk)('the runs panel in Chromium (bubblewrap works
     expect(errors).toEqual([]);
   });
 
+  it('runs a gate and shows its verdict', async () => {
+    const { page, errors } = await open();
+    await page.goto(`${served.url}#/runs/check-gate`);
+    await page.locator('[data-testid="plan"]').waitFor({ timeout: 20_000 });
+    expect(await page.getByLabel('Script').locator('option').allInnerTexts()).toEqual(['gate (verdict)', 'scripts/gate.sh']);
+    await page.getByLabel('Arguments').fill('nope');
+    await page.waitForFunction(() => /gate\.sh nope$/.test(document.querySelector('[data-testid="plan"] .runs-cmd')?.textContent ?? ''));
+    await page.getByTestId('run').click();
+    expect(await waitExit(page)).toBe('exit 1 · verdict fail');
+    expect(await page.locator('.runs-output').innerText()).toMatch(/the verdict script exited 1/);
+    await screenshot(page, 'runs-gate-fail');
+    expect(errors).toEqual([]);
+  });
+
   it('refuses before running what the runner refuses: a script that is not there is not offered, a missing one is named', async () => {
     const { page } = await open();
     await page.goto(`${served.url}#/runs/hello`);
@@ -147,7 +161,7 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
   it('shows the refusal with every label, and runs once only through the explicit override, never remembered', async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(`${served.url}#/runs/hello`);
-    await page.getByTestId('refusal').waitFor({ timeout: 20_000 });
+    await page.getByTestId('refusal').waitFor({ timeout: 40_000 });
     expect(await page.getByTestId('refusal').getAttribute('data-reason')).toBe('unenforced');
     expect(await flat(page, '[data-testid="refusal"] p')).toMatch(/cannot be enforced here/);
     expect(await flat(page, '[data-testid="refusal"] tr[data-row="network"]')).toMatch(/advisory — not enforced here/);
@@ -167,13 +181,13 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
     await dialog.getByTestId('override-confirm').click();
     expect(await waitExit(page)).toBe('exit 3');
     expect(await page.locator('[data-testid="output"] .stdout').allInnerTexts()).toEqual(['hello from hello.sh\n']);
-    await page.locator('[data-testid="history"] tr.override').waitFor();
+    await page.locator('[data-testid="history"] tr.override').waitFor({ timeout: 20_000 });
     const audit = readAudit(p.project).filter((r) => r.skill === 'hello');
     expect(audit.map((r) => [r.outcome, r.override])).toEqual([['exited', true]]);
 
     // Never remembered: a fresh look refuses again, and Run stays disabled.
     await page.reload();
-    await page.getByTestId('refusal').waitFor({ timeout: 20_000 });
+    await page.getByTestId('refusal').waitFor({ timeout: 40_000 });
     expect(await page.getByTestId('run').isDisabled()).toBe(true);
     await screenshot(page, 'runs-override-done');
     expect(errors).toEqual([]);

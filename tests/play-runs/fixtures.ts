@@ -141,7 +141,7 @@ export interface PlayProject {
 
 /**
  * A project with `triage` (spec), `net-probe` (network = false, scripts/fetch.js),
- * `hello` (scripts/hello.sh exits 3), `scratch` (for broken specs), `slow` (ticks for a minute) and, when the corpus is
+ * `hello` (scripts/hello.sh exits 3), `scratch` (for broken specs), `slow` (ticks for a minute), `check-gate` (a gate whose verdict is its argument) and, when the corpus is
  * present, `rote-shell` copied from it. Everything pinned.
  */
 export function playProject(): PlayProject {
@@ -155,6 +155,7 @@ export function playProject(): PlayProject {
   // Its skill.spec.yml is rewritten by the suites (broken specs); nothing runs it.
   writeSkill(project, 'scratch', { files: {} });
   writeSkill(project, 'slow', { files: { 'scripts/slow.js': SLOW_SCRIPT } });
+  writeSkill(project, 'check-gate', { toml: '[targets]\nmode = "gate"\n', files: { 'scripts/gate.sh': '#!/bin/sh\necho "verdict: $1"\n[ "$1" = pass ]\n' } });
   if (haveCorpusSpec()) {
     const dest = join(project, '.kitbash', 'skills', 'rote-shell');
     cpSync(CORPUS_SPEC, dest, { recursive: true });

@@ -177,6 +177,17 @@ describe.skipIf(!sandboxOk)('runs area', () => {
     expect(exit.durationMs).toBeLessThan(20_000);
   });
 
+  it('runs a gate: its verdict script is found by itself, and the verdict follows the exit code', async () => {
+    const t = await call<{ skills: { dir: string; mode: string | null; scripts: string[] }[] }>('runs.targets', {});
+    expect(t.skills.find((s) => s.dir === 'check-gate')).toMatchObject({ mode: 'gate', scripts: ['gate.sh'] });
+    const pass = await call<{ ok: true; runId: string; plan: { script: string } }>('runs.start', { skill: 'check-gate', mode: 'gate', args: ['pass'] });
+    expect(pass.plan.script).toBe('scripts/gate.sh');
+    expect(await exitOf(pass.runId)).toMatchObject({ exitCode: 0, verdict: 'pass' });
+    const fail = await call<{ ok: true; runId: string }>('runs.start', { skill: 'check-gate', mode: 'gate', args: ['no'] });
+    expect(await exitOf(fail.runId)).toMatchObject({ exitCode: 1, verdict: 'fail', verdictDetail: 'the verdict script exited 1' });
+    expect(await call('runs.plan', { skill: 'hello', mode: 'gate', args: [] })).toMatchObject({ ok: false, refusal: { reason: 'not-a-gate' } });
+  });
+
   it('an override plan is refused where the sandbox works', async () => {
     const a = await call<{ ok: boolean; refusal: { reason: string } }>('runs.plan', { skill: 'hello', mode: 'run', script: 'hello.sh', args: [], unconfined: true });
     expect(a).toMatchObject({ ok: false, refusal: { reason: 'bad-request' } });
