@@ -100,8 +100,13 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     }
     expect(await standing('agentsmd')).toBeGreaterThan(agentsBefore);
     await selectTarget(page, 'agentsmd');
-    // The merged AGENTS.md keeps the other skills' sections around the edited one.
-    const agents = await output(page, 'AGENTS.md').innerText();
+    // AGENTS.md opens on this skill's own section; the whole merged file keeps the other skills' sections around it.
+    const section = await output(page, 'AGENTS.md').innerText();
+    expect(section).toMatch(/^<!-- kitbash:begin prereview -->/);
+    expect(section).not.toContain('api-style');
+    await page.locator('.preview-file[data-path="AGENTS.md"]').getByRole('button', { name: 'Whole file' }).click();
+    // textContent: lines scrolled out of view are not rendered (content-visibility), so innerText would skip them.
+    const agents = (await output(page, 'AGENTS.md').textContent()) ?? '';
     expect(agents).toContain('<!-- kitbash:begin api-style -->');
     expect(agents).toContain('Cite the line numbers you reviewed.');
     await screenshot(page, 'previews-typed');
@@ -153,6 +158,50 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     await page.getByTestId('unsaved-note').waitFor();
     expect(await page.getByTestId('apply-compile').innerText()).toMatch(/nothing to change/);
     await page.keyboard.press('Escape');
+    expect(errors).toEqual([]);
+  });
+
+  it('through the editor: every target\'s preview follows the body typed in Monaco, unsaved', async () => {
+    const { page, errors } = await open();
+    await page.goto(served.url);
+    await page.locator('.project-id h1').waitFor({ timeout: 30_000 });
+    await page.evaluate(() => (window.location.hash = '#/editor/release-notes'));
+    await page
+      .locator('.editor-host .monaco-editor')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (e: unknown) => {
+        await screenshot(page, 'editor-previews-debug');
+        throw e;
+      });
+    await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
+    const panel = page.locator('.previews[data-skill="release-notes"]');
+    await panel.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    const files: Record<string, string> = { 'claude-code': '.claude/skills/release-notes/SKILL.md', cursor: '.cursor/rules/release-notes.mdc', agentsmd: 'AGENTS.md' };
+    const end = async () => {
+      const lines = (await page.evaluate(() => window.__skillsmithEditor!.value('SKILL.md')))!.split('\n').length;
+      await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 1), lines);
+      await page.keyboard.press('End');
+    };
+    await end();
+    await page.keyboard.press('Enter');
+    let typed = '';
+    for (const w of ['Mention', 'every', 'breaking', 'change', 'first.']) {
+      await end();
+      await page.keyboard.type(`${typed ? ' ' : ''}${w}`);
+      typed += `${typed ? ' ' : ''}${w}`;
+      for (const id of ['claude-code', 'cursor', 'agentsmd']) {
+        await panel.locator(`.target-tab[data-target="${id}"]`).click();
+        await page.waitForFunction(
+          ([sel, text]) => (document.querySelector(sel!)?.textContent ?? '').includes(text!),
+          [`.previews .preview-file[data-path="${files[id]}"] [data-testid="preview-output"]`, typed] as const,
+          { timeout: 5_000 },
+        );
+      }
+    }
+    // Unsaved: the file on disk does not have it, and the preview says its output differs from disk.
+    expect(readFileSync(join(ws.project, '.kitbash/skills/release-notes/SKILL.md'), 'utf8')).not.toContain('Mention every breaking change first.');
+    expect(await panel.locator(`.preview-file[data-path="${files.agentsmd}"]`).getAttribute('data-state')).not.toBe('same');
+    await screenshot(page, 'editor-previews');
     expect(errors).toEqual([]);
   });
 });

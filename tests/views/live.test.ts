@@ -169,3 +169,66 @@ describe('diffLines', () => {
     expect(diffStats(d)).toEqual({ added: 3000, removed: 3000 });
   });
 });
+
+describe('the compile channels through dispatch', () => {
+  it('snapshot, plan and apply validate against the contract; apply refuses a stale plan and writes a current one', async () => {
+    const { dispatch } = await import('../../main/ipc/dispatch');
+    const { testPlatform, testSession } = await import('../desktop/helpers');
+    const { session } = testSession(testPlatform(ws.dataDir));
+    expect(await dispatch('compile.plan', {}, { session })).toMatchObject({ ok: false, error: { code: 'no-project' } });
+    session.open(ws.project);
+    try {
+      const snap = await dispatch('compile.snapshot', {}, { session });
+      expect(snap.ok).toBe(true);
+      const plan = await dispatch('compile.plan', {}, { session });
+      if (!plan.ok) throw new Error(plan.error.message);
+      const p = plan.value as { digest: string; write: { path: string; created: boolean }[]; merge: { path: string }[] };
+      expect(p.write.find((f) => f.path === '.claude/skills/prereview/SKILL.md')).toMatchObject({ created: true });
+      expect(p.merge.map((f) => f.path)).toEqual(['AGENTS.md']);
+
+      // The project changes after the plan was shown: nothing is written, the new plan comes back.
+      writeFileSync(join(ws.project, SK, 'tidy-commits', 'SKILL.md'), `${readFileSync(join(ws.project, SK, 'tidy-commits', 'SKILL.md'), 'utf8')}\nOne more rule.\n`);
+      const stale = await dispatch('compile.apply', { digest: p.digest }, { session });
+      expect(stale).toMatchObject({ ok: true, value: { status: 'stale' } });
+      expect(() => readFileSync(join(ws.project, '.claude/skills/prereview/SKILL.md'))).toThrow();
+
+      const fresh = (stale as { value: { plan: { digest: string } } }).value.plan.digest;
+      const applied = await dispatch('compile.apply', { digest: fresh }, { session });
+      expect(applied).toMatchObject({ ok: true, value: { status: 'applied', summary: 'compiled 5 skills for 3 targets' } });
+      expect(readFileSync(join(ws.project, '.claude/skills/tidy-commits/SKILL.md'), 'utf8')).toContain('One more rule.');
+      // Now in sync: the plan has nothing to change.
+      const after = await dispatch('compile.plan', {}, { session });
+      if (!after.ok) throw new Error(after.error.message);
+      const a = after.value as { write: { changed: boolean }[]; merge: { changed: boolean }[]; prune: unknown[] };
+      expect([...a.write, ...a.merge].filter((f) => f.changed)).toEqual([]);
+      expect(a.prune).toEqual([]);
+      expect(await dispatch('compile.apply', { digest: 'x'.repeat(200) }, { session })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
+    } finally {
+      session.close();
+    }
+  });
+
+  it('a snapshot carries what the planner reads, and leaves out what is over its size bound', () => {
+    writeFileSync(join(ws.project, 'AGENTS.md'), '# House rules\n\nBe kind.\n');
+    const snap = compileSnapshot(ws.project);
+    expect(snap.config).toContain('targets = ["claude-code", "cursor", "agentsmd"]');
+    expect(snap.files.find((f) => f.path === 'AGENTS.md')?.text).toBe('# House rules\n\nBe kind.\n');
+    expect(snap.skills.map((s) => s.dir)).toEqual(['api-style', 'dependency-audit', 'prereview', 'release-notes', 'tidy-commits']);
+    const audit = snap.skills.find((s) => s.dir === 'dependency-audit')!;
+    expect(audit.entries.map((e) => `${e.kind}:${e.path}`)).toEqual(['file:SKILL.md', 'dir:scripts', 'file:scripts/audit.sh', 'file:skill.toml']);
+    expect(snap.omitted).toEqual([]);
+    // A 5 MiB file inside a skill is over the per-file bound: named in `omitted`, not sent.
+    writeFileSync(join(ws.project, SK, 'prereview', 'big.txt'), 'x'.repeat(5 * 1024 * 1024));
+    const big = compileSnapshot(ws.project);
+    expect(big.omitted).toEqual(['.kitbash/skills/prereview/big.txt']);
+  });
+});
+
+describe('ownSection', () => {
+  it('cuts one skill\'s marked section out of a merged file', async () => {
+    const { ownSection } = await import('../../renderer/src/views/previews/PreviewPanel');
+    const doc = '<!-- kitbash:begin a -->\nA\n<!-- kitbash:end a -->\n\n<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->\n';
+    expect(ownSection(doc, 'b')).toBe('<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->');
+    expect(ownSection(doc, 'c')).toBeUndefined();
+  });
+});

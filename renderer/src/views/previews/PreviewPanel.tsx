@@ -1,6 +1,7 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
+import { sectionMarkers } from '../../../../shared/targets/common';
 import { formatTokens } from '../../format';
 import { Spinner } from '../../components/States';
 import { CompileDialog } from './CompileDialog';
@@ -102,7 +103,7 @@ function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir
       {live.targets.length > 0 && current && (
         <>
           <TargetTabs targets={live.targets} current={current.target} onSelect={setSelected} />
-          <TargetDetail key={current.target} preview={current} />
+          <TargetDetail key={current.target} preview={current} skill={live.name ?? dir} />
         </>
       )}
     </div>
@@ -179,7 +180,7 @@ function TargetTabs({ targets, current, onSelect }: { targets: readonly TargetPr
   );
 }
 
-function TargetDetail({ preview: t }: { preview: TargetPreview }) {
+function TargetDetail({ preview: t, skill }: { preview: TargetPreview; skill: string }) {
   return (
     <div className="target-detail" role="tabpanel" id={`ppanel-${t.target}`} aria-labelledby={`ptab-${t.target}`} data-target={t.target}>
       <div className="td-head">
@@ -225,7 +226,7 @@ function TargetDetail({ preview: t }: { preview: TargetPreview }) {
       )}
       <div className="preview-files">
         {t.files.map((f) => (
-          <FileCard key={f.path} file={f} />
+          <FileCard key={f.path} file={f} skill={skill} />
         ))}
       </div>
     </div>
@@ -238,8 +239,17 @@ function fileState(f: PreviewFile): { word: string; cls: string } {
   return { word: 'up to date', cls: 'same' };
 }
 
-function FileCard({ file }: { file: PreviewFile }) {
-  const [mode, setMode] = useState<'output' | 'diff'>('output');
+/** This skill's marked section of a merged file (AGENTS.md, CONVENTIONS.md), markers included. */
+export function ownSection(text: string, skill: string): string | undefined {
+  const { begin, end } = sectionMarkers(skill);
+  const a = text.indexOf(begin);
+  const b = a === -1 ? -1 : text.indexOf(end, a);
+  return b === -1 ? undefined : text.slice(a, b + end.length);
+}
+
+function FileCard({ file, skill }: { file: PreviewFile; skill: string }) {
+  const section = file.merge === 'section' && typeof file.content === 'string' ? ownSection(file.content, skill) : undefined;
+  const [mode, setMode] = useState<'section' | 'output' | 'diff'>(section !== undefined ? 'section' : 'output');
   const binary = typeof file.content !== 'string';
   const state = fileState(file);
   return (
@@ -252,8 +262,13 @@ function FileCard({ file }: { file: PreviewFile }) {
         <span className="pf-spacer" />
         {!binary && (
           <div className="segmented" role="group" aria-label={`View of ${file.path}`}>
+            {section !== undefined && (
+              <button type="button" className={mode === 'section' ? 'on' : ''} aria-pressed={mode === 'section'} onClick={() => setMode('section')}>
+                This skill
+              </button>
+            )}
             <button type="button" className={mode === 'output' ? 'on' : ''} aria-pressed={mode === 'output'} onClick={() => setMode('output')}>
-              Output
+              {section !== undefined ? 'Whole file' : 'Output'}
             </button>
             <button type="button" className={mode === 'diff' ? 'on' : ''} aria-pressed={mode === 'diff'} onClick={() => setMode('diff')}>
               Diff vs disk
@@ -263,14 +278,36 @@ function FileCard({ file }: { file: PreviewFile }) {
       </header>
       {binary ? (
         <p className="muted small pf-binary">{(file.content as Uint8Array).length.toLocaleString('en-US')} bytes, copied as is</p>
-      ) : mode === 'output' ? (
-        <pre className="pf-content" data-testid="preview-output">
-          {file.content as string}
-        </pre>
+      ) : mode === 'section' && section !== undefined ? (
+        <OutputText text={section} />
+      ) : mode !== 'diff' ? (
+        <OutputText text={file.content as string} />
       ) : (
         <DiffView before={file.disk ?? ''} after={file.content as string} absent={file.disk === undefined} />
       )}
     </article>
+  );
+}
+
+/**
+ * A file's text, one block per line: a keystroke re-lays out only the line it changed, and
+ * lines scrolled out of view are not rendered at all (content-visibility), so a 20,000-token
+ * output stays cheap to update. Copying it gives the text back line for line.
+ */
+function OutputText({ text }: { text: string }) {
+  const lines = useMemo(() => {
+    const ls = text.split('\n');
+    if (ls.length > 1 && ls[ls.length - 1] === '') ls.pop();
+    return ls;
+  }, [text]);
+  return (
+    <div className="pf-content" data-testid="preview-output">
+      {lines.map((l, i) => (
+        <div key={i} className="pl">
+          {l === '' ? '\n' : l}
+        </div>
+      ))}
+    </div>
   );
 }
 

@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// Benchmark: keystroke-to-preview latency of the compiled previews, for SKILL.md bodies of
+// 1,000, 5,000 and 20,000 tokens, in the example workspace (5 skills, 3 active targets)
+// plus the benchmarked skill.
+//
+//   node bench/previews.mjs [--keys N] [--no-browser] [--no-write]
+//
+// Two measurements per body size:
+//  1. plan: the renderer's pure work for one keystroke, in Node — the edited skill loaded
+//     from its buffers, the whole project re-planned by shared/compile, every active
+//     target's preview (emit, matrix cell, cost) built. This is what the UI waits for.
+//  2. screen: in Chromium over `skillsmith serve`, on the Previews screen, from the input
+//     event of one typed character in the draft to the next frame after the selected
+//     target's preview text holds it; the selected target cycles through the three.
+// Writes its section of bench/RESULTS.md between markers; the rest is left alone.
+
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(HERE);
+const WORK = join(HERE, 'work', 'previews');
+const BEGIN = '<!-- bench:previews:begin -->';
+const END = '<!-- bench:previews:end -->';
+const SIZES = [1000, 5000, 20000];
+const CHROMIUM = '/usr/bin/chromium';
+
+function fail(m) {
+  process.stderr.write(`bench/previews: ${m}\n`);
+  process.exit(1);
+}
+
+const opts = { keys: 200, browserKeys: 60, browser: true, write: true };
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--keys') opts.keys = Number(process.argv[++i]);
+  else if (a === '--browser-keys') opts.browserKeys = Number(process.argv[++i]);
+  else if (a === '--no-browser') opts.browser = false;
+  else if (a === '--no-write') opts.write = false;
+  else fail(`unknown argument: ${a}`);
+}
+if (!(opts.keys >= 10) || !(opts.browserKeys >= 10)) fail('--keys and --browser-keys must be at least 10');
+
+// --- bundle the renderer's planning (the same module the app runs) ----------------
+mkdirSync(WORK, { recursive: true });
+const entry = join(WORK, 'entry.mjs');
+const bundle = join(WORK, 'engine.mjs');
+writeFileSync(
+  entry,
+  [
+    `export { livePreview } from ${JSON.stringify(join(ROOT, 'renderer/src/views/previews/live.ts'))};`,
+    `export { compileSnapshot } from ${JSON.stringify(join(ROOT, 'main/ipc/handlers/compile.ts'))};`,
+    `export { estimateTokens } from ${JSON.stringify(join(ROOT, 'shared/ksf/tokens.ts'))};`,
+    '',
+  ].join('\n'),
+);
+const { build } = await import('rolldown');
+await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
+const engine = await import(pathToFileURL(bundle).href);
+
+// --- the project: the example workspace plus one skill with a body of N tokens ------
+const PARA =
+  'When a change touches the public API, read the route table first, then compare each new handler with the naming rules below. ' +
+  'Flag a plural resource served under a singular path, a verb in a path segment, and a status code that does not say what happened. ';
+function body(tokens) {
+  let s = '# Bench body\n\nFollow these steps in order.\n\n';
+  let n = 1;
+  while (engine.estimateTokens(s) < tokens - 40) s += `${n++}. ${PARA}\n\n`;
+  return s;
+}
+function project(dir, tokens) {
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(join(ROOT, 'examples', 'workspace'), dir, { recursive: true });
+  const sk = join(dir, '.kitbash', 'skills', 'bench-body');
+  mkdirSync(sk, { recursive: true });
+  const toml = `[skill]\nname = "bench-body"\nversion = "1.0.0"\ndescription = "Review public API changes against the naming rules, step by step"\n\n[context]\nbudget = ${Math.min(20000, tokens * 2)}\nstanding = 200\ndisclosure = "lazy"\n\n[permissions]\ntools = ["read", "grep"]\nnetwork = false\nwrite = false\n`;
+  // KSF caps a budget at 20,000 tokens: the largest body stays just under it while keys are typed.
+  const md = body(Math.min(tokens, 19_800));
+  writeFileSync(join(sk, 'skill.toml'), toml);
+  writeFileSync(join(sk, 'SKILL.md'), md);
+  return { toml, md };
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const fmt = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+
+// --- 1. plan, in process ------------------------------------------------------------
+const planRows = [];
+for (const tokens of SIZES) {
+  const dir = join(WORK, `plan-${tokens}`);
+  const { toml, md } = project(dir, tokens);
+  const snap = engine.compileSnapshot(dir);
+  let text = md;
+  const times = [];
+  // Correctness first: the typed character is in every target's output.
+  for (let i = 0; i < opts.keys + 10; i++) {
+    text += i % 7 === 6 ? ' ' : 'k';
+    const files = new Map([
+      ['skill.toml', toml],
+      ['SKILL.md', text],
+    ]);
+    const t0 = performance.now();
+    const live = engine.livePreview(snap, 'bench-body', files);
+    const t = performance.now() - t0;
+    if (live.loadError || live.prepareError || live.plan.errors.length) fail(`plan failed: ${live.loadError ?? live.prepareError ?? live.plan.errors[0]}`);
+    const tail = text.slice(-12).trimEnd();
+    for (const tp of live.targets) {
+      const f = tp.files.find((x) => typeof x.content === 'string' && x.content.includes('bench-body'));
+      if (!f || !f.content.includes(tail)) fail(`${tp.target}: the preview does not hold the typed text`);
+    }
+    if (i >= 10) times.push(t);
+  }
+  planRows.push({ tokens, bodyTokens: engine.estimateTokens(md), median: pct(times, 50), p95: pct(times, 95), n: times.length });
+  process.stdout.write(`plan ${tokens}: median ${fmt(pct(times, 50))} ms, p95 ${fmt(pct(times, 95))} ms (${times.length} keys)\n`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// --- 2. screen, in Chromium over serve ---------------------------------------------------
+const screenRows = [];
+let browserNote = '';
+if (opts.browser && !existsSync(CHROMIUM)) browserNote = `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
+else if (opts.browser && !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) browserNote = 'out/renderer is not built (npm run build): screen latency not measured.';
+else if (opts.browser) {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  try {
+    for (const tokens of SIZES) {
+      const dir = join(WORK, `screen-${tokens}`);
+      project(dir, tokens);
+      const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-previews-'));
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'skillsmith.cjs'), 'serve', '--project', dir], { env: { ...process.env, SKILLSMITH_DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const url = await new Promise((ok, no) => {
+        let out = '';
+        const t = setTimeout(() => no(new Error('serve printed no URL')), 30_000);
+        child.stdout.setEncoding('utf8').on('data', (d) => {
+          out += d;
+          const m = /^Skillsmith running at (\S+)$/m.exec(out);
+          if (m) {
+            clearTimeout(t);
+            ok(m[1]);
+          }
+        });
+      });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+        await page.goto(`${url}#/previews/bench-body`);
+        await page.locator('.target-tab').nth(2).waitFor({ timeout: 60_000 });
+        const ids = await page.locator('.target-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
+        const times = [];
+        for (let i = 0; i < opts.browserKeys + 5; i++) {
+          const id = ids[i % ids.length];
+          await page.locator(`.target-tab[data-target="${id}"]`).click();
+          await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
+          const ms = await page.evaluate(async (marker) => {
+            const ta = document.querySelector('textarea.draft-text');
+            const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+            const holds = () => [...document.querySelectorAll('.target-detail [data-testid="preview-output"]')].some((p) => p.textContent.includes(marker));
+            // Let the tab switch lay out and paint first: only the keystroke is timed.
+            await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+            return await new Promise((done) => {
+              const t0 = performance.now();
+              const check = () => {
+                if (holds()) requestAnimationFrame(() => done(performance.now() - t0));
+                else setTimeout(check, 0);
+              };
+              set.call(ta, `${ta.value}${marker}`);
+              ta.dispatchEvent(new Event('input', { bubbles: true }));
+              check();
+            });
+          }, ` q${i}z`);
+          if (i >= 5) times.push(ms);
+        }
+        screenRows.push({ tokens, median: pct(times, 50), p95: pct(times, 95), n: times.length });
+        process.stdout.write(`screen ${tokens}: median ${fmt(pct(times, 50))} ms, p95 ${fmt(pct(times, 95))} ms (${times.length} keys)\n`);
+        await page.close();
+      } finally {
+        child.kill('SIGTERM');
+        rmSync(data, { recursive: true, force: true });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+// --- results --------------------------------------------------------------------------
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const lines = [
+  BEGIN,
+  '## Compiled previews: keystroke to preview',
+  '',
+  `\`node bench/previews.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${os.cpus().length} cores, Node ${process.version}. The example workspace (5 skills; targets claude-code, cursor, agentsmd) plus one lazy skill whose SKILL.md body has the given size; each keystroke appends one character to the body.`,
+  '',
+  '**plan** — the renderer\'s work per keystroke, in Node: load the edited skill from its buffers, re-plan the whole project with shared/compile (unchanged skills stay memoised), build each active target\'s preview (files, matrix cell, standing cost). Checked: every target\'s output holds the typed text.',
+  '',
+  '| body | measured body | keys | median | p95 |',
+  '|---:|---:|---:|---:|---:|',
+  ...planRows.map((r) => `| ${r.tokens.toLocaleString('en-US')} tok | ${r.bodyTokens.toLocaleString('en-US')} tok | ${r.n} | ${fmt(r.median)} ms | ${fmt(r.p95)} ms |`),
+  '',
+];
+if (screenRows.length) {
+  lines.push(
+    '**screen** — in Chromium over `skillsmith serve`, Previews screen: from the input event of one typed character in the draft to the next animation frame after the selected target\'s preview text holds it (the selected target cycles through the three). Includes React\'s render of the draft, the deferred re-plan and the preview\'s DOM update.',
+    '',
+    '| body | keys | median | p95 |',
+    '|---:|---:|---:|---:|',
+    ...screenRows.map((r) => `| ${r.tokens.toLocaleString('en-US')} tok | ${r.n} | ${fmt(r.median)} ms | ${fmt(r.p95)} ms |`),
+    '',
+  );
+} else if (browserNote) lines.push(browserNote, '');
+lines.push('The machine is shared with other jobs, so p95 carries their noise.', END);
+if (opts.write) {
+  const file = join(HERE, 'RESULTS.md');
+  const cur = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const block = lines.join('\n');
+  const next = cur.includes(BEGIN) && cur.includes(END) ? cur.slice(0, cur.indexOf(BEGIN)) + block + cur.slice(cur.indexOf(END) + END.length) : `${cur.trimEnd()}\n\n${block}\n`;
+  writeFileSync(file, next);
+  process.stdout.write('bench/RESULTS.md: previews section written\n');
+} else process.stdout.write(`${lines.join('\n')}\n`);
