@@ -126,12 +126,17 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   const [input, setInput] = useStoredInput(project.root, dir);
   const deferred = useDeferredValue(input);
 
-  const parsed = useMemo<Parsed | null>(() => {
-    if (!file.data) return null;
-    const c = checkSpecText(file.data.text, file.data.path);
-    if (c.ok) return { ok: true, spec: c.spec };
-    const pos = c.error.position ? `:${c.error.position.line}:${c.error.position.column}` : '';
-    return { ok: false, message: c.error.message, where: `${file.data.path}${pos}` };
+  // Parsing a large spec takes a few hundred ms: let the progress line paint first.
+  const [parsed, setParsed] = useState<{ of: SpecFile; value: Parsed } | null>(null);
+  useEffect(() => {
+    const data = file.data;
+    if (!data) return;
+    const t = setTimeout(() => {
+      const c = checkSpecText(data.text, data.path);
+      const pos = !c.ok && c.error.position ? `:${c.error.position.line}:${c.error.position.column}` : '';
+      setParsed({ of: data, value: c.ok ? { ok: true, spec: c.spec } : { ok: false, message: c.error.message, where: `${data.path}${pos}` } });
+    }, 16);
+    return () => clearTimeout(t);
   }, [file.data]);
 
   if (file.isError) return <ErrorState error={file.error} onRetry={() => void file.refetch()} />;
@@ -142,11 +147,14 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
       </div>
     );
   }
+  // While a newer version of the file is parsed, the previous parse stays on screen.
+  const current = parsed.value;
+  const shownFile = parsed.of;
   return (
     <>
-      <ValidationBanner file={file.data} parsed={parsed} refetching={file.isFetching} />
-      {parsed.ok ? (
-        <Play project={project} dir={dir} file={file.data} spec={parsed.spec} input={input} deferred={deferred} setInput={setInput} />
+      <ValidationBanner file={shownFile} parsed={current} refetching={file.isFetching || parsed.of !== file.data} />
+      {current.ok ? (
+        <Play project={project} dir={dir} file={shownFile} spec={current.spec} input={input} deferred={deferred} setInput={setInput} />
       ) : (
         <section className="panel play-input" aria-label="Input">
           <div className="panel-head">
@@ -584,21 +592,33 @@ function SaveAsTest({ project, dir, file, spec, input, decision }: { project: Pr
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const suggested = scenarioName(input, spec.tests.map((t) => t.name));
+  const [busy, setBusy] = useState(false);
   const save = () => {
     setError(null);
     if (!decision || decision.input !== input) return setError('the decision is still catching up with the input — try again');
     const chosen = name.trim() || suggested;
-    const r = appendScenario(file.text, { name: chosen, input, expect: expectationFrom(decision) });
-    if (!r.ok) return setError(r.message);
-    if (!saveDraft(project.root, dir, SPEC_FILE, r.text, file.text)) return setError('the browser refused to keep the draft (storage full or disabled) — nothing was changed');
-    navigate({ view: 'editor', arg: dir });
+    setBusy(true);
+    // Re-parsing and re-testing a large spec takes a moment: show it.
+    setTimeout(() => {
+      try {
+        const r = appendScenario(file.text, { name: chosen, input, expect: expectationFrom(decision) });
+        if (!r.ok) return setError(r.message);
+        if (!saveDraft(project.root, dir, SPEC_FILE, r.text, file.text)) return setError('the browser refused to keep the draft (storage full or disabled) — nothing was changed');
+        navigate({ view: 'editor', arg: dir });
+      } catch (e) {
+        setError(`${e instanceof Error ? e.message : String(e)} (appendScenario)`);
+      } finally {
+        setBusy(false);
+      }
+    }, 16);
   };
   return (
     <div className="play-save">
       <h3>Save as scenario test</h3>
       <div className="play-save-row">
         <input className="play-name" aria-label="Test name" placeholder={suggested} value={name} onChange={(e) => setName(e.target.value)} disabled={input.trim() === ''} />
-        <button type="button" className="btn" onClick={save} disabled={input.trim() === ''}>
+        <button type="button" className="btn" onClick={save} disabled={input.trim() === '' || busy}>
+          {busy && <Spinner label="Building the new test" />}
           Open in editor as a new test
         </button>
       </div>
