@@ -88,6 +88,18 @@ describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
     expect(offHost).toEqual([]);
   });
 
+  it('follows the OS dark theme', async () => {
+    const w = await watchedPage(browser, { colorScheme: 'dark' });
+    pages.push(w);
+    await w.page.goto(`${served.url}#/playground/triage`);
+    await w.page.getByLabel('What the user says').fill('ship it now, the build is broken');
+    await w.page.waitForFunction(() => document.querySelector('[data-testid="route"] .play-route-id')?.textContent === 'release');
+    expect(await w.page.evaluate(() => getComputedStyle(document.querySelector('.play-decision')!).backgroundColor)).toBe('rgb(23, 27, 34)');
+    expect(await w.page.locator('[data-testid="highlighted-input"] mark').allInnerTexts()).toEqual(['ship', 'now', 'broken']);
+    await screenshot(w.page, 'playground-dark');
+    expect(w.errors).toEqual([]);
+  });
+
   it('runs the scenario tests: pass/fail, and a failing test shows expected against actual', async () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/playground/triage`);
