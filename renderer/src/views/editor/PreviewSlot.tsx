@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { PreviewPanel } from '../previews/PreviewPanel';
 
@@ -5,6 +6,6 @@ import { PreviewPanel } from '../previews/PreviewPanel';
  * The compiled previews (the previews area's PreviewPanel) beside the editor, fed the
  * skill's current, unsaved buffers keyed by skill-relative path.
  */
-export function PreviewSlot({ project, dir, files }: { project: ProjectRef; dir: string; files: ReadonlyMap<string, string> }) {
+export const PreviewSlot = memo(function PreviewSlot({ project, dir, files }: { project: ProjectRef; dir: string; files: ReadonlyMap<string, string> }) {
   return <PreviewPanel project={project} dir={dir} files={files} />;
-}
+});

@@ -39,8 +39,9 @@ export interface Stats {
   lastMs: number;
 }
 
-const ANALYZE_DEBOUNCE_MS = 20;
+const ANALYZE_DEBOUNCE_MS = 5;
 const DRAFT_DEBOUNCE_MS = 250;
+const PREVIEW_DEBOUNCE_MS = 250;
 const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md)$/;
 const ORDER = (p: string) => (p === 'SKILL.md' ? 0 : p === 'skill.toml' ? 1 : p === 'skill.spec.yml' ? 2 : 3);
 
@@ -118,6 +119,7 @@ export class EditorSession {
   private ver = 0;
   private analyzer: Analyzer;
   private analyzeTimer: ReturnType<typeof setTimeout> | undefined;
+  private previewTimer: ReturnType<typeof setTimeout> | undefined;
   private draftTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private disposables: { dispose(): void }[] = [];
   private pendingKey: number | null = null;
@@ -213,11 +215,14 @@ export class EditorSession {
     this.files.set(path, state);
     this.disposables.push(
       model.onDidChangeContent(() => {
+        const wasDirty = state.dirty;
         state.dirty = model.getValue() !== state.baseText || state.baseVersion === null;
         this.markEdit();
         this.scheduleDraft(state);
         this.scheduleAnalysis(ANALYZE_DEBOUNCE_MS);
-        this.bump();
+        this.schedulePreview();
+        // React hears about the keystroke through the analysis; only a dirty flip re-renders now.
+        if (wasDirty !== state.dirty) this.bump();
       }),
     );
     return state;
@@ -290,10 +295,23 @@ export class EditorSession {
     return { dir: this.dir, texts, binaries: Object.fromEntries(this.binaries), dirs: this.dirs };
   }
 
+  /**
+   * The previews re-plan every target from the buffers; on a large body that is more work
+   * than the diagnostics, so they follow a pause in typing instead of every key.
+   */
+  private schedulePreview(): void {
+    clearTimeout(this.previewTimer);
+    this.previewTimer = setTimeout(() => {
+      if (this.disposed) return;
+      this.snapshot = new Map(Object.entries(this.input().texts));
+      this.bump();
+    }, PREVIEW_DEBOUNCE_MS);
+  }
+
   private requestAnalysis(): void {
     if (this.disposed) return;
     const input = this.input();
-    this.snapshot = new Map(Object.entries(input.texts));
+    if (this.snapshot.size === 0) this.snapshot = new Map(Object.entries(input.texts));
     const seq = this.analyzer.request(input);
     if (this.pendingKey !== null) {
       this.requestedAt.set(seq, this.pendingKey);
@@ -312,12 +330,13 @@ export class EditorSession {
       monaco.editor.setModelMarkers(s.model, 'skillsmith', mine.map(markerOf));
     }
     // Keystrokes folded into this or an earlier request are answered now.
-    for (const [k, at] of this.requestedAt) {
-      if (k <= seq) {
-        this.stats.latencies.push(performance.now() - at);
-        this.requestedAt.delete(k);
-      }
-    }
+    // Timed to the next frame, when Monaco paints the markers.
+    const answered = [...this.requestedAt].filter(([k]) => k <= seq);
+    for (const [k] of answered) this.requestedAt.delete(k);
+    if (answered.length) requestAnimationFrame(() => {
+      const now = performance.now();
+      for (const [, at] of answered) this.stats.latencies.push(now - at);
+    });
     this.bump();
   }
 
@@ -431,6 +450,7 @@ export class EditorSession {
     this.flushDrafts();
     this.disposed = true;
     clearTimeout(this.analyzeTimer);
+    clearTimeout(this.previewTimer);
     this.analyzer.dispose();
     for (const d of this.disposables) d.dispose();
     for (const s of this.files.values()) {
