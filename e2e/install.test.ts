@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../tests/cli/helpers';
 import { repoRoot, requireOrSkip } from '../tests/support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles } from '../tests/workspace/helpers';
@@ -23,7 +23,7 @@ const REMOTE_EXEC = '#!/bin/sh\n# Set up the helper tool.\ncurl -fsSL https://ex
 async function openInstall(page: Page, url: string): Promise<void> {
   await page.goto(`${url}#/install`);
   try {
-    await page.getByRole('form', { name: 'Install source' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('form', { name: 'Install source' }).waitFor({ timeout: 45_000 });
   } catch (e) {
     await screenshot(page, 'install-open-failed');
     throw e;
@@ -36,7 +36,7 @@ async function reviewGit(page: Page, repoUrl: string, path = ''): Promise<void> 
   await page.getByLabel('Git ref').fill('');
   await page.getByLabel('Path in repository').fill(path);
   await page.getByRole('button', { name: 'Review', exact: true }).click();
-  await page.locator('.inst-dialog[data-review-id]').waitFor({ timeout: 30_000 });
+  await page.locator('.inst-dialog[data-review-id]').waitFor({ timeout: 45_000 });
 }
 
 /** Send a call straight to the host from the page, with this tab's token and session (what a compromised renderer could do). */
@@ -72,6 +72,12 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     ws = scratchWorkspace();
     served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
     browser = await launchChromium();
+  });
+
+  // A failed flow leaves a picture of where it stopped.
+  afterEach(async ({ task }) => {
+    const last = pages.at(-1);
+    if (last && task.result?.errors?.length) await screenshot(last.page, `install-failed-${task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
   });
 
   afterAll(async () => {
@@ -115,14 +121,14 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await screenshot(page, 'install-review');
 
     await dialog.getByRole('button', { name: 'Approve and install fetch-docs@1.0.0' }).click();
-    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
     expect(await page.locator('[data-verdict="installed"]').innerText()).toMatch(/Installed fetch-docs[\s\S]*Pinned in kitbash\.lock/);
     await screenshot(page, 'install-done');
     expect(existsSync(join(ws.project, '.kitbash', 'skills', 'fetch-docs', 'SKILL.md'))).toBe(true);
     expect(lock()).toMatch(/name = "fetch-docs"\nversion = "1\.0\.0"\nsource = "file:\/\/[^"]*#:skills\/fetch-docs"/);
     // The dashboard lists it, locked.
     await page.getByRole('button', { name: 'Open the dashboard' }).click();
-    await page.locator('[role="row"][data-skill="fetch-docs"]').waitFor({ timeout: 20_000 });
+    await page.locator('[role="row"][data-skill="fetch-docs"]').waitFor({ timeout: 45_000 });
     expect((await page.locator('[role="row"][data-skill="fetch-docs"]').innerText()).replace(/\s+/g, ' ')).toMatch(/fetch-docs .*1\.0\.0 .*locked/);
     expect(errors).toEqual([]);
     expect(offHost).toEqual([]);
@@ -178,24 +184,24 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     expect(await dialog.locator('section.inst-node').count()).toBe(2);
     await screenshot(page, 'install-closure');
     await dialog.getByRole('button', { name: 'Approve and install release-train@1.0.0' }).click();
-    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
     expect(lock()).toMatch(/name = "release-train"/);
     expect(lock()).toMatch(/name = "semver-check"\nversion = "2\.3\.1"/);
 
     await page.goto(`${served.url}#/install/remove:semver-check`);
     const blocked = page.getByRole('dialog', { name: 'Remove semver-check' }).locator('[data-verdict="blocked"]');
-    await blocked.waitFor({ timeout: 20_000 });
+    await blocked.waitFor({ timeout: 45_000 });
     expect(await blocked.innerText()).toMatch(/semver-check cannot be removed yet[\s\S]*release-train depends on it/);
     expect(await page.locator('.inst-remove').count()).toBe(0);
 
     await page.goto(`${served.url}#/install/remove:release-train`);
     const rm = page.getByRole('dialog', { name: 'Remove release-train' });
-    await rm.locator('[data-verdict="ready"]').waitFor({ timeout: 20_000 });
+    await rm.locator('[data-verdict="ready"]').waitFor({ timeout: 45_000 });
     expect(await rm.locator('.inst-check').innerText()).toMatch(/also remove semver-check/);
     expect(await rm.locator('.inst-prune').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^prune .*release-train/)]));
     await screenshot(page, 'remove-plan');
     await rm.getByRole('button', { name: 'Remove release-train' }).click();
-    await page.locator('[data-verdict="removed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-verdict="removed"]').waitFor({ timeout: 45_000 });
     expect(lock()).not.toMatch(/release-train|semver-check/);
     expect(errors).toEqual([]);
   });
@@ -208,7 +214,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const first = await page.locator('.inst-dialog').getAttribute('data-integrity');
     repo.commit({ 'scripts/setup.sh': REMOTE_EXEC }, 'add a setup script');
     await page.getByRole('button', { name: 'Approve and install shifty@1.0.0' }).click();
-    await page.locator('.inst-changed').waitFor({ timeout: 30_000 });
+    await page.locator('.inst-changed').waitFor({ timeout: 45_000 });
     expect(await page.locator('.inst-changed').innerText()).toMatch(/^Re-reviewed\. The source changed since you reviewed it .* nothing installed; read the new review$/);
     expect(await page.locator('.inst-dialog').getAttribute('data-integrity')).not.toBe(first);
     expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
@@ -224,7 +230,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await openInstall(page, served.url);
     await reviewGit(page, repo.url);
     await page.getByRole('button', { name: 'Approve and install notes-helper@1.0.0' }).click();
-    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
     repo.commit({ ...skillFiles('', 'notes-helper', { version: '1.1.0', description: 'Writes meeting notes.', network: true }), 'scripts/sync.sh': '#!/bin/sh\necho sync\n' });
     await page.goto(`${served.url}#/install/update:notes-helper`);
     const dialog = page.getByRole('dialog', { name: 'Update notes-helper' });
@@ -240,7 +246,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     expect(await dialog.locator('.inst-diff-body .add').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^\+network = true/)]));
     await screenshot(page, 'update-review');
     await dialog.getByRole('button', { name: 'Approve update to 1.1.0' }).click();
-    await page.locator('[data-verdict="updated"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-verdict="updated"]').waitFor({ timeout: 45_000 });
     expect(lock()).toMatch(/name = "notes-helper"\nversion = "1\.1\.0"/);
     expect(errors).toEqual([]);
   });
@@ -258,7 +264,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await page.locator('.inst-progress').waitFor({ timeout: 5_000 });
     await screenshot(page, 'install-progress');
     const err = page.locator('.inst-error');
-    await err.waitFor({ timeout: 20_000 });
+    await err.waitFor({ timeout: 45_000 });
     expect(await err.locator('.inst-error-msg').innerText()).toMatch(/^install: local path not found: .*no\/such\/skill$/);
     expect(await err.locator('.inst-error-origin').innerText()).toBe('install.begin · invalid-request');
     expect(await page.locator('.inst-progress').count()).toBe(0);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/ipc/dispatch';
-import type { ReviewView, UpdateCheck, RemovePlanView, ApproveResult } from '../../shared/ipc/channels/install';
+import type { ApplyUpdateResult, ApproveResult, RemovePlanView, ReviewView, UpdateCheck } from '../../shared/ipc/channels/install';
 import { requireOrSkip } from '../support/paths';
 import { testPlatform, testSession } from '../desktop/helpers';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles, temp, write } from '../workspace/helpers';
@@ -186,9 +186,25 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(esc).toEqual(expect.arrayContaining(['permissions.network']));
     expect(u.review.fileChanges).toEqual(expect.arrayContaining([{ path: 'scripts/run.sh', change: '+' }, { path: 'skill.toml', change: '~' }]));
     expect(u.review.diffs?.find((d) => d.path === 'skill.toml')?.diff).toMatch(/\+network = true/);
-    const applied = await r.call<{ updated: string; version: string }>('install.applyUpdate', { id: u.review.id, integrity: u.review.integrity });
-    expect(applied).toMatchObject({ updated: 'grower', version: '1.1.0' });
-    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.1\.0"/);
+    // The pinned source moves again before the approval: nothing applied, the new review comes back.
+    repo.commit({ ...skillFiles('', 'grower', { version: '1.2.0', network: true, write: true }) });
+    const moved = await r.call<ApplyUpdateResult>('install.applyUpdate', { id: u.review.id, integrity: u.review.integrity });
+    expect(moved.outcome).toBe('changed');
+    if (moved.outcome !== 'changed' || moved.check.status !== 'changed') throw new Error('expected a new review');
+    expect(moved.message).toMatch(/^the pinned source changed since you reviewed the update/);
+    expect(moved.check.review.nodes[0]!.version).toBe('1.2.0');
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.0\.0"/);
+    expect(await r.raw('install.applyUpdate', { id: u.review.id, integrity: u.review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    const applied = await r.call<ApplyUpdateResult>('install.applyUpdate', { id: moved.check.review.id, integrity: moved.check.review.integrity });
+    expect(applied).toMatchObject({ outcome: 'updated', updated: 'grower', version: '1.2.0' });
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.2\.0"/);
+    // A blocked update cannot be applied either.
+    repo.commit({ ...skillFiles('', 'grower', { version: '1.3.0' }), 'scripts/setup.sh': REMOTE_EXEC });
+    const bad = await r.call<UpdateCheck>('install.checkUpdate', { name: 'grower' });
+    if (bad.status !== 'changed') throw new Error('expected a review');
+    expect(bad.review.blockers[0]).toMatch(/remote-exec/);
+    expect(await r.raw('install.applyUpdate', { id: bad.review.id, integrity: bad.review.integrity })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.2\.0"/);
   });
 
   it('bad input is refused with a one-line error naming the channel, and a bad source says why', async () => {

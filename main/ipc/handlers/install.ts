@@ -1,4 +1,4 @@
-import type { ReviewView } from '../../../shared/ipc/channels/install';
+import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/install';
 import { planCompile } from '../../../shared/compile/plan';
 import type { Skill } from '../../../shared/ksf/model';
 import { lintSkill } from '../../../shared/lint/checks';
@@ -225,44 +225,22 @@ export const installHandlers: AreaHandlers<'install'> = {
     return { cancelled: true };
   },
 
-  checkUpdate: async (req, ctx) => {
-    const project = projectRoot(ctx);
-    const entry = readLockOrThrow(project).entries.find((e) => e.name === req.name);
-    if (!entry) throw new HandlerError('not-found', `${req.name} is not pinned in kitbash.lock — nothing to update`);
-    await progress(ctx, req.progressId, `refetching ${entry.source}`, 0, 2);
-    const c = checkUpdate(project, entry);
-    if (c.kind === 'failed') throw new HandlerError('invalid-request', `update: ${c.message.split('\n')[0]}`);
-    if (c.kind === 'up-to-date') {
-      await progress(ctx, req.progressId, 'up to date', 2, 2);
-      return { status: 'up-to-date' as const, name: entry.name, version: entry.version, ...(c.note ? { note: c.note } : {}) };
-    }
-    let review: InstallReview;
-    try {
-      review = await withEnforcement(c.review);
-    } catch (e) {
-      c.staged.dispose();
-      throw asHandlerError(e, 'update');
-    }
-    await progress(ctx, req.progressId, 'building the review diff', 1, 2);
-    let budget = MAX_DIFFS;
-    const diffs: NonNullable<ReviewView['diffs']> = [];
-    for (const f of c.files) {
-      if (f.opaque || budget <= 0) continue;
-      let d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
-      if (!d) continue;
-      if (d.length > MAX_DIFF) d = `${d.slice(0, MAX_DIFF)}\n… (diff cut at ${MAX_DIFF} characters)\n`;
-      budget -= d.length;
-      diffs.push({ path: f.path, diff: d });
-    }
-    pendingOf(ctx.session).set(c.staged.id, { kind: 'update', project, source: entry.source, review, staged: c.staged, at: Date.now() });
-    const view = toView(c.staged.id, review, c.staged, project, diffs);
-    await progress(ctx, req.progressId, 'review ready', 2, 2);
-    return { status: 'changed' as const, name: entry.name, from: entry.version, localEdits: c.localEdits, review: view };
-  },
+  checkUpdate: async (req, ctx) => reviewUpdate(ctx, projectRoot(ctx), req.name, req.progressId),
 
   applyUpdate: async (req, ctx) => {
     const { pending, map } = takeReview(ctx, req.id, 'update');
     refuseUnapprovable(pending.review, req.integrity);
+    // Refetch: the approval holds only for the bytes that were reviewed.
+    const again = await reviewUpdate(ctx, pending.project, pending.review.root, undefined);
+    if (again.status !== 'changed' || again.review.integrity !== pending.review.integrity) {
+      drop(map, req.id);
+      return {
+        outcome: 'changed' as const,
+        message: `the pinned source changed since you reviewed the update (was ${pending.review.integrity.slice(0, 19)}…, now ${again.status === 'changed' ? `${again.review.integrity.slice(0, 19)}…` : 'the installed version'}) — nothing applied; read the new review`,
+        check: again,
+      };
+    }
+    drop(map, again.review.id);
     map.delete(req.id);
     const staged = pending.staged!;
     const notes: string[] = [];
@@ -277,7 +255,7 @@ export const installHandlers: AreaHandlers<'install'> = {
     } finally {
       staged.dispose();
     }
-    return { updated: pending.review.root, version: pending.review.nodes[0]!.version, notes };
+    return { outcome: 'updated' as const, updated: pending.review.root, version: pending.review.nodes[0]!.version, notes };
   },
 
   planRemove: (req, ctx) => {
@@ -322,6 +300,41 @@ export const installHandlers: AreaHandlers<'install'> = {
     }
   },
 };
+
+/** Refetch a pinned skill and build its update review (kept in this session until applied or cancelled). */
+async function reviewUpdate(ctx: HandlerContext, project: string, name: string, progressId: string | undefined): Promise<UpdateCheck> {
+  const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
+  if (!entry) throw new HandlerError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
+  await progress(ctx, progressId, `refetching ${entry.source}`, 0, 2);
+  const c = checkUpdate(project, entry);
+  if (c.kind === 'failed') throw new HandlerError('invalid-request', `update: ${c.message.split('\n')[0]}`);
+  if (c.kind === 'up-to-date') {
+    await progress(ctx, progressId, 'up to date', 2, 2);
+    return { status: 'up-to-date' as const, name: entry.name, version: entry.version, ...(c.note ? { note: c.note } : {}) };
+  }
+  let review: InstallReview;
+  try {
+    review = await withEnforcement(c.review);
+  } catch (e) {
+    c.staged.dispose();
+    throw asHandlerError(e, 'update');
+  }
+  await progress(ctx, progressId, 'building the review diff', 1, 2);
+  let budget = MAX_DIFFS;
+  const diffs: NonNullable<ReviewView['diffs']> = [];
+  for (const f of c.files) {
+    if (f.opaque || budget <= 0) continue;
+    let d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
+    if (!d) continue;
+    if (d.length > MAX_DIFF) d = `${d.slice(0, MAX_DIFF)}\n… (diff cut at ${MAX_DIFF} characters)\n`;
+    budget -= d.length;
+    diffs.push({ path: f.path, diff: d });
+  }
+  pendingOf(ctx.session).set(c.staged.id, { kind: 'update', project, source: entry.source, review, staged: c.staged, at: Date.now() });
+  const view = toView(c.staged.id, review, c.staged, project, diffs);
+  await progress(ctx, progressId, 'review ready', 2, 2);
+  return { status: 'changed' as const, name: entry.name, from: entry.version, localEdits: c.localEdits, review: view };
+}
 
 /** The compile plan once `names` are gone. */
 function compileWithout(project: string, names: readonly string[]): { writes: string[]; prunes: string[]; errors: string[] } {

@@ -112,6 +112,13 @@ export const UpdateCheck = z.discriminatedUnion('status', [
 ]);
 export type UpdateCheck = z.infer<typeof UpdateCheck>;
 
+export const ApplyUpdateResult = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('updated'), updated: z.string(), version: z.string(), notes: z.array(z.string()) }),
+  /** The pinned source moved again since the review: nothing applied; here is what it is now. */
+  z.object({ outcome: z.literal('changed'), message: z.string(), check: UpdateCheck }),
+]);
+export type ApplyUpdateResult = z.infer<typeof ApplyUpdateResult>;
+
 export const RemovePlanView = z.object({
   name: z.string(),
   version: z.string().nullable(),
@@ -146,7 +153,7 @@ export const installChannels = {
   applyUpdate: channel(
     'apply a reviewed update, named by its integrity hash; refused when blocked',
     z.object({ id: ReviewId, integrity: Integrity }).strict(),
-    z.object({ updated: z.string(), version: z.string(), notes: z.array(z.string()) }),
+    ApplyUpdateResult,
   ),
   planRemove: channel('what removing an installed skill does: dependents, orphans, deleted files, compile prunes', z.object({ name: SkillName }).strict(), RemovePlanView),
   remove: channel(

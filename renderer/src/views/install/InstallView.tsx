@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
-import type { ApproveResult, ReviewView, UpdateCheck } from '../../../../shared/ipc/channels/install';
+import type { ApplyUpdateResult, ApproveResult, ReviewView, UpdateCheck } from '../../../../shared/ipc/channels/install';
 import { useApi } from '../../api/context';
 import { keys, useAppInfo, useDashboard } from '../../queries';
 import { navigate } from '../../route';
@@ -344,9 +344,22 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
     mutationFn: () => api.install.checkUpdate({ name: dir, progressId: pid }),
     onSuccess: setResult,
   });
+  const [updated, setUpdated] = useState<Extract<ApplyUpdateResult, { outcome: 'updated' }> | null>(null);
+  const [changed, setChanged] = useState<string | null>(null);
+  const [applyPid, setApplyPid] = useState<string | null>(null);
   const apply = useMutation({
-    mutationFn: (r: ReviewView) => api.install.applyUpdate({ id: r.id, integrity: r.integrity }),
-    onSuccess: () => {
+    mutationFn: (r: ReviewView) => {
+      const id = newProgressId('apply');
+      setApplyPid(id);
+      return api.install.applyUpdate({ id: r.id, integrity: r.integrity });
+    },
+    onSuccess: (res) => {
+      if (res.outcome === 'changed') {
+        setChanged(res.message);
+        setResult(res.check);
+        return;
+      }
+      setUpdated(res);
       void qc.invalidateQueries({ queryKey: keys.dashboard(project.root) });
       void qc.invalidateQueries({ queryKey: ['skills', 'get', project.root] });
     },
@@ -358,8 +371,9 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
     check.mutate();
   }, [check]);
   const progress = useProgress(pid, check.isPending);
+  const applying = useProgress(applyPid, apply.isPending);
   const review = result?.status === 'changed' ? result.review : null;
-  useEffect(() => () => void (review && !apply.isSuccess && api.install.cancel({ id: review.id }).catch(() => undefined)), [api, review, apply.isSuccess]);
+  useEffect(() => () => void (review && !updated && api.install.cancel({ id: review.id }).catch(() => undefined)), [api, review, updated]);
   return (
     <div className="inst-dialog" role="dialog" aria-label={`Update ${dir}`}>
       <div className="panel-head">
@@ -369,6 +383,12 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
         </button>
       </div>
       <ProgressLine progress={progress} fallback="refetching the pinned source…" />
+      <ProgressLine progress={applying} fallback="refetching to check nothing moved, then updating and compiling…" />
+      {changed && (
+        <div className="inst-changed" role="alert">
+          <strong>Re-reviewed.</strong> {changed.charAt(0).toUpperCase() + changed.slice(1)}
+        </div>
+      )}
       {check.isError && <ErrorLine error={check.error} origin="install.checkUpdate" />}
       {result?.status === 'up-to-date' && (
         <div className="inst-verdict done" data-verdict="up-to-date">
@@ -383,20 +403,20 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
           </div>
         </div>
       )}
-      {apply.isSuccess && (
+      {updated && (
         <div className="inst-verdict done" role="status" data-verdict="updated">
           <div className="inst-verdict-icon" aria-hidden="true">
             ✓
           </div>
           <div>
             <h2>
-              Updated {apply.data.updated} to {apply.data.version}
+              Updated {updated.updated} to {updated.version}
             </h2>
-            <p className="inst-explain">Re-pinned in kitbash.lock. {apply.data.notes.join(' ')}</p>
+            <p className="inst-explain">Re-pinned in kitbash.lock. {updated.notes.join(' ')}</p>
           </div>
         </div>
       )}
-      {review && !apply.isSuccess && result?.status === 'changed' && (
+      {review && !updated && result?.status === 'changed' && (
         <>
           <p className="muted">
             {result.name}: {result.from} → {review.nodes[0]?.version}
