@@ -113,6 +113,13 @@ describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
     expect(text).toMatch(/expected route hotfix, got investigate/);
     expect(await failing.locator('.play-vs tbody tr').first().innerText()).toMatch(/route\s+hotfix\s+investigate/);
     await screenshot(page, 'playground-tests');
+    // A skill without a spec says so, naming the file.
+    await page.goto(`${served.url}#/playground/hello`);
+    await page.locator('.state-empty').waitFor();
+    expect(await flat(page, '.state-empty')).toMatch(/No skill\.spec\.yml in hello .*\.kitbash\/skills\/hello\/skill\.spec\.yml: hello has no skill\.spec\.yml \(spec\.load\)/);
+    await page.goto(`${served.url}#/playground/triage`);
+    await page.getByRole('button', { name: /Run all 3 tests/ }).click();
+    await page.locator('[data-testid="tests-summary"]').waitFor();
     // "play" loads a test's input.
     await page.locator('[data-test="shipping today"] button', { hasText: 'play' }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="route"] .play-route-id')?.textContent === 'release');

@@ -2,6 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useState, type ReactNode } from '
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { SpecFile, SpecSummary } from '../../../../shared/ipc/channels/spec';
+import { IpcError } from '../../../../shared/ipc/errors';
 import type { Decision, DecisionEvent } from '../../../../shared/skillspec/decide';
 import { checkSpecText, decideWithEvents, matchedPhraseSpans, runScenarioTests, segmentInput, type PhraseSpan, type SkillSpec, type TestRun } from '../../../../shared/skillspec/index';
 import type { Expectation } from '../../../../shared/skillspec/model';
@@ -139,7 +140,16 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
     return () => clearTimeout(t);
   }, [file.data]);
 
-  if (file.isError) return <ErrorState error={file.error} onRetry={() => void file.refetch()} />;
+  if (file.isError) {
+    if (file.error instanceof IpcError && file.error.code === 'not-found') {
+      return (
+        <EmptyState title={`No ${SPEC_FILE} in ${dir}`}>
+          {file.error.message} <span className="muted small">(spec.load)</span>
+        </EmptyState>
+      );
+    }
+    return <ErrorState error={file.error} onRetry={() => void file.refetch()} />;
+  }
   if (file.isPending || !parsed) {
     return (
       <div className="panel play-loading">
