@@ -2,7 +2,7 @@
  * The `spec` and `runs` IPC areas through dispatch (validation, containment, refusals),
  * with a real project on disk and — for runs — the real runner and bubblewrap.
  */
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/ipc/dispatch';
@@ -11,7 +11,7 @@ import { probeBwrap } from '../../main/services/sandbox/bwrap';
 import { checkSpecText, runScenarioTests } from '../../shared/skillspec/index';
 import { testPlatform, testSession, type Emitted } from '../desktop/helpers';
 import { requireOrSkip } from '../support/paths';
-import { haveCorpusSpec, pinAll, playProject, type PlayProject } from './fixtures';
+import { haveCorpusSpec, pinAll, playProject, TRIAGE_SPEC, type PlayProject } from './fixtures';
 
 let p: PlayProject;
 let session: Session;
@@ -82,6 +82,27 @@ describe('spec area', () => {
     const f = await call<{ validation: { ok: boolean; message?: string } }>('spec.load', { dir: 'scratch' });
     expect(f.validation).toMatchObject({ ok: false });
     expect(f.validation.message).toMatch(/leak: missing_file \(outside the open project\)/);
+  });
+
+  it('never follows a symlink out of the project: a linked skill folder or spec file is refused, not read', async () => {
+    const outside = join(p.root, 'outside');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'skill.spec.yml'), TRIAGE_SPEC);
+    writeFileSync(join(outside, 'SKILL.md'), '# evil\n');
+    symlinkSync(outside, join(p.project, '.kitbash/skills/evil'));
+    mkdirSync(join(p.project, '.kitbash/skills/linked'));
+    writeFileSync(join(p.project, '.kitbash/skills/linked/SKILL.md'), '# linked\n');
+    symlinkSync(join(outside, 'skill.spec.yml'), join(p.project, '.kitbash/skills/linked/skill.spec.yml'));
+    try {
+      const { specs } = await call<{ specs: { dir: string }[] }>('spec.list', {});
+      expect(specs.map((s) => s.dir)).not.toContain('evil');
+      expect(specs.map((s) => s.dir)).not.toContain('linked');
+      expect((await callError('spec.load', { dir: 'evil' })).code).toBe('outside-project');
+      expect((await callError('spec.load', { dir: 'linked' })).code).toBe('outside-project');
+    } finally {
+      rmSync(join(p.project, '.kitbash/skills/evil'));
+      rmSync(join(p.project, '.kitbash/skills/linked'), { recursive: true });
+    }
   });
 
   it.skipIf(!requireOrSkip('the SkillSpec corpus at ../shared/corpus/skillspec', haveCorpusSpec()))('validates a corpus spec with its sidecar and passes all its scenario tests', async () => {
