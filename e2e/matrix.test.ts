@@ -167,4 +167,18 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     await screenshot(page, 'costs-skill');
     expect(errors).toEqual([]);
   });
+
+  it('follows the OS dark theme (matrix and previews)', async () => {
+    const w = await watchedPage(browser, { width: 1500, height: 960, colorScheme: 'dark' });
+    pages.push(w);
+    const { page, errors } = w;
+    await page.goto(`${served.url}#/matrix`);
+    await page.getByRole('grid').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.mcell.full').first().evaluate((c) => getComputedStyle(c).backgroundColor)).toBe('rgb(18, 41, 31)');
+    await screenshot(page, 'matrix-dark');
+    await page.evaluate(() => (window.location.hash = '#/previews/dependency-audit'));
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'previews-dark');
+    expect(errors).toEqual([]);
+  });
 });

@@ -247,10 +247,21 @@ export function ownSection(text: string, skill: string): string | undefined {
   return b === -1 ? undefined : text.slice(a, b + end.length);
 }
 
+/** A file's content as text: copied scripts are bytes, shown as text when they are valid UTF-8. */
+function asText(content: string | Uint8Array): string | undefined {
+  if (typeof content === 'string') return content;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(content);
+  } catch {
+    return undefined;
+  }
+}
+
 function FileCard({ file, skill }: { file: PreviewFile; skill: string }) {
   const section = file.merge === 'section' && typeof file.content === 'string' ? ownSection(file.content, skill) : undefined;
   const [mode, setMode] = useState<'section' | 'output' | 'diff'>(section !== undefined ? 'section' : 'output');
-  const binary = typeof file.content !== 'string';
+  const text = useMemo(() => asText(file.content), [file.content]);
+  const binary = text === undefined;
   const state = fileState(file);
   return (
     <article className="preview-file" data-path={file.path} data-state={state.cls}>
@@ -281,9 +292,9 @@ function FileCard({ file, skill }: { file: PreviewFile; skill: string }) {
       ) : mode === 'section' && section !== undefined ? (
         <OutputText text={section} />
       ) : mode !== 'diff' ? (
-        <OutputText text={file.content as string} />
+        <OutputText text={text} />
       ) : (
-        <DiffView before={file.disk ?? ''} after={file.content as string} absent={file.disk === undefined} />
+        <DiffView before={file.disk ?? ''} after={text} absent={file.disk === undefined} />
       )}
     </article>
   );
