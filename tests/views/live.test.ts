@@ -224,6 +224,16 @@ describe('the compile channels through dispatch', () => {
   });
 });
 
+describe('hunks', () => {
+  it('keeps three lines of context around each change and folds the rest', async () => {
+    const { hunks } = await import('../../renderer/src/views/previews/PreviewPanel');
+    const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n');
+    const after = before.replace('l10', 'L10');
+    const h = hunks(diffLines(before, after));
+    expect(h.map((x) => (x.kind === 'fold' ? `…${x.count}` : `${x.kind[0]}${x.text}`))).toEqual(['…6', 'sl7', 'sl8', 'sl9', 'dl10', 'aL10', 'sl11', 'sl12', 'sl13', '…7']);
+  });
+});
+
 describe('ownSection', () => {
   it('cuts one skill\'s marked section out of a merged file', async () => {
     const { ownSection } = await import('../../renderer/src/views/previews/PreviewPanel');
