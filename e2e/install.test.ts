@@ -59,8 +59,8 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
   let ws: ReturnType<typeof scratchWorkspace>;
   let served: Served;
   const pages: Watched[] = [];
-  const open = async () => {
-    const w = await watchedPage(browser, { height: 1000 });
+  const open = async (colorScheme: 'light' | 'dark' = 'light') => {
+    const w = await watchedPage(browser, { height: 1000, colorScheme });
     pages.push(w);
     return w;
   };
@@ -278,14 +278,14 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const before = readFileSync(config, 'utf8');
     writeFileSync(config, before.replace('[policy]\n', '[policy]\nallow_sources = ["gh:skillsmith/*"]\n'));
     try {
-      const { page, errors } = await open();
+      const { page, errors } = await open('dark');
       await openInstall(page, served.url);
       await reviewGit(page, repo.url);
       const dialog = page.getByRole('dialog', { name: 'Install review of stray-skill' });
       expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
       expect(await dialog.locator('.inst-findings.policy [data-check="policy"]').innerText()).toMatch(/is not in allow_sources \(gh:skillsmith\/\*\)/);
       expect(await page.locator('.inst-approve').count()).toBe(0);
-      await screenshot(page, 'install-policy-blocked');
+      await screenshot(page, 'install-policy-blocked-dark');
       const refused = await rawCall(page, 'install.approve', { id: await dialog.getAttribute('data-review-id'), integrity: await dialog.getAttribute('data-integrity') });
       expect(refused.error?.code).toBe('forbidden');
       expect(errors).toEqual([]);

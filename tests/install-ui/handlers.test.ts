@@ -97,6 +97,8 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(await r.raw('install.approve', { id: review.id, integrity: `sha256-${'0'.repeat(64)}` })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity, force: true })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
     expect(await r.raw('install.approve', { id: review.id })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
+    // Nor through the update channel, nor after a cancel.
+    expect(await r.raw('install.applyUpdate', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
     const other = renderer(p);
     expect(await other.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
     // Refusals do not use the review up: the dialog can still show it, and it still refuses.
@@ -104,6 +106,8 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(existsSync(join(p, '.kitbash', 'skills', 'fetcher'))).toBe(false);
     expect(lockNames(p)).toEqual([]);
     expect(await r.call('install.cancel', { id: review.id })).toEqual({ cancelled: true });
+    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(lockNames(p)).toEqual([]);
   });
 
   it('a source outside allow_sources is blocked by policy, with the raw and canonical source named', async () => {

@@ -248,6 +248,9 @@ function InstallFlow({ project }: { project: ProjectRef }) {
   const busy = begin.isPending || approve.isPending;
   const progress = useProgress(pid, busy);
 
+  const progressLine = <ProgressLine progress={progress} fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'} />;
+  const beginError = begin.isError ? <ErrorLine error={begin.error} origin="install.begin" onDismiss={() => begin.reset()} /> : null;
+
   const discard = () => {
     if (review) void api.install.cancel({ id: review.id }).catch(() => undefined);
     setReview(null);
@@ -259,20 +262,24 @@ function InstallFlow({ project }: { project: ProjectRef }) {
     <>
       {!review && (
         <div className="inst-layout">
-          <SourceForm
-            draft={draft}
-            set={setDraft}
-            busy={busy}
-            onReview={(s) => {
-              setDone(null);
-              begin.mutate(s);
-            }}
-          />
+          <div className="inst-main">
+            <SourceForm
+              draft={draft}
+              set={setDraft}
+              busy={busy}
+              onReview={(s) => {
+                setDone(null);
+                begin.mutate(s);
+              }}
+            />
+            {progressLine}
+            {beginError}
+          </div>
           <InstalledList project={project} />
         </div>
       )}
-      <ProgressLine progress={progress} fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'} />
-      {begin.isError && <ErrorLine error={begin.error} origin="install.begin" onDismiss={() => begin.reset()} />}
+      {review && progressLine}
+      {review && beginError}
       {done && (
         <div className="inst-verdict done" role="status" data-verdict="installed">
           <div className="inst-verdict-icon" aria-hidden="true">
