@@ -65,7 +65,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     browser = await launchChromium();
     w = await watchedPage(browser, { width: 1440, height: 900 });
     await w.page.goto(served.url);
-    await w.page.locator('.project-id h1').waitFor({ timeout: 30_000 });
+    await w.page.locator('.problem').first().waitFor({ timeout: 30_000 });
   }, 90_000);
 
   afterAll(async () => {
@@ -75,6 +75,18 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
   }, 30_000);
 
   const skillDir = () => join(ws.project, '.kitbash/skills/changelog-writer');
+
+  it('opens from the dashboard: a problem\'s Edit link lands in the editor with the same finding, in a file it only scans', async () => {
+    const { page } = w;
+    await page.locator('.problem', { hasText: 'remote-exec' }).locator('[data-action="edit-skill"]').first().click();
+    await page.waitForFunction(() => window.location.hash === '#/editor/dependency-audit');
+    await openEditor(page, 'dependency-audit');
+    const row = page.locator('.ed-problem[data-code="remote-exec"]');
+    await row.waitFor();
+    expect(await row.innerText()).toMatch(/scripts\/audit\.sh:\d+:\d+[\s\S]*blocks install/i);
+    expect(await page.locator('.editor-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
+    await screenshot(page, 'editor-dependency-audit', false);
+  }, 60_000);
 
   it('creates a skill from scratch: a valid manifested skill that lints clean, opened in the editor', async () => {
     const { page } = w;
@@ -98,8 +110,8 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
     expect(await page.locator('.editor-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
     // The budget meter and the standing stub.
-    expect(await page.locator('[data-meter="Body"] .meter-value').innerText()).toMatch(/^\d+ \/ 2,000 tok$/);
-    expect(await page.locator('[data-meter="Standing stub"] .meter-value').innerText()).toMatch(/^\d+ \/ 100 tok$/);
+    expect(await page.locator('[data-meter="Body"] .ed-meter-value').innerText()).toMatch(/^\d+ \/ 2,000 tok$/);
+    expect(await page.locator('[data-meter="Standing stub"] .ed-meter-value').innerText()).toMatch(/^\d+ \/ 100 tok$/);
     expect(await page.locator('.ss-stub-line').count()).toBeGreaterThan(0);
     await screenshot(page, 'editor-new-skill', false);
   }, 90_000);
@@ -158,7 +170,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     const zw = found.find((m) => /visible-text/.test(m.message))!;
     expect([zw.startLineNumber, zw.startColumn, zw.endColumn]).toEqual([at, 7, 8]);
     expect(zw.message).toMatch(/U\+200B.*blocks install/);
-    const row = page.locator('.problem.blocking[data-code="visible-text"]');
+    const row = page.locator('.ed-problem.blocking[data-code="visible-text"]');
     await row.waitFor();
     expect(await row.innerText()).toMatch(/blocks install/i);
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'blocking');
@@ -173,7 +185,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await row.locator('.fix-btn').click();
     await waitMarkers(page, 'SKILL.md', (ms) => !ms.some((m) => /visible-text/.test(m.message)), 'zero-width removed');
     expect(await value(page, 'SKILL.md')).not.toContain('\u200B');
-    expect(await page.locator('.problem.blocking').count()).toBe(0);
+    expect(await page.locator('.ed-problem.blocking').count()).toBe(0);
   }, 60_000);
 
   it('validates skill.spec.yml with the SkillSpec engine and the schema, and quotes a value containing ": " by quick fix', async () => {
@@ -185,7 +197,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await replaceLine(page, titleLine, 'title: Changelog: the writer');
     const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'spec parse error');
     expect(found[0]!.startLineNumber).toBe(titleLine);
-    const fix = page.locator('.problem[data-code="spec/parse_yaml"] .fix-btn');
+    const fix = page.locator('.ed-problem[data-code="spec/parse_yaml"] .fix-btn');
     expect(await fix.innerText()).toMatch(/Quote the value/);
     await fix.click();
     await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length === 0, 'quoted');

@@ -41,6 +41,11 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
                       {p.line !== undefined ? `:${p.line}` : ''}
                     </span>
                   )}
+                  {p.skill ? (
+                    <a className="link" href={`#/editor/${encodeURIComponent(p.skill)}`} data-action="edit-skill">
+                      Edit
+                    </a>
+                  ) : null}
                 </div>
                 <div className="problem-msg">{p.message}</div>
               </div>

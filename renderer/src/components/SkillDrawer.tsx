@@ -19,6 +19,9 @@ export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: Sk
           <h2>{row?.name ?? dir}</h2>
           <div className="muted small mono">{detail.data?.path ?? `.kitbash/skills/${dir}`}</div>
         </div>
+        <a className="btn" style={{ marginLeft: 'auto' }} href={`#/editor/${encodeURIComponent(dir)}`} data-action="edit-skill">
+          Open in editor
+        </a>
         <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
           ×
         </button>

@@ -38,8 +38,8 @@ export function DiffDialog({ file, onKeepMine, onTakeDisk, onClose }: { file: Fi
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
   return (
-    <div className="modal-backdrop" role="presentation">
-      <div className="modal diff-dialog" role="dialog" aria-modal="true" aria-label={`Resolve ${file.path}`}>
+    <div className="ed-modal-backdrop" role="presentation">
+      <div className="diff-dialog" role="dialog" aria-modal="true" aria-label={`Resolve ${file.path}`}>
         <div className="diff-head">
           <h2>
             {file.path} {disk === null ? 'was deleted on disk' : 'changed on disk'}

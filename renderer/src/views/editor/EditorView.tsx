@@ -463,12 +463,12 @@ function BudgetMeter({ meter }: { meter: Meter }) {
     const pct = limit > 0 ? used / limit : 1;
     const tone = pct > 1 ? 'fail' : pct > 0.85 ? 'warn' : 'pass';
     return (
-      <div className={`meter ${tone}`} title={title} data-meter={label}>
-        <span className="meter-label">{label}</span>
-        <span className="meter-track" aria-hidden="true">
-          <span className="meter-fill" style={{ width: `${Math.min(100, pct * 100)}%` }} />
+      <div className={`ed-meter ${tone}`} title={title} data-meter={label}>
+        <span className="ed-meter-label">{label}</span>
+        <span className="ed-meter-track" aria-hidden="true">
+          <span className="ed-meter-fill" style={{ width: `${Math.min(100, pct * 100)}%` }} />
         </span>
-        <span className="meter-value mono">
+        <span className="ed-meter-value mono">
           {used.toLocaleString()} / {limit.toLocaleString()} tok
         </span>
       </div>
@@ -492,7 +492,7 @@ function Problems({ diagnostics, files, onReveal, onFix }: { diagnostics: readon
       </div>
       <ul>
         {diagnostics.map((d, i) => (
-          <li key={i} className={`problem ${d.severity} ${d.blocking ? 'blocking' : ''}`} data-code={d.code}>
+          <li key={i} className={`ed-problem ${d.severity} ${d.blocking ? 'blocking' : ''}`} data-code={d.code}>
             <button type="button" onClick={() => onReveal(d)} disabled={!files.has(d.file)}>
               <span className={`sev ${d.severity}`} aria-label={d.severity}>
                 {d.severity === 'error' ? '●' : '▲'}

@@ -394,11 +394,8 @@ export function tomlKeys(text: string): TomlKey[] {
   const keys: TomlKey[] = [];
   let table = '';
   const lines = text.split(/\r?\n/);
-  const clean = (k: string) =>
-    k
-      .split('.')
-      .map((s) => s.trim().replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'))
-      .join('.');
+  // Segments split on dots outside quotes; quotes dropped.
+  const clean = (k: string) => (k.match(/"[^"]*"|'[^']*'|[^.\s"']+/g) ?? []).map((s) => s.replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1')).join('.');
   lines.forEach((l, i) => {
     const header = /^(\s*)(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$/.exec(l);
     if (header) {
