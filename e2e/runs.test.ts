@@ -160,8 +160,17 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
 
   it('shows the refusal with every label, and runs once only through the explicit override, never remembered', async () => {
     const { page, errors } = await watchedPage(browser);
+    // On a timeout, keep what the page and the server showed.
+    const refusalShown = async (shot: string): Promise<void> => {
+      try {
+        await page.getByTestId('refusal').waitFor({ timeout: 40_000 });
+      } catch (e) {
+        await screenshot(page, shot);
+        throw new Error(`${(e as Error).message}\npage errors: ${errors.join(' | ')}\nserve said: ${served.output().slice(-2000)}`);
+      }
+    };
     await page.goto(`${served.url}#/runs/hello`);
-    await page.getByTestId('refusal').waitFor({ timeout: 40_000 });
+    await refusalShown('runs-refused-timeout');
     expect(await page.getByTestId('refusal').getAttribute('data-reason')).toBe('unenforced');
     expect(await flat(page, '[data-testid="refusal"] p')).toMatch(/cannot be enforced here/);
     expect(await flat(page, '[data-testid="refusal"] tr[data-row="network"]')).toMatch(/advisory — not enforced here/);
@@ -187,7 +196,7 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
 
     // Never remembered: a fresh look refuses again, and Run stays disabled.
     await page.reload();
-    await page.getByTestId('refusal').waitFor({ timeout: 40_000 });
+    await refusalShown('runs-reload-timeout');
     expect(await page.getByTestId('run').isDisabled()).toBe(true);
     await screenshot(page, 'runs-override-done');
     expect(errors).toEqual([]);
