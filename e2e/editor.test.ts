@@ -275,6 +275,24 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await page.waitForFunction(() => !window.__skillsmithEditor!.dirty().includes('SKILL.md'));
   }, 90_000);
 
+  it('opens a draft handed in by another view (drafts.ts format) as the active, unsaved, validated tab', async () => {
+    const { page } = w;
+    const root = await page.locator('.project-path').getAttribute('title');
+    await page.evaluate(
+      ([r]) => {
+        const value = { v: 1, text: 'schema: skillspec/v0\nid: Bad Id\ntitle: Prereview\ndescription: Decides.\n', base: null, at: new Date().toISOString() };
+        localStorage.setItem(['skillsmith.draft.v1', r, 'prereview', 'skill.spec.yml'].join('\u0000'), JSON.stringify(value));
+      },
+      [root],
+    );
+    await openEditor(page, 'prereview');
+    await page.waitForFunction(() => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml');
+    expect(await page.evaluate(() => window.__skillsmithEditor!.dirty())).toEqual(['skill.spec.yml']);
+    const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'handed-in draft');
+    expect(found[0]!.startLineNumber).toBe(2);
+    expect(found[0]!.message).toMatch(/invalid identifier "Bad Id"/);
+  }, 60_000);
+
   it('made no request off the loopback host and logged no errors', () => {
     expect(w.offHost).toEqual([]);
     expect(w.errors).toEqual([]);

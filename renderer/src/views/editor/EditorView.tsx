@@ -8,6 +8,7 @@ import { monaco, themeName, type editor } from '../../monaco/setup';
 import type { Diagnostic, Meter } from './analyze';
 import { DiffDialog } from './DiffDialog';
 import { PreviewSlot } from './PreviewSlot';
+import { newestDraft } from './drafts';
 import { EditorSession, type FileState } from './session';
 import './editor.css';
 
@@ -138,7 +139,8 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
   const host = useRef<HTMLDivElement>(null);
   const ed = useRef<editor.IStandaloneCodeEditor | null>(null);
   const stubDecorations = useRef<editor.IEditorDecorationsCollection | null>(null);
-  const [active, setActive] = useState<string>(file ?? 'SKILL.md');
+  // The tab named in the route, else the file whose draft was handed in last (the playground's new test), else SKILL.md.
+  const [active, setActive] = useState<string>(() => file ?? newestDraft(project.root, dir) ?? 'SKILL.md');
   const [diffFor, setDiffFor] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
 
