@@ -126,8 +126,15 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await screenshot(page, 'install-done');
     expect(existsSync(join(ws.project, '.kitbash', 'skills', 'fetch-docs', 'SKILL.md'))).toBe(true);
     expect(lock()).toMatch(/name = "fetch-docs"\nversion = "1\.0\.0"\nsource = "file:\/\/[^"]*#:skills\/fetch-docs"/);
+    // Installing it again says so and offers the update path instead.
+    await page.getByRole('button', { name: 'Install another' }).click();
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    await page.locator('.inst-error').waitFor({ timeout: 45_000 });
+    expect(await page.locator('.inst-error-msg').innerText()).toMatch(/^install: fetch-docs is already installed/);
+    await page.getByRole('button', { name: 'Check fetch-docs for an update…' }).click();
+    await page.locator('[data-verdict="up-to-date"]').waitFor({ timeout: 45_000 });
+    await page.goto(`${served.url}#/dashboard`);
     // The dashboard lists it, locked.
-    await page.getByRole('button', { name: 'Open the dashboard' }).click();
     await page.locator('[role="row"][data-skill="fetch-docs"]').waitFor({ timeout: 45_000 });
     expect((await page.locator('[role="row"][data-skill="fetch-docs"]').innerText()).replace(/\s+/g, ' ')).toMatch(/fetch-docs .*1\.0\.0 .*locked/);
     expect(errors).toEqual([]);

@@ -249,7 +249,22 @@ function InstallFlow({ project }: { project: ProjectRef }) {
   const progress = useProgress(pid, busy);
 
   const progressLine = <ProgressLine progress={progress} fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'} />;
-  const beginError = begin.isError ? <ErrorLine error={begin.error} origin="install.begin" onDismiss={() => begin.reset()} /> : null;
+  const installedAlready = begin.isError ? /^install: ([a-z0-9][a-z0-9-]*) is already installed/.exec(begin.error.message)?.[1] : undefined;
+  const beginError = begin.isError ? (
+    <>
+      <ErrorLine error={begin.error} origin="install.begin" onDismiss={() => begin.reset()} />
+      {installedAlready && (
+        <div className="inst-actions">
+          <button type="button" className="btn" onClick={() => navigate({ view: 'install', arg: `update:${installedAlready}` })}>
+            Check {installedAlready} for an update…
+          </button>
+          <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install', arg: `remove:${installedAlready}` })}>
+            Remove {installedAlready}…
+          </button>
+        </div>
+      )}
+    </>
+  ) : null;
 
   const discard = () => {
     if (review) void api.install.cancel({ id: review.id }).catch(() => undefined);
