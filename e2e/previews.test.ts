@@ -110,6 +110,15 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     expect(agents).toContain('<!-- kitbash:begin api-style -->');
     expect(agents).toContain('Cite the line numbers you reviewed.');
     await screenshot(page, 'previews-typed');
+
+    // The other targets, as compile would write them once added to [project].targets.
+    await page.getByTestId('toggle-inactive').click();
+    await page.locator('.target-tab').nth(10).waitFor();
+    expect(await page.locator('.target-tab.inactive').count()).toBe(8);
+    await selectTarget(page, 'zed');
+    expect(await page.getByTestId('inactive-note').innerText()).toMatch(/zed is not a target of this project/);
+    expect(await output(page, '.agents/skills/prereview/SKILL.md').textContent()).toContain('Cite the line numbers you reviewed.');
+    await screenshot(page, 'previews-other-targets');
     expect(errors).toEqual([]);
     expect(offHost).toEqual([]);
   });

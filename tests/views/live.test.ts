@@ -135,6 +135,19 @@ describe('live previews from a snapshot', () => {
     expect(live.targets.length).toBe(3);
   });
 
+  it('other targets preview what compile writes once they are added to [project].targets', () => {
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const live = livePreview(snap, 'prereview', files, { inactive: true });
+    expect(live.targets.map((t) => `${t.target}${t.inactive ? '*' : ''}`)).toEqual(['claude-code', 'cursor', 'agents*', 'zed*', 'copilot*', 'cline*', 'windsurf*', 'gemini*', 'aider*', 'agentsmd', 'agent-plugins*']);
+    const copilot = live.targets.find((t) => t.target === 'copilot')!;
+    const toml = join(ws.project, 'kitbash.toml');
+    writeFileSync(toml, readFileSync(toml, 'utf8').replace('targets = ["claude-code", "cursor", "agentsmd"]', 'targets = ["claude-code", "cursor", "agentsmd", "copilot"]'));
+    const disk = outputs(planProject(ws.project)).files;
+    expect(copilot.files.length).toBeGreaterThan(0);
+    for (const f of copilot.files) expect(f.content, f.path).toBe(disk[f.path]);
+  });
+
   it('matrix, costs and active targets from the snapshot equal the engine on disk', () => {
     const snap = compileSnapshot(ws.project);
     const { skills } = loadInstalled(ws.project);

@@ -64,7 +64,8 @@ export function isDirty(snap: CompileSnapshot, dir: string, files: ReadonlyMap<s
 function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir: string; files: ReadonlyMap<string, string> }) {
   // Typing stays responsive: the plan follows the latest buffers as soon as React is idle.
   const deferred = useDeferredValue(files);
-  const live = useMemo(() => livePreview(snapshot, dir, deferred), [snapshot, dir, deferred]);
+  const [inactive, setInactive] = useState(false);
+  const live = useMemo(() => livePreview(snapshot, dir, deferred, { inactive }), [snapshot, dir, deferred, inactive]);
   const [selected, setSelected] = useState<string | null>(null);
   const current = live.targets.find((t) => t.target === selected) ?? live.targets[0];
   const stale = deferred !== files;
@@ -102,6 +103,12 @@ function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir
       )}
       {live.targets.length > 0 && current && (
         <>
+          <div className="tabs-bar">
+            <span className="muted small">{inactive ? 'every target — dashed: not compiled in this project' : `the ${live.plan.targets.length} target(s) this project compiles for`}</span>
+            <button type="button" className="btn ghost small-toggle" aria-pressed={inactive} onClick={() => setInactive((v) => !v)} data-testid="toggle-inactive">
+              {inactive ? 'Only active targets' : 'Show other targets'}
+            </button>
+          </div>
           <TargetTabs targets={live.targets} current={current.target} onSelect={setSelected} />
           <TargetDetail key={current.target} preview={current} skill={live.name ?? dir} />
         </>
@@ -150,7 +157,7 @@ function TargetTabs({ targets, current, onSelect }: { targets: readonly TargetPr
           aria-selected={t.target === current}
           aria-controls={`ppanel-${t.target}`}
           tabIndex={t.target === current ? 0 : -1}
-          className={`target-tab ${t.status} ${t.target === current ? 'on' : ''}`}
+          className={`target-tab ${t.status} ${t.target === current ? 'on' : ''} ${t.inactive ? 'inactive' : ''}`}
           data-target={t.target}
           data-status={t.status}
           onClick={() => onSelect(t.target)}
@@ -200,6 +207,11 @@ function TargetDetail({ preview: t, skill }: { preview: TargetPreview; skill: st
           </span>
         </div>
       </div>
+      {t.inactive && (
+        <div className="banner warn" role="status" data-testid="inactive-note">
+          {t.target} is not a target of this project. This is what compile would write for it if you added <code>&quot;{t.target}&quot;</code> to <code>[project].targets</code> in kitbash.toml.
+        </div>
+      )}
       {t.loading === 'lazy' ? (
         <p className="muted small td-explain">Lazy: only the description stays in context; the agent loads the body when the skill is used.</p>
       ) : (

@@ -158,6 +158,8 @@ export interface TargetPreview {
   readonly files: readonly PreviewFile[];
   readonly warnings: readonly string[];
   readonly notes: readonly string[];
+  /** Not a target of this project: what compile would write if it were added to the active ones. */
+  readonly inactive?: true;
 }
 
 export interface LivePreview {
@@ -188,7 +190,7 @@ function planFiles(plan: CompilePlan): Map<string, PlannedFile> {
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /** Plan the project with the edited skill's buffers and describe what each active target gets. */
-export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyMap<string, string>): LivePreview {
+export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyMap<string, string>, options: { inactive?: boolean } = {}): LivePreview {
   const t0 = now();
   const b = base(snap);
   const { skills, failures, edited } = projectSkills(snap, { dir, files });
@@ -210,6 +212,17 @@ export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyM
   const byPath = planFiles(plan);
   const active = TARGETS.filter((t) => plan.targets.includes(t.id));
   const targets = active.map((t) => targetPreview(t, skill, prepared, b.view, plan, byPath));
+  if (options.inactive && !plan.errors.length) {
+    // Each other target as if it were added to the project's: the same planner, one more target.
+    for (const t of TARGETS) {
+      if (plan.targets.includes(t.id)) continue;
+      const withIt = planCompile({ skills, failures, config: { ...config, targets: [...plan.targets, t.id] }, project: b.view });
+      if (withIt.errors.length) continue;
+      targets.push({ ...targetPreview(t, skill, prepared, b.view, withIt, planFiles(withIt)), inactive: true });
+    }
+    const order = (id: TargetId): number => TARGETS.findIndex((t) => t.id === id);
+    targets.sort((x, y) => order(x.target) - order(y.target));
+  }
   return {
     ...facts,
     bodyTokens: estimateTokens(prepared.body),
