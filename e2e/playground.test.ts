@@ -193,5 +193,15 @@ describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
     expect(await tab.locator('.tab-count.fail').count()).toBe(0);
     await screenshot(page, 'playground-save-to-editor');
     expect(beforeEditor, beforeEditor.join('\n')).toEqual([]);
+
+    // Back in the playground, the unsaved draft can be played instead of the file on disk.
+    await page.goto(`${served.url}#/playground/triage`);
+    await page.getByLabel(/Play the unsaved draft from the editor/).check();
+    await page.getByTestId('playing-draft').waitFor();
+    await page.getByRole('button', { name: /Run all 4 tests/ }).click();
+    await page.locator('[data-testid="tests-summary"]').waitFor();
+    expect(await page.locator('[data-testid="tests-summary"]').innerText()).toBe('3/4 passed');
+    expect(await page.locator('[data-test="crash and release now"]').getAttribute('class')).toMatch(/pass/);
+    await screenshot(page, 'playground-draft');
   });
 });

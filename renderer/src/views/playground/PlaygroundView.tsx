@@ -9,7 +9,7 @@ import type { Expectation } from '../../../../shared/skillspec/model';
 import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
-import { saveDraft } from '../editor/drafts';
+import { loadDraft, saveDraft, type Draft } from '../editor/drafts';
 import { appendScenario, expectationFrom, scenarioName } from './scenario-text';
 import './playground.css';
 
@@ -121,6 +121,24 @@ function SpecPicker({ specs, current, loading }: { specs: SpecSummary[]; current
 
 type Parsed = { ok: true; spec: SkillSpec } | { ok: false; message: string; where: string };
 
+/** The spec as played: the file on disk, or the editor's unsaved draft of it. */
+type Shown = SpecFile & { draft?: Draft };
+
+/** The editor's unsaved draft of the spec, re-read when the window regains focus or another tab writes one. */
+function useSpecDraft(root: string, dir: string): Draft | null {
+  const [draft, setDraft] = useState<Draft | null>(() => loadDraft(root, dir, SPEC_FILE));
+  useEffect(() => {
+    const again = () => setDraft(loadDraft(root, dir, SPEC_FILE));
+    window.addEventListener('focus', again);
+    window.addEventListener('storage', again);
+    return () => {
+      window.removeEventListener('focus', again);
+      window.removeEventListener('storage', again);
+    };
+  }, [root, dir]);
+  return draft;
+}
+
 function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) {
   const api = useApi();
   const file = useQuery({ queryKey: specKeys.load(project.root, dir), queryFn: () => api.spec.load({ dir }), retry: false });
@@ -128,9 +146,12 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   const deferred = useDeferredValue(input);
 
   // Parsing a large spec takes a few hundred ms: let the progress line paint first.
-  const [parsed, setParsed] = useState<{ of: SpecFile; value: Parsed } | null>(null);
+  const draft = useSpecDraft(project.root, dir);
+  const [playDraft, setPlayDraft] = useState(false);
+  const hasDraft = draft !== null && file.data !== undefined && draft.text !== file.data.text;
+  const [parsed, setParsed] = useState<{ of: Shown; value: Parsed } | null>(null);
   useEffect(() => {
-    const data = file.data;
+    const data: Shown | undefined = file.data && (playDraft && hasDraft ? { ...file.data, text: draft.text, draft } : file.data);
     if (!data) return;
     const t = setTimeout(() => {
       const c = checkSpecText(data.text, data.path);
@@ -138,7 +159,7 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
       setParsed({ of: data, value: c.ok ? { ok: true, spec: c.spec } : { ok: false, message: c.error.message, where: `${data.path}${pos}` } });
     }, 16);
     return () => clearTimeout(t);
-  }, [file.data]);
+  }, [file.data, playDraft, hasDraft, draft]);
 
   if (file.isError) {
     if (file.error instanceof IpcError && file.error.code === 'not-found') {
@@ -162,7 +183,12 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   const shownFile = parsed.of;
   return (
     <>
-      <ValidationBanner file={shownFile} parsed={current} refetching={file.isFetching || parsed.of !== file.data} />
+      {hasDraft && (
+        <label className="play-draft small">
+          <input type="checkbox" checked={playDraft} onChange={(e) => setPlayDraft(e.target.checked)} /> Play the unsaved draft from the editor ({new Date(draft.at).toLocaleTimeString()}) instead of the file on disk
+        </label>
+      )}
+      <ValidationBanner file={shownFile} parsed={current} refetching={file.isFetching || (parsed.of !== file.data && !parsed.of.draft)} />
       {current.ok ? (
         <Play project={project} dir={dir} file={shownFile} spec={current.spec} input={input} deferred={deferred} setInput={setInput} />
       ) : (
@@ -181,12 +207,19 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   );
 }
 
-function ValidationBanner({ file, parsed, refetching }: { file: SpecFile; parsed: Parsed; refetching: boolean }) {
+function ValidationBanner({ file, parsed, refetching }: { file: Shown; parsed: Parsed; refetching: boolean }) {
   const v = file.validation;
   if (!parsed.ok) {
     return (
       <div className="banner error" role="alert" data-testid="spec-error">
         <strong>The spec does not load</strong> — {parsed.where}: {parsed.message} <span className="muted small">(SkillSpec reader)</span>
+      </div>
+    );
+  }
+  if (file.draft) {
+    return (
+      <div className="play-file muted small" data-testid="playing-draft">
+        Playing the <strong>unsaved editor draft</strong> of <code>{file.path}</code> — parsed and validated here; imports and sidecars are checked when it is saved.
       </div>
     );
   }
@@ -206,7 +239,7 @@ function ValidationBanner({ file, parsed, refetching }: { file: SpecFile; parsed
   );
 }
 
-function Play(props: { project: ProjectRef; dir: string; file: SpecFile; spec: SkillSpec; input: string; deferred: string; setInput: (v: string) => void }) {
+function Play(props: { project: ProjectRef; dir: string; file: Shown; spec: SkillSpec; input: string; deferred: string; setInput: (v: string) => void }) {
   const { spec, deferred, input, setInput } = props;
   const result = useMemo(() => {
     try {
@@ -598,7 +631,7 @@ function ScenarioTests({ spec, onPlay }: { spec: SkillSpec; onPlay: (input: stri
   );
 }
 
-function SaveAsTest({ project, dir, file, spec, input, decision }: { project: ProjectRef; dir: string; file: SpecFile; spec: SkillSpec; input: string; decision: Decision | null }) {
+function SaveAsTest({ project, dir, file, spec, input, decision }: { project: ProjectRef; dir: string; file: Shown; spec: SkillSpec; input: string; decision: Decision | null }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const suggested = scenarioName(input, spec.tests.map((t) => t.name));
@@ -613,7 +646,7 @@ function SaveAsTest({ project, dir, file, spec, input, decision }: { project: Pr
       try {
         const r = appendScenario(file.text, { name: chosen, input, expect: expectationFrom(decision) });
         if (!r.ok) return setError(r.message);
-        if (!saveDraft(project.root, dir, SPEC_FILE, r.text, file.text)) return setError('the browser refused to keep the draft (storage full or disabled) — nothing was changed');
+        if (!saveDraft(project.root, dir, SPEC_FILE, r.text, file.draft ? file.draft.base : file.text)) return setError('the browser refused to keep the draft (storage full or disabled) — nothing was changed');
         navigate({ view: 'editor', arg: dir });
       } catch (e) {
         setError(`${e instanceof Error ? e.message : String(e)} (appendScenario)`);
