@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLocation } from '../../main/services/skills/lint';
 import { installedSkills } from '../../main/services/skills/locate';
+import { runCli } from '../support/paths';
 import { requireBuiltCli, cleanSkill, cleanup, cli, parseJson, tempProject, toml, writeFiles } from './helpers';
 
 const SKILLS = 150;
@@ -41,6 +42,11 @@ describe('linting many skills in parallel', () => {
     // The JSON document always carries a detail string; compare on that shape.
     const normalised = serial.map((s) => ({ ...s, checks: s.checks.map((c) => ({ ...c, detail: c.detail ?? '' })) }));
     expect(parallel).toEqual(normalised);
+  });
+
+  it('really uses the bundled worker threads (the worker entry is found from inside a chunk)', () => {
+    const r = runCli(['lint'], { cwd: root, env: { SKILLSMITH_TIMINGS: '1', SKILLSMITH_THREADS: '3' } });
+    expect(r.stderr).toContain(`timings: lint ${SKILLS} skills on 3 thread(s)`);
   });
 
   it('counts the same totals as the per-skill verdicts', () => {

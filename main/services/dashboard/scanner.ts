@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Dashboard } from '../../../shared/ipc/channels/project';
+import { bundledEntry } from '../bundled';
 
 export interface Scanner {
   (root: string): Promise<Dashboard>;
@@ -9,10 +8,6 @@ export interface Scanner {
   close?(): void;
 }
 
-/** The bundled scan-worker.js (next to the entry files, one level above the chunks), if built. */
-function workerFile(): string | undefined {
-  return [join(__dirname, 'scan-worker.js'), join(__dirname, '..', 'scan-worker.js')].find((f) => existsSync(f));
-}
 
 /** In this thread: the scan code loads on first use. */
 export const inProcessScanner: Scanner = async (root) => (await import('./scan')).scanProject(root);
@@ -23,7 +18,7 @@ export const inProcessScanner: Scanner = async (root) => (await import('./scan')
  * hands its pending scans, and all later ones, to this thread.
  */
 export function createScanner(): Scanner {
-  const file = workerFile();
+  const file = bundledEntry('scan-worker.js');
   if (!file) return inProcessScanner;
   let worker: Worker | undefined;
   let broken = false;

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SkillReport } from '../../../shared/lint/report/model';
+import { bundledEntry } from '../bundled';
 import { checkLocation, type CheckOptions } from './lint';
 import type { SkillLocation } from './locate';
 
@@ -36,13 +35,14 @@ export interface WorkerJob {
  */
 export function checkAll(locations: readonly SkillLocation[], options: CheckOptions): SkillReport[] {
   const results: (SkillReport | undefined)[] = Array.from({ length: locations.length }, () => undefined);
-  const workerFile = join(__dirname, 'lint-worker.js');
-  const helpers = locations.length < PARALLEL_THRESHOLD || !existsSync(workerFile) ? 0 : helperThreads();
+  const workerFile = bundledEntry('lint-worker.js');
+  const helpers = locations.length < PARALLEL_THRESHOLD || workerFile === undefined ? 0 : helperThreads();
+  if (process.env.SKILLSMITH_TIMINGS === '1') process.stderr.write(`timings: lint ${locations.length} skills on ${helpers + 1} thread(s)\n`);
 
   const state = new SharedArrayBuffer(8);
   const counters = new Int32Array(state);
   const channels: { port: MessagePort; worker: Worker }[] = [];
-  for (let w = 0; w < helpers; w++) {
+  for (let w = 0; workerFile !== undefined && w < helpers; w++) {
     const { port1, port2 } = new MessageChannel();
     const job: WorkerJob = { locations, options, state, port: port2 };
     const worker = new Worker(workerFile, { workerData: job, transferList: [port2] });
