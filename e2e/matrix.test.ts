@@ -60,7 +60,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
   it('shows the expected cells for the example workspace, with reasons on hover and on focus', async () => {
     const { page, errors, offHost } = await open();
     await page.goto(`${served.url}#/matrix`);
-    await page.getByRole('grid', { name: 'Compatibility matrix' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('grid', { name: 'Compatibility matrix' }).waitFor({ timeout: 40_000 });
     expect(await page.locator('[role="columnheader"][data-target]').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target))).toEqual(TARGET_ORDER);
     expect(await grid(page)).toEqual(EXPECTED);
     // The active targets of the project are marked.
@@ -113,7 +113,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
   it('filters by status and by target, and a click opens the explanation', async () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/matrix`);
-    await page.getByRole('grid').waitFor({ timeout: 20_000 });
+    await page.getByRole('grid').waitFor({ timeout: 40_000 });
     await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^Unsupported/ }).click();
     // Every skill is unsupported on aider (its config does not read CONVENTIONS.md), so every row stays.
     expect(Object.keys(await grid(page))).toHaveLength(5);
@@ -136,7 +136,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     await explain.waitFor();
     expect(await explain.innerText()).toMatch(/prereview[\s\S]*agentsmd[\s\S]*eager-only[\s\S]*loads everything eagerly/);
     await explain.getByRole('button', { name: /Preview prereview/ }).click();
-    await page.locator('.target-tab[data-target="agentsmd"]').waitFor({ timeout: 20_000 });
+    await page.locator('.target-tab[data-target="agentsmd"]').waitFor({ timeout: 40_000 });
     expect(new URL(page.url()).hash).toBe('#/previews/prereview');
     expect(errors).toEqual([]);
   });
@@ -144,7 +144,14 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
   it('charts the standing cost per target for the project and per skill', async () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/costs`);
-    await page.locator('.cost-row').first().waitFor({ timeout: 20_000 });
+    await page
+      .locator('.cost-row')
+      .first()
+      .waitFor({ timeout: 40_000 })
+      .catch(async (e: unknown) => {
+        await screenshot(page, 'costs-debug');
+        throw new Error(`${String(e)}\npage: ${(await page.locator('body').innerText()).slice(0, 400)}\nerrors: ${errors.join(' | ')}`);
+      });
     const rows = await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) => rs.map((r) => ({ t: (r as HTMLElement).dataset.target, n: Number((r as HTMLElement).dataset.total) })));
     expect(rows.map((r) => r.t)).toEqual(TARGET_ORDER);
     const total = Object.fromEntries(rows.map((r) => [r.t, r.n]));
@@ -173,11 +180,11 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     pages.push(w);
     const { page, errors } = w;
     await page.goto(`${served.url}#/matrix`);
-    await page.getByRole('grid').waitFor({ timeout: 20_000 });
+    await page.getByRole('grid').waitFor({ timeout: 40_000 });
     expect(await page.locator('.mcell.full').first().evaluate((c) => getComputedStyle(c).backgroundColor)).toBe('rgb(18, 41, 31)');
     await screenshot(page, 'matrix-dark');
     await page.evaluate(() => (window.location.hash = '#/previews/dependency-audit'));
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
     await screenshot(page, 'previews-dark');
     expect(errors).toEqual([]);
   });

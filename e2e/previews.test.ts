@@ -57,7 +57,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
   it('shows each active target with its status and standing cost, and every preview follows the body as it is typed', async () => {
     const { page, errors, offHost } = await open();
     await page.goto(`${served.url}#/previews/prereview`);
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
     expect(await page.locator('.target-tab').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.target}:${(e as HTMLElement).dataset.status}`))).toEqual([
       'claude-code:full',
       'cursor:full',
@@ -126,7 +126,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
   it('diffs against disk, compiles after showing the plan, then shows the unsaved edit as drift', async () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/previews/prereview`);
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
     const file = page.locator(`.preview-file[data-path="${FILES['claude-code']}"]`);
     expect(await file.getAttribute('data-state')).toBe('new');
     await file.getByRole('button', { name: 'Diff vs disk' }).click();
@@ -184,7 +184,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
       });
     await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
     const panel = page.locator('.previews[data-skill="release-notes"]');
-    await panel.locator('.target-tab').nth(2).waitFor({ timeout: 20_000 });
+    await panel.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
     const files: Record<string, string> = { 'claude-code': '.claude/skills/release-notes/SKILL.md', cursor: '.cursor/rules/release-notes.mdc', agentsmd: 'AGENTS.md' };
     const end = async () => {
       const lines = (await page.evaluate(() => window.__skillsmithEditor!.value('SKILL.md')))!.split('\n').length;
