@@ -112,7 +112,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     // The budget meter and the standing stub.
     expect(await page.locator('[data-meter="Body"] .ed-meter-value').innerText()).toMatch(/^\d+ \/ 2,000 tok$/);
     expect(await page.locator('[data-meter="Standing stub"] .ed-meter-value').innerText()).toMatch(/^\d+ \/ 100 tok$/);
-    expect(await page.locator('.ss-stub-line').count()).toBeGreaterThan(0);
+    await page.locator('.ss-stub-line').first().waitFor();
     await screenshot(page, 'editor-new-skill', false);
   }, 90_000);
 
@@ -150,7 +150,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await replaceLine(page, versionLine, 'version = "0.2.0"');
     await waitMarkers(page, 'skill.toml', (ms) => ms.length === 0, 'manifest fixed');
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
-    expect(await page.locator('.editor-host .squiggly-error').count()).toBe(0);
+    await page.waitForFunction(() => document.querySelectorAll('.editor-host .squiggly-error').length === 0);
 
     // Ctrl+S writes it (atomically, through main).
     await page.keyboard.press('Control+s');
@@ -185,7 +185,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await row.locator('.fix-btn').click();
     await waitMarkers(page, 'SKILL.md', (ms) => !ms.some((m) => /visible-text/.test(m.message)), 'zero-width removed');
     expect(await value(page, 'SKILL.md')).not.toContain('\u200B');
-    expect(await page.locator('.ed-problem.blocking').count()).toBe(0);
+    await page.waitForFunction(() => document.querySelectorAll('.ed-problem.blocking').length === 0);
   }, 60_000);
 
   it('validates skill.spec.yml with the SkillSpec engine and the schema, and quotes a value containing ": " by quick fix', async () => {
@@ -228,7 +228,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(dirty).toContain('SKILL.md');
     expect(dirty).toContain('skill.spec.yml');
     expect(readFileSync(join(skillDir(), 'SKILL.md'), 'utf8')).not.toContain('Unsaved line');
-    expect(await page.locator('[data-tab="SKILL.md"] .tab-dirty').count()).toBe(1);
+    await page.locator('[data-tab="SKILL.md"] .tab-dirty').waitFor();
   }, 60_000);
 
   it('resolves a file changed on disk while open: both versions shown, nothing lost', async () => {
@@ -255,7 +255,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     // Taking the disk version keeps mine one undo away.
     await dialog.locator('[data-action="take-disk"]').click();
     await page.waitForFunction(() => window.__skillsmithEditor!.value('SKILL.md')!.includes('(edited on disk)'));
-    expect(await page.locator('[data-conflict]').count()).toBe(0);
+    await page.waitForFunction(() => document.querySelectorAll('[data-conflict]').length === 0);
     await page.evaluate(() => window.__skillsmithEditor!.goto(1, 1));
     await page.keyboard.press('Control+z');
     await page.waitForFunction(() => window.__skillsmithEditor!.value('SKILL.md')!.includes('Unsaved line typed before the reload.'));
@@ -291,6 +291,20 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'handed-in draft');
     expect(found[0]!.startLineNumber).toBe(2);
     expect(found[0]!.message).toMatch(/invalid identifier "Bad Id"/);
+  }, 60_000);
+
+  it('follows the dark colour scheme (screenshot)', async () => {
+    const dark = await watchedPage(browser, { width: 1440, height: 900, colorScheme: 'dark' });
+    try {
+      await dark.page.goto(`${served.url}#/editor/prereview`);
+      await openEditor(dark.page, 'prereview');
+      await dark.page.waitForFunction(() => document.querySelector('.editor-host .monaco-editor')?.classList.contains('vs-dark'));
+      await screenshot(dark.page, 'editor-dark', false);
+      expect(dark.errors).toEqual([]);
+      expect(dark.offHost).toEqual([]);
+    } finally {
+      await dark.context.close();
+    }
   }, 60_000);
 
   it('made no request off the loopback host and logged no errors', () => {

@@ -495,7 +495,7 @@ function Problems({ diagnostics, files, onReveal, onFix }: { diagnostics: readon
       <ul>
         {diagnostics.map((d, i) => (
           <li key={i} className={`ed-problem ${d.severity} ${d.blocking ? 'blocking' : ''}`} data-code={d.code}>
-            <button type="button" onClick={() => onReveal(d)} disabled={!files.has(d.file)}>
+            <button type="button" onClick={() => onReveal(d)} disabled={!files.has(d.file)} title={d.message}>
               <span className={`sev ${d.severity}`} aria-label={d.severity}>
                 {d.severity === 'error' ? '●' : '▲'}
               </span>

@@ -148,8 +148,13 @@ export class EditorSession {
     for (const l of this.listeners) l();
   }
 
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Show a notice; an info notice goes away by itself after a few seconds. */
   setNotice(n: Notice | null): void {
     this.notice = n;
+    clearTimeout(this.noticeTimer);
+    if (n?.kind === 'info') this.noticeTimer = setTimeout(() => this.notice === n && this.setNotice(null), 4000);
     this.bump();
   }
 
@@ -451,6 +456,7 @@ export class EditorSession {
     this.disposed = true;
     clearTimeout(this.analyzeTimer);
     clearTimeout(this.previewTimer);
+    clearTimeout(this.noticeTimer);
     this.analyzer.dispose();
     for (const d of this.disposables) d.dispose();
     for (const s of this.files.values()) {
