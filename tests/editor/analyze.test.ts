@@ -198,3 +198,19 @@ describe('analyze: the budget meter and the standing stub', () => {
     expect(at(d).slice(0, 3)).toEqual(['skill.toml', 7, 10]);
   });
 });
+
+describe('skill.toml completion', () => {
+  it('offers the manifest tables not in the file after "[", and the unset keys of the current table', async () => {
+    const { tomlCompletions } = await import('../../renderer/src/views/editor/tomlComplete');
+    const text = `${TOML}[\n`;
+    const lines = text.split('\n');
+    const tables = tomlCompletions(text, lines.length - 1, 2).map((s) => s.label);
+    expect(tables).toEqual(['triggers', 'permissions', 'artifacts', 'targets', 'lore', 'dependencies', 'mcp']);
+    // On an empty line under [context], only disclosure is left to set.
+    const ctx = TOML.replace('standing = 40\n', 'standing = 40\n\n');
+    const at = ctx.split('\n').indexOf('standing = 40') + 2;
+    expect(tomlCompletions(ctx, at, 1).map((s) => s.insert)).toEqual(['disclosure = ']);
+    // Not after a key's `=`.
+    expect(tomlCompletions(TOML, 7, 'budget = '.length + 1)).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { languageOf, monaco, type editor } from '../../monaco/setup';
 import type { Analysis, AnalyzeInput, Diagnostic } from './analyze';
 import { Analyzer } from './analyzer';
 import { clearDraft, draftFiles, loadDraft, saveDraft } from './drafts';
+import { tomlCompletions } from './tomlComplete';
 
 /** What the author sees about one file's relation to the disk. */
 export interface Conflict {
@@ -52,6 +53,21 @@ let actionsRegistered = false;
 function registerQuickFixes(): void {
   if (actionsRegistered) return;
   actionsRegistered = true;
+  monaco.languages.registerCompletionItemProvider('toml', {
+    triggerCharacters: ['['],
+    provideCompletionItems(model, position) {
+      const word = model.getWordUntilPosition(position);
+      const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+      const suggestions = tomlCompletions(model.getValue(), position.lineNumber, position.column).map((s) => ({
+        label: s.label,
+        kind: s.kind === 'table' ? monaco.languages.CompletionItemKind.Module : monaco.languages.CompletionItemKind.Property,
+        insertText: s.insert,
+        detail: s.kind === 'table' ? 'KSF manifest table' : 'KSF manifest key',
+        range,
+      }));
+      return { suggestions };
+    },
+  });
   for (const lang of ['toml', 'yaml', 'markdown']) {
     monaco.languages.registerCodeActionProvider(lang, {
       provideCodeActions(model, range) {
