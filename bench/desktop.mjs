@@ -12,12 +12,13 @@
 // (CDP Performance.getMetrics), plus DOM nodes and the rows the virtualised table keeps.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { generate } from './generate.mjs';
+import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
@@ -206,11 +207,6 @@ const section = [
 
 process.stdout.write(`\nserve → interactive (200 skills): median ${med.toFixed(0)} ms (target < ${TARGET_MS} ms)\n1,000 skills: heap ${m.heapMB.toFixed(1)} MiB, ${m.domNodes} DOM nodes, ${m.rows} rows rendered\n`);
 if (write) {
-  const file = join(HERE, 'RESULTS.md');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  const next = start >= 0 && end > start ? text.slice(0, start) + section + text.slice(end + END.length) : `${text.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  writeResultsSection(BEGIN, END, section);
   process.stdout.write('wrote bench/RESULTS.md (desktop section)\n');
 }

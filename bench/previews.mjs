@@ -15,10 +15,11 @@
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
@@ -217,10 +218,6 @@ if (screenRows.length) {
 } else if (browserNote) lines.push(browserNote, '');
 lines.push('The machine is shared with other jobs, so p95 carries their noise.', END);
 if (opts.write) {
-  const file = join(HERE, 'RESULTS.md');
-  const cur = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const block = lines.join('\n');
-  const next = cur.includes(BEGIN) && cur.includes(END) ? cur.slice(0, cur.indexOf(BEGIN)) + block + cur.slice(cur.indexOf(END) + END.length) : `${cur.trimEnd()}\n\n${block}\n`;
-  writeFileSync(file, next);
+  writeResultsSection(BEGIN, END, lines.join('\n'));
   process.stdout.write('bench/RESULTS.md: previews section written\n');
 } else process.stdout.write(`${lines.join('\n')}\n`);

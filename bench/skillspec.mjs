@@ -16,6 +16,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
@@ -157,11 +158,6 @@ process.stdout.write(
     `validate+test corpus: median ${f1(v.median)} ms (min ${f1(v.min)}, max ${f1(v.max)}) over ${opts.rounds} rounds\n`,
 );
 if (opts.write) {
-  const results = join(HERE, 'RESULTS.md');
-  const old = existsSync(results) ? readFileSync(results, 'utf8') : '# Benchmark results\n';
-  const i = old.indexOf(BEGIN);
-  const j = old.indexOf(END);
-  const next = i !== -1 && j > i ? `${old.slice(0, i)}${section}${old.slice(j + END.length + 1)}` : `${old.replace(/\n*$/, '\n\n')}${section}`;
-  writeFileSync(results, next);
+  writeResultsSection(BEGIN, END, section);
   process.stdout.write('wrote the SkillSpec section of bench/RESULTS.md\n');
 }

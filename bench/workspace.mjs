@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
@@ -196,11 +197,6 @@ const lines = [
 const section = `${lines.join('\n')}\n`;
 process.stdout.write(section);
 if (write) {
-  const file = join(HERE, 'RESULTS.md');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const i = old.indexOf(BEGIN);
-  const j = old.indexOf(END);
-  const next = i !== -1 && j > i ? `${old.slice(0, i)}${section}${old.slice(j + END.length + 1)}` : `${old.replace(/\n*$/, '\n\n')}${section}`;
-  writeFileSync(file, next);
+  writeResultsSection(BEGIN, END, section);
   process.stdout.write('wrote the workspace section of bench/RESULTS.md\n');
 }
