@@ -14,10 +14,11 @@
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
@@ -209,11 +210,6 @@ lines.push(END);
 const section = lines.join('\n');
 process.stdout.write(`${section}\n`);
 if (opts.write) {
-  const path = join(HERE, 'RESULTS.md');
-  const old = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const a = old.indexOf(BEGIN);
-  const b = old.indexOf(END);
-  const next = a >= 0 && b > a ? old.slice(0, a) + section + old.slice(b + END.length) : `${old.trimEnd()}\n\n${section}\n`;
-  writeFileSync(path, next);
+  writeResultsSection(BEGIN, END, section);
 }
 rmSync(WORK, { recursive: true, force: true });
