@@ -1,7 +1,7 @@
 import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { appHandlers } from './handlers/app';
-import { installHandlers } from './handlers/install';
 import { editorHandlers } from './handlers/editor';
+import { installHandlers } from './handlers/install';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
 import { runsHandlers } from './handlers/runs';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { appChannels } from './channels/app';
-import { installChannels } from './channels/install';
 import { editorChannels } from './channels/editor';
+import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
 import { runsChannels } from './channels/runs';

@@ -3,8 +3,8 @@ import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
 import { PlaygroundView } from './playground/PlaygroundView';
 import { RunsView } from './runs/RunsView';
-import { InstallView } from './install/InstallView';
 import { EditorRoute } from './editor';
+import { InstallView } from './install/InstallView';
 import { PreviewsView } from './previews/PreviewsView';
 import { MatrixView } from './matrix/MatrixView';
 import { CostsView } from './costs/CostsView';
@@ -27,8 +27,8 @@ export interface ProjectView {
 
 export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'dashboard', label: 'Dashboard', render: ({ project }) => <DashboardView project={project} /> },
-  { id: 'install', label: 'Install', render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'editor', label: 'Editor', render: (props) => <EditorRoute {...props} /> },
+  { id: 'install', label: 'Install', render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'matrix', label: 'Matrix', render: ({ project, arg }) => <MatrixView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'costs', label: 'Costs', render: ({ project, arg }) => <CostsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
