@@ -11,6 +11,7 @@ import { formatLoadError } from '../../../../shared/ksf/errors';
 import { loadSkill } from '../../../../shared/ksf/load';
 import type { Skill } from '../../../../shared/ksf/model';
 import { standingStub } from '../../../../shared/ksf/stub';
+import { LineIndex } from '../../../../shared/ksf/text';
 import { estimateTokens } from '../../../../shared/ksf/tokens';
 import type { TreeEntry } from '../../../../shared/ksf/tree';
 import { lintSkill } from '../../../../shared/lint/checks';
@@ -339,28 +340,12 @@ function locateYamlField(text: string, field: string, value: string | undefined)
 // ---------------------------------------------------------------------------------------
 // Small text helpers.
 
-class Lines {
-  private readonly starts: number[] = [0];
-  constructor(private readonly text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-  }
-  pos(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
-  }
+/** Offsets to Monaco ranges, over the same line index the engine uses. */
+class Lines extends LineIndex {
   range(offset: number, length: number): Range {
-    const a = this.pos(offset);
-    const b = this.pos(offset + length);
+    const a = this.position(offset);
+    const b = this.position(offset + length);
     return { startLine: a.line, startColumn: a.column, endLine: b.line, endColumn: b.column };
-  }
-  get length(): number {
-    return this.text.length;
   }
 }
 
