@@ -16,7 +16,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleEngine, cpuModel } from './lib/env.mjs';
+import { median, mulberry32 } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -46,16 +48,6 @@ if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('the CLI is not built
 if (!existsSync(KITBASH)) fail('node_modules/kitbash is missing — nothing to compare against, no numbers recorded');
 
 // --- deterministic project -------------------------------------------------------
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const WORDS = 'review commit branch test build deploy lint format diff merge rebase release tag issue plan design schema cache index query'.split(' ');
 
 /** Max SKILL.md size: 20 KB up to 300 skills, 80 KB beyond (the sizes the issue measured kitbash at). */
@@ -107,10 +99,6 @@ function timeCompile(bin, project) {
   return { fresh, again };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
 
 function measure(base, label) {
@@ -142,23 +130,14 @@ const shmRows = opts.tmpfs && existsSync('/dev/shm') ? measure(join('/dev/shm', 
 if (shmRows.length) rmSync(join('/dev/shm', `skillsmith-bench-${process.pid}`), { recursive: true, force: true });
 
 // --- in-process re-plan after one edit (1,000 skills) ------------------------------
-const entry = join(WORK, 'entry.mjs');
-const bundle = join(WORK, 'engine.mjs');
-writeFileSync(
-  entry,
-  [
-    `export { planCompile } from ${JSON.stringify(join(ROOT, 'shared/compile/plan.ts'))};`,
-    `export { loadSkill } from ${JSON.stringify(join(ROOT, 'shared/ksf/load.ts'))};`,
-    `export { readSkillTree } from ${JSON.stringify(join(ROOT, 'main/services/skills/reader.ts'))};`,
-    `export { loadInstalled } from ${JSON.stringify(join(ROOT, 'main/services/compile/load.ts'))};`,
-    `export { diskProject } from ${JSON.stringify(join(ROOT, 'main/services/compile/project-view.ts'))};`,
-    `export { readProjectConfig } from ${JSON.stringify(join(ROOT, 'main/services/project/config.ts'))};`,
-    '',
-  ].join('\n'),
-);
-const { build } = await import('rolldown');
-await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
-const engine = await import(pathToFileURL(bundle).href);
+const engine = await bundleEngine(WORK, {
+  'shared/compile/plan.ts': ['planCompile'],
+  'shared/ksf/load.ts': ['loadSkill'],
+  'main/services/skills/reader.ts': ['readSkillTree'],
+  'main/services/compile/load.ts': ['loadInstalled'],
+  'main/services/compile/project-view.ts': ['diskProject'],
+  'main/services/project/config.ts': ['readProjectConfig'],
+});
 const replanN = 1000;
 const rp = join(WORK, `p${replanN}`);
 if (!existsSync(rp)) generate(rp, replanN);
@@ -211,7 +190,7 @@ project — every output written — and then "again": the same tool compiling t
 second time, nothing changed. Four agent markers (\`.claude\`, \`.cursor\`, \`.agents\`,
 \`CONVENTIONS.md\`) plus the AGENTS.md floor: 3.3 files and 2 folders created per skill.
 SKILL.md sizes log-uniform from 200 B up to the listed maximum. Medians of ${opts.runs} runs (kitbash: 1
-run at 1,000 skills, none above ${opts.kitbashMax}). Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node
+run at 1,000 skills, none above ${opts.kitbashMax}). Machine: ${os.cpus().length} × ${cpuModel('cpu')}, Node
 ${process.version}, shared with other jobs (load average in the last column). Skillsmith writes every
 file as temp + fsync + rename; kitbash writes in place without fsync.
 

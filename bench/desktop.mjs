@@ -11,19 +11,17 @@
 // CLI) and opens a fresh browser context. Memory is the page's JS heap after a forced GC
 // (CDP Performance.getMetrics), plus DOM nodes and the rows the virtualised table keeps.
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import { generate } from './generate.mjs';
+import { CHROMIUM, gitCommit, launchChromium, machine, startServe } from './lib/env.mjs';
+import { median } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const TARGET_MS = 1500;
 const BEGIN = '<!-- desktop-bench:begin -->';
 const END = '<!-- desktop-bench:end -->';
@@ -45,35 +43,10 @@ if (!Number.isInteger(runs) || runs < 1) fail('--runs must be a positive integer
 if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing — no numbers recorded`);
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js')) || !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) fail('the app is not built — run "npm run build" first');
 
-const { chromium } = await import(join(ROOT, 'node_modules', 'playwright-core', 'index.mjs'));
-
 function project(count) {
   const out = join(HERE, 'work', `desktop-${count}`);
   if (!existsSync(join(out, '.kitbash', 'skills'))) generate({ out, count });
   return out;
-}
-
-function serve(projectDir, dataDir) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'skillsmith.cjs'), 'serve', '--project', projectDir], {
-    cwd: ROOT,
-    env: { ...process.env, SKILLSMITH_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((ok, no) => {
-    let out = '';
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) {
-        const m = /^Skillsmith running at (\S+)$/.exec(out.slice(0, nl));
-        if (m) ok({ child, url: m[1] });
-        else no(new Error(`unexpected first line ${out.slice(0, nl)}`));
-      }
-    });
-    child.once('exit', (c) => no(new Error(`serve exited ${c}: ${err.trim()}`)));
-  });
 }
 
 async function stop(child) {
@@ -91,13 +64,8 @@ async function waitInteractive(page, expectRows) {
   await page.fill('input[aria-label="Filter skills"]', '');
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 const loadBefore = os.loadavg()[0];
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+const browser = await launchChromium(['--disable-component-update', '--disable-sync']);
 const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-desktop-'));
 const results = { interactive: [], memory: null };
 try {
@@ -107,7 +75,7 @@ try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const t0 = performance.now();
-    const { child, url } = await serve(p200, join(data, `d${i}`));
+    const { child, url } = await startServe(p200, join(data, `d${i}`));
     try {
       await page.goto(url);
       await waitInteractive(page, 10);
@@ -122,7 +90,7 @@ try {
 
   // (2) memory with 1,000 skills.
   const p1000 = project(1000);
-  const { child, url } = await serve(p1000, join(data, 'mem'));
+  const { child, url } = await startServe(p1000, join(data, 'mem'));
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
@@ -171,20 +139,14 @@ try {
 
 const med = median(results.interactive);
 const m = results.memory;
-let commit = 'unknown';
-try {
-  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-} catch {
-  // not a git checkout
-}
-const cpu = os.cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
+const commit = gitCommit();
 const section = [
   BEGIN,
   '## Desktop app (loopback host + renderer in Chromium)',
   '',
   'Written by `node bench/desktop.mjs` (projects from `bench/generate.mjs`: 200 and 1,000 skills; Debian Chromium, headless).',
   '',
-  `- Date: ${new Date().toISOString()}; commit ${commit}; ${cpu}, ${os.cpus().length} cores; Node ${process.version}`,
+  `- Date: ${new Date().toISOString()}; commit ${commit}; ${machine()}; Node ${process.version}`,
   `- Machine load (1-min load average) at start / end: ${loadBefore.toFixed(1)} / ${os.loadavg()[0].toFixed(1)} — the machine is shared, so read the numbers against it.`,
   '',
   `**serve → interactive dashboard, 200 skills** (spawn \`skillsmith serve --project\`, read its URL, load the page, table rendered and the filter answering; ${runs} runs after one warm-up):`,

@@ -13,11 +13,12 @@
 //    marker update). Keys are spaced so each is answered on its own.
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleEngine, CHROMIUM, launchChromium, machine, startServe } from './lib/env.mjs';
+import { fmtLatency as fmt, percentile as pct } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -26,7 +27,6 @@ const WORK = join(HERE, 'work', 'editor');
 const BEGIN = '<!-- bench:editor:begin -->';
 const END = '<!-- bench:editor:end -->';
 const SIZES = [1000, 5000, 20000];
-const CHROMIUM = '/usr/bin/chromium';
 const TARGET_MS = 100;
 /** Keys typed before the timed ones, per body. */
 const WARM = 10;
@@ -48,13 +48,7 @@ for (let i = 2; i < process.argv.length; i++) {
 if (!(opts.keys >= 10) || !(opts.browserKeys >= 10)) fail('--keys and --browser-keys must be at least 10');
 
 // The editor's own analysis module, bundled for Node (it is pure: shared/ + yaml).
-mkdirSync(WORK, { recursive: true });
-const entry = join(WORK, 'entry.mjs');
-const bundle = join(WORK, 'analyze.mjs');
-writeFileSync(entry, `export { analyze } from ${JSON.stringify(join(ROOT, 'renderer/src/views/editor/analyze.ts'))};\nexport { estimateTokens } from ${JSON.stringify(join(ROOT, 'shared/ksf/tokens.ts'))};\n`);
-const { build } = await import('rolldown');
-await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
-const engine = await import(pathToFileURL(bundle).href);
+const engine = await bundleEngine(WORK, { 'renderer/src/views/editor/analyze.ts': ['analyze'], 'shared/ksf/tokens.ts': ['estimateTokens'] }, { out: 'analyze.mjs' });
 
 // A body of the given size made of varied numbered steps with code spans, links and
 // template-free prose, so every scanner (secrets, injection, invisible text) has work.
@@ -73,12 +67,6 @@ function bodyOf(tokens) {
 }
 const TOML = (budget) =>
   `[skill]\nname = "bench-editor"\nversion = "1.0.0"\ndescription = "Review API changes against the team rules, step by step"\n\n[context]\nbudget = ${budget}\nstanding = 200\ndisclosure = "lazy"\n\n[permissions]\ntools = ["read", "grep"]\nnetwork = false\nwrite = false\n`;
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-const fmt = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 
 // --- 1. engine, in Node -------------------------------------------------------------------
 const engineRows = [];
@@ -109,8 +97,7 @@ let browserNote = '';
 if (opts.browser && !existsSync(CHROMIUM)) browserNote = `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
 else if (opts.browser && !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) browserNote = 'out/renderer is not built (npm run build): screen latency not measured.';
 else if (opts.browser) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await launchChromium();
   try {
     for (const tokens of SIZES) {
       const dir = join(WORK, `screen-${tokens}`);
@@ -121,19 +108,7 @@ else if (opts.browser) {
       writeFileSync(join(sk, 'skill.toml'), TOML(20000));
       writeFileSync(join(sk, 'SKILL.md'), bodyOf(Math.min(tokens, 19_800)));
       const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-editor-'));
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'skillsmith.cjs'), 'serve', '--project', dir], { env: { ...process.env, SKILLSMITH_DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
-      const url = await new Promise((ok, no) => {
-        let out = '';
-        const t = setTimeout(() => no(new Error('serve printed no URL')), 30_000);
-        child.stdout.setEncoding('utf8').on('data', (d) => {
-          out += d;
-          const m = /^Skillsmith running at (\S+)$/m.exec(out);
-          if (m) {
-            clearTimeout(t);
-            ok(m[1]);
-          }
-        });
-      });
+      const { child, url } = await startServe(dir, data);
       try {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         const errors = [];
@@ -176,13 +151,12 @@ else if (opts.browser) {
 }
 
 // --- results ---------------------------------------------------------------------------------
-const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const load = os.loadavg()[0].toFixed(1);
 const lines = [
   BEGIN,
   '## Editor: keystroke to markers',
   '',
-  `\`node bench/editor.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${os.cpus().length} cores, Node ${process.version}, 1-min load ${load} at the end (the machine is shared). One manifested lazy skill whose SKILL.md body has the given size; each key appends one character.`,
+  `\`node bench/editor.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Node ${process.version}, 1-min load ${load} at the end (the machine is shared). One manifested lazy skill whose SKILL.md body has the given size; each key appends one character.`,
   '',
   '**engine** — what the diagnostics worker runs per keystroke, in Node: shared/ksf `loadSkill` + shared/lint `lintSkill` (every check the CLI runs, safety scans included) + mapping to marker ranges. Checked: the bench skill lints clean, and a zero-width character in the same body is found as blocking.',
   '',

@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from './lib/stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_OUT = join(HERE, 'work', 'project');
@@ -26,18 +27,7 @@ const MAX_BYTES = 80_000;
 const MAX_TOKENS = 20_000;
 
 // ---------------------------------------------------------------------------
-// PRNG (mulberry32) and helpers
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// PRNG (mulberry32, bench/lib/stats.mjs) and helpers
 
 function makeRandom(seed) {
   const next = mulberry32(seed);

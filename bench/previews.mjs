@@ -14,11 +14,12 @@
 //     target's preview text holds it; the selected target cycles through the three.
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleEngine, CHROMIUM, launchChromium, machine, startServe } from './lib/env.mjs';
+import { fmtLatency as fmt, percentile as pct } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +28,6 @@ const WORK = join(HERE, 'work', 'previews');
 const BEGIN = '<!-- bench:previews:begin -->';
 const END = '<!-- bench:previews:end -->';
 const SIZES = [1000, 5000, 20000];
-const CHROMIUM = '/usr/bin/chromium';
 
 function fail(m) {
   process.stderr.write(`bench/previews: ${m}\n`);
@@ -46,21 +46,11 @@ for (let i = 2; i < process.argv.length; i++) {
 if (!(opts.keys >= 10) || !(opts.browserKeys >= 10)) fail('--keys and --browser-keys must be at least 10');
 
 // --- bundle the renderer's planning (the same module the app runs) ----------------
-mkdirSync(WORK, { recursive: true });
-const entry = join(WORK, 'entry.mjs');
-const bundle = join(WORK, 'engine.mjs');
-writeFileSync(
-  entry,
-  [
-    `export { livePreview } from ${JSON.stringify(join(ROOT, 'renderer/src/views/previews/live.ts'))};`,
-    `export { compileSnapshot } from ${JSON.stringify(join(ROOT, 'main/ipc/handlers/compile.ts'))};`,
-    `export { estimateTokens } from ${JSON.stringify(join(ROOT, 'shared/ksf/tokens.ts'))};`,
-    '',
-  ].join('\n'),
-);
-const { build } = await import('rolldown');
-await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
-const engine = await import(pathToFileURL(bundle).href);
+const engine = await bundleEngine(WORK, {
+  'renderer/src/views/previews/live.ts': ['livePreview'],
+  'main/ipc/handlers/compile.ts': ['compileSnapshot'],
+  'shared/ksf/tokens.ts': ['estimateTokens'],
+});
 
 // --- the project: the example workspace plus one skill with a body of N tokens ------
 const PARA =
@@ -84,12 +74,6 @@ function project(dir, tokens) {
   writeFileSync(join(sk, 'SKILL.md'), md);
   return { toml, md };
 }
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-const fmt = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 
 // --- 1. plan, in process ------------------------------------------------------------
 const planRows = [];
@@ -128,26 +112,13 @@ let browserNote = '';
 if (opts.browser && !existsSync(CHROMIUM)) browserNote = `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
 else if (opts.browser && !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) browserNote = 'out/renderer is not built (npm run build): screen latency not measured.';
 else if (opts.browser) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await launchChromium();
   try {
     for (const tokens of SIZES) {
       const dir = join(WORK, `screen-${tokens}`);
       project(dir, tokens);
       const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-previews-'));
-      const child = spawn(process.execPath, [join(ROOT, 'bin', 'skillsmith.cjs'), 'serve', '--project', dir], { env: { ...process.env, SKILLSMITH_DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
-      const url = await new Promise((ok, no) => {
-        let out = '';
-        const t = setTimeout(() => no(new Error('serve printed no URL')), 30_000);
-        child.stdout.setEncoding('utf8').on('data', (d) => {
-          out += d;
-          const m = /^Skillsmith running at (\S+)$/m.exec(out);
-          if (m) {
-            clearTimeout(t);
-            ok(m[1]);
-          }
-        });
-      });
+      const { child, url } = await startServe(dir, data);
       try {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         await page.goto(`${url}#/previews/bench-body`);
@@ -192,12 +163,11 @@ else if (opts.browser) {
 }
 
 // --- results --------------------------------------------------------------------------
-const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const lines = [
   BEGIN,
   '## Compiled previews: keystroke to preview',
   '',
-  `\`node bench/previews.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${cpu}, ${os.cpus().length} cores, Node ${process.version}. The example workspace (5 skills; targets claude-code, cursor, agentsmd) plus one lazy skill whose SKILL.md body has the given size; each keystroke appends one character to the body.`,
+  `\`node bench/previews.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Node ${process.version}. The example workspace (5 skills; targets claude-code, cursor, agentsmd) plus one lazy skill whose SKILL.md body has the given size; each keystroke appends one character to the body.`,
   '',
   '**plan** — the renderer\'s work per keystroke, in Node: load the edited skill from its buffers, re-plan the whole project with shared/compile (unchanged skills stay memoised), build each active target\'s preview (files, matrix cell, standing cost). Checked: every target\'s output holds the typed text.',
   '',

@@ -11,11 +11,10 @@
 // numbers are for the same code the CLI runs. Writes the "SkillSpec engine" section of
 // bench/RESULTS.md between its markers (the rest of the file is left as it is).
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { bundleEngine, gitCommit, machine } from './lib/env.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -46,24 +45,15 @@ if (!(opts.seconds > 0) || !Number.isInteger(opts.rounds) || opts.rounds < 1) fa
 if (!existsSync(join(CORPUS, 'MANIFEST.json'))) fail(`the SkillSpec corpus is not at ${CORPUS}; nothing to measure, no numbers recorded.`);
 
 // --- bundle the engine --------------------------------------------------------
-const entry = join(HERE, 'work', 'skillspec-entry.mjs');
-const bundle = join(HERE, 'work', 'skillspec-engine.mjs');
-{
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(join(HERE, 'work'), { recursive: true });
-  writeFileSync(
-    entry,
-    [
-      `export { loadSpec } from ${JSON.stringify(join(ROOT, 'main/services/skillspec/load.ts'))};`,
-      `export { decide } from ${JSON.stringify(join(ROOT, 'shared/skillspec/decide.ts'))};`,
-      `export { runScenarioTests } from ${JSON.stringify(join(ROOT, 'shared/skillspec/scenario.ts'))};`,
-      '',
-    ].join('\n'),
-  );
-  const { build } = await import('rolldown');
-  await build({ input: entry, platform: 'node', logLevel: 'silent', output: { file: bundle, format: 'esm' } });
-}
-const engine = await import(pathToFileURL(bundle).href);
+const engine = await bundleEngine(
+  join(HERE, 'work'),
+  {
+    'main/services/skillspec/load.ts': ['loadSpec'],
+    'shared/skillspec/decide.ts': ['decide'],
+    'shared/skillspec/scenario.ts': ['runScenarioTests'],
+  },
+  { entry: 'skillspec-entry.mjs', out: 'skillspec-engine.mjs' },
+);
 
 const manifest = JSON.parse(readFileSync(join(CORPUS, 'MANIFEST.json'), 'utf8'));
 const valid = manifest.filter((e) => e.kind === 'valid');
@@ -124,18 +114,14 @@ const v = stats(roundMs);
 // --- report ---------------------------------------------------------------------------
 const f3 = (x) => x.toFixed(3);
 const f1 = (x) => x.toFixed(1);
-const commit = (() => {
-  const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : 'unknown';
-})();
-const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown';
+const commit = gitCommit();
 const met = d.median < TARGET_MEDIAN_MS;
 const section = `${BEGIN}
 ## SkillSpec engine
 
 Written by \`node bench/skillspec.mjs\` (corpus \`../shared/corpus/skillspec\`, ${valid.length} valid specs, ${tests} scenario tests, ${pairs.length} distinct decisions).
 
-- Date: ${new Date().toISOString()}; commit ${commit}; ${cpu}, ${os.availableParallelism?.() ?? os.cpus().length} cores; Node ${process.version}
+- Date: ${new Date().toISOString()}; commit ${commit}; ${machine('unknown')}; Node ${process.version}
 
 **decide** (specs loaded once; every scenario input in turn for ${opts.seconds} s, each call timed alone):
 

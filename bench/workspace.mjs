@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { machine } from './lib/env.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -167,7 +168,7 @@ const lines = [
   '',
   `Written by \`node bench/workspace.mjs\` (${runs} timed rounds after one warm-up, fresh project each run).`,
   '',
-  `- Date: ${new Date().toISOString()}; ${os.cpus()[0]?.model.trim() ?? 'cpu'}, ${os.cpus().length} cores; Node ${process.version}; load average at the end ${os.loadavg()[0].toFixed(1)} (the machine is shared: read the minimums as the better guide)`,
+  `- Date: ${new Date().toISOString()}; ${machine('cpu')}; Node ${process.version}; load average at the end ${os.loadavg()[0].toFixed(1)} (the machine is shared: read the minimums as the better guide)`,
   '',
   `**Install of a 200-file skill** (${files} files, whole process: fetch, stage, review incl. every lint and safety check, commit, lock):`,
   '',
