@@ -17,7 +17,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleEngine, cpuModel } from './lib/env.mjs';
+import { bundleEngine, cpuModel, failer } from './lib/env.mjs';
 import { median, mulberry32 } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
@@ -29,10 +29,7 @@ const END = '<!-- bench:compile:end -->';
 const SKILLSMITH = join(ROOT, 'bin', 'skillsmith.cjs');
 const KITBASH = join(ROOT, 'node_modules', 'kitbash', 'dist', 'index.js');
 
-function fail(m) {
-  process.stderr.write(`bench/compile: ${m}\n`);
-  process.exit(1);
-}
+const fail = failer('compile');
 
 const opts = { sizes: [100, 300, 1000, 3000], runs: 3, kitbashMax: 1000, write: true, tmpfs: true };
 for (let i = 2; i < process.argv.length; i++) {

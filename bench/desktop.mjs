@@ -16,7 +16,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
-import { CHROMIUM, gitCommit, launchChromium, machine, startServe } from './lib/env.mjs';
+import { CHROMIUM, failer, gitCommit, launchChromium, machine, startServe } from './lib/env.mjs';
 import { median } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
@@ -26,10 +26,7 @@ const TARGET_MS = 1500;
 const BEGIN = '<!-- desktop-bench:begin -->';
 const END = '<!-- desktop-bench:end -->';
 
-function fail(m) {
-  process.stderr.write(`bench/desktop: ${m}\n`);
-  process.exit(1);
-}
+const fail = failer('desktop');
 
 const argv = process.argv.slice(2);
 let runs = 9;

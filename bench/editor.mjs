@@ -13,12 +13,12 @@
 //    marker update). Keys are spaced so each is answered on its own.
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleEngine, CHROMIUM, launchChromium, machine, startServe } from './lib/env.mjs';
-import { fmtLatency as fmt, percentile as pct } from './lib/stats.mjs';
+import { bundleEngine, failer, machine } from './lib/env.mjs';
+import { keystrokeOptions, latencyRow, onScreen, screenUnavailable, tableRow } from './lib/keystrokes.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -31,21 +31,8 @@ const TARGET_MS = 100;
 /** Keys typed before the timed ones, per body. */
 const WARM = 10;
 
-function fail(m) {
-  process.stderr.write(`bench/editor: ${m}\n`);
-  process.exit(1);
-}
-
-const opts = { keys: 200, browserKeys: 60, browser: true, write: true };
-for (let i = 2; i < process.argv.length; i++) {
-  const a = process.argv[i];
-  if (a === '--keys') opts.keys = Number(process.argv[++i]);
-  else if (a === '--browser-keys') opts.browserKeys = Number(process.argv[++i]);
-  else if (a === '--no-browser') opts.browser = false;
-  else if (a === '--no-write') opts.write = false;
-  else fail(`unknown argument: ${a}`);
-}
-if (!(opts.keys >= 10) || !(opts.browserKeys >= 10)) fail('--keys and --browser-keys must be at least 10');
+const fail = failer('editor');
+const opts = keystrokeOptions(fail);
 
 // The editor's own analysis module, bundled for Node (it is pure: shared/ + yaml).
 const engine = await bundleEngine(WORK, { 'renderer/src/views/editor/analyze.ts': ['analyze'], 'shared/ksf/tokens.ts': ['estimateTokens'] }, { out: 'analyze.mjs' });
@@ -87,68 +74,52 @@ for (const tokens of SIZES) {
   // The engine finds what it should on this body: a zero-width character at its column.
   const probe = engine.analyze({ dir: 'bench-editor', texts: { 'skill.toml': toml, 'SKILL.md': `${md}x\u200By\n` } });
   if (!probe.diagnostics.some((d) => d.code === 'visible-text' && d.blocking)) fail(`${tokens}: the zero-width probe was not found`);
-  engineRows.push({ tokens, bodyTokens: engine.estimateTokens(md), median: pct(times, 50), p95: pct(times, 95), n: times.length });
-  process.stdout.write(`engine ${tokens}: median ${fmt(pct(times, 50))} ms, p95 ${fmt(pct(times, 95))} ms (${times.length} keys)\n`);
+  engineRows.push(latencyRow('engine', tokens, times, { bodyTokens: engine.estimateTokens(md) }));
 }
 
 // --- 2. screen, in Chromium over serve -------------------------------------------------------
-const screenRows = [];
-let browserNote = '';
-if (opts.browser && !existsSync(CHROMIUM)) browserNote = `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
-else if (opts.browser && !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) browserNote = 'out/renderer is not built (npm run build): screen latency not measured.';
-else if (opts.browser) {
-  const browser = await launchChromium();
-  try {
-    for (const tokens of SIZES) {
-      const dir = join(WORK, `screen-${tokens}`);
-      rmSync(dir, { recursive: true, force: true });
-      cpSync(join(ROOT, 'examples', 'workspace'), dir, { recursive: true });
-      const sk = join(dir, '.kitbash', 'skills', 'bench-editor');
-      mkdirSync(sk, { recursive: true });
-      writeFileSync(join(sk, 'skill.toml'), TOML(20000));
-      writeFileSync(join(sk, 'SKILL.md'), bodyOf(Math.min(tokens, 19_800)));
-      const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-editor-'));
-      const { child, url } = await startServe(dir, data);
-      try {
-        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-        const errors = [];
-        page.on('pageerror', (e) => errors.push(e.message));
-        await page.goto(`${url}#/editor/bench-editor`);
-        await page.locator('.editor-host .monaco-editor').waitFor({ timeout: 60_000 }).catch(async (e) => {
-          await page.screenshot({ path: join(os.tmpdir(), 'bench-editor-failed.png') });
-          throw new Error(`${e.message}\npage errors: ${errors.join('; ')}\nhash: ${await page.evaluate(() => location.hash)}`);
-        });
-        await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 60_000 });
-        const lines = await page.evaluate(() => window.__skillsmithEditor.value('SKILL.md').split('\n').length);
-        await page.evaluate((l) => window.__skillsmithEditor.goto(l, 1), lines);
-        // Let the first analysis, the previews and the YAML worker settle before timing keys.
-        await page.waitForTimeout(1500);
-        const before = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.length);
-        for (let i = 0; i < opts.browserKeys + WARM; i++) {
-          const n = before + i + 1;
-          await page.keyboard.press(i % 6 === 5 ? 'Space' : 'KeyK');
-          await page.waitForFunction((k) => window.__skillsmithEditor.stats.latencies.length >= k, n, { timeout: 10_000 });
-          await page.waitForTimeout(30);
-        }
-        const all = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.slice());
-        const times = all.slice(before + WARM);
-        // The markers follow the text: a zero-width character typed now is marked.
-        await page.keyboard.insertText('\u200B');
-        await page.waitForFunction(() => window.__skillsmithEditor.markers('SKILL.md').some((m) => /visible-text/.test(m.message)), null, { timeout: 10_000 });
-        const workerMs = await page.evaluate(() => window.__skillsmithEditor.stats.lastMs);
-        screenRows.push({ tokens, median: pct(times, 50), p95: pct(times, 95), n: times.length, workerMs });
-        process.stdout.write(`screen ${tokens}: median ${fmt(pct(times, 50))} ms, p95 ${fmt(pct(times, 95))} ms (${times.length} keys)\n`);
-        await page.close();
-      } finally {
-        child.kill('SIGTERM');
-        rmSync(data, { recursive: true, force: true });
-        rmSync(dir, { recursive: true, force: true });
-      }
+const browserNote = opts.browser ? screenUnavailable() : '';
+const screenRows = opts.browser && !browserNote ? await onScreen({
+  name: 'editor',
+  work: WORK,
+  sizes: SIZES,
+  prepare: (dir, tokens) => {
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(join(ROOT, 'examples', 'workspace'), dir, { recursive: true });
+    const sk = join(dir, '.kitbash', 'skills', 'bench-editor');
+    mkdirSync(sk, { recursive: true });
+    writeFileSync(join(sk, 'skill.toml'), TOML(20000));
+    writeFileSync(join(sk, 'SKILL.md'), bodyOf(Math.min(tokens, 19_800)));
+  },
+  measure: async (page, url, tokens) => {
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${url}#/editor/bench-editor`);
+    await page.locator('.editor-host .monaco-editor').waitFor({ timeout: 60_000 }).catch(async (e) => {
+      await page.screenshot({ path: join(os.tmpdir(), 'bench-editor-failed.png') });
+      throw new Error(`${e.message}\npage errors: ${errors.join('; ')}\nhash: ${await page.evaluate(() => location.hash)}`);
+    });
+    await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 60_000 });
+    const lines = await page.evaluate(() => window.__skillsmithEditor.value('SKILL.md').split('\n').length);
+    await page.evaluate((l) => window.__skillsmithEditor.goto(l, 1), lines);
+    // Let the first analysis, the previews and the YAML worker settle before timing keys.
+    await page.waitForTimeout(1500);
+    const before = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.length);
+    for (let i = 0; i < opts.browserKeys + WARM; i++) {
+      const n = before + i + 1;
+      await page.keyboard.press(i % 6 === 5 ? 'Space' : 'KeyK');
+      await page.waitForFunction((k) => window.__skillsmithEditor.stats.latencies.length >= k, n, { timeout: 10_000 });
+      await page.waitForTimeout(30);
     }
-  } finally {
-    await browser.close();
-  }
-}
+    const all = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.slice());
+    const times = all.slice(before + WARM);
+    // The markers follow the text: a zero-width character typed now is marked.
+    await page.keyboard.insertText('\u200B');
+    await page.waitForFunction(() => window.__skillsmithEditor.markers('SKILL.md').some((m) => /visible-text/.test(m.message)), null, { timeout: 10_000 });
+    const workerMs = await page.evaluate(() => window.__skillsmithEditor.stats.lastMs);
+    return latencyRow('screen', tokens, times, { workerMs });
+  },
+}) : [];
 
 // --- results ---------------------------------------------------------------------------------
 const load = os.loadavg()[0].toFixed(1);
@@ -162,7 +133,7 @@ const lines = [
   '',
   '| body | measured body | keys | median | p95 |',
   '|---:|---:|---:|---:|---:|',
-  ...engineRows.map((r) => `| ${r.tokens.toLocaleString('en-US')} tok | ${r.bodyTokens.toLocaleString('en-US')} tok | ${r.n} | ${fmt(r.median)} ms | ${fmt(r.p95)} ms |`),
+  ...engineRows.map(tableRow),
   '',
 ];
 if (screenRows.length) {
@@ -172,7 +143,7 @@ if (screenRows.length) {
     '',
     '| body | keys | median | p95 |',
     '|---:|---:|---:|---:|',
-    ...screenRows.map((r) => `| ${r.tokens.toLocaleString('en-US')} tok | ${r.n} | ${fmt(r.median)} ms | ${fmt(r.p95)} ms |`),
+    ...screenRows.map(tableRow),
     '',
     `Target: markers within ${TARGET_MS} ms of a keystroke for a 20,000-token body (median) — **${met ? 'met' : 'not met'}**. p95 carries the shared machine's noise.`,
     '',

@@ -14,12 +14,11 @@
 //     target's preview text holds it; the selected target cycles through the three.
 // Writes its section of bench/RESULTS.md between markers; the rest is left alone.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleEngine, CHROMIUM, launchChromium, machine, startServe } from './lib/env.mjs';
-import { fmtLatency as fmt, percentile as pct } from './lib/stats.mjs';
+import { bundleEngine, failer, machine } from './lib/env.mjs';
+import { keystrokeOptions, latencyRow, onScreen, screenUnavailable, tableRow } from './lib/keystrokes.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -29,21 +28,8 @@ const BEGIN = '<!-- bench:previews:begin -->';
 const END = '<!-- bench:previews:end -->';
 const SIZES = [1000, 5000, 20000];
 
-function fail(m) {
-  process.stderr.write(`bench/previews: ${m}\n`);
-  process.exit(1);
-}
-
-const opts = { keys: 200, browserKeys: 60, browser: true, write: true };
-for (let i = 2; i < process.argv.length; i++) {
-  const a = process.argv[i];
-  if (a === '--keys') opts.keys = Number(process.argv[++i]);
-  else if (a === '--browser-keys') opts.browserKeys = Number(process.argv[++i]);
-  else if (a === '--no-browser') opts.browser = false;
-  else if (a === '--no-write') opts.write = false;
-  else fail(`unknown argument: ${a}`);
-}
-if (!(opts.keys >= 10) || !(opts.browserKeys >= 10)) fail('--keys and --browser-keys must be at least 10');
+const fail = failer('previews');
+const opts = keystrokeOptions(fail);
 
 // --- bundle the renderer's planning (the same module the app runs) ----------------
 const engine = await bundleEngine(WORK, {
@@ -101,66 +87,48 @@ for (const tokens of SIZES) {
     }
     if (i >= 10) times.push(t);
   }
-  planRows.push({ tokens, bodyTokens: engine.estimateTokens(md), median: pct(times, 50), p95: pct(times, 95), n: times.length });
-  process.stdout.write(`plan ${tokens}: median ${fmt(pct(times, 50))} ms, p95 ${fmt(pct(times, 95))} ms (${times.length} keys)\n`);
+  planRows.push(latencyRow('plan', tokens, times, { bodyTokens: engine.estimateTokens(md) }));
   rmSync(dir, { recursive: true, force: true });
 }
 
 // --- 2. screen, in Chromium over serve ---------------------------------------------------
-const screenRows = [];
-let browserNote = '';
-if (opts.browser && !existsSync(CHROMIUM)) browserNote = `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
-else if (opts.browser && !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) browserNote = 'out/renderer is not built (npm run build): screen latency not measured.';
-else if (opts.browser) {
-  const browser = await launchChromium();
-  try {
-    for (const tokens of SIZES) {
-      const dir = join(WORK, `screen-${tokens}`);
-      project(dir, tokens);
-      const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-previews-'));
-      const { child, url } = await startServe(dir, data);
-      try {
-        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-        await page.goto(`${url}#/previews/bench-body`);
-        await page.locator('.target-tab').nth(2).waitFor({ timeout: 60_000 });
-        const ids = await page.locator('.target-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
-        const times = [];
-        for (let i = 0; i < opts.browserKeys + 5; i++) {
-          const id = ids[i % ids.length];
-          await page.locator(`.target-tab[data-target="${id}"]`).click();
-          await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
-          const ms = await page.evaluate(async (marker) => {
-            const ta = document.querySelector('textarea.draft-text');
-            const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-            const holds = () => [...document.querySelectorAll('.target-detail [data-testid="preview-output"]')].some((p) => p.textContent.includes(marker));
-            // Let the tab switch lay out and paint first: only the keystroke is timed.
-            await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-            return await new Promise((done) => {
-              const t0 = performance.now();
-              const check = () => {
-                if (holds()) requestAnimationFrame(() => done(performance.now() - t0));
-                else setTimeout(check, 0);
-              };
-              set.call(ta, `${ta.value}${marker}`);
-              ta.dispatchEvent(new Event('input', { bubbles: true }));
-              check();
-            });
-          }, ` q${i}z`);
-          if (i >= 5) times.push(ms);
-        }
-        screenRows.push({ tokens, median: pct(times, 50), p95: pct(times, 95), n: times.length });
-        process.stdout.write(`screen ${tokens}: median ${fmt(pct(times, 50))} ms, p95 ${fmt(pct(times, 95))} ms (${times.length} keys)\n`);
-        await page.close();
-      } finally {
-        child.kill('SIGTERM');
-        rmSync(data, { recursive: true, force: true });
-        rmSync(dir, { recursive: true, force: true });
-      }
+const browserNote = opts.browser ? screenUnavailable() : '';
+const screenRows = opts.browser && !browserNote ? await onScreen({
+  name: 'previews',
+  work: WORK,
+  sizes: SIZES,
+  prepare: project,
+  measure: async (page, url, tokens) => {
+    await page.goto(`${url}#/previews/bench-body`);
+    await page.locator('.target-tab').nth(2).waitFor({ timeout: 60_000 });
+    const ids = await page.locator('.target-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
+    const times = [];
+    for (let i = 0; i < opts.browserKeys + 5; i++) {
+      const id = ids[i % ids.length];
+      await page.locator(`.target-tab[data-target="${id}"]`).click();
+      await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
+      const ms = await page.evaluate(async (marker) => {
+        const ta = document.querySelector('textarea.draft-text');
+        const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+        const holds = () => [...document.querySelectorAll('.target-detail [data-testid="preview-output"]')].some((p) => p.textContent.includes(marker));
+        // Let the tab switch lay out and paint first: only the keystroke is timed.
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return await new Promise((done) => {
+          const t0 = performance.now();
+          const check = () => {
+            if (holds()) requestAnimationFrame(() => done(performance.now() - t0));
+            else setTimeout(check, 0);
+          };
+          set.call(ta, `${ta.value}${marker}`);
+          ta.dispatchEvent(new Event('input', { bubbles: true }));
+          check();
+        });
+      }, ` q${i}z`);
+      if (i >= 5) times.push(ms);
     }
-  } finally {
-    await browser.close();
-  }
-}
+    return latencyRow('screen', tokens, times);
+  },
+}) : [];
 
 // --- results --------------------------------------------------------------------------
 const lines = [
@@ -173,7 +141,7 @@ const lines = [
   '',
   '| body | measured body | keys | median | p95 |',
   '|---:|---:|---:|---:|---:|',
-  ...planRows.map((r) => `| ${r.tokens.toLocaleString('en-US')} tok | ${r.bodyTokens.toLocaleString('en-US')} tok | ${r.n} | ${fmt(r.median)} ms | ${fmt(r.p95)} ms |`),
+  ...planRows.map(tableRow),
   '',
 ];
 if (screenRows.length) {
@@ -182,7 +150,7 @@ if (screenRows.length) {
     '',
     '| body | keys | median | p95 |',
     '|---:|---:|---:|---:|',
-    ...screenRows.map((r) => `| ${r.tokens.toLocaleString('en-US')} tok | ${r.n} | ${fmt(r.median)} ms | ${fmt(r.p95)} ms |`),
+    ...screenRows.map(tableRow),
     '',
   );
 } else if (browserNote) lines.push(browserNote, '');

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleEngine, gitCommit, machine } from './lib/env.mjs';
+import { bundleEngine, failer, gitCommit, machine } from './lib/env.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -24,10 +24,7 @@ const TARGET_MEDIAN_MS = 0.2;
 const BEGIN = '<!-- skillspec-bench:begin -->';
 const END = '<!-- skillspec-bench:end -->';
 
-function fail(message) {
-  process.stderr.write(`bench/skillspec: ${message}\n`);
-  process.exit(1);
-}
+const fail = failer('skillspec');
 
 const opts = { seconds: 3, rounds: 15, write: true };
 const argv = process.argv.slice(2);

@@ -79,3 +79,11 @@ export function startServe(project, dataDir) {
     });
   });
 }
+
+/** The bench's way out: `bench/<name>: <message>` on stderr, exit status 1. */
+export function failer(name) {
+  return (message) => {
+    process.stderr.write(`bench/${name}: ${message}\n`);
+    process.exit(1);
+  };
+}
