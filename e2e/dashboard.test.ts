@@ -3,14 +3,14 @@
  * `skillsmith serve` (built CLI) serving the built renderer and the handler table. Every
  * screen is saved to e2e/artifacts/ as a PNG.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from '../tests/cli/helpers';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
-import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
-import { scratchWorkspace, startServe, type Served } from './support/serve';
+import { requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot, watchedPage } from './support/browser';
+import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
@@ -24,29 +24,19 @@ async function rowText(page: Page, dir: string): Promise<string> {
 }
 
 describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
-  let browser: Browser;
+  let app: App<ReturnType<typeof scratchWorkspace>>;
   let ws: ReturnType<typeof scratchWorkspace>;
   let served: Served;
-  const pages: Watched[] = [];
 
-  const open = async (opts: Parameters<typeof watchedPage>[1] = {}) => {
-    const w = await watchedPage(browser, opts);
-    pages.push(w);
-    return w;
-  };
+  const open = (opts: Parameters<typeof watchedPage>[1] = {}) => app.open(opts);
 
   beforeAll(async () => {
-    requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
-    ws = scratchWorkspace();
-    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
-    browser = await launchChromium();
+    app = await openApp(scratchWorkspace);
+    ({ project: ws, served } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    const code = await served?.stop();
-    ws?.cleanup();
+    const { code } = (await app?.close()) ?? {};
     // SIGTERM is a clean stop for `serve`: it closes the host and exits 0.
     expect(code).toBe(0);
   });

@@ -8,13 +8,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from '../tests/cli/helpers';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { requireOrSkip } from '../tests/support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles } from '../tests/workspace/helpers';
-import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
-import { scratchWorkspace, startServe, type Served } from './support/serve';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
 
@@ -55,39 +55,30 @@ function rawCall(page: Page, channel: string, body: unknown): Promise<{ ok: bool
 }
 
 describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith serve`', () => {
-  let browser: Browser;
+  let app: App<ReturnType<typeof scratchWorkspace>>;
   let ws: ReturnType<typeof scratchWorkspace>;
   let served: Served;
-  const pages: Watched[] = [];
-  const open = async (colorScheme: 'light' | 'dark' = 'light') => {
-    const w = await watchedPage(browser, { height: 1000, colorScheme });
-    pages.push(w);
-    return w;
-  };
+  const open = (colorScheme: 'light' | 'dark' = 'light') => app.open({ height: 1000, colorScheme });
   const lock = () => readFileSync(join(ws.project, 'kitbash.lock'), 'utf8');
 
   beforeAll(async () => {
-    requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
-    ws = scratchWorkspace();
-    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
-    browser = await launchChromium();
+    app = await openApp(scratchWorkspace);
+    ({ project: ws, served } = app);
   });
 
   // A failed flow leaves a picture of where it stopped.
   afterEach(async ({ task }) => {
-    const last = pages.at(-1);
+    const last = app?.pages.at(-1);
     if (last && task.result?.errors?.length) await screenshot(last.page, `install-failed-${task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
   });
 
   afterAll(async () => {
     const t0 = Date.now();
-    for (const w of pages) await w.context.close().catch(() => undefined);
-    await browser?.close();
+    for (const w of app?.pages ?? []) await w.context.close().catch(() => undefined);
     const t1 = Date.now();
-    const code = await Promise.race([served?.stop(), new Promise<string>((r) => setTimeout(() => r('timeout'), 20_000).unref())]);
-    console.log(`afterAll: browser ${t1 - t0} ms, serve stop ${Date.now() - t1} ms → ${String(code)}`);
-    ws?.cleanup();
+    const closed = await app?.close({ graceMs: 20_000 });
+    const code = closed?.code;
+    if (closed) console.log(`afterAll: browser ${t1 - t0 + closed.browserMs} ms, serve stop ${closed.stopMs} ms → ${String(code)}`);
     cleanupTemps();
     expect(code).toBe(0);
   }, 90_000);

@@ -3,14 +3,12 @@
  * example workspace: the expected cells, reasons on hover and focus, filters, keyboard
  * navigation, the explanation of a cell, and the per-target cost chart.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from '../tests/cli/helpers';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
-import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
-import { scratchWorkspace, startServe, type Served } from './support/serve';
+import { requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
@@ -33,28 +31,17 @@ async function grid(page: Page): Promise<Record<string, string>> {
 const focused = (page: Page) => page.evaluate(() => `${(document.activeElement as HTMLElement)?.closest('.mrow')?.getAttribute('data-skill')}@${(document.activeElement as HTMLElement)?.dataset.target}`);
 
 describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
-  let browser: Browser;
-  let ws: ReturnType<typeof scratchWorkspace>;
+  let app: App<ReturnType<typeof scratchWorkspace>>;
   let served: Served;
-  const pages: Watched[] = [];
-  const open = async () => {
-    const w = await watchedPage(browser, { width: 1500, height: 960 });
-    pages.push(w);
-    return w;
-  };
+  const open = () => app.open({ width: 1500, height: 960 });
 
   beforeAll(async () => {
-    requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
-    ws = scratchWorkspace();
-    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
-    browser = await launchChromium();
+    app = await openApp(scratchWorkspace);
+    ({ served } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await Promise.race([served?.stop(), new Promise((r) => setTimeout(r, 10_000))]);
-    ws?.cleanup();
+    await app?.close({ graceMs: 10_000 });
   }, 30_000);
 
   it('shows the expected cells for the example workspace, with reasons on hover and on focus', async () => {
@@ -176,8 +163,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
   });
 
   it('follows the OS dark theme (matrix and previews)', async () => {
-    const w = await watchedPage(browser, { width: 1500, height: 960, colorScheme: 'dark' });
-    pages.push(w);
+    const w = await app.open({ width: 1500, height: 960, colorScheme: 'dark' });
     const { page, errors } = w;
     await page.goto(`${served.url}#/matrix`);
     await page.getByRole('grid').waitFor({ timeout: 40_000 });

@@ -6,13 +6,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from '../tests/cli/helpers';
 import { haveCorpusSpec, playProject, TRIAGE_SPEC, type PlayProject } from '../tests/play-runs/fixtures';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
-import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
-import { startServe, type Served } from './support/serve';
+import { requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+import type { Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 const corpus = requireOrSkip('the SkillSpec corpus at ../shared/corpus/skillspec', haveCorpusSpec());
@@ -22,28 +22,18 @@ async function flat(page: Page, selector: string): Promise<string> {
 }
 
 describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
-  let browser: Browser;
+  let app: App<PlayProject>;
   let p: PlayProject;
   let served: Served;
-  const pages: Watched[] = [];
-  const open = async () => {
-    const w = await watchedPage(browser);
-    pages.push(w);
-    return w;
-  };
+  const open = () => app.open();
 
   beforeAll(async () => {
-    requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
-    p = playProject();
-    served = await startServe(['--project', p.project], { SKILLSMITH_DATA_DIR: p.dataDir });
-    browser = await launchChromium();
+    app = await openApp(playProject);
+    ({ project: p, served } = app);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-    p?.cleanup();
+    await app?.close();
   }, 30_000);
 
   it('plays inputs: the route changes and the matched phrase is highlighted, with the decision and trace', async () => {
@@ -89,8 +79,7 @@ describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
   });
 
   it('follows the OS dark theme', async () => {
-    const w = await watchedPage(browser, { colorScheme: 'dark' });
-    pages.push(w);
+    const w = await app.open({ colorScheme: 'dark' });
     await w.page.goto(`${served.url}#/playground/triage`);
     await w.page.getByLabel('What the user says').fill('ship it now, the build is broken');
     await w.page.waitForFunction(() => document.querySelector('[data-testid="route"] .play-route-id')?.textContent === 'release');

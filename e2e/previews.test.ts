@@ -5,12 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from '../tests/cli/helpers';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
-import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
-import { scratchWorkspace, startServe, type Served } from './support/serve';
+import { requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
@@ -29,29 +29,19 @@ const FILES: Record<string, string> = {
 };
 
 describe.skipIf(!ok)('compiled previews in Chromium', () => {
-  let browser: Browser;
+  let app: App<ReturnType<typeof scratchWorkspace>>;
   let ws: ReturnType<typeof scratchWorkspace>;
   let served: Served;
-  const pages: Watched[] = [];
-  const open = async () => {
-    const w = await watchedPage(browser, { height: 1000 });
-    pages.push(w);
-    return w;
-  };
+  const open = () => app.open({ height: 1000 });
 
   beforeAll(async () => {
-    requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
-    ws = scratchWorkspace();
-    served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
-    browser = await launchChromium();
+    app = await openApp(scratchWorkspace);
+    ({ project: ws, served } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
     // serve answers SIGTERM; do not let a slow exit under load fail the suite.
-    await Promise.race([served?.stop(), new Promise((r) => setTimeout(r, 10_000))]);
-    ws?.cleanup();
+    await app?.close({ graceMs: 10_000 });
   }, 30_000);
 
   it('shows each active target with its status and standing cost, and every preview follows the body as it is typed', async () => {

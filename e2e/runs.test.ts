@@ -5,17 +5,17 @@
  * whose bubblewrap cannot build a sandbox shows the refusal and the explicit one-time
  * override, which is never remembered.
  */
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../main/services/runs/audit';
 import { probeBwrap } from '../main/services/sandbox/bwrap';
-import { requireBuiltCli } from '../tests/cli/helpers';
 import { playProject, type PlayProject } from '../tests/play-runs/fixtures';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
-import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
-import { startServe, type Served } from './support/serve';
+import { requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+import type { Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 const bwrap = await probeBwrap();
@@ -28,33 +28,19 @@ async function waitExit(page: Page): Promise<string> {
   return flat(page, '[data-testid="exit"]');
 }
 
-function built(): void {
-  requireBuiltCli();
-  if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
-}
-
 describe.skipIf(!ok || !sandboxOk)('the runs panel in Chromium (bubblewrap works)', () => {
-  let browser: Browser;
+  let app: App<PlayProject>;
   let p: PlayProject;
   let served: Served;
-  const pages: Watched[] = [];
-  const open = async () => {
-    const w = await watchedPage(browser);
-    pages.push(w);
-    return w;
-  };
+  const open = () => app.open();
 
   beforeAll(async () => {
-    built();
-    p = playProject();
-    served = await startServe(['--project', p.project], { SKILLSMITH_DATA_DIR: p.dataDir });
-    browser = await launchChromium();
+    app = await openApp(playProject);
+    ({ project: p, served } = app);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-    p?.cleanup();
+    await app?.close();
   }, 30_000);
 
   it('a script that tries the network with network = false fails, and the sandbox label is shown', async () => {
@@ -138,28 +124,30 @@ describe.skipIf(!ok || !sandboxOk)('the runs panel in Chromium (bubblewrap works
 });
 
 describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
-  let browser: Browser;
+  let app: App<PlayProject>;
   let p: PlayProject;
   let served: Served;
 
   beforeAll(async () => {
-    built();
-    p = playProject();
-    const fake = join(p.root, 'fake-bwrap');
-    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
-    chmodSync(fake, 0o755);
-    served = await startServe(['--project', p.project], { SKILLSMITH_DATA_DIR: p.dataDir, SKILLSMITH_BWRAP: fake });
-    browser = await launchChromium();
+    app = await openApp(
+      () => {
+        const made = playProject();
+        const fake = join(made.root, 'fake-bwrap');
+        writeFileSync(fake, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
+        chmodSync(fake, 0o755);
+        return made;
+      },
+      { env: (made) => ({ SKILLSMITH_BWRAP: join(made.root, 'fake-bwrap') }) },
+    );
+    ({ project: p, served } = app);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await served?.stop();
-    p?.cleanup();
+    await app?.close();
   }, 30_000);
 
   it('shows the refusal with every label, and runs once only through the explicit override, never remembered', async () => {
-    const { page, errors } = await watchedPage(browser);
+    const { page, errors } = await app.open();
     // On a timeout, keep what the page and the server showed.
     const refusalShown = async (shot: string): Promise<void> => {
       try {
