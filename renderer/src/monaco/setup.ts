@@ -29,6 +29,14 @@ window.MonacoEnvironment = {
   },
 };
 
+// Monaco rejects pending worker requests with its CancellationError ("Canceled") when a
+// model or editor is disposed mid-request (switching files, closing the diff); Monaco
+// itself treats that as expected, so an unawaited one must not surface as a page error.
+window.addEventListener('unhandledrejection', (event) => {
+  const reason: unknown = event.reason;
+  if (reason instanceof Error && reason.name === 'Canceled' && reason.message === 'Canceled') event.preventDefault();
+});
+
 monaco.languages.register({ id: 'toml', extensions: ['.toml'], aliases: ['TOML'] });
 monaco.languages.setMonarchTokensProvider('toml', tomlLanguage);
 monaco.languages.setLanguageConfiguration('toml', tomlConfiguration);
