@@ -1,16 +1,12 @@
-import { useEffect } from 'react';
 import type { SkillRow } from '../../../shared/ipc';
 import { formatTokens } from '../format';
 import { useSkill } from '../queries';
 import { ErrorState, Spinner } from './States';
+import { useEscape } from '../use-escape';
 
 export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: SkillRow | undefined; dir: string; onClose: () => void }) {
   const detail = useSkill(root, dir);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
 
   return (
     <aside className="drawer" role="dialog" aria-label={`Skill ${dir}`}>

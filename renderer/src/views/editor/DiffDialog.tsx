@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { languageOf, monaco, themeName } from '../../monaco/setup';
 import type { FileState } from './session';
+import { useEscape } from '../../use-escape';
 
 /**
  * The conflict: the disk's version (left, read-only) against the author's buffer (right,
@@ -32,11 +33,7 @@ export function DiffDialog({ file, onKeepMine, onTakeDisk, onClose }: { file: Fi
       original.dispose();
     };
   }, [file, disk]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
   return (
     <div className="ed-modal-backdrop" role="presentation">
       <div className="diff-dialog" role="dialog" aria-modal="true" aria-label={`Resolve ${file.path}`}>

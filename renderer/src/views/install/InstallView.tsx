@@ -66,17 +66,7 @@ function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Par
       </div>
       {draft.kind === 'folder' && (
         <div className="inst-fields">
-          <label className="inst-field grow">
-            <span>Folder with SKILL.md</span>
-            <input
-              className="filter inst-input"
-              value={draft.folder}
-              placeholder="/path/to/skill or ./relative/to/project"
-              onChange={(e) => set({ folder: e.target.value })}
-              aria-label="Folder path"
-              spellCheck={false}
-            />
-          </label>
+          <SourceField label="Folder with SKILL.md" aria="Folder path" value={draft.folder} placeholder="/path/to/skill or ./relative/to/project" onChange={(v) => set({ folder: v })} grow />
           {canPick && (
             <button
               type="button"
@@ -96,54 +86,14 @@ function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Par
       )}
       {draft.kind === 'git' && (
         <div className="inst-fields">
-          <label className="inst-field grow">
-            <span>Repository URL</span>
-            <input
-              className="filter inst-input"
-              value={draft.gitUrl}
-              placeholder="https://…/repo.git, git@host:org/repo.git, file:///…/repo.git"
-              onChange={(e) => set({ gitUrl: e.target.value })}
-              aria-label="Git URL"
-              spellCheck={false}
-            />
-          </label>
-          <label className="inst-field">
-            <span>Ref</span>
-            <input
-              className="filter inst-input short"
-              value={draft.gitRef}
-              placeholder="tag, branch or commit"
-              onChange={(e) => set({ gitRef: e.target.value })}
-              aria-label="Git ref"
-              spellCheck={false}
-            />
-          </label>
-          <label className="inst-field">
-            <span>Path in repository</span>
-            <input
-              className="filter inst-input short"
-              value={draft.gitPath}
-              placeholder="skills/name"
-              onChange={(e) => set({ gitPath: e.target.value })}
-              aria-label="Path in repository"
-              spellCheck={false}
-            />
-          </label>
+          <SourceField label="Repository URL" aria="Git URL" value={draft.gitUrl} placeholder="https://…/repo.git, git@host:org/repo.git, file:///…/repo.git" onChange={(v) => set({ gitUrl: v })} grow />
+          <SourceField label="Ref" aria="Git ref" value={draft.gitRef} placeholder="tag, branch or commit" onChange={(v) => set({ gitRef: v })} short />
+          <SourceField label="Path in repository" aria="Path in repository" value={draft.gitPath} placeholder="skills/name" onChange={(v) => set({ gitPath: v })} short />
         </div>
       )}
       {draft.kind === 'github' && (
         <div className="inst-fields">
-          <label className="inst-field grow">
-            <span>GitHub source</span>
-            <input
-              className="filter inst-input"
-              value={draft.github}
-              placeholder="gh:owner/repo/path/to/skill@ref"
-              onChange={(e) => set({ github: e.target.value })}
-              aria-label="GitHub source"
-              spellCheck={false}
-            />
-          </label>
+          <SourceField label="GitHub source" aria="GitHub source" value={draft.github} placeholder="gh:owner/repo/path/to/skill@ref" onChange={(v) => set({ github: v })} grow />
         </div>
       )}
       {pickError !== null && <ErrorLine error={pickError} origin="app.pickFolder" onDismiss={() => setPickError(null)} />}
@@ -605,5 +555,22 @@ export function InstallView({ project, arg }: { project: ProjectRef; arg?: strin
         <InstallFlow project={project} />
       )}
     </div>
+  );
+}
+
+/** One labelled text input of the source form. */
+function SourceField(props: { label: string; aria: string; value: string; placeholder: string; onChange: (value: string) => void; grow?: boolean; short?: boolean }) {
+  return (
+    <label className={`inst-field${props.grow ? ' grow' : ''}`}>
+      <span>{props.label}</span>
+      <input
+        className={`filter inst-input${props.short ? ' short' : ''}`}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-label={props.aria}
+        spellCheck={false}
+      />
+    </label>
   );
 }

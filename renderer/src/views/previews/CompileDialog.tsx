@@ -3,6 +3,7 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { DiskPlan, PlanFileRow } from '../../../../shared/ipc/channels/compile';
 import { Spinner } from '../../components/States';
 import { useApplyCompile, useDiskPlan } from './queries';
+import { useEscape } from '../../use-escape';
 
 /**
  * Compile, in two steps: the plan main makes from the project as saved (files to write,
@@ -12,14 +13,8 @@ export function CompileDialog({ project, dirty, onClose }: { project: ProjectRef
   const plan = useDiskPlan(project.root, true);
   const apply = useApplyCompile(project.root);
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-    const onKey = (e: KeyboardEvent): void => {
-      if (e.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
+  useEffect(() => ref.current?.focus(), []);
 
   const result = apply.data;
   const shown: DiskPlan | undefined = result?.status === 'stale' ? result.plan : plan.data;

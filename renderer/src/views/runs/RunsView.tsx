@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { useRun, useRunStreams, type RunState } from './run-store';
 import './runs.css';
+import { useEscape } from '../../use-escape';
 
 const ADVISORY = 'advisory — not enforced here';
 /** The permissions a manifest declares; their rows are highlighted. */
@@ -330,12 +331,8 @@ function OverrideDialog({ ask, onClose, onConfirm }: { ask: Ask; onClose: () => 
   const q = useQuery({ queryKey: ['runs', 'override', JSON.stringify(ask), nonce], queryFn: () => api.runs.plan({ ...ask, unconfined: true }), retry: false, gcTime: 0, staleTime: Infinity, refetchOnWindowFocus: false });
   const [understood, setUnderstood] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    window.addEventListener('keydown', onKey);
-    ref.current?.focus();
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscape(onClose);
+  useEffect(() => ref.current?.focus(), []);
   const a = q.data;
   const plan = a?.ok ? a.plan : null;
   const unheld = plan ? plan.rows.filter((r) => r.label === ADVISORY) : [];
