@@ -61,7 +61,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),
   },
   preview: {
-    summary: 'preview <path | name | file:source> [--json]  each target\'s output with standing and loaded tokens; nothing written',
+    summary: 'preview <path | name | file:source | git source> [--json]  each target\'s output with standing and loaded tokens (a git source: its install review first); nothing written',
     run: async (argv, io) => (await import('./commands/preview')).runPreview(argv, io),
   },
   explain: {

@@ -1,20 +1,49 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
+import type { Skill } from '../../../shared/ksf/model';
+import { parseSource } from '../../../shared/lock/source';
 import { resolveTargets } from '../../../shared/targets/registry';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { standingCost } from '../../../shared/targets/cost';
 import { readProjectConfig } from '../../services/project/config';
 import { diskProject } from '../../services/compile/project-view';
+import { reviewSource } from '../../services/install/preview';
+import { resolveTarget } from '../../services/skills/locate';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { loadSkillArg } from './skill-arg';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
-/** `skillsmith preview <path|name|source> [--json]`: each target's output and cost; nothing written. */
-export function runPreview(argv: readonly string[], io: CliIo): ExitCode {
+/**
+ * `skillsmith preview <path|name|source> [--json]`: each target's output and cost; nothing
+ * written. A git or GitHub source that is not on disk is staged in a private temp folder
+ * and shown with the same review `install` would show, then its per-target output.
+ */
+export async function runPreview(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length !== 1) throw new UsageError('usage: skillsmith preview <skill-name | path | file:source>');
-  const skill = loadSkillArg(positionals[0]!, io.cwd);
+  if (positionals.length !== 1) throw new UsageError('usage: skillsmith preview <skill-name | path | file:source | git source>');
+  const arg = positionals[0]!;
+  if (!resolveTarget(arg, io.cwd).ok && isRemoteSource(arg, io.cwd)) {
+    const staged = await reviewSource(io.cwd, arg);
+    try {
+      if (!flags.json) io.out(`${staged.text.trimEnd()}\n\n`);
+      return previewSkill(staged.skill, io, flags.json ? { review: staged.review } : undefined);
+    } finally {
+      staged.dispose();
+    }
+  }
+  return previewSkill(loadSkillArg(arg, io.cwd), io, flags.json ? {} : undefined);
+}
+
+function isRemoteSource(arg: string, cwd: string): boolean {
+  const parsed = parseSource(arg, (p) => existsSync(resolve(cwd, p)));
+  return parsed.ok && parsed.spec.kind !== 'local';
+}
+
+/** `json` is the extra top-level fields of the JSON document, or undefined for text output. */
+function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | undefined): ExitCode {
   const prepared = prepareSkill(skill);
   if (!prepared.ok) {
     io.err(`✗ ${prepared.message}\n`);
@@ -34,11 +63,12 @@ export function runPreview(argv: readonly string[], io: CliIo): ExitCode {
     const cost = standingCost(p, t, project);
     return { t, out, cost };
   });
-  if (flags.json) {
+  if (json) {
     const text = (c: string | Uint8Array): string | { bytes: number } => (typeof c === 'string' ? c : { bytes: c.length });
     io.out(
       `${JSON.stringify(
         {
+          ...json,
           skill: p.name,
           version: p.version,
           targets: rows.map(({ t, out, cost }) => ({
