@@ -120,10 +120,7 @@ export function fileChanges(a: SkillTree, b: SkillTree): FileChange[] {
 export function unifiedDiff(path: string, before: string, after: string): string {
   const a = splitLines(before);
   const b = splitLines(after);
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const { pre, suf } = commonEnds(a, b);
   const am = a.slice(pre, a.length - suf);
   const bm = b.slice(pre, b.length - suf);
   const ops: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
@@ -175,9 +172,19 @@ export function unifiedDiff(path: string, before: string, after: string): string
   return lines.join('\n') + '\n';
 }
 
-function splitLines(text: string): string[] {
+/** Lines of a text; a final newline does not make an empty last line. */
+export function splitLines(text: string): string[] {
   if (text === '') return [];
   const l = text.split('\n');
   if (l[l.length - 1] === '') l.pop();
   return l;
+}
+
+/** How many lines two line lists share at the start, and then at the end (never overlapping). */
+export function commonEnds(a: readonly string[], b: readonly string[]): { pre: number; suf: number } {
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  return { pre, suf };
 }

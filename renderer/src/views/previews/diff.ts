@@ -1,3 +1,5 @@
+import { commonEnds, splitLines } from '../../../../shared/lock/diff';
+
 /**
  * A line diff (Myers, after trimming the common prefix and suffix) for the preview's
  * "against disk" view. Past `maxEdits` differences it gives up and reports the middle as
@@ -5,20 +7,10 @@
  */
 export type DiffLine = { kind: 'same' | 'add' | 'del'; text: string; oldNo?: number; newNo?: number };
 
-export function splitLines(s: string): string[] {
-  if (s === '') return [];
-  const lines = s.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
 export function diffLines(before: string, after: string, maxEdits = 2000): DiffLine[] {
   const a = splitLines(before);
   const b = splitLines(after);
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const { pre, suf } = commonEnds(a, b);
   const out: DiffLine[] = [];
   for (let i = 0; i < pre; i++) out.push({ kind: 'same', text: a[i]!, oldNo: i + 1, newNo: i + 1 });
   const ma = a.slice(pre, a.length - suf);
