@@ -1,4 +1,5 @@
 import { runCheck } from './commands/check';
+import { sweepLeftovers } from '../services/sources/temp';
 import { EXIT, UsageError, type CliIo, type ExitCode } from './io';
 import { VERSION } from './version';
 
@@ -125,6 +126,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     io.out(`skillsmith ${c.summary}\n`);
     return EXIT.ok;
   }
+  // A killed install's clone and staging copies go now, whatever this command is.
+  sweepLeftovers();
   try {
     return await c.run(rest, io);
   } catch (e) {

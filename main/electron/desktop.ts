@@ -10,6 +10,7 @@ import { EVENT_CHANNEL, registerIpc } from './ipc';
 import { menuTemplate } from './menu';
 import { APP_SCHEME_PRIVILEGES, handleAppProtocol } from './protocol';
 import { createAppWindow } from './window';
+import { sweepLeftovers } from '../services/sources/temp';
 
 type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'Menu' | 'dialog' | 'ipcMain' | 'protocol' | 'session' | 'shell'>;
 
@@ -42,6 +43,8 @@ export function startDesktop(electron: ElectronModule, version: string): void {
     return;
   }
 
+  // A killed install's clone and staging copies go when the app starts, as with every CLI command.
+  sweepLeftovers();
   const outDir = resolve(__dirname, '..');
   const rendererDir = join(outDir, 'renderer');
   const preloadPath = join(outDir, 'preload', 'index.cjs');

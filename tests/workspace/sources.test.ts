@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalSource, parseSource } from '../../shared/lock/source';
 import { readCatalogs } from '../../shared/project/sources';
-import { openSource, stageFolder, makeStagingDir, sweepStaleTemps } from '../../main/services/sources';
+import { openSource, stageFolder, makeStagingDir } from '../../main/services/sources';
+import { sweepLeftovers } from '../../main/services/sources/temp';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, gitRun, skillFiles, temp, write } from './helpers';
 
@@ -145,14 +146,14 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
 });
 
 describe('stale temp folders', () => {
-  it('a clone or staging folder left by a killed process is removed after a day, a fresh one is kept', () => {
+  it('an unmarked (older) clone or staging folder is removed after a day, a fresh one is kept', () => {
     const old = join(tmpdir(), `skillsmith-stage-test-old-${process.pid}`);
     const fresh = join(tmpdir(), `skillsmith-clone-test-fresh-${process.pid}`);
     mkdirSync(old, { recursive: true });
     mkdirSync(fresh, { recursive: true });
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
     utimesSync(old, twoDaysAgo, twoDaysAgo);
-    sweepStaleTemps(true);
+    sweepLeftovers();
     expect(existsSync(old)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
     rmSync(fresh, { recursive: true, force: true });

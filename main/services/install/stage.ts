@@ -19,6 +19,7 @@ import { readProjectConfig } from '../project/config';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { makeStagingDir, openSource, SourceError, stageSkill, type Checkout } from '../sources';
+import { faultPoint } from '../workspace/fault';
 import { applyChange, recover } from '../workspace/txn';
 import { installedCandidates, loadFolder, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
 
@@ -99,6 +100,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     const rootName = rootSkill.manifest.skill.name;
     const rootDir = join(staging.dir, rootName);
     renameSync(rootStaged.dir, rootDir);
+    faultPoint('install:staged');
     if (options.replacing === undefined && !options.reviewOnly && existsSync(join(project, SKILLS_DIR, rootName))) {
       throw new SourceError(`${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`);
     }

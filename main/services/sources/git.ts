@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { SourceError } from './copy';
+import { makeTempDir } from './temp';
 
 export interface GitResult {
   readonly code: number;
@@ -44,7 +43,7 @@ export interface Clone {
 export function cloneRepo(url: string, ref: string | undefined, label: string, full = false): Clone {
   // A ref is never an option: `checkout --orphan=…` and friends are not refs.
   if (ref !== undefined && (ref.startsWith('-') || /[\s\0]/.test(ref))) throw new SourceError(`ref "${ref}" is not a valid branch, tag, or commit name`);
-  const dir = mkdtempSync(join(tmpdir(), 'skillsmith-clone-'));
+  const dir = makeTempDir('clone');
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   try {
     const args = ['clone', '--quiet', '--no-hardlinks', ...(ref || full ? [] : ['--depth', '1']), '--', url, dir];

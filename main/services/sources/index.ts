@@ -1,10 +1,10 @@
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { canonicalSource, githubCloneUrl, parseSource, type SourceSpec } from '../../../shared/lock/source';
 import { resolveInside } from '../fs/contain';
 import { copySkillFolder, SourceError, sourceCaps, type SourceCaps } from './copy';
 import { cloneRepo } from './git';
+import { makeTempDir, sweepLeftovers } from './temp';
 
 export { SourceError } from './copy';
 
@@ -31,34 +31,9 @@ export interface Checkout {
   dispose(): void;
 }
 
-const STALE_MS = 24 * 60 * 60 * 1000;
-let swept = false;
-
-/**
- * A process killed mid-install cannot remove its temp clone or staging folder; the next
- * fetch (once per process) removes ours that are more than a day old.
- */
-export function sweepStaleTemps(force = false): void {
-  if (swept && !force) return;
-  swept = true;
-  const dir = tmpdir();
-  try {
-    for (const name of readdirSync(dir)) {
-      if (!/^skillsmith-(?:clone|stage)-/.test(name)) continue;
-      try {
-        if (Date.now() - lstatSync(join(dir, name)).mtimeMs > STALE_MS) rmSync(join(dir, name), { recursive: true, force: true });
-      } catch {
-        // another user's folder, or already gone
-      }
-    }
-  } catch {
-    // an unreadable temp folder is not this command's problem
-  }
-}
-
 /** Parse and open a source. Git sources are cloned into a temp folder that `dispose` removes. */
 export function openSource(raw: string, cwd: string): Checkout {
-  sweepStaleTemps();
+  sweepLeftovers();
   const parsed = parseSource(raw, (p) => existsSync(resolve(cwd, p)));
   if (!parsed.ok) throw new SourceError(parsed.message);
   const spec = parsed.spec;
@@ -114,7 +89,7 @@ export function openSource(raw: string, cwd: string): Checkout {
 
 /** A private (0700) temp folder for staged copies. */
 export function makeStagingDir(): { dir: string; dispose(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'skillsmith-stage-'));
+  const dir = makeTempDir('stage');
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -21,7 +21,8 @@ export interface ProjectLockOptions {
 /** Another live process holds the project lock. */
 export class ProjectBusyError extends Error {}
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid exists (EPERM: it does, owned by another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -78,7 +79,7 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const holder = readHolder(path);
-    if (holder === undefined || (holder.host === me.host && !alive(holder.pid))) {
+    if (holder === undefined || (holder.host === me.host && !processAlive(holder.pid))) {
       // Stale (dead holder, or a torn file from a crash while writing it): take it over
       // by renaming it aside, so two racing processes cannot both delete and create.
       const aside = `${path}.stale.${process.pid}`;
