@@ -3,14 +3,14 @@
  * `skillsmith serve` (built CLI) serving the built renderer and the handler table. Every
  * screen is saved to e2e/artifacts/ as a PNG.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
 import { haveChromium, screenshot, watchedPage } from './support/browser';
-import { scratchWorkspace, type Served } from './support/serve';
+import { scratchWorkspace, startServe, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
@@ -206,6 +206,40 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     expect(await page.getByRole('alert').innerText()).toMatch(/Something went wrong[\s\S]*permission denied[\s\S]*error code: internal/);
     expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
     await screenshot(page, 'dashboard-error');
+  });
+
+  it('serve --open hands the browser a one-time code: the tab signs in with it once, the token never in the opener\'s argv', async () => {
+    // A stand-in for xdg-open that records its argv (what the process list would show).
+    const bin = mkdtempSync(join(ws.root, 'opener-'));
+    const argvFile = join(bin, 'argv');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const second = await startServe(['--project', ws.project, '--open'], { SKILLSMITH_DATA_DIR: join(ws.root, 'data-open'), PATH: `${bin}:${process.env.PATH}` });
+    try {
+      for (let i = 0; i < 200 && !existsSync(argvFile); i++) await new Promise((r) => setTimeout(r, 25));
+      const argv = readFileSync(argvFile, 'utf8').trim().split('\n');
+      expect(argv).toHaveLength(1);
+      expect(argv[0]).not.toContain(second.token);
+      const opened = new URL(argv[0]!);
+      expect(opened.origin).toBe(second.origin);
+      expect(opened.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{32}$/);
+
+      const { page, errors } = await open();
+      await page.goto(opened.href);
+      await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
+      expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+      // The code left the address bar; a reload still works (the tab keeps the token, the cookie opens the page).
+      expect(new URL(page.url()).search).toBe('');
+      await page.reload();
+      await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
+      expect(errors).toEqual([]);
+      // The spent code (the browser history's entry) opens nothing, in a fresh tab.
+      const { page: later } = await open();
+      const res = await later.goto(opened.href);
+      expect(res?.status()).toBe(401);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
   });
 
   it('refuses requests without the token, with a foreign Origin or a foreign Host', async () => {

@@ -18,6 +18,8 @@ export interface HostOptions {
   readonly initialProject?: string;
   /** For tests; a fresh random token otherwise. */
   readonly token?: string;
+  /** How long an unused one-time code (`oneTimeUrl`) stays valid; 2 minutes by default. */
+  readonly codeTtlMs?: number;
   /** How long a tab's session outlives its last event socket. */
   readonly sessionGraceMs?: number;
   /** Called once, when the first script of the page has been sent (the browser is now busy parsing it). */
@@ -30,12 +32,21 @@ export interface Host {
   readonly origin: string;
   readonly port: number;
   readonly token: string;
+  /**
+   * `http://127.0.0.1:<port>/?code=<code>` with a fresh one-time code, for `serve --open`:
+   * the tab exchanges it for the token once, and the code is useless from then on (and
+   * after `codeTtlMs` unused), so the URL in the opener's argv and the browser's history
+   * opens nothing.
+   */
+  oneTimeUrl(): string;
   /** Ids of the open tab sessions (for tests). */
   sessionIds(): string[];
   close(): Promise<void>;
 }
 
-const COOKIE = 'skillsmith_token';
+/** Cookies are not scoped by port: the name carries this server's port, and only that name is read. */
+const assetCookieName = (port: number) => `skillsmith_assets_${port}`;
+const CODE = /^[A-Za-z0-9_-]{32}$/;
 const MAX_BODY = 1024 * 1024;
 const MAX_SESSIONS = 64;
 const SESSION_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -50,13 +61,21 @@ interface TabSession {
 /**
  * The loopback host: the built renderer plus the handler table over HTTP (`POST
  * /rpc/<channel>`) and a WebSocket (`/events`) for event streams. Bound to 127.0.0.1
- * only. Every request must carry the per-launch token (header, cookie set by the first
- * page load, or `?token=` on the page and socket URLs), a Host header naming this
- * server (no DNS rebinding) and, when it has one, this server's Origin.
+ * only. Every request must carry a Host header naming this server (no DNS rebinding),
+ * this server's Origin when it has one, and the per-launch token: RPC in its header only,
+ * the socket in its URL; the page in its URL, or a one-time code from `oneTimeUrl`
+ * (`serve --open`) that the tab then exchanges for the token. The cookie the page sets
+ * is named for this port and opens only the page and its static files — so a server on
+ * another 127.0.0.1 port, which the browser sends it to, gets nothing it can replay.
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tokenBytes = Buffer.from(token);
+  // What the cookie carries: it opens the page and its static files, never /rpc or /events —
+  // a browser sends it to every port of 127.0.0.1, where another server could read it.
+  const assetKey = randomBytes(24).toString('base64url');
+  const codeTtlMs = options.codeTtlMs ?? 120_000;
+  const codes = new Map<string, number>();
   const graceMs = options.sessionGraceMs ?? 30_000;
   const tabs = new Map<string, TabSession>();
   let port = 0;
@@ -64,10 +83,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
-  const tokenOk = (candidate: string | undefined | null): boolean => {
-    if (!candidate) return false;
-    const b = Buffer.from(candidate);
-    return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
+  const tokenOk = (candidate: string | undefined | null): boolean => sameSecret(candidate, tokenBytes);
+  const assetKeyBytes = Buffer.from(assetKey);
+  /** A live one-time code; `consume` spends it. */
+  const codeOk = (candidate: string | null | undefined, consume: boolean): boolean => {
+    if (!candidate || !CODE.test(candidate)) return false;
+    const expires = codes.get(candidate);
+    if (expires === undefined) return false;
+    if (consume || Date.now() >= expires) codes.delete(candidate);
+    return Date.now() < expires;
   };
 
   function tab(id: string): TabSession {
@@ -127,14 +151,19 @@ export async function startHost(options: HostOptions): Promise<Host> {
     return undefined;
   }
 
-  function requestToken(req: IncomingMessage, url: URL, allowQuery: boolean): string | undefined {
+  /**
+   * Who may do what: RPC takes the token from its header only; the event socket from its
+   * URL (a browser cannot set a socket's headers); the page also from the URL or a one-time
+   * code; the page and static files also from this port's cookie.
+   */
+  function authorised(req: IncomingMessage, url: URL, kind: 'rpc' | 'events' | 'document' | 'asset'): boolean {
     const header = req.headers['x-skillsmith-token'];
-    if (typeof header === 'string' && tokenOk(header)) return header;
-    const cookie = readCookie(req.headers.cookie, COOKIE);
-    if (tokenOk(cookie)) return cookie;
-    const q = url.searchParams.get('token');
-    if (allowQuery && tokenOk(q)) return q ?? undefined;
-    return undefined;
+    if (typeof header === 'string' && tokenOk(header)) return true;
+    if (kind === 'rpc') return false;
+    if (kind !== 'asset' && tokenOk(url.searchParams.get('token'))) return true;
+    if (kind === 'events') return false;
+    if (kind === 'document' && codeOk(url.searchParams.get('code'), false)) return true;
+    return sameSecret(readCookie(req.headers.cookie, assetCookieName(port)), assetKeyBytes);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -142,7 +171,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (refused) return text(res, 403, `forbidden: ${refused}`);
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     const isDocument = req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html');
-    if (!requestToken(req, url, isDocument)) {
+    if (url.pathname === '/session/exchange') return exchange(req, res);
+    const kind = url.pathname.startsWith('/rpc/') ? 'rpc' : isDocument ? 'document' : 'asset';
+    if (!authorised(req, url, kind)) {
       return text(res, 401, 'unauthorised: open the URL that `skillsmith serve` printed (it carries the access token)');
     }
 
@@ -189,7 +220,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (found.file.endsWith('.html')) {
       headers['content-security-policy'] = rendererCsp([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);
       headers['x-frame-options'] = 'DENY';
-      if (isDocument) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+      if (isDocument) headers['set-cookie'] = `${assetCookieName(port)}=${assetKey}; HttpOnly; SameSite=Strict; Path=/`;
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return void res.end();
@@ -200,6 +231,21 @@ export async function startHost(options: HostOptions): Promise<Host> {
     createReadStream(found.file)
       .on('error', () => res.destroy())
       .pipe(res);
+  }
+
+  /** `POST /session/exchange` with `x-skillsmith-code`: spends a one-time code, answers the token. */
+  function exchange(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return text(res, 405, 'method not allowed');
+    }
+    if (refuseHeaders(req, true)) return text(res, 403, 'forbidden: missing or foreign Origin');
+    const code = req.headers['x-skillsmith-code'];
+    if (typeof code !== 'string' || !codeOk(code, true)) {
+      return text(res, 401, 'this link was already used or has expired — open the URL that `skillsmith serve` printed');
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.end(JSON.stringify({ token }));
   }
 
   const server = createServer((req, res) => {
@@ -223,7 +269,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (refused) return reject(403, `Forbidden: ${refused}`);
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (url.pathname !== '/events') return reject(404, 'Not Found');
-    if (!requestToken(req, url, true)) return reject(401, 'Unauthorized');
+    if (!authorised(req, url, 'events')) return reject(401, 'Unauthorized');
     const sessionId = url.searchParams.get('session');
     if (!sessionId || !SESSION_ID.test(sessionId)) return reject(400, 'Bad Request: session');
     (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
@@ -257,6 +303,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     origin,
     port,
     token,
+    oneTimeUrl: () => {
+      const now = Date.now();
+      for (const [c, expires] of codes) if (expires <= now) codes.delete(c);
+      const code = randomBytes(24).toString('base64url');
+      codes.set(code, now + codeTtlMs);
+      return `${origin}/?code=${code}`;
+    },
     sessionIds: () => [...tabs.keys()],
     close: () =>
       new Promise<void>((ok) => {
@@ -277,6 +330,12 @@ const loadDispatch = () => (dispatchModule ??= import('../ipc/dispatch'));
 function text(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
   res.end(body + '\n');
+}
+
+function sameSecret(candidate: string | undefined | null, secret: Buffer): boolean {
+  if (!candidate) return false;
+  const b = Buffer.from(candidate);
+  return b.length === secret.length && timingSafeEqual(b, secret);
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {

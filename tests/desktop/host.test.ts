@@ -1,7 +1,8 @@
 /**
  * The loopback host's gatekeeping, with raw HTTP and WebSocket clients: 127.0.0.1 only,
- * the per-launch token on every request, Host and Origin checked, the static files
- * contained, and RPC + events carried for a tab session.
+ * the per-launch token on every request (RPC: header only), a port-bound cookie that
+ * opens only static files, one-time codes for `serve --open`, Host and Origin checked,
+ * the static files contained, and RPC + events carried for a tab session.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -86,16 +87,86 @@ describe('loopback host', () => {
     expect((await raw(host.port, `/assets/app.js?token=${host.token}`)).status).toBe(401);
   });
 
-  it('serves the page for the URL token with a strict CSP and an HttpOnly SameSite cookie that then opens the assets', async () => {
+  it('serves the page for the URL token with a strict CSP and an HttpOnly SameSite cookie, named for this port, that then opens the assets', async () => {
     const page = await raw(host.port, `/?token=${host.token}`);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self';.*frame-ancestors 'none'/);
     const cookie = String(page.headers['set-cookie']);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(new RegExp(`^skillsmith_assets_${host.port}=`));
+    // The cookie is not the token: whoever it leaks to learns nothing that opens /rpc.
+    expect(cookie).not.toContain(host.token);
     const asset = await raw(host.port, '/assets/app.js', { headers: { cookie: cookie.split(';')[0]! } });
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // A reload of the page (the token has left the address bar) opens with the cookie.
+    expect((await raw(host.port, '/', { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
+  });
+
+  it('refuses a cookie replayed against /rpc and the socket: its own, another port\'s, or the token as a cookie', async () => {
+    const other = await startHost({ rendererDir: renderer, platform: testPlatform(s.dataDir) });
+    try {
+      const mine = String((await raw(host.port, `/?token=${host.token}`)).headers['set-cookie']).split(';')[0]!;
+      const theirs = String((await raw(other.port, `/?token=${other.token}`)).headers['set-cookie']).split(';')[0]!;
+      // What a browser sends to any 127.0.0.1 port: both cookies, which the other server can read.
+      const jar = `${mine}; ${theirs}`;
+      const noToken = { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, cookie: jar };
+      for (const h of [host, other]) {
+        const r = await raw(h.port, '/rpc/app.info', { method: 'POST', headers: noToken, body: '{}' });
+        expect(r.status, `rpc on ${h.port}`).toBe(401);
+        const ws = await socket(`ws://127.0.0.1:${h.port}/events?session=${SESSION}`, { origin: h.origin, cookie: jar });
+        expect(ws, `socket on ${h.port}`).toMatchObject({ opened: false, status: 401 });
+      }
+      // Another port's cookie opens nothing here, not even the static files.
+      expect((await raw(host.port, '/assets/app.js', { headers: { cookie: theirs } })).status).toBe(401);
+      expect((await raw(host.port, '/', { headers: { cookie: theirs } })).status).toBe(401);
+      expect((await raw(host.port, '/assets/app.js', { headers: { cookie: theirs.replace(`_${other.port}=`, `_${host.port}=`) } })).status).toBe(401);
+      // The token itself as a cookie (what earlier versions set) no longer opens RPC.
+      expect((await raw(host.port, '/rpc/app.info', { method: 'POST', headers: { ...noToken, cookie: `skillsmith_token=${host.token}` }, body: '{}' })).status).toBe(401);
+      // The header still does.
+      expect((await rpc('app.info', {})).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('opens the page once for a one-time code, which the tab exchanges for the token once', async () => {
+    const url = new URL(host.oneTimeUrl());
+    const code = url.searchParams.get('code')!;
+    expect(url.origin).toBe(host.origin);
+    expect(url.href).not.toContain(host.token);
+    expect(code).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const page = await raw(host.port, `/?code=${code}`);
+    expect(page.status).toBe(200);
+    const exchange = (c: string, headers: Record<string, string> = { origin: host.origin }) => raw(host.port, '/session/exchange', { method: 'POST', headers: { 'x-skillsmith-code': c, ...headers } });
+    // From a foreign page, or with no Origin: refused, and the code is not spent.
+    expect((await exchange(code, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await exchange(code, {})).status).toBe(403);
+    const first = await exchange(code);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body)).toEqual({ token: host.token });
+    // Spent: neither the exchange nor the page (the browser history's entry) opens again.
+    const again = await exchange(code);
+    expect(again.status).toBe(401);
+    expect(again.body).toMatch(/already used or has expired/);
+    expect((await raw(host.port, `/?code=${code}`)).status).toBe(401);
+    // A code is not a token anywhere else.
+    const fresh = new URL(host.oneTimeUrl()).searchParams.get('code')!;
+    expect((await rpc('app.info', {}, { 'x-skillsmith-token': fresh })).status).toBe(401);
+    expect((await raw(host.port, `/?token=${fresh}`)).status).toBe(401);
+    expect((await exchange('x'.repeat(32))).status).toBe(401);
+  });
+
+  it('refuses a one-time code that was never used within its lifetime', async () => {
+    const shortLived = await startHost({ rendererDir: renderer, platform: testPlatform(s.dataDir), codeTtlMs: 0 });
+    try {
+      const code = new URL(shortLived.oneTimeUrl()).searchParams.get('code')!;
+      expect((await raw(shortLived.port, `/?code=${code}`)).status).toBe(401);
+      expect((await raw(shortLived.port, '/session/exchange', { method: 'POST', headers: { origin: shortLived.origin, 'x-skillsmith-code': code } })).status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
   });
 
   it('refuses a foreign Origin and a foreign Host (DNS rebinding) even with the token', async () => {
@@ -109,7 +180,7 @@ describe('loopback host', () => {
   });
 
   it('keeps static files inside the renderer folder', async () => {
-    const cookie = `skillsmith_token=${host.token}`;
+    const cookie = String((await raw(host.port, `/?token=${host.token}`)).headers['set-cookie']).split(';')[0]!;
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/leak.txt', '/a%00b']) {
       const r = await raw(host.port, path, { headers: { cookie } });
       expect([400, 403, 404], path).toContain(r.status);

@@ -15,6 +15,8 @@ export interface ServeHooks {
   readonly stopped?: Promise<void>;
   /** The built renderer; out/renderer next to the bundled CLI by default. */
   readonly rendererDir?: string;
+  /** Starts the browser for --open; spawns the platform's opener by default. */
+  readonly launch?: (cmd: string, args: readonly string[]) => void;
 }
 
 /**
@@ -72,7 +74,12 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   io.out(`Skillsmith running at ${host.url}\n`);
   io.out(project ? `project: ${project}\n` : 'no project yet: pick one in the browser\n');
   io.out('press Ctrl+C to stop\n');
-  if (flags.open) openBrowser(host.url, io);
+  // Not host.url: the opener's argv is in the process list, and the URL lands in the
+  // browser's history — a one-time code is useless there once the tab has spent it.
+  if (flags.open) {
+    const [cmd, args] = openerCommand(host.oneTimeUrl(), process.platform);
+    (hooks.launch ?? ((c, a) => launchOpener(c, a, io)))(cmd, args);
+  }
   await (hooks.stopped ?? untilSignal());
   await host.close();
   warm?.release();
@@ -92,11 +99,16 @@ function untilSignal(): Promise<void> {
   });
 }
 
-function openBrowser(url: string, io: CliIo): void {
-  const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+/** The command that opens `url` in the user's browser on `platform`. */
+export function openerCommand(url: string, platform: NodeJS.Platform): [string, string[]] {
+  if (platform === 'darwin') return ['open', [url]];
+  if (platform === 'win32') return ['cmd', ['/c', 'start', '""', url]];
+  return ['xdg-open', [url]];
+}
+
+function launchOpener(cmd: string, args: readonly string[], io: CliIo): void {
   try {
-    const child = spawn(cmd, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.on('error', () => io.err(`could not open a browser (${cmd} is not available) — open the URL above yourself\n`));
     child.unref();
   } catch {

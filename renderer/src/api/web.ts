@@ -14,17 +14,23 @@ function randomId(): string {
  * The browser transport to the loopback host: calls are `POST /rpc/<channel>` with the
  * access token and this tab's session id; events arrive on one WebSocket that reconnects
  * by itself. The token comes from the URL `skillsmith serve` printed and is then moved
- * out of the address bar into this tab's sessionStorage.
+ * out of the address bar into this tab's sessionStorage. A URL from `serve --open`
+ * carries a one-time code instead, which leaves the address bar at once and is exchanged
+ * for the token (the host spends it: the history entry opens nothing afterwards).
  */
 export function webTransport(onConnection?: (state: 'open' | 'closed') => void): Transport {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get('token');
-  if (fromUrl) {
-    sessionStorage.setItem(TOKEN_KEY, fromUrl);
+  const code = url.searchParams.get('code');
+  if (fromUrl) sessionStorage.setItem(TOKEN_KEY, fromUrl);
+  if (fromUrl || code) {
     url.searchParams.delete('token');
+    url.searchParams.delete('code');
     window.history.replaceState(null, '', url.pathname + (url.search || '') + url.hash);
   }
-  const token = fromUrl ?? sessionStorage.getItem(TOKEN_KEY) ?? '';
+  // A code is always spent, even by a tab that already holds a token.
+  const stored = fromUrl ?? sessionStorage.getItem(TOKEN_KEY) ?? '';
+  const token: Promise<string> = code ? exchangeCode(code).then((t) => t || stored) : Promise.resolve(stored);
   let session = sessionStorage.getItem(SESSION_KEY);
   if (!session) {
     session = randomId();
@@ -34,8 +40,8 @@ export function webTransport(onConnection?: (state: 'open' | 'closed') => void):
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let socket: WebSocket | undefined;
   let retry = 250;
-  const connect = () => {
-    const ws = new WebSocket(`ws://${window.location.host}/events?token=${encodeURIComponent(token)}&session=${session}`);
+  const connect = async () => {
+    const ws = new WebSocket(`ws://${window.location.host}/events?token=${encodeURIComponent(await token)}&session=${session}`);
     socket = ws;
     ws.onopen = () => {
       retry = 250;
@@ -51,18 +57,19 @@ export function webTransport(onConnection?: (state: 'open' | 'closed') => void):
     };
     ws.onclose = () => {
       onConnection?.('closed');
-      if (socket === ws) setTimeout(connect, (retry = Math.min(retry * 2, 5000)));
+      if (socket === ws) setTimeout(() => void connect(), (retry = Math.min(retry * 2, 5000)));
     };
   };
-  connect();
+  void connect();
 
   return {
     async invoke(channel, request) {
       let res: Response;
       try {
+        const t = await token;
         res = await fetch(`/rpc/${channel}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-skillsmith-token': token, 'x-skillsmith-session': session! },
+          headers: { 'content-type': 'application/json', 'x-skillsmith-token': t, 'x-skillsmith-session': session! },
           body: JSON.stringify(request ?? {}),
         });
       } catch {
@@ -81,4 +88,18 @@ export function webTransport(onConnection?: (state: 'open' | 'closed') => void):
       return () => set.delete(listener);
     },
   };
+}
+
+/** Spend a one-time code for the token (kept in sessionStorage for reloads); '' when refused. */
+async function exchangeCode(code: string): Promise<string> {
+  try {
+    const res = await fetch('/session/exchange', { method: 'POST', headers: { 'x-skillsmith-code': code } });
+    if (!res.ok) return '';
+    const { token } = (await res.json()) as { token?: unknown };
+    if (typeof token !== 'string') return '';
+    sessionStorage.setItem(TOKEN_KEY, token);
+    return token;
+  } catch {
+    return '';
+  }
 }
