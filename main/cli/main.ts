@@ -30,7 +30,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/init')).runInit(argv, io),
   },
   install: {
-    summary: 'install <source> [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed)',
+    summary: 'install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed); a source of many skills is listed',
     run: async (argv, io) => (await import('./commands/install')).runInstall(argv, io),
   },
   remove: {
@@ -54,7 +54,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/diff')).runDiff(argv, io),
   },
   import: {
-    summary: 'import [--write] [--name N]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report',
+    summary: 'import [--write] [--name N] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents\' folders → adopted into .kitbash/skills',
     run: async (argv, io) => (await import('./commands/import')).runImport(argv, io),
   },
   compile: {

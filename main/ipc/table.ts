@@ -1,4 +1,5 @@
 import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
+import { adoptHandlers, sourcesHandlers } from './handlers/adopt';
 import { appHandlers } from './handlers/app';
 import { editorHandlers } from './handlers/editor';
 import { installHandlers } from './handlers/install';
@@ -34,4 +35,6 @@ export const HANDLERS: HandlerTable = {
   install: installHandlers,
   editor: editorHandlers,
   compile: compileHandlers,
+  adopt: adoptHandlers,
+  sources: sourcesHandlers,
 };

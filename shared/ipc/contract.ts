@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { adoptChannels, sourcesChannels } from './channels/adopt';
 import { appChannels } from './channels/app';
 import { editorChannels } from './channels/editor';
 import { installChannels } from './channels/install';
@@ -28,6 +29,8 @@ export const CONTRACT = {
   install: installChannels,
   editor: editorChannels,
   compile: compileChannels,
+  adopt: adoptChannels,
+  sources: sourcesChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -82,3 +82,20 @@ export function gitSourceString(url: string, ref?: string, subpath?: string): st
 export function githubCloneUrl(owner: string, repo: string, base = 'https://github.com'): string {
   return `${base.replace(/\/+$/, '')}/${owner}/${repo}.git`;
 }
+
+/**
+ * The source string for the folder `rel` inside an opened source (a skill of a multi-skill
+ * repository): same repository and ref, the subpath extended. `localPath` is the absolute
+ * folder a local source opened to.
+ */
+export function sourceAt(spec: SourceSpec, rel: string, localPath?: string): string {
+  const sub = [spec.kind === 'local' ? '' : (spec.subpath ?? ''), rel].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+  switch (spec.kind) {
+    case 'github':
+      return `gh:${spec.owner}/${spec.repo}${sub ? `/${sub}` : ''}${spec.ref ? `@${spec.ref}` : ''}`;
+    case 'git':
+      return gitSourceString(spec.url, spec.ref, sub || undefined);
+    case 'local':
+      return `file:${(localPath ?? spec.path).replace(/\/+$/, '')}${sub ? `/${sub}` : ''}`;
+  }
+}

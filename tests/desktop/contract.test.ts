@@ -50,6 +50,9 @@ describe('IPC contract surface', () => {
           "compile.snapshot — what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews",
           "compile.plan — the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)",
           "compile.apply — compile the open project, if its plan is still the one shown (digest); writes through the compile service",
+          "adopt.scan — hand-written skills in the open project's agent folders, each with its install review, and what skills-lock.json pins; nothing written",
+          "adopt.apply — adopt exactly the scanned review (named by its hash) into .kitbash/skills, then recompile; refused when the project changed since",
+          "sources.list — the skills a source holds (one clone, nothing staged or written): the source itself, or each skill of a repository of many",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",

@@ -138,11 +138,24 @@ describe.skipIf(!ok)('kitbash ⇄ Skillsmith on one project', () => {
 
   it('import dry run prints what kitbash prints (drift report, proposed manifest), bar the tool name', async () => {
     const p = temp('skillsmith-diff-');
-    write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\n---\n# Rules\n\nUse spaces.\n', '.github/instructions/a.instructions.md': 'Use tabs.\n' });
+    // An always-applied rule is an instruction file; an agent-requested one is a skill (D65, below).
+    write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\nalwaysApply: true\n---\n# Rules\n\nUse spaces.\n', '.github/instructions/a.instructions.md': 'Use tabs.\n' });
     const kb = runKitbash(['import'], { cwd: p });
     const ours = await cli(p, 'import');
     expect(ours.code).toBe(kb.code);
     expect(ours.stdout).toBe(kb.stdout.replaceAll('kitbash compile', 'skillsmith compile'));
+  });
+
+  it('SPEC D65: an agent-requested Cursor rule is adopted as a skill of its own, where kitbash merges it into the imported instructions', async () => {
+    const p = temp('skillsmith-diff-');
+    write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', '.cursor/rules/react-style.mdc': '---\ndescription: Use when writing React components\n---\n# Style\n\nUse function components.\n' });
+    const kb = runKitbash(['import'], { cwd: p });
+    const ours = await cli(p, 'import');
+    expect(kb.stdout).toContain('found 2 agent config files:');
+    expect(kb.stdout).toContain('  .cursor/rules/react-style.mdc  → cursor');
+    expect(ours.code).toBe(0);
+    expect(ours.stdout).toContain('found 1 agent config file:\n  CLAUDE.md  → claude-code');
+    expect(ours.stdout).toContain('  → adopt react-style into .kitbash/skills/react-style/ (from .cursor/rules/react-style.mdc)');
   });
 
   it.skipIf(!requireOrSkip('git', gitAvailable()))('kitbash doctor accepts a Skillsmith install with a dependency closure (additive lock keys)', async () => {

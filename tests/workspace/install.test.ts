@@ -466,7 +466,7 @@ describe('init, list, doctor, import', () => {
 
   it('import: drift report, dry run by default, --write pins it; safety checks run on what it imports', async () => {
     const p = temp('skillsmith-Imp Ort-');
-    write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\n---\n# Rules\n\nUse spaces.\n' });
+    write(p, { 'CLAUDE.md': '# Rules\n\nUse tabs.\n', 'AGENTS.md': '# Rules\n\nUse   tabs.\n', '.cursor/rules/style.mdc': '---\ndescription: x\nalwaysApply: true\n---\n# Rules\n\nUse spaces.\n' });
     const dry = await cli(p, 'import');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('found 3 agent config files:');

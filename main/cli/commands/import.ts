@@ -15,9 +15,11 @@ import { applyChange, recover } from '../../services/workspace/txn';
 import { writeFileAtomic } from '../../services/fs/atomic';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
+import { scanAdoption } from '../../services/install/adopt';
+import { adoptSkills } from './adopt-report';
 import { INIT_TEMPLATE } from './init';
 
-const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' } } as const;
+const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' }, 'no-compile': { type: 'boolean' } } as const;
 
 function isFile(p: string): boolean {
   try {
@@ -27,9 +29,10 @@ function isFile(p: string): boolean {
   }
 }
 
-function collect(root: string): ImportSource[] {
+/** Hand-written instruction files; `skills` are rule files that are skills (adopted instead of merged). */
+function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
   const out: ImportSource[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string>(skills);
   const read = (rel: string, agent: string, loading: 'eager' | 'lazy') => {
     const s = importSource(rel, agent, loading, readFileSync(join(root, ...rel.split('/')), 'utf8'));
     if (s) out.push(s);
@@ -47,19 +50,35 @@ function collect(root: string): ImportSource[] {
   return out;
 }
 
-/** `import [--write] [--name N]`: existing agent instruction files → one skill + a drift report; the safety checks run on it. */
+/**
+ * `import [--write] [--name N] [--no-compile]`: existing agent instruction files → one skill
+ * + a drift report, and skills written by hand in the agents' folders → adopted into
+ * `.kitbash/skills` (see ./adopt-report). The safety checks run on everything imported.
+ */
 export async function runImport(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length) throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>]');
+  if (positionals.length) throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
   if (flags.name !== undefined && !NAME_RE.test(flags.name)) {
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
     return 1;
   }
-  const sources = collect(io.cwd);
-  if (!sources.length) {
-    io.out('no existing agent instruction files found (CLAUDE.md, AGENTS.md, .cursor/rules/, .clinerules, …).\n  nothing to import — author a skill instead: skillsmith init && skillsmith install <source>\n');
-    return 0;
+  const scan = scanAdoption(io.cwd);
+  try {
+    const sources = collect(io.cwd, new Set(scan.plan.items.flatMap((i) => i.copies)));
+    const adopting = scan.plan.items.length > 0 || scan.plan.skillsLock !== undefined;
+    const code = sources.length ? await importInstructions(sources, flags, io) : 0;
+    if (!sources.length && !adopting) {
+      io.out('no existing agent instruction files found (CLAUDE.md, AGENTS.md, .cursor/rules/, .clinerules, …).\n  nothing to import — author a skill instead: skillsmith init && skillsmith install <source>\n');
+      return 0;
+    }
+    if (!adopting || code !== 0) return code;
+    return await adoptSkills(scan, { write: flags.write === true, compile: !flags['no-compile'] }, io);
+  } finally {
+    scan.dispose();
   }
+}
+
+async function importInstructions(sources: readonly ImportSource[], flags: { write?: boolean; name?: string }, io: CliIo): Promise<ExitCode> {
   io.out(`found ${sources.length} agent config file${sources.length === 1 ? '' : 's'}:\n`);
   for (const s of sources) io.out(`  ${s.file}  → ${s.agent}  (~${s.tokens} tok, ${s.loading})\n`);
   io.out(`standing cost of the always-on files: ~${sources.filter((s) => s.loading === 'eager').reduce((n, s) => n + s.tokens, 0)} tokens every session\n`);

@@ -2,31 +2,98 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
 import { withEnforcement } from '../../services/install/enforcement';
+import { listSourceSkills, pickSkills, type SourceSkill } from '../../services/install/listing';
 import { commitInstall, stageInstall } from '../../services/install/stage';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
-import { confirm, interactive } from './prompt';
+import { ask, confirm, interactive } from './prompt';
 
-const FLAGS = { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, approve: { type: 'string' }, 'no-compile': { type: 'boolean' } } as const;
+const FLAGS = {
+  yes: { type: 'boolean', short: 'y' },
+  json: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  approve: { type: 'string' },
+  'no-compile': { type: 'boolean' },
+  skill: { type: 'string', multiple: true },
+} as const;
+type Flags = ReturnType<typeof parseCommandArgs<typeof FLAGS>>['flags'];
+const USAGE = 'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve <integrity>]';
+
+function listLines(skills: readonly SourceSkill[]): string {
+  const width = Math.max(...skills.map((s) => s.name.length));
+  return skills.map((s) => `  ${s.name.padEnd(width)}  ${s.problem ? `(cannot be installed: ${s.problem})` : s.description.split('\n')[0]!.slice(0, 100)}\n`).join('');
+}
 
 /**
- * `install <source> [--yes] [--json] [--dry-run] [--approve <integrity>]`: stage → review →
- * approve → commit. `--yes` only answers the prompt; safety findings and [policy] still
- * block. Without a terminal, nothing is installed unless --yes or --approve is given.
+ * Which skills of the source to install: the source itself when it is one skill folder and
+ * no --skill is given, else the --skill picks (a terminal may pick from the list instead).
+ * `code`: the listing was shown (or the pick was wrong) and the command ends there.
+ */
+async function chooseSkills(source: string, flags: Flags, io: CliIo): Promise<{ sources: string[] } | { code: ExitCode }> {
+  const names = flags.skill ?? [];
+  const listing = listSourceSkills(source, io.cwd);
+  if (listing.single && names.length === 0) return { sources: [source] };
+  if (listing.skills.length === 0) {
+    io.err(`${source}: no skill found — no SKILL.md at its root, in skills/*/, plugins/*/skills/*/, */ or named by .claude-plugin/marketplace.json\n`);
+    return { code: 1 };
+  }
+  let wanted = names;
+  if (wanted.length === 0) {
+    io.err(`${source} holds ${listing.skills.length} skills:\n${listLines(listing.skills)}`);
+    if (!interactive() || flags.json) {
+      io.err(`pick with --skill NAME (repeatable), e.g. skillsmith install ${source} --skill ${listing.skills.find((s) => !s.problem)?.name ?? listing.skills[0]!.name}\n`);
+      return { code: 2 };
+    }
+    wanted = (await ask('install which? (names, separated by spaces or commas; empty to cancel) ')).split(/[\s,]+/).filter(Boolean);
+    if (wanted.length === 0) {
+      io.err('aborted — nothing installed.\n');
+      return { code: 1 };
+    }
+  }
+  const picked = pickSkills(listing, wanted);
+  if (!picked.ok) {
+    io.err(`${picked.message}\n`);
+    return { code: 2 };
+  }
+  return { sources: picked.picked.map((s) => s.source) };
+}
+
+/**
+ * `install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve <integrity>]`:
+ * stage → review → approve → commit, once per picked skill of a multi-skill source.
+ * `--yes` only answers the prompt; safety findings and [policy] still block. Without a
+ * terminal, nothing is installed unless --yes or --approve is given.
  */
 export async function runInstall(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const source = positionals[0];
-  if (source === undefined || positionals.length > 1) throw new UsageError('usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--yes] [--json] [--dry-run] [--approve <integrity>]');
-  const note = flags.json ? io.err : io.out;
+  if (source === undefined || positionals.length > 1) throw new UsageError(USAGE);
   // Finish any interrupted change first; then stage and ask without holding the project
   // lock (a clone or a person at the prompt can take minutes), and lock only to commit.
   if (existsSync(join(io.cwd, '.kitbash'))) {
     for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd))) io.err(`note: ${line}\n`);
   }
+  const chosen = await chooseSkills(source, flags, io);
+  if ('code' in chosen) return chosen.code;
+  if (chosen.sources.length > 1 && flags.approve !== undefined) {
+    io.err('--approve names one review — with several --skill picks, install them one at a time or use --yes\n');
+    return 2;
+  }
+  let worst: ExitCode = 0;
+  for (const one of chosen.sources) {
+    if (chosen.sources.length > 1) (flags.json ? io.err : io.out)(`\n== ${one} ==\n`);
+    const code = await installOne(one, flags, io);
+    if (code !== 0) worst = code;
+  }
+  return worst;
+}
+
+/** The single-skill install: stage, review, approve, commit, recompile. */
+async function installOne(source: string, flags: Flags, io: CliIo): Promise<ExitCode> {
+  const note = flags.json ? io.err : io.out;
   const staged = stageInstall(io.cwd, source);
   if (process.env.SKILLSMITH_TIMINGS === '1') io.err(`timings: ${JSON.stringify(staged.timings)}\n`);
   try {

@@ -279,7 +279,7 @@ function compilePreview(project: string, config: ProjectConfig, incoming: readon
   }
 }
 
-function loadFolderFromTree(tree: SkillTree, name: string): Skill {
+export function loadFolderFromTree(tree: SkillTree, name: string): Skill {
   const l = loadSkill(tree, { nameHint: name });
   if (!l.ok) throw new SourceError(formatLoadError(l.error));
   return l.value;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { LOCK_FILE, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
 import { writeFileAtomic } from '../fs/atomic';
 import { SKILLS_DIR } from '../skills/locate';
@@ -28,6 +28,12 @@ export interface Change {
   /** Names whose installed folder goes away. */
   readonly remove: readonly string[];
   readonly lock: readonly LockEntry[];
+  /**
+   * Project-relative paths of hand-written agent-facing copies that adopted skills replace
+   * (compile regenerates them from `.kitbash/skills`). They are moved aside with the old
+   * folders: restored on rollback, deleted only once the lock is committed.
+   */
+  readonly retire?: readonly string[];
 }
 
 interface Journal {
@@ -37,9 +43,21 @@ interface Journal {
   readonly lockSha: string;
   /** Whether each put name replaced an installed folder. */
   readonly replaced: string[];
+  /** Retired paths; the i-th is kept at `retired/<i>` until the commit. */
+  readonly retire?: string[];
 }
 
 const TXN_PREFIX = '.txn-';
+
+/** True for anything at `p`, a dangling symlink included (existsSync follows links). */
+function isPresent(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function sha(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
@@ -59,13 +77,19 @@ export function applyChange(root: string, change: Change, step = 'install'): voi
   const lockText = serializeLock(change.lock);
   const names = [...change.put.keys()];
   const replaced = names.filter((n) => existsSync(join(skills, n)));
-  const journal: Journal = { put: names, remove: [...change.remove], lockSha: sha(lockText), replaced };
+  const retire = [...(change.retire ?? [])];
+  const journal: Journal = { put: names, remove: [...change.remove], lockSha: sha(lockText), replaced, ...(retire.length ? { retire } : {}) };
   writeFileAtomic(join(txn, 'journal.json'), JSON.stringify(journal));
   faultPoint(`${step}:journal`);
   for (const n of [...replaced, ...change.remove]) {
     if (existsSync(join(skills, n))) renameSync(join(skills, n), join(txn, 'old', n));
     faultPoint(`${step}:moved-old`);
   }
+  if (retire.length) mkdirSync(join(txn, 'retired'));
+  retire.forEach((rel, i) => {
+    renameSync(join(root, ...rel.split('/')), join(txn, 'retired', String(i)));
+    faultPoint(`${step}:retired`);
+  });
   for (const n of names) {
     renameSync(join(txn, 'new', n), join(skills, n));
     faultPoint(`${step}:placed`);
@@ -115,6 +139,13 @@ export function recover(root: string): string[] {
       for (const n of new Set([...journal.replaced, ...journal.remove])) {
         if (existsSync(join(txn, 'old', n)) && !existsSync(join(skills, n))) renameSync(join(txn, 'old', n), join(skills, n));
       }
+      (journal.retire ?? []).forEach((rel, i) => {
+        const kept = join(txn, 'retired', String(i));
+        const home = join(root, ...rel.split('/'));
+        if (!isPresent(kept) || isPresent(home)) return;
+        mkdirSync(dirname(home), { recursive: true });
+        renameSync(kept, home);
+      });
       done.push(`rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`);
     }
     rmSync(txn, { recursive: true, force: true });

@@ -1,0 +1,286 @@
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { NAME_RE } from '../../../shared/ksf/model';
+import type { SkillTree } from '../../../shared/ksf/tree';
+import { lintSkill } from '../../../shared/lint/checks';
+import { adoptVerdict, ruleIsSkill, type HandCopy } from '../../../shared/lock/adopt';
+import { IMPORT_SOURCE, upsertEntry, type LockEntry } from '../../../shared/lock/lockfile';
+import { reviewBlockers, reviewIntegrity, reviewNode, REVIEW_SCHEMA, type InstallReview, type ReviewSource } from '../../../shared/lock/review';
+import { parseSkillsLock, skillsLockSource, SKILLS_LOCK_FILE, type SkillsLockEntry } from '../../../shared/lock/skills-lock';
+import { canonicalSource, parseSource } from '../../../shared/lock/source';
+import { sourceViolations } from '../../../shared/policy/policy';
+import { adoptLocations, type AdoptLocation } from '../../../shared/targets/adopt';
+import { GENERATED_MARK } from '../../../shared/targets/common';
+import { resolveTargets } from '../../../shared/targets/registry';
+import { diskProject } from '../compile/project-view';
+import { readLockOrThrow, treeIntegrityFast } from '../lock';
+import { SKILLS_DIR } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+import { makeStagingDir, SourceError, stageSkill } from '../sources';
+import { applyChange, recover } from '../workspace/txn';
+import { loadFolderFromTree, projectConfigOrThrow } from './stage';
+
+/** One skill name found written by hand in the agents' folders, and what adoption does with it. */
+export interface AdoptItem {
+  readonly name: string;
+  /** Every hand-written copy (project-relative). */
+  readonly copies: readonly string[];
+  /** adoptable: will be adopted; blocked: a safety or policy finding refuses it; the rest are left alone. */
+  readonly status: 'adoptable' | 'blocked' | 'conflict' | 'managed' | 'invalid';
+  readonly reason?: string;
+  /** Copies compile will regenerate, removed once the adopted copy is committed. */
+  readonly retire: readonly string[];
+  /** Copies in folders no active target writes: left as they are. */
+  readonly keep: readonly string[];
+  /** The install review of the adopted copy (adoptable and blocked items). */
+  readonly review?: InstallReview;
+}
+
+/** What `skills-lock.json` says, per skill: the source Skillsmith would pin, and whether the project has the skill. */
+export interface SkillsLockReport {
+  readonly problem?: string;
+  readonly entries: readonly { readonly name: string; readonly source?: string; readonly present: boolean }[];
+}
+
+/** The adoption review: serialisable (the app shows it), approved by `integrity`. */
+export interface AdoptPlan {
+  readonly items: readonly AdoptItem[];
+  readonly skillsLock?: SkillsLockReport;
+  /** Hash over every adoptable item's review; what an approval must name. */
+  readonly integrity: string;
+}
+
+interface Staged {
+  readonly dir: string;
+  readonly executable: readonly string[];
+  readonly entry: LockEntry;
+  readonly copyHashes: ReadonlyMap<string, string>;
+}
+
+export interface AdoptScan {
+  readonly project: string;
+  readonly plan: AdoptPlan;
+  readonly staged: ReadonlyMap<string, Staged>;
+  dispose(): void;
+}
+
+function isDirFollowing(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The generated marker in a file's first bytes means compile wrote it: not a hand-written copy. */
+function generated(abs: string): boolean {
+  try {
+    return readFileSync(abs, 'utf8').slice(0, 4096).includes(GENERATED_MARK);
+  } catch {
+    return false;
+  }
+}
+
+/** A rule file adopted as a skill: its bytes, unchanged, become SKILL.md. */
+function ruleTree(abs: string, path: string): SkillTree {
+  return { root: path, entries: [{ kind: 'file', path: 'SKILL.md', bytes: readFileSync(abs) }] };
+}
+
+function copyHash(project: string, c: { path: string; kind: 'folder' | 'rule' }): string | undefined {
+  const abs = join(project, ...c.path.split('/'));
+  if (c.kind === 'rule') return treeIntegrityFast(ruleTree(abs, c.path));
+  const tree = readSkillTree(abs, c.path);
+  return tree.ok ? treeIntegrityFast(tree.value) : undefined;
+}
+
+type FoundCopy = Omit<HandCopy, 'integrity'>;
+
+/** Hand-written skills in every location a target writes, by name (generated copies left out). */
+function findCopies(project: string, locations: readonly AdoptLocation[]): Map<string, { copies: FoundCopy[] }> {
+  const byName = new Map<string, { copies: FoundCopy[] }>();
+  const add = (name: string, c: FoundCopy) => byName.set(name, { copies: [...(byName.get(name)?.copies ?? []), c] });
+  for (const loc of locations) {
+    const absDir = join(project, ...loc.dir.split('/'));
+    if (!isDirFollowing(absDir)) continue;
+    for (const entry of readdirSync(absDir).sort()) {
+      if (entry.startsWith('.')) continue;
+      const abs = join(absDir, entry);
+      const path = `${loc.dir}/${entry}`;
+      if (loc.shape === 'skill-dir') {
+        if (!isDirFollowing(abs) || !existsSync(join(abs, 'SKILL.md')) || generated(join(abs, 'SKILL.md'))) continue;
+        add(entry, { path, dir: loc.dir, kind: 'folder' });
+      } else if (entry.endsWith(loc.suffix!) && lstatSync(abs).isFile()) {
+        const text = readFileSync(abs, 'utf8');
+        if (text.includes(GENERATED_MARK) || !ruleIsSkill(text)) continue;
+        add(entry.slice(0, -loc.suffix!.length), { path, dir: loc.dir, kind: 'rule' });
+      }
+    }
+  }
+  return byName;
+}
+
+function readSkillsLock(project: string): { entries: SkillsLockEntry[]; problem?: string } | undefined {
+  const abs = join(project, SKILLS_LOCK_FILE);
+  if (!existsSync(abs)) return undefined;
+  const parsed = parseSkillsLock(readFileSync(abs, 'utf8'));
+  return parsed.ok ? { entries: parsed.value } : { entries: [], problem: formatLoadError(parsed.error) };
+}
+
+/**
+ * Find the skills written by hand in the agents' folders and stage each one privately, with
+ * the same caps, checks and review as install. Nothing in the project is written; the
+ * caller must `dispose()` the scan.
+ */
+export function scanAdoption(project: string): AdoptScan {
+  const config = projectConfigOrThrow(project);
+  const locations = adoptLocations();
+  const sel = resolveTargets(diskProject(project), config.targets);
+  const active = new Set(sel.ok ? sel.targets.map((t) => t.id) : []);
+  const activeDirs = new Set(locations.filter((l) => l.targets.some((t) => active.has(t))).map((l) => l.dir));
+  const skillsLock = readSkillsLock(project);
+  const staging = makeStagingDir();
+  const staged = new Map<string, Staged>();
+  const items: AdoptItem[] = [];
+  try {
+    for (const [name, found] of [...findCopies(project, locations)].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const paths = found.copies.map((c) => c.path);
+      const leave = (status: AdoptItem['status'], reason: string) => items.push({ name, copies: paths, status, reason, retire: [], keep: paths });
+      if (!NAME_RE.test(name)) {
+        leave('invalid', `"${name}" is not a valid skill name (a-z, digits, hyphens, 2–41 chars) — rename ${paths.join(', ')}`);
+        continue;
+      }
+      const hashes = found.copies.map((c) => ({ ...c, integrity: copyHash(project, c) }));
+      const unreadable = hashes.find((h) => h.integrity === undefined);
+      if (unreadable) {
+        leave('invalid', `${unreadable.path} cannot be read as a skill folder`);
+        continue;
+      }
+      const verdict = adoptVerdict(name, hashes as HandCopy[], existsSync(join(project, SKILLS_DIR, name)), activeDirs);
+      if (verdict.status !== 'adoptable') {
+        leave(verdict.status, verdict.reason);
+        continue;
+      }
+      const from = verdict.from;
+      const abs = join(project, ...from.path.split('/'));
+      let dir: string;
+      let executable: readonly string[] = [];
+      try {
+        if (from.kind === 'folder') ({ dir, executable } = stageSkill(abs, staging.dir, name, from.path));
+        else {
+          dir = join(staging.dir, name);
+          mkdirSync(dir);
+          copyFileSync(abs, join(dir, 'SKILL.md'));
+        }
+      } catch (e) {
+        if (!(e instanceof SourceError)) throw e;
+        leave('invalid', e.message);
+        continue;
+      }
+      const tree = readSkillTree(dir, from.path);
+      let skill;
+      try {
+        if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
+        skill = loadFolderFromTree(tree.value, name);
+      } catch (e) {
+        leave('invalid', e instanceof Error ? e.message : String(e));
+        continue;
+      }
+      if (skill.manifest.skill.name !== name) {
+        leave('invalid', `${from.path} names itself "${skill.manifest.skill.name}" — rename the folder or the skill so they match`);
+        continue;
+      }
+      const integrity = treeIntegrityFast(skill.tree);
+      const pinned = skillsLock?.entries.find((e) => e.name === name);
+      const upstream = pinned ? skillsLockSource(pinned) : undefined;
+      const parsed = upstream !== undefined ? parseSource(upstream, () => false) : undefined;
+      const canonical = parsed?.ok ? canonicalSource(parsed.spec) : undefined;
+      const source: ReviewSource = { raw: upstream ?? IMPORT_SOURCE, canonical: canonical ?? from.path, kind: parsed?.ok && parsed.spec.kind !== 'local' ? parsed.spec.kind : 'local', origin: `adopted from ${from.path}` };
+      const node = reviewNode({
+        skill,
+        role: 'requested',
+        alreadyInstalled: false,
+        source,
+        checks: lintSkill(skill),
+        ...(config.policy ? { policy: config.policy } : {}),
+        sourceViolations: config.policy && canonical !== undefined ? sourceViolations(config.policy, source.raw, canonical) : [],
+        dependencies: [],
+        producedByDeps: new Map(),
+        integrity,
+        installDir: `.kitbash/skills/${name}`,
+      });
+      const notices = [
+        ...(verdict.retire.length ? [`replaces the hand-written ${verdict.retire.join(', ')}: compile regenerates ${verdict.retire.length === 1 ? 'it' : 'them'} from .kitbash/skills/${name}`] : []),
+        ...(verdict.keep.length ? [`keeps ${verdict.keep.join(', ')} as it is (no active target writes there)`] : []),
+        ...(upstream ? [`pinned to ${upstream}, as ${SKILLS_LOCK_FILE} records it`] : []),
+      ];
+      const blockers = reviewBlockers([node]);
+      const review: InstallReview = {
+        schema: REVIEW_SCHEMA,
+        kind: 'install',
+        root: name,
+        source,
+        nodes: [node],
+        writes: [...node.files, 'kitbash.lock'],
+        blockers,
+        notices,
+        integrity: reviewIntegrity([node]),
+      };
+      const entry: LockEntry = { name, version: skill.manifest.skill.version, source: source.raw, integrity, ...(canonical !== undefined ? { resolved: canonical } : {}) };
+      if (blockers.length === 0) staged.set(name, { dir, executable, entry, copyHashes: new Map(hashes.map((h) => [h.path, h.integrity!])) });
+      items.push({ name, copies: paths, status: blockers.length ? 'blocked' : 'adoptable', ...(blockers.length ? { reason: blockers.join('; ') } : {}), retire: verdict.retire, keep: verdict.keep, review });
+    }
+  } catch (e) {
+    staging.dispose();
+    throw e;
+  }
+  const names = new Set(items.map((i) => i.name));
+  const report: SkillsLockReport | undefined = skillsLock && {
+    ...(skillsLock.problem ? { problem: skillsLock.problem } : {}),
+    entries: skillsLock.entries.map((e) => {
+      const source = skillsLockSource(e);
+      return { name: e.name, ...(source ? { source } : {}), present: names.has(e.name) || existsSync(join(project, SKILLS_DIR, e.name)) };
+    }),
+  };
+  const adoptable = items.filter((i) => i.status === 'adoptable').map((i) => i.review!.nodes[0]!);
+  return {
+    project,
+    plan: { items, ...(report ? { skillsLock: report } : {}), integrity: reviewIntegrity(adoptable) },
+    staged,
+    dispose: () => staging.dispose(),
+  };
+}
+
+/** Why an adoption commit was refused. */
+export class AdoptRefused extends Error {}
+
+/**
+ * Adopt exactly what was reviewed, in one journaled change: each staged copy goes into
+ * `.kitbash/skills/<name>` (pinned in kitbash.lock) and only then are the hand-written
+ * copies that compile will regenerate moved out. A copy edited since the review, or a name
+ * installed meanwhile, refuses the whole change. Call it holding the project lock.
+ */
+export function commitAdoption(scan: AdoptScan, approval: { integrity: string }): { adopted: string[]; retired: string[] } {
+  const { project, plan } = scan;
+  if (approval.integrity !== plan.integrity) throw new AdoptRefused(`the approval names ${approval.integrity}, but the adoption review is ${plan.integrity} — nothing adopted`);
+  recover(project);
+  let entries = [...readLockOrThrow(project).entries];
+  const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
+  const retire: string[] = [];
+  for (const item of plan.items.filter((i) => i.status === 'adoptable')) {
+    const s = scan.staged.get(item.name)!;
+    const tree = readSkillTree(s.dir, item.name);
+    if (!tree.ok || treeIntegrityFast(tree.value) !== s.entry.integrity) throw new AdoptRefused(`${item.name}: the staged copy changed after the review — nothing adopted`);
+    if (existsSync(join(project, SKILLS_DIR, item.name))) throw new AdoptRefused(`${item.name} was installed by another command since the review — nothing adopted; review again`);
+    for (const path of item.retire) {
+      const kind = isDirFollowing(join(project, ...path.split('/'))) ? 'folder' : 'rule';
+      if (copyHash(project, { path, kind }) !== s.copyHashes.get(path)) throw new AdoptRefused(`${path} was edited after the review — nothing adopted; review again`);
+    }
+    put.set(item.name, { tree: tree.value, executable: new Set(s.executable) });
+    entries = upsertEntry(entries, s.entry);
+    retire.push(...item.retire);
+  }
+  if (put.size === 0) return { adopted: [], retired: [] };
+  applyChange(project, { put, remove: [], lock: entries, retire }, 'adopt');
+  return { adopted: [...put.keys()], retired: retire };
+}

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { discoverSkills } from '../../../shared/lock/discover';
+import { sourceAt } from '../../../shared/lock/source';
+import { diskProject } from '../compile/project-view';
+import { openSource } from '../sources';
+import { loadFolder } from './candidates';
+
+/** One skill a source offers. */
+export interface SourceSkill {
+  readonly name: string;
+  readonly description: string;
+  /** Folder inside the source ('' when the source is the skill). */
+  readonly rel: string;
+  /** The source string that installs exactly this skill (same repository and ref). */
+  readonly source: string;
+  /** Set when the folder does not load as a skill (it is listed, and cannot be picked). */
+  readonly problem?: string;
+}
+
+export interface SourceListing {
+  /** True when the source itself is one skill folder (the usual single install). */
+  readonly single: boolean;
+  readonly skills: readonly SourceSkill[];
+}
+
+/**
+ * The skills a source holds (one clone for a git source; nothing is staged or written).
+ * A repository of many skills lists each with the source string that installs it alone.
+ */
+export function listSourceSkills(raw: string, cwd: string): SourceListing {
+  const co = openSource(raw, cwd);
+  try {
+    const found = discoverSkills(diskProject(co.skillDir));
+    const skills = found.map((f): SourceSkill => {
+      const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
+      const source = f.rel === '' ? raw : sourceAt(co.spec, f.rel, co.spec.kind === 'local' ? co.skillDir : undefined);
+      const loaded = loadFolder(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
+      return loaded.ok
+        ? { name: loaded.skill.manifest.skill.name, description: loaded.skill.manifest.skill.description, rel: f.rel, source }
+        : { name: folderName, description: '', rel: f.rel, source, problem: loaded.message };
+    });
+    return { single: found.length === 1 && found[0]!.rel === '', skills };
+  } finally {
+    co.dispose();
+  }
+}
+
+export type SkillPick = { ok: true; picked: SourceSkill[] } | { ok: false; message: string };
+
+/** The skills `names` select from a listing; every name must match one loadable skill. */
+export function pickSkills(listing: SourceListing, names: readonly string[]): SkillPick {
+  const picked: SourceSkill[] = [];
+  for (const n of new Set(names)) {
+    const s = listing.skills.find((x) => x.name === n) ?? listing.skills.find((x) => x.rel.split('/').pop() === n);
+    if (!s) return { ok: false, message: `no skill named "${n}" in this source (it has: ${listing.skills.map((x) => x.name).join(', ') || 'none'})` };
+    if (s.problem) return { ok: false, message: `${n} cannot be installed: ${s.problem}` };
+    picked.push(s);
+  }
+  return { ok: true, picked };
+}

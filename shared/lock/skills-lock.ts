@@ -1,0 +1,67 @@
+import { loadError, type Result } from '../ksf/errors';
+import { NAME_RE } from '../ksf/model';
+
+/** The lock the `skills` CLI (skills.sh) writes at a project's root. */
+export const SKILLS_LOCK_FILE = 'skills-lock.json';
+
+/** One skill the `skills` CLI installed, and where it came from. */
+export interface SkillsLockEntry {
+  readonly name: string;
+  /** `owner/repo` for GitHub, a URL for git, a path for local sources — as that CLI wrote it. */
+  readonly source: string;
+  readonly sourceType: string;
+  /** Commit or branch the skill was taken from, when the CLI recorded one. */
+  readonly ref?: string;
+  /** Path of the skill's SKILL.md inside the source, when recorded. */
+  readonly skillPath?: string;
+}
+
+/**
+ * Read `skills-lock.json` (`{ version, skills: { <name>: { source, sourceType, ref?, skillPath?, computedHash } } }`).
+ * Entries without a source, or whose name is not a valid skill name, are left out: they
+ * cannot be pinned. A file that is not that shape is one error naming it.
+ */
+export function parseSkillsLock(text: string, file: string = SKILLS_LOCK_FILE): Result<SkillsLockEntry[]> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: loadError(file, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`) };
+  }
+  const skills = typeof json === 'object' && json !== null ? (json as { skills?: unknown }).skills : undefined;
+  if (typeof skills !== 'object' || skills === null || Array.isArray(skills)) return { ok: false, error: loadError(file, '"skills" must be an object of skill name → { source, sourceType }') };
+  const out: SkillsLockEntry[] = [];
+  for (const [name, raw] of Object.entries(skills as Record<string, unknown>)) {
+    if (typeof raw !== 'object' || raw === null || !NAME_RE.test(name)) continue;
+    const r = raw as Record<string, unknown>;
+    const str = (k: string): string | undefined => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
+    const source = str('source');
+    if (source === undefined) continue;
+    const ref = str('ref');
+    const skillPath = str('skillPath');
+    out.push({ name, source, sourceType: str('sourceType') ?? 'github', ...(ref !== undefined ? { ref } : {}), ...(skillPath !== undefined ? { skillPath } : {}) });
+  }
+  return { ok: true, value: out.sort((a, b) => (a.name < b.name ? -1 : 1)) };
+}
+
+/**
+ * The Skillsmith source string that refetches an entry: `gh:owner/repo[/folder][@ref]`,
+ * `<git url>[#ref][:folder]` or `file:<path>`; undefined for a source type it cannot name.
+ */
+export function skillsLockSource(e: SkillsLockEntry): string | undefined {
+  const folder = e.skillPath?.replace(/\\/g, '/').replace(/(^|\/)SKILL\.md$/, '').replace(/^\.?\/+|\/+$/g, '');
+  if (folder !== undefined && (folder.split('/').includes('..') || /[@#\s]/.test(folder))) return undefined;
+  switch (e.sourceType) {
+    case 'github': {
+      const m = /^(?:https:\/\/github\.com\/)?([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/.exec(e.source);
+      if (!m) return undefined;
+      return `gh:${m[1]}/${m[2]}${folder ? `/${folder}` : ''}${e.ref ? `@${e.ref}` : ''}`;
+    }
+    case 'git':
+      return /^(?:https?|ssh|git|file):\/\/|^git@/.test(e.source) ? `${e.source}${e.ref || folder ? `#${e.ref ?? ''}${folder ? `:${folder}` : ''}` : ''}` : undefined;
+    case 'local':
+      return `file:${e.source}${folder ? `/${folder}` : ''}`;
+    default:
+      return undefined;
+  }
+}
