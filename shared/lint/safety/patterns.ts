@@ -4,6 +4,8 @@ export interface Pattern {
   readonly label: string;
   /** Must carry the `g` flag. */
   readonly re: RegExp;
+  /** A cheap test the text must pass before `re` is tried (no `g` flag): most files fail it. */
+  readonly needs?: RegExp;
 }
 
 /** Judges one match; `text` and `offset` let it read the match's line. */
@@ -12,7 +14,8 @@ export type Keep = (match: string, text: string, offset: number) => boolean;
 /** Every match of every pattern, in pattern order then text order, capped per pattern. */
 export function findAll(text: string, patterns: readonly Pattern[], keep: Keep = () => true, cap = 50): Hit[] {
   const hits: Hit[] = [];
-  for (const { label, re } of patterns) {
+  for (const { label, re, needs } of patterns) {
+    if (needs && !needs.test(text)) continue;
     // exec on the shared expression, not matchAll: matchAll clones the RegExp per call.
     re.lastIndex = 0;
     let n = 0;
