@@ -59,19 +59,69 @@ function firstInvalidUtf8Offset(b: Uint8Array): number {
 }
 
 /**
- * The one binary-file rule used by lint and install alike: more than 10% control bytes
- * (below 0x20 other than tab, LF and CR, or DEL) in the first 8192 bytes. An empty file
- * is text.
+ * Formats whose first bytes say "binary" even when the first 8 KiB hold few control bytes
+ * (a PDF's objects are ASCII up to its first compressed stream). Data, so one more format is
+ * one more row.
+ */
+const BINARY_SIGNATURES: readonly (readonly number[])[] = [
+  [0x25, 0x50, 0x44, 0x46, 0x2d], // %PDF-
+  [0x89, 0x50, 0x4e, 0x47], // PNG
+  [0x50, 0x4b, 0x03, 0x04], // ZIP (also docx, xlsx, jar, …)
+  [0x50, 0x4b, 0x05, 0x06], // empty ZIP
+  [0x1f, 0x8b], // gzip
+  [0x7f, 0x45, 0x4c, 0x46], // ELF
+  [0x47, 0x49, 0x46, 0x38], // GIF8
+  [0xff, 0xd8, 0xff], // JPEG
+  [0x42, 0x5a, 0x68], // bzip2
+  [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], // xz
+  [0x28, 0xb5, 0x2f, 0xfd], // zstd
+  [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], // 7z
+  [0x00, 0x61, 0x73, 0x6d], // WebAssembly
+  [0xca, 0xfe, 0xba, 0xbe], // Java class, Mach-O fat
+  [0xcf, 0xfa, 0xed, 0xfe], // Mach-O 64
+  [0x4d, 0x5a], // Windows PE (MZ)
+  [0x4f, 0x67, 0x67, 0x53], // Ogg
+  [0x66, 0x4c, 0x61, 0x43], // FLAC
+  [0x49, 0x44, 0x33], // MP3 (ID3)
+  [0x52, 0x49, 0x46, 0x46], // RIFF (WAV, AVI, WebP)
+  [0x77, 0x4f, 0x46, 0x32], // WOFF2
+  [0x77, 0x4f, 0x46, 0x46], // WOFF
+  [0x00, 0x01, 0x00, 0x00, 0x00], // TrueType
+  [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66], // SQLite format
+];
+
+const SAMPLE = 8192;
+
+function hasSignature(bytes: Uint8Array): boolean {
+  return BINARY_SIGNATURES.some((sig) => sig.length <= bytes.length && sig.every((b, i) => bytes[i] === b));
+}
+
+/**
+ * The one binary-file rule, used by lint, install, diff and the review alike (SPEC §3.3):
+ *
+ * - more than 10% control bytes (below 0x20 other than tab, LF and CR, or DEL) in the first
+ *   8192 bytes; or
+ * - a NUL byte in the first 8192 bytes, or a known binary signature at the start, when the
+ *   file is not valid UTF-8 as a whole.
+ *
+ * A file that decodes as UTF-8 stays text whatever it starts with: an agent can read it, so a
+ * NUL or a `%PDF-` prefix must not hide what follows from the scanners (it fails
+ * `visible-text` instead). An empty file is text.
  */
 export function isBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 8192);
+  const n = Math.min(bytes.length, SAMPLE);
   if (n === 0) return false;
   let control = 0;
+  let nul = false;
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
-    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) control++;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) {
+      control++;
+      if (c === 0) nul = true;
+    }
   }
-  return control / n > 0.1;
+  if (control / n > 0.1) return true;
+  return (nul || hasSignature(bytes)) && !decodeUtf8(bytes).ok;
 }
 
 /** 1-based line and UTF-16 column of an offset, computed against a precomputed line index. */

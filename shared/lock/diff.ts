@@ -1,6 +1,7 @@
 import type { Manifest } from '../ksf/model';
 import type { SkillTree, TreeEntry } from '../ksf/tree';
 import { hashableBytes } from './integrity';
+import { isBinary } from '../ksf/text';
 
 /** One manifest field that changed; `escalation` marks a change that asks for more. */
 export interface FieldChange {
@@ -87,7 +88,7 @@ const dec = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 function view(e: TreeEntry | undefined): { key: string; text?: string; opaque: boolean } | undefined {
   if (!e || e.kind === 'dir') return undefined;
   if (e.kind === 'symlink') return { key: `symlink → ${e.target}`, opaque: true };
-  if (e.bytes.indexOf(0) !== -1) return { key: `bin:${Array.from(e.bytes).join(',')}`, opaque: true };
+  if (isBinary(e.bytes)) return { key: `bin:${Array.from(e.bytes).join(',')}`, opaque: true };
   const text = dec.decode(hashableBytes(e.bytes));
   return { key: `txt:${text}`, text, opaque: false };
 }

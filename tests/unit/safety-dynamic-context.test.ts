@@ -49,3 +49,24 @@ describe('dynamic-context in lintSkill', () => {
     expect(c.detail).toContain('once templates are resolved');
   });
 });
+
+describe('dynamic-context only where a host preprocesses (issue 14)', () => {
+  it.each(['references/brenda.md', 'scripts/tool.py', 'docs/guide.md', 'assets/page.html', 'evals/a.eval.yaml'])(
+    'ignores a match in %s, which no host preprocesses',
+    (file) => {
+      expect(check(lintTree(manifested('Body', { [file]: 'Returns string parsed with `!` (record separator) and `#`. !`id`' })), 'dynamic-context')).toBeUndefined();
+    },
+  );
+
+  it.each(['SKILL.md', 'prompts/p.md', 'commands/deploy.md', 'sub/SKILL.md'])('fails on a match in %s', (file) => {
+    const files = file === 'SKILL.md' ? {} : { [file]: 'x !`id`' };
+    const body = file === 'SKILL.md' ? 'x !`id`' : 'Body';
+    expect(mustCheck(lintTree(manifested(body, files)), 'dynamic-context').status).toBe('fail');
+  });
+
+  // Claude Code's preprocessor does not parse Markdown: a fence or a code span does not stop it.
+  it('still fails inside a fence or a code span of SKILL.md', () => {
+    expect(mustCheck(lintTree(manifested('```markdown\nStatus: !`git status`\n```')), 'dynamic-context').status).toBe('fail');
+    expect(mustCheck(lintTree(manifested('Use the `!` prefix and `x` here')), 'dynamic-context').status).toBe('fail');
+  });
+});

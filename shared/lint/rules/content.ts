@@ -1,10 +1,10 @@
 import type { Skill } from '../../ksf/model';
 import type { Resolution } from '../../ksf/templates';
 import { findInjection } from '../injection';
-import { findDynamicContext } from '../safety/dynamic-context';
-import { findRemoteExec } from '../safety/remote-exec';
+import { findDynamicContext, isPreprocessed } from '../safety/dynamic-context';
+import { downloadThenRun, findRemoteExec } from '../safety/remote-exec';
 import { findSecrets } from '../safety/secrets';
-import { distinctCodePoints, findInvisible } from '../safety/visible-text';
+import { distinctCodePoints, findInvisible, isHarmlessRun } from '../safety/visible-text';
 import { scanSet, type ScanDocument, type StructuralFinding } from '../scan';
 import type { Spans } from '../spans';
 import type { Check, Hit, Location } from '../types';
@@ -33,21 +33,36 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   if (injection) checks.push(injection);
 
   const at = (f: Finding): Location => spans.at(f.doc.path, f.doc.text, f.hit.offset, f.hit.length);
-  const scan = (find: (text: string) => Hit[], resolvedBody: string | undefined) => {
-    const found: Finding[] = documents.flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
+  const scan = (find: (text: string) => Hit[], resolvedBody: string | undefined, applies: (path: string) => boolean = () => true) => {
+    const found: Finding[] = documents.filter((doc) => applies(doc.path)).flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
     const resolvedOnly = resolvedBody === undefined ? [] : newHits(found.map((f) => f.hit), find(resolvedBody));
     return { found, resolvedOnly };
   };
 
-  checks.push(visibleTextCheck(scan(findInvisible, withPrompts), hidden, at));
+  checks.push(visibleTextCheck(scan(findInvisible, withPrompts), withPrompts, hidden, at));
+
+  // A file fetched in one document and run in another: found only by reading them together.
+  const byPath = new Map(documents.map((d) => [d.path, d]));
+  const crossFile: Finding[] = downloadThenRun(documents)
+    .filter((f) => f.from !== f.path)
+    .map((f) => ({ hit: { ...f.hit, label: `download → run (fetched in ${f.from})` }, doc: byPath.get(f.path)! }));
 
   const patternChecks = [
-    { id: 'dynamic-context', find: findDynamicContext, resolvedBody: compiled?.text, lead: 'command substitution runs when the skill loads, before the model sees it' },
-    { id: 'remote-exec', find: findRemoteExec, resolvedBody: withPrompts, lead: 'download-and-execute pipeline' },
-    { id: 'secrets', find: findSecrets, resolvedBody: withPrompts, lead: 'hardcoded credential' },
+    {
+      id: 'dynamic-context',
+      find: findDynamicContext,
+      resolvedBody: compiled?.text,
+      applies: isPreprocessed,
+      extra: [],
+      lead: 'command substitution runs when the skill loads, before the model sees it',
+    },
+    { id: 'remote-exec', find: findRemoteExec, resolvedBody: withPrompts, applies: undefined, extra: crossFile, lead: 'download-and-execute pipeline' },
+    { id: 'secrets', find: findSecrets, resolvedBody: withPrompts, applies: undefined, extra: [], lead: 'hardcoded credential' },
   ] as const;
-  for (const { id, find, resolvedBody, lead } of patternChecks) {
-    const { found, resolvedOnly } = scan(find, resolvedBody);
+  for (const { id, find, resolvedBody, applies, extra, lead } of patternChecks) {
+    const scanned = scan(find, resolvedBody, applies);
+    const found = [...scanned.found, ...extra];
+    const { resolvedOnly } = scanned;
     if (found.length === 0 && resolvedOnly.length === 0) continue;
     const items = [
       ...found.map((f) => {
@@ -78,29 +93,46 @@ function injectionCheck(skill: Skill, withPrompts: string | undefined, spans: Sp
 
 function visibleTextCheck(
   invisible: { found: Finding[]; resolvedOnly: Hit[] },
+  resolvedBody: string | undefined,
   hidden: readonly StructuralFinding[],
   at: (f: Finding) => Location,
 ): Check {
-  if (invisible.found.length === 0 && invisible.resolvedOnly.length === 0 && hidden.length === 0) {
-    return { id: 'visible-text', status: 'pass', detail: 'no hidden characters' };
+  const blocking = invisible.found.filter((f) => !isHarmlessRun(f.doc.text, f.hit));
+  const notices = invisible.found.filter((f) => isHarmlessRun(f.doc.text, f.hit));
+  const resolvedOnly = invisible.resolvedOnly.filter((h) => resolvedBody === undefined || !isHarmlessRun(resolvedBody, h));
+  if (blocking.length === 0 && resolvedOnly.length === 0 && hidden.length === 0) {
+    if (notices.length === 0) return { id: 'visible-text', status: 'pass', detail: 'no hidden characters' };
+    return {
+      id: 'visible-text',
+      status: 'warn',
+      detail: `notice: ${runsByFile(notices, at).join('; ')} — an emoji joiner or a direction mark, which hides no text`,
+      locations: notices.map(at),
+    };
   }
-  const parts = hidden.map((h) => `${h.path}: ${h.message}`);
-  const byFile = new Map<string, Finding[]>();
-  for (const f of invisible.found) byFile.set(f.doc.path, [...(byFile.get(f.doc.path) ?? []), f]);
-  for (const [file, fs] of byFile) {
-    const first = at(fs[0]!);
-    const cps = distinctCodePoints(fs.map((f) => f.hit));
-    parts.push(`${file}:${first.line}:${first.column}: ${fs.length} run(s) of invisible characters (${cps.join(', ')}) — instructions a reviewer cannot see`);
+  const parts = [
+    ...hidden.map((h) => `${h.path}: ${h.message}`),
+    ...runsByFile(blocking, at).map((p) => `${p} — instructions a reviewer cannot see`),
+  ];
+  if (resolvedOnly.length) {
+    parts.push(`SKILL.md once templates are resolved: invisible characters (${distinctCodePoints(resolvedOnly).join(', ')})`);
   }
-  if (invisible.resolvedOnly.length) {
-    parts.push(`SKILL.md once templates are resolved: invisible characters (${distinctCodePoints(invisible.resolvedOnly).join(', ')})`);
-  }
+  if (notices.length) parts.push(`notice (not blocking): ${runsByFile(notices, at).join('; ')}`);
   return {
     id: 'visible-text',
     status: 'fail',
     detail: parts.join('; '),
-    locations: [...hidden.map((h) => ({ file: h.path, line: 1, column: 1, endLine: 1, endColumn: 1 })), ...invisible.found.map(at)],
+    locations: [...hidden.map((h) => ({ file: h.path, line: 1, column: 1, endLine: 1, endColumn: 1 })), ...blocking.map(at)],
   };
+}
+
+/** `<file>:<line>:<column>: <n> run(s) of invisible characters (U+…)`, one per file, first run's place. */
+function runsByFile(found: readonly Finding[], at: (f: Finding) => Location): string[] {
+  const byFile = new Map<string, Finding[]>();
+  for (const f of found) byFile.set(f.doc.path, [...(byFile.get(f.doc.path) ?? []), f]);
+  return [...byFile].map(([file, fs]) => {
+    const first = at(fs[0]!);
+    return `${file}:${first.line}:${first.column}: ${fs.length} run(s) of invisible characters (${distinctCodePoints(fs.map((f) => f.hit)).join(', ')})`;
+  });
 }
 
 /** Hits of the resolved body that no file already accounts for (same label, same text). */

@@ -1,31 +1,310 @@
-import { findAll, type Pattern } from './patterns';
-import type { Hit } from '../types';
+import { findAll, type Pattern } from "./patterns";
+import type { Hit } from "../types";
 
-/** Download-and-execute shapes. A defensive mention still matches: reviewers read it as a command. */
+/*
+ * Download-and-execute shapes, kept as data (one row per spelling) so a later one-pass
+ * matcher can take them over unchanged. A defensive mention still matches: reviewers read it
+ * as a command. Pieces shared by several rows are spelled once here.
+ */
+
+/** A run of one command line: anything but a newline or a pipe, and `\`-continued lines. */
+const CMD = String.raw`(?:[^\n|]|\\\r?\n)`;
+/** A download command. */
+const DL = String.raw`\b(?:curl|wget|fetch)\b`;
+/** Privilege and environment wrappers in front of a command. */
+const WRAP = String.raw`(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:env[ \t]+(?:\w+=\S*[ \t]+)*)?`;
+/** A shell, by name or path, as a whole word (so `shasum` or a ```` ```bash ```` fence are not shells). */
+const SHELL = String.raw`(?:/usr)?(?:/local)?(?:/bin/)?(?:ba|z|da|d|k|c|tc|fi|a)?sh\b`;
+/** An interpreter that runs a program it is given. */
+const INTERP = String.raw`(?:python(?:\d(?:\.\d+)?)?|node(?:js)?|deno|bun|perl|ruby|php|pwsh|powershell|lua)\b`;
+/**
+ * An interpreter reading its program from standard input: nothing after it but options that
+ * keep stdin as the program. `| python -m json.tool` or `| node script.js` read data, not code.
+ */
+const INTERP_STDIN = String.raw`${INTERP}(?:[ \t]+(?:-|-s|-u|-E|-W\S*|/dev/stdin))*[ \t]*(?=$|[;&|)'"\x60])`;
+/** What an interpreter may call to fetch code in the same expression. */
+const FETCH_CALL = String.raw`(?:\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|fetch|https?\.get|axios\.get|URI\.open|file_get_contents)\s*\(|\b(?:Net::HTTP|LWP::Simple|HTTP::Tiny)\b|\b(?:get|open)[ \t]*\(?[ \t]*["']https?:)`;
+/** What runs a string as code. */
+const EVAL = String.raw`\b(?:exec|eval|new\s+Function|(?:vm\.)?runIn(?:This|New)Context|instance_eval|module_eval|class_eval)\b`;
+const PS_DOWNLOAD = String.raw`\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient|downloadstring|downloaddata|start-bitstransfer)\b`;
+
+const NEEDS_DL = /curl|wget|fetch/i;
+const NEEDS_FETCH_CALL = new RegExp(FETCH_CALL);
+const NEEDS_IEX = /iex|invoke-expression|scriptblock/i;
+
 const REMOTE_EXEC: readonly Pattern[] = [
-  { label: 'curl|sh', re: /\b(?:curl|wget|fetch)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|da|d)?sh\b/gi },
-  { label: 'curl|interpreter', re: /\b(?:curl|wget)\b[^\n|]*\|\s*(?:python3?|node|perl|ruby)\b/gi },
-  { label: 'eval $(curl …)', re: /\b(?:eval|exec)\s+["'`]?\$\((?:curl|wget|fetch)\b/gi },
-  { label: 'curl|source', re: /\b(?:curl|wget|fetch)\b[^\n|]*\|\s*source\b/gi },
-  { label: 'base64 -d|sh', re: /\bbase64\b[^\n|]*(?:-d|--decode)[^\n|]*\|\s*(?:ba|z)?sh\b/gi },
   {
-    label: 'powershell iex(download)',
-    re: /\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|invoke-webrequest|new-object\s+net\.webclient|downloadstring)\b/gi,
+    label: "curl|sh",
+    needs: NEEDS_DL,
+    re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${SHELL}`, "gim"),
   },
   {
-    label: 'powershell download|iex',
-    re: /\b(?:iwr|invoke-webrequest|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi,
+    label: "curl|interpreter",
+    needs: NEEDS_DL,
+    re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${INTERP_STDIN}`, "gim"),
   },
   {
-    label: 'download → run',
-    re: /\b(?:curl|wget)\b[^\n]*\s-[oO]\b[\s\S]{0,120}?(?:chmod\s+\+x|\.\/[\w.-]+|\b(?:ba|z)?sh\s+[\w./-]+)/gi,
+    label: "eval $(curl …)",
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`\b(?:eval|exec)\s+["'\x60]?(?:\$\(|\x60)\s*${DL}`,
+      "gi",
+    ),
   },
-  { label: 'remote archive → extract', re: /\b(?:curl|wget)\b[^\n|]*\|\s*(?:tar|unzip|bsdtar)\b/gi },
+  {
+    label: 'sh -c "$(curl …)"',
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`(?<![\w.-])(?:${SHELL}|${INTERP})[ \t]+(?:-\S+[ \t]+)*-[ceE][ \t]+["']?(?:\$\(|\x60)\s*${DL}`,
+      "gi",
+    ),
+  },
+  {
+    label: "process substitution <(curl …)",
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`(?:(?<![\w.-])(?:${SHELL}|${INTERP}|source)|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*<\(\s*${DL}`,
+      "gim",
+    ),
+  },
+  {
+    label: "curl|source",
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`${DL}${CMD}*\|\s*(?:source|\.)(?=[ \t]|$)`,
+      "gim",
+    ),
+  },
+  {
+    label: "base64 -d|sh",
+    needs: /base64/i,
+    re: new RegExp(
+      String.raw`\bbase64\b${CMD}*(?:-d|--decode|-D)\b${CMD}*\|\s*${WRAP}(?:${SHELL}|${INTERP_STDIN})`,
+      "gim",
+    ),
+  },
+  {
+    label: "decoded payload → eval",
+    needs: /base64|b64decode/i,
+    re: new RegExp(
+      String.raw`\b(?:eval|exec)\s*\(?[ \t]*["']?\$\([^)\n]*\bbase64[ \t]+(?:-d|--decode|-D)\b|(?<![\w.-])${SHELL}[ \t]+-c[ \t]+["']?\$\([^)\n]*\bbase64[ \t]+(?:-d|--decode|-D)\b|\b(?:exec|eval)\s*\([^\n]{0,80}?\bb64decode\s*\(`,
+      "gi",
+    ),
+  },
+  {
+    label: "powershell -EncodedCommand",
+    needs: /powershell|pwsh/i,
+    re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-e(?:c|nc|ncodedcommand)?\s+[A-Za-z0-9+/]{16,}={0,2}/gi,
+  },
+  {
+    label: "powershell iex(download)",
+    needs: NEEDS_IEX,
+    re: new RegExp(
+      String.raw`\b(?:iex|invoke-expression)\b[^\n]*${PS_DOWNLOAD}|\[scriptblock\]::create\b[^\n]*${PS_DOWNLOAD}|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b`,
+      "gi",
+    ),
+  },
+  {
+    label: "powershell download|iex",
+    needs: NEEDS_IEX,
+    re: /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi,
+  },
+  {
+    label: "powershell download → iex",
+    needs: /iex|invoke-expression/i,
+    re: /\$(\w+)\s*=\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b[\s\S]{0,400}?\b(?:iex|invoke-expression)\b\s*\(?\s*\$\1\b/gi,
+  },
+  {
+    label: "download to a variable → eval",
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`\b(\w+)=["']?(?:\$\(|\x60)\s*${DL}[\s\S]{0,400}?(?:\b(?:eval|source)[ \t]+["']?\$\{?\1\b|(?<![\w.-])${SHELL}[ \t]+-c[ \t]+["']?\$\{?\1\b|\$\{?\1\}?["']?[ \t]*\|[ \t]*${WRAP}${SHELL})`,
+      "gi",
+    ),
+  },
+  {
+    label: "interpreter runs fetched code",
+    needs: NEEDS_FETCH_CALL,
+    re: new RegExp(
+      String.raw`${EVAL}[ \t]*\(?[^\n]{0,200}?${FETCH_CALL}`,
+      "gi",
+    ),
+  },
+  {
+    label: "fetched code → exec",
+    needs: NEEDS_FETCH_CALL,
+    re: new RegExp(
+      String.raw`\b(\w+)\s*=[^\n=]*${FETCH_CALL}[\s\S]{0,400}?${EVAL}\s*\(\s*\1\b`,
+      "gi",
+    ),
+  },
+  {
+    label: "remote import",
+    needs: /https?:\/\//i,
+    re: /\bimport\s*\(\s*["'`]https?:\/\/|\b(?:include|require)(?:_once)?\s*\(?\s*["']https?:\/\/|\bdeno\s+run\b[^\n]*\shttps?:\/\//gi,
+  },
+  {
+    label: "remote archive → extract",
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`${DL}${CMD}*\|\s*${WRAP}(?:tar|unzip|bsdtar)\b`,
+      "gim",
+    ),
+  },
 ];
 
-/** Every shape above names one of these tools; one pass for them spares nine on most files. */
-const TOOLS = /curl|wget|fetch|base64|iex|invoke-|iwr/i;
+/** Every shape names one of these; one pass for them spares the rest on most files. */
+const TOOLS =
+  /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
 
 export function findRemoteExec(text: string): Hit[] {
-  return TOOLS.test(text) ? findAll(text, REMOTE_EXEC) : [];
+  if (!TOOLS.test(text)) return [];
+  return [
+    ...findAll(text, REMOTE_EXEC),
+    ...downloadThenRun([{ path: "", text }]).map((f) => f.hit),
+  ];
+}
+
+/** One text of a skill, by path. */
+export interface FlowDocument {
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface FlowFinding {
+  /** The document where the downloaded file is run. */
+  readonly path: string;
+  readonly hit: Hit;
+  /** The document that downloads it. */
+  readonly from: string;
+}
+
+/*
+ * Download to a file, then run it: the file may be fetched in one file of the skill and run
+ * in another (a README that fetches, a script that runs), so the downloads of every document
+ * are collected first and every document is then searched for a run of one of them.
+ */
+
+/** Where a download writes (group `f`), or the URL whose last segment names it (group `u`). */
+const DOWNLOAD_TO: readonly RegExp[] = [
+  new RegExp(
+    String.raw`\bcurl\b${CMD}*?\s(?:-[a-zA-Z]*o[ \t]*|--output(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`,
+    "gi",
+  ),
+  new RegExp(
+    String.raw`\bcurl\b${CMD}*?\s-[a-zA-Z]*O\b${CMD}*?(?<u>https?://[^\s"';&|)]+)`,
+    "g",
+  ),
+  new RegExp(
+    String.raw`\bcurl\b${CMD}*?(?<u>https?://[^\s"';&|)]+)${CMD}*?\s-[a-zA-Z]*O\b`,
+    "g",
+  ),
+  new RegExp(
+    String.raw`\bwget\b${CMD}*?\s(?:-[a-zA-Z]*O[ \t]*|--output-document(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`,
+    "g",
+  ),
+  new RegExp(
+    String.raw`\bwget\b(?:[ \t]+-[a-zA-Z-]+(?:=\S+)?)*[ \t]+["']?(?<u>https?://[^\s"';&|)]+)["']?[ \t]*(?=$|[;&]|&&)`,
+    "gm",
+  ),
+  new RegExp(
+    String.raw`${DL}[^\n|]*?(?<![\d&=-])>[ \t]*["']?(?<f>[^\s"';&|)]+)`,
+    "gi",
+  ),
+  /-OutFile\s+["']?(?<f>[^\s"';|)]+)/gi,
+  /\.DownloadFile\(\s*["'][^"']+["']\s*,\s*["'](?<f>[^"']+)["']/gi,
+  /\burlretrieve\(\s*[^,\n]+,\s*f?["'](?<f>[^"']+)["']/g,
+  /^[ \t]*ADD[ \t]+(?:--\S+[ \t]+)*["']?https?:\/\/\S+[ \t]+["']?(?<f>[^\s"']+)/gm,
+];
+
+/** Files a download writes that run nothing: a stream, or nowhere. */
+const NOT_A_FILE = /^(?:-|\/dev\/.*|&\d)$/;
+
+interface Download {
+  readonly path: string;
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+function downloadsIn(doc: FlowDocument): Download[] {
+  const out: Download[] = [];
+  for (const re of DOWNLOAD_TO) {
+    re.lastIndex = 0;
+    for (let m = re.exec(doc.text); m; m = re.exec(doc.text)) {
+      const raw =
+        m.groups?.f ??
+        (m.groups?.u ?? "").replace(/[?#].*$/, "").replace(/\/+$/, "");
+      const name = raw.slice(raw.lastIndexOf("/") + 1);
+      if (name === "" || NOT_A_FILE.test(raw) || name.startsWith("http"))
+        continue;
+      out.push({
+        path: doc.path,
+        name,
+        start: m.index,
+        end: m.index + m[0].length,
+      });
+    }
+  }
+  return out;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * A run of the file `name`: given to a shell, `source`, `.`, an interpreter or `chmod +x` on
+ * the same line, or invoked by a path (`./name`, `/tmp/name`) where a command starts.
+ */
+function runOf(name: string): RegExp {
+  const n = escapeRe(name);
+  const arg = String.raw`["']?(?:[^\s"';&|]*/)?${n}["']?(?=$|[\s;&|)"'\x60])`;
+  const runner = String.raw`(?:${SHELL}|${INTERP}|source|chmod[ \t]+(?:-\S+[ \t]+)*(?:[ugoa]*\+[rw]*x[rwx]*|[0-7]*[1357][0-7]*))`;
+  const viaRunner = String.raw`(?:(?<![\w.\x60-])${runner}|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*${arg}`;
+  const commandStart = String.raw`(?:^[ \t]*(?:\$[ \t]+|RUN[ \t]+)?|[;&|(\x60][ \t]*|\b(?:then|do|exec|sudo|nohup|time)[ \t]+)`;
+  const byPath = String.raw`${commandStart}["']?(?:\.{1,2}|~|\$\{?\w+\}?)?(?:/[^\s"';&|]*)?/${n}["']?(?=$|[\s;&|)"'\x60])`;
+  return new RegExp(`${viaRunner}|${byPath}`, "gm");
+}
+
+/** Every download form names one of these. */
+const DOWNLOADS = /curl|wget|outfile|downloadfile|urlretrieve|\bADD\s/i;
+
+export function downloadThenRun(docs: readonly FlowDocument[]): FlowFinding[] {
+  const downloads = docs
+    .filter((d) => DOWNLOADS.test(d.text))
+    .flatMap(downloadsIn);
+  if (downloads.length === 0) return [];
+  const findings: FlowFinding[] = [];
+  const names = [...new Set(downloads.map((d) => d.name))];
+  for (const name of names) {
+    const sources = downloads.filter((d) => d.name === name);
+    const re = runOf(name);
+    for (const doc of docs) {
+      re.lastIndex = 0;
+      for (let m = re.exec(doc.text); m; m = re.exec(doc.text)) {
+        const start = m.index;
+        const end = start + m[0].length;
+        // The download names its own output; that mention is not a run.
+        if (
+          sources.some(
+            (s) => s.path === doc.path && start < s.end && end > s.start,
+          )
+        )
+          continue;
+        const from = sources.find((s) => s.path === doc.path) ?? sources[0]!;
+        findings.push({
+          path: doc.path,
+          from: from.path,
+          hit: {
+            label: "download → run",
+            offset: start,
+            length: m[0].length,
+            match: m[0],
+          },
+        });
+      }
+    }
+  }
+  return findings;
 }

@@ -15,6 +15,27 @@ export function findInvisible(text: string): Hit[] {
   return hits;
 }
 
+/** Bidi marks: they set the direction of neighbouring neutral characters and cannot reorder or hide letters. */
+const BIDI_MARKS = /^[\u200E\u200F]+$/u;
+const ZWJ = '\u200D';
+/** An emoji, or what may end one before a joiner: a skin-tone modifier or the emoji variation selector. */
+const EMOJI_BEFORE = /(?:\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F)$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+
+/**
+ * Whether a run hides nothing and is only worth a notice: a zero-width joiner that glues two
+ * emoji into one (👨‍👩‍👧), or a left-to-right / right-to-left mark. Everything else (zero-width
+ * spaces, joiners between letters, embeddings, overrides, isolates, tags, a BOM mid-text) can
+ * hide or reorder instructions and still blocks.
+ */
+export function isHarmlessRun(text: string, hit: Hit): boolean {
+  if (BIDI_MARKS.test(hit.match)) return true;
+  if (hit.match !== ZWJ) return false;
+  const before = text.slice(Math.max(0, hit.offset - 4), hit.offset);
+  const after = text.slice(hit.offset + hit.length, hit.offset + hit.length + 4);
+  return EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(after);
+}
+
 /** Distinct code points of the runs, `U+XXXX`, in first-seen order. */
 export function distinctCodePoints(hits: readonly Hit[]): string[] {
   const seen = new Set<string>();
