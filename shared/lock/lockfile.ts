@@ -28,6 +28,11 @@ export interface LockEntry {
   readonly requested?: readonly string[];
   /** `false` when the skill is only here because something depends on it. Absent means installed directly. */
   readonly direct?: boolean;
+  /**
+   * Files installed with the executable bit (paths as the hash walks them). Present (even
+   * empty) when Skillsmith installed the folder; a run refuses when the bits on disk differ.
+   */
+  readonly executable?: readonly string[];
 }
 
 /** Parse `kitbash.lock`; `file` is the display path for the one-line error. */
@@ -58,6 +63,7 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
     const strings = (k: string): string[] | undefined => (Array.isArray(raw[k]) ? (raw[k] as unknown[]).filter((s): s is string => typeof s === 'string') : undefined);
     const dependencies = strings('dependencies');
     const requested = strings('requested');
+    const executable = strings('executable');
     entries.push({
       name,
       version: str('version'),
@@ -68,6 +74,7 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
       ...(dependencies && dependencies.length > 0 ? { dependencies } : {}),
       ...(requested && requested.length > 0 ? { requested } : {}),
       ...(raw.direct === false ? { direct: false } : {}),
+      ...(executable ? { executable } : {}),
     });
   }
   return { ok: true, value: entries };
@@ -87,6 +94,7 @@ export function serializeLock(entries: readonly LockEntry[]): string {
       if (e.dependencies && e.dependencies.length > 0) lines.push(`dependencies = ${arr(e.dependencies)}`);
       if (e.requested && e.requested.length > 0) lines.push(`requested = ${arr(e.requested)}`);
       if (e.direct === false) lines.push('direct = false');
+      if (e.executable !== undefined) lines.push(`executable = ${arr([...e.executable].sort())}`);
       return lines.join('\n');
     });
   return `${LOCK_HEADER}\n\n${blocks.join('\n\n')}\n`;

@@ -60,55 +60,84 @@ describe('policy', () => {
 });
 
 describe('bubblewrap argv', () => {
-  it('unshares everything, drops every capability, dies with its parent, and runs the supervisor', () => {
-    const a = bwrapArgs(policy(), ['/x/scripts/run.sh', 'arg one'], { exists: all });
-    expect(a.slice(0, 6)).toEqual(['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind']);
-    expect(a).not.toContain('--share-net');
-    expect(a.slice(-5)).toEqual(['-c', expect.stringContaining('stray'), 'skillsmith-run', '/x/scripts/run.sh', 'arg one']);
-    expect(at(a, '--chdir', '/home/dev/proj')).toBeGreaterThan(0);
-  });
+  const none = (): undefined => undefined;
+  const opts = { exists: all, readlink: none, list: () => [] };
 
-  it('network = true shares the host network and keeps /run; false hides /run (host Unix sockets)', () => {
-    const open = bwrapArgs(policy({ network: true }), ['x'], { exists: all });
-    expect(open).toContain('--share-net');
-    expect(at(open, '--tmpfs', '/run')).toBe(-1);
-    expect(at(bwrapArgs(policy(), ['x'], { exists: all }), '--tmpfs', '/run')).toBeGreaterThan(0);
-  });
-
-  it('write = false binds the workspace read-only, write = true writable — and the skill read-only after it either way', () => {
-    for (const write of [false, true]) {
-      const a = bwrapArgs(policy({ write }), ['x'], { exists: all });
-      const ws = at(a, write ? '--bind' : '--ro-bind', '/home/dev/proj', '/home/dev/proj');
-      const skill = at(a, '--ro-bind', '/home/dev/proj/.kitbash/skills/demo', '/home/dev/proj/.kitbash/skills/demo');
-      const dotKitbash = at(a, '--ro-bind-try', '/home/dev/proj/.kitbash', '/home/dev/proj/.kitbash');
-      const lock = at(a, '--ro-bind-try', '/home/dev/proj/kitbash.lock', '/home/dev/proj/kitbash.lock');
-      expect(ws).toBeGreaterThan(0);
-      expect(dotKitbash).toBeGreaterThan(ws);
-      expect(lock).toBeGreaterThan(ws);
-      expect(skill).toBeGreaterThan(dotKitbash);
+  it('unshares everything (the network too, always), drops every capability, dies with its parent, and runs the supervisor', () => {
+    for (const network of [false, true]) {
+      const a = bwrapArgs(policy({ network }), ['/x/scripts/run.sh', 'arg one'], opts);
+      expect(a.slice(0, 5)).toEqual(['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL']);
+      expect(a).not.toContain('--share-net');
+      expect(a.slice(-5)).toEqual(['-c', expect.stringContaining('stray'), 'skillsmith-run', '/x/scripts/run.sh', 'arg one']);
+      expect(at(a, '--chdir', '/home/dev/proj')).toBeGreaterThan(0);
+      // bwrap reports its child on fd 5 and waits on fd 6 until the cgroup and the link are set up.
+      expect(at(a, '--info-fd', '5', '--block-fd', '6')).toBeGreaterThan(0);
     }
   });
 
-  it('the artifacts folder is bound writable after the read-only .kitbash', () => {
-    const a = bwrapArgs(policy({ produces: ['findings@1'] }), ['x'], { exists: all });
-    expect(at(a, '--bind', '/home/dev/proj/.kitbash/artifacts', '/home/dev/proj/.kitbash/artifacts')).toBeGreaterThan(at(a, '--ro-bind-try', '/home/dev/proj/.kitbash', '/home/dev/proj/.kitbash'));
+  it('the root holds only system folders (read-only), never / itself; the root goes read-only after every mount', () => {
+    const a = bwrapArgs(policy(), ['x'], opts);
+    expect(at(a, '--ro-bind', '/', '/')).toBe(-1);
+    for (const d of ['/usr', '/etc', '/lib']) expect(at(a, '--ro-bind', d, d)).toBeGreaterThan(0);
+    expect(a.join(' ')).not.toMatch(/--(ro-)?bind \/(run|var|srv|mnt|media|root|home) /);
+    const linked = bwrapArgs(policy(), ['x'], { ...opts, readlink: (p: string) => (p === '/bin' ? 'usr/bin' : undefined) });
+    expect(at(linked, '--symlink', 'usr/bin', '/bin')).toBeGreaterThan(0);
+    expect(a.lastIndexOf('--remount-ro')).toBeGreaterThan(a.lastIndexOf('--tmpfs'));
+    expect(a[a.lastIndexOf('--remount-ro') + 1]).toBe('/');
   });
 
-  it('covers the real home with an empty tmpfs before the workspace inside it is bound, and makes it read-only last', () => {
-    const a = bwrapArgs(policy(), ['x'], { exists: all });
-    const cover = at(a, '--tmpfs', '/home/dev');
-    const ws = at(a, '--ro-bind', '/home/dev/proj', '/home/dev/proj');
-    const ro = at(a, '--remount-ro', '/home/dev');
-    expect(cover).toBeGreaterThan(at(a, '--ro-bind', '/', '/'));
-    expect(ws).toBeGreaterThan(cover);
-    expect(ro).toBeGreaterThan(at(a, '--bind', '/tmp/skillsmith-run-x/home', '/tmp/skillsmith-run-x/home'));
-    expect(at(a, '--ro-bind', '/', '/')).toBeLessThan(at(a, '--tmpfs', '/tmp'));
-    // A home that does not exist needs no cover (and bwrap could not create it on a read-only root).
-    expect(bwrapArgs(policy(), ['x'], { exists: (p) => p !== '/home/dev' })).not.toContain('/home/dev');
+  it('covers /etc secrets and ssh host keys; PATH folders outside homes are visible, those inside are not', () => {
+    const a = bwrapArgs(policy({}, { env: { PATH: '/usr/bin:/nix/bin:/home/dev/.cargo/bin:/root/bin:/tmp/x' } }), ['x'], { ...opts, list: () => ['ssh_host_ed25519_key', 'ssh_host_ed25519_key.pub', 'ssh_config'] });
+    for (const f of ['/etc/shadow', '/etc/gshadow', '/etc/ssh/ssh_host_ed25519_key']) expect(at(a, '--ro-bind', '/dev/null', f)).toBeGreaterThan(at(a, '--ro-bind', '/etc', '/etc'));
+    expect(a).not.toContain('/etc/ssh/ssh_host_ed25519_key.pub');
+    expect(at(a, '--ro-bind', '/nix/bin', '/nix/bin')).toBeGreaterThan(0);
+    for (const p of ['/home/dev/.cargo/bin', '/root/bin', '/tmp/x']) expect(a).not.toContain(p);
+  });
+
+  it('scratch, HOME and /tmp are size-capped tmpfs; nothing of the run is written to the host', () => {
+    const a = bwrapArgs(policy({}, { limits: { ...policy().limits, scratchBytes: 1234 } }), ['x'], opts);
+    for (const d of ['/tmp', '/tmp/skillsmith-run-x/scratch', '/tmp/skillsmith-run-x/home']) expect(at(a, '--size', '1234', '--tmpfs', d)).toBeGreaterThan(0);
+    expect(a).not.toContain('--bind-try');
+    expect(at(a, '--bind', '/tmp/skillsmith-run-x/home', '/tmp/skillsmith-run-x/home')).toBe(-1);
+  });
+
+  it('write = false binds the workspace read-only; write = true binds only its unprotected entries writable, protected paths inside read-only after them', () => {
+    const ro = bwrapArgs(policy(), ['x'], opts);
+    expect(at(ro, '--ro-bind', '/home/dev/proj', '/home/dev/proj')).toBeGreaterThan(0);
+    expect(ro.filter((v) => v === '--bind')).toEqual([]);
+    const w = bwrapArgs(policy({ write: true }, { writableEntries: ['/home/dev/proj/src', '/home/dev/proj/README.md'], protectedInside: ['/home/dev/proj/src/hooks'] }), ['x'], opts);
+    const ws = at(w, '--ro-bind', '/home/dev/proj', '/home/dev/proj');
+    const src = at(w, '--bind', '/home/dev/proj/src', '/home/dev/proj/src');
+    expect(ws).toBeGreaterThan(0);
+    expect(src).toBeGreaterThan(ws);
+    expect(at(w, '--bind', '/home/dev/proj/README.md', '/home/dev/proj/README.md')).toBeGreaterThan(ws);
+    expect(at(w, '--ro-bind', '/home/dev/proj/src/hooks', '/home/dev/proj/src/hooks')).toBeGreaterThan(src);
+    expect(at(w, '--ro-bind', '/home/dev/proj/.kitbash/skills/demo', '/home/dev/proj/.kitbash/skills/demo')).toBeGreaterThan(src);
+    expect(at(w, '--bind', '/home/dev/proj', '/home/dev/proj')).toBe(-1);
+  });
+
+  it('the artifacts folder is bound writable after the read-only workspace', () => {
+    const a = bwrapArgs(policy({ produces: ['findings@1'] }), ['x'], opts);
+    expect(at(a, '--bind', '/home/dev/proj/.kitbash/artifacts', '/home/dev/proj/.kitbash/artifacts')).toBeGreaterThan(at(a, '--ro-bind', '/home/dev/proj', '/home/dev/proj'));
+  });
+
+  it('network = true gets the generated resolv.conf over the real one; no network, none', () => {
+    const resolv = { file: '/tmp/skillsmith-run-x/resolv.conf', target: '/run/systemd/resolve/stub-resolv.conf' };
+    expect(at(bwrapArgs(policy({ network: true }), ['x'], { ...opts, resolv }), '--ro-bind', resolv.file, resolv.target)).toBeGreaterThan(0);
+    expect(bwrapArgs(policy(), ['x'], { ...opts, resolv })).not.toContain(resolv.file);
+  });
+
+  it('the supervisor sets the rlimits before the script; RLIMIT_NPROC only when it binds', () => {
+    const a = bwrapArgs(policy(), ['x'], opts);
+    const sup = a[a.indexOf('-c') + 1]!;
+    expect(sup).toMatch(/^ulimit -n 1024 && ulimit -t 300 && ulimit -d 2097152 \|\|/);
+    expect(sup).not.toContain('ulimit -u');
+    const b = bwrapArgs(policy(), ['x'], { ...opts, nproc: true });
+    expect(b[b.indexOf('-c') + 1]).toContain('ulimit -u 256');
   });
 
   it('clears the environment and sets exactly the policy variables', () => {
-    const a = bwrapArgs(policy(), ['x'], { exists: all });
+    const a = bwrapArgs(policy(), ['x'], opts);
     const sets: string[] = [];
     a.forEach((v, i) => v === '--setenv' && sets.push(a[i + 1]!));
     expect(a).toContain('--clearenv');
@@ -134,10 +163,11 @@ describe('macOS sandbox-exec profile', () => {
       '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
       '(allow file-write* (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
       '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
-      `(deny file-write* (subpath (param "SKILL_DIR")) ${Array.from({ length: 10 }, (_, i) => `(subpath (param "READ_ONLY_${i}"))`).join(' ')})`,
+      `(deny file-write* (subpath (param "SKILL_DIR")) ${policy().readOnlyInWorkspace.map((_, i) => `(subpath (param "READ_ONLY_${i}"))`).join(' ')})`,
       '',
     ]);
-    expect(params).toMatchObject({ WORKSPACE: '/home/dev/proj', SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo', HIDDEN_HOME_0: '/home/dev', READ_ONLY_0: '/home/dev/proj/.kitbash' });
+    expect(params).toMatchObject({ WORKSPACE: '/home/dev/proj', SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo', HIDDEN_HOME_0: '/home/dev' });
+    expect(Object.values(params)).toEqual(expect.arrayContaining(['/home/dev/proj/.kitbash', '/home/dev/proj/.mcp.json', '/home/dev/proj/.claude', '/home/dev/proj/.husky']));
     expect(profile).not.toContain('network');
   });
 
@@ -195,29 +225,37 @@ describe('probe', () => {
 
   it('describes a skill\'s own permissions when given them', async () => {
     const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' }, { permissions: { network: true, write: true, tools: ['read'] }, producesArtifacts: true });
-    expect(r.rows.find((x) => x.id === 'network')?.what).toBe('network allowed (permissions.network = true)');
-    expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(/^the project workspace writable \(permissions.write = true\) and \.kitbash\/artifacts\//);
+    expect(r.rows.find((x) => x.id === 'network')?.what).toMatch(/^the outside world only \(permissions.network = true\).*no route to this machine's loopback or its own addresses/);
+    expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(/^the project's existing files and folders writable \(permissions.write = true\) and \.kitbash\/artifacts\/; no new top-level entries; read-only even if they do not exist yet: .*\.claude.*\.mcp\.json/);
     expect(r.rows.find((x) => x.id === 'tools')?.what).toContain('"read"');
   });
 
   it('a failing probe labels every OS restriction advisory, so runs are refused', async () => {
     const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' });
-    expect(r.rows.filter((x) => x.id !== 'output').every((x) => x.label === LABEL.advisory)).toBe(true);
-    expect(unenforced(r.rows).map((x) => x.id)).toEqual(['network', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
+    expect(r.rows.filter((x) => x.id !== 'output' && x.id !== 'pinning').every((x) => x.label === LABEL.advisory)).toBe(true);
+    expect(unenforced(r.rows).map((x) => x.id)).toEqual(['network', 'unix-sockets', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
   });
 });
 
 describe('labels', () => {
   const p = policy();
   it('a working bubblewrap holds every OS row; tools stay advisory and output is the runner\'s', () => {
-    const rows = restrictionRows({ backend: 'bubblewrap', works: true }, p);
+    const rows = restrictionRows({ backend: 'bubblewrap', works: true, cgroup: { pids: true, memory: false } }, p);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.label]))).toEqual({
       network: LABEL.bubblewrap,
+      'unix-sockets': LABEL.bubblewrap,
       filesystem: LABEL.bubblewrap,
+      reading: LABEL.bubblewrap,
       'skill-folder': LABEL.bubblewrap,
+      pinning: LABEL.runner,
       home: LABEL.bubblewrap,
       environment: LABEL.bubblewrap,
       processes: LABEL.bubblewrap,
+      'limit-processes': LABEL.cgroup,
+      'limit-files': LABEL.rlimit,
+      'limit-cpu': LABEL.rlimit,
+      'limit-memory': LABEL.rlimit,
+      'limit-scratch': LABEL.bubblewrap,
       privileges: LABEL.bubblewrap,
       output: LABEL.runner,
       tools: LABEL.advisory,
@@ -231,6 +269,22 @@ describe('labels', () => {
     expect(rows.find((r) => r.id === 'processes')?.label).toBe(LABEL.advisory);
     expect(rows.find((r) => r.id === 'network')?.label).toBe(LABEL['sandbox-exec']);
     expect(unenforced(rows)).toEqual([]);
+  });
+
+  it('network = true is held only where pasta gives the run its own linked namespace; otherwise the run is refused', () => {
+    const open = policy({ network: true });
+    expect(restrictionRows({ backend: 'bubblewrap', works: true, netns: { works: true } }, open).find((r) => r.id === 'network')?.label).toBe(LABEL.bubblewrap);
+    const without = restrictionRows({ backend: 'bubblewrap', works: true, netns: { works: false, reason: 'no pasta' } }, open);
+    expect(unenforced(without).map((r) => r.id)).toEqual(['network']);
+    // sandbox-exec opens every socket for network = true: refused too.
+    expect(unenforced(restrictionRows({ backend: 'sandbox-exec', works: true }, open)).map((r) => r.id)).toEqual(['network', 'unix-sockets']);
+  });
+
+  it('the process cap is advisory where neither a pids cgroup nor a binding RLIMIT_NPROC (root) holds it', () => {
+    const label = (b: Parameters<typeof restrictionRows>[0]): string | undefined => restrictionRows(b, p).find((r) => r.id === 'limit-processes')?.label;
+    expect(label({ backend: 'bubblewrap', works: true, nprocBinds: false })).toBe(LABEL.advisory);
+    expect(label({ backend: 'bubblewrap', works: true, nprocBinds: true })).toBe(LABEL.rlimit);
+    expect(label({ backend: 'bubblewrap', works: true, cgroup: { pids: true, memory: true } })).toBe(LABEL.cgroup);
   });
 
   it('the override makes every OS row advisory even where a backend works', () => {
@@ -287,12 +341,12 @@ describe('no-network seccomp filter', () => {
     expect(seccompSupported('ppc64')).toBe(false);
   });
 
-  it('bwrap gets --seccomp 4 only without network, with the program on fd 4', () => {
+  it('bwrap gets --seccomp 4 with or without network, with the program on fd 4', () => {
     expect(at(bwrapArgs(policy(), ['x'], { exists: all, arch: 'x64' }), '--seccomp', '4')).toBeGreaterThan(0);
-    expect(bwrapArgs(policy({ network: true }), ['x'], { exists: all, arch: 'x64' })).not.toContain('--seccomp');
+    expect(at(bwrapArgs(policy({ network: true }), ['x'], { exists: all, arch: 'x64' }), '--seccomp', '4')).toBeGreaterThan(0);
     expect(bwrapArgs(policy(), ['x'], { exists: all, arch: 'ppc64' })).not.toContain('--seccomp');
     expect(bwrapCommand(policy(), ['x'], { arch: 'x64' }).fd4).toEqual(unixSocketFilter('x64'));
-    expect(bwrapCommand(policy({ network: true }), ['x'], { arch: 'x64' }).fd4).toBeUndefined();
+    expect(bwrapCommand(policy({ network: true }), ['x'], { arch: 'x64' }).fd4).toEqual(unixSocketFilter('x64'));
   });
 });
 

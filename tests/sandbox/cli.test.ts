@@ -79,7 +79,7 @@ describe('run', () => {
     const r = runCli(['run', 'hello', 'hello.sh', '--', 'a', '--b'], { cwd: root });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('hello a --b\n');
-    expect(r.stderr).toMatch(/^▶ hello@1\.0\.0 scripts\/hello\.sh \(sha256-[0-9a-f]{12}…\) — sandbox: bubblewrap; advisory: tools$/m);
+    expect(r.stderr).toMatch(/^▶ hello@1\.0\.0 scripts\/hello\.sh \(sha256-[0-9a-f]{12}…\) — sandbox: bubblewrap; advisory: (limit-processes, )?tools$/m);
     expect(r.stderr).toMatch(/^■ exit 0 in \d+ ms$/m);
     const five = runCli(['run', 'hello', 'hello.sh', '--env', 'EXIT_WITH=5'], { cwd: root });
     expect(five.code, five.stderr).toBe(5);
@@ -91,7 +91,7 @@ describe('run', () => {
     const r = runCli(['run', 'hello', 'hello.sh'], { cwd: root, env: { SKILLSMITH_BWRAP: fake() } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^skillsmith run: refused — refusing to run hello: network, filesystem, .* cannot be enforced here/m);
+    expect(r.stderr).toMatch(/^skillsmith run: refused — refusing to run hello: network, unix-sockets, filesystem, .* cannot be enforced here/m);
     expect(r.stderr).toMatch(/^ {2}✗ network: no network — .* — advisory — not enforced here$/m);
   });
 

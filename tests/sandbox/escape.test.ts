@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../main/services/runs/audit';
-import { bwrapWorks, cleanup, fakeBwrap, NODE_SHEBANG, project, run, tempDir } from './helpers';
+import { bwrapWorks, cleanup, fakeBwrap, NODE_SHEBANG, project, run, tempDir, unconfinedHost } from './helpers';
 import { dnsServer, DNS_ANSWER, GREETING, tcpServer } from './servers';
 
 const ok = await bwrapWorks();
@@ -45,7 +45,8 @@ r.resolve4('skill.example.test', (err, addrs) => {
 const WRITES = `${NODE_SHEBANG}
 const fs = require('fs'), path = require('path');
 const targets = {
-  workspace: path.join(process.cwd(), 'written-by-skill.txt'),
+  workspace: path.join(process.cwd(), 'src', 'written-by-skill.txt'),
+  newTopLevel: path.join(process.cwd(), 'new-top-level.txt'),
   ownFolder: path.join(process.env.KITBASH_SKILL_DIR, 'tampered.txt'),
   otherSkill: path.join(process.cwd(), '.kitbash', 'skills', 'other', 'SKILL.md'),
   lock: path.join(process.cwd(), 'kitbash.lock'),
@@ -115,9 +116,10 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
   writeFileSync(join(root, 'kitbash.toml'), '[project]\n');
   mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
   mkdirSync(join(root, '.claude'), { recursive: true });
+  mkdirSync(join(root, 'src'), { recursive: true });
   writeFileSync(join(root, '.claude', 'settings.json'), '{}\n');
 
-  it('(1) a TCP server on the host loopback is unreachable without network, reachable with it', async () => {
+  it('(1) a TCP server on the host loopback is unreachable without network, and with it (network means the outside world)', async () => {
     const srv = await tcpServer();
     try {
       const blocked = await run({ projectRoot: root, skill: 'locked', script: 'net.js', env: { PROBE_PORT: String(srv.port) } });
@@ -127,16 +129,17 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       const started = blocked.events.find((e) => e.type === 'started');
       expect(started?.type === 'started' && started.plan.rows.find((r) => r.id === 'network')?.label).toBe('enforced (bubblewrap)');
 
+      // The granted direction (a test host in another namespace) is in escape-hold.test.ts.
       const allowed = await run({ projectRoot: root, skill: 'open', script: 'net.js', env: { PROBE_PORT: String(srv.port) } });
-      expect(allowed.stdout).toContain(`connected: ${GREETING}`);
-      expect(allowed.result.exitCode).toBe(0);
-      expect(srv.connections()).toBe(1);
+      expect(allowed.stdout).toMatch(/^blocked: ECONNREFUSED/m);
+      expect(allowed.result.exitCode).toBe(3);
+      expect(srv.connections()).toBe(0);
     } finally {
       await srv.close();
     }
   });
 
-  it('(1b) a Unix socket a host daemon listens on, visible on the read-only root, cannot be reached without network', async () => {
+  it('(1b) a Unix socket a host daemon listens on cannot be reached, with or without network', async () => {
     const dir = tempDir('skillsmith-sock-', '/var/tmp');
     const sock = join(dir, 'daemon.sock');
     const srv = createServer((c) => c.end(GREETING));
@@ -145,14 +148,16 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       const blocked = await run({ projectRoot: root, skill: 'locked', script: 'unix.js', args: [sock] });
       expect(blocked.stdout).toBe('blocked: EAFNOSUPPORT\n');
       expect(blocked.result.exitCode).toBe(3);
-      const allowed = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock] });
-      expect(allowed.stdout).toBe(`connected: ${GREETING}\n`);
+      const withNet = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock] });
+      expect(withNet.stdout).toBe('blocked: EAFNOSUPPORT\n');
+      const bare = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock], unconfined: true }, unconfinedHost());
+      expect(bare.stdout).toBe(`connected: ${GREETING}\n`);
     } finally {
       await new Promise((r) => srv.close(r));
     }
   });
 
-  it('(2) a hostname does not resolve without network, and does with it', async () => {
+  it("(2) a hostname does not resolve without network; with it, a resolver on the host's loopback is not reached either", async () => {
     const srv = await dnsServer();
     try {
       const blocked = await run({ projectRoot: root, skill: 'locked', script: 'dns.js', env: { PROBE_PORT: String(srv.port) } });
@@ -162,9 +167,10 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       expect(srv.queries()).toBe(0);
 
       const allowed = await run({ projectRoot: root, skill: 'open', script: 'dns.js', env: { PROBE_PORT: String(srv.port) } });
-      expect(allowed.stdout).toContain(`resolved: ${DNS_ANSWER}`);
-      expect(allowed.result.exitCode).toBe(0);
-      expect(srv.queries()).toBeGreaterThan(0);
+      expect(allowed.stdout).toMatch(/^blocked: E[A-Z]+/m);
+      expect(srv.queries()).toBe(0);
+      const bare = await run({ projectRoot: root, skill: 'open', script: 'dns.js', env: { PROBE_PORT: String(srv.port) }, unconfined: true }, unconfinedHost());
+      expect(bare.stdout).toContain(`resolved: ${DNS_ANSWER}`);
     } finally {
       await srv.close();
     }
@@ -174,13 +180,15 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     const outside = tempDir('skillsmith-outside-', '/var/tmp');
     const lockBefore = readFileSync(join(root, 'kitbash.lock'), 'utf8');
     const blocked = await run({ projectRoot: root, skill: 'locked', script: 'writes.js', args: [outside] });
-    const denied = { ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', policy: 'EROFS', gitHook: 'EROFS', agentSettings: 'EROFS', outside: 'EROFS' };
+    // `outside` is not even there: only the system folders and the project are.
+    const denied = { ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', policy: 'EROFS', gitHook: 'EROFS', agentSettings: 'EROFS', outside: 'ENOENT', newTopLevel: 'EROFS' };
     expect(JSON.parse(blocked.stdout)).toEqual({ ...denied, workspace: 'EROFS', scratch: 'written' });
 
     const allowed = await run({ projectRoot: root, skill: 'open', script: 'writes.js', args: [outside] });
     // write = true: the project, but never what runs later outside the sandbox or governs it.
     expect(JSON.parse(allowed.stdout)).toEqual({ ...denied, workspace: 'written', scratch: 'written' });
-    expect(readFileSync(join(root, 'written-by-skill.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(root, 'src', 'written-by-skill.txt'), 'utf8')).toBe('x');
+    expect(existsSync(join(root, 'new-top-level.txt'))).toBe(false);
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
     expect(existsSync(join(root, '.kitbash', 'skills', 'open', 'tampered.txt'))).toBe(false);
     expect(readFileSync(join(root, 'kitbash.lock'), 'utf8')).toBe(lockBefore);
@@ -234,7 +242,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
   });
 
   it('(7) a process left running when the script exits is killed and reported; one the script waits for finishes', async () => {
-    const marker = join(root, 'late-marker.txt');
+    const marker = join(root, 'src', 'late-marker.txt');
     const left = await run({ projectRoot: root, skill: 'open', script: 'outlive.js', args: [marker] });
     expect(left.result.exitCode).toBe(0);
     expect(left.result.strays).toBeGreaterThanOrEqual(1);

@@ -56,7 +56,8 @@ export function installSkills(root: string, skills: Readonly<Record<string, Skil
     }
     const integrity = skillIntegrity(dir);
     if (!integrity.ok) throw new Error(`cannot hash ${dir}`);
-    entries.push({ name, version: spec.version ?? '1.0.0', source: `file:./src/${name}`, integrity: integrity.value });
+    const executable = Object.keys(spec.scripts ?? {}).filter((s) => !(spec.plain ?? []).includes(s)).map((s) => `scripts/${s}`);
+    entries.push({ name, version: spec.version ?? '1.0.0', source: `file:./src/${name}`, integrity: integrity.value, executable });
   }
   if (opts.pin !== false) writeLock(root, entries.sort((a, b) => (a.name < b.name ? -1 : 1)));
 }
@@ -87,6 +88,11 @@ export async function run(req: Omit<RunRequest, 'args' | 'mode'> & Partial<Pick<
 export async function bwrapWorks(): Promise<boolean> {
   const s = await probeBwrap();
   return requireOrSkip(`bubblewrap (${s.reason ?? 'ok'})`, s.works);
+}
+
+/** A machine without a working sandbox, where only the explicit `--unconfined` override runs: the control that shows an escape test can fail. */
+export function unconfinedHost(): RunDeps {
+  return { host: { platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/nonexistent' } };
 }
 
 /** A fake bwrap that fails the way Ubuntu 24.04's AppArmor userns restriction makes it fail. */

@@ -68,7 +68,7 @@ describe('fail closed when bubblewrap is absent or fails', () => {
     const root = project({ hello: HELLO });
     const r = await run({ projectRoot: root, skill: 'hello', script: 'hello.sh' }, { host: fakeHost() });
     expect(r.result.refusal?.reason).toBe('unenforced');
-    expect(r.result.refusal?.message).toMatch(/network, filesystem, skill-folder, home, environment, privileges cannot be enforced here — bwrap cannot create a user namespace/);
+    expect(r.result.refusal?.message).toMatch(/network, unix-sockets, filesystem, skill-folder, home, environment, privileges cannot be enforced here — bwrap cannot create a user namespace/);
     const refused = r.events[0];
     expect(refused?.type === 'refused' && refused.rows?.filter((x) => x.required).every((x) => x.label === LABEL.advisory)).toBe(true);
     expect(readAudit(root).at(-1)).toMatchObject({ outcome: 'refused', backend: 'bubblewrap', enforcement: { network: LABEL.advisory } });
@@ -95,7 +95,7 @@ describe('fail closed when bubblewrap is absent or fails', () => {
     if (started?.type !== 'started') return;
     expect(started.plan.override).toBe(true);
     expect(started.plan.argv.at(-1)).toBe('there');
-    expect(started.plan.rows.filter((x) => x.id !== 'output').every((x) => x.label === LABEL.advisory)).toBe(true);
+    expect(started.plan.rows.filter((x) => x.id !== 'output' && x.id !== 'pinning').every((x) => x.label === LABEL.advisory)).toBe(true);
     expect(readAudit(root).at(-1)).toMatchObject({ override: true, outcome: 'exited', exitCode: 0, backend: 'none (--unconfined)' });
     // Never remembered: the next run without the flag is refused again.
     const again = await run({ projectRoot: root, skill: 'hello', script: 'hello.sh' }, { host: fakeHost() });

@@ -149,6 +149,8 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     expect((await cli(p, 'install', 'file:./v/exe', '--yes', '--no-compile')).code).toBe(0);
     expect(statSync(join(p, '.kitbash', 'skills', 'exe', 'scripts', 'run.sh')).mode & 0o111).not.toBe(0);
     expect(statSync(join(p, '.kitbash', 'skills', 'exe', 'notes.md')).mode & 0o111).toBe(0);
+    // The modes are pinned in Skillsmith's additive lock key; the hash stays kitbash's.
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toContain('executable = ["scripts/run.sh"]');
   });
 
   it('a bare skill at a repository root is named after the repository', async () => {

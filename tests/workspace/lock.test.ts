@@ -102,7 +102,7 @@ describe.skipIf(!kitbashOk)('integrity is the reference algorithm', () => {
     kb.writeLock(d, []);
     expect(serializeLock([])).toBe(readFileSync(join(d, 'kitbash.lock'), 'utf8'));
     // Additive keys: kitbash reads the four it knows and ignores the rest.
-    const rich: LockEntry[] = [{ ...entries[0]!, resolved: 'file:/abs/z', commit: 'c'.repeat(40), dependencies: ['alpha@^0.1.0'], direct: false }, { ...entries[1]!, requested: ['zeta: ^0.1.0'] }];
+    const rich: LockEntry[] = [{ ...entries[0]!, resolved: 'file:/abs/z', commit: 'c'.repeat(40), dependencies: ['alpha@^0.1.0'], direct: false, executable: ['scripts/a.sh'] }, { ...entries[1]!, requested: ['zeta: ^0.1.0'], executable: [] }];
     writeLock(d, rich);
     expect(kb.readLock(d)).toEqual([entries[1], entries[0]]);
     expect(readLock(d)).toEqual({ ok: true, value: { present: true, entries: [rich[1], rich[0]] } });
@@ -111,7 +111,7 @@ describe.skipIf(!kitbashOk)('integrity is the reference algorithm', () => {
 
 describe('lockfile parse', () => {
   it('round-trips every key', () => {
-    const e: LockEntry[] = [{ name: 'a', version: '1.0.0', source: 's', integrity: 'i', resolved: 'r', commit: 'c', dependencies: ['b@^1'], requested: ['x: ^1'], direct: false }];
+    const e: LockEntry[] = [{ name: 'a', version: '1.0.0', source: 's', integrity: 'i', resolved: 'r', commit: 'c', dependencies: ['b@^1'], requested: ['x: ^1'], direct: false, executable: ['scripts/x.sh'] }];
     expect(parseLock(serializeLock(e))).toEqual({ ok: true, value: e });
   });
   it('writes strings every TOML reader accepts (control characters and DEL escaped)', () => {

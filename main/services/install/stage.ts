@@ -222,6 +222,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
             ...(edges.length ? { dependencies: edges } : {}),
             ...(requested.length ? { requested } : {}),
             ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false) ? { direct: false } : {}),
+            executable: [...s.executable].sort(),
           };
       return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), executable: s.executable, baseline: s.dir ? installedHash(project, c.name) : null, integrity: s.integrity, entry, skill: s.skill };
     });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoadError, loadError, type Result } from '../../../shared/ksf/errors';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -70,7 +70,7 @@ export function skillIntegrity(dir: string): Result<string> {
 /** Verdict of checking one installed skill against its pin. */
 export type PinCheck =
   | { ok: true; entry: LockEntry; integrity: string }
-  | { ok: false; reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable'; message: string };
+  | { ok: false; reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable' | 'uncovered' | 'modes'; message: string };
 
 /** Does `.kitbash/skills/<name>/` match its kitbash.lock pin? (Used before running a skill's scripts.) */
 export function verifySkill(root: string, name: string): PinCheck {
@@ -85,5 +85,41 @@ export function verifySkill(root: string, name: string): PinCheck {
     return { ok: false, reason: missing ? 'missing' : 'unreadable', message: missing ? `${name}: in kitbash.lock but not installed` : formatLoadError(hash.error) };
   }
   if (hash.value !== entry.integrity) return { ok: false, reason: 'drift', message: `${name}: integrity drift — installed files differ from kitbash.lock` };
+  const disk = walkModes(join(root, SKILLS_DIR, name));
+  if (disk.uncovered.length > 0) {
+    return { ok: false, reason: 'uncovered', message: `${name}: ${disk.uncovered.slice(0, 3).join(', ')}${disk.uncovered.length > 3 ? ' …' : ''} ${disk.uncovered.length === 1 ? 'is' : 'are'} not covered by the integrity pinned in kitbash.lock` };
+  }
+  if (entry.executable !== undefined) {
+    const pinned = new Set(entry.executable);
+    const changed = [...disk.executable.filter((p) => !pinned.has(p)).map((p) => `${p} became executable`), ...entry.executable.filter((p) => !disk.executable.includes(p)).map((p) => `${p} is no longer executable`), ...disk.special.map((p) => `${p} has a setuid, setgid or sticky bit`)];
+    if (changed.length > 0) return { ok: false, reason: 'modes', message: `${name}: file modes changed since install (${changed.slice(0, 3).join('; ')}${changed.length > 3 ? ' …' : ''})` };
+  }
   return { ok: true, entry, integrity: hash.value };
+}
+
+/**
+ * What the integrity hash does not see in an installed folder: the top-level `.git` it
+ * skips, and special files (FIFOs, sockets, devices) it ignores; plus the executable and
+ * setuid/setgid/sticky bits, which it does not hash. Paths as the hash walks them.
+ */
+export function walkModes(dir: string): { uncovered: string[]; executable: string[]; special: string[] } {
+  const out = { uncovered: [] as string[], executable: [] as string[], special: [] as string[] };
+  const walk = (abs: string, rel: string, depth: number): void => {
+    if (depth > 32) return; // readSkillTree refused deeper trees already
+    for (const d of readdirSync(abs, { withFileTypes: true })) {
+      const name = d.name.normalize('NFC');
+      const r = rel ? `${rel}/${name}` : name;
+      if (depth === 0 && name === '.git') out.uncovered.push(`${r}${d.isDirectory() ? '/' : ''}`);
+      else if (d.isSymbolicLink()) continue;
+      else if (d.isDirectory()) walk(join(abs, d.name), r, depth + 1);
+      else if (!d.isFile()) out.uncovered.push(`${r} (a special file)`);
+      else {
+        const mode = lstatSync(join(abs, d.name)).mode;
+        if (mode & 0o111) out.executable.push(r);
+        if (mode & 0o7000) out.special.push(r);
+      }
+    }
+  };
+  walk(dir, '', 0);
+  return out;
 }

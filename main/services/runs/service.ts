@@ -10,6 +10,7 @@ import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
+import { writeLayout } from '../sandbox/protect';
 import { currentHost, probeBackend, unconfinedCommand, wrapCommand, type SandboxHost } from '../sandbox/probe';
 import type { BackendStatus, RestrictionRow, SandboxPolicy } from '../sandbox/types';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
@@ -87,7 +88,9 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const pin = (deps.verify ?? verifySkill)(root, req.skill);
   if (!pin.ok) {
     const msg =
-      pin.reason === 'drift'
+      pin.reason === 'uncovered' || pin.reason === 'modes'
+        ? `refusing to run ${pin.message} — only exactly what was pinned runs; reinstall it (and review the change)`
+        : pin.reason === 'drift'
         ? `${req.skill} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`
         : `${pin.message} — a skill runs only when its files match the pin in kitbash.lock`;
     return refuse('integrity', msg);
@@ -160,6 +163,8 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     hiddenHomes: homes,
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
     ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
+    ...(m.permissions.write ? { layout: writeLayout(root) } : {}),
+    ...(req.limits ? { limits: req.limits } : {}),
   });
   // A writable island must be a real folder inside the project: bwrap would follow a symlink
   // and bind whatever it points at writable.
@@ -226,7 +231,7 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
       mkdirSync(policy.homeDir, { recursive: true });
       for (const d of policy.extraWritable) mkdirSync(d, { recursive: true });
       for (const ref of plan.produces) for (const f of listArtifacts(root, ref)) before.set(f.abs, f.mtimeMs);
-      const cmd = plan.override ? unconfinedCommand(policy, plan.argv) : wrapCommand(plan.backend, policy, plan.argv);
+      const cmd = plan.override ? unconfinedCommand(policy, plan.argv) : wrapCommand(plan.backend, policy, plan.argv, runDir);
       if (!cmd) throw new Error('no sandbox backend to run with');
       exec = await execute(cmd, {
         timeoutMs: policy.timeoutMs,
@@ -250,7 +255,7 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     durationMs: exec?.durationMs ?? 0,
     dropped: exec?.dropped ?? { stdout: 0, stderr: 0 },
     strays: exec?.strays ?? 0,
-    ...(exec?.spawnError ? { message: exec.spawnError } : {}),
+    ...(exec?.spawnError ? { message: exec.spawnError } : limitMessage(exec, policy) ? { message: limitMessage(exec, policy)! } : {}),
   };
   if (plan.mode === 'gate') result = { ...result, ...gateVerdict(prepared, result, before, exec !== undefined) };
 
@@ -330,6 +335,17 @@ function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<strin
     }
   }
   return problems.length ? { verdict: 'fail', verdictDetail: problems.join('; '), artifacts } : { verdict: 'pass', artifacts };
+}
+
+/**
+ * A limit the run ran into, in words: the cgroup's counters, or the CPU-time rlimit's
+ * SIGXCPU (the supervisor shell reports a signal death as 128 + 24).
+ */
+function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | undefined): string | undefined {
+  if (!exec || !policy) return undefined;
+  if (exec.limitHit) return exec.limitHit;
+  if (exec.code === 128 + 24) return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process; --max-cpu)`;
+  return undefined;
 }
 
 function isSymlink(p: string): boolean {

@@ -1,5 +1,5 @@
 import type { ArtifactVerdict } from './artifacts';
-import type { BackendStatus, RestrictionRow } from '../sandbox/types';
+import type { BackendStatus, RestrictionRow, RunLimits } from '../sandbox/types';
 
 export type RunMode = 'run' | 'gate';
 
@@ -22,6 +22,8 @@ export interface RunRequest {
   readonly unconfined?: boolean;
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** Resource caps over the defaults (`--max-processes` …). */
+  readonly limits?: Partial<RunLimits>;
 }
 
 /** What will run and under which restrictions: shown before an override is confirmed. */

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { capture, firstLines } from './process';
 import { seccompSupported, unixSocketFilter } from './seccomp';
-import type { BackendStatus, SandboxPolicy, WrappedCommand } from './types';
+import type { BackendStatus, RunLimits, SandboxPolicy, WrappedCommand } from './types';
 
 export const DEFAULT_BWRAP = '/usr/bin/bwrap';
 
@@ -19,59 +19,130 @@ export const SUPERVISOR = [
   'exit $rc',
 ].join('\n');
 
-export interface BwrapOptions {
-  readonly bwrapPath?: string;
-  /** CPU architecture (process.arch) for the no-network seccomp filter; unsupported → no filter. */
-  readonly arch?: string;
-  /** Whether a path exists on the host (a hidden home that does not exist needs no cover). */
-  readonly exists?: (path: string) => boolean;
+/** The rlimits the supervisor sets before it starts the script (they are inherited). */
+export function ulimitLine(l: RunLimits, nproc: boolean): string {
+  const kib = Math.max(1, Math.floor(l.memoryBytes / 1024));
+  return `ulimit -n ${l.openFiles} && ulimit -t ${l.cpuSeconds} && ulimit -d ${kib}${nproc ? ` && ulimit -u ${l.processes}` : ''} || { echo 'skillsmith: could not set the run limits' >&2; exit 125; }`;
 }
 
 /**
- * The bwrap argv for one run. Mount order matters: later mounts cover earlier ones, so
- * the read-only root comes first, then the private /tmp and hidden homes, then the
- * workspace, the read-only islands inside it, the skill, and the per-run folders; homes
- * are remounted read-only last, after every mount point inside them was created.
+ * What a script can read: the system folders programs need, /etc without its secrets,
+ * and nothing else of the host (the project, the skill and private folders come on top).
+ */
+export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/etc'] as const;
+/** Files under /etc a script never needs: password hashes, host private keys. */
+export const ETC_SECRETS = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/security/opasswd'] as const;
+export const ETC_SECRET_DIRS = ['/etc/ssl/private', '/etc/sudoers.d'] as const;
+
+export interface BwrapOptions {
+  readonly bwrapPath?: string;
+  /** CPU architecture (process.arch) for the seccomp filter; unsupported → no filter. */
+  readonly arch?: string;
+  /** Whether a path exists on the host. */
+  readonly exists?: (path: string) => boolean;
+  /** Whether a path is a symlink on the host, and where it points. */
+  readonly readlink?: (path: string) => string | undefined;
+  /** Files in a host folder (for the ssh host keys under /etc/ssh). */
+  readonly list?: (dir: string) => readonly string[];
+  /** The generated resolv.conf and where the host's resolv.conf really is (network = true). */
+  readonly resolv?: { readonly file: string; readonly target: string };
+  /** Whether RLIMIT_NPROC binds (not for root, not when a pids cgroup caps the run). */
+  readonly nproc?: boolean;
+}
+
+/**
+ * The bwrap argv for one run. Mount order matters: later mounts cover earlier ones. The
+ * root is an empty tmpfs holding only the system folders (read-only), /etc's secrets
+ * covered, size-capped private /tmp, TMPDIR and HOME, the project read-only with (for
+ * `write`) its unprotected top-level entries bound writable and the protected paths inside
+ * them covered again, and the skill. bwrap reports its child's PID on fd 5 and waits for
+ * fd 6, so a cgroup and the network namespace's link are in place before the script runs.
  */
 export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: BwrapOptions = {}): string[] {
   const exists = opts.exists ?? existsSync;
-  const a: string[] = ['--unshare-all'];
-  if (policy.network) a.push('--share-net');
-  a.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
-  a.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  // Without network, host Unix sockets (docker, dbus, agents) must be out of reach too;
-  // with network, /run stays (read-only) because resolv.conf often points into it.
-  if (!policy.network && exists('/run')) a.push('--tmpfs', '/run');
-  const homes = policy.hiddenHomes.filter((h) => exists(h));
-  for (const h of homes) a.push('--tmpfs', h);
-  a.push(policy.write ? '--bind' : '--ro-bind', policy.workspace, policy.workspace);
-  for (const p of policy.readOnlyInWorkspace) a.push('--ro-bind-try', p, p);
+  const readlink = opts.readlink ?? safeReadlink;
+  const list = opts.list ?? safeList;
+  const size = String(policy.limits.scratchBytes);
+  const a: string[] = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+  for (const p of systemPaths(policy.env.PATH ?? '', policy.hiddenHomes)) {
+    if (!exists(p)) continue;
+    const link = readlink(p);
+    if (link !== undefined && SYSTEM_PATHS.includes(p as (typeof SYSTEM_PATHS)[number])) a.push('--symlink', link, p);
+    else a.push('--ro-bind', p, p);
+  }
+  a.push('--dev', '/dev', '--proc', '/proc', '--size', size, '--tmpfs', '/tmp');
+  for (const f of ETC_SECRETS) if (exists(f)) a.push('--ro-bind', '/dev/null', f);
+  for (const d of ETC_SECRET_DIRS) if (exists(d)) a.push('--tmpfs', d);
+  for (const f of list('/etc/ssh')) if (/^ssh_host_.*_key$/.test(f)) a.push('--ro-bind', '/dev/null', `/etc/ssh/${f}`);
+  if (policy.network && opts.resolv) a.push('--ro-bind', opts.resolv.file, opts.resolv.target);
+  a.push('--ro-bind', policy.workspace, policy.workspace);
+  if (policy.write) {
+    for (const p of policy.writableEntries) a.push('--bind', p, p);
+    for (const p of policy.protectedInside) a.push('--ro-bind', p, p);
+  }
   for (const p of policy.extraWritable) a.push('--bind', p, p);
   a.push('--ro-bind', policy.skillDir, policy.skillDir);
-  a.push('--bind', policy.scratchDir, policy.scratchDir, '--bind', policy.homeDir, policy.homeDir);
-  for (const h of homes) a.push('--remount-ro', h);
+  a.push('--size', size, '--tmpfs', policy.scratchDir, '--size', size, '--tmpfs', policy.homeDir);
+  // bwrap's own root is a tmpfs with no size cap; once every mount point exists, it goes read-only.
+  a.push('--remount-ro', '/');
   a.push('--clearenv');
   for (const [k, v] of Object.entries(policy.env)) a.push('--setenv', k, v);
-  if (withSeccomp(policy, opts)) a.push('--seccomp', '4');
-  a.push('--chdir', policy.workspace, '--', '/bin/sh', '-c', SUPERVISOR, 'skillsmith-run', ...argv);
+  if (seccompSupported(opts.arch ?? process.arch)) a.push('--seccomp', '4');
+  a.push('--info-fd', '5', '--block-fd', '6');
+  const supervisor = `${ulimitLine(policy.limits, opts.nproc ?? false)}\n${SUPERVISOR}`;
+  a.push('--chdir', policy.workspace, '--', '/bin/sh', '-c', supervisor, 'skillsmith-run', ...argv);
   return a;
+}
+
+/**
+ * The system folders, then each PATH folder outside them (a tool under /usr/local or a
+ * version manager's bin), unless it lies in a home folder, /root, /run or /tmp.
+ */
+export function systemPaths(path: string, hiddenHomes: readonly string[]): string[] {
+  const out: string[] = [...SYSTEM_PATHS];
+  const covered = (p: string): boolean => out.some((s) => p === s || p.startsWith(`${s}/`));
+  const denied = ['/root', '/home', '/run', '/var/run', '/tmp', '/var/tmp', '/srv', '/mnt', '/media', '/proc', '/sys', '/dev', ...hiddenHomes];
+  for (const p of path.split(':')) {
+    if (!p.startsWith('/') || p.includes('/../') || p.endsWith('/..')) continue;
+    if (covered(p) || denied.some((d) => p === d || p.startsWith(`${d}/`))) continue;
+    out.push(p);
+  }
+  return out;
+}
+
+export interface CommandHooks {
+  readonly setup?: (childPid: number) => Promise<string | undefined>;
+  readonly teardown?: () => string | undefined;
 }
 
 /**
  * `--die-with-parent` covers bwrap itself too: when the process that spawned it dies (even
  * by SIGKILL), bwrap and everything in the sandbox are killed.
  */
-export function bwrapCommand(policy: SandboxPolicy, argv: readonly string[], opts: BwrapOptions = {}): WrappedCommand {
+export function bwrapCommand(policy: SandboxPolicy, argv: readonly string[], opts: BwrapOptions = {}, hooks: CommandHooks = {}): WrappedCommand {
   // bwrap itself (and its PID 1 inside) gets the run's environment, never the parent's,
   // so /proc/1/environ inside holds nothing the script may not see.
   const bwrap = opts.bwrapPath ?? DEFAULT_BWRAP;
   const args = bwrapArgs(policy, argv, opts);
-  const fd4 = withSeccomp(policy, opts) ? { fd4: unixSocketFilter(opts.arch ?? process.arch) } : {};
-  return { file: bwrap, args, env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4 };
+  const arch = opts.arch ?? process.arch;
+  const fd4 = seccompSupported(arch) ? { fd4: unixSocketFilter(arch) } : {};
+  return { file: bwrap, args, env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4, setup: hooks.setup ?? (() => Promise.resolve(undefined)), ...(hooks.teardown ? { teardown: hooks.teardown } : {}) };
 }
 
-function withSeccomp(policy: SandboxPolicy, opts: BwrapOptions): boolean {
-  return !policy.network && seccompSupported(opts.arch ?? process.arch);
+function safeReadlink(p: string): string | undefined {
+  try {
+    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 export interface ProbeDeps {

@@ -27,6 +27,8 @@ export interface ExecOutcome {
   readonly strays: number | true;
   /** Set when the command could not be started at all. */
   readonly spawnError?: string;
+  /** A resource limit the run hit, in words (from the teardown's counters). */
+  readonly limitHit?: string;
 }
 
 export interface ExecOptions {
@@ -62,7 +64,7 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     const child = spawn(cmd.file, [...cmd.args], {
       cwd: cmd.cwd,
       env: { ...cmd.env },
-      stdio: ['ignore', 'pipe', 'pipe', cmd.reportsStrays ? 'pipe' : 'ignore', cmd.fd4 ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', cmd.reportsStrays ? 'pipe' : 'ignore', cmd.fd4 ? 'pipe' : 'ignore', cmd.setup ? 'pipe' : 'ignore', cmd.setup ? 'pipe' : 'ignore'],
       detached: true,
     });
     const killGroup = (): void => {
@@ -74,6 +76,7 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
         if (process.platform === 'win32') child.kill('SIGKILL');
       }
     };
+    let setupError: string | undefined;
     const finish = (spawnError?: string): void => {
       if (settled) return;
       settled = true;
@@ -81,6 +84,8 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
       if (drainTimer) clearTimeout(drainTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       killGroup();
+      const note = cmd.teardown?.();
+      const failed = setupError ?? spawnError;
       resolve({
         code: timedOut || cancelled ? null : (exit?.code ?? null),
         signal: exit?.signal ?? null,
@@ -89,7 +94,8 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
         durationMs: Date.now() - started,
         dropped,
         strays,
-        ...(spawnError !== undefined ? { spawnError } : {}),
+        ...(failed !== undefined ? { spawnError: failed } : {}),
+        ...(note !== undefined ? { limitHit: note } : {}),
       });
     };
     const timer = setTimeout(() => {
@@ -149,6 +155,37 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
       fd4.on('error', () => undefined);
       fd4.end(Buffer.from(cmd.fd4));
     }
+    // bwrap writes its child's PID on fd 5, then waits for a byte on fd 6: the setup (a
+    // cgroup, the network namespace's link) runs in between, and a failed setup never
+    // lets the script start (fail closed).
+    const extra = child.stdio as unknown as readonly unknown[];
+    const info = extra[5] as Readable | null | undefined;
+    const block = extra[6] as Writable | null | undefined;
+    if (cmd.setup && info && block) {
+      block.on('error', () => undefined);
+      let infoText = '';
+      let begun = false;
+      info.setEncoding('utf8');
+      info.on('data', (d: string) => {
+        infoText += d;
+        const m = /"child-pid"\s*:\s*(\d+)/.exec(infoText);
+        if (!m || begun) return;
+        begun = true;
+        void cmd.setup!(Number(m[1])).then(
+          (err) => {
+            if (err === undefined) block.end('go');
+            else {
+              setupError = `the sandbox could not be set up: ${err}`;
+              killGroup();
+            }
+          },
+          (e: unknown) => {
+            setupError = `the sandbox could not be set up: ${e instanceof Error ? e.message : String(e)}`;
+            killGroup();
+          },
+        );
+      });
+    }
     child.on('spawn', () => emit({ type: 'spawned', pid: child.pid }));
     child.on('error', (e: NodeJS.ErrnoException) => finish(`${cmd.file}: ${e.code ?? e.message}`));
     child.on('exit', (code, signal) => {
@@ -173,7 +210,7 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     child.on('close', () => {
       // The wrapper reports "started" before the script runs; without it, the sandbox
       // itself failed (its own complaint went to stderr).
-      if (cmd.reportsStrays && !timedOut && !cancelled && !statusText.startsWith('started')) {
+      if (cmd.reportsStrays && !timedOut && !cancelled && setupError === undefined && !statusText.startsWith('started')) {
         finish(`the sandbox could not be set up (${cmd.file} exited ${String(exit?.code ?? exit?.signal ?? 'early')}; see its message above)`);
       } else finish();
     });

@@ -1,22 +1,17 @@
 import { join } from 'node:path';
 import type { Manifest } from '../../../shared/ksf/model';
-import { LABEL, REQUIRED, RESTRICTIONS, type BackendId, type EnforcementLabel, type RestrictionId, type RestrictionRow, type SandboxPolicy } from './types';
+import { protectedNames, type WriteLayout } from './protect';
+import { LABEL, REQUIRED, RESTRICTIONS, type BackendId, type BackendStatus, type EnforcementLabel, type RestrictionId, type RestrictionRow, type RunLimits, type SandboxPolicy } from './types';
 
 /** Variables a run inherits from the parent when set; everything else is dropped. */
 export const ENV_ALLOWLIST = ['PATH', 'LANG', 'TERM'] as const;
 /** A PATH for runs whose parent has none. */
 const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-/**
- * Project paths that stay read-only even with `write = true` (when they exist): the
- * installed skills and the lock and policy that govern them, and the places whose content
- * runs later outside any sandbox — git hooks and config, agent and editor settings
- * (hooks, tasks), direnv's .envrc.
- */
-export const PROTECTED_IN_WORKSPACE = ['.kitbash', 'kitbash.lock', 'kitbash.toml', '.git', '.claude', '.cursor', '.codex', '.gemini', '.vscode', '.envrc'] as const;
-
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+const MIB = 1024 * 1024;
+export const DEFAULT_LIMITS: RunLimits = { processes: 256, openFiles: 1024, cpuSeconds: 300, memoryBytes: 2048 * MIB, scratchBytes: 256 * MIB };
 
 export interface PolicyInput {
   readonly manifest: Pick<Manifest, 'permissions' | 'artifacts'>;
@@ -32,6 +27,9 @@ export interface PolicyInput {
   readonly hiddenHomes: readonly string[];
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
+  /** How `write = true` is laid out (writeLayout of the workspace); absent → nothing writable but scratch. */
+  readonly layout?: WriteLayout;
+  readonly limits?: Partial<RunLimits>;
 }
 
 /**
@@ -59,7 +57,10 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
     tools: manifest.permissions.tools,
     workspace,
     skillDir: input.skillDir,
-    readOnlyInWorkspace: PROTECTED_IN_WORKSPACE.map((p) => join(workspace, p)),
+    readOnlyInWorkspace: input.layout?.protectedPaths ?? protectedNames().map((p) => join(workspace, p)),
+    writableEntries: input.layout?.writable ?? [],
+    protectedInside: input.layout?.protectedInside ?? [],
+    limits: { ...DEFAULT_LIMITS, ...input.limits },
     extraWritable: manifest.artifacts.produces.length > 0 ? [join(workspace, '.kitbash', 'artifacts')] : [],
     scratchDir: input.scratchDir,
     homeDir: input.homeDir,
@@ -70,19 +71,30 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
   };
 }
 
+type Described = Pick<SandboxPolicy, 'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env' | 'limits'>;
+
 /** What each restriction holds the run to, in words. */
-export function describeRestriction(id: RestrictionId, p: Pick<SandboxPolicy, 'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env'>): string {
+export function describeRestriction(id: RestrictionId, p: Described): string {
+  const l = p.limits;
   switch (id) {
     case 'network':
-      return p.network ? 'network allowed (permissions.network = true)' : 'no network — a private namespace with only its own loopback, and no Unix-socket connects';
+      return p.network
+        ? "the outside world only (permissions.network = true): a private network namespace linked out through pasta — no route to this machine's loopback or its own addresses"
+        : 'no network — a private namespace with only its own loopback';
+    case 'unix-sockets':
+      return 'no Unix-socket connects, path or abstract (seccomp refuses socket(AF_UNIX)); /run and /var/run are not there';
     case 'filesystem': {
       const extra = p.extraWritable.length ? ' and .kitbash/artifacts/' : '';
       return p.write
-        ? `the project workspace writable (permissions.write = true)${extra}, except ${PROTECTED_IN_WORKSPACE.slice(2).join(', ')}; everything else read-only`
-        : `everything read-only except a per-run scratch folder${extra}`;
+        ? `the project's existing files and folders writable (permissions.write = true)${extra}; no new top-level entries; read-only even if they do not exist yet: ${protectedNames().join(', ')}, the git directory wherever it is and core.hooksPath`
+        : `everything read-only except private scratch folders${extra}`;
     }
+    case 'reading':
+      return `visible: ${['/usr', '/bin', '/lib*', '/opt', '/etc'].join(', ')} (without shadow, gshadow, sudoers, ssh host keys, ssl/private), the PATH folders outside homes, the project, the skill, a private HOME and /tmp; other homes, /root, /srv, /mnt, /media, /var, /run are absent`;
     case 'skill-folder':
       return "the skill's own folder, every installed skill (.kitbash/) and kitbash.lock read-only";
+    case 'pinning':
+      return 'runs only files the kitbash.lock integrity covers (no nested .git/, special files or new files) with the executable bits recorded at install';
     case 'home':
       return '$HOME is an empty private folder — no ~/.ssh, tokens or agent configs';
     case 'environment': {
@@ -91,6 +103,16 @@ export function describeRestriction(id: RestrictionId, p: Pick<SandboxPolicy, 'n
     }
     case 'processes':
       return `new session; killed with the parent; anything left when the script exits is killed; ${formatSeconds(p.timeoutMs)} timeout kills the tree`;
+    case 'limit-processes':
+      return `at most ${l.processes} processes at once (--max-processes)`;
+    case 'limit-files':
+      return `at most ${l.openFiles} open files per process (--max-open-files)`;
+    case 'limit-cpu':
+      return `at most ${l.cpuSeconds} s of CPU time per process (--max-cpu)`;
+    case 'limit-memory':
+      return `at most ${formatBytes(l.memoryBytes)} of memory (--max-memory)`;
+    case 'limit-scratch':
+      return `/tmp, TMPDIR and HOME are private tmpfs of ${formatBytes(l.scratchBytes)} each, nothing written to the host's disk (--max-scratch)`;
     case 'privileges':
       return 'no new privileges (setuid ignored), every capability dropped';
     case 'output':
@@ -100,11 +122,12 @@ export function describeRestriction(id: RestrictionId, p: Pick<SandboxPolicy, 'n
   }
 }
 
-/** Which rows a working backend holds. */
+/** Which rows a working backend holds by itself. */
 const ENFORCES: Readonly<Record<BackendId, ReadonlySet<RestrictionId>>> = {
-  bubblewrap: new Set(['network', 'filesystem', 'skill-folder', 'home', 'environment', 'processes', 'privileges']),
-  // No PID namespace on macOS: a grandchild that calls setsid() escapes the group kill.
-  'sandbox-exec': new Set(['network', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']),
+  bubblewrap: new Set(['network', 'unix-sockets', 'filesystem', 'reading', 'skill-folder', 'home', 'environment', 'processes', 'limit-scratch', 'privileges']),
+  // No PID namespace on macOS: a grandchild that calls setsid() escapes the group kill;
+  // reading is not narrowed; and network = true opens every socket (see restrictionRows).
+  'sandbox-exec': new Set(['network', 'unix-sockets', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']),
   none: new Set(),
 };
 
@@ -112,16 +135,18 @@ const ENFORCES: Readonly<Record<BackendId, ReadonlySet<RestrictionId>>> = {
  * Each restriction with its label on this machine. With `unconfined` nothing is held by
  * an OS sandbox, so every OS row is advisory whatever the backend could do.
  */
-export function restrictionRows(
-  backend: { backend: BackendId; works: boolean },
-  p: Parameters<typeof describeRestriction>[1],
-  unconfined = false,
-): RestrictionRow[] {
+export function restrictionRows(backend: Pick<BackendStatus, 'backend' | 'works' | 'netns' | 'cgroup' | 'nprocBinds'>, p: Described, unconfined = false): RestrictionRow[] {
   const osLabel: EnforcementLabel | undefined = backend.works && !unconfined && backend.backend !== 'none' ? LABEL[backend.backend] : undefined;
+  const bwrap = osLabel !== undefined && backend.backend === 'bubblewrap';
   return RESTRICTIONS.map((id) => {
     let label: EnforcementLabel;
-    if (id === 'output') label = LABEL.runner;
+    if (id === 'output' || id === 'pinning') label = LABEL.runner;
     else if (id === 'tools') label = LABEL.advisory;
+    else if ((id === 'network' || id === 'unix-sockets') && p.network && !bwrap) label = LABEL.advisory;
+    else if (id === 'network' && p.network) label = backend.netns?.works === true ? osLabel! : LABEL.advisory;
+    else if (id === 'limit-files' || id === 'limit-cpu') label = bwrap ? LABEL.rlimit : LABEL.advisory;
+    else if (id === 'limit-memory') label = bwrap ? (backend.cgroup?.memory ? LABEL.cgroup : LABEL.rlimit) : LABEL.advisory;
+    else if (id === 'limit-processes') label = bwrap ? (backend.cgroup?.pids ? LABEL.cgroup : backend.nprocBinds ? LABEL.rlimit : LABEL.advisory) : LABEL.advisory;
     else label = osLabel && ENFORCES[backend.backend].has(id) ? osLabel : LABEL.advisory;
     return { id, what: describeRestriction(id, p), label, required: REQUIRED.has(id) };
   });

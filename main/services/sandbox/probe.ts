@@ -1,5 +1,11 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { bwrapCommand, DEFAULT_BWRAP, probeBwrap } from './bwrap';
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, restrictionRows } from './policy';
+import { makeRunCgroup } from './cgroup';
+import { execute } from './exec';
+import { attachNetwork, DNS_FORWARD, missingTool, netnsTools, stopPasta, type NetnsTools } from './netns';
+import { DEFAULT_LIMITS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, restrictionRows } from './policy';
 import { DEFAULT_SANDBOX_EXEC, probeSandboxExec, sandboxExecCommand } from './seatbelt';
 import type { BackendStatus, RestrictionRow, SandboxPolicy, WrappedCommand } from './types';
 
@@ -9,6 +15,8 @@ export interface SandboxHost {
   readonly bwrapPath: string;
   readonly sandboxExecPath: string;
   readonly readSysctl?: (path: string) => string | undefined;
+  /** pasta, nsenter and ip for `network = true`. */
+  readonly netns?: NetnsTools;
 }
 
 /**
@@ -21,6 +29,7 @@ export function currentHost(env: Readonly<Record<string, string | undefined>> = 
     platform: process.platform,
     bwrapPath: env.SKILLSMITH_BWRAP || DEFAULT_BWRAP,
     sandboxExecPath: env.SKILLSMITH_SANDBOX_EXEC || DEFAULT_SANDBOX_EXEC,
+    netns: netnsTools(env),
   };
 }
 
@@ -28,7 +37,7 @@ const cache = new Map<string, Promise<BackendStatus>>();
 
 /** Probe the backend for this OS (once per process and host). */
 export function probeBackend(host: SandboxHost, opts: { fresh?: boolean; version?: boolean } = {}): Promise<BackendStatus> {
-  const key = `${host.platform}\0${host.bwrapPath}\0${host.sandboxExecPath}\0${opts.version === true}`;
+  const key = `${host.platform}\0${host.bwrapPath}\0${host.sandboxExecPath}\0${host.netns?.pasta ?? ''}\0${opts.version === true}`;
   if (!opts.fresh) {
     const hit = cache.get(key);
     if (hit) return hit;
@@ -38,16 +47,90 @@ export function probeBackend(host: SandboxHost, opts: { fresh?: boolean; version
   return p;
 }
 
-function probeUncached(host: SandboxHost, version: boolean): Promise<BackendStatus> {
-  if (host.platform === 'linux') return probeBwrap({ bwrapPath: host.bwrapPath, version, ...(host.readSysctl ? { readSysctl: host.readSysctl } : {}) });
+async function probeUncached(host: SandboxHost, version: boolean): Promise<BackendStatus> {
+  if (host.platform === 'linux') {
+    const status = await probeBwrap({ bwrapPath: host.bwrapPath, version, ...(host.readSysctl ? { readSysctl: host.readSysctl } : {}) });
+    if (!status.works || !status.path) return status;
+    const cg = makeRunCgroup(`skillsmith-probe-${process.pid}`, DEFAULT_LIMITS);
+    cg?.remove();
+    const netns = await probeNetns(status.path, host.netns ?? netnsTools());
+    return { ...status, netns, cgroup: { pids: cg?.pids === true, memory: cg?.memory === true }, nprocBinds: process.getuid?.() !== 0 };
+  }
   if (host.platform === 'darwin') return probeSandboxExec(host.sandboxExecPath);
   return Promise.resolve({ backend: 'none', works: false, reason: `no OS sandbox is available for ${host.platform} (bubblewrap on Linux, sandbox-exec on macOS)` });
 }
 
-/** The command that runs `argv` confined by a working backend. */
-export function wrapCommand(status: BackendStatus, policy: SandboxPolicy, argv: readonly string[]): WrappedCommand | undefined {
+/**
+ * Does `network = true` get its own linked network namespace here? A sandbox is built
+ * and pasta attached to it, and the script inside must see an interface besides lo.
+ */
+export async function probeNetns(bwrapPath: string, tools: NetnsTools): Promise<{ works: boolean; path?: string; reason?: string }> {
+  const missing = missingTool(tools);
+  if (missing) return { works: false, reason: missing };
+  const work = mkdtempSync(join(tmpdir(), 'skillsmith-netprobe-'));
+  try {
+    let out = '';
+    const r = await execute(
+      {
+        file: bwrapPath,
+        args: ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--info-fd', '5', '--block-fd', '6', '--', '/bin/sh', '-c', 'echo started >&3; tail -n +3 /proc/net/dev | grep -v "^ *lo:" | wc -l'],
+        env: { PATH: '/usr/bin:/bin' },
+        cwd: '/',
+        reportsStrays: true,
+        setup: (pid) => attachNetwork(pid, tools, work),
+        teardown: () => {
+          stopPasta(work, (p) => readFileSync(p, 'utf8'));
+          return undefined;
+        },
+      },
+      { timeoutMs: 60_000, maxOutputBytes: 4096, onEvent: (e) => void (e.type === 'output' && e.stream === 'stdout' ? (out += e.text) : undefined) },
+    );
+    if (r.spawnError) return { works: false, path: tools.pasta, reason: r.spawnError };
+    return Number(out.trim()) > 0 ? { works: true, path: tools.pasta } : { works: false, path: tools.pasta, reason: 'pasta attached, but the namespace has no link besides its loopback' };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The command that runs `argv` confined by a working backend. `workDir` is the run's
+ * private host folder (pasta's pid file, the resolver file for `network = true`).
+ */
+export function wrapCommand(status: BackendStatus, policy: SandboxPolicy, argv: readonly string[], workDir?: string): WrappedCommand | undefined {
   if (!status.works || !status.path) return undefined;
-  if (status.backend === 'bubblewrap') return bwrapCommand(policy, argv, { bwrapPath: status.path });
+  if (status.backend === 'bubblewrap') {
+    const work = workDir ?? dirname(policy.scratchDir);
+    const tools = netnsTools();
+    const cg = makeRunCgroup(`skillsmith-${policy.limits.processes}-${process.pid}-${Date.now()}`, policy.limits);
+    let resolv: { file: string; target: string } | undefined;
+    if (policy.network) {
+      resolv = { file: join(work, 'resolv.conf'), target: safeRealpath('/etc/resolv.conf') };
+      writeFileSync(resolv.file, `nameserver ${DNS_FORWARD}\n`);
+    }
+    return bwrapCommand(
+      policy,
+      argv,
+      { bwrapPath: status.path, nproc: !cg?.pids && process.getuid?.() !== 0, ...(resolv ? { resolv } : {}) },
+      {
+        setup: async (pid) => {
+          try {
+            cg?.join(pid);
+          } catch (e) {
+            return `could not move the run into its cgroup (${e instanceof Error ? e.message : String(e)})`;
+          }
+          return policy.network ? attachNetwork(pid, tools, work) : undefined;
+        },
+        teardown: () => {
+          if (policy.network) stopPasta(work, (p) => readFileSync(p, 'utf8'));
+          const hit = cg?.hits();
+          cg?.remove();
+          if (hit?.pids) return `the run hit its process limit (${policy.limits.processes}; --max-processes)`;
+          if (hit?.memory) return `the run hit its memory limit (${policy.limits.memoryBytes} bytes; --max-memory)`;
+          return undefined;
+        },
+      },
+    );
+  }
   if (status.backend === 'sandbox-exec') return sandboxExecCommand(policy, argv, status.path);
   return undefined;
 }
@@ -82,8 +165,17 @@ export async function probeReport(
     tools: perm.tools,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
+    limits: DEFAULT_LIMITS,
     extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [],
     env: {},
   });
   return { platform: host.platform, status, rows };
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }

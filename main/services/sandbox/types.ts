@@ -9,21 +9,56 @@ export const LABEL = {
   bubblewrap: 'enforced (bubblewrap)',
   'sandbox-exec': 'enforced (sandbox-exec)',
   runner: 'enforced (runner)',
+  cgroup: 'enforced (cgroup)',
+  rlimit: 'enforced (rlimit)',
   advisory: 'advisory — not enforced here',
 } as const;
 export type EnforcementLabel = (typeof LABEL)[keyof typeof LABEL];
 
 /** The restrictions every run carries, one row each in `sandbox probe` and the audit log. */
-export const RESTRICTIONS = ['network', 'filesystem', 'skill-folder', 'home', 'environment', 'processes', 'privileges', 'output', 'tools'] as const;
+export const RESTRICTIONS = [
+  'network',
+  'unix-sockets',
+  'filesystem',
+  'reading',
+  'skill-folder',
+  'pinning',
+  'home',
+  'environment',
+  'processes',
+  'limit-processes',
+  'limit-files',
+  'limit-cpu',
+  'limit-memory',
+  'limit-scratch',
+  'privileges',
+  'output',
+  'tools',
+] as const;
 export type RestrictionId = (typeof RESTRICTIONS)[number];
 
 /**
  * Rows a run refuses to start without (fail closed). `processes` is not among them: the
  * timeout and the kill of the script's own group hold everywhere; only the guarantee
- * that a detached grandchild dies too needs a PID namespace. `tools` is a grammar no
- * OS mechanism reads, so it is always disclosed as advisory and never blocks.
+ * that a detached grandchild dies too needs a PID namespace. Neither are `reading` and
+ * the limits, which macOS's sandbox-exec cannot narrow (shown as advisory there). `tools`
+ * is a grammar no OS mechanism reads, so it is always disclosed as advisory.
  */
-export const REQUIRED: ReadonlySet<RestrictionId> = new Set(['network', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
+export const REQUIRED: ReadonlySet<RestrictionId> = new Set(['network', 'unix-sockets', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
+
+/** Resource caps of one run; each has a default and a `skillsmith run` option. */
+export interface RunLimits {
+  /** Processes (and threads) alive at once in the run. */
+  readonly processes: number;
+  /** Open file descriptors per process. */
+  readonly openFiles: number;
+  /** CPU seconds per process. */
+  readonly cpuSeconds: number;
+  /** Memory per process (data segment; the whole run when a memory cgroup is available). */
+  readonly memoryBytes: number;
+  /** Size of each private tmpfs (/tmp, TMPDIR, HOME). */
+  readonly scratchBytes: number;
+}
 
 /** Everything the backend needs to confine one command. Paths are absolute. */
 export interface SandboxPolicy {
@@ -37,8 +72,13 @@ export interface SandboxPolicy {
   readonly workspace: string;
   /** The skill's own folder: always read-only. */
   readonly skillDir: string;
-  /** Folders under the workspace that stay read-only even when `write` (installed skills, the lock). */
+  /** Protected paths under the workspace that stay read-only even when `write` (existing or not). */
   readonly readOnlyInWorkspace: readonly string[];
+  /** `write`: the project's existing unprotected top-level entries, bound writable (the root stays read-only). */
+  readonly writableEntries: readonly string[];
+  /** `write`: existing protected paths inside writable entries, bound read-only over them. */
+  readonly protectedInside: readonly string[];
+  readonly limits: RunLimits;
   /** Writable even when `write` is false (a gate's `.kitbash/artifacts/`). */
   readonly extraWritable: readonly string[];
   /** Per-run scratch folder (TMPDIR), always writable, removed after the run. */
@@ -66,6 +106,12 @@ export interface BackendStatus {
   readonly reason?: string;
   /** What the failing probe printed, first lines. */
   readonly detail?: string;
+  /** Whether `network = true` can get its own network namespace here (pasta). */
+  readonly netns?: { readonly works: boolean; readonly path?: string; readonly reason?: string };
+  /** Whether the run's process count and memory can be capped by a cgroup here. */
+  readonly cgroup?: { readonly pids: boolean; readonly memory: boolean };
+  /** Whether RLIMIT_NPROC binds the run (it does not for root). */
+  readonly nprocBinds?: boolean;
 }
 
 export interface RestrictionRow {
@@ -88,4 +134,11 @@ export interface WrappedCommand {
   readonly reportsStrays: boolean;
   /** Bytes the wrapper reads from fd 4 before it starts (bwrap's `--seccomp 4`). */
   readonly fd4?: Uint8Array;
+  /**
+   * Run once the sandbox exists and before the script starts: bwrap reports its PID on
+   * fd 5 and waits for a byte on fd 6. Resolves to an error message, or undefined.
+   */
+  readonly setup?: (childPid: number) => Promise<string | undefined>;
+  /** Run after the command ended (stop helpers, read limit counters); may add a note. */
+  readonly teardown?: () => string | undefined;
 }

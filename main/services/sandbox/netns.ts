@@ -1,0 +1,105 @@
+import { existsSync, readlinkSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { capture, firstLines } from './process';
+
+export const DEFAULT_PASTA = '/usr/bin/pasta';
+const NSENTER = '/usr/bin/nsenter';
+/** Where the run's resolver points; pasta forwards it to the host's first nameserver (DNS only). */
+export const DNS_FORWARD = '169.254.53.53';
+
+export interface NetnsTools {
+  readonly pasta: string;
+  readonly nsenter: string;
+  /** `ip` from iproute2, run inside the run's namespace to cut the routes to this host. */
+  readonly ip: string;
+}
+
+export function netnsTools(env: Readonly<Record<string, string | undefined>> = process.env): NetnsTools {
+  const ip = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'].find((p) => existsSync(p)) ?? '/usr/sbin/ip';
+  return { pasta: env.SKILLSMITH_PASTA || DEFAULT_PASTA, nsenter: NSENTER, ip };
+}
+
+/** Which tool is missing, if any (a run with network refuses then). */
+export function missingTool(t: NetnsTools): string | undefined {
+  for (const [name, path] of [['pasta (Debian package passt)', t.pasta], ['nsenter (util-linux)', t.nsenter], ['ip (iproute2)', t.ip]] as const) {
+    if (!existsSync(path)) return `${name} is not installed (no ${path})`;
+  }
+  return undefined;
+}
+
+/** Every address of this host except loopback: the run gets an unreachable route to each. */
+export function hostAddresses(): string[] {
+  const out = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (!a.internal && !a.address.startsWith('fe80:')) out.add(a.family === 'IPv6' ? `${a.address}/128` : `${a.address}/32`);
+  }
+  return [...out];
+}
+
+/**
+ * Give the sandbox's (empty) network namespace an outbound link: pasta attaches to it and
+ * forwards its connections through ordinary sockets of this user, with no forwarding of
+ * the host's loopback (-T/-U none, --no-map-gw) and none into the sandbox (-t/-u none);
+ * then every address of this host gets an unreachable route inside the namespace, so
+ * host services bound to them are out of reach too. pasta daemonizes once the link is
+ * up; its pid file lets the caller stop it. Resolves to an error message, or undefined.
+ */
+export async function attachNetwork(pid: number, t: NetnsTools, workDir: string): Promise<string | undefined> {
+  const ns = (kind: string): string => `/proc/${pid}/ns/${kind}`;
+  const ownUserns = safeReadlink('/proc/self/ns/user');
+  const joinUserns = ownUserns !== undefined && safeReadlink(ns('user')) !== ownUserns;
+  const root = process.getuid?.() === 0;
+  const pidFile = join(workDir, 'pasta.pid');
+  const env = { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin' };
+  const pasta = await capture(
+    t.pasta,
+    [
+      '--config-net',
+      '--netns',
+      ns('net'),
+      ...(joinUserns ? ['--userns', ns('user')] : []),
+      '--no-map-gw',
+      '-T',
+      'none',
+      '-U',
+      'none',
+      '-t',
+      'none',
+      '-u',
+      'none',
+      '--dns-forward',
+      DNS_FORWARD,
+      '-q',
+      '-P',
+      pidFile,
+      ...(root ? ['--runas', '0'] : []),
+    ],
+    { env, timeoutMs: 60_000 },
+  );
+  if (pasta.code !== 0) return `pasta could not attach the run's network namespace: ${firstLines(pasta.stderr.replace(/^Failed to send.*syslog\s*$/gm, '')) || `exit ${String(pasta.code)}`}`;
+  const routes = hostAddresses().map((a) => `route add unreachable ${a}`);
+  if (routes.length === 0) return undefined;
+  const batch = join(workDir, 'routes.batch');
+  writeFileSync(batch, routes.join('\n') + '\n');
+  const ip = await capture(t.nsenter, ['-t', String(pid), '-n', ...(joinUserns ? ['-U', '--preserve-credentials'] : []), t.ip, '-batch', batch], { env, timeoutMs: 60_000 });
+  return ip.code === 0 ? undefined : `could not cut the routes to this host inside the run's network namespace: ${firstLines(ip.stderr) || `exit ${String(ip.code)}`}`;
+}
+
+/** Stop the pasta of one run (it also quits when the namespace goes). */
+export function stopPasta(workDir: string, read: (p: string) => string): void {
+  try {
+    const pid = Number(read(join(workDir, 'pasta.pid')).trim());
+    if (pid > 1) process.kill(pid, 'SIGTERM');
+  } catch {
+    // not started, or gone already
+  }
+}
+
+function safeReadlink(p: string): string | undefined {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return undefined;
+  }
+}
