@@ -44,6 +44,7 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   if (!policy.network && exists('/run')) a.push('--tmpfs', '/run');
   const homes = policy.hiddenHomes.filter((h) => exists(h));
   for (const h of homes) a.push('--tmpfs', h);
+  for (const p of policy.extraReadable ?? []) a.push('--ro-bind-try', p, p);
   a.push(policy.write ? '--bind' : '--ro-bind', policy.workspace, policy.workspace);
   for (const p of policy.readOnlyInWorkspace) a.push('--ro-bind-try', p, p);
   for (const p of policy.extraWritable) a.push('--bind', p, p);
