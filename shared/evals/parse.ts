@@ -54,6 +54,7 @@ export function parseEvalFile(text: string, file: string): EvalParse {
     const shouldNotTrigger = prompts('should_not_trigger');
     const assert = readAssertions(root.assert);
     if (root.files_unchanged !== undefined) assert.push({ kind: 'files_unchanged', globs: globList('files_unchanged', root.files_unchanged) });
+    if (tier !== 'static' && root.expect !== undefined) throw new Bad('expect: only the static tier takes expect; behavioral checks go under assert');
     if ((tier as EvalTier) === 'trigger') {
       if (shouldTrigger.length + shouldNotTrigger.length === 0) throw new Bad('should_trigger: a trigger eval needs should_trigger and/or should_not_trigger prompts');
       if (task !== undefined) throw new Bad('task: a trigger eval takes its tasks from should_trigger / should_not_trigger');
