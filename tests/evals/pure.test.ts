@@ -1,9 +1,12 @@
 /** Evals, the pure half (SPEC.md "Evals"): the file format, scoring, transcripts, runners, reports. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import type { EvalResult, TrialResult } from '../../shared/evals/model';
 import { globMatch, parseEvalFile } from '../../shared/evals/parse';
 import { evalJson, evalJunit, formatDelta } from '../../shared/evals/report';
@@ -327,5 +330,36 @@ describe('reports', () => {
     expect(x).toContain('<testcase classname="prereview.stand-in" name="review" time="0.000">');
     expect(x).toContain('<failure message="pass rate 67% below threshold 100%">output_contains: 2/3 trials — output does not contain &quot;x&quot; &amp; &lt;y&gt;</failure>');
     expect(x.match(/<failure /g)).toHaveLength(1);
+  });
+});
+
+describe('spec/schema/eval.schema.json agrees with the parser', () => {
+  const schema = JSON.parse(readFileSync(join(__dirname, '../../spec/schema/eval.schema.json'), 'utf8')) as object;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  const examples = join(__dirname, '../../examples/workspace/.kitbash/skills/prereview/evals');
+
+  it.each(readdirSync(examples))('the example %s is valid for both', (f) => {
+    const text = readFileSync(join(examples, f), 'utf8');
+    expect(parseEvalFile(text, f).ok).toBe(true);
+    expect(validate(parseYaml(text))).toBe(true);
+  });
+
+  it.each([
+    'tier: magic\n',
+    'tier: behavioral\n',
+    'tier: behavioral\ntask: t\nrepeat: 0\n',
+    'tier: behavioral\ntask: t\nthreshold: 1.5\n',
+    'tier: behavioral\ntask: t\nasert: []\n',
+    'tier: behavioral\ntask: t\nassert:\n  - smells_good: true\n',
+    'tier: behavioral\ntask: t\nassert:\n  - output_contains: a\n    exit_code: 0\n',
+    'tier: behavioral\ntask: t\nassert:\n  - artifact: findings\n',
+    'tier: trigger\n',
+    'tier: trigger\nshould_trigger: [a]\ntask: t\n',
+    'tier: behavioral\ntask: t\nfixture: ../x\n',
+  ])('both refuse %j', (text) => {
+    expect(parseEvalFile(text, 'x.eval.yaml').ok).toBe(false);
+    expect(validate(parseYaml(text))).toBe(false);
   });
 });
