@@ -1,6 +1,7 @@
 import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { appHandlers } from './handlers/app';
 import { editorHandlers } from './handlers/editor';
+import { evalsHandlers } from './handlers/evals';
 import { installHandlers } from './handlers/install';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
@@ -34,4 +35,5 @@ export const HANDLERS: HandlerTable = {
   install: installHandlers,
   editor: editorHandlers,
   compile: compileHandlers,
+  evals: evalsHandlers,
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appChannels } from './channels/app';
 import { editorChannels } from './channels/editor';
+import { evalsChannels } from './channels/evals';
 import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
@@ -28,6 +29,7 @@ export const CONTRACT = {
   install: installChannels,
   editor: editorChannels,
   compile: compileChannels,
+  evals: evalsChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -50,6 +50,12 @@ describe('IPC contract surface', () => {
           "compile.snapshot — what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews",
           "compile.plan — the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)",
           "compile.apply — compile the open project, if its plan is still the one shown (digest); writes through the compile service",
+          "evals.overview — skills with audit/behavioral/trigger evals, the runners (configured and presets, whether each can start here) and the newest stored result per cell",
+          "evals.start — run evals like \`skillsmith eval\` (sandboxed trials; refused for a skill with a blocking safety failure); poll evals.status",
+          "evals.status — progress and results so far of an eval run this process started",
+          "evals.cancel — cancel an eval run this window started (the trial in flight is killed)",
+          "evals.trial — one stored trial: its transcript (messages and tool calls), workspace diff, stderr and assertion results",
+          "evals.history — pass rate of a skill's evals per stored run and skill version, oldest first",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",

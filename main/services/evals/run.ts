@@ -63,6 +63,8 @@ export interface EvalRun {
   /** True when some runner could not start (missing executable, no sandbox). */
   readonly runnerUnavailable: boolean;
   readonly cancelled: boolean;
+  /** How each runner used was set up, so a stored transcript can be read again. */
+  readonly runners: Readonly<Record<string, Pick<RunnerConfig, 'command' | 'target' | 'transcript'>>>;
 }
 
 interface Job {
@@ -206,7 +208,8 @@ export async function runEvals(req: EvalRequest, opts: { signal?: AbortSignal; o
     results.push(result);
     emit({ type: 'result', result });
   }
-  const run: EvalRun = { runId, dir: dirRel, startedAt: started.toISOString(), results, problems, runnerUnavailable, cancelled: opts.signal?.aborted === true };
+  const runners = Object.fromEntries(jobs.map((j) => [j.runner.id, { command: j.runner.command, target: j.runner.target, transcript: j.runner.transcript }]));
+  const run: EvalRun = { runId, dir: dirRel, startedAt: started.toISOString(), results, problems, runnerUnavailable, cancelled: opts.signal?.aborted === true, runners };
   if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
   return run;
 }
