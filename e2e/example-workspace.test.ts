@@ -20,6 +20,9 @@ describe('examples/workspace', () => {
       '.kitbash/skills/prereview/prompts/checklist.md',
       '.kitbash/skills/prereview/scripts/check.sh',
       '.kitbash/skills/prereview/evals/basic.eval.yaml',
+      '.kitbash/skills/prereview/evals/review.eval.yaml',
+      '.kitbash/skills/prereview/evals/trigger.eval.yaml',
+      'tools/stand-in-agent.mjs',
       '.kitbash/skills/release-notes/prompts/sections.md',
       '.kitbash/skills/api-style/skill.toml',
       '.kitbash/skills/dependency-audit/scripts/audit.sh',
@@ -49,6 +52,6 @@ describe('examples/workspace', () => {
   it('passes the static test tier for its evals', () => {
     const t = runCli(['test', 'prereview'], { cwd: workspace });
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/evals — 1 eval file\(s\) — static: basic\.eval\.yaml/);
+    expect(t.stdout).toMatch(/evals — 3 eval file\(s\) — static: basic\.eval\.yaml; behavioral: review\.eval\.yaml; trigger: trigger\.eval\.yaml; 2 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"/);
   });
 });

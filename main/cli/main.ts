@@ -18,8 +18,12 @@ const COMMANDS: Record<string, Command> = {
     run: (argv, io) => runCheck('lint', argv, io),
   },
   test: {
-    summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml',
+    summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml (the other tiers: eval)',
     run: (argv, io) => runCheck('test', argv, io),
+  },
+  eval: {
+    summary: 'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]  run audit, behavioral and trigger evals against coding agents, sandboxed',
+    run: async (argv, io) => (await import('./commands/eval')).runEval(argv, io),
   },
   spec: {
     summary: 'spec validate|test|decide|explain|compile|imports|deps <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',

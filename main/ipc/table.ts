@@ -2,6 +2,7 @@ import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/i
 import { adoptHandlers, sourcesHandlers } from './handlers/adopt';
 import { appHandlers } from './handlers/app';
 import { editorHandlers } from './handlers/editor';
+import { evalsHandlers } from './handlers/evals';
 import { installHandlers } from './handlers/install';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
@@ -37,4 +38,5 @@ export const HANDLERS: HandlerTable = {
   compile: compileHandlers,
   adopt: adoptHandlers,
   sources: sourcesHandlers,
+  evals: evalsHandlers,
 };

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { adoptChannels, sourcesChannels } from './channels/adopt';
 import { appChannels } from './channels/app';
 import { editorChannels } from './channels/editor';
+import { evalsChannels } from './channels/evals';
 import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
@@ -31,6 +32,7 @@ export const CONTRACT = {
   compile: compileChannels,
   adopt: adoptChannels,
   sources: sourcesChannels,
+  evals: evalsChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -2,8 +2,9 @@ import { parseDocument, isMap, isScalar } from 'yaml';
 import type { Skill } from '../ksf/model';
 import { decodeUtf8 } from '../ksf/text';
 import type { Check } from './types';
+import { EVAL_TIERS } from '../evals/model';
 
-const TIERS = ['static', 'audit', 'behavioral'] as const;
+const TIERS = EVAL_TIERS;
 
 /**
  * `test`'s listing of `evals/*.eval.yaml`. Only the static tier runs in this build; the
@@ -39,9 +40,9 @@ export function evalsCheck(skill: Skill): Check | undefined {
     byTier.set(tier, [...(byTier.get(tier) ?? []), name]);
   }
   const listing = TIERS.filter((t) => byTier.has(t)).map((t) => `${t}: ${byTier.get(t)!.join(', ')}`);
-  const needsRunner = (byTier.get('audit')?.length ?? 0) + (byTier.get('behavioral')?.length ?? 0);
+  const needsRunner = (byTier.get('audit')?.length ?? 0) + (byTier.get('behavioral')?.length ?? 0) + (byTier.get('trigger')?.length ?? 0);
   const parts = [`${files.length} eval file(s)${listing.length ? ` — ${listing.join('; ')}` : ''}`];
-  if (needsRunner) parts.push(`${needsRunner} audit/behavioral eval(s) need a runner and were not run`);
+  if (needsRunner) parts.push(`${needsRunner} audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"`);
   parts.push(...problems);
   return { id: 'evals', status: problems.length ? 'warn' : 'pass', detail: parts.join('; ') };
 }

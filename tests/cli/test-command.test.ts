@@ -19,7 +19,7 @@ describe('skillsmith test', () => {
   it('accepts a path and lists the evals without running them', () => {
     const r = cli(root, 'test', 'work/with-evals');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ {4}· evals — 2 eval file\(s\) — static: a\.eval\.yaml; behavioral: b\.eval\.yaml; 1 audit\/behavioral eval\(s\) need a runner and were not run$/m);
+    expect(r.stdout).toMatch(/^ {4}· evals — 2 eval file\(s\) — static: a\.eval\.yaml; behavioral: b\.eval\.yaml; 1 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"$/m);
     expect(r.stdout).toContain('tested 1 skill(s) · 0 failure(s) · 0 warning(s) (static tier)');
   });
 

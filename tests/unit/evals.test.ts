@@ -31,7 +31,7 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
   it('says how many audit/behavioral evals were not run', () => {
     const c = evals({ 'evals/a.eval.yaml': 'tier: audit', 'evals/b.eval.yaml': 'tier: behavioral', 'evals/c.eval.yaml': 'tier: static' });
     expect(c?.status).toBe('pass');
-    expect(c?.detail).toBe('3 eval file(s) — static: c.eval.yaml; audit: a.eval.yaml; behavioral: b.eval.yaml; 2 audit/behavioral eval(s) need a runner and were not run');
+    expect(c?.detail).toBe('3 eval file(s) — static: c.eval.yaml; audit: a.eval.yaml; behavioral: b.eval.yaml; 2 audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"');
   });
 
   it('ignores files that are not *.eval.yaml and nested folders', () => {
@@ -43,8 +43,8 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
   it('names a file with an unknown or missing tier', () => {
     const c = evals({ 'evals/a.eval.yaml': 'tier: magic', 'evals/b.eval.yaml': 'name: no tier' });
     expect(c?.status).toBe('warn');
-    expect(c?.detail).toContain('evals/a.eval.yaml: tier must be one of static, audit, behavioral (got "magic")');
-    expect(c?.detail).toContain('evals/b.eval.yaml: tier must be one of static, audit, behavioral');
+    expect(c?.detail).toContain('evals/a.eval.yaml: tier must be one of static, audit, behavioral, trigger (got "magic")');
+    expect(c?.detail).toContain('evals/b.eval.yaml: tier must be one of static, audit, behavioral, trigger');
   });
 
   it('names a file that is not YAML or not UTF-8', () => {
@@ -56,6 +56,6 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
 
   it('never executes anything: a command in an eval file is only listed', () => {
     const c = evals({ 'evals/run.eval.yaml': 'tier: behavioral\nrun: touch /tmp/skillsmith-evals-must-not-run\n' });
-    expect(c?.detail).toContain('need a runner and were not run');
+    expect(c?.detail).toContain('need a runner — run them with "skillsmith eval"');
   });
 });

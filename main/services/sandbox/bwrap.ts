@@ -75,6 +75,8 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   for (const d of ETC_SECRET_DIRS) if (exists(d)) a.push('--tmpfs', d);
   for (const f of list('/etc/ssh')) if (/^ssh_host_.*_key$/.test(f)) a.push('--ro-bind', '/dev/null', `/etc/ssh/${f}`);
   if (policy.network && opts.resolv) a.push('--ro-bind', opts.resolv.file, opts.resolv.target);
+  // Declared extra reads (an eval runner's executable and config): read-only, only if present.
+  for (const p of policy.extraReadable ?? []) if (exists(p)) a.push('--ro-bind', p, p);
   a.push('--ro-bind', policy.workspace, policy.workspace);
   if (policy.write) {
     for (const p of policy.writableEntries) a.push('--bind', p, p);

@@ -26,6 +26,7 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
   const hidden = list('HIDDEN_HOME', policy.hiddenHomes);
   const writable = list('WRITABLE', policy.extraWritable);
   const readOnly = list('READ_ONLY', policy.readOnlyInWorkspace);
+  const readable = list('READABLE', policy.extraReadable ?? []);
 
   const lines = [
     '(version 1)',
@@ -39,6 +40,7 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
     '(allow file-read*)',
   ];
   if (hidden.length) lines.push(`(deny file-read* ${hidden.join(' ')})`);
+  if (readable.length) lines.push(`(allow file-read* ${readable.join(' ')})`);
   lines.push('(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))');
   const writes = ['(subpath (param "SCRATCH"))', '(subpath (param "RUN_HOME"))', ...(policy.write ? ['(subpath (param "WORKSPACE"))'] : []), ...writable];
   lines.push(`(allow file-write* ${writes.join(' ')})`);
@@ -67,6 +69,7 @@ export function sandboxExecCommand(policy: SandboxPolicy, argv: readonly string[
     hiddenHomes: policy.hiddenHomes.map(real),
     extraWritable: policy.extraWritable.map(real),
     readOnlyInWorkspace: policy.readOnlyInWorkspace.map(real),
+    ...(policy.extraReadable ? { extraReadable: policy.extraReadable.map(real) } : {}),
   };
   const { profile, params } = seatbeltProfile(resolved);
   const args = ['-p', profile];

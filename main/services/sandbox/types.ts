@@ -81,6 +81,11 @@ export interface SandboxPolicy {
   readonly limits: RunLimits;
   /** Writable even when `write` is false (a gate's `.kitbash/artifacts/`). */
   readonly extraWritable: readonly string[];
+  /**
+   * Paths made readable again inside the hidden folders (an eval runner's executable and
+   * declared `read` paths); read-only, bound after the homes are covered.
+   */
+  readonly extraReadable?: readonly string[];
   /** Per-run scratch folder (TMPDIR), always writable, removed after the run. */
   readonly scratchDir: string;
   /** Per-run empty private home (HOME), removed after the run. */

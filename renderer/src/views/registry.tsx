@@ -3,6 +3,7 @@ import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
 import { PlaygroundView } from './playground/PlaygroundView';
 import { RunsView } from './runs/RunsView';
+import { EvalsView } from './evals/EvalsView';
 import { EditorRoute } from './editor';
 import { InstallView } from './install/InstallView';
 import { PreviewsView } from './previews/PreviewsView';
@@ -34,6 +35,7 @@ export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'costs', label: 'Costs', render: ({ project, arg }) => <CostsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'playground', label: 'Playground', render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'runs', label: 'Runs', render: ({ project, arg }) => <RunsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  { id: 'evals', label: 'Evals', render: ({ project, arg }) => <EvalsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
 ];
 
 export function findView(id: string): ProjectView {

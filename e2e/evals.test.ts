@@ -1,0 +1,88 @@
+/**
+ * The Evals view end to end in Chromium over `skillsmith serve`, on a copy of the example
+ * workspace (whose stand-in runner imitates Claude Code's headless mode): run prereview's
+ * evals with a baseline, read the grid (pass rates, the baseline effect, trigger
+ * precision/recall), open a trial's transcript, workspace diff and assertions, see the
+ * history; then cancel a run that would never finish.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeBwrap } from '../main/services/sandbox/bwrap';
+import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { openApp, type App, type AppProject } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
+const bwrap = await probeBwrap();
+const sandboxOk = requireOrSkip(`bubblewrap (${bwrap.reason ?? 'ok'})`, bwrap.works);
+
+function exampleCopy(): AppProject {
+  const root = mkdtempSync(join(tmpdir(), 'skillsmith-evals-e2e-'));
+  const project = join(root, 'workspace');
+  cpSync(join(repoRoot, 'examples/workspace'), project, { recursive: true, verbatimSymlinks: true });
+  // A skill whose only eval never finishes, for cancel.
+  const sleepy = join(project, '.kitbash/skills/sleepy');
+  mkdirSync(join(sleepy, 'evals'), { recursive: true });
+  writeFileSync(join(sleepy, 'SKILL.md'), '---\nname: sleepy\ndescription: A skill whose eval makes the stand-in agent wait forever\n---\n# Sleepy\n');
+  writeFileSync(join(sleepy, 'evals/wait.eval.yaml'), 'tier: behavioral\ntask: "[sleep]"\nassert:\n  - exit_code: 0\n');
+  return { project, dataDir: join(root, 'data'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+const flat = async (page: Page, selector: string): Promise<string> => (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
+
+describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
+  let app: App<AppProject>;
+  beforeAll(async () => {
+    app = await openApp(exampleCopy);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+  }, 30_000);
+
+  it('runs prereview\'s evals with a baseline and shows pass rates, the effect and a trial', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(`${app.served.url}#/evals/prereview`);
+    await page.locator('table.evals-grid').waitFor({ timeout: 20_000 });
+    expect(await page.locator('table.evals-grid tbody tr').count()).toBe(2);
+    expect(await flat(page, 'table.evals-grid tbody tr:first-child')).toContain('not run');
+    await page.getByRole('button', { name: 'Run evals' }).click();
+    await page.getByTestId('evals-progress').getByText(/^done — 10 trial\(s\)$/).waitFor({ timeout: 60_000 });
+
+    const review = page.locator('[data-cell="review/stand-in"]');
+    expect((await review.innerText()).replace(/\s+/g, ' ')).toMatch(/^✓ 100% \(≥ 100%\) baseline 0% · effect \+100% \[\+\d+%, \+100%\] triggered 100%$/);
+    expect((await page.locator('[data-cell="trigger/stand-in"]').innerText()).replace(/\s+/g, ' ')).toBe('✓ 100% (≥ 100%) precision 100% · recall 100%');
+    await screenshot(page, 'evals-grid');
+
+    await review.click();
+    const detail = page.getByTestId('trial-detail');
+    await detail.waitFor();
+    expect(await flat(page, '[aria-label="Assertions"]')).toContain('pass artifact 3/3 trials');
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    expect(await transcript.innerText()).toMatch(/⚙ Skill\s+\{"skill":"prereview"\}/);
+    expect(await transcript.innerText()).toContain('Review complete: 0 blocking findings.');
+    const diff = await page.getByLabel('Workspace diff').innerText();
+    expect(diff).toContain('+++ b/REVIEW.md');
+    expect(diff).toContain('+No blocking findings.');
+    await screenshot(page, 'evals-trial-transcript');
+
+    await page.getByRole('tab', { name: /^baseline 1 · fail$/ }).click();
+    await page.getByText('The agent changed nothing.').waitFor();
+    expect(await flat(page, '[aria-label="Trial assertions"]')).toContain('fail files_changed no changed file matches REVIEW.md');
+    expect(await page.locator('svg.evals-chart circle').count()).toBe(2);
+    await screenshot(page, 'evals-baseline-trial');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('cancels a run whose agent never finishes', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(`${app.served.url}#/evals/sleepy`);
+    await page.getByRole('button', { name: 'Run evals' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('evals-progress').getByText(/^cancelled after \d of 2 trials$/).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Run evals' }).isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,57 @@
+import { evalService } from '../../services/evals/service';
+import { HandlerError } from '../errors';
+import type { AreaHandlers } from '../table';
+
+/** Thin: validate (the contract did), call the eval service, map its answer. */
+export const evalsHandlers: AreaHandlers<'evals'> = {
+  overview: (_req, { session }) => {
+    const { ref } = session.requireProject();
+    const o = evalService.overview(ref.root);
+    const latest = new Map<string, { runId: string; result: ReturnType<typeof evalService.storedRuns>[number]['results'][number] }>();
+    for (const run of evalService.storedRuns(ref.root)) {
+      for (const r of run.results) {
+        const key = `${r.skill}\0${r.eval}\0${r.runner}`;
+        if (!latest.has(key)) latest.set(key, { runId: run.runId, result: r });
+      }
+    }
+    return { ...o, skills: o.skills.map((s) => ({ ...s, evals: [...s.evals] })), runners: o.runners.map((r) => ({ ...r, command: [...r.command] })), problems: [...o.problems], latest: [...latest.values()].map(view) };
+  },
+  start: async (req, { session }) => {
+    const { ref } = session.requireProject();
+    return evalService.start(ref.root, session, {
+      skills: req.skills,
+      baseline: req.baseline,
+      ...(req.evals ? { evals: req.evals } : {}),
+      ...(req.runner !== undefined ? { runner: req.runner } : {}),
+      ...(req.repeat !== undefined ? { repeat: req.repeat } : {}),
+    });
+  },
+  status: (req, { session }) => {
+    session.requireProject();
+    const s = evalService.status(req.runId);
+    if (!s) throw new HandlerError('not-found', `no eval run ${req.runId} in this session`);
+    return { ...s, results: s.results.map((r) => view({ runId: s.runId, result: r }).result), problems: [...s.problems] };
+  },
+  cancel: (req, { session }) => ({ cancelled: evalService.cancel(req.runId, session) }),
+  trial: (req, { session }) => {
+    const { ref } = session.requireProject();
+    const t = evalService.trial(ref.root, req);
+    if (!t) throw new HandlerError('not-found', `no stored trial ${req.index + 1} of ${req.skill}/${req.eval} on ${req.runner} in run ${req.runId}`);
+    return { ...t, trial: trialView(t.trial), entries: t.entries.map((e) => ({ ...e })) };
+  },
+  history: (req, { session }) => {
+    const { ref } = session.requireProject();
+    return { points: evalService.history(ref.root, req.skill) };
+  },
+};
+
+type Stored = ReturnType<typeof evalService.storedRuns>[number]['results'][number];
+
+function trialView(t: Stored['trialResults'][number]) {
+  return { ...t, tools: [...t.tools], changed: [...t.changed], assertions: t.assertions.map((a) => ({ ...a })) };
+}
+
+function view(x: { runId: string; result: Stored }) {
+  const r = x.result;
+  return { runId: x.runId, result: { ...r, assertions: r.assertions.map((a) => ({ ...a })), trialResults: r.trialResults.map(trialView), ...(r.trigger ? { trigger: { ...r.trigger } } : {}) } };
+}

@@ -1,0 +1,357 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import type { Skill } from '../../../shared/ksf/model';
+import { decodeUtf8 } from '../../../shared/ksf/text';
+import { lintSkill } from '../../../shared/lint/checks';
+import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
+import type { EvalFile, EvalResult, RunnerConfig, TrialResult } from '../../../shared/evals/model';
+import { RUNNER_TIERS } from '../../../shared/evals/model';
+import { parseEvalFile } from '../../../shared/evals/parse';
+import { commandFor, findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
+import { deltaInterval, judgeTrial, scoreTrigger, summariseAssertions, triggerRate, type ArtifactSeen } from '../../../shared/evals/score';
+import { readTranscript } from '../../../shared/evals/transcript';
+import { writeFileAtomic } from '../fs/atomic';
+import { readProjectConfig } from '../project/config';
+import { judgeArtifact, listArtifacts } from '../runs/artifacts';
+import { probeBackend, currentHost } from '../sandbox/probe';
+import type { BackendStatus } from '../sandbox/types';
+import { installedSkills } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+import { runTrialProcess } from './trial';
+import { changedPaths, isDir, makeWorkspace, snapshot, workspaceDiff } from './workspace';
+
+export const EVALS_DIR = join('.kitbash', 'evals');
+
+/** A request that cannot start at all (exit 2): bad arguments, no runner, a bad runner table. */
+export class EvalSetupError extends Error {}
+
+export interface EvalRequest {
+  readonly projectRoot: string;
+  /** Installed skill names; empty → every installed skill with evals. */
+  readonly skills: readonly string[];
+  readonly runner?: string;
+  readonly repeat?: number;
+  readonly baseline: boolean;
+  /** Only these eval names (the app's "run one cell"). */
+  readonly evals?: readonly string[];
+}
+
+export type EvalEvent =
+  | { readonly type: 'planned'; readonly runId: string; readonly total: number }
+  | { readonly type: 'trial'; readonly skill: string; readonly eval: string; readonly runner: string; readonly done: number; readonly total: number; readonly trial: TrialResult }
+  | { readonly type: 'result'; readonly result: EvalResult };
+
+export interface EvalDeps {
+  readonly parentEnv?: Readonly<Record<string, string | undefined>>;
+  readonly tmpRoot?: string;
+  readonly probe?: () => Promise<BackendStatus>;
+  readonly now?: () => Date;
+}
+
+export interface EvalRun {
+  readonly runId: string;
+  /** Project-relative folder of the results and transcripts. */
+  readonly dir: string;
+  readonly startedAt: string;
+  readonly results: readonly EvalResult[];
+  /** Skills refused, eval files that did not parse: one line each. */
+  readonly problems: readonly string[];
+  /** True when some runner could not start (missing executable, no sandbox). */
+  readonly runnerUnavailable: boolean;
+  readonly cancelled: boolean;
+  /** How each runner used was set up, so a stored transcript can be read again. */
+  readonly runners: Readonly<Record<string, Pick<RunnerConfig, 'command' | 'target' | 'transcript'>>>;
+}
+
+interface Job {
+  readonly skill: Skill;
+  readonly skillDir: string;
+  readonly evalFile: EvalFile;
+  readonly runner: RunnerConfig;
+  readonly repeat: number;
+}
+
+/**
+ * A skill's lint verdict on safety: evals of a skill with a failing safety check are
+ * refused, as runs are. Kept to this one function so the shared run/gate verdict can
+ * replace it.
+ */
+export function blockingSafety(skill: Skill): string[] {
+  return lintSkill(skill)
+    .filter((c) => (SAFETY_CHECK_IDS as readonly string[]).includes(c.id) && c.status === 'fail')
+    .map((c) => `${c.id}: ${c.detail}`);
+}
+
+/** The skills, eval files and runners a request names, or the reason it cannot start. */
+export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] } {
+  const root = req.projectRoot;
+  const config = readProjectConfig(root);
+  if (!config.ok) throw new EvalSetupError(formatLoadError(config.error));
+  const configured = readRunners(config.value.raw);
+  if (!configured.ok) throw new EvalSetupError(configured.error);
+  const forced = req.runner !== undefined ? findRunner(configured.runners, req.runner) : undefined;
+  if (req.runner !== undefined && !forced) {
+    throw new EvalSetupError(`--runner ${req.runner}: no such runner (configured: ${configured.runners.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`);
+  }
+  const installed = installedSkills(root);
+  const unknown = req.skills.filter((n) => !installed.some((s) => s.nameHint === n));
+  if (unknown.length) throw new EvalSetupError(`${unknown.join(', ')}: not installed under .kitbash/skills/${installed.length ? ` (installed: ${installed.map((s) => s.nameHint).join(', ')})` : ''}`);
+  const jobs: Job[] = [];
+  const problems: string[] = [];
+  for (const loc of installed) {
+    if (req.skills.length && !req.skills.includes(loc.nameHint)) continue;
+    if (loc.kind === 'broken') {
+      problems.push(`${loc.display}: ${loc.problem}`);
+      continue;
+    }
+    const tree = readSkillTree(loc.abs, loc.display);
+    const loaded = tree.ok ? loadSkill(tree.value, { nameHint: loc.nameHint }) : tree;
+    if (!loaded.ok) {
+      problems.push(formatLoadError(loaded.error));
+      continue;
+    }
+    const skill = loaded.value;
+    const files = skill.tree.entries.filter((e) => e.kind === 'file' && /^evals\/[^/]+\.eval\.yaml$/.test(e.path));
+    const parsed: EvalFile[] = [];
+    for (const f of files) {
+      if (f.kind !== 'file') continue;
+      const display = `${loc.display}/${f.path}`;
+      const text = decodeUtf8(f.bytes);
+      const p = text.ok ? parseEvalFile(text.text, display) : { ok: false as const, error: `${display}: (file): not valid UTF-8` };
+      if (!p.ok) problems.push(p.error);
+      else if (RUNNER_TIERS.includes(p.value.tier) && (!req.evals || req.evals.includes(p.value.name))) parsed.push(p.value);
+    }
+    if (parsed.length === 0) continue;
+    const unsafe = blockingSafety(skill);
+    if (unsafe.length) {
+      problems.push(`${skill.manifest.skill.name}: refused — a blocking safety check fails (${unsafe.join('; ')}); fix it before running its evals`);
+      continue;
+    }
+    for (const e of parsed) {
+      if (e.fixture !== undefined && !isDir(join(loc.abs, e.fixture))) {
+        problems.push(`${e.file}: fixture: ${e.fixture} is not a folder in the skill`);
+        continue;
+      }
+      let runners: RunnerConfig[];
+      if (forced) runners = [forced];
+      else if (e.runner !== undefined) {
+        const r = findRunner(configured.runners, e.runner);
+        if (!r) {
+          problems.push(`${e.file}: runner: no runner "${e.runner}" (configure [evals.runners.${e.runner}] in kitbash.toml, or use a preset: ${PRESETS.map((p) => p.id).join(', ')})`);
+          continue;
+        }
+        runners = [r];
+      } else runners = configured.runners;
+      if (runners.length === 0) {
+        throw new EvalSetupError(`no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or pass --runner (${PRESETS.map((p) => p.id).join(', ')})`);
+      }
+      for (const runner of runners) jobs.push({ skill, skillDir: loc.abs, evalFile: e, runner, repeat: req.repeat ?? e.repeat });
+    }
+  }
+  return { jobs, problems };
+}
+
+interface Task {
+  readonly text: string;
+  readonly withSkill: boolean;
+  readonly shouldTrigger?: boolean;
+}
+
+function tasksOf(job: Job, baseline: boolean): Task[] {
+  const e = job.evalFile;
+  const rep = (t: Omit<Task, 'withSkill'>, withSkill: boolean): Task[] => Array.from({ length: job.repeat }, () => ({ ...t, withSkill }));
+  if (e.tier === 'trigger') {
+    return [...e.shouldTrigger.flatMap((text) => rep({ text, shouldTrigger: true }, true)), ...e.shouldNotTrigger.flatMap((text) => rep({ text, shouldTrigger: false }, true))];
+  }
+  return [...rep({ text: e.task! }, true), ...(baseline ? rep({ text: e.task! }, false) : [])];
+}
+
+/**
+ * Run every planned eval: each trial in a fresh workspace under a temporary folder,
+ * inside the sandbox; results and transcripts under `.kitbash/evals/<run>/`. Nothing
+ * else in the project is written.
+ */
+export async function runEvals(req: EvalRequest, opts: { signal?: AbortSignal; onEvent?: (e: EvalEvent) => void } = {}, deps: EvalDeps = {}): Promise<EvalRun> {
+  const { jobs, problems } = planEvals(req);
+  const now = deps.now ?? (() => new Date());
+  const started = now();
+  const runId = `${started.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const dirRel = `${EVALS_DIR.split('\\').join('/')}/${runId}`;
+  const outDir = join(req.projectRoot, EVALS_DIR, runId);
+  const emit = opts.onEvent ?? (() => undefined);
+  const total = jobs.reduce((n, j) => n + tasksOf(j, req.baseline).length, 0);
+  emit({ type: 'planned', runId, total });
+  const parentEnv = deps.parentEnv ?? process.env;
+  const homes = [parentEnv.HOME ?? '', safeHome()].filter((h) => h !== '');
+  const backend = await (deps.probe ?? (() => probeBackend(currentHost(parentEnv))))();
+  const results: EvalResult[] = [];
+  let done = 0;
+  let runnerUnavailable = false;
+  for (const job of jobs) {
+    const trials: TrialResult[] = [];
+    const name = job.skill.manifest.skill.name;
+    const version = job.skill.manifest.skill.version;
+    const tasks = tasksOf(job, req.baseline);
+    for (const [i, task] of tasks.entries()) {
+      if (opts.signal?.aborted) break;
+      const index = task.withSkill ? i : i - job.repeat;
+      const trial = await oneTrial(req, job, task, index, { outDir, parentEnv, homes, backend, ...(deps.tmpRoot ? { tmpRoot: deps.tmpRoot } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+      if (trial.outcome === 'not-found' || trial.outcome === 'refused') runnerUnavailable = true;
+      trials.push(trial);
+      emit({ type: 'trial', skill: name, eval: job.evalFile.name, runner: job.runner.id, done: ++done, total, trial });
+    }
+    const result = summarise(job, name, version, trials, req.baseline);
+    results.push(result);
+    emit({ type: 'result', result });
+  }
+  const runners = Object.fromEntries(jobs.map((j) => [j.runner.id, { command: j.runner.command, target: j.runner.target, transcript: j.runner.transcript }]));
+  const run: EvalRun = { runId, dir: dirRel, startedAt: started.toISOString(), results, problems, runnerUnavailable, cancelled: opts.signal?.aborted === true, runners };
+  if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
+  return run;
+}
+
+export function trialPath(skill: string, evalName: string, runner: string, baseline: boolean, index: number): string {
+  return `${skill}/${evalName}/${runner}/${baseline ? 'baseline' : 'skill'}-${index + 1}`;
+}
+
+async function oneTrial(
+  req: EvalRequest,
+  job: Job,
+  task: Task,
+  index: number,
+  ctx: { outDir: string; parentEnv: Readonly<Record<string, string | undefined>>; homes: readonly string[]; backend: BackendStatus; tmpRoot?: string; signal?: AbortSignal },
+): Promise<TrialResult> {
+  const name = job.skill.manifest.skill.name;
+  const base = { index, baseline: !task.withSkill, task: task.text, ...(task.shouldTrigger !== undefined ? { shouldTrigger: task.shouldTrigger } : {}) };
+  const tmp = mkdtempSync(join(ctx.tmpRoot ?? tmpdir(), 'skillsmith-eval-'));
+  const stem = join(ctx.outDir, ...trialPath(name, job.evalFile.name, job.runner.id, !task.withSkill, index).split('/'));
+  try {
+    let ws;
+    try {
+      ws = await makeWorkspace({
+        dir: join(tmp, 'work'),
+        ...(job.evalFile.fixture !== undefined ? { fixtureDir: join(job.skillDir, job.evalFile.fixture) } : {}),
+        ...(task.withSkill ? { skill: { name, dir: job.skillDir } } : {}),
+        target: job.runner.target,
+      });
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      return { ...base, outcome: 'crashed', exitCode: null, durationMs: 0, passed: false, skillLoaded: 'unknown', tools: [], changed: [], message, assertions: judgeTrial(job.evalFile.assert, failed('crashed', message)) };
+    }
+    const run = await runTrialProcess({
+      projectRoot: req.projectRoot,
+      runner: job.runner,
+      argv: commandFor(job.runner, task.text),
+      workspace: ws.dir,
+      ...(ws.skillDir ? { skillDir: ws.skillDir } : {}),
+      runDir: join(tmp, 'run'),
+      backend: ctx.backend,
+      parentEnv: ctx.parentEnv,
+      homes: ctx.homes,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+    const transcript = readTranscript(job.runner.transcript, run.stdout, name);
+    const after = snapshot(ws.dir);
+    const changed = changedPaths(ws.before, after);
+    const expectsExit = job.evalFile.assert.some((a) => a.kind === 'exit_code');
+    const outcome: TrialResult['outcome'] =
+      run.outcome === 'not-found' ? 'not-found'
+      : run.outcome === 'refused' ? 'refused'
+      : run.outcome === 'timeout' ? 'timeout'
+      : run.outcome === 'cancelled' ? 'cancelled'
+      : run.outcome !== 'exited' || (run.exitCode !== 0 && !expectsExit) ? 'crashed'
+      : transcript.problem ? 'unparseable'
+      : 'completed';
+    const message = run.message ?? (outcome === 'crashed' ? `the agent exited ${String(run.exitCode)}${firstLine(run.stderr)}` : outcome === 'unparseable' ? transcript.problem : undefined);
+    const producer = `${name}@${job.skill.manifest.skill.version}`;
+    const observation = {
+      outcome,
+      exitCode: run.exitCode,
+      transcript,
+      changed,
+      artifacts: (ref: string): ArtifactSeen[] => listArtifacts(ws.dir, ref).map((f) => ({ ...judgeArtifact(f, producer), rel: f.rel, doc: readJson(f.abs) })),
+      ...(message !== undefined ? { message } : {}),
+    };
+    let assertions = judgeTrial(job.evalFile.assert, observation);
+    if (job.evalFile.tier === 'trigger' && outcome === 'completed') {
+      const want = task.shouldTrigger === true;
+      const seen = transcript.skillLoaded;
+      assertions = [
+        seen === 'unknown'
+          ? { kind: 'skill_triggered', status: 'unknown', detail: 'the transcript does not tell whether the skill was loaded' }
+          : { kind: 'skill_triggered', status: (seen === 'yes') === want ? 'pass' : 'fail', detail: `${seen === 'yes' ? 'loaded' : 'not loaded'}; ${want ? 'should trigger' : 'should not trigger'}` },
+        ...assertions,
+      ];
+    }
+    const passed = outcome === 'completed' && assertions.every((a) => a.status === 'pass');
+    writeFileAtomic(`${stem}.transcript`, run.stdout);
+    if (run.stderr) writeFileAtomic(`${stem}.stderr`, run.stderr);
+    writeFileAtomic(`${stem}.diff`, workspaceDiff(ws.before, after, changed));
+    return { ...base, outcome, exitCode: run.exitCode, durationMs: run.durationMs, passed, skillLoaded: transcript.skillLoaded, tools: transcript.tools, assertions, changed, ...(message !== undefined ? { message } : {}) };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function failed(outcome: TrialResult['outcome'], message: string): Parameters<typeof judgeTrial>[1] {
+  return { outcome, exitCode: null, transcript: { skillLoaded: 'unknown', tools: [], entries: [], output: '' }, changed: [], artifacts: () => [], message };
+}
+
+function summarise(job: Job, skill: string, version: string, trials: readonly TrialResult[], baseline: boolean): EvalResult {
+  const e = job.evalFile;
+  const withSkill = trials.filter((t) => !t.baseline);
+  const without = trials.filter((t) => t.baseline);
+  const k = withSkill.filter((t) => t.passed).length;
+  const n = withSkill.length;
+  const trigger = e.tier === 'trigger' ? scoreTrigger(withSkill) : undefined;
+  const passRate = trigger ? triggerRate(trigger) : n ? k / n : 0;
+  const hasBaseline = baseline && e.tier !== 'trigger' && without.length > 0;
+  const kb = without.filter((t) => t.passed).length;
+  const baselinePassRate = hasBaseline ? kb / without.length : null;
+  const delta = hasBaseline && n > 0 ? (n > 1 ? deltaInterval(k, n, kb, without.length) : { value: k / n - kb / without.length, interval: null }) : null;
+  const told = withSkill.filter((t) => t.skillLoaded !== 'unknown');
+  const unavailable = withSkill.find((t) => t.outcome === 'not-found' || t.outcome === 'refused');
+  return {
+    skill,
+    version,
+    eval: e.name,
+    tier: e.tier,
+    runner: job.runner.id,
+    trials: n,
+    threshold: e.threshold,
+    passed: n > 0 && passRate >= e.threshold,
+    passRate,
+    baselinePassRate,
+    delta,
+    triggeredRate: told.length ? withSkill.filter((t) => t.skillLoaded === 'yes').length / n : null,
+    ...(trigger ? { trigger } : {}),
+    assertions: summariseAssertions(withSkill),
+    trialResults: trials,
+    ...(unavailable?.message ? { error: unavailable.message } : {}),
+  };
+}
+
+function readJson(abs: string): unknown {
+  try {
+    return JSON.parse(readFileSync(abs, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstLine(s: string): string {
+  const l = s.trim().split('\n').pop();
+  return l ? ` (${l.slice(0, 200)})` : '';
+}
+
+function safeHome(): string {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return homedir();
+  }
+}

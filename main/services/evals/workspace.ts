@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { unifiedDiff } from '../../../shared/lock/diff';
+import { compileProject } from '../compile/index';
+import { SKILLS_DIR } from '../skills/locate';
+
+/** Folders of a skill that stay out of a trial: the answer key and its material. */
+const NOT_INSTALLED = new Set(['evals', 'fixtures']);
+/** Text files up to this size keep their content so the workspace diff can be shown. */
+const DIFF_MAX_BYTES = 256 * 1024;
+
+export interface FileState {
+  readonly hash: string;
+  /** Content of a small text file (for the diff). */
+  readonly text?: string;
+}
+export type Snapshot = ReadonlyMap<string, FileState>;
+
+export interface TrialWorkspace {
+  readonly dir: string;
+  /** The installed copy of the skill inside the workspace (absent for a baseline trial). */
+  readonly skillDir?: string;
+  readonly before: Snapshot;
+}
+
+/**
+ * A fresh workspace for one trial: the fixture copied in, the skill installed under
+ * `.kitbash/skills/` and compiled for the runner's target by the project's own compiler
+ * (the same plan and writer `skillsmith compile` uses), then `git init` and one commit,
+ * so the agent starts in a clean repository and every change it makes is exact.
+ */
+export async function makeWorkspace(opts: { dir: string; fixtureDir?: string; skill?: { name: string; dir: string }; target: string }): Promise<TrialWorkspace> {
+  const ws = opts.dir;
+  mkdirSync(ws, { recursive: true });
+  if (opts.fixtureDir) cpSync(opts.fixtureDir, ws, { recursive: true, verbatimSymlinks: true });
+  let skillDir: string | undefined;
+  if (opts.skill) {
+    skillDir = join(ws, SKILLS_DIR, opts.skill.name);
+    cpSync(opts.skill.dir, skillDir, { recursive: true, verbatimSymlinks: true, filter: (src) => !NOT_INSTALLED.has(relative(opts.skill!.dir, src).split(sep)[0]!) });
+    writeFileSync(join(ws, 'kitbash.toml'), `# written by skillsmith eval: this trial's agent\n[project]\ntargets = [${JSON.stringify(opts.target)}]\n`);
+    const { plan } = await compileProject(ws, { durable: false });
+    if (plan.errors.length) throw new Error(`compiling ${opts.skill.name} for ${opts.target} failed: ${plan.errors.join('; ')}`);
+  }
+  gitInit(ws);
+  return { dir: ws, ...(skillDir ? { skillDir } : {}), before: snapshot(ws) };
+}
+
+function gitInit(ws: string): void {
+  // No user or system git config: hooks, signing and templates of the host stay out.
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: ws, GIT_TEMPLATE_DIR: '' };
+  const git = (...args: string[]): void => {
+    const r = spawnSync('git', ['-c', 'user.name=skillsmith', '-c', 'user.email=eval@skillsmith.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: ws, env, encoding: 'utf8' });
+    if (r.error || r.status !== 0) throw new Error(`git ${args[0]} in the trial workspace failed: ${r.error?.message ?? r.stderr.trim().split('\n')[0]}`);
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '--allow-empty', '--no-verify', '-m', 'trial fixture');
+}
+
+/** Every file under `root` except `.git/`, by workspace-relative path. */
+export function snapshot(root: string): Snapshot {
+  const out = new Map<string, FileState>();
+  const walk = (dir: string): void => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      const abs = join(dir, d.name);
+      const rel = relative(root, abs).split(sep).join('/');
+      if (rel === '.git') continue;
+      if (d.isDirectory()) walk(abs);
+      else if (d.isSymbolicLink()) out.set(rel, { hash: `symlink:${readlinkSync(abs)}` });
+      else if (d.isFile()) {
+        const bytes = readFileSync(abs);
+        const hash = createHash('sha256').update(bytes).digest('hex');
+        const text = bytes.length <= DIFF_MAX_BYTES && !bytes.includes(0) ? bytes.toString('utf8') : undefined;
+        out.set(rel, { hash, ...(text !== undefined ? { text } : {}) });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Paths added, changed or deleted between two snapshots, sorted. */
+export function changedPaths(before: Snapshot, after: Snapshot): string[] {
+  const out = new Set<string>();
+  for (const [p, s] of after) if (before.get(p)?.hash !== s.hash) out.add(p);
+  for (const p of before.keys()) if (!after.has(p)) out.add(p);
+  return [...out].sort();
+}
+
+/** A unified diff of the changed files (binary or large files named only). */
+export function workspaceDiff(before: Snapshot, after: Snapshot, paths: readonly string[]): string {
+  return paths
+    .map((p) => {
+      const a = before.get(p);
+      const b = after.get(p);
+      if ((a && a.text === undefined) || (b && b.text === undefined)) return `Binary or large file ${p} ${!a ? 'added' : !b ? 'deleted' : 'changed'}\n`;
+      return unifiedDiff(p, a?.text ?? '', b?.text ?? '') || `${p}: ${!a ? 'added (empty)' : !b ? 'deleted (was empty)' : 'changed (line endings or final newline)'}\n`;
+    })
+    .join('');
+}
+
+/** Whether a path is a real folder (fixtures must be). */
+export function isDir(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

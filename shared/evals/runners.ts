@@ -1,0 +1,138 @@
+import { isTable, type TomlTable } from '../ksf/toml';
+import { agents } from '../targets/agents';
+import { claudeCode } from '../targets/claude-code';
+import { gemini } from '../targets/gemini';
+import { isTargetId } from '../targets/registry';
+import { TRANSCRIPT_FORMATS, type RunnerConfig, type TranscriptFormat } from './model';
+
+export const DEFAULT_RUNNER_TIMEOUT_MS = 600_000;
+const MAX_TIMEOUT_S = 86_400;
+
+/**
+ * Built-in runners, each the vendor's documented headless mode with its JSON event
+ * stream. `doc` is where the command and the event format come from, `checked` the day
+ * they were read. The agents need their model API, so network is on; each passes only its
+ * own key through.
+ */
+export const PRESETS: readonly RunnerConfig[] = [
+  {
+    id: 'claude-code',
+    preset: 'claude-code',
+    command: ['claude', '-p', '{task}', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'],
+    target: claudeCode.id,
+    timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,
+    network: true,
+    env: ['ANTHROPIC_API_KEY'],
+    read: [],
+    transcript: 'claude-code',
+    doc: 'https://docs.claude.com/en/docs/claude-code/headless (print mode, --output-format stream-json; the Skill tool_use names the skill)',
+    checked: '2026-12-02',
+  },
+  {
+    id: 'codex',
+    preset: 'codex',
+    command: ['codex', 'exec', '--json', '--full-auto', '--skip-git-repo-check', '{task}'],
+    target: agents.id,
+    timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,
+    network: true,
+    env: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+    read: [],
+    transcript: 'codex',
+    doc: 'https://developers.openai.com/codex/noninteractive (codex exec --json: thread/turn/item JSONL; a skill is loaded by reading its SKILL.md)',
+    checked: '2026-12-02',
+  },
+  {
+    id: 'gemini',
+    preset: 'gemini',
+    command: ['gemini', '-p', '{task}', '--output-format', 'stream-json', '--yolo'],
+    target: gemini.id,
+    timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,
+    network: true,
+    env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    read: [],
+    transcript: 'gemini',
+    doc: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/headless.md (stream-json: init, message, tool_use, tool_result, result; skills load through activate_skill)',
+    checked: '2026-12-02',
+  },
+];
+
+export type RunnersRead = { ok: true; runners: RunnerConfig[] } | { ok: false; error: string };
+
+const KEYS = new Set(['preset', 'command', 'target', 'timeout', 'network', 'env', 'read', 'transcript']);
+
+/**
+ * `[evals.runners.<id>]` of kitbash.toml. A runner either names a `preset` and overrides
+ * some of its fields, or gives `command` and `target` itself. Errors are one line naming
+ * the file and the field.
+ */
+export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): RunnersRead {
+  const evals = raw.evals;
+  if (evals === undefined) return { ok: true, runners: [] };
+  if (!isTable(evals)) return { ok: false, error: `${file}: evals: must be a table` };
+  const table = evals.runners;
+  if (table === undefined) return { ok: true, runners: [] };
+  if (!isTable(table)) return { ok: false, error: `${file}: evals.runners: must be a table of runners ([evals.runners.<id>])` };
+  const runners: RunnerConfig[] = [];
+  for (const [id, v] of Object.entries(table)) {
+    const at = `${file}: evals.runners.${id}`;
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) return { ok: false, error: `${at}: runner ids are lower-case letters, digits, - and _` };
+    if (!isTable(v)) return { ok: false, error: `${at}: must be a table` };
+    const unknown = Object.keys(v).find((k) => !KEYS.has(k));
+    if (unknown) return { ok: false, error: `${at}.${unknown}: unknown field (known: ${[...KEYS].join(', ')})` };
+    let base: RunnerConfig | undefined;
+    if (v.preset !== undefined) {
+      base = PRESETS.find((p) => p.id === v.preset);
+      if (!base) return { ok: false, error: `${at}.preset: unknown preset ${JSON.stringify(v.preset)} (presets: ${PRESETS.map((p) => p.id).join(', ')})` };
+    }
+    const command = v.command ?? base?.command;
+    if (!Array.isArray(command) || command.length === 0 || command.some((c) => typeof c !== 'string' || c === '')) {
+      return { ok: false, error: `${at}.command: must be a non-empty list of strings (argv; {task} is replaced by the task)` };
+    }
+    if (!command.some((c: string) => c.includes('{task}'))) return { ok: false, error: `${at}.command: no element holds {task} — the agent would never see the task` };
+    const target = v.target ?? base?.target;
+    if (typeof target !== 'string' || !isTargetId(target)) return { ok: false, error: `${at}.target: must be a compile target id (got ${JSON.stringify(target ?? null)})` };
+    let timeoutMs = base?.timeoutMs ?? DEFAULT_RUNNER_TIMEOUT_MS;
+    if (v.timeout !== undefined) {
+      const s = typeof v.timeout === 'bigint' ? Number(v.timeout) : v.timeout;
+      if (typeof s !== 'number' || !(s > 0 && s <= MAX_TIMEOUT_S)) return { ok: false, error: `${at}.timeout: seconds, more than 0 and at most ${MAX_TIMEOUT_S}` };
+      timeoutMs = Math.round(s * 1000);
+    }
+    const network = v.network ?? base?.network ?? false;
+    if (typeof network !== 'boolean') return { ok: false, error: `${at}.network: must be true or false` };
+    const list = (k: 'env' | 'read', ok: (s: string) => boolean, what: string): string[] | string => {
+      const x = v[k] ?? base?.[k] ?? [];
+      if (!Array.isArray(x) || x.some((s) => typeof s !== 'string' || !ok(s))) return `${at}.${k}: must be a list of ${what}`;
+      return x as string[];
+    };
+    const env = list('env', (s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s), 'variable names');
+    if (typeof env === 'string') return { ok: false, error: env };
+    const read = list('read', (s) => s !== '', 'paths');
+    if (typeof read === 'string') return { ok: false, error: read };
+    const transcript = v.transcript ?? base?.transcript ?? 'text';
+    if (typeof transcript !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(transcript)) {
+      return { ok: false, error: `${at}.transcript: must be one of ${TRANSCRIPT_FORMATS.join(', ')}` };
+    }
+    runners.push({
+      id,
+      command: command as string[],
+      target,
+      timeoutMs,
+      network,
+      env,
+      read,
+      transcript: transcript as TranscriptFormat,
+      ...(base ? { preset: base.id, ...(base.doc ? { doc: base.doc } : {}), ...(base.checked ? { checked: base.checked } : {}) } : {}),
+    });
+  }
+  return { ok: true, runners };
+}
+
+/** A runner by id: configured ones first, then the presets. */
+export function findRunner(configured: readonly RunnerConfig[], id: string): RunnerConfig | undefined {
+  return configured.find((r) => r.id === id) ?? PRESETS.find((p) => p.id === id);
+}
+
+/** `{task}` substituted in every element (the task is one argv element, never shell text). */
+export function commandFor(runner: RunnerConfig, task: string): string[] {
+  return runner.command.map((c) => c.split('{task}').join(task));
+}

@@ -1,0 +1,132 @@
+import type { Transcript, TranscriptEntry, TranscriptFormat, Tri } from './model';
+
+/**
+ * Reading an agent's headless output. Each reader follows its vendor's documented event
+ * stream (see the presets in runners.ts for the doc and the date checked). "Loaded" is
+ * claimed only on evidence (the agent's skill tool, or a read of the skill's SKILL.md);
+ * "not loaded" only when the stream ran to its final event; otherwise "unknown".
+ */
+export function readTranscript(format: TranscriptFormat, stdout: string, skill: string): Transcript {
+  if (format === 'text') return { skillLoaded: 'unknown', tools: [], entries: stdout ? [{ kind: 'message', text: stdout }] : [], output: stdout };
+  const events: Record<string, unknown>[] = [];
+  let bad = 0;
+  for (const line of stdout.split('\n')) {
+    const t = line.trim();
+    if (t === '') continue;
+    try {
+      const v: unknown = JSON.parse(t);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) events.push(v as Record<string, unknown>);
+      else bad++;
+    } catch {
+      bad++;
+    }
+  }
+  if (events.length === 0) {
+    return { skillLoaded: 'unknown', tools: [], entries: [], output: stdout, problem: stdout.trim() === '' ? `no ${format} events on stdout (empty output)` : `stdout is not a ${format} JSON event stream (${bad} unreadable line(s))` };
+  }
+  const r = format === 'claude-code' ? claude(events, skill) : format === 'codex' ? codex(events, skill) : gemini(events, skill);
+  const loaded: Tri = r.evidence ? 'yes' : r.complete ? 'no' : 'unknown';
+  return { skillLoaded: loaded, tools: [...new Set(r.entries.filter((e) => e.kind === 'tool').map((e) => e.tool!))], entries: r.entries, output: r.output };
+}
+
+interface Read {
+  entries: TranscriptEntry[];
+  output: string;
+  evidence: boolean;
+  complete: boolean;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** A path or command that reads this skill's SKILL.md in any agent's skill folder. */
+function readsSkillFile(text: string, skill: string): boolean {
+  return new RegExp(`(?:^|[\\s"'/])skills/${skill.replace(/[-]/g, '\\-')}/SKILL\\.md\\b`).test(text);
+}
+
+/** Claude Code `-p --output-format stream-json --verbose`: system/assistant/user/result lines. */
+function claude(events: readonly Record<string, unknown>[], skill: string): Read {
+  const out: Read = { entries: [], output: '', evidence: false, complete: false };
+  let lastText = '';
+  for (const e of events) {
+    const type = str(e.type);
+    if (type === 'assistant') {
+      const content = rec(e.message).content;
+      for (const c of Array.isArray(content) ? content : []) {
+        const part = rec(c);
+        if (part.type === 'text') {
+          lastText = str(part.text);
+          out.entries.push({ kind: 'message', text: lastText });
+        } else if (part.type === 'tool_use') {
+          const name = str(part.name);
+          const input = rec(part.input);
+          out.entries.push({ kind: 'tool', tool: name, text: JSON.stringify(input) });
+          if (name === 'Skill' && (input.skill === skill || input.command === skill)) out.evidence = true;
+          if (readsSkillFile(str(input.file_path) || str(input.command), skill)) out.evidence = true;
+        }
+      }
+    } else if (type === 'result') {
+      out.complete = true;
+      const text = str(e.result);
+      out.entries.push({ kind: e.is_error === true ? 'error' : 'result', text });
+      if (text) lastText = text;
+    }
+  }
+  out.output = lastText;
+  return out;
+}
+
+/** Codex `exec --json`: thread/turn events and items (agent_message, command_execution, …). */
+function codex(events: readonly Record<string, unknown>[], skill: string): Read {
+  const out: Read = { entries: [], output: '', evidence: false, complete: false };
+  for (const e of events) {
+    const type = str(e.type);
+    if (type === 'turn.completed') out.complete = true;
+    else if (type === 'turn.failed' || type === 'error') out.entries.push({ kind: 'error', text: str(rec(e.error).message) || str(e.message) });
+    else if (type === 'item.completed') {
+      const item = rec(e.item);
+      const it = str(item.type);
+      if (it === 'agent_message') {
+        out.output = str(item.text);
+        out.entries.push({ kind: 'message', text: out.output });
+      } else if (it === 'command_execution') {
+        const command = str(item.command);
+        out.entries.push({ kind: 'tool', tool: 'shell', text: command });
+        if (readsSkillFile(command, skill)) out.evidence = true;
+      } else if (it === 'file_change') {
+        const changes = Array.isArray(item.changes) ? item.changes.map((c) => str(rec(c).path)).join(', ') : '';
+        out.entries.push({ kind: 'tool', tool: 'file_change', text: changes });
+      } else if (it === 'mcp_tool_call') {
+        out.entries.push({ kind: 'tool', tool: `${str(item.server)}.${str(item.tool)}`, text: JSON.stringify(item.arguments ?? {}) });
+      } else if (it === 'web_search') {
+        out.entries.push({ kind: 'tool', tool: 'web_search', text: str(item.query) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Gemini CLI `--output-format stream-json`: init, message, tool_use, tool_result, error, result. */
+function gemini(events: readonly Record<string, unknown>[], skill: string): Read {
+  const out: Read = { entries: [], output: '', evidence: false, complete: false };
+  let reply = '';
+  for (const e of events) {
+    const type = str(e.type);
+    if (type === 'message' && e.role === 'assistant') {
+      reply = e.delta === true ? reply + str(e.content) : str(e.content);
+      out.entries.push({ kind: 'message', text: str(e.content) });
+    } else if (type === 'tool_use') {
+      const name = str(e.tool_name);
+      const params = rec(e.parameters);
+      out.entries.push({ kind: 'tool', tool: name, text: JSON.stringify(params) });
+      if (name === 'activate_skill' && params.name === skill) out.evidence = true;
+      if (readsSkillFile(str(params.file_path) || str(params.absolute_path) || str(params.command), skill)) out.evidence = true;
+    } else if (type === 'error') out.entries.push({ kind: 'error', text: str(e.message) });
+    else if (type === 'result') {
+      out.complete = true;
+      out.entries.push({ kind: e.status === 'error' ? 'error' : 'result', text: str(e.status) });
+    }
+  }
+  out.output = reply;
+  return out;
+}
