@@ -78,7 +78,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/matrix')).runMatrix(argv, io),
   },
   serve: {
-    summary: 'serve [--project DIR] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
+    summary: 'serve [--project DIR] [--example] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
     // Loaded on demand: the host (ws, zod, the dashboard) stays out of lint's start-up.
     run: async (argv, io) => (await import('./commands/serve')).runServe(argv, io),
   },

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Brand } from './components/Logo';
 import { Picker } from './components/Picker';
 import { ProjectShell } from './components/ProjectShell';
@@ -8,6 +9,15 @@ export function App({ connected }: { connected: boolean }) {
   const current = useCurrentProject();
   // Subscribed here too so a project opened from a native menu switches the view.
   useLiveRefresh(current.data?.project?.root ?? null);
+  // A different project (opened from the picker or a native menu) starts on its
+  // dashboard: the old route names a skill or tab of the previous project. Replaced
+  // before the shell renders, so no view mounts on the stale route.
+  const lastRoot = useRef<string | null>(null);
+  const root = current.data?.project?.root ?? null;
+  if (root && root !== lastRoot.current) {
+    if (lastRoot.current !== null) window.history.replaceState(null, '', '#/dashboard');
+    lastRoot.current = root;
+  }
   if (current.isPending) {
     return (
       <div className="app-shell">

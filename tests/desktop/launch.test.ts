@@ -1,48 +1,120 @@
 /**
  * `npm start` / `npm run dist` behaviour (main/electron/launch.cjs) and the packaging
- * config. No Electron here: a stand-in executable under ELECTRON_OVERRIDE_DIST_PATH
- * proves the launch path, and its absence proves the one-line pointer to `npm run web`.
+ * config. No network and no Electron here: stand-in installers (SKILLSMITH_ELECTRON_INSTALLER)
+ * play the electron package's install.js — one writes a stand-in binary under
+ * ELECTRON_OVERRIDE_DIST_PATH, one fails like an offline download, one hangs for Ctrl+C —
+ * and the browser fallback is the real `skillsmith serve` from out/.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/paths';
 
 const launcher = join(repoRoot, 'main/electron/launch.cjs');
+const electronVersion = (JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+const downloading = `skillsmith: downloading Electron ${electronVersion} for this machine (once, about 100 MB)…\n`;
 
-function launch(args: string[], env: Record<string, string | undefined>) {
-  const r = spawnSync(process.execPath, [launcher, ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, SKILLSMITH_SKIP_BUILD: '1', ...env }, timeout: 30_000 });
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'skillsmith-launch-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function env(extra: Record<string, string>): NodeJS.ProcessEnv {
+  // No display: the browser fallback must not try to open one from a test.
+  return { ...process.env, SKILLSMITH_SKIP_BUILD: '1', SKILLSMITH_DATA_DIR: join(dir, 'data'), DISPLAY: '', WAYLAND_DISPLAY: '', ...extra };
+}
+
+function launch(args: string[], extra: Record<string, string>) {
+  const r = spawnSync(process.execPath, [launcher, ...args], { cwd: repoRoot, encoding: 'utf8', env: env(extra), timeout: 30_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+function installer(name: string, body: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, body);
+  return p;
+}
+
+/** Starts the launcher in the background; `until(re)` waits for a line on stdout or stderr. */
+function launchAsync(extra: Record<string, string>) {
+  const child = spawn(process.execPath, [launcher], { cwd: repoRoot, env: env(extra) });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const until = async (re: RegExp) => {
+    for (let i = 0; i < 600 && !re.test(out + err); i++) await new Promise((r) => setTimeout(r, 50));
+    return re.exec(out + err);
+  };
+  return { child, exited, until, out: () => out, err: () => err };
+}
+
 describe('npm start', () => {
-  it('without an Electron binary prints one line pointing at npm run web, and no stack trace', () => {
-    const empty = mkdtempSync(join(tmpdir(), 'skillsmith-noelectron-'));
+  it('with no binary runs the installer (progress shown) and then launches the binary it installed', () => {
+    const dist = join(dir, 'dist');
+    const inst = installer(
+      'ok.js',
+      `const fs = require('fs');
+       process.stderr.write('Downloading electron.zip: [====] 100%\\n');
+       fs.mkdirSync(${JSON.stringify(dist)}, { recursive: true });
+       fs.writeFileSync(${JSON.stringify(join(dist, 'electron'))}, '#!/bin/sh\\necho "electron $*"\\nexit 4\\n', { mode: 0o755 });`,
+    );
+    const r = launch(['examples/workspace'], { ELECTRON_OVERRIDE_DIST_PATH: dist, SKILLSMITH_ELECTRON_INSTALLER: inst });
+    expect(r.err).toBe(`${downloading}Downloading electron.zip: [====] 100%\n`);
+    expect(r.out).toBe('electron . examples/workspace\n');
+    expect(r.code).toBe(4);
+  });
+
+  it('when the download fails says so in one line and serves the app in the browser on the example, until Ctrl+C', async () => {
+    const inst = installer('offline.js', `console.error(new Error('getaddrinfo ENOTFOUND github.com').stack); process.exit(1);`);
+    const run = launchAsync({ ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'none'), SKILLSMITH_ELECTRON_INSTALLER: inst });
     try {
-      const r = launch([], { ELECTRON_OVERRIDE_DIST_PATH: empty });
-      expect(r.code).toBe(0);
-      expect(r.out).toBe('skillsmith: the Electron binary is not available on this machine — run "npm run web" to use Skillsmith in your browser instead.\n');
-      expect(r.err).toBe('');
+      const m = await run.until(/Skillsmith running at (\S+)\n/);
+      expect(m, run.out() + run.err()).not.toBeNull();
+      expect(run.err()).toBe(`${downloading}skillsmith: could not download Electron (getaddrinfo ENOTFOUND github.com) — starting Skillsmith in your browser instead\n`);
+      await run.until(/press Ctrl\+C/);
+      expect(run.out()).toContain(`project: ${join(repoRoot, 'examples', 'workspace')}\n`);
+      const page = await fetch(m![1]!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<div id="root">/);
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
     } finally {
-      rmSync(empty, { recursive: true, force: true });
+      run.child.kill('SIGKILL');
+    }
+  });
+
+  it('Ctrl+C during the download stops with 130 and starts nothing else', async () => {
+    const inst = installer('slow.js', `process.stderr.write('Downloading electron.zip: [=   ] 10%\\n'); setInterval(() => {}, 1000);`);
+    const run = launchAsync({ ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'none'), SKILLSMITH_ELECTRON_INSTALLER: inst });
+    try {
+      expect(await run.until(/10%/)).not.toBeNull();
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+      expect(run.out()).toBe('');
+      expect(run.err()).toBe(`${downloading}Downloading electron.zip: [=   ] 10%\n`);
+    } finally {
+      run.child.kill('SIGKILL');
     }
   });
 
   it('with a binary launches it on the app, passing a project folder through and the exit code back', () => {
-    const dist = mkdtempSync(join(tmpdir(), 'skillsmith-fakeelectron-'));
-    try {
-      const fake = join(dist, 'electron');
-      writeFileSync(fake, `#!/bin/sh\necho "electron $* ELECTRON_RUN_AS_NODE=\${ELECTRON_RUN_AS_NODE:-unset}"\nexit 3\n`);
-      chmodSync(fake, 0o755);
-      const r = launch(['examples/workspace'], { ELECTRON_OVERRIDE_DIST_PATH: dist, ELECTRON_RUN_AS_NODE: '1' });
-      expect(r.out).toBe('electron . examples/workspace ELECTRON_RUN_AS_NODE=unset\n');
-      expect(r.code).toBe(3);
-    } finally {
-      rmSync(dist, { recursive: true, force: true });
-    }
+    const dist = join(dir, 'dist');
+    const inst = installer('never.js', `require('fs').writeFileSync(${JSON.stringify(join(dir, 'ran'))}, ''); process.exit(1);`);
+    mkdirSync(dist);
+    const fake = join(dist, 'electron');
+    writeFileSync(fake, `#!/bin/sh\necho "electron $* ELECTRON_RUN_AS_NODE=\${ELECTRON_RUN_AS_NODE:-unset}"\nexit 3\n`);
+    chmodSync(fake, 0o755);
+    const r = launch(['examples/workspace'], { ELECTRON_OVERRIDE_DIST_PATH: dist, ELECTRON_RUN_AS_NODE: '1', SKILLSMITH_ELECTRON_INSTALLER: inst });
+    expect(r.out).toBe('electron . examples/workspace ELECTRON_RUN_AS_NODE=unset\n');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(3);
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
   });
 
   it('package.json runs the launcher for start, web and dist', () => {

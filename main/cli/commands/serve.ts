@@ -8,7 +8,7 @@ import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
 
-const FLAGS = { project: { type: 'string' }, port: { type: 'string' }, open: { type: 'boolean' } } as const;
+const FLAGS = { project: { type: 'string' }, port: { type: 'string' }, open: { type: 'boolean' }, example: { type: 'boolean' } } as const;
 
 export interface ServeHooks {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
@@ -20,8 +20,9 @@ export interface ServeHooks {
 }
 
 /**
- * `skillsmith serve [--project DIR] [--port N] [--open]`: the app in a browser, over the
- * loopback host. The first line of output is the URL with its access token.
+ * `skillsmith serve [--project DIR] [--example] [--port N] [--open]`: the app in a browser, over the
+ * loopback host. `--example` opens the bundled example workspace when there is no last
+ * project (what `npm start` does when it falls back to the browser). The first line of output is the URL with its access token.
  */
 export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeHooks = {}): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
@@ -44,7 +45,7 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   } else if (existsSync(join(io.cwd, 'kitbash.toml')) || existsSync(join(io.cwd, '.kitbash'))) {
     project = io.cwd;
   } else {
-    project = platform.recent.last();
+    project = platform.recent.last() ?? (flags.example ? (platform.examplePath ?? undefined) : undefined);
   }
 
   // Scan the project while the browser parses the page's script (the server is idle

@@ -6,8 +6,9 @@ import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
 import { StandingChart } from './StandingChart';
-import { DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
+import { AddSkillActions, DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
 import { StatusCards, Targets } from './StatusCards';
+import { CompileDialog } from '../views/previews/CompileDialog';
 
 /** The project overview: targets, costs, the skills table, drift and problems. */
 export function DashboardView({ project }: { project: ProjectRef }) {
@@ -15,6 +16,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
   const lastChange = useLiveRefresh(project.root);
   const close = useCloseProject();
   const [selected, setSelected] = useState<string | null>(null);
+  const [compiling, setCompiling] = useState(false);
   const [, tick] = useState(0);
   useEffect(() => {
     const t = setInterval(() => tick((n) => n + 1), 15_000);
@@ -64,15 +66,13 @@ export function DashboardView({ project }: { project: ProjectRef }) {
             </div>
           )}
           <SummaryTiles data={data!} />
-          <StatusCards data={data!} />
+          <StatusCards data={data!} onCompile={() => setCompiling(true)} />
           {data!.skills.length === 0 ? (
-            <EmptyState title="No skills installed yet" icon="✦">
+            <EmptyState title="No skills installed yet" icon="✦" actions={<AddSkillActions />}>
               <p>
                 Skills live in <code>.kitbash/skills/&lt;name&gt;/</code> with a <code>SKILL.md</code> (and optionally a <code>skill.toml</code>).
               </p>
-              <p className="muted">
-                Install one with <code>skillsmith install &lt;source&gt;</code>, or create the folder — this page updates by itself.
-              </p>
+              <p className="muted">Install one from a folder, a git repository or GitHub, or start a new one — this page updates by itself.</p>
             </EmptyState>
           ) : (
             <>
@@ -86,6 +86,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           )}
         </main>
       )}
+      {compiling && <CompileDialog project={project} dirty={false} onClose={() => setCompiling(false)} />}
       {selected && data && <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />}
     </>
   );

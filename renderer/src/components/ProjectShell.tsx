@@ -1,16 +1,54 @@
+import { useEffect, useState } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { useCloseProject } from '../queries';
 import { navigate, useRoute } from '../route';
+import { clearProjectDrafts, FLUSH_DRAFTS_EVENT, projectDrafts } from '../views/editor/drafts';
 import { findView, PROJECT_VIEWS } from '../views/registry';
 import { Brand } from './Logo';
+import { SwitchDialog } from './SwitchDialog';
 
 /** The frame of an open project: brand, project, the view tabs, connection state. */
 export function ProjectShell({ project, connected }: { project: ProjectRef; connected: boolean }) {
   const route = useRoute();
   const view = findView(route.view);
   const close = useCloseProject();
+  const [asking, setAsking] = useState<string[] | null>(null);
+  const leave = () => {
+    setAsking(null);
+    // The next project opens on its dashboard, not on this one's skill or tab.
+    window.history.replaceState(null, '', '#/dashboard');
+    close.mutate();
+  };
+  const switchProject = () => {
+    window.dispatchEvent(new Event(FLUSH_DRAFTS_EVENT));
+    const drafts = projectDrafts(project.root);
+    if (drafts.length) setAsking(drafts);
+    else leave();
+  };
+
+  // Ctrl/Cmd+1…9 jumps to the n-th tab (documented in the README's shortcut map).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || !/^[1-9]$/.test(e.key)) return;
+      const target = PROJECT_VIEWS[Number(e.key) - 1];
+      if (!target) return;
+      e.preventDefault();
+      navigate({ view: target.id });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   return (
     <div className="app-shell">
+      <a className="skip-link" href="#main-content" onClick={(e) => {
+        e.preventDefault();
+        const main = document.querySelector<HTMLElement>('main, [role="main"]');
+        main?.setAttribute('tabindex', '-1');
+        main?.focus();
+      }}>
+        Skip to content
+      </a>
       <header className="topbar">
         <Brand />
         <div className="project-id">
@@ -20,12 +58,13 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
           </span>
         </div>
         <nav className="view-tabs" aria-label="Project views">
-          {PROJECT_VIEWS.map((v) => (
+          {PROJECT_VIEWS.map((v, i) => (
             <a
               key={v.id}
               href={`#/${v.id}`}
               className={`view-tab ${v.id === view.id ? 'active' : ''}`}
               aria-current={v.id === view.id ? 'page' : undefined}
+              title={i < 9 ? `${v.label} (Ctrl+${i + 1})` : v.label}
               onClick={(e) => {
                 e.preventDefault();
                 navigate({ view: v.id });
@@ -40,12 +79,23 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
             <span className="live-dot" aria-hidden="true" />
             {connected ? 'Live' : 'Offline'}
           </span>
-          <button type="button" className="btn ghost" onClick={() => close.mutate()}>
+          <button type="button" className="btn ghost" onClick={switchProject} data-action="switch-project">
             Switch project
           </button>
         </div>
       </header>
       {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
+      {asking && (
+        <SwitchDialog
+          drafts={asking}
+          onCancel={() => setAsking(null)}
+          onKeep={leave}
+          onDiscard={() => {
+            clearProjectDrafts(project.root);
+            leave();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -49,12 +49,27 @@ export function ErrorState({ error, onRetry, action }: { error: unknown; onRetry
   );
 }
 
-export function EmptyState({ title, children, icon = '∅' }: { title: string; children: ReactNode; icon?: string }) {
+export function EmptyState({ title, children, icon = '∅', actions }: { title: string; children: ReactNode; icon?: string; actions?: ReactNode }) {
   return (
     <div className="state state-empty">
       <div className="state-icon" aria-hidden="true">{icon}</div>
       <h2>{title}</h2>
       <div className="state-message">{children}</div>
+      {actions && <div className="state-actions">{actions}</div>}
     </div>
+  );
+}
+
+/** What an empty project offers everywhere: install a skill, or write a new one. */
+export function AddSkillActions() {
+  return (
+    <>
+      <a className="btn primary" href="#/install" data-action="install-skill">
+        Install a skill
+      </a>
+      <a className="btn" href="#/editor" data-action="new-skill">
+        New skill
+      </a>
+    </>
   );
 }

@@ -1,20 +1,40 @@
+import type { ReactNode } from 'react';
 import type { Dashboard, StatusCard } from '../../../shared/ipc';
 
 const ICON: Record<StatusCard['state'], string> = { ok: '✓', warn: '!', error: '✕', none: '–', unavailable: '…' };
 const WORD: Record<StatusCard['state'], string> = { ok: 'OK', warn: 'Attention', error: 'Problem', none: 'Not set up', unavailable: 'Not available' };
 
-export function StatusCards({ data }: { data: Dashboard }) {
+/** The lock, policy and compiled-output cards, each with the action that deals with it. */
+export function StatusCards({ data, onCompile }: { data: Dashboard; onCompile: () => void }) {
+  const action = (c: StatusCard): ReactNode => {
+    if (c === data.policy) {
+      return (
+        <a className="btn" href="#/settings" data-action="open-settings">
+          Settings
+        </a>
+      );
+    }
+    if (c === data.compiled && c.state !== 'unavailable' && c.state !== 'none') {
+      return (
+        <button type="button" className={`btn ${c.state === 'ok' ? '' : 'primary'}`} onClick={onCompile} data-action="compile">
+          Compile…
+        </button>
+      );
+    }
+    return null;
+  };
   return (
     <div className="status-cards">
       {[data.lock, data.policy, data.compiled].map((c) => (
         <div key={c.title} className={`status-card ${c.state}`} data-card={c.title}>
           <span className="status-icon" aria-hidden="true">{ICON[c.state]}</span>
-          <div>
+          <div className="status-body">
             <div className="status-title">
               {c.title} <span className="status-word">{WORD[c.state]}</span>
             </div>
             <div className="status-detail">{c.detail}</div>
           </div>
+          {action(c)}
         </div>
       ))}
     </div>

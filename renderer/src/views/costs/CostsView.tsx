@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
 import { TARGETS } from '../../../../shared/targets/registry';
-import { EmptyState, ErrorState } from '../../components/States';
+import { AddSkillActions, EmptyState, ErrorState } from '../../components/States';
 import { formatTokens } from '../../format';
 import { navigate } from '../../route';
 import { activeTargets, snapshotCosts, type SkillCost } from '../previews/live';
@@ -34,7 +34,7 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
   if (skills.length === 0) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills to price">Install or create a skill to see what it costs each agent per session.</EmptyState>
+        <EmptyState title="No skills to price" actions={<AddSkillActions />}>Install or create a skill to see what it costs each agent per session.</EmptyState>
       </main>
     );
   }

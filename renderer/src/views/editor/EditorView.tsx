@@ -8,7 +8,7 @@ import { monaco, themeName, type editor } from '../../monaco/setup';
 import type { Diagnostic, Meter } from './analyze';
 import { DiffDialog } from './DiffDialog';
 import { PreviewSlot } from './PreviewSlot';
-import { newestDraft } from './drafts';
+import { FLUSH_DRAFTS_EVENT, newestDraft } from './drafts';
 import { EditorSession, type FileState } from './session';
 import './editor.css';
 
@@ -167,8 +167,10 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
     };
     const unload = () => session.flushDrafts();
     window.addEventListener('beforeunload', unload);
+    window.addEventListener(FLUSH_DRAFTS_EVENT, unload);
     return () => {
       window.removeEventListener('beforeunload', unload);
+      window.removeEventListener(FLUSH_DRAFTS_EVENT, unload);
       delete window.__skillsmithEditor;
       session.dispose();
     };

@@ -102,3 +102,27 @@ export function newestDraft(projectRoot: string, dir: string): string | null {
   }
   return best?.file ?? null;
 }
+
+/** Asks an open editor to write its pending (debounced) drafts now, e.g. before the project is left. */
+export const FLUSH_DRAFTS_EVENT = 'skillsmith:flush-drafts';
+
+/** Every unsaved buffer of the project at `projectRoot`, as `<dir>/<file>`, sorted. */
+export function projectDrafts(projectRoot: string): string[] {
+  const s = storage();
+  if (!s) return [];
+  const head = [PREFIX, projectRoot, ''].join(SEP);
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (k?.startsWith(head)) out.push(k.slice(head.length).replace(SEP, '/'));
+  }
+  return out.sort();
+}
+
+/** Drops every unsaved buffer of the project at `projectRoot`. */
+export function clearProjectDrafts(projectRoot: string): void {
+  for (const d of projectDrafts(projectRoot)) {
+    const i = d.indexOf('/');
+    clearDraft(projectRoot, d.slice(0, i), d.slice(i + 1));
+  }
+}

@@ -3,7 +3,7 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
 import { TARGETS } from '../../../../shared/targets/registry';
 import type { CellStatus } from '../../../../shared/targets';
-import { EmptyState, ErrorState } from '../../components/States';
+import { AddSkillActions, EmptyState, ErrorState } from '../../components/States';
 import { formatTokens } from '../../format';
 import { navigate } from '../../route';
 import { activeTargets, explainCell, snapshotMatrix, type Cell } from '../previews/live';
@@ -81,7 +81,7 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
   if (matrix.skills.length === 0 && failures.length === 0) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills yet">Install or create a skill to see how each agent receives it.</EmptyState>
+        <EmptyState title="No skills yet" actions={<AddSkillActions />}>Install or create a skill to see how each agent receives it.</EmptyState>
       </main>
     );
   }

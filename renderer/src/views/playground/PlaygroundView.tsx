@@ -82,7 +82,7 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
         </div>
       ) : dir === undefined ? (
         specs.length === 0 ? (
-          <EmptyState title="No SkillSpec in this project">
+          <EmptyState title="No SkillSpec in this project" actions={<a className="btn" href="#/editor" data-action="open-editor">Open the editor</a>}>
             None of the installed skills has a <code>{SPEC_FILE}</code>. Add one to a skill under <code>.kitbash/skills/</code> and it appears here.
           </EmptyState>
         ) : (

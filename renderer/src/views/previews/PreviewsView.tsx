@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
-import { EmptyState, ErrorState } from '../../components/States';
+import { AddSkillActions, EmptyState, ErrorState } from '../../components/States';
 import { navigate } from '../../route';
 import { PreviewPanel } from './PreviewPanel';
 import { useCompileSnapshot } from './queries';
@@ -28,7 +28,7 @@ export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: stri
   if (!dir) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills to preview">Install or create a skill; its compiled output per agent shows here.</EmptyState>
+        <EmptyState title="No skills to preview" actions={<AddSkillActions />}>Install or create a skill; its compiled output per agent shows here.</EmptyState>
       </main>
     );
   }

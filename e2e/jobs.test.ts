@@ -1,0 +1,144 @@
+/**
+ * The jobs a user finishes in the app without the CLI (browser mode, real serve): the
+ * dashboard cards act (compile with the plan shown, policy → Settings), switching project
+ * asks about unsaved edits and lands on the new project's dashboard, empty states offer
+ * the action, and the keyboard basics (Ctrl+1…9, skip link, focus back to the opener).
+ * Screens at 1400 and 900 px, light and dark, go to e2e/artifacts/.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium, screenshot } from './support/browser';
+import { scratchWorkspace } from './support/serve';
+
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
+
+async function dashboard(page: Page): Promise<void> {
+  await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
+}
+
+const hash = (page: Page) => page.evaluate(() => window.location.hash);
+const activeAction = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-action') ?? document.activeElement?.tagName ?? null);
+
+describe.skipIf(!ok)('finishing jobs in the app', () => {
+  let app: App<ReturnType<typeof scratchWorkspace>>;
+  beforeAll(async () => {
+    app = await openApp(scratchWorkspace);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('the compiled-output card compiles with the plan shown; the policy card links to Settings; focus returns to the opener', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(app.served.url);
+    await dashboard(page);
+    expect(await page.locator('[data-card="Policy"] [data-action="open-settings"]').getAttribute('href')).toBe('#/settings');
+    const compile = page.locator('[data-card="Compiled output"] [data-action="compile"]');
+    await compile.click();
+    const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
+    await dialog.waitFor();
+    // The plan first: files listed, nothing written until Apply.
+    await dialog.locator('.plan-row, .plan-file, li').first().waitFor({ timeout: 20_000 });
+    await screenshot(page, 'jobs-compile-plan', false);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => activeAction(page)).toBe('compile');
+    expect(errors).toEqual([]);
+  });
+
+  it('Ctrl+1…9 switch tabs and a skip link leads to the content', async () => {
+    const { page } = await app.open();
+    await page.goto(app.served.url);
+    await dashboard(page);
+    await page.keyboard.press('Control+2');
+    await expect.poll(() => hash(page)).toBe('#/editor');
+    await page.keyboard.press('Control+1');
+    await expect.poll(() => hash(page)).toBe('#/dashboard');
+    await dashboard(page);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+  });
+
+  it('switching project asks about unsaved edits, keeps or discards them, and lands on the new dashboard', async () => {
+    const { page } = await app.open();
+    const root = app.project.project;
+    await page.goto(app.served.url);
+    await dashboard(page);
+    // An unsaved SKILL.md buffer, as the editor keeps it.
+    const key = ['skillsmith.draft.v1', root, 'prereview', 'SKILL.md'].join('\u0000');
+    await page.evaluate((k) => localStorage.setItem(k, JSON.stringify({ v: 1, text: 'edited', base: null, at: new Date().toISOString() })), key);
+    await page.evaluate(() => (window.location.hash = '#/editor/prereview'));
+    await page.locator('.monaco-editor').first().waitFor({ timeout: 30_000 });
+
+    const switchBtn = page.locator('[data-action="switch-project"]');
+    await switchBtn.click();
+    const ask = page.getByRole('alertdialog', { name: 'Unsaved edits in this project' });
+    await ask.waitFor();
+    expect(await ask.innerText()).toContain('prereview/SKILL.md');
+    await screenshot(page, 'jobs-switch-unsaved', false);
+    await page.getByRole('button', { name: 'Stay here' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await hash(page)).toBe('#/editor/prereview');
+    await expect.poll(() => activeAction(page)).toBe('switch-project');
+
+    await switchBtn.click();
+    await page.getByRole('button', { name: 'Keep edits and switch' }).click();
+    await page.getByRole('heading', { name: 'Recent projects' }).waitFor();
+    expect(await page.evaluate((k) => localStorage.getItem(k) !== null, key)).toBe(true);
+
+    // A new, empty project opens on its dashboard with the actions offered.
+    const empty = mkdtempSync(join(app.project.root, 'empty-'));
+    writeFileSync(join(empty, 'kitbash.toml'), '[project]\ntargets = ["claude-code"]\n');
+    await page.getByLabel('Folder path').fill(empty);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('heading', { name: 'No skills installed yet' }).waitFor();
+    expect(await hash(page)).toBe('#/dashboard');
+    expect(await page.locator('.state-empty [data-action="install-skill"]').getAttribute('href')).toBe('#/install');
+    await screenshot(page, 'jobs-dashboard-empty');
+    for (const [tab, title] of [
+      ['previews', 'No skills to preview'],
+      ['matrix', 'No skills yet'],
+      ['costs', 'No skills to price'],
+    ] as const) {
+      await page.evaluate((t) => (window.location.hash = `#/${t}`), tab);
+      await page.getByRole('heading', { name: title }).waitFor();
+      expect(await page.locator('.state-empty [data-action="new-skill"]').count(), tab).toBe(1);
+    }
+    await page.locator('.state-empty [data-action="new-skill"]').click();
+    await page.getByRole('form', { name: 'New skill' }).waitFor();
+
+    // Back to the first project from the recent list: discard drops the draft.
+    await switchBtn.click();
+    await page.locator('.recent-open', { hasText: 'workspace' }).click();
+    await dashboard(page);
+    await switchBtn.click();
+    await page.getByRole('button', { name: 'Discard edits and switch' }).click();
+    await page.getByRole('heading', { name: 'Recent projects' }).waitFor();
+    expect(await page.evaluate((k) => localStorage.getItem(k), key)).toBeNull();
+  });
+
+  it('at 900 px the header wraps and keeps Switch project on screen; screens in light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [1400, 900]) {
+        const { page } = await app.open({ width, height: 900, colorScheme });
+        await page.goto(app.served.url);
+        await page.locator('.recent-open, [role="table"][aria-label="Installed skills"]').first().waitFor({ timeout: 20_000 });
+        if (await page.locator('.recent-open').count()) {
+          await page.locator('.recent-open', { hasText: 'workspace' }).click();
+          await dashboard(page);
+        }
+        const box = await page.locator('[data-action="switch-project"]').boundingBox();
+        expect(box, `${width} ${colorScheme}`).not.toBeNull();
+        expect(box!.x + box!.width, `${width} ${colorScheme}`).toBeLessThanOrEqual(width);
+        await screenshot(page, `jobs-dashboard-${width}-${colorScheme}`);
+        await page.context().close();
+      }
+    }
+  });
+});
