@@ -53,7 +53,6 @@ describe('IPC contract surface', () => {
           "adopt.scan — hand-written skills in the open project's agent folders, each with its install review, and what skills-lock.json pins; nothing written",
           "adopt.apply — adopt exactly the scanned review (named by its hash) into .kitbash/skills, then recompile; refused when the project changed since",
           "sources.list — the skills a source holds (one clone, nothing staged or written): the source itself, or each skill of a repository of many",
-
           "evals.overview — skills with audit/behavioral/trigger evals, the runners (configured and presets, whether each can start here) and the newest stored result per cell",
           "evals.start — run evals like \`skillsmith eval\` (sandboxed trials; refused for a skill with a blocking safety failure); poll evals.status",
           "evals.status — progress and results so far of an eval run this process started",
