@@ -2,7 +2,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { RunnerConfig } from '../../../shared/evals/model';
 import { execute } from '../sandbox/exec';
-import { ENV_ALLOWLIST, restrictionRows, unenforced } from '../sandbox/policy';
+import { DEFAULT_LIMITS, ENV_ALLOWLIST, restrictionRows, unenforced } from '../sandbox/policy';
 import { wrapCommand } from '../sandbox/probe';
 import type { BackendStatus, SandboxPolicy } from '../sandbox/types';
 
@@ -88,6 +88,10 @@ export function trialPolicy(spec: TrialSpec, executable: string): SandboxPolicy 
     // A baseline trial has no skill; the sandbox still wants a folder to hold read-only.
     skillDir: spec.skillDir ?? scratchDir,
     readOnlyInWorkspace: [],
+    // The trial workspace is a throwaway copy: the agent may change any of it.
+    writableEntries: [spec.workspace],
+    protectedInside: [],
+    limits: DEFAULT_LIMITS,
     extraWritable: [],
     extraReadable: reads,
     scratchDir,
