@@ -147,6 +147,8 @@ export interface ProbeReport {
   readonly status: BackendStatus;
   /** Labels for the strictest policy (no network, no writes). */
   readonly rows: readonly RestrictionRow[];
+  /** The network and filesystem rows as they read for a skill granted network and write. */
+  readonly granted: readonly RestrictionRow[];
 }
 
 /**
@@ -159,17 +161,10 @@ export async function probeReport(
 ): Promise<ProbeReport> {
   const status = await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true });
   const perm = opts.permissions ?? { network: false, write: false, tools: [] };
-  const rows = restrictionRows(status, {
-    network: perm.network,
-    write: perm.write,
-    tools: perm.tools,
-    timeoutMs: DEFAULT_TIMEOUT_MS,
-    maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
-    limits: DEFAULT_LIMITS,
-    extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [],
-    env: {},
-  });
-  return { platform: host.platform, status, rows };
+  const base = { timeoutMs: DEFAULT_TIMEOUT_MS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES, limits: DEFAULT_LIMITS, extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [], env: {} };
+  const rows = restrictionRows(status, { ...base, network: perm.network, write: perm.write, tools: perm.tools });
+  const granted = restrictionRows(status, { ...base, network: true, write: true, tools: [] }).filter((r) => r.id === 'network' || r.id === 'filesystem');
+  return { platform: host.platform, status, rows, granted };
 }
 
 function safeRealpath(p: string): string {
