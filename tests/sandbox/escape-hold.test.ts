@@ -147,6 +147,9 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     expect(parse(r.stdout)).toEqual({ '../../.git/config': 'EROFS', '../../.git/hooks/pre-commit': 'EROFS' });
     expect(readFileSync(join(mono, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(existsSync(join(mono, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    // Unconfined, the same script rewrites the parent's git config.
+    const u = await run({ projectRoot: pkg, skill: 'writer', script: 'write.js', args: ['../../.git/config'], unconfined: true }, unconfinedHost());
+    expect(parse(u.stdout)).toEqual({ '../../.git/config': 'written' });
   });
 });
 
@@ -176,6 +179,7 @@ describe.skipIf(!ok)('issue 15 — network means the outside world, not this mac
     expect(r.stdout).toBe(`connected: ${GREETING}\n`);
     const started = r.events.find((e) => e.type === 'started');
     expect(started?.type === 'started' && started.plan.rows.find((x) => x.id === 'network')?.label).toBe('enforced (bubblewrap)');
+    // control: the same connect without network permission is refused.
     const blocked = await run({ projectRoot: root, skill: 'locked', script: 'connect.js', args: [host!.addr, String(host!.port)] });
     expect(blocked.stdout).toMatch(/^blocked: (ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)/);
   });
@@ -247,6 +251,7 @@ describe.skipIf(!ok)('issue 15 — what runs is exactly what was pinned', () => 
   it('(15.5) a nested .git, a special file, a changed executable bit are refused; the pinned folder runs', async () => {
     const root = project({ locked });
     const dir = join(root, '.kitbash', 'skills', 'locked');
+    // control: the folder as pinned runs.
     const good = await run({ projectRoot: root, skill: 'locked', script: 'read.js', args: ['/usr'] });
     expect(good.result.outcome).toBe('exited');
 
