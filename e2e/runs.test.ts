@@ -171,7 +171,7 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
     expect(await flat(page, '[data-testid="override-command"]')).toMatch(/scripts\/hello\.sh$/);
     expect(await dialog.getByTestId('override-env').innerText()).toMatch(/^PATH=/m);
     const unheld = await dialog.getByTestId('override-unheld').locator('li').allInnerTexts();
-    expect(unheld.map((u) => u.split(' — ')[0])).toEqual(['network', 'filesystem', 'skill-folder', 'home', 'environment', 'processes', 'privileges', 'tools']);
+    expect(unheld.map((u) => u.split(' — ')[0])).toEqual(['network', 'unix-sockets', 'filesystem', 'reading', 'skill-folder', 'home', 'environment', 'processes', 'limit-processes', 'limit-files', 'limit-cpu', 'limit-memory', 'limit-scratch', 'privileges', 'tools']);
     expect(await dialog.getByTestId('override-confirm').isDisabled()).toBe(true);
     await dialog.getByRole('checkbox').check();
     await screenshot(page, 'runs-override-dialog', false);

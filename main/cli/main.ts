@@ -87,7 +87,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/sandbox')).runSandbox(argv, io),
   },
   run: {
-    summary: 'run <skill> <script> [--timeout S] [--max-output BYTES] [--env NAME[=VALUE]] [--unconfined] [-- args]  a skill script in the sandbox',
+    summary: 'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [-- args]  a skill script in the sandbox',
     run: async (argv, io) => (await import('./commands/run')).runRun(argv, io),
   },
   gate: {

@@ -130,10 +130,10 @@ describe('bubblewrap argv', () => {
   it('the supervisor sets the rlimits before the script; RLIMIT_NPROC only when it binds', () => {
     const a = bwrapArgs(policy(), ['x'], opts);
     const sup = a[a.indexOf('-c') + 1]!;
-    expect(sup).toMatch(/^ulimit -n 1024 && ulimit -t 300 && ulimit -d 2097152 \|\|/);
-    expect(sup).not.toContain('ulimit -u');
+    expect(sup).toContain('lim both -n 1024 && lim both -t 305 && lim soft -t 300 && lim both -d 2097152 ||');
+    expect(sup).not.toContain(' -u ');
     const b = bwrapArgs(policy(), ['x'], { ...opts, nproc: true });
-    expect(b[b.indexOf('-c') + 1]).toContain('ulimit -u 256');
+    expect(b[b.indexOf('-c') + 1]).toContain('lim both -u 256');
   });
 
   it('clears the environment and sets exactly the policy variables', () => {

@@ -147,6 +147,9 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     expect(parse(r.stdout)).toEqual({ '../../.git/config': 'EROFS', '../../.git/hooks/pre-commit': 'EROFS' });
     expect(readFileSync(join(mono, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(existsSync(join(mono, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    // Unconfined, the same script rewrites the parent's git config.
+    const u = await run({ projectRoot: pkg, skill: 'writer', script: 'write.js', args: ['../../.git/config'], unconfined: true }, unconfinedHost());
+    expect(parse(u.stdout)).toEqual({ '../../.git/config': 'written' });
   });
 });
 
@@ -176,6 +179,7 @@ describe.skipIf(!ok)('issue 15 — network means the outside world, not this mac
     expect(r.stdout).toBe(`connected: ${GREETING}\n`);
     const started = r.events.find((e) => e.type === 'started');
     expect(started?.type === 'started' && started.plan.rows.find((x) => x.id === 'network')?.label).toBe('enforced (bubblewrap)');
+    // control: the same connect without network permission is refused.
     const blocked = await run({ projectRoot: root, skill: 'locked', script: 'connect.js', args: [host!.addr, String(host!.port)] });
     expect(blocked.stdout).toMatch(/^blocked: (ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)/);
   });
@@ -247,6 +251,7 @@ describe.skipIf(!ok)('issue 15 — what runs is exactly what was pinned', () => 
   it('(15.5) a nested .git, a special file, a changed executable bit are refused; the pinned folder runs', async () => {
     const root = project({ locked });
     const dir = join(root, '.kitbash', 'skills', 'locked');
+    // control: the folder as pinned runs.
     const good = await run({ projectRoot: root, skill: 'locked', script: 'read.js', args: ['/usr'] });
     expect(good.result.outcome).toBe('exited');
 
@@ -275,5 +280,87 @@ describe.skipIf(!ok)('issue 15 — what runs is exactly what was pinned', () => 
     writeFileSync(join(dir, 'scripts', 'new.sh'), '#!/bin/sh\n');
     const added = await run({ projectRoot: root, skill: 'locked', script: 'read.js', args: [] });
     expect(added.result.refusal?.reason).toBe('integrity');
+  });
+});
+
+const FORK = `${NODE_SHEBANG}
+const { spawn } = require('child_process');
+let started = 0, failed = 0;
+const kids = [];
+for (let i = 0; i < Number(process.argv[2]); i++) {
+  const c = spawn('/bin/sleep', ['30']);
+  c.on('spawn', () => started++);
+  c.on('error', () => failed++);
+  kids.push(c);
+}
+setTimeout(() => { kids.forEach((k) => k.kill('SIGKILL')); console.log(JSON.stringify({ started, failed })); }, 3000);
+`;
+const FILES = `${NODE_SHEBANG}
+const fs = require('fs');
+let opened = 0, error = null;
+try { for (let i = 0; i < Number(process.argv[2]); i++) { fs.openSync('/dev/null', 'r'); opened++; } } catch (e) { error = e.code; }
+console.log(JSON.stringify({ opened, error }));
+`;
+const SPIN = `${NODE_SHEBANG}
+let x = 0;
+const until = Number(process.argv[2]);
+for (let i = 0; i < until; i++) x = (x + i) % 7919;
+console.log('done ' + x);
+`;
+const ALLOC = `${NODE_SHEBANG}
+const kept = [];
+try { for (let i = 0; i < Number(process.argv[2]); i++) kept.push(Buffer.alloc(16 << 20, 1)); console.log('allocated ' + kept.length * 16 + ' MiB'); }
+catch (e) { console.log('refused: ' + e.constructor.name); }
+`;
+const FILL = `${NODE_SHEBANG}
+const fs = require('fs'), path = require('path');
+const chunk = Buffer.alloc(1 << 20, 1);
+const file = path.join(process.env.TMPDIR, 'fill.bin');
+let mib = 0;
+try { for (; mib < Number(process.argv[2]); mib++) fs.appendFileSync(file, chunk); console.log('wrote ' + mib + ' MiB'); } catch (e) { console.log('stopped at ' + mib + ' MiB: ' + e.code); }
+`;
+
+describe.skipIf(!ok)('issue 15 — limits', () => {
+  const limited = { scripts: { 'fork.js': FORK, 'files.js': FILES, 'spin.js': SPIN, 'alloc.js': ALLOC, 'fill.js': FILL } };
+  const label = async (id: string): Promise<string | undefined> => {
+    const root = project({ limited });
+    const r = await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['1'] });
+    const s = r.events.find((e) => e.type === 'started');
+    return s?.type === 'started' ? s.plan.rows.find((x) => x.id === id)?.label : undefined;
+  };
+
+  it('(15.4) the process cap stops a fork flood (and says so); under the default cap the same spawns all start', async () => {
+    const how = await label('limit-processes');
+    const held = how !== 'advisory — not enforced here';
+    if (!requireOrSkip('a process cap here (a pids cgroup, or RLIMIT_NPROC for a non-root user)', held)) return;
+    const root = project({ limited });
+    const capped = await run({ projectRoot: root, skill: 'limited', script: 'fork.js', args: ['60'], limits: { processes: 32 } });
+    const c = parse(capped.stdout) as unknown as { started: number; failed: number };
+    expect(c.failed).toBeGreaterThan(0);
+    expect(c.started).toBeLessThan(60);
+    // A cgroup counts the refusals and the run says so; RLIMIT_NPROC leaves no counter.
+    if (how === 'enforced (cgroup)') expect(capped.result.message).toBe('the run hit its process limit (32; --max-processes)');
+    // control: the same 60 spawns under the default cap all start.
+    const free = await run({ projectRoot: root, skill: 'limited', script: 'fork.js', args: ['60'] });
+    expect(parse(free.stdout)).toEqual({ started: 60, failed: 0 });
+  });
+
+  it('(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes', async () => {
+    const root = project({ limited });
+    const files = await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['500'], limits: { openFiles: 64 } });
+    expect(parse(files.stdout)).toMatchObject({ error: 'EMFILE' });
+    const spin = await run({ projectRoot: root, skill: 'limited', script: 'spin.js', args: ['1e12'], limits: { cpuSeconds: 1 }, timeoutMs: 600_000 });
+    expect(spin.result.exitCode).toBe(152);
+    expect(spin.result.message).toBe('the run hit its CPU-time limit (1 s per process; --max-cpu)');
+    const mem = await run({ projectRoot: root, skill: 'limited', script: 'alloc.js', args: ['16'], limits: { memoryBytes: 96 * 1024 * 1024 } });
+    expect(mem.stdout + (mem.result.message ?? '')).toMatch(/refused: RangeError|memory limit/);
+    expect(mem.stdout).not.toMatch(/allocated 256 MiB/);
+    const fill = await run({ projectRoot: root, skill: 'limited', script: 'fill.js', args: ['32'], limits: { scratchBytes: 8 * 1024 * 1024 } });
+    expect(fill.stdout).toMatch(/^stopped at [0-8] MiB: ENOSPC/);
+    // control: the same work under the default limits completes.
+    expect(parse((await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['500'] })).stdout)).toEqual({ opened: 500, error: null });
+    expect((await run({ projectRoot: root, skill: 'limited', script: 'spin.js', args: ['1e6'], limits: { cpuSeconds: 1 } })).stdout).toMatch(/^done /);
+    expect((await run({ projectRoot: root, skill: 'limited', script: 'alloc.js', args: ['16'] })).stdout).toBe('allocated 256 MiB\n');
+    expect((await run({ projectRoot: root, skill: 'limited', script: 'fill.js', args: ['32'] })).stdout).toBe('wrote 32 MiB\n');
   });
 });

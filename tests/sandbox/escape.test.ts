@@ -134,6 +134,10 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       expect(allowed.stdout).toMatch(/^blocked: ECONNREFUSED/m);
       expect(allowed.result.exitCode).toBe(3);
       expect(srv.connections()).toBe(0);
+      // control: without the sandbox the same script reaches the host's loopback.
+      const bare = await run({ projectRoot: root, skill: 'open', script: 'net.js', env: { PROBE_PORT: String(srv.port) }, unconfined: true }, unconfinedHost());
+      expect(bare.stdout).toContain(`connected: ${GREETING}`);
+      expect(srv.connections()).toBe(1);
     } finally {
       await srv.close();
     }
@@ -184,6 +188,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     const denied = { ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', policy: 'EROFS', gitHook: 'EROFS', agentSettings: 'EROFS', outside: 'ENOENT', newTopLevel: 'EROFS' };
     expect(JSON.parse(blocked.stdout)).toEqual({ ...denied, workspace: 'EROFS', scratch: 'written' });
 
+    // control: the same script with write = true writes the project.
     const allowed = await run({ projectRoot: root, skill: 'open', script: 'writes.js', args: [outside] });
     // write = true: the project, but never what runs later outside the sandbox or governs it.
     expect(JSON.parse(allowed.stdout)).toEqual({ ...denied, workspace: 'written', scratch: 'written' });
@@ -211,7 +216,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     expect(r.homeEntries).toEqual([]);
     expect(blocked.result.exitCode).toBe(0);
 
-    // The same script does read it when nothing confines it (the explicit override on a
+    // control: the same script does read it when nothing confines it (the explicit override on a
     // machine without a working sandbox): the test is able to fail.
     const host = { platform: 'linux' as const, bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/nonexistent' };
     const unconfined = await run({ projectRoot: proj, skill: 'locked', script: 'ssh.js', args: [home], unconfined: true }, { parentEnv, host });
@@ -223,6 +228,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     const blocked = await run({ projectRoot: root, skill: 'locked', script: 'env.js' }, { parentEnv });
     expect(JSON.parse(blocked.stdout)).toEqual({ env: null, inProc: 0 });
 
+    // control: passed explicitly, the script does see it.
     const passed = await run({ projectRoot: root, skill: 'locked', script: 'env.js', env: { SECRET_TOKEN: 's3cr3t-value' } }, { parentEnv });
     expect((JSON.parse(passed.stdout) as { env: string }).env).toBe('s3cr3t-value');
   });
@@ -236,6 +242,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     expect(killed.stdout).toBe('');
     expect(readAudit(root).at(-1)).toMatchObject({ skill: 'locked', outcome: 'timeout', exitCode: null });
 
+    // control: a script inside the timeout finishes.
     const fine = await run({ projectRoot: root, skill: 'locked', script: 'sleep.js', args: ['200'], timeoutMs: 10_000 });
     expect(fine.result.outcome).toBe('exited');
     expect(fine.stdout).toBe('woke up\n');
@@ -250,6 +257,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     await new Promise((r) => setTimeout(r, 2500));
     expect(existsSync(marker)).toBe(false);
 
+    // control: a child the script waits for finishes and writes its marker.
     const waited = await run({ projectRoot: root, skill: 'open', script: 'outlive.js', args: [marker, '--wait'] });
     expect(waited.stdout).toBe('child finished\n');
     expect(waited.result.strays).toBe(0);
@@ -266,6 +274,7 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     expect(flood.result.exitCode).toBe(0);
     expect(readAudit(root).at(-1)?.truncated).toEqual({ stdout: total - cap, stderr: 0 });
 
+    // control: under the cap the output arrives whole.
     const whole = await run({ projectRoot: root, skill: 'locked', script: 'flood.js', args: [String(total)], maxOutputBytes: 8 * 1024 * 1024 });
     expect(whole.stdout.length).toBe(total);
     expect(whole.events.some((e) => e.type === 'truncated')).toBe(false);
@@ -277,5 +286,11 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     expect(r.stdout).toMatch(/^refused$/m);
     expect(r.stdout).toMatch(/^CapEff:\s+0+$/m);
     expect(r.stdout).toMatch(/^NoNewPrivs:\s+1$/m);
+    // control: as root (CI), the same capability read outside the sandbox shows capabilities.
+    if (process.getuid?.() === 0) {
+      const caps = project({ caps: { scripts: { 'caps.sh': "#!/bin/sh\ngrep '^CapEff' /proc/self/status\n" } } });
+      const bare = await run({ projectRoot: caps, skill: 'caps', script: 'caps.sh', unconfined: true }, unconfinedHost());
+      expect(bare.stdout).not.toMatch(/^CapEff:\s+0+$/m);
+    }
   });
 });

@@ -302,12 +302,12 @@ describe('spec/SPEC.md', () => {
     expect(lines).toContain('## Differences from kitbash 0.24.1');
   });
 
-  it('has one subsection per deliberate difference, numbered from D1 without gaps up to D49, then in ascending blocks', () => {
+  it('has one subsection per deliberate difference, numbered from D1 upwards, each number once', () => {
     const ids = lines.filter((l) => /^### D\d+ — \S/.test(l)).map((l) => Number(/^### D(\d+)/.exec(l)![1]));
-    expect(ids.length).toBeGreaterThanOrEqual(49);
+    expect(ids.length).toBeGreaterThanOrEqual(21);
+    // D1–D49 without gaps; later numbers come in ranges reserved per branch, so they may skip.
     expect(ids.slice(0, 49)).toEqual(Array.from({ length: 49 }, (_, i) => i + 1));
-    // Later differences come in blocks reserved per change (e.g. D111–D120): unique and ascending.
-    expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
   });
 
   it('names every lint check id', () => {

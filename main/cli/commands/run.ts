@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { formatBytes, formatSeconds } from '../../services/sandbox/policy';
-import { LABEL } from '../../services/sandbox/types';
+import { LABEL, type RunLimits } from '../../services/sandbox/types';
 import { startRun } from '../../services/runs/service';
 import type { RunEvent, RunMode, RunPlan, RunResult } from '../../services/runs/types';
 import { UsageError, type CliIo, type ExitCode } from '../io';
@@ -8,6 +8,11 @@ import { UsageError, type CliIo, type ExitCode } from '../io';
 const FLAGS = {
   timeout: { type: 'string' },
   'max-output': { type: 'string' },
+  'max-processes': { type: 'string' },
+  'max-open-files': { type: 'string' },
+  'max-cpu': { type: 'string' },
+  'max-memory': { type: 'string' },
+  'max-scratch': { type: 'string' },
   env: { type: 'string', multiple: true },
   unconfined: { type: 'boolean' },
   script: { type: 'string' },
@@ -18,6 +23,7 @@ export interface ParsedRun {
   args: string[];
   timeoutMs?: number;
   maxOutputBytes?: number;
+  limits?: Partial<RunLimits>;
   env: Record<string, string>;
   unconfined: boolean;
   script?: string;
@@ -47,6 +53,15 @@ export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, 
     if (!Number.isInteger(n) || n < 1 || n > 1024 ** 3) throw new UsageError(`--max-output ${values['max-output']}: want a byte count from 1 to 1073741824`);
     out.maxOutputBytes = n;
   }
+  const limits: { -readonly [K in keyof RunLimits]?: number } = {};
+  for (const [flag, key, max, unit] of LIMIT_FLAGS) {
+    const raw = values[flag];
+    if (typeof raw !== 'string') continue;
+    const n = unit === 'bytes' ? parseSize(raw) : Number(raw);
+    if (n === undefined || !Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${flag} ${raw}: want ${unit === 'bytes' ? 'a size such as 512M or 2G' : `a whole number of ${unit}`} from 1 to ${max}`);
+    limits[key] = n;
+  }
+  if (Object.keys(limits).length) out.limits = limits;
   for (const spec of (values.env as string[] | undefined) ?? []) {
     const eq = spec.indexOf('=');
     const name = eq < 0 ? spec : spec.slice(0, eq);
@@ -62,7 +77,22 @@ export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, 
   return out;
 }
 
-/** `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--env NAME[=VALUE]]... [--unconfined] [-- args]` */
+const LIMIT_FLAGS: ReadonlyArray<readonly ['max-processes' | 'max-open-files' | 'max-cpu' | 'max-memory' | 'max-scratch', keyof RunLimits, number, string]> = [
+  ['max-processes', 'processes', 65_536, 'processes'],
+  ['max-open-files', 'openFiles', 1_048_576, 'files'],
+  ['max-cpu', 'cpuSeconds', 86_400, 'seconds'],
+  ['max-memory', 'memoryBytes', 1024 ** 4, 'bytes'],
+  ['max-scratch', 'scratchBytes', 1024 ** 4, 'bytes'],
+];
+
+/** `4096`, `512K`, `256M`, `2G` (binary units) as bytes. */
+function parseSize(s: string): number | undefined {
+  const m = /^(\d+)([KMG]?)i?B?$/i.exec(s.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase());
+}
+
+/** `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]]... [--unconfined] [-- args]` */
 export function runRun(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const p = parseRunArgs(argv, false, process.env);
   if (p.positionals.length !== 2) throw new UsageError('expected <skill> <script> [-- args] (the script is a file in the skill\'s scripts/)');
@@ -88,6 +118,7 @@ export async function runAndReport(mode: RunMode, p: ParsedRun, io: CliIo, skill
         unconfined: p.unconfined,
         ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
         ...(p.maxOutputBytes !== undefined ? { maxOutputBytes: p.maxOutputBytes } : {}),
+        ...(p.limits ? { limits: p.limits } : {}),
       },
       {},
       { signal: controller.signal, onEvent: (e) => render(e, io, mode) },

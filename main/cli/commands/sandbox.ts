@@ -29,6 +29,8 @@ export function renderProbeJson(r: ProbeReport, refused: boolean): string {
         ...(s.detail ? { detail: s.detail } : {}),
         runsAllowed: !refused,
         restrictions: r.rows.map((row) => ({ id: row.id, label: row.label, required: row.required, what: row.what })),
+        granted: r.granted.map((row) => ({ id: row.id, label: row.label, required: row.required, what: row.what })),
+        ...(s.netns ? { networkNamespace: s.netns } : {}),
       },
       null,
       2,
@@ -47,6 +49,9 @@ export function renderProbe(r: ProbeReport, refused: boolean): string {
   const width = Math.max(...r.rows.map((row) => row.id.length));
   const lw = Math.max(...r.rows.map((row) => row.label.length));
   for (const row of r.rows) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
+  lines.push('', 'for a skill granted network = true and write = true:');
+  for (const row of r.granted) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
+  if (s.netns && !s.netns.works) lines.push(`  (a skill with network = true is refused here: ${s.netns.reason ?? 'no network namespace'})`);
   lines.push('');
   lines.push(
     refused

@@ -16,7 +16,10 @@ function restrictionFor(permission: string): RestrictionId {
 export async function withEnforcement(review: InstallReview): Promise<InstallReview> {
   let rows;
   try {
-    rows = (await probeReport(currentHost())).rows;
+    // A declared permission is labelled as it reads when granted (network = true, write =
+    // true), the same rows the Runs tab shows for that skill — not the no-network default.
+    const report = await probeReport(currentHost());
+    rows = [...report.granted, ...report.rows.filter((r) => r.id === 'tools')];
   } catch {
     return review;
   }

@@ -11,7 +11,7 @@ import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
 import { writeLayout } from '../sandbox/protect';
-import { currentHost, probeBackend, unconfinedCommand, wrapCommand, type SandboxHost } from '../sandbox/probe';
+import { currentHost, probeBackend, unconfinedCommand, withNetns, wrapCommand, type SandboxHost } from '../sandbox/probe';
 import type { BackendStatus, RestrictionRow, SandboxPolicy } from '../sandbox/types';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
@@ -150,7 +150,8 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     return refuse('bad-request', `the project folder ${root} is or contains the home folder ${exposed ?? '/'} — a run would expose it; run from a project folder inside it`);
   }
   const host = deps.host ?? currentHost();
-  const status = await (deps.probe ?? probeBackend)(host);
+  const probed = await (deps.probe ?? probeBackend)(host);
+  const status = m.permissions.network ? await withNetns(probed, host) : probed;
   const runDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'skillsmith-run-'));
   const policy = policyFromManifest({
     manifest: m,

@@ -19,10 +19,18 @@ export const SUPERVISOR = [
   'exit $rc',
 ].join('\n');
 
-/** The rlimits the supervisor sets before it starts the script (they are inherited). */
+/**
+ * The rlimits the supervisor sets before it starts the script (they are inherited). A cap
+ * above an existing hard limit is lowered to it (an unprivileged user cannot raise one).
+ * The CPU-time hard limit sits 5 s above the soft one, so hitting the cap is a SIGXCPU the
+ * run can be told apart by (a hard limit alone is an anonymous SIGKILL).
+ */
 export function ulimitLine(l: RunLimits, nproc: boolean): string {
   const kib = Math.max(1, Math.floor(l.memoryBytes / 1024));
-  return `ulimit -n ${l.openFiles} && ulimit -t ${l.cpuSeconds} && ulimit -d ${kib}${nproc ? ` && ulimit -u ${l.processes}` : ''} || { echo 'skillsmith: could not set the run limits' >&2; exit 125; }`;
+  // `lim both|soft -X N`: set the limit (both, or only the soft one) to N or the hard limit, whichever is lower.
+  const fit = 'h=$(ulimit -H $2); v=$3; [ "$h" = unlimited ] || [ "$h" -ge "$v" ] || v=$h; if [ $1 = soft ]; then ulimit -S $2 "$v"; else ulimit $2 "$v"; fi';
+  const caps = [`lim both -n ${l.openFiles}`, `lim both -t ${l.cpuSeconds + 5}`, `lim soft -t ${l.cpuSeconds}`, `lim both -d ${kib}`, ...(nproc ? [`lim both -u ${l.processes}`] : [])];
+  return `lim() { ${fit}; }; ${caps.join(' && ')} || { echo 'skillsmith: could not set the run limits' >&2; exit 125; }`;
 }
 
 /**

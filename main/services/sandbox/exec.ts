@@ -142,6 +142,7 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     const status = child.stdio[3] as Readable | null | undefined;
     let statusText = '';
     if (status) {
+      status.on('error', () => undefined);
       status.setEncoding('utf8');
       status.on('data', (d: string) => {
         if (statusText.length < 4096) statusText += d;
@@ -163,6 +164,7 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     const block = extra[6] as Writable | null | undefined;
     if (cmd.setup && info && block) {
       block.on('error', () => undefined);
+      info.on('error', () => undefined);
       let infoText = '';
       let begun = false;
       info.setEncoding('utf8');

@@ -53,11 +53,28 @@ async function probeUncached(host: SandboxHost, version: boolean): Promise<Backe
     if (!status.works || !status.path) return status;
     const cg = makeRunCgroup(`skillsmith-probe-${process.pid}`, DEFAULT_LIMITS);
     cg?.remove();
-    const netns = await probeNetns(status.path, host.netns ?? netnsTools());
-    return { ...status, netns, cgroup: { pids: cg?.pids === true, memory: cg?.memory === true }, nprocBinds: process.getuid?.() !== 0 };
+    return { ...status, cgroup: { pids: cg?.pids === true, memory: cg?.memory === true }, nprocBinds: process.getuid?.() !== 0 };
   }
   if (host.platform === 'darwin') return probeSandboxExec(host.sandboxExecPath);
   return Promise.resolve({ backend: 'none', works: false, reason: `no OS sandbox is available for ${host.platform} (bubblewrap on Linux, sandbox-exec on macOS)` });
+}
+
+const netCache = new Map<string, Promise<NonNullable<BackendStatus['netns']>>>();
+
+/**
+ * The backend status with whether `network = true` can be held here (probed once per
+ * process, and only when asked: a run without network never pays for it).
+ */
+export async function withNetns(status: BackendStatus, host: SandboxHost): Promise<BackendStatus> {
+  if (!status.works || status.backend !== 'bubblewrap' || !status.path) return status;
+  const tools = host.netns ?? netnsTools();
+  const key = `${status.path}\0${tools.pasta}`;
+  let p = netCache.get(key);
+  if (!p) {
+    p = probeNetns(status.path, tools);
+    netCache.set(key, p);
+  }
+  return { ...status, netns: await p };
 }
 
 /**
@@ -147,6 +164,8 @@ export interface ProbeReport {
   readonly status: BackendStatus;
   /** Labels for the strictest policy (no network, no writes). */
   readonly rows: readonly RestrictionRow[];
+  /** The network and filesystem rows as they read for a skill granted network and write. */
+  readonly granted: readonly RestrictionRow[];
 }
 
 /**
@@ -157,19 +176,12 @@ export async function probeReport(
   host: SandboxHost,
   opts: { fresh?: boolean; permissions?: { readonly network: boolean; readonly write: boolean; readonly tools: readonly string[] }; producesArtifacts?: boolean } = {},
 ): Promise<ProbeReport> {
-  const status = await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true });
+  const status = await withNetns(await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true }), host);
   const perm = opts.permissions ?? { network: false, write: false, tools: [] };
-  const rows = restrictionRows(status, {
-    network: perm.network,
-    write: perm.write,
-    tools: perm.tools,
-    timeoutMs: DEFAULT_TIMEOUT_MS,
-    maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
-    limits: DEFAULT_LIMITS,
-    extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [],
-    env: {},
-  });
-  return { platform: host.platform, status, rows };
+  const base = { timeoutMs: DEFAULT_TIMEOUT_MS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES, limits: DEFAULT_LIMITS, extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [], env: {} };
+  const rows = restrictionRows(status, { ...base, network: perm.network, write: perm.write, tools: perm.tools });
+  const granted = restrictionRows(status, { ...base, network: true, write: true, tools: [] }).filter((r) => r.id === 'network' || r.id === 'filesystem');
+  return { platform: host.platform, status, rows, granted };
 }
 
 function safeRealpath(p: string): string {
