@@ -12,7 +12,7 @@ import { SKILLS_DIR } from '../../services/skills/locate';
 import { makeStagingDir } from '../../services/sources';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { applyChange, recover } from '../../services/workspace/txn';
-import { writeFileAtomic } from '../../services/fs/atomic';
+import { writeFileInside } from '../../services/fs/inside';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { scanAdoption } from '../../services/install/adopt';
@@ -120,10 +120,10 @@ async function importInstructions(sources: readonly ImportSource[], flags: { wri
         io.err(`.kitbash/skills/${name}/ already exists — pass --name <other> or remove it first.\n`);
         return 1;
       }
-      if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
+      if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
       const integrity = treeIntegrityFast(loaded.skill.tree);
-      applyChange(io.cwd, { put: new Map([[name, dir]]), remove: [], lock: upsertEntry(lock, { name, version: '0.1.0', source: IMPORT_SOURCE, integrity }) }, 'import');
+      applyChange(io.cwd, { put: new Map([[name, { tree: loaded.skill.tree, executable: new Set<string>() }]]), remove: [], lock: upsertEntry(lock, { name, version: '0.1.0', source: IMPORT_SOURCE, integrity }) }, 'import');
       io.out(`\nwrote .kitbash/skills/${name}/ (skill.toml + SKILL.md), pinned in kitbash.lock\nnext: skillsmith compile\nthen: review the compiled output and delete the hand-written copies you no longer need\n`);
       return 0;
     });

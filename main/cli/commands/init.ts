@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../services/fs/atomic';
+import { withProjectDir, writeFileInside } from '../../services/fs/inside';
 import { SKILLS_DIR } from '../../services/skills/locate';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
@@ -30,8 +30,8 @@ export function runInit(argv: readonly string[], io: CliIo): ExitCode {
     io.out('kitbash.toml already exists — nothing to do\n');
     return 0;
   }
-  writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
-  mkdirSync(join(io.cwd, SKILLS_DIR), { recursive: true });
+  writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
+  withProjectDir(io.cwd, SKILLS_DIR, { create: true }, () => undefined);
   io.out('created kitbash.toml and .kitbash/skills/\nnext: skillsmith install <gh:owner/repo | owner/repo | git URL | file:path>, then skillsmith compile\n');
   return 0;
 }

@@ -1,4 +1,5 @@
 import { createSkill, EditorFsError, openSkill, readEditable, saveEditable } from '../../services/editor/files';
+import { OutsideProjectError } from '../../services/fs/inside';
 import { HandlerError } from '../errors';
 import type { AreaHandlers } from '../table';
 
@@ -7,6 +8,7 @@ function guard<T>(fn: () => T): T {
     return fn();
   } catch (e) {
     if (e instanceof EditorFsError) throw new HandlerError(e.code, e.message);
+    if (e instanceof OutsideProjectError) throw new HandlerError('outside-project', e.message);
     throw e;
   }
 }

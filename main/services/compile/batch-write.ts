@@ -1,50 +1,91 @@
-import { closeSync, fsync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { openProjectDir, type ProjectDir } from '../fs/inside';
 
 /** Temp files held open at once (each is flushed while open, then closed). */
 const CHUNK = 128;
 
 const flush = (fd: number): Promise<void> => new Promise((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
 
+interface Item {
+  readonly dir: string;
+  readonly name: string;
+  readonly data: string | Uint8Array;
+}
+
+/** Run `fn` on each folder's items with that folder opened inside the project (one folder open at a time). */
+async function byFolder<T extends { readonly dir: string }>(root: string, items: readonly T[], fn: (dir: ProjectDir, items: T[]) => void | Promise<void>): Promise<void> {
+  const groups = new Map<string, T[]>();
+  for (const i of items) {
+    const g = groups.get(i.dir);
+    if (g) g.push(i);
+    else groups.set(i.dir, [i]);
+  }
+  for (const [rel, group] of groups) {
+    const dir = openProjectDir(root, rel, { create: true });
+    try {
+      await fn(dir, group);
+    } finally {
+      dir.close();
+    }
+  }
+}
+
 /**
- * Atomic replacement of many files at once, with the guarantee of fs/atomic.ts for each
- * (temp file in the same folder, flushed, renamed over the target: a reader — or an
- * interrupted compile — sees the old content or the new, never a torn file), but with the
- * flushes issued in parallel: a compile writes thousands of files, and one synchronous
- * fsync after another would dominate its run time. Every target is renamed only after all
- * temp files are written and flushed. `durable: false` skips the flushes (renames stay
- * atomic against an interrupted process, not against a power cut) — for scratch copies
- * such as the differential test's thousand throw-away projects.
+ * Atomic replacement of many project files at once, with the guarantee of
+ * fs/inside.ts's writeFileInside for each (temp file in the same folder, flushed, renamed
+ * over the target: a reader — or an interrupted compile — sees the old content or the
+ * new, never a torn file; each folder opened inside the project, so a folder swapped for a
+ * symlink cannot redirect a write), but with the flushes issued in parallel: a compile
+ * writes thousands of files, and one synchronous fsync after another would dominate its
+ * run time. Every target is renamed only after all temp files are written and flushed,
+ * each folder opened and checked again for its renames. `durable: false` skips the
+ * flushes (renames stay atomic against an interrupted process, not against a power cut)
+ * — for scratch copies such as the differential test's thousand throw-away projects.
  */
-export async function writeFilesAtomic(files: readonly { abs: string; data: string | Uint8Array }[], durable = true): Promise<void> {
-  const staged: { tmp: string; abs: string }[] = [];
-  const made = new Set<string>();
+export async function writeFilesInside(root: string, files: readonly { rel: string; data: string | Uint8Array }[], durable = true): Promise<void> {
   const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
-  let renamed = 0;
+  const items: Item[] = files.map((f) => {
+    const parts = f.rel.split('/');
+    return { name: parts.pop()!, dir: parts.join('/'), data: f.data };
+  });
+  const tmpOf = (name: string) => `.${name}.${tag}.tmp`;
+  const staged: Item[] = [];
+  let done = false;
   try {
-    for (let start = 0; start < files.length; start += CHUNK) {
+    for (let start = 0; start < items.length; start += CHUNK) {
       const open: number[] = [];
       try {
-        for (const f of files.slice(start, start + CHUNK)) {
-          const dir = dirname(f.abs);
-          if (!made.has(dir)) {
-            mkdirSync(dir, { recursive: true });
-            made.add(dir);
+        await byFolder(root, items.slice(start, start + CHUNK), (dir, group) => {
+          for (const f of group) {
+            const fd = openSync(dir.at(tmpOf(f.name)), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+            open.push(fd);
+            staged.push(f);
+            writeSync(fd, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
           }
-          const tmp = join(dir, `.${basename(f.abs)}.${tag}.tmp`);
-          const fd = openSync(tmp, 'wx', 0o644);
-          open.push(fd);
-          staged.push({ tmp, abs: f.abs });
-          writeSync(fd, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
-        }
+        });
         if (durable) await Promise.all(open.map(flush));
       } finally {
         for (const fd of open) closeSync(fd);
       }
     }
-    for (; renamed < staged.length; renamed++) renameSync(staged[renamed]!.tmp, staged[renamed]!.abs);
+    await byFolder(root, staged, (dir, group) => {
+      for (const f of group) renameSync(dir.at(tmpOf(f.name)), dir.at(f.name));
+      dir.verify();
+    });
+    done = true;
   } finally {
-    for (const s of staged.slice(renamed)) rmSync(s.tmp, { force: true });
+    if (!done) {
+      // Temp files not renamed are removed, through their folder opened inside the project again.
+      await byFolder(root, staged, (dir, group) => {
+        for (const f of group) {
+          try {
+            unlinkSync(dir.at(tmpOf(f.name)));
+          } catch {
+            // renamed already, or gone
+          }
+        }
+      }).catch(() => undefined);
+    }
   }
 }

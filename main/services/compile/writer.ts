@@ -1,8 +1,8 @@
-import { lstatSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { fingerprint } from '../../../shared/targets/common';
 import { generatedBy, type CompilePlan } from '../../../shared/compile/plan';
-import { writeFilesAtomic } from './batch-write';
+import { OutsideProjectError, readFileIn, withProjectDir, type ProjectDir } from '../fs/inside';
+import { writeFilesInside } from './batch-write';
 import { containment } from './contain-cache';
 
 export interface Applied {
@@ -26,55 +26,70 @@ export class ContainmentError extends Error {}
  */
 export async function applyPlan(root: string, plan: CompilePlan, options: { durable?: boolean } = {}): Promise<Applied> {
   if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
-  const targets = new Map<string, string>();
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
   const inside = containment(root);
   for (const p of [...all, ...plan.prune.map((p) => p.path)]) {
-    const abs = inside(p);
-    if (!abs) throw new ContainmentError(`refusing to write outside the project: ${p}`);
-    targets.set(p, abs);
+    if (!inside(p)) throw new ContainmentError(`refusing to write outside the project: ${p}`);
   }
   const applied: Applied = { written: [], rewritten: [], removed: [], skipped: [] };
-  const batch: { abs: string; data: string | Uint8Array }[] = [];
+  const batch: { rel: string; data: string | Uint8Array }[] = [];
   for (const f of [...plan.write, ...plan.merge]) {
     if (!f.changed) continue;
-    batch.push({ abs: targets.get(f.path)!, data: f.content });
+    batch.push({ rel: f.path, data: f.content });
     applied.written.push(f.path);
   }
   for (const p of plan.prune) {
     if (p.action !== 'rewrite') continue;
-    batch.push({ abs: targets.get(p.path)!, data: p.content ?? '' });
+    batch.push({ rel: p.path, data: p.content ?? '' });
     applied.rewritten.push(p.path);
   }
-  await writeFilesAtomic(batch, options.durable !== false);
-  for (const p of plan.prune) {
-    if (p.action === 'rewrite') continue;
-    const abs = targets.get(p.path)!;
-    let st;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      continue;
-    }
-    if (!st.isFile()) {
-      applied.skipped.push({ path: p.path, why: 'not a regular file' });
-      continue;
-    }
-    const bytes = readFileSync(abs);
-    const ok = p.fingerprint !== undefined ? fingerprint(bytes) === p.fingerprint : generatedBy(bytes.toString('utf8')) !== undefined;
-    if (!ok) {
-      applied.skipped.push({ path: p.path, why: p.fingerprint !== undefined ? 'edited since it was delivered' : 'no generated header' });
-      continue;
-    }
-    rmSync(abs);
-    applied.removed.push(p.path);
-    for (const d of p.removeEmptyDirs ?? []) {
-      try {
-        rmdirSync(join(root, ...d.split('/')));
-      } catch {
-        // not empty (a user file lives there) or already gone: leave it
+  try {
+    // Checked above for a clear refusal up front; written through folders opened inside the
+    // project, so a folder swapped for a symlink since the check cannot redirect a write.
+    await writeFilesInside(root, batch, options.durable !== false);
+    for (const p of plan.prune) {
+      if (p.action === 'rewrite') continue;
+      const cut = p.path.lastIndexOf('/');
+      const [dirRel, name] = cut < 0 ? ['', p.path] : [p.path.slice(0, cut), p.path.slice(cut + 1)];
+      const outcome = withProjectDir(root, dirRel, {}, (dir) => prune(dir, name, p.fingerprint));
+      if (outcome === 'absent') continue;
+      if (outcome !== 'removed') {
+        applied.skipped.push({ path: p.path, why: outcome });
+        continue;
+      }
+      applied.removed.push(p.path);
+      for (const d of p.removeEmptyDirs ?? []) {
+        try {
+          removeEmptyDir(root, d);
+        } catch {
+          // not empty (a user file lives there) or already gone: leave it
+        }
       }
     }
+  } catch (e) {
+    if (e instanceof OutsideProjectError) throw new ContainmentError(e.message);
+    throw e;
   }
   return applied;
+}
+
+/** Delete a generated file that is still what Skillsmith wrote; otherwise say why it stays. */
+function prune(dir: ProjectDir, name: string, fp: string | undefined): 'absent' | 'removed' | string {
+  let st;
+  try {
+    st = lstatSync(dir.at(name));
+  } catch {
+    return 'absent';
+  }
+  const bytes = st.isFile() ? readFileIn(dir, name) : undefined;
+  if (!bytes) return 'not a regular file';
+  const ok = fp !== undefined ? fingerprint(bytes) === fp : generatedBy(bytes.toString('utf8')) !== undefined;
+  if (!ok) return fp !== undefined ? 'edited since it was delivered' : 'no generated header';
+  unlinkSync(dir.at(name));
+  return 'removed';
+}
+
+function removeEmptyDir(root: string, rel: string): void {
+  const cut = rel.lastIndexOf('/');
+  withProjectDir(root, cut < 0 ? '' : rel.slice(0, cut), {}, (dir) => rmdirSync(dir.at(rel.slice(cut + 1))));
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadSkill } from '../../../shared/ksf/load';
 import { NAME_RE } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { formatLoadError } from '../../../shared/ksf/errors';
-import { writeFileAtomic } from '../fs/atomic';
+import { writeFileInside } from '../fs/inside';
 import { resolveInside } from '../fs/contain';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
@@ -111,12 +111,12 @@ export type SaveOutcome = { status: 'saved'; version: string } | { status: 'conf
  * to show beside its buffer. `force` writes regardless (the author chose their version).
  */
 export function saveEditable(root: string, dir: string, file: string, text: string, expected: string | null, force = false): SaveOutcome {
-  const abs = fileIn(root, dir, file);
   const disk = readEditable(root, dir, file);
   if (!force && disk.version !== expected) return { status: 'conflict', disk };
   const bytes = Buffer.from(text, 'utf8');
-  mkdirSync(dirname(abs), { recursive: true });
-  writeFileAtomic(abs, bytes);
+  // Checked above, written here through folders opened inside the project: a folder
+  // swapped for a symlink in between cannot carry the write outside.
+  writeFileInside(root, `${SKILLS_DIR}/${dir}/${file}`, bytes);
   return { status: 'saved', version: versionOf(bytes) };
 }
 
@@ -156,8 +156,7 @@ export function createSkill(root: string, name: string, description: string): { 
   if (!loaded.ok) throw new EditorFsError('invalid-request', formatLoadError(loaded.error).replace(/\n\s+- /g, '; '));
   const abs = skillFolder(root, name);
   if (existsSync(abs)) throw new EditorFsError('invalid-request', `${SKILLS_DIR.split('\\').join('/')}/${name}: already exists — pick another name`);
-  mkdirSync(abs, { recursive: true });
-  writeFileAtomic(join(abs, 'skill.toml'), files['skill.toml']);
-  writeFileAtomic(join(abs, 'SKILL.md'), files['SKILL.md']);
+  writeFileInside(root, `${SKILLS_DIR}/${name}/skill.toml`, files['skill.toml']);
+  writeFileInside(root, `${SKILLS_DIR}/${name}/SKILL.md`, files['SKILL.md']);
   return { dir: name };
 }

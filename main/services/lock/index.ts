@@ -7,7 +7,7 @@ import type { SkillTree } from '../../../shared/ksf/tree';
 import { treeIntegrity } from '../../../shared/lock/integrity';
 import { LOCK_FILE, parseLock, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
 import type { ByteHasher } from '../../../shared/lock/sha256';
-import { writeFileAtomic } from '../fs/atomic';
+import { writeFileInside } from '../fs/inside';
 import { describeFsError } from '../fs/describe-error';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
@@ -47,7 +47,7 @@ export function readLockOrThrow(root: string): LockState {
 
 /** Write `<root>/kitbash.lock` atomically in the reference's format. */
 export function writeLock(root: string, entries: readonly LockEntry[]): void {
-  writeFileAtomic(join(root, LOCK_FILE), serializeLock(entries));
+  writeFileInside(root, LOCK_FILE, serializeLock(entries));
 }
 
 /** node:crypto behind the hasher interface the shared walk feeds. */

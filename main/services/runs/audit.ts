@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendFileInside } from '../fs/inside';
 import type { EnforcementLabel, RestrictionId } from '../sandbox/types';
 import type { RunMode, RunOutcome } from './types';
 
@@ -34,8 +35,7 @@ export interface AuditRecord {
  * interleave inside a line, and earlier lines are never rewritten.
  */
 export function appendAudit(projectRoot: string, record: AuditRecord): void {
-  mkdirSync(join(projectRoot, '.kitbash'), { recursive: true });
-  appendFileSync(join(projectRoot, RUNS_LOG), JSON.stringify(record) + '\n', { encoding: 'utf8', mode: 0o644 });
+  appendFileInside(projectRoot, RUNS_LOG, JSON.stringify(record) + '\n');
 }
 
 /** Every record (malformed lines skipped), oldest first — for the app's runs panel and tests. */

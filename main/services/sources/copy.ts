@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readlinkSync, statSync, symlinkSync } from 'node:fs';
+import { writeNewFile, type ProjectDir } from '../fs/inside';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { formatBytes } from '../../../shared/ksf/text';
@@ -68,13 +69,35 @@ export interface CopyResult {
   readonly executable: readonly string[];
 }
 
-/** Write a verified in-memory tree to `dest` (files 0644, or 0755 when listed executable). */
-export function writeTree(tree: SkillTree, dest: string, executable: ReadonlySet<string>): void {
-  mkdirSync(dest, { recursive: true });
-  for (const e of tree.entries) {
-    const abs = join(dest, ...e.path.split('/'));
-    if (e.kind === 'dir') mkdirSync(abs, { recursive: true });
-    else if (e.kind === 'symlink') symlinkSync(e.target, abs);
-    else writeFileSync(abs, e.bytes, { mode: executable.has(e.path) ? 0o755 : 0o644 });
+/**
+ * Write a verified in-memory tree as the new folder `name` of `parent` (files 0644, or
+ * 0755 when listed executable). Each folder is made and then opened never through a
+ * symlink, and every file is created exclusively in the folder it was opened as — a
+ * folder swapped for a symlink while the tree is written fails the write, it never
+ * lands outside.
+ */
+export function writeTree(tree: SkillTree, parent: ProjectDir, name: string, executable: ReadonlySet<string>): void {
+  const top = parent.child(name, true);
+  // Folders opened so far by '/'-path ('' is the tree's root); closed together at the end.
+  const open = new Map<string, ProjectDir>([['', top]]);
+  const dirOf = (path: string): ProjectDir => {
+    const known = open.get(path);
+    if (known) return known;
+    const cut = path.lastIndexOf('/');
+    const d = dirOf(cut < 0 ? '' : path.slice(0, cut)).child(path.slice(cut + 1), true);
+    open.set(path, d);
+    return d;
+  };
+  try {
+    for (const e of tree.entries) {
+      const cut = e.path.lastIndexOf('/');
+      const dir = dirOf(cut < 0 ? '' : e.path.slice(0, cut));
+      const base = e.path.slice(cut + 1);
+      if (e.kind === 'dir') dirOf(e.path);
+      else if (e.kind === 'symlink') symlinkSync(e.target, dir.at(base));
+      else writeNewFile(dir, base, e.bytes, executable.has(e.path) ? 0o755 : 0o644, false);
+    }
+  } finally {
+    for (const d of open.values()) d.close();
   }
 }

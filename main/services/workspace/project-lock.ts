@@ -1,6 +1,7 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { openProjectDir, withProjectDir, writeNewFile } from '../fs/inside';
 
 export const PROJECT_LOCK = join('.kitbash', '.skillsmith.lock');
 
@@ -50,53 +51,56 @@ function sleep(ms: number): void {
  * live one is waited for, then refused with a message naming the holder.
  */
 export function acquireProjectLock(root: string, opts: ProjectLockOptions): () => void {
-  const path = join(root, PROJECT_LOCK);
-  const kitbashDir = join(root, '.kitbash');
-  const created = !existsSync(kitbashDir);
-  mkdirSync(kitbashDir, { recursive: true });
+  const created = !existsSync(join(root, '.kitbash'));
+  // Held until release: the lock file is made and removed in this folder, wherever its path leads by then.
+  const kitbash = openProjectDir(root, '.kitbash', { create: true });
+  const name = basename(PROJECT_LOCK);
   const envTimeout = Number(process.env.SKILLSMITH_LOCK_TIMEOUT_MS);
   const timeout = Number.isFinite(envTimeout) && process.env.SKILLSMITH_LOCK_TIMEOUT_MS !== undefined ? envTimeout : (opts.timeoutMs ?? 10_000);
   const deadline = Date.now() + timeout;
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command };
-  for (;;) {
-    try {
-      const fd = openSync(path, 'wx', 0o644);
-      writeSync(fd, JSON.stringify(me));
-      closeSync(fd);
-      return () => {
-        const h = readHolder(path);
-        if (h && h.pid === process.pid) rmSync(path, { force: true });
-        // A failed first command leaves no empty .kitbash/ behind.
-        if (created) {
+  try {
+    for (;;) {
+      try {
+        writeNewFile(kitbash, name, JSON.stringify(me), 0o644, false);
+        return () => {
           try {
-            rmdirSync(kitbashDir);
+            const h = readHolder(kitbash.at(name));
+            if (h && h.pid === process.pid) rmSync(kitbash.at(name), { force: true });
+            // A failed first command leaves no empty .kitbash/ behind.
+            if (created) withProjectDir(root, '', {}, (r) => rmdirSync(r.at('.kitbash')));
           } catch {
             // not empty: something was installed
+          } finally {
+            kitbash.close();
           }
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const holder = readHolder(path);
-    if (holder === undefined || (holder.host === me.host && !processAlive(holder.pid))) {
-      // Stale (dead holder, or a torn file from a crash while writing it): take it over
-      // by renaming it aside, so two racing processes cannot both delete and create.
-      const aside = `${path}.stale.${process.pid}`;
-      try {
-        renameSync(path, aside);
-        rmSync(aside, { force: true });
-      } catch {
-        // someone else took it over first; loop and look again
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      continue;
+      const holder = readHolder(kitbash.at(name));
+      if (holder === undefined || (holder.host === me.host && !processAlive(holder.pid))) {
+        // Stale (dead holder, or a torn file from a crash while writing it): take it over
+        // by renaming it aside, so two racing processes cannot both delete and create.
+        const aside = `${name}.stale.${process.pid}`;
+        try {
+          renameSync(kitbash.at(name), kitbash.at(aside));
+          rmSync(kitbash.at(aside), { force: true });
+        } catch {
+          // someone else took it over first; loop and look again
+        }
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        throw new ProjectBusyError(
+          `another skillsmith process (pid ${holder.pid}${holder.host !== me.host ? ` on ${holder.host}` : ''}, running "${holder.command}" since ${holder.since}) is changing this project — wait for it to finish, or delete ${PROJECT_LOCK} if that process is gone`,
+        );
+      }
+      sleep(50);
     }
-    if (Date.now() >= deadline) {
-      throw new ProjectBusyError(
-        `another skillsmith process (pid ${holder.pid}${holder.host !== me.host ? ` on ${holder.host}` : ''}, running "${holder.command}" since ${holder.since}) is changing this project — wait for it to finish, or delete ${PROJECT_LOCK} if that process is gone`,
-      );
-    }
-    sleep(50);
+  } catch (e) {
+    kitbash.close();
+    throw e;
   }
 }
 

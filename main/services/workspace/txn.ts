@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, readdirSync, renameSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { LOCK_FILE, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
-import { writeFileAtomic } from '../fs/atomic';
+import { assertOwnFoldersInside, openProjectDir, readFileIn, removeIn, replaceFileIn, withProjectDir, writeFileInside, type ProjectDir } from '../fs/inside';
 import { SKILLS_DIR } from '../skills/locate';
 import type { SkillTree } from '../../../shared/ksf/tree';
-import { copySkillFolder, writeTree } from '../sources/copy';
+import { writeTree } from '../sources/copy';
 import { faultPoint } from './fault';
 
 /**
@@ -23,8 +23,8 @@ import { faultPoint } from './fault';
  * transaction back when the lock file is still the old one, forward when it is the new.
  */
 export interface Change {
-  /** name → what to install (new or replacing): a folder to copy, or a verified tree to write. */
-  readonly put: ReadonlyMap<string, string | { readonly tree: SkillTree; readonly executable: ReadonlySet<string> }>;
+  /** name → what to install (new or replacing): a verified tree to write. */
+  readonly put: ReadonlyMap<string, { readonly tree: SkillTree; readonly executable: ReadonlySet<string> }>;
   /** Names whose installed folder goes away. */
   readonly remove: readonly string[];
   readonly lock: readonly LockEntry[];
@@ -48,6 +48,8 @@ interface Journal {
 }
 
 const TXN_PREFIX = '.txn-';
+/** The project's own folders a change writes through; neither may lead outside the project. */
+export const OWN_FOLDERS = ['.kitbash', SKILLS_DIR] as const;
 
 /** True for anything at `p`, a dangling symlink included (existsSync follows links). */
 function isPresent(p: string): boolean {
@@ -59,96 +61,116 @@ function isPresent(p: string): boolean {
   }
 }
 
+/** Run `fn` on the opened parent folder of the project path `rel` and its last name. */
+function inParent<T>(root: string, rel: string, create: boolean, fn: (parent: ProjectDir, name: string) => T): T {
+  const dir = posix.dirname(rel);
+  return withProjectDir(root, dir === '.' ? '' : dir, { create }, (parent) => fn(parent, posix.basename(rel)));
+}
+
 function sha(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
 export function applyChange(root: string, change: Change, step = 'install'): void {
-  const skills = join(root, SKILLS_DIR);
-  mkdirSync(skills, { recursive: true });
-  const txn = join(root, '.kitbash', `${TXN_PREFIX}${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`);
-  mkdirSync(join(txn, 'new'), { recursive: true });
-  mkdirSync(join(txn, 'old'), { recursive: true });
-  for (const [name, from] of change.put) {
-    if (typeof from === 'string') copySkillFolder(from, join(txn, 'new', name), { maxFiles: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }, name);
-    else writeTree(from.tree, join(txn, 'new', name), from.executable);
+  assertOwnFoldersInside(root, OWN_FOLDERS);
+  const txnName = `${TXN_PREFIX}${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const dirs: ProjectDir[] = [];
+  const open = (rel: string) => {
+    const d = openProjectDir(root, rel, { create: true });
+    dirs.push(d);
+    return d;
+  };
+  try {
+    const skills = open(SKILLS_DIR);
+    const base = open('.kitbash');
+    const txn = open(`.kitbash/${txnName}`);
+    const fresh = open(`.kitbash/${txnName}/new`);
+    const old = open(`.kitbash/${txnName}/old`);
+    for (const [name, from] of change.put) writeTree(from.tree, fresh, name, from.executable);
+    faultPoint(`${step}:copied`);
+    const lockText = serializeLock(change.lock);
+    const names = [...change.put.keys()];
+    const replaced = names.filter((n) => existsSync(skills.at(n)));
+    const retire = [...(change.retire ?? [])];
+    const journal: Journal = { put: names, remove: [...change.remove], lockSha: sha(lockText), replaced, ...(retire.length ? { retire } : {}) };
+    replaceFileIn(txn, 'journal.json', JSON.stringify(journal));
+    faultPoint(`${step}:journal`);
+    for (const n of [...replaced, ...change.remove]) {
+      if (existsSync(skills.at(n))) renameSync(skills.at(n), old.at(n));
+      faultPoint(`${step}:moved-old`);
+    }
+    if (retire.length) {
+      const retired = open(`.kitbash/${txnName}/retired`);
+      retire.forEach((rel, i) => {
+        inParent(root, rel, false, (parent, name) => renameSync(parent.at(name), retired.at(String(i))));
+        faultPoint(`${step}:retired`);
+      });
+    }
+    for (const n of names) {
+      renameSync(fresh.at(n), skills.at(n));
+      faultPoint(`${step}:placed`);
+    }
+    writeFileInside(root, LOCK_FILE, lockText);
+    faultPoint(`${step}:locked`);
+    removeIn(base, txnName);
+  } finally {
+    for (const d of dirs) d.close();
   }
-  faultPoint(`${step}:copied`);
-  const lockText = serializeLock(change.lock);
-  const names = [...change.put.keys()];
-  const replaced = names.filter((n) => existsSync(join(skills, n)));
-  const retire = [...(change.retire ?? [])];
-  const journal: Journal = { put: names, remove: [...change.remove], lockSha: sha(lockText), replaced, ...(retire.length ? { retire } : {}) };
-  writeFileAtomic(join(txn, 'journal.json'), JSON.stringify(journal));
-  faultPoint(`${step}:journal`);
-  for (const n of [...replaced, ...change.remove]) {
-    if (existsSync(join(skills, n))) renameSync(join(skills, n), join(txn, 'old', n));
-    faultPoint(`${step}:moved-old`);
-  }
-  if (retire.length) mkdirSync(join(txn, 'retired'));
-  retire.forEach((rel, i) => {
-    renameSync(join(root, ...rel.split('/')), join(txn, 'retired', String(i)));
-    faultPoint(`${step}:retired`);
-  });
-  for (const n of names) {
-    renameSync(join(txn, 'new', n), join(skills, n));
-    faultPoint(`${step}:placed`);
-  }
-  writeFileAtomic(join(root, LOCK_FILE), lockText);
-  faultPoint(`${step}:locked`);
-  rmSync(txn, { recursive: true, force: true });
 }
 
 /** Finish or undo every interrupted transaction; returns one line per transaction handled. */
 export function recover(root: string): string[] {
-  const base = join(root, '.kitbash');
-  if (!existsSync(base)) return [];
-  const skills = join(root, SKILLS_DIR);
+  if (!existsSync(join(root, '.kitbash'))) return [];
+  assertOwnFoldersInside(root, OWN_FOLDERS);
   const done: string[] = [];
-  for (const d of readdirSync(base)) {
-    if (!d.startsWith(TXN_PREFIX)) continue;
-    const txn = join(base, d);
-    let journal: Journal | undefined;
-    try {
-      journal = JSON.parse(readFileSync(join(txn, 'journal.json'), 'utf8')) as Journal;
-    } catch {
-      journal = undefined;
-    }
-    if (!journal) {
-      rmSync(txn, { recursive: true, force: true });
-      done.push(`discarded an interrupted change that had not started committing (${d})`);
-      continue;
-    }
-    let lockSha = '';
-    try {
-      lockSha = sha(readFileSync(join(root, LOCK_FILE)));
-    } catch {
-      lockSha = '';
-    }
-    if (lockSha === journal.lockSha) {
-      // Committed: make sure every new folder is in place, drop the old ones.
-      for (const n of journal.put) if (existsSync(join(txn, 'new', n)) && !existsSync(join(skills, n))) renameSync(join(txn, 'new', n), join(skills, n));
-      done.push(`completed an interrupted change (${journal.put.length} placed, ${journal.remove.length} removed)`);
-    } else {
-      // Not committed: take new folders back out, put the old ones back.
-      for (const n of journal.put) {
-        const movedAside = existsSync(join(txn, 'old', n));
-        const wasReplacement = journal.replaced.includes(n);
-        if (!existsSync(join(txn, 'new', n)) && existsSync(join(skills, n)) && (movedAside || !wasReplacement)) rmSync(join(skills, n), { recursive: true, force: true });
+  withProjectDir(root, '.kitbash', {}, (base) => {
+    for (const d of readdirSync(base.at())) {
+      if (!d.startsWith(TXN_PREFIX)) continue;
+      const journal = readJournal(base, d);
+      if (!journal) {
+        removeIn(base, d);
+        done.push(`discarded an interrupted change that had not started committing (${d})`);
+        continue;
       }
-      for (const n of new Set([...journal.replaced, ...journal.remove])) {
-        if (existsSync(join(txn, 'old', n)) && !existsSync(join(skills, n))) renameSync(join(txn, 'old', n), join(skills, n));
-      }
-      (journal.retire ?? []).forEach((rel, i) => {
-        const kept = join(txn, 'retired', String(i));
-        const home = join(root, ...rel.split('/'));
-        if (!isPresent(kept) || isPresent(home)) return;
-        mkdirSync(dirname(home), { recursive: true });
-        renameSync(kept, home);
+      const lockBytes = withProjectDir(root, '', {}, (r) => readFileIn(r, LOCK_FILE));
+      const lockSha = lockBytes ? sha(lockBytes) : '';
+      withProjectDir(root, SKILLS_DIR, { create: true }, (skills) => {
+        const inTxn = (part: 'new' | 'old', n: string) => existsSync(base.at(`${d}/${part}/${n}`));
+        if (lockSha === journal.lockSha) {
+          // Committed: make sure every new folder is in place, drop the old ones.
+          for (const n of journal.put) if (inTxn('new', n) && !existsSync(skills.at(n))) renameSync(base.at(`${d}/new/${n}`), skills.at(n));
+          done.push(`completed an interrupted change (${journal.put.length} placed, ${journal.remove.length} removed)`);
+        } else {
+          // Not committed: take new folders back out, put the old ones back.
+          for (const n of journal.put) {
+            const movedAside = inTxn('old', n);
+            const wasReplacement = journal.replaced.includes(n);
+            if (!inTxn('new', n) && existsSync(skills.at(n)) && (movedAside || !wasReplacement)) removeIn(skills, n);
+          }
+          for (const n of new Set([...journal.replaced, ...journal.remove])) {
+            if (inTxn('old', n) && !existsSync(skills.at(n))) renameSync(base.at(`${d}/old/${n}`), skills.at(n));
+          }
+          (journal.retire ?? []).forEach((rel, i) => {
+            const kept = base.at(`${d}/retired/${i}`);
+            if (!isPresent(kept)) return;
+            inParent(root, rel, true, (parent, name) => {
+              if (!isPresent(parent.at(name))) renameSync(kept, parent.at(name));
+            });
+          });
+          done.push(`rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`);
+        }
       });
-      done.push(`rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`);
+      removeIn(base, d);
     }
-    rmSync(txn, { recursive: true, force: true });
-  }
+  });
   return done;
+}
+
+function readJournal(base: ProjectDir, txn: string): Journal | undefined {
+  try {
+    const bytes = withProjectDir(base.at(), txn, {}, (t) => readFileIn(t, 'journal.json'));
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as Journal) : undefined;
+  } catch {
+    return undefined;
+  }
 }
