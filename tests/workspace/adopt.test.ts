@@ -204,6 +204,41 @@ describe.skipIf(!haveCorpus)('import --write adopts a .claude/skills project bui
   });
 });
 
+describe.skipIf(!haveCorpus)('adopting every skill of the real-skills corpus', () => {
+  const skillDirs = (d: string, out: string[] = []): string[] => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) skillDirs(join(d, e.name), out);
+      else if (e.name === 'SKILL.md') out.push(d);
+    }
+    return out;
+  };
+
+  it('each is adopted byte-identical or refused by a safety finding and left as it was; the lock pins exactly the adopted', () => {
+    const all = skillDirs(join(corpusDir, 'real-skills'));
+    const p = temp('skillsmith-adopt-corpus-');
+    const byName = new Map(all.map((d) => [d.split(/[\\/]/).pop()!, d]));
+    expect(byName.size).toBe(all.length); // folder names are unique across the corpus
+    for (const [name, d] of byName) copyTree(d, join(p, '.claude/skills', name));
+    const scan = scanAdoption(p);
+    try {
+      const adopted = scan.plan.items.filter((i) => i.status === 'adoptable').map((i) => i.name);
+      const blocked = scan.plan.items.filter((i) => i.status === 'blocked');
+      expect(adopted.length + blocked.length).toBe(all.length);
+      for (const b of blocked) expect(b.review!.nodes[0]!.safety.length + b.review!.nodes[0]!.policy.length).toBeGreaterThan(0);
+      commitAdoption(scan, { integrity: scan.plan.integrity });
+      for (const name of adopted) {
+        expect(snapshot(join(p, '.kitbash/skills', name)), name).toEqual(snapshot(byName.get(name)!));
+        expect(existsSync(join(p, '.claude/skills', name)), name).toBe(false); // handed to compile
+      }
+      for (const b of blocked) expect(snapshot(join(p, '.claude/skills', b.name)), b.name).toEqual(snapshot(byName.get(b.name)!));
+      const pinned = [...readFileSync(join(p, 'kitbash.lock'), 'utf8').matchAll(/^name = "([^"]+)"\nversion = "[^"]*"\nsource = "import:local"$/gm)].map((m) => m[1]);
+      expect(pinned.sort()).toEqual([...adopted].sort());
+    } finally {
+      scan.dispose();
+    }
+  }, 240_000);
+});
+
 describe.skipIf(!requireOrSkip('the built CLI (npm run build)', builtCliExists()))('a crash during adoption never loses the hand-written copy', () => {
   const run = (cwd: string, args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [skillsmithBin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
   const fixture = (): string => {
