@@ -13,7 +13,9 @@ import { parseSkillsLock, skillsLockSource } from '../../shared/lock/skills-lock
 import { adoptLocations } from '../../shared/targets/adopt';
 import { GENERATED_MARK } from '../../shared/targets/common';
 import { commitAdoption, scanAdoption } from '../../main/services/install/adopt';
-import { corpusDir, requireOrSkip } from '../support/paths';
+import { spawnSync } from 'node:child_process';
+import { builtCliExists } from '../cli/helpers';
+import { corpusDir, requireOrSkip, skillsmithBin } from '../support/paths';
 import { cleanupTemps, cli, temp, write } from './helpers';
 
 afterAll(cleanupTemps);
@@ -199,5 +201,70 @@ describe.skipIf(!haveCorpus)('import --write adopts a .claude/skills project bui
     } finally {
       scan.dispose();
     }
+  });
+});
+
+describe.skipIf(!haveCorpus)('adopting every skill of the real-skills corpus', () => {
+  const skillDirs = (d: string, out: string[] = []): string[] => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) skillDirs(join(d, e.name), out);
+      else if (e.name === 'SKILL.md') out.push(d);
+    }
+    return out;
+  };
+
+  it('each is adopted byte-identical or refused by a safety finding and left as it was; the lock pins exactly the adopted', () => {
+    const all = skillDirs(join(corpusDir, 'real-skills'));
+    const p = temp('skillsmith-adopt-corpus-');
+    const byName = new Map(all.map((d) => [d.split(/[\\/]/).pop()!, d]));
+    expect(byName.size).toBe(all.length); // folder names are unique across the corpus
+    for (const [name, d] of byName) copyTree(d, join(p, '.claude/skills', name));
+    const scan = scanAdoption(p);
+    try {
+      const adopted = scan.plan.items.filter((i) => i.status === 'adoptable').map((i) => i.name);
+      const blocked = scan.plan.items.filter((i) => i.status === 'blocked');
+      expect(adopted.length + blocked.length).toBe(all.length);
+      for (const b of blocked) expect(b.review!.nodes[0]!.safety.length + b.review!.nodes[0]!.policy.length).toBeGreaterThan(0);
+      commitAdoption(scan, { integrity: scan.plan.integrity });
+      for (const name of adopted) {
+        expect(snapshot(join(p, '.kitbash/skills', name)), name).toEqual(snapshot(byName.get(name)!));
+        expect(existsSync(join(p, '.claude/skills', name)), name).toBe(false); // handed to compile
+      }
+      for (const b of blocked) expect(snapshot(join(p, '.claude/skills', b.name)), b.name).toEqual(snapshot(byName.get(b.name)!));
+      const pinned = [...readFileSync(join(p, 'kitbash.lock'), 'utf8').matchAll(/^name = "([^"]+)"\nversion = "[^"]*"\nsource = "import:local"$/gm)].map((m) => m[1]);
+      expect(pinned.sort()).toEqual([...adopted].sort());
+    } finally {
+      scan.dispose();
+    }
+  }, 240_000);
+});
+
+describe.skipIf(!requireOrSkip('the built CLI (npm run build)', builtCliExists()))('a crash during adoption never loses the hand-written copy', () => {
+  const run = (cwd: string, args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [skillsmithBin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  const fixture = (): string => {
+    const p = temp('skillsmith-adopt-crash-');
+    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n', '.claude/skills/notes/SKILL.md': '---\nname: notes\ndescription: Use for notes.\n---\n\nBody.\n', '.claude/skills/notes/data.bin': new Uint8Array([0, 255, 7]) });
+    return p;
+  };
+
+  it('killed after the copy was moved aside but before the lock: the next command puts it back', () => {
+    const p = fixture();
+    const before = snapshot(join(p, '.claude/skills/notes'));
+    expect(run(p, ['import', '--write'], { SKILLSMITH_FAULT: 'adopt:retired' }).signal).toBe('SIGKILL');
+    expect(existsSync(join(p, '.claude/skills/notes'))).toBe(false); // moved aside, not yet committed
+    const doctor = run(p, ['doctor']);
+    expect(doctor.stderr + doctor.stdout).toContain('rolled back an interrupted change');
+    expect(snapshot(join(p, '.claude/skills/notes'))).toEqual(before);
+    expect(existsSync(join(p, '.kitbash/skills/notes'))).toBe(false);
+  });
+
+  it('killed after the lock was written: the adoption stands, the copy is in .kitbash/skills byte for byte', () => {
+    const p = fixture();
+    const before = snapshot(join(p, '.claude/skills/notes'));
+    expect(run(p, ['import', '--write'], { SKILLSMITH_FAULT: 'adopt:locked' }).signal).toBe('SIGKILL');
+    run(p, ['doctor']);
+    expect(snapshot(join(p, '.kitbash/skills/notes'))).toEqual(before);
+    expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toContain('name = "notes"');
+    expect(readdirSync(join(p, '.kitbash')).filter((d) => d.startsWith('.txn-'))).toEqual([]);
   });
 });

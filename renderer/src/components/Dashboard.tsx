@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
 import { formatTokens, relativeTime } from '../format';
 import { useCloseProject, useDashboard, useLiveRefresh } from '../queries';
+import { AdoptNotice } from './AdoptNotice';
 import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
@@ -65,6 +66,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
               <strong>kitbash.toml could not be read.</strong> {data!.configError} — showing the project with default settings.
             </div>
           )}
+          <AdoptNotice root={project.root} scannedAt={data!.scannedAt} />
           <SummaryTiles data={data!} />
           <StatusCards data={data!} onCompile={() => setCompiling(true)} />
           {data!.skills.length === 0 ? (

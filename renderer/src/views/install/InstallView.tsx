@@ -7,6 +7,7 @@ import { keys, useAppInfo, useDashboard } from '../../queries';
 import { navigate } from '../../route';
 import { ErrorLine, newProgressId, ProgressLine, useProgress } from './progress';
 import { ReviewPanel, Verdict } from './ReviewPanel';
+import { SkillChecklist, useSourcePicks } from './SkillChecklist';
 import { EMPTY, sourceOf, type Draft, type SourceKind } from './source';
 import './install.css';
 
@@ -169,10 +170,10 @@ function InstallFlow({ project }: { project: ProjectRef }) {
     },
     onSuccess: (r) => {
       setChanged(null);
-      setDone(null);
       setReview(r);
     },
   });
+  const { listing, setListing, queue, setQueue, list, reviewNext } = useSourcePicks((source) => begin.mutate(source));
   const approve = useMutation({
     mutationFn: (r: ReviewView) => {
       const id = newProgressId('approve');
@@ -191,11 +192,12 @@ function InstallFlow({ project }: { project: ProjectRef }) {
       }
       setReview(null);
       setDone(res);
+      reviewNext();
       void qc.invalidateQueries({ queryKey: keys.dashboard(project.root) });
       void qc.invalidateQueries({ queryKey: ['skills', 'get', project.root] });
     },
   });
-  const busy = begin.isPending || approve.isPending;
+  const busy = begin.isPending || approve.isPending || list.isPending;
   const progress = useProgress(pid, busy);
 
   const progressLine = <ProgressLine progress={progress} fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'} />;
@@ -221,6 +223,7 @@ function InstallFlow({ project }: { project: ProjectRef }) {
     setReview(null);
     setChanged(null);
     approve.reset();
+    reviewNext();
   };
 
   return (
@@ -228,15 +231,30 @@ function InstallFlow({ project }: { project: ProjectRef }) {
       {!review && (
         <div className="inst-layout">
           <div className="inst-main">
-            <SourceForm
-              draft={draft}
-              set={setDraft}
-              busy={busy}
-              onReview={(s) => {
-                setDone(null);
-                begin.mutate(s);
-              }}
-            />
+            {listing ? (
+              <SkillChecklist
+                source={listing.source}
+                skills={listing.skills}
+                onCancel={() => setListing(null)}
+                onReview={(sources) => {
+                  setListing(null);
+                  setDone(null);
+                  setQueue(sources.slice(1));
+                  begin.mutate(sources[0]!);
+                }}
+              />
+            ) : (
+              <SourceForm
+                draft={draft}
+                set={setDraft}
+                busy={busy}
+                onReview={(s) => {
+                  setDone(null);
+                  setQueue([]);
+                  list.mutate(s);
+                }}
+              />
+            )}
             {progressLine}
             {beginError}
           </div>
@@ -282,6 +300,7 @@ function InstallFlow({ project }: { project: ProjectRef }) {
           <div className="inst-actions inst-sticky">
             <span className="muted small mono inst-source-echo" title="the source as reviewed">
               {review.source.raw}
+              {queue.length > 0 && ` · ${queue.length} more picked after this one`}
             </span>
             <button type="button" className="btn" onClick={discard} disabled={approve.isPending}>
               {review.blockers.length ? 'Close' : 'Cancel'}
