@@ -3,7 +3,11 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { EvalResultView } from '../../../../shared/ipc/channels/evals';
 import { useApi } from '../../api/context';
 import { ErrorState, Spinner } from '../../components/States';
+import { navigate } from '../../route';
+import { evalFromTrial } from '../../../../shared/evals/template';
+import { saveDraft } from '../editor/drafts';
 import { evalsKeys } from './EvalsView';
+import { useState } from 'react';
 
 /** One trial: the transcript (messages and tool calls), what it changed, and its assertions. */
 export function TrialPanel({ project, runId, result, baseline, index }: { project: ProjectRef; runId: string; result: EvalResultView; baseline: boolean; index: number }) {
@@ -12,9 +16,10 @@ export function TrialPanel({ project, runId, result, baseline, index }: { projec
   const q = useQuery({ queryKey: evalsKeys.trial(project.root, JSON.stringify(ask)), queryFn: () => api.evals.trial(ask), retry: false });
   if (q.isError) return <ErrorState error={q.error} />;
   if (!q.data) return <Spinner label="Reading the trial" />;
-  const { trial, entries, transcriptProblem, diff, stderr } = q.data;
+  const { trial, entries, transcriptProblem, output, diff, stderr } = q.data;
   return (
     <div className="evals-trial-detail" data-testid="trial-detail">
+      <SaveAsEval project={project} skill={result.skill} name={`${result.eval}-${trial.baseline ? 'baseline-' : ''}trial-${trial.index + 1}`} text={() => evalFromTrial(trial, output)} />
       <p className="small">
         <strong>Task:</strong> {trial.task}
         {trial.shouldTrigger !== undefined && <span className="muted"> — should {trial.shouldTrigger ? '' : 'not '}trigger</span>}
@@ -68,6 +73,32 @@ export function TrialPanel({ project, runId, result, baseline, index }: { projec
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * "Save this as an eval" (the Playground's pattern): the trial becomes a draft eval file
+ * in the editor, which writes it only when the author saves it there.
+ */
+function SaveAsEval({ project, skill, name, text }: { project: ProjectRef; skill: string; name: string; text: () => string }) {
+  const [error, setError] = useState<string | null>(null);
+  const file = `evals/${name}.eval.yaml`;
+  return (
+    <div className="evals-save">
+      <button
+        type="button"
+        className="btn small"
+        data-testid="save-as-eval"
+        title={`Open ${file} in the editor with this trial's task and what it did as the expectations`}
+        onClick={() => {
+          if (!saveDraft(project.root, skill, file, text(), null)) return setError('the browser refused to keep the draft (storage full or disabled)');
+          navigate({ view: 'editor', arg: `${skill}/${file}` });
+        }}
+      >
+        Save this as an eval
+      </button>
+      {error && <span className="small bad">{error}</span>}
     </div>
   );
 }
