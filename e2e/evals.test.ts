@@ -71,7 +71,7 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.getByRole('tab', { name: /^baseline 1 · fail$/ }).click();
     await page.getByText('The agent changed nothing.').waitFor();
     expect(await flat(page, '[aria-label="Trial assertions"]')).toContain('fail files_changed no changed file matches REVIEW.md');
-    expect(await page.locator('svg.evals-chart circle').count()).toBe(2);
+    expect(await page.locator('svg.evals-chart circle:not(.baseline-point)').count()).toBe(2);
     await screenshot(page, 'evals-baseline-trial');
     expect(errors).toEqual([]);
   }, 120_000);
@@ -98,7 +98,8 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.waitForURL(/#\/evals\/prereview$/);
     await page.getByTestId('evals-progress').getByText(/^done — 10 trial\(s\)$/).waitFor({ timeout: 60_000 });
     // Two stored runs now, each with a point for review and for trigger.
-    await expect.poll(() => page.locator('svg.evals-chart circle').count(), { timeout: 10_000 }).toBe(4);
+    await expect.poll(() => page.locator('svg.evals-chart circle:not(.baseline-point)').count(), { timeout: 10_000 }).toBe(4);
+    expect(await page.locator('svg.evals-chart circle.baseline-point').count()).toBe(2);
     await screenshot(page, 'evals-history');
     expect(errors).toEqual([]);
   }, 120_000);
