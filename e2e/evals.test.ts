@@ -71,8 +71,36 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.getByRole('tab', { name: /^baseline 1 · fail$/ }).click();
     await page.getByText('The agent changed nothing.').waitFor();
     expect(await flat(page, '[aria-label="Trial assertions"]')).toContain('fail files_changed no changed file matches REVIEW.md');
-    expect(await page.locator('svg.evals-chart circle').count()).toBe(2);
+    expect(await page.locator('svg.evals-chart circle:not(.baseline-point)').count()).toBe(2);
     await screenshot(page, 'evals-baseline-trial');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('"save this as an eval" hands the trial to the editor as a draft eval, with the eval schema', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(`${app.served.url}#/evals/prereview`);
+    await page.locator('[data-cell="review/stand-in"]').click();
+    await page.getByTestId('save-as-eval').click();
+    await page.waitForURL(/#\/editor\/prereview%2Fevals%2Freview-trial-1\.eval\.yaml$/);
+    const text = (await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 20_000 })).replace(/\u00a0/g, ' ');
+    expect(text).toContain('task: Review my pending change before pushing');
+    expect(text).toContain('- skill_triggered: true');
+    expect(text).toContain('- output_contains: "Review complete: 0 blocking findings."');
+    expect(await page.locator('.editor-hint').innerText()).toContain('completion and hover from the eval schema');
+    await screenshot(page, 'evals-saved-as-eval');
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('starts a run from the editor and follows it in the Evals view', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(`${app.served.url}#/editor/prereview`);
+    await page.getByTestId('editor-run-evals').click();
+    await page.waitForURL(/#\/evals\/prereview$/);
+    await page.getByTestId('evals-progress').getByText(/^done — 10 trial\(s\)$/).waitFor({ timeout: 60_000 });
+    // Two stored runs now, each with a point for review and for trigger.
+    await expect.poll(() => page.locator('svg.evals-chart circle:not(.baseline-point)').count(), { timeout: 10_000 }).toBe(4);
+    expect(await page.locator('svg.evals-chart circle.baseline-point').count()).toBe(2);
+    await screenshot(page, 'evals-history');
     expect(errors).toEqual([]);
   }, 120_000);
 

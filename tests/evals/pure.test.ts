@@ -13,6 +13,7 @@ import { evalJson, evalJunit, formatDelta } from '../../shared/evals/report';
 import { commandFor, findRunner, PRESETS, readRunners } from '../../shared/evals/runners';
 import { deltaInterval, judgeTrial, scoreTrigger, summariseAssertions, triggerRate, wilson, type TrialObservation } from '../../shared/evals/score';
 import { readTranscript } from '../../shared/evals/transcript';
+import { evalFromTrial, evalTemplate } from '../../shared/evals/template';
 
 const F = '.kitbash/skills/x/evals/e.eval.yaml';
 const parse = (text: string): ReturnType<typeof parseEvalFile> => parseEvalFile(text, F);
@@ -361,5 +362,32 @@ describe('spec/schema/eval.schema.json agrees with the parser', () => {
   ])('both refuse %j', (text) => {
     expect(parseEvalFile(text, 'x.eval.yaml').ok).toBe(false);
     expect(validate(parseYaml(text))).toBe(false);
+  });
+});
+
+describe('writing evals', () => {
+  it('the editor template is a valid eval for both the parser and the schema', () => {
+    const text = evalTemplate('prereview');
+    expect(parseEvalFile(text, 'evals/new.eval.yaml').ok).toBe(true);
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    expect(ajv.validate(JSON.parse(readFileSync(join(__dirname, '../../spec/schema/eval.schema.json'), 'utf8')) as object, parseYaml(text))).toBe(true);
+  });
+
+  it('"save this as an eval" expects what the trial did, and that trial passes it', () => {
+    const trial = { task: 'Review: "it" & more', exitCode: 0, changed: ['REVIEW.md', '.kitbash/artifacts/findings.json'], skillLoaded: 'yes' as const, baseline: false };
+    const output = 'Reading the diff\nReview complete: 0 blocking findings.\n';
+    const parsed = parseEvalFile(evalFromTrial(trial, output), 'evals/saved.eval.yaml');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.task).toBe(trial.task);
+    expect(parsed.value.assert.map((a) => a.kind)).toEqual(['skill_triggered', 'exit_code', 'files_changed', 'output_contains']);
+    const seen = judgeTrial(parsed.value.assert, obs({ transcript: { ...transcript, output }, changed: trial.changed }));
+    expect(seen.every((a) => a.status === 'pass')).toBe(true);
+  });
+
+  it('leaves skill_triggered out when the transcript could not tell', () => {
+    const parsed = parseEvalFile(evalFromTrial({ task: 't', exitCode: null, changed: [], skillLoaded: 'unknown', baseline: true }, ''), 'x.eval.yaml');
+    expect(parsed.ok && parsed.value.assert).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvalSetupError, runEvals, type EvalEvent, type EvalRequest } from '../../main/services/evals/run';
+import { EvalService } from '../../main/services/evals/service';
 import { cleanup, installSkills, tempDir, bwrapWorks } from '../sandbox/helpers';
 
 const standIn = join(__dirname, 'fixtures', 'stand-in-agent.mjs');
@@ -255,5 +256,49 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
       installSkills(bare, { one: { files: { 'evals/a.eval.yaml': 'tier: behavioral\ntask: t\n' } } });
       await expect(evals({ projectRoot: bare })).rejects.toThrow(/^no runner for \.kitbash\/skills\/one\/evals\/a\.eval\.yaml: configure \[evals\.runners\.<id>\]/);
     });
+  });
+});
+
+describe.skipIf(!ok)('the app\'s eval service', () => {
+  it('lists evals and runners, follows a run to the end, and reads stored trials back', async () => {
+    const p = makeProject();
+    const svc = new EvalService();
+    const o = svc.overview(p);
+    expect(o.skills.map((s) => [s.name, s.evals.map((e) => e.name), s.refused])).toEqual([['prereview', ['review', 'trigger'], null]]);
+    expect(o.runners.filter((r) => r.configured).map((r) => [r.id, r.available])).toEqual([
+      ['cc', true],
+      ['cx', true],
+      ['gm', true],
+      ['plain', true],
+      ['missing', false],
+    ]);
+    expect(o.runners.filter((r) => !r.configured).map((r) => r.id)).toEqual(['claude-code', 'codex', 'gemini']);
+    const owner = {};
+    const started = await svc.start(p, owner, { skills: ['prereview'], runner: 'cc', baseline: true, evals: ['review'] });
+    if (!started.ok) throw new Error(started.message);
+    expect(svc.active(p)).toBe(started.runId);
+    expect(await svc.start(p, owner, { skills: [], baseline: false })).toEqual({ ok: false, message: `an eval run (${started.runId}) is still running in this project — wait for it or cancel it` });
+    expect(svc.cancel(started.runId, {})).toBe(false);
+    await expect.poll(() => svc.status(started.runId)?.state, { timeout: 30_000 }).toBe('done');
+    expect(svc.status(started.runId)).toMatchObject({ done: 4, total: 4, cancelled: false });
+
+    const t = svc.trial(p, { runId: started.runId, skill: 'prereview', eval: 'review', runner: 'cc', baseline: false, index: 0 });
+    expect(t?.entries.map((e) => e.tool ?? e.kind)).toEqual(['Skill', 'Write', 'Write', 'message', 'result']);
+    expect(t?.output).toBe('Review complete: 0 blocking findings.');
+    expect(t?.diff).toContain('+++ b/REVIEW.md');
+    const b = svc.trial(p, { runId: started.runId, skill: 'prereview', eval: 'review', runner: 'cc', baseline: true, index: 1 });
+    expect(b?.trial).toMatchObject({ baseline: true, passed: false, skillLoaded: 'no' });
+    expect(svc.history(p, 'prereview')).toEqual([expect.objectContaining({ runId: started.runId, version: '0.1.0', eval: 'review', runner: 'cc', passRate: 1, baselinePassRate: 0 })]);
+  });
+
+  it('reads stored trials only from its own run folders', async () => {
+    const p = makeProject();
+    const svc = new EvalService();
+    const { run } = await evals({ projectRoot: p, runner: 'cc', evals: ['review'] });
+    const ask = { runId: run.runId, skill: 'prereview', eval: 'review', runner: 'cc', baseline: false, index: 0 };
+    expect(svc.trial(p, ask)).toBeDefined();
+    expect(svc.trial(p, { ...ask, runId: '../../etc' })).toBeUndefined();
+    expect(svc.trial(p, { ...ask, skill: '../x' })).toBeUndefined();
+    expect(svc.trial(p, { ...ask, index: 7 })).toBeUndefined();
   });
 });

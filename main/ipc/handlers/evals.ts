@@ -14,7 +14,7 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
         if (!latest.has(key)) latest.set(key, { runId: run.runId, result: r });
       }
     }
-    return { ...o, skills: o.skills.map((s) => ({ ...s, evals: [...s.evals] })), runners: o.runners.map((r) => ({ ...r, command: [...r.command] })), problems: [...o.problems], latest: [...latest.values()].map(view) };
+    return { ...o, skills: o.skills.map((s) => ({ ...s, evals: [...s.evals] })), runners: o.runners.map((r) => ({ ...r, command: [...r.command] })), problems: [...o.problems], active: evalService.active(ref.root), latest: [...latest.values()].map(view) };
   },
   start: async (req, { session }) => {
     const { ref } = session.requireProject();

@@ -27,7 +27,7 @@ export class EditorFsError extends Error {
   }
 }
 
-const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md)$/;
+const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
 
 export function isEditable(path: string): boolean {
   return EDITABLE.test(path);
@@ -62,7 +62,7 @@ function existingSkill(root: string, dir: string): string {
 }
 
 function fileIn(root: string, dir: string, file: string): string {
-  if (!isEditable(file)) throw new EditorFsError('invalid-request', `${file}: not an editable file (skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md)`);
+  if (!isEditable(file)) throw new EditorFsError('invalid-request', `${file}: not an editable file (skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md, evals/<name>.eval.yaml)`);
   const folder = existingSkill(root, dir);
   const abs = resolveInside(folder, file);
   if (!abs) throw new EditorFsError('outside-project', `${dir}/${file}: resolves outside the skill folder`);

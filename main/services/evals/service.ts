@@ -43,6 +43,7 @@ export interface TrialDetail {
   readonly trial: TrialResult;
   readonly entries: readonly TranscriptEntry[];
   readonly transcriptProblem: string | null;
+  readonly output: string;
   readonly diff: string;
   readonly stderr: string;
 }
@@ -161,6 +162,12 @@ export class EvalService {
     });
   }
 
+  /** The run in flight in this project, if any. */
+  active(root: string): string | null {
+    for (const a of this.runs.values()) if (a.root === root && a.state === 'running') return a.runId;
+    return null;
+  }
+
   status(runId: string): EvalProgress | undefined {
     const a = this.runs.get(runId);
     if (!a) return undefined;
@@ -231,7 +238,7 @@ export class EvalService {
     };
     const format = run.runners?.[q.runner]?.transcript ?? 'text';
     const t = readTranscript(format, read('transcript'), q.skill);
-    return { trial, entries: t.entries, transcriptProblem: t.problem ?? null, diff: read('diff'), stderr: read('stderr') };
+    return { trial, entries: t.entries, transcriptProblem: t.problem ?? null, output: t.output, diff: read('diff'), stderr: read('stderr') };
   }
 }
 

@@ -12,6 +12,7 @@ import { configureMonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import YamlWorker from 'monaco-yaml/yaml.worker.js?worker';
 import specSchema from '../../../spec/schema/skill.spec.schema.json';
+import evalSchema from '../../../spec/schema/eval.schema.json';
 import { tomlConfiguration, tomlLanguage } from './toml';
 
 export type { editor, languages, IDisposable, IRange, Uri as MonacoUri } from 'monaco-editor';
@@ -54,7 +55,10 @@ export const monacoYaml = configureMonacoYaml(monacoForYaml, {
   completion: true,
   hover: true,
   validate: true,
-  schemas: [{ uri: SPEC_SCHEMA_URI, fileMatch: ['**/skill.spec.yml'], schema: specSchema as object }],
+  schemas: [
+    { uri: SPEC_SCHEMA_URI, fileMatch: ['**/skill.spec.yml'], schema: specSchema as object },
+    { uri: (evalSchema as { $id?: string }).$id ?? 'skillsmith:eval.schema.json', fileMatch: ['**/evals/*.eval.yaml'], schema: evalSchema as object },
+  ],
 });
 
 const dark = window.matchMedia?.('(prefers-color-scheme: dark)');

@@ -8,12 +8,12 @@ import { SkillName } from '../schemas';
  * path that main checks against the editable set and resolves inside the skill folder.
  */
 
-/** A file the editor may write: the manifest, SKILL.md, the SkillSpec, a prompt. */
+/** A file the editor may write: the manifest, SKILL.md, the SkillSpec, a prompt, an eval. */
 export const EditableFile = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md)$/, 'editable files are skill.toml, SKILL.md, skill.spec.yml and prompts/<name>.md');
+  .regex(/^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/, 'editable files are skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md and evals/<name>.eval.yaml');
 
 /** Content version: sha256 (hex) of the bytes on disk; null = the file does not exist. */
 export const Version = z.string().regex(/^[0-9a-f]{64}$/).nullable();

@@ -68,6 +68,8 @@ export const EvalsOverview = z.object({
   ),
   runners: z.array(z.object({ id: z.string(), target: z.string(), transcript: z.string(), preset: z.boolean(), configured: z.boolean(), available: z.boolean(), command: z.array(z.string()) })),
   problems: z.array(z.string()),
+  /** The eval run in flight in this project (started here or from the editor), if any. */
+  active: z.string().nullable(),
   /** The newest stored result of each skill × eval × runner, with the run it came from. */
   latest: z.array(z.object({ runId: z.string(), result: EvalResultView })),
 });
@@ -113,6 +115,8 @@ export const evalsChannels = {
       trial: TrialView,
       entries: z.array(z.object({ kind: z.enum(['message', 'tool', 'result', 'error']), text: z.string(), tool: z.string().optional() })),
       transcriptProblem: z.string().nullable(),
+      /** The agent's final reply as the transcript gives it. */
+      output: z.string(),
       diff: z.string(),
       stderr: z.string(),
     }),

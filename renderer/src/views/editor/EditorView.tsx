@@ -8,6 +8,8 @@ import { monaco, themeName, type editor } from '../../monaco/setup';
 import type { Diagnostic, Meter } from './analyze';
 import { DiffDialog } from './DiffDialog';
 import { PreviewSlot } from './PreviewSlot';
+import { RunEvalsButton } from '../evals/EvalsView';
+import { evalTemplate } from '../../../../shared/evals/template';
 import { FLUSH_DRAFTS_EVENT, newestDraft } from './drafts';
 import { EditorSession, type FileState } from './session';
 import './editor.css';
@@ -319,6 +321,7 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
         </div>
         <div className="editor-actions">
           <StatusBadge summary={summary} loaded={session.analysis !== null} />
+          <RunEvalsButton project={project} skill={dir} />
           <button type="button" className="btn" disabled={!current?.dirty} onClick={() => current && void saveFile(current.path)} title="Save this file (Ctrl/⌘+S)">
             Save
           </button>
@@ -358,6 +361,11 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
               </button>
             ) : null}
             {session.loaded ? (
+              <button type="button" className="editor-tab add" data-testid="new-eval" onClick={() => setActive(session.createFile(newEvalPath(session.files), evalTemplate(dir)).path)}>
+                + eval
+              </button>
+            ) : null}
+            {session.loaded ? (
               adding ? (
                 <NewPromptInput
                   onDone={(name) => {
@@ -377,6 +385,7 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
             ) : null}
           </div>
           {current?.path === 'SKILL.md' && meter ? <BudgetMeter meter={meter} /> : null}
+          {current?.path.startsWith('evals/') ? <div className="editor-hint small muted">An eval (spec/SPEC.md "Evals") — completion and hover from the eval schema; Ctrl+Space for fields. Run it from the Evals view.</div> : null}
           {current?.path === 'skill.spec.yml' ? <div className="editor-hint small muted">SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.</div> : null}
           <div className="editor-host" ref={host} data-file={current?.path ?? ''} />
           <Problems diagnostics={diags} files={session.files} onReveal={reveal} onFix={(d, fix) => session.applyFix(d.file, fix.edits)} />
@@ -402,6 +411,14 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       ) : null}
     </main>
   );
+}
+
+/** The first free `evals/new[-n].eval.yaml`. */
+function newEvalPath(files: ReadonlyMap<string, unknown>): string {
+  for (let n = 1; ; n++) {
+    const p = `evals/new${n === 1 ? '' : `-${n}`}.eval.yaml`;
+    if (!files.has(p)) return p;
+  }
 }
 
 function specTemplate(dir: string): string {

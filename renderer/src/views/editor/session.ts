@@ -43,7 +43,7 @@ export interface Stats {
 const ANALYZE_DEBOUNCE_MS = 5;
 const DRAFT_DEBOUNCE_MS = 250;
 const PREVIEW_DEBOUNCE_MS = 250;
-const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md)$/;
+const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
 const ORDER = (p: string) => (p === 'SKILL.md' ? 0 : p === 'skill.toml' ? 1 : p === 'skill.spec.yml' ? 2 : 3);
 
 /** Diagnostics by model URI, for the one code-action provider. */

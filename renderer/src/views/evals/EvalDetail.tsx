@@ -3,7 +3,11 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { EvalResultView } from '../../../../shared/ipc/channels/evals';
 import { useApi } from '../../api/context';
 import { ErrorState, Spinner } from '../../components/States';
+import { navigate } from '../../route';
+import { evalFromTrial } from '../../../../shared/evals/template';
+import { saveDraft } from '../editor/drafts';
 import { evalsKeys } from './EvalsView';
+import { useState } from 'react';
 
 /** One trial: the transcript (messages and tool calls), what it changed, and its assertions. */
 export function TrialPanel({ project, runId, result, baseline, index }: { project: ProjectRef; runId: string; result: EvalResultView; baseline: boolean; index: number }) {
@@ -12,9 +16,10 @@ export function TrialPanel({ project, runId, result, baseline, index }: { projec
   const q = useQuery({ queryKey: evalsKeys.trial(project.root, JSON.stringify(ask)), queryFn: () => api.evals.trial(ask), retry: false });
   if (q.isError) return <ErrorState error={q.error} />;
   if (!q.data) return <Spinner label="Reading the trial" />;
-  const { trial, entries, transcriptProblem, diff, stderr } = q.data;
+  const { trial, entries, transcriptProblem, output, diff, stderr } = q.data;
   return (
     <div className="evals-trial-detail" data-testid="trial-detail">
+      <SaveAsEval project={project} skill={result.skill} name={`${result.eval}-${trial.baseline ? 'baseline-' : ''}trial-${trial.index + 1}`} text={() => evalFromTrial(trial, output)} />
       <p className="small">
         <strong>Task:</strong> {trial.task}
         {trial.shouldTrigger !== undefined && <span className="muted"> — should {trial.shouldTrigger ? '' : 'not '}trigger</span>}
@@ -72,9 +77,37 @@ export function TrialPanel({ project, runId, result, baseline, index }: { projec
   );
 }
 
+/**
+ * "Save this as an eval" (the Playground's pattern): the trial becomes a draft eval file
+ * in the editor, which writes it only when the author saves it there.
+ */
+function SaveAsEval({ project, skill, name, text }: { project: ProjectRef; skill: string; name: string; text: () => string }) {
+  const [error, setError] = useState<string | null>(null);
+  const file = `evals/${name}.eval.yaml`;
+  return (
+    <div className="evals-save">
+      <button
+        type="button"
+        className="btn small"
+        data-testid="save-as-eval"
+        title={`Open ${file} in the editor with this trial's task and what it did as the expectations`}
+        onClick={() => {
+          if (!saveDraft(project.root, skill, file, text(), null)) return setError('the browser refused to keep the draft (storage full or disabled)');
+          navigate({ view: 'editor', arg: `${skill}/${file}` });
+        }}
+      >
+        Save this as an eval
+      </button>
+      {error && <span className="small bad">{error}</span>}
+    </div>
+  );
+}
+
 const W = 640;
 const H = 160;
 const PAD = 28;
+/** Room for the axis labels left of the plot. */
+const LEFT = 44;
 const COLOURS = ['var(--accent)', 'var(--accent-2)', 'var(--lazy)', 'var(--eager)', 'var(--ok)'];
 
 /** Pass rate per stored run, one line per eval × runner, each point labelled with the skill version. */
@@ -85,13 +118,13 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
   const runs = [...new Set(points.map((p) => p.runId))];
   const series = new Map<string, typeof points>();
   for (const p of points) series.set(`${p.eval} · ${p.runner}`, [...(series.get(`${p.eval} · ${p.runner}`) ?? []), p]);
-  const x = (runId: string): number => PAD + (runs.length > 1 ? ((W - 2 * PAD) * runs.indexOf(runId)) / (runs.length - 1) : (W - 2 * PAD) / 2);
+  const x = (runId: string): number => LEFT + (runs.length > 1 ? ((W - LEFT - PAD) * runs.indexOf(runId)) / (runs.length - 1) : (W - LEFT - PAD) / 2);
   const y = (rate: number): number => H - PAD - rate * (H - 2 * PAD);
   return (
     <section className="panel" aria-label="Pass rate history">
       <div className="panel-head">
         <h3>History</h3>
-        <span className="muted small">pass rate per run and skill version</span>
+        <span className="muted small">pass rate per run and skill version · hollow: baseline without the skill</span>
       </div>
       {q.isError ? (
         <ErrorState error={q.error} />
@@ -102,7 +135,7 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
           <svg className="evals-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Pass rate history of ${skill}`}>
             {[0, 0.5, 1].map((v) => (
               <g key={v}>
-                <line x1={PAD} x2={W - PAD} y1={y(v)} y2={y(v)} className="grid" />
+                <line x1={LEFT - 8} x2={W - PAD} y1={y(v)} y2={y(v)} className="grid" />
                 <text x={4} y={y(v) + 4} className="axis">
                   {Math.round(v * 100)}%
                 </text>
@@ -111,6 +144,13 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
             {[...series.entries()].map(([name, ps], i) => (
               <g key={name} style={{ color: COLOURS[i % COLOURS.length] }}>
                 <polyline fill="none" stroke="currentColor" strokeWidth={2} points={ps.map((p) => `${x(p.runId)},${y(p.passRate)}`).join(' ')} />
+                {ps.map((p) =>
+                  p.baselinePassRate === null ? null : (
+                    <circle key={`b-${p.runId}`} cx={x(p.runId)} cy={y(p.baselinePassRate)} r={3.5} fill="var(--panel)" stroke="currentColor" strokeWidth={1.5} className="baseline-point">
+                      <title>{`${name}: ${Math.round(p.baselinePassRate * 100)}% without the skill (baseline, ${p.startedAt})`}</title>
+                    </circle>
+                  ),
+                )}
                 {ps.map((p) => (
                   <circle key={p.runId} cx={x(p.runId)} cy={y(p.passRate)} r={4} fill="currentColor">
                     <title>{`${name}: ${Math.round(p.passRate * 100)}% with ${skill}@${p.version}${p.baselinePassRate !== null ? `, ${Math.round(p.baselinePassRate * 100)}% without` : ''} (${p.startedAt})`}</title>

@@ -96,6 +96,30 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
 
 type SkillRow = EvalsOverview['skills'][number];
 
+/** The editor's "Run evals": starts this skill's evals (with a baseline) and opens the Evals view on it. */
+export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill: string }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const overview = useQuery({ queryKey: evalsKeys.overview(project.root), queryFn: () => api.evals.overview({}), retry: false });
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const start = useMutation({
+    mutationFn: () => api.evals.start({ skills: [skill], baseline: true }),
+    onSuccess: async (a) => {
+      if (!a.ok) return setRefusal(a.message);
+      await qc.invalidateQueries({ queryKey: evalsKeys.overview(project.root) });
+      navigate({ view: 'evals', arg: skill });
+    },
+  });
+  const entry = overview.data?.skills.find((s) => s.name === skill);
+  if (!entry) return null;
+  const why = entry.refused ?? refusal;
+  return (
+    <button type="button" className="btn" disabled={entry.refused !== null || start.isPending} title={why ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`} onClick={() => start.mutate()} data-testid="editor-run-evals">
+      Run evals{refusal ? ' — refused' : ''}
+    </button>
+  );
+}
+
 function SkillEvals({ project, overview, skill }: { project: ProjectRef; overview: EvalsOverview; skill: SkillRow }) {
   const api = useApi();
   const qc = useQueryClient();
@@ -103,7 +127,8 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
   const [runner, setRunner] = useState<string>(configured.length ? '' : (overview.runners[0]?.id ?? ''));
   const [repeat, setRepeat] = useState<string>('');
   const [baseline, setBaseline] = useState(true);
-  const [runId, setRunId] = useState<string | null>(null);
+  // A run started elsewhere (the editor's "Run evals") is picked up and followed here.
+  const [runId, setRunId] = useState<string | null>(overview.active);
   const [picked, setPicked] = useState<{ eval: string; runner: string } | null>(null);
 
   const start = useMutation({
