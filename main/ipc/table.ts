@@ -1,6 +1,7 @@
 import type { Area, MethodOf, ParsedRequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { appHandlers } from './handlers/app';
 import { editorHandlers } from './handlers/editor';
+import { foldersHandlers } from './handlers/folders';
 import { installHandlers } from './handlers/install';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
@@ -34,4 +35,5 @@ export const HANDLERS: HandlerTable = {
   install: installHandlers,
   editor: editorHandlers,
   compile: compileHandlers,
+  folders: foldersHandlers,
 };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { appChannels } from './channels/app';
 import { editorChannels } from './channels/editor';
+import { foldersChannels } from './channels/folders';
 import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
@@ -28,6 +29,7 @@ export const CONTRACT = {
   install: installChannels,
   editor: editorChannels,
   compile: compileChannels,
+  folders: foldersChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

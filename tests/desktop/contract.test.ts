@@ -50,6 +50,7 @@ describe('IPC contract surface', () => {
           "compile.snapshot — what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews",
           "compile.plan — the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)",
           "compile.apply — compile the open project, if its plan is still the one shown (digest); writes through the compile service",
+          "folders.list — the sub-folders of a folder inside the user's home (the home folder when no path is given); hidden folders left out",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",
