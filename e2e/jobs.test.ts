@@ -142,3 +142,36 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
     }
   });
 });
+
+describe.skipIf(!ok)('Browse… in browser mode', () => {
+  let app: App<ReturnType<typeof scratchWorkspace>>;
+  beforeAll(async () => {
+    // The server's home is the scratch folder, so the picker is confined to it.
+    app = await openApp(scratchWorkspace, { env: (p) => ({ HOME: p.root }) });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('lists folders inside the home folder only, marks projects, and opens the chosen one', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(app.served.url);
+    await dashboard(page);
+    await page.locator('[data-action="switch-project"]').click();
+    const browse = page.locator('[data-action="browse"]');
+    await browse.click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a project folder' });
+    await dialog.waitFor();
+    await expect.poll(() => page.getByTestId('folder-path').innerText()).toBe(app.project.root);
+    expect(await page.getByRole('button', { name: 'Up one folder' }).isDisabled()).toBe(true);
+    const item = dialog.locator('.folder-item', { hasText: 'workspace' });
+    expect(await item.locator('.tag').innerText()).toBe('project');
+    await screenshot(page, 'jobs-browse', false);
+    await item.click();
+    await expect.poll(() => page.getByTestId('folder-path').innerText()).toBe(app.project.project);
+    await page.locator('[data-action="open-folder"]').click();
+    await dashboard(page);
+    expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+    expect(errors).toEqual([]);
+  });
+});

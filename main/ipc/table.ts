@@ -3,6 +3,7 @@ import { adoptHandlers, sourcesHandlers } from './handlers/adopt';
 import { appHandlers } from './handlers/app';
 import { editorHandlers } from './handlers/editor';
 import { evalsHandlers } from './handlers/evals';
+import { foldersHandlers } from './handlers/folders';
 import { installHandlers } from './handlers/install';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
@@ -39,4 +40,5 @@ export const HANDLERS: HandlerTable = {
   adopt: adoptHandlers,
   sources: sourcesHandlers,
   evals: evalsHandlers,
+  folders: foldersHandlers,
 };

@@ -3,6 +3,7 @@ import { adoptChannels, sourcesChannels } from './channels/adopt';
 import { appChannels } from './channels/app';
 import { editorChannels } from './channels/editor';
 import { evalsChannels } from './channels/evals';
+import { foldersChannels } from './channels/folders';
 import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
@@ -33,6 +34,7 @@ export const CONTRACT = {
   adopt: adoptChannels,
   sources: sourcesChannels,
   evals: evalsChannels,
+  folders: foldersChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

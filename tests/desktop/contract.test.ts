@@ -59,6 +59,7 @@ describe('IPC contract surface', () => {
           "evals.cancel — cancel an eval run this window started (the trial in flight is killed)",
           "evals.trial — one stored trial: its transcript (messages and tool calls), workspace diff, stderr and assertion results",
           "evals.history — pass rate of a skill's evals per stored run and skill version, oldest first",
+          "folders.list — the sub-folders of a folder inside the user's home (the home folder when no path is given); hidden folders left out",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",

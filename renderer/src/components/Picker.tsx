@@ -4,6 +4,7 @@ import { IpcError } from '../../../shared/ipc/errors';
 import { useApi } from '../api/context';
 import { relativeTime } from '../format';
 import { keys, useAppInfo, useOpenProject, useRecent } from '../queries';
+import { FolderBrowser } from './FolderBrowser';
 import { Logo } from './Logo';
 import { Spinner } from './States';
 
@@ -16,6 +17,7 @@ export function Picker() {
   const open = useOpenProject();
   const [path, setPath] = useState('');
   const [pickError, setPickError] = useState<string | null>(null);
+  const [browsing, setBrowsing] = useState(false);
 
   const openPath = (p: string) => {
     setPickError(null);
@@ -76,6 +78,11 @@ export function Picker() {
               <button type="submit" className={`btn ${canPick ? '' : 'primary'}`} disabled={!path.trim() || open.isPending}>
                 Open
               </button>
+              {!canPick && (
+                <button type="button" className="btn" onClick={() => setBrowsing(true)} disabled={open.isPending} data-action="browse">
+                  Browse…
+                </button>
+              )}
             </div>
           </form>
           {info.data?.examplePath && (
@@ -128,6 +135,16 @@ export function Picker() {
           )}
         </div>
       </section>
+      {browsing && (
+        <FolderBrowser
+          onClose={() => setBrowsing(false)}
+          onChoose={(p) => {
+            setBrowsing(false);
+            setPath(p);
+            openPath(p);
+          }}
+        />
+      )}
       <footer className="picker-foot muted">Skillsmith {info.data?.version ?? ''} · everything stays on this machine</footer>
     </main>
   );
