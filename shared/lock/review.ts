@@ -10,9 +10,10 @@ import type { Skill } from '../ksf/model';
 import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import type { Check } from '../lint/types';
-import { SAFETY_CHECK_IDS } from '../lint/types';
 import type { Policy } from '../project/config';
+import type { PolicyException } from '../policy/exceptions';
 import { manifestViolations } from '../policy/policy';
+import { skillVerdict, type AcceptedFinding, type SkillVerdict } from '../policy/verdict';
 import { Sha256 } from './sha256';
 import { utf8Encode } from './integrity';
 
@@ -76,8 +77,12 @@ export interface ReviewNode {
   readonly requires: readonly string[];
   /** Every warning and failure of the static checks. */
   readonly lint: readonly Finding[];
-  /** Safety failures across every file: these block, whatever the answer. */
+  /** Safety failures across every file that no exception accepts: these block, whatever the answer. */
   readonly safety: readonly Finding[];
+  /** Blocking findings a `[[policy.exceptions]]` entry accepts for exactly this version (shown, never hidden). */
+  readonly accepted: readonly AcceptedFinding[];
+  /** The same counts the dashboard, the Runs tab and `run` use (one computation: shared/policy/verdict). */
+  readonly verdict: Pick<SkillVerdict, 'status' | 'failures' | 'warnings'>;
   readonly policy: readonly string[];
   /** `[dependencies]` with the version the resolver chose. */
   readonly dependencies: readonly { readonly name: string; readonly range: string; readonly version: string }[];
@@ -129,6 +134,8 @@ export interface NodeInput {
   readonly checks: readonly Check[];
   /** Policy in force, and whether the source check applies (it does for every fetched node). */
   readonly policy?: Policy;
+  /** `[[policy.exceptions]]` of the project; only entries naming this skill and this integrity can match. */
+  readonly exceptions?: readonly PolicyException[];
   readonly sourceViolations: readonly string[];
   readonly dependencies: readonly { name: string; range: string; version: string }[];
   /** `produces` of every node this one (transitively) depends on, by node name. */
@@ -142,14 +149,14 @@ export interface NodeInput {
 export function reviewNode(input: NodeInput): ReviewNode {
   const { skill } = input;
   const m = skill.manifest;
-  const policyIgnoresRemoteExec = input.policy !== undefined && !input.policy.denyRemoteExec;
+  const verdict = skillVerdict(input.checks, { skill: m.skill.name, integrity: input.integrity, ...(input.policy ? { policy: input.policy } : {}), exceptions: input.exceptions ?? [] });
   const lint: Finding[] = [];
   const safety: Finding[] = [];
   for (const c of input.checks) {
     if (c.status === 'pass') continue;
     const f: Finding = { id: c.id, status: c.status, detail: c.detail ?? '' };
     lint.push(f);
-    if (c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id) && !(c.id === 'remote-exec' && policyIgnoresRemoteExec)) safety.push(f);
+    if (verdict.blocking.some((b) => b.id === c.id)) safety.push(f);
   }
   const permissions: PermissionEntry[] = [
     ...m.permissions.tools.map((t) => ({ permission: `tool:${t}`, declared: true })),
@@ -191,6 +198,8 @@ export function reviewNode(input: NodeInput): ReviewNode {
     requires: m.targets.requires,
     lint,
     safety,
+    accepted: verdict.accepted,
+    verdict: { status: verdict.status, failures: verdict.failures, warnings: verdict.warnings },
     policy: input.policy ? [...input.sourceViolations, ...manifestViolations(input.policy, m)] : [],
     dependencies: input.dependencies,
     consumes,
@@ -242,6 +251,7 @@ export function renderReview(r: InstallReview): string {
       lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${f.detail}`);
     }
     for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${f.detail}`);
+    for (const a of n.accepted) lines.push(`${ind}⚠ accepted by exception: ${a.id} at ${a.file}:${a.line} — ${a.detail} (accepted by ${a.by}: ${a.reason}; matches this exact version only)`);
     for (const p of n.policy) lines.push(`${ind}✗ policy: ${p}`);
   }
   if (r.changes?.length) {

@@ -145,6 +145,8 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
         requires: [...n.requires],
         lint: n.lint.map(finding),
         safety: n.safety.map(finding),
+        accepted: n.accepted.map((a) => ({ ...a })),
+        verdict: { ...n.verdict },
         policy: [...n.policy],
         dependencies: n.dependencies.map((d) => ({ ...d })),
         consumes: n.consumes.map((c) => ({ ...c })),

@@ -194,6 +194,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         source: s.source,
         checks: lintSkill(s.skill),
         ...(config.policy ? { policy: config.policy } : {}),
+        exceptions: config.exceptions,
         sourceViolations: config.policy && !s.installed ? sourceViolations(config.policy, s.source.raw, s.source.canonical) : [],
         dependencies: s.node.edges.map((e) => ({ name: e.name, range: e.range, version: e.version })),
         producedByDeps: new Map([...produces].filter(([n]) => deps.has(n))),
@@ -225,7 +226,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     });
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
-    const notices: string[] = [];
+    const notices: string[] = [...config.exceptionProblems];
     for (const n of reviewNodes) for (const c of n.consumes) if (c.producedBy === null && n.dependencies.length > 0) notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
     const compile = compilePreview(project, config, staged.filter((x) => x.dir !== undefined).map((x) => x.skill));
     const review: InstallReview = {

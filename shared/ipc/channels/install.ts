@@ -71,6 +71,10 @@ export const ReviewNodeView = z.object({
   requires: z.array(z.string()),
   lint: z.array(Finding),
   safety: z.array(Finding),
+  /** Blocking findings a `[[policy.exceptions]]` entry accepts for exactly this version. */
+  accepted: z.array(z.object({ id: z.string(), detail: z.string(), file: z.string(), line: z.number().int(), by: z.string(), reason: z.string() })),
+  /** The counts every screen shows for this skill (shared/policy/verdict). */
+  verdict: z.object({ status: z.enum(['pass', 'warn', 'fail']), failures: z.number().int(), warnings: z.number().int() }),
   policy: z.array(z.string()),
   dependencies: z.array(z.object({ name: z.string(), range: z.string(), version: z.string() })),
   consumes: z.array(z.object({ artifact: z.string(), producedBy: z.string().nullable() })),
