@@ -160,6 +160,7 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
     ...(review.fileChanges ? { fileChanges: review.fileChanges.map((c) => ({ ...c })) } : {}),
     ...(diffs ? { diffs } : {}),
     ...(review.compile ? { compile: { writes: [...review.compile.writes], prunes: [...review.compile.prunes], errors: [...review.compile.errors] } } : {}),
+    agents: (review.agents ?? []).map((a) => ({ ...a })),
     standing: standingDelta(project, incoming),
     integrity: review.integrity,
   };

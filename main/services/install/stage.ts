@@ -13,6 +13,8 @@ import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
 import { resolveClosure, type Candidate } from '../../../shared/resolve/resolve';
 import { planCompile } from '../../../shared/compile/plan';
+import type { ReviewAgent } from '../../../shared/lock/holds';
+import { resolveTargets } from '../../../shared/targets/registry';
 import { diskProject, loadInstalled } from '../compile';
 import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
@@ -239,6 +241,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       blockers: reviewBlockers(reviewNodes),
       notices,
       compile,
+      agents: activeAgents(project, config),
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');
@@ -276,6 +279,12 @@ function compilePreview(project: string, config: ProjectConfig, incoming: readon
   } catch (e) {
     return { writes: [], prunes: [], errors: [e instanceof Error ? e.message.split('\n')[0]! : String(e)] };
   }
+}
+
+/** The project's active compile targets, for where each permission holds (none when the selection fails). */
+function activeAgents(project: string, config: ProjectConfig): ReviewAgent[] {
+  const sel = resolveTargets(diskProject(project), config.targets);
+  return sel.ok ? sel.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' })) : [];
 }
 
 function loadFolderFromTree(tree: SkillTree, name: string): Skill {

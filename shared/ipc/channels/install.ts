@@ -43,6 +43,7 @@ const Source = z.object({
 const Permission = z.object({
   permission: z.string(),
   declared: z.boolean(),
+  declaredIn: z.literal('SKILL.md allowed-tools').optional(),
   enforcement: z.object({ label: z.enum(['enforced', 'advisory', 'unavailable']), detail: z.string().optional() }).optional(),
 });
 
@@ -98,6 +99,8 @@ export const ReviewView = z.object({
   /** Unified diffs of changed text files (update only), capped. */
   diffs: z.array(z.object({ path: z.string(), diff: z.string() })).optional(),
   compile: z.object({ writes: z.array(z.string()), prunes: z.array(z.string()), errors: z.array(z.string()) }).optional(),
+  /** Active compile targets (empty: none is active), for where each permission holds. */
+  agents: z.array(z.object({ target: z.string(), agent: z.string(), tools: z.enum(['comma', 'space', 'prose']) })),
   /** Standing tokens per session per compile target, before and after the install. */
   standing: z.array(z.object({ target: z.string(), loading: z.string(), before: z.number(), after: z.number() })),
   integrity: Integrity,
