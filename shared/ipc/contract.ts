@@ -4,6 +4,7 @@ import { editorChannels } from './channels/editor';
 import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
+import { reviewChannels } from './channels/review';
 import { runsChannels } from './channels/runs';
 import { skillsChannels } from './channels/skills';
 import { specChannels } from './channels/spec';
@@ -26,6 +27,7 @@ export const CONTRACT = {
   spec: specChannels,
   runs: runsChannels,
   install: installChannels,
+  review: reviewChannels,
   editor: editorChannels,
   compile: compileChannels,
 } as const;
