@@ -7,6 +7,7 @@ import { foldersHandlers } from './handlers/folders';
 import { installHandlers } from './handlers/install';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
+import { reviewHandlers } from './handlers/review';
 import { runsHandlers } from './handlers/runs';
 import { skillsHandlers } from './handlers/skills';
 import { specHandlers } from './handlers/spec';
@@ -35,6 +36,7 @@ export const HANDLERS: HandlerTable = {
   spec: specHandlers,
   runs: runsHandlers,
   install: installHandlers,
+  review: reviewHandlers,
   editor: editorHandlers,
   compile: compileHandlers,
   adopt: adoptHandlers,

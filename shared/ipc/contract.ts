@@ -7,6 +7,7 @@ import { foldersChannels } from './channels/folders';
 import { installChannels } from './channels/install';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
+import { reviewChannels } from './channels/review';
 import { runsChannels } from './channels/runs';
 import { skillsChannels } from './channels/skills';
 import { specChannels } from './channels/spec';
@@ -29,6 +30,7 @@ export const CONTRACT = {
   spec: specChannels,
   runs: runsChannels,
   install: installChannels,
+  review: reviewChannels,
   editor: editorChannels,
   compile: compileChannels,
   adopt: adoptChannels,

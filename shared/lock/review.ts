@@ -10,9 +10,11 @@ import type { Skill } from '../ksf/model';
 import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import type { Check } from '../lint/types';
-import { SAFETY_CHECK_IDS } from '../lint/types';
 import type { Policy } from '../project/config';
+import type { PolicyException } from '../policy/exceptions';
 import { manifestViolations } from '../policy/policy';
+import { skillVerdict, type AcceptedFinding, type SkillVerdict } from '../policy/verdict';
+import { declaresNothing, groupedHolds, permissionHolds, permissionSummary, type ReviewAgent } from './holds';
 import { Sha256 } from './sha256';
 import { utf8Encode } from './integrity';
 
@@ -22,8 +24,10 @@ export const REVIEW_SCHEMA = 1;
 export interface PermissionEntry {
   /** `tool:<name>`, `network` or `write`. */
   readonly permission: string;
-  /** What the manifest says (tools are listed only when declared). */
+  /** What the skill says (tools are listed only when declared). */
   readonly declared: boolean;
+  /** Where a declared tool comes from when it is not skill.toml: a bare skill's SKILL.md `allowed-tools`. */
+  readonly declaredIn?: 'SKILL.md allowed-tools';
   /**
    * How this machine would hold the skill to it when its scripts run (from the sandbox
    * probe): absent until a probe is available.
@@ -76,8 +80,12 @@ export interface ReviewNode {
   readonly requires: readonly string[];
   /** Every warning and failure of the static checks. */
   readonly lint: readonly Finding[];
-  /** Safety failures across every file: these block, whatever the answer. */
+  /** Safety failures across every file that no exception accepts: these block, whatever the answer. */
   readonly safety: readonly Finding[];
+  /** Blocking findings a `[[policy.exceptions]]` entry accepts for exactly this version (shown, never hidden). */
+  readonly accepted: readonly AcceptedFinding[];
+  /** The same counts the dashboard, the Runs tab and `run` use (one computation: shared/policy/verdict). */
+  readonly verdict: Pick<SkillVerdict, 'status' | 'failures' | 'warnings'>;
   readonly policy: readonly string[];
   /** `[dependencies]` with the version the resolver chose. */
   readonly dependencies: readonly { readonly name: string; readonly range: string; readonly version: string }[];
@@ -112,6 +120,8 @@ export interface InstallReview {
    * compile refusals (then nothing would be compiled). Not part of `integrity`.
    */
   readonly compile?: { readonly writes: readonly string[]; readonly prunes: readonly string[]; readonly errors: readonly string[] };
+  /** The project's active compile targets (empty: none), for where each permission holds. Not part of `integrity`. */
+  readonly agents?: readonly ReviewAgent[];
   /** The hash an approval must name. */
   readonly integrity: string;
 }
@@ -129,6 +139,8 @@ export interface NodeInput {
   readonly checks: readonly Check[];
   /** Policy in force, and whether the source check applies (it does for every fetched node). */
   readonly policy?: Policy;
+  /** `[[policy.exceptions]]` of the project; only entries naming this skill and this integrity can match. */
+  readonly exceptions?: readonly PolicyException[];
   readonly sourceViolations: readonly string[];
   readonly dependencies: readonly { name: string; range: string; version: string }[];
   /** `produces` of every node this one (transitively) depends on, by node name. */
@@ -142,17 +154,19 @@ export interface NodeInput {
 export function reviewNode(input: NodeInput): ReviewNode {
   const { skill } = input;
   const m = skill.manifest;
-  const policyIgnoresRemoteExec = input.policy !== undefined && !input.policy.denyRemoteExec;
+  const verdict = skillVerdict(input.checks, { skill: m.skill.name, integrity: input.integrity, ...(input.policy ? { policy: input.policy } : {}), exceptions: input.exceptions ?? [] });
   const lint: Finding[] = [];
   const safety: Finding[] = [];
   for (const c of input.checks) {
     if (c.status === 'pass') continue;
     const f: Finding = { id: c.id, status: c.status, detail: c.detail ?? '' };
     lint.push(f);
-    if (c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id) && !(c.id === 'remote-exec' && policyIgnoresRemoteExec)) safety.push(f);
+    if (verdict.blocking.some((b) => b.id === c.id)) safety.push(f);
   }
   const permissions: PermissionEntry[] = [
     ...m.permissions.tools.map((t) => ({ permission: `tool:${t}`, declared: true })),
+    // A bare skill has no [permissions]; the agent still reads its frontmatter tool list.
+    ...(skill.manifested ? [] : frontmatterTools(skill.frontmatter?.data['allowed-tools'])).map((t) => ({ permission: `tool:${t}`, declared: true, declaredIn: 'SKILL.md allowed-tools' as const })),
     { permission: 'network', declared: m.permissions.network },
     { permission: 'write', declared: m.permissions.write },
   ];
@@ -191,12 +205,25 @@ export function reviewNode(input: NodeInput): ReviewNode {
     requires: m.targets.requires,
     lint,
     safety,
+    accepted: verdict.accepted,
+    verdict: { status: verdict.status, failures: verdict.failures, warnings: verdict.warnings },
     policy: input.policy ? [...input.sourceViolations, ...manifestViolations(input.policy, m)] : [],
     dependencies: input.dependencies,
     consumes,
     integrity: input.integrity,
     files: input.alreadyInstalled ? [] : skill.tree.entries.filter((e) => e.kind !== 'dir').map((e) => `${input.installDir}/${e.path}`),
   };
+}
+
+/**
+ * `allowed-tools` as written in frontmatter: a YAML list or a comma- (Claude Code) or
+ * space-separated (Agent Skills) string.
+ */
+export function frontmatterTools(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const inner = value.trim().replace(/^\[/, '').replace(/\]$/, '');
+  const parts = inner.includes(',') ? inner.split(',') : inner.split(/\s+/);
+  return [...new Set(parts.map((t) => t.trim().replace(/^["']|["']$/g, '').trim()).filter((t) => t !== ''))];
 }
 
 /** The hash an approval names: over each node's name, version and tree hash, in review order. */
@@ -228,13 +255,21 @@ export function renderReview(r: InstallReview): string {
     const tools = n.permissions.filter((p) => p.permission.startsWith('tool:')).map((p) => p.permission.slice(5));
     const flag = (name: string) => {
       const p = n.permissions.find((x) => x.permission === name);
-      return `${p?.declared ? 'YES' : 'no'}${p?.enforcement ? ` (${p.enforcement.label})` : ''}`;
+      // The runner's label is of the restriction ("no network"); a declared permission lifts it.
+      if (p?.declared) return "YES (allowed when Skillsmith's runner runs its scripts)";
+      return `no${p?.enforcement ? ` (${p.enforcement.label} in Skillsmith's runner)` : ''}`;
     };
-    lines.push(`${ind}permissions: tools [${tools.length ? tools.join(', ') : 'none'}] · network ${flag('network')} · write ${flag('write')}`);
+    if (declaresNothing(n.permissions)) lines.push(`${ind}permissions: declares no permissions (no tools, network no, write no)`);
+    else lines.push(`${ind}permissions: tools [${tools.length ? tools.join(', ') : 'none'}] · network ${flag('network')} · write ${flag('write')}`);
+    lines.push(`${ind}  ${permissionSummary(n.permissions, r.agents ?? [])}`);
+    for (const h of permissionHolds(n.permissions, r.agents ?? [])) {
+      lines.push(`${ind}  ${h.permission}${h.declared ? '' : ' (not declared)'}: Skillsmith's runner — ${h.runner}`);
+      for (const g of groupedHolds(h)) lines.push(`${ind}    in ${g.agents.join(', ')}: ${g.hold} — ${g.text}`);
+    }
     if (n.requires.length) lines.push(`${ind}requires: ${n.requires.join(', ')}`);
     if (n.manifest.mcpServers.length) lines.push(`${ind}mcp servers: ${n.manifest.mcpServers.map((s) => `${s.name} (${s.subject})`).join(', ')}`);
     if (n.manifest.scripts.length) lines.push(`${ind}scripts: ${n.manifest.scripts.join(', ')}`);
-    if (!n.manifested) lines.push(`${ind}⚠ unmanifested (SKILL.md only) — defaults applied, no permissions or budget declared by the author`);
+    if (!n.manifested) lines.push(`${ind}⚠ unmanifested (SKILL.md only) — no skill.toml: defaults applied, no [permissions] or budget declared in a manifest`);
     for (const d of n.dependencies) lines.push(`${ind}depends on ${d.name}@${d.version} (${d.range})`);
     for (const c of n.consumes) lines.push(`${ind}consumes ${c.artifact}: ${c.producedBy ? `produced by ${c.producedBy}` : 'no dependency produces it'}`);
     for (const f of n.lint) {
@@ -242,6 +277,7 @@ export function renderReview(r: InstallReview): string {
       lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${f.detail}`);
     }
     for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${f.detail}`);
+    for (const a of n.accepted) lines.push(`${ind}⚠ accepted by exception: ${a.id} at ${a.file}:${a.line} — ${a.detail} (accepted by ${a.by}: ${a.reason}; matches this exact version only)`);
     for (const p of n.policy) lines.push(`${ind}✗ policy: ${p}`);
   }
   if (r.changes?.length) {

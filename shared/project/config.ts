@@ -1,5 +1,6 @@
 import { loadError, type Result } from '../ksf/errors';
 import { isTable, parseToml, type TomlTable } from '../ksf/toml';
+import { readExceptions, type PolicyException } from '../policy/exceptions';
 
 /**
  * `[policy]` as the reference reads it: wrong types read as "off", unknown keys are
@@ -23,6 +24,10 @@ export interface ProjectConfig {
   readonly targets?: readonly string[];
   /** Absent when the file has no `[policy]` table — the reference then applies no policy at all. */
   readonly policy?: Policy;
+  /** Valid `[[policy.exceptions]]` entries (Skillsmith's addition; the reference ignores the key). */
+  readonly exceptions: readonly PolicyException[];
+  /** One line per entry that was dropped because it is malformed or names a check never acceptable. */
+  readonly exceptionProblems: readonly string[];
   /**
    * The whole parsed document, for additive tables other modules own (e.g. `[sources]`).
    * Never mutated.
@@ -33,7 +38,7 @@ export interface ProjectConfig {
 export const CONFIG_FILE = 'kitbash.toml';
 
 /** A project without `kitbash.toml` behaves like an empty one. */
-export const EMPTY_CONFIG: ProjectConfig = { raw: {} };
+export const EMPTY_CONFIG: ProjectConfig = { raw: {}, exceptions: [], exceptionProblems: [] };
 
 /** Parse `kitbash.toml`; `file` is the display path used in the one-line error. */
 export function parseProjectConfig(text: string, file: string = CONFIG_FILE): Result<ProjectConfig> {
@@ -48,9 +53,12 @@ export function parseProjectConfig(text: string, file: string = CONFIG_FILE): Re
   const raw = parsed.table;
   const project = isTable(raw.project) ? raw.project : undefined;
   const targets = project && Array.isArray(project.targets) ? project.targets.filter((t): t is string => typeof t === 'string') : undefined;
+  const { exceptions, problems } = readExceptions(raw.policy);
   return {
     ok: true,
     value: {
+      exceptions,
+      exceptionProblems: problems.map((p) => `${file}: ${p}`),
       ...(targets !== undefined ? { targets } : {}),
       ...(isTable(raw.policy) ? { policy: readPolicy(raw.policy) } : {}),
       raw,

@@ -10,11 +10,12 @@ export const claudeCode: TargetDef = {
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
+  nativeTools: 'comma',
   vendorDoc: { title: 'Claude Code — Agent Skills and slash commands (code.claude.com/docs/en/skills)', url: 'https://code.claude.com/docs/en/skills', checked: '2026-12-01' },
   detect: (p) => p.exists('.claude'),
   constraints: () => [],
   emit(p) {
-    const base = emitSkillDir(this, '.claude/skills', p, { allowedTools: 'comma' });
+    const base = emitSkillDir(this, '.claude/skills', p, { allowedTools: this.nativeTools });
     const shims = p.skill.manifest.triggers.commands.map((cmd) => ({
       path: `.claude/commands/${cmd.replace(/^\//, '')}.md`,
       content: `${header(p)}\n\nLoad the "${p.name}" skill: read .claude/skills/${p.name}/SKILL.md and follow it exactly.\n\nArguments: $ARGUMENTS\n`,

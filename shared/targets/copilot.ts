@@ -10,6 +10,7 @@ export const copilot: TargetDef = {
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
+  nativeTools: 'space',
   vendorDoc: {
     title: 'GitHub Docs — About agent skills (github/docs content/copilot/concepts/agents/about-agent-skills.md)',
     url: 'https://docs.github.com/en/copilot/concepts/agents/about-agent-skills',
@@ -18,6 +19,6 @@ export const copilot: TargetDef = {
   detect: (p) => p.exists('.github'),
   constraints: () => [],
   emit(p) {
-    return emitSkillDir(this, '.github/skills', p, { allowedTools: 'space' });
+    return emitSkillDir(this, '.github/skills', p, { allowedTools: this.nativeTools });
   },
 };

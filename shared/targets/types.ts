@@ -98,6 +98,12 @@ export interface TargetDef {
   readonly loading: Loading;
   /** Capabilities the emitter really delivers (each proven by a test). */
   readonly capabilities: readonly Capability[];
+  /**
+   * How compile lowers `[permissions].tools` into the agent's own `allowed-tools` field
+   * (`comma` — Claude Code's list; `space` — the Agent Skills form); absent: tools stay prose.
+   * The install review reads it to say where a declared tool holds natively.
+   */
+  readonly nativeTools?: 'comma' | 'space';
   readonly vendorDoc: VendorDoc;
   /** True when this target is active by detection. */
   detect(project: ProjectView): boolean;

@@ -71,6 +71,19 @@ function takeReview(ctx: HandlerContext, id: string, kind: Pending['kind']): { p
   return { pending, map };
 }
 
+/**
+ * The staged copy behind a live review of this session (install or update) without taking
+ * it: for reading its files and accepting one of its findings. `not-found` otherwise.
+ */
+export function liveReview(ctx: HandlerContext, id: string): { project: string; staged: StagedInstall } {
+  const pending = pendingOf(ctx.session).get(id);
+  if (!pending) throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
+  if (pending.project !== projectRoot(ctx)) throw new HandlerError('forbidden', 'this review was made for another project — review the source again');
+  const staged = pending.staged ?? stagedOf(id);
+  if (!staged) throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
+  return { project: pending.project, staged };
+}
+
 /** The two refusals that hold for every approval, before anything else is looked at. */
 function refuseUnapprovable(review: InstallReview, integrity: string): void {
   if (review.blockers.length > 0) {
@@ -145,6 +158,8 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
         requires: [...n.requires],
         lint: n.lint.map(finding),
         safety: n.safety.map(finding),
+        accepted: n.accepted.map((a) => ({ ...a })),
+        verdict: { ...n.verdict },
         policy: [...n.policy],
         dependencies: n.dependencies.map((d) => ({ ...d })),
         consumes: n.consumes.map((c) => ({ ...c })),
@@ -158,6 +173,7 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
     ...(review.fileChanges ? { fileChanges: review.fileChanges.map((c) => ({ ...c })) } : {}),
     ...(diffs ? { diffs } : {}),
     ...(review.compile ? { compile: { writes: [...review.compile.writes], prunes: [...review.compile.prunes], errors: [...review.compile.errors] } } : {}),
+    agents: (review.agents ?? []).map((a) => ({ ...a })),
     standing: standingDelta(project, incoming),
     integrity: review.integrity,
   };

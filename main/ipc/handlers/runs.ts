@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { AuditEntry, type PlanAnswer, type Refusal, type RunPlanView, type RunTarget } from '../../../shared/ipc/channels/runs';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
+import { describeBlocking } from '../../../shared/policy/verdict';
 import { readAudit } from '../../services/runs/audit';
 import { listScripts } from '../../services/runs/script';
 import { executeRun, prepareRun, type Preparation } from '../../services/runs/service';
@@ -12,6 +13,7 @@ import { currentHost, probeBackend, probeReport } from '../../services/sandbox/p
 import type { BackendStatus } from '../../services/sandbox/types';
 import { installedSkills } from '../../services/skills/locate';
 import { readSkillTree } from '../../services/skills/reader';
+import { verdictFor } from '../../services/verdict/index';
 import { HandlerError } from '../errors';
 import type { Session } from '../session';
 import type { AreaHandlers } from '../table';
@@ -93,7 +95,7 @@ export const runsHandlers: AreaHandlers<'runs'> = {
     const backend = await probeBackend(host, { version: true });
     const skills: RunTarget[] = [];
     for (const l of installedSkills(ref.root)) {
-      const base: RunTarget = { dir: l.nameHint, name: l.nameHint, version: null, mode: null, scripts: [], permissions: null, produces: [], rows: [], problem: null };
+      const base: RunTarget = { dir: l.nameHint, name: l.nameHint, version: null, mode: null, scripts: [], permissions: null, produces: [], rows: [], problem: null, verdict: null };
       if (l.kind !== 'folder') {
         skills.push({ ...base, problem: l.problem });
         continue;
@@ -106,6 +108,7 @@ export const runsHandlers: AreaHandlers<'runs'> = {
       }
       const m = loaded.value.manifest;
       const report = await probeReport(host, { permissions: m.permissions, producesArtifacts: m.artifacts.produces.length > 0 });
+      const v = verdictFor(ref.root, l.nameHint);
       skills.push({
         ...base,
         name: m.skill.name,
@@ -115,6 +118,9 @@ export const runsHandlers: AreaHandlers<'runs'> = {
         permissions: { network: m.permissions.network, write: m.permissions.write, tools: [...m.permissions.tools] },
         produces: [...m.artifacts.produces],
         rows: report.rows.map((r) => ({ ...r })),
+        ...(v.ok
+          ? { verdict: { status: v.verdict.status, failures: v.verdict.failures, warnings: v.verdict.warnings, blocking: v.verdict.blocking.map((b) => describeBlocking(l.nameHint, b)), accepted: v.verdict.accepted.length } }
+          : {}),
       });
     }
     return { backend: backendView(backend), skills };

@@ -19,7 +19,8 @@ export const skillsHandlers: AreaHandlers<'skills'> = {
     if (!existsSync(abs) || !lstatSync(abs).isDirectory()) throw new HandlerError('not-found', `${req.dir}: no such installed skill`);
     const location = installedSkills(ref.root).find((l) => l.nameHint === req.dir);
     if (!location) throw new HandlerError('not-found', `${req.dir}: no such installed skill`);
-    const report = checkLocation(location, { schema: false, evals: true });
+    // The options every verdict uses (dashboard rows, review, run), so the drawer's checks add up to the row's counts.
+    const report = checkLocation(location, { schema: false, evals: false });
     const tree = readSkillTree(abs, location.display);
     const files = tree.ok ? tree.value.entries.flatMap((e) => (e.kind === 'file' ? [{ path: e.path, bytes: e.bytes.length }] : [])) : [];
     const text = (name: string): string | null => {

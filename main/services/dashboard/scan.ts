@@ -5,9 +5,10 @@ import type { Skill } from '../../../shared/ksf/model';
 import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { resolveBody } from '../../../shared/lint/rules/body';
-import type { SkillReport } from '../../../shared/lint/report/model';
+import { skillVerdict } from '../../../shared/policy/verdict';
 import { EMPTY_CONFIG } from '../../../shared/project/config';
 import type { Dashboard, Problem, SkillRow } from '../../../shared/ipc/channels/project';
+import { treeIntegrityFast } from '../lock/index';
 import { readProjectConfig } from '../project/config';
 import { installedSkills, type SkillLocation } from '../skills/locate';
 import { checkAll } from '../skills/pool';
@@ -37,22 +38,31 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
   const active = targets.filter((t) => t.active);
   const lock = engines.lock();
 
+  for (const p of config.exceptionProblems) problems.push({ severity: 'warning', skill: null, source: 'kitbash.toml', message: p, file: 'kitbash.toml' });
+
   const skills: SkillRow[] = locations.map((location, i) => {
     const report = reports[i]!;
     const loaded = loadFor(location);
+    // The same computation as the review, `run` and the Runs tab (shared/policy/verdict).
+    const verdict = skillVerdict(report.checks, {
+      skill: report.name,
+      integrity: loaded?.integrity ?? '',
+      ...(config.policy ? { policy: config.policy } : {}),
+      exceptions: config.exceptions,
+    });
     for (const c of report.checks) {
       if (c.status === 'pass') continue;
       const at = c.locations?.[0];
+      const accepted = c.status === 'fail' && !verdict.blocking.some((b) => b.id === c.id) ? verdict.accepted.filter((a) => a.id === c.id) : [];
       problems.push({
-        severity: c.status === 'fail' ? 'error' : 'warning',
+        severity: c.status === 'fail' && accepted.length === 0 ? 'error' : 'warning',
         skill: location.nameHint,
         source: c.id,
-        message: c.detail ?? c.id,
+        message: accepted.length ? `${c.detail ?? c.id} — accepted by exception for this exact version (${accepted.map((a) => `${a.file}:${a.line} by ${a.by}: ${a.reason}`).join('; ')})` : (c.detail ?? c.id),
         ...(at ? { file: `${location.display}/${at.file}`, line: at.line } : {}),
       });
     }
-    const failures = report.checks.filter((c) => c.status === 'fail').length;
-    const warnings = report.checks.filter((c) => c.status === 'warn').length;
+    const { failures, warnings } = verdict;
     const pin = lock.perSkill.get(location.nameHint);
     const m = loaded?.skill.manifest;
     const standing: Record<string, number | null> = {};
@@ -70,7 +80,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
       bodyTokens: loaded?.tokens.body ?? null,
       stubTokens: loaded?.tokens.stub ?? null,
       standing,
-      lint: { status: failures ? 'fail' : warnings ? 'warn' : 'pass', failures, warnings },
+      lint: { status: verdict.status, failures, warnings, blocking: verdict.blocking.length, accepted: verdict.accepted.length },
       lock: pin?.state ?? 'unknown',
       mode: m?.targets.mode ?? null,
       disclosure: m?.context.disclosure ?? null,
@@ -84,11 +94,9 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
   problems.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
 
   const totals = { skills: skills.length, failures: 0, warnings: 0 };
-  for (const r of reports as SkillReport[]) {
-    for (const c of r.checks) {
-      if (c.status === 'fail') totals.failures++;
-      else if (c.status === 'warn') totals.warnings++;
-    }
+  for (const r of skills) {
+    totals.failures += r.lint.failures;
+    totals.warnings += r.lint.warnings;
   }
 
   return {
@@ -116,7 +124,7 @@ function lineOf(line: number | undefined): { line?: number } {
 }
 
 /** The loaded skill and its token counts, or undefined when it does not load (lint reports why). */
-function loadFor(location: SkillLocation): { skill: Skill; tokens: { body: number; stub: number } } | undefined {
+function loadFor(location: SkillLocation): { skill: Skill; integrity: string; tokens: { body: number; stub: number } } | undefined {
   if (location.kind !== 'folder') return undefined;
   const tree = readSkillTree(location.abs, location.display);
   if (!tree.ok) return undefined;
@@ -124,5 +132,5 @@ function loadFor(location: SkillLocation): { skill: Skill; tokens: { body: numbe
   if (!loaded.ok) return undefined;
   const resolved = resolveBody(loaded.value);
   const body = resolved.ok ? resolved.text : loaded.value.body;
-  return { skill: loaded.value, tokens: { body: estimateTokens(body), stub: estimateTokens(standingStub(body)) } };
+  return { skill: loaded.value, integrity: treeIntegrityFast(tree.value), tokens: { body: estimateTokens(body), stub: estimateTokens(standingStub(body)) } };
 }

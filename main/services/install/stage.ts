@@ -13,6 +13,8 @@ import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
 import { resolveClosure, type Candidate } from '../../../shared/resolve/resolve';
 import { planCompile } from '../../../shared/compile/plan';
+import type { ReviewAgent } from '../../../shared/lock/holds';
+import { resolveTargets } from '../../../shared/targets/registry';
 import { diskProject, loadInstalled } from '../compile';
 import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
@@ -196,6 +198,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         source: s.source,
         checks: lintSkill(s.skill),
         ...(config.policy ? { policy: config.policy } : {}),
+        exceptions: config.exceptions,
         sourceViolations: config.policy && !s.installed ? sourceViolations(config.policy, s.source.raw, s.source.canonical) : [],
         dependencies: s.node.edges.map((e) => ({ name: e.name, range: e.range, version: e.version })),
         producedByDeps: new Map([...produces].filter(([n]) => deps.has(n))),
@@ -228,7 +231,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     });
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
-    const notices: string[] = [];
+    const notices: string[] = [...config.exceptionProblems];
     for (const n of reviewNodes) for (const c of n.consumes) if (c.producedBy === null && n.dependencies.length > 0) notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
     const compile = compilePreview(project, config, staged.filter((x) => x.dir !== undefined).map((x) => x.skill));
     const review: InstallReview = {
@@ -241,6 +244,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       blockers: reviewBlockers(reviewNodes),
       notices,
       compile,
+      agents: activeAgents(project, config),
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');
@@ -278,6 +282,12 @@ function compilePreview(project: string, config: ProjectConfig, incoming: readon
   } catch (e) {
     return { writes: [], prunes: [], errors: [e instanceof Error ? e.message.split('\n')[0]! : String(e)] };
   }
+}
+
+/** The project's active compile targets, for where each permission holds (none when the selection fails). */
+function activeAgents(project: string, config: ProjectConfig): ReviewAgent[] {
+  const sel = resolveTargets(diskProject(project), config.targets);
+  return sel.ok ? sel.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' })) : [];
 }
 
 export function loadFolderFromTree(tree: SkillTree, name: string): Skill {

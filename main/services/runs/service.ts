@@ -5,7 +5,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
 import { NAME_RE, type Skill } from '../../../shared/ksf/model';
-import { verifySkill, type PinCheck } from '../lock/index';
+import { describeBlocking, RESOLVE_BLOCKING } from '../../../shared/policy/verdict';
+import { treeIntegrityFast, verifySkill, type PinCheck } from '../lock/index';
 import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
@@ -15,6 +16,7 @@ import { currentHost, probeBackend, unconfinedCommand, withNetns, wrapCommand, t
 import type { BackendStatus, RestrictionRow, SandboxPolicy } from '../sandbox/types';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
+import { verdictOfSkill } from '../verdict/index';
 import { judgeArtifact, knownArtifact, listArtifacts, type ArtifactVerdict } from './artifacts';
 import { appendAudit, type AuditRecord } from './audit';
 import { gateScript, resolveScript } from './script';
@@ -108,6 +110,15 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   // so tightening the policy later takes effect without a reinstall.
   const config = readProjectConfig(root);
   if (!config.ok) return refuse('policy', formatLoadError(config.error), known);
+  // One verdict everywhere: a skill with a blocking finding no exception accepts does not
+  // run, however it got into the project (install, clone, hand copy). The integrity is of
+  // the very tree that was checked, and must still be the pinned one.
+  const checkedIntegrity = treeIntegrityFast(tree.value);
+  if (checkedIntegrity !== pin.integrity) return refuse('integrity', `${req.skill} changed while it was being checked — try again`, known);
+  const verdict = verdictOfSkill(skill, checkedIntegrity, config.value);
+  if (verdict.blocking.length > 0) {
+    return refuse('blocked', `refusing to run: ${verdict.blocking.map((b) => describeBlocking(req.skill, b)).join('; ')}. To resolve: ${RESOLVE_BLOCKING}`, known);
+  }
   const pol = config.value.policy;
   const denied = [
     ...(pol?.denyNetwork && m.permissions.network ? [`${req.skill} declares network permission and deny_network = true`] : []),

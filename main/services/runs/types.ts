@@ -50,7 +50,7 @@ export interface RunPlan {
   readonly produces: readonly string[];
 }
 
-export type RefusalReason = 'not-installed' | 'invalid-skill' | 'integrity' | 'policy' | 'no-script' | 'not-a-gate' | 'no-verdict-source' | 'unenforced' | 'bad-request';
+export type RefusalReason = 'not-installed' | 'invalid-skill' | 'integrity' | 'policy' | 'no-script' | 'not-a-gate' | 'no-verdict-source' | 'unenforced' | 'bad-request' | 'blocked';
 
 /** Everything the runner reports while a run goes. */
 export type RunEvent =

@@ -100,6 +100,7 @@ function SummaryTiles({ data }: { data: DashboardData }) {
     null,
   );
   const clean = data.skills.filter((s) => s.lint.status === 'pass').length;
+  const blocked = data.skills.filter((s) => s.lint.blocking > 0).length;
   return (
     <div className="tiles">
       <div className="tile" data-tile="skills">
@@ -110,7 +111,7 @@ function SummaryTiles({ data }: { data: DashboardData }) {
       <div className={`tile ${data.totals.failures ? 'bad' : ''}`} data-tile="failures">
         <div className="tile-k">Failures</div>
         <div className="tile-v">{data.totals.failures}</div>
-        <div className="tile-sub">block install and compile</div>
+        <div className="tile-sub">{blocked ? `${blocked} skill(s) blocked: install, run and gate refuse them` : 'none blocking'}</div>
       </div>
       <div className={`tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">
         <div className="tile-k">Warnings</div>

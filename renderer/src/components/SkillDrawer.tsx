@@ -1,5 +1,6 @@
 import type { SkillRow } from '../../../shared/ipc';
 import { formatTokens } from '../format';
+import { verdictWords } from './SkillsTable';
 import { useSkill } from '../queries';
 import { ErrorState, Spinner } from './States';
 import { useEscape } from '../use-escape';
@@ -60,6 +61,11 @@ export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: Sk
       ) : (
         <>
           <h3>Checks</h3>
+          {row && (
+            <p className={`small ${row.lint.blocking ? 'inline-error' : 'muted'}`} data-testid="drawer-verdict">
+              {verdictWords(row.lint)}
+            </p>
+          )}
           <ul className="checks">
             {detail.data.checks.map((c, i) => (
               <li key={i} className={`check ${c.status}`}>

@@ -196,12 +196,21 @@ function BudgetMeter({ used, budget }: { used: number | null; budget: number | n
   );
 }
 
+/** The row's verdict in the same words as the drawer, the Runs tab and the review (one computation). */
+export function verdictWords(lint: SkillRow['lint']): string {
+  const parts = [`${lint.failures} failure(s)`, `${lint.warnings} warning(s)`];
+  if (lint.blocking) parts.push(`${lint.blocking} blocking — refused by install, run and gate`);
+  if (lint.accepted) parts.push(`${lint.accepted} accepted by exception`);
+  return parts.join(', ');
+}
+
 function LintBadge({ row }: { row: SkillRow }) {
-  const { status, failures, warnings } = row.lint;
-  const label = status === 'pass' ? 'clean' : status === 'fail' ? `${failures} fail` : `${warnings} warn`;
+  const { status, failures, warnings, blocking, accepted } = row.lint;
+  const label = status === 'pass' ? 'clean' : status === 'fail' ? `${failures} fail${blocking ? ' · blocked' : ''}` : `${warnings} warn`;
   return (
-    <span className={`badge ${status}`} title={`${failures} failure(s), ${warnings} warning(s)`}>
+    <span className={`badge ${status}`} title={verdictWords(row.lint)} data-verdict={`${failures}/${warnings}/${blocking}/${accepted}`}>
       {status === 'pass' ? '✓' : status === 'fail' ? '✕' : '!'} {label}
+      {accepted > 0 && <span className="muted"> · {accepted} accepted</span>}
     </span>
   );
 }

@@ -43,6 +43,7 @@ const Source = z.object({
 const Permission = z.object({
   permission: z.string(),
   declared: z.boolean(),
+  declaredIn: z.literal('SKILL.md allowed-tools').optional(),
   enforcement: z.object({ label: z.enum(['enforced', 'advisory', 'unavailable']), detail: z.string().optional() }).optional(),
 });
 
@@ -71,6 +72,10 @@ export const ReviewNodeView = z.object({
   requires: z.array(z.string()),
   lint: z.array(Finding),
   safety: z.array(Finding),
+  /** Blocking findings a `[[policy.exceptions]]` entry accepts for exactly this version. */
+  accepted: z.array(z.object({ id: z.string(), detail: z.string(), file: z.string(), line: z.number().int(), by: z.string(), reason: z.string() })),
+  /** The counts every screen shows for this skill (shared/policy/verdict). */
+  verdict: z.object({ status: z.enum(['pass', 'warn', 'fail']), failures: z.number().int(), warnings: z.number().int() }),
   policy: z.array(z.string()),
   dependencies: z.array(z.object({ name: z.string(), range: z.string(), version: z.string() })),
   consumes: z.array(z.object({ artifact: z.string(), producedBy: z.string().nullable() })),
@@ -94,6 +99,8 @@ export const ReviewView = z.object({
   /** Unified diffs of changed text files (update only), capped. */
   diffs: z.array(z.object({ path: z.string(), diff: z.string() })).optional(),
   compile: z.object({ writes: z.array(z.string()), prunes: z.array(z.string()), errors: z.array(z.string()) }).optional(),
+  /** Active compile targets (empty: none is active), for where each permission holds. */
+  agents: z.array(z.object({ target: z.string(), agent: z.string(), tools: z.enum(['comma', 'space', 'prose']) })),
   /** Standing tokens per session per compile target, before and after the install. */
   standing: z.array(z.object({ target: z.string(), loading: z.string(), before: z.number(), after: z.number() })),
   integrity: Integrity,

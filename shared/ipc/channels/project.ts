@@ -39,7 +39,11 @@ export const SkillRow = z.object({
   stubTokens: z.number().nullable(),
   /** Tokens this skill adds to every session, per active target id; null when not computable. */
   standing: z.record(z.string(), z.number().nullable()),
-  lint: z.object({ status: CheckStatus, failures: z.number().int(), warnings: z.number().int() }),
+  /**
+   * The skill's verdict (shared/policy/verdict, the computation the review, `run` and the Runs
+   * tab use): failing and warning checks, blocking findings, findings accepted by exception.
+   */
+  lint: z.object({ status: CheckStatus, failures: z.number().int(), warnings: z.number().int(), blocking: z.number().int(), accepted: z.number().int() }),
   lock: LockState,
   mode: z.enum(['skill', 'gate']).nullable(),
   disclosure: z.enum(['lazy', 'eager']).nullable(),

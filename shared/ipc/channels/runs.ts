@@ -46,6 +46,11 @@ export const RunTarget = z.object({
   rows: z.array(RestrictionRowView),
   /** Why the skill cannot run at all (does not load), one line. */
   problem: z.string().nullable(),
+  /**
+   * Its current verdict — the same computation as the dashboard and the review: counts, each
+   * blocking finding as one line (a run is refused while any remains), accepted exceptions.
+   */
+  verdict: z.object({ status: z.enum(['pass', 'warn', 'fail']), failures: z.number().int(), warnings: z.number().int(), blocking: z.array(z.string()), accepted: z.number().int() }).nullable(),
 });
 export type RunTarget = z.infer<typeof RunTarget>;
 

@@ -1,4 +1,5 @@
 import type { ReviewNodeView, ReviewView } from '../../../../shared/ipc/channels/install';
+import { declaresNothing, groupedHolds, permissionHolds, permissionSummary } from '../../../../shared/lock/holds';
 import { formatTokens } from '../../format';
 
 type Permission = ReviewNodeView['permissions'][number];
@@ -14,31 +15,56 @@ export function span(f: Finding): string | null {
 
 const HOT = new Set(['network', 'write']);
 
-function PermissionTable({ node }: { node: ReviewNodeView }) {
+/** Per permission: declared or not, what Skillsmith's runner holds on this machine, and what each target agent receives. */
+function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: ReviewView['agents'] }) {
+  const holds = permissionHolds(node.permissions, agents);
   return (
-    <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
-      <thead>
-        <tr>
-          <th>Permission</th>
-          <th>Declared</th>
-          <th>On this machine</th>
-        </tr>
-      </thead>
-      <tbody>
-        {node.permissions.map((p) => (
-          <tr key={p.permission} data-permission={p.permission} className={HOT.has(p.permission) && p.declared ? 'hot' : ''}>
-            <td className="mono">
-              {p.permission}
-              {HOT.has(p.permission) && p.declared && <span className="inst-hot-tag">{p.permission === 'network' ? 'reaches the network' : 'writes files'}</span>}
-            </td>
-            <td>{p.declared ? <strong>yes</strong> : <span className="muted">no</span>}</td>
-            <td>
-              <Enforcement p={p} />
-            </td>
+    <>
+      {declaresNothing(node.permissions) && (
+        <p className="small" data-testid="declares-nothing">
+          <strong>Declares no permissions.</strong> This describes what the author asked for, not how safe the skill is.
+        </p>
+      )}
+      <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
+        <thead>
+          <tr>
+            <th>Permission</th>
+            <th>Declared</th>
+            <th>Skillsmith&apos;s runner (this machine)</th>
+            <th>In the coding agents</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {node.permissions.map((p, i) => (
+            <tr key={p.permission} data-permission={p.permission} className={HOT.has(p.permission) && p.declared ? 'hot' : ''}>
+              <td className="mono">
+                {p.permission}
+                {HOT.has(p.permission) && p.declared && <span className="inst-hot-tag">{p.permission === 'network' ? 'reaches the network' : 'writes files'}</span>}
+              </td>
+              <td>
+                {p.declared ? <strong>yes</strong> : <span className="muted">no</span>}
+                {p.declaredIn && <span className="muted small"> ({p.declaredIn})</span>}
+              </td>
+              <td data-field="runner">
+                {!(HOT.has(p.permission) && p.declared) && <Enforcement p={p} />}
+                <div className="small">{holds[i]!.runner}</div>
+              </td>
+              <td data-field="agents">
+                {agents.length === 0 ? (
+                  <span className="muted small">no compile target is active</span>
+                ) : (
+                  groupedHolds(holds[i]!).map((g) => (
+                    <div key={g.agents.join()} className="small" data-hold={g.hold}>
+                      <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>{g.hold}</span> {g.agents.join(', ')}: <span className="muted">{g.text}</span>
+                    </div>
+                  ))
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -49,6 +75,7 @@ function Enforcement({ p }: { p: Permission }) {
       <span className={`inst-label ${p.enforcement.label}`} data-enforcement={p.enforcement.label}>
         {p.enforcement.label}
       </span>
+      <span className="muted small"> in Skillsmith&apos;s runner</span>
       {p.enforcement.detail && <span className="muted small"> {p.enforcement.detail}</span>}
     </span>
   );
@@ -63,13 +90,13 @@ function PermChips({ node }: { node: ReviewNodeView }) {
           <span
             key={p.permission}
             className={`inst-chip ${HOT.has(p.permission) ? 'hot' : ''}`}
-            title={p.enforcement ? `${p.enforcement.label}${p.enforcement.detail ? ` — ${p.enforcement.detail}` : ''}` : undefined}
+            title={p.enforcement && !HOT.has(p.permission) ? `${p.enforcement.label} in Skillsmith's runner${p.enforcement.detail ? ` — ${p.enforcement.detail}` : ''}` : undefined}
           >
             {p.permission.replace(/^tool:/, '')}
-            {p.enforcement && <span className={`inst-chip-enf ${p.enforcement.label}`}>{p.enforcement.label}</span>}
+            {p.enforcement && !HOT.has(p.permission) && <span className={`inst-chip-enf ${p.enforcement.label}`}>{p.enforcement.label}</span>}
           </span>
         ))}
-      {node.permissions.every((p) => !p.declared) && <span className="muted small">no permissions</span>}
+      {declaresNothing(node.permissions) && <span className="muted small">declares no permissions</span>}
     </span>
   );
 }
@@ -146,8 +173,44 @@ function Findings({ title, items, kind }: { title: string; items: { node: string
   );
 }
 
+/** Findings a `[[policy.exceptions]]` entry accepts: always shown, with who and why. */
+function AcceptedFindings({ review }: { review: ReviewView }) {
+  const items = review.nodes.flatMap((n) => n.accepted.map((a) => ({ node: n.name, a })));
+  if (!items.length) return null;
+  return (
+    <section className="panel inst-accepted" aria-label="Accepted by exception">
+      <h3>Accepted by a reviewed exception (kitbash.toml)</h3>
+      <p className="muted small">Each matches only this exact version: if any byte of the skill changes, the finding blocks again.</p>
+      <ul>
+        {items.map(({ node, a }) => (
+          <li key={`${node}-${a.id}-${a.file}-${a.line}`} className="inst-finding warn" data-check={a.id} data-accepted="true">
+            <span className="inst-finding-mark" aria-hidden="true">
+              !
+            </span>
+            <span className="check-id mono">{a.id}</span>
+            <span className="inst-finding-node muted small">{node}</span>
+            <span className="inst-finding-detail">
+              {a.detail} — accepted by <strong>{a.by}</strong>: {a.reason}
+            </span>
+            <span className="inst-span mono">
+              {a.file}:{a.line}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function StandingTable({ review }: { review: ReviewView }) {
-  if (!review.standing.length) return <p className="muted small">No compile targets are active, so no standing cost is added per target.</p>;
+  if (!review.standing.length) {
+    if (review.agents.length === 0) return <p className="muted small">No compile targets are active, so no standing cost is added per target.</p>;
+    return (
+      <p className="small inst-warn-text" data-testid="standing-unknown">
+        Not computed: compile {review.compile?.errors.length ? `would refuse (${review.compile.errors[0]})` : 'could not be planned'}, so the cost for {review.agents.map((a) => a.agent).join(', ')} is unknown.
+      </p>
+    );
+  }
   return (
     <table className="inst-table inst-standing" aria-label="Standing cost per target">
       <thead>
@@ -179,7 +242,7 @@ function StandingTable({ review }: { review: ReviewView }) {
   );
 }
 
-function NodeCard({ node }: { node: ReviewNodeView }) {
+function NodeCard({ node, agents }: { node: ReviewNodeView; agents: ReviewView['agents'] }) {
   return (
     <section className="inst-node panel" aria-label={`Skill ${node.name}`} data-node={node.name}>
       <div className="inst-node-head">
@@ -256,7 +319,7 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
         )}
       </dl>
       <h3>Permissions</h3>
-      <PermissionTable node={node} />
+      <PermissionTable node={node} agents={agents} />
       <h3>Budget</h3>
       <dl className="inst-facts inst-budget" data-field="budget">
         <dt>budget</dt>
@@ -297,9 +360,8 @@ function NodeCard({ node }: { node: ReviewNodeView }) {
 /** The verdict at the top: blocked (with every reason) or ready for a decision. */
 export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' | 'update' }) {
   const root = review.nodes[0];
-  const hot = review.nodes.flatMap((n) =>
-    n.permissions.filter((p) => p.declared && HOT.has(p.permission)).map((p) => `${n.name}: ${p.permission}${p.enforcement ? ` (${p.enforcement.label})` : ''}`),
-  );
+  const accepted = review.nodes.reduce((n, x) => n + x.accepted.length, 0);
+  const hot = review.nodes.flatMap((n) => n.permissions.filter((p) => p.declared && HOT.has(p.permission)).map((p) => `${n.name}: ${p.permission}`));
   if (review.blockers.length) {
     return (
       <div className="inst-verdict blocked" role="alert" data-verdict="blocked">
@@ -320,7 +382,7 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
           <p className="inst-explain">
             Safety findings and the project's <code>[policy]</code> in <code>kitbash.toml</code> are not a question for the reviewer: there is no way to approve this review, here
             or from the command line. Nothing has been written to the project. The skill's author has to remove what is flagged, or whoever owns the project's policy has to change
-            it.
+            it — or, after reading a finding in its file, the project can accept that one finding of this exact version as a reviewed exception in <code>kitbash.toml</code>.
           </p>
         </div>
       </div>
@@ -338,7 +400,14 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
         <p className="inst-explain">
           No safety or policy finding blocks it. {review.nodes.length > 1 ? `${review.nodes.length} skills in the closure. ` : ''}
           {review.writes.length} file(s) will be written.{' '}
-          {hot.length ? <strong className="inst-hot-inline">Asks for: {hot.join(', ')}.</strong> : 'It asks for neither network nor write access.'}
+          {hot.length > 0 && <strong className="inst-hot-inline">Asks for: {hot.join(', ')}. </strong>}
+          <span data-testid="permission-summary">{root ? permissionSummary(root.permissions, review.agents) : ''}</span>
+          {accepted > 0 && (
+            <strong className="inst-hot-inline" data-testid="accepted-headline">
+              {' '}
+              {accepted} blocking finding(s) accepted by a reviewed exception for exactly this version — read them below.
+            </strong>
+          )}
         </p>
       </div>
     </div>
@@ -374,11 +443,12 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
           )}
         </section>
       )}
+      <AcceptedFindings review={review} />
       {review.changes && review.changes.length > 0 && <ChangesPanel review={review} />}
       <div className="inst-cols">
         <div className="inst-col-main">
           {review.nodes.map((n) => (
-            <NodeCard key={n.name} node={n} />
+            <NodeCard key={n.name} node={n} agents={review.agents} />
           ))}
         </div>
         <div className="inst-col-side">

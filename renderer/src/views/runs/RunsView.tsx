@@ -100,6 +100,7 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
                         {s.scripts.length} script{s.scripts.length === 1 ? '' : 's'}
                         {s.permissions?.network ? ' · network' : ''}
                         {s.permissions?.write ? ' · write' : ''}
+                        {s.verdict && s.verdict.blocking.length > 0 ? ' · blocked' : ''}
                       </span>
                     </button>
                   </li>
@@ -222,6 +223,13 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
             </span>
           )}
         </div>
+        {target.verdict && (
+          <p className={`small ${target.verdict.blocking.length ? 'inline-error' : 'muted'}`} data-testid="runs-verdict">
+            Checks: {target.verdict.failures} failure(s), {target.verdict.warnings} warning(s)
+            {target.verdict.blocking.length > 0 && `, ${target.verdict.blocking.length} blocking — runs are refused until it is fixed or accepted by a reviewed exception`}
+            {target.verdict.accepted > 0 && `, ${target.verdict.accepted} accepted by exception`}
+          </p>
+        )}
         {target.problem && (
           <div className="inline-error" role="alert">
             {target.problem} <span className="muted small">(skill loader)</span>

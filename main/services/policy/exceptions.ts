@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Skill } from '../../../shared/ksf/model';
+import { decodeUtf8 } from '../../../shared/ksf/text';
+import { lintSkill } from '../../../shared/lint/checks';
+import { exceptionMatches, exceptionToml, validateException, type PolicyException } from '../../../shared/policy/exceptions';
+import { isBlockingCheck } from '../../../shared/policy/verdict';
+import { CONFIG_FILE, parseProjectConfig } from '../../../shared/project/config';
+import { writeFileAtomic } from '../fs/atomic';
+import { acquireProjectLock } from '../workspace/project-lock';
+
+/** What a caller (the app's review) asks to accept: one finding it showed the user. Nothing else is trusted. */
+export interface AcceptRequest {
+  readonly check: string;
+  readonly file: string;
+  readonly line: number;
+  readonly by: string;
+  readonly reason: string;
+}
+
+export type AcceptResult = { ok: true; entry: PolicyException } | { ok: false; message: string };
+
+/**
+ * Record a reviewed exception for one blocking finding of `skill` — a skill main itself
+ * staged and hashed (`integrity` is never taken from the caller). The finding must be one
+ * the checks report now, at exactly that file and line, and of a class that may be
+ * accepted. The entry is appended to kitbash.toml as its own table, so the rest of the
+ * file (comments, layout) is untouched; the result is re-parsed before the atomic write.
+ */
+export function acceptFinding(project: string, skill: Skill, integrity: string, req: AcceptRequest): AcceptResult {
+  const name = skill.manifest.skill.name;
+  const v = validateException({ skill: name, integrity, check: req.check, file: req.file, line: req.line, by: req.by, reason: req.reason });
+  if (!v.ok) return { ok: false, message: `not accepted: ${v.message}` };
+  const entry = v.value;
+  const check = lintSkill(skill).find((c) => c.id === entry.check);
+  const here = check?.locations?.some((l) => l.file === entry.file && l.line === entry.line) === true;
+  if (!check || !isBlockingCheck(check, undefined) || !here) {
+    return { ok: false, message: `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version` };
+  }
+  const release = acquireProjectLock(project, { command: `accept exception (app) ${name}` });
+  try {
+    const path = join(project, CONFIG_FILE);
+    let before = '';
+    try {
+      const decoded = decodeUtf8(readFileSync(path));
+      if (!decoded.ok) return { ok: false, message: `${CONFIG_FILE}: not valid UTF-8 — nothing written` };
+      before = decoded.text;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
+    }
+    const parsedBefore = parseProjectConfig(before);
+    if (!parsedBefore.ok) return { ok: false, message: `${CONFIG_FILE} does not parse (${parsedBefore.error.message}) — fix it first; nothing written` };
+    if (parsedBefore.value.exceptions.some((e) => exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line))) {
+      return { ok: true, entry };
+    }
+    const after = `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}${before === '' ? '' : '\n'}${exceptionToml(entry)}`;
+    const parsedAfter = parseProjectConfig(after);
+    if (!parsedAfter.ok || !parsedAfter.value.exceptions.some((e) => exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line))) {
+      return { ok: false, message: `${CONFIG_FILE}: its [policy] cannot take a [[policy.exceptions]] table as written (e.g. an inline exceptions array) — add the entry by hand; nothing written` };
+    }
+    writeFileAtomic(path, after);
+    return { ok: true, entry };
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import { NAME_RE, type Skill } from '../../../shared/ksf/model';
+import { lintSkill } from '../../../shared/lint/checks';
+import { skillVerdict, type SkillVerdict } from '../../../shared/policy/verdict';
+import type { ProjectConfig } from '../../../shared/project/config';
+import { treeIntegrityFast } from '../lock/index';
+import { readProjectConfig } from '../project/config';
+import { SKILLS_DIR } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+
+/** The verdict of a loaded skill whose tree hashes to `integrity`, under the project's policy and exceptions. */
+export function verdictOfSkill(skill: Skill, integrity: string, config: Pick<ProjectConfig, 'policy' | 'exceptions'>): SkillVerdict {
+  return skillVerdict(lintSkill(skill), {
+    skill: skill.manifest.skill.name,
+    integrity,
+    ...(config.policy ? { policy: config.policy } : {}),
+    exceptions: config.exceptions,
+  });
+}
+
+export type VerdictLookup =
+  | { readonly ok: true; readonly name: string; readonly version: string; readonly integrity: string; readonly verdict: SkillVerdict }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * The current verdict of an installed skill, read from disk now: what `run`, `gate`, the
+ * Runs tab and evals consult before they execute anything of it. The integrity is of the
+ * very files that were checked, so an exception can only match what was read.
+ */
+export function verdictFor(projectRoot: string, name: string): VerdictLookup {
+  if (!NAME_RE.test(name)) return { ok: false, message: `"${name}" is not a skill name` };
+  const tree = readSkillTree(join(projectRoot, SKILLS_DIR, name), `${SKILLS_DIR}/${name}`.split('\\').join('/'));
+  if (!tree.ok) return { ok: false, message: formatLoadError(tree.error) };
+  const loaded = loadSkill(tree.value, { nameHint: name });
+  if (!loaded.ok) return { ok: false, message: formatLoadError(loaded.error) };
+  const config = readProjectConfig(projectRoot);
+  if (!config.ok) return { ok: false, message: formatLoadError(config.error) };
+  const integrity = treeIntegrityFast(tree.value);
+  const m = loaded.value.manifest.skill;
+  return { ok: true, name: m.name, version: m.version, integrity, verdict: verdictOfSkill(loaded.value, integrity, config.value) };
+}

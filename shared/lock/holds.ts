@@ -1,0 +1,99 @@
+/**
+ * What each declared (or undeclared) permission means where the skill will actually run:
+ * in Skillsmith's own runner on this machine, and in each coding agent the project
+ * compiles for. The runner can hold a script to "no network" with an OS sandbox; an agent
+ * receives only what compile lowers into its format (tool lists), and everything else is
+ * text the agent may or may not follow with its own rights. The review says so instead of
+ * showing the runner's ENFORCED badges as if they travelled with the skill.
+ */
+import { lowerTools } from '../targets/common';
+import type { PermissionEntry } from './review';
+
+/** An active compile target as the review needs it. */
+export interface ReviewAgent {
+  readonly target: string;
+  readonly agent: string;
+  /** How compile writes `[permissions].tools` into the agent's own allowed-tools (TargetDef.nativeTools); `prose`: it does not. */
+  readonly tools: 'comma' | 'space' | 'prose';
+}
+
+export interface AgentHold {
+  readonly target: string;
+  readonly agent: string;
+  /** `native`: the agent receives it in its own format; `advisory`: it is text, the agent's own rights apply. */
+  readonly hold: 'native' | 'advisory';
+  readonly text: string;
+}
+
+export interface PermissionHold {
+  readonly permission: string;
+  readonly declared: boolean;
+  /** Skillsmith's runner on this machine, one line. */
+  readonly runner: string;
+  readonly agents: readonly AgentHold[];
+}
+
+function runnerText(p: PermissionEntry): string {
+  const label = p.enforcement?.label;
+  const how = label === 'enforced' ? 'enforced on this machine' : label === 'advisory' ? 'advisory on this machine — the sandbox cannot hold it here' : 'not probed on this machine';
+  if (p.permission === 'network') return p.declared ? 'allowed: its scripts may reach the network when Skillsmith runs them' : `no network for its scripts (${how})`;
+  if (p.permission === 'write') return p.declared ? 'allowed: its scripts may write the project when Skillsmith runs them' : `project read-only for its scripts (${how})`;
+  return "advisory: Skillsmith's runner runs scripts; it does not mediate an agent's tools";
+}
+
+function agentHold(p: PermissionEntry, a: ReviewAgent): AgentHold {
+  const base = { target: a.target, agent: a.agent };
+  if (p.permission.startsWith('tool:')) {
+    const tool = p.permission.slice(5);
+    if (p.declaredIn !== undefined) {
+      return { ...base, hold: 'advisory', text: "compile does not carry a bare skill's SKILL.md allowed-tools (only skill.toml [permissions].tools); the agent's own rights apply" };
+    }
+    const lowered = lowerTools([tool]).lowered;
+    if (a.tools !== 'prose' && lowered.length === 1 && !(a.tools === 'space' && /\s/.test(lowered[0]!))) {
+      return { ...base, hold: 'native', text: "compile writes it into the agent's allowed-tools; the agent applies it, and its own permission settings still apply" };
+    }
+    return { ...base, hold: 'advisory', text: "only text in the compiled skill; the agent's own rights apply" };
+  }
+  const what = p.permission === 'network' ? 'network access' : 'file writes';
+  return {
+    ...base,
+    hold: 'advisory',
+    text: p.declared
+      ? `not restricted by the skill: the agent has whatever ${what} it has`
+      : `not enforced: compile cannot pass "no ${what}" to the agent; the skill's instructions and scripts run with the agent's own rights`,
+  };
+}
+
+/** Every permission row of a node, with where it holds. */
+export function permissionHolds(permissions: readonly PermissionEntry[], agents: readonly ReviewAgent[]): PermissionHold[] {
+  return permissions.map((p) => ({ permission: p.permission, declared: p.declared, runner: runnerText(p), agents: agents.map((a) => agentHold(p, a)) }));
+}
+
+/** The agents of one permission grouped by identical hold, in first-seen order: `[["Claude Code", "Cursor"], hold]`. */
+export function groupedHolds(h: PermissionHold): { agents: string[]; hold: AgentHold['hold']; text: string }[] {
+  const out: { agents: string[]; hold: AgentHold['hold']; text: string }[] = [];
+  for (const a of h.agents) {
+    const g = out.find((x) => x.hold === a.hold && x.text === a.text);
+    if (g) g.agents.push(a.agent);
+    else out.push({ agents: [a.agent], hold: a.hold, text: a.text });
+  }
+  return out;
+}
+
+/** True when the skill asks for nothing: no tools, no network, no write. Not a safety rating. */
+export function declaresNothing(permissions: readonly PermissionEntry[]): boolean {
+  return permissions.every((p) => !p.declared);
+}
+
+/** One sentence for the headline: what the permissions mean, never "safe". */
+export function permissionSummary(permissions: readonly PermissionEntry[], agents: readonly ReviewAgent[]): string {
+  const names = agents.map((a) => a.agent);
+  const where = names.length ? `in ${[...new Set(names)].join(', ')}` : 'in any coding agent';
+  const runner = (id: string) => permissions.find((p) => p.permission === id)?.enforcement?.label;
+  if (declaresNothing(permissions)) {
+    const held = runner('network') === 'enforced' && runner('write') === 'enforced' ? 'holds its scripts to no network and a read-only project on this machine' : 'cannot hold its scripts to no network and a read-only project on this machine';
+    return `It declares no permissions. That is not a safety rating: Skillsmith's runner ${held}, but ${where} its instructions and scripts run with the agent's own rights.`;
+  }
+  const asked = permissions.filter((p) => p.declared).map((p) => p.permission.replace(/^tool:/, 'tool '));
+  return `It declares: ${asked.join(', ')}. Skillsmith's runner grants network and write only when declared; ${where} only tool lists can be passed natively — network and write are the agent's own rights.`;
+}

@@ -1,0 +1,101 @@
+import { isTable } from '../ksf/toml';
+import { INTEGRITY_RE } from '../lock/integrity';
+import { NAME_RE } from '../ksf/model';
+import { SAFETY_CHECK_IDS, type CheckId } from '../lint/types';
+
+/**
+ * A reviewed exception (`[[policy.exceptions]]` in kitbash.toml): a team accepts ONE
+ * finding (check + file + line) of ONE exact version of a skill (its tree integrity). It
+ * is not a switch: once any byte of the skill changes the integrity differs and the entry
+ * matches nothing, so the next version is reviewed afresh.
+ */
+export interface PolicyException {
+  readonly skill: string;
+  readonly integrity: string;
+  readonly check: CheckId;
+  /** Skill-relative path of the file the finding is in, e.g. `scripts/audit.sh`. */
+  readonly file: string;
+  readonly line: number;
+  /** Who accepted it (a name or an address) — shown in every review. */
+  readonly by: string;
+  /** Why it is acceptable — shown in every review. */
+  readonly reason: string;
+}
+
+/**
+ * Checks no exception may accept, with the reason shown when one is refused. Text a reader
+ * cannot see can carry instructions to the agent that no reviewer approved, so "I read it"
+ * cannot be true of it.
+ */
+export const NEVER_ACCEPTABLE: ReadonlyMap<CheckId, string> = new Map<CheckId, string>([
+  ['visible-text', 'invisible or hidden text can carry instructions no reviewer can read — remove the characters instead'],
+]);
+
+/** The fields of one entry, in the order they are written. */
+export const EXCEPTION_KEYS = ['skill', 'integrity', 'check', 'file', 'line', 'by', 'reason'] as const;
+
+const MAX_TEXT = 500;
+
+/** One entry checked field by field: the exception, or one line saying what is wrong with it. */
+export function validateException(raw: unknown): { ok: true; value: PolicyException } | { ok: false; message: string } {
+  if (!isTable(raw)) return { ok: false, message: 'is not a table' };
+  const text = (k: string): string | undefined => (typeof raw[k] === 'string' && (raw[k] as string).trim() !== '' && (raw[k] as string).length <= MAX_TEXT && !/[\p{Cc}]/u.test(raw[k] as string) ? (raw[k] as string) : undefined);
+  const skill = text('skill');
+  if (skill === undefined || !NAME_RE.test(skill)) return { ok: false, message: 'skill must be a skill name' };
+  const integrity = text('integrity');
+  if (integrity === undefined || !INTEGRITY_RE.test(integrity)) return { ok: false, message: `${skill}: integrity must be "sha256-" and 64 hex digits (the skill's tree hash, as in kitbash.lock)` };
+  const check = text('check');
+  if (check === undefined || !(SAFETY_CHECK_IDS as readonly string[]).includes(check)) {
+    return { ok: false, message: `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')})` };
+  }
+  const never = NEVER_ACCEPTABLE.get(check as CheckId);
+  if (never !== undefined) return { ok: false, message: `${skill}: a ${check} finding cannot be accepted — ${never}` };
+  const file = text('file');
+  if (file === undefined || file.startsWith('/') || file.split('/').some((p) => p === '..' || p === '' || p === '.')) {
+    return { ok: false, message: `${skill}: file must be a path inside the skill folder, e.g. "scripts/run.sh"` };
+  }
+  const line = typeof raw.line === 'bigint' ? Number(raw.line) : raw.line;
+  if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) return { ok: false, message: `${skill}: line must be a whole number from 1` };
+  const by = text('by');
+  if (by === undefined) return { ok: false, message: `${skill}: by must say who accepted the finding` };
+  const reason = text('reason');
+  if (reason === undefined) return { ok: false, message: `${skill}: reason must say why the finding is acceptable` };
+  return { ok: true, value: { skill, integrity, check: check as CheckId, file, line, by, reason } };
+}
+
+/**
+ * `[[policy.exceptions]]` of a parsed kitbash.toml. A bad entry is dropped (it accepts
+ * nothing) and reported — never half-applied.
+ */
+export function readExceptions(policy: unknown): { exceptions: PolicyException[]; problems: string[] } {
+  const exceptions: PolicyException[] = [];
+  const problems: string[] = [];
+  if (!isTable(policy) || policy.exceptions === undefined) return { exceptions, problems };
+  if (!Array.isArray(policy.exceptions)) return { exceptions, problems: ['[policy].exceptions must be an array of tables ([[policy.exceptions]])'] };
+  policy.exceptions.forEach((raw, i) => {
+    const v = validateException(raw);
+    if (v.ok) exceptions.push(v.value);
+    else problems.push(`[[policy.exceptions]] #${i + 1}: ${v.message} — this entry accepts nothing`);
+  });
+  return { exceptions, problems };
+}
+
+/** Does `e` accept the finding of `check` at `file:line` in this exact version of `skill`? */
+export function exceptionMatches(e: PolicyException, skill: string, integrity: string, check: CheckId, file: string, line: number): boolean {
+  return e.skill === skill && e.integrity === integrity && e.check === check && e.file === file && e.line === line;
+}
+
+/** The TOML text of one entry, appended as its own `[[policy.exceptions]]` table. */
+export function exceptionToml(e: PolicyException): string {
+  const q = (s: string): string => JSON.stringify(s); // a JSON string without control characters is a valid TOML basic string
+  return [
+    '[[policy.exceptions]]',
+    `skill = ${q(e.skill)}`,
+    `integrity = ${q(e.integrity)}`,
+    `check = ${q(e.check)}`,
+    `file = ${q(e.file)}`,
+    `line = ${e.line}`,
+    `by = ${q(e.by)}`,
+    `reason = ${q(e.reason)}`,
+  ].join('\n') + '\n';
+}
