@@ -1,3 +1,4 @@
+import { AGENTS_MD } from './limits';
 import { emitMerged } from './common';
 import type { TargetDef } from './types';
 
@@ -11,6 +12,12 @@ export const agentsmd: TargetDef = {
   loading: 'eager',
   capabilities: [],
   vendorDoc: { title: 'AGENTS.md (agentsmd/agents.md README)', url: 'https://agents.md', checked: '2026-12-01' },
+  alwaysLoaded: [AGENTS_MD],
+  frontmatterKeys: [],
+  userInvocation: false,
+  importFrom: [],
+  watchRoots: ['AGENTS.md'],
+  servesAgentsMdReaders: false,
   detect: () => true,
   constraints: () => [],
   emit(p) {

@@ -11,6 +11,15 @@ export const cursor: TargetDef = {
   loading: 'lazy',
   capabilities: [],
   vendorDoc: { title: 'Cursor — Rules (cursor.com/docs/context/rules)', url: 'https://cursor.com/docs/context/rules', checked: '2026-12-01' },
+  alwaysLoaded: [],
+  frontmatterKeys: ['description', 'globs', 'alwaysApply'],
+  userInvocation: false,
+  importFrom: [
+    { dir: '.cursor/rules', layout: 'rule-file', suffix: '.mdc' },
+    { dir: '.cursor/skills', layout: 'skill-dir' },
+  ],
+  watchRoots: ['.cursor'],
+  servesAgentsMdReaders: false,
   detect: (p) => p.exists('.cursor'),
   constraints: () => [],
   emit(p) {

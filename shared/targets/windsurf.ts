@@ -11,6 +11,15 @@ export const windsurf: TargetDef = {
   loading: 'lazy',
   capabilities: [],
   vendorDoc: { title: 'Devin Desktop — Rules (rulesync devin-rule.ts, devin-paths.ts)', url: 'https://docs.devin.ai/desktop/rules', checked: '2026-12-01' },
+  alwaysLoaded: [],
+  frontmatterKeys: ['trigger', 'description', 'globs'],
+  userInvocation: false,
+  importFrom: [
+    { dir: '.windsurf/rules', layout: 'rule-file', suffix: '.md' },
+    { dir: '.devin/rules', layout: 'rule-file', suffix: '.md' },
+  ],
+  watchRoots: ['.devin', '.windsurf'],
+  servesAgentsMdReaders: false,
   detect: (p) => p.exists('.devin') || p.exists('.windsurf'),
   constraints: () => [],
   emit(p, project) {
