@@ -7,7 +7,7 @@ import type { Skill } from '../ksf/model';
 import { estimateTokens } from '../ksf/tokens';
 import { MCP_GAPS, varRefs } from '../mcp/emit';
 import { aiderWiringNote } from './aider';
-import { fileTokens, isCopiedScript } from './common';
+import { bundledFiles, fileTokens, handWrittenIn, userOnly, utf8Length } from './common';
 import { EMPTY_PROJECT } from './cost';
 import { prepareSkill } from './prepare';
 import { TARGETS } from './registry';
@@ -16,7 +16,12 @@ import type { PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
 export type CellStatus = 'full' | 'degraded' | 'unsupported';
 
 export interface Reason {
-  /** Stable id: missing-capability, zed-name, zed-description-empty, zed-description-bytes, cline-lazy-only, eager-only, mcp-no-surface, mcp-skipped, aider-not-wired, empty-description, does-not-compile. */
+  /**
+   * Stable id: missing-capability, zed-name, zed-description-empty, zed-description-bytes,
+   * cline-lazy-only, eager-only, mcp-no-surface, mcp-skipped, aider-not-wired, empty-description,
+   * does-not-compile, bundled-not-delivered, description-over-limit, user-only-unsupported,
+   * always-loaded-budget, hand-written.
+   */
   readonly code: string;
   readonly message: string;
 }
@@ -52,8 +57,28 @@ export function matrixCell(skill: Skill, prepared: PreparedSkill | undefined, ta
   if (DESCRIPTION_TRIGGERED.includes(target.id) && !skill.manifest.skill.description.trim()) {
     dropped.push({ code: 'empty-description', message: `${target.id} picks the rule by its description, which is empty — the rule never triggers` });
   }
-  if (target.loading === 'eager' && skill.manifest.context.disclosure === 'lazy') {
-    const tokens = prepared ? fileTokens(target.emit(prepared, project).files.filter((f) => !isCopiedScript(f.path))) : estimateTokens(skill.body);
+  const emitted = prepared ? target.emit(prepared, project) : undefined;
+  const inTheWay = emitted ? handWrittenIn(project, emitted.files) : undefined;
+  if (inTheWay) dropped.push({ code: 'hand-written', message: `${inTheWay} was written by hand (no generated header) — compile leaves it alone, so ${target.id} does not get this skill; adopt it (import --write), rename, or remove it` });
+  if (prepared && target.skillDir === undefined) {
+    const bundled = bundledFiles(prepared);
+    if (bundled.length) {
+      const shown = bundled.slice(0, 3).map((b) => b.rel).join(', ');
+      degraded.push({ code: 'bundled-not-delivered', message: `${bundled.length} bundled file(s) (${shown}${bundled.length > 3 ? ', …' : ''}) are not delivered — ${target.id} gets only the instructions, so links to them are dead` });
+    }
+  }
+  const limit = target.descriptionLimit;
+  if (limit) {
+    const { description } = skill.manifest.skill;
+    const size = limit.unit === 'bytes' ? utf8Length(description) : [...description].length;
+    if (size > limit.max) (limit.drops ? dropped : degraded).push({ code: 'description-over-limit', message: `description is ${size} ${limit.unit}, over ${limit.max} (${limit.source})` });
+  }
+  if (prepared && userOnly(prepared) && !target.userInvocation) {
+    if (target.loading === 'eager') dropped.push({ code: 'user-only-unsupported', message: `disable-model-invocation is set and ${target.id} is always loaded — not pasted there, so this agent does not get the skill` });
+    else degraded.push({ code: 'user-only-unsupported', message: `disable-model-invocation is set, but ${target.agent} does not honour it — the model may invoke the skill on its own` });
+  }
+  if (target.loading === 'eager' && skill.manifest.context.disclosure === 'lazy' && !(prepared && userOnly(prepared))) {
+    const tokens = emitted ? fileTokens(emitted.files) : estimateTokens(skill.body);
     degraded.push({ code: 'eager-only', message: `${target.id} loads everything eagerly: ~${tokens} tokens every session instead of on demand (declared standing limit ${skill.manifest.context.standing})` });
   }
   if (target.id === 'aider' && aiderWiringNote(project) !== undefined) {

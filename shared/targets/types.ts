@@ -41,8 +41,10 @@ export interface ProjectView {
   read(path: string): string | undefined;
   /** Entries of a folder (empty when absent), by name. */
   list(dir: string): readonly { name: string; kind: 'file' | 'dir' | 'other' }[];
-  /** Raw bytes of a file, when the view can provide them (to compare or prune copied scripts). */
+  /** Raw bytes of a file, when the view can provide them (to compare or prune delivered files). */
   readBytes?(path: string): Uint8Array | undefined;
+  /** True when the file has an execute bit, when the view knows (a disk does; memory views may not). */
+  isExecutable?(path: string): boolean;
 }
 
 /** One file a target writes for one skill. `merge`: a section merged into a shared file. */
@@ -50,6 +52,10 @@ export interface EmittedFile {
   readonly path: string;
   readonly content: string | Uint8Array;
   readonly merge?: boolean;
+  /** A file of the skill folder delivered beside SKILL.md (or its delivery record): read by the agent only on demand. */
+  readonly bundled?: boolean;
+  /** Delivered with its execute bits set (the source file had them). */
+  readonly executable?: boolean;
 }
 
 export interface EmitResult {

@@ -1,4 +1,4 @@
-import { closeSync, fsync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -15,9 +15,10 @@ const flush = (fd: number): Promise<void> => new Promise((resolve, reject) => fs
  * fsync after another would dominate its run time. Every target is renamed only after all
  * temp files are written and flushed. `durable: false` skips the flushes (renames stay
  * atomic against an interrupted process, not against a power cut) — for scratch copies
- * such as the differential test's thousand throw-away projects.
+ * such as the differential test's thousand throw-away projects. `executable` files get mode
+ * 0755, the others 0644.
  */
-export async function writeFilesAtomic(files: readonly { abs: string; data: string | Uint8Array }[], durable = true): Promise<void> {
+export async function writeFilesAtomic(files: readonly { abs: string; data: string | Uint8Array; executable?: boolean }[], durable = true): Promise<void> {
   const staged: { tmp: string; abs: string }[] = [];
   const made = new Set<string>();
   const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -33,8 +34,11 @@ export async function writeFilesAtomic(files: readonly { abs: string; data: stri
             made.add(dir);
           }
           const tmp = join(dir, `.${basename(f.abs)}.${tag}.tmp`);
-          const fd = openSync(tmp, 'wx', 0o644);
+          const mode = f.executable ? 0o755 : 0o644;
+          const fd = openSync(tmp, 'wx', mode);
           open.push(fd);
+          // The umask may have cleared bits: a delivered script keeps exactly its execute bits.
+          if (f.executable) fchmodSync(fd, mode);
           staged.push({ tmp, abs: f.abs });
           writeSync(fd, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
         }

@@ -35,10 +35,10 @@ export async function applyPlan(root: string, plan: CompilePlan, options: { dura
     targets.set(p, abs);
   }
   const applied: Applied = { written: [], rewritten: [], removed: [], skipped: [] };
-  const batch: { abs: string; data: string | Uint8Array }[] = [];
+  const batch: { abs: string; data: string | Uint8Array; executable?: boolean }[] = [];
   for (const f of [...plan.write, ...plan.merge]) {
     if (!f.changed) continue;
-    batch.push({ abs: targets.get(f.path)!, data: f.content });
+    batch.push({ abs: targets.get(f.path)!, data: f.content, ...(f.executable ? { executable: true } : {}) });
     applied.written.push(f.path);
   }
   for (const p of plan.prune) {
