@@ -9,10 +9,10 @@ import { estimateTokens } from '../ksf/tokens';
 import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
 import { DEFAULT_MAX_MCP_TOOLS, type ProjectConfig } from '../project/config';
 import { AGENT_PLUGIN_DIR, pluginManifest } from '../targets/agent-plugins';
-import { DELIVERY_RECORD, fingerprint, GENERATED_MARK, generatedBy, readDeliveryRecord } from '../targets/common';
+import { DELIVERY_RECORD, fingerprint, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord, utf8Length } from '../targets/common';
 import { prepareSkill } from '../targets/prepare';
 import { AGENTS_DIR_TARGETS, resolveTargets, TARGETS, VENDOR_NEUTRAL_ALIASES } from '../targets/registry';
-import type { Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from '../targets/types';
+import type { EmitContext, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from '../targets/types';
 import { SharedDoc } from './sections';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
@@ -132,13 +132,13 @@ function prepared(skill: Skill): ReturnType<typeof prepareSkill> {
   return p;
 }
 
-function emitted(t: TargetDef, p: PreparedSkill, project: ProjectView, facts: string): TargetOutput {
+function emitted(t: TargetDef, p: PreparedSkill, project: ProjectView, facts: string, context: EmitContext): TargetOutput {
   let perSkill = emitMemo.get(p.skill);
   if (!perSkill) emitMemo.set(p.skill, (perSkill = new Map()));
   const key = `${t.id}\0${facts}`;
   const hit = perSkill.get(key);
   if (hit) return hit;
-  const out = t.emit(p, project);
+  const out = t.emit(p, project, context);
   let eagerTokens = 0;
   const files = out.files.map((f) => {
     if (typeof f.content === 'string' && !f.bundled) eagerTokens += estimateTokens(f.content);
@@ -267,9 +267,11 @@ export function planCompile(input: CompileInput): CompilePlan {
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
   const facts = `${project.exists('.devin') ? 'devin' : ''}\0${project.exists('.aider.conf.yml') || project.exists('.aider.conf.yaml') ? (project.read('.aider.conf.yml') ?? project.read('.aider.conf.yaml') ?? '') : 'none'}`;
   const keepKey = [...installed].sort().join('\0');
+  const context: EmitContext = { active: targets };
+  const index = indexFolder(context);
   for (const p of ready) {
     for (const t of targets) {
-      const out = emitted(t, p, project, t.id === 'windsurf' || t.id === 'aider' ? facts : '');
+      const out = emitted(t, p, project, `${t.id === 'windsurf' || t.id === 'aider' ? facts : ''}\0${index ?? ''}`, context);
       warnings.push(...out.warnings);
       notes.push(...out.notes);
       for (const f of out.files) {
@@ -301,6 +303,16 @@ export function planCompile(input: CompileInput): CompilePlan {
   for (const [path, doc] of docs) {
     lazyDocs.set(path, { doc, changed: doc.dirty || !(project.read(path) ?? '').endsWith('\n') });
     files.set(path, { content: '', merge: 'section' });
+  }
+
+  // 2b. Always-loaded files past their readers' documented limit: the rest is never read.
+  for (const t of targets) {
+    for (const a of t.alwaysLoaded) {
+      const lazy = lazyDocs.get(a.path);
+      if (!lazy) continue;
+      const bytes = utf8Length(lazy.doc.toString());
+      if (bytes > a.maxBytes) warnings.push(`${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`);
+    }
   }
 
   // 3. One `.agents/skills/` copy serves Copilot and Gemini too; and Cursor reads it beside its rule.

@@ -1,13 +1,16 @@
 import { AGENTS_MD } from './limits';
-import { emitMerged } from './common';
+import { emitMergedOrIndex } from './common';
 import type { TargetDef } from './types';
 
-/** The floor: a marked section in AGENTS.md, read eagerly by Codex and many others. Always active. */
+/**
+ * The floor: a marked section in AGENTS.md, read eagerly by Codex and many others. Always
+ * active. When a skill folder already serves AGENTS.md's readers, the section is an index line.
+ */
 export const agentsmd: TargetDef = {
   id: 'agentsmd',
   agent: 'anything reading AGENTS.md (Codex, Gemini CLI, …)',
   markers: [],
-  outputs: ['AGENTS.md (section <n>)'],
+  outputs: ['AGENTS.md (section <n>: the body, or an index line when .agents/skills/ serves the same agents)'],
   shape: 'merged-section',
   loading: 'eager',
   capabilities: [],
@@ -20,7 +23,7 @@ export const agentsmd: TargetDef = {
   servesAgentsMdReaders: false,
   detect: () => true,
   constraints: () => [],
-  emit(p) {
-    return emitMerged(this, 'AGENTS.md', p);
+  emit(p, _project, context) {
+    return emitMergedOrIndex(this, 'AGENTS.md', p, context);
   },
 };

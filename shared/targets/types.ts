@@ -128,6 +128,12 @@ export interface ListingBudget {
   readonly source: string;
 }
 
+/** What an emitter may know about the rest of the compile. */
+export interface EmitContext {
+  /** The targets this compile writes for. */
+  readonly active: readonly TargetDef[];
+}
+
 export interface TargetDef {
   readonly id: TargetId;
   /** The coding agent(s) this target serves, as users know them. */
@@ -167,6 +173,6 @@ export interface TargetDef {
   detect(project: ProjectView): boolean;
   /** Target-specific rules the skill violates (Zed's name rule, Cline's eager note…). */
   constraints(skill: Skill): readonly ConstraintViolation[];
-  /** Files, warnings and notes for one skill. Pure. */
-  emit(skill: PreparedSkill, project: ProjectView): EmitResult;
+  /** Files, warnings and notes for one skill. Pure. `context`: the compile's other targets. */
+  emit(skill: PreparedSkill, project: ProjectView, context?: EmitContext): EmitResult;
 }

@@ -108,9 +108,25 @@ function twin(dir: string): string {
   return copy;
 }
 
+/** Targets whose skill folder serves AGENTS.md's readers: with one active, AGENTS.md is an index (D55). */
+const INDEXING = ['agents', 'zed', 'cline', 'copilot', 'gemini'];
+const SECTION = /<!-- kitbash:begin ([a-z0-9-]+) -->\n([\s\S]*?)\n<!-- kitbash:end \1 -->/g;
+
+/** AGENTS.md with each lazily disclosed skill's section reduced to its name (after checking ours is the index line). */
+function indexed(text: string, ours: boolean): string {
+  return text.replace(SECTION, (whole, name: string, inner: string) => {
+    if (name === 'eps') return whole; // disclosure = "eager": the body stays, as its author asked
+    if (ours) expect(inner, `AGENTS.md section ${name}: index line (D55)`).toMatch(new RegExp(`^- \\*\\*${name}\\*\\* \\(\`(?:\\.agents|\\.github|\\.gemini)/skills/${name}/SKILL\\.md\`\\): \\S`));
+    return `<!-- section ${name} -->`;
+  });
+}
+
 function compare(active: readonly string[], ours: Map<string, string>, theirs: Map<string, string>): void {
   const a = withoutOurAdditions(ours);
   const b = withReferenceFixes(theirs, active);
+  if (active.some((t) => INDEXING.includes(t))) {
+    for (const [m, isOurs] of [[a, true], [b, false]] as const) if (m.has('AGENTS.md')) m.set('AGENTS.md', indexed(m.get('AGENTS.md')!, isOurs));
+  }
   const onlyOurs = [...a.keys()].filter((k) => !b.has(k));
   const onlyTheirs = [...b.keys()].filter((k) => !a.has(k));
   const differ = [...a.keys()].filter((k) => b.has(k) && a.get(k) !== b.get(k));
