@@ -20,10 +20,66 @@ export type Resolution =
  * the same, and it keeps resolution a single pass.
  */
 export function resolveTemplates(body: string, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
+  if (!body.includes('{{')) return { ok: true, text: body, inlinedPrompt: false };
+  // Code is quoted text: braces in a fence or a code span are literal, never a template.
+  let text = '';
+  let inlinedPrompt = false;
+  for (const part of splitCode(body)) {
+    if (part.code) {
+      text += part.text;
+      continue;
+    }
+    const r = resolveProse(part.text, part.offset, skillName, prompt);
+    if (!r.ok) return r;
+    text += r.text;
+    inlinedPrompt ||= r.inlinedPrompt;
+  }
+  return { ok: true, text, inlinedPrompt };
+}
+
+/** Fenced blocks (``` or ~~~, to the matching fence or the end) and inline code spans, as parts of `body` in order. */
+export function splitCode(body: string): { text: string; offset: number; code: boolean }[] {
+  const parts: { text: string; offset: number; code: boolean }[] = [];
+  let prose = 0;
+  const flush = (to: number): void => {
+    if (to > prose) parts.push({ text: body.slice(prose, to), offset: prose, code: false });
+  };
+  const FENCE = /^( {0,3})(`{3,}|~{3,})[^\n]*$/gm;
+  const SPAN = /(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g;
+  const spans = (from: number, to: number): void => {
+    SPAN.lastIndex = from;
+    for (let m = SPAN.exec(body); m && m.index < to; m = SPAN.exec(body)) {
+      if (m.index + m[0].length > to) break;
+      flush(m.index);
+      parts.push({ text: m[0], offset: m.index, code: true });
+      prose = m.index + m[0].length;
+    }
+  };
+  FENCE.lastIndex = 0;
+  for (let open = FENCE.exec(body); open; open = FENCE.exec(body)) {
+    const marker = open[2]!;
+    const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`, 'gm');
+    close.lastIndex = open.index + open[0].length;
+    const c = close.exec(body);
+    const end = c ? c.index + c[0].length : body.length;
+    spans(prose, open.index);
+    flush(open.index);
+    parts.push({ text: body.slice(open.index, end), offset: open.index, code: true });
+    prose = end;
+    FENCE.lastIndex = end;
+  }
+  spans(prose, body.length);
+  flush(body.length);
+  return parts;
+}
+
+/** One prose stretch of the body; `base` is its offset in the whole body (for error locations). */
+function resolveProse(body: string, base: number, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
   let failure: Resolution | undefined;
   let inlinedPrompt = false;
   if (!body.includes('{{')) return { ok: true, text: body, inlinedPrompt };
-  const text = body.replace(VARIABLE, (match: string, ns: string, name: string, offset: number) => {
+  const text = body.replace(VARIABLE, (match: string, ns: string, name: string, local: number) => {
+    const offset = base + local;
     if (failure) return match;
     switch (ns) {
       case 'artifact':
@@ -54,11 +110,11 @@ export function resolveTemplates(body: string, skillName: string, prompt: (name:
   const left = LEFTOVER.exec(text);
   if (left) {
     const shown = left[0].trim();
-    const at = body.indexOf(left[0]);
+    const at = body.indexOf(left[0]) + base;
     return {
       ok: false,
       message: `${skillName}: unresolved template variable "${shown}" — unknown namespace or malformed (SPEC.md §7.4)`,
-      ...(at >= 0 ? { offset: at, length: left[0].length } : {}),
+      ...(at >= base ? { offset: at, length: left[0].length } : {}),
     };
   }
   return { ok: true, text, inlinedPrompt };

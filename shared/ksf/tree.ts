@@ -4,7 +4,7 @@
  * unsaved buffers.
  */
 export type TreeEntry =
-  | { kind: 'file'; path: string; bytes: Uint8Array }
+  | { kind: 'file'; path: string; bytes: Uint8Array; executable?: boolean }
   | { kind: 'dir'; path: string }
   | { kind: 'symlink'; path: string; target: string };
 

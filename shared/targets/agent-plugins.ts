@@ -1,3 +1,4 @@
+import { AGENT_SKILLS_DESCRIPTION } from './limits';
 import { emitSkillDir } from './common';
 import type { ProjectView, TargetDef } from './types';
 
@@ -26,6 +27,14 @@ export const agentPlugins: TargetDef = {
   loading: 'lazy',
   capabilities: ['scripts'],
   vendorDoc: { title: 'Agent Plugins 1.0 (agent-plugins.org specification)', url: 'https://agent-plugins.org', checked: '2026-12-01' },
+  skillDir: `${AGENT_PLUGIN_DIR}/skills`,
+  alwaysLoaded: [],
+  frontmatterKeys: 'any',
+  userInvocation: false,
+  descriptionLimit: AGENT_SKILLS_DESCRIPTION,
+  importFrom: [{ dir: `${AGENT_PLUGIN_DIR}/skills`, layout: 'skill-dir' }],
+  watchRoots: ['plugin.json', AGENT_PLUGIN_DIR],
+  servesAgentsMdReaders: false,
   detect: (p) => p.exists('plugin.json') || p.exists(AGENT_PLUGIN_DIR),
   constraints: () => [],
   emit(p) {

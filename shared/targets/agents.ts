@@ -1,3 +1,4 @@
+import { AGENT_SKILLS_DESCRIPTION, CODEX_LISTING } from './limits';
 import { emitSkillDir } from './common';
 import type { TargetDef } from './types';
 
@@ -11,6 +12,15 @@ export const agents: TargetDef = {
   loading: 'lazy',
   capabilities: ['scripts'],
   vendorDoc: { title: 'Agent Skills specification (agentskills.io/specification)', url: 'https://agentskills.io/specification', checked: '2026-12-01' },
+  skillDir: '.agents/skills',
+  alwaysLoaded: [],
+  frontmatterKeys: 'any',
+  userInvocation: false,
+  descriptionLimit: AGENT_SKILLS_DESCRIPTION,
+  listingBudget: CODEX_LISTING,
+  importFrom: [{ dir: '.agents/skills', layout: 'skill-dir' }],
+  watchRoots: ['.agents', '.codex'],
+  servesAgentsMdReaders: true,
   detect: (p) => p.exists('.agents') || p.exists('.codex'),
   constraints: () => [],
   emit(p) {

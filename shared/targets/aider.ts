@@ -22,6 +22,12 @@ export const aider: TargetDef = {
   loading: 'eager',
   capabilities: [],
   vendorDoc: { title: 'Aider — Specifying coding conventions (aider/website/docs/usage/conventions.md)', url: 'https://aider.chat/docs/usage/conventions.html', checked: '2026-12-01' },
+  alwaysLoaded: [],
+  frontmatterKeys: [],
+  userInvocation: false,
+  importFrom: [],
+  watchRoots: ['CONVENTIONS.md', '.aider.conf.yml', '.aider.conf.yaml'],
+  servesAgentsMdReaders: false,
   detect: (p) => p.exists('CONVENTIONS.md') || p.exists('.aider.conf.yml'),
   constraints: () => [],
   emit(p, project) {

@@ -23,6 +23,18 @@ export const cline: TargetDef = {
   loading: 'lazy',
   capabilities: ['scripts'],
   vendorDoc: { title: 'Cline — Skills (cline/cline docs/customization/skills.mdx)', url: 'https://docs.cline.bot/customization/skills', checked: '2026-12-01' },
+  skillDir: '.agents/skills',
+  alwaysLoaded: [],
+  frontmatterKeys: 'any',
+  userInvocation: false,
+  descriptionLimit: { max: 1024, unit: 'chars', drops: false, source: 'Cline skills: description ≤ 1,024 characters' },
+  importFrom: [
+    { dir: '.cline/skills', layout: 'skill-dir' },
+    { dir: '.clinerules/skills', layout: 'skill-dir' },
+    { dir: '.clinerules', layout: 'rule-file', suffix: '.md' },
+  ],
+  watchRoots: ['.clinerules', '.cline'],
+  servesAgentsMdReaders: true,
   detect: (p) => p.exists('.clinerules') || p.exists('.cline'),
   constraints: clineConstraints,
   emit(p) {

@@ -1,3 +1,4 @@
+import { AGENT_SKILLS_DESCRIPTION } from './limits';
 import { emitSkillDir } from './common';
 import type { TargetDef } from './types';
 
@@ -16,6 +17,17 @@ export const copilot: TargetDef = {
     url: 'https://docs.github.com/en/copilot/concepts/agents/about-agent-skills',
     checked: '2026-12-01',
   },
+  skillDir: '.github/skills',
+  alwaysLoaded: [],
+  frontmatterKeys: 'any',
+  userInvocation: true,
+  descriptionLimit: AGENT_SKILLS_DESCRIPTION,
+  importFrom: [
+    { dir: '.github/skills', layout: 'skill-dir' },
+    { dir: '.github/instructions', layout: 'rule-file', suffix: '.instructions.md' },
+  ],
+  watchRoots: ['.github'],
+  servesAgentsMdReaders: true,
   detect: (p) => p.exists('.github'),
   constraints: () => [],
   emit(p) {

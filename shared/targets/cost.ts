@@ -1,6 +1,6 @@
 import type { Skill } from '../ksf/model';
 import { estimateTokens } from '../ksf/tokens';
-import { fileTokens, isCopiedScript } from './common';
+import { fileTokens } from './common';
 import { prepareSkill } from './prepare';
 import { targetById } from './registry';
 import type { Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
@@ -34,7 +34,7 @@ function resolveTarget(target: TargetDef | TargetId): TargetDef {
 export function standingCost(p: PreparedSkill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT): StandingCost {
   const t = resolveTarget(target);
   const out = t.emit(p, project);
-  const text = out.files.filter((f) => !isCopiedScript(f.path));
+  const text = out.files;
   const loadedTokens = fileTokens(text);
   const eager = t.loading === 'eager';
   return {

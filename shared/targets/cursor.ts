@@ -1,4 +1,4 @@
-import { emitRuleFile, yamlString } from './common';
+import { emitRuleFile, userOnly, yamlString } from './common';
 import type { TargetDef } from './types';
 
 /** Cursor: an agent-requested rule (`alwaysApply: false`, description only) per skill. */
@@ -11,9 +11,20 @@ export const cursor: TargetDef = {
   loading: 'lazy',
   capabilities: [],
   vendorDoc: { title: 'Cursor — Rules (cursor.com/docs/context/rules)', url: 'https://cursor.com/docs/context/rules', checked: '2026-12-01' },
+  alwaysLoaded: [],
+  frontmatterKeys: ['description', 'globs', 'alwaysApply'],
+  userInvocation: true,
+  importFrom: [
+    { dir: '.cursor/rules', layout: 'rule-file', suffix: '.mdc' },
+    { dir: '.cursor/skills', layout: 'skill-dir' },
+  ],
+  watchRoots: ['.cursor'],
+  servesAgentsMdReaders: false,
   detect: (p) => p.exists('.cursor'),
   constraints: () => [],
   emit(p) {
-    return emitRuleFile(this, `.cursor/rules/${p.name}.mdc`, [`description: ${yamlString(p.description)}`, 'alwaysApply: false'], p);
+    // A user-only skill becomes a manual rule (no description: applied only when @-mentioned).
+    const fm = userOnly(p) ? ['alwaysApply: false'] : [`description: ${yamlString(p.description)}`, 'alwaysApply: false'];
+    return emitRuleFile(this, `.cursor/rules/${p.name}.mdc`, fm, p);
   },
 };

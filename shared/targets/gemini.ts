@@ -1,3 +1,4 @@
+import { AGENT_SKILLS_DESCRIPTION } from './limits';
 import { emitSkillDir } from './common';
 import type { TargetDef } from './types';
 
@@ -11,6 +12,14 @@ export const gemini: TargetDef = {
   loading: 'lazy',
   capabilities: ['scripts'],
   vendorDoc: { title: 'Gemini CLI — Agent Skills (google-gemini/gemini-cli docs/cli/skills.md)', url: 'https://geminicli.com/docs/cli/skills/', checked: '2026-12-01' },
+  skillDir: '.gemini/skills',
+  alwaysLoaded: [],
+  frontmatterKeys: 'any',
+  userInvocation: false,
+  descriptionLimit: AGENT_SKILLS_DESCRIPTION,
+  importFrom: [{ dir: '.gemini/skills', layout: 'skill-dir' }],
+  watchRoots: ['GEMINI.md', '.gemini'],
+  servesAgentsMdReaders: true,
   detect: (p) => p.exists('GEMINI.md') || p.exists('.gemini'),
   constraints: () => [],
   emit(p) {

@@ -7,16 +7,22 @@ import type { Skill } from '../ksf/model';
 import { estimateTokens } from '../ksf/tokens';
 import { MCP_GAPS, varRefs } from '../mcp/emit';
 import { aiderWiringNote } from './aider';
-import { fileTokens, isCopiedScript } from './common';
+import { bundledFiles, fileTokens, handWrittenIn, indexFolder, userOnly, utf8Length } from './common';
 import { EMPTY_PROJECT } from './cost';
 import { prepareSkill } from './prepare';
-import { TARGETS } from './registry';
-import type { PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
+import { detectTargets, TARGETS } from './registry';
+import { SharedDoc } from '../compile/sections';
+import type { EmitContext, PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
 
 export type CellStatus = 'full' | 'degraded' | 'unsupported';
 
 export interface Reason {
-  /** Stable id: missing-capability, zed-name, zed-description-empty, zed-description-bytes, cline-lazy-only, eager-only, mcp-no-surface, mcp-skipped, aider-not-wired, empty-description, does-not-compile. */
+  /**
+   * Stable id: missing-capability, zed-name, zed-description-empty, zed-description-bytes,
+   * cline-lazy-only, eager-only, mcp-no-surface, mcp-skipped, aider-not-wired, empty-description,
+   * does-not-compile, bundled-not-delivered, description-over-limit, user-only-unsupported,
+   * always-loaded-budget, hand-written.
+   */
   readonly code: string;
   readonly message: string;
 }
@@ -38,7 +44,15 @@ export interface Matrix {
 const DESCRIPTION_TRIGGERED: readonly TargetId[] = ['cursor', 'windsurf'];
 
 /** One cell. `prepared` is undefined when the skill's templates do not resolve. */
-export function matrixCell(skill: Skill, prepared: PreparedSkill | undefined, target: TargetDef, project: ProjectView = EMPTY_PROJECT, why?: string): Cell {
+export function matrixCell(
+  skill: Skill,
+  prepared: PreparedSkill | undefined,
+  target: TargetDef,
+  project: ProjectView = EMPTY_PROJECT,
+  why?: string,
+  context?: EmitContext,
+  overBudget: readonly Reason[] = [],
+): Cell {
   const name = skill.manifest.skill.name;
   const degraded: Reason[] = [];
   const dropped: Reason[] = [];
@@ -52,8 +66,31 @@ export function matrixCell(skill: Skill, prepared: PreparedSkill | undefined, ta
   if (DESCRIPTION_TRIGGERED.includes(target.id) && !skill.manifest.skill.description.trim()) {
     dropped.push({ code: 'empty-description', message: `${target.id} picks the rule by its description, which is empty — the rule never triggers` });
   }
-  if (target.loading === 'eager' && skill.manifest.context.disclosure === 'lazy') {
-    const tokens = prepared ? fileTokens(target.emit(prepared, project).files.filter((f) => !isCopiedScript(f.path))) : estimateTokens(skill.body);
+  const emitted = prepared ? target.emit(prepared, project, context) : undefined;
+  degraded.push(...overBudget);
+  const inTheWay = emitted ? handWrittenIn(project, emitted.files) : undefined;
+  if (inTheWay) dropped.push({ code: 'hand-written', message: `${inTheWay} was written by hand (no generated header) — compile leaves it alone, so ${target.id} does not get this skill; adopt it (import --write), rename, or remove it` });
+  // An always-loaded index points at the skill folder, where the bundled files are.
+  const indexed = target.alwaysLoaded.length > 0 && indexFolder(context) !== undefined;
+  if (prepared && target.skillDir === undefined && !indexed) {
+    const bundled = bundledFiles(prepared);
+    if (bundled.length) {
+      const shown = bundled.slice(0, 3).map((b) => b.rel).join(', ');
+      degraded.push({ code: 'bundled-not-delivered', message: `${bundled.length} bundled file(s) (${shown}${bundled.length > 3 ? ', …' : ''}) are not delivered — ${target.id} gets only the instructions, so links to them are dead` });
+    }
+  }
+  const limit = target.descriptionLimit;
+  if (limit) {
+    const { description } = skill.manifest.skill;
+    const size = limit.unit === 'bytes' ? utf8Length(description) : [...description].length;
+    if (size > limit.max) (limit.drops ? dropped : degraded).push({ code: 'description-over-limit', message: `description is ${size} ${limit.unit}, over ${limit.max} (${limit.source})` });
+  }
+  if (prepared && userOnly(prepared) && !target.userInvocation) {
+    if (target.loading === 'eager') dropped.push({ code: 'user-only-unsupported', message: `disable-model-invocation is set and ${target.id} is always loaded — not pasted there, so this agent does not get the skill` });
+    else degraded.push({ code: 'user-only-unsupported', message: `disable-model-invocation is set, but ${target.agent} does not honour it — the model may invoke the skill on its own` });
+  }
+  if (target.loading === 'eager' && skill.manifest.context.disclosure === 'lazy' && !(prepared && userOnly(prepared))) {
+    const tokens = emitted ? fileTokens(emitted.files) : estimateTokens(skill.body);
     degraded.push({ code: 'eager-only', message: `${target.id} loads everything eagerly: ~${tokens} tokens every session instead of on demand (declared standing limit ${skill.manifest.context.standing})` });
   }
   if (target.id === 'aider' && aiderWiringNote(project) !== undefined) {
@@ -77,13 +114,36 @@ export function matrixCell(skill: Skill, prepared: PreparedSkill | undefined, ta
   return { skill: name, target: target.id, status, reasons: [...dropped, ...degraded] };
 }
 
-/** The grid over skills (in name order) × targets (emit order; all eleven by default). */
-export function compatibilityMatrix(skills: readonly Skill[], targets: readonly TargetDef[] = TARGETS, project: ProjectView = EMPTY_PROJECT): Matrix {
+/**
+ * The grid over skills (in name order) × targets (emit order; all eleven by default).
+ * `active`: the targets the project compiles for (detected by default) — they decide, e.g.,
+ * whether AGENTS.md carries bodies or an index.
+ */
+export function compatibilityMatrix(skills: readonly Skill[], targets: readonly TargetDef[] = TARGETS, project: ProjectView = EMPTY_PROJECT, active: readonly TargetDef[] = detectTargets(project)): Matrix {
   const sorted = [...skills].sort((a, b) => (a.manifest.skill.name < b.manifest.skill.name ? -1 : a.manifest.skill.name > b.manifest.skill.name ? 1 : 0));
+  const context: EmitContext = { active };
+  const prepared = sorted.map((s) => prepareSkill(s));
+  const ready = prepared.flatMap((p) => (p.ok ? [p.value] : []));
+  const budgets = new Map(targets.map((t) => [t.id, alwaysLoadedOver(t, ready, project, context)]));
   const cells: Cell[] = [];
-  for (const s of sorted) {
-    const p = prepareSkill(s);
-    for (const t of targets) cells.push(matrixCell(s, p.ok ? p.value : undefined, t, project, p.ok ? undefined : p.message));
-  }
+  sorted.forEach((s, i) => {
+    const p = prepared[i]!;
+    for (const t of targets) cells.push(matrixCell(s, p.ok ? p.value : undefined, t, project, p.ok ? undefined : p.message, context, budgets.get(t.id)));
+  });
   return { skills: sorted.map((s) => s.manifest.skill.name), targets: targets.map((t) => t.id), cells };
+}
+
+/**
+ * An always-loaded file's size with every skill's section in it (plus the user's own text),
+ * against its readers' documented limit: over it, every skill there is degraded, with the numbers.
+ */
+export function alwaysLoadedOver(target: TargetDef, skills: readonly PreparedSkill[], project: ProjectView, context: EmitContext): Reason[] {
+  const out: Reason[] = [];
+  for (const a of target.alwaysLoaded) {
+    const doc = SharedDoc.parse(project.read(a.path) ?? '', () => false);
+    for (const p of skills) for (const f of target.emit(p, project, context).files) if (f.merge && f.path === a.path) doc.upsert(p.name, f.content as string);
+    const bytes = utf8Length(doc.toString());
+    if (bytes > a.maxBytes) out.push({ code: 'always-loaded-budget', message: `${a.path} would be ${bytes} bytes, over ${a.maxBytes} (${a.source}) — what lies past the limit is not read` });
+  }
+  return out;
 }

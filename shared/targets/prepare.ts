@@ -18,9 +18,12 @@ export function permissionsBlock(m: Manifest): string {
 
 export type Prepared = { ok: true; value: PreparedSkill } | { ok: false; message: string };
 
-/** Resolve templates and append the permissions block; a template error is the message. */
+/**
+ * Resolve templates and append the permissions block; a template error is the message. A
+ * bare Agent Skill (no skill.toml) has no templates: its body is delivered verbatim.
+ */
 export function prepareSkill(skill: Skill): Prepared {
-  const r = resolveBody(skill);
+  const r = skill.manifested ? resolveBody(skill) : { ok: true as const, text: skill.body };
   if (!r.ok) return { ok: false, message: r.message };
   const { name, version, description } = skill.manifest.skill;
   return { ok: true, value: { skill, name, version, description, body: r.text, emitBody: r.text + permissionsBlock(skill.manifest) } };

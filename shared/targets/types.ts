@@ -41,8 +41,10 @@ export interface ProjectView {
   read(path: string): string | undefined;
   /** Entries of a folder (empty when absent), by name. */
   list(dir: string): readonly { name: string; kind: 'file' | 'dir' | 'other' }[];
-  /** Raw bytes of a file, when the view can provide them (to compare or prune copied scripts). */
+  /** Raw bytes of a file, when the view can provide them (to compare or prune delivered files). */
   readBytes?(path: string): Uint8Array | undefined;
+  /** True when the file has an execute bit, when the view knows (a disk does; memory views may not). */
+  isExecutable?(path: string): boolean;
 }
 
 /** One file a target writes for one skill. `merge`: a section merged into a shared file. */
@@ -50,6 +52,10 @@ export interface EmittedFile {
   readonly path: string;
   readonly content: string | Uint8Array;
   readonly merge?: boolean;
+  /** A file of the skill folder delivered beside SKILL.md (or its delivery record): read by the agent only on demand. */
+  readonly bundled?: boolean;
+  /** Delivered with its execute bits set (the source file had them). */
+  readonly executable?: boolean;
 }
 
 export interface EmitResult {
@@ -86,6 +92,48 @@ export interface VendorDoc {
   readonly checked: string;
 }
 
+/** An always-loaded file the agent reads into every session, and its documented read limit. */
+export interface AlwaysLoadedFile {
+  readonly path: string;
+  /** Bytes the agent reads (more is cut off or ignored), from the vendor's documentation. */
+  readonly maxBytes: number;
+  /** Where the figure comes from. */
+  readonly source: string;
+}
+
+/** A documented limit on a skill's description; over it the agent truncates (`drops: false`) or ignores the skill. */
+export interface DescriptionLimit {
+  readonly max: number;
+  readonly unit: 'chars' | 'bytes';
+  readonly drops: boolean;
+  readonly source: string;
+}
+
+/** A place in a project where this agent's users keep hand-written skills (read by import/adoption). */
+export interface ImportSource {
+  /** Project-relative folder. */
+  readonly dir: string;
+  /** skill-dir: `<dir>/<name>/SKILL.md` (+ files); rule-file: `<dir>/<name><suffix>`. */
+  readonly layout: 'skill-dir' | 'rule-file';
+  /** For rule-file: the file name ending (`.mdc`, `.md`). */
+  readonly suffix?: string;
+}
+
+/** How the agent lists skills at session start, from its documentation (what gets truncated or dropped). */
+export interface ListingBudget {
+  /** Characters of one skill's description shown in the listing (more is cut). */
+  readonly perSkillChars?: number;
+  /** Characters all listed descriptions share (skills past it are dropped from the listing). */
+  readonly totalChars?: number;
+  readonly source: string;
+}
+
+/** What an emitter may know about the rest of the compile. */
+export interface EmitContext {
+  /** The targets this compile writes for. */
+  readonly active: readonly TargetDef[];
+}
+
 export interface TargetDef {
   readonly id: TargetId;
   /** The coding agent(s) this target serves, as users know them. */
@@ -105,10 +153,32 @@ export interface TargetDef {
    */
   readonly nativeTools?: 'comma' | 'space';
   readonly vendorDoc: VendorDoc;
+  /** The folder this target writes skill folders into (`<skillDir>/<name>/…`); absent for rule files and merged sections. */
+  readonly skillDir?: string;
+  /** Files the agent loads in full into every session, with their byte budgets. */
+  readonly alwaysLoaded: readonly AlwaysLoadedFile[];
+  /**
+   * Frontmatter keys the agent documents for a skill. `any`: its reader ignores keys it does
+   * not know, so every source key is delivered; a list: keys outside it are dropped (and said so).
+   */
+  readonly frontmatterKeys: 'any' | readonly string[];
+  /** True when the agent honours `disable-model-invocation: true` (user-only skills). */
+  readonly userInvocation: boolean;
+  readonly descriptionLimit?: DescriptionLimit;
+  readonly listingBudget?: ListingBudget;
+  /** Where hand-written skills for this agent live in a project (for import --write). */
+  readonly importFrom: readonly ImportSource[];
+  /** Project-relative paths whose changes can change this target's output or detection (for watchers). */
+  readonly watchRoots: readonly string[];
+  /**
+   * True for a lazy skill-folder target whose agents also read AGENTS.md: when it is active,
+   * AGENTS.md carries an index of the skills instead of their bodies.
+   */
+  readonly servesAgentsMdReaders: boolean;
   /** True when this target is active by detection. */
   detect(project: ProjectView): boolean;
   /** Target-specific rules the skill violates (Zed's name rule, Cline's eager note…). */
   constraints(skill: Skill): readonly ConstraintViolation[];
-  /** Files, warnings and notes for one skill. Pure. */
-  emit(skill: PreparedSkill, project: ProjectView): EmitResult;
+  /** Files, warnings and notes for one skill. Pure. `context`: the compile's other targets. */
+  emit(skill: PreparedSkill, project: ProjectView, context?: EmitContext): EmitResult;
 }

@@ -1,4 +1,4 @@
-import { emitRuleFile, yamlString } from './common';
+import { emitRuleFile, userOnly, yamlString } from './common';
 import type { TargetDef } from './types';
 
 /** Devin Desktop (formerly Windsurf): a `model_decision` rule; `.devin/` is preferred when present. */
@@ -11,10 +11,20 @@ export const windsurf: TargetDef = {
   loading: 'lazy',
   capabilities: [],
   vendorDoc: { title: 'Devin Desktop — Rules (rulesync devin-rule.ts, devin-paths.ts)', url: 'https://docs.devin.ai/desktop/rules', checked: '2026-12-01' },
+  alwaysLoaded: [],
+  frontmatterKeys: ['trigger', 'description', 'globs'],
+  userInvocation: true,
+  importFrom: [
+    { dir: '.windsurf/rules', layout: 'rule-file', suffix: '.md' },
+    { dir: '.devin/rules', layout: 'rule-file', suffix: '.md' },
+  ],
+  watchRoots: ['.devin', '.windsurf'],
+  servesAgentsMdReaders: false,
   detect: (p) => p.exists('.devin') || p.exists('.windsurf'),
   constraints: () => [],
   emit(p, project) {
     const dir = project.exists('.devin') ? '.devin/rules' : '.windsurf/rules';
-    return emitRuleFile(this, `${dir}/${p.name}.md`, ['trigger: model_decision', `description: ${yamlString(p.description)}`], p);
+    // A user-only skill becomes a manual rule (applied only when the user @-mentions it).
+    return emitRuleFile(this, `${dir}/${p.name}.md`, [userOnly(p) ? 'trigger: manual' : 'trigger: model_decision', `description: ${yamlString(p.description)}`], p);
   },
 };

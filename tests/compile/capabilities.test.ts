@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { compatibilityMatrix } from '../../shared/targets/matrix';
 import { prepareSkill, TARGETS, type PreparedSkill } from '../../shared/targets';
-import { readCopyRecord, fingerprint } from '../../shared/targets/common';
+import { DELIVERY_RECORD, readDeliveryRecord, fingerprint } from '../../shared/targets/common';
 import { bareSkill, memProject, skill, utf8 } from './helpers';
 
 const script = '#!/bin/sh\necho delivered\n';
@@ -39,7 +39,7 @@ describe('capability delivery', () => {
   });
 
   for (const t of TARGETS) {
-    it(`${t.id}: ${t.capabilities.includes('scripts') ? 'copies scripts/ beside SKILL.md, byte for byte' : 'degrades "scripts" with a warning'}`, () => {
+    it(`${t.id}: ${t.capabilities.includes('scripts') ? 'copies the skill folder beside SKILL.md, byte for byte, with a delivery record' : 'degrades "scripts" with a warning'}`, () => {
       const out = t.emit(prep(), memProject({ '.devin/': '' }));
       if (t.capabilities.includes('scripts')) {
         const md = out.files.find((f) => f.path.endsWith('/scripted/SKILL.md'))!;
@@ -47,8 +47,11 @@ describe('capability delivery', () => {
         const run = out.files.find((f) => f.path === `${dir}scripts/run.sh`);
         expect(run?.content).toEqual(utf8(script));
         expect(out.files.some((f) => f.path === `${dir}scripts/lib/x.py`)).toBe(true);
-        expect(out.files.some((f) => f.path.includes('prompts/'))).toBe(false);
-        expect(readCopyRecord(md.content as string).get('scripts/run.sh')).toBe(fingerprint(utf8(script)));
+        expect(out.files.find((f) => f.path === `${dir}prompts/p.md`)?.content).toEqual(utf8('not copied'));
+        expect(out.files.some((f) => f.path === `${dir}skill.toml`), 'the manifest is lowered, not copied').toBe(false);
+        const record = out.files.find((f) => f.path === `${dir}${DELIVERY_RECORD}`)!.content as string;
+        expect(readDeliveryRecord(record, md.content as string).get('scripts/run.sh')).toBe(fingerprint(utf8(script)));
+        expect([...readDeliveryRecord(record, md.content as string).keys()].sort()).toEqual(['prompts/p.md', 'scripts/lib/x.py', 'scripts/run.sh']);
         expect(out.warnings.filter((w) => w.includes('target lacks "scripts"'))).toEqual([]);
       } else {
         expect(out.files.some((f) => f.path.includes('scripts/'))).toBe(false);
@@ -57,12 +60,15 @@ describe('capability delivery', () => {
     });
   }
 
-  it('a skill that does not require scripts gets no copy (its output is the reference output)', () => {
+  it('a skill folder arrives whole even when scripts are not required (D50); a skill with SKILL.md only gets no record', () => {
     const plain = skill('plain', { files: { 'scripts/run.sh': script } });
     const p = prepareSkill(plain);
     if (!p.ok) throw new Error(p.message);
     const out = TARGETS[0]!.emit(p.value, memProject());
-    expect(out.files.map((f) => f.path)).toEqual(['.claude/skills/plain/SKILL.md']);
+    expect(out.files.map((f) => f.path)).toEqual(['.claude/skills/plain/SKILL.md', '.claude/skills/plain/scripts/run.sh', `.claude/skills/plain/${DELIVERY_RECORD}`]);
+    const only = prepareSkill(skill('only'));
+    if (!only.ok) throw new Error(only.message);
+    expect(TARGETS[0]!.emit(only.value, memProject()).files.map((f) => f.path)).toEqual(['.claude/skills/only/SKILL.md']);
   });
 
   it('allowed-tools is lowered only where the field is documented (Claude Code, Copilot)', () => {

@@ -2,7 +2,7 @@
  * Differential compile against kitbash 0.24.1: both tools compile copies of the same
  * fixture project, in every combination of the ten detectable targets' markers and under
  * several [project].targets lists, and the trees must be identical byte for byte except
- * for the documented differences (spec/SPEC.md, §14 and D38–D47), each of which is
+ * for the documented differences (spec/SPEC.md, §14, D38–D47 and D50–D51), each of which is
  * asserted to really occur where it is claimed. Skillsmith's second compile must change
  * nothing; kitbash's second compile is shown converging on Skillsmith's first.
  */
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject } from '../../main/services/compile';
+import { DELIVERY_RECORD } from '../../shared/targets/common';
 import { kitbashEntry, requireOrSkip } from '../support/paths';
 import { ALTERNATE_MARKERS, DETECTABLE, MARKERS, readTree, SKILLS, USER_FILES, writeTree, type Files } from './fixtures';
 
@@ -45,13 +46,22 @@ const scratch = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [path, text] of tree) {
-    // D39: scripts delivered beside SKILL.md for a skill that requires them.
-    if (/\/gamma\/scripts\//.test(path)) continue;
+    // D50: the whole skill folder arrives beside SKILL.md (skill.toml excepted), with its delivery record.
+    const folder = /^(?:\.claude|\.agents|\.github|\.gemini|agent-plugin)\/skills\/([^/]+)\/(.+)$/.exec(path);
+    if (folder && folder[2] !== 'SKILL.md') {
+      const [, name, rel] = folder;
+      expect(existsSync(join(FIXTURE_SKILLS, name!, rel === DELIVERY_RECORD ? 'SKILL.md' : rel!)), `${path}: delivered from the skill folder (D50)`).toBe(true);
+      if (rel === DELIVERY_RECORD) {
+        const listed = text.split('\n').slice(1, -1).map((l) => l.split(' ')[1]);
+        expect(listed, `${path}: names every delivered file (D50)`).toEqual(DELIVERED[name!]);
+      } else expect(tree.has(`${path.slice(0, path.length - rel!.length)}${DELIVERY_RECORD}`), `${path}: recorded (D50)`).toBe(true);
+      continue;
+    }
     let t = text;
-    if (/\/gamma\/SKILL\.md$/.test(path)) {
-      expect(t, `${path}: delivery record (D39)`).toMatch(/\n<!-- skillsmith: delivered scripts\/check\.sh=sha256-[0-9a-f]{64} scripts\/lib\/util\.sh=sha256-[0-9a-f]{64} -->\n/);
-      expect(tree.has(path.replace('SKILL.md', 'scripts/check.sh')), `${path}: scripts copied (D39)`).toBe(true);
-      t = t.replace(/\n<!-- skillsmith: delivered [^\n]* -->/, '');
+    // D51: a bare skill's own frontmatter is delivered as written (kitbash re-quotes the description).
+    if (/\/skills\/delta\/SKILL\.md$/.test(path)) {
+      expect(t, `${path}: frontmatter as written (D51)`).toMatch(/^---\nname: delta\ndescription: A bare skill with frontmatter only\.\n---\n/);
+      t = t.replace('description: A bare skill with frontmatter only.', 'description: "A bare skill with frontmatter only."');
     }
     // D40: allowed-tools lowered on Claude Code and Copilot skills.
     const lowered = path === '.claude/skills/beta/SKILL.md' ? 'Read, Grep, Bash(git diff *)' : path === '.github/skills/beta/SKILL.md' ? 'Read Grep' : undefined;
@@ -63,6 +73,12 @@ function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
   }
   return out;
 }
+
+/** The fixture skills as files on disk, to check delivered files against (written once). */
+const FIXTURE_SKILLS = join(mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-fixture-')), 'skills');
+writeTree(FIXTURE_SKILLS, Object.fromEntries(Object.entries(SKILLS).map(([k, v]) => [k.replace(/^\.kitbash\/skills\//, ''), v])));
+/** What each fixture skill's delivery record lists (every file but SKILL.md and skill.toml). */
+const DELIVERED: Record<string, string[]> = { gamma: ['scripts/check.sh', 'scripts/lib/util.sh'], eps: ['prompts/intro.md'] };
 
 /** kitbash's tree with the reference bugs Skillsmith fixes replaced by the fixed output. */
 function withReferenceFixes(tree: Map<string, string>, active: readonly string[]): Map<string, string> {
@@ -92,16 +108,32 @@ function twin(dir: string): string {
   return copy;
 }
 
+/** Targets whose skill folder serves AGENTS.md's readers: with one active, AGENTS.md is an index (D55). */
+const INDEXING = ['agents', 'zed', 'cline', 'copilot', 'gemini'];
+const SECTION = /<!-- kitbash:begin ([a-z0-9-]+) -->\n([\s\S]*?)\n<!-- kitbash:end \1 -->/g;
+
+/** AGENTS.md with each lazily disclosed skill's section reduced to its name (after checking ours is the index line). */
+function indexed(text: string, ours: boolean): string {
+  return text.replace(SECTION, (whole, name: string, inner: string) => {
+    if (name === 'eps') return whole; // disclosure = "eager": the body stays, as its author asked
+    if (ours) expect(inner, `AGENTS.md section ${name}: index line (D55)`).toMatch(new RegExp(`^- \\*\\*${name}\\*\\* \\(\`(?:\\.agents|\\.github|\\.gemini)/skills/${name}/SKILL\\.md\`\\): \\S`));
+    return `<!-- section ${name} -->`;
+  });
+}
+
 function compare(active: readonly string[], ours: Map<string, string>, theirs: Map<string, string>): void {
   const a = withoutOurAdditions(ours);
   const b = withReferenceFixes(theirs, active);
+  if (active.some((t) => INDEXING.includes(t))) {
+    for (const [m, isOurs] of [[a, true], [b, false]] as const) if (m.has('AGENTS.md')) m.set('AGENTS.md', indexed(m.get('AGENTS.md')!, isOurs));
+  }
   const onlyOurs = [...a.keys()].filter((k) => !b.has(k));
   const onlyTheirs = [...b.keys()].filter((k) => !a.has(k));
   const differ = [...a.keys()].filter((k) => b.has(k) && a.get(k) !== b.get(k));
   expect({ onlyOurs, onlyTheirs, differ }).toEqual({ onlyOurs: [], onlyTheirs: [], differ: [] });
 }
 
-const made: string[] = [];
+const made: string[] = [dirname(FIXTURE_SKILLS)];
 afterAll(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });

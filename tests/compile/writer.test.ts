@@ -42,12 +42,19 @@ describe('writer', () => {
     const second = await compileProject(root);
     expect(second.applied).toEqual({ written: [], rewritten: [], removed: [], skipped: [] });
     expect(compiledDrift(root)).toEqual({ drift: [], errors: [] });
-    writeFileSync(join(root, '.cursor/rules/idem.mdc'), 'hand edit\n');
+    const rule = readFileSync(join(root, '.cursor/rules/idem.mdc'), 'utf8');
+    writeFileSync(join(root, '.cursor/rules/idem.mdc'), `${rule}hand edit\n`);
     rmSync(join(root, '.agents/skills/idem/SKILL.md'));
     expect(compiledDrift(root).drift).toEqual([
       { path: '.cursor/rules/idem.mdc', kind: 'differs' },
       { path: '.agents/skills/idem/SKILL.md', kind: 'missing' },
     ]);
+    // Without the generated header the file is the user's: compile leaves it, and says the output is not in sync.
+    writeFileSync(join(root, '.cursor/rules/idem.mdc'), 'hand written\n');
+    const third = await compileProject(root);
+    expect(readFileSync(join(root, '.cursor/rules/idem.mdc'), 'utf8')).toBe('hand written\n');
+    expect(third.plan.conflicts).toEqual([{ skill: 'idem', path: '.cursor/rules/idem.mdc', targets: ['cursor'] }]);
+    expect(compiledDrift(root).drift).toEqual([{ path: '.cursor/rules/idem.mdc', kind: 'differs' }]);
   });
 
   it('prunes delivered scripts only while they hold the delivered bytes; user files in the folder survive', async () => {
@@ -64,7 +71,7 @@ describe('writer', () => {
     rmSync(join(root, '.kitbash/skills/sc'), { recursive: true });
     writeTree(root, installed('other'));
     const gone = await compileProject(root);
-    expect(gone.applied!.removed).toEqual(['.claude/skills/sc/SKILL.md']);
+    expect(gone.applied!.removed).toEqual(['.claude/skills/sc/.skillsmith-delivered', '.claude/skills/sc/SKILL.md']);
     expect(readFileSync(join(root, '.claude/skills/sc/scripts/a.sh'), 'utf8')).toBe('echo edited\n');
     expect(existsSync(join(root, '.claude/skills/sc/NOTES.md'))).toBe(true);
   });

@@ -37,7 +37,7 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     expect(review.nodes[0]).toMatchObject({ name: 'alpha', version: '1.0.0', role: 'requested', files: ['.kitbash/skills/alpha/SKILL.md', '.kitbash/skills/alpha/prompts/p.md', '.kitbash/skills/alpha/skill.toml'] });
     expect(review.nodes[0]!.permissions.find((x) => x.permission === 'network')).toMatchObject({ declared: true });
     expect(review.writes.at(-1)).toBe('kitbash.lock');
-    expect(review.compile).toEqual({ writes: ['.claude/skills/alpha/SKILL.md'], prunes: [], errors: [] });
+    expect(review.compile).toEqual({ writes: ['.claude/skills/alpha/SKILL.md', '.claude/skills/alpha/prompts/p.md', '.claude/skills/alpha/.skillsmith-delivered'], prunes: [], errors: [] });
     expect(installed(p, 'alpha')).toBe(false);
 
     const r = await cli(p, 'install', src, '--approve', review.integrity, '--no-compile');

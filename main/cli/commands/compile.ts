@@ -40,7 +40,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     );
   }
   const say = flags.json ? io.err : io.out;
-  for (const f of plan.failures) io.err(`✗ ${f.name}: failed to load — ${f.message.split('\n')[0]}\n`);
+  for (const f of plan.failures) io.err(`✗ ${f.name}: skipped — ${f.message.split('\n')[0]}\n`);
   if (plan.errors.length) {
     for (const e of plan.errors) io.err(`✗ ${e}\n`);
     io.err('nothing was written.\n');
@@ -78,7 +78,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   say(`${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`);
   if (plan.failures.length) {
     const n = plan.failures.length;
-    io.err(`${plural(n, 'installed skill')} could not be loaded and ${n === 1 ? 'was' : 'were'} skipped — their existing output is untouched. Fix the manifest or reinstall.\n`);
+    io.err(`${plural(n, 'installed skill')} could not be loaded or compiled and ${n === 1 ? 'was' : 'were'} skipped — the others were written; their existing output is untouched. Fix the named file or reinstall.\n`);
     return 1;
   }
   if (plan.targets.length < TARGET_IDS.length && !plan.explicitTargets) {

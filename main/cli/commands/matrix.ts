@@ -19,8 +19,8 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   if (!config.ok) throw new Error(formatLoadError(config.error));
   const project = diskProject(io.cwd);
   const { skills, failures } = loadInstalled(io.cwd);
-  const m = compatibilityMatrix(skills, TARGETS, project);
   const sel = resolveTargets(project, config.value.targets);
+  const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.targets : undefined);
   const active = sel.ok ? sel.targets.map((t) => t.id) : [];
   if (flags.json) {
     io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { closeSync, constants, fsync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { openProjectDir, type ProjectDir } from '../fs/inside';
 
@@ -11,6 +11,7 @@ interface Item {
   readonly dir: string;
   readonly name: string;
   readonly data: string | Uint8Array;
+  readonly executable?: boolean;
 }
 
 /** Run `fn` on each folder's items with that folder opened inside the project (one folder open at a time). */
@@ -42,12 +43,13 @@ async function byFolder<T extends { readonly dir: string }>(root: string, items:
  * each folder opened and checked again for its renames. `durable: false` skips the
  * flushes (renames stay atomic against an interrupted process, not against a power cut)
  * — for scratch copies such as the differential test's thousand throw-away projects.
+ * `executable` files get mode 0755, the others 0644.
  */
-export async function writeFilesInside(root: string, files: readonly { rel: string; data: string | Uint8Array }[], durable = true): Promise<void> {
+export async function writeFilesInside(root: string, files: readonly { rel: string; data: string | Uint8Array; executable?: boolean }[], durable = true): Promise<void> {
   const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const items: Item[] = files.map((f) => {
     const parts = f.rel.split('/');
-    return { name: parts.pop()!, dir: parts.join('/'), data: f.data };
+    return { name: parts.pop()!, dir: parts.join('/'), data: f.data, ...(f.executable ? { executable: true } : {}) };
   });
   const tmpOf = (name: string) => `.${name}.${tag}.tmp`;
   const staged: Item[] = [];
@@ -58,8 +60,11 @@ export async function writeFilesInside(root: string, files: readonly { rel: stri
       try {
         await byFolder(root, items.slice(start, start + CHUNK), (dir, group) => {
           for (const f of group) {
-            const fd = openSync(dir.at(tmpOf(f.name)), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+            const mode = f.executable ? 0o755 : 0o644;
+            const fd = openSync(dir.at(tmpOf(f.name)), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
             open.push(fd);
+            // The umask may have cleared bits: a delivered script keeps exactly its execute bits.
+            if (f.executable) fchmodSync(fd, mode);
             staged.push(f);
             writeSync(fd, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
           }

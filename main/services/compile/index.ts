@@ -47,5 +47,7 @@ export function compiledDrift(root: string): { drift: DriftEntry[]; errors: read
   const drift: DriftEntry[] = [];
   for (const f of [...plan.write, ...plan.merge]) if (f.changed) drift.push({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' });
   for (const p of plan.prune) drift.push({ path: p.path, kind: 'stale' });
+  // A hand-written file where compile would write is left alone — and the output is not in sync.
+  for (const c of plan.conflicts) drift.push({ path: c.path, kind: 'differs' });
   return { drift, errors: [] };
 }

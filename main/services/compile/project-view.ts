@@ -27,6 +27,7 @@ export function diskProject(root: string): ProjectView {
     bytesCache.set(rel, v);
     return v;
   };
+  const execCache = new Map<string, boolean>();
   const textCache = new Map<string, string | undefined>();
   const existsCache = new Map<string, boolean>();
   const listCache = new Map<string, { name: string; kind: 'file' | 'dir' | 'other' }[]>();
@@ -45,6 +46,18 @@ export function diskProject(root: string): ProjectView {
       return text;
     },
     readBytes,
+    isExecutable: (rel) => {
+      let v = execCache.get(rel);
+      if (v === undefined) {
+        try {
+          v = (lstatSync(join(abs, ...rel.split('/'))).mode & 0o111) !== 0;
+        } catch {
+          v = false;
+        }
+        execCache.set(rel, v);
+      }
+      return v;
+    },
     list: (dir) => {
       const hit = listCache.get(dir);
       if (hit) return hit;

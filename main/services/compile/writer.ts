@@ -32,10 +32,10 @@ export async function applyPlan(root: string, plan: CompilePlan, options: { dura
     if (!inside(p)) throw new ContainmentError(`refusing to write outside the project: ${p}`);
   }
   const applied: Applied = { written: [], rewritten: [], removed: [], skipped: [] };
-  const batch: { rel: string; data: string | Uint8Array }[] = [];
+  const batch: { rel: string; data: string | Uint8Array; executable?: boolean }[] = [];
   for (const f of [...plan.write, ...plan.merge]) {
     if (!f.changed) continue;
-    batch.push({ rel: f.path, data: f.content });
+    batch.push({ rel: f.path, data: f.content, ...(f.executable ? { executable: true } : {}) });
     applied.written.push(f.path);
   }
   for (const p of plan.prune) {

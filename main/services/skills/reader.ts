@@ -49,15 +49,16 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
           const err = walk(childAbs, childRel, depth + 1);
           if (err) return err;
         } else if (d.isFile()) {
-          const bytes = readBounded(childAbs);
-          if (typeof bytes === 'number') {
-            return loadError(joinDisplay(displayRoot, childRel), `file is ${formatBytes(bytes)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`);
+          const read = readBounded(childAbs);
+          if (typeof read === 'number') {
+            return loadError(joinDisplay(displayRoot, childRel), `file is ${formatBytes(read)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`);
           }
+          const { bytes, executable } = read;
           total += bytes.length;
           if (total > LIMITS.maxSkillBytes) {
             return loadError(displayRoot, `skill is over the ${formatBytes(LIMITS.maxSkillBytes)} total size limit — not read`);
           }
-          entries.push({ kind: 'file', path: childRel, bytes });
+          entries.push({ kind: 'file', path: childRel, bytes, ...(executable ? { executable: true } : {}) });
         }
       } catch (e) {
         return loadError(joinDisplay(displayRoot, childRel), describeFsError(e));
@@ -69,11 +70,13 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
   return err ? { ok: false, error: err } : { ok: true, value: { root: displayRoot, entries } };
 }
 
-/** The file's bytes, or its size when that is over the per-file limit (nothing is read then). */
-function readBounded(path: string): Uint8Array | number {
+/** The file's bytes and execute bit, or its size when that is over the per-file limit (nothing is read then). */
+function readBounded(path: string): { bytes: Uint8Array; executable: boolean } | number {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    const size = st.size;
+    const executable = (st.mode & 0o111) !== 0;
     if (size > LIMITS.maxFileBytes) return size;
     const buf = Buffer.allocUnsafe(size);
     let off = 0;
@@ -82,7 +85,7 @@ function readBounded(path: string): Uint8Array | number {
       if (n === 0) break;
       off += n;
     }
-    return off === size ? buf : buf.subarray(0, off);
+    return { bytes: off === size ? buf : buf.subarray(0, off), executable };
   } finally {
     closeSync(fd);
   }

@@ -177,6 +177,7 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
         drift = [
           ...[...plan.write, ...plan.merge].filter((f) => f.changed).map((f): DriftEntry => ({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' })),
           ...plan.prune.map((p): DriftEntry => ({ path: p.path, kind: 'stale' })),
+          ...plan.conflicts.map((c): DriftEntry => ({ path: c.path, kind: 'differs' })),
         ];
       }
     } catch (e) {

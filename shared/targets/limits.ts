@@ -1,0 +1,19 @@
+/**
+ * Vendor figures several target modules share (each module declares which apply to it).
+ * Sources are the vendors' documents as summarised in the shared reference/ecosystem.md.
+ */
+import type { AlwaysLoadedFile, DescriptionLimit, ListingBudget } from './types';
+
+/** The Agent Skills specification: `description` is at most 1,024 characters. */
+export const AGENT_SKILLS_DESCRIPTION: DescriptionLimit = {
+  max: 1024,
+  unit: 'chars',
+  drops: false,
+  source: 'Agent Skills specification (agentskills.io/specification): description ≤ 1,024 characters',
+};
+
+/** Codex reads at most 32 KiB of project docs (`project_doc_max_bytes`) — the strictest common AGENTS.md reader. */
+export const AGENTS_MD: AlwaysLoadedFile = { path: 'AGENTS.md', maxBytes: 32 * 1024, source: 'Codex project_doc_max_bytes default (32 KiB); the rest of AGENTS.md is not read' };
+
+/** Codex lists skills in about 2% of the context window, 8,000 characters by default. */
+export const CODEX_LISTING: ListingBudget = { totalChars: 8000, source: 'Codex skills list: about 2% of the context window, 8,000 characters when unknown' };
