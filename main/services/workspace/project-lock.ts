@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -59,9 +59,18 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command };
   for (;;) {
     try {
-      const fd = openSync(path, 'wx', 0o644);
+      // Created whole: the holder is written to a private file that is then hard-linked into
+      // place (EEXIST when held). Opening the lock file and then writing it let another
+      // process read it empty in between, take it for a dead holder's and steal it.
+      const mine = `${path}.${process.pid}.${Date.now().toString(36)}`;
+      const fd = openSync(mine, 'wx', 0o644);
       writeSync(fd, JSON.stringify(me));
       closeSync(fd);
+      try {
+        linkSync(mine, path);
+      } finally {
+        rmSync(mine, { force: true });
+      }
       return () => {
         const h = readHolder(path);
         if (h && h.pid === process.pid) rmSync(path, { force: true });
