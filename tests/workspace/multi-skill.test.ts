@@ -121,11 +121,16 @@ describe('install from a multi-skill source', () => {
       const listed = await cli(p, 'install', 'gh:acme/many');
       expect(listed.code).toBe(2);
       expect(listed.stderr).toContain('gh:acme/many holds 4 skills:');
-      const r = await cli(p, 'install', 'gh:acme/many', '--skill', 'beta', '--yes', '--no-compile');
+      // Two picks staged from the one clone, each pinned to its own subpath at that commit.
+      const r = await cli(p, 'install', 'gh:acme/many', '--skill', 'beta', '--skill', 'gamma', '--yes', '--no-compile');
       expect(r.code).toBe(0);
       const lock = readFileSync(join(p, 'kitbash.lock'), 'utf8');
       expect(lock).toContain('source = "gh:acme/many/skills/beta"');
-      expect(lock).toMatch(/commit = "[0-9a-f]{40}"/);
+      expect(lock).toContain('source = "gh:acme/many/plugins/tools/skills/gamma"');
+      expect(lock).toContain('resolved = "gh:acme/many/plugins/tools/skills/gamma"');
+      const commits = [...lock.matchAll(/commit = "([0-9a-f]{40})"/g)].map((m) => m[1]);
+      expect(commits).toHaveLength(2);
+      expect(commits[0]).toBe(commits[1]);
       // A source that is one skill still installs without --skill.
       const single = await cli(p, 'install', 'gh:acme/many/skills/alpha', '--yes', '--no-compile');
       expect(single.code).toBe(0);

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
 import { withEnforcement } from '../../services/install/enforcement';
-import { listSourceSkills, pickSkills, type SourceSkill } from '../../services/install/listing';
+import { listCheckout, pickSkills, type SourceSkill } from '../../services/install/listing';
+import { checkoutAt, openSource, type Checkout } from '../../services/sources';
 import { commitInstall, stageInstall } from '../../services/install/stage';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
@@ -32,10 +33,10 @@ function listLines(skills: readonly SourceSkill[]): string {
  * no --skill is given, else the --skill picks (a terminal may pick from the list instead).
  * `code`: the listing was shown (or the pick was wrong) and the command ends there.
  */
-async function chooseSkills(source: string, flags: Flags, io: CliIo): Promise<{ sources: string[] } | { code: ExitCode }> {
+async function chooseSkills(source: string, co: Checkout, flags: Flags, io: CliIo): Promise<{ picks: SourceSkill[] } | { code: ExitCode }> {
   const names = flags.skill ?? [];
-  const listing = listSourceSkills(source, io.cwd);
-  if (listing.single && names.length === 0) return { sources: [source] };
+  const listing = listCheckout(co, source);
+  if (listing.single && names.length === 0) return { picks: [...listing.skills] };
   if (listing.skills.length === 0) {
     io.err(`${source}: no skill found — no SKILL.md at its root, in skills/*/, plugins/*/skills/*/, */ or named by .claude-plugin/marketplace.json\n`);
     return { code: 1 };
@@ -58,7 +59,7 @@ async function chooseSkills(source: string, flags: Flags, io: CliIo): Promise<{ 
     io.err(`${picked.message}\n`);
     return { code: 2 };
   }
-  return { sources: picked.picked.map((s) => s.source) };
+  return { picks: picked.picked };
 }
 
 /**
@@ -76,25 +77,31 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
   if (existsSync(join(io.cwd, '.kitbash'))) {
     for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd))) io.err(`note: ${line}\n`);
   }
-  const chosen = await chooseSkills(source, flags, io);
-  if ('code' in chosen) return chosen.code;
-  if (chosen.sources.length > 1 && flags.approve !== undefined) {
-    io.err('--approve names one review — with several --skill picks, install them one at a time or use --yes\n');
-    return 2;
+  // One fetch: the listing and every pick are staged from the same checkout.
+  const co = openSource(source, io.cwd);
+  try {
+    const chosen = await chooseSkills(source, co, flags, io);
+    if ('code' in chosen) return chosen.code;
+    if (chosen.picks.length > 1 && flags.approve !== undefined) {
+      io.err('--approve names one review — with several --skill picks, install them one at a time or use --yes\n');
+      return 2;
+    }
+    let worst: ExitCode = 0;
+    for (const pick of chosen.picks) {
+      if (chosen.picks.length > 1) (flags.json ? io.err : io.out)(`\n== ${pick.source} ==\n`);
+      const code = await installOne(pick.source, pick.rel === '' ? co : checkoutAt(co, pick.rel, pick.source), flags, io);
+      if (code !== 0) worst = code;
+    }
+    return worst;
+  } finally {
+    co.dispose();
   }
-  let worst: ExitCode = 0;
-  for (const one of chosen.sources) {
-    if (chosen.sources.length > 1) (flags.json ? io.err : io.out)(`\n== ${one} ==\n`);
-    const code = await installOne(one, flags, io);
-    if (code !== 0) worst = code;
-  }
-  return worst;
 }
 
 /** The single-skill install: stage, review, approve, commit, recompile. */
-async function installOne(source: string, flags: Flags, io: CliIo): Promise<ExitCode> {
+async function installOne(source: string, checkout: Checkout, flags: Flags, io: CliIo): Promise<ExitCode> {
   const note = flags.json ? io.err : io.out;
-  const staged = stageInstall(io.cwd, source);
+  const staged = stageInstall(io.cwd, source, { checkout });
   if (process.env.SKILLSMITH_TIMINGS === '1') io.err(`timings: ${JSON.stringify(staged.timings)}\n`);
   try {
     const review = await withEnforcement(staged.review);

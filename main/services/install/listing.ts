@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { discoverSkills } from '../../../shared/lock/discover';
 import { sourceAt } from '../../../shared/lock/source';
 import { diskProject } from '../compile/project-view';
-import { openSource } from '../sources';
+import { openSource, type Checkout } from '../sources';
 import { loadFolder } from './candidates';
 
 /** One skill a source offers. */
@@ -30,19 +30,24 @@ export interface SourceListing {
 export function listSourceSkills(raw: string, cwd: string): SourceListing {
   const co = openSource(raw, cwd);
   try {
-    const found = discoverSkills(diskProject(co.skillDir));
-    const skills = found.map((f): SourceSkill => {
-      const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
-      const source = f.rel === '' ? raw : sourceAt(co.spec, f.rel, co.spec.kind === 'local' ? co.skillDir : undefined);
-      const loaded = loadFolder(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
-      return loaded.ok
-        ? { name: loaded.skill.manifest.skill.name, description: loaded.skill.manifest.skill.description, rel: f.rel, source }
-        : { name: folderName, description: '', rel: f.rel, source, problem: loaded.message };
-    });
-    return { single: found.length === 1 && found[0]!.rel === '', skills };
+    return listCheckout(co, raw);
   } finally {
     co.dispose();
   }
+}
+
+/** listSourceSkills on a source already opened (`raw` as the user typed it). */
+export function listCheckout(co: Checkout, raw: string): SourceListing {
+  const found = discoverSkills(diskProject(co.skillDir));
+  const skills = found.map((f): SourceSkill => {
+    const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
+    const source = f.rel === '' ? raw : sourceAt(co.spec, f.rel, co.spec.kind === 'local' ? co.skillDir : undefined);
+    const loaded = loadFolder(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
+    return loaded.ok
+      ? { name: loaded.skill.manifest.skill.name, description: loaded.skill.manifest.skill.description, rel: f.rel, source }
+      : { name: folderName, description: '', rel: f.rel, source, problem: loaded.message };
+  });
+  return { single: found.length === 1 && found[0]!.rel === '', skills };
 }
 
 export type SkillPick = { ok: true; picked: SourceSkill[] } | { ok: false; message: string };

@@ -61,6 +61,8 @@ export interface StageOptions {
   readonly reviewOnly?: boolean;
   /** Installed skills the resolver may replace (update: dependencies installed only for the skill being updated). */
   readonly replaceable?: readonly string[];
+  /** The source, already opened (a pick of a multi-skill listing): staged from it, and left to the caller to dispose. */
+  readonly checkout?: Checkout;
 }
 
 /** kitbash.toml of the project; a malformed file throws its one-line error. */
@@ -88,9 +90,9 @@ export function stageInstall(project: string, raw: string, options: StageOptions
   };
   const config = projectConfigOrThrow(project);
   const lock = readLockOrThrow(project);
-  const co = openSource(raw, project);
+  const co = options.checkout ?? openSource(raw, project);
   lap('fetch');
-  const toDispose: Array<() => void> = [() => co.dispose()];
+  const toDispose: Array<() => void> = options.checkout ? [] : [() => co.dispose()];
   const staging = makeStagingDir();
   let ok = false;
   try {

@@ -87,6 +87,27 @@ export function openSource(raw: string, cwd: string): Checkout {
   }
 }
 
+/**
+ * The folder `rel` inside an opened source as a checkout of its own (a skill of a
+ * repository of many), sharing the clone: `raw` is the source string that names it, and
+ * disposing it leaves the clone to its owner.
+ */
+export function checkoutAt(co: Checkout, rel: string, raw: string): Checkout {
+  const parsed = parseSource(raw, () => false);
+  if (!parsed.ok) throw new SourceError(parsed.message);
+  const skillDir = join(co.skillDir, ...rel.split('/'));
+  return {
+    ...co,
+    spec: parsed.spec,
+    canonical: canonicalSource(parsed.spec, skillDir),
+    skillDir,
+    siblingsDir: dirname(skillDir),
+    subpath: [co.subpath, rel].filter(Boolean).join('/'),
+    label: raw,
+    dispose: () => undefined,
+  };
+}
+
 /** A private (0700) temp folder for staged copies. */
 export function makeStagingDir(): { dir: string; dispose(): void } {
   const dir = makeTempDir('stage');

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { openProjectDir, withProjectDir, writeNewFile } from '../fs/inside';
@@ -62,7 +62,16 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
   try {
     for (;;) {
       try {
-        writeNewFile(kitbash, name, JSON.stringify(me), 0o644, false);
+        // Created whole: the holder is written to a private file that is then hard-linked into
+        // place (EEXIST when held). Opening the lock file and then writing it let another
+        // process read it empty in between, take it for a dead holder's and steal it.
+        const mine = `${name}.${process.pid}.${Date.now().toString(36)}`;
+        writeNewFile(kitbash, mine, JSON.stringify(me), 0o644, false);
+        try {
+          linkSync(kitbash.at(mine), kitbash.at(name));
+        } finally {
+          rmSync(kitbash.at(mine), { force: true });
+        }
         return () => {
           try {
             const h = readHolder(kitbash.at(name));
