@@ -62,7 +62,9 @@ const rule = '---\ndescription: House style for React components\nglobs: src/**/
 describe('adoption decisions (pure)', () => {
   it('locations come from the target modules: every skill folder and rule-file folder they write', () => {
     const dirs = adoptLocations().map((l) => `${l.dir}${l.suffix ? ` *${l.suffix}` : ''}`);
-    for (const d of ['.claude/skills', '.agents/skills', '.github/skills', '.gemini/skills', '.cursor/rules *.mdc', '.windsurf/rules *.md', '.devin/rules *.md']) expect(dirs).toContain(d);
+    for (const d of ['.claude/skills', '.agents/skills', '.github/skills', '.gemini/skills', '.cursor/rules *.mdc', '.windsurf/rules *.md', '.devin/rules *.md', '.cursor/skills', '.cline/skills']) expect(dirs).toContain(d);
+    // Read by an agent but written by no target: adopted from, never retired by compile.
+    expect(adoptLocations().find((l) => l.dir === '.cursor/skills')!.targets).toEqual([]);
     expect(adoptLocations().find((l) => l.dir === '.agents/skills')!.targets.length).toBeGreaterThan(1);
   });
 
