@@ -10,6 +10,7 @@ import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
 import { DEFAULT_MAX_MCP_TOOLS, type ProjectConfig } from '../project/config';
 import { AGENT_PLUGIN_DIR, pluginManifest } from '../targets/agent-plugins';
 import { DELIVERY_RECORD, fingerprint, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord, utf8Length } from '../targets/common';
+import { listingReport, listingWarnings } from '../targets/listing';
 import { prepareSkill } from '../targets/prepare';
 import { AGENTS_DIR_TARGETS, resolveTargets, TARGETS, VENDOR_NEUTRAL_ALIASES } from '../targets/registry';
 import type { EmitContext, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from '../targets/types';
@@ -313,6 +314,12 @@ export function planCompile(input: CompileInput): CompilePlan {
       const bytes = utf8Length(lazy.doc.toString());
       if (bytes > a.maxBytes) warnings.push(`${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`);
     }
+  }
+
+  // 2c. Each agent's skills listing: descriptions cut, or skills left out, at session start.
+  for (const t of targets) {
+    const r = listingReport(ready, t);
+    if (r) warnings.push(...listingWarnings(r));
   }
 
   // 3. One `.agents/skills/` copy serves Copilot and Gemini too; and Cursor reads it beside its rule.

@@ -1,5 +1,6 @@
 import type { Skill } from '../ksf/model';
 import { bodyChecks, resolveBody } from './rules/body';
+import { linksCheck } from './links';
 import { contentChecks } from './rules/content';
 import { artifactsCheck, gateVerdictCheck, mcpCheck, schemaChecks } from './rules/declarations';
 import { manifestCheck, nameConventionCheck } from './rules/identity';
@@ -27,5 +28,6 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
     artifactsCheck(skill),
     ...schemaChecks(skill, options.jsonSchema),
     ...contentChecks(skill, resolved, spans),
+    linksCheck(skill, spans),
   ].filter((c): c is Check => c !== undefined);
 }

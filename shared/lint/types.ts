@@ -33,6 +33,7 @@ export const CHECK_IDS = [
   'dynamic-context',
   'remote-exec',
   'secrets',
+  'links',
   'evals',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

@@ -8,3 +8,4 @@ export { ZED_NAME_RE, ZED_DESCRIPTION_MAX_BYTES, zedConstraints } from './zed';
 export { aiderWiringNote } from './aider';
 export { AGENT_PLUGIN_DIR, pluginManifest } from './agent-plugins';
 export { compatibilityMatrix, matrixCell, type Cell, type CellStatus, type Matrix, type Reason } from './matrix';
+export { listingReport, listingWarnings, type ListingReport } from './listing';

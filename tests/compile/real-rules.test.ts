@@ -6,6 +6,7 @@ import { loadSkill } from '../../shared/ksf/load';
 import type { Skill } from '../../shared/ksf/model';
 import { EMPTY_CONFIG } from '../../shared/project/config';
 import { GENERATED_MARK, readDeliveryRecord, sourceFrontmatter } from '../../shared/targets/common';
+import { listingReport, listingWarnings } from '../../shared/targets/listing';
 import { compatibilityMatrix } from '../../shared/targets/matrix';
 import { prepareSkill } from '../../shared/targets/prepare';
 import { TARGETS } from '../../shared/targets/registry';
@@ -171,5 +172,30 @@ describe('an honest matrix', () => {
     expect(m.cells.find((c) => c.target === 'claude-code')!.reasons[0]!.message).toMatch(/^description is 1649 chars, over 1536/);
     expect(m.cells.filter((c) => c.status === 'full').map((c) => c.target)).toEqual([]);
     void utf8;
+  });
+});
+
+describe('context budget per agent (listing)', () => {
+  const many = Array.from({ length: 30 }, (_, i) => bare(`s-${String(i).padStart(2, '0')}`, `---\nname: s-${String(i).padStart(2, '0')}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`));
+  const ready = many.map((s) => {
+    const p = prepareSkill(s);
+    if (!p.ok) throw new Error(p.message);
+    return p.value;
+  });
+  it('Claude Code cuts descriptions past 1,536 characters and drops skills past its ~8,000-character listing', () => {
+    const r = listingReport(ready, TARGETS.find((t) => t.id === 'claude-code')!)!;
+    expect(r.truncated).toEqual(['s-00']);
+    expect(r.usedChars).toBeLessThanOrEqual(8000);
+    expect(r.dropped).toEqual(many.slice(21).map((s) => s.manifest.skill.name));
+    expect(listingWarnings(r)[1]).toMatch(/^claude-code: 9 skill\(s\) left out of the skills listing at session start, past its ~8000-character budget — s-21, s-22/);
+  });
+  it('compile warns per agent; a user-only skill is not in the listing where the agent honours the key; targets without a documented budget report nothing', () => {
+    const p = plan(many, { '.claude/': '' });
+    expect(p.warnings.filter((w) => w.startsWith('claude-code: '))).toHaveLength(2);
+    const only = bare('only', `---\nname: only\ndescription: ${'x'.repeat(9000)}\ndisable-model-invocation: true\n---\nB.\n`);
+    const po = prepareSkill(only);
+    if (!po.ok) throw new Error(po.message);
+    expect(listingReport([po.value], TARGETS.find((t) => t.id === 'claude-code')!)!.dropped).toEqual([]);
+    expect(listingReport(ready, TARGETS.find((t) => t.id === 'cursor')!)).toBeUndefined();
   });
 });

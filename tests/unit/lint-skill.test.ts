@@ -21,6 +21,7 @@ const ORDER = [
   'dynamic-context',
   'remote-exec',
   'secrets',
+  'links',
   'evals',
 ];
 

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Problem, StatusCard, TargetInfo } from '../../../shared/ipc/channels/project';
-import { TARGETS } from '../../../shared/targets';
+import { listingReport, listingWarnings, prepareSkill, TARGETS } from '../../../shared/targets';
+import { loadInstalled } from '../compile';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { projectStatus, type ProjectStatus } from '../workspace/status';
 import type { DashboardEngines, PinState, ScanEngines } from './engines';
@@ -34,6 +35,15 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
         active: active.has(t.id),
         loading: t.loading,
       }));
+      // Each active agent's skills listing at session start: what is cut or left out (issue 13).
+      const ready = loadInstalled(root).skills.flatMap((k) => {
+        const p = prepareSkill(k);
+        return p.ok ? [p.value] : [];
+      });
+      for (const t of TARGETS.filter((x) => active.has(x.id))) {
+        const r = listingReport(ready, t);
+        for (const message of r ? listingWarnings(r) : []) problems.push({ severity: 'warning', skill: null, source: 'targets', message });
+      }
       return { targets, problems };
     },
 

@@ -5,7 +5,8 @@ import { TARGETS } from '../../../../shared/targets/registry';
 import { AddSkillActions, EmptyState, ErrorState } from '../../components/States';
 import { formatTokens } from '../../format';
 import { navigate } from '../../route';
-import { activeTargets, snapshotCosts, type SkillCost } from '../previews/live';
+import { activeTargets, snapshotCosts, snapshotListings, type SkillCost } from '../previews/live';
+import type { ListingReport } from '../../../../shared/targets/listing';
 import { useCompileSnapshot } from '../previews/queries';
 import '../previews/previews.css';
 import './costs.css';
@@ -25,6 +26,7 @@ export function CostsView({ project, arg }: { project: ProjectRef; arg?: string 
 function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefined }) {
   const { skills, failures } = useMemo(() => snapshotCosts(snap), [snap]);
   const active = useMemo(() => activeTargets(snap).targets, [snap]);
+  const listings = useMemo(() => snapshotListings(snap), [snap]);
   const [scope, setScope] = useState<'all' | 'active'>('all');
   const targets = TARGETS.filter((t) => scope === 'all' || active.includes(t.id));
   const selected = skills.find((s) => s.skill === focus);
@@ -103,6 +105,8 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
           </p>
         )}
       </section>
+
+      <ListingPanel reports={listings.filter((r) => scope === 'all' || active.includes(r.target))} />
 
       {selected ? <SkillCostCard skill={selected} targets={targets.map((t) => t.id)} color={color(skills.indexOf(selected))} /> : null}
 
@@ -201,6 +205,33 @@ function SkillCostCard({ skill, targets, color: c }: { skill: SkillCost; targets
       <p className="muted small chart-note">
         <span className="swatch inline" style={{ background: c }} /> standing per session · <span className="swatch inline loaded" /> loaded when used
       </p>
+    </section>
+  );
+}
+
+/** Each agent's skills listing at session start: descriptions cut, skills left out (issue 13). */
+function ListingPanel({ reports }: { reports: readonly ListingReport[] }) {
+  if (reports.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="listing-title">
+      <div className="panel-head">
+        <h2 id="listing-title">Skills listing at session start</h2>
+        <span className="muted small">descriptions share a character budget; past it the agent cuts them or leaves skills out</span>
+      </div>
+      <ul className="listing-rows">
+        {reports.map((r) => (
+          <li key={r.target} data-target={r.target} title={r.source}>
+            <strong>{r.target}</strong>{' '}
+            <span className="muted small">
+              {r.usedChars.toLocaleString('en-US')}
+              {r.totalChars !== undefined ? ` / ${r.totalChars.toLocaleString('en-US')}` : ''} chars
+            </span>
+            {r.truncated.length === 0 && r.dropped.length === 0 ? <span className="small"> · everything fits</span> : null}
+            {r.truncated.length > 0 ? <span className="small"> · cut at {r.perSkillChars} chars: {r.truncated.join(', ')}</span> : null}
+            {r.dropped.length > 0 ? <span className="small warn-text"> · left out: {r.dropped.join(', ')}</span> : null}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -15,6 +15,7 @@ import type { SkillTree, TreeEntry } from '../../../../shared/ksf/tree';
 import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../../../shared/project/config';
 import { compatibilityMatrix, matrixCell, type Cell, type Matrix, type Reason } from '../../../../shared/targets/matrix';
 import { standingCost } from '../../../../shared/targets/cost';
+import { listingReport, type ListingReport } from '../../../../shared/targets/listing';
 import { prepareSkill } from '../../../../shared/targets/prepare';
 import { TARGETS, VENDOR_NEUTRAL_ALIASES } from '../../../../shared/targets/registry';
 import type { CellStatus, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from '../../../../shared/targets';
@@ -345,6 +346,15 @@ export function snapshotCosts(snap: CompileSnapshot, targets: readonly TargetDef
       return { skill: s.manifest.skill.name, disclosure: s.manifest.context.disclosure, perTarget, loadedPerTarget, ...(p.ok ? {} : { error: p.message }) };
     });
   return { skills: rows, failures };
+}
+
+/** Each agent's skills listing at session start (targets that document a budget): what is cut or left out. */
+export function snapshotListings(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): ListingReport[] {
+  const ready = projectSkills(snap).skills.flatMap((s) => {
+    const p = prepareSkill(s);
+    return p.ok ? [p.value] : [];
+  });
+  return targets.flatMap((t) => listingReport(ready, t) ?? []);
 }
 
 export type { Cell, Matrix, Reason };
