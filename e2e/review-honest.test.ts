@@ -91,4 +91,17 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     await screenshot(page, 'review-accepted-exception');
     expect(errors).toEqual([]);
   }, 240_000);
+
+  it('the Runs tab refuses the pinned dependency-audit (remote-exec) with the finding and the way out', async () => {
+    const { page, errors } = await app.open({ height: 900 });
+    await page.goto(`${app.served.url}#/runs/dependency-audit`);
+    const refusal = page.getByTestId('refusal');
+    await refusal.waitFor({ timeout: 45_000 });
+    expect(await refusal.getAttribute('data-reason')).toBe('blocked');
+    expect(await refusal.innerText()).toMatch(/dependency-audit: remote-exec — .* at scripts\/audit\.sh:5\. To resolve: fix the skill/);
+    expect(await page.getByTestId('runs-verdict').innerText()).toMatch(/1 failure\(s\), 0 warning\(s\), 1 blocking/);
+    expect(await page.getByTestId('run').isDisabled()).toBe(true);
+    await screenshot(page, 'runs-refused-blocked');
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
