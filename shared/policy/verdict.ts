@@ -85,4 +85,4 @@ export function describeBlocking(skill: string, b: BlockingFinding): string {
 
 /** How to get past a blocking finding, said the same way everywhere. */
 export const RESOLVE_BLOCKING =
-  'fix the skill and update it, or — after reading the finding in context — accept that exact finding of this exact version with a [[policy.exceptions]] entry in kitbash.toml (the review in the app can write it)';
+  "fix the skill and update it, or — after reading the finding in context — accept that exact finding of this exact version with a [[policy.exceptions]] entry in kitbash.toml naming skill, integrity, check, file, line, by and reason (the app's install review writes one for a skill being installed)";

@@ -14,20 +14,27 @@ function restrictionFor(permission: string): RestrictionId {
  * it (the sandbox probe). Labels do not change the review's integrity.
  */
 export async function withEnforcement(review: InstallReview): Promise<InstallReview> {
-  let rows;
-  try {
-    // A declared permission is labelled as it reads when granted (network = true, write =
-    // true), the same rows the Runs tab shows for that skill — not the no-network default.
-    const report = await probeReport(currentHost());
-    rows = [...report.granted, ...report.rows.filter((r) => r.id === 'tools')];
-  } catch {
-    return review;
+  const host = currentHost();
+  const nodes = [];
+  for (const n of review.nodes) {
+    // Probed with the node's own declared permissions, so the rows (e.g. the tools row)
+    // describe what this skill declares rather than an empty default.
+    const declared = (id: string) => n.permissions.some((p) => p.permission === id && p.declared);
+    const permissions = { network: declared('network'), write: declared('write'), tools: n.permissions.filter((p) => p.permission.startsWith('tool:') && p.declared).map((p) => p.permission.slice(5)) };
+    let rows;
+    try {
+      rows = (await probeReport(host, { permissions })).rows;
+    } catch {
+      return review;
+    }
+    nodes.push({ ...n, permissions: n.permissions.map((p) => ({ ...p, enforcement: label(rows, p) })) });
   }
-  const label = (p: PermissionEntry): PermissionEntry['enforcement'] => {
-    const row = rows.find((r) => r.id === restrictionFor(p.permission));
-    if (!row) return { label: 'unavailable', detail: 'the sandbox probe did not report this restriction' };
-    if (row.label === LABEL.advisory) return { label: 'advisory', detail: row.what };
-    return { label: 'enforced', detail: `${row.label}: ${row.what}` };
-  };
-  return { ...review, nodes: review.nodes.map((n) => ({ ...n, permissions: n.permissions.map((p) => ({ ...p, enforcement: label(p) })) })) };
+  return { ...review, nodes };
+}
+
+function label(rows: Awaited<ReturnType<typeof probeReport>>['rows'], p: PermissionEntry): PermissionEntry['enforcement'] {
+  const row = rows.find((r) => r.id === restrictionFor(p.permission));
+  if (!row) return { label: 'unavailable', detail: 'the sandbox probe did not report this restriction' };
+  if (row.label === LABEL.advisory) return { label: 'advisory', detail: row.what };
+  return { label: 'enforced', detail: `${row.label}: ${row.what}` };
 }

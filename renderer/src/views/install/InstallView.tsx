@@ -319,7 +319,14 @@ function InstallFlow({ project }: { project: ProjectRef }) {
             )}
           </div>
           {approve.isError && <ErrorLine error={approve.error} origin="install.approve" onDismiss={() => approve.reset()} />}
-          <ReviewPanel review={review} />
+          <ReviewPanel
+            review={review}
+            onReReview={() => {
+              // The exception changed kitbash.toml: review the same source again (the old session is dropped).
+              void api.install.cancel({ id: review.id }).catch(() => undefined);
+              if (begin.variables !== undefined) begin.mutate(begin.variables);
+            }}
+          />
         </div>
       )}
     </>

@@ -1,6 +1,9 @@
 import type { ReviewNodeView, ReviewView } from '../../../../shared/ipc/channels/install';
 import { declaresNothing, groupedHolds, permissionHolds, permissionSummary } from '../../../../shared/lock/holds';
+import type { CheckId } from '../../../../shared/lint/types';
+import { NEVER_ACCEPTABLE } from '../../../../shared/policy/exceptions';
 import { formatTokens } from '../../format';
+import { AcceptFinding, SkillFiles } from './ReviewFiles';
 
 type Permission = ReviewNodeView['permissions'][number];
 type Finding = ReviewNodeView['lint'][number];
@@ -22,7 +25,7 @@ function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: Revie
     <>
       {declaresNothing(node.permissions) && (
         <p className="small" data-testid="declares-nothing">
-          <strong>Declares no permissions.</strong> This describes what the author asked for, not how safe the skill is.
+          <strong>Declares no permissions.</strong> It says what the author asked for, not what the skill does: read its files below.
         </p>
       )}
       <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
@@ -72,11 +75,9 @@ function Enforcement({ p }: { p: Permission }) {
   if (!p.enforcement) return <span className="muted">not probed</span>;
   return (
     <span className="inst-enf">
-      <span className={`inst-label ${p.enforcement.label}`} data-enforcement={p.enforcement.label}>
+      <span className={`inst-label ${p.enforcement.label}`} data-enforcement={p.enforcement.label} title={p.enforcement.detail}>
         {p.enforcement.label}
       </span>
-      <span className="muted small"> in Skillsmith&apos;s runner</span>
-      {p.enforcement.detail && <span className="muted small"> {p.enforcement.detail}</span>}
     </span>
   );
 }
@@ -151,7 +152,7 @@ function ClosureTree({ review }: { review: ReviewView }) {
   );
 }
 
-function Findings({ title, items, kind }: { title: string; items: { node: string; f: Finding }[]; kind: 'safety' | 'lint' }) {
+function Findings({ title, items, kind, accept }: { title: string; items: { node: string; f: Finding }[]; kind: 'safety' | 'lint'; accept?: { reviewId: string; onAccepted: () => void } }) {
   if (!items.length) return null;
   return (
     <div className={`inst-findings ${kind}`}>
@@ -166,6 +167,17 @@ function Findings({ title, items, kind }: { title: string; items: { node: string
             <span className="inst-finding-node muted small">{node}</span>
             <span className="inst-finding-detail">{f.detail}</span>
             {span(f) && <span className="inst-span mono">{span(f)}</span>}
+            {accept && kind === 'safety' && (
+              <div className="inst-accept-row">
+                {NEVER_ACCEPTABLE.has(f.id as CheckId) ? (
+                  <span className="muted small" data-testid="accept-never">
+                    Cannot be accepted: {NEVER_ACCEPTABLE.get(f.id as CheckId)}
+                  </span>
+                ) : (
+                  f.locations.slice(0, 5).map((l) => <AcceptFinding key={`${l.file}:${l.line}`} reviewId={accept.reviewId} node={node} check={f.id} file={l.file} line={l.line} onAccepted={accept.onAccepted} />)
+                )}
+              </div>
+            )}
           </li>
         ))}
       </ul>
@@ -242,7 +254,7 @@ function StandingTable({ review }: { review: ReviewView }) {
   );
 }
 
-function NodeCard({ node, agents }: { node: ReviewNodeView; agents: ReviewView['agents'] }) {
+function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: ReviewView['agents']; reviewId: string }) {
   return (
     <section className="inst-node panel" aria-label={`Skill ${node.name}`} data-node={node.name}>
       <div className="inst-node-head">
@@ -344,13 +356,9 @@ function NodeCard({ node, agents }: { node: ReviewNodeView; agents: ReviewView['
         </>
       )}
       {node.files.length > 0 && (
-        <details className="inst-node-files">
-          <summary>{node.files.length} file(s) of this skill</summary>
-          <ul className="inst-plain mono small">
-            {node.files.map((f) => (
-              <li key={f}>{f}</li>
-            ))}
-          </ul>
+        <details className="inst-node-files" open>
+          <summary>{node.files.length} file(s) of this skill — open any to read it before approving</summary>
+          <SkillFiles reviewId={reviewId} node={node} />
         </details>
       )}
     </section>
@@ -415,7 +423,7 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
 }
 
 /** The whole review object, field for field. */
-export function ReviewPanel({ review }: { review: ReviewView }) {
+export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReReview?: () => void }) {
   const safety = review.nodes.flatMap((n) => n.safety.map((f) => ({ node: n.name, f })));
   const lint = review.nodes.flatMap((n) => n.lint.filter((f) => !n.safety.some((s) => s.id === f.id && s.detail === f.detail)).map((f) => ({ node: n.name, f })));
   const policy = review.nodes.flatMap((n) => n.policy.map((p) => ({ node: n.name, p })));
@@ -423,7 +431,7 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
     <div className="inst-review" data-review={review.root}>
       {(safety.length > 0 || policy.length > 0) && (
         <section className="panel inst-blocking" aria-label="Blocking findings">
-          <Findings title="Safety findings (blocking)" items={safety} kind="safety" />
+          <Findings title="Safety findings (blocking)" items={safety} kind="safety" {...(onReReview ? { accept: { reviewId: review.id, onAccepted: onReReview } } : {})} />
           {policy.length > 0 && (
             <div className="inst-findings policy">
               <h3>Policy violations (blocking)</h3>
@@ -448,7 +456,7 @@ export function ReviewPanel({ review }: { review: ReviewView }) {
       <div className="inst-cols">
         <div className="inst-col-main">
           {review.nodes.map((n) => (
-            <NodeCard key={n.name} node={n} agents={review.agents} />
+            <NodeCard key={n.name} node={n} agents={review.agents} reviewId={review.id} />
           ))}
         </div>
         <div className="inst-col-side">
