@@ -1,5 +1,6 @@
 import type { Skill } from '../ksf/model';
 import { decodeLenient, isBinary } from '../ksf/text';
+import { distinctCodePoints, findInvisible } from './safety/visible-text';
 
 /** One text the safety scanners read, named by its path inside the skill. */
 export interface ScanDocument {
@@ -42,5 +43,21 @@ export function scanSet(skill: Skill): ScanSet {
     }
     documents.push({ path: entry.path, text });
   }
+  if (skill.rawManifest) hidden.push(...escapedInvisible(skill.rawManifest, ''));
   return { documents, hidden };
+}
+
+/**
+ * TOML writes any character as an escape (`"\u202e"`), so skill.toml's text can look clean
+ * while a parsed value — a description compiled into every agent's files — holds invisible
+ * characters. The parsed strings are read too.
+ */
+function escapedInvisible(value: unknown, key: string): StructuralFinding[] {
+  if (typeof value === 'string') {
+    const hits = findInvisible(value);
+    return hits.length ? [{ path: 'skill.toml', message: `${key}: invisible characters written as escapes (${distinctCodePoints(hits).join(', ')})` }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => escapedInvisible(v, `${key}[${i}]`));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => escapedInvisible(v, key ? `${key}.${k}` : k));
+  return [];
 }
