@@ -1,6 +1,6 @@
 import { runCheck } from './commands/check';
 import { sweepLeftovers } from '../services/sources/temp';
-import { EXIT, UsageError, type CliIo, type ExitCode } from './io';
+import { EXIT, terminalIo, UsageError, type CliIo, type ExitCode } from './io';
 import { VERSION } from './version';
 
 /**
@@ -108,8 +108,12 @@ function usage(): string {
   return lines.join('\n') + '\n';
 }
 
-export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
   const [command, ...rest] = argv;
+  // Past `--` the words belong to the script being run (`run x y -- --help`), not to us.
+  const dashes = rest.indexOf('--');
+  const own = dashes >= 0 ? rest.slice(0, dashes) : rest;
+  const io = terminalIo(rawIo, { exactOut: own.includes('--json') });
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     io.out(usage());
     return EXIT.ok;
@@ -123,9 +127,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     io.err(`skillsmith: unknown command "${command}"\n  run "skillsmith help" to see the commands.\n`);
     return EXIT.usage;
   }
-  // Past `--` the words belong to the script being run (`run x y -- --help`), not to us.
-  const dashes = rest.indexOf('--');
-  const own = dashes >= 0 ? rest.slice(0, dashes) : rest;
   if (own.includes('--help') || own.includes('-h')) {
     io.out(`skillsmith ${c.summary}\n`);
     return EXIT.ok;

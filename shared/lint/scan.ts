@@ -1,5 +1,6 @@
 import type { Skill } from '../ksf/model';
 import { decodeLenient, isBinary } from '../ksf/text';
+import { distinctCodePoints, findInvisible } from './safety/visible-text';
 
 /** One text the safety scanners read, named by its path inside the skill. */
 export interface ScanDocument {
@@ -42,5 +43,24 @@ export function scanSet(skill: Skill): ScanSet {
     }
     documents.push({ path: entry.path, text });
   }
+  const textOf = (path: string): string => documents.find((d) => d.path === path)?.text ?? '';
+  if (skill.rawManifest) hidden.push(...escapedInvisible('skill.toml', textOf('skill.toml'), skill.rawManifest, ''));
+  if (skill.frontmatter) hidden.push(...escapedInvisible('SKILL.md', textOf('SKILL.md'), skill.frontmatter.data, 'frontmatter'));
   return { documents, hidden };
+}
+
+/**
+ * TOML and YAML write any character as an escape (`"\u202e"`), so the file can look clean
+ * while a parsed value — a description compiled into every agent's files — holds invisible
+ * characters. The parsed strings are read too; one the file shows raw is already reported
+ * with its place, so only escaped ones are added here.
+ */
+function escapedInvisible(path: string, fileText: string, value: unknown, key: string): StructuralFinding[] {
+  if (typeof value === 'string') {
+    const hits = findInvisible(value).filter((h) => !fileText.includes(h.match));
+    return hits.length ? [{ path, message: `${key}: invisible characters written as escapes (${distinctCodePoints(hits).join(', ')})` }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => escapedInvisible(path, fileText, v, `${key}[${i}]`));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => escapedInvisible(path, fileText, v, key ? `${key}.${k}` : k));
+  return [];
 }

@@ -17,6 +17,7 @@ import { skillVerdict, type AcceptedFinding, type SkillVerdict } from '../policy
 import { declaresNothing, groupedHolds, permissionHolds, permissionSummary, type ReviewAgent } from './holds';
 import { Sha256 } from './sha256';
 import { utf8Encode } from './integrity';
+import { escapeTerminal } from '../terminal/escape';
 
 export const REVIEW_SCHEMA = 1;
 
@@ -249,7 +250,7 @@ export function renderReview(r: InstallReview): string {
   for (const n of r.nodes) {
     const head = n.role === 'requested' ? 'review' : '  dependency';
     const ind = n.role === 'requested' ? '  ' : '    ';
-    lines.push(`${head}: ${n.name}@${n.version} — ${n.description}${n.alreadyInstalled ? ' (already installed, unchanged)' : ''}`);
+    lines.push(`${head}: ${escapeTerminal(n.name)}@${escapeTerminal(n.version)} — ${escapeTerminal(n.description)}${n.alreadyInstalled ? ' (already installed, unchanged)' : ''}`);
     lines.push(`${ind}source: ${n.source.raw}${n.source.canonical !== n.source.raw ? ` (${n.source.canonical})` : ''}${n.source.commit ? ` @ ${n.source.commit.slice(0, 12)}` : ''}`);
     lines.push(`${ind}budget ${n.budget.budget} tok · standing ${n.budget.standing} tok/session · ${n.manifest.disclosure} disclosure · mode ${n.manifest.mode}`);
     const tools = n.permissions.filter((p) => p.permission.startsWith('tool:')).map((p) => p.permission.slice(5));
@@ -268,16 +269,16 @@ export function renderReview(r: InstallReview): string {
     }
     if (n.requires.length) lines.push(`${ind}requires: ${n.requires.join(', ')}`);
     if (n.manifest.mcpServers.length) lines.push(`${ind}mcp servers: ${n.manifest.mcpServers.map((s) => `${s.name} (${s.subject})`).join(', ')}`);
-    if (n.manifest.scripts.length) lines.push(`${ind}scripts: ${n.manifest.scripts.join(', ')}`);
+    if (n.manifest.scripts.length) lines.push(`${ind}scripts: ${n.manifest.scripts.map((s) => escapeTerminal(s)).join(', ')}`);
     if (!n.manifested) lines.push(`${ind}⚠ unmanifested (SKILL.md only) — no skill.toml: defaults applied, no [permissions] or budget declared in a manifest`);
     for (const d of n.dependencies) lines.push(`${ind}depends on ${d.name}@${d.version} (${d.range})`);
     for (const c of n.consumes) lines.push(`${ind}consumes ${c.artifact}: ${c.producedBy ? `produced by ${c.producedBy}` : 'no dependency produces it'}`);
     for (const f of n.lint) {
       if (n.safety.includes(f)) continue;
-      lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${f.detail}`);
+      lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
     }
-    for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${f.detail}`);
-    for (const a of n.accepted) lines.push(`${ind}⚠ accepted by exception: ${a.id} at ${a.file}:${a.line} — ${a.detail} (accepted by ${a.by}: ${a.reason}; matches this exact version only)`);
+    for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
+    for (const a of n.accepted) lines.push(`${ind}⚠ accepted by exception: ${a.id} at ${escapeTerminal(a.file)}:${a.line} — ${escapeTerminal(a.detail ?? '')} (accepted by ${escapeTerminal(a.by)}: ${escapeTerminal(a.reason)}; matches this exact version only)`);
     for (const p of n.policy) lines.push(`${ind}✗ policy: ${p}`);
   }
   if (r.changes?.length) {
@@ -286,7 +287,7 @@ export function renderReview(r: InstallReview): string {
   }
   if (r.fileChanges?.length) {
     lines.push('  files:');
-    for (const f of r.fileChanges) lines.push(`    ${f.change} ${f.path}`);
+    for (const f of r.fileChanges) lines.push(`    ${f.change} ${escapeTerminal(f.path)}`);
   }
   for (const n of r.notices) lines.push(`  ⚠ ${n}`);
   if (r.compile) {

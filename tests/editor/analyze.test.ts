@@ -130,7 +130,8 @@ describe('analyze: findings at their exact span, with quick fixes where certain'
   });
 
   it('a secret is marked at its span with no fix (removing it is not certain to be right)', () => {
-    const key = 'AKIA' + 'ABCDEFGHIJKLMNOP';
+    // Not one run of consecutive letters: that is a sequential fake, not a key (SPEC D75).
+    const key = 'AKIA' + 'QWRTPZ2345BNMKLJ';
     const md = `${MD}\nUse ${key} to read the bucket.\n`;
     const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.find((x) => x.code === 'secrets')!;
     const line = md.split('\n').findIndex((l) => l.includes(key)) + 1;

@@ -214,3 +214,25 @@ describe('visible-text notices: characters that hide no text (issue 14)', () => 
     expect(c.locations).toHaveLength(1);
   });
 });
+
+describe('visible-text reads parsed skill.toml strings (issue 14)', () => {
+  it('fails on invisible characters that skill.toml writes as TOML escapes', () => {
+    const toml = '[skill]\nname = "demo"\nversion = "1.0.0"\ndescription = "Reviews code \\u202e safely"\n[context]\nbudget = 1500\n';
+    const c = mustCheck(lintTree(manifested('Body', {}, toml)), 'visible-text');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toContain('skill.toml: skill.description: invisible characters written as escapes (U+202E)');
+  });
+});
+
+describe('visible-text reads parsed frontmatter strings (issue 14)', () => {
+  it('fails on a bidi override a bare skill writes as a YAML escape', () => {
+    const c = mustCheck(lintTree(tree('skills/bare', { 'SKILL.md': '---\nname: bare\ndescription: "Reviews code \\u202e safely"\n---\nBody' })), 'visible-text');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toContain('SKILL.md: frontmatter.description: invisible characters written as escapes (U+202E)');
+  });
+
+  it('does not report twice what the file already shows raw', () => {
+    const c = mustCheck(lintTree(tree('skills/bare', { 'SKILL.md': `---\nname: bare\ndescription: Reviews ${cp(0x202e)} code\n---\nBody` })), 'visible-text');
+    expect(c.detail).not.toContain('written as escapes');
+  });
+});

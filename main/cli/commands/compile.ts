@@ -4,6 +4,7 @@ import { applyPlan, ContainmentError } from '../../services/compile';
 import { planProject } from '../../services/compile';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
@@ -40,7 +41,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     );
   }
   const say = flags.json ? io.err : io.out;
-  for (const f of plan.failures) io.err(`✗ ${f.name}: skipped — ${f.message.split('\n')[0]}\n`);
+  for (const f of plan.failures) io.err(`✗ ${escapeTerminal(f.name)}: skipped — ${escapeTerminal(f.message.split('\n')[0] ?? '')}\n`);
   if (plan.errors.length) {
     for (const e of plan.errors) io.err(`✗ ${e}\n`);
     io.err('nothing was written.\n');

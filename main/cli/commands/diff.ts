@@ -9,6 +9,7 @@ import { installedSkills, SKILLS_DIR } from '../../services/skills/locate';
 import { readSkillTree } from '../../services/skills/reader';
 import { makeStagingDir, openSource, stageFolder } from '../../services/sources';
 import type { CliIo, ExitCode } from '../io';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 interface Side {
   label: string;
@@ -52,20 +53,20 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
     const changes = a.skill && b.skill ? manifestDelta(a.skill.manifest, b.skill.manifest) : [];
     const files = fileChanges(a.tree, b.tree);
     if (!changes.length && !files.length) {
-      io.out(`no differences: ${b.label}\n`);
+      io.out(`no differences: ${escapeTerminal(b.label)}\n`);
       return 0;
     }
-    io.out(`diff: ${a.label} → ${b.label}\n`);
+    io.out(`diff: ${escapeTerminal(a.label)} → ${escapeTerminal(b.label)}\n`);
     if (changes.length) {
       io.out('manifest:\n');
       for (const c of changes) io.out(`  ${c.line}\n`);
     }
     if (files.length) {
       io.out('files:\n');
-      for (const f of files) io.out(`  ${f.change} ${f.path}${f.opaque ? ' (binary or symlink — not line-diffed)' : ''}\n`);
+      for (const f of files) io.out(`  ${f.change} ${escapeTerminal(f.path)}${f.opaque ? ' (binary or symlink — not line-diffed)' : ''}\n`);
       for (const f of files) {
         if (f.opaque) continue;
-        const d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
+        const d = unifiedDiff(escapeTerminal(f.path), f.before ?? '', f.after ?? '');
         if (d) io.out(`\n${d}`);
       }
     }

@@ -7,6 +7,7 @@ import { projectStatus } from '../../services/workspace/status';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -47,7 +48,7 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   let problems = 0;
   for (const k of s.skills) {
     if (k.version === undefined) {
-      io.err(`  ✗ ${k.folder}: failed to load — ${(k.loadError ?? '').split('\n')[0]}\n`);
+      io.err(`  ✗ ${escapeTerminal(k.folder)}: failed to load — ${(k.loadError ?? '').split('\n')[0]}\n`);
       problems++;
     }
   }
@@ -83,7 +84,7 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   } else if (s.compiledDrift) {
     const missing = s.compiledDrift.filter((d) => d.kind === 'missing');
     const wrong = s.compiledDrift.filter((d) => d.kind !== 'missing');
-    for (const d of wrong) io.err(`  ✗ compiled output drift: ${d.path} — ${d.kind === 'stale' ? 'compile would remove it' : 'differs from what compile writes'}\n`);
+    for (const d of wrong) io.err(`  ✗ compiled output drift: ${escapeTerminal(d.path)} — ${d.kind === 'stale' ? 'compile would remove it' : 'differs from what compile writes'}\n`);
     if (missing.length) out(`  ⚠ ${missing.length} generated file(s) not written yet (e.g. ${missing[0]!.path}) — run skillsmith compile\n`);
     compiled = wrong.length;
   }

@@ -7,6 +7,7 @@ import { diskProject } from '../../services/compile/project-view';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { loadSkillArg } from './skill-arg';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -26,7 +27,7 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
     return 0;
   }
   const mark = cell.status === 'full' ? '✓' : cell.status === 'degraded' ? '⚠' : '✗';
-  io.out(`${mark} ${cell.skill} → ${target.id}: ${cell.status}\n`);
+  io.out(`${mark} ${escapeTerminal(cell.skill)} → ${target.id}: ${cell.status}\n`);
   io.out(`  ${target.agent}; ${target.loading}; writes ${target.outputs.join(', ')}\n`);
   io.out(`  delivers: ${target.capabilities.length ? target.capabilities.join(', ') : 'no capabilities (instructions only)'}\n`);
   for (const r of cell.reasons) io.out(`  ${cell.status === 'unsupported' && r.code !== 'missing-capability' && r.code !== 'eager-only' ? '✗' : '⚠'} ${r.code}: ${r.message}\n`);

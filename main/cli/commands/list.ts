@@ -1,6 +1,7 @@
 import { projectStatus } from '../../services/workspace/status';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -18,12 +19,12 @@ export function runList(argv: readonly string[], io: CliIo): ExitCode {
     return 0;
   }
   for (const s of skills) {
-    io.out(`${s.name}@${s.version}  budget=${s.budget}tok  standing=${s.standing}tok/session  mode=${s.mode}${s.manifested ? '' : '  [unmanifested]'}  — ${s.description}\n`);
+    io.out(`${escapeTerminal(s.name)}@${escapeTerminal(s.version ?? '')}  budget=${s.budget}tok  standing=${s.standing}tok/session  mode=${s.mode}${s.manifested ? '' : '  [unmanifested]'}  — ${escapeTerminal(s.description ?? '')}\n`);
     if (s.targetCost?.length) io.out(`    standing cost: ${s.targetCost.map((c) => `${c.target} ~${c.tokens} tok`).join(' · ')}\n`);
     const deps = Object.entries(s.dependencies);
     if (deps.length) io.out(`    depends on: ${deps.map(([n, r]) => `${n}@${r}`).join(', ')}\n`);
     if (s.pin?.direct === false) io.out('    installed as a dependency\n');
   }
-  for (const s of status.skills.filter((x) => x.version === undefined)) io.err(`✗ ${s.folder}: failed to load — ${(s.loadError ?? '').split('\n')[0]}\n`);
+  for (const s of status.skills.filter((x) => x.version === undefined)) io.err(`✗ ${escapeTerminal(s.folder)}: failed to load — ${(s.loadError ?? '').split('\n')[0]}\n`);
   return 0;
 }

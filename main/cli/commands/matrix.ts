@@ -6,6 +6,7 @@ import { diskProject } from '../../services/compile/project-view';
 import { readProjectConfig } from '../../services/project/config';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -26,7 +27,7 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
     io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);
     return failures.length ? 1 : 0;
   }
-  for (const f of failures) io.err(`✗ ${f.name}: failed to load — ${f.message.split('\n')[0]}\n`);
+  for (const f of failures) io.err(`✗ ${escapeTerminal(f.name)}: failed to load — ${f.message.split('\n')[0]}\n`);
   if (m.skills.length === 0) {
     io.out('no skills installed — nothing to tabulate.\n');
     return failures.length ? 1 : 0;
@@ -42,7 +43,7 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   io.out('\n✓ full  ⚠ degraded  ✗ unsupported (the agent drops or ignores it)\n');
   for (const c of m.cells) {
     if (c.status === 'full') continue;
-    io.out(`${GLYPH[c.status]} ${c.skill} → ${c.target}: ${c.reasons.map((r) => r.code).join(', ')}\n`);
+    io.out(`${GLYPH[c.status]} ${escapeTerminal(c.skill)} → ${c.target}: ${c.reasons.map((r) => r.code).join(', ')}\n`);
   }
   return failures.length ? 1 : 0;
 }

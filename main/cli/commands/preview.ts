@@ -13,6 +13,7 @@ import { resolveTarget } from '../../services/skills/locate';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { loadSkillArg } from './skill-arg';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -87,13 +88,13 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
     );
     return 0;
   }
-  io.out(`preview: ${p.name}@${p.version} (nothing is written)\n`);
+  io.out(`preview: ${escapeTerminal(p.name)}@${escapeTerminal(p.version)} (nothing is written)\n`);
   for (const { t, out, cost } of rows) {
     io.out(`\n─── ${t.id} [${t.loading}] ~${cost.tokens} tok standing (${cost.basis}) · ~${cost.loadedTokens} tok when loaded ───\n`);
     for (const w of out.warnings) io.out(`⚠ ${w}\n`);
     for (const n of out.notes) io.out(`ℹ ${n}\n`);
     for (const f of out.files) {
-      io.out(`\n  → ${f.path}${f.merge ? ' (merged section)' : ''}\n\n`);
+      io.out(`\n  → ${escapeTerminal(f.path)}${f.merge ? ' (merged section)' : ''}\n\n`);
       io.out(typeof f.content === 'string' ? (f.content.endsWith('\n') ? f.content : `${f.content}\n`) : `  (copied file, ${f.content.length} bytes)\n`);
     }
   }

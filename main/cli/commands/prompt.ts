@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 /** Both ends are a terminal: the only case where Skillsmith asks. */
 export function interactive(): boolean {
@@ -9,7 +10,7 @@ export function interactive(): boolean {
 export async function ask(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    return (await new Promise<string>((res) => rl.question(question, res))).trim();
+    return (await new Promise<string>((res) => rl.question(escapeTerminal(question, 'text'), res))).trim();
   } finally {
     rl.close();
   }

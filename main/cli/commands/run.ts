@@ -150,11 +150,13 @@ function render(e: RunEvent, io: CliIo, mode: RunMode): void {
     case 'started':
       io.err(describePlan(e.plan));
       return;
+    // The script's own streams are its output, passed on byte for byte (they may be piped);
+    // everything Skillsmith says around them is escaped.
     case 'stdout':
-      io.out(e.text);
+      (io.raw ?? io).out(e.text);
       return;
     case 'stderr':
-      io.err(e.text);
+      (io.raw ?? io).err(e.text);
       return;
     case 'truncated':
       io.err(`\n[skillsmith: ${e.stream} reached the ${formatBytes(e.limitBytes)} cap — the rest is dropped]\n`);

@@ -12,6 +12,7 @@ import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { confirm, interactive } from './prompt';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' }, 'no-compile': { type: 'boolean' } } as const;
 
@@ -66,7 +67,7 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
       }
       if (review.blockers.length) {
         for (const b of review.blockers) io.err(`  ✗ ${b}\n`);
-        io.err(`✗ ${entry.name}: blocked — the update fails a non-bypassable safety check or [policy]; nothing was changed.\n`);
+        io.err(`✗ ${escapeTerminal(entry.name)}: blocked — the update fails a non-bypassable safety check or [policy]; nothing was changed.\n`);
         failed++;
         continue;
       }

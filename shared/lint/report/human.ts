@@ -1,4 +1,5 @@
 import type { SkillReport, Totals } from './model';
+import { escapeTerminal } from '../../terminal/escape';
 
 const SYMBOL = { pass: '·', warn: '⚠', fail: '✗' } as const;
 
@@ -7,7 +8,7 @@ export function renderHuman(reports: readonly SkillReport[], t: Totals, verb: 'l
   const lines: string[] = [];
   for (const r of reports) {
     const mark = r.checks.some((c) => c.status === 'fail') ? '✗' : r.checks.some((c) => c.status === 'warn') ? '⚠' : '✓';
-    lines.push(`${mark} ${r.name}`);
+    lines.push(`${mark} ${escapeTerminal(r.name)}`);
     for (const c of r.checks) {
       const [first, ...rest] = (c.detail ?? '').split('\n');
       lines.push(`    ${SYMBOL[c.status]} ${c.id}${first ? ` — ${first}` : ''}`);

@@ -8,6 +8,7 @@ import { distinctCodePoints, findInvisible, isHarmlessRun } from '../safety/visi
 import { scanSet, type ScanDocument, type StructuralFinding } from '../scan';
 import type { Spans } from '../spans';
 import type { Check, Hit, Location } from '../types';
+import { escapeTerminal } from '../../terminal/escape';
 
 const MAX_LISTED = 8;
 
@@ -45,7 +46,7 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   const byPath = new Map(documents.map((d) => [d.path, d]));
   const crossFile: Finding[] = downloadThenRun(documents)
     .filter((f) => f.from !== f.path)
-    .map((f) => ({ hit: { ...f.hit, label: `download → run (fetched in ${f.from})` }, doc: byPath.get(f.path)! }));
+    .map((f) => ({ hit: { ...f.hit, label: `download → run (fetched in ${escapeTerminal(f.from)})` }, doc: byPath.get(f.path)! }));
 
   const patternChecks = [
     {
@@ -67,7 +68,7 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
     const items = [
       ...found.map((f) => {
         const l = at(f);
-        return `${f.hit.label} (${l.file}:${l.line}:${l.column})`;
+        return `${f.hit.label} (${escapeTerminal(l.file)}:${l.line}:${l.column})`;
       }),
       ...resolvedOnly.map((h) => `${h.label} (SKILL.md once templates are resolved)`),
     ];
@@ -110,7 +111,7 @@ function visibleTextCheck(
     };
   }
   const parts = [
-    ...hidden.map((h) => `${h.path}: ${h.message}`),
+    ...hidden.map((h) => `${escapeTerminal(h.path)}: ${h.message}`),
     ...runsByFile(blocking, at).map((p) => `${p} — instructions a reviewer cannot see`),
   ];
   if (resolvedOnly.length) {
@@ -131,7 +132,7 @@ function runsByFile(found: readonly Finding[], at: (f: Finding) => Location): st
   for (const f of found) byFile.set(f.doc.path, [...(byFile.get(f.doc.path) ?? []), f]);
   return [...byFile].map(([file, fs]) => {
     const first = at(fs[0]!);
-    return `${file}:${first.line}:${first.column}: ${fs.length} run(s) of invisible characters (${distinctCodePoints(fs.map((f) => f.hit)).join(', ')})`;
+    return `${escapeTerminal(file)}:${first.line}:${first.column}: ${fs.length} run(s) of invisible characters (${distinctCodePoints(fs.map((f) => f.hit)).join(', ')})`;
   });
 }
 

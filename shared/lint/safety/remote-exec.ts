@@ -1,5 +1,5 @@
-import { findAll, type Pattern } from "./patterns";
-import type { Hit } from "../types";
+import { findAll, type Pattern } from './patterns';
+import type { Hit } from '../types';
 
 /*
  * Download-and-execute shapes, kept as data (one row per spelling) so a later one-pass
@@ -33,136 +33,61 @@ const NEEDS_FETCH_CALL = new RegExp(FETCH_CALL);
 const NEEDS_IEX = /iex|invoke-expression|scriptblock/i;
 
 const REMOTE_EXEC: readonly Pattern[] = [
-  {
-    label: "curl|sh",
-    needs: NEEDS_DL,
-    re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${SHELL}`, "gim"),
-  },
-  {
-    label: "curl|interpreter",
-    needs: NEEDS_DL,
-    re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${INTERP_STDIN}`, "gim"),
-  },
-  {
-    label: "eval $(curl …)",
-    needs: NEEDS_DL,
-    re: new RegExp(
-      String.raw`\b(?:eval|exec)\s+["'\x60]?(?:\$\(|\x60)\s*${DL}`,
-      "gi",
-    ),
-  },
+  { label: 'curl|sh', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${SHELL}`, 'gim') },
+  { label: 'curl|interpreter', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${INTERP_STDIN}`, 'gim') },
+  { label: 'eval $(curl …)', needs: NEEDS_DL, re: new RegExp(String.raw`\b(?:eval|exec)\s+["'\x60]?(?:\$\(|\x60)\s*${DL}`, 'gi') },
   {
     label: 'sh -c "$(curl …)"',
-    needs: NEEDS_DL,
-    re: new RegExp(
-      String.raw`(?<![\w.-])(?:${SHELL}|${INTERP})[ \t]+(?:-\S+[ \t]+)*-[ceE][ \t]+["']?(?:\$\(|\x60)\s*${DL}`,
-      "gi",
-    ),
+    needs: NEEDS_DL, re: new RegExp(String.raw`(?<![\w.-])(?:${SHELL}|${INTERP})[ \t]+(?:-\S+[ \t]+)*-[ceE][ \t]+["']?(?:\$\(|\x60)\s*${DL}`, 'gi'),
   },
   {
-    label: "process substitution <(curl …)",
-    needs: NEEDS_DL,
-    re: new RegExp(
-      String.raw`(?:(?<![\w.-])(?:${SHELL}|${INTERP}|source)|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*<\(\s*${DL}`,
-      "gim",
-    ),
+    label: 'process substitution <(curl …)',
+    needs: NEEDS_DL, re: new RegExp(String.raw`(?:(?<![\w.-])(?:${SHELL}|${INTERP}|source)|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*<\(\s*${DL}`, 'gim'),
   },
+  { label: 'curl|source', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*(?:source|\.)(?=[ \t]|$)`, 'gim') },
+  { label: 'base64 -d|sh', needs: /base64/i, re: new RegExp(String.raw`\bbase64\b${CMD}*(?:-d|--decode|-D)\b${CMD}*\|\s*${WRAP}(?:${SHELL}|${INTERP_STDIN})`, 'gim') },
   {
-    label: "curl|source",
-    needs: NEEDS_DL,
-    re: new RegExp(
-      String.raw`${DL}${CMD}*\|\s*(?:source|\.)(?=[ \t]|$)`,
-      "gim",
-    ),
-  },
-  {
-    label: "base64 -d|sh",
-    needs: /base64/i,
-    re: new RegExp(
-      String.raw`\bbase64\b${CMD}*(?:-d|--decode|-D)\b${CMD}*\|\s*${WRAP}(?:${SHELL}|${INTERP_STDIN})`,
-      "gim",
-    ),
-  },
-  {
-    label: "decoded payload → eval",
-    needs: /base64|b64decode/i,
-    re: new RegExp(
+    label: 'decoded payload → eval',
+    needs: /base64|b64decode/i, re: new RegExp(
       String.raw`\b(?:eval|exec)\s*\(?[ \t]*["']?\$\([^)\n]*\bbase64[ \t]+(?:-d|--decode|-D)\b|(?<![\w.-])${SHELL}[ \t]+-c[ \t]+["']?\$\([^)\n]*\bbase64[ \t]+(?:-d|--decode|-D)\b|\b(?:exec|eval)\s*\([^\n]{0,80}?\bb64decode\s*\(`,
-      "gi",
+      'gi',
     ),
   },
+  { label: 'powershell -EncodedCommand', needs: /powershell|pwsh/i, re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-e(?:c|nc|ncodedcommand)?\s+[A-Za-z0-9+/]{16,}={0,2}/gi },
   {
-    label: "powershell -EncodedCommand",
-    needs: /powershell|pwsh/i,
-    re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-e(?:c|nc|ncodedcommand)?\s+[A-Za-z0-9+/]{16,}={0,2}/gi,
+    label: 'powershell iex(download)',
+    needs: NEEDS_IEX, re: new RegExp(String.raw`\b(?:iex|invoke-expression)\b[^\n]*${PS_DOWNLOAD}|\[scriptblock\]::create\b[^\n]*${PS_DOWNLOAD}|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b`, 'gi'),
+  },
+  { label: 'powershell download|iex', needs: NEEDS_IEX, re: /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi },
+  {
+    label: 'powershell download → iex',
+    needs: /iex|invoke-expression/i, re: /\$(\w+)\s*=\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b[\s\S]{0,400}?\b(?:iex|invoke-expression)\b\s*\(?\s*\$\1\b/gi,
   },
   {
-    label: "powershell iex(download)",
-    needs: NEEDS_IEX,
-    re: new RegExp(
-      String.raw`\b(?:iex|invoke-expression)\b[^\n]*${PS_DOWNLOAD}|\[scriptblock\]::create\b[^\n]*${PS_DOWNLOAD}|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b`,
-      "gi",
-    ),
-  },
-  {
-    label: "powershell download|iex",
-    needs: NEEDS_IEX,
-    re: /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi,
-  },
-  {
-    label: "powershell download → iex",
-    needs: /iex|invoke-expression/i,
-    re: /\$(\w+)\s*=\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b[\s\S]{0,400}?\b(?:iex|invoke-expression)\b\s*\(?\s*\$\1\b/gi,
-  },
-  {
-    label: "download to a variable → eval",
-    needs: NEEDS_DL,
-    re: new RegExp(
+    label: 'download to a variable → eval',
+    needs: NEEDS_DL, re: new RegExp(
       String.raw`\b(\w+)=["']?(?:\$\(|\x60)\s*${DL}[\s\S]{0,400}?(?:\b(?:eval|source)[ \t]+["']?\$\{?\1\b|(?<![\w.-])${SHELL}[ \t]+-c[ \t]+["']?\$\{?\1\b|\$\{?\1\}?["']?[ \t]*\|[ \t]*${WRAP}${SHELL})`,
-      "gi",
+      'gi',
     ),
   },
   {
-    label: "interpreter runs fetched code",
-    needs: NEEDS_FETCH_CALL,
-    re: new RegExp(
-      String.raw`${EVAL}[ \t]*\(?[^\n]{0,200}?${FETCH_CALL}`,
-      "gi",
-    ),
+    label: 'interpreter runs fetched code',
+    needs: NEEDS_FETCH_CALL, re: new RegExp(String.raw`${EVAL}[ \t]*\(?[^\n]{0,200}?${FETCH_CALL}`, 'gi'),
   },
   {
-    label: "fetched code → exec",
-    needs: NEEDS_FETCH_CALL,
-    re: new RegExp(
-      String.raw`\b(\w+)\s*=[^\n=]*${FETCH_CALL}[\s\S]{0,400}?${EVAL}\s*\(\s*\1\b`,
-      "gi",
-    ),
+    label: 'fetched code → exec',
+    needs: NEEDS_FETCH_CALL, re: new RegExp(String.raw`\b(\w+)\s*=[^\n=]*${FETCH_CALL}[\s\S]{0,400}?${EVAL}\s*\(\s*\1\b`, 'gi'),
   },
-  {
-    label: "remote import",
-    needs: /https?:\/\//i,
-    re: /\bimport\s*\(\s*["'`]https?:\/\/|\b(?:include|require)(?:_once)?\s*\(?\s*["']https?:\/\/|\bdeno\s+run\b[^\n]*\shttps?:\/\//gi,
-  },
-  {
-    label: "remote archive → extract",
-    needs: NEEDS_DL,
-    re: new RegExp(
-      String.raw`${DL}${CMD}*\|\s*${WRAP}(?:tar|unzip|bsdtar)\b`,
-      "gim",
-    ),
-  },
+  { label: 'remote import', needs: /https?:\/\//i, re: /\bimport\s*\(\s*["'`]https?:\/\/|\b(?:include|require)(?:_once)?\s*\(?\s*["']https?:\/\/|\bdeno\s+run\b[^\n]*\shttps?:\/\//gi },
+  { label: 'remote archive → extract', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}(?:tar|unzip|bsdtar)\b`, 'gim') },
 ];
 
 /** Every shape names one of these; one pass for them spares the rest on most files. */
-const TOOLS =
-  /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
+const TOOLS = /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
 
 export function findRemoteExec(text: string): Hit[] {
   if (!TOOLS.test(text)) return [];
-  return [
-    ...findAll(text, REMOTE_EXEC),
-    ...downloadThenRun([{ path: "", text }]).map((f) => f.hit),
-  ];
+  return [...findAll(text, REMOTE_EXEC), ...downloadThenRun([{ path: '', text }]).map((f) => f.hit)];
 }
 
 /** One text of a skill, by path. */
@@ -187,30 +112,12 @@ export interface FlowFinding {
 
 /** Where a download writes (group `f`), or the URL whose last segment names it (group `u`). */
 const DOWNLOAD_TO: readonly RegExp[] = [
-  new RegExp(
-    String.raw`\bcurl\b${CMD}*?\s(?:-[a-zA-Z]*o[ \t]*|--output(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`,
-    "gi",
-  ),
-  new RegExp(
-    String.raw`\bcurl\b${CMD}*?\s-[a-zA-Z]*O\b${CMD}*?(?<u>https?://[^\s"';&|)]+)`,
-    "g",
-  ),
-  new RegExp(
-    String.raw`\bcurl\b${CMD}*?(?<u>https?://[^\s"';&|)]+)${CMD}*?\s-[a-zA-Z]*O\b`,
-    "g",
-  ),
-  new RegExp(
-    String.raw`\bwget\b${CMD}*?\s(?:-[a-zA-Z]*O[ \t]*|--output-document(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`,
-    "g",
-  ),
-  new RegExp(
-    String.raw`\bwget\b(?:[ \t]+-[a-zA-Z-]+(?:=\S+)?)*[ \t]+["']?(?<u>https?://[^\s"';&|)]+)["']?[ \t]*(?=$|[;&]|&&)`,
-    "gm",
-  ),
-  new RegExp(
-    String.raw`${DL}[^\n|]*?(?<![\d&=-])>[ \t]*["']?(?<f>[^\s"';&|)]+)`,
-    "gi",
-  ),
+  new RegExp(String.raw`\bcurl\b${CMD}*?\s(?:-[a-zA-Z]*o[ \t]*|--output(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`, 'gi'),
+  new RegExp(String.raw`\bcurl\b${CMD}*?\s-[a-zA-Z]*O\b${CMD}*?(?<u>https?://[^\s"';&|)]+)`, 'g'),
+  new RegExp(String.raw`\bcurl\b${CMD}*?(?<u>https?://[^\s"';&|)]+)${CMD}*?\s-[a-zA-Z]*O\b`, 'g'),
+  new RegExp(String.raw`\bwget\b${CMD}*?\s(?:-[a-zA-Z]*O[ \t]*|--output-document(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`, 'g'),
+  new RegExp(String.raw`\bwget\b(?:[ \t]+-[a-zA-Z-]+(?:=\S+)?)*[ \t]+["']?(?<u>https?://[^\s"';&|)]+)["']?[ \t]*(?=$|[;&]|&&)`, 'gm'),
+  new RegExp(String.raw`${DL}[^\n|]*?(?<![\d&=-])>[ \t]*["']?(?<f>[^\s"';&|)]+)`, 'gi'),
   /-OutFile\s+["']?(?<f>[^\s"';|)]+)/gi,
   /\.DownloadFile\(\s*["'][^"']+["']\s*,\s*["'](?<f>[^"']+)["']/gi,
   /\burlretrieve\(\s*[^,\n]+,\s*f?["'](?<f>[^"']+)["']/g,
@@ -232,78 +139,48 @@ function downloadsIn(doc: FlowDocument): Download[] {
   for (const re of DOWNLOAD_TO) {
     re.lastIndex = 0;
     for (let m = re.exec(doc.text); m; m = re.exec(doc.text)) {
-      const raw =
-        m.groups?.f ??
-        (m.groups?.u ?? "").replace(/[?#].*$/, "").replace(/\/+$/, "");
-      const name = raw.slice(raw.lastIndexOf("/") + 1);
-      if (name === "" || NOT_A_FILE.test(raw) || name.startsWith("http"))
-        continue;
-      out.push({
-        path: doc.path,
-        name,
-        start: m.index,
-        end: m.index + m[0].length,
-      });
+      const raw = m.groups?.f ?? (m.groups?.u ?? '').replace(/[?#].*$/, '').replace(/\/+$/, '');
+      const name = raw.slice(raw.lastIndexOf('/') + 1);
+      if (name === '' || NOT_A_FILE.test(raw) || name.startsWith('http')) continue;
+      out.push({ path: doc.path, name, start: m.index, end: m.index + m[0].length });
     }
   }
   return out;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
- * A run of the file `name`: given to a shell, `source`, `.`, an interpreter or `chmod +x` on
- * the same line, or invoked by a path (`./name`, `/tmp/name`) where a command starts.
+ * A run of a file: given to a shell, `source`, `.`, an interpreter or `chmod +x` on the same
+ * line (group `a`), or invoked by a path (`./x`, `/tmp/x`) where a command starts (group `p`).
+ * Whether it is a downloaded file is decided by its last path segment.
  */
-function runOf(name: string): RegExp {
-  const n = escapeRe(name);
-  const arg = String.raw`["']?(?:[^\s"';&|]*/)?${n}["']?(?=$|[\s;&|)"'\x60])`;
-  const runner = String.raw`(?:${SHELL}|${INTERP}|source|chmod[ \t]+(?:-\S+[ \t]+)*(?:[ugoa]*\+[rw]*x[rwx]*|[0-7]*[1357][0-7]*))`;
-  const viaRunner = String.raw`(?:(?<![\w.\x60-])${runner}|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*${arg}`;
-  const commandStart = String.raw`(?:^[ \t]*(?:\$[ \t]+|RUN[ \t]+)?|[;&|(\x60][ \t]*|\b(?:then|do|exec|sudo|nohup|time)[ \t]+)`;
-  const byPath = String.raw`${commandStart}["']?(?:\.{1,2}|~|\$\{?\w+\}?)?(?:/[^\s"';&|]*)?/${n}["']?(?=$|[\s;&|)"'\x60])`;
-  return new RegExp(`${viaRunner}|${byPath}`, "gm");
-}
+const RUNNER = String.raw`(?:${SHELL}|${INTERP}|source|chmod[ \t]+(?:-\S+[ \t]+)*(?:[ugoa]*\+[rw]*x[rwx]*|[0-7]*[1357][0-7]*))`;
+const END = String.raw`["']?(?=$|[\s;&|)"'\x60])`;
+const COMMAND_START = String.raw`(?:^[ \t]*(?:\$[ \t]+|RUN[ \t]+)?|[;&|(\x60][ \t]*|\b(?:then|do|exec|sudo|nohup|time)[ \t]+)`;
+const RUN = new RegExp(
+  String.raw`(?:(?<![\w.\x60-])${RUNNER}|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*["']?(?<a>[^\s"';&|]+?)${END}` +
+    String.raw`|${COMMAND_START}["']?(?<p>(?:\.{1,2}|~|\$\{?\w+\}?)?(?:/[^\s"';&|]*)?/[^\s"';&|/]+?)${END}`,
+  'gm',
+);
 
 /** Every download form names one of these. */
 const DOWNLOADS = /curl|wget|outfile|downloadfile|urlretrieve|\bADD\s/i;
 
 export function downloadThenRun(docs: readonly FlowDocument[]): FlowFinding[] {
-  const downloads = docs
-    .filter((d) => DOWNLOADS.test(d.text))
-    .flatMap(downloadsIn);
+  const downloads = docs.filter((d) => DOWNLOADS.test(d.text)).flatMap(downloadsIn);
   if (downloads.length === 0) return [];
   const findings: FlowFinding[] = [];
-  const names = [...new Set(downloads.map((d) => d.name))];
-  for (const name of names) {
-    const sources = downloads.filter((d) => d.name === name);
-    const re = runOf(name);
-    for (const doc of docs) {
-      re.lastIndex = 0;
-      for (let m = re.exec(doc.text); m; m = re.exec(doc.text)) {
-        const start = m.index;
-        const end = start + m[0].length;
-        // The download names its own output; that mention is not a run.
-        if (
-          sources.some(
-            (s) => s.path === doc.path && start < s.end && end > s.start,
-          )
-        )
-          continue;
-        const from = sources.find((s) => s.path === doc.path) ?? sources[0]!;
-        findings.push({
-          path: doc.path,
-          from: from.path,
-          hit: {
-            label: "download → run",
-            offset: start,
-            length: m[0].length,
-            match: m[0],
-          },
-        });
-      }
+  for (const doc of docs) {
+    RUN.lastIndex = 0;
+    for (let m = RUN.exec(doc.text); m; m = RUN.exec(doc.text)) {
+      const target = m.groups?.a ?? m.groups?.p ?? '';
+      const name = target.slice(target.lastIndexOf('/') + 1);
+      const start = m.index;
+      const end = start + m[0].length;
+      const sources = downloads.filter((d) => d.name === name);
+      // The download names its own output; that mention is not a run.
+      if (sources.length === 0 || sources.some((s) => s.path === doc.path && start < s.end && end > s.start)) continue;
+      const from = sources.find((s) => s.path === doc.path) ?? sources[0]!;
+      findings.push({ path: doc.path, from: from.path, hit: { label: 'download → run', offset: start, length: m[0].length, match: m[0] } });
     }
   }
   return findings;
