@@ -44,6 +44,32 @@ describe('sandbox probe', () => {
     expect(human.stdout).toMatch(/^ {2}network +enforced \(bubblewrap\) +no network/m);
   });
 
+  it.skipIf(!ok)('shows how network and write read when granted; without pasta a network = true skill is refused, others run', () => {
+    const j = JSON.parse(runCli(['sandbox', 'probe', '--json']).stdout) as ProbeJson & { granted: Array<{ id: string; label: string; what: string }> };
+    expect(j.granted.map((g) => g.id)).toEqual(['network', 'filesystem']);
+    expect(j.granted[0]).toMatchObject({ label: 'enforced (bubblewrap)', what: expect.stringMatching(/^the outside world only/) });
+    const env = { SKILLSMITH_PASTA: '/nonexistent/pasta' };
+    const human = runCli(['sandbox', 'probe'], { env });
+    expect(human.stdout).toMatch(/^ {2}network +advisory — not enforced here +the outside world only/m);
+    expect(human.stdout).toMatch(/a skill with network = true is refused here: pasta \(Debian package passt\) is not installed \(no \/nonexistent\/pasta\)/);
+    const root = project({ hello: HELLO, online: { ...HELLO, toml: '[permissions]\nnetwork = true\n' } });
+    const refused = runCli(['run', 'online', 'hello.sh'], { cwd: root, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refusing to run online: network cannot be enforced here — network = true needs its own network namespace and pasta \(Debian package passt\) is not installed/);
+    expect(runCli(['run', 'hello', 'hello.sh'], { cwd: root, env }).code).toBe(0);
+    // control: with pasta the same skill runs.
+    expect(runCli(['run', 'online', 'hello.sh', '--', 'net'], { cwd: root }).stdout).toBe('hello net\n');
+  });
+
+  it.skipIf(!ok)('run limits are options; hitting the CPU cap ends the run with a message naming it', () => {
+    const root = project({ spin: { scripts: { 'spin.sh': '#!/bin/sh\nwhile :; do :; done\n' } } });
+    const r = runCli(['run', 'spin', 'spin.sh', '--max-cpu', '1', '--max-memory', '64M', '--max-scratch', '1M', '--max-processes', '64', '--max-open-files', '64'], { cwd: root });
+    expect(r.stderr).toMatch(/^■ the run hit its CPU-time limit \(1 s per process; --max-cpu\)$/m);
+    const bad = runCli(['run', 'spin', 'spin.sh', '--max-memory', 'lots'], { cwd: root });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-memory lots: want a size such as 512M or 2G/);
+  });
+
   it('with a failing bwrap: advisory labels, the cause, exit 1', () => {
     const env = { SKILLSMITH_BWRAP: fake() };
     const r = runCli(['sandbox', 'probe', '--json'], { env });

@@ -100,25 +100,34 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     'tools/hooks/pre-commit',
     'gitdata/config',
     'gitdata/hooks/pre-commit',
+    'vendor/lib/.git',
+    'conf/extra.gitconfig',
+    '.gitmodules',
   ];
 
   it('(15.1) protected paths that do not exist cannot be created; existing project files are written', async () => {
     const root = project({ writer });
     // A repository whose .git is a file pointing at a folder inside the project, with its hooks under tools/hooks.
     mkdirSync(join(root, 'gitdata'));
-    writeFileSync(join(root, 'gitdata', 'config'), '[core]\n\thooksPath = tools/hooks\n');
+    writeFileSync(join(root, 'gitdata', 'config'), '[core]\n\thooksPath = tools/hooks\n[include]\n\tpath = ../conf/extra.gitconfig\n');
+    // A submodule whose .git file names its git dir, and a config file git includes.
+    writeFileSync(join(root, '.gitmodules'), '[submodule "lib"]\n\tpath = vendor/lib\n');
+    mkdirSync(join(root, 'vendor', 'lib'), { recursive: true });
+    writeFileSync(join(root, 'vendor', 'lib', '.git'), 'gitdir: ../../gitdata/modules/lib\n');
+    mkdirSync(join(root, 'conf'));
     writeFileSync(join(root, '.git'), 'gitdir: gitdata\n');
     mkdirSync(join(root, 'tools'));
     mkdirSync(join(root, 'src'));
     writeFileSync(join(root, 'README.md'), 'readme\n');
-    const granted = ['src/new-file.txt', 'src/deep/new/file.txt', 'README.md'];
+    const granted = ['src/new-file.txt', 'src/deep/new/file.txt', 'README.md', 'vendor/lib/code.txt'];
 
     const r = await run({ projectRoot: root, skill: 'writer', script: 'write.js', args: [...planted, ...granted] });
     const out = parse(r.stdout);
     for (const p of planted) expect([p, out[p]]).toEqual([p, 'EROFS']);
     for (const p of granted) expect([p, out[p]]).toEqual([p, 'written']);
-    for (const p of planted) if (p !== '.git' && p !== 'gitdata/config') expect([p, existsSync(join(root, p))]).toEqual([p, false]);
+    for (const p of planted) if (!['.git', 'gitdata/config', 'vendor/lib/.git', '.gitmodules'].includes(p)) expect([p, existsSync(join(root, p))]).toEqual([p, false]);
     expect(readFileSync(join(root, 'gitdata', 'config'), 'utf8')).not.toContain('planted');
+    for (const f of ['.gitmodules', 'vendor/lib/.git', '.git']) expect([f, readFileSync(join(root, f), 'utf8')]).toEqual([f, expect.not.stringContaining('planted')]);
     expect(readFileSync(join(root, 'src', 'new-file.txt'), 'utf8')).toBe('planted\n');
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('readme\nplanted\n');
     // Nothing was left behind by the protection itself (no placeholder folders on the host).

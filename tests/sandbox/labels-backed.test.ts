@@ -18,6 +18,7 @@ export const BACKING: Readonly<Record<RestrictionId, readonly (readonly [string,
     [E, '(1) a TCP server on the host loopback is unreachable without network, and with it (network means the outside world)'],
     [H, '(15.2) with network = true a test host in another namespace is reached; without it, not'],
     [H, "(15.2) with network = true the host's loopback and its own addresses are not reached"],
+    ['cli.test.ts', 'shows how network and write read when granted; without pasta a network = true skill is refused, others run'],
   ],
   'unix-sockets': [
     [E, '(1b) a Unix socket a host daemon listens on cannot be reached, with or without network'],

@@ -190,7 +190,8 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const cleanup = (): void => rmSync(runDir, { recursive: true, force: true });
   if (missing.length > 0 && req.unconfined !== true) {
     cleanup();
-    const why = status.reason ?? `${status.backend} does not hold them`;
+    const netWhy = missing.some((r) => r.id === 'network') && status.netns?.reason ? `network = true needs its own network namespace and ${status.netns.reason}` : undefined;
+    const why = status.reason ?? netWhy ?? `${status.backend} does not hold them`;
     return refuse(
       'unenforced',
       `refusing to run ${req.skill}: ${missing.map((r) => r.id).join(', ')} cannot be enforced here — ${why}. Pass --unconfined to run it once without the sandbox (shown before it runs, never remembered)`,

@@ -14,6 +14,7 @@ export interface RunCgroup {
   join(pid: number): void;
   /** What the kernel counted against the caps. */
   hits(): { pids: boolean; memory: boolean };
+  /** Remove the cgroup once its killed processes have left it (retries for a few seconds). */
   remove(): void;
 }
 
@@ -73,7 +74,13 @@ export function makeRunCgroup(name: string, limits: { processes: number; memoryB
       return { pids: pidsHit, memory: memHit };
     },
     remove() {
-      for (const d of [...new Set(made)].reverse()) safeRmdir(d);
+      // The killed processes leave the cgroup a moment after the kill: retry for up to 5 s.
+      let tries = 0;
+      const attempt = (): void => {
+        const left = [...new Set(made)].reverse().filter((d) => !safeRmdir(d));
+        if (left.length > 0 && ++tries < 50) setTimeout(attempt, 100);
+      };
+      attempt();
     },
   };
 }
@@ -86,10 +93,12 @@ function safeRead(p: string): string | undefined {
   }
 }
 
-function safeRmdir(p: string): void {
+/** True when the folder is gone (removed now, or already). */
+function safeRmdir(p: string): boolean {
   try {
     rmdirSync(p);
-  } catch {
-    // still busy or gone; the kernel frees an empty cgroup's memory either way
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }

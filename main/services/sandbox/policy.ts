@@ -86,7 +86,7 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
     case 'filesystem': {
       const extra = p.extraWritable.length ? ' and .kitbash/artifacts/' : '';
       return p.write
-        ? `the project's existing files and folders writable (permissions.write = true)${extra}; no new top-level entries; read-only even if they do not exist yet: ${protectedNames().join(', ')}, the git directory wherever it is and core.hooksPath`
+        ? `the project's existing files and folders writable (permissions.write = true)${extra}; no new top-level entries; read-only even if they do not exist yet: ${protectedNames().join(', ')}, the git directory wherever it is, core.hooksPath and include.path targets, submodules' .git`
         : `everything read-only except private scratch folders${extra}`;
     }
     case 'reading':

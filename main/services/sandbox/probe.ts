@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -118,7 +119,9 @@ export function wrapCommand(status: BackendStatus, policy: SandboxPolicy, argv: 
   if (status.backend === 'bubblewrap') {
     const work = workDir ?? dirname(policy.scratchDir);
     const tools = netnsTools();
-    const cg = makeRunCgroup(`skillsmith-${policy.limits.processes}-${process.pid}-${Date.now()}`, policy.limits);
+    const cg = makeRunCgroup(`skillsmith-run-${randomUUID()}`, policy.limits);
+    // The labels promised what the probe found: a cgroup that cannot be made now fails the run closed.
+    const cgMissing = (status.cgroup?.pids === true && !cg?.pids) || (status.cgroup?.memory === true && !cg?.memory);
     let resolv: { file: string; target: string } | undefined;
     if (policy.network) {
       resolv = { file: join(work, 'resolv.conf'), target: safeRealpath('/etc/resolv.conf') };
@@ -130,6 +133,7 @@ export function wrapCommand(status: BackendStatus, policy: SandboxPolicy, argv: 
       { bwrapPath: status.path, nproc: !cg?.pids && process.getuid?.() !== 0, ...(resolv ? { resolv } : {}) },
       {
         setup: async (pid) => {
+          if (cgMissing) return "could not make the run's cgroup, which its process and memory caps were labelled with";
           try {
             cg?.join(pid);
           } catch (e) {

@@ -74,18 +74,26 @@ export function writeLayout(workspace: string): WriteLayout {
     let at = p;
     while (kindOf(at) === undefined && dirname(at) !== workspace) at = dirname(at);
     if (dirname(at) === workspace && kindOf(at) === undefined) continue; // a missing top-level entry cannot be created
+    // A symlink is held by its folder: bwrap would bind what it points at, and it could be swapped.
+    if (kindOf(at) === 'other') {
+      if (dirname(at) === workspace) continue;
+      at = dirname(at);
+    }
     protectedInside.add(at);
   }
   return { writable, protectedInside: [...protectedInside].sort(), protectedPaths: [...[...names].map((n) => join(workspace, n)), ...deeper].sort() };
 }
 
 /**
- * The git directory wherever it is and the hooks folder git runs: a `.git` file's
- * `gitdir:` (a worktree or submodule), its `commondir`, and `core.hooksPath` from their
- * configs (relative paths are taken from the project root, where git runs them).
+ * The git directory wherever it is and what git reads or runs from it: a `.git` file's
+ * `gitdir:` (a worktree or submodule), its `commondir`, `core.hooksPath` and
+ * `include.path` targets from their configs (a relative hooksPath is taken from the
+ * project root, where git runs hooks; a relative include from the config's folder), and
+ * each submodule's `.git` (listed in `.gitmodules`), which names the submodule's git dir.
  */
 export function gitProtectedPaths(workspace: string): string[] {
   const out = new Set<string>();
+  for (const m of (readSmall(join(workspace, '.gitmodules')) ?? '').matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) out.add(join(resolve(workspace, m[1]!), '.git'));
   const dotGit = join(workspace, '.git');
   let gitDir: string | undefined;
   if (kindOf(dotGit) === 'dir') gitDir = dotGit;
@@ -93,13 +101,13 @@ export function gitProtectedPaths(workspace: string): string[] {
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
     if (m) gitDir = resolve(workspace, m[1]!);
   }
-  if (gitDir === undefined) return [];
-  out.add(gitDir);
+  if (gitDir === undefined) return [...out];
   const common = readSmall(join(gitDir, 'commondir'))?.trim();
-  const dirs = [gitDir, ...(common ? [resolve(gitDir, common)] : [])];
-  for (const d of dirs) {
+  for (const d of [gitDir, ...(common ? [resolve(gitDir, common)] : [])]) {
     out.add(d);
-    for (const m of (readSmall(join(d, 'config')) ?? '').matchAll(/^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/gim)) out.add(resolve(workspace, m[1]!));
+    const config = readSmall(join(d, 'config')) ?? '';
+    for (const m of config.matchAll(/^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/gim)) out.add(resolve(workspace, m[1]!));
+    for (const m of config.matchAll(/^\s*path\s*=\s*"?([^"\n]+?)"?\s*$/gim)) out.add(resolve(d, m[1]!));
   }
   return [...out];
 }
