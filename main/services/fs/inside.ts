@@ -46,6 +46,10 @@ function outside(rel: string, where: string): OutsideProjectError {
   return new OutsideProjectError(`${rel} leads outside the project (to ${where}) — a symlinked folder; refusing to write or delete through it`);
 }
 
+function swapped(rel: string): OutsideProjectError {
+  return new OutsideProjectError(`${rel} is a symlink where Skillsmith made or expects its own folder — refusing to follow it`);
+}
+
 class Dir implements ProjectDir {
   constructor(
     readonly rel: string,
@@ -122,14 +126,21 @@ export function openProjectDir(root: string, rel: string, opts: { create?: boole
     return cur;
   } catch (e) {
     cur.close();
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new OutsideProjectError(`${rel}: a folder was swapped for a symlink while Skillsmith wrote through it — refusing`);
     throw e;
   }
 }
 
 function openStep(parent: Dir, name: string, stepRel: string, realRoot: string, noFollow: boolean): Dir {
-  if (PROC_FD) return new Dir(stepRel, realRoot, openDirFd(parent.at(name), noFollow), '');
-  if (noFollow && lstatSync(parent.at(name)).isSymbolicLink()) throw Object.assign(new Error('symlink'), { code: 'ELOOP' });
+  if (noFollow && lstatSync(parent.at(name)).isSymbolicLink()) throw swapped(stepRel);
+  if (PROC_FD) {
+    try {
+      return new Dir(stepRel, realRoot, openDirFd(parent.at(name), noFollow), '');
+    } catch (e) {
+      // O_NOFOLLOW on a symlink: ELOOP, or ENOTDIR with O_DIRECTORY — swapped since the lstat.
+      if (noFollow && ['ELOOP', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '') && lstatSync(parent.at(name)).isSymbolicLink()) throw swapped(stepRel);
+      throw e;
+    }
+  }
   const real = realpathSync(parent.at(name));
   if (!lstatSync(real).isDirectory()) throw Object.assign(new Error(`${stepRel}: not a folder`), { code: 'ENOTDIR' });
   return new Dir(stepRel, realRoot, undefined, real);
