@@ -164,7 +164,7 @@ function splitRel(rel: string): { dir: string; name: string } {
 }
 
 /** Temp name beside `name`: hidden, unique to this process and call. */
-export function tempName(name: string): string {
+function tempName(name: string): string {
   return `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
@@ -265,23 +265,6 @@ export function removeIn(dir: ProjectDir, name: string): void {
     sub.close();
   }
   rmdirSync(dir.at(name));
-}
-
-/** Delete the file or folder `rel` of the project (nothing when absent). */
-export function removeInside(root: string, rel: string): void {
-  const { dir, name } = splitRel(rel);
-  let d: ProjectDir;
-  try {
-    d = openProjectDir(root, dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
-  try {
-    removeIn(d, name);
-  } finally {
-    d.close();
-  }
 }
 
 /**
