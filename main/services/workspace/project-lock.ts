@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { openProjectDir, withProjectDir, writeNewFile } from '../fs/inside';
@@ -59,10 +59,17 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
   const timeout = Number.isFinite(envTimeout) && process.env.SKILLSMITH_LOCK_TIMEOUT_MS !== undefined ? envTimeout : (opts.timeoutMs ?? 10_000);
   const deadline = Date.now() + timeout;
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command };
+  // The holder is written whole to a file of our own, then linked into place: link() is
+  // atomic and fails if the lock exists, so no one ever reads a half-written lock and
+  // mistakes a live holder for a crashed one.
+  const mine = `${name}.${process.pid}.tmp`;
+  rmSync(kitbash.at(mine), { force: true });
+  writeNewFile(kitbash, mine, JSON.stringify(me), 0o644, false);
   try {
     for (;;) {
       try {
-        writeNewFile(kitbash, name, JSON.stringify(me), 0o644, false);
+        linkSync(kitbash.at(mine), kitbash.at(name));
+        rmSync(kitbash.at(mine), { force: true });
         return () => {
           try {
             const h = readHolder(kitbash.at(name));
@@ -99,6 +106,7 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
       sleep(50);
     }
   } catch (e) {
+    rmSync(kitbash.at(mine), { force: true });
     kitbash.close();
     throw e;
   }
