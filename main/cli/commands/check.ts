@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describeFsError } from '../../services/fs/describe-error';
 import { resolveInside } from '../../services/fs/contain';
-import { writeFileAtomic } from '../../services/fs/atomic';
+import { OutsideProjectError, writeFileInside } from '../../services/fs/inside';
 import { checkAll } from '../../services/skills/pool';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
 import { renderHuman } from '../../../shared/lint/report/human';
@@ -56,9 +57,10 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
 
   if (sarifPath !== undefined && sarif !== undefined) {
     try {
-      writeFileAtomic(sarifPath, renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
+      // Checked above, written through folders opened inside the project (no swap redirects it).
+      writeFileInside(io.cwd, relative(io.cwd, sarifPath), renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
     } catch (e) {
-      io.err(`skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${describeFsError(e)}\n`);
+      io.err(`skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${e instanceof OutsideProjectError ? e.message : describeFsError(e)}\n`);
       return 1;
     }
     (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);

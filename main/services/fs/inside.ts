@@ -46,6 +46,10 @@ function outside(rel: string, where: string): OutsideProjectError {
   return new OutsideProjectError(`${rel} leads outside the project (to ${where}) — a symlinked folder; refusing to write or delete through it`);
 }
 
+function swapped(rel: string): OutsideProjectError {
+  return new OutsideProjectError(`${rel} is a symlink where Skillsmith made or expects its own folder — refusing to follow it`);
+}
+
 class Dir implements ProjectDir {
   constructor(
     readonly rel: string,
@@ -122,14 +126,21 @@ export function openProjectDir(root: string, rel: string, opts: { create?: boole
     return cur;
   } catch (e) {
     cur.close();
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new OutsideProjectError(`${rel}: a folder was swapped for a symlink while Skillsmith wrote through it — refusing`);
     throw e;
   }
 }
 
 function openStep(parent: Dir, name: string, stepRel: string, realRoot: string, noFollow: boolean): Dir {
-  if (PROC_FD) return new Dir(stepRel, realRoot, openDirFd(parent.at(name), noFollow), '');
-  if (noFollow && lstatSync(parent.at(name)).isSymbolicLink()) throw Object.assign(new Error('symlink'), { code: 'ELOOP' });
+  if (noFollow && lstatSync(parent.at(name)).isSymbolicLink()) throw swapped(stepRel);
+  if (PROC_FD) {
+    try {
+      return new Dir(stepRel, realRoot, openDirFd(parent.at(name), noFollow), '');
+    } catch (e) {
+      // O_NOFOLLOW on a symlink: ELOOP, or ENOTDIR with O_DIRECTORY — swapped since the lstat.
+      if (noFollow && ['ELOOP', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '') && lstatSync(parent.at(name)).isSymbolicLink()) throw swapped(stepRel);
+      throw e;
+    }
+  }
   const real = realpathSync(parent.at(name));
   if (!lstatSync(real).isDirectory()) throw Object.assign(new Error(`${stepRel}: not a folder`), { code: 'ENOTDIR' });
   return new Dir(stepRel, realRoot, undefined, real);
@@ -153,7 +164,7 @@ function splitRel(rel: string): { dir: string; name: string } {
 }
 
 /** Temp name beside `name`: hidden, unique to this process and call. */
-export function tempName(name: string): string {
+function tempName(name: string): string {
   return `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
@@ -254,23 +265,6 @@ export function removeIn(dir: ProjectDir, name: string): void {
     sub.close();
   }
   rmdirSync(dir.at(name));
-}
-
-/** Delete the file or folder `rel` of the project (nothing when absent). */
-export function removeInside(root: string, rel: string): void {
-  const { dir, name } = splitRel(rel);
-  let d: ProjectDir;
-  try {
-    d = openProjectDir(root, dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
-  }
-  try {
-    removeIn(d, name);
-  } finally {
-    d.close();
-  }
 }
 
 /**

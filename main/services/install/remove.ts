@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { dropEntries, type LockEntry } from '../../../shared/lock/lockfile';
 import { readLockOrThrow } from '../lock';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
-import { applyChange } from '../workspace/txn';
+import { applyChange, OWN_FOLDERS } from '../workspace/txn';
+import { assertOwnFoldersInside } from '../fs/inside';
 import { loadFolder } from './candidates';
 
 /** The plan of a remove, before anything is deleted. */
@@ -28,6 +29,8 @@ function dependencyGraph(root: string, lock: readonly LockEntry[]): Map<string, 
 }
 
 export function planRemove(root: string, name: string): RemovePlan {
+  // Nothing outside the project is ever taken for an installed skill.
+  assertOwnFoldersInside(root, OWN_FOLDERS);
   const lock = readLockOrThrow(root).entries;
   const g = dependencyGraph(root, lock);
   const dependents = [...g].filter(([n, deps]) => n !== name && deps.includes(name)).map(([n]) => n).sort();

@@ -22,7 +22,8 @@ import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { makeStagingDir, openSource, SourceError, stageSkill, type Checkout } from '../sources';
 import { faultPoint } from '../workspace/fault';
-import { applyChange, recover } from '../workspace/txn';
+import { applyChange, OWN_FOLDERS, recover } from '../workspace/txn';
+import { assertOwnFoldersInside } from '../fs/inside';
 import { installedCandidates, loadFolder, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
 
 /** One staged skill: the private copy the review describes and the commit installs. */
@@ -89,6 +90,8 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     mark = now;
   };
   const config = projectConfigOrThrow(project);
+  // Refused before anything is fetched: the commit could not write through these anyway.
+  assertOwnFoldersInside(project, OWN_FOLDERS);
   const lock = readLockOrThrow(project);
   const co = options.checkout ?? openSource(raw, project);
   lap('fetch');

@@ -59,19 +59,17 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
   const timeout = Number.isFinite(envTimeout) && process.env.SKILLSMITH_LOCK_TIMEOUT_MS !== undefined ? envTimeout : (opts.timeoutMs ?? 10_000);
   const deadline = Date.now() + timeout;
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command };
+  // The holder is written whole to a file of our own, then linked into place: link() is
+  // atomic and fails if the lock exists, so no one ever reads a half-written lock and
+  // mistakes a live holder for a crashed one.
+  const mine = `${name}.${process.pid}.tmp`;
+  rmSync(kitbash.at(mine), { force: true });
+  writeNewFile(kitbash, mine, JSON.stringify(me), 0o644, false);
   try {
     for (;;) {
       try {
-        // Created whole: the holder is written to a private file that is then hard-linked into
-        // place (EEXIST when held). Opening the lock file and then writing it let another
-        // process read it empty in between, take it for a dead holder's and steal it.
-        const mine = `${name}.${process.pid}.${Date.now().toString(36)}`;
-        writeNewFile(kitbash, mine, JSON.stringify(me), 0o644, false);
-        try {
-          linkSync(kitbash.at(mine), kitbash.at(name));
-        } finally {
-          rmSync(kitbash.at(mine), { force: true });
-        }
+        linkSync(kitbash.at(mine), kitbash.at(name));
+        rmSync(kitbash.at(mine), { force: true });
         return () => {
           try {
             const h = readHolder(kitbash.at(name));
@@ -108,6 +106,7 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
       sleep(50);
     }
   } catch (e) {
+    rmSync(kitbash.at(mine), { force: true });
     kitbash.close();
     throw e;
   }
