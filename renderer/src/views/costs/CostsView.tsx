@@ -82,12 +82,11 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
             </li>
           ))}
         </ul>
-        <div className="cost-legend" role="list" aria-label="Skills">
+        <div className="cost-legend" role="group" aria-label="Skills">
           {skills.map((s, i) => (
             <button
               key={s.skill}
               type="button"
-              role="listitem"
               className={`legend-item ${selected?.skill === s.skill ? 'on' : ''}`}
               onClick={() => navigate({ view: 'costs', ...(selected?.skill === s.skill ? {} : { arg: s.skill }) })}
               aria-pressed={selected?.skill === s.skill}

@@ -200,6 +200,8 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       renderWhitespace: 'selection',
       unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: false },
       scrollBeyondLastLine: false,
+      // Monaco's dimmed final line number fails contrast (axe); a plain one does not.
+      renderFinalNewline: 'on',
       padding: { top: 10, bottom: 10 },
       fixedOverflowWidgets: true,
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
@@ -211,6 +213,13 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       const path = instance.getModel() ? [...session.files.values()].find((f) => f.model === instance.getModel())?.path : undefined;
       if (path) void saveFile(path);
     });
+    // Escape leaves the editor (Tab is taken for indenting): focus goes to the active file
+    // tab. Only when no Monaco widget (suggestions, find, rename, hints) wants Escape itself.
+    instance.addCommand(
+      monaco.KeyCode.Escape,
+      () => document.querySelector<HTMLElement>('.editor-tablist [role="tab"][aria-selected="true"]')?.focus(),
+      '!suggestWidgetVisible && !findWidgetVisible && !renameInputVisible && !parameterHintsVisible && !inSnippetMode && !markersNavigationVisible && !accessibilityHelpWidgetVisible',
+    );
     const keydown = instance.onKeyDown((e) => session.markKeystroke(e.browserEvent.timeStamp));
         return () => {
       keydown.dispose();
@@ -348,10 +357,12 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
 
       <div className="editor-grid">
         <section className="editor-main panel">
-          <div className="editor-tabs" role="tablist" aria-label="Files">
-            {tabs.map((t) => (
-              <FileTab key={t.path} file={t} active={current?.path === t.path} problems={diags.filter((d) => d.file === t.path)} onClick={() => setActive(t.path)} />
-            ))}
+          <div className="editor-tabs">
+            <div className="editor-tablist" role="tablist" aria-label="Files">
+              {tabs.map((t) => (
+                <FileTab key={t.path} file={t} active={current?.path === t.path} problems={diags.filter((d) => d.file === t.path)} onClick={() => setActive(t.path)} />
+              ))}
+            </div>
             {!session.files.has('skill.spec.yml') && session.loaded ? (
               <button type="button" className="editor-tab add" onClick={() => (session.createFile('skill.spec.yml', specTemplate(dir)), setActive('skill.spec.yml'))}>
                 + skill.spec.yml
@@ -379,6 +390,9 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
           {current?.path === 'SKILL.md' && meter ? <BudgetMeter meter={meter} /> : null}
           {current?.path === 'skill.spec.yml' ? <div className="editor-hint small muted">SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.</div> : null}
           <div className="editor-host" ref={host} data-file={current?.path ?? ''} />
+          <p className="editor-keys small muted" data-testid="editor-keys">
+            Tab indents inside the editor — <kbd>Esc</kbd> leaves it (or <kbd>Ctrl</kbd>+<kbd>M</kbd>, then Tab moves focus) · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves
+          </p>
           <Problems diagnostics={diags} files={session.files} onReveal={reveal} onFix={(d, fix) => session.applyFix(d.file, fix.edits)} />
         </section>
         <aside className="editor-side" aria-label="Previews">

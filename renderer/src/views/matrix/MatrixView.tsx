@@ -179,7 +179,8 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
                         data-target={t}
                         data-status={st}
                         aria-selected={isOpen}
-                        aria-label={`${s} on ${t}: ${st}${cell?.reasons.length ? ` — ${cell.reasons.map((x) => x.message).join('; ')}` : ''}`}
+                        // Starts with the visible words (status, reason count) so speech input can name the cell.
+                        aria-label={`${STATUS_WORD[st]}${cell?.reasons.length ? ` ${cell.reasons.length}` : ''}: ${s} on ${t}${cell?.reasons.length ? ` — ${cell.reasons.map((x) => x.message).join('; ')}` : ''}`}
                         aria-describedby={tipId}
                         className={`mcell ${st} ${dim ? 'dim' : ''} ${isOpen ? 'open' : ''}`}
                         onClick={() => {
