@@ -175,3 +175,37 @@ describe.skipIf(!ok)('Browse… in browser mode', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe.skipIf(!ok)('the shortcut map', () => {
+  let app: App<ReturnType<typeof scratchWorkspace>>;
+  beforeAll(async () => {
+    app = await openApp(scratchWorkspace);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('Ctrl+P opens a skill, Esc leaves Monaco for the file tab, Ctrl+Shift+B shows the compile plan', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(app.served.url);
+    await dashboard(page);
+    await page.keyboard.press('Control+p');
+    const input = page.getByRole('combobox', { name: 'Skill name' });
+    await input.waitFor();
+    await input.fill('tidy');
+    expect(await page.getByRole('option').allInnerTexts()).toEqual([expect.stringMatching(/^tidy-commits/)]);
+    await input.press('Enter');
+    await expect.poll(() => hash(page)).toBe('#/editor/tidy-commits');
+    await page.locator('.monaco-editor').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('editor-keys').innerText()).toMatch(/Esc leaves it/);
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
+    await screenshot(page, 'jobs-editor-keys', false);
+    await page.keyboard.press('Control+Shift+B');
+    await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+});
