@@ -37,6 +37,10 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
     await page.goto(app.served.url);
     await dashboard(page);
     expect(await page.locator('[data-card="Policy"] [data-action="open-settings"]').getAttribute('href')).toBe('#/settings');
+    // Jargon is explained where it appears, in GUI words (no CLI flags).
+    const terms = await page.locator('.dashboard [data-term]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-term')))].sort());
+    expect(terms).toEqual(expect.arrayContaining(['bare', 'eager', 'gate', 'lazy', 'pinned', 'standing', 'warning']));
+    expect(await page.locator('.dashboard').innerText()).not.toMatch(/--strict|run skillsmith/);
     const compile = page.locator('[data-card="Compiled output"] [data-action="compile"]');
     await compile.click();
     const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
@@ -202,6 +206,8 @@ describe.skipIf(!ok)('the shortcut map', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
     await screenshot(page, 'jobs-editor-keys', false);
+    // Glossary words carry their explanation (one module, same text everywhere).
+    expect(await page.locator('.editor-meters [data-term="lazy"]').getAttribute('title')).toMatch(/^Lazy: the agent keeps only each skill’s stub/);
     await page.keyboard.press('Control+Shift+B');
     await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor();
     await page.keyboard.press('Escape');

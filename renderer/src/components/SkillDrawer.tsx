@@ -3,6 +3,7 @@ import { formatTokens } from '../format';
 import { useSkill } from '../queries';
 import { ErrorState, Spinner } from './States';
 import { useEscape } from '../use-escape';
+import { Term } from '../glossary';
 
 export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: SkillRow | undefined; dir: string; onClose: () => void }) {
   const detail = useSkill(root, dir);
@@ -37,7 +38,7 @@ export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: Sk
             <span className="mono">{formatTokens(row.budget)} tok</span>
           </div>
           <div>
-            <span className="fact-k">stub</span>
+            <span className="fact-k"><Term term="stub" /></span>
             <span className="mono">{formatTokens(row.stubTokens)} tok</span>
           </div>
           <div>

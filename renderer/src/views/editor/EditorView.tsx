@@ -11,6 +11,7 @@ import { PreviewSlot } from './PreviewSlot';
 import { FLUSH_DRAFTS_EVENT, newestDraft } from './drafts';
 import { EditorSession, type FileState } from './session';
 import './editor.css';
+import { Word } from '../../glossary';
 
 /** `#/editor/<dir>` or `#/editor/<dir>/<file>` (the file's tab is opened). */
 export function parseEditorArg(arg: string | undefined): { dir: string; file?: string } | null {
@@ -496,7 +497,7 @@ function BudgetMeter({ meter }: { meter: Meter }) {
     <div className="editor-meters" aria-label="Token budget">
       {bar('Body', meter.bodyTokens, meter.budget, 'Estimated tokens of the compiled body (prompts inlined) against context.budget')}
       {bar('Standing stub', meter.stubTokens, meter.standing, 'What a lazy agent keeps in every session, against context.standing (highlighted in the text)')}
-      <span className={`pill ${meter.disclosure}`}>{meter.disclosure}</span>
+      <span className={`pill ${meter.disclosure}`}><Word word={meter.disclosure} /></span>
     </div>
   );
 }

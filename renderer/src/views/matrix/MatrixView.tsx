@@ -10,6 +10,7 @@ import { activeTargets, explainCell, snapshotMatrix, type Cell } from '../previe
 import { useCompileSnapshot } from '../previews/queries';
 import '../previews/previews.css';
 import './matrix.css';
+import { Word } from '../../glossary';
 
 type StatusFilter = 'all' | CellStatus;
 type TargetFilter = 'all' | 'active';
@@ -153,7 +154,7 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
                   return (
                     <div key={t} role="columnheader" className={`mhead ${active.targets.includes(t) ? 'active' : ''}`} title={`${def.agent} — ${def.loading}${active.targets.includes(t) ? ' — active in this project' : ''}`} data-target={t}>
                       <span className="mhead-id">{t}</span>
-                      <span className={`pill ${def.loading}`}>{def.loading}</span>
+                      <span className={`pill ${def.loading}`}><Word word={def.loading} plain /></span>
                     </div>
                   );
                 })}
