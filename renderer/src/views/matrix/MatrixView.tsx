@@ -43,7 +43,9 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
 
   const byKey = useMemo(() => new Map(matrix.cells.map((c) => [`${c.skill}\0${c.target}`, c])), [matrix]);
   const targets = matrix.targets.filter((t) => (targetFilter === 'all' ? true : targetFilter === 'active' ? active.targets.includes(t) : t === targetFilter));
-  const skills = matrix.skills.filter((s) => status === 'all' || targets.some((t) => byKey.get(`${s}\0${t}`)?.status === status));
+  const [query, setQuery] = useState('');
+  const q = query.trim().toLowerCase();
+  const skills = matrix.skills.filter((s) => (!q || s.toLowerCase().includes(q)) && (status === 'all' || targets.some((t) => byKey.get(`${s}\0${t}`)?.status === status)));
   const counts = useMemo(() => {
     const n = { full: 0, degraded: 0, unsupported: 0 };
     for (const c of matrix.cells) if (targets.includes(c.target)) n[c.status]++;
@@ -99,6 +101,7 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
             </p>
           </div>
           <div className="table-tools">
+            <input className="filter" type="search" placeholder="Search skills" aria-label="Search skills" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
             <div className="segmented" role="group" aria-label="Filter by status">
               {(['all', 'full', 'degraded', 'unsupported'] as const).map((s) => (
                 <button key={s} type="button" className={status === s ? 'on' : ''} aria-pressed={status === s} onClick={() => setStatus(s)} data-status-filter={s}>
