@@ -37,6 +37,10 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
     await page.goto(app.served.url);
     await dashboard(page);
     expect(await page.locator('[data-card="Policy"] [data-action="open-settings"]').getAttribute('href')).toBe('#/settings');
+    // Jargon is explained where it appears, in GUI words (no CLI flags).
+    const terms = await page.locator('.dashboard [data-term]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-term')))].sort());
+    expect(terms).toEqual(expect.arrayContaining(['bare', 'eager', 'gate', 'lazy', 'pinned', 'standing', 'warning']));
+    expect(await page.locator('.dashboard').innerText()).not.toMatch(/--strict|run skillsmith/);
     const compile = page.locator('[data-card="Compiled output"] [data-action="compile"]');
     await compile.click();
     const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
@@ -172,6 +176,42 @@ describe.skipIf(!ok)('Browse… in browser mode', () => {
     await page.locator('[data-action="open-folder"]').click();
     await dashboard(page);
     expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(!ok)('the shortcut map', () => {
+  let app: App<ReturnType<typeof scratchWorkspace>>;
+  beforeAll(async () => {
+    app = await openApp(scratchWorkspace);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('Ctrl+P opens a skill, Esc leaves Monaco for the file tab, Ctrl+Shift+B shows the compile plan', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(app.served.url);
+    await dashboard(page);
+    await page.keyboard.press('Control+p');
+    const input = page.getByRole('combobox', { name: 'Skill name' });
+    await input.waitFor();
+    await input.fill('tidy');
+    expect(await page.getByRole('option').allInnerTexts()).toEqual([expect.stringMatching(/^tidy-commits/)]);
+    await input.press('Enter');
+    await expect.poll(() => hash(page)).toBe('#/editor/tidy-commits');
+    await page.locator('.monaco-editor').first().waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('editor-keys').innerText()).toMatch(/Esc leaves it/);
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
+    await screenshot(page, 'jobs-editor-keys', false);
+    // Glossary words carry their explanation (one module, same text everywhere).
+    expect(await page.locator('.editor-meters [data-term="lazy"]').getAttribute('title')).toMatch(/^Lazy: the agent keeps only each skill’s stub/);
+    await page.keyboard.press('Control+Shift+B');
+    await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
   });
 });

@@ -81,4 +81,31 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
     await page.waitForFunction((n) => document.querySelector('.table-foot')?.textContent?.startsWith(`${n} of 1000`), failing);
     expect(errors).toEqual([]);
   });
+  it('the editor list and the matrix search the 1,000 skills by name', async () => {
+    const { page, context } = await watchedPage(browser);
+    try {
+      await page.goto(served.url);
+      await page.evaluate(() => (window.location.hash = '#/editor'));
+      const links = page.locator('.editor-skill-link');
+      await links.first().waitFor({ timeout: 60_000 });
+      expect(await links.count()).toBe(1000);
+      const name = (await links.nth(500).getAttribute('data-skill'))!;
+      await page.getByRole('searchbox', { name: 'Search skills' }).fill(name);
+      const found = await links.evaluateAll((ls) => ls.map((l) => l.getAttribute('data-skill')!));
+      expect(found).toContain(name);
+      expect(found.every((d) => d.includes(name))).toBe(true);
+      expect(found.length).toBeLessThan(20);
+
+      await page.evaluate(() => (window.location.hash = '#/matrix'));
+      const search = page.getByRole('searchbox', { name: 'Search skills' });
+      await search.waitFor({ timeout: 60_000 });
+      await search.fill(name);
+      await expect.poll(() => page.locator('.matrix-view [data-skill]').evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))])).toContain(name);
+      const rows = await page.locator('.matrix-view [data-skill]').evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))]);
+      expect(rows.every((d) => d.includes(name))).toBe(true);
+      await screenshot(page, 'scale-matrix-search', false);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 });

@@ -122,7 +122,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
       // Files compile has never written are one finding, not one per file.
       if (missing.length) {
         const sample = missing.slice(0, 3).map((d) => d.path).join(', ');
-        problems.push({ severity: 'warning', skill: null, source: 'compile', message: `${missing.length} generated file(s) not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — run skillsmith compile` });
+        problems.push({ severity: 'warning', skill: null, source: 'compile', message: `${missing.length} generated file(s) not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — Compile… on the dashboard writes them` });
       }
       for (const d of changed.slice(0, 20)) {
         problems.push({ severity: 'warning', skill: null, source: 'compile', message: d.kind === 'stale' ? `${d.path}: stale — compile would prune it` : `${d.path}: differs from what compile writes (edited by hand?)`, file: d.path });
@@ -131,7 +131,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
       const card: StatusCard =
         changed.length === 0
           ? { state: 'warn', title: 'Compiled output', detail: `not compiled yet — ${missing.length} file(s) to write` }
-          : { state: 'warn', title: 'Compiled output', detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — run skillsmith compile` };
+          : { state: 'warn', title: 'Compiled output', detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — Compile… updates them` };
       return { card, problems };
     },
   };

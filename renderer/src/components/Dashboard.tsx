@@ -10,6 +10,7 @@ import { StandingChart } from './StandingChart';
 import { AddSkillActions, DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
 import { StatusCards, Targets } from './StatusCards';
 import { CompileDialog } from '../views/previews/CompileDialog';
+import { Term } from '../glossary';
 
 /** The project overview: targets, costs, the skills table, drift and problems. */
 export function DashboardView({ project }: { project: ProjectRef }) {
@@ -116,10 +117,10 @@ function SummaryTiles({ data }: { data: DashboardData }) {
       <div className={`tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">
         <div className="tile-k">Warnings</div>
         <div className="tile-v">{data.totals.warnings}</div>
-        <div className="tile-sub">fail only with --strict</div>
+        <div className="tile-sub"><Term term="warning">shown, never blocking</Term></div>
       </div>
       <div className="tile" data-tile="standing">
-        <div className="tile-k">Highest standing cost</div>
+        <div className="tile-k">Highest <Term term="standing">standing cost</Term></div>
         <div className="tile-v">{worst ? formatTokens(worst.tokens) : '—'}<span className="unit">tok</span></div>
         <div className="tile-sub">{worst ? `per session on ${worst.target}` : 'no active target'}</div>
       </div>

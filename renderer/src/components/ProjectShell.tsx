@@ -5,7 +5,9 @@ import { navigate, useRoute } from '../route';
 import { clearProjectDrafts, FLUSH_DRAFTS_EVENT, projectDrafts } from '../views/editor/drafts';
 import { findView, PROJECT_VIEWS } from '../views/registry';
 import { Brand } from './Logo';
+import { QuickOpen } from './QuickOpen';
 import { SwitchDialog } from './SwitchDialog';
+import { CompileDialog } from '../views/previews/CompileDialog';
 
 /** The frame of an open project: brand, project, the view tabs, connection state. */
 export function ProjectShell({ project, connected }: { project: ProjectRef; connected: boolean }) {
@@ -26,14 +28,19 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
     else leave();
   };
 
-  // Ctrl/Cmd+1…9 jumps to the n-th tab (documented in the README's shortcut map).
+  const [quickOpen, setQuickOpen] = useState(false);
+  const [compiling, setCompiling] = useState(false);
+  // The shortcut map (README, "Keyboard"): Ctrl/Cmd+1…9 the n-th tab, Ctrl+P open a skill,
+  // Ctrl+Shift+B compile (plan first). Ctrl+S is the editor's.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || !/^[1-9]$/.test(e.key)) return;
-      const target = PROJECT_VIEWS[Number(e.key) - 1];
-      if (!target) return;
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (!e.shiftKey && /^[1-9]$/.test(key) && PROJECT_VIEWS[Number(key) - 1]) navigate({ view: PROJECT_VIEWS[Number(key) - 1]!.id });
+      else if (!e.shiftKey && key === 'p') setQuickOpen(true);
+      else if (e.shiftKey && key === 'b') setCompiling(true);
+      else return;
       e.preventDefault();
-      navigate({ view: target.id });
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -85,6 +92,8 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
         </div>
       </header>
       {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
+      {quickOpen && <QuickOpen root={project.root} onClose={() => setQuickOpen(false)} />}
+      {compiling && <CompileDialog project={project} dirty={projectDrafts(project.root).length > 0} onClose={() => setCompiling(false)} />}
       {asking && (
         <SwitchDialog
           drafts={asking}

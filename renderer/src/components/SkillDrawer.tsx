@@ -4,6 +4,7 @@ import { verdictWords } from './SkillsTable';
 import { useSkill } from '../queries';
 import { ErrorState, Spinner } from './States';
 import { useEscape } from '../use-escape';
+import { Term } from '../glossary';
 
 export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: SkillRow | undefined; dir: string; onClose: () => void }) {
   const detail = useSkill(root, dir);
@@ -38,7 +39,7 @@ export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: Sk
             <span className="mono">{formatTokens(row.budget)} tok</span>
           </div>
           <div>
-            <span className="fact-k">stub</span>
+            <span className="fact-k"><Term term="stub" /></span>
             <span className="mono">{formatTokens(row.stubTokens)} tok</span>
           </div>
           <div>

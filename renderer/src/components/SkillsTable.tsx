@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Dashboard, SkillRow } from '../../../shared/ipc';
 import { formatTokens } from '../format';
+import { Term, Word } from '../glossary';
 
 type SortKey = 'name' | 'version' | 'source' | 'budget' | 'lint' | 'lock' | 'mode' | `standing:${string}`;
 type LintFilter = 'all' | 'fail' | 'warn' | 'pass';
@@ -141,7 +142,7 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
                       <button type="button" className="skill-name link" onClick={(e) => (e.stopPropagation(), onSelect(s.dir))}>
                         {s.name}
                       </button>
-                      {!s.manifested && <span className="tag subtle">bare</span>}
+                      {!s.manifested && <span className="tag subtle"><Term term="bare" plain /></span>}
                       <div className="desc" title={s.description}>
                         {s.description || <em>no description</em>}
                       </div>
@@ -160,9 +161,9 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
                       <LintBadge row={s} />
                     </div>
                     <div role="cell" className="td">
-                      <span className={`lock ${s.lock}`}>{s.lock}</span>
+                      <span className={`lock ${s.lock}`}>{s.lock === 'drift' ? <Term term="drift" plain /> : s.lock === 'locked' ? <Term term="pinned" plain>locked</Term> : s.lock}</span>
                     </div>
-                    <div role="cell" className="td">{s.mode ? <span className={`mode ${s.mode}`}>{s.mode}</span> : '—'}</div>
+                    <div role="cell" className="td">{s.mode ? <span className={`mode ${s.mode}`}><Word word={s.mode} plain /></span> : '—'}</div>
                     <div role="cell" className="td perms">
                       <Permissions row={s} />
                     </div>

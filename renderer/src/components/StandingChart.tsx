@@ -1,5 +1,6 @@
 import type { Dashboard } from '../../../shared/ipc';
 import { formatTokens } from '../format';
+import { Word } from '../glossary';
 
 /** Total standing context cost per session, one bar per target the project compiles for. */
 export function StandingChart({ data }: { data: Dashboard }) {
@@ -21,7 +22,7 @@ export function StandingChart({ data }: { data: Dashboard }) {
               <li key={r.target} className="bar-row" data-target={r.target}>
                 <div className="bar-label">
                   <span className="bar-name">{r.target}</span>
-                  <span className={`pill ${r.loading}`}>{r.loading}</span>
+                  <span className={`pill ${r.loading}`}><Word word={r.loading} /></span>
                 </div>
                 <div className="bar-track" title={r.label}>
                   <div className={`bar-fill ${r.loading} ${r.tokens === null ? 'unknown' : ''}`} style={{ width: `${r.tokens === null ? 100 : pct}%` }} />

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Dashboard, StatusCard } from '../../../shared/ipc';
+import { Word } from '../glossary';
 
 const ICON: Record<StatusCard['state'], string> = { ok: '✓', warn: '!', error: '✕', none: '–', unavailable: '…' };
 const WORD: Record<StatusCard['state'], string> = { ok: 'OK', warn: 'Attention', error: 'Problem', none: 'Not set up', unavailable: 'Not available' };
@@ -58,7 +59,7 @@ export function Targets({ data }: { data: Dashboard }) {
             <span className="target-tags">
               {t.configured && <span className="tag">configured</span>}
               {t.detected && <span className="tag">detected</span>}
-              <span className={`pill ${t.loading}`}>{t.loading}</span>
+              <span className={`pill ${t.loading}`}><Word word={t.loading} /></span>
             </span>
           </li>
         ))}

@@ -10,6 +10,7 @@ import type { ListingReport } from '../../../../shared/targets/listing';
 import { useCompileSnapshot } from '../previews/queries';
 import '../previews/previews.css';
 import './costs.css';
+import { Word } from '../../glossary';
 
 /** Distinct, readable hues for the skills' segments (cycled). */
 const HUES = [248, 200, 160, 32, 330, 280, 96, 12, 180, 56];
@@ -63,7 +64,7 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
             <li key={t.id} className={`cost-row ${active.includes(t.id) ? 'active' : ''}`} data-target={t.id} data-total={total}>
               <div className="cost-label">
                 <span className="bar-name">{t.id}</span>
-                <span className={`pill ${t.loading}`}>{t.loading}</span>
+                <span className={`pill ${t.loading}`}><Word word={t.loading} /></span>
               </div>
               <div className="cost-track" role="img" aria-label={`${t.id}: ${total} tokens per session — ${skills.map((s) => `${s.skill} ${s.perTarget[t.id] ?? 'n/a'}`).join(', ')}`}>
                 {skills.map((s, i) => {
@@ -84,12 +85,11 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
             </li>
           ))}
         </ul>
-        <div className="cost-legend" role="list" aria-label="Skills">
+        <div className="cost-legend" role="group" aria-label="Skills">
           {skills.map((s, i) => (
             <button
               key={s.skill}
               type="button"
-              role="listitem"
               className={`legend-item ${selected?.skill === s.skill ? 'on' : ''}`}
               onClick={() => navigate({ view: 'costs', ...(selected?.skill === s.skill ? {} : { arg: s.skill }) })}
               aria-pressed={selected?.skill === s.skill}

@@ -13,6 +13,7 @@ import { evalTemplate } from '../../../../shared/evals/template';
 import { FLUSH_DRAFTS_EVENT, newestDraft } from './drafts';
 import { EditorSession, type FileState } from './session';
 import './editor.css';
+import { Word } from '../../glossary';
 
 /** `#/editor/<dir>` or `#/editor/<dir>/<file>` (the file's tab is opened). */
 export function parseEditorArg(arg: string | undefined): { dir: string; file?: string } | null {
@@ -32,15 +33,21 @@ export function EditorView({ project, arg }: { project: ProjectRef; arg?: string
 
 function SkillIndex({ project }: { project: ProjectRef }) {
   const dash = useDashboard(project.root);
+  const [query, setQuery] = useState('');
+  const q = query.trim().toLowerCase();
+  const shown = (dash.data?.skills ?? []).filter((s) => !q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q));
   return (
     <main className="editor-index">
       <section className="panel editor-index-list">
         <h2>Edit a skill</h2>
         <p className="muted small">Pick a skill of {project.name} to edit, with lint, safety and budget checks as you type.</p>
         {dash.isPending ? <p className="muted">Loading skills…</p> : null}
+        {dash.data && dash.data.skills.length > 8 ? (
+          <input className="filter editor-skill-search" type="search" placeholder="Search skills" aria-label="Search skills" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
+        ) : null}
         {dash.data ? (
           <ul className="editor-skill-list">
-            {dash.data.skills.map((s) => (
+            {shown.map((s) => (
               <li key={s.dir}>
                 <a href={`#/editor/${encodeURIComponent(s.dir)}`} className="editor-skill-link" data-skill={s.dir}>
                   <span className="name">{s.name}</span>
@@ -49,6 +56,7 @@ function SkillIndex({ project }: { project: ProjectRef }) {
               </li>
             ))}
             {dash.data.skills.length === 0 ? <li className="muted">No skills yet — create the first one.</li> : null}
+            {dash.data.skills.length > 0 && shown.length === 0 ? <li className="muted">No skill matches “{query}”.</li> : null}
           </ul>
         ) : null}
       </section>
@@ -202,6 +210,8 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       renderWhitespace: 'selection',
       unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: false },
       scrollBeyondLastLine: false,
+      // Monaco's dimmed final line number fails contrast (axe); a plain one does not.
+      renderFinalNewline: 'on',
       padding: { top: 10, bottom: 10 },
       fixedOverflowWidgets: true,
       lightbulb: { enabled: monaco.editor.ShowLightbulbIconMode.OnCode },
@@ -213,6 +223,13 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       const path = instance.getModel() ? [...session.files.values()].find((f) => f.model === instance.getModel())?.path : undefined;
       if (path) void saveFile(path);
     });
+    // Escape leaves the editor (Tab is taken for indenting): focus goes to the active file
+    // tab. Only when no Monaco widget (suggestions, find, rename, hints) wants Escape itself.
+    instance.addCommand(
+      monaco.KeyCode.Escape,
+      () => document.querySelector<HTMLElement>('.editor-tablist [role="tab"][aria-selected="true"]')?.focus(),
+      '!suggestWidgetVisible && !findWidgetVisible && !renameInputVisible && !parameterHintsVisible && !inSnippetMode && !markersNavigationVisible && !accessibilityHelpWidgetVisible',
+    );
     const keydown = instance.onKeyDown((e) => session.markKeystroke(e.browserEvent.timeStamp));
         return () => {
       keydown.dispose();
@@ -351,10 +368,12 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
 
       <div className="editor-grid">
         <section className="editor-main panel">
-          <div className="editor-tabs" role="tablist" aria-label="Files">
-            {tabs.map((t) => (
-              <FileTab key={t.path} file={t} active={current?.path === t.path} problems={diags.filter((d) => d.file === t.path)} onClick={() => setActive(t.path)} />
-            ))}
+          <div className="editor-tabs">
+            <div className="editor-tablist" role="tablist" aria-label="Files">
+              {tabs.map((t) => (
+                <FileTab key={t.path} file={t} active={current?.path === t.path} problems={diags.filter((d) => d.file === t.path)} onClick={() => setActive(t.path)} />
+              ))}
+            </div>
             {!session.files.has('skill.spec.yml') && session.loaded ? (
               <button type="button" className="editor-tab add" onClick={() => (session.createFile('skill.spec.yml', specTemplate(dir)), setActive('skill.spec.yml'))}>
                 + skill.spec.yml
@@ -388,6 +407,9 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
           {current?.path.startsWith('evals/') ? <div className="editor-hint small muted">An eval (spec/SPEC.md "Evals") — completion and hover from the eval schema; Ctrl+Space for fields. Run it from the Evals view.</div> : null}
           {current?.path === 'skill.spec.yml' ? <div className="editor-hint small muted">SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.</div> : null}
           <div className="editor-host" ref={host} data-file={current?.path ?? ''} />
+          <p className="editor-keys small muted" data-testid="editor-keys">
+            Tab indents inside the editor — <kbd>Esc</kbd> leaves it (or <kbd>Ctrl</kbd>+<kbd>M</kbd>, then Tab moves focus) · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves
+          </p>
           <Problems diagnostics={diags} files={session.files} onReveal={reveal} onFix={(d, fix) => session.applyFix(d.file, fix.edits)} />
         </section>
         <aside className="editor-side" aria-label="Previews">
@@ -499,7 +521,7 @@ function BudgetMeter({ meter }: { meter: Meter }) {
     <div className="editor-meters" aria-label="Token budget">
       {bar('Body', meter.bodyTokens, meter.budget, 'Estimated tokens of the compiled body (prompts inlined) against context.budget')}
       {bar('Standing stub', meter.stubTokens, meter.standing, 'What a lazy agent keeps in every session, against context.standing (highlighted in the text)')}
-      <span className={`pill ${meter.disclosure}`}>{meter.disclosure}</span>
+      <span className={`pill ${meter.disclosure}`}><Word word={meter.disclosure} /></span>
     </div>
   );
 }

@@ -572,7 +572,7 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
 export function InstallView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const m = /^(update|remove):([a-z0-9][a-z0-9-]*)$/.exec(arg ?? '');
   return (
-    <div className="dashboard inst-view">
+    <main className="dashboard inst-view">
       {m?.[1] === 'update' ? (
         <UpdateFlow key={m[2]} project={project} dir={m[2]!} />
       ) : m?.[1] === 'remove' ? (
@@ -580,7 +580,7 @@ export function InstallView({ project, arg }: { project: ProjectRef; arg?: strin
       ) : (
         <InstallFlow project={project} />
       )}
-    </div>
+    </main>
   );
 }
 

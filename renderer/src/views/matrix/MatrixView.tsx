@@ -10,6 +10,7 @@ import { activeTargets, explainCell, snapshotMatrix, type Cell } from '../previe
 import { useCompileSnapshot } from '../previews/queries';
 import '../previews/previews.css';
 import './matrix.css';
+import { Word } from '../../glossary';
 
 type StatusFilter = 'all' | CellStatus;
 type TargetFilter = 'all' | 'active';
@@ -42,7 +43,9 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
 
   const byKey = useMemo(() => new Map(matrix.cells.map((c) => [`${c.skill}\0${c.target}`, c])), [matrix]);
   const targets = matrix.targets.filter((t) => (targetFilter === 'all' ? true : targetFilter === 'active' ? active.targets.includes(t) : t === targetFilter));
-  const skills = matrix.skills.filter((s) => status === 'all' || targets.some((t) => byKey.get(`${s}\0${t}`)?.status === status));
+  const [query, setQuery] = useState('');
+  const q = query.trim().toLowerCase();
+  const skills = matrix.skills.filter((s) => (!q || s.toLowerCase().includes(q)) && (status === 'all' || targets.some((t) => byKey.get(`${s}\0${t}`)?.status === status)));
   const counts = useMemo(() => {
     const n = { full: 0, degraded: 0, unsupported: 0 };
     for (const c of matrix.cells) if (targets.includes(c.target)) n[c.status]++;
@@ -98,6 +101,7 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
             </p>
           </div>
           <div className="table-tools">
+            <input className="filter" type="search" placeholder="Search skills" aria-label="Search skills" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
             <div className="segmented" role="group" aria-label="Filter by status">
               {(['all', 'full', 'degraded', 'unsupported'] as const).map((s) => (
                 <button key={s} type="button" className={status === s ? 'on' : ''} aria-pressed={status === s} onClick={() => setStatus(s)} data-status-filter={s}>
@@ -153,7 +157,7 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
                   return (
                     <div key={t} role="columnheader" className={`mhead ${active.targets.includes(t) ? 'active' : ''}`} title={`${def.agent} — ${def.loading}${active.targets.includes(t) ? ' — active in this project' : ''}`} data-target={t}>
                       <span className="mhead-id">{t}</span>
-                      <span className={`pill ${def.loading}`}>{def.loading}</span>
+                      <span className={`pill ${def.loading}`}><Word word={def.loading} plain /></span>
                     </div>
                   );
                 })}
@@ -179,7 +183,8 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
                         data-target={t}
                         data-status={st}
                         aria-selected={isOpen}
-                        aria-label={`${s} on ${t}: ${st}${cell?.reasons.length ? ` — ${cell.reasons.map((x) => x.message).join('; ')}` : ''}`}
+                        // Starts with the visible words (status, reason count) so speech input can name the cell.
+                        aria-label={`${STATUS_WORD[st]}${cell?.reasons.length ? ` ${cell.reasons.length}` : ''}: ${s} on ${t}${cell?.reasons.length ? ` — ${cell.reasons.map((x) => x.message).join('; ')}` : ''}`}
                         aria-describedby={tipId}
                         className={`mcell ${st} ${dim ? 'dim' : ''} ${isOpen ? 'open' : ''}`}
                         onClick={() => {

@@ -324,7 +324,7 @@ function OutputText({ text }: { text: string }) {
     return ls;
   }, [text]);
   return (
-    <div className="pf-content" data-testid="preview-output">
+    <div className="pf-content" data-testid="preview-output" tabIndex={0} aria-label="Compiled output">
       {lines.map((l, i) => (
         <div key={i} className="pl">
           {l === '' ? '\n' : l}

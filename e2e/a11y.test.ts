@@ -1,0 +1,75 @@
+/**
+ * An axe-core scan of every screen (browser mode, real serve, the example workspace), in
+ * light and dark: no serious or critical violation. axe is evaluated through the
+ * DevTools protocol, so the page's CSP (no inline scripts) stays as it is.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { openApp, type App } from './support/app';
+import { haveChromium } from './support/browser';
+import { scratchWorkspace } from './support/serve';
+
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
+const AXE = readFileSync(join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function scan(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Violation[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+const SCREENS: [string, string, string][] = [
+  ['dashboard', '#/dashboard', '[role="table"][aria-label="Installed skills"]'],
+  ['editor index', '#/editor', 'form[aria-label="New skill"]'],
+  ['editor', '#/editor/prereview', '.monaco-editor'],
+  ['install', '#/install', 'main'],
+  ['previews', '#/previews/prereview', 'main'],
+  ['matrix', '#/matrix', 'main'],
+  ['costs', '#/costs', 'main'],
+  ['playground', '#/playground', 'main'],
+  ['runs', '#/runs', 'main'],
+];
+
+describe.skipIf(!ok)('accessibility (axe-core)', () => {
+  let app: App<ReturnType<typeof scratchWorkspace>>;
+  beforeAll(async () => {
+    app = await openApp(scratchWorkspace);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`every screen has no serious or critical violation (${colorScheme})`, async () => {
+      const { page } = await app.open({ colorScheme });
+      await page.goto(app.served.url);
+      const found: Record<string, string[]> = {};
+      for (const [name, hash, ready] of SCREENS) {
+        await page.evaluate((h) => (window.location.hash = h), hash);
+        await page.locator(ready).first().waitFor({ timeout: 30_000 });
+        // Let data-driven parts settle (skeletons replaced).
+        await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .skeleton'), null, { timeout: 30_000 });
+        found[name] = await scan(page);
+      }
+      // The picker, too.
+      await page.locator('[data-action="switch-project"]').click();
+      await page.getByRole('heading', { name: 'Recent projects' }).waitFor();
+      found.picker = await scan(page);
+      expect(found).toEqual(Object.fromEntries([...SCREENS.map(([n]) => [n, []]), ['picker', []]]));
+    }, 180_000);
+  }
+});
