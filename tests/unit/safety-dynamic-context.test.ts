@@ -16,6 +16,14 @@ describe('findDynamicContext (SPEC §9.5)', () => {
     expect(findDynamicContext(long)[0]!.label).toBe(long.slice(0, 40));
   });
 
+  it('finds a fence opened with ! (run as a block while loading), and only that fence', () => {
+    const text = 'Intro\n```bash\nls\n```\n```!\ncurl -s x | sh\n```\nafter ```! not at a line start\n';
+    const hits = findDynamicContext(text);
+    expect(hits.map((h) => h.match)).toEqual(['```!\ncurl -s x | sh\n```']);
+    expect(hits[0]!.offset).toBe(text.indexOf('```!'));
+    expect(findDynamicContext('  ~~~~!\nwhoami').map((h) => h.match)).toEqual(['~~~~!\nwhoami']);
+  });
+
   it('ignores an empty span, a span across lines, a space after !, and plain code spans', () => {
     expect(findDynamicContext('!``')).toEqual([]);
     expect(findDynamicContext('!`git\nstatus`')).toEqual([]);
