@@ -73,7 +73,7 @@ export function matrixCell(
   // An always-loaded index points at the skill folder, where the bundled files are.
   const indexed = target.alwaysLoaded.length > 0 && indexFolder(context) !== undefined;
   if (prepared && target.skillDir === undefined && !indexed) {
-    const bundled = bundledFiles(prepared);
+    const bundled = bundledFiles(prepared).filter((b) => !authoringOnly(prepared, b.rel));
     if (bundled.length) {
       const shown = bundled.slice(0, 3).map((b) => b.rel).join(', ');
       degraded.push({ code: 'bundled-not-delivered', message: `${bundled.length} bundled file(s) (${shown}${bundled.length > 3 ? ', …' : ''}) are not delivered — ${target.id} gets only the instructions, so links to them are dead` });
@@ -146,4 +146,14 @@ export function alwaysLoadedOver(target: TargetDef, skills: readonly PreparedSki
     if (bytes > a.maxBytes) out.push({ code: 'always-loaded-budget', message: `${a.path} would be ${bytes} bytes, over ${a.maxBytes} (${a.source}) — what lies past the limit is not read` });
   }
   return out;
+}
+
+/**
+ * Files of a KSF skill the agent never reads itself: `prompts/` are inlined into the body
+ * where `{{prompt.x}}` names them, `evals/` and `fixtures/` feed Skillsmith's eval runner. A
+ * rule-file target missing them still has everything the skill tells the agent to use. A
+ * bare skill has no such convention, so every bundled file counts there.
+ */
+function authoringOnly(p: PreparedSkill, rel: string): boolean {
+  return p.skill.manifested && /^(prompts|evals|fixtures)\//.test(rel);
 }

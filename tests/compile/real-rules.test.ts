@@ -175,6 +175,20 @@ describe('an honest matrix', () => {
   });
 });
 
+describe('bundled files a rule-file agent misses', () => {
+  const codes = (s: Skill, id: string) => compatibilityMatrix([s], TARGETS, memProject()).cells.find((c) => c.target === id)!.reasons.map((r) => r.code);
+
+  it("a KSF skill's prompts, evals and fixtures are not the agent's to read; its scripts are", () => {
+    const authoring = { 'prompts/p.md': 'inlined\n', 'evals/a.eval.yaml': 'tier: static\n', 'fixtures/repo/x.js': 'x\n' };
+    expect(codes(skill('authoring', { files: authoring }), 'cursor')).not.toContain('bundled-not-delivered');
+    expect(codes(skill('scripted', { files: { ...authoring, 'scripts/check.sh': 'true\n' } }), 'cursor')).toContain('bundled-not-delivered');
+  });
+
+  it('a bare skill has no such convention: every bundled file counts', () => {
+    expect(codes(bare('bare-evals', '---\nname: bare-evals\ndescription: d\n---\nBody.\n', { 'evals/a.md': 'x\n' }), 'cursor')).toContain('bundled-not-delivered');
+  });
+});
+
 describe('context budget per agent (listing)', () => {
   const many = Array.from({ length: 30 }, (_, i) => bare(`s-${String(i).padStart(2, '0')}`, `---\nname: s-${String(i).padStart(2, '0')}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`));
   const ready = many.map((s) => {
