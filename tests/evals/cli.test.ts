@@ -14,12 +14,6 @@ const ok = await bwrapWorks();
 const example = join(repoRoot, 'examples/workspace');
 afterAll(cleanup);
 
-describe('the example workspace stand-in', () => {
-  it('is the tests\' stand-in agent, byte for byte', () => {
-    expect(readFileSync(join(example, 'tools/stand-in-agent.mjs'), 'utf8')).toBe(readFileSync(join(__dirname, 'fixtures/stand-in-agent.mjs'), 'utf8'));
-  });
-});
-
 describe.skipIf(!ok)('skillsmith eval (CLI)', () => {
   let ws = '';
   beforeAll(() => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { repoRoot } from '../support/paths';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { EvalResult, TrialResult } from '../../shared/evals/model';
@@ -197,7 +198,8 @@ describe('rates and intervals', () => {
   });
 });
 
-const standIn = join(__dirname, 'fixtures', 'stand-in-agent.mjs');
+// The example workspace's stand-in agent: the one `skillsmith eval` runs there in CI.
+const standIn = join(repoRoot, 'examples', 'workspace', 'tools', 'stand-in-agent.mjs');
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 

@@ -6,12 +6,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { repoRoot } from '../support/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvalSetupError, runEvals, type EvalEvent, type EvalRequest } from '../../main/services/evals/run';
 import { EvalService } from '../../main/services/evals/service';
 import { cleanup, installSkills, tempDir, bwrapWorks } from '../sandbox/helpers';
 
-const standIn = join(__dirname, 'fixtures', 'stand-in-agent.mjs');
+// The example workspace's stand-in agent: the one `skillsmith eval` runs there in CI.
+const standIn = join(repoRoot, 'examples', 'workspace', 'tools', 'stand-in-agent.mjs');
 const ok = await bwrapWorks();
 const parentEnv = { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: process.env.HOME, SECRET_TOKEN: 'leak-me', PASSED_KEY: 'k-123' };
 
