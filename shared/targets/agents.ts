@@ -20,6 +20,8 @@ export const agents: TargetDef = {
   listingBudget: CODEX_LISTING,
   importFrom: [{ dir: '.agents/skills', layout: 'skill-dir' }],
   watchRoots: ['.agents', '.codex'],
+  instructions: [],
+  managedDirs: [{ dir: '.agents/skills', suffix: '/SKILL.md', wholeDir: true }],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.agents') || p.exists('.codex'),
   constraints: () => [],

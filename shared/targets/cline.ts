@@ -34,6 +34,11 @@ export const cline: TargetDef = {
     { dir: '.clinerules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.clinerules', '.cline'],
+  instructions: [
+    { path: '.clinerules', loading: 'eager' },
+    { path: '.clinerules', suffix: '.md', loading: 'eager' },
+  ],
+  managedDirs: [{ dir: '.clinerules', suffix: '.md' }],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.clinerules') || p.exists('.cline'),
   constraints: clineConstraints,

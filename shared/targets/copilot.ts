@@ -27,6 +27,14 @@ export const copilot: TargetDef = {
     { dir: '.github/instructions', layout: 'rule-file', suffix: '.instructions.md' },
   ],
   watchRoots: ['.github'],
+  instructions: [
+    { path: '.github/copilot-instructions.md', loading: 'eager' },
+    { path: '.github/instructions', suffix: '.instructions.md', loading: 'eager' },
+  ],
+  managedDirs: [
+    { dir: '.github/skills', suffix: '/SKILL.md', wholeDir: true },
+    { dir: '.github/instructions', suffix: '.instructions.md' },
+  ],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.github'),
   constraints: () => [],

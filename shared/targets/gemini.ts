@@ -19,6 +19,8 @@ export const gemini: TargetDef = {
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
   importFrom: [{ dir: '.gemini/skills', layout: 'skill-dir' }],
   watchRoots: ['GEMINI.md', '.gemini'],
+  instructions: [{ path: 'GEMINI.md', loading: 'eager' }],
+  managedDirs: [{ dir: '.gemini/skills', suffix: '/SKILL.md', wholeDir: true }],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('GEMINI.md') || p.exists('.gemini'),
   constraints: () => [],

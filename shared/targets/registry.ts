@@ -44,6 +44,11 @@ export function resolveTargets(project: ProjectView, configured: readonly string
   return { ok: true, targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true };
 }
 
+/** Project-relative paths whose changes can change some target's output or detection (for watchers), first mention first. */
+export function watchRoots(targets: readonly TargetDef[] = TARGETS): string[] {
+  return [...new Set(targets.flatMap((t) => t.watchRoots))];
+}
+
 /** Targets that share the `.agents/skills/` folder. */
 export const AGENTS_DIR_TARGETS: readonly TargetId[] = ['agents', 'zed', 'cline'];
 

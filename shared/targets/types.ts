@@ -128,6 +128,23 @@ export interface ListingBudget {
   readonly source: string;
 }
 
+/**
+ * A hand-written instruction file the agent reads (`suffix` absent), or a folder whose files
+ * ending in `suffix` each are one; `import` folds them into a skill.
+ */
+export interface InstructionSource {
+  readonly path: string;
+  readonly suffix?: string;
+  readonly loading: Loading;
+}
+
+/** A folder of generated output compile may prune from. */
+export interface ManagedDir {
+  readonly dir: string;
+  readonly suffix: string;
+  readonly wholeDir?: true;
+}
+
 /** What an emitter may know about the rest of the compile. */
 export interface EmitContext {
   /** The targets this compile writes for. */
@@ -175,6 +192,25 @@ export interface TargetDef {
    * AGENTS.md carries an index of the skills instead of their bodies.
    */
   readonly servesAgentsMdReaders: boolean;
+  /**
+   * Output locations compile scans for stale generated files it may prune (`wholeDir`: one
+   * folder per skill, `<dir>/<name><suffix>` is its SKILL.md). Scanned whether or not the
+   * target is active, so output of a target dropped from the project is cleaned up too.
+   */
+  readonly managedDirs: readonly ManagedDir[];
+  /** Hand-written instruction files and rule folders this agent reads (for import). */
+  readonly instructions: readonly InstructionSource[];
+  /** One line `doctor` prints after the target id (who else it serves), when there is one. */
+  readonly doctorNote?: string;
+  /**
+   * Project facts outside the skill that change this target's emit (a folder that redirects
+   * output, a config it quotes): compile re-emits only when they change.
+   */
+  emitFacts?(project: ProjectView): string;
+  /** Project-level notes once per compile (`agentsDirWritten`: some active target writes `.agents/skills/`). */
+  planNotes?(ready: readonly PreparedSkill[], plan: { readonly agentsDirWritten: boolean }): readonly string[];
+  /** Project-level files (not per skill) compile writes when at least one skill compiled. */
+  projectFiles?(project: ProjectView): readonly { path: string; content: string }[];
   /** True when this target is active by detection. */
   detect(project: ProjectView): boolean;
   /** Target-specific rules the skill violates (Zed's name rule, Cline's eager note…). */

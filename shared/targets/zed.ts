@@ -44,6 +44,8 @@ export const zed: TargetDef = {
   listingBudget: { totalChars: 50 * 1024, source: 'Zed: the skills catalog is capped at 50 KB; skills that do not fit are dropped with a warning' },
   importFrom: [],
   watchRoots: ['.zed'],
+  instructions: [],
+  managedDirs: [],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.zed'),
   constraints: zedConstraints,
