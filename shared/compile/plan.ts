@@ -364,7 +364,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     const strictMcp = skills.some((s) => s.manifest.mcp.onUnsupported === 'error');
     const unsupported: string[] = [];
     for (const t of targets) {
-      const out = emitMcp(t.id, servers, (p) => project.read(p));
+      const out = emitMcp(t, servers, (p) => project.read(p));
       for (const f of out.files) files.set(f.path, { content: f.content, ...(f.merged ? { merge: 'settings' as const } : {}) });
       warnings.push(...out.warnings);
       unsupported.push(...out.unsupported);

@@ -34,6 +34,7 @@ export const agentPlugins: TargetDef = {
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
   importFrom: [{ dir: `${AGENT_PLUGIN_DIR}/skills`, layout: 'skill-dir' }],
   watchRoots: ['plugin.json', AGENT_PLUGIN_DIR],
+  mcp: { path: `${AGENT_PLUGIN_DIR}/mcp.json`, shape: 'agent-plugin-mcp-json', merged: false },
   instructions: [],
   managedDirs: [{ dir: `${AGENT_PLUGIN_DIR}/skills`, suffix: '/SKILL.md', wholeDir: true }],
   projectFiles: (project) => [{ path: `${AGENT_PLUGIN_DIR}/plugin.json`, content: pluginManifest(project) }],

@@ -27,6 +27,7 @@ export const aider: TargetDef = {
   userInvocation: false,
   importFrom: [],
   watchRoots: ['CONVENTIONS.md', '.aider.conf.yml', '.aider.conf.yaml'],
+  mcp: { gap: { reason: 'no-mcp-surface', detail: 'aider has no MCP mechanism; CONVENTIONS.md is prose with no configuration' } },
   instructions: [{ path: 'CONVENTIONS.md', loading: 'eager' }],
   managedDirs: [],
   // The wiring note quotes .aider.conf.yml.

@@ -34,6 +34,7 @@ export const cline: TargetDef = {
     { dir: '.clinerules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.clinerules', '.cline'],
+  mcp: { gap: { reason: 'no-project-scope', detail: "Cline's MCP settings are global-only, so a repo-committed declaration cannot represent them" } },
   instructions: [
     { path: '.clinerules', loading: 'eager' },
     { path: '.clinerules', suffix: '.md', loading: 'eager' },

@@ -27,6 +27,7 @@ export const copilot: TargetDef = {
     { dir: '.github/instructions', layout: 'rule-file', suffix: '.instructions.md' },
   ],
   watchRoots: ['.github'],
+  mcp: { path: '.github/mcp.json', shape: 'copilot-mcp-json', merged: false },
   instructions: [
     { path: '.github/copilot-instructions.md', loading: 'eager' },
     { path: '.github/instructions', suffix: '.instructions.md', loading: 'eager' },

@@ -20,6 +20,7 @@ export const cursor: TargetDef = {
     { dir: '.cursor/skills', layout: 'skill-dir' },
   ],
   watchRoots: ['.cursor'],
+  mcp: { path: '.cursor/mcp.json', shape: 'cursor-mcp-json', merged: false },
   instructions: [
     { path: '.cursorrules', loading: 'eager' },
     { path: '.cursor/rules', suffix: '.mdc', loading: 'lazy' },

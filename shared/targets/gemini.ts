@@ -19,6 +19,7 @@ export const gemini: TargetDef = {
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
   importFrom: [{ dir: '.gemini/skills', layout: 'skill-dir' }],
   watchRoots: ['GEMINI.md', '.gemini'],
+  mcp: { path: '.gemini/settings.json', shape: 'gemini-settings', merged: true },
   instructions: [{ path: 'GEMINI.md', loading: 'eager' }],
   managedDirs: [{ dir: '.gemini/skills', suffix: '/SKILL.md', wholeDir: true }],
   servesAgentsMdReaders: true,

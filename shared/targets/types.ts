@@ -138,6 +138,19 @@ export interface InstructionSource {
   readonly loading: Loading;
 }
 
+/** Why a target gets no MCP file. Reasons in order of how final they are (the status matrix lists them so). */
+export const MCP_GAP_REASONS = ['no-mcp-surface', 'unconfirmed-path', 'no-project-scope'] as const;
+export interface McpGap {
+  readonly reason: (typeof MCP_GAP_REASONS)[number];
+  readonly detail: string;
+}
+
+/** The layout of a target's MCP file (shared/mcp/emit.ts lowers servers into each). */
+export type McpShape = 'claude-mcp-json' | 'copilot-mcp-json' | 'cursor-mcp-json' | 'gemini-settings' | 'zed-settings' | 'agent-plugin-mcp-json';
+
+/** Where a target's MCP servers land (`merged`: a shared settings file merged by key), or why they cannot. */
+export type McpSurface = { readonly path: string; readonly shape: McpShape; readonly merged: boolean } | { readonly gap: McpGap };
+
 /** A folder of generated output compile may prune from. */
 export interface ManagedDir {
   readonly dir: string;
@@ -198,6 +211,8 @@ export interface TargetDef {
    * target is active, so output of a target dropped from the project is cleaned up too.
    */
   readonly managedDirs: readonly ManagedDir[];
+  /** How the target carries declared MCP servers; absent: it writes none. */
+  readonly mcp?: McpSurface;
   /** Hand-written instruction files and rule folders this agent reads (for import). */
   readonly instructions: readonly InstructionSource[];
   /** One line `doctor` prints after the target id (who else it serves), when there is one. */

@@ -19,6 +19,7 @@ export const windsurf: TargetDef = {
     { dir: '.devin/rules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.devin', '.windsurf'],
+  mcp: { gap: { reason: 'no-project-scope', detail: 'Windsurf/Devin documents only a user-global MCP config, and its documented page covers the legacy agent' } },
   instructions: [
     { path: '.windsurfrules', loading: 'eager' },
     { path: '.windsurf/rules', suffix: '.md', loading: 'lazy' },

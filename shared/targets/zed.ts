@@ -44,6 +44,7 @@ export const zed: TargetDef = {
   listingBudget: { totalChars: 50 * 1024, source: 'Zed: the skills catalog is capped at 50 KB; skills that do not fit are dropped with a warning' },
   importFrom: [],
   watchRoots: ['.zed'],
+  mcp: { path: '.zed/settings.json', shape: 'zed-settings', merged: true },
   instructions: [],
   managedDirs: [],
   servesAgentsMdReaders: true,
