@@ -18,6 +18,7 @@ export const copilot: TargetDef = {
     checked: '2026-12-01',
   },
   skillDir: '.github/skills',
+  readsAgentsSkills: true,
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: true,

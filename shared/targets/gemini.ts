@@ -13,6 +13,7 @@ export const gemini: TargetDef = {
   capabilities: ['scripts'],
   vendorDoc: { title: 'Gemini CLI — Agent Skills (google-gemini/gemini-cli docs/cli/skills.md)', url: 'https://geminicli.com/docs/cli/skills/', checked: '2026-12-01' },
   skillDir: '.gemini/skills',
+  readsAgentsSkills: true,
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: false,

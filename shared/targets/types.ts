@@ -185,6 +185,11 @@ export interface TargetDef {
   readonly vendorDoc: VendorDoc;
   /** The folder this target writes skill folders into (`<skillDir>/<name>/…`); absent for rule files and merged sections. */
   readonly skillDir?: string;
+  /**
+   * True when the agent also reads `.agents/skills/`: once some target writes that folder, this
+   * target's own `skillDir` copy is not written, so the skill is not offered twice.
+   */
+  readonly readsAgentsSkills?: true;
   /** Files the agent loads in full into every session, with their byte budgets. */
   readonly alwaysLoaded: readonly AlwaysLoadedFile[];
   /**
