@@ -8,12 +8,11 @@ import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
 import { DEFAULT_MAX_MCP_TOOLS, type ProjectConfig } from '../project/config';
-import { AGENT_PLUGIN_DIR, pluginManifest } from '../targets/agent-plugins';
 import { DELIVERY_RECORD, fingerprint, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord, utf8Length } from '../targets/common';
 import { listingReport, listingWarnings } from '../targets/listing';
 import { prepareSkill } from '../targets/prepare';
 import { AGENTS_DIR_TARGETS, resolveTargets, TARGETS, VENDOR_NEUTRAL_ALIASES } from '../targets/registry';
-import type { EmitContext, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from '../targets/types';
+import type { EmitContext, Loading, ManagedDir, PreparedSkill, ProjectView, TargetDef, TargetId } from '../targets/types';
 import { SharedDoc } from './sections';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
@@ -92,20 +91,22 @@ export interface CompilePlan {
   readonly standing: readonly TargetStanding[];
 }
 
-/** Managed output locations scanned for stale generated files (dir, suffix, one folder per skill?). */
-export const MANAGED_DIRS: readonly { dir: string; suffix: string; wholeDir?: true }[] = [
-  { dir: '.claude/skills', suffix: '/SKILL.md', wholeDir: true },
-  { dir: '.claude/commands', suffix: '.md' },
-  { dir: '.agents/skills', suffix: '/SKILL.md', wholeDir: true },
-  { dir: '.gemini/skills', suffix: '/SKILL.md', wholeDir: true },
-  { dir: '.github/skills', suffix: '/SKILL.md', wholeDir: true },
-  { dir: `${AGENT_PLUGIN_DIR}/skills`, suffix: '/SKILL.md', wholeDir: true },
-  { dir: '.cursor/rules', suffix: '.mdc' },
-  { dir: '.clinerules', suffix: '.md' },
-  { dir: '.windsurf/rules', suffix: '.md' },
-  { dir: '.devin/rules', suffix: '.md' },
-  { dir: '.github/instructions', suffix: '.instructions.md' },
-];
+/** kitbash's prune scan order (folders), kept so stale files are reported in the order kitbash reports them. */
+const KITBASH_PRUNE_ORDER = ['.claude/skills', '.claude/commands', '.agents/skills', '.gemini/skills', '.github/skills', 'agent-plugin/skills', '.cursor/rules', '.clinerules', '.windsurf/rules', '.devin/rules', '.github/instructions'];
+
+/**
+ * Managed output locations scanned for stale generated files, from the target modules (first
+ * declaration of a folder wins), in kitbash's order; a folder it does not know comes last.
+ */
+export function managedDirs(targets: readonly TargetDef[] = TARGETS): readonly ManagedDir[] {
+  const seen = new Set<string>();
+  const rank = (d: ManagedDir) => (KITBASH_PRUNE_ORDER.includes(d.dir) ? KITBASH_PRUNE_ORDER.indexOf(d.dir) : KITBASH_PRUNE_ORDER.length);
+  return targets
+    .flatMap((t) => t.managedDirs)
+    .filter((d) => !seen.has(d.dir) && seen.add(d.dir))
+    .sort((a, b) => rank(a) - rank(b));
+}
+export const MANAGED_DIRS: readonly ManagedDir[] = managedDirs();
 
 /** Shared markdown files whose stale sections are pruned even when nothing merges into them. */
 export const MANAGED_SHARED_FILES = ['AGENTS.md', 'GEMINI.md', 'CONVENTIONS.md'] as const;
@@ -266,13 +267,13 @@ export function planCompile(input: CompileInput): CompilePlan {
   const writers = new Map<string, Set<TargetId>>();
   const docs = new Map<string, SharedDoc>();
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
-  const facts = `${project.exists('.devin') ? 'devin' : ''}\0${project.exists('.aider.conf.yml') || project.exists('.aider.conf.yaml') ? (project.read('.aider.conf.yml') ?? project.read('.aider.conf.yaml') ?? '') : 'none'}`;
+  const facts = new Map(targets.map((t) => [t.id, t.emitFacts?.(project) ?? '']));
   const keepKey = [...installed].sort().join('\0');
   const context: EmitContext = { active: targets };
   const index = indexFolder(context);
   for (const p of ready) {
     for (const t of targets) {
-      const out = emitted(t, p, project, `${t.id === 'windsurf' || t.id === 'aider' ? facts : ''}\0${index ?? ''}`, context);
+      const out = emitted(t, p, project, `${facts.get(t.id)!}\0${index ?? ''}`, context);
       warnings.push(...out.warnings);
       notes.push(...out.notes);
       for (const f of out.files) {
@@ -322,15 +323,10 @@ export function planCompile(input: CompileInput): CompilePlan {
     if (r) warnings.push(...listingWarnings(r));
   }
 
-  // 3. One `.agents/skills/` copy serves Copilot and Gemini too; and Cursor reads it beside its rule.
+  // 3. One `.agents/skills/` copy serves Copilot and Gemini too; targets say what that means for them.
   const agentsDirWritten = targets.some((t) => (AGENTS_DIR_TARGETS as readonly string[]).includes(t.id));
+  for (const t of targets) notes.push(...(t.planNotes?.(ready, { agentsDirWritten }) ?? []));
   if (agentsDirWritten) {
-    if (ids.includes('cursor') && ready.length) {
-      const dup = ready.reduce((sum, p) => sum + estimateTokens(p.description), 0);
-      notes.push(
-        `cursor: each skill is offered twice — as a rule (.cursor/rules/) and as a skill (.agents/skills/), which Cursor also reads. Both sit in its "Agent Decides" pool with no documented dedup, so ~${dup} tok of trigger description is charged twice. Cursor's own /migrate-to-skills converts rules of this shape into skills — drop "cursor" from [project].targets if every Cursor you support is 2.4 or newer.`,
-      );
-    }
     for (const alias of VENDOR_NEUTRAL_ALIASES) {
       if (!ids.includes(alias.id)) continue;
       const dropped = [...files.keys()].filter((p) => p.startsWith(`${alias.dir}/`));
@@ -368,7 +364,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     const strictMcp = skills.some((s) => s.manifest.mcp.onUnsupported === 'error');
     const unsupported: string[] = [];
     for (const t of targets) {
-      const out = emitMcp(t.id, servers, (p) => project.read(p));
+      const out = emitMcp(t, servers, (p) => project.read(p));
       for (const f of out.files) files.set(f.path, { content: f.content, ...(f.merged ? { merge: 'settings' as const } : {}) });
       warnings.push(...out.warnings);
       unsupported.push(...out.unsupported);
@@ -380,8 +376,8 @@ export function planCompile(input: CompileInput): CompilePlan {
     warnings.push(...unsupported);
   }
 
-  // 6. The Agent Plugins package manifest.
-  if (ids.includes('agent-plugins') && ready.length) files.set(`${AGENT_PLUGIN_DIR}/plugin.json`, { content: pluginManifest(project) });
+  // 6. Project-level files a target declares (the Agent Plugins package manifest).
+  if (ready.length) for (const t of targets) for (const f of t.projectFiles?.(project) ?? []) files.set(f.path, { content: f.content });
 
   const write: PlannedFile[] = [];
   const merge: PlannedFile[] = [];

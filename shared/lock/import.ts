@@ -1,5 +1,7 @@
 import { estimateTokens } from '../ksf/tokens';
 import { NAME_RE } from '../ksf/model';
+import { TARGETS } from '../targets/registry';
+import type { TargetDef } from '../targets/types';
 
 /** An agent instruction file the project already has. */
 export interface ImportSource {
@@ -10,26 +12,32 @@ export interface ImportSource {
   readonly tokens: number;
 }
 
-/** Hand-written instruction files, by exact path, in the order they are read. */
-export const IMPORT_FILES: readonly { path: string; agent: string; loading: 'eager' | 'lazy' }[] = [
-  { path: 'CLAUDE.md', agent: 'claude-code', loading: 'eager' },
-  { path: 'AGENTS.md', agent: 'agentsmd', loading: 'eager' },
-  { path: 'GEMINI.md', agent: 'gemini', loading: 'eager' },
-  { path: 'CONVENTIONS.md', agent: 'aider', loading: 'eager' },
-  { path: '.cursorrules', agent: 'cursor', loading: 'eager' },
-  { path: '.windsurfrules', agent: 'windsurf', loading: 'eager' },
-  { path: '.clinerules', agent: 'cline', loading: 'eager' },
-  { path: '.github/copilot-instructions.md', agent: 'copilot', loading: 'eager' },
-];
+/**
+ * kitbash's read order (paths), kept so the drift report lists sources as kitbash does.
+ * A source a target module declares that is not here is read after these.
+ */
+const KITBASH_FILE_ORDER = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', 'CONVENTIONS.md', '.cursorrules', '.windsurfrules', '.clinerules', '.github/copilot-instructions.md'];
+const KITBASH_DIR_ORDER = ['.cursor/rules', '.github/instructions', '.clinerules', '.windsurf/rules', '.devin/rules'];
 
-/** Rule folders whose files (by suffix, sorted) are each a source. */
-export const IMPORT_DIRS: readonly { dir: string; suffix: string; agent: string; loading: 'eager' | 'lazy' }[] = [
-  { dir: '.cursor/rules', suffix: '.mdc', agent: 'cursor', loading: 'lazy' },
-  { dir: '.github/instructions', suffix: '.instructions.md', agent: 'copilot', loading: 'eager' },
-  { dir: '.clinerules', suffix: '.md', agent: 'cline', loading: 'eager' },
-  { dir: '.windsurf/rules', suffix: '.md', agent: 'windsurf', loading: 'lazy' },
-  { dir: '.devin/rules', suffix: '.md', agent: 'windsurf', loading: 'lazy' },
-];
+function inReadOrder<T extends { path: string }>(items: readonly T[], order: readonly string[]): T[] {
+  const rank = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
+  return [...items].sort((a, b) => rank(a.path) - rank(b.path));
+}
+
+/** Hand-written instruction files, by exact path, in the order they are read (from the target modules). */
+export function importFiles(targets: readonly TargetDef[] = TARGETS): { path: string; agent: string; loading: 'eager' | 'lazy' }[] {
+  const files = targets.flatMap((t) => t.instructions.filter((i) => i.suffix === undefined).map((i) => ({ path: i.path, agent: t.id, loading: i.loading })));
+  return inReadOrder(files, KITBASH_FILE_ORDER);
+}
+
+/** Rule folders whose files (by suffix, sorted) are each a source (from the target modules). */
+export function importDirs(targets: readonly TargetDef[] = TARGETS): { dir: string; suffix: string; agent: string; loading: 'eager' | 'lazy' }[] {
+  const dirs = targets.flatMap((t) => t.instructions.flatMap((i) => (i.suffix === undefined ? [] : [{ path: i.path, suffix: i.suffix, agent: t.id, loading: i.loading }])));
+  return inReadOrder(dirs, KITBASH_DIR_ORDER).map(({ path, ...d }) => ({ dir: path, ...d }));
+}
+
+export const IMPORT_FILES = importFiles();
+export const IMPORT_DIRS = importDirs();
 
 const FRONTMATTER = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/;
 const MARKED = /<!-- kitbash:begin ([a-z0-9-]+) -->[\s\S]*?<!-- kitbash:end \1 -->\n?/g;

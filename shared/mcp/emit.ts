@@ -3,33 +3,24 @@
  * current text of a shared settings file comes in, the merged text goes out.
  */
 import type { McpServer, Skill } from '../ksf/model';
-import type { TargetId } from '../targets/types';
+import { TARGETS } from '../targets/registry';
+import type { McpGap, TargetDef, TargetId } from '../targets/types';
 
 export const PLUGIN_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
 
-/** Why a target gets no MCP file. */
-export interface McpGap {
-  readonly reason: 'no-mcp-surface' | 'unconfirmed-path' | 'no-project-scope';
-  readonly detail: string;
+export type { McpGap };
+
+/** Why each target without an MCP file gets none, from the target modules (registry order). */
+export function mcpGaps(targets: readonly TargetDef[] = TARGETS): Partial<Record<TargetId, McpGap>> {
+  return Object.fromEntries(targets.flatMap((t) => (t.mcp && 'gap' in t.mcp ? [[t.id, t.mcp.gap]] : [])));
 }
+export const MCP_GAPS: Readonly<Partial<Record<TargetId, McpGap>>> = mcpGaps();
 
-export const MCP_GAPS: Readonly<Partial<Record<TargetId, McpGap>>> = {
-  aider: { reason: 'no-mcp-surface', detail: 'aider has no MCP mechanism; CONVENTIONS.md is prose with no configuration' },
-  agentsmd: { reason: 'no-mcp-surface', detail: 'AGENTS.md is a prose instruction file with no configuration mechanism' },
-  agents: { reason: 'unconfirmed-path', detail: 'the vendor-neutral .agents/ convention has no confirmed MCP file; the only candidate is a third-party draft no client reads' },
-  cline: { reason: 'no-project-scope', detail: "Cline's MCP settings are global-only, so a repo-committed declaration cannot represent them" },
-  windsurf: { reason: 'no-project-scope', detail: 'Windsurf/Devin documents only a user-global MCP config, and its documented page covers the legacy agent' },
-};
-
-/** Where each MCP-capable target's servers land. */
-export const MCP_SURFACES: Readonly<Partial<Record<TargetId, string>>> = {
-  'claude-code': '.mcp.json',
-  copilot: '.github/mcp.json',
-  cursor: '.cursor/mcp.json',
-  gemini: '.gemini/settings.json',
-  zed: '.zed/settings.json',
-  'agent-plugins': 'agent-plugin/mcp.json',
-};
+/** Where each MCP-capable target's servers land, from the target modules. */
+export function mcpSurfaces(targets: readonly TargetDef[] = TARGETS): Partial<Record<TargetId, string>> {
+  return Object.fromEntries(targets.flatMap((t) => (t.mcp && 'path' in t.mcp ? [[t.id, t.mcp.path]] : [])));
+}
+export const MCP_SURFACES: Readonly<Partial<Record<TargetId, string>>> = mcpSurfaces();
 
 export interface McpFile {
   readonly path: string;
@@ -163,10 +154,11 @@ const GEMINI_STRIPPED = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|
 const ZED_MAX_TIMEOUT_S = 600;
 
 /** MCP output for one target; `read` gives the current text of a shared settings file. */
-export function emitMcp(target: TargetId, servers: readonly McpServer[], read: (path: string) => string | undefined): McpEmit {
-  if (servers.length === 0) return { files: [], warnings: [], unsupported: [] };
-  const gap = MCP_GAPS[target];
-  if (gap) {
+export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (path: string) => string | undefined): McpEmit {
+  if (servers.length === 0 || !def.mcp) return { files: [], warnings: [], unsupported: [] };
+  const target = def.id;
+  if ('gap' in def.mcp) {
+    const gap = def.mcp.gap;
     const n = servers.length;
     return {
       files: [],
@@ -179,39 +171,40 @@ export function emitMcp(target: TargetId, servers: readonly McpServer[], read: (
   const warnings: string[] = [];
   const out: Record<string, unknown> = {};
   const done = (files: McpFile[]): McpEmit => ({ files, warnings, unsupported: [] });
-  switch (target) {
-    case 'claude-code': {
+  const rel = def.mcp.path;
+  switch (def.mcp.shape) {
+    case 'claude-mcp-json': {
       for (const s of servers) {
         out[s.name] = runs(s, { type: httpType(s.transport) });
         if (allowlist(s)) {
-          warnings.push(`claude-code: "${s.name}" declares a tools allowlist, which .mcp.json has no field for — it belongs in .claude/settings.json permissions, which Kitbash does not write. The allowlist is not enforced here.`);
+          warnings.push(`${target}: "${s.name}" declares a tools allowlist, which .mcp.json has no field for — it belongs in .claude/settings.json permissions, which Kitbash does not write. The allowlist is not enforced here.`);
         }
       }
       warnings.push(
-        'claude-code: a project .mcp.json prompts for approval in an interactive session, but is loaded without any prompt under `claude -p`, the Agent SDK and cloud sessions — in CI, the install gate you just passed is the only review these servers get.',
+        `${target}: a project .mcp.json prompts for approval in an interactive session, but is loaded without any prompt under \`claude -p\`, the Agent SDK and cloud sessions — in CI, the install gate you just passed is the only review these servers get.`,
       );
-      return done([{ path: '.mcp.json', content: json({ mcpServers: out }), merged: false }]);
+      return done([{ path: rel, content: json({ mcpServers: out }), merged: false }]);
     }
-    case 'copilot': {
+    case 'copilot-mcp-json': {
       for (const s of servers) {
         const e = runs(s, { type: httpType(s.transport) });
         e.tools = s.tools;
         if (s.timeoutMs !== undefined) e.timeout = s.timeoutMs;
         out[s.name] = e;
       }
-      return done([{ path: '.github/mcp.json', content: json({ mcpServers: out }), merged: false }]);
+      return done([{ path: rel, content: json({ mcpServers: out }), merged: false }]);
     }
-    case 'cursor': {
+    case 'cursor-mcp-json': {
       for (const s of servers) {
         out[s.name] = runs(s, s.transport === 'stdio' ? { type: 'stdio' } : {});
         if (allowlist(s)) {
-          warnings.push(`cursor: "${s.name}" declares a tools allowlist, which .cursor/mcp.json has no field for — Cursor will expose every tool the server offers. The allowlist is not enforced there.`);
+          warnings.push(`${target}: "${s.name}" declares a tools allowlist, which .cursor/mcp.json has no field for — Cursor will expose every tool the server offers. The allowlist is not enforced there.`);
         }
-        if (s.timeoutMs !== undefined) warnings.push(`cursor: "${s.name}" declares timeout_ms, which .cursor/mcp.json has no documented field for — dropped.`);
+        if (s.timeoutMs !== undefined) warnings.push(`${target}: "${s.name}" declares timeout_ms, which .cursor/mcp.json has no documented field for — dropped.`);
       }
-      return done([{ path: '.cursor/mcp.json', content: json({ mcpServers: out }), merged: false }]);
+      return done([{ path: rel, content: json({ mcpServers: out }), merged: false }]);
     }
-    case 'gemini': {
+    case 'gemini-settings': {
       for (const s of servers) {
         const e: Record<string, unknown> = {};
         if (s.transport === 'stdio') runs(s, e);
@@ -226,56 +219,54 @@ export function emitMcp(target: TargetId, servers: readonly McpServer[], read: (
         const stripped = varRefs(s).filter((r) => GEMINI_STRIPPED.test(r));
         if (stripped.length) {
           warnings.push(
-            `gemini: "${s.name}" references ${stripped.map((r) => `\${${r}}`).join(', ')}, and Gemini strips credential-shaped variables from the environment it passes to MCP servers. Set them explicitly in this server's env, or it will fail to authenticate with no visible cause.`,
+            `${target}: "${s.name}" references ${stripped.map((r) => `\${${r}}`).join(', ')}, and Gemini strips credential-shaped variables from the environment it passes to MCP servers. Set them explicitly in this server's env, or it will fail to authenticate with no visible cause.`,
           );
         }
       }
-      const rel = '.gemini/settings.json';
-      const merged = mergeSettings(read(rel), rel, 'mcpServers', out, 'gemini');
+      const merged = mergeSettings(read(rel), rel, 'mcpServers', out, target);
       if ('warning' in merged) {
         warnings.push(merged.warning);
         return done([]);
       }
       return done([{ path: rel, content: merged.content, merged: true }]);
     }
-    case 'zed': {
+    case 'zed-settings': {
       for (const s of servers) {
         const refs = varRefs(s);
         if (refs.length) {
-          warnings.push(`zed: skipped MCP server "${s.name}" — it references ${refs.map((r) => `\${${r}}`).join(', ')}, and Zed performs no variable interpolation, so the reference would be passed through literally.`);
+          warnings.push(`${target}: skipped MCP server "${s.name}" — it references ${refs.map((r) => `\${${r}}`).join(', ')}, and Zed performs no variable interpolation, so the reference would be passed through literally.`);
           continue;
         }
         const e = runs(s, {});
         if (s.timeoutMs !== undefined) {
           const secs = Math.ceil(s.timeoutMs / 1000);
           if (secs > ZED_MAX_TIMEOUT_S) {
-            warnings.push(`zed: "${s.name}" declares timeout_ms ${s.timeoutMs} (${secs}s), above Zed's ${ZED_MAX_TIMEOUT_S}s maximum, which it clamps silently — written as ${ZED_MAX_TIMEOUT_S}s.`);
+            warnings.push(`${target}: "${s.name}" declares timeout_ms ${s.timeoutMs} (${secs}s), above Zed's ${ZED_MAX_TIMEOUT_S}s maximum, which it clamps silently — written as ${ZED_MAX_TIMEOUT_S}s.`);
           }
           e.timeout = Math.min(secs, ZED_MAX_TIMEOUT_S);
         }
         out[s.name] = e;
         if (allowlist(s)) {
           warnings.push(
-            `zed: "${s.name}" declares a tools allowlist, which lives under agent.profiles in Zed's settings rather than beside the server — kitbash does not write that subtree, so the allowlist is not enforced there.`,
+            `${target}: "${s.name}" declares a tools allowlist, which lives under agent.profiles in Zed's settings rather than beside the server — kitbash does not write that subtree, so the allowlist is not enforced there.`,
           );
         }
       }
       if (Object.keys(out).length === 0) return done([]);
-      const rel = '.zed/settings.json';
-      const merged = mergeSettings(read(rel), rel, 'context_servers', out, 'zed');
+      const merged = mergeSettings(read(rel), rel, 'context_servers', out, target);
       if ('warning' in merged) {
         warnings.push(merged.warning);
         return done([]);
       }
-      warnings.push('zed: an untrusted worktree makes Zed discard the whole of .zed/settings.json, MCP servers included — trust the worktree in Zed if the servers do not appear.');
+      warnings.push(`${target}: an untrusted worktree makes Zed discard the whole of ${rel}, MCP servers included — trust the worktree in Zed if the servers do not appear.`);
       return done([{ path: rel, content: merged.content, merged: true }]);
     }
-    case 'agent-plugins': {
+    case 'agent-plugin-mcp-json': {
       for (const s of servers) {
         const refs = varRefs(s);
         if (refs.length) {
           warnings.push(
-            `agent-plugins: skipped MCP server "${s.name}" — it references ${refs.map((r) => `\${${r}}`).join(', ')}, and the Agent Plugins format defines no credential reference and expands no variables. Emitting it would produce a server that cannot start.`,
+            `${target}: skipped MCP server "${s.name}" — it references ${refs.map((r) => `\${${r}}`).join(', ')}, and the Agent Plugins format defines no credential reference and expands no variables. Emitting it would produce a server that cannot start.`,
           );
           continue;
         }
@@ -284,14 +275,12 @@ export function emitMcp(target: TargetId, servers: readonly McpServer[], read: (
       for (const s of servers) {
         if (varRefs(s).length) continue;
         if (allowlist(s)) {
-          warnings.push(`agent-plugins: "${s.name}" declares a tools allowlist, which the Agent Plugins mcp.json has no field for — the client will expose every tool the server offers.`);
+          warnings.push(`${target}: "${s.name}" declares a tools allowlist, which the Agent Plugins mcp.json has no field for — the client will expose every tool the server offers.`);
         }
-        if (s.timeoutMs !== undefined) warnings.push(`agent-plugins: "${s.name}" declares timeout_ms, which the Agent Plugins mcp.json has no field for — dropped.`);
+        if (s.timeoutMs !== undefined) warnings.push(`${target}: "${s.name}" declares timeout_ms, which the Agent Plugins mcp.json has no field for — dropped.`);
       }
       if (Object.keys(out).length === 0) return done([]);
-      return done([{ path: 'agent-plugin/mcp.json', content: json({ $schema: PLUGIN_MCP_SCHEMA, mcpServers: out }), merged: false }]);
+      return done([{ path: rel, content: json({ $schema: PLUGIN_MCP_SCHEMA, mcpServers: out }), merged: false }]);
     }
-    default:
-      return done([]);
   }
 }

@@ -20,6 +20,11 @@ export const agents: TargetDef = {
   listingBudget: CODEX_LISTING,
   importFrom: [{ dir: '.agents/skills', layout: 'skill-dir' }],
   watchRoots: ['.agents', '.codex'],
+  mcp: {
+    gap: { reason: 'unconfirmed-path', detail: 'the vendor-neutral .agents/ convention has no confirmed MCP file; the only candidate is a third-party draft no client reads' },
+  },
+  instructions: [],
+  managedDirs: [{ dir: '.agents/skills', suffix: '/SKILL.md', wholeDir: true }],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.agents') || p.exists('.codex'),
   constraints: () => [],

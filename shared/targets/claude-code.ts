@@ -24,6 +24,12 @@ export const claudeCode: TargetDef = {
   },
   importFrom: [{ dir: '.claude/skills', layout: 'skill-dir' }],
   watchRoots: ['.claude'],
+  mcp: { path: '.mcp.json', shape: 'claude-mcp-json', merged: false },
+  instructions: [{ path: 'CLAUDE.md', loading: 'eager' }],
+  managedDirs: [
+    { dir: '.claude/skills', suffix: '/SKILL.md', wholeDir: true },
+    { dir: '.claude/commands', suffix: '.md' },
+  ],
   servesAgentsMdReaders: false,
   detect: (p) => p.exists('.claude'),
   constraints: () => [],

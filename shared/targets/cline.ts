@@ -34,6 +34,12 @@ export const cline: TargetDef = {
     { dir: '.clinerules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.clinerules', '.cline'],
+  mcp: { gap: { reason: 'no-project-scope', detail: "Cline's MCP settings are global-only, so a repo-committed declaration cannot represent them" } },
+  instructions: [
+    { path: '.clinerules', loading: 'eager' },
+    { path: '.clinerules', suffix: '.md', loading: 'eager' },
+  ],
+  managedDirs: [{ dir: '.clinerules', suffix: '.md' }],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.clinerules') || p.exists('.cline'),
   constraints: clineConstraints,

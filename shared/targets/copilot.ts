@@ -18,6 +18,7 @@ export const copilot: TargetDef = {
     checked: '2026-12-01',
   },
   skillDir: '.github/skills',
+  readsAgentsSkills: true,
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: true,
@@ -27,6 +28,15 @@ export const copilot: TargetDef = {
     { dir: '.github/instructions', layout: 'rule-file', suffix: '.instructions.md' },
   ],
   watchRoots: ['.github'],
+  mcp: { path: '.github/mcp.json', shape: 'copilot-mcp-json', merged: false },
+  instructions: [
+    { path: '.github/copilot-instructions.md', loading: 'eager' },
+    { path: '.github/instructions', suffix: '.instructions.md', loading: 'eager' },
+  ],
+  managedDirs: [
+    { dir: '.github/skills', suffix: '/SKILL.md', wholeDir: true },
+    { dir: '.github/instructions', suffix: '.instructions.md' },
+  ],
   servesAgentsMdReaders: true,
   detect: (p) => p.exists('.github'),
   constraints: () => [],

@@ -1,3 +1,4 @@
+import { estimateTokens } from '../ksf/tokens';
 import { emitRuleFile, userOnly, yamlString } from './common';
 import type { TargetDef } from './types';
 
@@ -19,6 +20,20 @@ export const cursor: TargetDef = {
     { dir: '.cursor/skills', layout: 'skill-dir' },
   ],
   watchRoots: ['.cursor'],
+  mcp: { path: '.cursor/mcp.json', shape: 'cursor-mcp-json', merged: false },
+  instructions: [
+    { path: '.cursorrules', loading: 'eager' },
+    { path: '.cursor/rules', suffix: '.mdc', loading: 'lazy' },
+  ],
+  managedDirs: [{ dir: '.cursor/rules', suffix: '.mdc' }],
+  planNotes(ready, plan) {
+    // Cursor also reads .agents/skills/, so beside it every skill is offered twice.
+    if (!plan.agentsDirWritten || !ready.length) return [];
+    const dup = ready.reduce((sum, p) => sum + estimateTokens(p.description), 0);
+    return [
+      `cursor: each skill is offered twice — as a rule (.cursor/rules/) and as a skill (.agents/skills/), which Cursor also reads. Both sit in its "Agent Decides" pool with no documented dedup, so ~${dup} tok of trigger description is charged twice. Cursor's own /migrate-to-skills converts rules of this shape into skills — drop "cursor" from [project].targets if every Cursor you support is 2.4 or newer.`,
+    ];
+  },
   servesAgentsMdReaders: false,
   detect: (p) => p.exists('.cursor'),
   constraints: () => [],

@@ -44,11 +44,13 @@ export function resolveTargets(project: ProjectView, configured: readonly string
   return { ok: true, targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true };
 }
 
-/** Targets that share the `.agents/skills/` folder. */
-export const AGENTS_DIR_TARGETS: readonly TargetId[] = ['agents', 'zed', 'cline'];
+/** Project-relative paths whose changes can change some target's output or detection (for watchers), first mention first. */
+export function watchRoots(targets: readonly TargetDef[] = TARGETS): string[] {
+  return [...new Set(targets.flatMap((t) => t.watchRoots))];
+}
+
+/** Targets that share the `.agents/skills/` folder (the `agents` target's own). */
+export const AGENTS_DIR_TARGETS: readonly TargetId[] = TARGETS.filter((t) => t.skillDir === agents.skillDir).map((t) => t.id);
 
 /** Targets whose own skills folder is redundant once `.agents/skills/` is written, and that folder. */
-export const VENDOR_NEUTRAL_ALIASES: readonly { id: TargetId; dir: string }[] = [
-  { id: 'copilot', dir: '.github/skills' },
-  { id: 'gemini', dir: '.gemini/skills' },
-];
+export const VENDOR_NEUTRAL_ALIASES: readonly { id: TargetId; dir: string }[] = TARGETS.flatMap((t) => (t.readsAgentsSkills && t.skillDir ? [{ id: t.id, dir: t.skillDir }] : []));

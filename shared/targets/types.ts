@@ -128,6 +128,36 @@ export interface ListingBudget {
   readonly source: string;
 }
 
+/**
+ * A hand-written instruction file the agent reads (`suffix` absent), or a folder whose files
+ * ending in `suffix` each are one; `import` folds them into a skill.
+ */
+export interface InstructionSource {
+  readonly path: string;
+  readonly suffix?: string;
+  readonly loading: Loading;
+}
+
+/** Why a target gets no MCP file. Reasons in order of how final they are (the status matrix lists them so). */
+export const MCP_GAP_REASONS = ['no-mcp-surface', 'unconfirmed-path', 'no-project-scope'] as const;
+export interface McpGap {
+  readonly reason: (typeof MCP_GAP_REASONS)[number];
+  readonly detail: string;
+}
+
+/** The layout of a target's MCP file (shared/mcp/emit.ts lowers servers into each). */
+export type McpShape = 'claude-mcp-json' | 'copilot-mcp-json' | 'cursor-mcp-json' | 'gemini-settings' | 'zed-settings' | 'agent-plugin-mcp-json';
+
+/** Where a target's MCP servers land (`merged`: a shared settings file merged by key), or why they cannot. */
+export type McpSurface = { readonly path: string; readonly shape: McpShape; readonly merged: boolean } | { readonly gap: McpGap };
+
+/** A folder of generated output compile may prune from. */
+export interface ManagedDir {
+  readonly dir: string;
+  readonly suffix: string;
+  readonly wholeDir?: true;
+}
+
 /** What an emitter may know about the rest of the compile. */
 export interface EmitContext {
   /** The targets this compile writes for. */
@@ -155,6 +185,11 @@ export interface TargetDef {
   readonly vendorDoc: VendorDoc;
   /** The folder this target writes skill folders into (`<skillDir>/<name>/…`); absent for rule files and merged sections. */
   readonly skillDir?: string;
+  /**
+   * True when the agent also reads `.agents/skills/`: once some target writes that folder, this
+   * target's own `skillDir` copy is not written, so the skill is not offered twice.
+   */
+  readonly readsAgentsSkills?: true;
   /** Files the agent loads in full into every session, with their byte budgets. */
   readonly alwaysLoaded: readonly AlwaysLoadedFile[];
   /**
@@ -175,6 +210,27 @@ export interface TargetDef {
    * AGENTS.md carries an index of the skills instead of their bodies.
    */
   readonly servesAgentsMdReaders: boolean;
+  /**
+   * Output locations compile scans for stale generated files it may prune (`wholeDir`: one
+   * folder per skill, `<dir>/<name><suffix>` is its SKILL.md). Scanned whether or not the
+   * target is active, so output of a target dropped from the project is cleaned up too.
+   */
+  readonly managedDirs: readonly ManagedDir[];
+  /** How the target carries declared MCP servers; absent: it writes none. */
+  readonly mcp?: McpSurface;
+  /** Hand-written instruction files and rule folders this agent reads (for import). */
+  readonly instructions: readonly InstructionSource[];
+  /** One line `doctor` prints after the target id (who else it serves), when there is one. */
+  readonly doctorNote?: string;
+  /**
+   * Project facts outside the skill that change this target's emit (a folder that redirects
+   * output, a config it quotes): compile re-emits only when they change.
+   */
+  emitFacts?(project: ProjectView): string;
+  /** Project-level notes once per compile (`agentsDirWritten`: some active target writes `.agents/skills/`). */
+  planNotes?(ready: readonly PreparedSkill[], plan: { readonly agentsDirWritten: boolean }): readonly string[];
+  /** Project-level files (not per skill) compile writes when at least one skill compiled. */
+  projectFiles?(project: ProjectView): readonly { path: string; content: string }[];
   /** True when this target is active by detection. */
   detect(project: ProjectView): boolean;
   /** Target-specific rules the skill violates (Zed's name rule, Cline's eager note…). */

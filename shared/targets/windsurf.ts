@@ -19,6 +19,18 @@ export const windsurf: TargetDef = {
     { dir: '.devin/rules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.devin', '.windsurf'],
+  mcp: { gap: { reason: 'no-project-scope', detail: 'Windsurf/Devin documents only a user-global MCP config, and its documented page covers the legacy agent' } },
+  instructions: [
+    { path: '.windsurfrules', loading: 'eager' },
+    { path: '.windsurf/rules', suffix: '.md', loading: 'lazy' },
+    { path: '.devin/rules', suffix: '.md', loading: 'lazy' },
+  ],
+  managedDirs: [
+    { dir: '.windsurf/rules', suffix: '.md' },
+    { dir: '.devin/rules', suffix: '.md' },
+  ],
+  // Output goes to .devin/rules/ once .devin/ exists.
+  emitFacts: (project) => (project.exists('.devin') ? 'devin' : ''),
   servesAgentsMdReaders: false,
   detect: (p) => p.exists('.devin') || p.exists('.windsurf'),
   constraints: () => [],

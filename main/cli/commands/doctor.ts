@@ -33,7 +33,7 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
     return 1;
   }
   out(`detected targets (${s.detectedTargets.length} of ${TARGETS.length} in this repo):\n`);
-  for (const t of TARGETS) out(`  ${s.detectedTargets.includes(t.id) ? '✓' : '·'} ${t.id}${t.id === 'agentsmd' ? ' (floor: Codex, Gemini CLI, anything reading AGENTS.md)' : ''}\n`);
+  for (const t of TARGETS) out(`  ${s.detectedTargets.includes(t.id) ? '✓' : '·'} ${t.id}${t.doctorNote ? ` (${t.doctorNote})` : ''}\n`);
   const loaded = s.skills.filter((k) => k.version !== undefined);
   out(`installed skills: ${loaded.length}\n`);
   out(`standing context cost: ~${s.standing.stubs} tokens (stubs); worst-case active: ${s.standing.budgets} tokens (budgets)\n`);

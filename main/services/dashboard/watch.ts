@@ -1,8 +1,13 @@
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { watchRoots } from '../../../shared/targets/registry';
 
-/** Folders and files at a project root whose changes the dashboard cares about. */
-const ROOT_DIRS = ['.kitbash', '.claude', '.cursor', '.agents', '.github', '.windsurf', '.clinerules', '.zed'];
+/**
+ * Paths at a project root whose changes the dashboard cares about: the skills, and what each
+ * target module declares. Files among them are seen by the shallow root watch; folders are
+ * watched recursively.
+ */
+const ROOTS = ['.kitbash', ...watchRoots()];
 const IGNORED = /(^|\/)(\.git|node_modules)(\/|$)|\.tmp$|~$/;
 
 export interface ProjectWatcher {
@@ -49,7 +54,7 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
     }
   };
   function rearm() {
-    const present = ROOT_DIRS.filter((d) => existsSync(join(root, d)));
+    const present = ROOTS.filter((d) => statSync(join(root, d), { throwIfNoEntry: false })?.isDirectory() === true);
     const key = present.join('|');
     if (key === armed && watchers.length > 0) return;
     for (const w of watchers) w.close();

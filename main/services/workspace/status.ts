@@ -7,6 +7,7 @@ import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import { DEFAULT_MAX_MCP_TOOLS, type Policy } from '../../../shared/project/config';
 import type { Skill } from '../../../shared/ksf/model';
 import { collectServers, MCP_GAPS, MCP_SURFACES, toolBudget } from '../../../shared/mcp/emit';
+import { MCP_GAP_REASONS } from '../../../shared/targets/types';
 import { readCatalogs, type Catalog } from '../../../shared/project/sources';
 import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
 import { parseSource, canonicalSource } from '../../../shared/lock/source';
@@ -73,7 +74,8 @@ export function mcpMatrix(): string[] {
   const out: string[] = [];
   const surfaces = Object.entries(MCP_SURFACES).sort(([a], [b]) => (a < b ? -1 : 1));
   for (const [id, path] of surfaces) out.push(`✓ ${id.padEnd(14)} ${path}${path?.endsWith('settings.json') ? ' (merged)' : ''}`);
-  for (const [id, gap] of Object.entries(MCP_GAPS)) if (gap) out.push(`· ${id.padEnd(14)} no output — ${gap.reason}: ${gap.detail}`);
+  const gaps = Object.entries(MCP_GAPS).sort(([, a], [, b]) => MCP_GAP_REASONS.indexOf(a!.reason) - MCP_GAP_REASONS.indexOf(b!.reason));
+  for (const [id, gap] of gaps) if (gap) out.push(`· ${id.padEnd(14)} no output — ${gap.reason}: ${gap.detail}`);
   return out;
 }
 
