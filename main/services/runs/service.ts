@@ -10,7 +10,7 @@ import { treeIntegrityFast, verifySkill, type PinCheck } from '../lock/index';
 import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
-import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
+import { formatBytes, policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
 import { writeLayout } from '../sandbox/protect';
 import { currentHost, probeBackend, unconfinedCommand, withNetns, wrapCommand, type SandboxHost } from '../sandbox/probe';
 import type { BackendStatus, RestrictionRow, SandboxPolicy } from '../sandbox/types';
@@ -358,6 +358,9 @@ function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | und
   if (!exec || !policy) return undefined;
   if (exec.limitHit) return exec.limitHit;
   if (exec.code === 128 + 24) return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process; --max-cpu)`;
+  // A runtime that cannot get memory under RLIMIT_DATA aborts (V8: "heap out of memory"),
+  // so SIGABRT is the data cap's usual mark; it is named as likely, not certain.
+  if (exec.code === 128 + 6) return `the run aborted (SIGABRT), most likely at its memory limit (${formatBytes(policy.limits.memoryBytes)} per process; --max-memory)`;
   return undefined;
 }
 
