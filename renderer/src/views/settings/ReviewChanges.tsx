@@ -2,7 +2,7 @@ import type { SettingsPreview } from '../../../../shared/ipc/channels/settings';
 
 type Ok = Extract<SettingsPreview, { ok: true }>;
 
-const CHANGE_WORD = { blocked: 'becomes blocked', unblocked: 'becomes allowed', 'still-blocked': 'stays blocked, for other reasons' } as const;
+const CHANGE_WORD = { blocked: 'becomes blocked', unblocked: 'becomes allowed', 'still-blocked': 'stays blocked; its reasons change' } as const;
 
 /** The diff of kitbash.toml and what the change does to the installed skills, shown before anything is saved. */
 export function ReviewChanges({ preview, saving, onSave, onBack }: { preview: Ok; saving: boolean; onSave: () => void; onBack: () => void }) {
