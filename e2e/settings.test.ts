@@ -56,7 +56,10 @@ describe.skipIf(!ok)('the settings view in Chromium', () => {
         await page.getByRole('status').filter({ hasText: 'Saved kitbash.toml.' }).waitFor({ timeout: 20_000 });
         const after = readFileSync(file, 'utf8');
         expect(after).toBe(before.replace('max_budget = 2000', 'max_budget = 1'));
-        expect(after).toContain("# Team rules every installed skill must satisfy");
+        expect(after).toContain('# Team rules every installed skill must satisfy');
+        // The form re-reads the saved file: nothing left to change.
+        expect(await page.locator('input[data-field="max_budget"]').inputValue()).toBe('1');
+        expect(await page.locator('[data-action="settings-review"]').isDisabled()).toBe(true);
       }
       expect(errors).toEqual([]);
       expect(offHost).toEqual([]);

@@ -41,6 +41,7 @@ export interface EditError {
 
 const HEADER = /^\s*(\[\[?)\s*([A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*(\]\]?)\s*(?:#.*)?$/;
 const KEY = /^\s*([A-Za-z0-9_-]+)\s*=/;
+const CAN_CLOSE = /\]|"""|'''/;
 
 interface Header {
   readonly line: number;
@@ -80,7 +81,8 @@ function valueEnd(lines: readonly string[], start: number, limit: number): numbe
   let text = '';
   for (let j = start; j < limit; j++) {
     text += lines[j]!;
-    if (parseToml(text.trimStart()).ok) return j;
+    // Only a line that can close a multi-line value is worth a parse (keeps long arrays linear-ish).
+    if ((j === start || CAN_CLOSE.test(lines[j]!)) && parseToml(text.trimStart()).ok) return j;
   }
   return start;
 }

@@ -14,6 +14,8 @@ const settingsKey = (root: string) => ['settings', 'read', root] as const;
 export function SettingsView({ project }: { project: ProjectRef }) {
   const api = useApi();
   const read = useQuery({ queryKey: settingsKey(project.root), queryFn: () => api.settings.read({}), retry: false });
+  // Kept here: a save changes the version, which remounts the form.
+  const [saved, setSaved] = useState(false);
   if (read.isPending) return <main className="dashboard"><p className="muted">Reading kitbash.toml…</p></main>;
   if (read.isError) return <main className="dashboard"><ErrorState error={read.error} onRetry={() => void read.refetch()} /></main>;
   if (read.data.error) {
@@ -25,16 +27,15 @@ export function SettingsView({ project }: { project: ProjectRef }) {
       </main>
     );
   }
-  return <SettingsForm key={read.data.version ?? 'none'} data={read.data} root={project.root} onReload={() => void read.refetch()} />;
+  return <SettingsForm key={read.data.version ?? 'none'} data={read.data} root={project.root} saved={saved} setSaved={setSaved} onReload={() => void read.refetch()} />;
 }
 
-function SettingsForm({ data, root, onReload }: { data: SettingsData; root: string; onReload: () => void }) {
+function SettingsForm({ data, root, saved, setSaved, onReload }: { data: SettingsData; root: string; saved: boolean; setSaved: (v: boolean) => void; onReload: () => void }) {
   const api = useApi();
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(data));
   const [preview, setPreview] = useState<Extract<SettingsPreview, { ok: true }> | null>(null);
   const [refusal, setRefusal] = useState<{ conflict: boolean; message: string } | null>(null);
-  const [saved, setSaved] = useState(false);
   const edits = editsOf(data, draft);
   const setPolicy = (k: PolicyField, v: boolean | number | readonly string[] | null) => {
     setDraft((d) => ({ ...d, policy: { ...d.policy, [k]: v } }));
