@@ -103,7 +103,7 @@ function renderValue(v: PolicyValue | readonly string[]): string {
 /** The trailing `# comment` of a one-line assignment, if any (the first `#` after which the value still parses). */
 function trailingComment(line: string): string {
   for (let p = line.indexOf('#'); p >= 0; p = line.indexOf('#', p + 1)) {
-    if (parseToml(line.slice(0, p).trimStart()).ok) return ` ${line.slice(p)}`;
+    if (parseToml(line.slice(0, p).trimStart()).ok) return `${/\s*$/.exec(line.slice(0, p))![0] || ' '}${line.slice(p)}`;
   }
   return '';
 }
@@ -181,6 +181,8 @@ function intended(raw: TomlTable, edits: readonly ConfigEdit[]): TomlTable {
     } else {
       const list = isTable(doc.policy) ? doc.policy.exceptions : undefined;
       if (Array.isArray(list)) list.splice(e.index, 1);
+      // With its last table gone the array is gone too, not empty.
+      if (Array.isArray(list) && list.length === 0 && isTable(doc.policy)) delete doc.policy.exceptions;
     }
   }
   return doc;
@@ -240,6 +242,8 @@ export function editProjectConfig(text: string, edits: readonly ConfigEdit[]): R
   const after = lines.join('');
   const parsed = parseToml(after);
   const expected = intended(before.value.raw, [...removals, ...edits.filter((e) => e.kind !== 'removeException')]);
+  // A [policy] that only held exception tables disappears with the last of them (no header of its own).
+  if (isTable(expected.policy) && Object.keys(expected.policy).length === 0 && !headers(lines).some((h) => !h.array && h.name === 'policy')) delete expected.policy;
   if (!parsed.ok || canonical(parsed.table) !== canonical(expected)) {
     return { ok: false, error: { code: 'unsupported-layout', message: `${CONFIG_FILE}: this change cannot be made without rewriting parts of the file (e.g. an inline [policy] or dotted keys) — edit it by hand; nothing changed` } };
   }

@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/ipc/dispatch';
 import type { SettingsData, SettingsPreview } from '../../shared/ipc/channels/settings';
 import { TARGET_IDS } from '../../shared/targets/registry';
+import { exceptionToml } from '../../shared/policy/exceptions';
+import { verdictFor } from '../../main/services/verdict/index';
 import { scratch, testPlatform, testSession, type Scratch } from './helpers';
 
 let s: Scratch | undefined;
@@ -60,6 +62,20 @@ describe('settings.read / preview / apply', () => {
     const r = await call<{ ok: boolean; version: string }>('settings.apply', { version: d.version, edits });
     expect(r.ok).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(before.replace('deny_remote_exec = true', 'deny_remote_exec = false'));
+  });
+
+  it('removing a reviewed exception shows the skill it accepted becoming blocked', async () => {
+    const { file, call } = setup();
+    const v = verdictFor(s!.project, 'dependency-audit');
+    if (!v.ok) throw new Error(v.message);
+    const b = v.verdict.blocking[0]!;
+    const at = b.locations[0]!;
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n${exceptionToml({ skill: v.name, integrity: v.integrity, check: b.id, file: at.file, line: at.line, by: 'ana', reason: 'pinned mirror' })}`);
+    const d = await call<SettingsData>('settings.read', {});
+    expect(d.exceptions).toEqual([{ index: 0, entry: expect.objectContaining({ skill: 'dependency-audit', check: 'remote-exec', by: 'ana' }), problem: null }]);
+    const p = await call<SettingsPreview>('settings.preview', { version: d.version, edits: [{ kind: 'removeException', index: 0 }] });
+    expect(p.ok && p.effects).toEqual([expect.objectContaining({ skill: 'dependency-audit', change: 'blocked', reasons: [expect.stringMatching(/^dependency-audit: remote-exec/)] })]);
+    expect(p.ok && p.diff).toContain('-[[policy.exceptions]]');
   });
 
   it('refuses to save over an external edit (version mismatch) and writes nothing', async () => {

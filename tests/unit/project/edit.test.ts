@@ -26,6 +26,10 @@ describe('editProjectConfig', () => {
     expect(ok(text, [{ kind: 'policy', key: 'allow_sources', value: ['github:x/*'] }])).toBe('[policy]\nallow_sources = ["github:x/*"] # team list\ndeny_write = true\n');
   });
 
+  it('keeps the spacing before a trailing comment', () => {
+    expect(ok('[policy]\nmax_budget = 10      # aligned\n', [{ kind: 'policy', key: 'max_budget', value: 7 }])).toBe('[policy]\nmax_budget = 7      # aligned\n');
+  });
+
   it('adds a missing key after the last key of its table, before trailing comments', () => {
     const out = ok(EXAMPLE, [{ kind: 'policy', key: 'deny_network', value: true }]);
     expect(out).toBe(EXAMPLE.replace('deny_remote_exec = true\n', 'deny_remote_exec = true\ndeny_network = true\n'));
@@ -55,6 +59,13 @@ describe('editProjectConfig', () => {
     const parsed = parseProjectConfig(out);
     expect(parsed.ok && (parsed.value.raw.policy as { exceptions: { skill: string }[] }).exceptions.map((e) => e.skill)).toEqual(['a', 'c']);
     expect(editProjectConfig(text, [{ kind: 'removeException', index: 3 }])).toMatchObject({ ok: false, error: { code: 'no-such-exception' } });
+  });
+
+  it('removes the last exception table', () => {
+    const text = `[policy]\nmax_budget = 1\n\n${entry('a')}`;
+    expect(ok(text, [{ kind: 'removeException', index: 0 }])).toBe('[policy]\nmax_budget = 1\n\n');
+    // Without a [policy] header of its own, the table goes with its last exception.
+    expect(ok(`# x\n${entry('a')}`, [{ kind: 'removeException', index: 0 }])).toBe('# x\n');
   });
 
   it('keeps CRLF line endings', () => {
