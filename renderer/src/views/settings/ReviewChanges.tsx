@@ -2,7 +2,7 @@ import type { SettingsPreview } from '../../../../shared/ipc/channels/settings';
 
 type Ok = Extract<SettingsPreview, { ok: true }>;
 
-const CHANGE_WORD = { blocked: 'becomes blocked', unblocked: 'becomes allowed', 'still-blocked': 'stays blocked; its reasons change' } as const;
+const CHANGE_WORD = { blocked: 'becomes refused', unblocked: 'no longer refused', 'still-blocked': 'stays refused; its reasons change' } as const;
 
 /** The diff of kitbash.toml and what the change does to the installed skills, shown before anything is saved. */
 export function ReviewChanges({ preview, saving, onSave, onBack }: { preview: Ok; saving: boolean; onSave: () => void; onBack: () => void }) {
@@ -21,9 +21,10 @@ export function ReviewChanges({ preview, saving, onSave, onBack }: { preview: Ok
         </div>
       </div>
       <h3 className="set-h3">Effect on installed skills</h3>
+      <p className="muted small set-note">A policy violation stops install and is reported by doctor and the dashboard; a blocking finding also stops run, gate, the Runs tab and evals.</p>
       {preview.effects.length === 0 ? (
         <p className="muted small" data-testid="settings-no-effect">
-          No installed skill becomes blocked or allowed by this change.
+          No installed skill becomes refused or allowed by this change.
         </p>
       ) : (
         <ul className="set-effects" data-testid="settings-effects">

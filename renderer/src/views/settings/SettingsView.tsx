@@ -91,7 +91,7 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
       <section className="panel" aria-labelledby="set-policy">
         <div className="panel-head">
           <h2 id="set-policy">Policy</h2>
-          <span className="muted small">{data.policy === null ? 'No [policy] table: no policy applies until you set one.' : 'Checked by install, run, gate and the dashboard.'}</span>
+          <span className="muted small">{data.policy === null ? 'No [policy] table: no policy applies until you set one.' : 'Enforced by install; doctor and the dashboard report installed skills that break it.'}</span>
         </div>
         <div className="set-grid">
           {BOOLEAN_FIELDS.map((f) => (
