@@ -42,6 +42,7 @@ const SCREENS: [string, string, string][] = [
   ['costs', '#/costs', 'main'],
   ['playground', '#/playground', 'main'],
   ['runs', '#/runs', 'main'],
+  ['settings', '#/settings', '[data-testid="settings-view"]'],
 ];
 
 describe.skipIf(!ok)('accessibility (axe-core)', () => {

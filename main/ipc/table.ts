@@ -9,6 +9,7 @@ import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
 import { reviewHandlers } from './handlers/review';
 import { runsHandlers } from './handlers/runs';
+import { settingsHandlers } from './handlers/settings';
 import { skillsHandlers } from './handlers/skills';
 import { specHandlers } from './handlers/spec';
 import type { Session } from './session';
@@ -43,4 +44,5 @@ export const HANDLERS: HandlerTable = {
   sources: sourcesHandlers,
   evals: evalsHandlers,
   folders: foldersHandlers,
+  settings: settingsHandlers,
 };

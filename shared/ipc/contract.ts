@@ -9,6 +9,7 @@ import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
 import { reviewChannels } from './channels/review';
 import { runsChannels } from './channels/runs';
+import { settingsChannels } from './channels/settings';
 import { skillsChannels } from './channels/skills';
 import { specChannels } from './channels/spec';
 import type { ChannelDef } from './define';
@@ -37,6 +38,7 @@ export const CONTRACT = {
   sources: sourcesChannels,
   evals: evalsChannels,
   folders: foldersChannels,
+  settings: settingsChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -63,6 +63,9 @@ describe('IPC contract surface', () => {
           "evals.trial — one stored trial: its transcript (messages and tool calls), workspace diff, stderr and assertion results",
           "evals.history — pass rate of a skill's evals per stored run and skill version, oldest first",
           "folders.list — the sub-folders of a folder inside the user's home (the home folder when no path is given); hidden folders left out",
+          "settings.read — kitbash.toml of the open project: its text, version, the values the Settings view edits and the known targets",
+          "settings.preview — what a settings change would write to kitbash.toml (a diff) and which installed skills it blocks or unblocks; nothing written",
+          "settings.apply — write a settings change to kitbash.toml atomically under the project lock, keeping comments and layout; refused when the file changed since it was read",
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",

@@ -9,6 +9,7 @@ import { InstallView } from './install/InstallView';
 import { PreviewsView } from './previews/PreviewsView';
 import { MatrixView } from './matrix/MatrixView';
 import { CostsView } from './costs/CostsView';
+import { SettingsView } from './settings/SettingsView';
 
 export interface ViewProps {
   readonly project: ProjectRef;
@@ -36,6 +37,7 @@ export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'playground', label: 'Playground', render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'runs', label: 'Runs', render: ({ project, arg }) => <RunsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
   { id: 'evals', label: 'Evals', render: ({ project, arg }) => <EvalsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  { id: 'settings', label: 'Settings', render: ({ project }) => <SettingsView project={project} /> },
 ];
 
 export function findView(id: string): ProjectView {

@@ -1,0 +1,163 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { SettingsData, SettingsPreview } from '../../../shared/ipc/channels/settings';
+import { formatLoadError } from '../../../shared/ksf/errors';
+import { loadSkill } from '../../../shared/ksf/load';
+import type { Skill } from '../../../shared/ksf/model';
+import { decodeUtf8 } from '../../../shared/ksf/text';
+import { isTable } from '../../../shared/ksf/toml';
+import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
+import { canonicalSource, parseSource } from '../../../shared/lock/source';
+import { unifiedDiff } from '../../../shared/lock/diff';
+import { validateException } from '../../../shared/policy/exceptions';
+import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
+import { describeBlocking } from '../../../shared/policy/verdict';
+import { CONFIG_FILE, parseProjectConfig, type ProjectConfig } from '../../../shared/project/config';
+import { editProjectConfig, POLICY_KEYS, type ConfigEdit } from '../../../shared/project/edit';
+import { TARGETS } from '../../../shared/targets/registry';
+import { versionOf } from '../editor/files';
+import { writeFileAtomic } from '../fs/atomic';
+import { readLock, treeIntegrityFast } from '../lock/index';
+import { installedSkills } from '../skills/locate';
+import { readSkillTree } from '../skills/reader';
+import { verdictOfSkill } from '../verdict/index';
+import { acquireProjectLock, ProjectBusyError } from '../workspace/project-lock';
+
+/** Largest kitbash.toml the view edits (the same bound as the config reader). */
+const MAX_BYTES = 1024 * 1024;
+
+type Refusal = { ok: false; conflict: boolean; message: string };
+type Current = { ok: true; text: string; version: string | null } | Refusal;
+
+/** The file as it is now; a missing file reads as empty text with version null. */
+function readCurrent(root: string): Current {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, CONFIG_FILE));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, text: '', version: null };
+    return { ok: false, conflict: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
+  }
+  if (bytes.length > MAX_BYTES) return { ok: false, conflict: false, message: `${CONFIG_FILE}: is larger than 1 MiB — edit it by hand` };
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) return { ok: false, conflict: false, message: `${CONFIG_FILE}: not valid UTF-8 — edit it by hand` };
+  return { ok: true, text: decoded.text, version: versionOf(bytes) };
+}
+
+export function readSettings(root: string): SettingsData {
+  const known = TARGETS.map((t) => ({ id: t.id, agent: t.agent }));
+  const cur = readCurrent(root);
+  if (!cur.ok) return { text: '', version: null, error: cur.message, targets: null, policy: null, exceptions: [], known };
+  const parsed = parseProjectConfig(cur.text);
+  if (!parsed.ok) return { text: cur.text, version: cur.version, error: formatLoadError(parsed.error).split('\n')[0]!, targets: null, policy: null, exceptions: [], known };
+  const raw = parsed.value.raw;
+  const policyTable = isTable(raw.policy) ? raw.policy : undefined;
+  const policy: Record<string, boolean | number | string[]> = {};
+  for (const key of Object.keys(POLICY_KEYS)) {
+    const v = policyTable?.[key];
+    if (typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) policy[key] = v;
+    else if (typeof v === 'bigint') policy[key] = Number(v);
+    else if (Array.isArray(v)) policy[key] = v.filter((s): s is string => typeof s === 'string');
+  }
+  const list = policyTable && Array.isArray(policyTable.exceptions) ? policyTable.exceptions : [];
+  return {
+    text: cur.text,
+    version: cur.version,
+    error: null,
+    targets: parsed.value.targets ? [...parsed.value.targets] : null,
+    policy: policyTable ? policy : null,
+    exceptions: list.map((e, index) => {
+      const v = validateException(e);
+      return v.ok ? { index, entry: { skill: v.value.skill, check: v.value.check, file: v.value.file, line: v.value.line, by: v.value.by, reason: v.value.reason }, problem: null } : { index, entry: null, problem: v.message };
+    }),
+    known,
+  };
+}
+
+interface Loaded {
+  readonly name: string;
+  readonly skill: Skill;
+  readonly integrity: string;
+}
+
+/** Why a skill is refused under `config`: policy violations (source and manifest), then blocking findings. */
+function blockers(root: string, s: Loaded, config: ProjectConfig, sources: ReadonlyMap<string, { raw: string; resolved?: string }>): string[] {
+  const out: string[] = [];
+  const policy = config.policy;
+  const pin = sources.get(s.name);
+  if (policy && pin) {
+    const parsed = parseSource(pin.raw, (p) => existsSync(resolve(root, p)));
+    if (parsed.ok) out.push(...sourceViolations(policy, pin.raw, pin.resolved ?? canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined)));
+  }
+  if (policy) out.push(...manifestViolations(policy, s.skill.manifest));
+  out.push(...verdictOfSkill(s.skill, s.integrity, config).blocking.map((b) => describeBlocking(s.name, b)));
+  return out;
+}
+
+function loadInstalled(root: string): Loaded[] {
+  const out: Loaded[] = [];
+  for (const loc of installedSkills(root)) {
+    if (loc.kind !== 'folder') continue;
+    const tree = readSkillTree(loc.abs, loc.display);
+    if (!tree.ok) continue;
+    const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
+    if (loaded.ok) out.push({ name: loaded.value.manifest.skill.name, skill: loaded.value, integrity: treeIntegrityFast(tree.value) });
+  }
+  return out;
+}
+
+/** The installed skills whose refusal changes (or stays) between two configurations — the same checks install, run and the dashboard apply. */
+export function effectsOf(root: string, before: ProjectConfig, after: ProjectConfig): { skill: string; change: 'blocked' | 'unblocked' | 'still-blocked'; reasons: string[] }[] {
+  const lock = readLock(root);
+  const sources = new Map(
+    (lock.ok ? lock.value.entries : []).filter((e) => e.source !== IMPORT_SOURCE).map((e) => [e.name, { raw: e.source, ...(e.resolved !== undefined ? { resolved: e.resolved } : {}) }] as const),
+  );
+  const out: { skill: string; change: 'blocked' | 'unblocked' | 'still-blocked'; reasons: string[] }[] = [];
+  for (const s of loadInstalled(root)) {
+    const was = blockers(root, s, before, sources);
+    const now = blockers(root, s, after, sources);
+    if (was.length === 0 && now.length > 0) out.push({ skill: s.name, change: 'blocked', reasons: now });
+    else if (was.length > 0 && now.length === 0) out.push({ skill: s.name, change: 'unblocked', reasons: was });
+    else if (now.length > 0 && now.join('\n') !== was.join('\n')) out.push({ skill: s.name, change: 'still-blocked', reasons: now });
+  }
+  return out;
+}
+
+type Planned = { ok: true; before: string; after: string; configBefore: ProjectConfig; configAfter: ProjectConfig } | Refusal;
+
+function plan(cur: Current, version: string | null, edits: readonly ConfigEdit[]): Planned {
+  if (!cur.ok) return cur;
+  if (cur.version !== version) return { ok: false, conflict: true, message: `${CONFIG_FILE} changed on disk since it was read — reload the settings; nothing written` };
+  const edited = editProjectConfig(cur.text, edits);
+  if (!edited.ok) return { ok: false, conflict: false, message: edited.error.message };
+  const a = parseProjectConfig(cur.text);
+  const b = parseProjectConfig(edited.value);
+  // editProjectConfig already re-parsed the result; both parse here by construction.
+  if (!a.ok || !b.ok) return { ok: false, conflict: false, message: `${CONFIG_FILE}: the change does not parse — nothing written` };
+  return { ok: true, before: cur.text, after: edited.value, configBefore: a.value, configAfter: b.value };
+}
+
+export function previewSettings(root: string, version: string | null, edits: readonly ConfigEdit[]): SettingsPreview {
+  const p = plan(readCurrent(root), version, edits);
+  if (!p.ok) return p;
+  return { ok: true, text: p.after, diff: unifiedDiff(CONFIG_FILE, p.before, p.after), effects: effectsOf(root, p.configBefore, p.configAfter) };
+}
+
+/** Write the change under the project lock, only over the exact bytes the user previewed from. */
+export function applySettings(root: string, version: string | null, edits: readonly ConfigEdit[]): { ok: true; version: string } | Refusal {
+  let release: () => void;
+  try {
+    release = acquireProjectLock(root, { command: 'settings (app)' });
+  } catch (e) {
+    if (e instanceof ProjectBusyError) return { ok: false, conflict: false, message: `${e.message.split('\n')[0]} — nothing written` };
+    throw e;
+  }
+  try {
+    const p = plan(readCurrent(root), version, edits);
+    if (!p.ok) return p;
+    writeFileAtomic(join(root, CONFIG_FILE), p.after);
+    return { ok: true, version: versionOf(p.after) };
+  } finally {
+    release();
+  }
+}
