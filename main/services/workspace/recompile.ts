@@ -22,5 +22,10 @@ export async function recompileAfterChange(root: string, note: (text: string) =>
   const a = result.applied;
   const changed = a ? a.written.length + a.rewritten.length + a.removed.length : 0;
   note(`compiled for ${result.plan.targets.length} target(s): ${changed} generated file(s) changed\n`);
+  // A hand-written file in the way is left alone; the user must hear that the skill did not arrive there.
+  for (const c of result.plan.conflicts) {
+    note(`⚠ ${c.path} was written by hand — ${c.skill} is not delivered to ${c.targets.join(', ')}; adopt it (skillsmith import --write), rename one of them, or remove ${c.path}\n`);
+  }
+  for (const f of result.plan.failures) note(`✗ ${f.name}: not compiled — ${f.message.split('\n')[0]}\n`);
   faultPoint(`${step}:compiled`);
 }
