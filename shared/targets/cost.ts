@@ -3,7 +3,7 @@ import { estimateTokens } from '../ksf/tokens';
 import { fileTokens } from './common';
 import { prepareSkill } from './prepare';
 import { targetById } from './registry';
-import type { Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
+import type { EmitContext, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
 
 /** What one skill costs on one target in every session, before anything is invoked. */
 export interface StandingCost {
@@ -30,10 +30,14 @@ function resolveTarget(target: TargetDef | TargetId): TargetDef {
   return t;
 }
 
-/** Standing cost of a prepared skill on a target (lazy: description tokens; eager: emitted text tokens). */
-export function standingCost(p: PreparedSkill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT): StandingCost {
+/**
+ * Standing cost of a prepared skill on a target (lazy: description tokens; eager: emitted text
+ * tokens). `context` is the compile's active targets: with it an always-loaded file priced as
+ * compile writes it (an index line, not the body, when a skill folder serves its readers).
+ */
+export function standingCost(p: PreparedSkill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT, context?: EmitContext): StandingCost {
   const t = resolveTarget(target);
-  const out = t.emit(p, project);
+  const out = t.emit(p, project, context);
   const text = out.files;
   const loadedTokens = fileTokens(text);
   const eager = t.loading === 'eager';
@@ -49,9 +53,9 @@ export function standingCost(p: PreparedSkill, target: TargetDef | TargetId, pro
 }
 
 /** standingCost for a loaded skill; a template error (the skill would not compile) is returned as `error`. */
-export function standingCostOf(skill: Skill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT): StandingCost | { error: string } {
+export function standingCostOf(skill: Skill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT, context?: EmitContext): StandingCost | { error: string } {
   const p = prepareSkill(skill);
-  return p.ok ? standingCost(p.value, target, project) : { error: p.message };
+  return p.ok ? standingCost(p.value, target, project, context) : { error: p.message };
 }
 
 export interface TargetTotal {

@@ -7,6 +7,7 @@ import type { Skill } from '../../shared/ksf/model';
 import { EMPTY_CONFIG } from '../../shared/project/config';
 import { GENERATED_MARK, readDeliveryRecord, sourceFrontmatter } from '../../shared/targets/common';
 import { listingReport, listingWarnings } from '../../shared/targets/listing';
+import { standingCost } from '../../shared/targets/cost';
 import { compatibilityMatrix } from '../../shared/targets/matrix';
 import { prepareSkill } from '../../shared/targets/prepare';
 import { TARGETS } from '../../shared/targets/registry';
@@ -172,6 +173,19 @@ describe('an honest matrix', () => {
     expect(m.cells.find((c) => c.target === 'claude-code')!.reasons[0]!.message).toMatch(/^description is 1649 chars, over 1536/);
     expect(m.cells.filter((c) => c.status === 'full').map((c) => c.target)).toEqual([]);
     void utf8;
+  });
+});
+
+describe('standing cost as compile writes it', () => {
+  it('prices AGENTS.md as an index line when a skill folder serves its readers, as the body otherwise', () => {
+    const body = `# long\n\n${'Step with many words in it. '.repeat(200)}\n`;
+    const p = prepareSkill(bare('long', `---\nname: long\ndescription: A long skill.\n---\n${body}`));
+    if (!p.ok) throw new Error(p.message);
+    const agentsmd = TARGETS.find((t) => t.id === 'agentsmd')!;
+    const alone = standingCost(p.value, agentsmd, memProject(), { active: [agentsmd] });
+    const indexed = standingCost(p.value, agentsmd, memProject(), { active: TARGETS.filter((t) => t.id === 'agentsmd' || t.id === 'agents') });
+    expect(alone.tokens).toBeGreaterThan(1000);
+    expect(indexed.tokens).toBeLessThan(100);
   });
 });
 

@@ -59,9 +59,11 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
     return 1;
   }
   const p = prepared.value;
+  // As compile writes them for this project's active targets (AGENTS.md may be an index).
+  const context = { active: sel.targets };
   const rows = sel.targets.map((t) => {
-    const out = t.emit(p, project);
-    const cost = standingCost(p, t, project);
+    const out = t.emit(p, project, context);
+    const cost = standingCost(p, t, project, context);
     return { t, out, cost };
   });
   if (json) {

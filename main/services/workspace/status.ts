@@ -130,7 +130,7 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       options.costs === false
         ? undefined
         : targetDefs.map((t) => {
-            const c = standingCostOf(s, t, view);
+            const c = standingCostOf(s, t, view, { active: targetDefs });
             return { target: t.id, tokens: 'error' in c ? 0 : c.tokens, loading: t.loading };
           });
     skills.push({

@@ -235,9 +235,11 @@ export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyM
 }
 
 function targetPreview(t: TargetDef, skill: Skill, p: PreparedSkill, view: ProjectView, plan: CompilePlan, byPath: ReadonlyMap<string, PlannedFile>): TargetPreview {
-  const out = t.emit(p, view);
-  const cell = matrixCell(skill, p, t, view);
-  const cost = standingCost(p, t, view);
+  // Emitted, graded and priced as this plan's compile would: with its active targets.
+  const context = { active: TARGETS.filter((x) => plan.targets.includes(x.id)) };
+  const out = t.emit(p, view, context);
+  const cell = matrixCell(skill, p, t, view, undefined, context);
+  const cost = standingCost(p, t, view, context);
   const alias = VENDOR_NEUTRAL_ALIASES.find((a) => a.id === t.id);
   const files: PreviewFile[] = out.files.map((f) => {
     let path = f.path;
@@ -327,6 +329,9 @@ export interface SkillCost {
 export function snapshotCosts(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): { skills: SkillCost[]; failures: FailedSkill[] } {
   const b = base(snap);
   const { skills, failures } = projectSkills(snap);
+  // Priced as compile writes for the project's active targets (AGENTS.md as an index where a skill folder serves it).
+  const active = activeTargets(snap).targets;
+  const context = { active: TARGETS.filter((t) => active.includes(t.id)) };
   const rows = [...skills]
     .sort((x, y) => (x.manifest.skill.name < y.manifest.skill.name ? -1 : 1))
     .map((s): SkillCost => {
@@ -339,7 +344,7 @@ export function snapshotCosts(snap: CompileSnapshot, targets: readonly TargetDef
           loadedPerTarget[t.id] = null;
           continue;
         }
-        const c = standingCost(p.value, t, b.view);
+        const c = standingCost(p.value, t, b.view, context);
         perTarget[t.id] = c.tokens;
         loadedPerTarget[t.id] = c.loadedTokens;
       }
