@@ -8,31 +8,9 @@ import { navigate } from '../../route';
 import { ErrorLine, newProgressId, ProgressLine, useProgress } from './progress';
 import { ReviewPanel, Verdict } from './ReviewPanel';
 import { SkillChecklist, useSourcePicks } from './SkillChecklist';
-import { EMPTY, sourceOf, type Draft, type SourceKind } from './source';
+import { useDraft } from './draft';
+import { sourceOf, type Draft, type SourceKind } from './source';
 import './install.css';
-
-const DRAFT_KEY = 'skillsmith.install.draft';
-
-/** What the person typed survives errors, re-reviews, navigation and reloads of this tab. */
-function useDraft(): [Draft, (d: Partial<Draft>) => void] {
-  const [draft, set] = useState<Draft>(() => {
-    try {
-      return {
-        ...EMPTY,
-        ...(JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? '{}') as Partial<Draft>),
-      };
-    } catch {
-      return EMPTY;
-    }
-  });
-  const update = (d: Partial<Draft>) =>
-    set((prev) => {
-      const next = { ...prev, ...d };
-      sessionStorage.setItem(DRAFT_KEY, JSON.stringify(next));
-      return next;
-    });
-  return [draft, update];
-}
 
 function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Partial<Draft>) => void; busy: boolean; onReview: (source: string) => void }) {
   const api = useApi();
