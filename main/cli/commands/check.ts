@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { describeFsError } from '../../services/fs/describe-error';
 import { resolveInside } from '../../services/fs/contain';
@@ -12,6 +11,7 @@ import { renderSarif } from '../../../shared/lint/report/sarif';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
+import { isDirectory } from '../../services/fs/probe';
 
 const FLAGS = {
   lint: { strict: { type: 'boolean' }, schema: { type: 'boolean' }, json: { type: 'boolean' }, sarif: { type: 'string' } },
@@ -69,14 +69,6 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   const code = exitCodeFor(t, flags.strict === true);
   if (code === 1 && t.failures === 0) io.err(`--strict: failing on ${t.warnings} warning(s)\n`);
   return code;
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function locate(arg: string, cwd: string): SkillLocation {

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { evalHuman, evalJson, evalJunit } from '../../../shared/evals/report';
 import { MAX_REPEAT } from '../../../shared/evals/parse';
 import { writeFileAtomic } from '../../services/fs/atomic';
@@ -6,6 +5,7 @@ import { resolveInside } from '../../services/fs/contain';
 import { EvalSetupError, runEvals, type EvalEvent } from '../../services/evals/run';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { isDirectory } from '../../services/fs/probe';
 
 const FLAGS = { runner: { type: 'string' }, repeat: { type: 'string' }, baseline: { type: 'boolean' }, json: { type: 'boolean' }, junit: { type: 'string' } } as const;
 
@@ -63,10 +63,3 @@ function progress(e: EvalEvent, io: CliIo): void {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

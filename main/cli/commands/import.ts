@@ -18,16 +18,9 @@ import { UsageError, type CliIo, type ExitCode } from '../io';
 import { scanAdoption } from '../../services/install/adopt';
 import { adoptSkills } from './adopt-report';
 import { INIT_TEMPLATE } from './init';
+import { isRealFile } from '../../services/fs/probe';
 
 const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' }, 'no-compile': { type: 'boolean' } } as const;
-
-function isFile(p: string): boolean {
-  try {
-    return lstatSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Hand-written instruction files; `skills` are rule files that are skills (adopted instead of merged). */
 function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
@@ -38,13 +31,13 @@ function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
     if (s) out.push(s);
     seen.add(rel);
   };
-  for (const f of IMPORT_FILES) if (isFile(join(root, f.path))) read(f.path, f.agent, f.loading);
+  for (const f of IMPORT_FILES) if (isRealFile(join(root, f.path))) read(f.path, f.agent, f.loading);
   for (const d of IMPORT_DIRS) {
     const abs = join(root, ...d.dir.split('/'));
     if (!existsSync(abs) || !lstatSync(abs).isDirectory()) continue;
     for (const name of readdirSync(abs).sort()) {
       const rel = `${d.dir}/${name}`;
-      if (name.endsWith(d.suffix) && !seen.has(rel) && isFile(join(abs, name))) read(rel, d.agent, d.loading);
+      if (name.endsWith(d.suffix) && !seen.has(rel) && isRealFile(join(abs, name))) read(rel, d.agent, d.loading);
     }
   }
   return out;

@@ -22,7 +22,8 @@ import type { BackendStatus } from '../sandbox/types';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { runTrialProcess } from './trial';
-import { changedPaths, isDir, makeWorkspace, snapshot, workspaceDiff } from './workspace';
+import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspace';
+import { isRealDir } from '../fs/probe';
 
 export const EVALS_DIR = join('.kitbash', 'evals');
 
@@ -132,7 +133,7 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
       continue;
     }
     for (const e of parsed) {
-      if (e.fixture !== undefined && !isDir(join(loc.abs, e.fixture))) {
+      if (e.fixture !== undefined && !isRealDir(join(loc.abs, e.fixture))) {
         problems.push(`${e.file}: fixture: ${e.fixture} is not a folder in the skill`);
         continue;
       }

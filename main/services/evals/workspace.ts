@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { unifiedDiff } from '../../../shared/lock/diff';
 import { compileProject } from '../compile/index';
@@ -101,11 +101,3 @@ export function workspaceDiff(before: Snapshot, after: Snapshot, paths: readonly
     .join('');
 }
 
-/** Whether a path is a real folder (fixtures must be). */
-export function isDir(p: string): boolean {
-  try {
-    return lstatSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Result } from '../../../shared/ksf/errors';
 import type { FolderListing } from '../../../shared/ipc/channels/folders';
 import { describeFsError } from '../fs/describe-error';
 import { resolveInside } from '../fs/contain';
+import { isDirectory } from '../fs/probe';
 
 const MAX_FOLDERS = 500;
 
@@ -34,17 +35,10 @@ export function listFolders(path: string | undefined, home: string = homedir()):
     return { ok: false, error: { reason: 'unreadable', message: `${inside}: ${describeFsError(e)}` } };
   }
   const names = entries
-    .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && resolveInside(realHome, join(real, e.name)) !== undefined && isDir(join(real, e.name)))))
+    .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && resolveInside(realHome, join(real, e.name)) !== undefined && isDirectory(join(real, e.name)))))
     .map((e) => e.name)
     .sort((a, b) => a.localeCompare(b));
   const folders = names.slice(0, MAX_FOLDERS).map((name) => ({ name, path: join(real, name), project: isProject(join(real, name)) }));
   return { ok: true, value: { path: real, parent: real === realHome ? null : dirname(real), project: isProject(real), folders, truncated: names.length > MAX_FOLDERS } };
 }
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

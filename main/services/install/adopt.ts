@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { NAME_RE } from '../../../shared/ksf/model';
@@ -20,6 +20,7 @@ import { readSkillTree } from '../skills/reader';
 import { makeStagingDir, SourceError, stageSkill } from '../sources';
 import { applyChange, recover } from '../workspace/txn';
 import { loadFolderFromTree, projectConfigOrThrow } from './stage';
+import { isDirectory } from '../fs/probe';
 
 /** One skill name found written by hand in the agents' folders, and what adoption does with it. */
 export interface AdoptItem {
@@ -65,14 +66,6 @@ export interface AdoptScan {
   dispose(): void;
 }
 
-function isDirFollowing(abs: string): boolean {
-  try {
-    return statSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** The generated marker in a file's first bytes means compile wrote it: not a hand-written copy. */
 function generated(abs: string): boolean {
   try {
@@ -102,13 +95,13 @@ function findCopies(project: string, locations: readonly AdoptLocation[]): Map<s
   const add = (name: string, c: FoundCopy) => byName.set(name, { copies: [...(byName.get(name)?.copies ?? []), c] });
   for (const loc of locations) {
     const absDir = join(project, ...loc.dir.split('/'));
-    if (!isDirFollowing(absDir)) continue;
+    if (!isDirectory(absDir)) continue;
     for (const entry of readdirSync(absDir).sort()) {
       if (entry.startsWith('.')) continue;
       const abs = join(absDir, entry);
       const path = `${loc.dir}/${entry}`;
       if (loc.shape === 'skill-dir') {
-        if (!isDirFollowing(abs) || !existsSync(join(abs, 'SKILL.md')) || generated(join(abs, 'SKILL.md'))) continue;
+        if (!isDirectory(abs) || !existsSync(join(abs, 'SKILL.md')) || generated(join(abs, 'SKILL.md'))) continue;
         add(entry, { path, dir: loc.dir, kind: 'folder' });
       } else if (entry.endsWith(loc.suffix!) && lstatSync(abs).isFile()) {
         const text = readFileSync(abs, 'utf8');
@@ -273,7 +266,7 @@ export function commitAdoption(scan: AdoptScan, approval: { integrity: string })
     if (!tree.ok || treeIntegrityFast(tree.value) !== s.entry.integrity) throw new AdoptRefused(`${item.name}: the staged copy changed after the review — nothing adopted`);
     if (existsSync(join(project, SKILLS_DIR, item.name))) throw new AdoptRefused(`${item.name} was installed by another command since the review — nothing adopted; review again`);
     for (const path of item.retire) {
-      const kind = isDirFollowing(join(project, ...path.split('/'))) ? 'folder' : 'rule';
+      const kind = isDirectory(join(project, ...path.split('/'))) ? 'folder' : 'rule';
       if (copyHash(project, { path, kind }) !== s.copyHashes.get(path)) throw new AdoptRefused(`${path} was edited after the review — nothing adopted; review again`);
     }
     put.set(item.name, { tree: tree.value, executable: new Set(s.executable) });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
@@ -21,6 +21,7 @@ import { judgeArtifact, knownArtifact, listArtifacts, type ArtifactVerdict } fro
 import { appendAudit, type AuditRecord } from './audit';
 import { gateScript, resolveScript } from './script';
 import type { RefusalReason, RunEvent, RunPlan, RunRequest, RunResult } from './types';
+import { isRealDir, isSymlink } from '../fs/probe';
 
 /** What the service needs from its surroundings; tests replace any of it. */
 export interface RunDeps {
@@ -362,22 +363,6 @@ function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | und
   // so SIGABRT is the data cap's usual mark; it is named as likely, not certain.
   if (exec.code === 128 + 6) return `the run aborted (SIGABRT), most likely at its memory limit (${formatBytes(policy.limits.memoryBytes)} per process; --max-memory)`;
   return undefined;
-}
-
-function isSymlink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-function isRealDir(p: string): boolean {
-  try {
-    return lstatSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** `p` is `root` or below it. */

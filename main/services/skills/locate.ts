@@ -1,5 +1,6 @@
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { isSymlink } from '../fs/probe';
 
 export const SKILLS_DIR = join('.kitbash', 'skills');
 
@@ -75,10 +76,3 @@ function folderFor(abs: string, cwd: string): SkillLocation {
   return { kind: 'folder', abs: target, display: displayPath(cwd, target), nameHint: basename(target) };
 }
 
-function isSymlink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { LOCK_FILE, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
 import { assertOwnFoldersInside, openProjectDir, readFileIn, removeIn, replaceFileIn, withProjectDir, writeFileInside, type ProjectDir } from '../fs/inside';
@@ -7,6 +7,7 @@ import { SKILLS_DIR } from '../skills/locate';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { writeTree } from '../sources/copy';
 import { faultPoint } from './fault';
+import { isPresent } from '../fs/probe';
 
 /**
  * One change to the installed set, applied so that a crash at any point leaves the
@@ -50,16 +51,6 @@ interface Journal {
 const TXN_PREFIX = '.txn-';
 /** The project's own folders a change writes through; neither may lead outside the project. */
 export const OWN_FOLDERS = ['.kitbash', SKILLS_DIR] as const;
-
-/** True for anything at `p`, a dangling symlink included (existsSync follows links). */
-function isPresent(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Run `fn` on the opened parent folder of the project path `rel` and its last name. */
 function inParent<T>(root: string, rel: string, create: boolean, fn: (parent: ProjectDir, name: string) => T): T {
