@@ -82,8 +82,10 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.locator('[data-cell="review/stand-in"]').click();
     await page.getByTestId('save-as-eval').click();
     await page.waitForURL(/#\/editor\/prereview%2Fevals%2Freview-trial-1\.eval\.yaml$/);
-    const text = (await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 20_000 })).replace(/\u00a0/g, ' ');
-    expect(text).toContain('task: Review my pending change before pushing');
+    // The route changes before Monaco has the draft's model: wait for its text, not just the element.
+    const lines = async () => (await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 20_000 })).replace(/\u00a0/g, ' ');
+    await expect.poll(lines, { timeout: 20_000 }).toContain('task: Review my pending change before pushing');
+    const text = await lines();
     expect(text).toContain('- skill_triggered: true');
     expect(text).toContain('- output_contains: "Review complete: 0 blocking findings."');
     expect(await page.locator('.editor-hint').innerText()).toContain('completion and hover from the eval schema');
