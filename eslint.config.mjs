@@ -6,12 +6,45 @@ import tseslint from 'typescript-eslint';
 //   electron  is imported only by the Electron entry files (main/index.ts, main/electron/)
 //             and the preload.
 const nodeBuiltins = [
-  'assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https',
-  'net', 'os', 'path', 'process', 'stream', 'url', 'util', 'worker_threads', 'zlib', 'tty', 'readline',
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'stream',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+  'tty',
+  'readline',
 ];
-const noElectron = { name: 'electron', message: 'electron may be imported only by main/index.ts, main/electron/ and preload/.' };
+const noElectron = {
+  name: 'electron',
+  message: 'electron may be imported only by main/index.ts, main/electron/ and preload/.',
+};
 
-const browserGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'fetch', 'process', 'Buffer', 'require', '__dirname'];
+const browserGlobals = [
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'location',
+  'fetch',
+  'process',
+  'Buffer',
+  'require',
+  '__dirname',
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bench/work/**', 'coverage/**'] },
@@ -25,26 +58,41 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noElectron, ...nodeBuiltins.map((name) => ({ name, message: 'shared/ is pure: no Node built-ins.' }))],
-        patterns: [
-          { group: ['node:*'], message: 'shared/ is pure: no node:* modules.' },
-          { group: ['**/main/**', '**/main', '**/renderer/**', '**/renderer', '**/preload/**'], message: 'shared/ must not depend on main/, renderer/ or preload/.' },
-        ],
-      }],
-      'no-restricted-globals': ['error', ...browserGlobals.map((name) => ({ name, message: 'shared/ runs everywhere: no DOM or Node globals.' }))],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            noElectron,
+            ...nodeBuiltins.map((name) => ({ name, message: 'shared/ is pure: no Node built-ins.' })),
+          ],
+          patterns: [
+            { group: ['node:*'], message: 'shared/ is pure: no node:* modules.' },
+            {
+              group: ['**/main/**', '**/main', '**/renderer/**', '**/renderer', '**/preload/**'],
+              message: 'shared/ must not depend on main/, renderer/ or preload/.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...browserGlobals.map((name) => ({ name, message: 'shared/ runs everywhere: no DOM or Node globals.' })),
+      ],
     },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noElectron],
-        patterns: [
-          { group: ['**/main/**', '**/main'], message: 'renderer/ must not import main/; use the Api interface.' },
-          { group: ['node:*'], message: 'renderer/ has no Node access.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { group: ['**/main/**', '**/main'], message: 'renderer/ must not import main/; use the Api interface.' },
+            { group: ['node:*'], message: 'renderer/ has no Node access.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -53,7 +101,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

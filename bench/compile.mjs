@@ -45,7 +45,10 @@ if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('the CLI is not built
 if (!existsSync(KITBASH)) fail('node_modules/kitbash is missing — nothing to compare against, no numbers recorded');
 
 // --- deterministic project -------------------------------------------------------
-const WORDS = 'review commit branch test build deploy lint format diff merge rebase release tag issue plan design schema cache index query'.split(' ');
+const WORDS =
+  'review commit branch test build deploy lint format diff merge rebase release tag issue plan design schema cache index query'.split(
+    ' ',
+  );
 
 /** Max SKILL.md size: 20 KB up to 300 skills, 80 KB beyond (the sizes the issue measured kitbash at). */
 const maxBytesFor = (n) => (n <= 300 ? 20_000 : 80_000);
@@ -79,9 +82,15 @@ function generate(dir, count) {
 
 function once(bin, cwd) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [bin, 'compile'], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', timeout: 30 * 60 * 1000 });
+  const r = spawnSync(process.execPath, [bin, 'compile'], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 30 * 60 * 1000,
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.error || r.status !== 0) fail(`${bin} compile failed in ${cwd}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
+  if (r.error || r.status !== 0)
+    fail(`${bin} compile failed in ${cwd}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
   return ms;
 }
 
@@ -112,7 +121,15 @@ function measure(base, label) {
       if (r < opts.runs) ours.push(timeCompile(SKILLSMITH, project));
     }
     const m = (xs, k) => (xs.length ? median(xs.map((x) => x[k])) : undefined);
-    const row = { n, maxBytes: maxBytesFor(n), ours: m(ours, 'fresh'), oursAgain: m(ours, 'again'), theirs: m(theirs, 'fresh'), theirsAgain: m(theirs, 'again'), load: os.loadavg()[0] };
+    const row = {
+      n,
+      maxBytes: maxBytesFor(n),
+      ours: m(ours, 'fresh'),
+      oursAgain: m(ours, 'again'),
+      theirs: m(theirs, 'fresh'),
+      theirsAgain: m(theirs, 'again'),
+      load: os.loadavg()[0],
+    };
     rows.push(row);
     process.stdout.write(
       `[${label}] ${n} skills: skillsmith ${fmt(row.ours)} (again ${fmt(row.oursAgain)})${row.theirs !== undefined ? `, kitbash ${fmt(row.theirs)} (again ${fmt(row.theirsAgain)}) → ${(row.theirs / row.ours).toFixed(1)}×` : ''}\n`,
@@ -123,7 +140,8 @@ function measure(base, label) {
 }
 
 const rows = measure(WORK, 'disk');
-const shmRows = opts.tmpfs && existsSync('/dev/shm') ? measure(join('/dev/shm', `skillsmith-bench-${process.pid}`), 'tmpfs') : [];
+const shmRows =
+  opts.tmpfs && existsSync('/dev/shm') ? measure(join('/dev/shm', `skillsmith-bench-${process.pid}`), 'tmpfs') : [];
 if (shmRows.length) rmSync(join('/dev/shm', `skillsmith-bench-${process.pid}`), { recursive: true, force: true });
 
 // --- in-process re-plan after one edit (1,000 skills) ------------------------------
@@ -157,7 +175,8 @@ for (let i = 0; i < 31; i++) {
   times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   for (const f of plan.merge) void f.content.length;
   joined.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  if (plan.errors.length || !plan.merge.some((f) => f.path === 'AGENTS.md' && f.changed)) fail('re-plan did not see the edit');
+  if (plan.errors.length || !plan.merge.some((f) => f.path === 'AGENTS.md' && f.changed))
+    fail('re-plan did not see the edit');
 }
 writeFileSync(join(editDir, 'SKILL.md'), original);
 const replan = median(times.slice(1));
@@ -177,7 +196,8 @@ const table = (rs) =>
     ),
   ].join('\n');
 const at = (rs, n) => rs.find((r) => r.n === n);
-const targets = (rs, label) => `- ${label}: 300 skills, target ≥ 5× — ${verdict(ratio(at(rs, 300)), 5)}; 1,000 skills, target ≥ 50× — ${verdict(ratio(at(rs, 1000)), 50)}`;
+const targets = (rs, label) =>
+  `- ${label}: 300 skills, target ≥ 5× — ${verdict(ratio(at(rs, 300)), 5)}; 1,000 skills, target ≥ 50× — ${verdict(ratio(at(rs, 1000)), 50)}`;
 const growth = (rs) => rs.map((r) => `${r.n}: ${(r.ours / r.n).toFixed(2)}`).join(' · ');
 const section = `${BEGIN}
 ## Compile

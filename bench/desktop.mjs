@@ -38,7 +38,8 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!Number.isInteger(runs) || runs < 1) fail('--runs must be a positive integer');
 if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing — no numbers recorded`);
-if (!existsSync(join(ROOT, 'out', 'main', 'cli.js')) || !existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) fail('the app is not built — run "npm run build" first');
+if (!existsSync(join(ROOT, 'out', 'main', 'cli.js')) || !existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+  fail('the app is not built — run "npm run build" first');
 
 function project(count) {
   const out = join(HERE, 'work', `desktop-${count}`);
@@ -55,7 +56,10 @@ async function stop(child) {
 
 /** Resolves when the table shows rows and a typed filter narrows it. */
 async function waitInteractive(page, expectRows) {
-  await page.waitForFunction((n) => document.querySelectorAll('.tbody [role="row"]').length >= n, expectRows, { timeout: 60_000, polling: 'raf' });
+  await page.waitForFunction((n) => document.querySelectorAll('.tbody [role="row"]').length >= n, expectRows, {
+    timeout: 60_000,
+    polling: 'raf',
+  });
   await page.fill('input[aria-label="Filter skills"]', 'zzzz-no-such-skill');
   await page.waitForSelector('.table-empty', { timeout: 10_000 });
   await page.fill('input[aria-label="Filter skills"]', '');
@@ -102,7 +106,9 @@ try {
     const { metrics } = await cdp.send('Performance.getMetrics');
     const metric = (n) => metrics.find((m) => m.name === n)?.value ?? NaN;
     const rows = await page.evaluate(() => document.querySelectorAll('.tbody [role="row"]').length);
-    const skills = await page.evaluate(() => Number(document.querySelector('[data-tile="skills"] .tile-v')?.textContent ?? 'NaN'));
+    const skills = await page.evaluate(() =>
+      Number(document.querySelector('[data-tile="skills"] .tile-v')?.textContent ?? 'NaN'),
+    );
     // Scroll the whole table once, then measure again: virtualisation keeps the row count flat.
     await page.evaluate(async () => {
       const body = document.querySelector('.tbody');
@@ -114,7 +120,9 @@ try {
     await cdp.send('HeapProfiler.collectGarbage');
     const after = (await cdp.send('Performance.getMetrics')).metrics;
     const rowsAfter = await page.evaluate(() => document.querySelectorAll('.tbody [role="row"]').length);
-    const lastVisible = await page.evaluate(() => [...document.querySelectorAll('.tbody [role="row"]')].at(-1)?.getAttribute('data-skill'));
+    const lastVisible = await page.evaluate(() =>
+      [...document.querySelectorAll('.tbody [role="row"]')].at(-1)?.getAttribute('data-skill'),
+    );
     results.memory = {
       skills,
       loadMs,
@@ -164,7 +172,9 @@ const section = [
   END,
 ].join('\n');
 
-process.stdout.write(`\nserve → interactive (200 skills): median ${med.toFixed(0)} ms (target < ${TARGET_MS} ms)\n1,000 skills: heap ${m.heapMB.toFixed(1)} MiB, ${m.domNodes} DOM nodes, ${m.rows} rows rendered\n`);
+process.stdout.write(
+  `\nserve → interactive (200 skills): median ${med.toFixed(0)} ms (target < ${TARGET_MS} ms)\n1,000 skills: heap ${m.heapMB.toFixed(1)} MiB, ${m.domNodes} DOM nodes, ${m.rows} rows rendered\n`,
+);
 if (write) {
   writeResultsSection(BEGIN, END, section);
   process.stdout.write('wrote bench/RESULTS.md (desktop section)\n');

@@ -35,7 +35,11 @@ const fail = failer('editor');
 const opts = keystrokeOptions(fail);
 
 // The editor's own analysis module, bundled for Node (it is pure: shared/ + yaml).
-const engine = await bundleEngine(WORK, { 'renderer/src/views/editor/analyze.ts': ['analyze'], 'shared/ksf/tokens.ts': ['estimateTokens'] }, { out: 'analyze.mjs' });
+const engine = await bundleEngine(
+  WORK,
+  { 'renderer/src/views/editor/analyze.ts': ['analyze'], 'shared/ksf/tokens.ts': ['estimateTokens'] },
+  { out: 'analyze.mjs' },
+);
 
 // A body of the given size made of varied numbered steps with code spans, links and
 // template-free prose, so every scanner (secrets, injection, invisible text) has work.
@@ -47,9 +51,11 @@ const STEPS = [
   'Write the findings as a list: file, line, severity (block or note) and one sentence each.',
 ];
 function bodyOf(tokens) {
-  let s = '# Bench skill\n\nReviews an API change against the team rules and reports what to fix, step by step.\n\n## Steps\n\n';
+  let s =
+    '# Bench skill\n\nReviews an API change against the team rules and reports what to fix, step by step.\n\n## Steps\n\n';
   let n = 1;
-  while (engine.estimateTokens(s) < tokens - 30) s += `${n}. ${STEPS[n++ % STEPS.length]} See [the guide](https://example.com/guide/${n}).\n\n`;
+  while (engine.estimateTokens(s) < tokens - 30)
+    s += `${n}. ${STEPS[n++ % STEPS.length]} See [the guide](https://example.com/guide/${n}).\n\n`;
   return s;
 }
 const TOML = (budget) =>
@@ -66,60 +72,78 @@ for (const tokens of SIZES) {
   for (let i = 0; i < opts.keys + 10; i++) {
     text += i % 6 === 5 ? ' ' : 'k';
     const t0 = performance.now();
-    const a = engine.analyze({ dir: 'bench-editor', texts: { 'skill.toml': toml, 'SKILL.md': text } }, () => performance.now());
+    const a = engine.analyze({ dir: 'bench-editor', texts: { 'skill.toml': toml, 'SKILL.md': text } }, () =>
+      performance.now(),
+    );
     const t = performance.now() - t0;
-    if (a.summary.errors || !a.meter) fail(`${tokens}: the bench skill does not lint clean: ${JSON.stringify(a.diagnostics[0])}`);
+    if (a.summary.errors || !a.meter)
+      fail(`${tokens}: the bench skill does not lint clean: ${JSON.stringify(a.diagnostics[0])}`);
     if (i >= 10) times.push(t);
   }
   // The engine finds what it should on this body: a zero-width character at its column.
   const probe = engine.analyze({ dir: 'bench-editor', texts: { 'skill.toml': toml, 'SKILL.md': `${md}x\u200By\n` } });
-  if (!probe.diagnostics.some((d) => d.code === 'visible-text' && d.blocking)) fail(`${tokens}: the zero-width probe was not found`);
+  if (!probe.diagnostics.some((d) => d.code === 'visible-text' && d.blocking))
+    fail(`${tokens}: the zero-width probe was not found`);
   engineRows.push(latencyRow('engine', tokens, times, { bodyTokens: engine.estimateTokens(md) }));
 }
 
 // --- 2. screen, in Chromium over serve -------------------------------------------------------
 const browserNote = opts.browser ? screenUnavailable() : '';
-const screenRows = opts.browser && !browserNote ? await onScreen({
-  name: 'editor',
-  work: WORK,
-  sizes: SIZES,
-  prepare: (dir, tokens) => {
-    rmSync(dir, { recursive: true, force: true });
-    cpSync(join(ROOT, 'examples', 'workspace'), dir, { recursive: true });
-    const sk = join(dir, '.kitbash', 'skills', 'bench-editor');
-    mkdirSync(sk, { recursive: true });
-    writeFileSync(join(sk, 'skill.toml'), TOML(20000));
-    writeFileSync(join(sk, 'SKILL.md'), bodyOf(Math.min(tokens, 19_800)));
-  },
-  measure: async (page, url, tokens) => {
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${url}#/editor/bench-editor`);
-    await page.locator('.editor-host .monaco-editor').waitFor({ timeout: 60_000 }).catch(async (e) => {
-      await page.screenshot({ path: join(os.tmpdir(), 'bench-editor-failed.png') });
-      throw new Error(`${e.message}\npage errors: ${errors.join('; ')}\nhash: ${await page.evaluate(() => location.hash)}`);
-    });
-    await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 60_000 });
-    const lines = await page.evaluate(() => window.__skillsmithEditor.value('SKILL.md').split('\n').length);
-    await page.evaluate((l) => window.__skillsmithEditor.goto(l, 1), lines);
-    // Let the first analysis, the previews and the YAML worker settle before timing keys.
-    await page.waitForTimeout(1500);
-    const before = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.length);
-    for (let i = 0; i < opts.browserKeys + WARM; i++) {
-      const n = before + i + 1;
-      await page.keyboard.press(i % 6 === 5 ? 'Space' : 'KeyK');
-      await page.waitForFunction((k) => window.__skillsmithEditor.stats.latencies.length >= k, n, { timeout: 10_000 });
-      await page.waitForTimeout(30);
-    }
-    const all = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.slice());
-    const times = all.slice(before + WARM);
-    // The markers follow the text: a zero-width character typed now is marked.
-    await page.keyboard.insertText('\u200B');
-    await page.waitForFunction(() => window.__skillsmithEditor.markers('SKILL.md').some((m) => /visible-text/.test(m.message)), null, { timeout: 10_000 });
-    const workerMs = await page.evaluate(() => window.__skillsmithEditor.stats.lastMs);
-    return latencyRow('screen', tokens, times, { workerMs });
-  },
-}) : [];
+const screenRows =
+  opts.browser && !browserNote
+    ? await onScreen({
+        name: 'editor',
+        work: WORK,
+        sizes: SIZES,
+        prepare: (dir, tokens) => {
+          rmSync(dir, { recursive: true, force: true });
+          cpSync(join(ROOT, 'examples', 'workspace'), dir, { recursive: true });
+          const sk = join(dir, '.kitbash', 'skills', 'bench-editor');
+          mkdirSync(sk, { recursive: true });
+          writeFileSync(join(sk, 'skill.toml'), TOML(20000));
+          writeFileSync(join(sk, 'SKILL.md'), bodyOf(Math.min(tokens, 19_800)));
+        },
+        measure: async (page, url, tokens) => {
+          const errors = [];
+          page.on('pageerror', (e) => errors.push(e.message));
+          await page.goto(`${url}#/editor/bench-editor`);
+          await page
+            .locator('.editor-host .monaco-editor')
+            .waitFor({ timeout: 60_000 })
+            .catch(async (e) => {
+              await page.screenshot({ path: join(os.tmpdir(), 'bench-editor-failed.png') });
+              throw new Error(
+                `${e.message}\npage errors: ${errors.join('; ')}\nhash: ${await page.evaluate(() => location.hash)}`,
+              );
+            });
+          await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 60_000 });
+          const lines = await page.evaluate(() => window.__skillsmithEditor.value('SKILL.md').split('\n').length);
+          await page.evaluate((l) => window.__skillsmithEditor.goto(l, 1), lines);
+          // Let the first analysis, the previews and the YAML worker settle before timing keys.
+          await page.waitForTimeout(1500);
+          const before = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.length);
+          for (let i = 0; i < opts.browserKeys + WARM; i++) {
+            const n = before + i + 1;
+            await page.keyboard.press(i % 6 === 5 ? 'Space' : 'KeyK');
+            await page.waitForFunction((k) => window.__skillsmithEditor.stats.latencies.length >= k, n, {
+              timeout: 10_000,
+            });
+            await page.waitForTimeout(30);
+          }
+          const all = await page.evaluate(() => window.__skillsmithEditor.stats.latencies.slice());
+          const times = all.slice(before + WARM);
+          // The markers follow the text: a zero-width character typed now is marked.
+          await page.keyboard.insertText('\u200B');
+          await page.waitForFunction(
+            () => window.__skillsmithEditor.markers('SKILL.md').some((m) => /visible-text/.test(m.message)),
+            null,
+            { timeout: 10_000 },
+          );
+          const workerMs = await page.evaluate(() => window.__skillsmithEditor.stats.lastMs);
+          return latencyRow('screen', tokens, times, { workerMs });
+        },
+      })
+    : [];
 
 // --- results ---------------------------------------------------------------------------------
 const load = os.loadavg()[0].toFixed(1);

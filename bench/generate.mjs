@@ -164,28 +164,78 @@ const OBJECTS = [
   { slug: 'public-api', phrase: 'the public API surface', file: 'src/index.ts', lang: 'ts' },
 ];
 
-const QUALIFIERS = ['ts', 'go', 'python', 'rust', 'ci', 'v2', 'strict', 'quick', 'monorepo', 'legacy', 'web', 'backend'];
+const QUALIFIERS = [
+  'ts',
+  'go',
+  'python',
+  'rust',
+  'ci',
+  'v2',
+  'strict',
+  'quick',
+  'monorepo',
+  'legacy',
+  'web',
+  'backend',
+];
 
 const THINGS = [
-  'the diff', 'each changed file', 'the test report', 'the build log', 'the lockfile',
-  'every exported function', 'the dependency graph', 'the config defaults', 'the CI matrix',
-  'the coverage report', 'open TODO comments', 'the error messages', 'the public types',
-  'the migration plan', 'the release checklist', 'the staging logs', 'the failing assertions',
-  'the slowest test files', 'the module boundaries', 'the call sites', 'the retry policy',
-  'the timeout values', 'the request handlers', 'the fixture data', 'the generated clients',
-  'the import graph', 'the feature flag list', 'the schema version', 'the cache keys',
-  'the package scripts', 'the Docker layers', 'the environment matrix', 'the linter output',
+  'the diff',
+  'each changed file',
+  'the test report',
+  'the build log',
+  'the lockfile',
+  'every exported function',
+  'the dependency graph',
+  'the config defaults',
+  'the CI matrix',
+  'the coverage report',
+  'open TODO comments',
+  'the error messages',
+  'the public types',
+  'the migration plan',
+  'the release checklist',
+  'the staging logs',
+  'the failing assertions',
+  'the slowest test files',
+  'the module boundaries',
+  'the call sites',
+  'the retry policy',
+  'the timeout values',
+  'the request handlers',
+  'the fixture data',
+  'the generated clients',
+  'the import graph',
+  'the feature flag list',
+  'the schema version',
+  'the cache keys',
+  'the package scripts',
+  'the Docker layers',
+  'the environment matrix',
+  'the linter output',
 ];
 
 const CONDITIONS = [
-  'the change touches more than one package', 'a test is marked as skipped',
-  'the lockfile changed without a manifest change', 'coverage drops below the agreed threshold',
-  'a function grows past sixty lines', 'a public type changes shape', 'the build is noticeably slower',
-  'a migration cannot be rolled back', 'two modules import each other', 'an error is swallowed silently',
-  'a dependency is more than two majors behind', 'the same literal appears in three places',
-  'a handler has no timeout', 'a query runs inside a loop', 'the docs disagree with the code',
-  'a test depends on wall-clock time', 'a flag has been fully rolled out for a month',
-  'the output differs between runs', 'a config key has no default', 'the diff is larger than 400 lines',
+  'the change touches more than one package',
+  'a test is marked as skipped',
+  'the lockfile changed without a manifest change',
+  'coverage drops below the agreed threshold',
+  'a function grows past sixty lines',
+  'a public type changes shape',
+  'the build is noticeably slower',
+  'a migration cannot be rolled back',
+  'two modules import each other',
+  'an error is swallowed silently',
+  'a dependency is more than two majors behind',
+  'the same literal appears in three places',
+  'a handler has no timeout',
+  'a query runs inside a loop',
+  'the docs disagree with the code',
+  'a test depends on wall-clock time',
+  'a flag has been fully rolled out for a month',
+  'the output differs between runs',
+  'a config key has no default',
+  'the diff is larger than 400 lines',
 ];
 
 const ACTIONS = ['list', 'summarize', 'flag', 'group', 'record', 'note', 'collect', 'count', 'sort', 'annotate'];
@@ -193,75 +243,183 @@ const ACTIONS = ['list', 'summarize', 'flag', 'group', 'record', 'note', 'collec
 // Files and commands by ecosystem; every skill draws from the generic set plus its own ecosystem.
 const ECOSYSTEMS = {
   node: {
-    files: ['package.json', 'tsconfig.json', 'src/index.ts', 'src/server/routes.ts', 'src/config.ts', 'vitest.config.ts', 'eslint.config.js'],
-    commands: ['npm test', 'npm run build', 'npx tsc --noEmit', 'npx eslint . --max-warnings 0', 'npx vitest run --reporter=dot', 'npm ls --depth=0', 'npx prettier --check .', 'npm audit --omit=dev', 'npm outdated'],
+    files: [
+      'package.json',
+      'tsconfig.json',
+      'src/index.ts',
+      'src/server/routes.ts',
+      'src/config.ts',
+      'vitest.config.ts',
+      'eslint.config.js',
+    ],
+    commands: [
+      'npm test',
+      'npm run build',
+      'npx tsc --noEmit',
+      'npx eslint . --max-warnings 0',
+      'npx vitest run --reporter=dot',
+      'npm ls --depth=0',
+      'npx prettier --check .',
+      'npm audit --omit=dev',
+      'npm outdated',
+    ],
   },
   python: {
-    files: ['pyproject.toml', 'setup.cfg', 'requirements.txt', 'src/app/__init__.py', 'tests/conftest.py', 'noxfile.py'],
-    commands: ['pytest -q', 'pytest -x --lf', 'ruff check .', 'mypy src', 'pip list --outdated', 'python -m build', 'coverage report -m'],
+    files: [
+      'pyproject.toml',
+      'setup.cfg',
+      'requirements.txt',
+      'src/app/__init__.py',
+      'tests/conftest.py',
+      'noxfile.py',
+    ],
+    commands: [
+      'pytest -q',
+      'pytest -x --lf',
+      'ruff check .',
+      'mypy src',
+      'pip list --outdated',
+      'python -m build',
+      'coverage report -m',
+    ],
   },
   go: {
     files: ['go.mod', 'go.sum', 'cmd/server/main.go', 'internal/config/config.go', '.golangci.yml'],
-    commands: ['go test ./...', 'go vet ./...', 'go test -race ./...', 'golangci-lint run', 'go mod tidy', 'go build ./...'],
+    commands: [
+      'go test ./...',
+      'go vet ./...',
+      'go test -race ./...',
+      'golangci-lint run',
+      'go mod tidy',
+      'go build ./...',
+    ],
   },
   rust: {
     files: ['Cargo.toml', 'Cargo.lock', 'src/lib.rs', 'src/main.rs', 'clippy.toml'],
-    commands: ['cargo test', 'cargo clippy -- -D warnings', 'cargo fmt --check', 'cargo build --release', 'cargo tree -d'],
+    commands: [
+      'cargo test',
+      'cargo clippy -- -D warnings',
+      'cargo fmt --check',
+      'cargo build --release',
+      'cargo tree -d',
+    ],
   },
   infra: {
-    files: ['infra/main.tf', 'infra/variables.tf', 'k8s/deployment.yaml', 'docker-compose.yml', 'Dockerfile', 'deploy/values.yaml'],
-    commands: ['terraform fmt -check', 'terraform plan -out plan.tfplan', 'kubectl get pods -n staging', 'kubectl diff -f k8s/', 'docker build -t app:dev .', 'helm lint deploy/chart'],
+    files: [
+      'infra/main.tf',
+      'infra/variables.tf',
+      'k8s/deployment.yaml',
+      'docker-compose.yml',
+      'Dockerfile',
+      'deploy/values.yaml',
+    ],
+    commands: [
+      'terraform fmt -check',
+      'terraform plan -out plan.tfplan',
+      'kubectl get pods -n staging',
+      'kubectl diff -f k8s/',
+      'docker build -t app:dev .',
+      'helm lint deploy/chart',
+    ],
   },
 };
 
-const GENERIC_FILES = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs/architecture.md', 'Makefile', '.github/workflows/ci.yml', '.editorconfig'];
+const GENERIC_FILES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
+  'docs/architecture.md',
+  'Makefile',
+  '.github/workflows/ci.yml',
+  '.editorconfig',
+];
 
 const GENERIC_COMMANDS = [
-  'git diff --stat origin/main...HEAD', 'git log --oneline -20', 'rg -n "TODO|FIXME" .', 'git status --porcelain',
-  'make lint', 'make test', 'git blame -L 40,80 README.md', 'git diff --name-only origin/main...HEAD',
+  'git diff --stat origin/main...HEAD',
+  'git log --oneline -20',
+  'rg -n "TODO|FIXME" .',
+  'git status --porcelain',
+  'make lint',
+  'make test',
+  'git blame -L 40,80 README.md',
+  'git diff --name-only origin/main...HEAD',
 ];
 
 const ECOSYSTEM_OF_QUALIFIER = { ts: 'node', web: 'node', go: 'go', python: 'python', rust: 'rust' };
 const ECOSYSTEM_OF_OBJECT = {
-  terraform: 'infra', 'helm-charts': 'infra', 'kubernetes-manifests': 'infra', dockerfiles: 'infra',
-  'python-packaging': 'python', notebooks: 'python', 'go-modules': 'go', 'rust-crates': 'rust',
-  'react-components': 'node', 'state-management': 'node', accessibility: 'node', css: 'node',
+  terraform: 'infra',
+  'helm-charts': 'infra',
+  'kubernetes-manifests': 'infra',
+  dockerfiles: 'infra',
+  'python-packaging': 'python',
+  notebooks: 'python',
+  'go-modules': 'go',
+  'rust-crates': 'rust',
+  'react-components': 'node',
+  'state-management': 'node',
+  accessibility: 'node',
+  css: 'node',
 };
 
 const REFERENCES = [
-  'the conventions in CONTRIBUTING.md', 'the previous release', 'the main branch', 'the design doc',
-  'the existing tests', 'the production config', 'the schema in the last tagged version',
-  'the style guide', 'the team checklist', 'the behaviour before the change',
+  'the conventions in CONTRIBUTING.md',
+  'the previous release',
+  'the main branch',
+  'the design doc',
+  'the existing tests',
+  'the production config',
+  'the schema in the last tagged version',
+  'the style guide',
+  'the team checklist',
+  'the behaviour before the change',
 ];
 
 const OUTCOMES = [
-  'leaves a short report the reviewer can act on', 'keeps the change small and reversible',
-  'surfaces risky edits before they reach main', 'produces a checklist with one line per finding',
-  'explains each suggestion with the file and line it applies to', 'avoids touching unrelated code',
+  'leaves a short report the reviewer can act on',
+  'keeps the change small and reversible',
+  'surfaces risky edits before they reach main',
+  'produces a checklist with one line per finding',
+  'explains each suggestion with the file and line it applies to',
+  'avoids touching unrelated code',
   'ends with a summary of what changed and what still needs a human decision',
   'makes the next step obvious to whoever picks up the work',
 ];
 
 const CONTEXTS = [
-  'a pull request touches {obj}', 'the user asks to {verb} {obj}', 'CI fails somewhere in {obj}',
-  'you are preparing a release that includes {obj}', 'a reviewer asks for a second look at {obj}',
-  'a new teammate needs to understand {obj}', 'an incident points at {obj}',
+  'a pull request touches {obj}',
+  'the user asks to {verb} {obj}',
+  'CI fails somewhere in {obj}',
+  'you are preparing a release that includes {obj}',
+  'a reviewer asks for a second look at {obj}',
+  'a new teammate needs to understand {obj}',
+  'an incident points at {obj}',
   'the codebase is being upgraded and {obj} lag behind',
 ];
 
 const DANGEROUS = [
-  'force-pushing to a shared branch', 'deleting migration files', 'changing public function signatures',
-  'editing the lockfile by hand', 'disabling a failing test', 'bumping a major version',
-  'rewriting history on main', 'dropping a database column', 'changing CI secrets or tokens',
+  'force-pushing to a shared branch',
+  'deleting migration files',
+  'changing public function signatures',
+  'editing the lockfile by hand',
+  'disabling a failing test',
+  'bumping a major version',
+  'rewriting history on main',
+  'dropping a database column',
+  'changing CI secrets or tokens',
   'turning off type checking for a file',
 ];
 
 const PREFER = [
-  ['small focused commits', 'one large commit'], ['explicit return types', 'inferred ones on exported functions'],
-  ['early returns', 'deeply nested conditionals'], ['named constants', 'magic numbers'],
-  ['table-driven tests', 'copy-pasted test cases'], ['structured log fields', 'string concatenation'],
-  ['the standard library', 'a new dependency'], ['pure functions', 'hidden shared state'],
-  ['one assertion per behaviour', 'a single giant test'], ['readable names', 'clever abbreviations'],
+  ['small focused commits', 'one large commit'],
+  ['explicit return types', 'inferred ones on exported functions'],
+  ['early returns', 'deeply nested conditionals'],
+  ['named constants', 'magic numbers'],
+  ['table-driven tests', 'copy-pasted test cases'],
+  ['structured log fields', 'string concatenation'],
+  ['the standard library', 'a new dependency'],
+  ['pure functions', 'hidden shared state'],
+  ['one assertion per behaviour', 'a single giant test'],
+  ['readable names', 'clever abbreviations'],
 ];
 
 const GROUPINGS = ['package', 'severity', 'owner', 'file', 'module', 'rule'];
@@ -288,37 +446,63 @@ const PROSE = [
 ];
 
 const SYMPTOMS = [
-  'The build passes locally but fails in CI', 'Tests pass one at a time but fail together',
-  'The type checker reports errors in generated files', 'The command hangs with no output',
-  'The diff is much larger than expected', 'A dependency resolves to two different versions',
-  'The linter disagrees with the formatter', 'Results differ between runs',
-  'A migration applies cleanly but the app cannot start', 'Coverage numbers jumped unexpectedly',
+  'The build passes locally but fails in CI',
+  'Tests pass one at a time but fail together',
+  'The type checker reports errors in generated files',
+  'The command hangs with no output',
+  'The diff is much larger than expected',
+  'A dependency resolves to two different versions',
+  'The linter disagrees with the formatter',
+  'Results differ between runs',
+  'A migration applies cleanly but the app cannot start',
+  'Coverage numbers jumped unexpectedly',
 ];
 
 const REFERENCE_TOPICS = [
-  'Naming', 'Layout', 'Error messages', 'Versioning', 'Test data', 'Logging fields', 'Time zones',
-  'Retries and timeouts', 'Ownership', 'Rollback', 'Review checklist', 'Commit hygiene',
-  'Configuration precedence', 'Performance budgets', 'Deprecations', 'Backward compatibility',
+  'Naming',
+  'Layout',
+  'Error messages',
+  'Versioning',
+  'Test data',
+  'Logging fields',
+  'Time zones',
+  'Retries and timeouts',
+  'Ownership',
+  'Rollback',
+  'Review checklist',
+  'Commit hygiene',
+  'Configuration precedence',
+  'Performance budgets',
+  'Deprecations',
+  'Backward compatibility',
 ];
 
-const PROMPT_NAMES = ['review-checklist', 'summary-format', 'report-template', 'commit-style', 'triage-questions', 'risk-rubric', 'handoff-note'];
+const PROMPT_NAMES = [
+  'review-checklist',
+  'summary-format',
+  'report-template',
+  'commit-style',
+  'triage-questions',
+  'risk-rubric',
+  'handoff-note',
+];
 
 // ---------------------------------------------------------------------------
 // Prose builders
 
 function fill(template, ctx) {
-  return template
-    .replace(/\{obj\}/g, ctx.obj.phrase)
-    .replace(/\{verb\}/g, ctx.verb.words ?? ctx.verb.base);
+  return template.replace(/\{obj\}/g, ctx.obj.phrase).replace(/\{verb\}/g, ctx.verb.words ?? ctx.verb.base);
 }
 
 function descriptionSentence(r, ctx) {
   const verbWords = ctx.verb.words ?? ctx.verb.base;
   const forms = [
     () => `It ${ctx.verb.third} ${ctx.obj.phrase} step by step and ${r.pick(OUTCOMES)}.`,
-    () => `The procedure starts from ${r.pick(THINGS)}, checks it against ${r.pick(REFERENCES)}, and ${r.pick(OUTCOMES)}.`,
+    () =>
+      `The procedure starts from ${r.pick(THINGS)}, checks it against ${r.pick(REFERENCES)}, and ${r.pick(OUTCOMES)}.`,
     () => `Expect to ${r.pick(ACTIONS)} ${r.pick(THINGS)} and to stop early if ${r.pick(CONDITIONS)}.`,
-    () => `It is written for repositories where ${ctx.obj.phrase} live under \`${ctx.obj.file}\`, but adapts to other layouts.`,
+    () =>
+      `It is written for repositories where ${ctx.obj.phrase} live under \`${ctx.obj.file}\`, but adapts to other layouts.`,
     () => `${cap(ctx.verb.ing)} ${ctx.obj.phrase} well means reading before editing — this skill keeps that order.`,
     () => `The skill does not ${verbWords} anything outside the scope the user named.`,
   ];
@@ -363,8 +547,10 @@ function step(r, ctx) {
     () => `Compare ${r.pick(THINGS)} with ${r.pick(REFERENCES)}; ${r.pick(ACTIONS)} every difference.`,
     () => `If ${r.pick(CONDITIONS)}, stop and explain why before making further changes.`,
     () => `Group the findings by ${r.pick(GROUPINGS)} and order them by severity.`,
-    () => `Open \`${ctx.obj.file}\` and ${r.pick(ACTIONS)} the parts that ${r.pick(['changed recently', 'lack tests', 'have no owner', 'duplicate each other', 'the user mentioned'])}.`,
-    () => `Check that ${r.pick(THINGS)} still ${r.pick(['passes', 'builds', 'matches the docs', 'loads without warnings', 'stays under budget'])} after each edit.`,
+    () =>
+      `Open \`${ctx.obj.file}\` and ${r.pick(ACTIONS)} the parts that ${r.pick(['changed recently', 'lack tests', 'have no owner', 'duplicate each other', 'the user mentioned'])}.`,
+    () =>
+      `Check that ${r.pick(THINGS)} still ${r.pick(['passes', 'builds', 'matches the docs', 'loads without warnings', 'stays under budget'])} after each edit.`,
     () => `Write a short summary: what changed, why, and what the reviewer should check first.`,
     () => `Make the smallest change that fixes the problem, then rerun \`${r.pick(ctx.commands)}\`.`,
     () => `Ask the user before ${r.pick(DANGEROUS)}.`,
@@ -377,7 +563,8 @@ function step(r, ctx) {
     if (t.kind === 'artifact') s += ` Follow the ordering in {{artifact.${t.name}}}.`;
     else if (t.kind === 'lore') s += ` Apply {{lore.${t.name}}} for naming and layout.`;
   }
-  if (ctx.scripts.length && r.chance(0.2)) s += ` The helper \`scripts/${r.pick(ctx.scripts).file}\` does the mechanical part.`;
+  if (ctx.scripts.length && r.chance(0.2))
+    s += ` The helper \`scripts/${r.pick(ctx.scripts).file}\` does the mechanical part.`;
   return s;
 }
 
@@ -541,15 +728,30 @@ function sqlBlock(r) {
 }
 
 function codeBlock(r, ctx) {
-  const byLang = { ts: tsBlock, sh: shellBlock, py: pyBlock, yaml: yamlBlock, json: jsonBlock, sql: sqlBlock, md: shellBlock };
+  const byLang = {
+    ts: tsBlock,
+    sh: shellBlock,
+    py: pyBlock,
+    yaml: yamlBlock,
+    json: jsonBlock,
+    sql: sqlBlock,
+    md: shellBlock,
+  };
   if (r.chance(0.5)) return byLang[ctx.obj.lang](r, ctx);
   return r.pick([shellBlock, shellBlock, tsBlock, tsBlock, pyBlock, yamlBlock, jsonBlock])(r, ctx);
 }
 
-const indent = (block, n) => block.split('\n').map((l) => (l ? ' '.repeat(n) + l : l)).join('\n');
+const indent = (block, n) =>
+  block
+    .split('\n')
+    .map((l) => (l ? ' '.repeat(n) + l : l))
+    .join('\n');
 
 function prose(r, ctx, sentences) {
-  return r.sample(PROSE, sentences).map((t) => fill(t, ctx)).join(' ');
+  return r
+    .sample(PROSE, sentences)
+    .map((t) => fill(t, ctx))
+    .join(' ');
 }
 
 // --- sections: each yields items; the body builder stops once the size target is reached
@@ -606,7 +808,11 @@ function* referenceItems(r, ctx) {
 function* troubleshootingItems(r, ctx) {
   const n = r.int(2, 4);
   for (let i = 0; i < n; i++) {
-    yield [`### ${r.pick(SYMPTOMS)}`, prose(r, ctx, r.int(1, 3)), `Try \`${r.pick(ctx.commands)}\` and compare the output with ${r.pick(REFERENCES)}.`].join('\n\n');
+    yield [
+      `### ${r.pick(SYMPTOMS)}`,
+      prose(r, ctx, r.int(1, 3)),
+      `Try \`${r.pick(ctx.commands)}\` and compare the output with ${r.pick(REFERENCES)}.`,
+    ].join('\n\n');
   }
 }
 
@@ -627,7 +833,9 @@ function* notesItems(r, ctx) {
 function buildBodyParts(r, ctx, target, descSentences) {
   const parts = [`# ${ctx.title}`, descriptionParagraph(r, ctx, descSentences)];
   const core = [
-    ...(r.chance(0.35) ? [['## When to use', () => bulletItems(r, ctx, (rr, c) => `${cap(fill(rr.pick(CONTEXTS), c))}.`, 2, 4)]] : []),
+    ...(r.chance(0.35)
+      ? [['## When to use', () => bulletItems(r, ctx, (rr, c) => `${cap(fill(rr.pick(CONTEXTS), c))}.`, 2, 4)]]
+      : []),
     ['## Procedure', () => procedureItems(r, ctx)],
     ['## Rules', () => bulletItems(r, ctx, rule, 3, 8)],
     ['## Examples', () => exampleItems(r, ctx)],
@@ -654,7 +862,8 @@ function buildBodyParts(r, ctx, target, descSentences) {
     sectionIndex++;
     if (!add(header)) break;
     // A list is one part, so numbered steps and bullets stay contiguous.
-    const isList = header === '## Procedure' || header === '## Rules' || header === '## When to use' || header === '## Checklist';
+    const isList =
+      header === '## Procedure' || header === '## Rules' || header === '## When to use' || header === '## Checklist';
     const list = [];
     for (const item of items()) {
       if (isList) {
@@ -790,7 +999,10 @@ function generateSkill(r, spec, fault) {
     scripts: [],
   };
   const qualifier = name.startsWith(`${verb.base}-${obj.slug}-`) ? name.slice(`${verb.base}-${obj.slug}-`.length) : '';
-  const eco = ECOSYSTEM_OF_QUALIFIER[qualifier] ?? ECOSYSTEM_OF_OBJECT[obj.slug] ?? r.pick(['node', 'node', 'node', 'python', 'python', 'go', 'rust', 'infra']);
+  const eco =
+    ECOSYSTEM_OF_QUALIFIER[qualifier] ??
+    ECOSYSTEM_OF_OBJECT[obj.slug] ??
+    r.pick(['node', 'node', 'node', 'python', 'python', 'go', 'rust', 'infra']);
   ctx.files = [...GENERIC_FILES, ...ECOSYSTEMS[eco].files];
   ctx.commands = [...GENERIC_COMMANDS, ...ECOSYSTEMS[eco].commands, ...ECOSYSTEMS[eco].commands];
   const files = {};
@@ -800,7 +1012,8 @@ function generateSkill(r, spec, fault) {
     const n = r.int(1, 2);
     const kinds = r.sample(['sh', 'py'], n);
     for (const k of kinds) {
-      const file = k === 'sh' ? r.pick(['check.sh', 'run.sh', 'collect.sh']) : r.pick(['report.py', 'scan.py', 'collect.py']);
+      const file =
+        k === 'sh' ? r.pick(['check.sh', 'run.sh', 'collect.sh']) : r.pick(['report.py', 'scan.py', 'collect.py']);
       ctx.scripts.push({ file });
       files[`scripts/${file}`] = k === 'sh' ? shellScript(r, ctx) : pythonScript(r, ctx);
     }
@@ -822,14 +1035,19 @@ function generateSkill(r, spec, fault) {
 
   let target = Math.round(Math.exp(Math.log(MIN_BYTES) + r.next() * (Math.log(MAX_BYTES) - Math.log(MIN_BYTES))));
   if (fault === 'budget') target = Math.max(target, 2000); // an overrun needs a body well above the 50-token floor
-  const descSentences = fault === 'standing' ? r.int(14, 20) : target < 600 ? 1 : target < 3000 ? r.int(1, 3) : r.int(2, 4);
+  const descSentences =
+    fault === 'standing' ? r.int(14, 20) : target < 600 ? 1 : target < 3000 ? r.int(1, 3) : r.int(2, 4);
   const parts = buildBodyParts(r, ctx, target, descSentences);
 
   // Each prompt file gets its own section, placed after the procedure (or at the end).
   for (const t of ctx.templates) {
     if (t.kind !== 'prompt') continue;
     const heading = cap(t.name.replace(/-/g, ' '));
-    const lead = r.pick(['Work through the points below before you report.', 'Use this when you write up the result.', 'The team agreed on the following.']);
+    const lead = r.pick([
+      'Work through the points below before you report.',
+      'Use this when you write up the result.',
+      'The team agreed on the following.',
+    ]);
     const section = `## ${heading}\n\n${lead}\n\n{{prompt.${t.name}}}`;
     const proc = parts.findIndex((p) => p === '## Procedure');
     if (proc >= 0 && proc + 2 <= parts.length) parts.splice(proc + 2, 0, section);
@@ -844,7 +1062,11 @@ function generateSkill(r, spec, fault) {
 
   if (ctx.scripts.length && !parts.some((p) => p.includes('scripts/'))) {
     const names = ctx.scripts.map((s) => `\`scripts/${s.file}\``).join(' and ');
-    parts.splice(2, 0, `The mechanical work lives in ${names}; run ${ctx.scripts.length > 1 ? 'them' : 'it'} from the repository root and read the output before editing anything.`);
+    parts.splice(
+      2,
+      0,
+      `The mechanical work lives in ${names}; run ${ctx.scripts.length > 1 ? 'them' : 'it'} from the repository root and read the output before editing anything.`,
+    );
   }
   if (fault === 'remote-exec') {
     parts.splice(2, 0, `## Setup\n\nInstall the helper CLI first:\n\n\`\`\`sh\n${r.pick(REMOTE_EXEC_LINES)}\n\`\`\``);
@@ -874,7 +1096,8 @@ function generateSkill(r, spec, fault) {
     const tokens = tokensOf(resolved);
     const stubTokens = tokensOf(standingStub(resolved));
     let budget = clamp(Math.ceil(tokens * 1.3), 50, MAX_TOKENS);
-    let standing = [60, 80, 100, 120, 150, 200, 250, 300, 400, 500].find((v) => v >= Math.ceil(stubTokens * 1.2)) ?? 500;
+    let standing =
+      [60, 80, 100, 120, 150, 200, 250, 300, 400, 500].find((v) => v >= Math.ceil(stubTokens * 1.2)) ?? 500;
     if (fault === 'budget') budget = clamp(Math.floor(tokens * r.pick([0.5, 0.6, 0.75])), 50, MAX_TOKENS);
     if (fault === 'budget' && budget >= tokens) budget = 50;
     if (fault === 'standing') standing = r.pick([80, 100, 150]);
@@ -893,11 +1116,18 @@ function generateSkill(r, spec, fault) {
     ];
     if (r.chance(0.45)) {
       toml.push('', '[triggers]', `commands = ${tomlArray([`/${name}`])}`);
-      if (r.chance(0.2)) toml.push(`events = ${tomlArray(r.sample(['pre-push', 'pre-commit', 'ci', 'pr-open'], r.int(1, 2)))}`);
+      if (r.chance(0.2))
+        toml.push(`events = ${tomlArray(r.sample(['pre-push', 'pre-commit', 'ci', 'pr-open'], r.int(1, 2)))}`);
     }
     if (r.chance(0.8)) {
       const tools = r.sample(['read', 'grep', 'glob', 'edit', 'bash', 'write'], r.int(1, 4));
-      toml.push('', '[permissions]', `tools = ${tomlArray(tools)}`, `network = ${r.chance(0.15)}`, `write = ${tools.includes('edit') || tools.includes('write')}`);
+      toml.push(
+        '',
+        '[permissions]',
+        `tools = ${tomlArray(tools)}`,
+        `network = ${r.chance(0.15)}`,
+        `write = ${tools.includes('edit') || tools.includes('write')}`,
+      );
     }
     const consumesPlan = ctx.templates.some((t) => t.kind === 'artifact');
     if (consumesPlan || r.chance(0.15)) {
@@ -912,7 +1142,11 @@ function generateSkill(r, spec, fault) {
     }
     const readsLore = ctx.templates.some((t) => t.kind === 'lore');
     if (readsLore || r.chance(0.1)) {
-      toml.push('', '[lore]', `reads = ${tomlArray(readsLore ? ['conventions'] : r.sample(['decisions', 'invariants', 'map'], 1))}`);
+      toml.push(
+        '',
+        '[lore]',
+        `reads = ${tomlArray(readsLore ? ['conventions'] : r.sample(['decisions', 'invariants', 'map'], 1))}`,
+      );
     }
     files['skill.toml'] = toml.join('\n') + '\n';
     files['SKILL.md'] = body;
@@ -968,7 +1202,15 @@ export function generate({ out = DEFAULT_OUT, count = 1000, seed = 20240601 } = 
   }
   const faultCounts = {};
   for (const f of faults.values()) faultCounts[f] = (faultCounts[f] ?? 0) + 1;
-  return { root, skills: specs.length, bytes, manifested, bare: specs.length - manifested, withScripts, faults: faultCounts };
+  return {
+    root,
+    skills: specs.length,
+    bytes,
+    manifested,
+    bare: specs.length - manifested,
+    withScripts,
+    faults: faultCounts,
+  };
 }
 
 function parseArgs(argv) {
@@ -997,7 +1239,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     const s = generate(parseArgs(process.argv.slice(2)));
     const rel = relative(process.cwd(), s.root) || '.';
-    const faults = Object.entries(s.faults).map(([k, v]) => `${k} ${v}`).join(', ');
+    const faults = Object.entries(s.faults)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     process.stdout.write(
       `generated ${s.skills} skills in ${rel}: ${(s.bytes / 1e6).toFixed(2)} MB (${s.bytes} bytes), ` +
         `${s.manifested} manifested / ${s.bare} bare, ${s.withScripts} with scripts/; flagged: ${faults}\n`,

@@ -79,7 +79,8 @@ for (const tokens of SIZES) {
     const t0 = performance.now();
     const live = engine.livePreview(snap, 'bench-body', files);
     const t = performance.now() - t0;
-    if (live.loadError || live.prepareError || live.plan.errors.length) fail(`plan failed: ${live.loadError ?? live.prepareError ?? live.plan.errors[0]}`);
+    if (live.loadError || live.prepareError || live.plan.errors.length)
+      fail(`plan failed: ${live.loadError ?? live.prepareError ?? live.plan.errors[0]}`);
     const tail = text.slice(-12).trimEnd();
     for (const tp of live.targets) {
       const f = tp.files.find((x) => typeof x.content === 'string' && x.content.includes('bench-body'));
@@ -93,42 +94,48 @@ for (const tokens of SIZES) {
 
 // --- 2. screen, in Chromium over serve ---------------------------------------------------
 const browserNote = opts.browser ? screenUnavailable() : '';
-const screenRows = opts.browser && !browserNote ? await onScreen({
-  name: 'previews',
-  work: WORK,
-  sizes: SIZES,
-  prepare: project,
-  measure: async (page, url, tokens) => {
-    await page.goto(`${url}#/previews/bench-body`);
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 60_000 });
-    const ids = await page.locator('.target-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
-    const times = [];
-    for (let i = 0; i < opts.browserKeys + 5; i++) {
-      const id = ids[i % ids.length];
-      await page.locator(`.target-tab[data-target="${id}"]`).click();
-      await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
-      const ms = await page.evaluate(async (marker) => {
-        const ta = document.querySelector('textarea.draft-text');
-        const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
-        const holds = () => [...document.querySelectorAll('.target-detail [data-testid="preview-output"]')].some((p) => p.textContent.includes(marker));
-        // Let the tab switch lay out and paint first: only the keystroke is timed.
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        return await new Promise((done) => {
-          const t0 = performance.now();
-          const check = () => {
-            if (holds()) requestAnimationFrame(() => done(performance.now() - t0));
-            else setTimeout(check, 0);
-          };
-          set.call(ta, `${ta.value}${marker}`);
-          ta.dispatchEvent(new Event('input', { bubbles: true }));
-          check();
-        });
-      }, ` q${i}z`);
-      if (i >= 5) times.push(ms);
-    }
-    return latencyRow('screen', tokens, times);
-  },
-}) : [];
+const screenRows =
+  opts.browser && !browserNote
+    ? await onScreen({
+        name: 'previews',
+        work: WORK,
+        sizes: SIZES,
+        prepare: project,
+        measure: async (page, url, tokens) => {
+          await page.goto(`${url}#/previews/bench-body`);
+          await page.locator('.target-tab').nth(2).waitFor({ timeout: 60_000 });
+          const ids = await page.locator('.target-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
+          const times = [];
+          for (let i = 0; i < opts.browserKeys + 5; i++) {
+            const id = ids[i % ids.length];
+            await page.locator(`.target-tab[data-target="${id}"]`).click();
+            await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
+            const ms = await page.evaluate(async (marker) => {
+              const ta = document.querySelector('textarea.draft-text');
+              const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+              const holds = () =>
+                [...document.querySelectorAll('.target-detail [data-testid="preview-output"]')].some((p) =>
+                  p.textContent.includes(marker),
+                );
+              // Let the tab switch lay out and paint first: only the keystroke is timed.
+              await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+              return await new Promise((done) => {
+                const t0 = performance.now();
+                const check = () => {
+                  if (holds()) requestAnimationFrame(() => done(performance.now() - t0));
+                  else setTimeout(check, 0);
+                };
+                set.call(ta, `${ta.value}${marker}`);
+                ta.dispatchEvent(new Event('input', { bubbles: true }));
+                check();
+              });
+            }, ` q${i}z`);
+            if (i >= 5) times.push(ms);
+          }
+          return latencyRow('screen', tokens, times);
+        },
+      })
+    : [];
 
 // --- results --------------------------------------------------------------------------
 const lines = [
@@ -137,7 +144,7 @@ const lines = [
   '',
   `\`node bench/previews.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Node ${process.version}. The example workspace (5 skills; targets claude-code, cursor, agentsmd) plus one lazy skill whose SKILL.md body has the given size; each keystroke appends one character to the body.`,
   '',
-  '**plan** — the renderer\'s work per keystroke, in Node: load the edited skill from its buffers, re-plan the whole project with shared/compile (unchanged skills stay memoised), build each active target\'s preview (files, matrix cell, standing cost). Checked: every target\'s output holds the typed text.',
+  "**plan** — the renderer's work per keystroke, in Node: load the edited skill from its buffers, re-plan the whole project with shared/compile (unchanged skills stay memoised), build each active target's preview (files, matrix cell, standing cost). Checked: every target's output holds the typed text.",
   '',
   '| body | measured body | keys | median | p95 |',
   '|---:|---:|---:|---:|---:|',
@@ -146,7 +153,7 @@ const lines = [
 ];
 if (screenRows.length) {
   lines.push(
-    '**screen** — in Chromium over `skillsmith serve`, Previews screen: from the input event of one typed character in the draft to the next animation frame after the selected target\'s preview text holds it (the selected target cycles through the three). Includes React\'s render of the draft, the deferred re-plan and the preview\'s DOM update.',
+    "**screen** — in Chromium over `skillsmith serve`, Previews screen: from the input event of one typed character in the draft to the next animation frame after the selected target's preview text holds it (the selected target cycles through the three). Includes React's render of the draft, the deferred re-plan and the preview's DOM update.",
     '',
     '| body | keys | median | p95 |',
     '|---:|---:|---:|---:|',

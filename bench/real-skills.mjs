@@ -12,7 +12,17 @@
 // compiles the corpus at all. Writes its own section of bench/RESULTS.md.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,12 +49,22 @@ for (let i = 2; i < process.argv.length; i++) {
 if (!existsSync(CORPUS)) fail(`corpus not found at ${CORPUS}`);
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('not built — run npm run build first');
 
-const MARKERS = ['.claude', '.cursor', '.agents', '.zed', '.github', '.clinerules', '.devin', '.gemini', 'agent-plugin'];
+const MARKERS = [
+  '.claude',
+  '.cursor',
+  '.agents',
+  '.zed',
+  '.github',
+  '.clinerules',
+  '.devin',
+  '.gemini',
+  'agent-plugin',
+];
 const FOLDER_DIRS = ['.claude/skills', '.agents/skills', 'agent-plugin/skills'];
 
 function skillFolders(dir, out = []) {
   const names = readdirSync(dir);
-  if (names.includes('SKILL.md')) return out.push(dir), out;
+  if (names.includes('SKILL.md')) return (out.push(dir), out);
   for (const n of names.sort()) if (lstatSync(join(dir, n)).isDirectory()) skillFolders(join(dir, n), out);
   return out;
 }
@@ -69,7 +89,10 @@ const frontmatter = (md) => {
 const sources = skillFolders(CORPUS).map((dir) => ({ dir, name: dir.split('/').pop() }));
 
 function makeProject(markers) {
-  const root = join(mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-bench-real-')), 'corpus-project');
+  const root = join(
+    mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-bench-real-')),
+    'corpus-project',
+  );
   for (const s of sources) cpSync(s.dir, join(root, '.kitbash', 'skills', s.name), { recursive: true });
   for (const m of markers) mkdirSync(join(root, m), { recursive: true });
   return root;
@@ -115,12 +138,21 @@ let keysLostAfter = 0;
 for (const dir of FOLDER_DIRS) {
   for (const s of sources) {
     const out = join(project, dir, s.name);
-    const missing = filesUnder(s.dir).filter((f) => f !== 'SKILL.md' && !(existsSync(join(out, f)) && readFileSync(join(out, f)).equals(readFileSync(join(s.dir, f))) && (statSync(join(out, f)).mode & 0o111) === (statSync(join(s.dir, f)).mode & 0o111)));
+    const missing = filesUnder(s.dir).filter(
+      (f) =>
+        f !== 'SKILL.md' &&
+        !(
+          existsSync(join(out, f)) &&
+          readFileSync(join(out, f)).equals(readFileSync(join(s.dir, f))) &&
+          (statSync(join(out, f)).mode & 0o111) === (statSync(join(s.dir, f)).mode & 0o111)
+        ),
+    );
     if (missing.length) brokenAfter++;
     missingAfter += missing.length;
     const src = frontmatter(readFileSync(join(s.dir, 'SKILL.md'), 'utf8'));
     const got = frontmatter(readFileSync(join(out, 'SKILL.md'), 'utf8'));
-    for (const [k, v] of Object.entries(src)) if (k !== 'name' && JSON.stringify(got[k]) !== JSON.stringify(v)) keysLostAfter++;
+    for (const [k, v] of Object.entries(src))
+      if (k !== 'name' && JSON.stringify(got[k]) !== JSON.stringify(v)) keysLostAfter++;
   }
 }
 const indexBytes = statSync(join(project, 'AGENTS.md')).size;
@@ -138,11 +170,20 @@ let kitbash = 'not installed';
 if (existsSync(KITBASH)) {
   const kp = makeProject(MARKERS);
   const k = run(KITBASH, kp);
-  kitbash = k.code === 0 ? `exit 0 in ${Math.round(k.ms)} ms` : `exit ${k.code} — refuses the whole project (${(k.err || k.out).trim().split('\n').find((l) => l.trim()) ?? 'no message'})`;
+  kitbash =
+    k.code === 0
+      ? `exit 0 in ${Math.round(k.ms)} ms`
+      : `exit ${k.code} — refuses the whole project (${
+          (k.err || k.out)
+            .trim()
+            .split('\n')
+            .find((l) => l.trim()) ?? 'no message'
+        })`;
   rmSync(dirname(kp), { recursive: true, force: true });
 }
 
-const ms = (xs) => `${Math.round(median(xs))} ms (min ${Math.round(Math.min(...xs))}, max ${Math.round(Math.max(...xs))})`;
+const ms = (xs) =>
+  `${Math.round(median(xs))} ms (min ${Math.round(Math.min(...xs))}, max ${Math.round(Math.max(...xs))})`;
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB (${n} B)`;
 const lines = [
   BEGIN,

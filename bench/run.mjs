@@ -119,7 +119,13 @@ function singleThread(tool) {
 
 /** One captured run, used to check that a tool works (and what it concludes) before timing it. */
 function probe(tool, cwd) {
-  const r = spawnSync(process.execPath, tool.argv, { cwd, env: { ...process.env, ...tool.env }, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, timeout: RUN_TIMEOUT_MS });
+  const r = spawnSync(process.execPath, tool.argv, {
+    cwd,
+    env: { ...process.env, ...tool.env },
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    timeout: RUN_TIMEOUT_MS,
+  });
   return { status: r.status, signal: r.signal, error: r.error, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
@@ -138,7 +144,12 @@ const isBroken = (p) => Boolean(p.error) || p.signal !== null || p.status === nu
 /** One timed whole-process run; output goes to /dev/null. Returns milliseconds. */
 function timed(tool, cwd) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, tool.argv, { cwd, env: { ...process.env, ...tool.env }, stdio: 'ignore', timeout: RUN_TIMEOUT_MS });
+  const r = spawnSync(process.execPath, tool.argv, {
+    cwd,
+    env: { ...process.env, ...tool.env },
+    stdio: 'ignore',
+    timeout: RUN_TIMEOUT_MS,
+  });
   const t1 = process.hrtime.bigint();
   if (r.error || r.signal !== null || r.status === null || r.status > 1) {
     fail(`${tool.label} failed during the timed runs (${describeBroken(r)}); no numbers recorded.`);
@@ -176,7 +187,10 @@ function machine() {
 }
 
 function lastLine(text) {
-  const lines = text.trim().split(/\r?\n/).filter((l) => l.trim());
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .filter((l) => l.trim());
   return lines[lines.length - 1] ?? '';
 }
 
@@ -194,12 +208,16 @@ const cwd = opts.project;
 // Preflight: both tools must run, and Skillsmith must reach kitbash's verdict — a CLI that
 // exits early (not built, stub, crash) would otherwise "win" with numbers that mean nothing.
 const kp = probe(kitbash, cwd);
-if (isBroken(kp)) fail(`${kitbash.label} cannot run on the benchmark project (${describeBroken(kp)}):\n${kp.stderr.trim()}`);
+if (isBroken(kp))
+  fail(`${kitbash.label} cannot run on the benchmark project (${describeBroken(kp)}):\n${kp.stderr.trim()}`);
 const sp = probe(skillsmith, cwd);
 if (isBroken(sp)) {
   fail(
     `skillsmith lint cannot run (${describeBroken(sp)}), so there is nothing to measure; no numbers recorded.\n` +
-      (sp.stderr.trim() || sp.stdout.trim() || '(no output)').split('\n').map((l) => `  ${l}`).join('\n'),
+      (sp.stderr.trim() || sp.stdout.trim() || '(no output)')
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
   );
 }
 const kitbashLinted = Number(/linted (\d+) skill/.exec(kp.stdout)?.[1] ?? NaN);
@@ -230,7 +248,9 @@ const oneThread = singleThread(skillsmith);
 const tools = [kitbash, skillsmith, oneThread];
 const samples = { kitbash: [], skillsmith: [], 'skillsmith-1t': [] };
 const totalPairs = opts.warmup + opts.runs;
-process.stdout.write(`timing ${opts.runs} pair(s) after ${opts.warmup} warm-up pair(s), cwd ${relative(ROOT, cwd) || '.'}\n`);
+process.stdout.write(
+  `timing ${opts.runs} pair(s) after ${opts.warmup} warm-up pair(s), cwd ${relative(ROOT, cwd) || '.'}\n`,
+);
 for (let pair = 0; pair < totalPairs; pair++) {
   for (const tool of tools) {
     const t = timed(tool, cwd);

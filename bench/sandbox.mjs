@@ -14,7 +14,17 @@
 //   node bench/sandbox.mjs [--runs N]
 
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +41,9 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
 
 function must(r, what) {
   if (r.error || r.status !== 0) {
-    process.stderr.write(`bench/sandbox: ${what} failed (${r.error ? r.error.message : `exit ${r.status}`})\n${r.stderr ?? ''}\n`);
+    process.stderr.write(
+      `bench/sandbox: ${what} failed (${r.error ? r.error.message : `exit ${r.status}`})\n${r.stderr ?? ''}\n`,
+    );
     process.exit(1);
   }
   return r;
@@ -41,18 +53,30 @@ const dir = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-sbx-'));
 try {
   const src = join(dir, 'src', 'hello');
   mkdirSync(join(src, 'scripts'), { recursive: true });
-  writeFileSync(join(src, 'skill.toml'), '[skill]\nname = "hello"\nversion = "1.0.0"\ndescription = "Says hello from a script."\n\n[context]\nbudget = 500\n');
+  writeFileSync(
+    join(src, 'skill.toml'),
+    '[skill]\nname = "hello"\nversion = "1.0.0"\ndescription = "Says hello from a script."\n\n[context]\nbudget = 500\n',
+  );
   writeFileSync(join(src, 'SKILL.md'), '# hello\n\nRun scripts/hi.sh.\n');
   writeFileSync(join(src, 'scripts', 'hi.sh'), '#!/bin/sh\necho hi\n');
   chmodSync(join(src, 'scripts', 'hi.sh'), 0o755);
-  must(spawnSync(process.execPath, [CLI, 'install', 'file:./src/hello', '--yes'], { cwd: dir, encoding: 'utf8' }), 'skillsmith install');
+  must(
+    spawnSync(process.execPath, [CLI, 'install', 'file:./src/hello', '--yes'], { cwd: dir, encoding: 'utf8' }),
+    'skillsmith install',
+  );
   const netSrc = join(dir, 'src', 'net-hello');
   mkdirSync(join(netSrc, 'scripts'), { recursive: true });
-  writeFileSync(join(netSrc, 'skill.toml'), '[skill]\nname = "net-hello"\nversion = "1.0.0"\ndescription = "Says hello with network permission."\n\n[context]\nbudget = 500\n\n[permissions]\nnetwork = true\n');
+  writeFileSync(
+    join(netSrc, 'skill.toml'),
+    '[skill]\nname = "net-hello"\nversion = "1.0.0"\ndescription = "Says hello with network permission."\n\n[context]\nbudget = 500\n\n[permissions]\nnetwork = true\n',
+  );
   writeFileSync(join(netSrc, 'SKILL.md'), '# net-hello\n\nRun scripts/hi.sh.\n');
   writeFileSync(join(netSrc, 'scripts', 'hi.sh'), '#!/bin/sh\necho hi\n');
   chmodSync(join(netSrc, 'scripts', 'hi.sh'), 0o755);
-  must(spawnSync(process.execPath, [CLI, 'install', 'file:./src/net-hello', '--yes'], { cwd: dir, encoding: 'utf8' }), 'skillsmith install net-hello');
+  must(
+    spawnSync(process.execPath, [CLI, 'install', 'file:./src/net-hello', '--yes'], { cwd: dir, encoding: 'utf8' }),
+    'skillsmith install net-hello',
+  );
   const script = join(dir, '.kitbash', 'skills', 'hello', 'scripts', 'hi.sh');
   const scratch = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-scratch-'));
   const env = { PATH: '/usr/bin:/bin' };
@@ -67,16 +91,50 @@ try {
   }
   now.push('--dev', '/dev', '--proc', '/proc', '--size', size, '--tmpfs', '/tmp');
   for (const f of ['/etc/shadow', '/etc/gshadow']) if (existsSync(f)) now.push('--ro-bind', '/dev/null', f);
-  now.push('--ro-bind', dir, dir, '--size', size, '--tmpfs', `${scratch}/s`, '--size', size, '--tmpfs', `${scratch}/h`, '--remount-ro', '/', '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--chdir', dir);
+  now.push(
+    '--ro-bind',
+    dir,
+    dir,
+    '--size',
+    size,
+    '--tmpfs',
+    `${scratch}/s`,
+    '--size',
+    size,
+    '--tmpfs',
+    `${scratch}/h`,
+    '--remount-ro',
+    '/',
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--chdir',
+    dir,
+  );
   const limits = 'ulimit -n 1024 && ulimit -t 305 && ulimit -S -t 300 && ulimit -d 2097152';
-  const supervised = (extra = []) => [...now, ...extra, '--', '/bin/sh', '-c', `${limits} && exec /bin/sh "$0"`, script];
-  const hostAddrs = Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal && !a.address.startsWith('fe80:')).map((a) => `route add unreachable ${a.address}/${a.family === 'IPv6' ? 128 : 32}`);
+  const supervised = (extra = []) => [
+    ...now,
+    ...extra,
+    '--',
+    '/bin/sh',
+    '-c',
+    `${limits} && exec /bin/sh "$0"`,
+    script,
+  ];
+  const hostAddrs = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal && !a.address.startsWith('fe80:'))
+    .map((a) => `route add unreachable ${a.address}/${a.family === 'IPv6' ? 128 : 32}`);
   writeFileSync(join(scratch, 'routes'), hostAddrs.join('\n') + '\n');
   const ipPath = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip'].find((p) => existsSync(p));
   // bwrap-net: bwrap waits on fd 6 while pasta links its namespace and the host routes are cut.
   const withNetwork = () =>
     new Promise((resolve) => {
-      const child = spawn('/usr/bin/bwrap', supervised(['--info-fd', '5', '--block-fd', '6']), { env, stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'ignore', 'pipe', 'pipe'] });
+      const child = spawn('/usr/bin/bwrap', supervised(['--info-fd', '5', '--block-fd', '6']), {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let info = '';
       child.stdout.on('data', (d) => (stdout += d));
@@ -89,8 +147,38 @@ try {
         info = 'done';
         const pid = m[1];
         const pidFile = join(scratch, 'pasta.pid');
-        must(spawnSync('/usr/bin/pasta', ['--config-net', '--netns', `/proc/${pid}/ns/net`, '--no-map-gw', '-T', 'none', '-U', 'none', '-t', 'none', '-u', 'none', '-q', '-P', pidFile, ...(process.getuid() === 0 ? ['--runas', '0'] : [])], { encoding: 'utf8' }), 'pasta');
-        if (hostAddrs.length) must(spawnSync('/usr/bin/nsenter', ['-t', pid, '-n', ipPath, '-batch', join(scratch, 'routes')], { encoding: 'utf8' }), 'ip route');
+        must(
+          spawnSync(
+            '/usr/bin/pasta',
+            [
+              '--config-net',
+              '--netns',
+              `/proc/${pid}/ns/net`,
+              '--no-map-gw',
+              '-T',
+              'none',
+              '-U',
+              'none',
+              '-t',
+              'none',
+              '-u',
+              'none',
+              '-q',
+              '-P',
+              pidFile,
+              ...(process.getuid() === 0 ? ['--runas', '0'] : []),
+            ],
+            { encoding: 'utf8' },
+          ),
+          'pasta',
+        );
+        if (hostAddrs.length)
+          must(
+            spawnSync('/usr/bin/nsenter', ['-t', pid, '-n', ipPath, '-batch', join(scratch, 'routes')], {
+              encoding: 'utf8',
+            }),
+            'ip route',
+          );
         child.stdio[6].end('go');
         child.on('close', (status) => {
           try {
@@ -106,7 +194,43 @@ try {
   const cases = {
     direct: () => spawnSync('/bin/sh', [script], { env, encoding: 'utf8' }),
     'bwrap-before': () =>
-      spawnSync('/usr/bin/bwrap', ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/run', '--ro-bind', dir, dir, '--bind', scratch, scratch, '--clearenv', '--setenv', 'PATH', '/usr/bin:/bin', '--chdir', dir, '--', '/bin/sh', script], { env, encoding: 'utf8' }),
+      spawnSync(
+        '/usr/bin/bwrap',
+        [
+          '--unshare-all',
+          '--die-with-parent',
+          '--new-session',
+          '--cap-drop',
+          'ALL',
+          '--ro-bind',
+          '/',
+          '/',
+          '--dev',
+          '/dev',
+          '--proc',
+          '/proc',
+          '--tmpfs',
+          '/tmp',
+          '--tmpfs',
+          '/run',
+          '--ro-bind',
+          dir,
+          dir,
+          '--bind',
+          scratch,
+          scratch,
+          '--clearenv',
+          '--setenv',
+          'PATH',
+          '/usr/bin:/bin',
+          '--chdir',
+          dir,
+          '--',
+          '/bin/sh',
+          script,
+        ],
+        { env, encoding: 'utf8' },
+      ),
     'bwrap-now': () => spawnSync('/usr/bin/bwrap', supervised(), { env, encoding: 'utf8' }),
     'bwrap-net': withNetwork,
     cli: () => spawnSync(process.execPath, [CLI, 'run', 'hello', 'hi.sh'], { cwd: dir, encoding: 'utf8' }),
@@ -132,21 +256,26 @@ try {
     const s = [...xs].sort((a, b) => a - b);
     return s[Math.min(s.length - 1, Math.floor(p * s.length))];
   };
-  const rows = Object.entries(times).map(([k, xs]) => `| ${k} | ${Math.min(...xs).toFixed(1)} | ${q(xs, 0.5).toFixed(1)} | ${q(xs, 0.9).toFixed(1)} |`);
+  const rows = Object.entries(times).map(
+    ([k, xs]) => `| ${k} | ${Math.min(...xs).toFixed(1)} | ${q(xs, 0.5).toFixed(1)} | ${q(xs, 0.9).toFixed(1)} |`,
+  );
   const bw = spawnSync('/usr/bin/bwrap', ['--version'], { encoding: 'utf8' }).stdout.trim();
   const report = [
     '# Sandbox overhead',
     '',
     `Generated by \`node bench/sandbox.mjs --runs ${RUNS}\` on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), ${os.platform()} ${os.release()}, Node ${process.version}, ${bw}.`,
     `Each case ran ${RUNS} times after 2 warm-up rounds, interleaved; wall-clock ms per whole process.`,
-    `Load average when it finished: ${os.loadavg().map((x) => x.toFixed(1)).join(', ')} — on a shared machine the minimum is the steadiest figure.`,
+    `Load average when it finished: ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')} — on a shared machine the minimum is the steadiest figure.`,
     '',
     '| case | min ms | median ms | p90 ms |',
     '|---|---|---|---|',
     ...rows,
     '',
     '- `bwrap-now − bwrap-before` is what the narrowed root, the read-only root, the size-capped tmpfs and the',
-    '  rlimits cost per run; `bwrap-net − bwrap-now` is what a network = true run\'s own namespace costs',
+    "  rlimits cost per run; `bwrap-net − bwrap-now` is what a network = true run's own namespace costs",
     '  (pasta attaching and daemonizing, the unreachable routes to this host). Before issue 15 a network = true',
     '  run shared the host network and cost what bwrap-before costs.',
     '- `cli − startup` is what `skillsmith run` adds on top of Node and CLI start-up (lock integrity, probe,',

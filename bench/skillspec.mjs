@@ -38,8 +38,10 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(0);
   } else fail(`unknown argument: ${a}`);
 }
-if (!(opts.seconds > 0) || !Number.isInteger(opts.rounds) || opts.rounds < 1) fail('--seconds must be > 0 and --rounds an integer >= 1');
-if (!existsSync(join(CORPUS, 'MANIFEST.json'))) fail(`the SkillSpec corpus is not at ${CORPUS}; nothing to measure, no numbers recorded.`);
+if (!(opts.seconds > 0) || !Number.isInteger(opts.rounds) || opts.rounds < 1)
+  fail('--seconds must be > 0 and --rounds an integer >= 1');
+if (!existsSync(join(CORPUS, 'MANIFEST.json')))
+  fail(`the SkillSpec corpus is not at ${CORPUS}; nothing to measure, no numbers recorded.`);
 
 // --- bundle the engine --------------------------------------------------------
 const engine = await bundleEngine(

@@ -44,7 +44,12 @@ process.on('exit', () => {
 });
 
 function sh(cmd, argv, cwd, env = {}) {
-  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(cmd, argv, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.error) throw r.error;
   return r;
 }
@@ -55,8 +60,14 @@ function git(cwd, ...a) {
 function manifest(name, version, deps = {}) {
   const d = Object.entries(deps);
   return [
-    '[skill]', `name = "${name}"`, `version = "${version}"`, `description = "Benchmark skill ${name} at ${version}."`, '',
-    '[context]', 'budget = 4000', '',
+    '[skill]',
+    `name = "${name}"`,
+    `version = "${version}"`,
+    `description = "Benchmark skill ${name} at ${version}."`,
+    '',
+    '[context]',
+    'budget = 4000',
+    '',
     ...(d.length ? ['[dependencies]', ...d.map(([k, v]) => `${k} = "${v}"`), ''] : []),
   ].join('\n');
 }
@@ -106,7 +117,10 @@ for (let l = 0; l < LAYERS; l++) {
 }
 const rootDir = join(graph, 'root');
 mkdirSync(rootDir);
-writeFileSync(join(rootDir, 'skill.toml'), manifest('root', '1.0.0', Object.fromEntries(Array.from({ length: WIDTH }, (_, w) => [`n0-${w}`, '^1.0.0']))));
+writeFileSync(
+  join(rootDir, 'skill.toml'),
+  manifest('root', '1.0.0', Object.fromEntries(Array.from({ length: WIDTH }, (_, w) => [`n0-${w}`, '^1.0.0']))),
+);
 writeFileSync(join(rootDir, 'SKILL.md'), '# root\n\nRoot of the resolver benchmark graph.\n');
 
 // --- timing ------------------------------------------------------------------
@@ -129,9 +143,18 @@ const stats = (xs) => {
 const f = (n) => n.toFixed(1);
 
 const cases = [
-  { label: 'skillsmith install (local folder)', run: (p) => timeRun(process.execPath, [BIN, 'install', `file:${big}`, '--yes', '--no-compile'], p) },
-  { label: 'skillsmith install (git, file:// URL)', run: (p) => timeRun(process.execPath, [BIN, 'install', bigUrl, '--yes', '--no-compile'], p) },
-  { label: 'kitbash install (local folder)', run: (p) => timeRun(process.execPath, [KITBASH, 'install', `file:${big}`, '--yes'], p) },
+  {
+    label: 'skillsmith install (local folder)',
+    run: (p) => timeRun(process.execPath, [BIN, 'install', `file:${big}`, '--yes', '--no-compile'], p),
+  },
+  {
+    label: 'skillsmith install (git, file:// URL)',
+    run: (p) => timeRun(process.execPath, [BIN, 'install', bigUrl, '--yes', '--no-compile'], p),
+  },
+  {
+    label: 'kitbash install (local folder)',
+    run: (p) => timeRun(process.execPath, [KITBASH, 'install', `file:${big}`, '--yes'], p),
+  },
 ];
 const results = cases.map((c) => ({ label: c.label, times: [] }));
 for (let i = 0; i < runs + 1; i++) {
@@ -153,7 +176,9 @@ const reviewMs = [];
 let closure = 0;
 for (let i = 0; i < runs + 1; i++) {
   const p = freshProject();
-  const { ms, r } = timeRun(process.execPath, [BIN, 'install', `file:${rootDir}`, '--dry-run', '--json'], p, { SKILLSMITH_TIMINGS: '1' });
+  const { ms, r } = timeRun(process.execPath, [BIN, 'install', `file:${rootDir}`, '--dry-run', '--json'], p, {
+    SKILLSMITH_TIMINGS: '1',
+  });
   const t = JSON.parse(/timings: (.*)/.exec(r.stderr)[1]);
   closure = JSON.parse(r.stdout).nodes.length;
   if (i > 0) {

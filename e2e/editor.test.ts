@@ -16,10 +16,20 @@ import { scratchWorkspace, startServe, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
-type Marker = { startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number; message: string; severity: number; owner: string };
+type Marker = {
+  startLineNumber: number;
+  startColumn: number;
+  endLineNumber: number;
+  endColumn: number;
+  message: string;
+  severity: number;
+  owner: string;
+};
 
-const markers = (page: Page, file: string): Promise<Marker[]> => page.evaluate((f) => window.__skillsmithEditor!.markers(f) as unknown as Marker[], file);
-const value = (page: Page, file: string): Promise<string | undefined> => page.evaluate((f) => window.__skillsmithEditor!.value(f), file);
+const markers = (page: Page, file: string): Promise<Marker[]> =>
+  page.evaluate((f) => window.__skillsmithEditor!.markers(f) as unknown as Marker[], file);
+const value = (page: Page, file: string): Promise<string | undefined> =>
+  page.evaluate((f) => window.__skillsmithEditor!.value(f), file);
 
 async function openEditor(page: Page, dir: string): Promise<void> {
   await page.evaluate((d) => (window.location.hash = `#/editor/${d}`), dir);
@@ -48,7 +58,9 @@ async function waitMarkers(page: Page, file: string, pred: (ms: Marker[]) => boo
     if (pred(last)) return last;
     await page.waitForTimeout(50);
   }
-  throw new Error(`${what}: markers on ${file} never matched; last: ${JSON.stringify(last.map((m) => [m.startLineNumber, m.message]))}`);
+  throw new Error(
+    `${what}: markers on ${file} never matched; last: ${JSON.stringify(last.map((m) => [m.startLineNumber, m.message]))}`,
+  );
 }
 
 describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () => {
@@ -59,7 +71,8 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
   beforeAll(async () => {
     requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
+    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/'))
+      throw new Error('out/renderer is not built: run `npm run build`');
     ws = scratchWorkspace();
     served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
     browser = await launchChromium();
@@ -76,7 +89,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
   const skillDir = () => join(ws.project, '.kitbash/skills/changelog-writer');
 
-  it('opens from the dashboard: a problem\'s Edit link lands in the editor with the same finding, in a file it only scans', async () => {
+  it("opens from the dashboard: a problem's Edit link lands in the editor with the same finding, in a file it only scans", async () => {
     const { page } = w;
     await page.locator('.problem', { hasText: 'remote-exec' }).locator('[data-action="edit-skill"]').first().click();
     await page.waitForFunction(() => window.location.hash === '#/editor/dependency-audit');
@@ -99,13 +112,17 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(await form.locator('.field-error').allInnerTexts()).toHaveLength(2);
     expect(await form.locator('button[type="submit"]').isDisabled()).toBe(true);
     await form.locator('input[name="name"]').fill('changelog-writer');
-    await form.locator('textarea[name="description"]').fill('Drafts changelog entries from the merged pull requests of a release.');
+    await form
+      .locator('textarea[name="description"]')
+      .fill('Drafts changelog entries from the merged pull requests of a release.');
     await form.locator('button[type="submit"]').click();
     await page.waitForFunction(() => window.location.hash === '#/editor/changelog-writer');
     await openEditor(page, 'changelog-writer');
 
     const toml = readFileSync(join(skillDir(), 'skill.toml'), 'utf8');
-    expect(toml).toMatch(/^\[skill\]\nname = "changelog-writer"\nversion = "0\.1\.0"\ndescription = "Drafts changelog entries/);
+    expect(toml).toMatch(
+      /^\[skill\]\nname = "changelog-writer"\nversion = "0\.1\.0"\ndescription = "Drafts changelog entries/,
+    );
     expect(readFileSync(join(skillDir(), 'SKILL.md'), 'utf8')).toMatch(/^# changelog-writer\n/);
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
     expect(await page.locator('.editor-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
@@ -141,7 +158,12 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
     // A TOML syntax error is marked at its line and column.
     await replaceLine(page, budgetLine, 'budget = = 5');
-    const syntax = await waitMarkers(page, 'skill.toml', (ms) => ms.length === 1 && /invalid TOML/.test(ms[0]!.message), 'TOML syntax');
+    const syntax = await waitMarkers(
+      page,
+      'skill.toml',
+      (ms) => ms.length === 1 && /invalid TOML/.test(ms[0]!.message),
+      'TOML syntax',
+    );
     expect(syntax[0]!.startLineNumber).toBe(budgetLine);
     await screenshot(page, 'editor-invalid-manifest', false);
 
@@ -166,14 +188,21 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(at).toBeGreaterThan(0);
     await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 7), at);
     await page.keyboard.insertText('\u200B');
-    const found = await waitMarkers(page, 'SKILL.md', (ms) => ms.some((m) => /visible-text/.test(m.message)), 'zero-width');
+    const found = await waitMarkers(
+      page,
+      'SKILL.md',
+      (ms) => ms.some((m) => /visible-text/.test(m.message)),
+      'zero-width',
+    );
     const zw = found.find((m) => /visible-text/.test(m.message))!;
     expect([zw.startLineNumber, zw.startColumn, zw.endColumn]).toEqual([at, 7, 8]);
     expect(zw.message).toMatch(/U\+200B.*blocks install/);
     const row = page.locator('.ed-problem.blocking[data-code="visible-text"]');
     await row.waitFor();
     expect(await row.innerText()).toMatch(/blocks install/i);
-    await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'blocking');
+    await page.waitForFunction(
+      () => document.querySelector('[data-status]')?.getAttribute('data-status') === 'blocking',
+    );
     await screenshot(page, 'editor-zero-width', false);
 
     // Monaco offers the same fix as a code action at the marker (Ctrl+.).
@@ -191,7 +220,9 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
   it('validates skill.spec.yml with the SkillSpec engine and the schema, and quotes a value containing ": " by quick fix', async () => {
     const { page } = w;
     await page.locator('.editor-tab.add', { hasText: 'skill.spec.yml' }).click();
-    await page.waitForFunction(() => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml');
+    await page.waitForFunction(
+      () => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml',
+    );
     const lines = (await value(page, 'skill.spec.yml'))!.split('\n');
     const titleLine = lines.findIndex((l) => l.startsWith('title:')) + 1;
     await replaceLine(page, titleLine, 'title: Changelog: the writer');
@@ -206,7 +237,10 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     // monaco-yaml validates against the SkillSpec JSON Schema (inlined, never fetched).
     await replaceLine(page, titleLine, 'title: "Changelog: the writer"\nbogus_field: 1');
     await page.waitForFunction(
-      () => (window.__skillsmithEditor!.allMarkers('skill.spec.yml') as unknown as { owner: string }[]).some((m) => m.owner !== 'skillsmith'),
+      () =>
+        (window.__skillsmithEditor!.allMarkers('skill.spec.yml') as unknown as { owner: string }[]).some(
+          (m) => m.owner !== 'skillsmith',
+        ),
       null,
       { timeout: 15_000 },
     );
@@ -258,7 +292,9 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await page.waitForFunction(() => document.querySelectorAll('[data-conflict]').length === 0);
     await page.evaluate(() => window.__skillsmithEditor!.goto(1, 1));
     await page.keyboard.press('Control+z');
-    await page.waitForFunction(() => window.__skillsmithEditor!.value('SKILL.md')!.includes('Unsaved line typed before the reload.'));
+    await page.waitForFunction(() =>
+      window.__skillsmithEditor!.value('SKILL.md')!.includes('Unsaved line typed before the reload.'),
+    );
     expect(await value(page, 'SKILL.md')).toBe(mine);
 
     // Someone changes it again; this time the author keeps theirs and saves it over the disk.
@@ -266,7 +302,11 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await banner.waitFor({ timeout: 15_000 });
     await page.locator('button', { hasText: 'Save all' }).click();
     await dialog.waitFor();
-    await page.waitForFunction(() => (document.querySelector('.diff-dialog') as HTMLElement | null)?.innerText.replace(/\u00a0/g, ' ').includes('(edited twice)'));
+    await page.waitForFunction(() =>
+      (document.querySelector('.diff-dialog') as HTMLElement | null)?.innerText
+        .replace(/\u00a0/g, ' ')
+        .includes('(edited twice)'),
+    );
     // Nothing was written while the conflict is open.
     expect(readFileSync(file, 'utf8')).toContain('(edited twice)');
     await dialog.locator('[data-action="keep-mine"]').click();
@@ -280,13 +320,23 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     const root = await page.locator('.project-path').getAttribute('title');
     await page.evaluate(
       ([r]) => {
-        const value = { v: 1, text: 'schema: skillspec/v0\nid: Bad Id\ntitle: Prereview\ndescription: Decides.\n', base: null, at: new Date().toISOString() };
-        localStorage.setItem(['skillsmith.draft.v1', r, 'prereview', 'skill.spec.yml'].join('\u0000'), JSON.stringify(value));
+        const value = {
+          v: 1,
+          text: 'schema: skillspec/v0\nid: Bad Id\ntitle: Prereview\ndescription: Decides.\n',
+          base: null,
+          at: new Date().toISOString(),
+        };
+        localStorage.setItem(
+          ['skillsmith.draft.v1', r, 'prereview', 'skill.spec.yml'].join('\u0000'),
+          JSON.stringify(value),
+        );
       },
       [root],
     );
     await openEditor(page, 'prereview');
-    await page.waitForFunction(() => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml');
+    await page.waitForFunction(
+      () => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml',
+    );
     expect(await page.evaluate(() => window.__skillsmithEditor!.dirty())).toEqual(['skill.spec.yml']);
     const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'handed-in draft');
     expect(found[0]!.startLineNumber).toBe(2);
@@ -298,7 +348,9 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     try {
       await dark.page.goto(`${served.url}#/editor/prereview`);
       await openEditor(dark.page, 'prereview');
-      await dark.page.waitForFunction(() => document.querySelector('.editor-host .monaco-editor')?.classList.contains('vs-dark'));
+      await dark.page.waitForFunction(() =>
+        document.querySelector('.editor-host .monaco-editor')?.classList.contains('vs-dark'),
+      );
       await screenshot(dark.page, 'editor-dark', false);
       expect(dark.errors).toEqual([]);
       expect(dark.offHost).toEqual([]);

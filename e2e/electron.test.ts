@@ -14,11 +14,14 @@ import { repoRoot } from '../tests/support/paths';
 import { screenshot } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
-const { electronBinary } = createRequire(import.meta.url)(join(repoRoot, 'main/electron/launch.cjs')) as { electronBinary(): string | undefined };
+const { electronBinary } = createRequire(import.meta.url)(join(repoRoot, 'main/electron/launch.cjs')) as {
+  electronBinary(): string | undefined;
+};
 const binary = electronBinary();
 if (!binary) {
   const why = 'no Electron binary (set ELECTRON_OVERRIDE_DIST_PATH or install one into node_modules/electron/dist)';
-  if (process.env.SKILLSMITH_REQUIRE_ELECTRON === '1') throw new Error(`Electron e2e: ${why}, and SKILLSMITH_REQUIRE_ELECTRON=1 forbids skipping`);
+  if (process.env.SKILLSMITH_REQUIRE_ELECTRON === '1')
+    throw new Error(`Electron e2e: ${why}, and SKILLSMITH_REQUIRE_ELECTRON=1 forbids skipping`);
   process.stderr.write(`Electron e2e suite skipped: ${why}\n`);
 }
 
@@ -49,7 +52,9 @@ describe.skipIf(!binary)('desktop app in Electron', () => {
   });
 
   it('opens the project on the dashboard from app://', async () => {
-    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 5, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 5, undefined, {
+      timeout: 30_000,
+    });
     expect(page.url()).toBe('app://skillsmith/index.html');
     expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
     await screenshot(page, 'electron-dashboard');
@@ -65,10 +70,19 @@ describe.skipIf(!binary)('desktop app in Electron', () => {
   });
 
   it('denies every permission request', async () => {
-    const state = await page.evaluate(() => navigator.permissions.query({ name: 'notifications' as PermissionName }).then((r) => r.state));
+    const state = await page.evaluate(() =>
+      navigator.permissions.query({ name: 'notifications' as PermissionName }).then((r) => r.state),
+    );
     expect(state).toBe('denied');
     const geo = await page.evaluate(
-      () => new Promise<string>((done) => navigator.geolocation.getCurrentPosition(() => done('granted'), (e) => done(`refused:${e.code}`), { timeout: 3000 })),
+      () =>
+        new Promise<string>((done) =>
+          navigator.geolocation.getCurrentPosition(
+            () => done('granted'),
+            (e) => done(`refused:${e.code}`),
+            { timeout: 3000 },
+          ),
+        ),
     );
     expect(geo).toMatch(/^refused/);
   });

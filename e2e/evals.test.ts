@@ -26,12 +26,16 @@ function exampleCopy(): AppProject {
   // A skill whose only eval never finishes, for cancel.
   const sleepy = join(project, '.kitbash/skills/sleepy');
   mkdirSync(join(sleepy, 'evals'), { recursive: true });
-  writeFileSync(join(sleepy, 'SKILL.md'), '---\nname: sleepy\ndescription: A skill whose eval makes the stand-in agent wait forever\n---\n# Sleepy\n');
+  writeFileSync(
+    join(sleepy, 'SKILL.md'),
+    '---\nname: sleepy\ndescription: A skill whose eval makes the stand-in agent wait forever\n---\n# Sleepy\n',
+  );
   writeFileSync(join(sleepy, 'evals/wait.eval.yaml'), 'tier: behavioral\ntask: "[sleep]"\nassert:\n  - exit_code: 0\n');
   return { project, dataDir: join(root, 'data'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-const flat = async (page: Page, selector: string): Promise<string> => (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
+const flat = async (page: Page, selector: string): Promise<string> =>
+  (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
 
 describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
   let app: App<AppProject>;
@@ -42,18 +46,25 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await app?.close();
   }, 30_000);
 
-  it('runs prereview\'s evals with a baseline and shows pass rates, the effect and a trial', async () => {
+  it("runs prereview's evals with a baseline and shows pass rates, the effect and a trial", async () => {
     const { page, errors } = await app.open();
     await page.goto(`${app.served.url}#/evals/prereview`);
     await page.locator('table.evals-grid').waitFor({ timeout: 20_000 });
     expect(await page.locator('table.evals-grid tbody tr').count()).toBe(2);
     expect(await flat(page, 'table.evals-grid tbody tr:first-child')).toContain('not run');
     await page.getByRole('button', { name: 'Run evals' }).click();
-    await page.getByTestId('evals-progress').getByText(/^done — 10 trial\(s\)$/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('evals-progress')
+      .getByText(/^done — 10 trial\(s\)$/)
+      .waitFor({ timeout: 60_000 });
 
     const review = page.locator('[data-cell="review/stand-in"]');
-    expect((await review.innerText()).replace(/\s+/g, ' ')).toMatch(/^✓ 100% \(≥ 100%\) baseline 0% · effect \+100% \[\+\d+%, \+100%\] triggered 100%$/);
-    expect((await page.locator('[data-cell="trigger/stand-in"]').innerText()).replace(/\s+/g, ' ')).toBe('✓ 100% (≥ 100%) precision 100% · recall 100%');
+    expect((await review.innerText()).replace(/\s+/g, ' ')).toMatch(
+      /^✓ 100% \(≥ 100%\) baseline 0% · effect \+100% \[\+\d+%, \+100%\] triggered 100%$/,
+    );
+    expect((await page.locator('[data-cell="trigger/stand-in"]').innerText()).replace(/\s+/g, ' ')).toBe(
+      '✓ 100% (≥ 100%) precision 100% · recall 100%',
+    );
     await screenshot(page, 'evals-grid');
 
     await review.click();
@@ -70,7 +81,9 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
 
     await page.getByRole('tab', { name: /^baseline 1 · fail$/ }).click();
     await page.getByText('The agent changed nothing.').waitFor();
-    expect(await flat(page, '[aria-label="Trial assertions"]')).toContain('fail files_changed no changed file matches REVIEW.md');
+    expect(await flat(page, '[aria-label="Trial assertions"]')).toContain(
+      'fail files_changed no changed file matches REVIEW.md',
+    );
     expect(await page.locator('svg.evals-chart circle:not(.baseline-point)').count()).toBe(2);
     await screenshot(page, 'evals-baseline-trial');
     expect(errors).toEqual([]);
@@ -83,7 +96,8 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.getByTestId('save-as-eval').click();
     await page.waitForURL(/#\/editor\/prereview%2Fevals%2Freview-trial-1\.eval\.yaml$/);
     // The route changes before Monaco has the draft's model: wait for its text, not just the element.
-    const lines = async () => (await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 20_000 })).replace(/\u00a0/g, ' ');
+    const lines = async () =>
+      (await page.locator('.monaco-editor .view-lines').first().innerText({ timeout: 20_000 })).replace(/\u00a0/g, ' ');
     await expect.poll(lines, { timeout: 20_000 }).toContain('task: Review my pending change before pushing');
     const text = await lines();
     expect(text).toContain('- skill_triggered: true');
@@ -98,9 +112,14 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.goto(`${app.served.url}#/editor/prereview`);
     await page.getByTestId('editor-run-evals').click();
     await page.waitForURL(/#\/evals\/prereview$/);
-    await page.getByTestId('evals-progress').getByText(/^done — 10 trial\(s\)$/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('evals-progress')
+      .getByText(/^done — 10 trial\(s\)$/)
+      .waitFor({ timeout: 60_000 });
     // Two stored runs now, each with a point for review and for trigger.
-    await expect.poll(() => page.locator('svg.evals-chart circle:not(.baseline-point)').count(), { timeout: 10_000 }).toBe(4);
+    await expect
+      .poll(() => page.locator('svg.evals-chart circle:not(.baseline-point)').count(), { timeout: 10_000 })
+      .toBe(4);
     expect(await page.locator('svg.evals-chart circle.baseline-point').count()).toBe(2);
     await screenshot(page, 'evals-history');
     expect(errors).toEqual([]);
@@ -111,7 +130,10 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.goto(`${app.served.url}#/evals/sleepy`);
     await page.getByRole('button', { name: 'Run evals' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByTestId('evals-progress').getByText(/^cancelled after \d of 2 trials$/).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('evals-progress')
+      .getByText(/^cancelled after \d of 2 trials$/)
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByRole('button', { name: 'Run evals' }).isEnabled()).toBe(true);
     expect(errors).toEqual([]);
   }, 60_000);

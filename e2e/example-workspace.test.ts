@@ -52,6 +52,8 @@ describe('examples/workspace', () => {
   it('passes the static test tier for its evals', () => {
     const t = runCli(['test', 'prereview'], { cwd: workspace });
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/evals — 3 eval file\(s\) — static: basic\.eval\.yaml; behavioral: review\.eval\.yaml; trigger: trigger\.eval\.yaml; 2 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"/);
+    expect(t.stdout).toMatch(
+      /evals — 3 eval file\(s\) — static: basic\.eval\.yaml; behavioral: review\.eval\.yaml; trigger: trigger\.eval\.yaml; 2 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"/,
+    );
   });
 });

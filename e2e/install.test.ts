@@ -40,12 +40,20 @@ async function reviewGit(page: Page, repoUrl: string, path = ''): Promise<void> 
 }
 
 /** Send a call straight to the host from the page, with this tab's token and session (what a compromised renderer could do). */
-function rawCall(page: Page, channel: string, body: unknown): Promise<{ ok: boolean; error?: { code: string; message: string } }> {
+function rawCall(
+  page: Page,
+  channel: string,
+  body: unknown,
+): Promise<{ ok: boolean; error?: { code: string; message: string } }> {
   return page.evaluate(
     async ([ch, b]) => {
       const res = await fetch(`/rpc/${ch}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-skillsmith-token': sessionStorage.getItem('skillsmith.token') ?? '', 'x-skillsmith-session': sessionStorage.getItem('skillsmith.session') ?? '' },
+        headers: {
+          'content-type': 'application/json',
+          'x-skillsmith-token': sessionStorage.getItem('skillsmith.token') ?? '',
+          'x-skillsmith-session': sessionStorage.getItem('skillsmith.session') ?? '',
+        },
         body: JSON.stringify(b),
       });
       return res.json();
@@ -69,7 +77,10 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
   // A failed flow leaves a picture of where it stopped.
   afterEach(async ({ task }) => {
     const last = app?.pages.at(-1);
-    if (last && task.result?.errors?.length) await screenshot(last.page, `install-failed-${task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    if (last && task.result?.errors?.length)
+      await screenshot(last.page, `install-failed-${task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   afterAll(async () => {
@@ -78,19 +89,30 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const t1 = Date.now();
     const closed = await app?.close({ graceMs: 20_000 });
     const code = closed?.code;
-    if (closed) console.log(`afterAll: browser ${t1 - t0 + closed.browserMs} ms, serve stop ${closed.stopMs} ms → ${String(code)}`);
+    if (closed)
+      console.log(
+        `afterAll: browser ${t1 - t0 + closed.browserMs} ms, serve stop ${closed.stopMs} ms → ${String(code)}`,
+      );
     cleanupTemps();
     expect(code).toBe(0);
   }, 90_000);
 
   it('approves an install from a local git repository: the review shows every field, then the skill and its lock entry land', async () => {
-    const repo = gitRepo(skillFiles('skills/fetch-docs', 'fetch-docs', { description: 'Fetches API docs for the model.', network: true, tools: ['read', 'web'] }));
+    const repo = gitRepo(
+      skillFiles('skills/fetch-docs', 'fetch-docs', {
+        description: 'Fetches API docs for the model.',
+        network: true,
+        tools: ['read', 'web'],
+      }),
+    );
     const { page, errors, offHost } = await open();
     await openInstall(page, served.url);
     await reviewGit(page, repo.url, 'skills/fetch-docs');
     const dialog = page.getByRole('dialog', { name: 'Install review of fetch-docs' });
     expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('ready');
-    expect(await dialog.locator('.inst-verdict').innerText()).toMatch(/Review fetch-docs@1\.0\.0 before you install[\s\S]*Asks for: fetch-docs: network/);
+    expect(await dialog.locator('.inst-verdict').innerText()).toMatch(
+      /Review fetch-docs@1\.0\.0 before you install[\s\S]*Asks for: fetch-docs: network/,
+    );
     // Identity, description, source raw and canonical.
     const node = dialog.locator('section.inst-node[data-node="fetch-docs"]');
     expect(await node.locator('.inst-desc').innerText()).toBe('Fetches API docs for the model.');
@@ -100,21 +122,31 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const net = node.locator('tr[data-permission="network"]');
     expect(await net.getAttribute('class')).toContain('hot');
     // A declared network lifts the runner's "no network": the row says so instead of showing the restriction's label.
-    expect(await net.locator('[data-field="runner"]').innerText()).toMatch(/allowed: its scripts may reach the network/);
+    expect(await net.locator('[data-field="runner"]').innerText()).toMatch(
+      /allowed: its scripts may reach the network/,
+    );
     expect(await node.locator('tr[data-permission="write"]').getAttribute('class')).not.toContain('hot');
     expect(await node.locator('tr[data-permission="tool:web"] [data-enforcement]').count()).toBe(1);
     // Budget, and the standing it adds per target.
     expect(await node.locator('[data-field="budget"]').innerText()).toMatch(/budget\s+1,500 tok/);
-    const delta = await dialog.locator('table[aria-label="Standing cost per target"] tr[data-target="agentsmd"] [data-delta]').getAttribute('data-delta');
+    const delta = await dialog
+      .locator('table[aria-label="Standing cost per target"] tr[data-target="agentsmd"] [data-delta]')
+      .getAttribute('data-delta');
     expect(Number(delta)).toBeGreaterThan(0);
     expect(await dialog.locator('table[aria-label="Standing cost per target"] tbody tr').count()).toBe(3);
     // The exact files written.
-    expect(await dialog.locator('.inst-writes li').allInnerTexts()).toEqual(['.kitbash/skills/fetch-docs/SKILL.md', '.kitbash/skills/fetch-docs/skill.toml', 'kitbash.lock']);
+    expect(await dialog.locator('.inst-writes li').allInnerTexts()).toEqual([
+      '.kitbash/skills/fetch-docs/SKILL.md',
+      '.kitbash/skills/fetch-docs/skill.toml',
+      'kitbash.lock',
+    ]);
     await screenshot(page, 'install-review');
 
     await dialog.getByRole('button', { name: 'Approve and install fetch-docs@1.0.0' }).click();
     await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
-    expect(await page.locator('[data-verdict="installed"]').innerText()).toMatch(/Installed fetch-docs[\s\S]*Pinned in kitbash\.lock/);
+    expect(await page.locator('[data-verdict="installed"]').innerText()).toMatch(
+      /Installed fetch-docs[\s\S]*Pinned in kitbash\.lock/,
+    );
     await screenshot(page, 'install-done');
     expect(existsSync(join(ws.project, '.kitbash', 'skills', 'fetch-docs', 'SKILL.md'))).toBe(true);
     expect(lock()).toMatch(/name = "fetch-docs"\nversion = "1\.0\.0"\nsource = "file:\/\/[^"]*#:skills\/fetch-docs"/);
@@ -128,19 +160,26 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await page.goto(`${served.url}#/dashboard`);
     // The dashboard lists it, locked.
     await page.locator('[role="row"][data-skill="fetch-docs"]').waitFor({ timeout: 45_000 });
-    expect((await page.locator('[role="row"][data-skill="fetch-docs"]').innerText()).replace(/\s+/g, ' ')).toMatch(/fetch-docs .*1\.0\.0 .*locked/);
+    expect((await page.locator('[role="row"][data-skill="fetch-docs"]').innerText()).replace(/\s+/g, ' ')).toMatch(
+      /fetch-docs .*1\.0\.0 .*locked/,
+    );
     expect(errors).toEqual([]);
     expect(offHost).toEqual([]);
   });
 
   it('a setup script that downloads and executes is blocked: the finding with file and span, no approve button, and the host refuses a direct approve', async () => {
-    const repo = gitRepo({ ...skillFiles('', 'quick-setup', { description: 'Sets up a helper tool.' }), 'scripts/setup.sh': REMOTE_EXEC });
+    const repo = gitRepo({
+      ...skillFiles('', 'quick-setup', { description: 'Sets up a helper tool.' }),
+      'scripts/setup.sh': REMOTE_EXEC,
+    });
     const { page, errors } = await open();
     await openInstall(page, served.url);
     await reviewGit(page, repo.url);
     const dialog = page.getByRole('dialog', { name: 'Install review of quick-setup' });
     expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
-    expect(await dialog.locator('.inst-verdict').innerText()).toMatch(/Blocked — quick-setup@1\.0\.0 cannot be installed[\s\S]*quick-setup: safety: remote-exec[\s\S]*there is no way to approve/);
+    expect(await dialog.locator('.inst-verdict').innerText()).toMatch(
+      /Blocked — quick-setup@1\.0\.0 cannot be installed[\s\S]*quick-setup: safety: remote-exec[\s\S]*there is no way to approve/,
+    );
     const finding = dialog.locator('.inst-findings.safety [data-check="remote-exec"]');
     expect(await finding.locator('.inst-span').innerText()).toMatch(/^scripts\/setup\.sh:3:\d+–\d+$/);
     expect(await dialog.getByRole('button', { name: /approve/i }).count()).toBe(0);
@@ -165,8 +204,16 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
 
   it('installs a skill with a dependency: the closure is a tree with versions, sources and each node’s own permissions; remove names the dependent', async () => {
     const repo = gitRepo({
-      ...skillFiles('skills/release-train', 'release-train', { description: 'Plans a release from the changelog.', deps: { 'semver-check': '^2.0.0' }, write: true }),
-      ...skillFiles('skills/semver-check', 'semver-check', { version: '2.3.1', description: 'Checks version bumps.', network: true }),
+      ...skillFiles('skills/release-train', 'release-train', {
+        description: 'Plans a release from the changelog.',
+        deps: { 'semver-check': '^2.0.0' },
+        write: true,
+      }),
+      ...skillFiles('skills/semver-check', 'semver-check', {
+        version: '2.3.1',
+        description: 'Checks version bumps.',
+        network: true,
+      }),
     });
     const { page, errors } = await open();
     await openInstall(page, served.url);
@@ -175,11 +222,17 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const tree = dialog.getByRole('list', { name: 'Dependency closure' });
     const rootNode = tree.locator('li[data-node="release-train"]').first();
     const dep = rootNode.locator('li[data-node="semver-check"]');
-    expect((await rootNode.locator('> .inst-tree-row').innerText()).replace(/\s+/g, ' ')).toMatch(/release-train@1\.0\.0 requested/i);
-    expect((await dep.locator('.inst-tree-row').innerText()).replace(/\s+/g, ' ')).toMatch(/semver-check@2\.3\.1 \(\^2\.0\.0\) dependency/i);
+    expect((await rootNode.locator('> .inst-tree-row').innerText()).replace(/\s+/g, ' ')).toMatch(
+      /release-train@1\.0\.0 requested/i,
+    );
+    expect((await dep.locator('.inst-tree-row').innerText()).replace(/\s+/g, ' ')).toMatch(
+      /semver-check@2\.3\.1 \(\^2\.0\.0\) dependency/i,
+    );
     expect(await dep.locator('.inst-tree-src').innerText()).toMatch(/#[0-9a-f]{40}:skills\/semver-check.* · sibling$/);
     expect(await dep.locator('.inst-chip.hot').allInnerTexts()).toEqual([expect.stringMatching(/^network/)]);
-    expect(await rootNode.locator('> .inst-chips .inst-chip.hot').allInnerTexts()).toEqual([expect.stringMatching(/^write/)]);
+    expect(await rootNode.locator('> .inst-chips .inst-chip.hot').allInnerTexts()).toEqual([
+      expect.stringMatching(/^write/),
+    ]);
     expect(await dialog.locator('section.inst-node').count()).toBe(2);
     await screenshot(page, 'install-closure');
     await dialog.getByRole('button', { name: 'Approve and install release-train@1.0.0' }).click();
@@ -197,7 +250,9 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const rm = page.getByRole('dialog', { name: 'Remove release-train' });
     await rm.locator('[data-verdict="ready"]').waitFor({ timeout: 45_000 });
     expect(await rm.locator('.inst-check').innerText()).toMatch(/also remove semver-check/);
-    expect(await rm.locator('.inst-prune').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^prune .*release-train/)]));
+    expect(await rm.locator('.inst-prune').allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^prune .*release-train/)]),
+    );
     await screenshot(page, 'remove-plan');
     await rm.getByRole('button', { name: 'Remove release-train' }).click();
     await page.locator('[data-verdict="removed"]').waitFor({ timeout: 45_000 });
@@ -214,7 +269,9 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     repo.commit({ 'scripts/setup.sh': REMOTE_EXEC }, 'add a setup script');
     await page.getByRole('button', { name: 'Approve and install shifty@1.0.0' }).click();
     await page.locator('.inst-changed').waitFor({ timeout: 45_000 });
-    expect(await page.locator('.inst-changed').innerText()).toMatch(/^Re-reviewed\. The source changed since you reviewed it .* nothing installed; read the new review$/);
+    expect(await page.locator('.inst-changed').innerText()).toMatch(
+      /^Re-reviewed\. The source changed since you reviewed it .* nothing installed; read the new review$/,
+    );
     expect(await page.locator('.inst-dialog').getAttribute('data-integrity')).not.toBe(first);
     expect(await page.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
     expect(await page.locator('.inst-approve').count()).toBe(0);
@@ -230,7 +287,10 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await reviewGit(page, repo.url);
     await page.getByRole('button', { name: 'Approve and install notes-helper@1.0.0' }).click();
     await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
-    repo.commit({ ...skillFiles('', 'notes-helper', { version: '1.1.0', description: 'Writes meeting notes.', network: true }), 'scripts/sync.sh': '#!/bin/sh\necho sync\n' });
+    repo.commit({
+      ...skillFiles('', 'notes-helper', { version: '1.1.0', description: 'Writes meeting notes.', network: true }),
+      'scripts/sync.sh': '#!/bin/sh\necho sync\n',
+    });
     await page.goto(`${served.url}#/install/update:notes-helper`);
     const dialog = page.getByRole('dialog', { name: 'Update notes-helper' });
     try {
@@ -240,9 +300,15 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
       throw e;
     }
     const esc = dialog.locator('tr[data-escalation="true"]');
-    expect(await esc.locator('td').first().allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/network/)]));
-    expect(await dialog.locator('.inst-fc.add').allInnerTexts()).toEqual([expect.stringMatching(/^\+ scripts\/sync\.sh\s*new script$/i)]);
-    expect(await dialog.locator('.inst-diff-body .add').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^\+network = true/)]));
+    expect(await esc.locator('td').first().allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/network/)]),
+    );
+    expect(await dialog.locator('.inst-fc.add').allInnerTexts()).toEqual([
+      expect.stringMatching(/^\+ scripts\/sync\.sh\s*new script$/i),
+    ]);
+    expect(await dialog.locator('.inst-diff-body .add').allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\+network = true/)]),
+    );
     await screenshot(page, 'update-review');
     await dialog.getByRole('button', { name: 'Approve update to 1.1.0' }).click();
     await page.locator('[data-verdict="updated"]').waitFor({ timeout: 45_000 });
@@ -264,7 +330,9 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     await screenshot(page, 'install-progress');
     const err = page.locator('.inst-error');
     await err.waitFor({ timeout: 45_000 });
-    expect(await err.locator('.inst-error-msg').innerText()).toMatch(/^install: local path not found: .*no\/such\/skill$/);
+    expect(await err.locator('.inst-error-msg').innerText()).toMatch(
+      /^install: local path not found: .*no\/such\/skill$/,
+    );
     expect(await err.locator('.inst-error-origin').innerText()).toBe('install.begin · invalid-request');
     expect(await page.locator('.inst-progress').count()).toBe(0);
     expect(await page.getByLabel('Folder path').inputValue()).toBe('./no/such/skill');
@@ -282,10 +350,15 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
       await reviewGit(page, repo.url);
       const dialog = page.getByRole('dialog', { name: 'Install review of stray-skill' });
       expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
-      expect(await dialog.locator('.inst-findings.policy [data-check="policy"]').innerText()).toMatch(/is not in allow_sources \(gh:skillsmith\/\*\)/);
+      expect(await dialog.locator('.inst-findings.policy [data-check="policy"]').innerText()).toMatch(
+        /is not in allow_sources \(gh:skillsmith\/\*\)/,
+      );
       expect(await page.locator('.inst-approve').count()).toBe(0);
       await screenshot(page, 'install-policy-blocked-dark');
-      const refused = await rawCall(page, 'install.approve', { id: await dialog.getAttribute('data-review-id'), integrity: await dialog.getAttribute('data-integrity') });
+      const refused = await rawCall(page, 'install.approve', {
+        id: await dialog.getAttribute('data-review-id'),
+        integrity: await dialog.getAttribute('data-integrity'),
+      });
       expect(refused.error?.code).toBe('forbidden');
       expect(errors).toEqual([]);
     } finally {

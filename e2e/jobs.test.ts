@@ -21,7 +21,8 @@ async function dashboard(page: Page): Promise<void> {
 }
 
 const hash = (page: Page) => page.evaluate(() => window.location.hash);
-const activeAction = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-action') ?? document.activeElement?.tagName ?? null);
+const activeAction = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-action') ?? document.activeElement?.tagName ?? null);
 
 describe.skipIf(!ok)('finishing jobs in the app', () => {
   let app: App<ReturnType<typeof scratchWorkspace>>;
@@ -36,9 +37,13 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
     const { page, errors } = await app.open();
     await page.goto(app.served.url);
     await dashboard(page);
-    expect(await page.locator('[data-card="Policy"] [data-action="open-settings"]').getAttribute('href')).toBe('#/settings');
+    expect(await page.locator('[data-card="Policy"] [data-action="open-settings"]').getAttribute('href')).toBe(
+      '#/settings',
+    );
     // Jargon is explained where it appears, in GUI words (no CLI flags).
-    const terms = await page.locator('.dashboard [data-term]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-term')))].sort());
+    const terms = await page
+      .locator('.dashboard [data-term]')
+      .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-term')))].sort());
     expect(terms).toEqual(expect.arrayContaining(['bare', 'eager', 'gate', 'lazy', 'pinned', 'standing', 'warning']));
     expect(await page.locator('.dashboard').innerText()).not.toMatch(/--strict|run skillsmith/);
     const compile = page.locator('[data-card="Compiled output"] [data-action="compile"]');
@@ -76,7 +81,11 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
     await dashboard(page);
     // An unsaved SKILL.md buffer, as the editor keeps it.
     const key = ['skillsmith.draft.v1', root, 'prereview', 'SKILL.md'].join('\u0000');
-    await page.evaluate((k) => localStorage.setItem(k, JSON.stringify({ v: 1, text: 'edited', base: null, at: new Date().toISOString() })), key);
+    await page.evaluate(
+      (k) =>
+        localStorage.setItem(k, JSON.stringify({ v: 1, text: 'edited', base: null, at: new Date().toISOString() })),
+      key,
+    );
     await page.evaluate(() => (window.location.hash = '#/editor/prereview'));
     await page.locator('.monaco-editor').first().waitFor({ timeout: 30_000 });
 
@@ -132,7 +141,10 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
       for (const width of [1400, 900]) {
         const { page } = await app.open({ width, height: 900, colorScheme });
         await page.goto(app.served.url);
-        await page.locator('.recent-open, [role="table"][aria-label="Installed skills"]').first().waitFor({ timeout: 20_000 });
+        await page
+          .locator('.recent-open, [role="table"][aria-label="Installed skills"]')
+          .first()
+          .waitFor({ timeout: 20_000 });
         if (await page.locator('.recent-open').count()) {
           await page.locator('.recent-open', { hasText: 'workspace' }).click();
           await dashboard(page);
@@ -207,7 +219,9 @@ describe.skipIf(!ok)('the shortcut map', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
     await screenshot(page, 'jobs-editor-keys', false);
     // Glossary words carry their explanation (one module, same text everywhere).
-    expect(await page.locator('.editor-meters [data-term="lazy"]').getAttribute('title')).toMatch(/^Lazy: the agent keeps only each skill’s stub/);
+    expect(await page.locator('.editor-meters [data-term="lazy"]').getAttribute('title')).toMatch(
+      /^Lazy: the agent keeps only each skill’s stub/,
+    );
     await page.keyboard.press('Control+Shift+B');
     await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor();
     await page.keyboard.press('Escape');

@@ -21,15 +21,38 @@ const EXPECTED = {
   'release-notes': '✓✓✓✓✓✓✓✓✕◐✓',
   'tidy-commits': '✓✓✓✓✓✓✓✓✕◐✓',
 };
-const TARGET_ORDER = ['claude-code', 'cursor', 'agents', 'zed', 'copilot', 'cline', 'windsurf', 'gemini', 'aider', 'agentsmd', 'agent-plugins'];
+const TARGET_ORDER = [
+  'claude-code',
+  'cursor',
+  'agents',
+  'zed',
+  'copilot',
+  'cline',
+  'windsurf',
+  'gemini',
+  'aider',
+  'agentsmd',
+  'agent-plugins',
+];
 
 async function grid(page: Page): Promise<Record<string, string>> {
-  return page.locator('.mrow[data-skill]').evaluateAll((rows) =>
-    Object.fromEntries(rows.map((r) => [(r as HTMLElement).dataset.skill, [...r.querySelectorAll('.mcell .mmark')].map((m) => m.textContent).join('')])),
-  );
+  return page
+    .locator('.mrow[data-skill]')
+    .evaluateAll((rows) =>
+      Object.fromEntries(
+        rows.map((r) => [
+          (r as HTMLElement).dataset.skill,
+          [...r.querySelectorAll('.mcell .mmark')].map((m) => m.textContent).join(''),
+        ]),
+      ),
+    );
 }
 
-const focused = (page: Page) => page.evaluate(() => `${(document.activeElement as HTMLElement)?.closest('.mrow')?.getAttribute('data-skill')}@${(document.activeElement as HTMLElement)?.dataset.target}`);
+const focused = (page: Page) =>
+  page.evaluate(
+    () =>
+      `${(document.activeElement as HTMLElement)?.closest('.mrow')?.getAttribute('data-skill')}@${(document.activeElement as HTMLElement)?.dataset.target}`,
+  );
 
 describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
   let app: App<ReturnType<typeof scratchWorkspace>>;
@@ -49,17 +72,25 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const { page, errors, offHost } = await open();
     await page.goto(`${served.url}#/matrix`);
     await page.getByRole('grid', { name: 'Compatibility matrix' }).waitFor({ timeout: 40_000 });
-    expect(await page.locator('[role="columnheader"][data-target]').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target))).toEqual(TARGET_ORDER);
+    expect(
+      await page
+        .locator('[role="columnheader"][data-target]')
+        .evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target)),
+    ).toEqual(TARGET_ORDER);
     expect(await grid(page)).toEqual(EXPECTED);
     // The active targets of the project are marked.
-    expect(await page.locator('.mhead.active').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target))).toEqual(['claude-code', 'cursor', 'agentsmd']);
+    expect(
+      await page.locator('.mhead.active').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target)),
+    ).toEqual(['claude-code', 'cursor', 'agentsmd']);
     await screenshot(page, 'matrix');
 
     // Hover: the cell's reasons.
     await page.locator('.mrow[data-skill="dependency-audit"] [data-target="aider"]').hover();
     const tip = page.getByRole('tooltip');
     await tip.waitFor();
-    expect(await tip.innerText()).toMatch(/dependency-audit on aider[\s\S]*unsupported[\s\S]*aider-not-wired[\s\S]*missing-capability[\s\S]*eager-only/i);
+    expect(await tip.innerText()).toMatch(
+      /dependency-audit on aider[\s\S]*unsupported[\s\S]*aider-not-wired[\s\S]*missing-capability[\s\S]*eager-only/i,
+    );
     await screenshot(page, 'matrix-hover', false);
     await page.mouse.move(5, 5);
     await tip.waitFor({ state: 'detached' });
@@ -89,7 +120,9 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     await explain.waitFor();
     expect(new URL(page.url()).hash).toBe('#/matrix/dependency-audit%40cursor');
     expect(await explain.getByTestId('explain-status').innerText()).toMatch(/degraded/i);
-    expect(await explain.innerText()).toMatch(/Cursor[\s\S]*missing-capability[\s\S]*Standing \/ session[\s\S]*capabilities/i);
+    expect(await explain.innerText()).toMatch(
+      /Cursor[\s\S]*missing-capability[\s\S]*Standing \/ session[\s\S]*capabilities/i,
+    );
     await page.waitForTimeout(300); // the drawer's slide-in
     await screenshot(page, 'matrix-explain');
     await page.keyboard.press('Escape');
@@ -102,27 +135,51 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/matrix`);
     await page.getByRole('grid').waitFor({ timeout: 40_000 });
-    await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^Unsupported/ }).click();
+    await page
+      .getByRole('group', { name: 'Filter by status' })
+      .getByRole('button', { name: /^Unsupported/ })
+      .click();
     // Every skill is unsupported on aider (its config does not read CONVENTIONS.md), so every row stays.
     expect(Object.keys(await grid(page))).toHaveLength(5);
     expect(await page.locator('.mcell.unsupported:not(.dim)').count()).toBe(5);
-    expect(await page.locator('.mcell:not(.dim)').evaluateAll((cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.target))])).toEqual(['aider']);
+    expect(
+      await page
+        .locator('.mcell:not(.dim)')
+        .evaluateAll((cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.target))]),
+    ).toEqual(['aider']);
 
-    await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^Degraded/ }).click();
-    expect(Object.keys(await grid(page))).toEqual(['api-style', 'dependency-audit', 'prereview', 'release-notes', 'tidy-commits']);
+    await page
+      .getByRole('group', { name: 'Filter by status' })
+      .getByRole('button', { name: /^Degraded/ })
+      .click();
+    expect(Object.keys(await grid(page))).toEqual([
+      'api-style',
+      'dependency-audit',
+      'prereview',
+      'release-notes',
+      'tidy-commits',
+    ]);
     await page.getByLabel('Filter by target').selectOption('cursor');
     expect(await grid(page)).toEqual({ 'dependency-audit': '◐', prereview: '◐' });
     await page.getByLabel('Filter by target').selectOption('claude-code');
     expect(await page.getByTestId('matrix-empty').innerText()).toMatch(/No skill has a degraded cell/);
     await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^All/ }).click();
     await page.getByLabel('Filter by target').selectOption('active');
-    expect(await grid(page)).toEqual({ 'api-style': '✓✓✓', 'dependency-audit': '✓◐◐', prereview: '✓◐◐', 'release-notes': '✓✓◐', 'tidy-commits': '✓✓◐' });
+    expect(await grid(page)).toEqual({
+      'api-style': '✓✓✓',
+      'dependency-audit': '✓◐◐',
+      prereview: '✓◐◐',
+      'release-notes': '✓✓◐',
+      'tidy-commits': '✓✓◐',
+    });
     await screenshot(page, 'matrix-filtered');
 
     await page.locator('.mrow[data-skill="prereview"] [data-target="agentsmd"]').click();
     const explain = page.getByTestId('explain');
     await explain.waitFor();
-    expect(await explain.innerText()).toMatch(/prereview[\s\S]*agentsmd[\s\S]*eager-only[\s\S]*loads everything eagerly/);
+    expect(await explain.innerText()).toMatch(
+      /prereview[\s\S]*agentsmd[\s\S]*eager-only[\s\S]*loads everything eagerly/,
+    );
     await explain.getByRole('button', { name: /Preview prereview/ }).click();
     await page.locator('.target-tab[data-target="agentsmd"]').waitFor({ timeout: 40_000 });
     expect(new URL(page.url()).hash).toBe('#/previews/prereview');
@@ -138,22 +195,34 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
       .waitFor({ timeout: 40_000 })
       .catch(async (e: unknown) => {
         await screenshot(page, 'costs-debug');
-        throw new Error(`${String(e)}\npage: ${(await page.locator('body').innerText()).slice(0, 400)}\nerrors: ${errors.join(' | ')}`);
+        throw new Error(
+          `${String(e)}\npage: ${(await page.locator('body').innerText()).slice(0, 400)}\nerrors: ${errors.join(' | ')}`,
+        );
       });
-    const rows = await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) => rs.map((r) => ({ t: (r as HTMLElement).dataset.target, n: Number((r as HTMLElement).dataset.total) })));
+    const rows = await page
+      .locator('.cost-chart[aria-label] .cost-row')
+      .evaluateAll((rs) =>
+        rs.map((r) => ({ t: (r as HTMLElement).dataset.target, n: Number((r as HTMLElement).dataset.total) })),
+      );
     expect(rows.map((r) => r.t)).toEqual(TARGET_ORDER);
     const total = Object.fromEntries(rows.map((r) => [r.t, r.n]));
     // Lazy targets pay descriptions; the eager ones (agentsmd, aider, cline) pay whole texts.
     expect(total.agentsmd).toBeGreaterThan(total['claude-code']! * 3);
     expect(total['claude-code']).toBeGreaterThan(0);
     // The project total is the sum of the per-skill cells, per target.
-    const cells = await page.locator('.cost-table tbody td[data-target="agentsmd"]').evaluateAll((tds) => tds.map((t) => Number((t as HTMLElement).dataset.tokens)));
+    const cells = await page
+      .locator('.cost-table tbody td[data-target="agentsmd"]')
+      .evaluateAll((tds) => tds.map((t) => Number((t as HTMLElement).dataset.tokens)));
     expect(cells).toHaveLength(5);
     expect(cells.reduce((a, b) => a + b, 0)).toBe(total.agentsmd);
     await screenshot(page, 'costs');
 
     await page.getByRole('button', { name: 'Active here' }).click();
-    expect(await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) => rs.map((r) => (r as HTMLElement).dataset.target))).toEqual(['claude-code', 'cursor', 'agentsmd']);
+    expect(
+      await page
+        .locator('.cost-chart[aria-label] .cost-row')
+        .evaluateAll((rs) => rs.map((r) => (r as HTMLElement).dataset.target)),
+    ).toEqual(['claude-code', 'cursor', 'agentsmd']);
     await page.locator('.legend-item', { hasText: 'prereview' }).click();
     const card = page.getByTestId('skill-cost');
     await card.waitFor();
@@ -168,7 +237,12 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const { page, errors } = w;
     await page.goto(`${served.url}#/matrix`);
     await page.getByRole('grid').waitFor({ timeout: 40_000 });
-    expect(await page.locator('.mcell.full').first().evaluate((c) => getComputedStyle(c).backgroundColor)).toBe('rgb(18, 41, 31)');
+    expect(
+      await page
+        .locator('.mcell.full')
+        .first()
+        .evaluate((c) => getComputedStyle(c).backgroundColor),
+    ).toBe('rgb(18, 41, 31)');
     await screenshot(page, 'matrix-dark');
     await page.evaluate(() => (window.location.hash = '#/previews/dependency-audit'));
     await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });

@@ -14,7 +14,8 @@ import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
-const output = (page: Page, path: string) => page.locator(`.preview-file[data-path="${path}"] [data-testid="preview-output"]`);
+const output = (page: Page, path: string) =>
+  page.locator(`.preview-file[data-path="${path}"] [data-testid="preview-output"]`);
 
 async function selectTarget(page: Page, id: string): Promise<void> {
   await page.locator(`.target-tab[data-target="${id}"]`).click();
@@ -48,7 +49,13 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     const { page, errors, offHost } = await open();
     await page.goto(`${served.url}#/previews/prereview`);
     await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
-    expect(await page.locator('.target-tab').evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.target}:${(e as HTMLElement).dataset.status}`))).toEqual([
+    expect(
+      await page
+        .locator('.target-tab')
+        .evaluateAll((els) =>
+          els.map((e) => `${(e as HTMLElement).dataset.target}:${(e as HTMLElement).dataset.status}`),
+        ),
+    ).toEqual([
       'claude-code:full',
       // The body says to run scripts/check.sh, which Cursor's rule file cannot carry.
       'cursor:degraded',
@@ -57,7 +64,8 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     const facts = await page.getByTestId('skill-facts').innerText();
     expect(facts).toMatch(/prereview[\s\S]*body 284 \/ 1,500 tok/);
     // Lazy claude-code keeps only the description resident; eager AGENTS.md pays the whole text.
-    const standing = async (id: string) => Number(await page.locator(`.target-tab[data-target="${id}"] .tt-cost`).getAttribute('data-standing'));
+    const standing = async (id: string) =>
+      Number(await page.locator(`.target-tab[data-target="${id}"] .tt-cost`).getAttribute('data-standing'));
     const agentsBefore = await standing('agentsmd');
     expect(agentsBefore).toBeGreaterThan((await standing('claude-code')) * 3);
     await selectTarget(page, 'agentsmd');
@@ -82,10 +90,16 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
       for (const id of ['claude-code', 'cursor', 'agentsmd']) {
         await selectTarget(page, id);
         await page
-          .waitForFunction(([sel, text]) => (document.querySelector(sel!)?.textContent ?? '').includes(text!), [`.preview-file[data-path="${FILES[id]}"] [data-testid="preview-output"]`, want] as const, { timeout: 5_000 })
+          .waitForFunction(
+            ([sel, text]) => (document.querySelector(sel!)?.textContent ?? '').includes(text!),
+            [`.preview-file[data-path="${FILES[id]}"] [data-testid="preview-output"]`, want] as const,
+            { timeout: 5_000 },
+          )
           .catch(async (e: unknown) => {
             await screenshot(page, 'previews-debug');
-            throw new Error(`${id}: ${JSON.stringify(want)} not in ${JSON.stringify((await page.locator(`.preview-file[data-path="${FILES[id]}"]`).innerText()).slice(-600))}: ${String(e)}`);
+            throw new Error(
+              `${id}: ${JSON.stringify(want)} not in ${JSON.stringify((await page.locator(`.preview-file[data-path="${FILES[id]}"]`).innerText()).slice(-600))}: ${String(e)}`,
+            );
           });
       }
     }
@@ -108,7 +122,9 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     expect(await page.locator('.target-tab.inactive').count()).toBe(8);
     await selectTarget(page, 'zed');
     expect(await page.getByTestId('inactive-note').innerText()).toMatch(/zed is not a target of this project/);
-    expect(await output(page, '.agents/skills/prereview/SKILL.md').textContent()).toContain('Cite the line numbers you reviewed.');
+    expect(await output(page, '.agents/skills/prereview/SKILL.md').textContent()).toContain(
+      'Cite the line numbers you reviewed.',
+    );
     await screenshot(page, 'previews-other-targets');
     expect(errors).toEqual([]);
     expect(offHost).toEqual([]);
@@ -127,10 +143,16 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     await page.getByRole('button', { name: 'Compile…' }).click();
     const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
     await dialog.getByTestId('compile-plan').waitFor();
-    const writes = await dialog.locator('[data-group="write"] .plan-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path));
+    const writes = await dialog
+      .locator('[data-group="write"] .plan-row')
+      .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path));
     expect(writes).toContain(FILES['claude-code']);
     expect(writes).toContain(FILES.cursor);
-    expect(await dialog.locator('[data-group="merge"] .plan-row').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path))).toEqual(['AGENTS.md']);
+    expect(
+      await dialog
+        .locator('[data-group="merge"] .plan-row')
+        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path)),
+    ).toEqual(['AGENTS.md']);
     expect(() => readFileSync(join(ws.project, FILES['claude-code']!))).toThrow();
     expect(await dialog.getByTestId('unsaved-note').count()).toBe(0);
     await screenshot(page, 'compile-plan', false);
@@ -141,11 +163,22 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     await dialog.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
 
     // The snapshot refreshes: the saved skill is now up to date everywhere.
-    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-state') === 'same', `.preview-file[data-path="${FILES['claude-code']}"]`, { timeout: 10_000 });
+    await page.waitForFunction(
+      (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'same',
+      `.preview-file[data-path="${FILES['claude-code']}"]`,
+      { timeout: 10_000 },
+    );
 
     // An unsaved edit is drift against the compiled output: the diff shows exactly the new line.
-    await page.getByLabel('Draft of SKILL.md').fill(`${readFileSync(join(ws.project, '.kitbash/skills/prereview/SKILL.md'), 'utf8')}Never approve your own change.\n`);
-    await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-state') === 'changed', `.preview-file[data-path="${FILES['claude-code']}"]`);
+    await page
+      .getByLabel('Draft of SKILL.md')
+      .fill(
+        `${readFileSync(join(ws.project, '.kitbash/skills/prereview/SKILL.md'), 'utf8')}Never approve your own change.\n`,
+      );
+    await page.waitForFunction(
+      (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'changed',
+      `.preview-file[data-path="${FILES['claude-code']}"]`,
+    );
     await file.getByRole('button', { name: 'Diff vs disk' }).click();
     const diff = file.getByTestId('preview-diff');
     expect(await diff.getAttribute('data-added')).toBe('1');
@@ -161,7 +194,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('through the editor: every target\'s preview follows the body typed in Monaco, unsaved', async () => {
+  it("through the editor: every target's preview follows the body typed in Monaco, unsaved", async () => {
     const { page, errors } = await open();
     await page.goto(served.url);
     await page.locator('.project-id h1').waitFor({ timeout: 30_000 });
@@ -176,7 +209,11 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
     const panel = page.locator('.previews[data-skill="release-notes"]');
     await panel.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
-    const files: Record<string, string> = { 'claude-code': '.claude/skills/release-notes/SKILL.md', cursor: '.cursor/rules/release-notes.mdc', agentsmd: 'AGENTS.md' };
+    const files: Record<string, string> = {
+      'claude-code': '.claude/skills/release-notes/SKILL.md',
+      cursor: '.cursor/rules/release-notes.mdc',
+      agentsmd: 'AGENTS.md',
+    };
     const end = async () => {
       const lines = (await page.evaluate(() => window.__skillsmithEditor!.value('SKILL.md')))!.split('\n').length;
       await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 1), lines);
@@ -199,8 +236,12 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
       }
     }
     // Unsaved: the file on disk does not have it, and the preview says its output differs from disk.
-    expect(readFileSync(join(ws.project, '.kitbash/skills/release-notes/SKILL.md'), 'utf8')).not.toContain('Mention every breaking change first.');
-    expect(await panel.locator(`.preview-file[data-path="${files.agentsmd}"]`).getAttribute('data-state')).not.toBe('same');
+    expect(readFileSync(join(ws.project, '.kitbash/skills/release-notes/SKILL.md'), 'utf8')).not.toContain(
+      'Mention every breaking change first.',
+    );
+    expect(await panel.locator(`.preview-file[data-path="${files.agentsmd}"]`).getAttribute('data-state')).not.toBe(
+      'same',
+    );
     await screenshot(page, 'editor-previews');
     expect(errors).toEqual([]);
   });

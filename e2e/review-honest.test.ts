@@ -48,11 +48,15 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     const quiet = gitRepo(skillFiles('', 'quiet-notes', { description: 'Summarises meeting notes.', tools: [] }));
     let dialog = await review(page, url, quiet.url, 'quiet-notes');
     const summary = await dialog.getByTestId('permission-summary').innerText();
-    expect(summary).toMatch(/^It declares no permissions\. That is not a safety rating: Skillsmith's runner .* but in .* its instructions and scripts run with the agent's own rights\.$/);
+    expect(summary).toMatch(
+      /^It declares no permissions\. That is not a safety rating: Skillsmith's runner .* but in .* its instructions and scripts run with the agent's own rights\.$/,
+    );
     const all = await dialog.innerText();
     expect(all.match(/.{0,80}(neither network nor write|\bsafe\b).{0,40}/i)?.[0]).toBeUndefined();
     expect(await dialog.getByTestId('declares-nothing').count()).toBe(1);
-    expect(await dialog.locator('tr[data-permission="network"] [data-field="agents"]').innerText()).toMatch(/advisory .*not enforced: compile cannot pass "no network access" to the agent/i);
+    expect(await dialog.locator('tr[data-permission="network"] [data-field="agents"]').innerText()).toMatch(
+      /advisory .*not enforced: compile cannot pass "no network access" to the agent/i,
+    );
     // Every file can be opened.
     await dialog.locator('[data-file="SKILL.md"]').click();
     await dialog.getByTestId('file-text').waitFor();
@@ -60,16 +64,32 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // 2. Declares network and write.
-    const loud = gitRepo(skillFiles('', 'sync-docs', { description: 'Syncs docs to the wiki.', network: true, write: true, tools: ['read', 'bash'] }));
+    const loud = gitRepo(
+      skillFiles('', 'sync-docs', {
+        description: 'Syncs docs to the wiki.',
+        network: true,
+        write: true,
+        tools: ['read', 'bash'],
+      }),
+    );
     dialog = await review(page, url, loud.url, 'sync-docs');
-    expect(await dialog.locator('.inst-verdict').innerText()).toMatch(/Asks for: sync-docs: network, sync-docs: write\./);
-    expect(await dialog.locator('tr[data-permission="write"] [data-field="runner"]').innerText()).toMatch(/allowed: its scripts may write the project/);
-    expect(await dialog.locator('tr[data-permission="tool:read"] [data-field="agents"]').innerText()).toMatch(/native Claude Code: compile writes it into the agent.s allowed-tools/i);
+    expect(await dialog.locator('.inst-verdict').innerText()).toMatch(
+      /Asks for: sync-docs: network, sync-docs: write\./,
+    );
+    expect(await dialog.locator('tr[data-permission="write"] [data-field="runner"]').innerText()).toMatch(
+      /allowed: its scripts may write the project/,
+    );
+    expect(await dialog.locator('tr[data-permission="tool:read"] [data-field="agents"]').innerText()).toMatch(
+      /native Claude Code: compile writes it into the agent.s allowed-tools/i,
+    );
     await screenshot(page, 'review-network-write');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     // 3. Blocked, the finding read in its file, accepted, reviewed again.
-    const fetcher = gitRepo({ ...skillFiles('', 'helper-setup', { description: 'Sets up the pinned helper.' }), 'scripts/setup.sh': REMOTE_EXEC });
+    const fetcher = gitRepo({
+      ...skillFiles('', 'helper-setup', { description: 'Sets up the pinned helper.' }),
+      'scripts/setup.sh': REMOTE_EXEC,
+    });
     dialog = await review(page, url, fetcher.url, 'helper-setup');
     expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
     await dialog.getByTestId('accept-open').click();
@@ -84,10 +104,14 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     await page.getByTestId('accepted-headline').waitFor({ timeout: 45_000 });
     dialog = page.getByRole('dialog', { name: 'Install review of helper-setup' });
     expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('ready');
-    expect(await dialog.locator('[data-accepted="true"]').innerText()).toMatch(/remote-exec[\s\S]*accepted by ana@example\.com: pinned installer[\s\S]*scripts\/setup\.sh:3/);
+    expect(await dialog.locator('[data-accepted="true"]').innerText()).toMatch(
+      /remote-exec[\s\S]*accepted by ana@example\.com: pinned installer[\s\S]*scripts\/setup\.sh:3/,
+    );
     const toml = readFileSync(join(app.project.project, 'kitbash.toml'), 'utf8');
     expect(toml).toMatch(/^# Skillsmith's example workspace/);
-    expect(toml).toMatch(/\[\[policy\.exceptions\]\]\nskill = "helper-setup"\nintegrity = "sha256-[0-9a-f]{64}"\ncheck = "remote-exec"\nfile = "scripts\/setup\.sh"\nline = 3\nby = "ana@example\.com"/);
+    expect(toml).toMatch(
+      /\[\[policy\.exceptions\]\]\nskill = "helper-setup"\nintegrity = "sha256-[0-9a-f]{64}"\ncheck = "remote-exec"\nfile = "scripts\/setup\.sh"\nline = 3\nby = "ana@example\.com"/,
+    );
     await screenshot(page, 'review-accepted-exception');
     expect(errors).toEqual([]);
   }, 240_000);
@@ -98,7 +122,9 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     const refusal = page.getByTestId('refusal');
     await refusal.waitFor({ timeout: 45_000 });
     expect(await refusal.getAttribute('data-reason')).toBe('blocked');
-    expect(await refusal.innerText()).toMatch(/dependency-audit: remote-exec — .* at scripts\/audit\.sh:5\. To resolve: fix the skill/);
+    expect(await refusal.innerText()).toMatch(
+      /dependency-audit: remote-exec — .* at scripts\/audit\.sh:5\. To resolve: fix the skill/,
+    );
     expect(await page.getByTestId('runs-verdict').innerText()).toMatch(/1 failure\(s\), 0 warning\(s\), 1 blocking/);
     expect(await page.getByTestId('run').isDisabled()).toBe(true);
     await screenshot(page, 'runs-refused-blocked');

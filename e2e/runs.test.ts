@@ -21,7 +21,8 @@ const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 const bwrap = await probeBwrap();
 const sandboxOk = requireOrSkip(`bubblewrap (${bwrap.reason ?? 'ok'})`, bwrap.works);
 
-const flat = async (page: Page, selector: string): Promise<string> => (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
+const flat = async (page: Page, selector: string): Promise<string> =>
+  (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ').trim();
 
 async function waitExit(page: Page): Promise<string> {
   await page.locator('[data-testid="exit"]').waitFor({ timeout: 30_000 });
@@ -62,7 +63,9 @@ describe.skipIf(!ok || !sandboxOk)('the runs panel in Chromium (bubblewrap works
     expect(await flat(page, '[data-testid="duration"]')).toMatch(/^\d+(\.\d+)? (ms|s)$/);
     // The history comes from the audit log, with the labels the run was held to.
     await page.locator('[data-testid="history"] tbody tr').first().waitFor();
-    expect(await flat(page, '[data-testid="history"] tbody tr')).toMatch(/net-probe scripts\/fetch\.js exit 7 .* bubblewrap/);
+    expect(await flat(page, '[data-testid="history"] tbody tr')).toMatch(
+      /net-probe scripts\/fetch\.js exit 7 .* bubblewrap/,
+    );
     const audit = readAudit(p.project).filter((r) => r.skill === 'net-probe');
     expect(audit).toHaveLength(1);
     expect(audit[0]!.enforcement.network).toBe('enforced (bubblewrap)');
@@ -87,7 +90,11 @@ describe.skipIf(!ok || !sandboxOk)('the runs panel in Chromium (bubblewrap works
     await page.goto(`${served.url}#/runs/slow`);
     await page.locator('[data-testid="plan"]').waitFor({ timeout: 20_000 });
     await page.getByTestId('run').click();
-    await page.waitForFunction(() => /tick 3/.test(document.querySelector('[data-testid="output"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => /tick 3/.test(document.querySelector('[data-testid="output"]')?.textContent ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
     expect(await flat(page, '[data-testid="status"]')).toMatch(/running · /);
     await screenshot(page, 'runs-live');
     await page.getByTestId('cancel').click();
@@ -103,9 +110,14 @@ describe.skipIf(!ok || !sandboxOk)('the runs panel in Chromium (bubblewrap works
     const { page, errors } = await open();
     await page.goto(`${served.url}#/runs/check-gate`);
     await page.locator('[data-testid="plan"]').waitFor({ timeout: 20_000 });
-    expect(await page.getByLabel('Script').locator('option').allInnerTexts()).toEqual(['gate (verdict)', 'scripts/gate.sh']);
+    expect(await page.getByLabel('Script').locator('option').allInnerTexts()).toEqual([
+      'gate (verdict)',
+      'scripts/gate.sh',
+    ]);
     await page.getByLabel('Arguments').fill('nope');
-    await page.waitForFunction(() => /gate\.sh nope$/.test(document.querySelector('[data-testid="plan"] .runs-cmd')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /gate\.sh nope$/.test(document.querySelector('[data-testid="plan"] .runs-cmd')?.textContent ?? ''),
+    );
     await page.getByTestId('run').click();
     expect(await waitExit(page)).toBe('exit 1 · verdict fail');
     expect(await page.locator('.runs-output').innerText()).toMatch(/the verdict script exited 1/);
@@ -154,7 +166,9 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
         await page.getByTestId('refusal').waitFor({ timeout: 40_000 });
       } catch (e) {
         await screenshot(page, shot);
-        throw new Error(`${(e as Error).message}\npage errors: ${errors.join(' | ')}\nserve said: ${served.output().slice(-2000)}`);
+        throw new Error(
+          `${(e as Error).message}\npage errors: ${errors.join(' | ')}\nserve said: ${served.output().slice(-2000)}`,
+        );
       }
     };
     await page.goto(`${served.url}#/runs/hello`);
@@ -171,7 +185,23 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
     expect(await flat(page, '[data-testid="override-command"]')).toMatch(/scripts\/hello\.sh$/);
     expect(await dialog.getByTestId('override-env').innerText()).toMatch(/^PATH=/m);
     const unheld = await dialog.getByTestId('override-unheld').locator('li').allInnerTexts();
-    expect(unheld.map((u) => u.split(' — ')[0])).toEqual(['network', 'unix-sockets', 'filesystem', 'reading', 'skill-folder', 'home', 'environment', 'processes', 'limit-processes', 'limit-files', 'limit-cpu', 'limit-memory', 'limit-scratch', 'privileges', 'tools']);
+    expect(unheld.map((u) => u.split(' — ')[0])).toEqual([
+      'network',
+      'unix-sockets',
+      'filesystem',
+      'reading',
+      'skill-folder',
+      'home',
+      'environment',
+      'processes',
+      'limit-processes',
+      'limit-files',
+      'limit-cpu',
+      'limit-memory',
+      'limit-scratch',
+      'privileges',
+      'tools',
+    ]);
     expect(await dialog.getByTestId('override-confirm').isDisabled()).toBe(true);
     await dialog.getByRole('checkbox').check();
     await screenshot(page, 'runs-override-dialog', false);

@@ -62,10 +62,16 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
     const allNames = await page.evaluate(async () => {
       const r = await fetch('/rpc/project.dashboard', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-skillsmith-token': sessionStorage.getItem('skillsmith.token')!, 'x-skillsmith-session': sessionStorage.getItem('skillsmith.session')! },
+        headers: {
+          'content-type': 'application/json',
+          'x-skillsmith-token': sessionStorage.getItem('skillsmith.token')!,
+          'x-skillsmith-session': sessionStorage.getItem('skillsmith.session')!,
+        },
         body: '{}',
       });
-      return ((await r.json()) as { value: { skills: { name: string }[] } }).value.skills.map((s) => s.name).sort((a, b) => a.localeCompare(b));
+      return ((await r.json()) as { value: { skills: { name: string }[] } }).value.skills
+        .map((s) => s.name)
+        .sort((a, b) => a.localeCompare(b));
     });
     expect(allNames).toHaveLength(1000);
     expect(names).toContain(allNames.at(-1));
@@ -78,7 +84,10 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
     const failing = Number((await page.getByRole('button', { name: /^Failing/ }).innerText()).replace(/\D/g, ''));
     expect(failing).toBeGreaterThan(0);
     expect(failing).toBeLessThan(200);
-    await page.waitForFunction((n) => document.querySelector('.table-foot')?.textContent?.startsWith(`${n} of 1000`), failing);
+    await page.waitForFunction(
+      (n) => document.querySelector('.table-foot')?.textContent?.startsWith(`${n} of 1000`),
+      failing,
+    );
     expect(errors).toEqual([]);
   });
   it('the editor list and the matrix search the 1,000 skills by name', async () => {
@@ -100,8 +109,16 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
       const search = page.getByRole('searchbox', { name: 'Search skills' });
       await search.waitFor({ timeout: 60_000 });
       await search.fill(name);
-      await expect.poll(() => page.locator('.matrix-view [data-skill]').evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))])).toContain(name);
-      const rows = await page.locator('.matrix-view [data-skill]').evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))]);
+      await expect
+        .poll(() =>
+          page
+            .locator('.matrix-view [data-skill]')
+            .evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))]),
+        )
+        .toContain(name);
+      const rows = await page
+        .locator('.matrix-view [data-skill]')
+        .evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))]);
       expect(rows.every((d) => d.includes(name))).toBe(true);
       await screenshot(page, 'scale-matrix-search', false);
     } finally {

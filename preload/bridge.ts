@@ -9,7 +9,10 @@ type Listener = (payload: unknown) => void;
  * streams. No electron import here, so it is testable in plain Node; preload/index.ts
  * passes ipcRenderer's invoke and the event fan-out in.
  */
-export function buildBridge(invoke: (channel: string, request: unknown) => Promise<unknown>): { bridge: Record<string, unknown>; deliver: (event: unknown, payload: unknown) => void } {
+export function buildBridge(invoke: (channel: string, request: unknown) => Promise<unknown>): {
+  bridge: Record<string, unknown>;
+  deliver: (event: unknown, payload: unknown) => void;
+} {
   const bridge: Record<string, unknown> = {};
   for (const { area, method, name } of listChannels()) {
     const group = (bridge[area] ??= {}) as Record<string, (request: unknown) => Promise<unknown>>;
@@ -17,7 +20,8 @@ export function buildBridge(invoke: (channel: string, request: unknown) => Promi
   }
   const listeners = new Map<string, Set<Listener>>();
   bridge.on = (event: unknown, listener: unknown) => {
-    if (typeof event !== 'string' || !isEventName(event) || typeof listener !== 'function') throw new Error(`unknown event stream: ${String(event)}`);
+    if (typeof event !== 'string' || !isEventName(event) || typeof listener !== 'function')
+      throw new Error(`unknown event stream: ${String(event)}`);
     let set = listeners.get(event);
     if (!set) listeners.set(event, (set = new Set()));
     set.add(listener as Listener);

@@ -6,5 +6,7 @@ import { buildBridge } from './bridge';
 // forwarding its request to main — where the sender is checked and the payload validated.
 // Neither ipcRenderer nor process is ever exposed.
 const { bridge, deliver } = buildBridge((channel, request) => ipcRenderer.invoke(channel, request));
-ipcRenderer.on(EVENT_CHANNEL, (_event, message: { event?: unknown; payload?: unknown } | undefined) => deliver(message?.event, message?.payload));
+ipcRenderer.on(EVENT_CHANNEL, (_event, message: { event?: unknown; payload?: unknown } | undefined) =>
+  deliver(message?.event, message?.payload),
+);
 contextBridge.exposeInMainWorld('skillsmith', bridge);

@@ -8,7 +8,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--no-first-run',
+];
 
 /** The CPU model, whitespace collapsed (`fallback` when Node cannot tell). */
 export function cpuModel(fallback = 'unknown CPU') {
@@ -23,7 +29,11 @@ export function machine(fallback) {
 /** The checkout's short HEAD, or "unknown" outside a git checkout. */
 export function gitCommit() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -38,7 +48,15 @@ export async function bundleEngine(dir, exports, { entry = 'entry.mjs', out = 'e
   mkdirSync(dir, { recursive: true });
   const input = join(dir, entry);
   const file = join(dir, out);
-  writeFileSync(input, [...Object.entries(exports).map(([path, names]) => `export { ${names.join(', ')} } from ${JSON.stringify(join(ROOT, path))};`), ''].join('\n'));
+  writeFileSync(
+    input,
+    [
+      ...Object.entries(exports).map(
+        ([path, names]) => `export { ${names.join(', ')} } from ${JSON.stringify(join(ROOT, path))};`,
+      ),
+      '',
+    ].join('\n'),
+  );
   const { build } = await import('rolldown');
   await build({ input, platform: 'node', logLevel: 'silent', output: { file, format: 'esm' } });
   return import(pathToFileURL(file).href);

@@ -24,7 +24,9 @@ export function keystrokeOptions(fail) {
 /** One body size's row (median, p95, count, plus `extra`), reported on stdout as `<label> <tokens>: …`. */
 export function latencyRow(label, tokens, times, extra = {}) {
   const row = { tokens, ...extra, median: percentile(times, 50), p95: percentile(times, 95), n: times.length };
-  process.stdout.write(`${label} ${tokens}: median ${fmtLatency(row.median)} ms, p95 ${fmtLatency(row.p95)} ms (${row.n} keys)\n`);
+  process.stdout.write(
+    `${label} ${tokens}: median ${fmtLatency(row.median)} ms, p95 ${fmtLatency(row.p95)} ms (${row.n} keys)\n`,
+  );
   return row;
 }
 
@@ -37,7 +39,8 @@ export function tableRow(r) {
 /** Why the screen latency cannot be measured here, or '' when it can. */
 export function screenUnavailable() {
   if (!existsSync(CHROMIUM)) return `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) return 'out/renderer is not built (npm run build): screen latency not measured.';
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    return 'out/renderer is not built (npm run build): screen latency not measured.';
   return '';
 }
 

@@ -38,7 +38,8 @@ export interface App<P extends AppProject> {
 /** The CLI and the renderer bundle must both be built (`npm run build`). */
 export function requireBuiltApp(): void {
   requireBuiltCli();
-  if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/')) throw new Error('out/renderer is not built: run `npm run build`');
+  if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/'))
+    throw new Error('out/renderer is not built: run `npm run build`');
 }
 
 /**
@@ -46,12 +47,18 @@ export function requireBuiltApp(): void {
  * `skillsmith serve --project` on it with a fresh data folder, and launch Chromium. If a
  * step fails, what was already started is stopped and the project deleted.
  */
-export async function openApp<P extends AppProject>(make: () => P, opts: { env?: (project: P) => Record<string, string> } = {}): Promise<App<P>> {
+export async function openApp<P extends AppProject>(
+  make: () => P,
+  opts: { env?: (project: P) => Record<string, string> } = {},
+): Promise<App<P>> {
   requireBuiltApp();
   const project = make();
   let served: Served | undefined;
   try {
-    served = await startServe(['--project', project.project], { SKILLSMITH_DATA_DIR: project.dataDir, ...opts.env?.(project) });
+    served = await startServe(['--project', project.project], {
+      SKILLSMITH_DATA_DIR: project.dataDir,
+      ...opts.env?.(project),
+    });
     const browser = await launchChromium();
     const pages: Watched[] = [];
     const running = served;
@@ -74,7 +81,10 @@ export async function openApp<P extends AppProject>(make: () => P, opts: { env?:
         const code =
           graceMs === undefined
             ? await stopping
-            : await Promise.race([stopping, new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), graceMs).unref()))]);
+            : await Promise.race([
+                stopping,
+                new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), graceMs).unref())),
+              ]);
         clearTimeout(timer);
         const stopMs = Date.now() - t1;
         project.cleanup();

@@ -33,8 +33,14 @@ export interface Watched {
 }
 
 /** A fresh context + page that records errors and refuses (and records) any request off the loopback host. */
-export async function watchedPage(browser: Browser, opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 }, colorScheme: opts.colorScheme ?? 'light' });
+export async function watchedPage(
+  browser: Browser,
+  opts: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<Watched> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
+    colorScheme: opts.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   const offHost: string[] = [];

@@ -2,12 +2,18 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './io';
 
 export interface FlagSpec {
-  readonly [name: string]: { readonly type: 'boolean' | 'string'; readonly short?: string; readonly multiple?: boolean };
+  readonly [name: string]: {
+    readonly type: 'boolean' | 'string';
+    readonly short?: string;
+    readonly multiple?: boolean;
+  };
 }
 
 export type Parsed<S extends FlagSpec> = {
   positionals: string[];
-  flags: { [K in keyof S]?: S[K]['type'] extends 'string' ? (S[K]['multiple'] extends true ? string[] : string) : boolean };
+  flags: {
+    [K in keyof S]?: S[K]['type'] extends 'string' ? (S[K]['multiple'] extends true ? string[] : string) : boolean;
+  };
 };
 
 /** Strict parsing: an unknown flag or a flag missing its value is a usage error. */

@@ -14,19 +14,23 @@ export interface Command {
 
 const COMMANDS: Record<string, Command> = {
   lint: {
-    summary: 'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE]  static checks and safety scanners',
+    summary:
+      'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE]  static checks and safety scanners',
     run: (argv, io) => runCheck('lint', argv, io),
   },
   test: {
-    summary: 'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml (the other tiers: eval)',
+    summary:
+      'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml (the other tiers: eval)',
     run: (argv, io) => runCheck('test', argv, io),
   },
   eval: {
-    summary: 'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]  run audit, behavioral and trigger evals against coding agents, sandboxed',
+    summary:
+      'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]  run audit, behavioral and trigger evals against coding agents, sandboxed',
     run: async (argv, io) => (await import('./commands/eval')).runEval(argv, io),
   },
   spec: {
-    summary: 'spec validate|test|decide|explain|compile|imports|deps <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',
+    summary:
+      'spec validate|test|decide|explain|compile|imports|deps <spec.yml> [--input TEXT] [--json] [--trace-dir DIR] [--target markdown|claude|codex]  SkillSpec v0 contracts',
     run: async (argv, io) => (await import('./commands/spec')).runSpec(argv, io),
   },
   init: {
@@ -34,11 +38,13 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/init')).runInit(argv, io),
   },
   install: {
-    summary: 'install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed); a source of many skills is listed',
+    summary:
+      'install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed); a source of many skills is listed',
     run: async (argv, io) => (await import('./commands/install')).runInstall(argv, io),
   },
   remove: {
-    summary: 'remove <name> [--yes] [--no-compile]  remove an installed skill (refused while others depend on it), then recompile',
+    summary:
+      'remove <name> [--yes] [--no-compile]  remove an installed skill (refused while others depend on it), then recompile',
     run: async (argv, io) => (await import('./commands/remove')).runRemove(argv, io),
   },
   list: {
@@ -50,27 +56,33 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/doctor')).runDoctor(argv, io),
   },
   update: {
-    summary: 'update [name] [--yes] [--json] [--no-compile]  refetch pinned sources; review diff with escalations, then the install path',
+    summary:
+      'update [name] [--yes] [--json] [--no-compile]  refetch pinned sources; review diff with escalations, then the install path',
     run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
   },
   diff: {
-    summary: 'diff <name> [<name | path | source>]  manifest, permission and file diff (exit 0 same, 1 differs, 2 trouble)',
+    summary:
+      'diff <name> [<name | path | source>]  manifest, permission and file diff (exit 0 same, 1 differs, 2 trouble)',
     run: async (argv, io) => (await import('./commands/diff')).runDiff(argv, io),
   },
   import: {
-    summary: 'import [--write] [--name N] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents\' folders → adopted into .kitbash/skills',
+    summary:
+      "import [--write] [--name N] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents' folders → adopted into .kitbash/skills",
     run: async (argv, io) => (await import('./commands/import')).runImport(argv, io),
   },
   compile: {
-    summary: 'compile [--strict] [--dry-run] [--json]  write every target agent\'s native files (dry-run: print the plan, write nothing)',
+    summary:
+      "compile [--strict] [--dry-run] [--json]  write every target agent's native files (dry-run: print the plan, write nothing)",
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),
   },
   preview: {
-    summary: 'preview <path | name | file:source | git source> [--json]  each target\'s output with standing and loaded tokens (a git source: its install review first); nothing written',
+    summary:
+      "preview <path | name | file:source | git source> [--json]  each target's output with standing and loaded tokens (a git source: its install review first); nothing written",
     run: async (argv, io) => (await import('./commands/preview')).runPreview(argv, io),
   },
   explain: {
-    summary: 'explain <skill> <target> [--json]  why a skill is full, degraded or unsupported on a target, and what it costs',
+    summary:
+      'explain <skill> <target> [--json]  why a skill is full, degraded or unsupported on a target, and what it costs',
     run: async (argv, io) => (await import('./commands/explain')).runExplain(argv, io),
   },
   matrix: {
@@ -78,31 +90,40 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/matrix')).runMatrix(argv, io),
   },
   serve: {
-    summary: 'serve [--project DIR] [--example] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
+    summary:
+      'serve [--project DIR] [--example] [--port N] [--open]  the desktop app in a browser, on 127.0.0.1 with an access token',
     // Loaded on demand: the host (ws, zod, the dashboard) stays out of lint's start-up.
     run: async (argv, io) => (await import('./commands/serve')).runServe(argv, io),
   },
   sandbox: {
-    summary: 'sandbox probe [--json]  which sandbox this machine has, and each restriction\'s enforcement label (exit 1: runs refused)',
+    summary:
+      "sandbox probe [--json]  which sandbox this machine has, and each restriction's enforcement label (exit 1: runs refused)",
     run: async (argv, io) => (await import('./commands/sandbox')).runSandbox(argv, io),
   },
   run: {
-    summary: 'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [-- args]  a skill script in the sandbox',
+    summary:
+      'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [-- args]  a skill script in the sandbox',
     run: async (argv, io) => (await import('./commands/run')).runRun(argv, io),
   },
   gate: {
-    summary: 'gate <skill> [--script NAME] [--timeout S] [--unconfined] [-- args]  a gate\'s verdict: script exit code and validated artifacts',
+    summary:
+      "gate <skill> [--script NAME] [--timeout S] [--unconfined] [-- args]  a gate's verdict: script exit code and validated artifacts",
     run: async (argv, io) => (await import('./commands/gate')).runGate(argv, io),
   },
 };
 
 function usage(): string {
-  const lines = [`skillsmith ${VERSION} — author, check and install coding-agent skills`, '', 'Usage: skillsmith <command> [args]', ''];
+  const lines = [
+    `skillsmith ${VERSION} — author, check and install coding-agent skills`,
+    '',
+    'Usage: skillsmith <command> [args]',
+    '',
+  ];
   for (const [, c] of Object.entries(COMMANDS)) lines.push(`  ${c.summary}`);
   lines.push(
     '',
     'With no target, lint and test check every skill under .kitbash/skills/.',
-    'Exit codes: 0 clean, 1 failures (or warnings with --strict), 2 usage errors; run and gate pass the script\'s own code on.',
+    "Exit codes: 0 clean, 1 failures (or warnings with --strict), 2 usage errors; run and gate pass the script's own code on.",
     '"skillsmith <command> --help" shows one command.',
   );
   return lines.join('\n') + '\n';

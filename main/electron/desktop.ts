@@ -12,7 +12,10 @@ import { APP_SCHEME_PRIVILEGES, handleAppProtocol } from './protocol';
 import { createAppWindow } from './window';
 import { sweepLeftovers } from '../services/sources/temp';
 
-type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'Menu' | 'dialog' | 'ipcMain' | 'protocol' | 'session' | 'shell'>;
+type ElectronModule = Pick<
+  typeof Electron,
+  'app' | 'BrowserWindow' | 'Menu' | 'dialog' | 'ipcMain' | 'protocol' | 'session' | 'shell'
+>;
 
 interface WindowState {
   readonly win: Electron.BrowserWindow;
@@ -48,7 +51,9 @@ export function startDesktop(electron: ElectronModule, version: string): void {
   const outDir = resolve(__dirname, '..');
   const rendererDir = join(outDir, 'renderer');
   const preloadPath = join(outDir, 'preload', 'index.cjs');
-  const example = app.isPackaged ? join(process.resourcesPath, 'examples', 'workspace') : resolve(outDir, '..', 'examples', 'workspace');
+  const example = app.isPackaged
+    ? join(process.resourcesPath, 'examples', 'workspace')
+    : resolve(outDir, '..', 'examples', 'workspace');
   const examplePath = existsSync(example) ? example : null;
 
   const windows = new Map<number, WindowState>();
@@ -81,7 +86,11 @@ export function startDesktop(electron: ElectronModule, version: string): void {
       const ref = state.session.open(path);
       state.session.emit('project.opened', ref);
     } catch (e) {
-      void dialog.showMessageBox(state.win, { type: 'error', message: 'Cannot open that folder', detail: e instanceof Error ? e.message : String(e) });
+      void dialog.showMessageBox(state.win, {
+        type: 'error',
+        message: 'Cannot open that folder',
+        detail: e instanceof Error ? e.message : String(e),
+      });
     }
     refreshMenu();
   };
@@ -158,7 +167,8 @@ export function startDesktop(electron: ElectronModule, version: string): void {
     handleAppProtocol(protocol, rendererDir);
     registerIpc(ipcMain, { trusted, sessionFor: (id) => windows.get(id)?.session });
     refreshMenu();
-    const first = projectFromArgv(process.argv, app.isPackaged, process.cwd()) ?? recent.last() ?? examplePath ?? undefined;
+    const first =
+      projectFromArgv(process.argv, app.isPackaged, process.cwd()) ?? recent.last() ?? examplePath ?? undefined;
     openWindow(first);
     app.on('activate', () => {
       if (windows.size === 0) openWindow(recent.last());

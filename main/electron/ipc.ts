@@ -17,12 +17,22 @@ export interface IpcRegistry {
 
 /** The handler for one channel: sender check, then the shared dispatch (schema, handler, response schema). */
 export function ipcHandler(channel: string, registry: IpcRegistry) {
-  return async (event: IpcMainInvokeEvent | Parameters<typeof isTrustedSender>[0], payload: unknown): Promise<Envelope<unknown>> => {
+  return async (
+    event: IpcMainInvokeEvent | Parameters<typeof isTrustedSender>[0],
+    payload: unknown,
+  ): Promise<Envelope<unknown>> => {
     if (!isTrustedSender(event, registry.trusted)) {
-      return { ok: false, error: { code: 'forbidden', message: `${channel}: refused — the message did not come from a Skillsmith window` } };
+      return {
+        ok: false,
+        error: {
+          code: 'forbidden',
+          message: `${channel}: refused — the message did not come from a Skillsmith window`,
+        },
+      };
     }
     const session = registry.sessionFor(event.sender.id);
-    if (!session) return { ok: false, error: { code: 'forbidden', message: `${channel}: refused — no session for this window` } };
+    if (!session)
+      return { ok: false, error: { code: 'forbidden', message: `${channel}: refused — no session for this window` } };
     return dispatch(channel, payload, { session });
   };
 }

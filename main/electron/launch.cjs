@@ -33,14 +33,25 @@ function newest(dir) {
 
 function buildIfNeeded() {
   if (process.env.SKILLSMITH_SKIP_BUILD === '1') return;
-  const outputs = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map((f) => join(root, f));
+  const outputs = ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html'].map(
+    (f) => join(root, f),
+  );
   const builtAt = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
-  const sources = Math.max(...['main', 'shared', 'preload', 'renderer'].map((d) => newest(join(root, d))), statSync(join(root, 'package.json')).mtimeMs);
+  const sources = Math.max(
+    ...['main', 'shared', 'preload', 'renderer'].map((d) => newest(join(root, d))),
+    statSync(join(root, 'package.json')).mtimeMs,
+  );
   if (builtAt > sources) return;
   process.stderr.write('skillsmith: building…\n');
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   if (r.status !== 0) {
-    process.stderr.write('skillsmith: the build failed (see above) — fix it, or run "npm run build" for the full log\n');
+    process.stderr.write(
+      'skillsmith: the build failed (see above) — fix it, or run "npm run build" for the full log\n',
+    );
     process.exit(r.status ?? 1);
   }
 }
@@ -51,7 +62,10 @@ function electronBinary() {
   const pathFile = join(pkg, 'path.txt');
   const rel = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined;
   if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const p = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, rel || (process.platform === 'win32' ? 'electron.exe' : 'electron'));
+    const p = join(
+      process.env.ELECTRON_OVERRIDE_DIST_PATH,
+      rel || (process.platform === 'win32' ? 'electron.exe' : 'electron'),
+    );
     return existsSync(p) ? p : undefined;
   }
   if (!rel) return undefined;
@@ -101,23 +115,35 @@ function run(cmd, args, env) {
 function installElectron() {
   // SKILLSMITH_ELECTRON_INSTALLER only exists for the launcher's tests (a stand-in installer).
   const installer = process.env.SKILLSMITH_ELECTRON_INSTALLER || join(root, 'node_modules', 'electron', 'install.js');
-  const shim = "const {writeSync}=require('node:fs');const {format}=require('node:util');console.error=(...a)=>{try{writeSync(3,format(...a)+'\\n')}catch{}};require(process.argv[1]);";
+  const shim =
+    "const {writeSync}=require('node:fs');const {format}=require('node:util');console.error=(...a)=>{try{writeSync(3,format(...a)+'\\n')}catch{}};require(process.argv[1]);";
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['-e', shim, installer], { cwd: root, stdio: ['ignore', 'inherit', 'inherit', 'pipe'] });
+    const child = spawn(process.execPath, ['-e', shim, installer], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    });
     const unrelay = relaySignals(child);
     let captured = '';
     child.stdio[3].on('data', (d) => (captured += d));
     child.on('error', (e) => done({ ok: false, reason: e.message }));
     child.on('close', (code, signal) => {
       unrelay();
-      done({ ok: code === 0 && !signal, signal, reason: firstLine(captured) || (signal ? `stopped by ${signal}` : `the installer exited with code ${code}`) });
+      done({
+        ok: code === 0 && !signal,
+        signal,
+        reason: firstLine(captured) || (signal ? `stopped by ${signal}` : `the installer exited with code ${code}`),
+      });
     });
   });
 }
 
 /** The error's message from a captured stack trace: its first non-empty line, without "Error: ". */
 function firstLine(text) {
-  const line = text.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   return line.replace(/^(?:\w*Error: )/, '');
 }
 
@@ -137,13 +163,17 @@ async function startDesktop() {
   let electron = electronBinary();
   if (!electron) {
     const version = electronVersion();
-    process.stderr.write(`skillsmith: downloading Electron${version ? ` ${version}` : ''} for this machine (once, about 100 MB)…\n`);
+    process.stderr.write(
+      `skillsmith: downloading Electron${version ? ` ${version}` : ''} for this machine (once, about 100 MB)…\n`,
+    );
     const r = await installElectron();
     if (r.signal) process.exit(SIGNAL_EXIT[r.signal] ?? 1);
     electron = r.ok ? electronBinary() : undefined;
     if (!electron) {
       const why = r.ok ? 'the installer left no binary' : r.reason;
-      process.stderr.write(`skillsmith: could not download Electron (${why}) — starting Skillsmith in your browser instead\n`);
+      process.stderr.write(
+        `skillsmith: could not download Electron (${why}) — starting Skillsmith in your browser instead\n`,
+      );
       startWeb(serveArgsFor(passThrough));
       return;
     }
@@ -157,9 +187,16 @@ function main() {
   if (mode === 'web') {
     startWeb(passThrough);
   } else if (mode === 'dist') {
-    const builder = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder');
+    const builder = join(
+      root,
+      'node_modules',
+      '.bin',
+      process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder',
+    );
     if (!existsSync(builder)) {
-      process.stdout.write('skillsmith: electron-builder is not installed here — run "npm ci" first; "npm run web" runs the app without packaging.\n');
+      process.stdout.write(
+        'skillsmith: electron-builder is not installed here — run "npm ci" first; "npm run web" runs the app without packaging.\n',
+      );
       process.exit(1);
     }
     // electron-builder fetches the Electron distribution for each target itself (its own cache).

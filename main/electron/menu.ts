@@ -10,7 +10,11 @@ export interface MenuActions {
 }
 
 /** The native menu as data (built by Menu.buildFromTemplate in the Electron entry). */
-export function menuTemplate(actions: MenuActions, recent: readonly RecentProject[], opts: { isMac: boolean; dev: boolean; hasExample: boolean }): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  actions: MenuActions,
+  recent: readonly RecentProject[],
+  opts: { isMac: boolean; dev: boolean; hasExample: boolean },
+): MenuItemConstructorOptions[] {
   const recentItems: MenuItemConstructorOptions[] = recent.filter((r) => r.exists).length
     ? recent.filter((r) => r.exists).map((r) => ({ label: r.path, click: () => actions.openRecent(r.path) }))
     : [{ label: 'No recent projects', enabled: false }];

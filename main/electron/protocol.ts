@@ -6,7 +6,10 @@ import { APP_HOST, APP_SCHEME } from './secure';
 
 /** Privileges for `app://` — must be registered before the app is ready. */
 export const APP_SCHEME_PRIVILEGES = [
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true } },
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true },
+  },
 ];
 
 function refuse(status: number, text: string): Response {
@@ -34,7 +37,10 @@ export async function appProtocolResponse(rendererDir: string, rawUrl: string, m
   if (!mapped.ok) return refuse(mapped.status, mapped.status === 403 ? 'forbidden' : 'bad request');
   const found = await existingFileInside(rendererDir, mapped.file);
   if (!found.ok) return refuse(found.status, found.status === 403 ? 'forbidden' : 'not found');
-  const headers: Record<string, string> = { 'content-type': contentTypeFor(found.file), 'x-content-type-options': 'nosniff' };
+  const headers: Record<string, string> = {
+    'content-type': contentTypeFor(found.file),
+    'x-content-type-options': 'nosniff',
+  };
   if (found.file.endsWith('.html')) headers['content-security-policy'] = rendererCsp();
   return new Response(method === 'HEAD' ? null : await readFile(found.file), { status: 200, headers });
 }

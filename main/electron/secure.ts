@@ -38,7 +38,15 @@ export function isAppUrl(url: string): boolean {
  * Links the app may hand to the system browser: https only, to these hosts (and their
  * subdomains). Everything else is dropped.
  */
-export const EXTERNAL_HOSTS = ['github.com', 'docs.anthropic.com', 'code.claude.com', 'cursor.com', 'agentskills.io', 'npmjs.com', 'electronjs.org'] as const;
+export const EXTERNAL_HOSTS = [
+  'github.com',
+  'docs.anthropic.com',
+  'code.claude.com',
+  'cursor.com',
+  'agentskills.io',
+  'npmjs.com',
+  'electronjs.org',
+] as const;
 
 export function isAllowedExternal(url: string): boolean {
   let u: URL;

@@ -12,7 +12,10 @@ export interface SenderEvent {
  * the app's own origin. A frame that navigated away, an iframe, a destroyed frame, or a
  * webContents we did not create is refused.
  */
-export function isTrustedSender(event: SenderEvent | IpcMainInvokeEvent, trustedWebContents: ReadonlySet<number>): boolean {
+export function isTrustedSender(
+  event: SenderEvent | IpcMainInvokeEvent,
+  trustedWebContents: ReadonlySet<number>,
+): boolean {
   const frame = event.senderFrame;
   if (!frame) return false;
   if (!trustedWebContents.has(event.sender.id)) return false;

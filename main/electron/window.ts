@@ -26,7 +26,11 @@ export function hardenWebContents(contents: Hardenable, shell: Pick<Shell, 'open
 }
 
 /** Every window of the app goes through here: the shared secure preferences, hardened, app:// only. */
-export function createAppWindow(deps: WindowDeps, preloadPath: string, extra: Partial<BrowserWindowConstructorOptions> = {}): BrowserWindow {
+export function createAppWindow(
+  deps: WindowDeps,
+  preloadPath: string,
+  extra: Partial<BrowserWindowConstructorOptions> = {},
+): BrowserWindow {
   const { webPreferences: _ignored, ...rest } = extra;
   const win = new deps.BrowserWindow({
     width: 1360,

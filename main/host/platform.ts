@@ -11,7 +11,12 @@ export function bundledExample(fromDir: string = __dirname): string | null {
 }
 
 /** The browser host's platform: no native dialog or menus; the picker takes a typed path. */
-export function hostPlatform(opts: { version: string; dataDir?: string; examplePath?: string | null; hub?: ProjectHub }): Platform {
+export function hostPlatform(opts: {
+  version: string;
+  dataDir?: string;
+  examplePath?: string | null;
+  hub?: ProjectHub;
+}): Platform {
   return {
     version: opts.version,
     examplePath: opts.examplePath === undefined ? bundledExample() : opts.examplePath,

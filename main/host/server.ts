@@ -185,20 +185,31 @@ export async function startHost(options: HostOptions): Promise<Host> {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') return text(res, 415, 'expected application/json');
       const sessionId = req.headers['x-skillsmith-session'];
-      if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) return text(res, 400, 'missing or malformed x-skillsmith-session header');
+      if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId))
+        return text(res, 400, 'missing or malformed x-skillsmith-session header');
       let body: unknown;
       try {
         body = JSON.parse((await readBody(req, MAX_BODY)) || '{}');
       } catch (e) {
         if (e instanceof BodyTooLarge) res.setHeader('connection', 'close');
-        return text(res, e instanceof BodyTooLarge ? 413 : 400, e instanceof BodyTooLarge ? 'request body too large' : 'request body is not JSON');
+        return text(
+          res,
+          e instanceof BodyTooLarge ? 413 : 400,
+          e instanceof BodyTooLarge ? 'request body too large' : 'request body is not JSON',
+        );
       }
       const t = tab(sessionId);
       const { dispatch } = await loadDispatch();
-      const envelope = await dispatch(decodeURIComponent(url.pathname.slice('/rpc/'.length)), body, { session: t.session });
+      const envelope = await dispatch(decodeURIComponent(url.pathname.slice('/rpc/'.length)), body, {
+        session: t.session,
+      });
       if (t.sockets.size === 0) scheduleExpiry(sessionId, t);
       const json = JSON.stringify(envelope);
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
       return void res.end(json);
     }
 
@@ -244,7 +255,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (typeof code !== 'string' || !codeOk(code, true)) {
       return text(res, 401, 'this link was already used or has expired — open the URL that `skillsmith serve` printed');
     }
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(JSON.stringify({ token }));
   }
 
@@ -257,7 +272,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   // ws loads with the first socket, after the URL is printed.
   let wss: WebSocketServer | undefined;
-  const socketServer = async () => (wss ??= new (await import('ws')).WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }));
+  const socketServer = async () =>
+    (wss ??= new (await import('ws')).WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }));
   server.on('upgrade', (req, socket, head) => {
     void upgrade(req, socket, head).catch(() => socket.destroy());
   });
@@ -328,7 +344,11 @@ let dispatchModule: Promise<typeof import('../ipc/dispatch')> | undefined;
 const loadDispatch = () => (dispatchModule ??= import('../ipc/dispatch'));
 
 function text(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  });
   res.end(body + '\n');
 }
 

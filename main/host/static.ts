@@ -32,7 +32,10 @@ function within(root: string, candidate: string): boolean {
  * refuse it with. `..` segments, backslashes, NUL and bad escapes are refused before any
  * filesystem access; used by the loopback host and the Electron `app://` protocol alike.
  */
-export function mapUrlPath(root: string, urlPath: string): { ok: true; file: string } | { ok: false; status: 400 | 403 } {
+export function mapUrlPath(
+  root: string,
+  urlPath: string,
+): { ok: true; file: string } | { ok: false; status: 400 | 403 } {
   if (!urlPath.startsWith('/')) return { ok: false, status: 400 };
   let decoded: string;
   try {
@@ -48,7 +51,10 @@ export function mapUrlPath(root: string, urlPath: string): { ok: true; file: str
 }
 
 /** Follow symlinks and check again: a link inside the root must not lead out of it. */
-export async function existingFileInside(root: string, file: string): Promise<{ ok: true; file: string; size: number } | { ok: false; status: 403 | 404 }> {
+export async function existingFileInside(
+  root: string,
+  file: string,
+): Promise<{ ok: true; file: string; size: number } | { ok: false; status: 403 | 404 }> {
   try {
     const realRoot = await realpath(root);
     const real = await realpath(file);

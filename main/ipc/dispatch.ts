@@ -10,11 +10,18 @@ type AnyHandler = (request: unknown, ctx: HandlerContext) => unknown;
  * schema → handler → response validated against its schema. Never throws; every failure
  * is a typed error envelope with a one-line message.
  */
-export async function dispatch(channelName: string, payload: unknown, ctx: HandlerContext, table: HandlerTable = HANDLERS): Promise<Envelope<unknown>> {
+export async function dispatch(
+  channelName: string,
+  payload: unknown,
+  ctx: HandlerContext,
+  table: HandlerTable = HANDLERS,
+): Promise<Envelope<unknown>> {
   const channel = lookupChannel(channelName);
-  if (!channel) return fail({ code: 'unknown-channel', message: `unknown channel: ${String(channelName).slice(0, 80)}` });
+  if (!channel)
+    return fail({ code: 'unknown-channel', message: `unknown channel: ${String(channelName).slice(0, 80)}` });
   const parsed = channel.def.request.safeParse(payload);
-  if (!parsed.success) return fail({ code: 'invalid-request', message: `${channel.name}: ${describeIssues(parsed.error.issues)}` });
+  if (!parsed.success)
+    return fail({ code: 'invalid-request', message: `${channel.name}: ${describeIssues(parsed.error.issues)}` });
   const handler = (table[channel.area] as Record<string, AnyHandler>)[channel.method];
   if (!handler) return fail({ code: 'internal', message: `${channel.name}: no handler` });
   let value: unknown;
@@ -25,7 +32,11 @@ export async function dispatch(channelName: string, payload: unknown, ctx: Handl
     return fail({ code: 'internal', message: `${channel.name}: ${e instanceof Error ? e.message : String(e)}` });
   }
   const out = channel.def.response.safeParse(value);
-  if (!out.success) return fail({ code: 'invalid-response', message: `${channel.name}: the handler's answer broke the contract (${describeIssues(out.error.issues)})` });
+  if (!out.success)
+    return fail({
+      code: 'invalid-response',
+      message: `${channel.name}: the handler's answer broke the contract (${describeIssues(out.error.issues)})`,
+    });
   return { ok: true, value: out.data };
 }
 

@@ -52,11 +52,14 @@ export class Session {
     } catch {
       throw new HandlerError('not-found', `${path}: does not exist`);
     }
-    if (!statSync(root).isDirectory()) throw new HandlerError('invalid-request', `${path}: is a file, not a project folder`);
+    if (!statSync(root).isDirectory())
+      throw new HandlerError('invalid-request', `${path}: is a file, not a project folder`);
     if (this.current?.ref.root === root) return this.current.ref;
     this.close();
     const ref = { root, name: basename(root) || root };
-    const handle = this.platform.hub.acquire(root, (paths) => this.emit('project.changed', { root, paths, at: new Date().toISOString() }));
+    const handle = this.platform.hub.acquire(root, (paths) =>
+      this.emit('project.changed', { root, paths, at: new Date().toISOString() }),
+    );
     this.current = { ref, handle };
     try {
       this.platform.recent.add(root);

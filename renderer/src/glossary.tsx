@@ -5,16 +5,22 @@ import type { ReactNode } from 'react';
  * that shows one of them wraps it in <Term>, so the explanation is the same everywhere.
  */
 export const GLOSSARY = {
-  standing: 'Standing cost: the tokens an agent loads into every session just because the skill is installed, before anyone uses it.',
+  standing:
+    'Standing cost: the tokens an agent loads into every session just because the skill is installed, before anyone uses it.',
   stub: 'Stub: the short part of a skill (name and description) a lazy agent keeps in every session; the body loads only when the skill is used.',
   lazy: 'Lazy: the agent keeps only each skill’s stub in context and loads the full text when the skill is needed.',
-  eager: 'Eager: the agent loads the whole text of every skill into every session (e.g. one AGENTS.md), so each skill costs its full size all the time.',
+  eager:
+    'Eager: the agent loads the whole text of every skill into every session (e.g. one AGENTS.md), so each skill costs its full size all the time.',
   gate: 'Gate: a skill whose script must pass (run in the sandbox) before the agent may go on — a check, not just instructions.',
   bare: 'Bare: a plain SKILL.md with no skill.toml; defaults apply for version, budgets and permissions.',
-  drift: 'Drift: the installed files no longer match the fingerprint pinned in kitbash.lock — edited by hand, or changed on disk.',
-  pinned: 'Pinned: recorded in kitbash.lock with its source and a fingerprint of its files, so installs are reproducible and edits are noticed.',
-  degraded: 'Degraded: the agent receives the skill, but some part of it (scripts, permissions, commands) cannot be expressed for that agent.',
-  warning: 'Warnings are shown but never block installing or compiling; only a strict check (as CI may run) fails on them.',
+  drift:
+    'Drift: the installed files no longer match the fingerprint pinned in kitbash.lock — edited by hand, or changed on disk.',
+  pinned:
+    'Pinned: recorded in kitbash.lock with its source and a fingerprint of its files, so installs are reproducible and edits are noticed.',
+  degraded:
+    'Degraded: the agent receives the skill, but some part of it (scripts, permissions, commands) cannot be expressed for that agent.',
+  warning:
+    'Warnings are shown but never block installing or compiling; only a strict check (as CI may run) fails on them.',
 } as const;
 
 export type Term = keyof typeof GLOSSARY;
@@ -25,7 +31,13 @@ export function isTerm(word: string): word is Term {
 
 /** A word that may be a glossary term (e.g. a target's loading mode), explained when it is one. */
 export function Word({ word, plain }: { word: string; plain?: boolean }) {
-  return isTerm(word) ? <Term term={word} plain={plain}>{word}</Term> : <>{word}</>;
+  return isTerm(word) ? (
+    <Term term={word} plain={plain}>
+      {word}
+    </Term>
+  ) : (
+    <>{word}</>
+  );
 }
 
 /**

@@ -8,11 +8,27 @@ import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
 import { DEFAULT_MAX_MCP_TOOLS, type ProjectConfig } from '../project/config';
-import { DELIVERY_RECORD, fingerprint, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord, utf8Length } from '../targets/common';
+import {
+  DELIVERY_RECORD,
+  fingerprint,
+  GENERATED_MARK,
+  generatedBy,
+  indexFolder,
+  readDeliveryRecord,
+  utf8Length,
+} from '../targets/common';
 import { listingReport, listingWarnings } from '../targets/listing';
 import { prepareSkill } from '../targets/prepare';
 import { AGENTS_DIR_TARGETS, resolveTargets, TARGETS, VENDOR_NEUTRAL_ALIASES } from '../targets/registry';
-import type { EmitContext, Loading, ManagedDir, PreparedSkill, ProjectView, TargetDef, TargetId } from '../targets/types';
+import type {
+  EmitContext,
+  Loading,
+  ManagedDir,
+  PreparedSkill,
+  ProjectView,
+  TargetDef,
+  TargetId,
+} from '../targets/types';
 import { SharedDoc } from './sections';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
@@ -92,7 +108,19 @@ export interface CompilePlan {
 }
 
 /** kitbash's prune scan order (folders), kept so stale files are reported in the order kitbash reports them. */
-const KITBASH_PRUNE_ORDER = ['.claude/skills', '.claude/commands', '.agents/skills', '.gemini/skills', '.github/skills', 'agent-plugin/skills', '.cursor/rules', '.clinerules', '.windsurf/rules', '.devin/rules', '.github/instructions'];
+const KITBASH_PRUNE_ORDER = [
+  '.claude/skills',
+  '.claude/commands',
+  '.agents/skills',
+  '.gemini/skills',
+  '.github/skills',
+  'agent-plugin/skills',
+  '.cursor/rules',
+  '.clinerules',
+  '.windsurf/rules',
+  '.devin/rules',
+  '.github/instructions',
+];
 
 /**
  * Managed output locations scanned for stale generated files, from the target modules (first
@@ -100,7 +128,8 @@ const KITBASH_PRUNE_ORDER = ['.claude/skills', '.claude/commands', '.agents/skil
  */
 export function managedDirs(targets: readonly TargetDef[] = TARGETS): readonly ManagedDir[] {
   const seen = new Set<string>();
-  const rank = (d: ManagedDir) => (KITBASH_PRUNE_ORDER.includes(d.dir) ? KITBASH_PRUNE_ORDER.indexOf(d.dir) : KITBASH_PRUNE_ORDER.length);
+  const rank = (d: ManagedDir) =>
+    KITBASH_PRUNE_ORDER.includes(d.dir) ? KITBASH_PRUNE_ORDER.indexOf(d.dir) : KITBASH_PRUNE_ORDER.length;
   return targets
     .flatMap((t) => t.managedDirs)
     .filter((d) => !seen.has(d.dir) && seen.add(d.dir))
@@ -134,7 +163,13 @@ function prepared(skill: Skill): ReturnType<typeof prepareSkill> {
   return p;
 }
 
-function emitted(t: TargetDef, p: PreparedSkill, project: ProjectView, facts: string, context: EmitContext): TargetOutput {
+function emitted(
+  t: TargetDef,
+  p: PreparedSkill,
+  project: ProjectView,
+  facts: string,
+  context: EmitContext,
+): TargetOutput {
   let perSkill = emitMemo.get(p.skill);
   if (!perSkill) emitMemo.set(p.skill, (perSkill = new Map()));
   const key = `${t.id}\0${facts}`;
@@ -248,8 +283,10 @@ export function planCompile(input: CompileInput): CompilePlan {
     const bodyTokens = estimateTokens(p.value.body);
     if (bodyTokens > budget) over.push(`${name}: compiled body is ~${bodyTokens} tokens, over its budget of ${budget}`);
     const stubTokens = estimateTokens(standingStub(p.value.body));
-    if (stubTokens > standing) over.push(`${name}: standing stub is ~${stubTokens} tokens, over its standing limit of ${standing}`);
-    if (!skill.manifested) warnings.push(`${name}: unmanifested (SKILL.md only) — defaults applied, no permissions declared`);
+    if (stubTokens > standing)
+      over.push(`${name}: standing stub is ~${stubTokens} tokens, over its standing limit of ${standing}`);
+    if (!skill.manifested)
+      warnings.push(`${name}: unmanifested (SKILL.md only) — defaults applied, no permissions declared`);
     if (over.length && skill.manifested) {
       failures.push({ name, message: over.join('; ') });
       continue;
@@ -259,10 +296,15 @@ export function planCompile(input: CompileInput): CompilePlan {
   }
   const installed = new Set<string>([...skills.map((s) => s.manifest.skill.name), ...failures.map((f) => f.name)]);
   const failedNames = new Set(failures.map((f) => f.name));
-  const protectedPaths = new Set<string>(failures.flatMap((f) => MANAGED_DIRS.map((d) => `${d.dir}/${f.name}${d.suffix}`)));
+  const protectedPaths = new Set<string>(
+    failures.flatMap((f) => MANAGED_DIRS.map((d) => `${d.dir}/${f.name}${d.suffix}`)),
+  );
 
   // 2. Emit per skill, per target, in emit order.
-  const files = new Map<string, { content: string | Uint8Array; skill?: string; merge?: 'section' | 'settings'; executable?: true }>();
+  const files = new Map<
+    string,
+    { content: string | Uint8Array; skill?: string; merge?: 'section' | 'settings'; executable?: true }
+  >();
   const owners = new Map<string, string>();
   const writers = new Map<string, Set<TargetId>>();
   const docs = new Map<string, SharedDoc>();
@@ -288,16 +330,25 @@ export function planCompile(input: CompileInput): CompilePlan {
         } else {
           const prev = owners.get(f.path);
           if (prev !== undefined && prev !== p.name) {
-            warnings.push(`conflict: "${prev}" and "${p.name}" both write ${f.path} — "${p.name}" wins. Rename the clashing trigger command or skill.`);
+            warnings.push(
+              `conflict: "${prev}" and "${p.name}" both write ${f.path} — "${p.name}" wins. Rename the clashing trigger command or skill.`,
+            );
           }
           owners.set(f.path, p.name);
           let w = writers.get(f.path);
           if (!w) writers.set(f.path, (w = new Set()));
           w.add(t.id);
-          files.set(f.path, { content: f.content, skill: p.name, ...(f.executable ? { executable: true as const } : {}) });
+          files.set(f.path, {
+            content: f.content,
+            skill: p.name,
+            ...(f.executable ? { executable: true as const } : {}),
+          });
         }
       }
-      standing.set(t.id, standing.get(t.id)! + (t.loading === 'eager' ? out.eagerTokens : estimateTokens(p.description)));
+      standing.set(
+        t.id,
+        standing.get(t.id)! + (t.loading === 'eager' ? out.eagerTokens : estimateTokens(p.description)),
+      );
     }
   }
   // Merged files: whether they change is known from the sections; their bytes are joined on first use.
@@ -313,7 +364,10 @@ export function planCompile(input: CompileInput): CompilePlan {
       const lazy = lazyDocs.get(a.path);
       if (!lazy) continue;
       const bytes = utf8Length(lazy.doc.toString());
-      if (bytes > a.maxBytes) warnings.push(`${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`);
+      if (bytes > a.maxBytes)
+        warnings.push(
+          `${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`,
+        );
     }
   }
 
@@ -331,7 +385,10 @@ export function planCompile(input: CompileInput): CompilePlan {
       if (!ids.includes(alias.id)) continue;
       const dropped = [...files.keys()].filter((p) => p.startsWith(`${alias.dir}/`));
       for (const p of dropped) files.delete(p);
-      if (dropped.length) notes.push(`${alias.id}: served by .agents/skills/, which it also reads — ${alias.dir}/ not written, so the skill is not duplicated.`);
+      if (dropped.length)
+        notes.push(
+          `${alias.id}: served by .agents/skills/, which it also reads — ${alias.dir}/ not written, so the skill is not duplicated.`,
+        );
     }
   }
 
@@ -365,7 +422,8 @@ export function planCompile(input: CompileInput): CompilePlan {
     const unsupported: string[] = [];
     for (const t of targets) {
       const out = emitMcp(t, servers, (p) => project.read(p));
-      for (const f of out.files) files.set(f.path, { content: f.content, ...(f.merged ? { merge: 'settings' as const } : {}) });
+      for (const f of out.files)
+        files.set(f.path, { content: f.content, ...(f.merged ? { merge: 'settings' as const } : {}) });
       warnings.push(...out.warnings);
       unsupported.push(...out.unsupported);
     }
@@ -377,7 +435,8 @@ export function planCompile(input: CompileInput): CompilePlan {
   }
 
   // 6. Project-level files a target declares (the Agent Plugins package manifest).
-  if (ready.length) for (const t of targets) for (const f of t.projectFiles?.(project) ?? []) files.set(f.path, { content: f.content });
+  if (ready.length)
+    for (const t of targets) for (const f of t.projectFiles?.(project) ?? []) files.set(f.path, { content: f.content });
 
   const write: PlannedFile[] = [];
   const merge: PlannedFile[] = [];
@@ -387,7 +446,10 @@ export function planCompile(input: CompileInput): CompilePlan {
       merge.push(lazySection(path, lazy.doc, lazy.changed));
       continue;
     }
-    const modeChanged = project.isExecutable !== undefined && typeof f.content !== 'string' && (f.executable === true) !== project.isExecutable(path);
+    const modeChanged =
+      project.isExecutable !== undefined &&
+      typeof f.content !== 'string' &&
+      (f.executable === true) !== project.isExecutable(path);
     const planned: PlannedFile = {
       path,
       content: f.content,
@@ -407,7 +469,8 @@ export function planCompile(input: CompileInput): CompilePlan {
     if (before === undefined) continue;
     const doc = SharedDoc.parse(before, (n) => failedNames.has(n));
     const after = withNewline(doc.toString());
-    if (doc.pruned.length && after !== before) prune.push({ path: rel, action: 'rewrite', content: after, reason: `stale section(s) ${doc.pruned.join(', ')}` });
+    if (doc.pruned.length && after !== before)
+      prune.push({ path: rel, action: 'rewrite', content: after, reason: `stale section(s) ${doc.pruned.join(', ')}` });
   }
   const keep = (rel: string): boolean => files.has(rel) || protectedPaths.has(rel);
   for (const loc of MANAGED_DIRS) {
@@ -425,31 +488,66 @@ export function planCompile(input: CompileInput): CompilePlan {
         const recordPath = `${folder}/${DELIVERY_RECORD}`;
         const delivered = staleDelivered(project, folder, project.read(recordPath), text, stale ? undefined : files);
         const why = stale ? 'delivered file of a stale skill' : 'delivered file no longer in the skill';
-        prune.push(...delivered.map((s) => ({ path: s.path, action: 'delete' as const, reason: why, fingerprint: s.print })));
+        prune.push(
+          ...delivered.map((s) => ({ path: s.path, action: 'delete' as const, reason: why, fingerprint: s.print })),
+        );
         const record = project.read(recordPath);
         const recordGoes = record !== undefined && !files.has(recordPath) && generatedBy(record) !== undefined;
         const dirs = new Set<string>();
-        for (const { path: s } of delivered) for (let d = s.slice(0, s.lastIndexOf('/')); d.length > folder.length; d = d.slice(0, d.lastIndexOf('/'))) dirs.add(d);
+        for (const { path: s } of delivered)
+          for (let d = s.slice(0, s.lastIndexOf('/')); d.length > folder.length; d = d.slice(0, d.lastIndexOf('/')))
+            dirs.add(d);
         const removeEmptyDirs = [...dirs].sort((a, b) => b.length - a.length);
-        if (recordGoes) prune.push({ path: recordPath, action: 'delete', reason: stale ? 'stale' : 'no delivered files left', ...(stale ? {} : { removeEmptyDirs }) });
-        if (stale) prune.push({ path: rel, action: 'delete', removeEmptyDirs: [...removeEmptyDirs, folder], reason: 'stale' });
-        else if (removeEmptyDirs.length && !recordGoes && delivered.length) prune[prune.length - 1] = { ...prune[prune.length - 1]!, removeEmptyDirs };
+        if (recordGoes)
+          prune.push({
+            path: recordPath,
+            action: 'delete',
+            reason: stale ? 'stale' : 'no delivered files left',
+            ...(stale ? {} : { removeEmptyDirs }),
+          });
+        if (stale)
+          prune.push({ path: rel, action: 'delete', removeEmptyDirs: [...removeEmptyDirs, folder], reason: 'stale' });
+        else if (removeEmptyDirs.length && !recordGoes && delivered.length)
+          prune[prune.length - 1] = { ...prune[prune.length - 1]!, removeEmptyDirs };
       } else if (!keep(rel) && !failedNames.has(source)) {
         prune.push({ path: rel, action: 'delete', reason: 'stale' });
       }
     }
   }
 
-  const standingList: TargetStanding[] = targets.map((t: TargetDef) => ({ target: t.id, loading: t.loading, tokens: standing.get(t.id)! }));
+  const standingList: TargetStanding[] = targets.map((t: TargetDef) => ({
+    target: t.id,
+    loading: t.loading,
+    tokens: standing.get(t.id)!,
+  }));
   void plural;
-  return { errors, targets: ids, explicitTargets: selection.explicit, write, merge, prune, warnings, notes, failures, conflicts: inTheWay, compiled: ready.length, standing: standingList };
+  return {
+    errors,
+    targets: ids,
+    explicitTargets: selection.explicit,
+    write,
+    merge,
+    prune,
+    warnings,
+    notes,
+    failures,
+    conflicts: inTheWay,
+    compiled: ready.length,
+    standing: standingList,
+  };
 }
 
 /**
  * Files the delivery record of a generated skill folder names that are no longer planned, and
  * that still hold exactly the bytes delivered (an edited copy is left alone).
  */
-function staleDelivered(project: ProjectView, folder: string, record: string | undefined, skillMd: string, planned: ReadonlyMap<string, unknown> | undefined): { path: string; print: string }[] {
+function staleDelivered(
+  project: ProjectView,
+  folder: string,
+  record: string | undefined,
+  skillMd: string,
+  planned: ReadonlyMap<string, unknown> | undefined,
+): { path: string; print: string }[] {
   const out: { path: string; print: string }[] = [];
   for (const [rel, print] of readDeliveryRecord(record, skillMd)) {
     const path = `${folder}/${rel}`;
@@ -500,7 +598,10 @@ function handWritten(
       }
     } else {
       const text = project.read(key);
-      inTheWay = text !== undefined ? generatedBy(text) === undefined && !sameContent(project, key, files.get(key)!.content) : true;
+      inTheWay =
+        text !== undefined
+          ? generatedBy(text) === undefined && !sameContent(project, key, files.get(key)!.content)
+          : true;
     }
     if (!inTheWay) continue;
     for (const p of u.paths) files.delete(p);

@@ -11,7 +11,13 @@ export type EvalTier = (typeof EVAL_TIERS)[number];
 export const RUNNER_TIERS: readonly EvalTier[] = ['audit', 'behavioral', 'trigger'];
 
 export type Assertion =
-  | { readonly kind: 'artifact'; readonly ref: string; readonly where?: string; readonly expect?: unknown; readonly hasExpect: boolean }
+  | {
+      readonly kind: 'artifact';
+      readonly ref: string;
+      readonly where?: string;
+      readonly expect?: unknown;
+      readonly hasExpect: boolean;
+    }
   | { readonly kind: 'files_unchanged'; readonly globs: readonly string[] }
   | { readonly kind: 'files_changed'; readonly globs: readonly string[] }
   | { readonly kind: 'output_contains'; readonly text: string }
@@ -20,7 +26,15 @@ export type Assertion =
   | { readonly kind: 'skill_triggered'; readonly expected: boolean };
 
 export type AssertionKind = Assertion['kind'];
-export const ASSERTION_KINDS: readonly AssertionKind[] = ['artifact', 'files_unchanged', 'files_changed', 'output_contains', 'output_matches', 'exit_code', 'skill_triggered'];
+export const ASSERTION_KINDS: readonly AssertionKind[] = [
+  'artifact',
+  'files_unchanged',
+  'files_changed',
+  'output_contains',
+  'output_matches',
+  'exit_code',
+  'skill_triggered',
+];
 
 export interface EvalFile {
   /** The file name without `.eval.yaml`. */

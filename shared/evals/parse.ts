@@ -6,7 +6,20 @@ export const MAX_REPEAT = 100;
 
 export type EvalParse = { ok: true; value: EvalFile } | { ok: false; error: string };
 
-const TOP_KEYS = new Set(['tier', 'description', 'fixture', 'task', 'runner', 'repeat', 'threshold', 'assert', 'files_unchanged', 'expect', 'should_trigger', 'should_not_trigger']);
+const TOP_KEYS = new Set([
+  'tier',
+  'description',
+  'fixture',
+  'task',
+  'runner',
+  'repeat',
+  'threshold',
+  'assert',
+  'files_unchanged',
+  'expect',
+  'should_trigger',
+  'should_not_trigger',
+]);
 
 class Bad extends Error {}
 
@@ -20,19 +33,28 @@ export function parseEvalFile(text: string, file: string): EvalParse {
   const fail = (field: string, problem: string): EvalParse => ({ ok: false, error: `${file}: ${field}: ${problem}` });
   const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
   const err = doc.errors[0];
-  if (err) return fail('(file)', `invalid YAML — ${err.message.split('\n')[0]}${err.linePos ? ` at line ${err.linePos[0].line}` : ''}`);
+  if (err)
+    return fail(
+      '(file)',
+      `invalid YAML — ${err.message.split('\n')[0]}${err.linePos ? ` at line ${err.linePos[0].line}` : ''}`,
+    );
   const root: unknown = doc.toJS();
   if (!isRecord(root)) return fail('(file)', 'must be a mapping of fields (tier, task, assert, …)');
   try {
-    for (const k of Object.keys(root)) if (!TOP_KEYS.has(k)) throw new Bad(`${k}: unknown field (known: ${[...TOP_KEYS].join(', ')})`);
+    for (const k of Object.keys(root))
+      if (!TOP_KEYS.has(k)) throw new Bad(`${k}: unknown field (known: ${[...TOP_KEYS].join(', ')})`);
     const tier = root.tier;
     if (typeof tier !== 'string' || !(EVAL_TIERS as readonly string[]).includes(tier)) {
-      throw new Bad(`tier: must be one of ${EVAL_TIERS.join(', ')}${tier === undefined ? ' (missing)' : ` (got ${JSON.stringify(tier)})`}`);
+      throw new Bad(
+        `tier: must be one of ${EVAL_TIERS.join(', ')}${tier === undefined ? ' (missing)' : ` (got ${JSON.stringify(tier)})`}`,
+      );
     }
     const repeat = root.repeat ?? 1;
-    if (typeof repeat !== 'number' || !Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new Bad(`repeat: must be a whole number from 1 to ${MAX_REPEAT} (got ${JSON.stringify(repeat)})`);
+    if (typeof repeat !== 'number' || !Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT)
+      throw new Bad(`repeat: must be a whole number from 1 to ${MAX_REPEAT} (got ${JSON.stringify(repeat)})`);
     const threshold = root.threshold ?? 1;
-    if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw new Bad(`threshold: must be a number from 0 to 1, the pass rate needed (got ${JSON.stringify(threshold)})`);
+    if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))
+      throw new Bad(`threshold: must be a number from 0 to 1, the pass rate needed (got ${JSON.stringify(threshold)})`);
     const str = (k: string): string | undefined => {
       const v = root[k];
       if (v === undefined || v === null) return undefined;
@@ -41,26 +63,33 @@ export function parseEvalFile(text: string, file: string): EvalParse {
     };
     const description = str('description');
     const fixture = str('fixture');
-    if (fixture !== undefined && (fixture.startsWith('/') || fixture.split(/[\\/]/).includes('..'))) throw new Bad('fixture: must be a folder inside the skill (relative, no "..")');
+    if (fixture !== undefined && (fixture.startsWith('/') || fixture.split(/[\\/]/).includes('..')))
+      throw new Bad('fixture: must be a folder inside the skill (relative, no "..")');
     const task = str('task');
     const runner = str('runner');
     const prompts = (k: string): string[] => {
       const v = root[k];
       if (v === undefined || v === null) return [];
-      if (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || p.trim() === '')) throw new Bad(`${k}: must be a list of non-empty prompt strings`);
+      if (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || p.trim() === ''))
+        throw new Bad(`${k}: must be a list of non-empty prompt strings`);
       return v as string[];
     };
     const shouldTrigger = prompts('should_trigger');
     const shouldNotTrigger = prompts('should_not_trigger');
     const assert = readAssertions(root.assert);
-    if (root.files_unchanged !== undefined) assert.push({ kind: 'files_unchanged', globs: globList('files_unchanged', root.files_unchanged) });
-    if (tier !== 'static' && root.expect !== undefined) throw new Bad('expect: only the static tier takes expect; behavioral checks go under assert');
+    if (root.files_unchanged !== undefined)
+      assert.push({ kind: 'files_unchanged', globs: globList('files_unchanged', root.files_unchanged) });
+    if (tier !== 'static' && root.expect !== undefined)
+      throw new Bad('expect: only the static tier takes expect; behavioral checks go under assert');
     if ((tier as EvalTier) === 'trigger') {
-      if (shouldTrigger.length + shouldNotTrigger.length === 0) throw new Bad('should_trigger: a trigger eval needs should_trigger and/or should_not_trigger prompts');
-      if (task !== undefined) throw new Bad('task: a trigger eval takes its tasks from should_trigger / should_not_trigger');
+      if (shouldTrigger.length + shouldNotTrigger.length === 0)
+        throw new Bad('should_trigger: a trigger eval needs should_trigger and/or should_not_trigger prompts');
+      if (task !== undefined)
+        throw new Bad('task: a trigger eval takes its tasks from should_trigger / should_not_trigger');
     } else if (tier !== 'static') {
       if (task === undefined) throw new Bad(`task: required for a ${tier} eval (the prompt given to the agent)`);
-      if (shouldTrigger.length + shouldNotTrigger.length > 0) throw new Bad('should_trigger: only a trigger eval takes prompt lists');
+      if (shouldTrigger.length + shouldNotTrigger.length > 0)
+        throw new Bad('should_trigger: only a trigger eval takes prompt lists');
     }
     return {
       ok: true,
@@ -97,11 +126,23 @@ function readAssertion(a: unknown, at: string): Assertion {
   if ('artifact' in a) {
     const extra = keys.filter((k) => !['artifact', 'where', 'expect'].includes(k));
     if (extra.length) throw new Bad(`${at}.${extra[0]}: unknown key beside artifact (allowed: where, expect)`);
-    if (typeof a.artifact !== 'string' || !/^[a-z][a-z0-9-]*@\d+$/.test(a.artifact)) throw new Bad(`${at}.artifact: must be an artifact ref like findings@1`);
-    if (a.where !== undefined && (typeof a.where !== 'string' || !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(a.where))) throw new Bad(`${at}.where: must be a dotted path into the document, like summary.errors`);
-    return { kind: 'artifact', ref: a.artifact, ...(typeof a.where === 'string' ? { where: a.where } : {}), ...('expect' in a ? { expect: a.expect } : {}), hasExpect: 'expect' in a };
+    if (typeof a.artifact !== 'string' || !/^[a-z][a-z0-9-]*@\d+$/.test(a.artifact))
+      throw new Bad(`${at}.artifact: must be an artifact ref like findings@1`);
+    if (
+      a.where !== undefined &&
+      (typeof a.where !== 'string' || !/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/.test(a.where))
+    )
+      throw new Bad(`${at}.where: must be a dotted path into the document, like summary.errors`);
+    return {
+      kind: 'artifact',
+      ref: a.artifact,
+      ...(typeof a.where === 'string' ? { where: a.where } : {}),
+      ...('expect' in a ? { expect: a.expect } : {}),
+      hasExpect: 'expect' in a,
+    };
   }
-  if (keys.length !== 1) throw new Bad(`${at}: must hold exactly one assertion (got ${keys.length ? keys.join(', ') : 'none'})`);
+  if (keys.length !== 1)
+    throw new Bad(`${at}: must hold exactly one assertion (got ${keys.length ? keys.join(', ') : 'none'})`);
   const k = keys[0]!;
   const v = a[k];
   switch (k) {
@@ -116,23 +157,29 @@ function readAssertion(a: unknown, at: string): Assertion {
       try {
         new RegExp(v, 'u');
       } catch (e) {
-        throw new Bad(`${at}.output_matches: not a valid regular expression (${e instanceof Error ? e.message : String(e)})`);
+        throw new Bad(
+          `${at}.output_matches: not a valid regular expression (${e instanceof Error ? e.message : String(e)})`,
+        );
       }
       return { kind: k, pattern: v };
     case 'exit_code':
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) throw new Bad(`${at}.exit_code: must be a whole number from 0 to 255`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255)
+        throw new Bad(`${at}.exit_code: must be a whole number from 0 to 255`);
       return { kind: k, code: v };
     case 'skill_triggered':
       if (typeof v !== 'boolean') throw new Bad(`${at}.skill_triggered: must be true or false`);
       return { kind: k, expected: v };
     default:
-      throw new Bad(`${at}.${k}: unknown assertion (known: artifact, files_unchanged, files_changed, output_contains, output_matches, exit_code, skill_triggered)`);
+      throw new Bad(
+        `${at}.${k}: unknown assertion (known: artifact, files_unchanged, files_changed, output_contains, output_matches, exit_code, skill_triggered)`,
+      );
   }
 }
 
 function globList(at: string, v: unknown): string[] {
   const list = typeof v === 'string' ? [v] : v;
-  if (!Array.isArray(list) || list.length === 0 || list.some((g) => typeof g !== 'string' || g === '')) throw new Bad(`${at}: must be a glob or a list of globs`);
+  if (!Array.isArray(list) || list.length === 0 || list.some((g) => typeof g !== 'string' || g === ''))
+    throw new Bad(`${at}: must be a glob or a list of globs`);
   return list as string[];
 }
 

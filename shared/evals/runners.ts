@@ -18,7 +18,16 @@ export const PRESETS: readonly RunnerConfig[] = [
   {
     id: 'claude-code',
     preset: 'claude-code',
-    command: ['claude', '-p', '{task}', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'],
+    command: [
+      'claude',
+      '-p',
+      '{task}',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'acceptEdits',
+    ],
     target: claudeCode.id,
     timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,
     network: true,
@@ -71,37 +80,50 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
   if (!isTable(evals)) return { ok: false, error: `${file}: evals: must be a table` };
   const table = evals.runners;
   if (table === undefined) return { ok: true, runners: [] };
-  if (!isTable(table)) return { ok: false, error: `${file}: evals.runners: must be a table of runners ([evals.runners.<id>])` };
+  if (!isTable(table))
+    return { ok: false, error: `${file}: evals.runners: must be a table of runners ([evals.runners.<id>])` };
   const runners: RunnerConfig[] = [];
   for (const [id, v] of Object.entries(table)) {
     const at = `${file}: evals.runners.${id}`;
-    if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) return { ok: false, error: `${at}: runner ids are lower-case letters, digits, - and _` };
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(id))
+      return { ok: false, error: `${at}: runner ids are lower-case letters, digits, - and _` };
     if (!isTable(v)) return { ok: false, error: `${at}: must be a table` };
     const unknown = Object.keys(v).find((k) => !KEYS.has(k));
     if (unknown) return { ok: false, error: `${at}.${unknown}: unknown field (known: ${[...KEYS].join(', ')})` };
     let base: RunnerConfig | undefined;
     if (v.preset !== undefined) {
       base = PRESETS.find((p) => p.id === v.preset);
-      if (!base) return { ok: false, error: `${at}.preset: unknown preset ${JSON.stringify(v.preset)} (presets: ${PRESETS.map((p) => p.id).join(', ')})` };
+      if (!base)
+        return {
+          ok: false,
+          error: `${at}.preset: unknown preset ${JSON.stringify(v.preset)} (presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+        };
     }
     const command = v.command ?? base?.command;
     if (!Array.isArray(command) || command.length === 0 || command.some((c) => typeof c !== 'string' || c === '')) {
-      return { ok: false, error: `${at}.command: must be a non-empty list of strings (argv; {task} is replaced by the task)` };
+      return {
+        ok: false,
+        error: `${at}.command: must be a non-empty list of strings (argv; {task} is replaced by the task)`,
+      };
     }
-    if (!command.some((c: string) => c.includes('{task}'))) return { ok: false, error: `${at}.command: no element holds {task} — the agent would never see the task` };
+    if (!command.some((c: string) => c.includes('{task}')))
+      return { ok: false, error: `${at}.command: no element holds {task} — the agent would never see the task` };
     const target = v.target ?? base?.target;
-    if (typeof target !== 'string' || !isTargetId(target)) return { ok: false, error: `${at}.target: must be a compile target id (got ${JSON.stringify(target ?? null)})` };
+    if (typeof target !== 'string' || !isTargetId(target))
+      return { ok: false, error: `${at}.target: must be a compile target id (got ${JSON.stringify(target ?? null)})` };
     let timeoutMs = base?.timeoutMs ?? DEFAULT_RUNNER_TIMEOUT_MS;
     if (v.timeout !== undefined) {
       const s = typeof v.timeout === 'bigint' ? Number(v.timeout) : v.timeout;
-      if (typeof s !== 'number' || !(s > 0 && s <= MAX_TIMEOUT_S)) return { ok: false, error: `${at}.timeout: seconds, more than 0 and at most ${MAX_TIMEOUT_S}` };
+      if (typeof s !== 'number' || !(s > 0 && s <= MAX_TIMEOUT_S))
+        return { ok: false, error: `${at}.timeout: seconds, more than 0 and at most ${MAX_TIMEOUT_S}` };
       timeoutMs = Math.round(s * 1000);
     }
     const network = v.network ?? base?.network ?? false;
     if (typeof network !== 'boolean') return { ok: false, error: `${at}.network: must be true or false` };
     const list = (k: 'env' | 'read', ok: (s: string) => boolean, what: string): string[] | string => {
       const x = v[k] ?? base?.[k] ?? [];
-      if (!Array.isArray(x) || x.some((s) => typeof s !== 'string' || !ok(s))) return `${at}.${k}: must be a list of ${what}`;
+      if (!Array.isArray(x) || x.some((s) => typeof s !== 'string' || !ok(s)))
+        return `${at}.${k}: must be a list of ${what}`;
       return x as string[];
     };
     const env = list('env', (s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s), 'variable names');
@@ -121,7 +143,13 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
       env,
       read,
       transcript: transcript as TranscriptFormat,
-      ...(base ? { preset: base.id, ...(base.doc ? { doc: base.doc } : {}), ...(base.checked ? { checked: base.checked } : {}) } : {}),
+      ...(base
+        ? {
+            preset: base.id,
+            ...(base.doc ? { doc: base.doc } : {}),
+            ...(base.checked ? { checked: base.checked } : {}),
+          }
+        : {}),
     });
   }
   return { ok: true, runners };

@@ -1,4 +1,12 @@
-import type { Assertion, AssertionResult, Interval, Transcript, TrialOutcome, TrialResult, TriggerScore } from './model';
+import type {
+  Assertion,
+  AssertionResult,
+  Interval,
+  Transcript,
+  TrialOutcome,
+  TrialResult,
+  TriggerScore,
+} from './model';
 import { globMatch } from './parse';
 
 /** One produced artifact document found in the trial workspace, already judged against its schema. */
@@ -34,10 +42,16 @@ function judgeOne(a: Assertion, o: TrialObservation): AssertionResult {
   const r = (ok: boolean, detail: string): AssertionResult => ({ kind: a.kind, status: ok ? 'pass' : 'fail', detail });
   switch (a.kind) {
     case 'exit_code':
-      return r(o.exitCode === a.code, `exit ${String(o.exitCode)}${o.exitCode === a.code ? '' : `, expected ${a.code}`}`);
+      return r(
+        o.exitCode === a.code,
+        `exit ${String(o.exitCode)}${o.exitCode === a.code ? '' : `, expected ${a.code}`}`,
+      );
     case 'output_contains': {
       const ok = o.transcript.output.includes(a.text);
-      return r(ok, ok ? `output contains ${JSON.stringify(a.text)}` : `output does not contain ${JSON.stringify(a.text)}`);
+      return r(
+        ok,
+        ok ? `output contains ${JSON.stringify(a.text)}` : `output does not contain ${JSON.stringify(a.text)}`,
+      );
     }
     case 'output_matches': {
       const ok = new RegExp(a.pattern, 'u').test(o.transcript.output);
@@ -45,17 +59,33 @@ function judgeOne(a: Assertion, o: TrialObservation): AssertionResult {
     }
     case 'files_changed': {
       const missing = a.globs.filter((g) => !o.changed.some((p) => globMatch(g, p)));
-      return r(missing.length === 0, missing.length ? `no changed file matches ${missing.join(', ')}` : `changed: ${o.changed.filter((p) => a.globs.some((g) => globMatch(g, p))).join(', ')}`);
+      return r(
+        missing.length === 0,
+        missing.length
+          ? `no changed file matches ${missing.join(', ')}`
+          : `changed: ${o.changed.filter((p) => a.globs.some((g) => globMatch(g, p))).join(', ')}`,
+      );
     }
     case 'files_unchanged': {
       const touched = o.changed.filter((p) => a.globs.some((g) => globMatch(g, p)));
-      return r(touched.length === 0, touched.length ? `changed: ${touched.join(', ')}` : `nothing under ${a.globs.join(', ')} changed`);
+      return r(
+        touched.length === 0,
+        touched.length ? `changed: ${touched.join(', ')}` : `nothing under ${a.globs.join(', ')} changed`,
+      );
     }
     case 'skill_triggered': {
       const seen = o.transcript.skillLoaded;
-      if (seen === 'unknown') return { kind: a.kind, status: 'unknown', detail: `the transcript does not tell whether the skill was loaded${o.transcript.problem ? ` (${o.transcript.problem})` : ''}` };
+      if (seen === 'unknown')
+        return {
+          kind: a.kind,
+          status: 'unknown',
+          detail: `the transcript does not tell whether the skill was loaded${o.transcript.problem ? ` (${o.transcript.problem})` : ''}`,
+        };
       const loaded = seen === 'yes';
-      return r(loaded === a.expected, `skill ${loaded ? 'loaded' : 'not loaded'}${loaded === a.expected ? '' : `, expected ${a.expected ? 'loaded' : 'not loaded'}`}`);
+      return r(
+        loaded === a.expected,
+        `skill ${loaded ? 'loaded' : 'not loaded'}${loaded === a.expected ? '' : `, expected ${a.expected ? 'loaded' : 'not loaded'}`}`,
+      );
     }
     case 'artifact': {
       const docs = o.artifacts(a.ref);
@@ -67,14 +97,23 @@ function judgeOne(a: Assertion, o: TrialObservation): AssertionResult {
           const v = at(d.doc, a.where);
           if (v === undefined) continue;
           if (!a.hasExpect || deepEqual(v, a.expect)) return r(true, `${d.rel}: ${a.where} = ${JSON.stringify(v)}`);
-        } else if (a.hasExpect ? d.status === a.expect : d.status === 'pass') return r(true, `${d.rel}: ${d.status} (${d.detail})`);
+        } else if (a.hasExpect ? d.status === a.expect : d.status === 'pass')
+          return r(true, `${d.rel}: ${d.status} (${d.detail})`);
       }
       const d = valid[0]!;
       if (a.where !== undefined) {
         const v = at(d.doc, a.where);
-        return r(false, v === undefined ? `${d.rel}: no ${a.where}` : `${d.rel}: ${a.where} = ${JSON.stringify(v)}, expected ${JSON.stringify(a.expect)}`);
+        return r(
+          false,
+          v === undefined
+            ? `${d.rel}: no ${a.where}`
+            : `${d.rel}: ${a.where} = ${JSON.stringify(v)}, expected ${JSON.stringify(a.expect)}`,
+        );
       }
-      return r(false, `${d.rel}: ${d.status} (${d.detail})${a.hasExpect ? `, expected ${JSON.stringify(a.expect)}` : ''}`);
+      return r(
+        false,
+        `${d.rel}: ${d.status} (${d.detail})${a.hasExpect ? `, expected ${JSON.stringify(a.expect)}` : ''}`,
+      );
     }
   }
 }
@@ -84,7 +123,8 @@ function at(doc: unknown, path: string): unknown {
   let cur: unknown = doc;
   for (const seg of path.split('.')) {
     if (Array.isArray(cur)) cur = seg === 'length' ? cur.length : /^\d+$/.test(seg) ? cur[Number(seg)] : undefined;
-    else if (typeof cur === 'object' && cur !== null) cur = Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
+    else if (typeof cur === 'object' && cur !== null)
+      cur = Object.prototype.hasOwnProperty.call(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
     else if (typeof cur === 'string' && seg === 'length') cur = cur.length;
     else return undefined;
   }
@@ -97,7 +137,10 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** 95% Wilson score interval of k successes in n trials. */
@@ -123,7 +166,10 @@ export function deltaInterval(k1: number, n1: number, k2: number, n2: number): {
   const d = p1 - p2;
   return {
     value: d,
-    interval: { low: Math.max(-1, d - Math.sqrt((p1 - a.low) ** 2 + (b.high - p2) ** 2)), high: Math.min(1, d + Math.sqrt((a.high - p1) ** 2 + (p2 - b.low) ** 2)) },
+    interval: {
+      low: Math.max(-1, d - Math.sqrt((p1 - a.low) ** 2 + (b.high - p2) ** 2)),
+      high: Math.min(1, d + Math.sqrt((a.high - p1) ** 2 + (p2 - b.low) ** 2)),
+    },
   };
 }
 
@@ -132,7 +178,9 @@ export function deltaInterval(k1: number, n1: number, k2: number, n2: number): {
  * unknown or incomplete trial counts against the skill: a missed trigger for a
  * should_trigger prompt, a false trigger for a should_not_trigger one.
  */
-export function scoreTrigger(trials: readonly Pick<TrialResult, 'shouldTrigger' | 'skillLoaded' | 'outcome'>[]): TriggerScore {
+export function scoreTrigger(
+  trials: readonly Pick<TrialResult, 'shouldTrigger' | 'skillLoaded' | 'outcome'>[],
+): TriggerScore {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -173,6 +221,11 @@ export function summariseAssertions(trials: readonly Pick<TrialResult, 'assertio
     const passed = all.filter((a) => a.status === 'pass').length;
     const miss = all.find((a) => a.status !== 'pass');
     const status = miss ? (all.every((a) => a.status === 'unknown') ? 'unknown' : 'fail') : 'pass';
-    return { kind: a0.kind, status, detail: trials.length > 1 ? `${passed}/${trials.length} trials${miss ? ` — ${miss.detail}` : ''}` : (miss ?? a0).detail };
+    return {
+      kind: a0.kind,
+      status,
+      detail:
+        trials.length > 1 ? `${passed}/${trials.length} trials${miss ? ` — ${miss.detail}` : ''}` : (miss ?? a0).detail,
+    };
   });
 }

@@ -36,7 +36,11 @@ function replySnippet(output: string): string | undefined {
  * the trial did — same task, the files it changed, its exit code, its reply, and whether
  * the skill loaded (only when the transcript could tell). The author edits it from there.
  */
-export function evalFromTrial(trial: Pick<TrialResult, 'task' | 'exitCode' | 'changed' | 'skillLoaded' | 'baseline'>, output: string, fixture?: string): string {
+export function evalFromTrial(
+  trial: Pick<TrialResult, 'task' | 'exitCode' | 'changed' | 'skillLoaded' | 'baseline'>,
+  output: string,
+  fixture?: string,
+): string {
   const assert: Record<string, unknown>[] = [];
   if (trial.skillLoaded !== 'unknown') assert.push({ skill_triggered: trial.skillLoaded === 'yes' });
   if (trial.exitCode !== null) assert.push({ exit_code: trial.exitCode });

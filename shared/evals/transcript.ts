@@ -7,7 +7,13 @@ import type { Transcript, TranscriptEntry, TranscriptFormat, Tri } from './model
  * "not loaded" only when the stream ran to its final event; otherwise "unknown".
  */
 export function readTranscript(format: TranscriptFormat, stdout: string, skill: string): Transcript {
-  if (format === 'text') return { skillLoaded: 'unknown', tools: [], entries: stdout ? [{ kind: 'message', text: stdout }] : [], output: stdout };
+  if (format === 'text')
+    return {
+      skillLoaded: 'unknown',
+      tools: [],
+      entries: stdout ? [{ kind: 'message', text: stdout }] : [],
+      output: stdout,
+    };
   const events: Record<string, unknown>[] = [];
   let bad = 0;
   for (const line of stdout.split('\n')) {
@@ -22,11 +28,30 @@ export function readTranscript(format: TranscriptFormat, stdout: string, skill: 
     }
   }
   if (events.length === 0) {
-    return { skillLoaded: 'unknown', tools: [], entries: [], output: stdout, problem: stdout.trim() === '' ? `no ${format} events on stdout (empty output)` : `stdout is not a ${format} JSON event stream (${bad} unreadable line(s))` };
+    return {
+      skillLoaded: 'unknown',
+      tools: [],
+      entries: [],
+      output: stdout,
+      problem:
+        stdout.trim() === ''
+          ? `no ${format} events on stdout (empty output)`
+          : `stdout is not a ${format} JSON event stream (${bad} unreadable line(s))`,
+    };
   }
-  const r = format === 'claude-code' ? claude(events, skill) : format === 'codex' ? codex(events, skill) : gemini(events, skill);
+  const r =
+    format === 'claude-code'
+      ? claude(events, skill)
+      : format === 'codex'
+        ? codex(events, skill)
+        : gemini(events, skill);
   const loaded: Tri = r.evidence ? 'yes' : r.complete ? 'no' : 'unknown';
-  return { skillLoaded: loaded, tools: [...new Set(r.entries.filter((e) => e.kind === 'tool').map((e) => e.tool!))], entries: r.entries, output: r.output };
+  return {
+    skillLoaded: loaded,
+    tools: [...new Set(r.entries.filter((e) => e.kind === 'tool').map((e) => e.tool!))],
+    entries: r.entries,
+    output: r.output,
+  };
 }
 
 interface Read {
@@ -37,7 +62,8 @@ interface Read {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const rec = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** A path or command that reads this skill's SKILL.md in any agent's skill folder. */
 function readsSkillFile(text: string, skill: string): boolean {
@@ -82,7 +108,8 @@ function codex(events: readonly Record<string, unknown>[], skill: string): Read 
   for (const e of events) {
     const type = str(e.type);
     if (type === 'turn.completed') out.complete = true;
-    else if (type === 'turn.failed' || type === 'error') out.entries.push({ kind: 'error', text: str(rec(e.error).message) || str(e.message) });
+    else if (type === 'turn.failed' || type === 'error')
+      out.entries.push({ kind: 'error', text: str(rec(e.error).message) || str(e.message) });
     else if (type === 'item.completed') {
       const item = rec(e.item);
       const it = str(item.type);
@@ -97,7 +124,11 @@ function codex(events: readonly Record<string, unknown>[], skill: string): Read 
         const changes = Array.isArray(item.changes) ? item.changes.map((c) => str(rec(c).path)).join(', ') : '';
         out.entries.push({ kind: 'tool', tool: 'file_change', text: changes });
       } else if (it === 'mcp_tool_call') {
-        out.entries.push({ kind: 'tool', tool: `${str(item.server)}.${str(item.tool)}`, text: JSON.stringify(item.arguments ?? {}) });
+        out.entries.push({
+          kind: 'tool',
+          tool: `${str(item.server)}.${str(item.tool)}`,
+          text: JSON.stringify(item.arguments ?? {}),
+        });
       } else if (it === 'web_search') {
         out.entries.push({ kind: 'tool', tool: 'web_search', text: str(item.query) });
       }
@@ -120,7 +151,8 @@ function gemini(events: readonly Record<string, unknown>[], skill: string): Read
       const params = rec(e.parameters);
       out.entries.push({ kind: 'tool', tool: name, text: JSON.stringify(params) });
       if (name === 'activate_skill' && params.name === skill) out.evidence = true;
-      if (readsSkillFile(str(params.file_path) || str(params.absolute_path) || str(params.command), skill)) out.evidence = true;
+      if (readsSkillFile(str(params.file_path) || str(params.absolute_path) || str(params.command), skill))
+        out.evidence = true;
     } else if (type === 'error') out.entries.push({ kind: 'error', text: str(e.message) });
     else if (type === 'result') {
       out.complete = true;

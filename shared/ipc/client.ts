@@ -27,7 +27,11 @@ export function createApi(transport: Transport): Api {
         get: (_t, method) => {
           if (typeof method !== 'string') return undefined;
           let fn = methods.get(method);
-          if (!fn) methods.set(method, (fn = async (request: unknown) => unwrap(await transport.invoke(`${name}.${method}`, request ?? {}))));
+          if (!fn)
+            methods.set(
+              method,
+              (fn = async (request: unknown) => unwrap(await transport.invoke(`${name}.${method}`, request ?? {}))),
+            );
           return fn;
         },
       });

@@ -75,7 +75,9 @@ export function listChannels(): { area: Area; method: string; name: ChannelName;
 const BY_NAME = new Map(listChannels().map((c) => [c.name as string, c]));
 
 /** The definition behind a wire name, or undefined for a name the contract does not have. */
-export function lookupChannel(name: string): { area: Area; method: string; name: ChannelName; def: ChannelDef } | undefined {
+export function lookupChannel(
+  name: string,
+): { area: Area; method: string; name: ChannelName; def: ChannelDef } | undefined {
   return BY_NAME.get(name);
 }
 

@@ -19,7 +19,11 @@ export interface EventDef<P extends z.ZodType = z.ZodType> {
   readonly payload: P;
 }
 
-export function channel<Req extends z.ZodType, Res extends z.ZodType>(summary: string, request: Req, response: Res): ChannelDef<Req, Res> {
+export function channel<Req extends z.ZodType, Res extends z.ZodType>(
+  summary: string,
+  request: Req,
+  response: Res,
+): ChannelDef<Req, Res> {
   return { kind: 'channel', summary, request, response };
 }
 

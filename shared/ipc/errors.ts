@@ -38,9 +38,16 @@ export function unwrap<T>(raw: unknown): T {
   if (typeof raw === 'object' && raw !== null) {
     const env = raw as { ok?: unknown; value?: unknown; error?: { code?: unknown; message?: unknown } };
     if (env.ok === true && 'value' in env) return env.value as T;
-    if (env.ok === false && typeof env.error?.message === 'string' && (IPC_ERROR_CODES as readonly unknown[]).includes(env.error.code)) {
+    if (
+      env.ok === false &&
+      typeof env.error?.message === 'string' &&
+      (IPC_ERROR_CODES as readonly unknown[]).includes(env.error.code)
+    ) {
       throw new IpcError({ code: env.error.code as IpcErrorCode, message: env.error.message });
     }
   }
-  throw new IpcError({ code: 'invalid-response', message: 'the transport returned something that is not an IPC envelope' });
+  throw new IpcError({
+    code: 'invalid-response',
+    message: 'the transport returned something that is not an IPC envelope',
+  });
 }

@@ -12,9 +12,12 @@ export const EVENTS = {
     z.object({ root: z.string(), paths: z.array(z.string()), at: z.string() }),
   ),
   /** The open project was switched from outside the renderer (a menu, the command line). */
-  'project.opened': eventStream('main opened a project for this window (menu, second instance)', z.object({ root: z.string(), name: z.string() })),
+  'project.opened': eventStream(
+    'main opened a project for this window (menu, second instance)',
+    z.object({ root: z.string(), name: z.string() }),
+  ),
   /** The project was closed from outside the renderer (the File menu). */
-  'project.closed': eventStream('main closed this window\'s project (menu)', z.object({ root: z.string() })),
+  'project.closed': eventStream("main closed this window's project (menu)", z.object({ root: z.string() })),
   /** Progress of a long operation (install, compile, scan). */
   progress: eventStream(
     'progress of a long operation',
@@ -30,7 +33,12 @@ export const EVENTS = {
     'state of a sandboxed run: started, output truncated, exit with status and duration',
     z.discriminatedUnion('type', [
       z.object({ runId: z.string(), type: z.literal('started'), at: z.string() }),
-      z.object({ runId: z.string(), type: z.literal('truncated'), stream: z.enum(['stdout', 'stderr']), limitBytes: z.number().int() }),
+      z.object({
+        runId: z.string(),
+        type: z.literal('truncated'),
+        stream: z.enum(['stdout', 'stderr']),
+        limitBytes: z.number().int(),
+      }),
       z.object({
         runId: z.string(),
         type: z.literal('exit'),

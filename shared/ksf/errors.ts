@@ -11,7 +11,11 @@ export interface LoadError {
   readonly problems?: readonly string[];
 }
 
-export function loadError(file: string, message: string, extra: Partial<Pick<LoadError, 'line' | 'column' | 'problems'>> = {}): LoadError {
+export function loadError(
+  file: string,
+  message: string,
+  extra: Partial<Pick<LoadError, 'line' | 'column' | 'problems'>> = {},
+): LoadError {
   return { kind: 'load-error', file, message, ...extra };
 }
 

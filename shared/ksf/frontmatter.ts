@@ -20,7 +20,8 @@ export function splitFrontmatter(text: string, readData: boolean): { frontmatter
  * flow, anchors, comments, block indicators, or scalars YAML would retype) or quoted text
  * without escapes. For such frontmatter — most of it — the YAML parser is not needed.
  */
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(?:"([^"\\]*)"|'([^']*)'|([A-Za-z][^#:'"{}[\],&*!|>%@`]*?))[ \t]*$/;
+const SIMPLE_LINE =
+  /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(?:"([^"\\]*)"|'([^']*)'|([A-Za-z][^#:'"{}[\],&*!|>%@`]*?))[ \t]*$/;
 const RETYPED = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
 function readSimple(inner: string): Record<string, string> | undefined {
@@ -50,7 +51,8 @@ function readYaml(raw: string, inner: string): Frontmatter {
         if (!isScalar(pair.key) || !isScalar(pair.value) || pair.value.value === null) continue;
         const v = pair.value;
         // A number or boolean keeps the text the author wrote (`1e3`, not `1000`).
-        data[String(pair.key.value).toLowerCase()] = typeof v.value === 'string' || !v.range ? String(v.value) : inner.slice(v.range[0], v.range[1]);
+        data[String(pair.key.value).toLowerCase()] =
+          typeof v.value === 'string' || !v.range ? String(v.value) : inner.slice(v.range[0], v.range[1]);
       }
     }
     return { raw, data };

@@ -11,7 +11,12 @@ export interface LoadOptions {
   readonly nameHint?: string;
 }
 
-export const BARE_DEFAULTS = { version: '0.0.0', budget: 6000, standing: 250, description: 'Imported skill (no manifest)' } as const;
+export const BARE_DEFAULTS = {
+  version: '0.0.0',
+  budget: 6000,
+  standing: 250,
+  description: 'Imported skill (no manifest)',
+} as const;
 
 /** Loads a skill from its file tree. Pure: every byte it looks at is in `tree`. */
 export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Skill> {
@@ -23,7 +28,10 @@ export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Sk
   if (md.value === undefined) {
     return {
       ok: false,
-      error: loadError(tree.root, 'no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder'),
+      error: loadError(
+        tree.root,
+        'no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder',
+      ),
     };
   }
   const toml = readText(tree, 'skill.toml');
@@ -66,12 +74,24 @@ function loadBare(tree: SkillTree, text: string, options: LoadOptions): Result<S
   const { frontmatter, rest } = splitFrontmatter(text, true);
   const body = rest.trimStart();
   const declared = frontmatter?.data.name;
-  const name = declared !== undefined && NAME_RE.test(declared) ? declared : slug(options.nameHint ?? basename(tree.root));
+  const name =
+    declared !== undefined && NAME_RE.test(declared) ? declared : slug(options.nameHint ?? basename(tree.root));
   if (!NAME_RE.test(name)) {
-    return { ok: false, error: loadError(tree.root, `cannot derive a valid skill name (got "${name}") — add a skill.toml or a frontmatter name`) };
+    return {
+      ok: false,
+      error: loadError(
+        tree.root,
+        `cannot derive a valid skill name (got "${name}") — add a skill.toml or a frontmatter name`,
+      ),
+    };
   }
   const manifest: Manifest = {
-    skill: { name, version: BARE_DEFAULTS.version, description: frontmatter?.data.description ?? BARE_DEFAULTS.description, authors: [] },
+    skill: {
+      name,
+      version: BARE_DEFAULTS.version,
+      description: frontmatter?.data.description ?? BARE_DEFAULTS.description,
+      authors: [],
+    },
     context: { budget: BARE_DEFAULTS.budget, standing: BARE_DEFAULTS.standing, disclosure: 'lazy' },
     triggers: { commands: [], auto: [], events: [] },
     permissions: { tools: [], network: false, write: false },
@@ -83,7 +103,15 @@ function loadBare(tree: SkillTree, text: string, options: LoadOptions): Result<S
   };
   return {
     ok: true,
-    value: { tree, manifest, manifested: false, skillMd: text, ...(frontmatter ? { frontmatter } : {}), bodyOffset: text.length - body.length, body },
+    value: {
+      tree,
+      manifest,
+      manifested: false,
+      skillMd: text,
+      ...(frontmatter ? { frontmatter } : {}),
+      bodyOffset: text.length - body.length,
+      body,
+    },
   };
 }
 
@@ -93,28 +121,47 @@ function readText(tree: SkillTree, rel: string): Result<string | undefined> {
   const file = joinDisplay(tree.root, rel);
   if (!entry) return { ok: true, value: undefined };
   if (entry.kind === 'symlink') {
-    return { ok: false, error: loadError(file, `is a symlink (to ${entry.target}) — not followed; a skill's files must be real files inside it`) };
+    return {
+      ok: false,
+      error: loadError(
+        file,
+        `is a symlink (to ${entry.target}) — not followed; a skill's files must be real files inside it`,
+      ),
+    };
   }
   if (entry.kind === 'dir') return { ok: false, error: loadError(file, 'is a directory, expected a file') };
   const decoded = decodeUtf8(entry.bytes);
-  if (!decoded.ok) return { ok: false, error: loadError(file, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`) };
+  if (!decoded.ok)
+    return {
+      ok: false,
+      error: loadError(file, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`),
+    };
   return { ok: true, value: decoded.text };
 }
 
 function checkLimits(tree: SkillTree): LoadError | undefined {
   if (tree.entries.length > LIMITS.maxEntries) {
-    return loadError(tree.root, `holds ${tree.entries.length} entries, over the limit of ${LIMITS.maxEntries} — refusing to review it`);
+    return loadError(
+      tree.root,
+      `holds ${tree.entries.length} entries, over the limit of ${LIMITS.maxEntries} — refusing to review it`,
+    );
   }
   let total = 0;
   for (const e of tree.entries) {
     if (e.kind !== 'file') continue;
     if (e.bytes.length > LIMITS.maxFileBytes) {
-      return loadError(joinDisplay(tree.root, e.path), `file is ${formatBytes(e.bytes.length)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`);
+      return loadError(
+        joinDisplay(tree.root, e.path),
+        `file is ${formatBytes(e.bytes.length)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`,
+      );
     }
     total += e.bytes.length;
   }
   if (total > LIMITS.maxSkillBytes) {
-    return loadError(tree.root, `skill is ${formatBytes(total)} in total, over the ${formatBytes(LIMITS.maxSkillBytes)} limit — not read`);
+    return loadError(
+      tree.root,
+      `skill is ${formatBytes(total)} in total, over the ${formatBytes(LIMITS.maxSkillBytes)} limit — not read`,
+    );
   }
   return undefined;
 }
@@ -127,4 +174,3 @@ export function slug(s: string): string {
     .replace(/^[^a-z]+/, '')
     .slice(0, 40);
 }
-

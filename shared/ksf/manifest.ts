@@ -36,7 +36,8 @@ export function validateManifest(raw: TomlTable): ManifestResult {
   if (description.length < 10 || description.length > 200) problems.push('skill.description must be 10–200 characters');
 
   const budget = asNumber(context.budget);
-  if (budget === undefined || budget < 50 || budget > 20000) problems.push('context.budget is required and must be 50–20000');
+  if (budget === undefined || budget < 50 || budget > 20000)
+    problems.push('context.budget is required and must be 50–20000');
   else if (!Number.isInteger(budget)) problems.push('context.budget must be an integer');
 
   const standing = asNumber(context.standing);
@@ -53,7 +54,10 @@ export function validateManifest(raw: TomlTable): ManifestResult {
   const triggers = t('triggers');
   const commands = strings(triggers.commands);
   for (const c of commands) {
-    if (!COMMAND_RE.test(c)) problems.push(`triggers.commands "${c}" must match ${String(COMMAND_RE)} (a slash and a lowercase name — no paths)`);
+    if (!COMMAND_RE.test(c))
+      problems.push(
+        `triggers.commands "${c}" must match ${String(COMMAND_RE)} (a slash and a lowercase name — no paths)`,
+      );
   }
 
   const disclosure = context.disclosure;
@@ -95,7 +99,9 @@ export function validateManifest(raw: TomlTable): ManifestResult {
       artifacts: { produces: strings(artifacts.produces), consumes: strings(artifacts.consumes) },
       targets: { requires: strings(targets.requires), mode: targets.mode === 'gate' ? 'gate' : 'skill' },
       lore: { reads: strings(lore.reads), writes: strings(lore.writes) },
-      dependencies: Object.fromEntries(Object.entries(deps).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      dependencies: Object.fromEntries(
+        Object.entries(deps).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      ),
       mcp: {
         onUnsupported: mcp.on_unsupported === 'error' ? 'error' : 'warn',
         servers: readServers(mcp.servers),

@@ -6,7 +6,17 @@ export const SEMVER_RE = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 export const COMMAND_RE = /^\/[a-z][a-z0-9-]*$/;
 export const ARTIFACT_REF_RE = /^[a-z][a-z0-9-]*@\d+$/;
 
-export const KNOWN_TABLES = ['skill', 'context', 'triggers', 'permissions', 'artifacts', 'targets', 'lore', 'dependencies', 'mcp'] as const;
+export const KNOWN_TABLES = [
+  'skill',
+  'context',
+  'triggers',
+  'permissions',
+  'artifacts',
+  'targets',
+  'lore',
+  'dependencies',
+  'mcp',
+] as const;
 /** Keys each fixed table understands; anything else in them is a typo the author should see. */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   skill: ['name', 'version', 'description', 'license', 'homepage', 'authors'],
@@ -49,7 +59,11 @@ export interface Manifest {
     readonly authors: readonly string[];
   };
   readonly context: { readonly budget: number; readonly standing: number; readonly disclosure: Disclosure };
-  readonly triggers: { readonly commands: readonly string[]; readonly auto: readonly string[]; readonly events: readonly string[] };
+  readonly triggers: {
+    readonly commands: readonly string[];
+    readonly auto: readonly string[];
+    readonly events: readonly string[];
+  };
   readonly permissions: { readonly tools: readonly string[]; readonly network: boolean; readonly write: boolean };
   readonly artifacts: { readonly produces: readonly string[]; readonly consumes: readonly string[] };
   readonly targets: { readonly requires: readonly string[]; readonly mode: Mode };

@@ -74,7 +74,12 @@ export function splitCode(body: string): { text: string; offset: number; code: b
 }
 
 /** One prose stretch of the body; `base` is its offset in the whole body (for error locations). */
-function resolveProse(body: string, base: number, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
+function resolveProse(
+  body: string,
+  base: number,
+  skillName: string,
+  prompt: (name: string) => PromptLookup,
+): Resolution {
   let failure: Resolution | undefined;
   let inlinedPrompt = false;
   if (!body.includes('{{')) return { ok: true, text: body, inlinedPrompt };
@@ -102,7 +107,12 @@ function resolveProse(body: string, base: number, skillName: string, prompt: (na
         return match;
       }
       default:
-        failure = { ok: false, message: `${skillName}: unknown template variable ${match}`, offset, length: match.length };
+        failure = {
+          ok: false,
+          message: `${skillName}: unknown template variable ${match}`,
+          offset,
+          length: match.length,
+        };
         return match;
     }
   });

@@ -5,9 +5,7 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 export const BOM = '\uFEFF';
 
-export type Decoded =
-  | { ok: true; text: string; bom: boolean }
-  | { ok: false; byteOffset: number };
+export type Decoded = { ok: true; text: string; bom: boolean } | { ok: false; byteOffset: number };
 
 /** Strict UTF-8; one leading BOM is removed and reported as `bom`. */
 export function decodeUtf8(bytes: Uint8Array): Decoded {

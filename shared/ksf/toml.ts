@@ -3,8 +3,7 @@ import { parse, TomlError } from 'smol-toml';
 export type TomlTable = Record<string, unknown>;
 
 export type TomlResult =
-  | { ok: true; table: TomlTable }
-  | { ok: false; message: string; line?: number; column?: number };
+  { ok: true; table: TomlTable } | { ok: false; message: string; line?: number; column?: number };
 
 /** Keys that could reach Object.prototype once the table is used as a plain object. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

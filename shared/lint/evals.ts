@@ -28,7 +28,9 @@ export function evalsCheck(skill: Skill): Check | undefined {
     const doc = parseDocument(decoded.text, { uniqueKeys: true, prettyErrors: false });
     const err = doc.errors[0];
     if (err) {
-      problems.push(`${f.path}: invalid YAML (${err.message.split('\n')[0]}${err.linePos ? ` at line ${err.linePos[0].line}` : ''})`);
+      problems.push(
+        `${f.path}: invalid YAML (${err.message.split('\n')[0]}${err.linePos ? ` at line ${err.linePos[0].line}` : ''})`,
+      );
       continue;
     }
     const tierNode = isMap(doc.contents) ? doc.contents.get('tier', true) : undefined;
@@ -40,9 +42,11 @@ export function evalsCheck(skill: Skill): Check | undefined {
     byTier.set(tier, [...(byTier.get(tier) ?? []), name]);
   }
   const listing = TIERS.filter((t) => byTier.has(t)).map((t) => `${t}: ${byTier.get(t)!.join(', ')}`);
-  const needsRunner = (byTier.get('audit')?.length ?? 0) + (byTier.get('behavioral')?.length ?? 0) + (byTier.get('trigger')?.length ?? 0);
+  const needsRunner =
+    (byTier.get('audit')?.length ?? 0) + (byTier.get('behavioral')?.length ?? 0) + (byTier.get('trigger')?.length ?? 0);
   const parts = [`${files.length} eval file(s)${listing.length ? ` — ${listing.join('; ')}` : ''}`];
-  if (needsRunner) parts.push(`${needsRunner} audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"`);
+  if (needsRunner)
+    parts.push(`${needsRunner} audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"`);
   parts.push(...problems);
   return { id: 'evals', status: problems.length ? 'warn' : 'pass', detail: parts.join('; ') };
 }

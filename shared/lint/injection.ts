@@ -3,7 +3,10 @@ import type { Hit } from './types';
 
 /** Phrases that try to steer the model against its user. Heuristic: a warning to review, never a block. */
 const INJECTION: readonly Pattern[] = [
-  { label: 'override of prior instructions', re: /ignore\s+(?:all\s+)?(?:your\s+)?(?:previous|prior|above)\s+instructions/gi },
+  {
+    label: 'override of prior instructions',
+    re: /ignore\s+(?:all\s+)?(?:your\s+)?(?:previous|prior|above)\s+instructions/gi,
+  },
   { label: 'disregard-directive', re: /disregard\s+(?:the\s+)?(?:above|previous|prior|system)/gi },
   { label: 'role reassignment', re: /you\s+are\s+now\s+(?:a|an|the)\b/gi },
   { label: 'conceal-from-user', re: /do\s+not\s+(?:tell|inform|reveal\s+to)\s+the\s+user/gi },
@@ -16,7 +19,10 @@ const INJECTION: readonly Pattern[] = [
     label: 'auto-run / no-consent directive',
     re: /(?:automatically|silently)\s+(?:install|run|execute)|without\s+(?:asking|prompting|confirmation|the\s+user'?s?\s+(?:consent|approval|permission))/gi,
   },
-  { label: 'bulk-credential harvesting', re: /(?:collect|gather|dump|harvest)\s+(?:all\s+)?(?:the\s+)?(?:passwords|credentials|secrets|api\s*keys|ssh\s+keys|the\s+database)/gi },
+  {
+    label: 'bulk-credential harvesting',
+    re: /(?:collect|gather|dump|harvest)\s+(?:all\s+)?(?:the\s+)?(?:passwords|credentials|secrets|api\s*keys|ssh\s+keys|the\s+database)/gi,
+  },
   {
     label: 'hidden directive in HTML comment',
     re: /<!--(?:(?!-->)[\s\S]){0,400}?(?:ignore\s+(?:all\s+|the\s+)?(?:previous|prior|above)\s+instructions|you\s+are\s+now\b|disregard\s+(?:the\s+)?(?:above|previous|system))(?:(?!-->)[\s\S])*?-->/gi,

@@ -68,8 +68,14 @@ export function linksCheck(skill: Skill, spans: Spans): Check | undefined {
     }
   }
   if (relative === 0) return undefined;
-  if (missing.length === 0) return { id: 'links', status: 'pass', detail: `${relative} relative link(s), all in the folder` };
+  if (missing.length === 0)
+    return { id: 'links', status: 'pass', detail: `${relative} relative link(s), all in the folder` };
   const shown = names.slice(0, MAX_LISTED).join(', ');
   const more = names.length > MAX_LISTED ? `, and ${names.length - MAX_LISTED} more` : '';
-  return { id: 'links', status: 'warn', detail: `links to file(s) not in the skill folder: ${shown}${more}`, locations: missing };
+  return {
+    id: 'links',
+    status: 'warn',
+    detail: `links to file(s) not in the skill folder: ${shown}${more}`,
+    locations: missing,
+  };
 }

@@ -40,15 +40,20 @@ export function lintMcpServers(servers: readonly McpServer[]): McpFindings {
       continue;
     }
     if (s.tools.length === 0) {
-      fail('tools is required — list the tools this server may expose, or ["*"] to allow all (which the install gate will show prominently)');
+      fail(
+        'tools is required — list the tools this server may expose, or ["*"] to allow all (which the install gate will show prominently)',
+      );
     } else if (s.tools.includes('*')) {
-      warnings.push(`mcp.servers.${s.name}: tools = ["*"] — every tool this server exposes is allowed, including ones added in a later version`);
+      warnings.push(
+        `mcp.servers.${s.name}: tools = ["*"] — every tool this server exposes is allowed, including ones added in a later version`,
+      );
     }
 
     if (s.transport === 'stdio') lintStdio(s, fail);
     else lintRemote(s, fail);
 
-    if (s.timeoutMs !== undefined && !(Number.isInteger(s.timeoutMs) && s.timeoutMs > 0)) fail('timeout_ms must be a positive integer');
+    if (s.timeoutMs !== undefined && !(Number.isInteger(s.timeoutMs) && s.timeoutMs > 0))
+      fail('timeout_ms must be a positive integer');
     lintValues('env', s.env, fail);
     lintValues('headers', s.headers, fail);
   }
@@ -60,11 +65,14 @@ function lintStdio(s: McpServer, fail: (m: string) => void): void {
   if (s.url !== undefined) fail('stdio transport must not declare a url');
   if (s.command !== undefined) {
     if (/\s/.test(s.command)) fail('command must be a single executable, not a shell string — put arguments in args');
-    else if (SHELL_META.test(s.command)) fail('command contains shell metacharacters; it is executed directly, with no shell');
+    else if (SHELL_META.test(s.command))
+      fail('command contains shell metacharacters; it is executed directly, with no shell');
   }
   for (const a of s.args) {
-    if (SHELL_META.test(a) && !VAR_REF.test(a)) fail(`arg "${a}" contains shell metacharacters; args are passed directly, with no shell`);
-    if (UNPINNED.test(a)) fail(`arg "${a}" is not pinned to an exact version — an unpinned server can change under you between runs`);
+    if (SHELL_META.test(a) && !VAR_REF.test(a))
+      fail(`arg "${a}" contains shell metacharacters; args are passed directly, with no shell`);
+    if (UNPINNED.test(a))
+      fail(`arg "${a}" is not pinned to an exact version — an unpinned server can change under you between runs`);
   }
 }
 
@@ -84,15 +92,22 @@ function lintRemote(s: McpServer, fail: (m: string) => void): void {
   } else if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
     fail('url uses plain http off-loopback — credentials and tool traffic would cross the network in the clear');
   }
-  if (url.username !== '' || url.password !== '') fail('url must not embed credentials (user:password@) — use headers with a ${VAR} reference');
+  if (url.username !== '' || url.password !== '')
+    fail('url must not embed credentials (user:password@) — use headers with a ${VAR} reference');
 }
 
-function lintValues(where: 'env' | 'headers', values: Readonly<Record<string, string>>, fail: (m: string) => void): void {
+function lintValues(
+  where: 'env' | 'headers',
+  values: Readonly<Record<string, string>>,
+  fail: (m: string) => void,
+): void {
   for (const [k, v] of Object.entries(values)) {
     const shape = SECRET_SHAPES.find(([re]) => re.test(v));
     if (shape) fail(`${where}.${k} looks like ${shape[1]} committed in plain text — use a \${VAR} reference instead`);
     else if (CREDENTIAL_KEY.test(k) && v !== '' && !VAR_REF.test(v)) {
-      fail(`${where}.${k} is named as a credential but holds a literal — use a \${VAR} reference so nothing secret is committed`);
+      fail(
+        `${where}.${k} is named as a credential but holds a literal — use a \${VAR} reference so nothing secret is committed`,
+      );
     }
   }
 }

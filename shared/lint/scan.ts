@@ -30,7 +30,10 @@ export function scanSet(skill: Skill): ScanSet {
   for (const entry of skill.tree.entries) {
     if (entry.kind === 'dir') continue;
     if (entry.kind === 'symlink') {
-      hidden.push({ path: entry.path, message: `symlink (→ ${entry.target}) — not followed; it points outside the reviewed files` });
+      hidden.push({
+        path: entry.path,
+        message: `symlink (→ ${entry.target}) — not followed; it points outside the reviewed files`,
+      });
       continue;
     }
     let text: string;
@@ -45,7 +48,8 @@ export function scanSet(skill: Skill): ScanSet {
   }
   const textOf = (path: string): string => documents.find((d) => d.path === path)?.text ?? '';
   if (skill.rawManifest) hidden.push(...escapedInvisible('skill.toml', textOf('skill.toml'), skill.rawManifest, ''));
-  if (skill.frontmatter) hidden.push(...escapedInvisible('SKILL.md', textOf('SKILL.md'), skill.frontmatter.data, 'frontmatter'));
+  if (skill.frontmatter)
+    hidden.push(...escapedInvisible('SKILL.md', textOf('SKILL.md'), skill.frontmatter.data, 'frontmatter'));
   return { documents, hidden };
 }
 
@@ -58,9 +62,12 @@ export function scanSet(skill: Skill): ScanSet {
 function escapedInvisible(path: string, fileText: string, value: unknown, key: string): StructuralFinding[] {
   if (typeof value === 'string') {
     const hits = findInvisible(value).filter((h) => !fileText.includes(h.match));
-    return hits.length ? [{ path, message: `${key}: invisible characters written as escapes (${distinctCodePoints(hits).join(', ')})` }] : [];
+    return hits.length
+      ? [{ path, message: `${key}: invisible characters written as escapes (${distinctCodePoints(hits).join(', ')})` }]
+      : [];
   }
   if (Array.isArray(value)) return value.flatMap((v, i) => escapedInvisible(path, fileText, v, `${key}[${i}]`));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => escapedInvisible(path, fileText, v, key ? `${key}.${k}` : k));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => escapedInvisible(path, fileText, v, key ? `${key}.${k}` : k));
   return [];
 }

@@ -11,7 +11,8 @@ const SERVER_KEYS = ['transport', 'command', 'args', 'url', 'env', 'headers', 't
 export function schemaWarnings(raw: TomlTable): string[] {
   const out: string[] = [];
   for (const key of Object.keys(raw)) {
-    if (!(KNOWN_TABLES as readonly string[]).includes(key)) out.push(`unknown table [${key}] — typo or unsupported, ignored`);
+    if (!(KNOWN_TABLES as readonly string[]).includes(key))
+      out.push(`unknown table [${key}] — typo or unsupported, ignored`);
   }
   for (const [table, keys] of Object.entries(KNOWN_KEYS)) {
     const t = raw[table];
@@ -26,7 +27,8 @@ export function schemaWarnings(raw: TomlTable): string[] {
     for (const [name, server] of Object.entries(servers)) {
       if (!isTable(server)) continue;
       for (const key of Object.keys(server)) {
-        if (!SERVER_KEYS.includes(key)) out.push(`unknown key mcp.servers.${name}.${key} — typo or unsupported, ignored`);
+        if (!SERVER_KEYS.includes(key))
+          out.push(`unknown key mcp.servers.${name}.${key} — typo or unsupported, ignored`);
       }
     }
   }
@@ -36,7 +38,8 @@ export function schemaWarnings(raw: TomlTable): string[] {
   enumValues(out, raw, 'lore', 'writes', LORE_COLLECTIONS);
   const targets = raw.targets;
   const mode = isTable(targets) ? targets.mode : undefined;
-  if (typeof mode === 'string' && mode !== 'skill' && mode !== 'gate') out.push(`targets.mode "${mode}" is not one of skill, gate (treated as skill)`);
+  if (typeof mode === 'string' && mode !== 'skill' && mode !== 'gate')
+    out.push(`targets.mode "${mode}" is not one of skill, gate (treated as skill)`);
   return out;
 }
 
@@ -45,6 +48,7 @@ function enumValues(out: string[], raw: TomlTable, table: string, key: string, a
   const values = isTable(t) ? t[key] : undefined;
   if (!Array.isArray(values)) return;
   for (const v of values) {
-    if (typeof v === 'string' && !allowed.includes(v)) out.push(`${table}.${key} "${v}" is not one of ${allowed.join(', ')}`);
+    if (typeof v === 'string' && !allowed.includes(v))
+      out.push(`${table}.${key} "${v}" is not one of ${allowed.join(', ')}`);
   }
 }

@@ -39,7 +39,13 @@ export const CHECK_IDS = [
 export type CheckId = (typeof CHECK_IDS)[number];
 
 /** The checks that block an install whatever the user answers (`remote-exec` may be exempted by policy). */
-export const SAFETY_CHECK_IDS: readonly CheckId[] = ['visible-text', 'dynamic-context', 'remote-exec', 'secrets', 'mcp'];
+export const SAFETY_CHECK_IDS: readonly CheckId[] = [
+  'visible-text',
+  'dynamic-context',
+  'remote-exec',
+  'secrets',
+  'mcp',
+];
 
 /** A pattern hit inside one text: `label` names what matched. */
 export interface Hit {

@@ -12,7 +12,12 @@ export interface HandCopy {
 }
 
 export type AdoptVerdict =
-  | { readonly status: 'adoptable'; readonly from: HandCopy; readonly retire: readonly string[]; readonly keep: readonly string[] }
+  | {
+      readonly status: 'adoptable';
+      readonly from: HandCopy;
+      readonly retire: readonly string[];
+      readonly keep: readonly string[];
+    }
   | { readonly status: 'conflict' | 'managed'; readonly reason: string };
 
 /**
@@ -32,10 +37,20 @@ export function ruleIsSkill(text: string): boolean {
  * exists. Copies in a folder an active target writes are retired (compile regenerates
  * them); the others are kept as they are.
  */
-export function adoptVerdict(name: string, copies: readonly HandCopy[], installed: boolean, activeDirs: ReadonlySet<string>): AdoptVerdict {
+export function adoptVerdict(
+  name: string,
+  copies: readonly HandCopy[],
+  installed: boolean,
+  activeDirs: ReadonlySet<string>,
+): AdoptVerdict {
   const paths = copies.map((c) => c.path).join(', ');
-  if (installed) return { status: 'managed', reason: `.kitbash/skills/${name} already exists — ${paths} is a hand-written copy in compile's way: remove or rename it, or remove the installed skill first` };
-  if (new Set(copies.map((c) => c.integrity)).size > 1) return { status: 'conflict', reason: `${paths} differ — keep one (or rename one), then import again` };
+  if (installed)
+    return {
+      status: 'managed',
+      reason: `.kitbash/skills/${name} already exists — ${paths} is a hand-written copy in compile's way: remove or rename it, or remove the installed skill first`,
+    };
+  if (new Set(copies.map((c) => c.integrity)).size > 1)
+    return { status: 'conflict', reason: `${paths} differ — keep one (or rename one), then import again` };
   const from = copies.find((c) => c.kind === 'folder') ?? copies[0]!;
   return {
     status: 'adoptable',

@@ -16,13 +16,18 @@ export interface FieldChange {
 
 const yn = (v: boolean) => (v ? 'YES' : 'no');
 const list = (v: readonly string[]) => (v.length ? v.join(', ') : 'none');
-const runs = (s: Manifest['mcp']['servers'][number]) => (s.transport === 'stdio' ? [s.command ?? '', ...s.args].join(' ').trim() : (s.url ?? ''));
+const runs = (s: Manifest['mcp']['servers'][number]) =>
+  s.transport === 'stdio' ? [s.command ?? '', ...s.args].join(' ').trim() : (s.url ?? '');
 
 /**
  * What changed between two manifests, in the reference's field order, plus Skillsmith's
  * escalations: new dependencies and new scripts (passed in, they are files).
  */
-export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: readonly string[]; after: readonly string[] }): FieldChange[] {
+export function manifestDelta(
+  a: Manifest,
+  b: Manifest,
+  scripts?: { before: readonly string[]; after: readonly string[] },
+): FieldChange[] {
   const out: FieldChange[] = [];
   const field = (name: string, av: string, bv: string, escalation = false, why?: string) => {
     if (av === bv) return;
@@ -30,17 +35,49 @@ export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: read
     out.push({ field: name, before: av, after: bv, escalation, ...(why ? { why } : {}), line });
   };
   const note = (name: string, text: string, escalation: boolean, why?: string) => {
-    out.push({ field: name, before: '', after: text, escalation, ...(why ? { why } : {}), line: `${name}: ${text}${escalation ? `  ⚠ escalation${why ? ` — ${why}` : ''}` : ''}` });
+    out.push({
+      field: name,
+      before: '',
+      after: text,
+      escalation,
+      ...(why ? { why } : {}),
+      line: `${name}: ${text}${escalation ? `  ⚠ escalation${why ? ` — ${why}` : ''}` : ''}`,
+    });
   };
   field('version', a.skill.version, b.skill.version);
   field('description', JSON.stringify(a.skill.description), JSON.stringify(b.skill.description));
   field('budget', `${a.context.budget} tok`, `${b.context.budget} tok`, b.context.budget > a.context.budget);
-  field('standing', `${a.context.standing} tok/session`, `${b.context.standing} tok/session`, b.context.standing > a.context.standing);
-  field('disclosure', a.context.disclosure, b.context.disclosure, a.context.disclosure === 'lazy' && b.context.disclosure === 'eager');
+  field(
+    'standing',
+    `${a.context.standing} tok/session`,
+    `${b.context.standing} tok/session`,
+    b.context.standing > a.context.standing,
+  );
+  field(
+    'disclosure',
+    a.context.disclosure,
+    b.context.disclosure,
+    a.context.disclosure === 'lazy' && b.context.disclosure === 'eager',
+  );
   field('mode', a.targets.mode, b.targets.mode);
-  field('permissions.network', yn(a.permissions.network), yn(b.permissions.network), !a.permissions.network && b.permissions.network);
-  field('permissions.write', yn(a.permissions.write), yn(b.permissions.write), !a.permissions.write && b.permissions.write);
-  field('permissions.tools', list(a.permissions.tools), list(b.permissions.tools), b.permissions.tools.some((t) => !a.permissions.tools.includes(t)));
+  field(
+    'permissions.network',
+    yn(a.permissions.network),
+    yn(b.permissions.network),
+    !a.permissions.network && b.permissions.network,
+  );
+  field(
+    'permissions.write',
+    yn(a.permissions.write),
+    yn(b.permissions.write),
+    !a.permissions.write && b.permissions.write,
+  );
+  field(
+    'permissions.tools',
+    list(a.permissions.tools),
+    list(b.permissions.tools),
+    b.permissions.tools.some((t) => !a.permissions.tools.includes(t)),
+  );
   field('requires', list(a.targets.requires), list(b.targets.requires));
   field('commands', list(a.triggers.commands), list(b.triggers.commands));
   field('events', list(a.triggers.events), list(b.triggers.events));
@@ -48,12 +85,24 @@ export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: read
   field('artifacts.consumes', list(a.artifacts.consumes), list(b.artifacts.consumes));
   const deps = (d: Readonly<Record<string, string>>) => list(Object.entries(d).map(([k, v]) => `${k}@${v}`));
   const newDeps = Object.keys(b.dependencies).filter((k) => !(k in a.dependencies));
-  field('dependencies', deps(a.dependencies), deps(b.dependencies), newDeps.length > 0, newDeps.length ? `new dependencies: ${newDeps.join(', ')}` : undefined);
+  field(
+    'dependencies',
+    deps(a.dependencies),
+    deps(b.dependencies),
+    newDeps.length > 0,
+    newDeps.length ? `new dependencies: ${newDeps.join(', ')}` : undefined,
+  );
   const before = new Map(a.mcp.servers.map((s) => [s.name, s]));
   for (const s of b.mcp.servers) {
     const prev = before.get(s.name);
     if (!prev) {
-      field(`mcp.servers.${s.name}`, '(absent)', `${s.transport} ${runs(s)}`, true, 'a new MCP server will run with your agent\'s permissions');
+      field(
+        `mcp.servers.${s.name}`,
+        '(absent)',
+        `${s.transport} ${runs(s)}`,
+        true,
+        "a new MCP server will run with your agent's permissions",
+      );
       continue;
     }
     field(`mcp.servers.${s.name}`, runs(prev), runs(s), true, 'same server name, different program');
@@ -61,15 +110,32 @@ export function manifestDelta(a: Manifest, b: Manifest, scripts?: { before: read
     const widened = s.tools.includes('*') ? !prev.tools.includes('*') : s.tools.some((t) => !prev.tools.includes(t));
     if (JSON.stringify(prev.tools) !== JSON.stringify(s.tools)) {
       const line = `mcp.servers.${s.name}.tools: ${prev.tools.join(', ') || 'none'} → ${s.tools.join(', ') || 'none'}${widened ? '  ⚠ escalation — the tool allowlist grew' : ''}`;
-      out.push({ field: `mcp.servers.${s.name}.tools`, before: prev.tools.join(', ') || 'none', after: s.tools.join(', ') || 'none', escalation: widened, ...(widened ? { why: 'the tool allowlist grew' } : {}), line });
+      out.push({
+        field: `mcp.servers.${s.name}.tools`,
+        before: prev.tools.join(', ') || 'none',
+        after: s.tools.join(', ') || 'none',
+        escalation: widened,
+        ...(widened ? { why: 'the tool allowlist grew' } : {}),
+        line,
+      });
     }
-    const newKeys = [...Object.keys(s.env), ...Object.keys(s.headers)].filter((k) => !(k in prev.env) && !(k in prev.headers));
-    if (newKeys.length) note(`mcp.servers.${s.name}`, `new env/header ${newKeys.join(', ')}`, true, 'a new value is passed to this server');
+    const newKeys = [...Object.keys(s.env), ...Object.keys(s.headers)].filter(
+      (k) => !(k in prev.env) && !(k in prev.headers),
+    );
+    if (newKeys.length)
+      note(
+        `mcp.servers.${s.name}`,
+        `new env/header ${newKeys.join(', ')}`,
+        true,
+        'a new value is passed to this server',
+      );
   }
-  for (const s of a.mcp.servers) if (!b.mcp.servers.some((x) => x.name === s.name)) note(`mcp.servers.${s.name}`, 'removed', false);
+  for (const s of a.mcp.servers)
+    if (!b.mcp.servers.some((x) => x.name === s.name)) note(`mcp.servers.${s.name}`, 'removed', false);
   if (scripts) {
     const added = scripts.after.filter((p) => !scripts.before.includes(p));
-    if (added.length) field('scripts', list(scripts.before), list(scripts.after), true, `new scripts: ${added.join(', ')}`);
+    if (added.length)
+      field('scripts', list(scripts.before), list(scripts.after), true, `new scripts: ${added.join(', ')}`);
   }
   return out;
 }
@@ -105,7 +171,13 @@ export function fileChanges(a: SkillTree, b: SkillTree): FileChange[] {
   const push = (p: string, va: ReturnType<typeof view>, vb: ReturnType<typeof view>) => {
     const change = !va ? '+' : !vb ? '-' : '~';
     const opaque = (va?.opaque ?? false) || (vb?.opaque ?? false);
-    out.push({ path: p, change, opaque, ...(va?.text !== undefined ? { before: va.text } : {}), ...(vb?.text !== undefined ? { after: vb.text } : {}) });
+    out.push({
+      path: p,
+      change,
+      opaque,
+      ...(va?.text !== undefined ? { before: va.text } : {}),
+      ...(vb?.text !== undefined ? { after: vb.text } : {}),
+    });
   };
   for (const e of files(a)) {
     const va = view(e);
@@ -132,7 +204,9 @@ export function unifiedDiff(path: string, before: string, after: string): string
     const n = am.length;
     const m = bm.length;
     const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = am[i] === bm[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--)
+        lcs[i]![j] = am[i] === bm[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
     let i = 0;
     let j = 0;
     while (i < n || j < m) {
@@ -145,7 +219,11 @@ export function unifiedDiff(path: string, before: string, after: string): string
     }
   }
   if (ops.every((o) => o.t === ' ')) return '';
-  const full = [...a.slice(0, pre).map((s) => ({ t: ' ' as const, s })), ...ops, ...a.slice(a.length - suf).map((s) => ({ t: ' ' as const, s }))];
+  const full = [
+    ...a.slice(0, pre).map((s) => ({ t: ' ' as const, s })),
+    ...ops,
+    ...a.slice(a.length - suf).map((s) => ({ t: ' ' as const, s })),
+  ];
   // Group into hunks with 3 lines of context.
   const lines: string[] = [`--- a/${path}`, `+++ b/${path}`];
   const changed = full.map((o, k) => (o.t !== ' ' ? k : -1)).filter((k) => k >= 0);

@@ -84,7 +84,10 @@ export function discoverSkills(v: SourceView): FoundSkill[] {
   };
   add(marketplaceSkills(v), 'marketplace');
   add(childSkills(v, 'skills'), 'skills');
-  for (const p of v.list('plugins').filter((e) => e.kind === 'dir' && !e.name.startsWith('.')).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const p of v
+    .list('plugins')
+    .filter((e) => e.kind === 'dir' && !e.name.startsWith('.'))
+    .sort((a, b) => (a.name < b.name ? -1 : 1))) {
     add(childSkills(v, join('plugins', p.name, 'skills')), 'plugins');
   }
   add(childSkills(v, ''), 'top-level');

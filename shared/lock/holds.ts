@@ -35,9 +35,20 @@ export interface PermissionHold {
 
 function runnerText(p: PermissionEntry): string {
   const label = p.enforcement?.label;
-  const how = label === 'enforced' ? 'enforced on this machine' : label === 'advisory' ? 'advisory on this machine — the sandbox cannot hold it here' : 'not probed on this machine';
-  if (p.permission === 'network') return p.declared ? 'allowed: its scripts may reach the network when Skillsmith runs them' : `no network for its scripts (${how})`;
-  if (p.permission === 'write') return p.declared ? 'allowed: its scripts may write the project when Skillsmith runs them' : `project read-only for its scripts (${how})`;
+  const how =
+    label === 'enforced'
+      ? 'enforced on this machine'
+      : label === 'advisory'
+        ? 'advisory on this machine — the sandbox cannot hold it here'
+        : 'not probed on this machine';
+  if (p.permission === 'network')
+    return p.declared
+      ? 'allowed: its scripts may reach the network when Skillsmith runs them'
+      : `no network for its scripts (${how})`;
+  if (p.permission === 'write')
+    return p.declared
+      ? 'allowed: its scripts may write the project when Skillsmith runs them'
+      : `project read-only for its scripts (${how})`;
   return "advisory: Skillsmith's runner runs scripts; it does not mediate an agent's tools";
 }
 
@@ -46,11 +57,19 @@ function agentHold(p: PermissionEntry, a: ReviewAgent): AgentHold {
   if (p.permission.startsWith('tool:')) {
     const tool = p.permission.slice(5);
     if (p.declaredIn !== undefined) {
-      return { ...base, hold: 'advisory', text: "compile does not carry a bare skill's SKILL.md allowed-tools (only skill.toml [permissions].tools); the agent's own rights apply" };
+      return {
+        ...base,
+        hold: 'advisory',
+        text: "compile does not carry a bare skill's SKILL.md allowed-tools (only skill.toml [permissions].tools); the agent's own rights apply",
+      };
     }
     const lowered = lowerTools([tool]).lowered;
     if (a.tools !== 'prose' && lowered.length === 1 && !(a.tools === 'space' && /\s/.test(lowered[0]!))) {
-      return { ...base, hold: 'native', text: "compile writes it into the agent's allowed-tools; the agent applies it, and its own permission settings still apply" };
+      return {
+        ...base,
+        hold: 'native',
+        text: "compile writes it into the agent's allowed-tools; the agent applies it, and its own permission settings still apply",
+      };
     }
     return { ...base, hold: 'advisory', text: "only text in the compiled skill; the agent's own rights apply" };
   }
@@ -65,8 +84,16 @@ function agentHold(p: PermissionEntry, a: ReviewAgent): AgentHold {
 }
 
 /** Every permission row of a node, with where it holds. */
-export function permissionHolds(permissions: readonly PermissionEntry[], agents: readonly ReviewAgent[]): PermissionHold[] {
-  return permissions.map((p) => ({ permission: p.permission, declared: p.declared, runner: runnerText(p), agents: agents.map((a) => agentHold(p, a)) }));
+export function permissionHolds(
+  permissions: readonly PermissionEntry[],
+  agents: readonly ReviewAgent[],
+): PermissionHold[] {
+  return permissions.map((p) => ({
+    permission: p.permission,
+    declared: p.declared,
+    runner: runnerText(p),
+    agents: agents.map((a) => agentHold(p, a)),
+  }));
 }
 
 /** The agents of one permission grouped by identical hold, in first-seen order: `[["Claude Code", "Cursor"], hold]`. */
@@ -91,7 +118,10 @@ export function permissionSummary(permissions: readonly PermissionEntry[], agent
   const where = names.length ? `in ${[...new Set(names)].join(', ')}` : 'in any coding agent';
   const runner = (id: string) => permissions.find((p) => p.permission === id)?.enforcement?.label;
   if (declaresNothing(permissions)) {
-    const held = runner('network') === 'enforced' && runner('write') === 'enforced' ? 'holds its scripts to no network and a read-only project on this machine' : 'cannot hold its scripts to no network and a read-only project on this machine';
+    const held =
+      runner('network') === 'enforced' && runner('write') === 'enforced'
+        ? 'holds its scripts to no network and a read-only project on this machine'
+        : 'cannot hold its scripts to no network and a read-only project on this machine';
     return `It declares no permissions. That is not a safety rating: Skillsmith's runner ${held}, but ${where} its instructions and scripts run with the agent's own rights.`;
   }
   const asked = permissions.filter((p) => p.declared).map((p) => p.permission.replace(/^tool:/, 'tool '));

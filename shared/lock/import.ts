@@ -16,7 +16,16 @@ export interface ImportSource {
  * kitbash's read order (paths), kept so the drift report lists sources as kitbash does.
  * A source a target module declares that is not here is read after these.
  */
-const KITBASH_FILE_ORDER = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md', 'CONVENTIONS.md', '.cursorrules', '.windsurfrules', '.clinerules', '.github/copilot-instructions.md'];
+const KITBASH_FILE_ORDER = [
+  'CLAUDE.md',
+  'AGENTS.md',
+  'GEMINI.md',
+  'CONVENTIONS.md',
+  '.cursorrules',
+  '.windsurfrules',
+  '.clinerules',
+  '.github/copilot-instructions.md',
+];
 const KITBASH_DIR_ORDER = ['.cursor/rules', '.github/instructions', '.clinerules', '.windsurf/rules', '.devin/rules'];
 
 function inReadOrder<T extends { path: string }>(items: readonly T[], order: readonly string[]): T[] {
@@ -25,14 +34,26 @@ function inReadOrder<T extends { path: string }>(items: readonly T[], order: rea
 }
 
 /** Hand-written instruction files, by exact path, in the order they are read (from the target modules). */
-export function importFiles(targets: readonly TargetDef[] = TARGETS): { path: string; agent: string; loading: 'eager' | 'lazy' }[] {
-  const files = targets.flatMap((t) => t.instructions.filter((i) => i.suffix === undefined).map((i) => ({ path: i.path, agent: t.id, loading: i.loading })));
+export function importFiles(
+  targets: readonly TargetDef[] = TARGETS,
+): { path: string; agent: string; loading: 'eager' | 'lazy' }[] {
+  const files = targets.flatMap((t) =>
+    t.instructions
+      .filter((i) => i.suffix === undefined)
+      .map((i) => ({ path: i.path, agent: t.id, loading: i.loading })),
+  );
   return inReadOrder(files, KITBASH_FILE_ORDER);
 }
 
 /** Rule folders whose files (by suffix, sorted) are each a source (from the target modules). */
-export function importDirs(targets: readonly TargetDef[] = TARGETS): { dir: string; suffix: string; agent: string; loading: 'eager' | 'lazy' }[] {
-  const dirs = targets.flatMap((t) => t.instructions.flatMap((i) => (i.suffix === undefined ? [] : [{ path: i.path, suffix: i.suffix, agent: t.id, loading: i.loading }])));
+export function importDirs(
+  targets: readonly TargetDef[] = TARGETS,
+): { dir: string; suffix: string; agent: string; loading: 'eager' | 'lazy' }[] {
+  const dirs = targets.flatMap((t) =>
+    t.instructions.flatMap((i) =>
+      i.suffix === undefined ? [] : [{ path: i.path, suffix: i.suffix, agent: t.id, loading: i.loading }],
+    ),
+  );
   return inReadOrder(dirs, KITBASH_DIR_ORDER).map(({ path, ...d }) => ({ dir: path, ...d }));
 }
 
@@ -53,7 +74,12 @@ export function instructionBody(raw: string): string {
     .trim();
 }
 
-export function importSource(file: string, agent: string, loading: 'eager' | 'lazy', raw: string): ImportSource | undefined {
+export function importSource(
+  file: string,
+  agent: string,
+  loading: 'eager' | 'lazy',
+  raw: string,
+): ImportSource | undefined {
   const body = instructionBody(raw);
   return body ? { file, agent, loading, body, tokens: estimateTokens(body) } : undefined;
 }
@@ -78,21 +104,51 @@ export function driftGroups(sources: readonly ImportSource[]): { body: string; f
 
 /** The default skill name: `<folder>-rules`, slugged, or `project-rules` when that is not a valid name. */
 export function defaultImportName(folder: string): string {
-  let base = folder.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').replace(/^[^a-z]+/, '');
+  let base = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^[^a-z]+/, '');
   if (!base) base = 'project';
   const name = `${base}-rules`.slice(0, 41);
   return NAME_RE.test(name) ? name : 'project-rules';
 }
 
 /** The skill `import` proposes: manifest and SKILL.md text. */
-export function proposeSkill(name: string, sources: readonly ImportSource[]): { manifest: string; skillMd: string; budget: number; drifted: boolean; groups: { body: string; files: string[] }[] } {
+export function proposeSkill(
+  name: string,
+  sources: readonly ImportSource[],
+): {
+  manifest: string;
+  skillMd: string;
+  budget: number;
+  drifted: boolean;
+  groups: { body: string; files: string[] }[];
+} {
   const groups = driftGroups(sources);
   const body = groups[0]!.body;
   const budget = Math.min(20000, Math.max(500, Math.ceil((estimateTokens(body) * 1.2) / 100) * 100));
   const agents = [...new Set(sources.map((s) => s.agent))].slice(0, 4);
-  const description = `Imported from ${sources.length} existing agent config file${sources.length === 1 ? '' : 's'} (${agents.join(', ')})`.slice(0, 200);
-  const manifest = ['[skill]', `name = ${JSON.stringify(name)}`, 'version = "0.1.0"', `description = ${JSON.stringify(description)}`, '', '[context]', `budget = ${budget}`, 'standing = 100', 'disclosure = "lazy"', ''].join('\n');
+  const description =
+    `Imported from ${sources.length} existing agent config file${sources.length === 1 ? '' : 's'} (${agents.join(', ')})`.slice(
+      0,
+      200,
+    );
+  const manifest = [
+    '[skill]',
+    `name = ${JSON.stringify(name)}`,
+    'version = "0.1.0"',
+    `description = ${JSON.stringify(description)}`,
+    '',
+    '[context]',
+    `budget = ${budget}`,
+    'standing = 100',
+    'disclosure = "lazy"',
+    '',
+  ].join('\n');
   const drifted = groups.length > 1;
-  const skillMd = drifted ? `<!-- imported from drifted sources: this is the version most agents agreed on. Review before compiling. -->\n\n${body}\n` : `${body}\n`;
+  const skillMd = drifted
+    ? `<!-- imported from drifted sources: this is the version most agents agreed on. Review before compiling. -->\n\n${body}\n`
+    : `${body}\n`;
   return { manifest, skillMd, budget, drifted, groups };
 }

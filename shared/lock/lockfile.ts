@@ -39,18 +39,29 @@ export interface LockEntry {
 export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEntry[]> {
   const conflict = conflictMarkerLine(text);
   if (conflict !== undefined) {
-    return { ok: false, error: loadError(file, 'contains an unresolved merge-conflict marker — resolve the conflict, then run "skillsmith doctor"', { line: conflict, column: 1 }) };
+    return {
+      ok: false,
+      error: loadError(
+        file,
+        'contains an unresolved merge-conflict marker — resolve the conflict, then run "skillsmith doctor"',
+        { line: conflict, column: 1 },
+      ),
+    };
   }
   const parsed = parseToml(text);
   if (!parsed.ok) {
     return {
       ok: false,
-      error: loadError(file, `invalid TOML: ${parsed.message}`, { ...(parsed.line !== undefined ? { line: parsed.line } : {}), ...(parsed.column !== undefined ? { column: parsed.column } : {}) }),
+      error: loadError(file, `invalid TOML: ${parsed.message}`, {
+        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
+        ...(parsed.column !== undefined ? { column: parsed.column } : {}),
+      }),
     };
   }
   const skills = parsed.table.skill;
   if (skills === undefined) return { ok: true, value: [] };
-  if (!Array.isArray(skills)) return { ok: false, error: loadError(file, '"skill" must be an array of [[skill]] tables') };
+  if (!Array.isArray(skills))
+    return { ok: false, error: loadError(file, '"skill" must be an array of [[skill]] tables') };
   const entries: LockEntry[] = [];
   const seen = new Set<string>();
   for (const [i, raw] of skills.entries()) {
@@ -58,9 +69,11 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
     const str = (k: string): string => (typeof raw[k] === 'string' ? (raw[k] as string) : '');
     const name = str('name');
     if (name === '') continue; // the reference drops entries without a name
-    if (seen.has(name)) return { ok: false, error: loadError(file, `"${name}" is pinned twice — keep one [[skill]] entry per skill`) };
+    if (seen.has(name))
+      return { ok: false, error: loadError(file, `"${name}" is pinned twice — keep one [[skill]] entry per skill`) };
     seen.add(name);
-    const strings = (k: string): string[] | undefined => (Array.isArray(raw[k]) ? (raw[k] as unknown[]).filter((s): s is string => typeof s === 'string') : undefined);
+    const strings = (k: string): string[] | undefined =>
+      Array.isArray(raw[k]) ? (raw[k] as unknown[]).filter((s): s is string => typeof s === 'string') : undefined;
     const dependencies = strings('dependencies');
     const requested = strings('requested');
     const executable = strings('executable');
@@ -88,7 +101,13 @@ export function serializeLock(entries: readonly LockEntry[]): string {
   const blocks = [...entries]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((e) => {
-      const lines = [`[[skill]]`, `name = ${q(e.name)}`, `version = ${q(e.version)}`, `source = ${q(e.source)}`, `integrity = ${q(e.integrity)}`];
+      const lines = [
+        `[[skill]]`,
+        `name = ${q(e.name)}`,
+        `version = ${q(e.version)}`,
+        `source = ${q(e.source)}`,
+        `integrity = ${q(e.integrity)}`,
+      ];
       if (e.resolved !== undefined) lines.push(`resolved = ${q(e.resolved)}`);
       if (e.commit !== undefined) lines.push(`commit = ${q(e.commit)}`);
       if (e.dependencies && e.dependencies.length > 0) lines.push(`dependencies = ${arr(e.dependencies)}`);

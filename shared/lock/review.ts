@@ -71,13 +71,23 @@ export interface ReviewNode {
     readonly events: readonly string[];
     readonly produces: readonly string[];
     readonly consumes: readonly string[];
-    readonly mcpServers: readonly { readonly name: string; readonly transport: string; readonly subject: string; readonly tools: readonly string[] }[];
+    readonly mcpServers: readonly {
+      readonly name: string;
+      readonly transport: string;
+      readonly subject: string;
+      readonly tools: readonly string[];
+    }[];
     readonly scripts: readonly string[];
     readonly license?: string;
     readonly homepage?: string;
   };
   readonly permissions: readonly PermissionEntry[];
-  readonly budget: { readonly budget: number; readonly standing: number; readonly bodyTokens: number; readonly stubTokens: number };
+  readonly budget: {
+    readonly budget: number;
+    readonly standing: number;
+    readonly bodyTokens: number;
+    readonly stubTokens: number;
+  };
   readonly requires: readonly string[];
   /** Every warning and failure of the static checks. */
   readonly lint: readonly Finding[];
@@ -113,14 +123,24 @@ export interface InstallReview {
   /** Non-blocking things the reviewer should read (unmanifested skill, drifted local edits, unmet consumes). */
   readonly notices: readonly string[];
   /** For update: what changed, escalations marked. */
-  readonly changes?: readonly { readonly field: string; readonly before: string; readonly after: string; readonly escalation: boolean; readonly line: string }[];
+  readonly changes?: readonly {
+    readonly field: string;
+    readonly before: string;
+    readonly after: string;
+    readonly escalation: boolean;
+    readonly line: string;
+  }[];
   readonly fileChanges?: readonly { readonly path: string; readonly change: '+' | '-' | '~' }[];
   /**
    * What the recompile after the commit would do to generated output (planned against the
    * project as it is now plus the staged skills): paths written or merged, paths pruned, and
    * compile refusals (then nothing would be compiled). Not part of `integrity`.
    */
-  readonly compile?: { readonly writes: readonly string[]; readonly prunes: readonly string[]; readonly errors: readonly string[] };
+  readonly compile?: {
+    readonly writes: readonly string[];
+    readonly prunes: readonly string[];
+    readonly errors: readonly string[];
+  };
   /** The project's active compile targets (empty: none), for where each permission holds. Not part of `integrity`. */
   readonly agents?: readonly ReviewAgent[];
   /** The hash an approval must name. */
@@ -155,7 +175,12 @@ export interface NodeInput {
 export function reviewNode(input: NodeInput): ReviewNode {
   const { skill } = input;
   const m = skill.manifest;
-  const verdict = skillVerdict(input.checks, { skill: m.skill.name, integrity: input.integrity, ...(input.policy ? { policy: input.policy } : {}), exceptions: input.exceptions ?? [] });
+  const verdict = skillVerdict(input.checks, {
+    skill: m.skill.name,
+    integrity: input.integrity,
+    ...(input.policy ? { policy: input.policy } : {}),
+    exceptions: input.exceptions ?? [],
+  });
   const lint: Finding[] = [];
   const safety: Finding[] = [];
   for (const c of input.checks) {
@@ -167,7 +192,11 @@ export function reviewNode(input: NodeInput): ReviewNode {
   const permissions: PermissionEntry[] = [
     ...m.permissions.tools.map((t) => ({ permission: `tool:${t}`, declared: true })),
     // A bare skill has no [permissions]; the agent still reads its frontmatter tool list.
-    ...(skill.manifested ? [] : frontmatterTools(skill.frontmatter?.data['allowed-tools'])).map((t) => ({ permission: `tool:${t}`, declared: true, declaredIn: 'SKILL.md allowed-tools' as const })),
+    ...(skill.manifested ? [] : frontmatterTools(skill.frontmatter?.data['allowed-tools'])).map((t) => ({
+      permission: `tool:${t}`,
+      declared: true,
+      declaredIn: 'SKILL.md allowed-tools' as const,
+    })),
     { permission: 'network', declared: m.permissions.network },
     { permission: 'write', declared: m.permissions.write },
   ];
@@ -202,7 +231,12 @@ export function reviewNode(input: NodeInput): ReviewNode {
       ...(m.skill.homepage !== undefined ? { homepage: m.skill.homepage } : {}),
     },
     permissions,
-    budget: { budget: m.context.budget, standing: m.context.standing, bodyTokens: estimateTokens(skill.body), stubTokens: estimateTokens(standingStub(skill.body)) },
+    budget: {
+      budget: m.context.budget,
+      standing: m.context.standing,
+      bodyTokens: estimateTokens(skill.body),
+      stubTokens: estimateTokens(standingStub(skill.body)),
+    },
     requires: m.targets.requires,
     lint,
     safety,
@@ -212,7 +246,9 @@ export function reviewNode(input: NodeInput): ReviewNode {
     dependencies: input.dependencies,
     consumes,
     integrity: input.integrity,
-    files: input.alreadyInstalled ? [] : skill.tree.entries.filter((e) => e.kind !== 'dir').map((e) => `${input.installDir}/${e.path}`),
+    files: input.alreadyInstalled
+      ? []
+      : skill.tree.entries.filter((e) => e.kind !== 'dir').map((e) => `${input.installDir}/${e.path}`),
   };
 }
 
@@ -224,7 +260,18 @@ export function frontmatterTools(value: string | undefined): string[] {
   if (value === undefined) return [];
   const inner = value.trim().replace(/^\[/, '').replace(/\]$/, '');
   const parts = inner.includes(',') ? inner.split(',') : inner.split(/\s+/);
-  return [...new Set(parts.map((t) => t.trim().replace(/^["']|["']$/g, '').trim()).filter((t) => t !== ''))];
+  return [
+    ...new Set(
+      parts
+        .map((t) =>
+          t
+            .trim()
+            .replace(/^["']|["']$/g, '')
+            .trim(),
+        )
+        .filter((t) => t !== ''),
+    ),
+  ];
 }
 
 /** The hash an approval names: over each node's name, version and tree hash, in review order. */
@@ -250,9 +297,15 @@ export function renderReview(r: InstallReview): string {
   for (const n of r.nodes) {
     const head = n.role === 'requested' ? 'review' : '  dependency';
     const ind = n.role === 'requested' ? '  ' : '    ';
-    lines.push(`${head}: ${escapeTerminal(n.name)}@${escapeTerminal(n.version)} — ${escapeTerminal(n.description)}${n.alreadyInstalled ? ' (already installed, unchanged)' : ''}`);
-    lines.push(`${ind}source: ${n.source.raw}${n.source.canonical !== n.source.raw ? ` (${n.source.canonical})` : ''}${n.source.commit ? ` @ ${n.source.commit.slice(0, 12)}` : ''}`);
-    lines.push(`${ind}budget ${n.budget.budget} tok · standing ${n.budget.standing} tok/session · ${n.manifest.disclosure} disclosure · mode ${n.manifest.mode}`);
+    lines.push(
+      `${head}: ${escapeTerminal(n.name)}@${escapeTerminal(n.version)} — ${escapeTerminal(n.description)}${n.alreadyInstalled ? ' (already installed, unchanged)' : ''}`,
+    );
+    lines.push(
+      `${ind}source: ${n.source.raw}${n.source.canonical !== n.source.raw ? ` (${n.source.canonical})` : ''}${n.source.commit ? ` @ ${n.source.commit.slice(0, 12)}` : ''}`,
+    );
+    lines.push(
+      `${ind}budget ${n.budget.budget} tok · standing ${n.budget.standing} tok/session · ${n.manifest.disclosure} disclosure · mode ${n.manifest.mode}`,
+    );
     const tools = n.permissions.filter((p) => p.permission.startsWith('tool:')).map((p) => p.permission.slice(5));
     const flag = (name: string) => {
       const p = n.permissions.find((x) => x.permission === name);
@@ -260,25 +313,40 @@ export function renderReview(r: InstallReview): string {
       if (p?.declared) return "YES (allowed when Skillsmith's runner runs its scripts)";
       return `no${p?.enforcement ? ` (${p.enforcement.label} in Skillsmith's runner)` : ''}`;
     };
-    if (declaresNothing(n.permissions)) lines.push(`${ind}permissions: declares no permissions (no tools, network no, write no)`);
-    else lines.push(`${ind}permissions: tools [${tools.length ? tools.join(', ') : 'none'}] · network ${flag('network')} · write ${flag('write')}`);
+    if (declaresNothing(n.permissions))
+      lines.push(`${ind}permissions: declares no permissions (no tools, network no, write no)`);
+    else
+      lines.push(
+        `${ind}permissions: tools [${tools.length ? tools.join(', ') : 'none'}] · network ${flag('network')} · write ${flag('write')}`,
+      );
     lines.push(`${ind}  ${permissionSummary(n.permissions, r.agents ?? [])}`);
     for (const h of permissionHolds(n.permissions, r.agents ?? [])) {
       lines.push(`${ind}  ${h.permission}${h.declared ? '' : ' (not declared)'}: Skillsmith's runner — ${h.runner}`);
       for (const g of groupedHolds(h)) lines.push(`${ind}    in ${g.agents.join(', ')}: ${g.hold} — ${g.text}`);
     }
     if (n.requires.length) lines.push(`${ind}requires: ${n.requires.join(', ')}`);
-    if (n.manifest.mcpServers.length) lines.push(`${ind}mcp servers: ${n.manifest.mcpServers.map((s) => `${s.name} (${s.subject})`).join(', ')}`);
-    if (n.manifest.scripts.length) lines.push(`${ind}scripts: ${n.manifest.scripts.map((s) => escapeTerminal(s)).join(', ')}`);
-    if (!n.manifested) lines.push(`${ind}⚠ unmanifested (SKILL.md only) — no skill.toml: defaults applied, no [permissions] or budget declared in a manifest`);
+    if (n.manifest.mcpServers.length)
+      lines.push(`${ind}mcp servers: ${n.manifest.mcpServers.map((s) => `${s.name} (${s.subject})`).join(', ')}`);
+    if (n.manifest.scripts.length)
+      lines.push(`${ind}scripts: ${n.manifest.scripts.map((s) => escapeTerminal(s)).join(', ')}`);
+    if (!n.manifested)
+      lines.push(
+        `${ind}⚠ unmanifested (SKILL.md only) — no skill.toml: defaults applied, no [permissions] or budget declared in a manifest`,
+      );
     for (const d of n.dependencies) lines.push(`${ind}depends on ${d.name}@${d.version} (${d.range})`);
-    for (const c of n.consumes) lines.push(`${ind}consumes ${c.artifact}: ${c.producedBy ? `produced by ${c.producedBy}` : 'no dependency produces it'}`);
+    for (const c of n.consumes)
+      lines.push(
+        `${ind}consumes ${c.artifact}: ${c.producedBy ? `produced by ${c.producedBy}` : 'no dependency produces it'}`,
+      );
     for (const f of n.lint) {
       if (n.safety.includes(f)) continue;
       lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
     }
     for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
-    for (const a of n.accepted) lines.push(`${ind}⚠ accepted by exception: ${a.id} at ${escapeTerminal(a.file)}:${a.line} — ${escapeTerminal(a.detail ?? '')} (accepted by ${escapeTerminal(a.by)}: ${escapeTerminal(a.reason)}; matches this exact version only)`);
+    for (const a of n.accepted)
+      lines.push(
+        `${ind}⚠ accepted by exception: ${a.id} at ${escapeTerminal(a.file)}:${a.line} — ${escapeTerminal(a.detail ?? '')} (accepted by ${escapeTerminal(a.by)}: ${escapeTerminal(a.reason)}; matches this exact version only)`,
+      );
     for (const p of n.policy) lines.push(`${ind}✗ policy: ${p}`);
   }
   if (r.changes?.length) {
@@ -293,11 +361,15 @@ export function renderReview(r: InstallReview): string {
   if (r.compile) {
     if (r.compile.errors.length) lines.push(`  compile afterwards would refuse: ${r.compile.errors[0]}`);
     else if (r.compile.writes.length || r.compile.prunes.length) {
-      lines.push(`  then compile writes ${r.compile.writes.length} generated file(s)${r.compile.prunes.length ? ` and prunes ${r.compile.prunes.length}` : ''}: ${[...r.compile.writes, ...r.compile.prunes.map((p) => `-${p}`)].join(', ')}`);
+      lines.push(
+        `  then compile writes ${r.compile.writes.length} generated file(s)${r.compile.prunes.length ? ` and prunes ${r.compile.prunes.length}` : ''}: ${[...r.compile.writes, ...r.compile.prunes.map((p) => `-${p}`)].join(', ')}`,
+      );
     }
   }
   const count = r.writes.length;
-  lines.push(`  writes ${count} file${count === 1 ? '' : 's'} (${r.nodes.filter((n) => !n.alreadyInstalled).length} skill folder(s) under .kitbash/skills/ and kitbash.lock)`);
+  lines.push(
+    `  writes ${count} file${count === 1 ? '' : 's'} (${r.nodes.filter((n) => !n.alreadyInstalled).length} skill folder(s) under .kitbash/skills/ and kitbash.lock)`,
+  );
   lines.push(`  integrity: ${r.integrity}`);
   return lines.join('\n') + '\n';
 }

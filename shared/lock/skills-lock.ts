@@ -29,17 +29,25 @@ export function parseSkillsLock(text: string, file: string = SKILLS_LOCK_FILE): 
     return { ok: false, error: loadError(file, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`) };
   }
   const skills = typeof json === 'object' && json !== null ? (json as { skills?: unknown }).skills : undefined;
-  if (typeof skills !== 'object' || skills === null || Array.isArray(skills)) return { ok: false, error: loadError(file, '"skills" must be an object of skill name → { source, sourceType }') };
+  if (typeof skills !== 'object' || skills === null || Array.isArray(skills))
+    return { ok: false, error: loadError(file, '"skills" must be an object of skill name → { source, sourceType }') };
   const out: SkillsLockEntry[] = [];
   for (const [name, raw] of Object.entries(skills as Record<string, unknown>)) {
     if (typeof raw !== 'object' || raw === null || !NAME_RE.test(name)) continue;
     const r = raw as Record<string, unknown>;
-    const str = (k: string): string | undefined => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
+    const str = (k: string): string | undefined =>
+      typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined;
     const source = str('source');
     if (source === undefined) continue;
     const ref = str('ref');
     const skillPath = str('skillPath');
-    out.push({ name, source, sourceType: str('sourceType') ?? 'github', ...(ref !== undefined ? { ref } : {}), ...(skillPath !== undefined ? { skillPath } : {}) });
+    out.push({
+      name,
+      source,
+      sourceType: str('sourceType') ?? 'github',
+      ...(ref !== undefined ? { ref } : {}),
+      ...(skillPath !== undefined ? { skillPath } : {}),
+    });
   }
   return { ok: true, value: out.sort((a, b) => (a.name < b.name ? -1 : 1)) };
 }
@@ -49,7 +57,10 @@ export function parseSkillsLock(text: string, file: string = SKILLS_LOCK_FILE): 
  * `<git url>[#ref][:folder]` or `file:<path>`; undefined for a source type it cannot name.
  */
 export function skillsLockSource(e: SkillsLockEntry): string | undefined {
-  const folder = e.skillPath?.replace(/\\/g, '/').replace(/(^|\/)SKILL\.md$/, '').replace(/^\.?\/+|\/+$/g, '');
+  const folder = e.skillPath
+    ?.replace(/\\/g, '/')
+    .replace(/(^|\/)SKILL\.md$/, '')
+    .replace(/^\.?\/+|\/+$/g, '');
   if (folder !== undefined && (folder.split('/').includes('..') || /[@#\s]/.test(folder))) return undefined;
   switch (e.sourceType) {
     case 'github': {
@@ -58,7 +69,9 @@ export function skillsLockSource(e: SkillsLockEntry): string | undefined {
       return `gh:${m[1]}/${m[2]}${folder ? `/${folder}` : ''}${e.ref ? `@${e.ref}` : ''}`;
     }
     case 'git':
-      return /^(?:https?|ssh|git|file):\/\/|^git@/.test(e.source) ? `${e.source}${e.ref || folder ? `#${e.ref ?? ''}${folder ? `:${folder}` : ''}` : ''}` : undefined;
+      return /^(?:https?|ssh|git|file):\/\/|^git@/.test(e.source)
+        ? `${e.source}${e.ref || folder ? `#${e.ref ?? ''}${folder ? `:${folder}` : ''}` : ''}`
+        : undefined;
     case 'local':
       return `file:${e.source}${folder ? `/${folder}` : ''}`;
     default:

@@ -15,7 +15,13 @@ export type SourceSpec =
       readonly subpath?: string;
       readonly ref?: string;
     }
-  | { readonly kind: 'git'; readonly raw: string; readonly url: string; readonly subpath?: string; readonly ref?: string };
+  | {
+      readonly kind: 'git';
+      readonly raw: string;
+      readonly url: string;
+      readonly subpath?: string;
+      readonly ref?: string;
+    };
 
 export type SourceParse = { ok: true; spec: SourceSpec } | { ok: false; message: string };
 
@@ -39,10 +45,22 @@ export function parseSource(raw: string, exists: (path: string) => boolean): Sou
 
 function github(raw: string, value: string): SourceParse {
   const m = GH_RE.exec(value);
-  if (!m) return { ok: false, message: `invalid source "${raw}" — expected gh:owner/repo, owner/repo, owner/repo/path/to/skill, or owner/repo@ref` };
+  if (!m)
+    return {
+      ok: false,
+      message: `invalid source "${raw}" — expected gh:owner/repo, owner/repo, owner/repo/path/to/skill, or owner/repo@ref`,
+    };
   return {
     ok: true,
-    spec: { kind: 'github', raw, value, owner: m[1]!, repo: m[2]!, ...(m[3] ? { subpath: m[3] } : {}), ...(m[4] ? { ref: m[4] } : {}) },
+    spec: {
+      kind: 'github',
+      raw,
+      value,
+      owner: m[1]!,
+      repo: m[2]!,
+      ...(m[3] ? { subpath: m[3] } : {}),
+      ...(m[4] ? { ref: m[4] } : {}),
+    },
   };
 }
 
@@ -53,7 +71,11 @@ function gitUrl(raw: string): SourceParse {
   const colon = fragment.indexOf(':');
   const ref = colon === -1 ? fragment : fragment.slice(0, colon);
   const subpath = colon === -1 ? '' : fragment.slice(colon + 1);
-  if (url.length < 8) return { ok: false, message: `invalid source "${raw}" — expected a git URL such as https://host/owner/repo.git[#ref][:path]` };
+  if (url.length < 8)
+    return {
+      ok: false,
+      message: `invalid source "${raw}" — expected a git URL such as https://host/owner/repo.git[#ref][:path]`,
+    };
   return { ok: true, spec: { kind: 'git', raw, url, ...(ref ? { ref } : {}), ...(subpath ? { subpath } : {}) } };
 }
 
@@ -89,7 +111,10 @@ export function githubCloneUrl(owner: string, repo: string, base = 'https://gith
  * folder a local source opened to.
  */
 export function sourceAt(spec: SourceSpec, rel: string, localPath?: string): string {
-  const sub = [spec.kind === 'local' ? '' : (spec.subpath ?? ''), rel].map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
+  const sub = [spec.kind === 'local' ? '' : (spec.subpath ?? ''), rel]
+    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/');
   switch (spec.kind) {
     case 'github':
       return `gh:${spec.owner}/${spec.repo}${sub ? `/${sub}` : ''}${spec.ref ? `@${spec.ref}` : ''}`;

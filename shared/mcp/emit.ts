@@ -55,13 +55,17 @@ export function collectServers(skills: readonly Skill[]): { servers: McpServer[]
     for (const s of skill.manifest.mcp.servers) {
       const prev = byName.get(s.name);
       if (prev && prev.skill !== owner) {
-        conflicts.push(`MCP server "${s.name}" is declared by both "${prev.skill}" and "${owner}" — one config key cannot hold both. Rename one.`);
+        conflicts.push(
+          `MCP server "${s.name}" is declared by both "${prev.skill}" and "${owner}" — one config key cannot hold both. Rename one.`,
+        );
         continue;
       }
       byName.set(s.name, { server: s, skill: owner });
     }
   }
-  const servers = [...byName.values()].map((v) => v.server).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const servers = [...byName.values()]
+    .map((v) => v.server)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { servers, conflicts };
 }
 
@@ -81,7 +85,9 @@ export function toolBudget(servers: readonly McpServer[], cap: number): { line: 
       `MCP tool budget exceeded: ${declared} declared tools against a cap of ${cap}. Windsurf documents 100 total tools as a hard cap, past which tools are dropped — and every tool definition is carried in context for the whole session.`,
     );
   } else if (open.length) {
-    warnings.push(`MCP tool budget cannot be bounded: ${open.join(', ')} declare tools = ["*"], so the total is at least ${declared} and may exceed the cap of ${cap}. Name the tools to make it countable.`);
+    warnings.push(
+      `MCP tool budget cannot be bounded: ${open.join(', ')} declare tools = ["*"], so the total is at least ${declared} and may exceed the cap of ${cap}. Name the tools to make it countable.`,
+    );
   }
   return { line, warnings };
 }
@@ -124,11 +130,19 @@ export function hasJsonComment(src: string): boolean {
  * stays; same-named servers are replaced. A file with comments, invalid JSON or a non-object
  * is refused (a warning, nothing written).
  */
-export function mergeSettings(current: string | undefined, rel: string, key: string, ours: Readonly<Record<string, unknown>>, target: string): { content: string } | { warning: string } {
+export function mergeSettings(
+  current: string | undefined,
+  rel: string,
+  key: string,
+  ours: Readonly<Record<string, unknown>>,
+  target: string,
+): { content: string } | { warning: string } {
   let base: Record<string, unknown> = {};
   if (current !== undefined) {
     if (hasJsonComment(current)) {
-      return { warning: `${target}: ${rel} contains comments, which rewriting would delete. Nothing was written — add the MCP server(s) there by hand, or strip the comments.` };
+      return {
+        warning: `${target}: ${rel} contains comments, which rewriting would delete. Nothing was written — add the MCP server(s) there by hand, or strip the comments.`,
+      };
     }
     if (current.trim()) {
       let parsed: unknown;
@@ -136,16 +150,23 @@ export function mergeSettings(current: string | undefined, rel: string, key: str
         parsed = JSON.parse(current);
       } catch (e) {
         const why = e instanceof Error ? e.message.split('\n')[0] : 'parse error';
-        return { warning: `${target}: ${rel} is not valid JSON (${why}). Nothing was written — kitbash will not overwrite a settings file it cannot read.` };
+        return {
+          warning: `${target}: ${rel} is not valid JSON (${why}). Nothing was written — kitbash will not overwrite a settings file it cannot read.`,
+        };
       }
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        return { warning: `${target}: ${rel} is not a JSON object. Nothing was written — kitbash will not overwrite a settings file it cannot read.` };
+        return {
+          warning: `${target}: ${rel} is not a JSON object. Nothing was written — kitbash will not overwrite a settings file it cannot read.`,
+        };
       }
       base = parsed as Record<string, unknown>;
     }
   }
   const existing = base[key];
-  const servers: Record<string, unknown> = existing && typeof existing === 'object' && !Array.isArray(existing) ? { ...(existing as Record<string, unknown>) } : {};
+  const servers: Record<string, unknown> =
+    existing && typeof existing === 'object' && !Array.isArray(existing)
+      ? { ...(existing as Record<string, unknown>) }
+      : {};
   for (const [name, entry] of Object.entries(ours)) servers[name] = entry;
   return { content: json({ ...base, [key]: servers }) };
 }
@@ -154,7 +175,11 @@ const GEMINI_STRIPPED = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|
 const ZED_MAX_TIMEOUT_S = 600;
 
 /** MCP output for one target; `read` gives the current text of a shared settings file. */
-export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (path: string) => string | undefined): McpEmit {
+export function emitMcp(
+  def: TargetDef,
+  servers: readonly McpServer[],
+  read: (path: string) => string | undefined,
+): McpEmit {
   if (servers.length === 0 || !def.mcp) return { files: [], warnings: [], unsupported: [] };
   const target = def.id;
   if ('gap' in def.mcp) {
@@ -177,7 +202,9 @@ export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (pa
       for (const s of servers) {
         out[s.name] = runs(s, { type: httpType(s.transport) });
         if (allowlist(s)) {
-          warnings.push(`${target}: "${s.name}" declares a tools allowlist, which .mcp.json has no field for — it belongs in .claude/settings.json permissions, which Kitbash does not write. The allowlist is not enforced here.`);
+          warnings.push(
+            `${target}: "${s.name}" declares a tools allowlist, which .mcp.json has no field for — it belongs in .claude/settings.json permissions, which Kitbash does not write. The allowlist is not enforced here.`,
+          );
         }
       }
       warnings.push(
@@ -198,9 +225,14 @@ export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (pa
       for (const s of servers) {
         out[s.name] = runs(s, s.transport === 'stdio' ? { type: 'stdio' } : {});
         if (allowlist(s)) {
-          warnings.push(`${target}: "${s.name}" declares a tools allowlist, which .cursor/mcp.json has no field for — Cursor will expose every tool the server offers. The allowlist is not enforced there.`);
+          warnings.push(
+            `${target}: "${s.name}" declares a tools allowlist, which .cursor/mcp.json has no field for — Cursor will expose every tool the server offers. The allowlist is not enforced there.`,
+          );
         }
-        if (s.timeoutMs !== undefined) warnings.push(`${target}: "${s.name}" declares timeout_ms, which .cursor/mcp.json has no documented field for — dropped.`);
+        if (s.timeoutMs !== undefined)
+          warnings.push(
+            `${target}: "${s.name}" declares timeout_ms, which .cursor/mcp.json has no documented field for — dropped.`,
+          );
       }
       return done([{ path: rel, content: json({ mcpServers: out }), merged: false }]);
     }
@@ -234,14 +266,18 @@ export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (pa
       for (const s of servers) {
         const refs = varRefs(s);
         if (refs.length) {
-          warnings.push(`${target}: skipped MCP server "${s.name}" — it references ${refs.map((r) => `\${${r}}`).join(', ')}, and Zed performs no variable interpolation, so the reference would be passed through literally.`);
+          warnings.push(
+            `${target}: skipped MCP server "${s.name}" — it references ${refs.map((r) => `\${${r}}`).join(', ')}, and Zed performs no variable interpolation, so the reference would be passed through literally.`,
+          );
           continue;
         }
         const e = runs(s, {});
         if (s.timeoutMs !== undefined) {
           const secs = Math.ceil(s.timeoutMs / 1000);
           if (secs > ZED_MAX_TIMEOUT_S) {
-            warnings.push(`${target}: "${s.name}" declares timeout_ms ${s.timeoutMs} (${secs}s), above Zed's ${ZED_MAX_TIMEOUT_S}s maximum, which it clamps silently — written as ${ZED_MAX_TIMEOUT_S}s.`);
+            warnings.push(
+              `${target}: "${s.name}" declares timeout_ms ${s.timeoutMs} (${secs}s), above Zed's ${ZED_MAX_TIMEOUT_S}s maximum, which it clamps silently — written as ${ZED_MAX_TIMEOUT_S}s.`,
+            );
           }
           e.timeout = Math.min(secs, ZED_MAX_TIMEOUT_S);
         }
@@ -258,7 +294,9 @@ export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (pa
         warnings.push(merged.warning);
         return done([]);
       }
-      warnings.push(`${target}: an untrusted worktree makes Zed discard the whole of ${rel}, MCP servers included — trust the worktree in Zed if the servers do not appear.`);
+      warnings.push(
+        `${target}: an untrusted worktree makes Zed discard the whole of ${rel}, MCP servers included — trust the worktree in Zed if the servers do not appear.`,
+      );
       return done([{ path: rel, content: merged.content, merged: true }]);
     }
     case 'agent-plugin-mcp-json': {
@@ -275,9 +313,14 @@ export function emitMcp(def: TargetDef, servers: readonly McpServer[], read: (pa
       for (const s of servers) {
         if (varRefs(s).length) continue;
         if (allowlist(s)) {
-          warnings.push(`${target}: "${s.name}" declares a tools allowlist, which the Agent Plugins mcp.json has no field for — the client will expose every tool the server offers.`);
+          warnings.push(
+            `${target}: "${s.name}" declares a tools allowlist, which the Agent Plugins mcp.json has no field for — the client will expose every tool the server offers.`,
+          );
         }
-        if (s.timeoutMs !== undefined) warnings.push(`${target}: "${s.name}" declares timeout_ms, which the Agent Plugins mcp.json has no field for — dropped.`);
+        if (s.timeoutMs !== undefined)
+          warnings.push(
+            `${target}: "${s.name}" declares timeout_ms, which the Agent Plugins mcp.json has no field for — dropped.`,
+          );
       }
       if (Object.keys(out).length === 0) return done([]);
       return done([{ path: rel, content: json({ $schema: PLUGIN_MCP_SCHEMA, mcpServers: out }), merged: false }]);

@@ -28,7 +28,10 @@ export interface PolicyException {
  * cannot be true of it.
  */
 export const NEVER_ACCEPTABLE: ReadonlyMap<CheckId, string> = new Map<CheckId, string>([
-  ['visible-text', 'invisible or hidden text can carry instructions no reviewer can read — remove the characters instead'],
+  [
+    'visible-text',
+    'invisible or hidden text can carry instructions no reviewer can read — remove the characters instead',
+  ],
 ]);
 
 /** The fields of one entry, in the order they are written. */
@@ -39,14 +42,27 @@ const MAX_TEXT = 500;
 /** One entry checked field by field: the exception, or one line saying what is wrong with it. */
 export function validateException(raw: unknown): { ok: true; value: PolicyException } | { ok: false; message: string } {
   if (!isTable(raw)) return { ok: false, message: 'is not a table' };
-  const text = (k: string): string | undefined => (typeof raw[k] === 'string' && (raw[k] as string).trim() !== '' && (raw[k] as string).length <= MAX_TEXT && !/[\p{Cc}]/u.test(raw[k] as string) ? (raw[k] as string) : undefined);
+  const text = (k: string): string | undefined =>
+    typeof raw[k] === 'string' &&
+    (raw[k] as string).trim() !== '' &&
+    (raw[k] as string).length <= MAX_TEXT &&
+    !/[\p{Cc}]/u.test(raw[k] as string)
+      ? (raw[k] as string)
+      : undefined;
   const skill = text('skill');
   if (skill === undefined || !NAME_RE.test(skill)) return { ok: false, message: 'skill must be a skill name' };
   const integrity = text('integrity');
-  if (integrity === undefined || !INTEGRITY_RE.test(integrity)) return { ok: false, message: `${skill}: integrity must be "sha256-" and 64 hex digits (the skill's tree hash, as in kitbash.lock)` };
+  if (integrity === undefined || !INTEGRITY_RE.test(integrity))
+    return {
+      ok: false,
+      message: `${skill}: integrity must be "sha256-" and 64 hex digits (the skill's tree hash, as in kitbash.lock)`,
+    };
   const check = text('check');
   if (check === undefined || !(SAFETY_CHECK_IDS as readonly string[]).includes(check)) {
-    return { ok: false, message: `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')})` };
+    return {
+      ok: false,
+      message: `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')})`,
+    };
   }
   const never = NEVER_ACCEPTABLE.get(check as CheckId);
   if (never !== undefined) return { ok: false, message: `${skill}: a ${check} finding cannot be accepted — ${never}` };
@@ -55,7 +71,8 @@ export function validateException(raw: unknown): { ok: true; value: PolicyExcept
     return { ok: false, message: `${skill}: file must be a path inside the skill folder, e.g. "scripts/run.sh"` };
   }
   const line = typeof raw.line === 'bigint' ? Number(raw.line) : raw.line;
-  if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) return { ok: false, message: `${skill}: line must be a whole number from 1` };
+  if (typeof line !== 'number' || !Number.isInteger(line) || line < 1)
+    return { ok: false, message: `${skill}: line must be a whole number from 1` };
   const by = text('by');
   if (by === undefined) return { ok: false, message: `${skill}: by must say who accepted the finding` };
   const reason = text('reason');
@@ -71,7 +88,8 @@ export function readExceptions(policy: unknown): { exceptions: PolicyException[]
   const exceptions: PolicyException[] = [];
   const problems: string[] = [];
   if (!isTable(policy) || policy.exceptions === undefined) return { exceptions, problems };
-  if (!Array.isArray(policy.exceptions)) return { exceptions, problems: ['[policy].exceptions must be an array of tables ([[policy.exceptions]])'] };
+  if (!Array.isArray(policy.exceptions))
+    return { exceptions, problems: ['[policy].exceptions must be an array of tables ([[policy.exceptions]])'] };
   policy.exceptions.forEach((raw, i) => {
     const v = validateException(raw);
     if (v.ok) exceptions.push(v.value);
@@ -81,21 +99,30 @@ export function readExceptions(policy: unknown): { exceptions: PolicyException[]
 }
 
 /** Does `e` accept the finding of `check` at `file:line` in this exact version of `skill`? */
-export function exceptionMatches(e: PolicyException, skill: string, integrity: string, check: CheckId, file: string, line: number): boolean {
+export function exceptionMatches(
+  e: PolicyException,
+  skill: string,
+  integrity: string,
+  check: CheckId,
+  file: string,
+  line: number,
+): boolean {
   return e.skill === skill && e.integrity === integrity && e.check === check && e.file === file && e.line === line;
 }
 
 /** The TOML text of one entry, appended as its own `[[policy.exceptions]]` table. */
 export function exceptionToml(e: PolicyException): string {
   const q = (s: string): string => JSON.stringify(s); // a JSON string without control characters is a valid TOML basic string
-  return [
-    '[[policy.exceptions]]',
-    `skill = ${q(e.skill)}`,
-    `integrity = ${q(e.integrity)}`,
-    `check = ${q(e.check)}`,
-    `file = ${q(e.file)}`,
-    `line = ${e.line}`,
-    `by = ${q(e.by)}`,
-    `reason = ${q(e.reason)}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      '[[policy.exceptions]]',
+      `skill = ${q(e.skill)}`,
+      `integrity = ${q(e.integrity)}`,
+      `check = ${q(e.check)}`,
+      `file = ${q(e.file)}`,
+      `line = ${e.line}`,
+      `by = ${q(e.by)}`,
+      `reason = ${q(e.reason)}`,
+    ].join('\n') + '\n'
+  );
 }

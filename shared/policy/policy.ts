@@ -25,7 +25,8 @@ export function manifestViolations(policy: Policy, m: Manifest): string[] {
   const out: string[] = [];
   if (policy.denyNetwork && m.permissions.network) out.push(`${n} declares network permission and deny_network = true`);
   if (policy.denyWrite && m.permissions.write) out.push(`${n} declares write permission and deny_write = true`);
-  if (policy.maxBudget !== undefined && m.context.budget > policy.maxBudget) out.push(`${n} budget ${m.context.budget} exceeds max_budget ${policy.maxBudget}`);
+  if (policy.maxBudget !== undefined && m.context.budget > policy.maxBudget)
+    out.push(`${n} budget ${m.context.budget} exceeds max_budget ${policy.maxBudget}`);
   for (const s of m.mcp.servers) {
     if (policy.denyMcp) {
       out.push(`${n} declares MCP server "${s.name}" and deny_mcp = true`);
@@ -34,7 +35,9 @@ export function manifestViolations(policy: Policy, m: Manifest): string[] {
     if (policy.allowMcpServers.length === 0) continue;
     const subject = s.transport === 'stdio' ? [s.command ?? '', ...s.args].join(' ').trim() : (s.url ?? '');
     if (!policy.allowMcpServers.some((p) => globMatches(p, subject))) {
-      out.push(`${n} MCP server "${s.name}" (${subject}) is not in allow_mcp_servers (${policy.allowMcpServers.join(', ')})`);
+      out.push(
+        `${n} MCP server "${s.name}" (${subject}) is not in allow_mcp_servers (${policy.allowMcpServers.join(', ')})`,
+      );
     }
   }
   return out;

@@ -44,7 +44,11 @@ export interface VerdictContext {
 
 /** Does this failing check block (before exceptions)? `deny_remote_exec = false` exempts remote-exec, as in the reference. */
 export function isBlockingCheck(c: Pick<Check, 'id' | 'status'>, policy: Policy | undefined): boolean {
-  return c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id) && !(c.id === 'remote-exec' && policy !== undefined && !policy.denyRemoteExec);
+  return (
+    c.status === 'fail' &&
+    SAFETY_CHECK_IDS.includes(c.id) &&
+    !(c.id === 'remote-exec' && policy !== undefined && !policy.denyRemoteExec)
+  );
 }
 
 export function skillVerdict(checks: readonly Check[], ctx: VerdictContext): SkillVerdict {

@@ -44,15 +44,30 @@ export const EMPTY_CONFIG: ProjectConfig = { raw: {}, exceptions: [], exceptionP
 export function parseProjectConfig(text: string, file: string = CONFIG_FILE): Result<ProjectConfig> {
   const conflict = conflictMarkerLine(text);
   if (conflict !== undefined) {
-    return { ok: false, error: loadError(file, 'contains an unresolved merge-conflict marker — resolve the conflict first', { line: conflict, column: 1 }) };
+    return {
+      ok: false,
+      error: loadError(file, 'contains an unresolved merge-conflict marker — resolve the conflict first', {
+        line: conflict,
+        column: 1,
+      }),
+    };
   }
   const parsed = parseToml(text);
   if (!parsed.ok) {
-    return { ok: false, error: loadError(file, `invalid TOML: ${parsed.message}`, { ...(parsed.line !== undefined ? { line: parsed.line } : {}), ...(parsed.column !== undefined ? { column: parsed.column } : {}) }) };
+    return {
+      ok: false,
+      error: loadError(file, `invalid TOML: ${parsed.message}`, {
+        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
+        ...(parsed.column !== undefined ? { column: parsed.column } : {}),
+      }),
+    };
   }
   const raw = parsed.table;
   const project = isTable(raw.project) ? raw.project : undefined;
-  const targets = project && Array.isArray(project.targets) ? project.targets.filter((t): t is string => typeof t === 'string') : undefined;
+  const targets =
+    project && Array.isArray(project.targets)
+      ? project.targets.filter((t): t is string => typeof t === 'string')
+      : undefined;
   const { exceptions, problems } = readExceptions(raw.policy);
   return {
     ok: true,
@@ -67,8 +82,10 @@ export function parseProjectConfig(text: string, file: string = CONFIG_FILE): Re
 }
 
 function readPolicy(t: TomlTable): Policy {
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined);
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+  const num = (v: unknown): number | undefined =>
+    typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined;
   const maxBudget = num(t.max_budget);
   return {
     allowSources: strings(t.allow_sources),

@@ -88,7 +88,11 @@ function valueEnd(lines: readonly string[], start: number, limit: number): numbe
 }
 
 /** Where a section's own lines run: after its header up to the next header (or EOF). */
-function sectionRange(lines: readonly string[], hs: readonly Header[], name: string): { start: number; end: number } | undefined {
+function sectionRange(
+  lines: readonly string[],
+  hs: readonly Header[],
+  name: string,
+): { start: number; end: number } | undefined {
   const k = hs.findIndex((h) => !h.array && h.name === name);
   if (k < 0) return undefined;
   return { start: hs[k]!.line + 1, end: k + 1 < hs.length ? hs[k + 1]!.line : lines.length };
@@ -103,7 +107,8 @@ function renderValue(v: PolicyValue | readonly string[]): string {
 /** The trailing `# comment` of a one-line assignment, if any (the first `#` after which the value still parses). */
 function trailingComment(line: string): string {
   for (let p = line.indexOf('#'); p >= 0; p = line.indexOf('#', p + 1)) {
-    if (parseToml(line.slice(0, p).trimStart()).ok) return `${/\s*$/.exec(line.slice(0, p))![0] || ' '}${line.slice(p)}`;
+    if (parseToml(line.slice(0, p).trimStart()).ok)
+      return `${/\s*$/.exec(line.slice(0, p))![0] || ' '}${line.slice(p)}`;
   }
   return '';
 }
@@ -177,7 +182,12 @@ function intended(raw: TomlTable, edits: readonly ConfigEdit[]): TomlTable {
     } else if (e.kind === 'policy') {
       if (e.value === null) {
         if (isTable(doc.policy)) delete doc.policy[e.key];
-      } else table('policy')[e.key] = Array.isArray(e.value) ? [...(e.value as string[])] : typeof e.value === 'number' ? BigInt(e.value) : e.value;
+      } else
+        table('policy')[e.key] = Array.isArray(e.value)
+          ? [...(e.value as string[])]
+          : typeof e.value === 'number'
+            ? BigInt(e.value)
+            : e.value;
     } else {
       const list = isTable(doc.policy) ? doc.policy.exceptions : undefined;
       if (Array.isArray(list)) list.splice(e.index, 1);
@@ -201,20 +211,32 @@ function canonical(v: unknown): string {
   if (v instanceof Date) return `d${v.toISOString()}`;
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
 
 function checkValue(e: ConfigEdit): string | undefined {
   const text = (s: string): boolean => s.length > 0 && !/\p{Cc}/u.test(s);
-  if (e.kind === 'targets') return e.targets && !e.targets.every(text) ? 'a target id must be non-empty text without control characters' : undefined;
-  if (e.kind === 'removeException') return Number.isInteger(e.index) && e.index >= 0 ? undefined : 'an exception index must be a whole number';
+  if (e.kind === 'targets')
+    return e.targets && !e.targets.every(text)
+      ? 'a target id must be non-empty text without control characters'
+      : undefined;
+  if (e.kind === 'removeException')
+    return Number.isInteger(e.index) && e.index >= 0 ? undefined : 'an exception index must be a whole number';
   if (e.value === null) return undefined;
   const type = POLICY_KEYS[e.key];
   if (type === 'boolean' && typeof e.value !== 'boolean') return `${e.key} takes true or false`;
-  if (type === 'integer' && !(typeof e.value === 'number' && Number.isSafeInteger(e.value) && e.value >= 0)) return `${e.key} takes a whole number ≥ 0`;
-  if (type === 'strings' && !(Array.isArray(e.value) && (e.value as unknown[]).every((s) => typeof s === 'string' && text(s)))) return `${e.key} takes a list of non-empty strings`;
+  if (type === 'integer' && !(typeof e.value === 'number' && Number.isSafeInteger(e.value) && e.value >= 0))
+    return `${e.key} takes a whole number ≥ 0`;
+  if (
+    type === 'strings' &&
+    !(Array.isArray(e.value) && (e.value as unknown[]).every((s) => typeof s === 'string' && text(s)))
+  )
+    return `${e.key} takes a list of non-empty strings`;
   return undefined;
 }
 
@@ -224,28 +246,56 @@ function checkValue(e: ConfigEdit): string | undefined {
  */
 export function editProjectConfig(text: string, edits: readonly ConfigEdit[]): Result<string, EditError> {
   const before = parseProjectConfig(text);
-  if (!before.ok) return { ok: false, error: { code: 'malformed', message: `${CONFIG_FILE} does not parse (${before.error.message}) — fix it by hand first; nothing changed` } };
+  if (!before.ok)
+    return {
+      ok: false,
+      error: {
+        code: 'malformed',
+        message: `${CONFIG_FILE} does not parse (${before.error.message}) — fix it by hand first; nothing changed`,
+      },
+    };
   for (const e of edits) {
     const bad = checkValue(e);
     if (bad) return { ok: false, error: { code: 'bad-value', message: `${CONFIG_FILE}: ${bad} — nothing changed` } };
   }
   const lines = splitLines(text);
   // Removals by index refer to the file as read; apply the highest first so earlier indexes stay valid.
-  const removals = edits.filter((e): e is Extract<ConfigEdit, { kind: 'removeException' }> => e.kind === 'removeException').sort((a, b) => b.index - a.index);
+  const removals = edits
+    .filter((e): e is Extract<ConfigEdit, { kind: 'removeException' }> => e.kind === 'removeException')
+    .sort((a, b) => b.index - a.index);
   for (const r of removals) {
-    if (!removeTable(lines, r.index)) return { ok: false, error: { code: 'no-such-exception', message: `${CONFIG_FILE} has no [[policy.exceptions]] table number ${r.index + 1} — nothing changed` } };
+    if (!removeTable(lines, r.index))
+      return {
+        ok: false,
+        error: {
+          code: 'no-such-exception',
+          message: `${CONFIG_FILE} has no [[policy.exceptions]] table number ${r.index + 1} — nothing changed`,
+        },
+      };
   }
   for (const e of edits) {
     if (e.kind === 'targets') setKey(lines, 'project', 'targets', e.targets === null ? null : renderValue(e.targets));
-    else if (e.kind === 'policy') setKey(lines, 'policy', e.key, e.value === null ? null : renderValue(e.value), 'policy.exceptions');
+    else if (e.kind === 'policy')
+      setKey(lines, 'policy', e.key, e.value === null ? null : renderValue(e.value), 'policy.exceptions');
   }
   const after = lines.join('');
   const parsed = parseToml(after);
   const expected = intended(before.value.raw, [...removals, ...edits.filter((e) => e.kind !== 'removeException')]);
   // A [policy] that only held exception tables disappears with the last of them (no header of its own).
-  if (isTable(expected.policy) && Object.keys(expected.policy).length === 0 && !headers(lines).some((h) => !h.array && h.name === 'policy')) delete expected.policy;
+  if (
+    isTable(expected.policy) &&
+    Object.keys(expected.policy).length === 0 &&
+    !headers(lines).some((h) => !h.array && h.name === 'policy')
+  )
+    delete expected.policy;
   if (!parsed.ok || canonical(parsed.table) !== canonical(expected)) {
-    return { ok: false, error: { code: 'unsupported-layout', message: `${CONFIG_FILE}: this change cannot be made without rewriting parts of the file (e.g. an inline [policy] or dotted keys) — edit it by hand; nothing changed` } };
+    return {
+      ok: false,
+      error: {
+        code: 'unsupported-layout',
+        message: `${CONFIG_FILE}: this change cannot be made without rewriting parts of the file (e.g. an inline [policy] or dotted keys) — edit it by hand; nothing changed`,
+      },
+    };
   }
   return { ok: true, value: after };
 }

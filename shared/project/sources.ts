@@ -31,20 +31,31 @@ export function readCatalogs(raw: Readonly<TomlTable>): CatalogsResult {
   for (const name of Object.keys(t).sort()) {
     const v = t[name];
     if (typeof v === 'string') {
-      if (v.trim() === '') return { ok: false, message: `kitbash.toml: [sources].${name} is empty — give a folder or a git URL` };
+      if (v.trim() === '')
+        return { ok: false, message: `kitbash.toml: [sources].${name} is empty — give a folder or a git URL` };
       catalogs.push({ name, source: v });
       continue;
     }
     if (isTable(v)) {
       const url = v.url ?? v.source;
-      if (typeof url !== 'string' || url.trim() === '') return { ok: false, message: `kitbash.toml: [sources.${name}] needs url = "<folder or git URL>"` };
+      if (typeof url !== 'string' || url.trim() === '')
+        return { ok: false, message: `kitbash.toml: [sources.${name}] needs url = "<folder or git URL>"` };
       for (const k of ['ref', 'path'] as const) {
-        if (v[k] !== undefined && typeof v[k] !== 'string') return { ok: false, message: `kitbash.toml: [sources.${name}].${k} must be a string` };
+        if (v[k] !== undefined && typeof v[k] !== 'string')
+          return { ok: false, message: `kitbash.toml: [sources.${name}].${k} must be a string` };
       }
-      catalogs.push({ name, source: url, ...(typeof v.ref === 'string' ? { ref: v.ref } : {}), ...(typeof v.path === 'string' ? { path: v.path } : {}) });
+      catalogs.push({
+        name,
+        source: url,
+        ...(typeof v.ref === 'string' ? { ref: v.ref } : {}),
+        ...(typeof v.path === 'string' ? { path: v.path } : {}),
+      });
       continue;
     }
-    return { ok: false, message: `kitbash.toml: [sources].${name} must be a string (a folder or git URL) or a table with url` };
+    return {
+      ok: false,
+      message: `kitbash.toml: [sources].${name} must be a string (a folder or git URL) or a table with url`,
+    };
   }
   return { ok: true, catalogs };
 }

@@ -34,10 +34,26 @@ export interface ResolvedNode {
 }
 
 export type ResolveError =
-  | { readonly kind: 'missing'; readonly name: string; readonly requirements: readonly Requirement[]; readonly message: string }
-  | { readonly kind: 'conflict'; readonly name: string; readonly requirements: readonly Requirement[]; readonly available: readonly string[]; readonly message: string }
+  | {
+      readonly kind: 'missing';
+      readonly name: string;
+      readonly requirements: readonly Requirement[];
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'conflict';
+      readonly name: string;
+      readonly requirements: readonly Requirement[];
+      readonly available: readonly string[];
+      readonly message: string;
+    }
   | { readonly kind: 'cycle'; readonly cycle: readonly string[]; readonly message: string }
-  | { readonly kind: 'invalid-range'; readonly name: string; readonly requirements: readonly Requirement[]; readonly message: string };
+  | {
+      readonly kind: 'invalid-range';
+      readonly name: string;
+      readonly requirements: readonly Requirement[];
+      readonly message: string;
+    };
 
 export type Resolution = { ok: true; nodes: readonly ResolvedNode[] } | { ok: false; error: ResolveError };
 
@@ -50,7 +66,11 @@ export interface ResolveOptions {
  * Resolve the closure of `root` over `candidates` (name → versions, any order).
  * Nodes come back dependencies first (a topological order), the root last.
  */
-export function resolveClosure(root: Candidate, candidates: ReadonlyMap<string, readonly Candidate[]>, options: ResolveOptions = {}): Resolution {
+export function resolveClosure(
+  root: Candidate,
+  candidates: ReadonlyMap<string, readonly Candidate[]>,
+  options: ResolveOptions = {},
+): Resolution {
   const rootKey = `${root.name}@${root.version}`;
   for (const [name, range] of Object.entries(root.dependencies)) {
     if (semver.validRange(range) === null) return { ok: false, error: invalidRange(name, [{ by: rootKey, range }]) };
@@ -71,7 +91,8 @@ export function resolveClosure(root: Candidate, candidates: ReadonlyMap<string, 
   const addReqs = (reqs: Map<string, Requirement[]>, c: Candidate): Map<string, Requirement[]> => {
     const next = new Map(reqs);
     const by = `${c.name}@${c.version}`;
-    for (const [name, range] of Object.entries(c.dependencies)) next.set(name, [...(next.get(name) ?? []), { by, range }]);
+    for (const [name, range] of Object.entries(c.dependencies))
+      next.set(name, [...(next.get(name) ?? []), { by, range }]);
     return next;
   };
 
@@ -109,9 +130,27 @@ export function resolveClosure(root: Candidate, candidates: ReadonlyMap<string, 
     const all = sorted.get(nextName) ?? [];
     if (all.length === 0) return fail(missing(nextName, rs), depth);
     const options = all.filter((c) => rs.every((r) => holds(c.version, r)));
-    if (options.length === 0) return fail(conflict(nextName, rs, all.map((c) => c.version)), depth);
+    if (options.length === 0)
+      return fail(
+        conflict(
+          nextName,
+          rs,
+          all.map((c) => c.version),
+        ),
+        depth,
+      );
     for (const option of options) {
-      if (++steps > maxSteps) return fail({ kind: 'conflict', name: nextName, requirements: rs, available: [], message: `gave up resolving ${nextName} after ${maxSteps} trials — the dependency graph is too tangled` }, depth);
+      if (++steps > maxSteps)
+        return fail(
+          {
+            kind: 'conflict',
+            name: nextName,
+            requirements: rs,
+            available: [],
+            message: `gave up resolving ${nextName} after ${maxSteps} trials — the dependency graph is too tangled`,
+          },
+          depth,
+        );
       // The option's own ranges must hold for everything already chosen.
       const by = `${option.name}@${option.version}`;
       let clash: ResolveError | undefined;
@@ -123,7 +162,11 @@ export function resolveClosure(root: Candidate, candidates: ReadonlyMap<string, 
         }
         const chosenDep = dep === nextName ? option : state.chosen.get(dep);
         if (chosenDep && !holds(chosenDep.version, req)) {
-          clash = conflict(dep, [...(state.reqs.get(dep) ?? []), req], (sorted.get(dep) ?? []).map((x) => x.version));
+          clash = conflict(
+            dep,
+            [...(state.reqs.get(dep) ?? []), req],
+            (sorted.get(dep) ?? []).map((x) => x.version),
+          );
           break;
         }
       }
@@ -141,10 +184,28 @@ export function resolveClosure(root: Candidate, candidates: ReadonlyMap<string, 
 
   const start: State = { chosen: new Map([[root.name, root]]), reqs: addReqs(new Map(), root) };
   const solved = solve(start, 0);
-  if (!solved) return { ok: false, error: deepest ?? { kind: 'conflict', name: root.name, requirements: [], available: [], message: `cannot resolve the dependencies of ${rootKey}` } };
+  if (!solved)
+    return {
+      ok: false,
+      error: deepest ?? {
+        kind: 'conflict',
+        name: root.name,
+        requirements: [],
+        available: [],
+        message: `cannot resolve the dependencies of ${rootKey}`,
+      },
+    };
 
   const cycle = findCycle(root.name, solved.chosen);
-  if (cycle) return { ok: false, error: { kind: 'cycle', cycle, message: `dependency cycle: ${cycle.join(' → ')} — a skill cannot depend on itself, even indirectly` } };
+  if (cycle)
+    return {
+      ok: false,
+      error: {
+        kind: 'cycle',
+        cycle,
+        message: `dependency cycle: ${cycle.join(' → ')} — a skill cannot depend on itself, even indirectly`,
+      },
+    };
 
   // Dependencies first: post-order from the root.
   const order: string[] = [];
@@ -194,14 +255,30 @@ function findCycle(root: string, chosen: ReadonlyMap<string, Candidate>): string
 const listReqs = (rs: readonly Requirement[]): string => rs.map((r) => `${r.range} by ${r.by}`).join(', ');
 
 function missing(name: string, requirements: Requirement[]): ResolveError {
-  return { kind: 'missing', name, requirements, message: `dependency ${name} (required as ${listReqs(requirements)}) was not found — not a sibling in the source, in a [sources] catalog, or installed` };
+  return {
+    kind: 'missing',
+    name,
+    requirements,
+    message: `dependency ${name} (required as ${listReqs(requirements)}) was not found — not a sibling in the source, in a [sources] catalog, or installed`,
+  };
 }
 
 function conflict(name: string, requirements: Requirement[], available: string[]): ResolveError {
   const avail = available.length > 0 ? `available: ${[...new Set(available)].join(', ')}` : 'no versions available';
-  return { kind: 'conflict', name, requirements, available, message: `version conflict on ${name}: required as ${listReqs(requirements)} — no single version satisfies them all (${avail})` };
+  return {
+    kind: 'conflict',
+    name,
+    requirements,
+    available,
+    message: `version conflict on ${name}: required as ${listReqs(requirements)} — no single version satisfies them all (${avail})`,
+  };
 }
 
 function invalidRange(name: string, requirements: Requirement[]): ResolveError {
-  return { kind: 'invalid-range', name, requirements, message: `invalid version range for ${name}: ${listReqs(requirements)} — use an npm semver range such as ^1.2.0` };
+  return {
+    kind: 'invalid-range',
+    name,
+    requirements,
+    message: `invalid version range for ${name}: ${listReqs(requirements)} — use an npm semver range such as ^1.2.0`,
+  };
 }

@@ -31,7 +31,10 @@ function value(v: unknown, t: TypeDef): string {
       return `[${(v as unknown[]).map((x) => value(x, t.of)).join(',')}]`;
     case 'map': {
       const m = v as Record<string, unknown>;
-      return `{${Object.keys(m).sort(compareKeys).map((k) => `${JSON.stringify(k)}:${value(m[k], t.of)}`).join(',')}}`;
+      return `{${Object.keys(m)
+        .sort(compareKeys)
+        .map((k) => `${JSON.stringify(k)}:${value(m[k], t.of)}`)
+        .join(',')}}`;
     }
     case 'struct':
       return struct(v as Record<string, unknown>, t.s);

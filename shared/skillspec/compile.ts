@@ -24,7 +24,13 @@ export function resolveCompileTarget(name: string): CompileTarget | undefined {
 export function compileSpec(spec: SkillSpec, target: CompileTarget, skillName?: string): string {
   const out: string[] = [];
   if (target !== 'markdown') {
-    out.push('---', `name: ${skillNameOf(skillName ?? spec.id)}`, `description: ${debugStr(selectionDescription(spec))}`, '---', '');
+    out.push(
+      '---',
+      `name: ${skillNameOf(skillName ?? spec.id)}`,
+      `description: ${debugStr(selectionDescription(spec))}`,
+      '---',
+      '',
+    );
     writeLoader(out, spec);
   } else {
     writeMarkdown(out, spec);
@@ -85,7 +91,8 @@ export function selectionDescription(spec: SkillSpec): string {
   const depKinds = new Set(Object.values(spec.dependencies).map((d) => d.kind));
   const cliWords = /cli|shell|command|process|terminal/;
   const cliIntent =
-    intents.some((i) => cliWords.test(asciiLower(i))) || spec.routes.some((r) => cliWords.test(asciiLower(`${r.label} ${r.description ?? ''}`)));
+    intents.some((i) => cliWords.test(asciiLower(i))) ||
+    spec.routes.some((r) => cliWords.test(asciiLower(`${r.label} ${r.description ?? ''}`)));
   const caps: string[] = [];
   const cmd = (re: RegExp): boolean => commandIds.some((id) => re.test(id));
   if (cliIntent && cmd(/exec|process|pty/)) pushUnique(caps, 'CLI and shell commands');
@@ -96,16 +103,19 @@ export function selectionDescription(spec: SkillSpec): string {
   if (cmd(/stream|follow/)) pushUnique(caps, 'logs and streams');
   if (cmd(/pty/)) pushUnique(caps, 'PTY and terminal-sensitive prompts');
   if (cmd(/deps|dependency/)) pushUnique(caps, 'dependency checks');
-  if (Object.keys(spec.closures).some((id) => /crystallize|crystallization/.test(id))) pushUnique(caps, 'flow crystallization and replay');
+  if (Object.keys(spec.closures).some((id) => /crystallize|crystallization/.test(id)))
+    pushUnique(caps, 'flow crystallization and replay');
 
   const parts: string[] = [];
   const summary = spec.activation ? stripDot(spec.activation.summary.trim()) : '';
   if (summary !== '') parts.push(summary);
-  if (spec.activation && spec.activation.keywords.length > 0) parts.push(`Use for ${sentenceList(spec.activation.keywords.slice(0, 12))}`);
+  if (spec.activation && spec.activation.keywords.length > 0)
+    parts.push(`Use for ${sentenceList(spec.activation.keywords.slice(0, 12))}`);
   if (intents.length > 0) parts.push(`Use when the task needs to ${sentenceList(intents.slice(0, 7))}`);
   else parts.push(`Use for ${lowerFirst(stripDot(spec.description))}`);
   if (caps.length > 0) parts.push(`Handles ${sentenceList(caps.slice(0, 8))}`);
-  if (spec.entry?.decision_required) parts.push('Run `skillsmith spec decide` before reaching for substrate tools or overlapping lower-level skills');
+  if (spec.entry?.decision_required)
+    parts.push('Run `skillsmith spec decide` before reaching for substrate tools or overlapping lower-level skills');
   parts.push('Keeps evidence through SkillSpec routes, forbids, dependencies and decision traces');
   return shorten(parts.join('. '));
 }
@@ -185,7 +195,10 @@ function yamlLines(v: YamlValue): string[] {
     },
   });
   const text = d.toString({ indentSeq: false, lineWidth: 0, singleQuote: true });
-  return text.split('\n').filter((l) => l.trim() !== '' && l !== '---').map((l) => l.trimEnd());
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '' && l !== '---')
+    .map((l) => l.trimEnd());
 }
 
 function yamlBlock(out: string[], v: YamlValue): void {
@@ -211,11 +224,13 @@ function yamlMap(out: string[], m: Record<string, YamlValue>, indent: number): v
 function predicateLines(out: string[], p: Predicate): void {
   out.push('- when:');
   if (p.user_says_any.length) out.push(`  - user_says_any: ${quotedList(p.user_says_any)}`);
-  if (p.user_says_all_groups.length) out.push(`  - user_says_all_groups: ${p.user_says_all_groups.map((g) => `[${quotedList(g)}]`).join(', ')}`);
+  if (p.user_says_all_groups.length)
+    out.push(`  - user_says_all_groups: ${p.user_says_all_groups.map((g) => `[${quotedList(g)}]`).join(', ')}`);
   if (p.task_recurrence_likely !== null) out.push(`  - task_recurrence_likely: ${p.task_recurrence_likely}`);
   if (p.domain_object_task !== null) out.push(`  - domain_object_task: ${p.domain_object_task}`);
   if (p.interactive_prompt_likely !== null) out.push(`  - interactive_prompt_likely: ${p.interactive_prompt_likely}`);
-  if (p.command_likely_long_running !== null) out.push(`  - command_likely_long_running: ${p.command_likely_long_running}`);
+  if (p.command_likely_long_running !== null)
+    out.push(`  - command_likely_long_running: ${p.command_likely_long_running}`);
 }
 
 function section(out: string[], title: string, intro?: string): void {
@@ -224,20 +239,27 @@ function section(out: string[], title: string, intro?: string): void {
 }
 
 function writeMarkdown(out: string[], spec: SkillSpec): void {
-  out.push(`# ${spec.title}`, '', spec.description, '', 'This is the full SkillSpec contract of the skill, rendered as Markdown.', '');
+  out.push(
+    `# ${spec.title}`,
+    '',
+    spec.description,
+    '',
+    'This is the full SkillSpec contract of the skill, rendered as Markdown.',
+    '',
+  );
 
   section(out, 'Runtime Contract');
   out.push(
     '- The structured sections below (routes, rules, states, commands, tests, review notes) are the contract; this prose only orients.',
     '- Decide the route first: rules are checked in file order, a matching rule can prefer a route, reorder routes, forbid substitutes, allow narrow fallbacks, ask bounded questions and schedule follow-up actions.',
     '- An `execution_plan` is a sequence of obligations: finish each phase before the next, and leave the order only through a declared `jump`.',
-    '- A `handoff` with `stop_current_skill` ends this skill\'s work apart from passing the declared context on; `resume_after_handoff` returns here afterwards.',
+    "- A `handoff` with `stop_current_skill` ends this skill's work apart from passing the declared context on; `resume_after_handoff` returns here afterwards.",
     '- Forbidden actions stay forbidden even when a tool for them is at hand; ask an elicitation question rather than guess.',
     '',
   );
   section(out, 'Harness Presentation Contract');
   out.push(
-    '- Keep the contract\'s mechanics (decision JSON, traces, ledgers) out of the conversation; report outcomes, evidence and blockers in plain terms.',
+    "- Keep the contract's mechanics (decision JSON, traces, ledgers) out of the conversation; report outcomes, evidence and blockers in plain terms.",
     '- Put elicitation questions to the user as the bounded choices they declare.',
     '',
   );
@@ -268,7 +290,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (spec.routes.length) {
-    section(out, 'Routes', 'Routes are tried in rank order (lowest first) unless a matching rule picks a route or replaces the order.');
+    section(
+      out,
+      'Routes',
+      'Routes are tried in rank order (lowest first) unless a matching rule picks a route or replaces the order.',
+    );
     const byId = new Map(spec.routes.map((r) => [r.id, r]));
     // Same order as the default route order; ids are unique in a valid spec.
     const seen = new Set<string>();
@@ -297,7 +323,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
           if (ph.requires.length) out.push(`    - requires: ${ph.requires.join(', ')}`);
           if (ph.checks.length) out.push(`    - checks: ${ph.checks.join(', ')}`);
           if (ph.forbid.length) out.push(`    - forbid: ${ph.forbid.join(', ')}`);
-          if (ph.handoff) out.push(`    - handoff.to_skill: ${code(ph.handoff.to_skill)}`, `    - handoff.boundary: ${code(ph.handoff.boundary)}`);
+          if (ph.handoff)
+            out.push(
+              `    - handoff.to_skill: ${code(ph.handoff.to_skill)}`,
+              `    - handoff.boundary: ${code(ph.handoff.boundary)}`,
+            );
           if (ph.jumps.length) {
             out.push('    - jumps:');
             for (const j of ph.jumps) {
@@ -312,7 +342,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (spec.rules.length) {
-    section(out, 'Rules', 'Check the rules in this order; every matching rule applies its effects, and the last matching `prefer` chooses the route.');
+    section(
+      out,
+      'Rules',
+      'Check the rules in this order; every matching rule applies its effects, and the last matching `prefer` chooses the route.',
+    );
     for (const rule of spec.rules) {
       out.push(`### ${code(rule.id)}`);
       predicateLines(out, rule.when);
@@ -331,7 +365,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (Object.keys(spec.elicitations).length) {
-    section(out, 'Elicitations', 'Ask these bounded questions, with their choices, instead of open-ended ones or a guess.');
+    section(
+      out,
+      'Elicitations',
+      'Ask these bounded questions, with their choices, instead of open-ended ones or a guess.',
+    );
     for (const [id, e] of sortedEntries(spec.elicitations)) {
       out.push(`### ${code(id)}`, `- question: ${e.question}`);
       if (e.default !== null) out.push(`- default: ${code(e.default)}`);
@@ -366,16 +404,27 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   if (spec.trace) {
     section(out, 'Decision Trace', 'An evaluator of this spec records each decision as an append-only event log.');
     out.push('- mode: `event_log`', `- required: ${spec.trace.required}`);
-    out.push(spec.trace.record.length ? `- record: ${codeList(spec.trace.record)}` : '- record: all v0 decision events');
+    out.push(
+      spec.trace.record.length ? `- record: ${codeList(spec.trace.record)}` : '- record: all v0 decision events',
+    );
     out.push('');
   }
 
   writeDependencies(out, spec);
 
   if (Object.keys(spec.imports).length) {
-    section(out, 'Imports', 'Import paths are relative to `skill.spec.yml`. Load `always` imports before acting; load an `on_demand` import only when something that uses it becomes active.');
+    section(
+      out,
+      'Imports',
+      'Import paths are relative to `skill.spec.yml`. Load `always` imports before acting; load an `on_demand` import only when something that uses it becomes active.',
+    );
     for (const [id, imp] of sortedEntries(spec.imports)) {
-      out.push(`### ${code(id)}`, `- path: ${code(imp.path)}`, `- role: ${code(imp.role)}`, `- load: ${code(imp.load)}`);
+      out.push(
+        `### ${code(id)}`,
+        `- path: ${code(imp.path)}`,
+        `- role: ${code(imp.role)}`,
+        `- load: ${code(imp.load)}`,
+      );
       if (imp.section !== null) out.push(`- section: ${imp.section}`);
       if (imp.description !== null) out.push(`- description: ${imp.description}`);
       if (imp.requires.imports.length) out.push(`- requires.imports: ${codeList(imp.requires.imports)}`);
@@ -386,7 +435,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (Object.keys(spec.resources).length) {
-    section(out, 'Resources', 'Resources are source material and provenance; behaviour lives in the structured sections.');
+    section(
+      out,
+      'Resources',
+      'Resources are source material and provenance; behaviour lives in the structured sections.',
+    );
     for (const [id, r] of sortedEntries(spec.resources)) {
       out.push(`### ${code(id)}`, `- path: ${code(r.path)}`, `- role: ${code(r.role)}`);
       if (r.description !== null) out.push(`- description: ${r.description}`);
@@ -397,7 +450,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (Object.keys(spec.code).length) {
-    section(out, 'Code Blocks', 'Executable knowledge kept from the source skill; check its safety notes, dependencies, inputs and outputs before running it.');
+    section(
+      out,
+      'Code Blocks',
+      'Executable knowledge kept from the source skill; check its safety notes, dependencies, inputs and outputs before running it.',
+    );
     for (const [id, c] of sortedEntries(spec.code)) {
       out.push(`### ${code(id)}`, `- language: ${code(c.language)}`, `- kind: ${code(c.kind)}`);
       if (c.purpose !== null) out.push(`- purpose: ${c.purpose}`);
@@ -436,7 +493,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (Object.keys(spec.recipes).length) {
-    section(out, 'Recipes', 'Procedures whose steps name the imports, resources, code, commands, questions and artifacts they use.');
+    section(
+      out,
+      'Recipes',
+      'Procedures whose steps name the imports, resources, code, commands, questions and artifacts they use.',
+    );
     for (const [id, r] of sortedEntries(spec.recipes)) {
       out.push(`### ${code(id)}`);
       if (r.description !== null) out.push(`- description: ${r.description}`);
@@ -463,13 +524,18 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
     for (const [id, s] of sortedEntries(spec.states)) {
       out.push(`### ${code(id)}`);
       if (s.do.length) out.push(`- do: ${codeList(s.do)}`);
-      for (const k of ['say', 'ask', 'next', 'yes', 'no'] as const) if (s[k] !== null) out.push(`- ${k}: ${code(s[k]!)}`);
+      for (const k of ['say', 'ask', 'next', 'yes', 'no'] as const)
+        if (s[k] !== null) out.push(`- ${k}: ${code(s[k]!)}`);
       out.push('');
     }
   }
 
   if (Object.keys(spec.commands).length) {
-    section(out, 'Command Templates', 'Templates describe commands; they grant no permission. Apply each safety class and the harness\'s approval rules before running one.');
+    section(
+      out,
+      'Command Templates',
+      "Templates describe commands; they grant no permission. Apply each safety class and the harness's approval rules before running one.",
+    );
     for (const [id, c] of sortedEntries(spec.commands)) {
       out.push(`### ${code(id)}`);
       if (c.description !== null) out.push(`- description: ${c.description}`);
@@ -483,7 +549,8 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
         if (rq.env.length) out.push(`  - env: ${codeList(rq.env)}`);
         if (rq.auth.length) out.push(`  - auth: ${codeList(rq.auth)}`);
       }
-      if (Object.keys(c.parse).length) out.push('- parse:', ...sortedEntries(c.parse).map(([k, v]) => `  - ${code(k)}: ${code(v)}`));
+      if (Object.keys(c.parse).length)
+        out.push('- parse:', ...sortedEntries(c.parse).map(([k, v]) => `  - ${code(k)}: ${code(v)}`));
       if (Object.keys(c.success_when).length) {
         out.push('- success_when:');
         yamlMap(out, c.success_when, 2);
@@ -507,7 +574,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
   }
 
   if (spec.tests.length) {
-    section(out, 'Scenario Tests', 'Worked examples of the decisions above; make the same choices for equivalent tasks.');
+    section(
+      out,
+      'Scenario Tests',
+      'Worked examples of the decisions above; make the same choices for equivalent tasks.',
+    );
     for (const t of spec.tests) {
       out.push(`### ${t.name}`, `- input: ${debugStr(t.input)}`);
       if (t.expect.route !== null) out.push(`- expect route: ${code(t.expect.route)}`);
@@ -528,7 +599,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
     out.push(...spec.review_required.map((n) => `- ${n}`), '');
   }
 
-  section(out, 'SkillSpec CLI Commands', '`<skill-folder>` is the folder of this file; traces go under `${PWD}/.skillspec/traces` by convention.');
+  section(
+    out,
+    'SkillSpec CLI Commands',
+    '`<skill-folder>` is the folder of this file; traces go under `${PWD}/.skillspec/traces` by convention.',
+  );
   out.push(
     '```bash',
     'skillsmith spec validate <skill-folder>/skill.spec.yml',
@@ -543,7 +618,11 @@ function writeMarkdown(out: string[], spec: SkillSpec): void {
 
 function writeDependencies(out: string[], spec: SkillSpec): void {
   if (!Object.keys(spec.dependencies).length) return;
-  section(out, 'Dependencies', 'Check a dependency before running a command that needs it. When one is missing, take its declared provision or question; never install tools globally on your own.');
+  section(
+    out,
+    'Dependencies',
+    'Check a dependency before running a command that needs it. When one is missing, take its declared provision or question; never install tools globally on your own.',
+  );
   for (const [id, d] of sortedEntries(spec.dependencies)) {
     out.push(`### ${code(id)}`, `- kind: ${code(d.kind)}`);
     if (d.description !== null) out.push(`- description: ${d.description}`);

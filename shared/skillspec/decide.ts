@@ -3,7 +3,15 @@
  * algebra, and the default route by rank. Pure and allocation-light, so the editor's
  * playground can call it on every keystroke.
  */
-import { compareKeys, type ExecutionPlan, type Predicate, type Rule, type SkillSpec, type TraceEventKind, type YamlValue } from './model';
+import {
+  compareKeys,
+  type ExecutionPlan,
+  type Predicate,
+  type Rule,
+  type SkillSpec,
+  type TraceEventKind,
+  type YamlValue,
+} from './model';
 
 export type SelectionBasis = 'rule_prefer' | 'route_order_default' | 'default_route_order';
 
@@ -47,7 +55,12 @@ export type DecisionEvent =
   | { event: 'allow_added'; allow: Record<string, YamlValue> }
   | { event: 'elicitation_requested'; elicit: string[] }
   | { event: 'after_success_scheduled'; after_success: string[] }
-  | { event: 'outcome_recorded'; route: string | null; route_selection: RouteSelection | null; matched_rules: string[] };
+  | {
+      event: 'outcome_recorded';
+      route: string | null;
+      route_selection: RouteSelection | null;
+      matched_rules: string[];
+    };
 
 export interface DecisionWithEvents {
   decision: Decision;
@@ -106,15 +119,55 @@ function compileNeedle(raw: string): CompiledNeedle {
 const needles = (words: readonly string[]): CompiledNeedle[] => words.map(compileNeedle);
 
 export const HEURISTIC_KEYWORDS = {
-  task_recurrence_likely: ['daily', 'weekly', 'monthly', 'every morning', 'every day', 'every week', 'every month', 'again', 'recurring'],
-  domain_object_task: ['alert', 'ticket', 'issue', 'calendar', 'email', 'crm', 'repo', 'pull request', 'dashboard', 'invoice', 'customer', 'incident'],
-  command_likely_long_running: ['test', 'build', 'release', 'deploy', 'server', 'watch', 'tail', 'monitor', 'background process', 'tracked background', 'in the background'],
+  task_recurrence_likely: [
+    'daily',
+    'weekly',
+    'monthly',
+    'every morning',
+    'every day',
+    'every week',
+    'every month',
+    'again',
+    'recurring',
+  ],
+  domain_object_task: [
+    'alert',
+    'ticket',
+    'issue',
+    'calendar',
+    'email',
+    'crm',
+    'repo',
+    'pull request',
+    'dashboard',
+    'invoice',
+    'customer',
+    'incident',
+  ],
+  command_likely_long_running: [
+    'test',
+    'build',
+    'release',
+    'deploy',
+    'server',
+    'watch',
+    'tail',
+    'monitor',
+    'background process',
+    'tracked background',
+    'in the background',
+  ],
   interactive_prompt_likely: ['login', 'auth', 'mfa', 'otp', 'password', 'prompt'],
 } as const;
 
 type Heuristic = keyof typeof HEURISTIC_KEYWORDS;
 // Evaluated in this order, as the reference does (long-running before interactive).
-const HEURISTICS: readonly Heuristic[] = ['task_recurrence_likely', 'domain_object_task', 'command_likely_long_running', 'interactive_prompt_likely'];
+const HEURISTICS: readonly Heuristic[] = [
+  'task_recurrence_likely',
+  'domain_object_task',
+  'command_likely_long_running',
+  'interactive_prompt_likely',
+];
 const HEURISTIC_NEEDLES: Record<Heuristic, CompiledNeedle[]> = {
   task_recurrence_likely: needles(HEURISTIC_KEYWORDS.task_recurrence_likely),
   domain_object_task: needles(HEURISTIC_KEYWORDS.domain_object_task),
@@ -186,7 +239,14 @@ const compiledCache = new WeakMap<SkillSpec, Compiled>();
  */
 function compiled(spec: SkillSpec): Compiled {
   let c = compiledCache.get(spec);
-  if (c && (c.ruleList !== spec.rules || c.routeList !== spec.routes || c.rules.length !== spec.rules.length || c.rules.some((r, i) => r.rule !== spec.rules[i] || r.rule.when !== spec.rules[i]!.when) || c.ranks !== rankKey(spec))) {
+  if (
+    c &&
+    (c.ruleList !== spec.rules ||
+      c.routeList !== spec.routes ||
+      c.rules.length !== spec.rules.length ||
+      c.rules.some((r, i) => r.rule !== spec.rules[i] || r.rule.when !== spec.rules[i]!.when) ||
+      c.ranks !== rankKey(spec))
+  ) {
     c = undefined;
   }
   if (!c) {
@@ -263,7 +323,8 @@ function run(spec: SkillSpec, input: string, events: DecisionEvent[] | null): { 
       if (rule.forbid.length) events.push({ event: 'forbid_added', forbid: [...rule.forbid] });
       if (allowKeys.length) events.push({ event: 'allow_added', allow: sortedObject(rule.allow) });
       if (rule.elicit.length) events.push({ event: 'elicitation_requested', elicit: [...rule.elicit] });
-      if (rule.after_success.length) events.push({ event: 'after_success_scheduled', after_success: [...rule.after_success] });
+      if (rule.after_success.length)
+        events.push({ event: 'after_success_scheduled', after_success: [...rule.after_success] });
     }
     forbid.push(...rule.forbid);
     elicit.push(...rule.elicit);
@@ -316,6 +377,15 @@ function sortedObject(m: Record<string, YamlValue>): Record<string, YamlValue> {
 }
 
 export const ALL_TRACE_EVENT_KINDS: readonly TraceEventKind[] = [
-  'input_received', 'spec_loaded', 'rule_evaluated', 'rule_matched', 'route_selected', 'route_order_set',
-  'forbid_added', 'allow_added', 'elicitation_requested', 'after_success_scheduled', 'outcome_recorded',
+  'input_received',
+  'spec_loaded',
+  'rule_evaluated',
+  'rule_matched',
+  'route_selected',
+  'route_order_set',
+  'forbid_added',
+  'allow_added',
+  'elicitation_requested',
+  'after_success_scheduled',
+  'outcome_recorded',
 ];

@@ -44,31 +44,50 @@ export function checkDependencies(spec: SkillSpec, host: DepsHost, command?: str
     if (!has(spec.commands, command)) throw unknownReference('deps.check.command', command);
     ids = [...new Set(spec.commands[command]!.requires.dependencies)].sort();
   }
-  const dependencies = ids.filter((id) => has(spec.dependencies, id)).map((id): DependencyCheckResult => {
-    const d = spec.dependencies[id]!;
-    const base = { id, kind: d.kind, permission_required: d.permission?.required ?? false, provisionable: (d.provision?.options.length ?? 0) > 0 };
-    switch (d.kind) {
-      case 'cli': {
-        const cmd = d.check?.command ?? d.command ?? id;
-        const program = cmd.trim().split(/\s+/)[0] || cmd;
-        const found = host.findExecutable(program);
-        return { ...base, status: found ? 'present' : 'missing', check: 'path_lookup', message: `${program} ${found ? 'found' : 'not found'} on PATH` };
+  const dependencies = ids
+    .filter((id) => has(spec.dependencies, id))
+    .map((id): DependencyCheckResult => {
+      const d = spec.dependencies[id]!;
+      const base = {
+        id,
+        kind: d.kind,
+        permission_required: d.permission?.required ?? false,
+        provisionable: (d.provision?.options.length ?? 0) > 0,
+      };
+      switch (d.kind) {
+        case 'cli': {
+          const cmd = d.check?.command ?? d.command ?? id;
+          const program = cmd.trim().split(/\s+/)[0] || cmd;
+          const found = host.findExecutable(program);
+          return {
+            ...base,
+            status: found ? 'present' : 'missing',
+            check: 'path_lookup',
+            message: `${program} ${found ? 'found' : 'not found'} on PATH`,
+          };
+        }
+        case 'file': {
+          const path = d.check?.path ?? d.path ?? id;
+          const size = host.pathSize(path);
+          if (size === undefined)
+            return { ...base, status: 'missing', check: 'file_exists', message: `${path} does not exist` };
+          if (path.endsWith('deps.toml') && size === 0)
+            return { ...base, status: 'missing', check: 'file_exists', message: `${path} exists but is empty` };
+          return { ...base, status: 'present', check: 'file_exists', message: `${path} exists` };
+        }
+        case 'env': {
+          const name = d.check?.env ?? d.env ?? id;
+          const set = host.envSet(name);
+          return {
+            ...base,
+            status: set ? 'present' : 'missing',
+            check: 'env_present',
+            message: `${name} is ${set ? 'set' : 'not set'}`,
+          };
+        }
+        default:
+          return { ...base, status: 'deferred', check: 'harness_required', message: HARNESS_REQUIRED_MESSAGE };
       }
-      case 'file': {
-        const path = d.check?.path ?? d.path ?? id;
-        const size = host.pathSize(path);
-        if (size === undefined) return { ...base, status: 'missing', check: 'file_exists', message: `${path} does not exist` };
-        if (path.endsWith('deps.toml') && size === 0) return { ...base, status: 'missing', check: 'file_exists', message: `${path} exists but is empty` };
-        return { ...base, status: 'present', check: 'file_exists', message: `${path} exists` };
-      }
-      case 'env': {
-        const name = d.check?.env ?? d.env ?? id;
-        const set = host.envSet(name);
-        return { ...base, status: set ? 'present' : 'missing', check: 'env_present', message: `${name} is ${set ? 'set' : 'not set'}` };
-      }
-      default:
-        return { ...base, status: 'deferred', check: 'harness_required', message: HARNESS_REQUIRED_MESSAGE };
-    }
-  });
+    });
   return { ok: dependencies.every((d) => d.status !== 'missing'), dependencies };
 }

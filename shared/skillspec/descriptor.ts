@@ -44,16 +44,55 @@ const list = (of: TypeDef): TypeDef => ({ k: 'list', of });
 const map = (of: TypeDef): TypeDef => ({ k: 'map', of });
 const opt = (of: TypeDef): TypeDef => ({ k: 'opt', of });
 const struct = (s: StructDef): TypeDef => ({ k: 'struct', s });
-const en = (name: string, values: readonly string[], dflt?: string): TypeDef => ({ k: 'enum', name, values, ...(dflt ? { dflt } : {}) });
-const req = (name: string, t: TypeDef, doc?: string): FieldDef => ({ name, t, required: true, ...(doc ? { doc } : {}) });
+const en = (name: string, values: readonly string[], dflt?: string): TypeDef => ({
+  k: 'enum',
+  name,
+  values,
+  ...(dflt ? { dflt } : {}),
+});
+const req = (name: string, t: TypeDef, doc?: string): FieldDef => ({
+  name,
+  t,
+  required: true,
+  ...(doc ? { doc } : {}),
+});
 const f = (name: string, t: TypeDef, doc?: string): FieldDef => ({ name, t, ...(doc ? { doc } : {}) });
 
-export const SAFETY_CLASSES = ['read_only', 'local_read', 'local_write', 'network_read', 'network_write', 'browser_attach', 'credential_request', 'destructive'] as const;
-export const TRACE_EVENT_KINDS = [
-  'input_received', 'spec_loaded', 'rule_evaluated', 'rule_matched', 'route_selected', 'route_order_set',
-  'forbid_added', 'allow_added', 'elicitation_requested', 'after_success_scheduled', 'outcome_recorded',
+export const SAFETY_CLASSES = [
+  'read_only',
+  'local_read',
+  'local_write',
+  'network_read',
+  'network_write',
+  'browser_attach',
+  'credential_request',
+  'destructive',
 ] as const;
-const USE_KINDS = ['route', 'rule', 'state', 'elicitation', 'dependency', 'command', 'code', 'artifact', 'recipe', 'snippet'] as const;
+export const TRACE_EVENT_KINDS = [
+  'input_received',
+  'spec_loaded',
+  'rule_evaluated',
+  'rule_matched',
+  'route_selected',
+  'route_order_set',
+  'forbid_added',
+  'allow_added',
+  'elicitation_requested',
+  'after_success_scheduled',
+  'outcome_recorded',
+] as const;
+const USE_KINDS = [
+  'route',
+  'rule',
+  'state',
+  'elicitation',
+  'dependency',
+  'command',
+  'code',
+  'artifact',
+  'recipe',
+  'snippet',
+] as const;
 
 const SAFETY = en('SafetyClass', SAFETY_CLASSES);
 const STRS = list(STR);
@@ -61,7 +100,12 @@ const STRS = list(STR);
 export const ToolBoundary: StructDef = {
   name: 'ToolBoundary',
   doc: 'Tool permission contract, inherited entry → route → phase.',
-  fields: [f('default', opt(en('ToolBoundaryDefault', ['allow', 'deny']))), f('allow', STRS), f('forbid', STRS), f('permission_required_for', STRS)],
+  fields: [
+    f('default', opt(en('ToolBoundaryDefault', ['allow', 'deny']))),
+    f('allow', STRS),
+    f('forbid', STRS),
+    f('permission_required_for', STRS),
+  ],
 };
 export const RouteHandoff: StructDef = {
   name: 'RouteHandoff',
@@ -73,7 +117,10 @@ export const RouteHandoff: StructDef = {
     f('reason', opt(STR)),
   ],
 };
-export const ExecutionJump: StructDef = { name: 'ExecutionJump', fields: [req('when', STR), req('to_phase', STR), f('reason', opt(STR))] };
+export const ExecutionJump: StructDef = {
+  name: 'ExecutionJump',
+  fields: [req('when', STR), req('to_phase', STR), f('reason', opt(STR))],
+};
 export const ExecutionPhase: StructDef = {
   name: 'ExecutionPhase',
   fields: [
@@ -91,7 +138,11 @@ export const ExecutionPhase: StructDef = {
 };
 export const ExecutionPlan: StructDef = {
   name: 'ExecutionPlan',
-  fields: [f('mode', en('ExecutionPlanMode', ['ordered'], 'ordered')), req('phases', list(struct(ExecutionPhase))), f('reason', opt(STR))],
+  fields: [
+    f('mode', en('ExecutionPlanMode', ['ordered'], 'ordered')),
+    req('phases', list(struct(ExecutionPhase))),
+    f('reason', opt(STR)),
+  ],
 };
 export const Activation: StructDef = {
   name: 'Activation',
@@ -149,7 +200,14 @@ export const Rule: StructDef = {
 };
 export const State: StructDef = {
   name: 'State',
-  fields: [f('do', STRS), f('say', opt(STR)), f('ask', opt(STR)), f('next', opt(STR)), f('yes', opt(STR)), f('no', opt(STR))],
+  fields: [
+    f('do', STRS),
+    f('say', opt(STR)),
+    f('ask', opt(STR)),
+    f('next', opt(STR)),
+    f('yes', opt(STR)),
+    f('no', opt(STR)),
+  ],
 };
 export const ElicitationCondition: StructDef = {
   name: 'ElicitationCondition',
@@ -200,14 +258,23 @@ export const CommandTemplate: StructDef = {
     f('success_when', map(ANY)),
   ],
 };
-export const DependencyCheck: StructDef = { name: 'DependencyCheck', fields: [f('command', opt(STR)), f('path', opt(STR)), f('env', opt(STR))] };
+export const DependencyCheck: StructDef = {
+  name: 'DependencyCheck',
+  fields: [f('command', opt(STR)), f('path', opt(STR)), f('env', opt(STR))],
+};
 export const DependencyPermission: StructDef = {
   name: 'DependencyPermission',
   fields: [f('required', BOOL), f('reason', opt(STR)), f('safety', opt(SAFETY))],
 };
 export const DependencyProvisionOption: StructDef = {
   name: 'DependencyProvisionOption',
-  fields: [req('id', STR), req('label', STR), f('description', opt(STR)), f('command', opt(STR)), f('safety', opt(SAFETY))],
+  fields: [
+    req('id', STR),
+    req('label', STR),
+    f('description', opt(STR)),
+    f('command', opt(STR)),
+    f('safety', opt(SAFETY)),
+  ],
 };
 export const DependencyProvision: StructDef = {
   name: 'DependencyProvision',
@@ -227,7 +294,10 @@ export const Dependency: StructDef = {
   ],
 };
 export const ImportRequires: StructDef = { name: 'ImportRequires', fields: [f('imports', STRS)] };
-export const ImportUse: StructDef = { name: 'ImportUse', fields: [req('kind', en('ImportUseKind', USE_KINDS)), req('id', STR)] };
+export const ImportUse: StructDef = {
+  name: 'ImportUse',
+  fields: [req('kind', en('ImportUseKind', USE_KINDS)), req('id', STR)],
+};
 export const Import: StructDef = {
   name: 'Import',
   fields: [
@@ -235,18 +305,28 @@ export const Import: StructDef = {
     req('role', en('ImportRole', ['policy', 'reference', 'procedure', 'example', 'skill'])),
     f('description', opt(STR)),
     f('section', opt(STR)),
-    f('load', en('ImportLoad', ['always', 'on_demand'], 'on_demand'), 'An on_demand import must be referenced or have used_by.'),
+    f(
+      'load',
+      en('ImportLoad', ['always', 'on_demand'], 'on_demand'),
+      'An on_demand import must be referenced or have used_by.',
+    ),
     f('requires', struct(ImportRequires)),
     f('used_by', list(struct(ImportUse))),
     f('load_when', STRS),
   ],
 };
-export const ResourceUse: StructDef = { name: 'ResourceUse', fields: [req('kind', en('ResourceUseKind', USE_KINDS)), req('id', STR)] };
+export const ResourceUse: StructDef = {
+  name: 'ResourceUse',
+  fields: [req('kind', en('ResourceUseKind', USE_KINDS)), req('id', STR)],
+};
 export const Resource: StructDef = {
   name: 'Resource',
   fields: [
     req('path', STR),
-    req('role', en('ResourceRole', ['source_material', 'reference', 'required_procedure', 'example', 'script', 'asset'])),
+    req(
+      'role',
+      en('ResourceRole', ['source_material', 'reference', 'required_procedure', 'example', 'script', 'asset']),
+    ),
     f('description', opt(STR)),
     f('used_by', list(struct(ResourceUse))),
     f('load_when', STRS),
@@ -255,7 +335,13 @@ export const Resource: StructDef = {
 export const CodeInlineSource: StructDef = { name: 'CodeInlineSource', fields: [req('inline', STR)] };
 export const CodeFileSource: StructDef = {
   name: 'CodeFileSource',
-  fields: [req('file', STR), f('from_resource', opt(STR)), f('fence_index', opt(U32)), f('heading', opt(STR)), f('sha256', opt(STR))],
+  fields: [
+    req('file', STR),
+    f('from_resource', opt(STR)),
+    f('fence_index', opt(U32)),
+    f('heading', opt(STR)),
+    f('sha256', opt(STR)),
+  ],
 };
 export const CodeProvenance: StructDef = {
   name: 'CodeProvenance',
@@ -280,7 +366,10 @@ export const CodeBlock: StructDef = {
   name: 'CodeBlock',
   fields: [
     req('language', STR),
-    req('kind', en('CodeKind', ['example', 'runnable_script', 'probe', 'transform', 'validator', 'troubleshooting', 'reference'])),
+    req(
+      'kind',
+      en('CodeKind', ['example', 'runnable_script', 'probe', 'transform', 'validator', 'troubleshooting', 'reference']),
+    ),
     req('source', { k: 'untagged', name: 'CodeSource', variants: [CodeInlineSource, CodeFileSource] }),
     f('provenance', opt(struct(CodeProvenance))),
     f('purpose', opt(STR)),
@@ -309,7 +398,10 @@ export const RecipeRequires: StructDef = {
   name: 'RecipeRequires',
   fields: [f('imports', STRS), f('resources', STRS), f('dependencies', STRS), f('artifacts', STRS)],
 };
-export const RecipeBranch: StructDef = { name: 'RecipeBranch', fields: [req('if', STR), req('then', STR), f('otherwise', opt(STR))] };
+export const RecipeBranch: StructDef = {
+  name: 'RecipeBranch',
+  fields: [req('if', STR), req('then', STR), f('otherwise', opt(STR))],
+};
 const step = (name: string, key: string, t: TypeDef = STR): StructDef => ({ name, fields: [req(key, t)] });
 export const RECIPE_STEP_VARIANTS: readonly StructDef[] = [
   step('RecipeStepLoadImport', 'load_import'),
@@ -355,7 +447,10 @@ export const Expectation: StructDef = {
     f('not_matched_rules', STRS),
   ],
 };
-export const ScenarioTest: StructDef = { name: 'ScenarioTest', fields: [req('name', STR), req('input', STR), req('expect', struct(Expectation))] };
+export const ScenarioTest: StructDef = {
+  name: 'ScenarioTest',
+  fields: [req('name', STR), req('input', STR), req('expect', struct(Expectation))],
+};
 
 export const SkillSpecDef: StructDef = {
   name: 'SkillSpec',

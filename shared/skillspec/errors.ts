@@ -36,7 +36,8 @@ export class SpecError extends Error {
 
 export const unsupportedSchema = (found: string): SpecError =>
   new SpecError('unsupported_schema', `unsupported schema ${debugStr(found)}; expected skillspec/v0`, 'schema', found);
-export const missingField = (field: string): SpecError => new SpecError('missing_field', `spec is missing required field ${field}`, field);
+export const missingField = (field: string): SpecError =>
+  new SpecError('missing_field', `spec is missing required field ${field}`, field);
 export const invalidIdentifier = (field: string, value: string): SpecError =>
   new SpecError('invalid_identifier', `invalid identifier ${debugStr(value)} in ${field}`, field, value);
 export const duplicateId = (field: string, value: string): SpecError =>
@@ -54,12 +55,24 @@ export function debugStr(s: string): string {
   let out = '"';
   for (const ch of s) {
     switch (ch) {
-      case '\\': out += '\\\\'; break;
-      case '"': out += '\\"'; break;
-      case '\n': out += '\\n'; break;
-      case '\r': out += '\\r'; break;
-      case '\t': out += '\\t'; break;
-      case '\0': out += '\\0'; break;
+      case '\\':
+        out += '\\\\';
+        break;
+      case '"':
+        out += '\\"';
+        break;
+      case '\n':
+        out += '\\n';
+        break;
+      case '\r':
+        out += '\\r';
+        break;
+      case '\t':
+        out += '\\t';
+        break;
+      case '\0':
+        out += '\\0';
+        break;
       default:
         out += ESCAPED.test(ch) ? `\\u{${ch.codePointAt(0)!.toString(16)}}` : ch;
     }

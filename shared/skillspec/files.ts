@@ -101,7 +101,11 @@ export function hasSection(markdown: string, section: string): boolean {
 }
 
 function normalizeHeading(h: string): string {
-  return h.trim().replace(/^#+|#+$/g, '').trim().replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return h
+    .trim()
+    .replace(/^#+|#+$/g, '')
+    .trim()
+    .replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 /**
@@ -122,16 +126,20 @@ export function validateSidecars(spec: SkillSpec, files: SpecFiles): void {
     if (d.kind !== 'file') continue;
     const path = d.check?.path ?? d.path;
     if (path === null) continue;
-    if (id === 'dependency_ledger' || path.endsWith('deps.toml')) check(`dependencies.${id}`, path, path.endsWith('deps.toml'));
+    if (id === 'dependency_ledger' || path.endsWith('deps.toml'))
+      check(`dependencies.${id}`, path, path.endsWith('deps.toml'));
   }
   for (const [id, r] of sortedEntries(spec.resources)) check(`resources.${id}`, r.path, false);
   for (const [id, c] of sortedEntries(spec.code)) {
     if (!('file' in c.source)) continue;
     check(`code.${id}.source.file`, c.source.file, false);
     const rid = c.source.from_resource;
-    const res = rid !== null && Object.prototype.hasOwnProperty.call(spec.resources, rid) ? spec.resources[rid] : undefined;
+    const res =
+      rid !== null && Object.prototype.hasOwnProperty.call(spec.resources, rid) ? spec.resources[rid] : undefined;
     if (res && res.path !== c.source.file) {
-      failures.push(`code.${id}.source.from_resource: resource ${debugStr(rid!)} path ${res.path} does not match code file ${c.source.file}`);
+      failures.push(
+        `code.${id}.source.from_resource: resource ${debugStr(rid!)} path ${res.path} does not match code file ${c.source.file}`,
+      );
     }
   }
   if (failures.length) throw invalidInput(`package sidecar validation failed: ${failures.join('; ')}`);

@@ -7,15 +7,44 @@ import type { SkillSpec } from './model';
 import { validateSpec } from './validate';
 import { readSpecYaml } from './yaml';
 
-export { compileSpec, COMPILE_TARGETS, resolveCompileTarget, selectionDescription, type CompileTarget } from './compile';
-export { containsPhrase, decide, decideWithEvents, defaultRouteOrder, matchesPredicate, type Decision, type DecisionEvent, type RouteSelection } from './decide';
+export {
+  compileSpec,
+  COMPILE_TARGETS,
+  resolveCompileTarget,
+  selectionDescription,
+  type CompileTarget,
+} from './compile';
+export {
+  containsPhrase,
+  decide,
+  decideWithEvents,
+  defaultRouteOrder,
+  matchesPredicate,
+  type Decision,
+  type DecisionEvent,
+  type RouteSelection,
+} from './decide';
 export { checkDependencies, type DependencyCheckReport, type DepsHost } from './deps';
 export { SpecError, debugStr, type SourcePosition, type SpecErrorKind } from './errors';
-export { checkImports, hasSection, validateImports, validateSidecars, type ImportCheckReport, type SpecFiles } from './files';
+export {
+  checkImports,
+  hasSection,
+  validateImports,
+  validateSidecars,
+  type ImportCheckReport,
+  type SpecFiles,
+} from './files';
 export { skillSpecJsonSchema } from './json-schema';
 export type { SkillSpec } from './model';
 export { compareExpectation, formatTestRun, runScenarioTests, type TestRun } from './scenario';
-export { matchedPhraseSpans, predicateSpans, segmentInput, type PhraseSpan, type PhraseSource, type Segment } from './spans';
+export {
+  matchedPhraseSpans,
+  predicateSpans,
+  segmentInput,
+  type PhraseSpan,
+  type PhraseSource,
+  type Segment,
+} from './spans';
 export { validateSpec } from './validate';
 export { MAX_SPEC_BYTES, readSpecYaml } from './yaml';
 
@@ -33,7 +62,11 @@ export function checkSpecText(text: string, name = 'skill.spec.yml'): SpecCheck 
     validateSpec(spec);
     return { ok: true, spec };
   } catch (e) {
-    if (e instanceof SpecError) return { ok: false, error: { kind: e.kind, message: e.message, ...(e.position ? { position: e.position } : {}) } };
+    if (e instanceof SpecError)
+      return {
+        ok: false,
+        error: { kind: e.kind, message: e.message, ...(e.position ? { position: e.position } : {}) },
+      };
     throw e;
   }
 }

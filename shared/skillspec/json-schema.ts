@@ -12,18 +12,51 @@ export const IDENTIFIER_PATTERN = '^[a-z][a-z0-9_.-]*$';
 const NON_BLANK = '\\S';
 
 /** Map sections whose keys must be identifiers. */
-const ID_KEYED = new Set(['states', 'elicitations', 'dependencies', 'imports', 'resources', 'code', 'artifacts', 'recipes', 'commands']);
+const ID_KEYED = new Set([
+  'states',
+  'elicitations',
+  'dependencies',
+  'imports',
+  'resources',
+  'code',
+  'artifacts',
+  'recipes',
+  'commands',
+]);
 /** Fields that must be identifiers, as `Struct.field`. */
-const ID_FIELDS = new Set(['SkillSpec.id', 'Route.id', 'Rule.id', 'ElicitationChoice.id', 'DependencyProvisionOption.id', 'ElicitationCondition.missing']);
+const ID_FIELDS = new Set([
+  'SkillSpec.id',
+  'Route.id',
+  'Rule.id',
+  'ElicitationChoice.id',
+  'DependencyProvisionOption.id',
+  'ElicitationCondition.missing',
+]);
 /** String fields that must not be blank. */
 const NON_BLANK_FIELDS = new Set([
-  'SkillSpec.title', 'SkillSpec.description', 'Elicitation.question', 'ElicitationChoice.label', 'DependencyProvisionOption.label',
-  'Import.path', 'Resource.path', 'CodeBlock.language', 'CodeInlineSource.inline', 'CodeFileSource.file', 'RecipeBranch.if', 'RecipeStepNote.note',
+  'SkillSpec.title',
+  'SkillSpec.description',
+  'Elicitation.question',
+  'ElicitationChoice.label',
+  'DependencyProvisionOption.label',
+  'Import.path',
+  'Resource.path',
+  'CodeBlock.language',
+  'CodeInlineSource.inline',
+  'CodeFileSource.file',
+  'RecipeBranch.if',
+  'RecipeStepNote.note',
 ]);
 /** Optional strings that, when present, must not be exactly empty. */
 const NON_EMPTY_FIELDS = new Set([
-  'Dependency.command', 'Dependency.path', 'Dependency.env', 'DependencyCheck.command', 'DependencyCheck.path', 'DependencyCheck.env',
-  'Import.section', 'Artifact.path',
+  'Dependency.command',
+  'Dependency.path',
+  'Dependency.env',
+  'DependencyCheck.command',
+  'DependencyCheck.path',
+  'DependencyCheck.env',
+  'Import.section',
+  'Artifact.path',
 ]);
 
 export function skillSpecJsonSchema(): Json {
@@ -34,7 +67,11 @@ export function skillSpecJsonSchema(): Json {
     $id: 'https://skillsmith.dev/schema/skill.spec.schema.json',
     title: 'SkillSpec v0 (skill.spec.yml)',
     ...root,
-    $defs: Object.fromEntries(Object.keys(defs).sort().map((k) => [k, defs[k]])),
+    $defs: Object.fromEntries(
+      Object.keys(defs)
+        .sort()
+        .map((k) => [k, defs[k]]),
+    ),
   };
 }
 
@@ -64,7 +101,8 @@ function fieldSchema(s: StructDef, f: FieldDef, defs: Record<string, Json>): Jso
   if (ID_FIELDS.has(key)) t = withString(t, { pattern: IDENTIFIER_PATTERN });
   if (NON_BLANK_FIELDS.has(key)) t = withString(t, { pattern: NON_BLANK });
   if (NON_EMPTY_FIELDS.has(key)) t = withString(t, { minLength: 1 });
-  if (s.name === 'SkillSpec' && ID_KEYED.has(f.name)) t = patchBranch(t, 'object', { propertyNames: { pattern: IDENTIFIER_PATTERN } });
+  if (s.name === 'SkillSpec' && ID_KEYED.has(f.name))
+    t = patchBranch(t, 'object', { propertyNames: { pattern: IDENTIFIER_PATTERN } });
   if (key === 'Elicitation.choices') t = patchBranch(t, 'array', { minItems: 1 });
   if (key === 'TraceConfig.record') t = patchBranch(t, 'array', { uniqueItems: true });
   return f.doc ? { ...t, description: f.doc } : t;
@@ -72,7 +110,8 @@ function fieldSchema(s: StructDef, f: FieldDef, defs: Record<string, Json>): Jso
 
 /** Add keywords to the branch of type `type` (the schema itself, or one arm of an `anyOf`). */
 function patchBranch(t: Json, type: string, extra: Json): Json {
-  if (Array.isArray(t['anyOf'])) return { ...t, anyOf: (t['anyOf'] as Json[]).map((x) => (x['type'] === type ? { ...x, ...extra } : x)) };
+  if (Array.isArray(t['anyOf']))
+    return { ...t, anyOf: (t['anyOf'] as Json[]).map((x) => (x['type'] === type ? { ...x, ...extra } : x)) };
   return { ...t, ...extra };
 }
 
@@ -80,7 +119,11 @@ function patchBranch(t: Json, type: string, extra: Json): Json {
 const STRING_LIKE: Json = { type: ['string', 'number', 'boolean'] };
 
 function withString(t: Json, extra: Json): Json {
-  if (Array.isArray(t['anyOf'])) return { ...t, anyOf: (t['anyOf'] as Json[]).map((x) => (x['type'] === 'null' ? x : { type: 'string', ...extra })) };
+  if (Array.isArray(t['anyOf']))
+    return {
+      ...t,
+      anyOf: (t['anyOf'] as Json[]).map((x) => (x['type'] === 'null' ? x : { type: 'string', ...extra })),
+    };
   return { type: 'string', ...extra };
 }
 
@@ -88,23 +131,34 @@ function typeSchema(t: TypeDef, defs: Record<string, Json>, defaulted: boolean):
   // `key:` with nothing after it reads as the empty default of a list, map or struct.
   const orNull = (x: Json): Json => (defaulted ? { anyOf: [x, { type: 'null' }] } : x);
   switch (t.k) {
-    case 'str': return STRING_LIKE;
-    case 'bool': return { type: 'boolean' };
-    case 'int': return t.bits === 'u32' ? { type: 'integer', minimum: 0, maximum: 4294967295 } : { type: 'integer' };
-    case 'enum': return { enum: [...t.values] };
-    case 'list': return orNull({ type: 'array', items: typeSchema(t.of, defs, false) });
-    case 'map': return orNull({ type: 'object', additionalProperties: typeSchema(t.of, defs, false) });
-    case 'opt': return { anyOf: [typeSchema(t.of, defs, false), { type: 'null' }] };
-    case 'struct': return orNull(ref(t.s, defs));
-    case 'untagged': return { oneOf: t.variants.map((v) => ref(v, defs)) };
-    case 'any': return {};
+    case 'str':
+      return STRING_LIKE;
+    case 'bool':
+      return { type: 'boolean' };
+    case 'int':
+      return t.bits === 'u32' ? { type: 'integer', minimum: 0, maximum: 4294967295 } : { type: 'integer' };
+    case 'enum':
+      return { enum: [...t.values] };
+    case 'list':
+      return orNull({ type: 'array', items: typeSchema(t.of, defs, false) });
+    case 'map':
+      return orNull({ type: 'object', additionalProperties: typeSchema(t.of, defs, false) });
+    case 'opt':
+      return { anyOf: [typeSchema(t.of, defs, false), { type: 'null' }] };
+    case 'struct':
+      return orNull(ref(t.s, defs));
+    case 'untagged':
+      return { oneOf: t.variants.map((v) => ref(v, defs)) };
+    case 'any':
+      return {};
   }
 }
 
 /** At least one assertion: a route, a non-empty list, or an *_exact key (even []). */
 function expectationAssertions(s: StructDef): Json[] {
   return s.fields.map((f) => {
-    if (f.name === 'route') return { required: ['route'], properties: { route: { type: ['string', 'number', 'boolean'] } } };
+    if (f.name === 'route')
+      return { required: ['route'], properties: { route: { type: ['string', 'number', 'boolean'] } } };
     if (f.name.endsWith('_exact')) return { required: [f.name], properties: { [f.name]: { type: 'array' } } };
     return { required: [f.name], properties: { [f.name]: { type: 'array', minItems: 1 } } };
   });

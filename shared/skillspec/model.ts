@@ -10,11 +10,28 @@ export type YamlValue = null | boolean | number | string | YamlValue[] | { [key:
 export type IdMap<T> = Record<string, T>;
 
 export type SafetyClass =
-  | 'read_only' | 'local_read' | 'local_write' | 'network_read' | 'network_write' | 'browser_attach' | 'credential_request' | 'destructive';
+  | 'read_only'
+  | 'local_read'
+  | 'local_write'
+  | 'network_read'
+  | 'network_write'
+  | 'browser_attach'
+  | 'credential_request'
+  | 'destructive';
 export type TraceEventKind =
-  | 'input_received' | 'spec_loaded' | 'rule_evaluated' | 'rule_matched' | 'route_selected' | 'route_order_set'
-  | 'forbid_added' | 'allow_added' | 'elicitation_requested' | 'after_success_scheduled' | 'outcome_recorded';
-export type UseKind = 'route' | 'rule' | 'state' | 'elicitation' | 'dependency' | 'command' | 'code' | 'artifact' | 'recipe' | 'snippet';
+  | 'input_received'
+  | 'spec_loaded'
+  | 'rule_evaluated'
+  | 'rule_matched'
+  | 'route_selected'
+  | 'route_order_set'
+  | 'forbid_added'
+  | 'allow_added'
+  | 'elicitation_requested'
+  | 'after_success_scheduled'
+  | 'outcome_recorded';
+export type UseKind =
+  'route' | 'rule' | 'state' | 'elicitation' | 'dependency' | 'command' | 'code' | 'artifact' | 'recipe' | 'snippet';
 
 export interface ToolBoundary {
   default: 'allow' | 'deny' | null;

@@ -26,7 +26,12 @@ export function runScenarioTests(spec: SkillSpec): TestRun {
     const decision = decide(spec, t.input);
     return { name: t.name, input: t.input, failures: compareExpectation(decision, t.expect), decision };
   });
-  return { total: results.length, passed: results.filter((r) => r.failures.length === 0), failed: results.filter((r) => r.failures.length > 0), results };
+  return {
+    total: results.length,
+    passed: results.filter((r) => r.failures.length === 0),
+    failed: results.filter((r) => r.failures.length > 0),
+    results,
+  };
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -52,11 +57,22 @@ export function compareExpectation(d: Decision, x: Expectation): string[] {
     out.push(`expected plan_phases ${debugList(x.plan_phases)}, got ${debugList(phases)}`);
   }
   if (x.plan_jumps.length > 0) {
-    const jumps = d.execution_plan ? d.execution_plan.phases.flatMap((p) => p.jumps.map((j) => `${p.id}:${j.when}->${j.to_phase}`)) : [];
-    for (const want of x.plan_jumps) if (!jumps.includes(want)) out.push(`expected plan_jump ${debugStr(want)}, got ${debugList(jumps)}`);
+    const jumps = d.execution_plan
+      ? d.execution_plan.phases.flatMap((p) => p.jumps.map((j) => `${p.id}:${j.when}->${j.to_phase}`))
+      : [];
+    for (const want of x.plan_jumps)
+      if (!jumps.includes(want)) out.push(`expected plan_jump ${debugStr(want)}, got ${debugList(jumps)}`);
   }
   family(out, 'forbid', 'forbid', d.forbid, x.forbid, x.forbid_exact, x.not_forbid);
-  family(out, 'after_success', 'after_success', d.after_success, x.after_success, x.after_success_exact, x.not_after_success);
+  family(
+    out,
+    'after_success',
+    'after_success',
+    d.after_success,
+    x.after_success,
+    x.after_success_exact,
+    x.not_after_success,
+  );
   family(out, 'elicit', 'elicit', d.elicit, x.elicit, x.elicit_exact, x.not_elicit);
   const ids = d.matched_rules.map((m) => m.id);
   family(out, 'matched_rule', 'matched_rules', ids, x.matched_rules, x.matched_rules_exact, x.not_matched_rules);
@@ -64,9 +80,18 @@ export function compareExpectation(d: Decision, x: Expectation): string[] {
 }
 
 /** Inclusion, exact set, absence — the three assertion families of one list. */
-function family(out: string[], singular: string, plural: string, actual: readonly string[], incl: readonly string[], exact: readonly string[] | null, absent: readonly string[]): void {
+function family(
+  out: string[],
+  singular: string,
+  plural: string,
+  actual: readonly string[],
+  incl: readonly string[],
+  exact: readonly string[] | null,
+  absent: readonly string[],
+): void {
   for (const want of incl) if (!actual.includes(want)) out.push(`expected ${singular} ${debugStr(want)}`);
-  if (exact !== null && !sameSet(exact, actual)) out.push(`expected ${plural}_exact ${debugSet(exact)}, got ${debugSet(actual)}`);
+  if (exact !== null && !sameSet(exact, actual))
+    out.push(`expected ${plural}_exact ${debugSet(exact)}, got ${debugSet(actual)}`);
   for (const no of absent) if (actual.includes(no)) out.push(`expected ${plural} not to contain ${debugStr(no)}`);
 }
 

@@ -23,7 +23,8 @@ export interface PhraseSpan {
   heuristic?: string;
 }
 
-const isIdent = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isIdent = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
 /**
  * Every bounded occurrence of `needle` in `hay` (both lower-cased), scanning as decide
@@ -54,7 +55,7 @@ function lowered(input: string): { text: string; toOriginal: ((i: number) => num
   if (whole.length === input.length) return { text: whole, toOriginal: null };
   let text = '';
   const map: number[] = [];
-  for (let i = 0; i < input.length; ) {
+  for (let i = 0; i < input.length;) {
     const cp = input.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
     const low = ch.toLowerCase();
@@ -91,7 +92,8 @@ export function predicateSpans(p: Predicate, input: string, ruleId: string): Phr
     }
   };
   for (const phrase of p.user_says_any) add(phraseHits(text, phrase), phrase, 'user_says_any');
-  for (const group of p.user_says_all_groups) for (const phrase of group) add(phraseHits(text, phrase), phrase, 'user_says_all_groups');
+  for (const group of p.user_says_all_groups)
+    for (const phrase of group) add(phraseHits(text, phrase), phrase, 'user_says_all_groups');
   for (const name of Object.keys(HEURISTIC_KEYWORDS) as Array<keyof typeof HEURISTIC_KEYWORDS>) {
     // Only a heuristic the rule wants true was "found" in the text; `false` matched by absence.
     if (p[name] !== true) continue;

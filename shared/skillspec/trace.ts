@@ -97,4 +97,5 @@ export function summaryFor(envelopes: readonly TraceEnvelope[]): TraceSummary {
   };
 }
 
-export const TRACE_REQUIRED_MESSAGE = 'trace.required is true; pass --trace-dir or use a spec that does not require tracing';
+export const TRACE_REQUIRED_MESSAGE =
+  'trace.required is true; pass --trace-dir or use a spec that does not require tracing';

@@ -33,7 +33,12 @@ export function isBlank(s: string): boolean {
 
 /** Keys of commands, recipes, code and closures: what after_success and states.do may name. */
 export function actionIds(spec: SkillSpec): Set<string> {
-  return new Set([...Object.keys(spec.commands), ...Object.keys(spec.recipes), ...Object.keys(spec.code), ...Object.keys(spec.closures)]);
+  return new Set([
+    ...Object.keys(spec.commands),
+    ...Object.keys(spec.recipes),
+    ...Object.keys(spec.code),
+    ...Object.keys(spec.closures),
+  ]);
 }
 
 export function validateSpec(spec: SkillSpec): void {
@@ -110,7 +115,8 @@ export function validateSpec(spec: SkillSpec): void {
     if (imp.section === '') throw missingField('imports.section');
     for (const r of imp.requires.imports) known('imports.requires.imports', spec.imports, r);
     for (const u of imp.used_by) checkUse(spec, 'imports.used_by', u);
-    if (!importRefs.has(id) && imp.used_by.length === 0 && imp.load !== 'always') throw unknownReference('imports.orphan', id);
+    if (!importRefs.has(id) && imp.used_by.length === 0 && imp.load !== 'always')
+      throw unknownReference('imports.orphan', id);
   }
   checkImportCycles(spec);
 
@@ -131,12 +137,15 @@ export function validateSpec(spec: SkillSpec): void {
       if (isBlank(code.source.inline)) throw missingField('code.source.inline');
     } else {
       if (isBlank(code.source.file)) throw missingField('code.source.file');
-      if (code.source.from_resource !== null) known('code.source.from_resource', spec.resources, code.source.from_resource);
+      if (code.source.from_resource !== null)
+        known('code.source.from_resource', spec.resources, code.source.from_resource);
     }
     const p = code.provenance;
     if (p) {
-      if (p.resource !== undefined && p.import === undefined) known('code.provenance.resource', spec.resources, p.resource);
-      else if (p.resource === undefined && p.import !== undefined) known('code.provenance.import', spec.imports, p.import);
+      if (p.resource !== undefined && p.import === undefined)
+        known('code.provenance.resource', spec.resources, p.resource);
+      else if (p.resource === undefined && p.import !== undefined)
+        known('code.provenance.import', spec.imports, p.import);
       else if (p.resource === undefined) throw missingField('code.provenance.resource_or_import');
       else throw unknownReference('code.provenance.resource_or_import', 'resource and import both set');
     }
@@ -167,8 +176,10 @@ export function validateSpec(spec: SkillSpec): void {
       else if ('load_resource' in step) known('recipes.steps.load_resource', spec.resources, step.load_resource);
       else if ('run_command' in step) known('recipes.steps.run_command', spec.commands, step.run_command);
       else if ('run_code' in step) known('recipes.steps.run_code', spec.code, step.run_code);
-      else if ('produce_artifact' in step) known('recipes.steps.produce_artifact', spec.artifacts, step.produce_artifact);
-      else if ('consume_artifact' in step) known('recipes.steps.consume_artifact', spec.artifacts, step.consume_artifact);
+      else if ('produce_artifact' in step)
+        known('recipes.steps.produce_artifact', spec.artifacts, step.produce_artifact);
+      else if ('consume_artifact' in step)
+        known('recipes.steps.consume_artifact', spec.artifacts, step.consume_artifact);
       else if ('ask' in step) known('recipes.steps.ask', spec.elicitations, step.ask);
       else if ('branch' in step) {
         if (isBlank(step.branch.if)) throw missingField('recipes.steps.branch.if');
@@ -252,16 +263,26 @@ function variantName(kind: string): string {
 
 function checkUse(spec: SkillSpec, field: string, u: UseRef): void {
   switch (u.kind) {
-    case 'route': return known(field, new Set(spec.routes.map((r) => r.id)), u.id);
-    case 'rule': return known(field, new Set(spec.rules.map((r) => r.id)), u.id);
-    case 'state': return known(field, spec.states, u.id);
-    case 'elicitation': return known(field, spec.elicitations, u.id);
-    case 'dependency': return known(field, spec.dependencies, u.id);
-    case 'command': return known(field, spec.commands, u.id);
-    case 'code': return known(field, spec.code, u.id);
-    case 'artifact': return known(field, spec.artifacts, u.id);
-    case 'recipe': return known(field, spec.recipes, u.id);
-    case 'snippet': return known(field, spec.snippets, u.id);
+    case 'route':
+      return known(field, new Set(spec.routes.map((r) => r.id)), u.id);
+    case 'rule':
+      return known(field, new Set(spec.rules.map((r) => r.id)), u.id);
+    case 'state':
+      return known(field, spec.states, u.id);
+    case 'elicitation':
+      return known(field, spec.elicitations, u.id);
+    case 'dependency':
+      return known(field, spec.dependencies, u.id);
+    case 'command':
+      return known(field, spec.commands, u.id);
+    case 'code':
+      return known(field, spec.code, u.id);
+    case 'artifact':
+      return known(field, spec.artifacts, u.id);
+    case 'recipe':
+      return known(field, spec.recipes, u.id);
+    case 'snippet':
+      return known(field, spec.snippets, u.id);
   }
 }
 
@@ -270,7 +291,8 @@ function checkExecutable(spec: SkillSpec, field: string, r: ExecutableRef): void
 }
 
 function branchTarget(spec: SkillSpec, field: string, target: string): void {
-  if (!has(spec.commands, target) && !has(spec.code, target) && !has(spec.recipes, target)) throw unknownReference(field, target);
+  if (!has(spec.commands, target) && !has(spec.code, target) && !has(spec.recipes, target))
+    throw unknownReference(field, target);
 }
 
 function importReferences(spec: SkillSpec): Set<string> {

@@ -40,7 +40,8 @@ const BOOL_RE = /^(?:true|True|TRUE|false|False|FALSE)$/;
 // or a 0x / 0o / 0b prefix. Decimal digits with a leading zero (`007`) are a string.
 const INT_RE = /^[-+]?(?:0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|[0-9]+)$/;
 const LEADING_ZERO_RE = /^[-+]?0[0-9]+$/;
-const FLOAT_RE = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const FLOAT_RE =
+  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const STR_TAG = 'tag:yaml.org,2002:str';
 
 class Fail {
@@ -69,26 +70,42 @@ export function readSpecYaml(text: string, displayPath: string): SkillSpec {
     const position = offset === undefined ? undefined : positionOf(text, offset);
     const located = position ? `${message} at line ${position.line} column ${position.column}` : message;
     const hint = parseHint(text, located, position);
-    throw new SpecError('parse_yaml', `failed to parse YAML from ${displayPath}: ${located}${hint ? `\nhelp: ${hint}` : ''}`, undefined, undefined, position);
+    throw new SpecError(
+      'parse_yaml',
+      `failed to parse YAML from ${displayPath}: ${located}${hint ? `\nhelp: ${hint}` : ''}`,
+      undefined,
+      undefined,
+      position,
+    );
   };
-  if (text.length > MAX_SPEC_BYTES) fail(`the file is larger than ${MAX_SPEC_BYTES / 1024 / 1024} MiB, the most a skill spec may be`);
+  if (text.length > MAX_SPEC_BYTES)
+    fail(`the file is larger than ${MAX_SPEC_BYTES / 1024 / 1024} MiB, the most a skill spec may be`);
 
   const deep = nestingBeyond(text, PRESCAN_DEPTH);
   if (deep !== -1) fail(`nesting is deeper than ${MAX_DEPTH} levels`, deep);
 
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { version: '1.2', schema: 'core', merge: false, uniqueKeys: false, prettyErrors: false, strict: true });
+    doc = parseDocument(text, {
+      version: '1.2',
+      schema: 'core',
+      merge: false,
+      uniqueKeys: false,
+      prettyErrors: false,
+      strict: true,
+    });
   } catch (e) {
     if (e instanceof RangeError) return fail(`nesting is deeper than ${MAX_DEPTH} levels`);
     throw e;
   }
   const problem = doc.errors[0];
   if (problem) {
-    if (problem.code === 'MULTIPLE_DOCS') fail('deserializing from YAML containing more than one document is not supported');
-    const msg = problem.code === 'BLOCK_AS_IMPLICIT_KEY' || /Nested mappings are not allowed/.test(problem.message)
-      ? 'mapping values are not allowed in this context'
-      : problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    if (problem.code === 'MULTIPLE_DOCS')
+      fail('deserializing from YAML containing more than one document is not supported');
+    const msg =
+      problem.code === 'BLOCK_AS_IMPLICIT_KEY' || /Nested mappings are not allowed/.test(problem.message)
+        ? 'mapping values are not allowed in this context'
+        : problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     fail(msg, problem.pos[0]);
   }
   if (doc.contents === null) fail('EOF while parsing a value');
@@ -143,17 +160,41 @@ function withNode<T>(ctx: Ctx, raw: unknown, depth: number, at: number, fn: (nod
 
 /** How a plain scalar with this text is typed (null, bool, int, float or a string). */
 export function scalarKindOf(src: string): ScalarKind {
-  return NULL_RE.test(src) ? 'null' : BOOL_RE.test(src) ? 'bool' : LEADING_ZERO_RE.test(src) ? 'str' : INT_RE.test(src) ? 'int' : FLOAT_RE.test(src) ? 'float' : 'str';
+  return NULL_RE.test(src)
+    ? 'null'
+    : BOOL_RE.test(src)
+      ? 'bool'
+      : LEADING_ZERO_RE.test(src)
+        ? 'str'
+        : INT_RE.test(src)
+          ? 'int'
+          : FLOAT_RE.test(src)
+            ? 'float'
+            : 'str';
 }
 
 function scalarInfo(node: Scalar): ScalarInfo {
-  const src = typeof node.source === 'string' ? node.source : node.value === null || node.value === undefined ? '' : String(node.value);
+  const src =
+    typeof node.source === 'string'
+      ? node.source
+      : node.value === null || node.value === undefined
+        ? ''
+        : String(node.value);
   if (node.type === 'PLAIN' && !node.tag) {
     return { kind: scalarKindOf(src), text: src, empty: src === '' };
   }
   if (node.tag && node.tag !== STR_TAG) {
     const v = node.value;
-    const kind: ScalarKind = v === null ? 'null' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) && !/[.eE]/.test(src) ? 'int' : 'float') : 'str';
+    const kind: ScalarKind =
+      v === null
+        ? 'null'
+        : typeof v === 'boolean'
+          ? 'bool'
+          : typeof v === 'number'
+            ? Number.isInteger(v) && !/[.eE]/.test(src)
+              ? 'int'
+              : 'float'
+            : 'str';
     return { kind, text: src, empty: false };
   }
   return { kind: 'str', text: src, empty: false };
@@ -171,26 +212,41 @@ function unexpected(node: Node | null): string {
   if (node !== null && isMap(node)) return 'map';
   const s = infoOf(node)!;
   switch (s.kind) {
-    case 'null': return 'unit value';
-    case 'bool': return `boolean \`${/^t/i.test(s.text) ? 'true' : 'false'}\``;
-    case 'int': return `integer \`${s.text}\``;
-    case 'float': return `floating point \`${s.text}\``;
-    default: return `string ${debugStr(s.text)}`;
+    case 'null':
+      return 'unit value';
+    case 'bool':
+      return `boolean \`${/^t/i.test(s.text) ? 'true' : 'false'}\``;
+    case 'int':
+      return `integer \`${s.text}\``;
+    case 'float':
+      return `floating point \`${s.text}\``;
+    default:
+      return `string ${debugStr(s.text)}`;
   }
 }
 
 function expected(t: TypeDef): string {
   switch (t.k) {
-    case 'str': return 'a string';
-    case 'bool': return 'a boolean';
-    case 'int': return t.bits;
-    case 'enum': return `enum ${t.name}`;
-    case 'list': return 'a sequence';
-    case 'map': return 'a map';
-    case 'opt': return expected(t.of);
-    case 'struct': return `struct ${t.s.name}`;
-    case 'untagged': return `enum ${t.name}`;
-    case 'any': return 'any value';
+    case 'str':
+      return 'a string';
+    case 'bool':
+      return 'a boolean';
+    case 'int':
+      return t.bits;
+    case 'enum':
+      return `enum ${t.name}`;
+    case 'list':
+      return 'a sequence';
+    case 'map':
+      return 'a map';
+    case 'opt':
+      return expected(t.of);
+    case 'struct':
+      return `struct ${t.s.name}`;
+    case 'untagged':
+      return `enum ${t.name}`;
+    case 'any':
+      return 'any value';
   }
 }
 
@@ -236,16 +292,24 @@ function readNode(ctx: Ctx, node: Node | null, t: TypeDef, path: string, depth: 
       if (!s || s.kind !== 'int') throw invalidType(node, t, path, at);
       const n = parseInteger(s.text);
       const ok = t.bits === 'u32' ? n >= 0n && n <= 0xffffffffn : n >= -(2n ** 63n) && n < 2n ** 63n;
-      if (!ok) throw new Fail(prefixed(path, `invalid value: integer \`${n}\`, expected ${t.bits}`), offsetOf(node, at));
+      if (!ok)
+        throw new Fail(prefixed(path, `invalid value: integer \`${n}\`, expected ${t.bits}`), offsetOf(node, at));
       return Number(n);
     }
     case 'enum': {
       const s = infoOf(node);
       // A mapping or sequence could only name a variant through a YAML tag.
-      if (!s) throw new Fail(prefixed(path, `invalid type: ${unexpected(node)}, expected a YAML tag starting with '!'`), offsetOf(node, at));
+      if (!s)
+        throw new Fail(
+          prefixed(path, `invalid type: ${unexpected(node)}, expected a YAML tag starting with '!'`),
+          offsetOf(node, at),
+        );
       if (ctx.strict > 0 && s.kind !== 'str') throw invalidType(node, t, path, at);
       if (!t.values.includes(s.text)) {
-        throw new Fail(prefixed(path, `unknown variant \`${s.text}\`, ${oneOf(t.values, 'there are no variants')}`), offsetOf(node, at));
+        throw new Fail(
+          prefixed(path, `unknown variant \`${s.text}\`, ${oneOf(t.values, 'there are no variants')}`),
+          offsetOf(node, at),
+        );
       }
       return s.text;
     }
@@ -301,12 +365,20 @@ function readNode(ctx: Ctx, node: Node | null, t: TypeDef, path: string, depth: 
 function readKey(ctx: Ctx, pair: Pair, path: string, depth: number, at: number): string {
   return withNode(ctx, pair.key, depth + 1, at, (node, where) => {
     const s = infoOf(node);
-    if (!s) throw new Fail(prefixed(path, `invalid type: ${unexpected(node)}, expected a string`), offsetOf(node, where));
+    if (!s)
+      throw new Fail(prefixed(path, `invalid type: ${unexpected(node)}, expected a string`), offsetOf(node, where));
     return s.text;
   });
 }
 
-function readStruct(ctx: Ctx, node: Node | null, s: StructDef, path: string, depth: number, at: number): Record<string, unknown> {
+function readStruct(
+  ctx: Ctx,
+  node: Node | null,
+  s: StructDef,
+  path: string,
+  depth: number,
+  at: number,
+): Record<string, unknown> {
   const found = new Map<string, unknown>();
   const where = offsetOf(node, at);
   if (node !== null && isMap(node)) {
@@ -315,7 +387,16 @@ function readStruct(ctx: Ctx, node: Node | null, s: StructDef, path: string, dep
       const keyAt = offsetOf(pair.key as Node, where);
       const field = s.fields.find((fd) => fd.name === key);
       if (!field) {
-        throw new Fail(prefixed(path, `unknown field \`${key}\`, ${oneOf(s.fields.map((fd) => fd.name), 'there are no fields')}`), keyAt);
+        throw new Fail(
+          prefixed(
+            path,
+            `unknown field \`${key}\`, ${oneOf(
+              s.fields.map((fd) => fd.name),
+              'there are no fields',
+            )}`,
+          ),
+          keyAt,
+        );
       }
       if (found.has(key)) throw new Fail(prefixed(path, `duplicate field \`${key}\``), keyAt);
       found.set(key, read(ctx, pair.value, field.t, child(path, key), depth + 1, keyAt));
@@ -340,13 +421,20 @@ function readStruct(ctx: Ctx, node: Node | null, s: StructDef, path: string, dep
 function defaultFor(field: FieldDef): unknown {
   const t = field.t;
   switch (t.k) {
-    case 'list': return [];
-    case 'map': return Object.create(null);
-    case 'opt': return null;
-    case 'bool': return false;
-    case 'enum': return t.dflt ?? null;
-    case 'struct': return readDefaultStruct(t.s);
-    default: return null;
+    case 'list':
+      return [];
+    case 'map':
+      return Object.create(null);
+    case 'opt':
+      return null;
+    case 'bool':
+      return false;
+    case 'enum':
+      return t.dflt ?? null;
+    case 'struct':
+      return readDefaultStruct(t.s);
+    default:
+      return null;
   }
 }
 
@@ -361,7 +449,9 @@ function readDefaultStruct(s: StructDef): Record<string, unknown> {
 
 function readAny(ctx: Ctx, node: Node | null, path: string, depth: number, at: number): YamlValue {
   if (node !== null && isSeq(node)) {
-    return node.items.map((item, i) => withNode(ctx, item, depth + 1, offsetOf(node, at), (n, w) => readAny(ctx, n, `${path}[${i}]`, depth + 1, w)));
+    return node.items.map((item, i) =>
+      withNode(ctx, item, depth + 1, offsetOf(node, at), (n, w) => readAny(ctx, n, `${path}[${i}]`, depth + 1, w)),
+    );
   }
   if (node !== null && isMap(node)) {
     const out: Record<string, YamlValue> = Object.create(null);
@@ -373,20 +463,26 @@ function readAny(ctx: Ctx, node: Node | null, path: string, depth: number, at: n
       if (Object.prototype.hasOwnProperty.call(out, key)) {
         throw new Fail(prefixed(path, `duplicate entry with key ${debugStr(key)}`), offsetOf(pair.key as Node, at));
       }
-      out[key] = withNode(ctx, pair.value, depth + 1, offsetOf(pair.key as Node, at), (v, w) => readAny(ctx, v, child(path, key), depth + 1, w));
+      out[key] = withNode(ctx, pair.value, depth + 1, offsetOf(pair.key as Node, at), (v, w) =>
+        readAny(ctx, v, child(path, key), depth + 1, w),
+      );
     }
     return out;
   }
   const s = infoOf(node)!;
   switch (s.kind) {
-    case 'null': return null;
-    case 'bool': return /^t/i.test(s.text);
-    case 'int': return Number(parseInteger(s.text));
+    case 'null':
+      return null;
+    case 'bool':
+      return /^t/i.test(s.text);
+    case 'int':
+      return Number(parseInteger(s.text));
     case 'float': {
       const v = isScalar(node) && typeof node.value === 'number' ? node.value : Number(s.text);
       return v;
     }
-    default: return s.text;
+    default:
+      return s.text;
   }
 }
 

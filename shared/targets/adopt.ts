@@ -40,5 +40,10 @@ export function adoptLocations(targets: readonly TargetDef[] = TARGETS): AdoptLo
     }
   }
   for (const t of targets) for (const src of t.importFrom) add(src.dir, src.layout, src.suffix);
-  return [...byDir].map(([dir, l]) => ({ dir, shape: l.shape, ...(l.suffix !== undefined ? { suffix: l.suffix } : {}), targets: l.targets }));
+  return [...byDir].map(([dir, l]) => ({
+    dir,
+    shape: l.shape,
+    ...(l.suffix !== undefined ? { suffix: l.suffix } : {}),
+    targets: l.targets,
+  }));
 }

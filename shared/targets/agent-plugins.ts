@@ -7,12 +7,17 @@ export const PLUGIN_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.sch
 
 /** `agent-plugin/plugin.json`: the package manifest, named after the project folder. */
 export function pluginManifest(project: Pick<ProjectView, 'rootName'>): string {
-  const name = project.rootName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'agent-plugin';
+  const name =
+    project.rootName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'agent-plugin';
   const doc = {
     $schema: PLUGIN_SCHEMA,
     name,
     version: '1.0.0',
-    description: 'Agent Plugin compiled by kitbash — install-gate, token budget, and drift checks live in the KSF source.',
+    description:
+      'Agent Plugin compiled by kitbash — install-gate, token budget, and drift checks live in the KSF source.',
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -22,11 +27,19 @@ export const agentPlugins: TargetDef = {
   id: 'agent-plugins',
   agent: 'Agent Plugins clients (Codex, Cursor, Copilot, Kiro, VS Code)',
   markers: ['plugin.json', AGENT_PLUGIN_DIR],
-  outputs: ['agent-plugin/skills/<n>/SKILL.md', 'agent-plugin/skills/<n>/scripts/** (requires scripts)', 'agent-plugin/plugin.json'],
+  outputs: [
+    'agent-plugin/skills/<n>/SKILL.md',
+    'agent-plugin/skills/<n>/scripts/** (requires scripts)',
+    'agent-plugin/plugin.json',
+  ],
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
-  vendorDoc: { title: 'Agent Plugins 1.0 (agent-plugins.org specification)', url: 'https://agent-plugins.org', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Agent Plugins 1.0 (agent-plugins.org specification)',
+    url: 'https://agent-plugins.org',
+    checked: '2026-12-01',
+  },
   skillDir: `${AGENT_PLUGIN_DIR}/skills`,
   alwaysLoaded: [],
   frontmatterKeys: 'any',

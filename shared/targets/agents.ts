@@ -11,7 +11,11 @@ export const agents: TargetDef = {
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
-  vendorDoc: { title: 'Agent Skills specification (agentskills.io/specification)', url: 'https://agentskills.io/specification', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Agent Skills specification (agentskills.io/specification)',
+    url: 'https://agentskills.io/specification',
+    checked: '2026-12-01',
+  },
   skillDir: '.agents/skills',
   alwaysLoaded: [],
   frontmatterKeys: 'any',
@@ -21,7 +25,11 @@ export const agents: TargetDef = {
   importFrom: [{ dir: '.agents/skills', layout: 'skill-dir' }],
   watchRoots: ['.agents', '.codex'],
   mcp: {
-    gap: { reason: 'unconfirmed-path', detail: 'the vendor-neutral .agents/ convention has no confirmed MCP file; the only candidate is a third-party draft no client reads' },
+    gap: {
+      reason: 'unconfirmed-path',
+      detail:
+        'the vendor-neutral .agents/ convention has no confirmed MCP file; the only candidate is a third-party draft no client reads',
+    },
   },
   instructions: [],
   managedDirs: [{ dir: '.agents/skills', suffix: '/SKILL.md', wholeDir: true }],

@@ -20,7 +20,9 @@ export const agentsmd: TargetDef = {
   userInvocation: false,
   importFrom: [],
   watchRoots: ['AGENTS.md'],
-  mcp: { gap: { reason: 'no-mcp-surface', detail: 'AGENTS.md is a prose instruction file with no configuration mechanism' } },
+  mcp: {
+    gap: { reason: 'no-mcp-surface', detail: 'AGENTS.md is a prose instruction file with no configuration mechanism' },
+  },
   instructions: [{ path: 'AGENTS.md', loading: 'eager' }],
   managedDirs: [],
   doctorNote: 'floor: Codex, Gemini CLI, anything reading AGENTS.md',

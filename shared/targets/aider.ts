@@ -21,17 +21,29 @@ export const aider: TargetDef = {
   shape: 'merged-section',
   loading: 'eager',
   capabilities: [],
-  vendorDoc: { title: 'Aider — Specifying coding conventions (aider/website/docs/usage/conventions.md)', url: 'https://aider.chat/docs/usage/conventions.html', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Aider — Specifying coding conventions (aider/website/docs/usage/conventions.md)',
+    url: 'https://aider.chat/docs/usage/conventions.html',
+    checked: '2026-12-01',
+  },
   alwaysLoaded: [],
   frontmatterKeys: [],
   userInvocation: false,
   importFrom: [],
   watchRoots: ['CONVENTIONS.md', '.aider.conf.yml', '.aider.conf.yaml'],
-  mcp: { gap: { reason: 'no-mcp-surface', detail: 'aider has no MCP mechanism; CONVENTIONS.md is prose with no configuration' } },
+  mcp: {
+    gap: {
+      reason: 'no-mcp-surface',
+      detail: 'aider has no MCP mechanism; CONVENTIONS.md is prose with no configuration',
+    },
+  },
   instructions: [{ path: 'CONVENTIONS.md', loading: 'eager' }],
   managedDirs: [],
   // The wiring note quotes .aider.conf.yml.
-  emitFacts: (project) => (project.exists('.aider.conf.yml') || project.exists('.aider.conf.yaml') ? (project.read('.aider.conf.yml') ?? project.read('.aider.conf.yaml') ?? '') : 'none'),
+  emitFacts: (project) =>
+    project.exists('.aider.conf.yml') || project.exists('.aider.conf.yaml')
+      ? (project.read('.aider.conf.yml') ?? project.read('.aider.conf.yaml') ?? '')
+      : 'none',
   servesAgentsMdReaders: false,
   detect: (p) => p.exists('CONVENTIONS.md') || p.exists('.aider.conf.yml'),
   constraints: () => [],

@@ -22,7 +22,11 @@ export const cline: TargetDef = {
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
-  vendorDoc: { title: 'Cline — Skills (cline/cline docs/customization/skills.mdx)', url: 'https://docs.cline.bot/customization/skills', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Cline — Skills (cline/cline docs/customization/skills.mdx)',
+    url: 'https://docs.cline.bot/customization/skills',
+    checked: '2026-12-01',
+  },
   skillDir: '.agents/skills',
   alwaysLoaded: [],
   frontmatterKeys: 'any',
@@ -34,7 +38,12 @@ export const cline: TargetDef = {
     { dir: '.clinerules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.clinerules', '.cline'],
-  mcp: { gap: { reason: 'no-project-scope', detail: "Cline's MCP settings are global-only, so a repo-committed declaration cannot represent them" } },
+  mcp: {
+    gap: {
+      reason: 'no-project-scope',
+      detail: "Cline's MCP settings are global-only, so a repo-committed declaration cannot represent them",
+    },
+  },
   instructions: [
     { path: '.clinerules', loading: 'eager' },
     { path: '.clinerules', suffix: '.md', loading: 'eager' },

@@ -21,7 +21,12 @@ export interface StandingCost {
 }
 
 /** A project with no files: detection finds only the floor; notes assume nothing is configured. */
-export const EMPTY_PROJECT: ProjectView = { rootName: 'project', exists: () => false, read: () => undefined, list: () => [] };
+export const EMPTY_PROJECT: ProjectView = {
+  rootName: 'project',
+  exists: () => false,
+  read: () => undefined,
+  list: () => [],
+};
 
 function resolveTarget(target: TargetDef | TargetId): TargetDef {
   if (typeof target !== 'string') return target;
@@ -35,7 +40,12 @@ function resolveTarget(target: TargetDef | TargetId): TargetDef {
  * tokens). `context` is the compile's active targets: with it an always-loaded file priced as
  * compile writes it (an index line, not the body, when a skill folder serves its readers).
  */
-export function standingCost(p: PreparedSkill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT, context?: EmitContext): StandingCost {
+export function standingCost(
+  p: PreparedSkill,
+  target: TargetDef | TargetId,
+  project: ProjectView = EMPTY_PROJECT,
+  context?: EmitContext,
+): StandingCost {
   const t = resolveTarget(target);
   const out = t.emit(p, project, context);
   const text = out.files;
@@ -53,7 +63,12 @@ export function standingCost(p: PreparedSkill, target: TargetDef | TargetId, pro
 }
 
 /** standingCost for a loaded skill; a template error (the skill would not compile) is returned as `error`. */
-export function standingCostOf(skill: Skill, target: TargetDef | TargetId, project: ProjectView = EMPTY_PROJECT, context?: EmitContext): StandingCost | { error: string } {
+export function standingCostOf(
+  skill: Skill,
+  target: TargetDef | TargetId,
+  project: ProjectView = EMPTY_PROJECT,
+  context?: EmitContext,
+): StandingCost | { error: string } {
   const p = prepareSkill(skill);
   return p.ok ? standingCost(p.value, target, project, context) : { error: p.message };
 }
@@ -67,7 +82,11 @@ export interface TargetTotal {
 }
 
 /** Per-target totals per session over a set of skills, in the targets' order. */
-export function standingTotals(skills: readonly PreparedSkill[], targets: readonly (TargetDef | TargetId)[], project: ProjectView = EMPTY_PROJECT): TargetTotal[] {
+export function standingTotals(
+  skills: readonly PreparedSkill[],
+  targets: readonly (TargetDef | TargetId)[],
+  project: ProjectView = EMPTY_PROJECT,
+): TargetTotal[] {
   return targets.map((target) => {
     const t = resolveTarget(target);
     let tokens = 0;

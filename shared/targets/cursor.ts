@@ -11,7 +11,11 @@ export const cursor: TargetDef = {
   shape: 'rule-file',
   loading: 'lazy',
   capabilities: [],
-  vendorDoc: { title: 'Cursor — Rules (cursor.com/docs/context/rules)', url: 'https://cursor.com/docs/context/rules', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Cursor — Rules (cursor.com/docs/context/rules)',
+    url: 'https://cursor.com/docs/context/rules',
+    checked: '2026-12-01',
+  },
   alwaysLoaded: [],
   frontmatterKeys: ['description', 'globs', 'alwaysApply'],
   userInvocation: true,
@@ -39,7 +43,9 @@ export const cursor: TargetDef = {
   constraints: () => [],
   emit(p) {
     // A user-only skill becomes a manual rule (no description: applied only when @-mentioned).
-    const fm = userOnly(p) ? ['alwaysApply: false'] : [`description: ${yamlString(p.description)}`, 'alwaysApply: false'];
+    const fm = userOnly(p)
+      ? ['alwaysApply: false']
+      : [`description: ${yamlString(p.description)}`, 'alwaysApply: false'];
     return emitRuleFile(this, `.cursor/rules/${p.name}.mdc`, fm, p);
   },
 };

@@ -11,7 +11,11 @@ export const gemini: TargetDef = {
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
-  vendorDoc: { title: 'Gemini CLI — Agent Skills (google-gemini/gemini-cli docs/cli/skills.md)', url: 'https://geminicli.com/docs/cli/skills/', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Gemini CLI — Agent Skills (google-gemini/gemini-cli docs/cli/skills.md)',
+    url: 'https://geminicli.com/docs/cli/skills/',
+    checked: '2026-12-01',
+  },
   skillDir: '.gemini/skills',
   readsAgentsSkills: true,
   alwaysLoaded: [],

@@ -1,7 +1,23 @@
 /** Public surface of the targets layer (H4 `list`/`doctor` and the desktop import from here). */
 export * from './types';
-export { TARGETS, targetById, isTargetId, detectTargets, resolveTargets, AGENTS_DIR_TARGETS, VENDOR_NEUTRAL_ALIASES, type TargetSelection } from './registry';
-export { standingCost, standingCostOf, standingTotals, EMPTY_PROJECT, type StandingCost, type TargetTotal } from './cost';
+export {
+  TARGETS,
+  targetById,
+  isTargetId,
+  detectTargets,
+  resolveTargets,
+  AGENTS_DIR_TARGETS,
+  VENDOR_NEUTRAL_ALIASES,
+  type TargetSelection,
+} from './registry';
+export {
+  standingCost,
+  standingCostOf,
+  standingTotals,
+  EMPTY_PROJECT,
+  type StandingCost,
+  type TargetTotal,
+} from './cost';
 export { prepareSkill, permissionsBlock, type Prepared } from './prepare';
 export { GENERATED_MARK, header, lowerTools } from './common';
 export { ZED_NAME_RE, ZED_DESCRIPTION_MAX_BYTES, zedConstraints } from './zed';

@@ -13,7 +13,14 @@ export const AGENT_SKILLS_DESCRIPTION: DescriptionLimit = {
 };
 
 /** Codex reads at most 32 KiB of project docs (`project_doc_max_bytes`) — the strictest common AGENTS.md reader. */
-export const AGENTS_MD: AlwaysLoadedFile = { path: 'AGENTS.md', maxBytes: 32 * 1024, source: 'Codex project_doc_max_bytes default (32 KiB); the rest of AGENTS.md is not read' };
+export const AGENTS_MD: AlwaysLoadedFile = {
+  path: 'AGENTS.md',
+  maxBytes: 32 * 1024,
+  source: 'Codex project_doc_max_bytes default (32 KiB); the rest of AGENTS.md is not read',
+};
 
 /** Codex lists skills in about 2% of the context window, 8,000 characters by default. */
-export const CODEX_LISTING: ListingBudget = { totalChars: 8000, source: 'Codex skills list: about 2% of the context window, 8,000 characters when unknown' };
+export const CODEX_LISTING: ListingBudget = {
+  totalChars: 8000,
+  source: 'Codex skills list: about 2% of the context window, 8,000 characters when unknown',
+};

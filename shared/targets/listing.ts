@@ -27,7 +27,9 @@ const ENTRY_OVERHEAD = 4;
 export function listingReport(skills: readonly PreparedSkill[], target: TargetDef): ListingReport | undefined {
   const b = target.listingBudget;
   if (!b) return undefined;
-  const listed = skills.filter((p) => !(target.userInvocation && userOnly(p))).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const listed = skills
+    .filter((p) => !(target.userInvocation && userOnly(p)))
+    .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   let used = 0;
   const truncated: string[] = [];
   const dropped: string[] = [];
@@ -41,14 +43,29 @@ export function listingReport(skills: readonly PreparedSkill[], target: TargetDe
     if (b.totalChars !== undefined && used + entry > b.totalChars) dropped.push(p.name);
     else used += entry;
   }
-  return { target: target.id, usedChars: used, ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}), ...(b.perSkillChars !== undefined ? { perSkillChars: b.perSkillChars } : {}), truncated, dropped, source: b.source };
+  return {
+    target: target.id,
+    usedChars: used,
+    ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
+    ...(b.perSkillChars !== undefined ? { perSkillChars: b.perSkillChars } : {}),
+    truncated,
+    dropped,
+    source: b.source,
+  };
 }
 
 /** One warning line per problem in a report (none when everything fits). */
 export function listingWarnings(r: ListingReport): string[] {
-  const list = (xs: readonly string[]): string => (xs.length > 6 ? `${xs.slice(0, 6).join(', ')} and ${xs.length - 6} more` : xs.join(', '));
+  const list = (xs: readonly string[]): string =>
+    xs.length > 6 ? `${xs.slice(0, 6).join(', ')} and ${xs.length - 6} more` : xs.join(', ');
   const out: string[] = [];
-  if (r.truncated.length) out.push(`${r.target}: ${r.truncated.length} description(s) cut at ${r.perSkillChars} characters in the skills listing — ${list(r.truncated)} (${r.source})`);
-  if (r.dropped.length) out.push(`${r.target}: ${r.dropped.length} skill(s) left out of the skills listing at session start, past its ~${r.totalChars}-character budget — ${list(r.dropped)} (${r.source})`);
+  if (r.truncated.length)
+    out.push(
+      `${r.target}: ${r.truncated.length} description(s) cut at ${r.perSkillChars} characters in the skills listing — ${list(r.truncated)} (${r.source})`,
+    );
+  if (r.dropped.length)
+    out.push(
+      `${r.target}: ${r.dropped.length} skill(s) left out of the skills listing at session start, past its ~${r.totalChars}-character budget — ${list(r.dropped)} (${r.source})`,
+    );
   return out;
 }

@@ -56,45 +56,84 @@ export function matrixCell(
   const name = skill.manifest.skill.name;
   const degraded: Reason[] = [];
   const dropped: Reason[] = [];
-  if (!prepared) dropped.push({ code: 'does-not-compile', message: `${name} does not compile: ${why ?? 'its templates do not resolve'}` });
+  if (!prepared)
+    dropped.push({
+      code: 'does-not-compile',
+      message: `${name} does not compile: ${why ?? 'its templates do not resolve'}`,
+    });
   for (const cap of skill.manifest.targets.requires) {
     if (!(target.capabilities as readonly string[]).includes(cap)) {
-      degraded.push({ code: 'missing-capability', message: `requires "${cap}" — ${target.id} does not deliver it; compiled instruction-only` });
+      degraded.push({
+        code: 'missing-capability',
+        message: `requires "${cap}" — ${target.id} does not deliver it; compiled instruction-only`,
+      });
     }
   }
   for (const v of target.constraints(skill)) (v.drops ? dropped : degraded).push({ code: v.code, message: v.message });
   if (DESCRIPTION_TRIGGERED.includes(target.id) && !skill.manifest.skill.description.trim()) {
-    dropped.push({ code: 'empty-description', message: `${target.id} picks the rule by its description, which is empty — the rule never triggers` });
+    dropped.push({
+      code: 'empty-description',
+      message: `${target.id} picks the rule by its description, which is empty — the rule never triggers`,
+    });
   }
   const emitted = prepared ? target.emit(prepared, project, context) : undefined;
   degraded.push(...overBudget);
   const inTheWay = emitted ? handWrittenIn(project, emitted.files) : undefined;
-  if (inTheWay) dropped.push({ code: 'hand-written', message: `${inTheWay} was written by hand (no generated header) — compile leaves it alone, so ${target.id} does not get this skill; adopt it (import --write), rename, or remove it` });
+  if (inTheWay)
+    dropped.push({
+      code: 'hand-written',
+      message: `${inTheWay} was written by hand (no generated header) — compile leaves it alone, so ${target.id} does not get this skill; adopt it (import --write), rename, or remove it`,
+    });
   // An always-loaded index points at the skill folder, where the bundled files are.
   const indexed = target.alwaysLoaded.length > 0 && indexFolder(context) !== undefined;
   if (prepared && target.skillDir === undefined && !indexed) {
     const bundled = bundledFiles(prepared).filter((b) => !authoringOnly(prepared, b.rel));
     if (bundled.length) {
-      const shown = bundled.slice(0, 3).map((b) => b.rel).join(', ');
-      degraded.push({ code: 'bundled-not-delivered', message: `${bundled.length} bundled file(s) (${shown}${bundled.length > 3 ? ', …' : ''}) are not delivered — ${target.id} gets only the instructions, so links to them are dead` });
+      const shown = bundled
+        .slice(0, 3)
+        .map((b) => b.rel)
+        .join(', ');
+      degraded.push({
+        code: 'bundled-not-delivered',
+        message: `${bundled.length} bundled file(s) (${shown}${bundled.length > 3 ? ', …' : ''}) are not delivered — ${target.id} gets only the instructions, so links to them are dead`,
+      });
     }
   }
   const limit = target.descriptionLimit;
   if (limit) {
     const { description } = skill.manifest.skill;
     const size = limit.unit === 'bytes' ? utf8Length(description) : [...description].length;
-    if (size > limit.max) (limit.drops ? dropped : degraded).push({ code: 'description-over-limit', message: `description is ${size} ${limit.unit}, over ${limit.max} (${limit.source})` });
+    if (size > limit.max)
+      (limit.drops ? dropped : degraded).push({
+        code: 'description-over-limit',
+        message: `description is ${size} ${limit.unit}, over ${limit.max} (${limit.source})`,
+      });
   }
   if (prepared && userOnly(prepared) && !target.userInvocation) {
-    if (target.loading === 'eager') dropped.push({ code: 'user-only-unsupported', message: `disable-model-invocation is set and ${target.id} is always loaded — not pasted there, so this agent does not get the skill` });
-    else degraded.push({ code: 'user-only-unsupported', message: `disable-model-invocation is set, but ${target.agent} does not honour it — the model may invoke the skill on its own` });
+    if (target.loading === 'eager')
+      dropped.push({
+        code: 'user-only-unsupported',
+        message: `disable-model-invocation is set and ${target.id} is always loaded — not pasted there, so this agent does not get the skill`,
+      });
+    else
+      degraded.push({
+        code: 'user-only-unsupported',
+        message: `disable-model-invocation is set, but ${target.agent} does not honour it — the model may invoke the skill on its own`,
+      });
   }
   if (target.loading === 'eager' && skill.manifest.context.disclosure === 'lazy' && !(prepared && userOnly(prepared))) {
     const tokens = emitted ? fileTokens(emitted.files) : estimateTokens(skill.body);
-    degraded.push({ code: 'eager-only', message: `${target.id} loads everything eagerly: ~${tokens} tokens every session instead of on demand (declared standing limit ${skill.manifest.context.standing})` });
+    degraded.push({
+      code: 'eager-only',
+      message: `${target.id} loads everything eagerly: ~${tokens} tokens every session instead of on demand (declared standing limit ${skill.manifest.context.standing})`,
+    });
   }
   if (target.id === 'aider' && aiderWiringNote(project) !== undefined) {
-    dropped.push({ code: 'aider-not-wired', message: 'aider reads CONVENTIONS.md only through "read:" in .aider.conf.yml (or --read) — as configured, the skill is never in context' });
+    dropped.push({
+      code: 'aider-not-wired',
+      message:
+        'aider reads CONVENTIONS.md only through "read:" in .aider.conf.yml (or --read) — as configured, the skill is never in context',
+    });
   }
   const servers = skill.manifest.mcp.servers;
   if (servers.length) {
@@ -107,7 +146,11 @@ export function matrixCell(
       });
     } else if (target.id === 'zed' || target.id === 'agent-plugins') {
       const skipped = servers.filter((s) => varRefs(s).length > 0).map((s) => s.name);
-      if (skipped.length) degraded.push({ code: 'mcp-skipped', message: `MCP server(s) ${skipped.join(', ')} use \${VAR} references, which ${target.id} cannot express — not written` });
+      if (skipped.length)
+        degraded.push({
+          code: 'mcp-skipped',
+          message: `MCP server(s) ${skipped.join(', ')} use \${VAR} references, which ${target.id} cannot express — not written`,
+        });
     }
   }
   const status: CellStatus = dropped.length ? 'unsupported' : degraded.length ? 'degraded' : 'full';
@@ -119,8 +162,15 @@ export function matrixCell(
  * `active`: the targets the project compiles for (detected by default) — they decide, e.g.,
  * whether AGENTS.md carries bodies or an index.
  */
-export function compatibilityMatrix(skills: readonly Skill[], targets: readonly TargetDef[] = TARGETS, project: ProjectView = EMPTY_PROJECT, active: readonly TargetDef[] = detectTargets(project)): Matrix {
-  const sorted = [...skills].sort((a, b) => (a.manifest.skill.name < b.manifest.skill.name ? -1 : a.manifest.skill.name > b.manifest.skill.name ? 1 : 0));
+export function compatibilityMatrix(
+  skills: readonly Skill[],
+  targets: readonly TargetDef[] = TARGETS,
+  project: ProjectView = EMPTY_PROJECT,
+  active: readonly TargetDef[] = detectTargets(project),
+): Matrix {
+  const sorted = [...skills].sort((a, b) =>
+    a.manifest.skill.name < b.manifest.skill.name ? -1 : a.manifest.skill.name > b.manifest.skill.name ? 1 : 0,
+  );
   const context: EmitContext = { active };
   const prepared = sorted.map((s) => prepareSkill(s));
   const ready = prepared.flatMap((p) => (p.ok ? [p.value] : []));
@@ -128,7 +178,10 @@ export function compatibilityMatrix(skills: readonly Skill[], targets: readonly 
   const cells: Cell[] = [];
   sorted.forEach((s, i) => {
     const p = prepared[i]!;
-    for (const t of targets) cells.push(matrixCell(s, p.ok ? p.value : undefined, t, project, p.ok ? undefined : p.message, context, budgets.get(t.id)));
+    for (const t of targets)
+      cells.push(
+        matrixCell(s, p.ok ? p.value : undefined, t, project, p.ok ? undefined : p.message, context, budgets.get(t.id)),
+      );
   });
   return { skills: sorted.map((s) => s.manifest.skill.name), targets: targets.map((t) => t.id), cells };
 }
@@ -137,13 +190,24 @@ export function compatibilityMatrix(skills: readonly Skill[], targets: readonly 
  * An always-loaded file's size with every skill's section in it (plus the user's own text),
  * against its readers' documented limit: over it, every skill there is degraded, with the numbers.
  */
-export function alwaysLoadedOver(target: TargetDef, skills: readonly PreparedSkill[], project: ProjectView, context: EmitContext): Reason[] {
+export function alwaysLoadedOver(
+  target: TargetDef,
+  skills: readonly PreparedSkill[],
+  project: ProjectView,
+  context: EmitContext,
+): Reason[] {
   const out: Reason[] = [];
   for (const a of target.alwaysLoaded) {
     const doc = SharedDoc.parse(project.read(a.path) ?? '', () => false);
-    for (const p of skills) for (const f of target.emit(p, project, context).files) if (f.merge && f.path === a.path) doc.upsert(p.name, f.content as string);
+    for (const p of skills)
+      for (const f of target.emit(p, project, context).files)
+        if (f.merge && f.path === a.path) doc.upsert(p.name, f.content as string);
     const bytes = utf8Length(doc.toString());
-    if (bytes > a.maxBytes) out.push({ code: 'always-loaded-budget', message: `${a.path} would be ${bytes} bytes, over ${a.maxBytes} (${a.source}) — what lies past the limit is not read` });
+    if (bytes > a.maxBytes)
+      out.push({
+        code: 'always-loaded-budget',
+        message: `${a.path} would be ${bytes} bytes, over ${a.maxBytes} (${a.source}) — what lies past the limit is not read`,
+      });
   }
   return out;
 }

@@ -26,5 +26,8 @@ export function prepareSkill(skill: Skill): Prepared {
   const r = skill.manifested ? resolveBody(skill) : { ok: true as const, text: skill.body };
   if (!r.ok) return { ok: false, message: r.message };
   const { name, version, description } = skill.manifest.skill;
-  return { ok: true, value: { skill, name, version, description, body: r.text, emitBody: r.text + permissionsBlock(skill.manifest) } };
+  return {
+    ok: true,
+    value: { skill, name, version, description, body: r.text, emitBody: r.text + permissionsBlock(skill.manifest) },
+  };
 }

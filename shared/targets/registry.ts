@@ -13,7 +13,19 @@ import { windsurf } from './windsurf';
 import { zed } from './zed';
 
 /** Every target, in emit order (the order files are produced and reported). */
-export const TARGETS: readonly TargetDef[] = [claudeCode, cursor, agents, zed, copilot, cline, windsurf, gemini, aider, agentsmd, agentPlugins];
+export const TARGETS: readonly TargetDef[] = [
+  claudeCode,
+  cursor,
+  agents,
+  zed,
+  copilot,
+  cline,
+  windsurf,
+  gemini,
+  aider,
+  agentsmd,
+  agentPlugins,
+];
 
 export { TARGET_IDS };
 
@@ -37,10 +49,18 @@ export type TargetSelection = { ok: true; targets: TargetDef[]; explicit: boolea
  * `[project].targets` when given (in emit order, detection bypassed; unknown ids are an
  * error listing the known ones), else detection.
  */
-export function resolveTargets(project: ProjectView, configured: readonly string[] | undefined, configFile = 'kitbash.toml'): TargetSelection {
+export function resolveTargets(
+  project: ProjectView,
+  configured: readonly string[] | undefined,
+  configFile = 'kitbash.toml',
+): TargetSelection {
   if (configured === undefined) return { ok: true, targets: detectTargets(project), explicit: false };
   const unknown = configured.filter((t) => !isTargetId(t));
-  if (unknown.length) return { ok: false, message: `unknown target(s) in ${configFile}: ${unknown.join(', ')} (known: ${TARGET_IDS.join(', ')})` };
+  if (unknown.length)
+    return {
+      ok: false,
+      message: `unknown target(s) in ${configFile}: ${unknown.join(', ')} (known: ${TARGET_IDS.join(', ')})`,
+    };
   return { ok: true, targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true };
 }
 
@@ -50,7 +70,11 @@ export function watchRoots(targets: readonly TargetDef[] = TARGETS): string[] {
 }
 
 /** Targets that share the `.agents/skills/` folder (the `agents` target's own). */
-export const AGENTS_DIR_TARGETS: readonly TargetId[] = TARGETS.filter((t) => t.skillDir === agents.skillDir).map((t) => t.id);
+export const AGENTS_DIR_TARGETS: readonly TargetId[] = TARGETS.filter((t) => t.skillDir === agents.skillDir).map(
+  (t) => t.id,
+);
 
 /** Targets whose own skills folder is redundant once `.agents/skills/` is written, and that folder. */
-export const VENDOR_NEUTRAL_ALIASES: readonly { id: TargetId; dir: string }[] = TARGETS.flatMap((t) => (t.readsAgentsSkills && t.skillDir ? [{ id: t.id, dir: t.skillDir }] : []));
+export const VENDOR_NEUTRAL_ALIASES: readonly { id: TargetId; dir: string }[] = TARGETS.flatMap((t) =>
+  t.readsAgentsSkills && t.skillDir ? [{ id: t.id, dir: t.skillDir }] : [],
+);

@@ -146,10 +146,17 @@ export interface McpGap {
 }
 
 /** The layout of a target's MCP file (shared/mcp/emit.ts lowers servers into each). */
-export type McpShape = 'claude-mcp-json' | 'copilot-mcp-json' | 'cursor-mcp-json' | 'gemini-settings' | 'zed-settings' | 'agent-plugin-mcp-json';
+export type McpShape =
+  | 'claude-mcp-json'
+  | 'copilot-mcp-json'
+  | 'cursor-mcp-json'
+  | 'gemini-settings'
+  | 'zed-settings'
+  | 'agent-plugin-mcp-json';
 
 /** Where a target's MCP servers land (`merged`: a shared settings file merged by key), or why they cannot. */
-export type McpSurface = { readonly path: string; readonly shape: McpShape; readonly merged: boolean } | { readonly gap: McpGap };
+export type McpSurface =
+  { readonly path: string; readonly shape: McpShape; readonly merged: boolean } | { readonly gap: McpGap };
 
 /** A folder of generated output compile may prune from. */
 export interface ManagedDir {

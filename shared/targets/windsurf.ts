@@ -10,7 +10,11 @@ export const windsurf: TargetDef = {
   shape: 'rule-file',
   loading: 'lazy',
   capabilities: [],
-  vendorDoc: { title: 'Devin Desktop — Rules (rulesync devin-rule.ts, devin-paths.ts)', url: 'https://docs.devin.ai/desktop/rules', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Devin Desktop — Rules (rulesync devin-rule.ts, devin-paths.ts)',
+    url: 'https://docs.devin.ai/desktop/rules',
+    checked: '2026-12-01',
+  },
   alwaysLoaded: [],
   frontmatterKeys: ['trigger', 'description', 'globs'],
   userInvocation: true,
@@ -19,7 +23,12 @@ export const windsurf: TargetDef = {
     { dir: '.devin/rules', layout: 'rule-file', suffix: '.md' },
   ],
   watchRoots: ['.devin', '.windsurf'],
-  mcp: { gap: { reason: 'no-project-scope', detail: 'Windsurf/Devin documents only a user-global MCP config, and its documented page covers the legacy agent' } },
+  mcp: {
+    gap: {
+      reason: 'no-project-scope',
+      detail: 'Windsurf/Devin documents only a user-global MCP config, and its documented page covers the legacy agent',
+    },
+  },
   instructions: [
     { path: '.windsurfrules', loading: 'eager' },
     { path: '.windsurf/rules', suffix: '.md', loading: 'lazy' },
@@ -37,6 +46,11 @@ export const windsurf: TargetDef = {
   emit(p, project) {
     const dir = project.exists('.devin') ? '.devin/rules' : '.windsurf/rules';
     // A user-only skill becomes a manual rule (applied only when the user @-mentions it).
-    return emitRuleFile(this, `${dir}/${p.name}.md`, [userOnly(p) ? 'trigger: manual' : 'trigger: model_decision', `description: ${yamlString(p.description)}`], p);
+    return emitRuleFile(
+      this,
+      `${dir}/${p.name}.md`,
+      [userOnly(p) ? 'trigger: manual' : 'trigger: model_decision', `description: ${yamlString(p.description)}`],
+      p,
+    );
   },
 };

@@ -13,10 +13,19 @@ export function zedConstraints(skill: Skill): ConstraintViolation[] {
   const { name, description } = skill.manifest.skill;
   const out: ConstraintViolation[] = [];
   if (!ZED_NAME_RE.test(name)) {
-    out.push({ code: 'zed-name', drops: true, message: `${name} → zed: name must match ${ZED_NAME_RE.source} — no leading, trailing or doubled hyphen; ${DROPPED}` });
+    out.push({
+      code: 'zed-name',
+      drops: true,
+      message: `${name} → zed: name must match ${ZED_NAME_RE.source} — no leading, trailing or doubled hyphen; ${DROPPED}`,
+    });
   }
   const bytes = utf8Length(description);
-  if (!description.trim()) out.push({ code: 'zed-description-empty', drops: true, message: `${name} → zed: description is empty; ${DROPPED}` });
+  if (!description.trim())
+    out.push({
+      code: 'zed-description-empty',
+      drops: true,
+      message: `${name} → zed: description is empty; ${DROPPED}`,
+    });
   else if (bytes > ZED_DESCRIPTION_MAX_BYTES) {
     out.push({
       code: 'zed-description-bytes',
@@ -36,12 +45,19 @@ export const zed: TargetDef = {
   shape: 'skill-dir',
   loading: 'lazy',
   capabilities: ['scripts'],
-  vendorDoc: { title: 'Zed — Skills (zed-industries/zed docs/src/ai/skills.md)', url: 'https://zed.dev/docs/ai/skills', checked: '2026-12-01' },
+  vendorDoc: {
+    title: 'Zed — Skills (zed-industries/zed docs/src/ai/skills.md)',
+    url: 'https://zed.dev/docs/ai/skills',
+    checked: '2026-12-01',
+  },
   skillDir: '.agents/skills',
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: true,
-  listingBudget: { totalChars: 50 * 1024, source: 'Zed: the skills catalog is capped at 50 KB; skills that do not fit are dropped with a warning' },
+  listingBudget: {
+    totalChars: 50 * 1024,
+    source: 'Zed: the skills catalog is capped at 50 KB; skills that do not fit are dropped with a warning',
+  },
   importFrom: [],
   watchRoots: ['.zed'],
   mcp: { path: '.zed/settings.json', shape: 'zed-settings', merged: true },

@@ -6,7 +6,18 @@ import { chmodSync, mkdirSync, openSync, closeSync, ftruncateSync, rmSync, write
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/paths';
-import { requireBuiltCli, cleanup, cli, cliAs, expectNoStack, parseJson, tempProject, toml, unprivileged, writeFiles } from './helpers';
+import {
+  requireBuiltCli,
+  cleanup,
+  cli,
+  cliAs,
+  expectNoStack,
+  parseJson,
+  tempProject,
+  toml,
+  unprivileged,
+  writeFiles,
+} from './helpers';
 
 let root = '';
 beforeAll(() => {
@@ -21,7 +32,12 @@ function linesWith(r: RunResult, needle: string): string[] {
 }
 
 /** Lint `target`: exit 1, one report line naming `file` and matching `problem`, no stack. */
-function expectOneLine(target: string, file: string, problem: RegExp, user: { uid?: number; gid?: number } = {}): string {
+function expectOneLine(
+  target: string,
+  file: string,
+  problem: RegExp,
+  user: { uid?: number; gid?: number } = {},
+): string {
   const r = cliAs(user, root, 'lint', target);
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(1);
   expectNoStack(r);
@@ -66,20 +82,27 @@ describe('bad input: one line, no stack trace', () => {
   });
 
   it('invalid TOML: file:line:column and the parser message', () => {
-    writeFiles(root, { 'badtoml/SKILL.md': '# x\n\nBody.\n', 'badtoml/skill.toml': '[skill]\nname = "badtoml"\nversion = = "1.0.0"\n' });
+    writeFiles(root, {
+      'badtoml/SKILL.md': '# x\n\nBody.\n',
+      'badtoml/skill.toml': '[skill]\nname = "badtoml"\nversion = = "1.0.0"\n',
+    });
     const line = expectOneLine('badtoml', 'badtoml/skill.toml', /badtoml\/skill\.toml:3:\d+: invalid TOML: \S/);
     expect(line).not.toContain('Invalid TOML document');
   });
 
   it('a duplicate key in skill.toml: file:line:column', () => {
-    writeFiles(root, { 'dupkey/SKILL.md': 'Body.\n', 'dupkey/skill.toml': `${toml({ name: 'dupkey' })}\n[permissions]\nwrite = false\nwrite = true\n` });
+    writeFiles(root, {
+      'dupkey/SKILL.md': 'Body.\n',
+      'dupkey/skill.toml': `${toml({ name: 'dupkey' })}\n[permissions]\nwrite = false\nwrite = true\n`,
+    });
     expectOneLine('dupkey', 'dupkey/skill.toml', /dupkey\/skill\.toml:\d+:1: invalid TOML: /);
   });
 
   it('an invalid manifest: the first line plus indented "  - " problem lines', () => {
     writeFiles(root, {
       'badmanifest/SKILL.md': 'Body.\n',
-      'badmanifest/skill.toml': '[skill]\nname = "badmanifest"\nversion = "1"\ndescription = "short"\n[context]\nbudget = 10\n',
+      'badmanifest/skill.toml':
+        '[skill]\nname = "badmanifest"\nversion = "1"\ndescription = "short"\n[context]\nbudget = 10\n',
     });
     const r = cli(root, 'lint', 'badmanifest');
     expect(r.code).toBe(1);
@@ -103,7 +126,10 @@ describe('bad input: one line, no stack trace', () => {
   });
 
   it('non-UTF-8 bytes in SKILL.md: file and byte offset', () => {
-    writeFiles(root, { 'latin1md/SKILL.md': Buffer.from([...Buffer.from('# Caf'), 0xe9, ...Buffer.from('\n\nBody.\n')]), 'latin1md/skill.toml': toml({ name: 'latin1md' }) });
+    writeFiles(root, {
+      'latin1md/SKILL.md': Buffer.from([...Buffer.from('# Caf'), 0xe9, ...Buffer.from('\n\nBody.\n')]),
+      'latin1md/skill.toml': toml({ name: 'latin1md' }),
+    });
     const line = expectOneLine('latin1md', 'latin1md/SKILL.md', /UTF-8/);
     expect(line).toMatch(/byte/);
     expect(line).toMatch(/\b5\b/);
@@ -112,7 +138,14 @@ describe('bad input: one line, no stack trace', () => {
   it('non-UTF-8 bytes in skill.toml: file and byte offset', () => {
     const text = toml({ name: 'latin1toml' });
     const at = text.indexOf('written');
-    writeFiles(root, { 'latin1toml/SKILL.md': 'Body.\n', 'latin1toml/skill.toml': Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xff]), Buffer.from(text.slice(at))]) });
+    writeFiles(root, {
+      'latin1toml/SKILL.md': 'Body.\n',
+      'latin1toml/skill.toml': Buffer.concat([
+        Buffer.from(text.slice(0, at)),
+        Buffer.from([0xff]),
+        Buffer.from(text.slice(at)),
+      ]),
+    });
     const line = expectOneLine('latin1toml', 'latin1toml/skill.toml', /UTF-8/);
     expect(line).toMatch(new RegExp(`\\b${Buffer.byteLength(text.slice(0, at))}\\b`));
   });
@@ -172,7 +205,11 @@ describe('bad input: one line, no stack trace', () => {
 
   it('deep nesting (40 levels): no crash; any refusal is one line naming the path', () => {
     const deep = Array.from({ length: 40 }, (_v, i) => `d${i}`).join('/');
-    writeFiles(root, { 'deep/SKILL.md': '# Deep\n\nA skill with a deep tree.\n', 'deep/skill.toml': toml({ name: 'deep' }), [`deep/${deep}/leaf.md`]: 'leaf\n' });
+    writeFiles(root, {
+      'deep/SKILL.md': '# Deep\n\nA skill with a deep tree.\n',
+      'deep/skill.toml': toml({ name: 'deep' }),
+      [`deep/${deep}/leaf.md`]: 'leaf\n',
+    });
     const r = cli(root, 'lint', 'deep');
     expectNoStack(r);
     expect([0, 1]).toContain(r.code);
@@ -188,11 +225,17 @@ describe('bad input: one line, no stack trace', () => {
     const r = cli(root, 'lint', 'notes.txt');
     expect(r.code).toBe(1);
     expectNoStack(r);
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('    ') && l.includes('notes.txt'))).toEqual([expect.stringMatching(/^ {4}✗ manifest — notes\.txt: /)]);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('    ') && l.includes('notes.txt'))).toEqual([
+      expect.stringMatching(/^ {4}✗ manifest — notes\.txt: /),
+    ]);
   });
 
   it('a skill with a symlink loop inside is linted (the link is reported, not followed)', () => {
-    writeFiles(root, { 'looped/SKILL.md': 'Body.\n', 'looped/skill.toml': toml({ name: 'looped' }), 'looped/loop': { symlink: '.' } });
+    writeFiles(root, {
+      'looped/SKILL.md': 'Body.\n',
+      'looped/skill.toml': toml({ name: 'looped' }),
+      'looped/loop': { symlink: '.' },
+    });
     const r = cli(root, 'lint', '--json', 'looped');
     expect(r.code).toBe(1);
     expectNoStack(r);

@@ -62,7 +62,13 @@ describe('exit codes', () => {
   });
 
   it('2 for usage errors, on stderr, with no report', () => {
-    for (const args of [['lint', '--bogus'], ['lint', '--sarif'], ['frobnicate'], ['lint', 'no-such-skill'], ['test', '--schema']]) {
+    for (const args of [
+      ['lint', '--bogus'],
+      ['lint', '--sarif'],
+      ['frobnicate'],
+      ['lint', 'no-such-skill'],
+      ['test', '--schema'],
+    ]) {
       const r = cli(root, ...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');

@@ -32,7 +32,10 @@ describe('lint and lint --json agree (spec/conformance/ksf)', () => {
 
   for (const f of fixtures) {
     it(f.name, () => {
-      const rel = f.skillPath.slice(repoRoot.length + 1).split('\\').join('/');
+      const rel = f.skillPath
+        .slice(repoRoot.length + 1)
+        .split('\\')
+        .join('/');
       const human = runCli(['lint', rel]);
       const json = runCli(['lint', '--json', rel]);
       expect(json.code).toBe(human.code);

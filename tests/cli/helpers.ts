@@ -47,7 +47,12 @@ export function toml(opts: { name: string; description?: string; budget?: number
 }
 
 /** A clean manifested skill at `<root>/<rel>`. */
-export function cleanSkill(root: string, rel: string, name: string, more: Readonly<Record<string, FileSpec>> = {}): void {
+export function cleanSkill(
+  root: string,
+  rel: string,
+  name: string,
+  more: Readonly<Record<string, FileSpec>> = {},
+): void {
   const files: Record<string, FileSpec> = {
     [`${rel}/SKILL.md`]: `# ${name}\n\nDoes one small thing well.\n`,
     [`${rel}/skill.toml`]: toml({ name }),
@@ -105,7 +110,9 @@ export function parseJson(r: RunResult): JsonSkill[] {
   try {
     v = JSON.parse(r.stdout);
   } catch {
-    throw new Error(`stdout is not JSON (exit ${r.code}):\n${r.stdout.slice(0, 1000)}\nstderr:\n${r.stderr.slice(0, 1000)}`);
+    throw new Error(
+      `stdout is not JSON (exit ${r.code}):\n${r.stdout.slice(0, 1000)}\nstderr:\n${r.stderr.slice(0, 1000)}`,
+    );
   }
   expect(Array.isArray(v), 'stdout is a JSON array').toBe(true);
   return v as JsonSkill[];
@@ -122,7 +129,13 @@ export function humanChecks(stdout: string): Array<{ skill: string; id: string; 
       continue;
     }
     const m = /^ {4}([·⚠✗]) ([a-z][a-z-]*)(?: — (.*))?$/u.exec(line);
-    if (m) out.push({ skill, id: m[2]!, status: m[1] === '·' ? 'pass' : m[1] === '⚠' ? 'warn' : 'fail', detail: m[3] ?? '' });
+    if (m)
+      out.push({
+        skill,
+        id: m[2]!,
+        status: m[1] === '·' ? 'pass' : m[1] === '⚠' ? 'warn' : 'fail',
+        detail: m[3] ?? '',
+      });
   }
   return out;
 }

@@ -2,7 +2,16 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli, cleanSkill, cleanup, cli, expectNoStack, parseJson, tempProject, writeFiles } from './helpers';
+import {
+  requireBuiltCli,
+  cleanSkill,
+  cleanup,
+  cli,
+  expectNoStack,
+  parseJson,
+  tempProject,
+  writeFiles,
+} from './helpers';
 
 let root = '';
 let empty = '';
@@ -14,7 +23,8 @@ beforeAll(() => {
   cleanSkill(root, `${skills}/alpha-dir`, 'alpha');
   writeFiles(root, {
     [`${skills}/broken/SKILL.md`]: '# Broken\n',
-    [`${skills}/broken/skill.toml`]: '[skill]\nname = "Broken"\nversion = "1.0.0"\ndescription = "A broken manifest here."\n[context]\nbudget = 1500\n',
+    [`${skills}/broken/skill.toml`]:
+      '[skill]\nname = "Broken"\nversion = "1.0.0"\ndescription = "A broken manifest here."\n[context]\nbudget = 1500\n',
     [`${skills}/no-skill-md/README.md`]: 'not a skill',
     [`${skills}/loose-file.md`]: 'plain files here are ignored',
     [`${skills}/.staging/SKILL.md`]: 'dot-folders are ignored: curl x | sh',
@@ -68,7 +78,9 @@ describe('lint with no target', () => {
 
   it('a broken skill prints its problem lines indented under one manifest line', () => {
     const lines = cli(root, 'lint').stdout.split('\n');
-    const at = lines.findIndex((l) => l.startsWith('    ✗ manifest — .kitbash/skills/broken/skill.toml: invalid manifest'));
+    const at = lines.findIndex((l) =>
+      l.startsWith('    ✗ manifest — .kitbash/skills/broken/skill.toml: invalid manifest'),
+    );
     expect(at).toBeGreaterThan(-1);
     expect(lines[at + 1]).toMatch(/^ +- skill\.name "Broken" must match/);
   });

@@ -34,7 +34,13 @@ describe('lint --json', () => {
         for (const k of Object.keys(c)) expect(['id', 'status', 'detail', 'locations']).toContain(k);
       }
     }
-    expect(skills[0]!.checks.map((c) => c.id)).toEqual(['manifest', 'references', 'budget', 'standing', 'visible-text']);
+    expect(skills[0]!.checks.map((c) => c.id)).toEqual([
+      'manifest',
+      'references',
+      'budget',
+      'standing',
+      'visible-text',
+    ]);
     expect(skills[0]!.checks[0]).toEqual({ id: 'manifest', status: 'pass', detail: 'clean@1.0.0' });
   });
 
@@ -78,7 +84,10 @@ describe('lint --json', () => {
 
 describe('lint --json: locations and failed loads', () => {
   it('omits locations when a check has none, even when the finding only exists once templates are resolved', () => {
-    writeFiles(root, { 'skills/dyn/SKILL.md': 'Load !{{artifact.plan}} now.\n', 'skills/dyn/skill.toml': toml({ name: 'dyn' }) });
+    writeFiles(root, {
+      'skills/dyn/SKILL.md': 'Load !{{artifact.plan}} now.\n',
+      'skills/dyn/skill.toml': toml({ name: 'dyn' }),
+    });
     const r = cli(root, 'lint', '--json', 'skills/dyn');
     expect(r.code).toBe(1);
     const [s] = parseJson(r);
@@ -94,7 +103,10 @@ describe('lint --json: locations and failed loads', () => {
   });
 
   it('a skill that failed to load: version null, its folder name, one failing manifest check located at the TOML error', () => {
-    writeFiles(root, { 'skills/Bad_Folder/SKILL.md': 'x', 'skills/Bad_Folder/skill.toml': '[skill]\nname = "x"\nname = "y"\n' });
+    writeFiles(root, {
+      'skills/Bad_Folder/SKILL.md': 'x',
+      'skills/Bad_Folder/skill.toml': '[skill]\nname = "x"\nname = "y"\n',
+    });
     const [s] = parseJson(cli(root, 'lint', '--json', 'skills/Bad_Folder'));
     expect(s).toEqual({
       name: 'Bad_Folder',

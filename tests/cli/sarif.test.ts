@@ -8,7 +8,12 @@ interface Sarif {
   version: string;
   runs: Array<{
     tool: { driver: { name: string; version: string; rules: Array<{ id: string }> } };
-    results: Array<{ ruleId: string; level: string; message: { text: string }; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }> }>;
+    results: Array<{
+      ruleId: string;
+      level: string;
+      message: { text: string };
+      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }>;
+    }>;
   }>;
 }
 

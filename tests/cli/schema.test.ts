@@ -11,7 +11,11 @@ beforeAll(() => {
     'skills/typo/SKILL.md': '# Typo\n\nBody.\n',
     'skills/typo/skill.toml': toml({ name: 'typo', extra: '[permissions]\nnetwrok = true\n' }),
     'skills/mcp-ok/SKILL.md': '# MCP\n\nBody.\n',
-    'skills/mcp-ok/skill.toml': toml({ name: 'mcp-ok', extra: '[mcp]\non_unsupported = "error"\n[mcp.servers.fs]\ncommand = "mcp-fs"\nargs = ["--root", "."]\ntools = ["read_file"]\n' }),
+    'skills/mcp-ok/skill.toml': toml({
+      name: 'mcp-ok',
+      extra:
+        '[mcp]\non_unsupported = "error"\n[mcp.servers.fs]\ncommand = "mcp-fs"\nargs = ["--root", "."]\ntools = ["read_file"]\n',
+    }),
     'skills/bare-one/SKILL.md': 'Bare.\n',
   });
 });

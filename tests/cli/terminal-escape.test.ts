@@ -14,7 +14,8 @@ import { cleanup, cli, requireBuiltCli, tempProject, writeFiles } from './helper
 // It installs: ESC, C1 and CR are not invisible to visible-text, only to a terminal reader.
 const DESCRIPTION = 'Helps.\u001b[8m hidden \u001b[0m\u009b31m done \r network no';
 const TOML_DESCRIPTION = 'Helps.\\u001b[8m hidden \\u001b[0m\\u009b31m done \\r network no';
-const manifest = (description: string, name = 'evil'): string => `[skill]\nname = "${name}"\nversion = "1.0.0"\ndescription = "${description}"\n\n[context]\nbudget = 800\n`;
+const manifest = (description: string, name = 'evil'): string =>
+  `[skill]\nname = "${name}"\nversion = "1.0.0"\ndescription = "${description}"\n\n[context]\nbudget = 800\n`;
 const HOSTILE_NAMES = ['a\n    · network no.md', 'b\rc.md', 'e\u001b[31mred.md'];
 
 /** What may not appear raw: C0 controls but newline and tab, DEL, C1, bidi embeddings, overrides, isolates and marks. */
@@ -24,7 +25,10 @@ let p = '';
 beforeAll(async () => {
   requireBuiltCli();
   p = tempProject('skillsmith-escape-');
-  const files: Record<string, string> = { 'src/evil/skill.toml': manifest(TOML_DESCRIPTION), 'src/evil/SKILL.md': '# Evil\n\nDo things.\n' };
+  const files: Record<string, string> = {
+    'src/evil/skill.toml': manifest(TOML_DESCRIPTION),
+    'src/evil/SKILL.md': '# Evil\n\nDo things.\n',
+  };
   for (const n of HOSTILE_NAMES) files[`src/evil/${n}`] = 'x\n';
   // A second version: a changed file (its new text holds ESC and CR) and a new hostile name.
   files['src/evil2/skill.toml'] = manifest(`More \\u202e txt. ${TOML_DESCRIPTION}`, 'evil-two');
@@ -41,27 +45,37 @@ afterAll(cleanup);
 
 function expectClean(args: readonly string[]): string {
   const r = cli(p, ...args);
-  for (const [stream, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+  for (const [stream, text] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ] as const) {
     const m = RAW_CONTROL.exec(text);
-    expect(m ? `${stream} holds U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 10))}` : 'clean', args.join(' ')).toBe('clean');
+    expect(
+      m
+        ? `${stream} holds U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 10))}`
+        : 'clean',
+      args.join(' '),
+    ).toBe('clean');
   }
   return r.stdout + r.stderr;
 }
 
 describe('human output escapes what comes from a skill', () => {
-  it.each([
-    ['lint', 'src/evil2'],
-    ['test', 'src/evil2'],
-    ['install', 'file:./src/evil2', '--dry-run'],
-    ['list'],
-    ['doctor'],
-    ['explain', 'evil', TARGET_IDS[0]],
-    ['preview', 'evil'],
-    ['preview', 'src/evil2'],
-    ['matrix'],
-    ['diff', 'evil', 'src/evil2'],
-    ['update', 'evil'],
-  ].map((args) => [args.join(' '), args] as const))('%s', (_title, args) => {
+  it.each(
+    [
+      ['lint', 'src/evil2'],
+      ['test', 'src/evil2'],
+      ['install', 'file:./src/evil2', '--dry-run'],
+      ['list'],
+      ['doctor'],
+      ['explain', 'evil', TARGET_IDS[0]],
+      ['preview', 'evil'],
+      ['preview', 'src/evil2'],
+      ['matrix'],
+      ['diff', 'evil', 'src/evil2'],
+      ['update', 'evil'],
+    ].map((args) => [args.join(' '), args] as const),
+  )('%s', (_title, args) => {
     expectClean(args);
   });
 
@@ -86,7 +100,9 @@ describe('human output escapes what comes from a skill', () => {
     const r = cli(p, 'list', '--json');
     const skills = JSON.parse(r.stdout) as Array<{ name: string; description: string }>;
     expect(skills.find((s) => s.name === 'evil')?.description).toBe(DESCRIPTION);
-    const lint = JSON.parse(cli(p, 'lint', 'src/evil2', '--json').stdout) as Array<{ checks: Array<{ id: string; locations?: Array<{ file: string }> }> }>;
+    const lint = JSON.parse(cli(p, 'lint', 'src/evil2', '--json').stdout) as Array<{
+      checks: Array<{ id: string; locations?: Array<{ file: string }> }>;
+    }>;
     expect(lint[0]!.checks.find((c) => c.id === 'remote-exec')?.locations?.[0]?.file).toBe('scripts/x\n✓ ok.sh');
   });
 });

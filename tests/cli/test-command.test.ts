@@ -19,7 +19,9 @@ describe('skillsmith test', () => {
   it('accepts a path and lists the evals without running them', () => {
     const r = cli(root, 'test', 'work/with-evals');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ {4}· evals — 2 eval file\(s\) — static: a\.eval\.yaml; behavioral: b\.eval\.yaml; 1 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"$/m);
+    expect(r.stdout).toMatch(
+      /^ {4}· evals — 2 eval file\(s\) — static: a\.eval\.yaml; behavioral: b\.eval\.yaml; 1 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"$/m,
+    );
     expect(r.stdout).toContain('tested 1 skill(s) · 0 failure(s) · 0 warning(s) (static tier)');
   });
 
@@ -31,11 +33,15 @@ describe('skillsmith test', () => {
   it('puts evals last, after the lint checks', () => {
     const ids = parseJson(cli(root, 'test', '--json', 'work/with-evals'))[0]!.checks.map((c) => c.id);
     expect(ids[ids.length - 1]).toBe('evals');
-    expect(ids.slice(0, -1)).toEqual(parseJson(cli(root, 'lint', '--json', 'work/with-evals'))[0]!.checks.map((c) => c.id));
+    expect(ids.slice(0, -1)).toEqual(
+      parseJson(cli(root, 'lint', '--json', 'work/with-evals'))[0]!.checks.map((c) => c.id),
+    );
   });
 
   it('lint never reports evals', () => {
-    expect(parseJson(cli(root, 'lint', '--json', 'work/with-evals'))[0]!.checks.map((c) => c.id)).not.toContain('evals');
+    expect(parseJson(cli(root, 'lint', '--json', 'work/with-evals'))[0]!.checks.map((c) => c.id)).not.toContain(
+      'evals',
+    );
   });
 
   it('accepts an installed name and several targets', () => {

@@ -78,15 +78,20 @@ describe('usage errors', () => {
     expect(r.stdout).toBe('');
   });
 
-  it.each(['gh:owner/repo', 'gh:owner/repo/sub@v1', 'https://github.com/owner/repo', 'ssh://git@github.com/owner/repo', 'file:///etc', 'git@github.com:owner/repo.git', 'owner/repo'])(
-    'a remote source is refused, not fetched: %s',
-    (source) => {
-      const before = readdirSync(root).sort();
-      const err = usage('lint', source);
-      expect(err).toContain(source);
-      expect(err).toMatch(/remote/);
-      expect(readdirSync(root).sort()).toEqual(before);
-      expect(existsSync(`${root}/repo`)).toBe(false);
-    },
-  );
+  it.each([
+    'gh:owner/repo',
+    'gh:owner/repo/sub@v1',
+    'https://github.com/owner/repo',
+    'ssh://git@github.com/owner/repo',
+    'file:///etc',
+    'git@github.com:owner/repo.git',
+    'owner/repo',
+  ])('a remote source is refused, not fetched: %s', (source) => {
+    const before = readdirSync(root).sort();
+    const err = usage('lint', source);
+    expect(err).toContain(source);
+    expect(err).toMatch(/remote/);
+    expect(readdirSync(root).sort()).toEqual(before);
+    expect(existsSync(`${root}/repo`)).toBe(false);
+  });
 });

@@ -48,14 +48,23 @@ describe('capability delivery', () => {
         expect(run?.content).toEqual(utf8(script));
         expect(out.files.some((f) => f.path === `${dir}scripts/lib/x.py`)).toBe(true);
         expect(out.files.find((f) => f.path === `${dir}prompts/p.md`)?.content).toEqual(utf8('not copied'));
-        expect(out.files.some((f) => f.path === `${dir}skill.toml`), 'the manifest is lowered, not copied').toBe(false);
+        expect(
+          out.files.some((f) => f.path === `${dir}skill.toml`),
+          'the manifest is lowered, not copied',
+        ).toBe(false);
         const record = out.files.find((f) => f.path === `${dir}${DELIVERY_RECORD}`)!.content as string;
         expect(readDeliveryRecord(record, md.content as string).get('scripts/run.sh')).toBe(fingerprint(utf8(script)));
-        expect([...readDeliveryRecord(record, md.content as string).keys()].sort()).toEqual(['prompts/p.md', 'scripts/lib/x.py', 'scripts/run.sh']);
+        expect([...readDeliveryRecord(record, md.content as string).keys()].sort()).toEqual([
+          'prompts/p.md',
+          'scripts/lib/x.py',
+          'scripts/run.sh',
+        ]);
         expect(out.warnings.filter((w) => w.includes('target lacks "scripts"'))).toEqual([]);
       } else {
         expect(out.files.some((f) => f.path.includes('scripts/'))).toBe(false);
-        expect(out.warnings).toContain(`scripted → ${t.id}: target lacks "scripts"; compiled instruction-only (degraded)`);
+        expect(out.warnings).toContain(
+          `scripted → ${t.id}: target lacks "scripts"; compiled instruction-only (degraded)`,
+        );
       }
     });
   }
@@ -65,10 +74,16 @@ describe('capability delivery', () => {
     const p = prepareSkill(plain);
     if (!p.ok) throw new Error(p.message);
     const out = TARGETS[0]!.emit(p.value, memProject());
-    expect(out.files.map((f) => f.path)).toEqual(['.claude/skills/plain/SKILL.md', '.claude/skills/plain/scripts/run.sh', `.claude/skills/plain/${DELIVERY_RECORD}`]);
+    expect(out.files.map((f) => f.path)).toEqual([
+      '.claude/skills/plain/SKILL.md',
+      '.claude/skills/plain/scripts/run.sh',
+      `.claude/skills/plain/${DELIVERY_RECORD}`,
+    ]);
     const only = prepareSkill(skill('only'));
     if (!only.ok) throw new Error(only.message);
-    expect(TARGETS[0]!.emit(only.value, memProject()).files.map((f) => f.path)).toEqual(['.claude/skills/only/SKILL.md']);
+    expect(TARGETS[0]!.emit(only.value, memProject()).files.map((f) => f.path)).toEqual([
+      '.claude/skills/only/SKILL.md',
+    ]);
   });
 
   it('allowed-tools is lowered only where the field is documented (Claude Code, Copilot)', () => {
@@ -81,7 +96,9 @@ describe('capability delivery', () => {
       expect(has, t.id).toBe(t.id === 'claude-code' || t.id === 'copilot');
     }
     const notes = TARGETS[0]!.emit(p.value, memProject()).notes;
-    expect(notes).toContain('tooled → claude-code: tool(s) frobnicate have no Claude Code equivalent — kept in the prose permissions block only');
+    expect(notes).toContain(
+      'tooled → claude-code: tool(s) frobnicate have no Claude Code equivalent — kept in the prose permissions block only',
+    );
   });
 });
 
@@ -96,9 +113,21 @@ describe('compatibility matrix', () => {
 
   it('aider without "read:" ignores CONVENTIONS.md → unsupported; wired → degraded (eager)', () => {
     const s = skill('conv');
-    expect(compatibilityMatrix([s], TARGETS.filter((t) => t.id === 'aider'), memProject()).cells[0]).toMatchObject({ status: 'unsupported', reasons: [{ code: 'aider-not-wired' }, { code: 'eager-only' }] });
+    expect(
+      compatibilityMatrix(
+        [s],
+        TARGETS.filter((t) => t.id === 'aider'),
+        memProject(),
+      ).cells[0],
+    ).toMatchObject({ status: 'unsupported', reasons: [{ code: 'aider-not-wired' }, { code: 'eager-only' }] });
     const wired = memProject({ '.aider.conf.yml': 'read: CONVENTIONS.md\n' });
-    expect(compatibilityMatrix([s], TARGETS.filter((t) => t.id === 'aider'), wired).cells[0]).toMatchObject({ status: 'degraded', reasons: [{ code: 'eager-only' }] });
+    expect(
+      compatibilityMatrix(
+        [s],
+        TARGETS.filter((t) => t.id === 'aider'),
+        wired,
+      ).cells[0],
+    ).toMatchObject({ status: 'degraded', reasons: [{ code: 'eager-only' }] });
   });
 
   it('an empty description makes the cursor and windsurf rules inert → unsupported there only', () => {
@@ -110,7 +139,9 @@ describe('compatibility matrix', () => {
   });
 
   it('a missing capability degrades; a delivered one does not; MCP without a surface degrades', () => {
-    const s = skill('needs', { extra: '[targets]\nrequires = ["scripts", "subagents"]\n\n[mcp.servers.srv]\ncommand = "x"\ntools = ["t"]\n' });
+    const s = skill('needs', {
+      extra: '[targets]\nrequires = ["scripts", "subagents"]\n\n[mcp.servers.srv]\ncommand = "x"\ntools = ["t"]\n',
+    });
     const m = compatibilityMatrix([s]);
     const cell = (id: string) => m.cells.find((c) => c.target === id)!;
     expect(cell('claude-code').reasons.map((r) => r.code)).toEqual(['missing-capability']);

@@ -47,7 +47,9 @@ describe('skillsmith compile', () => {
     writeFiles(root, { 'kitbash.toml': '[project]\ntargets = ["vim"]\n' });
     const r = cli(root, 'compile');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('✗ unknown target(s) in kitbash.toml: vim (known: claude-code, cursor, agents, zed, copilot, cline, windsurf, gemini, aider, agentsmd, agent-plugins)');
+    expect(r.stderr).toContain(
+      '✗ unknown target(s) in kitbash.toml: vim (known: claude-code, cursor, agents, zed, copilot, cline, windsurf, gemini, aider, agentsmd, agent-plugins)',
+    );
     writeFiles(root, { 'kitbash.toml': '[project]\ntargets = ["cursor"]\n' });
     const j = cli(root, 'compile', '--json', '--dry-run');
     const plan = JSON.parse(j.stdout) as { targets: string[]; write: { path: string }[]; dryRun: boolean };
@@ -61,11 +63,18 @@ describe('skillsmith matrix, explain, preview', () => {
   it('matrix --json has the documented shape and an unsupported cell', () => {
     const r = cli(project(), 'matrix', '--json');
     expect(r.code).toBe(0);
-    const m = JSON.parse(r.stdout) as { skills: string[]; targets: string[]; cells: { skill: string; target: string; status: string; reasons: { code: string; message: string }[] }[] };
+    const m = JSON.parse(r.stdout) as {
+      skills: string[];
+      targets: string[];
+      cells: { skill: string; target: string; status: string; reasons: { code: string; message: string }[] }[];
+    };
     expect(m.skills).toEqual(['demo', 'tidy--x']);
     expect(m.targets).toHaveLength(11);
     expect(m.cells).toHaveLength(22);
-    expect(m.cells.find((c) => c.skill === 'tidy--x' && c.target === 'zed')).toMatchObject({ status: 'unsupported', reasons: [{ code: 'zed-name' }] });
+    expect(m.cells.find((c) => c.skill === 'tidy--x' && c.target === 'zed')).toMatchObject({
+      status: 'unsupported',
+      reasons: [{ code: 'zed-name' }],
+    });
   });
 
   it('explain prints the cell and its reasons; an unknown target is a usage error', () => {

@@ -13,7 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProject } from '../../main/services/compile';
 import { DELIVERY_RECORD } from '../../shared/targets/common';
 import { kitbashEntry, requireOrSkip } from '../support/paths';
-import { ALTERNATE_MARKERS, DETECTABLE, MARKERS, readTree, SKILLS, USER_FILES, writeTree, type Files } from './fixtures';
+import {
+  ALTERNATE_MARKERS,
+  DETECTABLE,
+  MARKERS,
+  readTree,
+  SKILLS,
+  USER_FILES,
+  writeTree,
+  type Files,
+} from './fixtures';
 
 const haveKitbash = requireOrSkip('the kitbash reference CLI (node_modules/kitbash)', existsSync(kitbashEntry));
 
@@ -50,21 +59,41 @@ function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
     const folder = /^(?:\.claude|\.agents|\.github|\.gemini|agent-plugin)\/skills\/([^/]+)\/(.+)$/.exec(path);
     if (folder && folder[2] !== 'SKILL.md') {
       const [, name, rel] = folder;
-      expect(existsSync(join(FIXTURE_SKILLS, name!, rel === DELIVERY_RECORD ? 'SKILL.md' : rel!)), `${path}: delivered from the skill folder (D50)`).toBe(true);
+      expect(
+        existsSync(join(FIXTURE_SKILLS, name!, rel === DELIVERY_RECORD ? 'SKILL.md' : rel!)),
+        `${path}: delivered from the skill folder (D50)`,
+      ).toBe(true);
       if (rel === DELIVERY_RECORD) {
-        const listed = text.split('\n').slice(1, -1).map((l) => l.split(' ')[1]);
+        const listed = text
+          .split('\n')
+          .slice(1, -1)
+          .map((l) => l.split(' ')[1]);
         expect(listed, `${path}: names every delivered file (D50)`).toEqual(DELIVERED[name!]);
-      } else expect(tree.has(`${path.slice(0, path.length - rel!.length)}${DELIVERY_RECORD}`), `${path}: recorded (D50)`).toBe(true);
+      } else
+        expect(
+          tree.has(`${path.slice(0, path.length - rel!.length)}${DELIVERY_RECORD}`),
+          `${path}: recorded (D50)`,
+        ).toBe(true);
       continue;
     }
     let t = text;
     // D51: a bare skill's own frontmatter is delivered as written (kitbash re-quotes the description).
     if (/\/skills\/delta\/SKILL\.md$/.test(path)) {
-      expect(t, `${path}: frontmatter as written (D51)`).toMatch(/^---\nname: delta\ndescription: A bare skill with frontmatter only\.\n---\n/);
-      t = t.replace('description: A bare skill with frontmatter only.', 'description: "A bare skill with frontmatter only."');
+      expect(t, `${path}: frontmatter as written (D51)`).toMatch(
+        /^---\nname: delta\ndescription: A bare skill with frontmatter only\.\n---\n/,
+      );
+      t = t.replace(
+        'description: A bare skill with frontmatter only.',
+        'description: "A bare skill with frontmatter only."',
+      );
     }
     // D40: allowed-tools lowered on Claude Code and Copilot skills.
-    const lowered = path === '.claude/skills/beta/SKILL.md' ? 'Read, Grep, Bash(git diff *)' : path === '.github/skills/beta/SKILL.md' ? 'Read Grep' : undefined;
+    const lowered =
+      path === '.claude/skills/beta/SKILL.md'
+        ? 'Read, Grep, Bash(git diff *)'
+        : path === '.github/skills/beta/SKILL.md'
+          ? 'Read Grep'
+          : undefined;
     if (lowered) {
       expect(t, `${path}: allowed-tools (D40)`).toContain(`\nallowed-tools: ${lowered}\n`);
       t = t.replace(`\nallowed-tools: ${lowered}\n`, '\n');
@@ -75,10 +104,19 @@ function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
 }
 
 /** The fixture skills as files on disk, to check delivered files against (written once). */
-const FIXTURE_SKILLS = join(mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-fixture-')), 'skills');
-writeTree(FIXTURE_SKILLS, Object.fromEntries(Object.entries(SKILLS).map(([k, v]) => [k.replace(/^\.kitbash\/skills\//, ''), v])));
+const FIXTURE_SKILLS = join(
+  mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-fixture-')),
+  'skills',
+);
+writeTree(
+  FIXTURE_SKILLS,
+  Object.fromEntries(Object.entries(SKILLS).map(([k, v]) => [k.replace(/^\.kitbash\/skills\//, ''), v])),
+);
 /** What each fixture skill's delivery record lists (every file but SKILL.md and skill.toml). */
-const DELIVERED: Record<string, string[]> = { gamma: ['scripts/check.sh', 'scripts/lib/util.sh'], eps: ['prompts/intro.md'] };
+const DELIVERED: Record<string, string[]> = {
+  gamma: ['scripts/check.sh', 'scripts/lib/util.sh'],
+  eps: ['prompts/intro.md'],
+};
 
 /** kitbash's tree with the reference bugs Skillsmith fixes replaced by the fixed output. */
 function withReferenceFixes(tree: Map<string, string>, active: readonly string[]): Map<string, string> {
@@ -116,7 +154,10 @@ const SECTION = /<!-- kitbash:begin ([a-z0-9-]+) -->\n([\s\S]*?)\n<!-- kitbash:e
 function indexed(text: string, ours: boolean): string {
   return text.replace(SECTION, (whole, name: string, inner: string) => {
     if (name === 'eps') return whole; // disclosure = "eager": the body stays, as its author asked
-    if (ours) expect(inner, `AGENTS.md section ${name}: index line (D55)`).toMatch(new RegExp(`^- \\*\\*${name}\\*\\* \\(\`(?:\\.agents|\\.github|\\.gemini)/skills/${name}/SKILL\\.md\`\\): \\S`));
+    if (ours)
+      expect(inner, `AGENTS.md section ${name}: index line (D55)`).toMatch(
+        new RegExp(`^- \\*\\*${name}\\*\\* \\(\`(?:\\.agents|\\.github|\\.gemini)/skills/${name}/SKILL\\.md\`\\): \\S`),
+      );
     return `<!-- section ${name} -->`;
   });
 }
@@ -125,7 +166,11 @@ function compare(active: readonly string[], ours: Map<string, string>, theirs: M
   const a = withoutOurAdditions(ours);
   const b = withReferenceFixes(theirs, active);
   if (active.some((t) => INDEXING.includes(t))) {
-    for (const [m, isOurs] of [[a, true], [b, false]] as const) if (m.has('AGENTS.md')) m.set('AGENTS.md', indexed(m.get('AGENTS.md')!, isOurs));
+    for (const [m, isOurs] of [
+      [a, true],
+      [b, false],
+    ] as const)
+      if (m.has('AGENTS.md')) m.set('AGENTS.md', indexed(m.get('AGENTS.md')!, isOurs));
   }
   const onlyOurs = [...a.keys()].filter((k) => !b.has(k));
   const onlyTheirs = [...b.keys()].filter((k) => !a.has(k));
@@ -148,7 +193,13 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
   for (let mask = 0; mask < 1 << DETECTABLE.length; mask++) combos.push(DETECTABLE.filter((_, i) => mask & (1 << i)));
 
   /** Compile one marker combination with both tools and compare; returns nothing, throws with the combination named. */
-  async function agreeOn(active: readonly string[], skills: Files, durable = true, extra: Files = {}, primary = true): Promise<void> {
+  async function agreeOn(
+    active: readonly string[],
+    skills: Files,
+    durable = true,
+    extra: Files = {},
+    primary = true,
+  ): Promise<void> {
     const files: Files = {};
     if (primary) for (const t of active) Object.assign(files, MARKERS[t]);
     Object.assign(files, extra);
@@ -164,7 +215,10 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
       compare([...active, 'agentsmd'], first, readTree(theirs));
       // Idempotent from the first run (D38): nothing to write, nothing to prune.
       const again = await compileProject(ours, { durable });
-      expect([...again.applied!.written, ...again.applied!.removed, ...again.applied!.rewritten], 'second compile').toEqual([]);
+      expect(
+        [...again.applied!.written, ...again.applied!.removed, ...again.applied!.rewritten],
+        'second compile',
+      ).toEqual([]);
       expect(readTree(ours)).toEqual(first);
       // Where kitbash is not idempotent, its second compile converges on our first tree.
       if (active.some((t) => t === 'zed' || t === 'cline') && !active.includes('agents')) {
@@ -185,7 +239,7 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
     for (const active of combos) await agreeOn(active, light, false);
   }, 900_000);
 
-  it('agrees with each target\'s alternative markers (.codex, .cline, .windsurf, GEMINI.md, .aider.conf.yml, plugin.json)', async () => {
+  it("agrees with each target's alternative markers (.codex, .cline, .windsurf, GEMINI.md, .aider.conf.yml, plugin.json)", async () => {
     for (const [label, files] of Object.entries(ALTERNATE_MARKERS)) {
       const id = label.split(' ')[0]!;
       await agreeOn([id], SKILLS, true, files, false).catch((e: Error) => {
@@ -205,7 +259,19 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
     ['cline', 'gemini', 'aider'],
     ['agents', 'cursor', 'agent-plugins'],
     ['agentsmd'],
-    ['claude-code', 'cursor', 'agents', 'zed', 'copilot', 'cline', 'windsurf', 'gemini', 'aider', 'agentsmd', 'agent-plugins'],
+    [
+      'claude-code',
+      'cursor',
+      'agents',
+      'zed',
+      'copilot',
+      'cline',
+      'windsurf',
+      'gemini',
+      'aider',
+      'agentsmd',
+      'agent-plugins',
+    ],
   ];
   for (const list of LISTS) {
     it(`agrees with [project].targets = [${list.join(', ')}] and no markers`, async () => {
@@ -226,7 +292,9 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
     made.push(dirname(ours), dirname(theirs));
     const before = readTree(ours);
     const r = await compileProject(ours);
-    expect(r.plan.errors[0]).toMatch(/^no compile targets resolved, but 8 skill\(s\) are installed — refusing to compile/);
+    expect(r.plan.errors[0]).toMatch(
+      /^no compile targets resolved, but 8 skill\(s\) are installed — refusing to compile/,
+    );
     expect(await runKitbashIn(theirs)).toBe(1);
     expect(readTree(ours)).toEqual(before);
     expect(readTree(theirs)).toEqual(before);
@@ -241,7 +309,9 @@ describe.skipIf(!haveKitbash)('compile: byte compatibility with kitbash 0.24.1',
     await runKitbashIn(theirs);
     for (const dir of [ours, theirs]) rmSync(join(dir, '.kitbash/skills/tidy--name'), { recursive: true });
     const r = await compileProject(ours);
-    expect(r.applied!.removed).toEqual(expect.arrayContaining(['.cursor/rules/tidy--name.mdc', '.claude/skills/tidy--name/SKILL.md']));
+    expect(r.applied!.removed).toEqual(
+      expect.arrayContaining(['.cursor/rules/tidy--name.mdc', '.claude/skills/tidy--name/SKILL.md']),
+    );
     await runKitbashIn(theirs);
     const a = readTree(ours);
     const b = readTree(theirs);

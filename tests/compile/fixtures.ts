@@ -14,16 +14,28 @@ const toml = (name: string, extra = '', description = `The ${name} skill, exerci
 
 /** Installed skills, keyed by relative path inside the project. */
 export const SKILLS: Files = {
-  '.kitbash/skills/alpha/skill.toml': toml('alpha', '\n[triggers]\ncommands = ["/alpha", "/alpha-run"]\n\n[permissions]\nnetwork = true\n', 'Alpha: quotes \\"here\\", a back\\\\slash and a colon: ok.'),
-  '.kitbash/skills/alpha/SKILL.md': '# Alpha\n\nRun make with $$HOME, sed with $& and $\' literally.\n\n## Steps\n\n1. One.\n2. Two.\n',
-  '.kitbash/skills/beta/skill.toml': toml('beta', '\n[permissions]\ntools = ["read", "grep", "bash:git diff *"]\nwrite = true\n'),
+  '.kitbash/skills/alpha/skill.toml': toml(
+    'alpha',
+    '\n[triggers]\ncommands = ["/alpha", "/alpha-run"]\n\n[permissions]\nnetwork = true\n',
+    'Alpha: quotes \\"here\\", a back\\\\slash and a colon: ok.',
+  ),
+  '.kitbash/skills/alpha/SKILL.md':
+    "# Alpha\n\nRun make with $$HOME, sed with $& and $' literally.\n\n## Steps\n\n1. One.\n2. Two.\n",
+  '.kitbash/skills/beta/skill.toml': toml(
+    'beta',
+    '\n[permissions]\ntools = ["read", "grep", "bash:git diff *"]\nwrite = true\n',
+  ),
   '.kitbash/skills/beta/SKILL.md': '# Beta\n\nReview the diff before pushing.\n',
   '.kitbash/skills/gamma/skill.toml': toml('gamma', '\n[targets]\nrequires = ["scripts", "hooks"]\n'),
   '.kitbash/skills/gamma/SKILL.md': '# Gamma\n\nRun scripts/check.sh and report.\n',
   '.kitbash/skills/gamma/scripts/check.sh': '#!/bin/sh\necho checked\n',
   '.kitbash/skills/gamma/scripts/lib/util.sh': 'util() { :; }\n',
-  '.kitbash/skills/delta/SKILL.md': '---\nname: delta\ndescription: A bare skill with frontmatter only.\n---\n\n# Delta\n\nBare instructions.\n',
-  '.kitbash/skills/eps/skill.toml': toml('eps', '', 'Eps resolves templates and is eager.').replace('standing = 120\n', 'standing = 120\ndisclosure = "eager"\n'),
+  '.kitbash/skills/delta/SKILL.md':
+    '---\nname: delta\ndescription: A bare skill with frontmatter only.\n---\n\n# Delta\n\nBare instructions.\n',
+  '.kitbash/skills/eps/skill.toml': toml('eps', '', 'Eps resolves templates and is eager.').replace(
+    'standing = 120\n',
+    'standing = 120\ndisclosure = "eager"\n',
+  ),
   '.kitbash/skills/eps/SKILL.md': '# Eps\n\n{{prompt.intro}}\n\nWrite {{artifact.report}} using {{lore.decisions}}.\n',
   '.kitbash/skills/eps/prompts/intro.md': '\nStart from the intro prompt.\n\n',
   '.kitbash/skills/mcp-user/skill.toml': toml(
@@ -34,7 +46,8 @@ export const SKILLS: Files = {
   '.kitbash/skills/tidy--name/skill.toml': toml('tidy--name'),
   '.kitbash/skills/tidy--name/SKILL.md': '# Tidy\n\nA name Zed refuses.\n',
   '.kitbash/skills/fm-skill/skill.toml': toml('fm-skill'),
-  '.kitbash/skills/fm-skill/SKILL.md': '---\nname: fm-skill\ndescription: its own frontmatter\n---\n\n# FM\n\nBody after frontmatter.\n',
+  '.kitbash/skills/fm-skill/SKILL.md':
+    '---\nname: fm-skill\ndescription: its own frontmatter\n---\n\n# FM\n\nBody after frontmatter.\n',
 };
 
 /** One marker per detectable target, with the user files that marker brings. */
@@ -42,7 +55,10 @@ export const MARKERS: Readonly<Record<string, Files>> = {
   'claude-code': { '.claude/settings.local.json': '{}\n' },
   cursor: { '.cursor/.keep': '' },
   agents: { '.agents/.keep': '' },
-  zed: { '.zed/settings.json': '{\n  "theme": "One Dark",\n  "context_servers": {\n    "mine": {\n      "command": "mine"\n    }\n  }\n}\n' },
+  zed: {
+    '.zed/settings.json':
+      '{\n  "theme": "One Dark",\n  "context_servers": {\n    "mine": {\n      "command": "mine"\n    }\n  }\n}\n',
+  },
   copilot: { '.github/workflows/ci.yml': 'on: push\n' },
   cline: { '.clinerules/house.md': '# House rules\n\nUser-written rule.\n' },
   windsurf: { '.devin/.keep': '' },
@@ -64,7 +80,10 @@ export const ALTERNATE_MARKERS: Readonly<Record<string, Files>> = {
   'agent-plugins (plugin.json)': { 'plugin.json': '{}\n' },
 };
 
-export const USER_FILES: Files = { 'AGENTS.md': '# Project\n\nUser text outside any marker.\n', 'README.md': 'readme\n' };
+export const USER_FILES: Files = {
+  'AGENTS.md': '# Project\n\nUser text outside any marker.\n',
+  'README.md': 'readme\n',
+};
 
 export function writeTree(root: string, files: Files): void {
   for (const [rel, text] of Object.entries(files)) {
@@ -75,7 +94,10 @@ export function writeTree(root: string, files: Files): void {
 }
 
 /** Every regular file under `root` except the skills, config and lock: path → content. */
-export function readTree(root: string, skip = (rel: string) => rel.startsWith('.kitbash/') || rel === 'kitbash.toml' || rel === 'kitbash.lock'): Map<string, string> {
+export function readTree(
+  root: string,
+  skip = (rel: string) => rel.startsWith('.kitbash/') || rel === 'kitbash.toml' || rel === 'kitbash.lock',
+): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (dir: string, rel: string): void => {
     for (const name of readdirSync(dir).sort()) {

@@ -11,7 +11,10 @@ export function manifest(name: string, extra = '', description = `The ${name} sk
 }
 
 /** A loaded manifested skill (throws if it does not load). */
-export function skill(name: string, opts: { extra?: string; body?: string; files?: Record<string, EntrySpec>; description?: string } = {}): Skill {
+export function skill(
+  name: string,
+  opts: { extra?: string; body?: string; files?: Record<string, EntrySpec>; description?: string } = {},
+): Skill {
   const files: Record<string, EntrySpec> = {
     'SKILL.md': opts.body ?? `# ${name}\n\nUse this when testing ${name}.\n\nStep one. Step two.\n`,
     'skill.toml': manifest(name, opts.extra ?? '', opts.description),
@@ -29,7 +32,10 @@ export function bareSkill(dir: string, md: string): Skill {
 }
 
 /** A project as a path → text map; folders are implied by the paths (a trailing '/' makes an empty one). */
-export function memProject(files: Record<string, string> = {}, rootName = 'demo-project'): ProjectView & { files: Record<string, string> } {
+export function memProject(
+  files: Record<string, string> = {},
+  rootName = 'demo-project',
+): ProjectView & { files: Record<string, string> } {
   const has = (p: string): boolean => p in files || Object.keys(files).some((k) => k.startsWith(`${p}/`));
   return {
     files,

@@ -19,13 +19,16 @@ describe('dashboard: context budget per agent', () => {
     const files: Files = { '.claude/.keep': '' };
     for (let i = 0; i < 30; i++) {
       const n = `s-${String(i).padStart(2, '0')}`;
-      files[`.kitbash/skills/${n}/SKILL.md`] = `---\nname: ${n}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`;
+      files[`.kitbash/skills/${n}/SKILL.md`] =
+        `---\nname: ${n}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`;
     }
     writeTree(root, files);
     const { problems } = ENGINES(root, EMPTY_CONFIG).targets();
     const mine = problems.filter((p) => p.message.startsWith('claude-code: '));
     expect(mine.map((p) => p.severity)).toEqual(['warning', 'warning']);
-    expect(mine[0]!.message).toMatch(/^claude-code: 1 description\(s\) cut at 1536 characters in the skills listing — s-00/);
+    expect(mine[0]!.message).toMatch(
+      /^claude-code: 1 description\(s\) cut at 1536 characters in the skills listing — s-00/,
+    );
     expect(mine[1]!.message).toMatch(/^claude-code: 9 skill\(s\) left out of the skills listing at session start/);
     expect(problems.filter((p) => p.message.startsWith('cursor: '))).toEqual([]);
   });

@@ -49,8 +49,20 @@ const BODY = '# Forms\n\nRead FORMS.md, then run `scripts/fill.py`. Braces {{ ar
 describe('whole-folder delivery (D50)', () => {
   it('copies every file (binary too) beside SKILL.md with execute bits and a delivery record', () => {
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
-    const s = bare('forms', FM + BODY, { 'FORMS.md': '# Forms ref\n', 'scripts/fill.py': '#!/usr/bin/env python3\n', 'assets/logo.png': png });
-    const exec = { ...s, tree: { ...s.tree, entries: s.tree.entries.map((e) => (e.kind === 'file' && e.path === 'scripts/fill.py' ? { ...e, executable: true } : e)) } };
+    const s = bare('forms', FM + BODY, {
+      'FORMS.md': '# Forms ref\n',
+      'scripts/fill.py': '#!/usr/bin/env python3\n',
+      'assets/logo.png': png,
+    });
+    const exec = {
+      ...s,
+      tree: {
+        ...s.tree,
+        entries: s.tree.entries.map((e) =>
+          e.kind === 'file' && e.path === 'scripts/fill.py' ? { ...e, executable: true } : e,
+        ),
+      },
+    };
     const p = plan([exec], { '.claude/': '' });
     expect(content(p, '.claude/skills/forms/assets/logo.png')).toEqual(png);
     expect(p.write.find((f) => f.path === '.claude/skills/forms/scripts/fill.py')!.executable).toBe(true);
@@ -64,11 +76,17 @@ describe('whole-folder delivery (D50)', () => {
     const s = bare('forms', FM + BODY, { 'FORMS.md': 'A\n', 'OLD.md': 'old\n' });
     const first = plan([s], { '.claude/': '' });
     const disk: Record<string, string> = { '.claude/': '' };
-    for (const f of first.write) disk[f.path] = typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content);
+    for (const f of first.write)
+      disk[f.path] = typeof f.content === 'string' ? f.content : new TextDecoder().decode(f.content);
     const without = bare('forms', FM + BODY, { 'FORMS.md': 'A\n' });
     expect(plan([without], disk).prune.map((x) => x.path)).toEqual(['.claude/skills/forms/OLD.md']);
     expect(plan([without], { ...disk, '.claude/skills/forms/OLD.md': 'edited\n' }).prune).toEqual([]);
-    expect(plan([], disk).prune.map((x) => x.path)).toEqual(['.claude/skills/forms/FORMS.md', '.claude/skills/forms/OLD.md', '.claude/skills/forms/.skillsmith-delivered', '.claude/skills/forms/SKILL.md']);
+    expect(plan([], disk).prune.map((x) => x.path)).toEqual([
+      '.claude/skills/forms/FORMS.md',
+      '.claude/skills/forms/OLD.md',
+      '.claude/skills/forms/.skillsmith-delivered',
+      '.claude/skills/forms/SKILL.md',
+    ]);
   });
 });
 
@@ -93,18 +111,28 @@ describe('frontmatter fidelity (D51)', () => {
   });
 
   it('no frontmatter at all: name and description are written', () => {
-    expect(content(plan([bare('plain', '# Plain\n')], { '.claude/': '' }), '.claude/skills/plain/SKILL.md')).toMatch(/^---\nname: plain\ndescription: "Imported skill \(no manifest\)"\n---\n/);
+    expect(content(plan([bare('plain', '# Plain\n')], { '.claude/': '' }), '.claude/skills/plain/SKILL.md')).toMatch(
+      /^---\nname: plain\ndescription: "Imported skill \(no manifest\)"\n---\n/,
+    );
   });
 });
 
 describe('disable-model-invocation', () => {
-  const userOnly = bare('deploy', '---\nname: deploy\ndescription: Deploy the app.\ndisable-model-invocation: true\n---\nDeploy.\n');
+  const userOnly = bare(
+    'deploy',
+    '---\nname: deploy\ndescription: Deploy the app.\ndisable-model-invocation: true\n---\nDeploy.\n',
+  );
   it('is never pasted into an always-loaded file; rule targets write a manual rule', () => {
     const p = plan([userOnly], { '.cursor/': '', '.windsurf/': '', 'CONVENTIONS.md': '# c\n' });
-    expect([...p.write, ...p.merge].map((f) => f.path)).toEqual(['.cursor/rules/deploy.mdc', '.windsurf/rules/deploy.md']);
+    expect([...p.write, ...p.merge].map((f) => f.path)).toEqual([
+      '.cursor/rules/deploy.mdc',
+      '.windsurf/rules/deploy.md',
+    ]);
     expect(content(p, '.cursor/rules/deploy.mdc')).toMatch(/^---\nalwaysApply: false\n---\n/);
     expect(content(p, '.windsurf/rules/deploy.md')).toMatch(/^---\ntrigger: manual\n/);
-    expect(p.notes).toContain('deploy → agentsmd: disable-model-invocation is set — not pasted into AGENTS.md, which is always loaded');
+    expect(p.notes).toContain(
+      'deploy → agentsmd: disable-model-invocation is set — not pasted into AGENTS.md, which is always loaded',
+    );
   });
   it('the matrix: unsupported on always-loaded targets, degraded where the agent ignores the key, full where it honours it', () => {
     const m = compatibilityMatrix([userOnly]);
@@ -127,7 +155,11 @@ describe('templates only where KSF applies (D52) and failures (D53)', () => {
 describe('hand-written files (D54)', () => {
   it('a hand-written skill folder, rule file or a user file where a bundled file goes is left alone', () => {
     const s = bare('forms', FM + BODY, { 'FORMS.md': 'ours\n' });
-    const p = plan([s], { '.claude/skills/forms/SKILL.md': '# mine\n', '.cursor/rules/forms.mdc': 'mine\n', '.agents/skills/forms/FORMS.md': 'user file\n' });
+    const p = plan([s], {
+      '.claude/skills/forms/SKILL.md': '# mine\n',
+      '.cursor/rules/forms.mdc': 'mine\n',
+      '.agents/skills/forms/FORMS.md': 'user file\n',
+    });
     expect(p.conflicts).toEqual([
       { skill: 'forms', path: '.claude/skills/forms', targets: ['claude-code'] },
       { skill: 'forms', path: '.cursor/rules/forms.mdc', targets: ['cursor'] },
@@ -136,7 +168,10 @@ describe('hand-written files (D54)', () => {
     expect(p.write.map((f) => f.path)).toEqual([]);
     expect(p.warnings.filter((w) => w.includes('was not written by Skillsmith')).length).toBe(3);
     const m = compatibilityMatrix([s], TARGETS, memProject({ '.claude/skills/forms/SKILL.md': '# mine\n' }));
-    expect(m.cells.find((c) => c.target === 'claude-code')).toMatchObject({ status: 'unsupported', reasons: [{ code: 'hand-written' }] });
+    expect(m.cells.find((c) => c.target === 'claude-code')).toMatchObject({
+      status: 'unsupported',
+      reasons: [{ code: 'hand-written' }],
+    });
   });
 });
 
@@ -144,20 +179,35 @@ describe('always-loaded files stay small (D55)', () => {
   const lazy = bare('forms', FM + BODY);
   it('AGENTS.md carries an index line when .agents/skills serves the same agents; bodies otherwise', () => {
     const withFolder = content(plan([lazy], { '.agents/': '' }), 'AGENTS.md') as string;
-    expect(withFolder).toBe('<!-- kitbash:begin forms -->\n- **forms** (`.agents/skills/forms/SKILL.md`): Fill PDF forms. Use when a form is given.\n<!-- kitbash:end forms -->\n');
+    expect(withFolder).toBe(
+      '<!-- kitbash:begin forms -->\n- **forms** (`.agents/skills/forms/SKILL.md`): Fill PDF forms. Use when a form is given.\n<!-- kitbash:end forms -->\n',
+    );
     expect(content(plan([lazy], {}), 'AGENTS.md')).toContain('## Skill: forms');
   });
   it('a KSF skill with disclosure = "eager" keeps its body in AGENTS.md', () => {
     const s = skill('keeps', { body: '# Keeps\n\nWhole body.\n' });
-    const eagerSkill = { ...s, manifest: { ...s.manifest, context: { ...s.manifest.context, disclosure: 'eager' as const } } };
+    const eagerSkill = {
+      ...s,
+      manifest: { ...s.manifest, context: { ...s.manifest.context, disclosure: 'eager' as const } },
+    };
     expect(content(plan([eagerSkill], { '.agents/': '' }), 'AGENTS.md')).toContain('Whole body.');
   });
   it('over the 32 KiB Codex limit: a warning with the numbers, and the matrix degrades every cell there', () => {
-    const big = Array.from({ length: 8 }, (_, i) => bare(`big-${'abcdefgh'[i]}`, `---\nname: big-${'abcdefgh'[i]}\ndescription: d\n---\n${'x '.repeat(2500)}\n`));
+    const big = Array.from({ length: 8 }, (_, i) =>
+      bare(`big-${'abcdefgh'[i]}`, `---\nname: big-${'abcdefgh'[i]}\ndescription: d\n---\n${'x '.repeat(2500)}\n`),
+    );
     const p = plan(big, {});
-    expect(p.warnings.find((w) => w.startsWith('AGENTS.md is '))).toMatch(/^AGENTS\.md is \d+ bytes, over the 32768-byte limit of its readers \(Codex project_doc_max_bytes/);
-    const m = compatibilityMatrix(big, TARGETS.filter((t) => t.id === 'agentsmd'), memProject());
-    expect(m.cells.every((c) => c.status === 'degraded' && c.reasons.some((r) => r.code === 'always-loaded-budget'))).toBe(true);
+    expect(p.warnings.find((w) => w.startsWith('AGENTS.md is '))).toMatch(
+      /^AGENTS\.md is \d+ bytes, over the 32768-byte limit of its readers \(Codex project_doc_max_bytes/,
+    );
+    const m = compatibilityMatrix(
+      big,
+      TARGETS.filter((t) => t.id === 'agentsmd'),
+      memProject(),
+    );
+    expect(
+      m.cells.every((c) => c.status === 'degraded' && c.reasons.some((r) => r.code === 'always-loaded-budget')),
+    ).toBe(true);
   });
 });
 
@@ -170,7 +220,9 @@ describe('an honest matrix', () => {
     expect(codes('cursor')).toContain('bundled-not-delivered');
     expect(codes('claude-code')).toEqual(['description-over-limit']);
     expect(codes('agents')).toContain('description-over-limit');
-    expect(m.cells.find((c) => c.target === 'claude-code')!.reasons[0]!.message).toMatch(/^description is 1649 chars, over 1536/);
+    expect(m.cells.find((c) => c.target === 'claude-code')!.reasons[0]!.message).toMatch(
+      /^description is 1649 chars, over 1536/,
+    );
     expect(m.cells.filter((c) => c.status === 'full').map((c) => c.target)).toEqual([]);
     void utf8;
   });
@@ -183,47 +235,86 @@ describe('standing cost as compile writes it', () => {
     if (!p.ok) throw new Error(p.message);
     const agentsmd = TARGETS.find((t) => t.id === 'agentsmd')!;
     const alone = standingCost(p.value, agentsmd, memProject(), { active: [agentsmd] });
-    const indexed = standingCost(p.value, agentsmd, memProject(), { active: TARGETS.filter((t) => t.id === 'agentsmd' || t.id === 'agents') });
+    const indexed = standingCost(p.value, agentsmd, memProject(), {
+      active: TARGETS.filter((t) => t.id === 'agentsmd' || t.id === 'agents'),
+    });
     expect(alone.tokens).toBeGreaterThan(1000);
     expect(indexed.tokens).toBeLessThan(100);
   });
 });
 
 describe('bundled files a rule-file agent misses', () => {
-  const codes = (s: Skill, id: string) => compatibilityMatrix([s], TARGETS, memProject()).cells.find((c) => c.target === id)!.reasons.map((r) => r.code);
+  const codes = (s: Skill, id: string) =>
+    compatibilityMatrix([s], TARGETS, memProject())
+      .cells.find((c) => c.target === id)!
+      .reasons.map((r) => r.code);
 
   it("a KSF skill's prompts, evals and fixtures are not the agent's to read; its scripts are", () => {
-    const authoring = { 'prompts/p.md': 'inlined\n', 'evals/a.eval.yaml': 'tier: static\n', 'fixtures/repo/x.js': 'x\n' };
+    const authoring = {
+      'prompts/p.md': 'inlined\n',
+      'evals/a.eval.yaml': 'tier: static\n',
+      'fixtures/repo/x.js': 'x\n',
+    };
     expect(codes(skill('authoring', { files: authoring }), 'cursor')).not.toContain('bundled-not-delivered');
-    expect(codes(skill('scripted', { files: { ...authoring, 'scripts/check.sh': 'true\n' } }), 'cursor')).toContain('bundled-not-delivered');
+    expect(codes(skill('scripted', { files: { ...authoring, 'scripts/check.sh': 'true\n' } }), 'cursor')).toContain(
+      'bundled-not-delivered',
+    );
   });
 
   it('a bare skill has no such convention: every bundled file counts', () => {
-    expect(codes(bare('bare-evals', '---\nname: bare-evals\ndescription: d\n---\nBody.\n', { 'evals/a.md': 'x\n' }), 'cursor')).toContain('bundled-not-delivered');
+    expect(
+      codes(
+        bare('bare-evals', '---\nname: bare-evals\ndescription: d\n---\nBody.\n', { 'evals/a.md': 'x\n' }),
+        'cursor',
+      ),
+    ).toContain('bundled-not-delivered');
   });
 });
 
 describe('context budget per agent (listing)', () => {
-  const many = Array.from({ length: 30 }, (_, i) => bare(`s-${String(i).padStart(2, '0')}`, `---\nname: s-${String(i).padStart(2, '0')}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`));
+  const many = Array.from({ length: 30 }, (_, i) =>
+    bare(
+      `s-${String(i).padStart(2, '0')}`,
+      `---\nname: s-${String(i).padStart(2, '0')}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`,
+    ),
+  );
   const ready = many.map((s) => {
     const p = prepareSkill(s);
     if (!p.ok) throw new Error(p.message);
     return p.value;
   });
   it('Claude Code cuts descriptions past 1,536 characters and drops skills past its ~8,000-character listing', () => {
-    const r = listingReport(ready, TARGETS.find((t) => t.id === 'claude-code')!)!;
+    const r = listingReport(
+      ready,
+      TARGETS.find((t) => t.id === 'claude-code')!,
+    )!;
     expect(r.truncated).toEqual(['s-00']);
     expect(r.usedChars).toBeLessThanOrEqual(8000);
     expect(r.dropped).toEqual(many.slice(21).map((s) => s.manifest.skill.name));
-    expect(listingWarnings(r)[1]).toMatch(/^claude-code: 9 skill\(s\) left out of the skills listing at session start, past its ~8000-character budget — s-21, s-22/);
+    expect(listingWarnings(r)[1]).toMatch(
+      /^claude-code: 9 skill\(s\) left out of the skills listing at session start, past its ~8000-character budget — s-21, s-22/,
+    );
   });
   it('compile warns per agent; a user-only skill is not in the listing where the agent honours the key; targets without a documented budget report nothing', () => {
     const p = plan(many, { '.claude/': '' });
     expect(p.warnings.filter((w) => w.startsWith('claude-code: '))).toHaveLength(2);
-    const only = bare('only', `---\nname: only\ndescription: ${'x'.repeat(9000)}\ndisable-model-invocation: true\n---\nB.\n`);
+    const only = bare(
+      'only',
+      `---\nname: only\ndescription: ${'x'.repeat(9000)}\ndisable-model-invocation: true\n---\nB.\n`,
+    );
     const po = prepareSkill(only);
     if (!po.ok) throw new Error(po.message);
-    expect(listingReport([po.value], TARGETS.find((t) => t.id === 'claude-code')!)!.dropped).toEqual([]);
-    expect(listingReport(ready, TARGETS.find((t) => t.id === 'cursor')!)).toBeUndefined();
+    expect(
+      listingReport(
+        [po.value],
+        TARGETS.find((t) => t.id === 'claude-code')!,
+      )!.dropped,
+    ).toEqual([]);
+    expect(
+      listingReport(
+        ready,
+        TARGETS.find((t) => t.id === 'cursor')!,
+      ),
+    ).toBeUndefined();
   });
 });

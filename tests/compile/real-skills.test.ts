@@ -6,7 +6,18 @@
  * trip with the same value, the body is intact, the compile exits 0, a second compile changes
  * nothing, and hand-written skills are left exactly as they were.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
@@ -92,7 +103,10 @@ describe.skipIf(!haveCorpus)('compile: the real-skills corpus arrives whole in e
       if (!loaded.ok) throw new Error(`${dir}: ${loaded.error.message}`);
       return { dir, name: loaded.value.manifest.skill.name };
     });
-    root = join(mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-real-')), 'corpus-project');
+    root = join(
+      mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-real-')),
+      'corpus-project',
+    );
     made.push(join(root, '..'));
     mkdirSync(root, { recursive: true });
     for (const s of sources) cpSync(s.dir, join(root, '.kitbash', 'skills', s.name), { recursive: true });
@@ -139,7 +153,9 @@ describe.skipIf(!haveCorpus)('compile: the real-skills corpus arrives whole in e
           files++;
           if (isExec(got)) executables++;
         }
-        const extra = filesUnder(out).filter((r) => r !== 'SKILL.md' && r !== DELIVERY_RECORD && !existsSync(join(s.dir, r)));
+        const extra = filesUnder(out).filter(
+          (r) => r !== 'SKILL.md' && r !== DELIVERY_RECORD && !existsSync(join(s.dir, r)),
+        );
         expect(extra, `${dir}/${s.name}: nothing invented`).toEqual([]);
       }
     }
@@ -158,7 +174,9 @@ describe.skipIf(!haveCorpus)('compile: the real-skills corpus arrives whole in e
         keys += Object.keys(src.fm ?? {}).length;
         const headerEnd = got.body.indexOf('-->\n\n');
         expect(got.body.slice(0, headerEnd), `${dir}/${s.name}: header`).toContain(GENERATED_MARK);
-        expect(got.body.slice(headerEnd + 5).replace(/\n$/, ''), `${dir}/${s.name}: body`).toBe(src.body.trimStart().replace(/\n$/, ''));
+        expect(got.body.slice(headerEnd + 5).replace(/\n$/, ''), `${dir}/${s.name}: body`).toBe(
+          src.body.trimStart().replace(/\n$/, ''),
+        );
       }
     }
     expect(keys).toBeGreaterThan(3 * 185 * 2);
@@ -189,10 +207,16 @@ describe.skipIf(!haveCorpus)('compile: the real-skills corpus arrives whole in e
       for (const s of sources.slice(0, 40)) {
         for (const rel of filesUnder(s.dir)) {
           if (rel === 'SKILL.md') continue;
-          expect(readFileSync(join(alt, dir, s.name, rel)).equals(readFileSync(join(s.dir, rel))), `${dir}/${s.name}/${rel}`).toBe(true);
+          expect(
+            readFileSync(join(alt, dir, s.name, rel)).equals(readFileSync(join(s.dir, rel))),
+            `${dir}/${s.name}/${rel}`,
+          ).toBe(true);
         }
         const src = splitMd(readFileSync(join(s.dir, 'SKILL.md'), 'utf8'));
-        expect(splitMd(readFileSync(join(alt, dir, s.name, 'SKILL.md'), 'utf8')).fm).toEqual({ ...src.fm, name: s.name });
+        expect(splitMd(readFileSync(join(alt, dir, s.name, 'SKILL.md'), 'utf8')).fm).toEqual({
+          ...src.fm,
+          name: s.name,
+        });
       }
     }
     expect((await compileIn(alt)).out.split('\n').filter((l) => /^(→|✂)/.test(l))).toEqual([]);

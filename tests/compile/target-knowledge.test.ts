@@ -26,8 +26,18 @@ const SCANNED = ['shared', 'main', 'renderer', 'preload'];
 const ALLOWED: readonly { file: string; literal: string; count: number; why: string }[] = [
   // Eval runner presets and transcript formats name the agent CLI that is run and the JSON
   // stream it prints (next to 'codex', which is no target) — not a compile target.
-  { file: 'shared/evals/runners.ts', literal: 'claude-code', count: 3, why: 'eval runner id, preset and transcript format' },
-  { file: 'shared/evals/runners.ts', literal: 'gemini', count: 4, why: 'eval runner id, preset, its command and transcript format' },
+  {
+    file: 'shared/evals/runners.ts',
+    literal: 'claude-code',
+    count: 3,
+    why: 'eval runner id, preset and transcript format',
+  },
+  {
+    file: 'shared/evals/runners.ts',
+    literal: 'gemini',
+    count: 4,
+    why: 'eval runner id, preset, its command and transcript format',
+  },
   { file: 'shared/evals/model.ts', literal: 'claude-code', count: 1, why: 'transcript format' },
   { file: 'shared/evals/model.ts', literal: 'gemini', count: 1, why: 'transcript format' },
   { file: 'shared/evals/transcript.ts', literal: 'claude-code', count: 1, why: 'transcript format' },
@@ -43,7 +53,8 @@ const ALLOWED: readonly { file: string; literal: string; count: number; why: str
 export function idLiterals(file: string, text: string, ids: readonly string[]): { at: string; literal: string }[] {
   const out: { at: string; literal: string }[] = [];
   text.split('\n').forEach((line, i) => {
-    for (const m of line.matchAll(/(['"`])([a-z0-9-]+)\1/g)) if (ids.includes(m[2]!)) out.push({ at: `${file}:${i + 1}`, literal: m[2]! });
+    for (const m of line.matchAll(/(['"`])([a-z0-9-]+)\1/g))
+      if (ids.includes(m[2]!)) out.push({ at: `${file}:${i + 1}`, literal: m[2]! });
   });
   return out;
 }
@@ -58,7 +69,8 @@ function sources(dir: string): string[] {
 
 describe('nothing outside shared/targets/ spells a target id', () => {
   it('the scanner finds a quoted id in any quote style, and only a whole-string one', () => {
-    const text = "if (t.id === 'cursor') x();\nconst a = \"zed\";\nconst b = `aider`;\nconst c = 'cursor-rules';\n// cursor\n";
+    const text =
+      "if (t.id === 'cursor') x();\nconst a = \"zed\";\nconst b = `aider`;\nconst c = 'cursor-rules';\n// cursor\n";
     expect(idLiterals('f.ts', text, TARGET_IDS)).toEqual([
       { at: 'f.ts:1', literal: 'cursor' },
       { at: 'f.ts:2', literal: 'zed' },
@@ -118,7 +130,11 @@ describe('a new target is one module and one registry line', () => {
     managedDirs: [{ dir: '.acme/skills', suffix: '/SKILL.md', wholeDir: true }],
     detect: (p) => p.exists('.acme'),
     constraints: () => [],
-    emit: (p) => ({ files: [{ path: `.acme/skills/${p.name}/SKILL.md`, content: p.emitBody }], warnings: [], notes: [] }),
+    emit: (p) => ({
+      files: [{ path: `.acme/skills/${p.name}/SKILL.md`, content: p.emitBody }],
+      warnings: [],
+      notes: [],
+    }),
   };
   const registry = [...TARGETS, acme];
 
@@ -134,7 +150,15 @@ describe('a new target is one module and one registry line', () => {
   it('MCP lands where it declares, and the matrix has its column', () => {
     expect(mcpSurfaces(registry)).toMatchObject({ acme: '.acme/mcp.json' });
     expect(mcpGaps(registry)).not.toHaveProperty('acme');
-    const server = { name: 'srv', transport: 'stdio', command: 'srv', args: [], env: {}, headers: {}, tools: ['*'] } as unknown as McpServer;
+    const server = {
+      name: 'srv',
+      transport: 'stdio',
+      command: 'srv',
+      args: [],
+      env: {},
+      headers: {},
+      tools: ['*'],
+    } as unknown as McpServer;
     const out = emitMcp(acme, [server], () => undefined);
     expect(out.files.map((f) => f.path)).toEqual(['.acme/mcp.json']);
     const m = compatibilityMatrix([skill('tidy')], registry, memProject({ '.acme/x': '' }), [acme]);

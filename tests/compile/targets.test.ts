@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TARGETS, TARGET_IDS, detectTargets, resolveTargets, standingCost, standingTotals, prepareSkill, zedConstraints, lowerTools, type PreparedSkill } from '../../shared/targets';
+import {
+  TARGETS,
+  TARGET_IDS,
+  detectTargets,
+  resolveTargets,
+  standingCost,
+  standingTotals,
+  prepareSkill,
+  zedConstraints,
+  lowerTools,
+  type PreparedSkill,
+} from '../../shared/targets';
 import { sha256Hex } from '../../shared/lock/sha256';
 import { memProject, skill, bareSkill, utf8 } from './helpers';
 
@@ -13,7 +24,19 @@ function prep(s: Parameters<typeof prepareSkill>[0]): PreparedSkill {
 describe('target registry', () => {
   it('lists the eleven targets in the reference emit order, each fully described', () => {
     expect(TARGETS.map((t) => t.id)).toEqual([...TARGET_IDS]);
-    expect(TARGET_IDS).toEqual(['claude-code', 'cursor', 'agents', 'zed', 'copilot', 'cline', 'windsurf', 'gemini', 'aider', 'agentsmd', 'agent-plugins']);
+    expect(TARGET_IDS).toEqual([
+      'claude-code',
+      'cursor',
+      'agents',
+      'zed',
+      'copilot',
+      'cline',
+      'windsurf',
+      'gemini',
+      'aider',
+      'agentsmd',
+      'agent-plugins',
+    ]);
     for (const t of TARGETS) {
       expect(t.agent.length, t.id).toBeGreaterThan(0);
       expect(t.outputs.length, t.id).toBeGreaterThan(0);
@@ -24,15 +47,31 @@ describe('target registry', () => {
 
   it('detects by markers; the AGENTS.md floor is always present', () => {
     expect(detectTargets(memProject()).map((t) => t.id)).toEqual(['agentsmd']);
-    const p = memProject({ '.claude/': '', '.codex/': '', 'GEMINI.md': '', '.aider.conf.yml': 'x', '.clinerules/': '' });
-    expect(detectTargets(p).map((t) => t.id)).toEqual(['claude-code', 'agents', 'cline', 'gemini', 'aider', 'agentsmd']);
+    const p = memProject({
+      '.claude/': '',
+      '.codex/': '',
+      'GEMINI.md': '',
+      '.aider.conf.yml': 'x',
+      '.clinerules/': '',
+    });
+    expect(detectTargets(p).map((t) => t.id)).toEqual([
+      'claude-code',
+      'agents',
+      'cline',
+      'gemini',
+      'aider',
+      'agentsmd',
+    ]);
   });
 
   it('[project].targets bypasses detection, keeps emit order, and names unknown ids', () => {
     const r = resolveTargets(memProject(), ['agentsmd', 'zed']);
     expect(r.ok && r.targets.map((t) => t.id)).toEqual(['zed', 'agentsmd']);
     const bad = resolveTargets(memProject(), ['zed', 'vim']);
-    expect(bad).toEqual({ ok: false, message: expect.stringContaining('unknown target(s) in kitbash.toml: vim (known: claude-code, cursor,') });
+    expect(bad).toEqual({
+      ok: false,
+      message: expect.stringContaining('unknown target(s) in kitbash.toml: vim (known: claude-code, cursor,'),
+    });
   });
 });
 
@@ -49,11 +88,17 @@ describe('standing cost', () => {
     const c = standingCost(s, 'agentsmd');
     const section = TARGETS.find((t) => t.id === 'agentsmd')!.emit(s, memProject()).files[0]!.content as string;
     expect(c).toMatchObject({ loading: 'eager', basis: 'emitted', tokens: Math.ceil(section.length / 4) });
-    expect(c.notes[0]).toBe(`cost-demo → agentsmd: agentsmd is eager and cannot lazy-load, so this skill adds ~${c.tokens} tokens standing every session (a lazy target pays 0; declared limit 100)`);
+    expect(c.notes[0]).toBe(
+      `cost-demo → agentsmd: agentsmd is eager and cannot lazy-load, so this skill adds ~${c.tokens} tokens standing every session (a lazy target pays 0; declared limit 100)`,
+    );
   });
 
   it('aider carries the wiring note unless .aider.conf.yml reads CONVENTIONS.md', () => {
-    expect(standingCost(s, 'aider').notes.some((n) => n.startsWith('aider: CONVENTIONS.md is written, but aider does not read it'))).toBe(true);
+    expect(
+      standingCost(s, 'aider').notes.some((n) =>
+        n.startsWith('aider: CONVENTIONS.md is written, but aider does not read it'),
+      ),
+    ).toBe(true);
     const wired = memProject({ '.aider.conf.yml': 'read: CONVENTIONS.md\n' });
     expect(standingCost(s, 'aider', wired).notes.some((n) => n.startsWith('aider:'))).toBe(false);
   });
@@ -73,7 +118,9 @@ describe('constraints and lowering', () => {
     expect(zedConstraints(long)[0]!.message).toBe(
       "wide → zed: description is 1200 bytes, over Zed's 1024-byte limit (the limit is bytes, not characters); Zed drops the skill at load with no diagnostic",
     );
-    expect(zedConstraints(bareSkill('empty-d', `---\nname: empty-d\ndescription: "  "\n---\nbody\n`))[0]!.code).toBe('zed-description-empty');
+    expect(zedConstraints(bareSkill('empty-d', `---\nname: empty-d\ndescription: "  "\n---\nbody\n`))[0]!.code).toBe(
+      'zed-description-empty',
+    );
   });
 
   it('lowers KSF tools to the Claude Code tool syntax', () => {

@@ -5,12 +5,20 @@ import { skill } from './helpers';
 
 describe('memoryView (planning without a disk)', () => {
   it('detects markers, reads text and bytes, lists folders', () => {
-    const v = memoryView({ '.claude/': '', 'AGENTS.md': 'é\n', '.cursor/rules/a.mdc': 'x', '.cursor/rules/sub/b': 'y' });
+    const v = memoryView({
+      '.claude/': '',
+      'AGENTS.md': 'é\n',
+      '.cursor/rules/a.mdc': 'x',
+      '.cursor/rules/sub/b': 'y',
+    });
     expect(v.exists('.claude')).toBe(true);
     expect(v.exists('.zed')).toBe(false);
     expect(v.read('AGENTS.md')).toBe('é\n');
     expect([...v.readBytes!('AGENTS.md')!]).toEqual([0xc3, 0xa9, 0x0a]);
-    expect(v.list('.cursor/rules')).toEqual([{ name: 'a.mdc', kind: 'file' }, { name: 'sub', kind: 'dir' }]);
+    expect(v.list('.cursor/rules')).toEqual([
+      { name: 'a.mdc', kind: 'file' },
+      { name: 'sub', kind: 'dir' },
+    ]);
   });
 
   it('a plan over it sees existing output as unchanged', () => {

@@ -21,8 +21,12 @@ function tmp(files: Files = {}): string {
   return d;
 }
 
-const toml = (name: string, extra = '') => `[skill]\nname = "${name}"\nversion = "1.0.0"\ndescription = "Skill ${name} for the writer tests."\n\n[context]\nbudget = 3000\n${extra}`;
-const installed = (name: string, body = `# ${name}\n\nDo ${name}.\n`, extra = ''): Files => ({ [`.kitbash/skills/${name}/skill.toml`]: toml(name, extra), [`.kitbash/skills/${name}/SKILL.md`]: body });
+const toml = (name: string, extra = '') =>
+  `[skill]\nname = "${name}"\nversion = "1.0.0"\ndescription = "Skill ${name} for the writer tests."\n\n[context]\nbudget = 3000\n${extra}`;
+const installed = (name: string, body = `# ${name}\n\nDo ${name}.\n`, extra = ''): Files => ({
+  [`.kitbash/skills/${name}/skill.toml`]: toml(name, extra),
+  [`.kitbash/skills/${name}/SKILL.md`]: body,
+});
 
 describe('writer', () => {
   it('refuses, writing nothing, when an output folder is a symlink leading out of the project', async () => {
@@ -30,7 +34,9 @@ describe('writer', () => {
     const root = tmp({ ...installed('esc'), '.claude/.keep': '' });
     mkdirSync(join(root, '.claude'), { recursive: true });
     symlinkSync(outside, join(root, '.claude', 'skills'));
-    await expect(compileProject(root)).rejects.toThrow(/refusing to write outside the project: \.claude\/skills\/esc\/SKILL\.md/);
+    await expect(compileProject(root)).rejects.toThrow(
+      /refusing to write outside the project: \.claude\/skills\/esc\/SKILL\.md/,
+    );
     expect(readTree(outside).size).toBe(0);
     expect(existsSync(join(root, 'AGENTS.md'))).toBe(false);
   });
@@ -59,7 +65,12 @@ describe('writer', () => {
 
   it('prunes delivered scripts only while they hold the delivered bytes; user files in the folder survive', async () => {
     const extra = '\n[targets]\nrequires = ["scripts"]\n';
-    const root = tmp({ ...installed('sc', undefined, extra), '.kitbash/skills/sc/scripts/a.sh': 'echo a\n', '.kitbash/skills/sc/scripts/b.sh': 'echo b\n', '.claude/.keep': '' });
+    const root = tmp({
+      ...installed('sc', undefined, extra),
+      '.kitbash/skills/sc/scripts/a.sh': 'echo a\n',
+      '.kitbash/skills/sc/scripts/b.sh': 'echo b\n',
+      '.claude/.keep': '',
+    });
     await compileProject(root);
     expect(readFileSync(join(root, '.claude/skills/sc/scripts/a.sh'), 'utf8')).toBe('echo a\n');
     // b.sh leaves the skill: its copy goes. a.sh is edited by hand: kept when the skill goes.
@@ -78,14 +89,22 @@ describe('writer', () => {
 
   it('leaves a settings file with comments byte for byte, and says so', async () => {
     const settings = '{\n  // my editor settings\n  "theme": "x"\n}\n';
-    const root = tmp({ ...installed('ms', undefined, '\n[mcp.servers.ms-srv]\ncommand = "srv"\ntools = ["t"]\n'), '.zed/settings.json': settings });
+    const root = tmp({
+      ...installed('ms', undefined, '\n[mcp.servers.ms-srv]\ncommand = "srv"\ntools = ["t"]\n'),
+      '.zed/settings.json': settings,
+    });
     const r = await compileProject(root);
     expect(readFileSync(join(root, '.zed/settings.json'), 'utf8')).toBe(settings);
-    expect(r.plan.warnings).toContain('zed: .zed/settings.json contains comments, which rewriting would delete. Nothing was written — add the MCP server(s) there by hand, or strip the comments.');
+    expect(r.plan.warnings).toContain(
+      'zed: .zed/settings.json contains comments, which rewriting would delete. Nothing was written — add the MCP server(s) there by hand, or strip the comments.',
+    );
   });
 
   it('a broken installed skill keeps its outputs (command shims included) and the compile reports it', async () => {
-    const root = tmp({ ...installed('keep', undefined, '\n[triggers]\ncommands = ["/keep-go"]\n'), '.claude/.keep': '' });
+    const root = tmp({
+      ...installed('keep', undefined, '\n[triggers]\ncommands = ["/keep-go"]\n'),
+      '.claude/.keep': '',
+    });
     await compileProject(root);
     writeFileSync(join(root, '.kitbash/skills/keep/skill.toml'), 'not = [valid');
     const before = readTree(root);
@@ -100,12 +119,25 @@ const haveCli = requireOrSkip('the built CLI (npm run build)', builtCliExists())
 
 describe.skipIf(!haveCli)('fault injection: a compile killed mid-way', () => {
   it('leaves every file either as it was or as the finished compile writes it', async () => {
-    const files: Files = { '.claude/.keep': '', '.cursor/.keep': '', '.agents/.keep': '', 'AGENTS.md': '# Mine\n\nuser text\n' };
-    for (let i = 0; i < 300; i++) Object.assign(files, installed(`skill-${String(i).padStart(3, '0')}`, `# S${i}\n\nversion one ${'text '.repeat(200)}\n`));
+    const files: Files = {
+      '.claude/.keep': '',
+      '.cursor/.keep': '',
+      '.agents/.keep': '',
+      'AGENTS.md': '# Mine\n\nuser text\n',
+    };
+    for (let i = 0; i < 300; i++)
+      Object.assign(
+        files,
+        installed(`skill-${String(i).padStart(3, '0')}`, `# S${i}\n\nversion one ${'text '.repeat(200)}\n`),
+      );
     const root = tmp(files);
     await compileProject(root);
     const oldTree = readTree(root);
-    for (let i = 0; i < 300; i++) writeFileSync(join(root, `.kitbash/skills/skill-${String(i).padStart(3, '0')}/SKILL.md`), `# S${i}\n\nversion two ${'word '.repeat(300)}\n`);
+    for (let i = 0; i < 300; i++)
+      writeFileSync(
+        join(root, `.kitbash/skills/skill-${String(i).padStart(3, '0')}/SKILL.md`),
+        `# S${i}\n\nversion two ${'word '.repeat(300)}\n`,
+      );
     const finished = tmp();
     cpSync(root, finished, { recursive: true });
     const t0 = Date.now();

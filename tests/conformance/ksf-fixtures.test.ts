@@ -52,7 +52,9 @@ describe('KSF conformance fixtures (skillsmith lint --json)', () => {
     for (const f of fixtures) {
       for (const d of Object.values(f.expected.kitbashDiffers)) cited.set(d, [...(cited.get(d) ?? []), f.name]);
     }
-    const missing = [...cited].filter(([d]) => !defined.has(d)).map(([d, cases]) => `${d} (cited by ${cases.join(', ')})`);
+    const missing = [...cited]
+      .filter(([d]) => !defined.has(d))
+      .map(([d, cases]) => `${d} (cited by ${cases.join(', ')})`);
     expect(missing).toEqual([]);
   });
 

@@ -34,8 +34,11 @@ interface Verdict {
   readonly why: string;
 }
 
-const verdicts: Verdict[] = (JSON.parse(readFileSync(resolve(repoRoot, 'tests/corpus/safety-verdicts.json'), 'utf8')) as { entries: Verdict[] }).entries;
-const key = (v: Pick<Verdict, 'skill' | 'check' | 'file' | 'line'>): string => `${v.skill}  ${v.check}  ${v.file}:${v.line}`;
+const verdicts: Verdict[] = (
+  JSON.parse(readFileSync(resolve(repoRoot, 'tests/corpus/safety-verdicts.json'), 'utf8')) as { entries: Verdict[] }
+).entries;
+const key = (v: Pick<Verdict, 'skill' | 'check' | 'file' | 'line'>): string =>
+  `${v.skill}  ${v.check}  ${v.file}:${v.line}`;
 
 function skillDirs(dir: string, out: string[] = []): string[] {
   if (existsSync(join(dir, 'SKILL.md'))) out.push(dir);
@@ -88,7 +91,10 @@ describe.skipIf(!haveCorpus)('safety verdicts on real skills (tests/corpus/safet
     const expected = verdicts.filter((v) => v.blocks).map(key);
     const unexplained = [...new Set(found)].filter((k) => !expected.includes(k));
     const lost = expected.filter((k) => !found.includes(k));
-    expect({ unexplained, lost }, 'add each new finding to tests/corpus/safety-verdicts.json after reading the file').toEqual({ unexplained: [], lost: [] });
+    expect(
+      { unexplained, lost },
+      'add each new finding to tests/corpus/safety-verdicts.json after reading the file',
+    ).toEqual({ unexplained: [], lost: [] });
   });
 });
 
@@ -143,7 +149,8 @@ describe.skipIf(!haveCorpus)('recall on real skills: a planted spelling of each 
       const [check, text] = PLANTED[i % PLANTED.length]!;
       const file = check === 'dynamic-context' ? 'SKILL.md' : PLACES[Math.floor(i / PLANTED.length) % PLACES.length]!;
       const c = blocking(lintTree(plant(readTree(dir), file, text))).find((x) => x.id === check);
-      if (!c?.locations?.some((l) => l.file === file)) missed.push(`${relative(realSkills, dir)}: ${check} in ${file}: ${text}`);
+      if (!c?.locations?.some((l) => l.file === file))
+        missed.push(`${relative(realSkills, dir)}: ${check} in ${file}: ${text}`);
     });
     expect(missed).toEqual([]);
   });

@@ -80,7 +80,9 @@ describe('IPC contract surface', () => {
   });
 
   it('pins the request shape of every channel (a widened request is a surface change too)', () => {
-    const shapes = Object.fromEntries(listChannels().map((c) => [c.name, z.toJSONSchema(c.def.request, { io: 'input', unrepresentable: 'any' })]));
+    const shapes = Object.fromEntries(
+      listChannels().map((c) => [c.name, z.toJSONSchema(c.def.request, { io: 'input', unrepresentable: 'any' })]),
+    );
     expect(Object.keys(shapes)).toHaveLength(listChannels().length);
     for (const [name, schema] of Object.entries(shapes)) {
       expect((schema as { type?: string }).type, name).toBe('object');
@@ -103,8 +105,14 @@ describe('IPC exhaustiveness', () => {
     for (const { area, method, name } of listChannels()) {
       expect(typeof (HANDLERS[area] as Record<string, unknown>)[method], name).toBe('function');
     }
-    const handled = Object.entries(HANDLERS).flatMap(([area, methods]) => Object.keys(methods).map((m) => `${area}.${m}`));
-    expect(handled.sort()).toEqual(listChannels().map((c) => c.name).sort());
+    const handled = Object.entries(HANDLERS).flatMap(([area, methods]) =>
+      Object.keys(methods).map((m) => `${area}.${m}`),
+    );
+    expect(handled.sort()).toEqual(
+      listChannels()
+        .map((c) => c.name)
+        .sort(),
+    );
   });
 
   it('the preload bridge has a method for every channel that forwards to that channel, and nothing else', async () => {
@@ -116,7 +124,11 @@ describe('IPC exhaustiveness', () => {
     const exposed = Object.entries(bridge)
       .filter(([k]) => k !== 'on')
       .flatMap(([area, group]) => Object.keys(group as object).map((m) => `${area}.${m}`));
-    expect(exposed.sort()).toEqual(listChannels().map((c) => c.name).sort());
+    expect(exposed.sort()).toEqual(
+      listChannels()
+        .map((c) => c.name)
+        .sort(),
+    );
     for (const { area, method, name } of listChannels()) {
       const fn = (bridge[area] as Record<string, (r: unknown) => Promise<unknown>>)[method]!;
       expect(await fn({ probe: name })).toEqual({ ok: true, value: name });
@@ -154,8 +166,15 @@ describe('IPC exhaustiveness', () => {
   });
 
   it('turns an error envelope into a typed IpcError and refuses a malformed one', async () => {
-    const api = createApi({ invoke: async () => ({ ok: false, error: { code: 'no-project', message: 'no project is open' } }), subscribe: () => () => undefined });
-    await expect(api.project.dashboard({})).rejects.toMatchObject({ name: 'IpcError', code: 'no-project', message: 'no project is open' });
+    const api = createApi({
+      invoke: async () => ({ ok: false, error: { code: 'no-project', message: 'no project is open' } }),
+      subscribe: () => () => undefined,
+    });
+    await expect(api.project.dashboard({})).rejects.toMatchObject({
+      name: 'IpcError',
+      code: 'no-project',
+      message: 'no project is open',
+    });
     const bad = createApi({ invoke: async () => ({ weird: true }), subscribe: () => () => undefined });
     await expect(bad.app.info({})).rejects.toMatchObject({ code: 'invalid-response' });
   });

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => {
-  throw new Error('the electron package was loaded by a test — main/electron/ modules must take electron as a parameter');
+  throw new Error(
+    'the electron package was loaded by a test — main/electron/ modules must take electron as a parameter',
+  );
 });
 
 import { ipcHandler, registerIpc } from '../../main/electron/ipc';
@@ -58,19 +60,33 @@ class FakeBrowserWindow {
   }
 }
 
-const shell = { opened: [] as string[], openExternal(url: string) {
-  this.opened.push(url);
-  return Promise.resolve();
-} };
+const shell = {
+  opened: [] as string[],
+  openExternal(url: string) {
+    this.opened.push(url);
+    return Promise.resolve();
+  },
+};
 const deps = () => ({ BrowserWindow: FakeBrowserWindow as never, shell });
 
 describe('windows', () => {
   it('every window gets the one secure set of web preferences, whatever the caller passes', () => {
-    const win = createAppWindow(deps(), '/app/preload.cjs', { webPreferences: { nodeIntegration: true, sandbox: false, contextIsolation: false }, width: 900 } as never) as unknown as FakeBrowserWindow;
+    const win = createAppWindow(deps(), '/app/preload.cjs', {
+      webPreferences: { nodeIntegration: true, sandbox: false, contextIsolation: false },
+      width: 900,
+    } as never) as unknown as FakeBrowserWindow;
     expect(win.options.webPreferences).toEqual(secureWebPreferences('/app/preload.cjs'));
     expect(win.options.width).toBe(900);
     const prefs = secureWebPreferences('/p');
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
     expect(win.loaded).toBe('app://skillsmith/index.html');
   });
 
@@ -84,7 +100,9 @@ describe('windows', () => {
       }
     };
     walk(dir);
-    const constructing = files.filter((f) => /new\s+(deps\.)?BrowserWindow\s*\(/.test(readFileSync(f, 'utf8'))).map((f) => f.slice(repoRoot.length + 1));
+    const constructing = files
+      .filter((f) => /new\s+(deps\.)?BrowserWindow\s*\(/.test(readFileSync(f, 'utf8')))
+      .map((f) => f.slice(repoRoot.length + 1));
     expect(constructing).toEqual(['main/electron/window.ts']);
     expect(readFileSync(join(repoRoot, 'main/electron/desktop.ts'), 'utf8')).toMatch(/createAppWindow\(/);
   });
@@ -92,10 +110,18 @@ describe('windows', () => {
   it('denies navigation, redirects, webviews and new windows; allowlisted https links open externally', () => {
     const wc = new FakeWebContents();
     hardenWebContents(wc as never, shell);
-    for (const [event, url] of [['will-navigate', 'https://evil.example/'], ['will-navigate', 'app://skillsmith/other.html'], ['will-redirect', 'https://x'], ['will-attach-webview', '']] as const) {
-      const e = { prevented: false, preventDefault() {
-        this.prevented = true;
-      } };
+    for (const [event, url] of [
+      ['will-navigate', 'https://evil.example/'],
+      ['will-navigate', 'app://skillsmith/other.html'],
+      ['will-redirect', 'https://x'],
+      ['will-attach-webview', ''],
+    ] as const) {
+      const e = {
+        prevented: false,
+        preventDefault() {
+          this.prevented = true;
+        },
+      };
       wc.handlers.get(event)!(e, url);
       expect(e.prevented, `${event} ${url}`).toBe(true);
     }
@@ -148,15 +174,24 @@ describe('IPC sender check', () => {
     try {
       const { session } = testSession(testPlatform(s.dataDir));
       const registered: string[] = [];
-      registerIpc({ handle: (name: string) => void registered.push(name) } as never, { trusted, sessionFor: () => session });
+      registerIpc({ handle: (name: string) => void registered.push(name) } as never, {
+        trusted,
+        sessionFor: () => session,
+      });
       expect(registered).toEqual(listChannels().map((c) => c.name));
       const handler = ipcHandler('project.open', { trusted, sessionFor: () => session });
       const evil = frame('https://evil.example/');
-      expect(await handler({ sender: { id: 7, mainFrame: evil }, senderFrame: evil } as never, { path: s.project })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(
+        await handler({ sender: { id: 7, mainFrame: evil }, senderFrame: evil } as never, { path: s.project }),
+      ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
       expect(session.project).toBeNull();
       const top = frame('app://skillsmith/index.html');
-      expect(await handler({ sender: { id: 7, mainFrame: top }, senderFrame: top } as never, { path: s.project })).toMatchObject({ ok: true, value: { name: 'workspace' } });
-      expect(await handler({ sender: { id: 7, mainFrame: top }, senderFrame: top } as never, { path: 'relative' })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
+      expect(
+        await handler({ sender: { id: 7, mainFrame: top }, senderFrame: top } as never, { path: s.project }),
+      ).toMatchObject({ ok: true, value: { name: 'workspace' } });
+      expect(
+        await handler({ sender: { id: 7, mainFrame: top }, senderFrame: top } as never, { path: 'relative' }),
+      ).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
       session.dispose();
     } finally {
       s.cleanup();
@@ -222,9 +257,20 @@ describe('menu and command line', () => {
       closeProject: () => calls.push('close'),
       rescan: () => calls.push('rescan'),
     };
-    const t = menuTemplate(actions, [{ path: '/a', name: 'a', openedAt: '', exists: true }, { path: '/gone', name: 'gone', openedAt: '', exists: false }], { isMac: false, dev: false, hasExample: true });
+    const t = menuTemplate(
+      actions,
+      [
+        { path: '/a', name: 'a', openedAt: '', exists: true },
+        { path: '/gone', name: 'gone', openedAt: '', exists: false },
+      ],
+      { isMac: false, dev: false, hasExample: true },
+    );
     expect(t.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'windowMenu']);
-    const file = t[0]!.submenu as { label?: string; click?: () => void; submenu?: { label: string; click?: () => void }[] }[];
+    const file = t[0]!.submenu as {
+      label?: string;
+      click?: () => void;
+      submenu?: { label: string; click?: () => void }[];
+    }[];
     file.find((i) => i.label === 'Open Folder…')!.click!();
     file.find((i) => i.label === 'Open Example Workspace')!.click!();
     const recent = file.find((i) => i.label === 'Open Recent')!.submenu!;
@@ -236,7 +282,9 @@ describe('menu and command line', () => {
   });
 
   it('reads the project folder from argv in dev and packaged layouts', () => {
-    expect(projectFromArgv(['/usr/bin/electron', '.', 'examples/workspace'], false, '/repo')).toBe('/repo/examples/workspace');
+    expect(projectFromArgv(['/usr/bin/electron', '.', 'examples/workspace'], false, '/repo')).toBe(
+      '/repo/examples/workspace',
+    );
     expect(projectFromArgv(['/usr/bin/electron', 'out/main/index.js', '--inspect'], false, '/repo')).toBeUndefined();
     expect(projectFromArgv(['/opt/Skillsmith/skillsmith', '/home/me/proj'], true, '/')).toBe('/home/me/proj');
     expect(projectFromArgv(['/opt/Skillsmith/skillsmith', '--no-sandbox'], true, '/')).toBeUndefined();

@@ -37,6 +37,9 @@ export type Emitted = { event: EventName; payload: unknown }[];
 
 export function testSession(platform: Platform): { session: Session; emitted: Emitted } {
   const emitted: Emitted = [];
-  const session = new Session(platform, <E extends EventName>(event: E, payload: EventPayload<E>) => void emitted.push({ event, payload }));
+  const session = new Session(
+    platform,
+    <E extends EventName>(event: E, payload: EventPayload<E>) => void emitted.push({ event, payload }),
+  );
   return { session, emitted };
 }

@@ -20,21 +20,37 @@ interface Res {
   body: string;
 }
 
-function raw(port: number, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Res> {
+function raw(
+  port: number,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Res> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: opts.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', fail);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
   });
 }
 
-function socket(url: string, headers: Record<string, string>): Promise<{ ws: WebSocket; opened: boolean; status?: number }> {
+function socket(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ws: WebSocket; opened: boolean; status?: number }> {
   return new Promise((done) => {
     const ws = new WebSocket(url, { headers });
     ws.once('open', () => done({ ws, opened: true }));
@@ -56,7 +72,12 @@ beforeAll(async () => {
   writeFileSync(join(renderer, 'assets', 'app.js'), 'export {};');
   writeFileSync(join(s.dir, 'secret.txt'), 'outside');
   symlinkSync(join(s.dir, 'secret.txt'), join(renderer, 'leak.txt'));
-  host = await startHost({ rendererDir: renderer, platform: testPlatform(s.dataDir), initialProject: s.project, sessionGraceMs: 200 });
+  host = await startHost({
+    rendererDir: renderer,
+    platform: testPlatform(s.dataDir),
+    initialProject: s.project,
+    sessionGraceMs: 200,
+  });
 });
 
 afterAll(async () => {
@@ -67,7 +88,11 @@ afterAll(async () => {
 
 const auth = () => ({ 'x-skillsmith-token': host.token });
 const rpc = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
-  raw(host.port, `/rpc/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, ...auth(), ...headers }, body: JSON.stringify(body) });
+  raw(host.port, `/rpc/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, ...auth(), ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('loopback host', () => {
   it('binds 127.0.0.1 with a long random token in its URL', () => {
@@ -104,7 +129,7 @@ describe('loopback host', () => {
     expect((await raw(host.port, '/', { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
   });
 
-  it('refuses a cookie replayed against /rpc and the socket: its own, another port\'s, or the token as a cookie', async () => {
+  it("refuses a cookie replayed against /rpc and the socket: its own, another port's, or the token as a cookie", async () => {
     const other = await startHost({ rendererDir: renderer, platform: testPlatform(s.dataDir) });
     try {
       const mine = String((await raw(host.port, `/?token=${host.token}`)).headers['set-cookie']).split(';')[0]!;
@@ -115,15 +140,32 @@ describe('loopback host', () => {
       for (const h of [host, other]) {
         const r = await raw(h.port, '/rpc/app.info', { method: 'POST', headers: noToken, body: '{}' });
         expect(r.status, `rpc on ${h.port}`).toBe(401);
-        const ws = await socket(`ws://127.0.0.1:${h.port}/events?session=${SESSION}`, { origin: h.origin, cookie: jar });
+        const ws = await socket(`ws://127.0.0.1:${h.port}/events?session=${SESSION}`, {
+          origin: h.origin,
+          cookie: jar,
+        });
         expect(ws, `socket on ${h.port}`).toMatchObject({ opened: false, status: 401 });
       }
       // Another port's cookie opens nothing here, not even the static files.
       expect((await raw(host.port, '/assets/app.js', { headers: { cookie: theirs } })).status).toBe(401);
       expect((await raw(host.port, '/', { headers: { cookie: theirs } })).status).toBe(401);
-      expect((await raw(host.port, '/assets/app.js', { headers: { cookie: theirs.replace(`_${other.port}=`, `_${host.port}=`) } })).status).toBe(401);
+      expect(
+        (
+          await raw(host.port, '/assets/app.js', {
+            headers: { cookie: theirs.replace(`_${other.port}=`, `_${host.port}=`) },
+          })
+        ).status,
+      ).toBe(401);
       // The token itself as a cookie (what earlier versions set) no longer opens RPC.
-      expect((await raw(host.port, '/rpc/app.info', { method: 'POST', headers: { ...noToken, cookie: `skillsmith_token=${host.token}` }, body: '{}' })).status).toBe(401);
+      expect(
+        (
+          await raw(host.port, '/rpc/app.info', {
+            method: 'POST',
+            headers: { ...noToken, cookie: `skillsmith_token=${host.token}` },
+            body: '{}',
+          })
+        ).status,
+      ).toBe(401);
       // The header still does.
       expect((await rpc('app.info', {})).status).toBe(200);
     } finally {
@@ -139,7 +181,8 @@ describe('loopback host', () => {
     expect(code).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const page = await raw(host.port, `/?code=${code}`);
     expect(page.status).toBe(200);
-    const exchange = (c: string, headers: Record<string, string> = { origin: host.origin }) => raw(host.port, '/session/exchange', { method: 'POST', headers: { 'x-skillsmith-code': c, ...headers } });
+    const exchange = (c: string, headers: Record<string, string> = { origin: host.origin }) =>
+      raw(host.port, '/session/exchange', { method: 'POST', headers: { 'x-skillsmith-code': c, ...headers } });
     // From a foreign page, or with no Origin: refused, and the code is not spent.
     expect((await exchange(code, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await exchange(code, {})).status).toBe(403);
@@ -163,7 +206,14 @@ describe('loopback host', () => {
     try {
       const code = new URL(shortLived.oneTimeUrl()).searchParams.get('code')!;
       expect((await raw(shortLived.port, `/?code=${code}`)).status).toBe(401);
-      expect((await raw(shortLived.port, '/session/exchange', { method: 'POST', headers: { origin: shortLived.origin, 'x-skillsmith-code': code } })).status).toBe(401);
+      expect(
+        (
+          await raw(shortLived.port, '/session/exchange', {
+            method: 'POST',
+            headers: { origin: shortLived.origin, 'x-skillsmith-code': code },
+          })
+        ).status,
+      ).toBe(401);
     } finally {
       await shortLived.close();
     }
@@ -181,7 +231,13 @@ describe('loopback host', () => {
 
   it('keeps static files inside the renderer folder', async () => {
     const cookie = String((await raw(host.port, `/?token=${host.token}`)).headers['set-cookie']).split(';')[0]!;
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/leak.txt', '/a%00b']) {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/leak.txt',
+      '/a%00b',
+    ]) {
       const r = await raw(host.port, path, { headers: { cookie } });
       expect([400, 403, 404], path).toContain(r.status);
       expect(r.body).not.toContain('outside');
@@ -195,24 +251,48 @@ describe('loopback host', () => {
     expect((await rpc('app.info', {}, { 'content-type': 'text/plain' })).status).toBe(415);
     expect((await rpc('app.info', {}, { 'x-skillsmith-session': 'x' })).status).toBe(400);
     expect((await raw(host.port, '/rpc/app.info', { headers: auth() })).status).toBe(405);
-    const big = await raw(host.port, '/rpc/app.info', { method: 'POST', headers: { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, ...auth() }, body: 'x'.repeat(1024 * 1024 + 10) });
+    const big = await raw(host.port, '/rpc/app.info', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, ...auth() },
+      body: 'x'.repeat(1024 * 1024 + 10),
+    });
     expect(big.status).toBe(413);
     expect((await rpc('app.info', '{' as unknown as object, {})).status).toBe(200);
-    const notJson = await raw(host.port, '/rpc/app.info', { method: 'POST', headers: { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, ...auth() }, body: '{nope' });
+    const notJson = await raw(host.port, '/rpc/app.info', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-skillsmith-session': SESSION, ...auth() },
+      body: '{nope',
+    });
     expect(notJson.status).toBe(400);
     const info = await rpc('app.info', {});
     expect(info.status).toBe(200);
-    expect(JSON.parse(info.body)).toMatchObject({ ok: true, value: { version: '0.0.0-test', capabilities: { pickFolder: false } } });
+    expect(JSON.parse(info.body)).toMatchObject({
+      ok: true,
+      value: { version: '0.0.0-test', capabilities: { pickFolder: false } },
+    });
     // The tab starts on the --project folder.
-    expect(JSON.parse((await rpc('project.current', {})).body)).toEqual({ ok: true, value: { project: { root: s.project, name: 'workspace' } } });
-    expect(JSON.parse((await rpc('project.open', { path: 'relative' })).body)).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
-    expect(JSON.parse((await rpc('nope.nope', {})).body)).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
+    expect(JSON.parse((await rpc('project.current', {})).body)).toEqual({
+      ok: true,
+      value: { project: { root: s.project, name: 'workspace' } },
+    });
+    expect(JSON.parse((await rpc('project.open', { path: 'relative' })).body)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-request' },
+    });
+    expect(JSON.parse((await rpc('nope.nope', {})).body)).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-channel' },
+    });
   });
 
   it('gives each tab its own session', async () => {
     await rpc('project.close', {}, { 'x-skillsmith-session': 'tab-session-A' });
-    expect(JSON.parse((await rpc('project.current', {}, { 'x-skillsmith-session': 'tab-session-A' })).body).value.project).toBeNull();
-    expect(JSON.parse((await rpc('project.current', {}, { 'x-skillsmith-session': 'tab-session-B' })).body).value.project).not.toBeNull();
+    expect(
+      JSON.parse((await rpc('project.current', {}, { 'x-skillsmith-session': 'tab-session-A' })).body).value.project,
+    ).toBeNull();
+    expect(
+      JSON.parse((await rpc('project.current', {}, { 'x-skillsmith-session': 'tab-session-B' })).body).value.project,
+    ).not.toBeNull();
   });
 
   it('accepts the event socket only with the token, this Origin and a session', async () => {
@@ -232,24 +312,32 @@ describe('loopback host', () => {
   });
 
   it('pushes project.changed to the tab when a file of its project changes', async () => {
-    const ws = await socket(`ws://127.0.0.1:${host.port}/events?session=watcher-tab-01&token=${host.token}`, { origin: host.origin });
+    const ws = await socket(`ws://127.0.0.1:${host.port}/events?session=watcher-tab-01&token=${host.token}`, {
+      origin: host.origin,
+    });
     expect(ws.opened).toBe(true);
     const first = await rpc('project.dashboard', {}, { 'x-skillsmith-session': 'watcher-tab-01' });
     expect(JSON.parse(first.body).value.skills).toHaveLength(5);
-    const message = new Promise<{ event: string; payload: { root: string; paths: string[] } }>((done) => ws.ws.once('message', (m) => done(JSON.parse(String(m)))));
+    const message = new Promise<{ event: string; payload: { root: string; paths: string[] } }>((done) =>
+      ws.ws.once('message', (m) => done(JSON.parse(String(m)))),
+    );
     writeFileSync(join(s.project, '.kitbash/skills/prereview/SKILL.md'), '# Prereview\n\nChanged.\n');
     const got = await message;
     expect(got.event).toBe('project.changed');
     expect(got.payload.root).toBe(s.project);
     expect(got.payload.paths).toContain('.kitbash/skills/prereview/SKILL.md');
-    const after = JSON.parse((await rpc('project.dashboard', {}, { 'x-skillsmith-session': 'watcher-tab-01' })).body).value;
+    const after = JSON.parse(
+      (await rpc('project.dashboard', {}, { 'x-skillsmith-session': 'watcher-tab-01' })).body,
+    ).value;
     expect(after.skills.find((r: { dir: string }) => r.dir === 'prereview').lock).toBe('drift');
     ws.ws.close();
   });
 
   it('drops a tab session after its last socket closes', async () => {
     expect(host.sessionIds()).not.toContain('short-lived-01');
-    const ws = await socket(`ws://127.0.0.1:${host.port}/events?session=short-lived-01&token=${host.token}`, { origin: host.origin });
+    const ws = await socket(`ws://127.0.0.1:${host.port}/events?session=short-lived-01&token=${host.token}`, {
+      origin: host.origin,
+    });
     await new Promise((r) => setTimeout(r, 400));
     // Held open by its socket past the grace period…
     expect(host.sessionIds()).toContain('short-lived-01');

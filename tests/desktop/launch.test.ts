@@ -14,7 +14,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/paths';
 
 const launcher = join(repoRoot, 'main/electron/launch.cjs');
-const electronVersion = (JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+const electronVersion = (
+  JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+).version;
 const downloading = `skillsmith: downloading Electron ${electronVersion} for this machine (once, about 100 MB)…\n`;
 
 let dir: string;
@@ -25,11 +27,23 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   // No display: the browser fallback must not try to open one from a test.
-  return { ...process.env, SKILLSMITH_SKIP_BUILD: '1', SKILLSMITH_DATA_DIR: join(dir, 'data'), DISPLAY: '', WAYLAND_DISPLAY: '', ...extra };
+  return {
+    ...process.env,
+    SKILLSMITH_SKIP_BUILD: '1',
+    SKILLSMITH_DATA_DIR: join(dir, 'data'),
+    DISPLAY: '',
+    WAYLAND_DISPLAY: '',
+    ...extra,
+  };
 }
 
 function launch(args: string[], extra: Record<string, string>) {
-  const r = spawnSync(process.execPath, [launcher, ...args], { cwd: repoRoot, encoding: 'utf8', env: env(extra), timeout: 30_000 });
+  const r = spawnSync(process.execPath, [launcher, ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: env(extra),
+    timeout: 30_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -64,19 +78,27 @@ describe('npm start', () => {
        fs.mkdirSync(${JSON.stringify(dist)}, { recursive: true });
        fs.writeFileSync(${JSON.stringify(join(dist, 'electron'))}, '#!/bin/sh\\necho "electron $*"\\nexit 4\\n', { mode: 0o755 });`,
     );
-    const r = launch(['examples/workspace'], { ELECTRON_OVERRIDE_DIST_PATH: dist, SKILLSMITH_ELECTRON_INSTALLER: inst });
+    const r = launch(['examples/workspace'], {
+      ELECTRON_OVERRIDE_DIST_PATH: dist,
+      SKILLSMITH_ELECTRON_INSTALLER: inst,
+    });
     expect(r.err).toBe(`${downloading}Downloading electron.zip: [====] 100%\n`);
     expect(r.out).toBe('electron . examples/workspace\n');
     expect(r.code).toBe(4);
   });
 
   it('when the download fails says so in one line and serves the app in the browser on the example, until Ctrl+C', async () => {
-    const inst = installer('offline.js', `console.error(new Error('getaddrinfo ENOTFOUND github.com').stack); process.exit(1);`);
+    const inst = installer(
+      'offline.js',
+      `console.error(new Error('getaddrinfo ENOTFOUND github.com').stack); process.exit(1);`,
+    );
     const run = launchAsync({ ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'none'), SKILLSMITH_ELECTRON_INSTALLER: inst });
     try {
       const m = await run.until(/Skillsmith running at (\S+)\n/);
       expect(m, run.out() + run.err()).not.toBeNull();
-      expect(run.err()).toBe(`${downloading}skillsmith: could not download Electron (getaddrinfo ENOTFOUND github.com) — starting Skillsmith in your browser instead\n`);
+      expect(run.err()).toBe(
+        `${downloading}skillsmith: could not download Electron (getaddrinfo ENOTFOUND github.com) — starting Skillsmith in your browser instead\n`,
+      );
       await run.until(/press Ctrl\+C/);
       expect(run.out()).toContain(`project: ${join(repoRoot, 'examples', 'workspace')}\n`);
       const page = await fetch(m![1]!);
@@ -90,7 +112,10 @@ describe('npm start', () => {
   });
 
   it('Ctrl+C during the download stops with 130 and starts nothing else', async () => {
-    const inst = installer('slow.js', `process.stderr.write('Downloading electron.zip: [=   ] 10%\\n'); setInterval(() => {}, 1000);`);
+    const inst = installer(
+      'slow.js',
+      `process.stderr.write('Downloading electron.zip: [=   ] 10%\\n'); setInterval(() => {}, 1000);`,
+    );
     const run = launchAsync({ ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'none'), SKILLSMITH_ELECTRON_INSTALLER: inst });
     try {
       expect(await run.until(/10%/)).not.toBeNull();
@@ -105,12 +130,19 @@ describe('npm start', () => {
 
   it('with a binary launches it on the app, passing a project folder through and the exit code back', () => {
     const dist = join(dir, 'dist');
-    const inst = installer('never.js', `require('fs').writeFileSync(${JSON.stringify(join(dir, 'ran'))}, ''); process.exit(1);`);
+    const inst = installer(
+      'never.js',
+      `require('fs').writeFileSync(${JSON.stringify(join(dir, 'ran'))}, ''); process.exit(1);`,
+    );
     mkdirSync(dist);
     const fake = join(dist, 'electron');
     writeFileSync(fake, `#!/bin/sh\necho "electron $* ELECTRON_RUN_AS_NODE=\${ELECTRON_RUN_AS_NODE:-unset}"\nexit 3\n`);
     chmodSync(fake, 0o755);
-    const r = launch(['examples/workspace'], { ELECTRON_OVERRIDE_DIST_PATH: dist, ELECTRON_RUN_AS_NODE: '1', SKILLSMITH_ELECTRON_INSTALLER: inst });
+    const r = launch(['examples/workspace'], {
+      ELECTRON_OVERRIDE_DIST_PATH: dist,
+      ELECTRON_RUN_AS_NODE: '1',
+      SKILLSMITH_ELECTRON_INSTALLER: inst,
+    });
     expect(r.out).toBe('electron . examples/workspace ELECTRON_RUN_AS_NODE=unset\n');
     expect(r.err).toBe('');
     expect(r.code).toBe(3);
@@ -118,7 +150,9 @@ describe('npm start', () => {
   });
 
   it('package.json runs the launcher for start, web and dist', () => {
-    const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts.start).toBe('node main/electron/launch.cjs');
     expect(scripts.web).toBe('node main/electron/launch.cjs --web');
     expect(scripts.dist).toBe('node main/electron/launch.cjs --dist');

@@ -21,10 +21,15 @@ import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, requireOrSkip } from '../support/paths';
 
-const { electronBinary } = createRequire(import.meta.url)('../../main/electron/launch.cjs') as { electronBinary: () => string | undefined };
+const { electronBinary } = createRequire(import.meta.url)('../../main/electron/launch.cjs') as {
+  electronBinary: () => string | undefined;
+};
 const realDist = electronBinary() ? join(repoRoot, 'node_modules', 'electron', 'dist') : undefined;
 const requireElectron = process.env.SKILLSMITH_REQUIRE_ELECTRON === '1';
-const built = requireOrSkip('the built app (npm run build)', existsSync(join(repoRoot, 'out', 'main', 'index.js')) && existsSync(join(repoRoot, 'out', 'renderer', 'index.html')));
+const built = requireOrSkip(
+  'the built app (npm run build)',
+  existsSync(join(repoRoot, 'out', 'main', 'index.js')) && existsSync(join(repoRoot, 'out', 'renderer', 'index.html')),
+);
 
 const work = mkdtempSync(join(tmpdir(), 'skillsmith-package-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -44,7 +49,10 @@ function desktopHook(dest: string): string {
 }
 
 /** Runs `electron-builder --dir --linux` on electron-builder.yml with the overrides; returns the app directory. */
-function pack(name: string, overrides: (config: Record<string, unknown>) => void): { appDir: string; desktopFile: string } {
+function pack(
+  name: string,
+  overrides: (config: Record<string, unknown>) => void,
+): { appDir: string; desktopFile: string } {
   const config = parse(readFileSync(join(repoRoot, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
   const output = join(work, name);
   const desktopFile = join(work, `${name}.desktop`);
@@ -54,17 +62,28 @@ function pack(name: string, overrides: (config: Record<string, unknown>) => void
   const configFile = join(work, `${name}.json`);
   writeFileSync(configFile, JSON.stringify(config));
   const bin = join(repoRoot, 'node_modules', '.bin', 'electron-builder');
-  const r = spawnSync(bin, ['--config', configFile, '--dir', '--linux', '--x64'], { cwd: repoRoot, encoding: 'utf8', timeout: 240_000, env: { ...process.env, CI: '1' } });
+  const r = spawnSync(bin, ['--config', configFile, '--dir', '--linux', '--x64'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: { ...process.env, CI: '1' },
+  });
   expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
   return { appDir: join(output, 'linux-unpacked'), desktopFile };
 }
 
 function filesUnder(dir: string, base = dir): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name), base) : [relative(base, join(dir, e.name))]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name), base) : [relative(base, join(dir, e.name))],
+  );
 }
 
 /** Loads a worker file in a worker thread and resolves with its exit code or first error. */
-function runWorker(file: string, options: ConstructorParameters<typeof Worker>[1], message?: unknown): Promise<{ code?: number; error?: string; reply?: unknown }> {
+function runWorker(
+  file: string,
+  options: ConstructorParameters<typeof Worker>[1],
+  message?: unknown,
+): Promise<{ code?: number; error?: string; reply?: unknown }> {
   return new Promise((done) => {
     const w = new Worker(file, options);
     w.on('error', (e) => done({ error: e.message }));
@@ -79,18 +98,37 @@ function runWorker(file: string, options: ConstructorParameters<typeof Worker>[1
 
 async function checkLayout(appDir: string, desktopFile: string): Promise<void> {
   const archive = join(appDir, 'resources', 'app.asar');
-  const listed = new Set(asar.listPackage(archive, { isPack: false }).map((p) => p.replace(/\\/g, '/').replace(/^\//, '')));
+  const listed = new Set(
+    asar.listPackage(archive, { isPack: false }).map((p) => p.replace(/\\/g, '/').replace(/^\//, '')),
+  );
 
   // Every built file and the manifest, nothing of the sources, tests or dev tooling.
-  for (const f of filesUnder(join(repoRoot, 'out'))) expect(listed.has(`out/${f.replace(/\\/g, '/')}`), `out/${f}`).toBe(true);
-  for (const f of ['package.json', 'out/main/index.js', 'out/main/cli.js', 'out/main/scan-worker.js', 'out/main/lint-worker.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
+  for (const f of filesUnder(join(repoRoot, 'out')))
+    expect(listed.has(`out/${f.replace(/\\/g, '/')}`), `out/${f}`).toBe(true);
+  for (const f of [
+    'package.json',
+    'out/main/index.js',
+    'out/main/cli.js',
+    'out/main/scan-worker.js',
+    'out/main/lint-worker.js',
+    'out/preload/index.cjs',
+    'out/renderer/index.html',
+  ]) {
     expect(listed.has(f), f).toBe(true);
   }
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-  for (const dep of Object.keys(pkg.dependencies)) expect(listed.has(`node_modules/${dep}/package.json`), dep).toBe(true);
-  for (const dev of ['electron', 'vitest', 'monaco-editor', 'electron-builder', 'kitbash']) expect(listed.has(`node_modules/${dev}/package.json`), dev).toBe(false);
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  for (const dep of Object.keys(pkg.dependencies))
+    expect(listed.has(`node_modules/${dep}/package.json`), dep).toBe(true);
+  for (const dev of ['electron', 'vitest', 'monaco-editor', 'electron-builder', 'kitbash'])
+    expect(listed.has(`node_modules/${dev}/package.json`), dev).toBe(false);
   expect([...listed].filter((f) => /^(main|renderer|shared|preload|tests|e2e|bench|spec)\//.test(f))).toEqual([]);
-  const packedPkg = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8')) as { main: string; desktopName: string };
+  const packedPkg = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8')) as {
+    main: string;
+    desktopName: string;
+  };
   expect(packedPkg.main).toBe('out/main/index.js');
 
   // The example workspace beside the asar, a real folder (the app opens it on first run).
@@ -123,20 +161,30 @@ async function checkLayout(appDir: string, desktopFile: string): Promise<void> {
 }
 
 describe.skipIf(!built)('packaged app (electron-builder --dir)', () => {
-  const realName = 'with this machine\'s Electron distribution (needs node_modules/electron/dist; required when SKILLSMITH_REQUIRE_ELECTRON=1)';
-  it.skipIf(!realDist && !requireElectron)(realName, async () => {
-    expect(realDist, 'SKILLSMITH_REQUIRE_ELECTRON=1 but node_modules/electron has no binary — run "npm start" once online, or install-electron').toBeDefined();
-    const { appDir, desktopFile } = pack('real', (c) => {
-      c.electronDist = realDist;
-    });
-    await checkLayout(appDir, desktopFile);
-  }, 300_000);
+  const realName =
+    "with this machine's Electron distribution (needs node_modules/electron/dist; required when SKILLSMITH_REQUIRE_ELECTRON=1)";
+  it.skipIf(!realDist && !requireElectron)(
+    realName,
+    async () => {
+      expect(
+        realDist,
+        'SKILLSMITH_REQUIRE_ELECTRON=1 but node_modules/electron has no binary — run "npm start" once online, or install-electron',
+      ).toBeDefined();
+      const { appDir, desktopFile } = pack('real', (c) => {
+        c.electronDist = realDist;
+      });
+      await checkLayout(appDir, desktopFile);
+    },
+    300_000,
+  );
 
   it('with a stand-in Electron distribution: the same asar layout', async () => {
     const dist = join(work, 'stand-in-dist');
     mkdirSync(dist);
     writeFileSync(join(dist, 'electron'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    const version = (JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(join(repoRoot, 'node_modules/electron/package.json'), 'utf8')) as { version: string }
+    ).version;
     writeFileSync(join(dist, 'version'), version);
     const { appDir, desktopFile } = pack('stand-in', (c) => {
       c.electronDist = dist;

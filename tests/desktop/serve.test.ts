@@ -39,7 +39,9 @@ describe('skillsmith serve', () => {
 
   it('says plainly when the app is not built', async () => {
     const t = io(tmpdir());
-    await expect(runServe([], t, { rendererDir: join(tmpdir(), 'no-such-renderer') })).rejects.toThrow(/the app is not built .* run "npm run build" first/);
+    await expect(runServe([], t, { rendererDir: join(tmpdir(), 'no-such-renderer') })).rejects.toThrow(
+      /the app is not built .* run "npm run build" first/,
+    );
   });
 
   it('prints the URL as its first line, serves until stopped, then exits 0', async () => {
@@ -85,9 +87,15 @@ describe('skillsmith serve', () => {
       const stopped = new Promise<void>((r) => (stop = r));
       const launched: { cmd: string; args: readonly string[] }[] = [];
       const t = io(dir);
-      const running = runServe(['--open'], t, { rendererDir: renderer, stopped, launch: (cmd, args) => launched.push({ cmd, args }) });
+      const running = runServe(['--open'], t, {
+        rendererDir: renderer,
+        stopped,
+        launch: (cmd, args) => launched.push({ cmd, args }),
+      });
       for (let i = 0; i < 100 && launched.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      const m = /^Skillsmith running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)$/.exec(t.text().split('\n')[0]!);
+      const m = /^Skillsmith running at (http:\/\/127\.0\.0\.1:(\d+))\/\?token=([\w-]+)$/.exec(
+        t.text().split('\n')[0]!,
+      );
       expect(m).not.toBeNull();
       const [origin, token] = [m![1]!, m![3]!];
       expect(launched).toHaveLength(1);
@@ -100,7 +108,8 @@ describe('skillsmith serve', () => {
       const code = opened.searchParams.get('code')!;
       expect(code).toMatch(/^[\w-]{32}$/);
       expect((await fetch(opened)).status).toBe(200);
-      const exchange = () => fetch(`${origin}/session/exchange`, { method: 'POST', headers: { origin, 'x-skillsmith-code': code } });
+      const exchange = () =>
+        fetch(`${origin}/session/exchange`, { method: 'POST', headers: { origin, 'x-skillsmith-code': code } });
       const first = await exchange();
       expect(await first.json()).toEqual({ token });
       expect((await exchange()).status).toBe(401);

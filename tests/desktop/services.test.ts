@@ -36,9 +36,19 @@ describe('scanProject', () => {
       ['tidy-commits', 'warn', 'unlocked'],
     ]);
     expect(d.totals).toEqual({ skills: 5, failures: 1, warnings: 2 });
-    expect(d.targets.filter((t) => t.active).map((t) => `${t.id}:${t.loading}`)).toEqual(['claude-code:lazy', 'cursor:lazy', 'agentsmd:eager']);
+    expect(d.targets.filter((t) => t.active).map((t) => `${t.id}:${t.loading}`)).toEqual([
+      'claude-code:lazy',
+      'cursor:lazy',
+      'agentsmd:eager',
+    ]);
     const prereview = d.skills.find((r) => r.dir === 'prereview')!;
-    expect(prereview).toMatchObject({ version: '0.1.0', budget: 1500, bodyTokens: 284, mode: 'gate', source: 'gh:skillsmith/examples/prereview@v0.1.0' });
+    expect(prereview).toMatchObject({
+      version: '0.1.0',
+      budget: 1500,
+      bodyTokens: 284,
+      mode: 'gate',
+      source: 'gh:skillsmith/examples/prereview@v0.1.0',
+    });
     // Lazy targets charge the description; eager AGENTS.md the whole emitted text.
     expect(prereview.standing['agentsmd']!).toBeGreaterThan(prereview.standing['claude-code']! * 5);
     const total = d.standingByTarget.find((t) => t.target === 'agentsmd')!.tokens!;
@@ -46,8 +56,19 @@ describe('scanProject', () => {
     expect(d.lock).toMatchObject({ state: 'warn', detail: '4 pinned · 1 not pinned' });
     expect(d.policy).toMatchObject({ state: 'error' });
     expect(d.compiled.state).toBe('warn');
-    expect(d.problems[0]).toMatchObject({ severity: 'error', skill: 'dependency-audit', source: 'remote-exec', file: '.kitbash/skills/dependency-audit/scripts/audit.sh', line: 5 });
-    expect(d.problems.filter((p) => p.severity === 'error').map((p) => p.source).sort()).toEqual(['policy', 'remote-exec']);
+    expect(d.problems[0]).toMatchObject({
+      severity: 'error',
+      skill: 'dependency-audit',
+      source: 'remote-exec',
+      file: '.kitbash/skills/dependency-audit/scripts/audit.sh',
+      line: 5,
+    });
+    expect(
+      d.problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => p.source)
+        .sort(),
+    ).toEqual(['policy', 'remote-exec']);
   });
 
   it('sees drift, a missing pin and a broken kitbash.toml', () => {
@@ -106,7 +127,12 @@ describe('watchProject', () => {
       mkdirSync(join(fresh, '.git'));
       writeFileSync(join(fresh, '.git', 'HEAD'), 'ref');
       await new Promise((r) => setTimeout(r, 150));
-      expect(bursts.slice(m).flat().filter((p) => p.startsWith('.git'))).toEqual([]);
+      expect(
+        bursts
+          .slice(m)
+          .flat()
+          .filter((p) => p.startsWith('.git')),
+      ).toEqual([]);
     } finally {
       w.close();
     }

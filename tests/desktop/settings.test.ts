@@ -55,9 +55,15 @@ describe('settings.read / preview / apply', () => {
     expect(p.effects).toContainEqual(expect.objectContaining({ skill: 'dependency-audit', change: 'unblocked' }));
     expect(readFileSync(file, 'utf8')).toBe(before);
 
-    const tight = await call<SettingsPreview>('settings.preview', { version: d.version, edits: [{ kind: 'policy', key: 'max_budget', value: 1 }] });
+    const tight = await call<SettingsPreview>('settings.preview', {
+      version: d.version,
+      edits: [{ kind: 'policy', key: 'max_budget', value: 1 }],
+    });
     expect(tight.ok && tight.effects.filter((e) => e.change === 'blocked').length).toBeGreaterThan(0);
-    expect(tight.ok && tight.effects.every((e) => e.change !== 'blocked' || e.reasons.some((r) => r.includes('exceeds max_budget 1')))).toBe(true);
+    expect(
+      tight.ok &&
+        tight.effects.every((e) => e.change !== 'blocked' || e.reasons.some((r) => r.includes('exceeds max_budget 1'))),
+    ).toBe(true);
 
     const r = await call<{ ok: boolean; version: string }>('settings.apply', { version: d.version, edits });
     expect(r.ok).toBe(true);
@@ -70,11 +76,29 @@ describe('settings.read / preview / apply', () => {
     if (!v.ok) throw new Error(v.message);
     const b = v.verdict.blocking[0]!;
     const at = b.locations[0]!;
-    writeFileSync(file, `${readFileSync(file, 'utf8')}\n${exceptionToml({ skill: v.name, integrity: v.integrity, check: b.id, file: at.file, line: at.line, by: 'ana', reason: 'pinned mirror' })}`);
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}\n${exceptionToml({ skill: v.name, integrity: v.integrity, check: b.id, file: at.file, line: at.line, by: 'ana', reason: 'pinned mirror' })}`,
+    );
     const d = await call<SettingsData>('settings.read', {});
-    expect(d.exceptions).toEqual([{ index: 0, entry: expect.objectContaining({ skill: 'dependency-audit', check: 'remote-exec', by: 'ana' }), problem: null }]);
-    const p = await call<SettingsPreview>('settings.preview', { version: d.version, edits: [{ kind: 'removeException', index: 0 }] });
-    expect(p.ok && p.effects).toEqual([expect.objectContaining({ skill: 'dependency-audit', change: 'blocked', reasons: [expect.stringMatching(/^dependency-audit: remote-exec/)] })]);
+    expect(d.exceptions).toEqual([
+      {
+        index: 0,
+        entry: expect.objectContaining({ skill: 'dependency-audit', check: 'remote-exec', by: 'ana' }),
+        problem: null,
+      },
+    ]);
+    const p = await call<SettingsPreview>('settings.preview', {
+      version: d.version,
+      edits: [{ kind: 'removeException', index: 0 }],
+    });
+    expect(p.ok && p.effects).toEqual([
+      expect.objectContaining({
+        skill: 'dependency-audit',
+        change: 'blocked',
+        reasons: [expect.stringMatching(/^dependency-audit: remote-exec/)],
+      }),
+    ]);
     expect(p.ok && p.diff).toContain('-[[policy.exceptions]]');
   });
 
@@ -83,7 +107,10 @@ describe('settings.read / preview / apply', () => {
     const d = await call<SettingsData>('settings.read', {});
     const external = `${readFileSync(file, 'utf8')}# edited elsewhere\n`;
     writeFileSync(file, external);
-    const r = await call<{ ok: boolean; conflict: boolean; message: string }>('settings.apply', { version: d.version, edits: [{ kind: 'policy', key: 'max_budget', value: 9 }] });
+    const r = await call<{ ok: boolean; conflict: boolean; message: string }>('settings.apply', {
+      version: d.version,
+      edits: [{ kind: 'policy', key: 'max_budget', value: 9 }],
+    });
     expect(r).toMatchObject({ ok: false, conflict: true });
     expect(r.message).toMatch(/^kitbash\.toml changed on disk/);
     expect(readFileSync(file, 'utf8')).toBe(external);
@@ -115,7 +142,10 @@ describe('settings.read / preview / apply', () => {
       expect(!env.ok && env.error.code).toBe('invalid-request');
     }
     // Well-formed but naming a table the file does not have: a refusal value, nothing written.
-    const none = await call<{ ok: boolean; message: string }>('settings.apply', { version, edits: [{ kind: 'removeException', index: 0 }] });
+    const none = await call<{ ok: boolean; message: string }>('settings.apply', {
+      version,
+      edits: [{ kind: 'removeException', index: 0 }],
+    });
     expect(none).toMatchObject({ ok: false });
     expect(none.message).toMatch(/^kitbash\.toml has no \[\[policy\.exceptions\]\]/);
     expect(readFileSync(file).equals(before)).toBe(true);
@@ -127,7 +157,10 @@ describe('settings.read / preview / apply', () => {
     const d = await call<SettingsData>('settings.read', {});
     expect(d.error).toMatch(/^kitbash\.toml/);
     expect(d.error).not.toContain('\n');
-    const r = await call<{ ok: boolean; message: string }>('settings.apply', { version: d.version, edits: [{ kind: 'policy', key: 'max_budget', value: 2 }] });
+    const r = await call<{ ok: boolean; message: string }>('settings.apply', {
+      version: d.version,
+      edits: [{ kind: 'policy', key: 'max_budget', value: 2 }],
+    });
     expect(r.ok).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe('[policy\nmax_budget = 1\n');
   });

@@ -31,15 +31,31 @@ function readSkill(dir: string): Record<string, string> {
 /** Apply edits (1-based line/column ranges) to a text, last first. */
 function apply(text: string, edits: readonly TextEdit[]): string {
   const lines = text.split('\n');
-  const offset = (line: number, col: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
+  const offset = (line: number, col: number) =>
+    lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
   let out = text;
-  for (const e of [...edits].sort((a, b) => offset(b.range.startLine, b.range.startColumn) - offset(a.range.startLine, a.range.startColumn))) {
-    out = out.slice(0, offset(e.range.startLine, e.range.startColumn)) + e.text + out.slice(offset(e.range.endLine, e.range.endColumn));
+  for (const e of [...edits].sort(
+    (a, b) => offset(b.range.startLine, b.range.startColumn) - offset(a.range.startLine, a.range.startColumn),
+  )) {
+    out =
+      out.slice(0, offset(e.range.startLine, e.range.startColumn)) +
+      e.text +
+      out.slice(offset(e.range.endLine, e.range.endColumn));
   }
   return out;
 }
 
-const TOML = ['[skill]', 'name = "demo-skill"', 'version = "1.0.0"', 'description = "A demo skill for the editor tests."', '', '[context]', 'budget = 500', 'standing = 40', ''].join('\n');
+const TOML = [
+  '[skill]',
+  'name = "demo-skill"',
+  'version = "1.0.0"',
+  'description = "A demo skill for the editor tests."',
+  '',
+  '[context]',
+  'budget = 500',
+  'standing = 40',
+  '',
+].join('\n');
 const MD = '# Demo\n\nChecks a change against the rules and reports findings.\n\n## Steps\n\n1. Read the diff.\n';
 
 const at = (d: Diagnostic) => [d.file, d.range.startLine, d.range.startColumn, d.range.endLine, d.range.endColumn];
@@ -49,7 +65,13 @@ describe('analyze: the same verdicts as the CLI', () => {
     for (const dir of readdirSync(SKILLS)) {
       const texts = readSkill(dir);
       const enc = new TextEncoder();
-      const loaded = loadSkill({ root: '', entries: Object.entries(texts).map(([path, t]) => ({ kind: 'file' as const, path, bytes: enc.encode(t) })) }, { nameHint: dir });
+      const loaded = loadSkill(
+        {
+          root: '',
+          entries: Object.entries(texts).map(([path, t]) => ({ kind: 'file' as const, path, bytes: enc.encode(t) })),
+        },
+        { nameHint: dir },
+      );
       expect(loaded.ok, dir).toBe(true);
       if (!loaded.ok) continue;
       const checks = lintSkill(loaded.value).filter((c) => c.status !== 'pass');
@@ -72,7 +94,9 @@ describe('analyze: the same verdicts as the CLI', () => {
 
 describe('analyze: hard errors at their lines', () => {
   it('puts each manifest problem on the value of its key, or on its table when the key is missing', () => {
-    const toml = TOML.replace('version = "1.0.0"', 'version = "one"').replace('budget = 500', 'budget = 5').replace('description = "A demo skill for the editor tests."\n', '');
+    const toml = TOML.replace('version = "1.0.0"', 'version = "one"')
+      .replace('budget = 500', 'budget = 5')
+      .replace('description = "A demo skill for the editor tests."\n', '');
     const a = analyze({ dir: 'demo-skill', texts: { 'skill.toml': toml, 'SKILL.md': MD } });
     expect(a.meter).toBeNull();
     expect(a.diagnostics.map((d) => [d.code, ...at(d).slice(1, 3), d.message])).toEqual([
@@ -84,8 +108,11 @@ describe('analyze: hard errors at their lines', () => {
     expect(a.diagnostics[1]!.range).toEqual({ startLine: 3, startColumn: 11, endLine: 3, endColumn: 16 });
   });
 
-  it('puts a TOML syntax error at the parser\'s line and column', () => {
-    const a = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML.replace('standing = 40', 'standing = = 40'), 'SKILL.md': MD } });
+  it("puts a TOML syntax error at the parser's line and column", () => {
+    const a = analyze({
+      dir: 'demo-skill',
+      texts: { 'skill.toml': TOML.replace('standing = 40', 'standing = = 40'), 'SKILL.md': MD },
+    });
     expect(a.diagnostics).toHaveLength(1);
     expect(a.diagnostics[0]!.code).toBe('toml');
     expect(a.diagnostics[0]!.range.startLine).toBe(8);
@@ -93,7 +120,9 @@ describe('analyze: hard errors at their lines', () => {
   });
 
   it('indexes TOML keys under their tables, dotted and quoted keys included', () => {
-    const keys = tomlKeys('[skill]\nname = "x"\n  "quoted.key" = 1\n[mcp.servers.db]\ncommand = "x" # c\nenv.HOME = "/"\n');
+    const keys = tomlKeys(
+      '[skill]\nname = "x"\n  "quoted.key" = 1\n[mcp.servers.db]\ncommand = "x" # c\nenv.HOME = "/"\n',
+    );
     expect(keys.map((k) => [k.path, k.line, k.header])).toEqual([
       ['skill', 1, true],
       ['skill.name', 2, false],
@@ -123,7 +152,9 @@ describe('analyze: findings at their exact span, with quick fixes where certain'
 
   it('offers one fix for all runs when a file has several', () => {
     const md = MD.replace('Read', 'Re\u2060ad').replace('Checks', 'Che\u200Bcks');
-    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.filter((x) => x.code === 'visible-text');
+    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.filter(
+      (x) => x.code === 'visible-text',
+    );
     expect(d).toHaveLength(2);
     const all = d[0]!.fixes.find((f) => /all 2/.test(f.title))!;
     expect(apply(md, all.edits)).toBe(MD);
@@ -133,7 +164,9 @@ describe('analyze: findings at their exact span, with quick fixes where certain'
     // Not one run of consecutive letters: that is a sequential fake, not a key (SPEC D75).
     const key = 'AKIA' + 'QWRTPZ2345BNMKLJ';
     const md = `${MD}\nUse ${key} to read the bucket.\n`;
-    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.find((x) => x.code === 'secrets')!;
+    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.find(
+      (x) => x.code === 'secrets',
+    )!;
     const line = md.split('\n').findIndex((l) => l.includes(key)) + 1;
     expect(at(d)).toEqual(['SKILL.md', line, 5, line, 5 + key.length]);
     expect(d.blocking).toBe(true);
@@ -142,14 +175,21 @@ describe('analyze: findings at their exact span, with quick fixes where certain'
 
   it('a template variable that does not resolve is marked at its braces', () => {
     const md = `${MD}2. Then {{prompt.missing}} applies.\n`;
-    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.find((x) => x.code === 'references')!;
+    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md } }).diagnostics.find(
+      (x) => x.code === 'references',
+    )!;
     const line = md.split('\n').findIndex((l) => l.includes('{{')) + 1;
     const col = md.split('\n')[line - 1]!.indexOf('{{') + 1;
     expect(at(d)).toEqual(['SKILL.md', line, col, line, col + '{{prompt.missing}}'.length]);
     // With the prompt file present, it resolves (and its text counts towards the body).
-    const ok = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': md, 'prompts/missing.md': 'Extra words here.\n' } });
+    const ok = analyze({
+      dir: 'demo-skill',
+      texts: { 'skill.toml': TOML, 'SKILL.md': md, 'prompts/missing.md': 'Extra words here.\n' },
+    });
     expect(ok.diagnostics).toEqual([]);
-    expect(ok.meter!.bodyTokens).toBeGreaterThan(analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD } }).meter!.bodyTokens);
+    expect(ok.meter!.bodyTokens).toBeGreaterThan(
+      analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD } }).meter!.bodyTokens,
+    );
   });
 });
 
@@ -158,7 +198,10 @@ describe('analyze: skill.spec.yml', () => {
 
   it('a plain value containing ": " is a parse error at its line, and the fix quotes it into a valid spec', () => {
     const bad = SPEC.replace('title: Demo', 'title: Demo: the tests');
-    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD, 'skill.spec.yml': bad } }).diagnostics.find((x) => x.file === 'skill.spec.yml')!;
+    const d = analyze({
+      dir: 'demo-skill',
+      texts: { 'skill.toml': TOML, 'SKILL.md': MD, 'skill.spec.yml': bad },
+    }).diagnostics.find((x) => x.file === 'skill.spec.yml')!;
     expect(d.code).toBe('spec/parse_yaml');
     expect(d.range.startLine).toBe(3);
     expect(d.fixes.map((f) => f.title)).toEqual(['Quote the value (it contains ": ")']);
@@ -169,7 +212,10 @@ describe('analyze: skill.spec.yml', () => {
 
   it('a validation error without a position is placed on the field it names', () => {
     const bad = SPEC.replace('id: demo', 'id: Not Valid');
-    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD, 'skill.spec.yml': bad } }).diagnostics.find((x) => x.file === 'skill.spec.yml')!;
+    const d = analyze({
+      dir: 'demo-skill',
+      texts: { 'skill.toml': TOML, 'SKILL.md': MD, 'skill.spec.yml': bad },
+    }).diagnostics.find((x) => x.file === 'skill.spec.yml')!;
     expect(d.code).toBe('spec/invalid_identifier');
     expect([d.range.startLine, d.range.startColumn]).toEqual([2, 5]);
     expect(d.fixes).toEqual([]);
@@ -177,12 +223,14 @@ describe('analyze: skill.spec.yml', () => {
 
   it('a valid spec has no findings (the engine agrees with checkSpecText)', () => {
     expect(checkSpecText(SPEC).ok).toBe(true);
-    expect(analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD, 'skill.spec.yml': SPEC } }).diagnostics).toEqual([]);
+    expect(
+      analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD, 'skill.spec.yml': SPEC } }).diagnostics,
+    ).toEqual([]);
   });
 });
 
 describe('analyze: the budget meter and the standing stub', () => {
-  it('reports the lint\'s body and stub figures and where the stub is in SKILL.md', () => {
+  it("reports the lint's body and stub figures and where the stub is in SKILL.md", () => {
     const fm = '---\nname: demo\n---\n';
     const a = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': fm + MD } });
     expect(a.meter).toMatchObject({ budget: 500, standing: 40, disclosure: 'lazy' });
@@ -194,7 +242,9 @@ describe('analyze: the budget meter and the standing stub', () => {
 
   it('over budget is an error anchored on context.budget', () => {
     const long = `${MD}\n${'More instructions for the agent to follow. '.repeat(60)}\n`;
-    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': long } }).diagnostics.find((x) => x.code === 'budget')!;
+    const d = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': long } }).diagnostics.find(
+      (x) => x.code === 'budget',
+    )!;
     expect(d.severity).toBe('error');
     expect(at(d).slice(0, 3)).toEqual(['skill.toml', 7, 10]);
   });

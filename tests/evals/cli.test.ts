@@ -38,7 +38,9 @@ describe.skipIf(!ok)('skillsmith eval (CLI)', () => {
     const r = runCli(['eval', 'prereview', '--json', '--repeat', '2', '--baseline'], { cwd: ws });
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>> };
-    expect(j.results.map((x) => [x.eval, x.trials, x.passed, x.pass_rate, x.baseline_pass_rate, x.triggered_rate])).toEqual([
+    expect(
+      j.results.map((x) => [x.eval, x.trials, x.passed, x.pass_rate, x.baseline_pass_rate, x.triggered_rate]),
+    ).toEqual([
       ['review', 2, true, 1, 0, 1],
       ['trigger', 8, true, 1, null, 0.5],
     ]);
@@ -53,19 +55,29 @@ describe.skipIf(!ok)('skillsmith eval (CLI)', () => {
   });
 
   it('exit 1 when an eval misses its threshold', () => {
-    writeFileSync(join(ws, '.kitbash/skills/prereview/evals/review.eval.yaml'), 'tier: behavioral\ntask: Write a haiku\nassert:\n  - files_changed: [REVIEW.md]\n');
+    writeFileSync(
+      join(ws, '.kitbash/skills/prereview/evals/review.eval.yaml'),
+      'tier: behavioral\ntask: Write a haiku\nassert:\n  - files_changed: [REVIEW.md]\n',
+    );
     const r = runCli(['eval', 'prereview'], { cwd: ws });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  ✗ review (stand-in) files_changed: no changed file matches REVIEW.md');
   });
 
   it('exit 2 for usage errors and a runner that cannot start', () => {
-    expect(runCli(['eval', '--repeat', '0'], { cwd: ws })).toMatchObject({ code: 2, stderr: 'skillsmith eval: --repeat 0: want a whole number from 1 to 100\n' });
-    expect(runCli(['eval', '--runner', 'nope'], { cwd: ws }).stderr).toBe('skillsmith eval: --runner nope: no such runner (configured: stand-in; presets: claude-code, codex, gemini)\n');
+    expect(runCli(['eval', '--repeat', '0'], { cwd: ws })).toMatchObject({
+      code: 2,
+      stderr: 'skillsmith eval: --repeat 0: want a whole number from 1 to 100\n',
+    });
+    expect(runCli(['eval', '--runner', 'nope'], { cwd: ws }).stderr).toBe(
+      'skillsmith eval: --runner nope: no such runner (configured: stand-in; presets: claude-code, codex, gemini)\n',
+    );
     expect(runCli(['eval', '--bogus'], { cwd: ws }).code).toBe(2);
     const r = runCli(['eval', '--runner', 'codex'], { cwd: ws, env: { PATH: '/usr/bin:/bin' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('skillsmith eval: a runner could not start — runner codex: codex not found on PATH — is the agent installed?');
+    expect(r.stderr).toContain(
+      'skillsmith eval: a runner could not start — runner codex: codex not found on PATH — is the agent installed?',
+    );
   });
 
   it('test still runs the static tier and points to eval for the others', () => {

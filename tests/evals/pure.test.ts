@@ -12,7 +12,15 @@ import type { EvalResult, TrialResult } from '../../shared/evals/model';
 import { globMatch, parseEvalFile } from '../../shared/evals/parse';
 import { evalJson, evalJunit, formatDelta } from '../../shared/evals/report';
 import { commandFor, findRunner, PRESETS, readRunners } from '../../shared/evals/runners';
-import { deltaInterval, judgeTrial, scoreTrigger, summariseAssertions, triggerRate, wilson, type TrialObservation } from '../../shared/evals/score';
+import {
+  deltaInterval,
+  judgeTrial,
+  scoreTrigger,
+  summariseAssertions,
+  triggerRate,
+  wilson,
+  type TrialObservation,
+} from '../../shared/evals/score';
 import { readTranscript } from '../../shared/evals/transcript';
 import { evalFromTrial, evalTemplate } from '../../shared/evals/template';
 
@@ -49,9 +57,31 @@ describe('the eval file', () => {
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value).toMatchObject({ name: 'e', tier: 'behavioral', fixture: 'fixtures/repo', task: 'do it', runner: 'claude-code', repeat: 3, threshold: 0.5 });
-    expect(r.value.assert.map((a) => a.kind)).toEqual(['artifact', 'files_changed', 'output_contains', 'output_matches', 'exit_code', 'skill_triggered', 'files_unchanged']);
-    expect(r.value.assert[0]).toEqual({ kind: 'artifact', ref: 'findings@1', where: 'findings.length', expect: 0, hasExpect: true });
+    expect(r.value).toMatchObject({
+      name: 'e',
+      tier: 'behavioral',
+      fixture: 'fixtures/repo',
+      task: 'do it',
+      runner: 'claude-code',
+      repeat: 3,
+      threshold: 0.5,
+    });
+    expect(r.value.assert.map((a) => a.kind)).toEqual([
+      'artifact',
+      'files_changed',
+      'output_contains',
+      'output_matches',
+      'exit_code',
+      'skill_triggered',
+      'files_unchanged',
+    ]);
+    expect(r.value.assert[0]).toEqual({
+      kind: 'artifact',
+      ref: 'findings@1',
+      where: 'findings.length',
+      expect: 0,
+      hasExpect: true,
+    });
   });
 
   it('defaults repeat to 1 and threshold to 1.0', () => {
@@ -73,17 +103,44 @@ describe('the eval file', () => {
     ['task: t\n', `${F}: tier: must be one of static, audit, behavioral, trigger (missing)`],
     ['tier: behavioral\n', `${F}: task: required for a behavioral eval (the prompt given to the agent)`],
     ['tier: behavioral\ntask: t\nrepeat: 0\n', `${F}: repeat: must be a whole number from 1 to 100 (got 0)`],
-    ['tier: behavioral\ntask: t\nthreshold: 2\n', `${F}: threshold: must be a number from 0 to 1, the pass rate needed (got 2)`],
-    ['tier: behavioral\ntask: t\nasert: []\n', `${F}: asert: unknown field (known: tier, description, fixture, task, runner, repeat, threshold, assert, files_unchanged, expect, should_trigger, should_not_trigger)`],
-    ['tier: behavioral\ntask: t\nassert:\n  - output_matches: "("\n', `${F}: assert[0].output_matches: not a valid regular expression`],
-    ['tier: behavioral\ntask: t\nassert:\n  - artifact: findings\n', `${F}: assert[0].artifact: must be an artifact ref like findings@1`],
-    ['tier: behavioral\ntask: t\nassert:\n  - exit_code: -1\n', `${F}: assert[0].exit_code: must be a whole number from 0 to 255`],
-    ['tier: behavioral\ntask: t\nassert:\n  - skill_triggered: yes please\n', `${F}: assert[0].skill_triggered: must be true or false`],
-    ['tier: behavioral\ntask: t\nassert:\n  - output_contains: a\n    exit_code: 0\n', `${F}: assert[0]: must hold exactly one assertion (got output_contains, exit_code)`],
+    [
+      'tier: behavioral\ntask: t\nthreshold: 2\n',
+      `${F}: threshold: must be a number from 0 to 1, the pass rate needed (got 2)`,
+    ],
+    [
+      'tier: behavioral\ntask: t\nasert: []\n',
+      `${F}: asert: unknown field (known: tier, description, fixture, task, runner, repeat, threshold, assert, files_unchanged, expect, should_trigger, should_not_trigger)`,
+    ],
+    [
+      'tier: behavioral\ntask: t\nassert:\n  - output_matches: "("\n',
+      `${F}: assert[0].output_matches: not a valid regular expression`,
+    ],
+    [
+      'tier: behavioral\ntask: t\nassert:\n  - artifact: findings\n',
+      `${F}: assert[0].artifact: must be an artifact ref like findings@1`,
+    ],
+    [
+      'tier: behavioral\ntask: t\nassert:\n  - exit_code: -1\n',
+      `${F}: assert[0].exit_code: must be a whole number from 0 to 255`,
+    ],
+    [
+      'tier: behavioral\ntask: t\nassert:\n  - skill_triggered: yes please\n',
+      `${F}: assert[0].skill_triggered: must be true or false`,
+    ],
+    [
+      'tier: behavioral\ntask: t\nassert:\n  - output_contains: a\n    exit_code: 0\n',
+      `${F}: assert[0]: must hold exactly one assertion (got output_contains, exit_code)`,
+    ],
     ['tier: behavioral\ntask: t\nassert:\n  - smells_good: true\n', `${F}: assert[0].smells_good: unknown assertion`],
-    ['tier: behavioral\ntask: t\nfixture: ../../etc\n', `${F}: fixture: must be a folder inside the skill (relative, no "..")`],
+    [
+      'tier: behavioral\ntask: t\nfixture: ../../etc\n',
+      `${F}: fixture: must be a folder inside the skill (relative, no "..")`,
+    ],
     ['tier: trigger\n', `${F}: should_trigger: a trigger eval needs should_trigger and/or should_not_trigger prompts`],
-    ['tier: trigger\nshould_trigger: [a]\ntask: t\n', `${F}: task: a trigger eval takes its tasks from should_trigger / should_not_trigger`],
+    [
+      'tier: trigger\nshould_trigger: [a]\ntask: t\n',
+      `${F}: task: a trigger eval takes its tasks from should_trigger / should_not_trigger`,
+    ],
     ['tier: behavioral\ntask: t\nexpect: {compiles: true}\n', `${F}: expect: only the static tier takes expect`],
     ['tier: [\n', `${F}: (file): invalid YAML`],
     ['- a\n- b\n', `${F}: (file): must be a mapping of fields`],
@@ -106,7 +163,14 @@ describe('the eval file', () => {
 });
 
 const transcript = { skillLoaded: 'yes' as const, tools: [], entries: [], output: 'Review complete: 3 findings' };
-const obs = (over: Partial<TrialObservation> = {}): TrialObservation => ({ outcome: 'completed', exitCode: 0, transcript, changed: ['REVIEW.md', 'src/a.js'], artifacts: () => [], ...over });
+const obs = (over: Partial<TrialObservation> = {}): TrialObservation => ({
+  outcome: 'completed',
+  exitCode: 0,
+  transcript,
+  changed: ['REVIEW.md', 'src/a.js'],
+  artifacts: () => [],
+  ...over,
+});
 
 describe('judging a trial', () => {
   const assertOf = (yaml: string): ReturnType<typeof judgeTrial> => {
@@ -133,29 +197,54 @@ describe('judging a trial', () => {
   });
 
   it('says "unknown", never pass, when the transcript cannot tell whether the skill loaded', () => {
-    const r = judgeTrial([{ kind: 'skill_triggered', expected: true }], obs({ transcript: { ...transcript, skillLoaded: 'unknown' } }));
+    const r = judgeTrial(
+      [{ kind: 'skill_triggered', expected: true }],
+      obs({ transcript: { ...transcript, skillLoaded: 'unknown' } }),
+    );
     expect(r[0]!.status).toBe('unknown');
-    const f = judgeTrial([{ kind: 'skill_triggered', expected: false }], obs({ transcript: { ...transcript, skillLoaded: 'unknown' } }));
+    const f = judgeTrial(
+      [{ kind: 'skill_triggered', expected: false }],
+      obs({ transcript: { ...transcript, skillLoaded: 'unknown' } }),
+    );
     expect(f[0]!.status).toBe('unknown');
   });
 
   it('fails every assertion of a trial that did not complete as unknown', () => {
-    const r = judgeTrial([{ kind: 'exit_code', code: 0 }, { kind: 'files_unchanged', globs: ['*'] }], obs({ outcome: 'timeout', message: 'ran past 2 s' }));
+    const r = judgeTrial(
+      [
+        { kind: 'exit_code', code: 0 },
+        { kind: 'files_unchanged', globs: ['*'] },
+      ],
+      obs({ outcome: 'timeout', message: 'ran past 2 s' }),
+    );
     expect(r.map((a) => a.status)).toEqual(['unknown', 'unknown']);
     expect(r[0]!.detail).toBe('the trial did not complete (timeout: ran past 2 s)');
   });
 
   it('reads an artifact by path and expected value, and refuses an invalid document', () => {
-    const seen = [{ rel: '.kitbash/artifacts/findings.json', status: 'pass' as const, detail: '0 error(s)', doc: { findings: [{ severity: 'note' }] } }];
+    const seen = [
+      {
+        rel: '.kitbash/artifacts/findings.json',
+        status: 'pass' as const,
+        detail: '0 error(s)',
+        doc: { findings: [{ severity: 'note' }] },
+      },
+    ];
     const a = (where: string | undefined, expectV: unknown, hasExpect = true): string =>
-      judgeTrial([{ kind: 'artifact', ref: 'findings@1', ...(where ? { where } : {}), expect: expectV, hasExpect }], obs({ artifacts: () => seen }))[0]!.status;
+      judgeTrial(
+        [{ kind: 'artifact', ref: 'findings@1', ...(where ? { where } : {}), expect: expectV, hasExpect }],
+        obs({ artifacts: () => seen }),
+      )[0]!.status;
     expect(a('findings.length', 1)).toBe('pass');
     expect(a('findings.0.severity', 'note')).toBe('pass');
     expect(a('findings.length', 2)).toBe('fail');
     expect(a('nothing.here', 1)).toBe('fail');
     expect(a(undefined, undefined, false)).toBe('pass');
     expect(a(undefined, 'fail')).toBe('fail');
-    const invalid = judgeTrial([{ kind: 'artifact', ref: 'findings@1', hasExpect: false }], obs({ artifacts: () => [{ rel: 'x', status: 'invalid', detail: 'is not valid JSON' }] }));
+    const invalid = judgeTrial(
+      [{ kind: 'artifact', ref: 'findings@1', hasExpect: false }],
+      obs({ artifacts: () => [{ rel: 'x', status: 'invalid', detail: 'is not valid JSON' }] }),
+    );
     expect(invalid[0]).toMatchObject({ status: 'fail', detail: 'x is not valid JSON' });
   });
 });
@@ -181,8 +270,20 @@ describe('rates and intervals', () => {
   });
 
   it('scores triggers as precision and recall, counting unknown against the skill', () => {
-    const t = (shouldTrigger: boolean, skillLoaded: 'yes' | 'no' | 'unknown', outcome: TrialResult['outcome'] = 'completed') => ({ shouldTrigger, skillLoaded, outcome });
-    const s = scoreTrigger([t(true, 'yes'), t(true, 'no'), t(true, 'unknown'), t(false, 'no'), t(false, 'yes'), t(false, 'unknown'), t(true, 'yes', 'timeout')]);
+    const t = (
+      shouldTrigger: boolean,
+      skillLoaded: 'yes' | 'no' | 'unknown',
+      outcome: TrialResult['outcome'] = 'completed',
+    ) => ({ shouldTrigger, skillLoaded, outcome });
+    const s = scoreTrigger([
+      t(true, 'yes'),
+      t(true, 'no'),
+      t(true, 'unknown'),
+      t(false, 'no'),
+      t(false, 'yes'),
+      t(false, 'unknown'),
+      t(true, 'yes', 'timeout'),
+    ]);
     expect(s).toMatchObject({ truePositives: 1, falseNegatives: 3, trueNegatives: 1, falsePositives: 2, unknown: 3 });
     expect(s.precision).toBeCloseTo(1 / 3);
     expect(s.recall).toBeCloseTo(1 / 4);
@@ -191,8 +292,14 @@ describe('rates and intervals', () => {
   });
 
   it('summarises an assertion over trials: pass only when every trial passed it', () => {
-    const trial = (status: 'pass' | 'fail' | 'unknown') => ({ assertions: [{ kind: 'exit_code' as const, status, detail: status }] });
-    expect(summariseAssertions([trial('pass'), trial('fail')])[0]).toEqual({ kind: 'exit_code', status: 'fail', detail: '1/2 trials — fail' });
+    const trial = (status: 'pass' | 'fail' | 'unknown') => ({
+      assertions: [{ kind: 'exit_code' as const, status, detail: status }],
+    });
+    expect(summariseAssertions([trial('pass'), trial('fail')])[0]).toEqual({
+      kind: 'exit_code',
+      status: 'fail',
+      detail: '1/2 trials — fail',
+    });
     expect(summariseAssertions([trial('unknown'), trial('unknown')])[0]!.status).toBe('unknown');
     expect(summariseAssertions([trial('pass'), trial('pass')])[0]!.status).toBe('pass');
   });
@@ -209,7 +316,10 @@ function standInOutput(format: string, task: string, skillDir?: string): string 
   made.push(ws);
   if (skillDir) {
     mkdirSync(join(ws, skillDir, 'prereview'), { recursive: true });
-    writeFileSync(join(ws, skillDir, 'prereview', 'SKILL.md'), '---\nname: prereview\ndescription: "Check the pending diff before pushing"\n---\n# Prereview\n');
+    writeFileSync(
+      join(ws, skillDir, 'prereview', 'SKILL.md'),
+      '---\nname: prereview\ndescription: "Check the pending diff before pushing"\n---\n# Prereview\n',
+    );
   }
   return execFileSync(process.execPath, [standIn, '--format', format, task], { cwd: ws, encoding: 'utf8' });
 }
@@ -228,13 +338,18 @@ describe('transcripts, in each preset format', () => {
     expect(quiet.skillLoaded).toBe('no');
     expect(quiet.output).toBe('Looks fine to me.');
     // A different skill's evidence is not this skill's.
-    expect(readTranscript(format, standInOutput(format, 'review the pending change', dir), 'other-skill').skillLoaded).toBe('no');
+    expect(
+      readTranscript(format, standInOutput(format, 'review the pending change', dir), 'other-skill').skillLoaded,
+    ).toBe('no');
   });
 
-  it.each(['claude-code', 'codex', 'gemini'] as const)('%s: a stream cut off before its final event is unknown, not "not loaded"', (format) => {
-    const full = standInOutput(format, 'write a haiku', '.claude/skills').trim().split('\n');
-    expect(readTranscript(format, full.slice(0, -1).join('\n'), 'prereview').skillLoaded).toBe('unknown');
-  });
+  it.each(['claude-code', 'codex', 'gemini'] as const)(
+    '%s: a stream cut off before its final event is unknown, not "not loaded"',
+    (format) => {
+      const full = standInOutput(format, 'write a haiku', '.claude/skills').trim().split('\n');
+      expect(readTranscript(format, full.slice(0, -1).join('\n'), 'prereview').skillLoaded).toBe('unknown');
+    },
+  );
 
   it('reports output that is not the expected event stream as a problem', () => {
     const t = readTranscript('claude-code', 'hello\nworld\n', 'prereview');
@@ -250,11 +365,18 @@ describe('transcripts, in each preset format', () => {
   });
 
   it('recognises a direct read of SKILL.md as loading (Claude Code Read tool)', () => {
-    const line = JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/w/.claude/skills/prereview/SKILL.md' } }] } });
+    const line = JSON.stringify({
+      type: 'assistant',
+      message: {
+        content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/w/.claude/skills/prereview/SKILL.md' } }],
+      },
+    });
     // Evidence counts even in a stream cut short; only "not loaded" needs the final event.
     expect(readTranscript('claude-code', `${line}\n`, 'prereview').skillLoaded).toBe('yes');
     const other = line.replace('prereview/SKILL.md', 'prereview/prompts/x.md');
-    expect(readTranscript('claude-code', `${other}\n{"type":"result","result":"x"}\n`, 'prereview').skillLoaded).toBe('no');
+    expect(readTranscript('claude-code', `${other}\n{"type":"result","result":"x"}\n`, 'prereview').skillLoaded).toBe(
+      'no',
+    );
   });
 });
 
@@ -266,29 +388,85 @@ describe('runners', () => {
       expect(p.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(p.command.some((c) => c.includes('{task}'))).toBe(true);
     }
-    expect(commandFor(PRESETS[0]!, 'do "it"; rm -rf /')).toEqual(['claude', '-p', 'do "it"; rm -rf /', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits']);
+    expect(commandFor(PRESETS[0]!, 'do "it"; rm -rf /')).toEqual([
+      'claude',
+      '-p',
+      'do "it"; rm -rf /',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'acceptEdits',
+    ]);
     expect(commandFor(PRESETS[1]!, 't').slice(0, 3)).toEqual(['codex', 'exec', '--json']);
   });
 
   it('reads [evals.runners.<id>], with presets overridden field by field', () => {
-    const r = readRunners({ evals: { runners: { mine: { command: ['./agent', '{task}'], target: 'claude-code', timeout: 5, env: ['KEY'], read: ['/opt/x'], transcript: 'codex' }, cc: { preset: 'claude-code', timeout: 30 } } } });
+    const r = readRunners({
+      evals: {
+        runners: {
+          mine: {
+            command: ['./agent', '{task}'],
+            target: 'claude-code',
+            timeout: 5,
+            env: ['KEY'],
+            read: ['/opt/x'],
+            transcript: 'codex',
+          },
+          cc: { preset: 'claude-code', timeout: 30 },
+        },
+      },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.runners[0]).toEqual({ id: 'mine', command: ['./agent', '{task}'], target: 'claude-code', timeoutMs: 5000, network: false, env: ['KEY'], read: ['/opt/x'], transcript: 'codex' });
-    expect(r.runners[1]).toMatchObject({ id: 'cc', preset: 'claude-code', timeoutMs: 30000, transcript: 'claude-code', network: true });
+    expect(r.runners[0]).toEqual({
+      id: 'mine',
+      command: ['./agent', '{task}'],
+      target: 'claude-code',
+      timeoutMs: 5000,
+      network: false,
+      env: ['KEY'],
+      read: ['/opt/x'],
+      transcript: 'codex',
+    });
+    expect(r.runners[1]).toMatchObject({
+      id: 'cc',
+      preset: 'claude-code',
+      timeoutMs: 30000,
+      transcript: 'claude-code',
+      network: true,
+    });
     expect(findRunner(r.runners, 'codex')?.preset).toBe('codex');
     expect(findRunner(r.runners, 'nope')).toBeUndefined();
   });
 
   it.each([
     [{ x: { target: 'claude-code' } }, 'kitbash.toml: evals.runners.x.command: must be a non-empty list of strings'],
-    [{ x: { command: ['a'], target: 'claude-code' } }, 'kitbash.toml: evals.runners.x.command: no element holds {task}'],
-    [{ x: { command: ['a', '{task}'], target: 'vim' } }, 'kitbash.toml: evals.runners.x.target: must be a compile target id (got "vim")'],
-    [{ x: { command: ['a', '{task}'], target: 'claude-code', timeout: 0 } }, 'kitbash.toml: evals.runners.x.timeout: seconds'],
-    [{ x: { command: ['a', '{task}'], target: 'claude-code', transcript: 'xml' } }, 'kitbash.toml: evals.runners.x.transcript: must be one of claude-code, codex, gemini, text'],
-    [{ x: { command: ['a', '{task}'], target: 'claude-code', env: ['A B'] } }, 'kitbash.toml: evals.runners.x.env: must be a list of variable names'],
+    [
+      { x: { command: ['a'], target: 'claude-code' } },
+      'kitbash.toml: evals.runners.x.command: no element holds {task}',
+    ],
+    [
+      { x: { command: ['a', '{task}'], target: 'vim' } },
+      'kitbash.toml: evals.runners.x.target: must be a compile target id (got "vim")',
+    ],
+    [
+      { x: { command: ['a', '{task}'], target: 'claude-code', timeout: 0 } },
+      'kitbash.toml: evals.runners.x.timeout: seconds',
+    ],
+    [
+      { x: { command: ['a', '{task}'], target: 'claude-code', transcript: 'xml' } },
+      'kitbash.toml: evals.runners.x.transcript: must be one of claude-code, codex, gemini, text',
+    ],
+    [
+      { x: { command: ['a', '{task}'], target: 'claude-code', env: ['A B'] } },
+      'kitbash.toml: evals.runners.x.env: must be a list of variable names',
+    ],
     [{ x: { preset: 'cursor' } }, 'kitbash.toml: evals.runners.x.preset: unknown preset "cursor"'],
-    [{ x: { command: ['a', '{task}'], target: 'claude-code', colour: 'red' } }, 'kitbash.toml: evals.runners.x.colour: unknown field'],
+    [
+      { x: { command: ['a', '{task}'], target: 'claude-code', colour: 'red' } },
+      'kitbash.toml: evals.runners.x.colour: unknown field',
+    ],
     [{ X: {} }, 'kitbash.toml: evals.runners.X: runner ids are lower-case'],
   ])('refuses a bad runner table in one line: %j', (runners, message) => {
     const r = readRunners({ evals: { runners } });
@@ -319,19 +497,41 @@ function result(over: Partial<EvalResult> = {}): EvalResult {
 describe('reports', () => {
   it('--json has exactly the documented keys', () => {
     const j = JSON.parse(evalJson([result()])) as { results: Record<string, unknown>[] };
-    expect(Object.keys(j.results[0]!)).toEqual(['skill', 'eval', 'runner', 'trials', 'passed', 'pass_rate', 'baseline_pass_rate', 'triggered_rate', 'assertions', 'delta']);
-    expect(j.results[0]).toMatchObject({ pass_rate: 0.6667, baseline_pass_rate: 0, passed: false, assertions: [{ kind: 'output_contains', passed: false }] });
-    const noBaseline = JSON.parse(evalJson([result({ baselinePassRate: null, delta: null })])) as { results: Record<string, unknown>[] };
+    expect(Object.keys(j.results[0]!)).toEqual([
+      'skill',
+      'eval',
+      'runner',
+      'trials',
+      'passed',
+      'pass_rate',
+      'baseline_pass_rate',
+      'triggered_rate',
+      'assertions',
+      'delta',
+    ]);
+    expect(j.results[0]).toMatchObject({
+      pass_rate: 0.6667,
+      baseline_pass_rate: 0,
+      passed: false,
+      assertions: [{ kind: 'output_contains', passed: false }],
+    });
+    const noBaseline = JSON.parse(evalJson([result({ baselinePassRate: null, delta: null })])) as {
+      results: Record<string, unknown>[];
+    };
     expect(noBaseline.results[0]!.baseline_pass_rate).toBeNull();
     expect('delta' in noBaseline.results[0]!).toBe(false);
   });
 
   it('--junit is JUnit XML with one testcase per eval and runner, failures escaped', () => {
     const x = evalJunit([result(), result({ eval: 'trigger', passed: true, passRate: 1 })]);
-    expect(x).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="skillsmith eval" tests="2" failures="1">/);
+    expect(x).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="skillsmith eval" tests="2" failures="1">/,
+    );
     expect(x).toContain('<testsuite name="prereview" tests="2" failures="1">');
     expect(x).toContain('<testcase classname="prereview.stand-in" name="review" time="0.000">');
-    expect(x).toContain('<failure message="pass rate 67% below threshold 100%">output_contains: 2/3 trials — output does not contain &quot;x&quot; &amp; &lt;y&gt;</failure>');
+    expect(x).toContain(
+      '<failure message="pass rate 67% below threshold 100%">output_contains: 2/3 trials — output does not contain &quot;x&quot; &amp; &lt;y&gt;</failure>',
+    );
     expect(x.match(/<failure /g)).toHaveLength(1);
   });
 });
@@ -373,23 +573,45 @@ describe('writing evals', () => {
     expect(parseEvalFile(text, 'evals/new.eval.yaml').ok).toBe(true);
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats(ajv);
-    expect(ajv.validate(JSON.parse(readFileSync(join(__dirname, '../../spec/schema/eval.schema.json'), 'utf8')) as object, parseYaml(text))).toBe(true);
+    expect(
+      ajv.validate(
+        JSON.parse(readFileSync(join(__dirname, '../../spec/schema/eval.schema.json'), 'utf8')) as object,
+        parseYaml(text),
+      ),
+    ).toBe(true);
   });
 
   it('"save this as an eval" expects what the trial did, and that trial passes it', () => {
-    const trial = { task: 'Review: "it" & more', exitCode: 0, changed: ['REVIEW.md', '.kitbash/artifacts/findings.json'], skillLoaded: 'yes' as const, baseline: false };
+    const trial = {
+      task: 'Review: "it" & more',
+      exitCode: 0,
+      changed: ['REVIEW.md', '.kitbash/artifacts/findings.json'],
+      skillLoaded: 'yes' as const,
+      baseline: false,
+    };
     const output = 'Reading the diff\nReview complete: 0 blocking findings.\n';
     const parsed = parseEvalFile(evalFromTrial(trial, output), 'evals/saved.eval.yaml');
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.value.task).toBe(trial.task);
-    expect(parsed.value.assert.map((a) => a.kind)).toEqual(['skill_triggered', 'exit_code', 'files_changed', 'output_contains']);
-    const seen = judgeTrial(parsed.value.assert, obs({ transcript: { ...transcript, output }, changed: trial.changed }));
+    expect(parsed.value.assert.map((a) => a.kind)).toEqual([
+      'skill_triggered',
+      'exit_code',
+      'files_changed',
+      'output_contains',
+    ]);
+    const seen = judgeTrial(
+      parsed.value.assert,
+      obs({ transcript: { ...transcript, output }, changed: trial.changed }),
+    );
     expect(seen.every((a) => a.status === 'pass')).toBe(true);
   });
 
   it('leaves skill_triggered out when the transcript could not tell', () => {
-    const parsed = parseEvalFile(evalFromTrial({ task: 't', exitCode: null, changed: [], skillLoaded: 'unknown', baseline: true }, ''), 'x.eval.yaml');
+    const parsed = parseEvalFile(
+      evalFromTrial({ task: 't', exitCode: null, changed: [], skillLoaded: 'unknown', baseline: true }, ''),
+      'x.eval.yaml',
+    );
     expect(parsed.ok && parsed.value.assert).toEqual([]);
   });
 });

@@ -15,7 +15,13 @@ import { cleanup, installSkills, tempDir, bwrapWorks } from '../sandbox/helpers'
 // The example workspace's stand-in agent: the one `skillsmith eval` runs there in CI.
 const standIn = join(repoRoot, 'examples', 'workspace', 'tools', 'stand-in-agent.mjs');
 const ok = await bwrapWorks();
-const parentEnv = { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: process.env.HOME, SECRET_TOKEN: 'leak-me', PASSED_KEY: 'k-123' };
+const parentEnv = {
+  PATH: process.env.PATH,
+  LANG: 'C.UTF-8',
+  HOME: process.env.HOME,
+  SECRET_TOKEN: 'leak-me',
+  PASSED_KEY: 'k-123',
+};
 
 const runners = `
 [evals.runners.cc]
@@ -69,9 +75,11 @@ function makeProject(extraEvals: Record<string, string> = {}): string {
       version: '0.1.0',
       files: {
         'SKILL.md': '# Prereview\n\nReview the change.\n',
-        'skill.toml': '[skill]\nname = "prereview"\nversion = "0.1.0"\ndescription = "Check the pending diff before pushing"\n\n[context]\nbudget = 1500\n',
+        'skill.toml':
+          '[skill]\nname = "prereview"\nversion = "0.1.0"\ndescription = "Check the pending diff before pushing"\n\n[context]\nbudget = 1500\n',
         'evals/review.eval.yaml': review,
-        'evals/trigger.eval.yaml': 'tier: trigger\nshould_trigger: [Check the pending diff, Is this ready for pushing?]\nshould_not_trigger: [Write a haiku about autumn]\n',
+        'evals/trigger.eval.yaml':
+          'tier: trigger\nshould_trigger: [Check the pending diff, Is this ready for pushing?]\nshould_not_trigger: [Write a haiku about autumn]\n',
         'evals/static.eval.yaml': 'tier: static\nexpect:\n  compiles: true\n',
         'fixtures/repo/app.js': 'export const x = 1;\n',
         'fixtures/repo/README.md': '# fixture\n',
@@ -82,9 +90,15 @@ function makeProject(extraEvals: Record<string, string> = {}): string {
   return root;
 }
 
-async function evals(req: Partial<EvalRequest> & { projectRoot: string }): Promise<{ run: Awaited<ReturnType<typeof runEvals>>; events: EvalEvent[] }> {
+async function evals(
+  req: Partial<EvalRequest> & { projectRoot: string },
+): Promise<{ run: Awaited<ReturnType<typeof runEvals>>; events: EvalEvent[] }> {
   const events: EvalEvent[] = [];
-  const run = await runEvals({ skills: [], baseline: false, ...req }, { onEvent: (e) => events.push(e) }, { parentEnv });
+  const run = await runEvals(
+    { skills: [], baseline: false, ...req },
+    { onEvent: (e) => events.push(e) },
+    { parentEnv },
+  );
   return { run, events };
 }
 
@@ -111,28 +125,31 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
     root = makeProject();
   });
 
-  it.each(['cc', 'cx', 'gm'])('runner %s: every assertion kind passes with the skill, and the baseline shows the effect', async (runner) => {
-    const { run } = await evals({ projectRoot: root, runner, baseline: true, evals: ['review'] });
-    expect(run.problems).toEqual([]);
-    const r = run.results[0]!;
-    expect(r.assertions.map((a) => [a.kind, a.status])).toEqual([
-      ['artifact', 'pass'],
-      ['files_changed', 'pass'],
-      ['output_contains', 'pass'],
-      ['output_matches', 'pass'],
-      ['exit_code', 'pass'],
-      ['skill_triggered', 'pass'],
-      ['files_unchanged', 'pass'],
-    ]);
-    expect(r).toMatchObject({ trials: 2, passRate: 1, baselinePassRate: 0, passed: true, triggeredRate: 1 });
-    expect(r.delta?.value).toBe(1);
-    expect(r.delta?.interval?.low).toBeGreaterThan(0);
-    const base = r.trialResults.filter((t) => t.baseline);
-    expect(base).toHaveLength(2);
-    expect(base.every((t) => t.outcome === 'completed' && !t.passed && t.changed.length === 0)).toBe(true);
-    // The compiled skill is in the workspace exactly as compile lays it out for the target.
-    expect(r.trialResults[0]!.changed).toEqual(['.kitbash/artifacts/findings.json', 'REVIEW.md']);
-  });
+  it.each(['cc', 'cx', 'gm'])(
+    'runner %s: every assertion kind passes with the skill, and the baseline shows the effect',
+    async (runner) => {
+      const { run } = await evals({ projectRoot: root, runner, baseline: true, evals: ['review'] });
+      expect(run.problems).toEqual([]);
+      const r = run.results[0]!;
+      expect(r.assertions.map((a) => [a.kind, a.status])).toEqual([
+        ['artifact', 'pass'],
+        ['files_changed', 'pass'],
+        ['output_contains', 'pass'],
+        ['output_matches', 'pass'],
+        ['exit_code', 'pass'],
+        ['skill_triggered', 'pass'],
+        ['files_unchanged', 'pass'],
+      ]);
+      expect(r).toMatchObject({ trials: 2, passRate: 1, baselinePassRate: 0, passed: true, triggeredRate: 1 });
+      expect(r.delta?.value).toBe(1);
+      expect(r.delta?.interval?.low).toBeGreaterThan(0);
+      const base = r.trialResults.filter((t) => t.baseline);
+      expect(base).toHaveLength(2);
+      expect(base.every((t) => t.outcome === 'completed' && !t.passed && t.changed.length === 0)).toBe(true);
+      // The compiled skill is in the workspace exactly as compile lays it out for the target.
+      expect(r.trialResults[0]!.changed).toEqual(['.kitbash/artifacts/findings.json', 'REVIEW.md']);
+    },
+  );
 
   it('scores the trigger tier as precision and recall', async () => {
     const { run } = await evals({ projectRoot: root, runner: 'cc', evals: ['trigger'] });
@@ -167,10 +184,17 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
 
   it('hides the project and the home from the agent, and passes only the named variables', async () => {
     const p = makeProject({
-      'evals/env.eval.yaml': 'tier: behavioral\ntask: "[env]"\nassert:\n  - output_contains: PASSED_KEY\n  - output_matches: "^(?!.*SECRET_TOKEN)"\n',
+      'evals/env.eval.yaml':
+        'tier: behavioral\ntask: "[env]"\nassert:\n  - output_contains: PASSED_KEY\n  - output_matches: "^(?!.*SECRET_TOKEN)"\n',
     });
-    writeFileSync(join(p, '.kitbash/skills/prereview/evals/probe.eval.yaml'), `tier: behavioral\ntask: "[probe ${join(p, 'app.js')}]"\nassert:\n  - output_contains: "probe: hidden"\n`);
-    writeFileSync(join(p, '.kitbash/skills/prereview/evals/home.eval.yaml'), `tier: behavioral\ntask: "[probe ${process.env.HOME ?? '/root'}/.bashrc]"\nassert:\n  - output_contains: "probe: hidden"\n`);
+    writeFileSync(
+      join(p, '.kitbash/skills/prereview/evals/probe.eval.yaml'),
+      `tier: behavioral\ntask: "[probe ${join(p, 'app.js')}]"\nassert:\n  - output_contains: "probe: hidden"\n`,
+    );
+    writeFileSync(
+      join(p, '.kitbash/skills/prereview/evals/home.eval.yaml'),
+      `tier: behavioral\ntask: "[probe ${process.env.HOME ?? '/root'}/.bashrc]"\nassert:\n  - output_contains: "probe: hidden"\n`,
+    );
     const { run } = await evals({ projectRoot: p, runner: 'plain', evals: ['probe', 'env', 'home'] });
     expect(run.results.map((r) => [r.eval, r.passed])).toEqual([
       ['env', true],
@@ -180,7 +204,8 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
   });
 
   describe('failure paths are reported per trial, never as a pass', () => {
-    const failing = (task: string, extra = ''): string => `tier: behavioral\ntask: "${task}"\n${extra}assert:\n  - output_contains: "x"\n`;
+    const failing = (task: string, extra = ''): string =>
+      `tier: behavioral\ntask: "${task}"\n${extra}assert:\n  - output_contains: "x"\n`;
     let p = '';
     beforeAll(() => {
       p = makeProject({
@@ -222,7 +247,19 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
 
     it('a sandbox that cannot be built refuses the trial', async () => {
       const events: EvalEvent[] = [];
-      const run = await runEvals({ projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'] }, { onEvent: (e) => events.push(e) }, { parentEnv, probe: () => Promise.resolve({ backend: 'bubblewrap', works: false, reason: 'bwrap cannot create a user namespace here' }) });
+      const run = await runEvals(
+        { projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'] },
+        { onEvent: (e) => events.push(e) },
+        {
+          parentEnv,
+          probe: () =>
+            Promise.resolve({
+              backend: 'bubblewrap',
+              works: false,
+              reason: 'bwrap cannot create a user namespace here',
+            }),
+        },
+      );
       expect(run.results[0]!.trialResults[0]).toMatchObject({ outcome: 'refused', passed: false });
       expect(run.results[0]!.error).toContain('bwrap cannot create a user namespace here; evals run only sandboxed');
       expect(run.runnerUnavailable).toBe(true);
@@ -230,7 +267,11 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
 
     it('cancel stops before the next trial', async () => {
       const c = new AbortController();
-      const run = await runEvals({ projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'] }, { signal: c.signal, onEvent: (e) => (e.type === 'trial' ? c.abort() : undefined) }, { parentEnv });
+      const run = await runEvals(
+        { projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'] },
+        { signal: c.signal, onEvent: (e) => (e.type === 'trial' ? c.abort() : undefined) },
+        { parentEnv },
+      );
       expect(run.cancelled).toBe(true);
       expect(run.results[0]!.trialResults).toHaveLength(1);
     });
@@ -240,7 +281,9 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
     it('a malformed eval file is one line naming the file, the field and the problem; the others still run', async () => {
       const p = makeProject({ 'evals/bad.eval.yaml': 'tier: behavioral\ntask: t\nrepeat: many\n' });
       const { run } = await evals({ projectRoot: p, runner: 'cc', evals: ['review'] });
-      expect(run.problems).toEqual(['.kitbash/skills/prereview/evals/bad.eval.yaml: repeat: must be a whole number from 1 to 100 (got "many")']);
+      expect(run.problems).toEqual([
+        '.kitbash/skills/prereview/evals/bad.eval.yaml: repeat: must be a whole number from 1 to 100 (got "many")',
+      ]);
       expect(run.results).toHaveLength(1);
     });
 
@@ -252,21 +295,31 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
     });
 
     it('an unknown runner, an unknown skill and a missing runner table cannot start', async () => {
-      await expect(evals({ projectRoot: root, runner: 'nope' })).rejects.toThrow(new EvalSetupError('--runner nope: no such runner (configured: cc, cx, gm, plain, missing; presets: claude-code, codex, gemini)'));
-      await expect(evals({ projectRoot: root, skills: ['ghost'] })).rejects.toThrow(/^ghost: not installed under \.kitbash\/skills\//);
+      await expect(evals({ projectRoot: root, runner: 'nope' })).rejects.toThrow(
+        new EvalSetupError(
+          '--runner nope: no such runner (configured: cc, cx, gm, plain, missing; presets: claude-code, codex, gemini)',
+        ),
+      );
+      await expect(evals({ projectRoot: root, skills: ['ghost'] })).rejects.toThrow(
+        /^ghost: not installed under \.kitbash\/skills\//,
+      );
       const bare = tempDir('skillsmith-evals-bare-');
       installSkills(bare, { one: { files: { 'evals/a.eval.yaml': 'tier: behavioral\ntask: t\n' } } });
-      await expect(evals({ projectRoot: bare })).rejects.toThrow(/^no runner for \.kitbash\/skills\/one\/evals\/a\.eval\.yaml: configure \[evals\.runners\.<id>\]/);
+      await expect(evals({ projectRoot: bare })).rejects.toThrow(
+        /^no runner for \.kitbash\/skills\/one\/evals\/a\.eval\.yaml: configure \[evals\.runners\.<id>\]/,
+      );
     });
   });
 });
 
-describe.skipIf(!ok)('the app\'s eval service', () => {
+describe.skipIf(!ok)("the app's eval service", () => {
   it('lists evals and runners, follows a run to the end, and reads stored trials back', async () => {
     const p = makeProject();
     const svc = new EvalService();
     const o = svc.overview(p);
-    expect(o.skills.map((s) => [s.name, s.evals.map((e) => e.name), s.refused])).toEqual([['prereview', ['review', 'trigger'], null]]);
+    expect(o.skills.map((s) => [s.name, s.evals.map((e) => e.name), s.refused])).toEqual([
+      ['prereview', ['review', 'trigger'], null],
+    ]);
     expect(o.runners.filter((r) => r.configured).map((r) => [r.id, r.available])).toEqual([
       ['cc', true],
       ['cx', true],
@@ -276,21 +329,52 @@ describe.skipIf(!ok)('the app\'s eval service', () => {
     ]);
     expect(o.runners.filter((r) => !r.configured).map((r) => r.id)).toEqual(['claude-code', 'codex', 'gemini']);
     const owner = {};
-    const started = await svc.start(p, owner, { skills: ['prereview'], runner: 'cc', baseline: true, evals: ['review'] });
+    const started = await svc.start(p, owner, {
+      skills: ['prereview'],
+      runner: 'cc',
+      baseline: true,
+      evals: ['review'],
+    });
     if (!started.ok) throw new Error(started.message);
     expect(svc.active(p)).toBe(started.runId);
-    expect(await svc.start(p, owner, { skills: [], baseline: false })).toEqual({ ok: false, message: `an eval run (${started.runId}) is still running in this project — wait for it or cancel it` });
+    expect(await svc.start(p, owner, { skills: [], baseline: false })).toEqual({
+      ok: false,
+      message: `an eval run (${started.runId}) is still running in this project — wait for it or cancel it`,
+    });
     expect(svc.cancel(started.runId, {})).toBe(false);
     await expect.poll(() => svc.status(started.runId)?.state, { timeout: 30_000 }).toBe('done');
     expect(svc.status(started.runId)).toMatchObject({ done: 4, total: 4, cancelled: false });
 
-    const t = svc.trial(p, { runId: started.runId, skill: 'prereview', eval: 'review', runner: 'cc', baseline: false, index: 0 });
+    const t = svc.trial(p, {
+      runId: started.runId,
+      skill: 'prereview',
+      eval: 'review',
+      runner: 'cc',
+      baseline: false,
+      index: 0,
+    });
     expect(t?.entries.map((e) => e.tool ?? e.kind)).toEqual(['Skill', 'Write', 'Write', 'message', 'result']);
     expect(t?.output).toBe('Review complete: 0 blocking findings.');
     expect(t?.diff).toContain('+++ b/REVIEW.md');
-    const b = svc.trial(p, { runId: started.runId, skill: 'prereview', eval: 'review', runner: 'cc', baseline: true, index: 1 });
+    const b = svc.trial(p, {
+      runId: started.runId,
+      skill: 'prereview',
+      eval: 'review',
+      runner: 'cc',
+      baseline: true,
+      index: 1,
+    });
     expect(b?.trial).toMatchObject({ baseline: true, passed: false, skillLoaded: 'no' });
-    expect(svc.history(p, 'prereview')).toEqual([expect.objectContaining({ runId: started.runId, version: '0.1.0', eval: 'review', runner: 'cc', passRate: 1, baselinePassRate: 0 })]);
+    expect(svc.history(p, 'prereview')).toEqual([
+      expect.objectContaining({
+        runId: started.runId,
+        version: '0.1.0',
+        eval: 'review',
+        runner: 'cc',
+        passRate: 1,
+        baselinePassRate: 0,
+      }),
+    ]);
   });
 
   it('reads stored trials only from its own run folders', async () => {

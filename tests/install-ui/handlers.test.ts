@@ -8,7 +8,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/ipc/dispatch';
-import type { ApplyUpdateResult, ApproveResult, RemovePlanView, ReviewView, UpdateCheck } from '../../shared/ipc/channels/install';
+import type {
+  ApplyUpdateResult,
+  ApproveResult,
+  RemovePlanView,
+  ReviewView,
+  UpdateCheck,
+} from '../../shared/ipc/channels/install';
 import { requireOrSkip } from '../support/paths';
 import { testPlatform, testSession } from '../desktop/helpers';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles, temp, write } from '../workspace/helpers';
@@ -60,12 +66,19 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
       ['network', true],
       ['write', true],
     ]);
-    for (const perm of node.permissions) expect(['enforced', 'advisory', 'unavailable']).toContain(perm.enforcement?.label);
-    expect(review.writes).toEqual(['.kitbash/skills/alpha/SKILL.md', '.kitbash/skills/alpha/skill.toml', 'kitbash.lock']);
+    for (const perm of node.permissions)
+      expect(['enforced', 'advisory', 'unavailable']).toContain(perm.enforcement?.label);
+    expect(review.writes).toEqual([
+      '.kitbash/skills/alpha/SKILL.md',
+      '.kitbash/skills/alpha/skill.toml',
+      'kitbash.lock',
+    ]);
     expect(review.standing.map((s) => s.target)).toEqual(['claude-code', 'agentsmd']);
     for (const s of review.standing) expect(s.after).toBeGreaterThan(s.before);
     expect(review.integrity).toMatch(/^sha256-[0-9a-f]{64}$/);
-    const labels = r.emitted.filter((e) => e.event === 'progress').map((e) => (e.payload as { id: string; label: string }).label);
+    const labels = r.emitted
+      .filter((e) => e.event === 'progress')
+      .map((e) => (e.payload as { id: string; label: string }).label);
     expect(labels[0]).toMatch(/^fetching file:/);
     expect(labels.at(-1)).toBe('review ready');
     expect(existsSync(join(p, '.kitbash', 'skills', 'alpha'))).toBe(false);
@@ -75,7 +88,10 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(existsSync(join(p, '.kitbash', 'skills', 'alpha', 'SKILL.md'))).toBe(true);
     expect(lockNames(p)).toEqual(['alpha']);
     // The review is used up.
-    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
   });
 
   it('a review whose setup script downloads and executes cannot be approved by any message — right hash, wrong hash, or another session', async () => {
@@ -94,30 +110,56 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     const right = await r.raw('install.approve', { id: review.id, integrity: review.integrity });
     expect(right).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(right.ok ? '' : right.error.message).toMatch(/^blocked — .*a blocked review cannot be approved$/);
-    expect(await r.raw('install.approve', { id: review.id, integrity: `sha256-${'0'.repeat(64)}` })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity, force: true })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
-    expect(await r.raw('install.approve', { id: review.id })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
+    expect(await r.raw('install.approve', { id: review.id, integrity: `sha256-${'0'.repeat(64)}` })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity, force: true })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-request' },
+    });
+    expect(await r.raw('install.approve', { id: review.id })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-request' },
+    });
     // Nor through the update channel, nor after a cancel.
-    expect(await r.raw('install.applyUpdate', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await r.raw('install.applyUpdate', { id: review.id, integrity: review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
     const other = renderer(p);
-    expect(await other.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await other.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
     // Refusals do not use the review up: the dialog can still show it, and it still refuses.
-    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(existsSync(join(p, '.kitbash', 'skills', 'fetcher'))).toBe(false);
     expect(lockNames(p)).toEqual([]);
     expect(await r.call('install.cancel', { id: review.id })).toEqual({ cancelled: true });
-    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
     expect(lockNames(p)).toEqual([]);
   });
 
   it('a source outside allow_sources is blocked by policy, with the raw and canonical source named', async () => {
     const repo = gitRepo(skillFiles('', 'outsider'));
-    const p = project({ 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n\n[policy]\nallow_sources = ["gh:acme/*"]\n' });
+    const p = project({
+      'kitbash.toml': '[project]\ntargets = ["claude-code"]\n\n[policy]\nallow_sources = ["gh:acme/*"]\n',
+    });
     const r = renderer(p);
     const review = await r.call<ReviewView>('install.begin', { source: repo.url });
     expect(review.nodes[0]!.policy[0]).toMatch(/^source "file:.*" .*is not in allow_sources \(gh:acme\/\*\)$/);
     expect(review.blockers[0]).toMatch(/^outsider: policy: source /);
-    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await r.raw('install.approve', { id: review.id, integrity: review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(lockNames(p)).toEqual([]);
   });
 
@@ -144,11 +186,23 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     // Remove names the dependents and refuses; the leaf-first order works, and compile prunes are shown.
     const plan = await r.call<RemovePlanView>('install.planRemove', { name: 'base' });
     expect(plan.dependents).toEqual(['app']);
-    expect(await r.raw('install.remove', { name: 'base', orphans: [] })).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'cannot remove base: app depends on it — remove that first' } });
+    expect(await r.raw('install.remove', { name: 'base', orphans: [] })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: 'cannot remove base: app depends on it — remove that first' },
+    });
     const appPlan = await r.call<RemovePlanView>('install.planRemove', { name: 'app' });
-    expect(appPlan).toMatchObject({ name: 'app', version: '1.0.0', dependents: [], orphans: ['base'], deletes: ['.kitbash/skills/app/', '.kitbash/skills/base/'] });
+    expect(appPlan).toMatchObject({
+      name: 'app',
+      version: '1.0.0',
+      dependents: [],
+      orphans: ['base'],
+      deletes: ['.kitbash/skills/app/', '.kitbash/skills/base/'],
+    });
     expect(appPlan.compile.prunes).toContain('.claude/skills/app/SKILL.md');
-    expect(await r.raw('install.remove', { name: 'app', orphans: ['alpha'] })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await r.raw('install.remove', { name: 'app', orphans: ['alpha'] })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     const removed = await r.call<{ removed: string[] }>('install.remove', { name: 'app', orphans: ['base'] });
     expect(removed.removed).toEqual(['app', 'base']);
     expect(lockNames(p)).toEqual([]);
@@ -170,8 +224,14 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(res.review.nodes[0]!.manifest.scripts).toEqual(['scripts/setup.sh']);
     expect(existsSync(join(p, '.kitbash', 'skills', 'drifty'))).toBe(false);
     // The old review is gone; the new one is blocked.
-    expect(await r.raw('install.approve', { id: first.id, integrity: first.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    expect(await r.raw('install.approve', { id: res.review.id, integrity: res.review.integrity })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await r.raw('install.approve', { id: first.id, integrity: first.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+    expect(await r.raw('install.approve', { id: res.review.id, integrity: res.review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('update: the review diff marks escalations, the text diff comes along, and apply re-pins', async () => {
@@ -180,26 +240,47 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     const r = renderer(p);
     const review = await r.call<ReviewView>('install.begin', { source: repo.url });
     await r.call('install.approve', { id: review.id, integrity: review.integrity });
-    expect(await r.call<UpdateCheck>('install.checkUpdate', { name: 'grower' })).toMatchObject({ status: 'up-to-date', name: 'grower', version: '1.0.0' });
-    repo.commit({ ...skillFiles('', 'grower', { version: '1.1.0', network: true }), 'scripts/run.sh': '#!/bin/sh\necho hi\n' });
+    expect(await r.call<UpdateCheck>('install.checkUpdate', { name: 'grower' })).toMatchObject({
+      status: 'up-to-date',
+      name: 'grower',
+      version: '1.0.0',
+    });
+    repo.commit({
+      ...skillFiles('', 'grower', { version: '1.1.0', network: true }),
+      'scripts/run.sh': '#!/bin/sh\necho hi\n',
+    });
     const u = await r.call<UpdateCheck>('install.checkUpdate', { name: 'grower' });
     expect(u.status).toBe('changed');
     if (u.status !== 'changed') return;
     expect(u.from).toBe('1.0.0');
     const esc = (u.review.changes ?? []).filter((c) => c.escalation).map((c) => c.field);
     expect(esc).toEqual(expect.arrayContaining(['permissions.network']));
-    expect(u.review.fileChanges).toEqual(expect.arrayContaining([{ path: 'scripts/run.sh', change: '+' }, { path: 'skill.toml', change: '~' }]));
+    expect(u.review.fileChanges).toEqual(
+      expect.arrayContaining([
+        { path: 'scripts/run.sh', change: '+' },
+        { path: 'skill.toml', change: '~' },
+      ]),
+    );
     expect(u.review.diffs?.find((d) => d.path === 'skill.toml')?.diff).toMatch(/\+network = true/);
     // The pinned source moves again before the approval: nothing applied, the new review comes back.
     repo.commit({ ...skillFiles('', 'grower', { version: '1.2.0', network: true, write: true }) });
-    const moved = await r.call<ApplyUpdateResult>('install.applyUpdate', { id: u.review.id, integrity: u.review.integrity });
+    const moved = await r.call<ApplyUpdateResult>('install.applyUpdate', {
+      id: u.review.id,
+      integrity: u.review.integrity,
+    });
     expect(moved.outcome).toBe('changed');
     if (moved.outcome !== 'changed' || moved.check.status !== 'changed') throw new Error('expected a new review');
     expect(moved.message).toMatch(/^the pinned source changed since you reviewed the update/);
     expect(moved.check.review.nodes[0]!.version).toBe('1.2.0');
     expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.0\.0"/);
-    expect(await r.raw('install.applyUpdate', { id: u.review.id, integrity: u.review.integrity })).toMatchObject({ ok: false, error: { code: 'not-found' } });
-    const applied = await r.call<ApplyUpdateResult>('install.applyUpdate', { id: moved.check.review.id, integrity: moved.check.review.integrity });
+    expect(await r.raw('install.applyUpdate', { id: u.review.id, integrity: u.review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+    const applied = await r.call<ApplyUpdateResult>('install.applyUpdate', {
+      id: moved.check.review.id,
+      integrity: moved.check.review.integrity,
+    });
     expect(applied).toMatchObject({ outcome: 'updated', updated: 'grower', version: '1.2.0' });
     expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.2\.0"/);
     // A blocked update cannot be applied either.
@@ -207,7 +288,10 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     const bad = await r.call<UpdateCheck>('install.checkUpdate', { name: 'grower' });
     if (bad.status !== 'changed') throw new Error('expected a review');
     expect(bad.review.blockers[0]).toMatch(/remote-exec/);
-    expect(await r.raw('install.applyUpdate', { id: bad.review.id, integrity: bad.review.integrity })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await r.raw('install.applyUpdate', { id: bad.review.id, integrity: bad.review.integrity })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.2\.0"/);
   });
 
@@ -221,8 +305,14 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(missing).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
     expect(missing.ok ? '' : missing.error.message).toMatch(/^install: local path not found: /);
     expect(missing.ok ? '' : missing.error.message).not.toContain('\n');
-    expect(await r.raw('install.approve', { id: 'zz', integrity: 'x' })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
-    expect(await r.raw('install.planRemove', { name: '../x' })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
+    expect(await r.raw('install.approve', { id: 'zz', integrity: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-request' },
+    });
+    expect(await r.raw('install.planRemove', { name: '../x' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-request' },
+    });
     writeFileSync(join(p, 'kitbash.toml'), '[project\n');
     const broken = await r.raw('install.begin', { source: 'file:./nope' });
     expect(broken.ok ? '' : broken.error.message).toMatch(/kitbash\.toml/);

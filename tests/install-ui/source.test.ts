@@ -14,14 +14,17 @@ describe('install form → source string', () => {
     expect(sourceOf({ ...EMPTY, gitUrl: 'https://h/r.git' })).toBe('https://h/r.git');
     expect(sourceOf({ ...EMPTY, gitUrl: 'https://h/r.git', gitRef: 'v1' })).toBe('https://h/r.git#v1');
     expect(sourceOf({ ...EMPTY, gitUrl: 'https://h/r.git', gitPath: '/skills/a' })).toBe('https://h/r.git#:skills/a');
-    expect(sourceOf({ ...EMPTY, gitUrl: 'https://h/r.git', gitRef: 'main', gitPath: 'skills/a' })).toBe('https://h/r.git#main:skills/a');
+    expect(sourceOf({ ...EMPTY, gitUrl: 'https://h/r.git', gitRef: 'main', gitPath: 'skills/a' })).toBe(
+      'https://h/r.git#main:skills/a',
+    );
   });
   it('github: gh: is added when missing', () => {
     expect(sourceOf({ ...EMPTY, kind: 'github', github: 'acme/skills/lint@v2' })).toBe('gh:acme/skills/lint@v2');
     expect(sourceOf({ ...EMPTY, kind: 'github', github: 'gh:acme/skills' })).toBe('gh:acme/skills');
   });
   it('main refuses what a renderer could send instead: multi-line, NUL, option-like, padded', () => {
-    for (const bad of ['a\nb', 'a\0b', '--upload-pack=x', ' gh:a/b', '']) expect(SourceText.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    for (const bad of ['a\nb', 'a\0b', '--upload-pack=x', ' gh:a/b', ''])
+      expect(SourceText.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     expect(SourceText.safeParse('gh:acme/skills/lint@v2').success).toBe(true);
   });
 });

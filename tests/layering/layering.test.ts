@@ -30,16 +30,24 @@ const imports = (spec: string) => `import * as m from '${spec}';\nexport const x
 describe('layering: shared/ is pure', () => {
   const file = 'shared/x.ts';
 
-  it.each(['node:fs', 'fs', 'fs/promises', 'path', 'electron', '../main/cli/io', '../renderer/src/App', '../preload/index'])(
-    'rejects importing %s',
-    async (spec) => {
-      const errs = await errorsOf(file, imports(spec), 'no-restricted-imports');
-      expect(errs).toHaveLength(1);
-    },
-  );
+  it.each([
+    'node:fs',
+    'fs',
+    'fs/promises',
+    'path',
+    'electron',
+    '../main/cli/io',
+    '../renderer/src/App',
+    '../preload/index',
+  ])('rejects importing %s', async (spec) => {
+    const errs = await errorsOf(file, imports(spec), 'no-restricted-imports');
+    expect(errs).toHaveLength(1);
+  });
 
   it('rejects type-only imports and re-exports of node:* too', async () => {
-    expect(await errorsOf(file, `import type { Stats } from 'node:fs';\nexport type U = Stats;\n`, 'no-restricted-imports')).toHaveLength(1);
+    expect(
+      await errorsOf(file, `import type { Stats } from 'node:fs';\nexport type U = Stats;\n`, 'no-restricted-imports'),
+    ).toHaveLength(1);
     expect(await errorsOf(file, `export { readFileSync } from 'node:fs';\n`, 'no-restricted-imports')).toHaveLength(1);
   });
 
@@ -74,10 +82,13 @@ describe('layering: shared/ is pure', () => {
 });
 
 describe('layering: renderer/ reaches neither main/ nor Node nor electron', () => {
-  it.each(['electron', '../../main/cli/io', 'node:path', '../../main'])('rejects importing %s from renderer/src/x.tsx', async (spec) => {
-    const code = `import * as m from '${spec}';\nexport function X() { return <div>{String(m)}</div>; }\n`;
-    expect(await errorsOf('renderer/src/x.tsx', code, 'no-restricted-imports')).toHaveLength(1);
-  });
+  it.each(['electron', '../../main/cli/io', 'node:path', '../../main'])(
+    'rejects importing %s from renderer/src/x.tsx',
+    async (spec) => {
+      const code = `import * as m from '${spec}';\nexport function X() { return <div>{String(m)}</div>; }\n`;
+      expect(await errorsOf('renderer/src/x.tsx', code, 'no-restricted-imports')).toHaveLength(1);
+    },
+  );
 
   it('allows the renderer to import React and its own modules', async () => {
     const code = `import { useState } from 'react';\nimport { App } from './App';\nexport function X() { const [s] = useState(0); return <App workspace={String(s)} />; }\n`;
@@ -98,7 +109,8 @@ describe('layering: electron only in the Electron entry files and the preload', 
   });
 
   it('allows Node built-ins in main/services/', async () => {
-    const code = "import { readFile } from 'node:fs/promises';\nexport const read = (p: string) => readFile(p, 'utf8');\n";
+    const code =
+      "import { readFile } from 'node:fs/promises';\nexport const read = (p: string) => readFile(p, 'utf8');\n";
     expect((await lint('main/services/x.ts', code)).filter((m) => m.severity === 2)).toEqual([]);
   });
 });
@@ -119,7 +131,8 @@ describe('layering: shared/tsconfig.json', () => {
 });
 
 describe('layering: no stray electron imports in the source tree', () => {
-  const allowed = (rel: string) => rel === 'main/index.ts' || rel.startsWith('main/electron/') || rel.startsWith('preload/');
+  const allowed = (rel: string) =>
+    rel === 'main/index.ts' || rel.startsWith('main/electron/') || rel.startsWith('preload/');
 
   function sources(dir: string): string[] {
     const out: string[] = [];
@@ -135,7 +148,8 @@ describe('layering: no stray electron imports in the source tree', () => {
   it('finds electron only in main/index.ts, main/electron/ and preload/', () => {
     const files = ['shared', 'main', 'renderer', 'preload'].flatMap(sources);
     expect(files.length).toBeGreaterThan(10);
-    const electronRef = /\bfrom\s*['"]electron(\/[^'"]*)?['"]|\b(require|import)\s*\(\s*['"]electron(\/[^'"]*)?['"]\s*\)/;
+    const electronRef =
+      /\bfrom\s*['"]electron(\/[^'"]*)?['"]|\b(require|import)\s*\(\s*['"]electron(\/[^'"]*)?['"]\s*\)/;
     const offenders = files
       .filter((rel) => !allowed(rel))
       .filter((rel) => electronRef.test(readFileSync(join(repoRoot, rel), 'utf8')));

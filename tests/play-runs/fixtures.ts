@@ -4,7 +4,17 @@
  * slow one to cancel — and, when the corpus is there, a corpus spec copied into the temp
  * project (never into the repository).
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { skillIntegrity, writeLock, type LockEntry } from '../../main/services/lock/index';
@@ -97,11 +107,25 @@ interface SkillFiles {
 }
 
 const skillToml = (name: string, extra = ''): string =>
-  [`[skill]`, `name = "${name}"`, `version = "1.0.0"`, `description = "A skill the playground and runs suites use."`, '', '[context]', 'budget = 1500', '', extra].join('\n');
+  [
+    `[skill]`,
+    `name = "${name}"`,
+    `version = "1.0.0"`,
+    `description = "A skill the playground and runs suites use."`,
+    '',
+    '[context]',
+    'budget = 1500',
+    '',
+    extra,
+  ].join('\n');
 
 function writeSkill(root: string, name: string, s: SkillFiles): void {
   const dir = join(root, '.kitbash', 'skills', name);
-  const files: Record<string, string> = { 'SKILL.md': `# ${name}\n\nA skill the playground and runs suites use.\n`, 'skill.toml': skillToml(name, s.toml), ...s.files };
+  const files: Record<string, string> = {
+    'SKILL.md': `# ${name}\n\nA skill the playground and runs suites use.\n`,
+    'skill.toml': skillToml(name, s.toml),
+    ...s.files,
+  };
   for (const [rel, content] of Object.entries(files)) {
     const abs = join(dir, rel);
     mkdirSync(dirname(abs), { recursive: true });
@@ -150,17 +174,24 @@ export function playProject(): PlayProject {
   mkdirSync(project);
   writeFileSync(join(project, 'kitbash.toml'), '[targets]\nenabled = ["claude-code"]\n');
   writeSkill(project, 'triage', { files: { 'skill.spec.yml': TRIAGE_SPEC } });
-  writeSkill(project, 'net-probe', { toml: '[permissions]\nnetwork = false\n', files: { 'scripts/fetch.js': NET_SCRIPT } });
+  writeSkill(project, 'net-probe', {
+    toml: '[permissions]\nnetwork = false\n',
+    files: { 'scripts/fetch.js': NET_SCRIPT },
+  });
   writeSkill(project, 'hello', { files: { 'scripts/hello.sh': HELLO_SCRIPT } });
   // Its skill.spec.yml is rewritten by the suites (broken specs); nothing runs it.
   writeSkill(project, 'scratch', { files: {} });
   writeSkill(project, 'slow', { files: { 'scripts/slow.js': SLOW_SCRIPT } });
-  writeSkill(project, 'check-gate', { toml: '[targets]\nmode = "gate"\n', files: { 'scripts/gate.sh': '#!/bin/sh\necho "verdict: $1"\n[ "$1" = pass ]\n' } });
+  writeSkill(project, 'check-gate', {
+    toml: '[targets]\nmode = "gate"\n',
+    files: { 'scripts/gate.sh': '#!/bin/sh\necho "verdict: $1"\n[ "$1" = pass ]\n' },
+  });
   if (haveCorpusSpec()) {
     const dest = join(project, '.kitbash', 'skills', 'rote-shell');
     cpSync(CORPUS_SPEC, dest, { recursive: true });
     makeWritable(dest);
-    if (!existsSync(join(dest, 'SKILL.md'))) writeFileSync(join(dest, 'SKILL.md'), '# rote-shell\n\nThe corpus spec, copied for the playground suite.\n');
+    if (!existsSync(join(dest, 'SKILL.md')))
+      writeFileSync(join(dest, 'SKILL.md'), '# rote-shell\n\nThe corpus spec, copied for the playground suite.\n');
     if (!existsSync(join(dest, 'skill.toml'))) writeFileSync(join(dest, 'skill.toml'), skillToml('rote-shell'));
   }
   pinAll(project);

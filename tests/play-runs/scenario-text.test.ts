@@ -20,7 +20,10 @@ function spec(text: string) {
 
 function append(text: string, input: string) {
   const s = spec(text);
-  const name = scenarioName(input, s.tests.map((t) => t.name));
+  const name = scenarioName(
+    input,
+    s.tests.map((t) => t.name),
+  );
   const r = appendScenario(text, { name, input, expect: expectationFrom(decide(s, input)) });
   if (!r.ok) throw new Error(r.message);
   return { name, text: r.text };
@@ -60,7 +63,11 @@ describe('appendScenario', () => {
     const second = append(first.text, 'a bug');
     expect(second.name).toBe('playground: a bug (2)');
     expect(second.text.endsWith('commands:\n  announce:\n    template: echo shipped\n')).toBe(true);
-    expect(spec(second.text).tests.map((t) => t.name).slice(-2)).toEqual(['playground: a bug', 'playground: a bug (2)']);
+    expect(
+      spec(second.text)
+        .tests.map((t) => t.name)
+        .slice(-2),
+    ).toEqual(['playground: a bug', 'playground: a bug (2)']);
   });
 
   it('creates the list when `tests` is absent, empty or `[]`', () => {
@@ -75,29 +82,43 @@ describe('appendScenario', () => {
   });
 
   it('refuses text that does not parse, with the reason', () => {
-    expect(appendScenario('a: [', { name: 'x', input: 'y', expect: { route: 'a' } })).toMatchObject({ ok: false, message: expect.stringMatching(/does not parse/) });
-    expect(appendScenario(TRIAGE_SPEC, { name: 'x', input: 'y', expect: { route: 'nowhere' } })).toMatchObject({ ok: false, message: expect.stringMatching(/would not validate: unknown reference "nowhere"/) });
+    expect(appendScenario('a: [', { name: 'x', input: 'y', expect: { route: 'a' } })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/does not parse/),
+    });
+    expect(appendScenario(TRIAGE_SPEC, { name: 'x', input: 'y', expect: { route: 'nowhere' } })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/would not validate: unknown reference "nowhere"/),
+    });
   });
 });
 
 const valid = join(corpusDir, 'skillspec', 'valid');
-describe.skipIf(!requireOrSkip('the SkillSpec corpus at ../shared/corpus/skillspec', existsSync(valid)))('appendScenario on corpus specs', () => {
-  it.each(['.claude/skills/rote-shell/skill.spec.yml', 'examples/skill-router/skill.spec.yml', 'examples/durable-executor/skill.spec.yml', 'skills/skillspec/skill.spec.yml'])('%s keeps the rest of the file and the new test passes', (rel) => {
-    const original = readFileSync(join(valid, rel), 'utf8');
-    const s = spec(original);
-    const input = s.tests[0]!.input + ' and then some';
-    const { name, text } = append(original, input);
-    const after = spec(text);
-    expect(after.tests.length).toBe(s.tests.length + 1);
-    expect(after.tests.find((t) => t.name === name)!.input).toBe(input);
-    // Only lines were added: removing the new item's lines gives the original back.
-    const a = original.split('\n');
-    const b = text.split('\n');
-    let i = 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    const addedCount = b.length - a.length;
-    expect(b.slice(i + addedCount)).toEqual(a.slice(i));
-    expect(b.slice(i, i + addedCount).join('\n')).toContain(JSON.stringify(name).slice(1, -1).slice(0, 20));
-    expect(runScenarioTests(after).failed).toEqual([]);
-  });
-});
+describe.skipIf(!requireOrSkip('the SkillSpec corpus at ../shared/corpus/skillspec', existsSync(valid)))(
+  'appendScenario on corpus specs',
+  () => {
+    it.each([
+      '.claude/skills/rote-shell/skill.spec.yml',
+      'examples/skill-router/skill.spec.yml',
+      'examples/durable-executor/skill.spec.yml',
+      'skills/skillspec/skill.spec.yml',
+    ])('%s keeps the rest of the file and the new test passes', (rel) => {
+      const original = readFileSync(join(valid, rel), 'utf8');
+      const s = spec(original);
+      const input = s.tests[0]!.input + ' and then some';
+      const { name, text } = append(original, input);
+      const after = spec(text);
+      expect(after.tests.length).toBe(s.tests.length + 1);
+      expect(after.tests.find((t) => t.name === name)!.input).toBe(input);
+      // Only lines were added: removing the new item's lines gives the original back.
+      const a = original.split('\n');
+      const b = text.split('\n');
+      let i = 0;
+      while (i < a.length && a[i] === b[i]) i++;
+      const addedCount = b.length - a.length;
+      expect(b.slice(i + addedCount)).toEqual(a.slice(i));
+      expect(b.slice(i, i + addedCount).join('\n')).toContain(JSON.stringify(name).slice(1, -1).slice(0, 20));
+      expect(runScenarioTests(after).failed).toEqual([]);
+    });
+  },
+);

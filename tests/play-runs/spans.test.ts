@@ -38,7 +38,8 @@ rules:
       user_says_any: ["zebra"]
 `);
 
-const texts = (input: string) => matchedPhraseSpans(SPEC, input).map((s) => [input.slice(s.start, s.end), s.rule_id, s.source]);
+const texts = (input: string) =>
+  matchedPhraseSpans(SPEC, input).map((s) => [input.slice(s.start, s.end), s.rule_id, s.source]);
 
 describe('matchedPhraseSpans', () => {
   it('finds each matched phrase, case-insensitively, with its plural, at its offsets in the original input', () => {
@@ -81,18 +82,27 @@ const haveCorpus = requireOrSkip('the SkillSpec corpus at ../shared/corpus/skill
 
 describe.skipIf(!haveCorpus)('spans over the corpus', () => {
   it('every phrase-matched rule of every scenario input has a span, and every span is a real bounded match', () => {
-    const entries = (JSON.parse(readFileSync(manifest, 'utf8')) as { path: string; kind: string }[]).filter((e) => e.kind === 'valid');
+    const entries = (JSON.parse(readFileSync(manifest, 'utf8')) as { path: string; kind: string }[]).filter(
+      (e) => e.kind === 'valid',
+    );
     expect(entries.length).toBeGreaterThan(15);
     let checked = 0;
     for (const e of entries) {
       const spec = load(readFileSync(join(corpusDir, 'skillspec', e.path), 'utf8'));
       for (const t of spec.tests) {
         const d = decide(spec, t.input);
-        const spans = matchedPhraseSpans(spec, t.input, d.matched_rules.map((m) => m.id));
+        const spans = matchedPhraseSpans(
+          spec,
+          t.input,
+          d.matched_rules.map((m) => m.id),
+        );
         for (const m of d.matched_rules) {
           const rule = spec.rules.find((r) => r.id === m.id)!;
           if (rule.when.user_says_any.length || rule.when.user_says_all_groups.length) {
-            expect(spans.some((s) => s.rule_id === m.id && s.source !== 'heuristic'), `${e.path} ${t.name} ${m.id}`).toBe(true);
+            expect(
+              spans.some((s) => s.rule_id === m.id && s.source !== 'heuristic'),
+              `${e.path} ${t.name} ${m.id}`,
+            ).toBe(true);
             checked++;
           }
         }

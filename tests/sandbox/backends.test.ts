@@ -15,15 +15,27 @@ import { cleanup, fakeBwrap, tempDir } from './helpers';
 
 afterAll(cleanup);
 
-function policy(perm: { network?: boolean; write?: boolean; produces?: string[] } = {}, over: Partial<SandboxPolicy> = {}): SandboxPolicy {
+function policy(
+  perm: { network?: boolean; write?: boolean; produces?: string[] } = {},
+  over: Partial<SandboxPolicy> = {},
+): SandboxPolicy {
   return {
     ...policyFromManifest({
-      manifest: { permissions: { tools: ['bash:git *'], network: perm.network ?? false, write: perm.write ?? false }, artifacts: { produces: perm.produces ?? [], consumes: [] } },
+      manifest: {
+        permissions: { tools: ['bash:git *'], network: perm.network ?? false, write: perm.write ?? false },
+        artifacts: { produces: perm.produces ?? [], consumes: [] },
+      },
       workspace: '/home/dev/proj',
       skillDir: '/home/dev/proj/.kitbash/skills/demo',
       scratchDir: '/tmp/skillsmith-run-x/scratch',
       homeDir: '/tmp/skillsmith-run-x/home',
-      parentEnv: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', TERM: 'xterm', AWS_SECRET_ACCESS_KEY: 'no', HOME: '/home/dev' },
+      parentEnv: {
+        PATH: '/usr/bin:/bin',
+        LANG: 'C.UTF-8',
+        TERM: 'xterm',
+        AWS_SECRET_ACCESS_KEY: 'no',
+        HOME: '/home/dev',
+      },
       passEnv: { CI: '1' },
       hiddenHomes: ['/home/dev', '/home/dev', '/'],
     }),
@@ -68,7 +80,13 @@ describe('bubblewrap argv', () => {
       const a = bwrapArgs(policy({ network }), ['/x/scripts/run.sh', 'arg one'], opts);
       expect(a.slice(0, 5)).toEqual(['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL']);
       expect(a).not.toContain('--share-net');
-      expect(a.slice(-5)).toEqual(['-c', expect.stringContaining('stray'), 'skillsmith-run', '/x/scripts/run.sh', 'arg one']);
+      expect(a.slice(-5)).toEqual([
+        '-c',
+        expect.stringContaining('stray'),
+        'skillsmith-run',
+        '/x/scripts/run.sh',
+        'arg one',
+      ]);
       expect(at(a, '--chdir', '/home/dev/proj')).toBeGreaterThan(0);
       // bwrap reports its child on fd 5 and waits on fd 6 until the cgroup and the link are set up.
       expect(at(a, '--info-fd', '5', '--block-fd', '6')).toBeGreaterThan(0);
@@ -80,15 +98,23 @@ describe('bubblewrap argv', () => {
     expect(at(a, '--ro-bind', '/', '/')).toBe(-1);
     for (const d of ['/usr', '/etc', '/lib']) expect(at(a, '--ro-bind', d, d)).toBeGreaterThan(0);
     expect(a.join(' ')).not.toMatch(/--(ro-)?bind \/(run|var|srv|mnt|media|root|home) /);
-    const linked = bwrapArgs(policy(), ['x'], { ...opts, readlink: (p: string) => (p === '/bin' ? 'usr/bin' : undefined) });
+    const linked = bwrapArgs(policy(), ['x'], {
+      ...opts,
+      readlink: (p: string) => (p === '/bin' ? 'usr/bin' : undefined),
+    });
     expect(at(linked, '--symlink', 'usr/bin', '/bin')).toBeGreaterThan(0);
     expect(a.lastIndexOf('--remount-ro')).toBeGreaterThan(a.lastIndexOf('--tmpfs'));
     expect(a[a.lastIndexOf('--remount-ro') + 1]).toBe('/');
   });
 
   it('covers /etc secrets and ssh host keys; PATH folders outside homes are visible, those inside are not', () => {
-    const a = bwrapArgs(policy({}, { env: { PATH: '/usr/bin:/nix/bin:/home/dev/.cargo/bin:/root/bin:/tmp/x' } }), ['x'], { ...opts, list: () => ['ssh_host_ed25519_key', 'ssh_host_ed25519_key.pub', 'ssh_config'] });
-    for (const f of ['/etc/shadow', '/etc/gshadow', '/etc/ssh/ssh_host_ed25519_key']) expect(at(a, '--ro-bind', '/dev/null', f)).toBeGreaterThan(at(a, '--ro-bind', '/etc', '/etc'));
+    const a = bwrapArgs(
+      policy({}, { env: { PATH: '/usr/bin:/nix/bin:/home/dev/.cargo/bin:/root/bin:/tmp/x' } }),
+      ['x'],
+      { ...opts, list: () => ['ssh_host_ed25519_key', 'ssh_host_ed25519_key.pub', 'ssh_config'] },
+    );
+    for (const f of ['/etc/shadow', '/etc/gshadow', '/etc/ssh/ssh_host_ed25519_key'])
+      expect(at(a, '--ro-bind', '/dev/null', f)).toBeGreaterThan(at(a, '--ro-bind', '/etc', '/etc'));
     expect(a).not.toContain('/etc/ssh/ssh_host_ed25519_key.pub');
     expect(at(a, '--ro-bind', '/nix/bin', '/nix/bin')).toBeGreaterThan(0);
     for (const p of ['/home/dev/.cargo/bin', '/root/bin', '/tmp/x']) expect(a).not.toContain(p);
@@ -96,7 +122,8 @@ describe('bubblewrap argv', () => {
 
   it('scratch, HOME and /tmp are size-capped tmpfs; nothing of the run is written to the host', () => {
     const a = bwrapArgs(policy({}, { limits: { ...policy().limits, scratchBytes: 1234 } }), ['x'], opts);
-    for (const d of ['/tmp', '/tmp/skillsmith-run-x/scratch', '/tmp/skillsmith-run-x/home']) expect(at(a, '--size', '1234', '--tmpfs', d)).toBeGreaterThan(0);
+    for (const d of ['/tmp', '/tmp/skillsmith-run-x/scratch', '/tmp/skillsmith-run-x/home'])
+      expect(at(a, '--size', '1234', '--tmpfs', d)).toBeGreaterThan(0);
     expect(a).not.toContain('--bind-try');
     expect(at(a, '--bind', '/tmp/skillsmith-run-x/home', '/tmp/skillsmith-run-x/home')).toBe(-1);
   });
@@ -105,25 +132,41 @@ describe('bubblewrap argv', () => {
     const ro = bwrapArgs(policy(), ['x'], opts);
     expect(at(ro, '--ro-bind', '/home/dev/proj', '/home/dev/proj')).toBeGreaterThan(0);
     expect(ro.filter((v) => v === '--bind')).toEqual([]);
-    const w = bwrapArgs(policy({ write: true }, { writableEntries: ['/home/dev/proj/src', '/home/dev/proj/README.md'], protectedInside: ['/home/dev/proj/src/hooks'] }), ['x'], opts);
+    const w = bwrapArgs(
+      policy(
+        { write: true },
+        {
+          writableEntries: ['/home/dev/proj/src', '/home/dev/proj/README.md'],
+          protectedInside: ['/home/dev/proj/src/hooks'],
+        },
+      ),
+      ['x'],
+      opts,
+    );
     const ws = at(w, '--ro-bind', '/home/dev/proj', '/home/dev/proj');
     const src = at(w, '--bind', '/home/dev/proj/src', '/home/dev/proj/src');
     expect(ws).toBeGreaterThan(0);
     expect(src).toBeGreaterThan(ws);
     expect(at(w, '--bind', '/home/dev/proj/README.md', '/home/dev/proj/README.md')).toBeGreaterThan(ws);
     expect(at(w, '--ro-bind', '/home/dev/proj/src/hooks', '/home/dev/proj/src/hooks')).toBeGreaterThan(src);
-    expect(at(w, '--ro-bind', '/home/dev/proj/.kitbash/skills/demo', '/home/dev/proj/.kitbash/skills/demo')).toBeGreaterThan(src);
+    expect(
+      at(w, '--ro-bind', '/home/dev/proj/.kitbash/skills/demo', '/home/dev/proj/.kitbash/skills/demo'),
+    ).toBeGreaterThan(src);
     expect(at(w, '--bind', '/home/dev/proj', '/home/dev/proj')).toBe(-1);
   });
 
   it('the artifacts folder is bound writable after the read-only workspace', () => {
     const a = bwrapArgs(policy({ produces: ['findings@1'] }), ['x'], opts);
-    expect(at(a, '--bind', '/home/dev/proj/.kitbash/artifacts', '/home/dev/proj/.kitbash/artifacts')).toBeGreaterThan(at(a, '--ro-bind', '/home/dev/proj', '/home/dev/proj'));
+    expect(at(a, '--bind', '/home/dev/proj/.kitbash/artifacts', '/home/dev/proj/.kitbash/artifacts')).toBeGreaterThan(
+      at(a, '--ro-bind', '/home/dev/proj', '/home/dev/proj'),
+    );
   });
 
   it('network = true gets the generated resolv.conf over the real one; no network, none', () => {
     const resolv = { file: '/tmp/skillsmith-run-x/resolv.conf', target: '/run/systemd/resolve/stub-resolv.conf' };
-    expect(at(bwrapArgs(policy({ network: true }), ['x'], { ...opts, resolv }), '--ro-bind', resolv.file, resolv.target)).toBeGreaterThan(0);
+    expect(
+      at(bwrapArgs(policy({ network: true }), ['x'], { ...opts, resolv }), '--ro-bind', resolv.file, resolv.target),
+    ).toBeGreaterThan(0);
     expect(bwrapArgs(policy(), ['x'], { ...opts, resolv })).not.toContain(resolv.file);
   });
 
@@ -163,11 +206,24 @@ describe('macOS sandbox-exec profile', () => {
       '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
       '(allow file-write* (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
       '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
-      `(deny file-write* (subpath (param "SKILL_DIR")) ${policy().readOnlyInWorkspace.map((_, i) => `(subpath (param "READ_ONLY_${i}"))`).join(' ')})`,
+      `(deny file-write* (subpath (param "SKILL_DIR")) ${policy()
+        .readOnlyInWorkspace.map((_, i) => `(subpath (param "READ_ONLY_${i}"))`)
+        .join(' ')})`,
       '',
     ]);
-    expect(params).toMatchObject({ WORKSPACE: '/home/dev/proj', SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo', HIDDEN_HOME_0: '/home/dev' });
-    expect(Object.values(params)).toEqual(expect.arrayContaining(['/home/dev/proj/.kitbash', '/home/dev/proj/.mcp.json', '/home/dev/proj/.claude', '/home/dev/proj/.husky']));
+    expect(params).toMatchObject({
+      WORKSPACE: '/home/dev/proj',
+      SKILL_DIR: '/home/dev/proj/.kitbash/skills/demo',
+      HIDDEN_HOME_0: '/home/dev',
+    });
+    expect(Object.values(params)).toEqual(
+      expect.arrayContaining([
+        '/home/dev/proj/.kitbash',
+        '/home/dev/proj/.mcp.json',
+        '/home/dev/proj/.claude',
+        '/home/dev/proj/.husky',
+      ]),
+    );
     expect(profile).not.toContain('network');
   });
 
@@ -186,7 +242,9 @@ describe('macOS sandbox-exec profile', () => {
     expect(profile).toContain('com.apple.mDNSResponder');
     const lines = profile.trim().split('\n');
     const deny = lines.findIndex((l) => l.startsWith('(deny file-write*'));
-    expect(lines.findIndex((l, i) => i > deny && l === '(allow file-write* (subpath (param "WRITABLE_0")))')).toBeGreaterThan(deny);
+    expect(
+      lines.findIndex((l, i) => i > deny && l === '(allow file-write* (subpath (param "WRITABLE_0")))'),
+    ).toBeGreaterThan(deny);
   });
 
   it('paths travel as -D parameters, so a quote in a path cannot change the profile', () => {
@@ -202,44 +260,85 @@ describe('macOS sandbox-exec profile', () => {
 
 describe('probe', () => {
   it('names the user-namespace restriction when bwrap fails the way Ubuntu 24.04 makes it fail', async () => {
-    const s = await probeBwrap({ bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), readSysctl: (p) => (p.endsWith('apparmor_restrict_unprivileged_userns') ? '1' : undefined) });
-    expect(s).toMatchObject({ backend: 'bubblewrap', works: false, detail: 'bwrap: setting up uid map: Permission denied' });
+    const s = await probeBwrap({
+      bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')),
+      readSysctl: (p) => (p.endsWith('apparmor_restrict_unprivileged_userns') ? '1' : undefined),
+    });
+    expect(s).toMatchObject({
+      backend: 'bubblewrap',
+      works: false,
+      detail: 'bwrap: setting up uid map: Permission denied',
+    });
     expect(s.reason).toMatch(/user namespace.*apparmor_restrict_unprivileged_userns = 1 \(Ubuntu/);
   });
 
   it('reads the other kernel knobs, and says so when none explains it', () => {
-    expect(usernsCause((p) => (p.endsWith('unprivileged_userns_clone') ? '0' : undefined))).toMatch(/unprivileged_userns_clone = 0/);
-    expect(usernsCause((p) => (p.endsWith('max_user_namespaces') ? '0' : undefined))).toMatch(/max_user_namespaces = 0/);
+    expect(usernsCause((p) => (p.endsWith('unprivileged_userns_clone') ? '0' : undefined))).toMatch(
+      /unprivileged_userns_clone = 0/,
+    );
+    expect(usernsCause((p) => (p.endsWith('max_user_namespaces') ? '0' : undefined))).toMatch(
+      /max_user_namespaces = 0/,
+    );
     expect(usernsCause(() => undefined)).toMatch(/container or security policy/);
   });
 
   it('a bwrap that fails for another reason is reported with what it printed', async () => {
     const s = await probeBwrap({ bwrapPath: fakeBwrap(tempDir('skillsmith-fake-'), 'broken') });
-    expect(s).toMatchObject({ works: false, reason: 'a trivial sandboxed command failed (exit 1)', detail: 'bwrap: something unexpected went wrong' });
+    expect(s).toMatchObject({
+      works: false,
+      reason: 'a trivial sandboxed command failed (exit 1)',
+      detail: 'bwrap: something unexpected went wrong',
+    });
   });
 
   it('a missing binary is "not installed"; another OS has no backend', async () => {
-    expect((await probeBwrap({ bwrapPath: '/nonexistent/bwrap' })).reason).toBe('bubblewrap is not installed (no /nonexistent/bwrap)');
-    expect(await probeBackend({ platform: 'win32', bwrapPath: '/x', sandboxExecPath: '/x' })).toMatchObject({ backend: 'none', works: false });
+    expect((await probeBwrap({ bwrapPath: '/nonexistent/bwrap' })).reason).toBe(
+      'bubblewrap is not installed (no /nonexistent/bwrap)',
+    );
+    expect(await probeBackend({ platform: 'win32', bwrapPath: '/x', sandboxExecPath: '/x' })).toMatchObject({
+      backend: 'none',
+      works: false,
+    });
   });
 
-  it('describes a skill\'s own permissions when given them', async () => {
-    const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' }, { permissions: { network: true, write: true, tools: ['read'] }, producesArtifacts: true });
-    expect(r.rows.find((x) => x.id === 'network')?.what).toMatch(/^the outside world only \(permissions.network = true\).*no route to this machine's loopback or its own addresses/);
-    expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(/^the project's existing files and folders writable \(permissions.write = true\) and \.kitbash\/artifacts\/; no new top-level entries; read-only even if they do not exist yet: .*\.claude.*\.mcp\.json/);
+  it("describes a skill's own permissions when given them", async () => {
+    const r = await probeReport(
+      { platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' },
+      { permissions: { network: true, write: true, tools: ['read'] }, producesArtifacts: true },
+    );
+    expect(r.rows.find((x) => x.id === 'network')?.what).toMatch(
+      /^the outside world only \(permissions.network = true\).*no route to this machine's loopback or its own addresses/,
+    );
+    expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(
+      /^the project's existing files and folders writable \(permissions.write = true\) and \.kitbash\/artifacts\/; no new top-level entries; read-only even if they do not exist yet: .*\.claude.*\.mcp\.json/,
+    );
     expect(r.rows.find((x) => x.id === 'tools')?.what).toContain('"read"');
   });
 
   it('a failing probe labels every OS restriction advisory, so runs are refused', async () => {
-    const r = await probeReport({ platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/x' });
-    expect(r.rows.filter((x) => x.id !== 'output' && x.id !== 'pinning').every((x) => x.label === LABEL.advisory)).toBe(true);
-    expect(unenforced(r.rows).map((x) => x.id)).toEqual(['network', 'unix-sockets', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
+    const r = await probeReport({
+      platform: 'linux',
+      bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')),
+      sandboxExecPath: '/x',
+    });
+    expect(r.rows.filter((x) => x.id !== 'output' && x.id !== 'pinning').every((x) => x.label === LABEL.advisory)).toBe(
+      true,
+    );
+    expect(unenforced(r.rows).map((x) => x.id)).toEqual([
+      'network',
+      'unix-sockets',
+      'filesystem',
+      'skill-folder',
+      'home',
+      'environment',
+      'privileges',
+    ]);
   });
 });
 
 describe('labels', () => {
   const p = policy();
-  it('a working bubblewrap holds every OS row; tools stay advisory and output is the runner\'s', () => {
+  it("a working bubblewrap holds every OS row; tools stay advisory and output is the runner's", () => {
     const rows = restrictionRows({ backend: 'bubblewrap', works: true, cgroup: { pids: true, memory: false } }, p);
     expect(Object.fromEntries(rows.map((r) => [r.id, r.label]))).toEqual({
       network: LABEL.bubblewrap,
@@ -273,15 +372,26 @@ describe('labels', () => {
 
   it('network = true is held only where pasta gives the run its own linked namespace; otherwise the run is refused', () => {
     const open = policy({ network: true });
-    expect(restrictionRows({ backend: 'bubblewrap', works: true, netns: { works: true } }, open).find((r) => r.id === 'network')?.label).toBe(LABEL.bubblewrap);
-    const without = restrictionRows({ backend: 'bubblewrap', works: true, netns: { works: false, reason: 'no pasta' } }, open);
+    expect(
+      restrictionRows({ backend: 'bubblewrap', works: true, netns: { works: true } }, open).find(
+        (r) => r.id === 'network',
+      )?.label,
+    ).toBe(LABEL.bubblewrap);
+    const without = restrictionRows(
+      { backend: 'bubblewrap', works: true, netns: { works: false, reason: 'no pasta' } },
+      open,
+    );
     expect(unenforced(without).map((r) => r.id)).toEqual(['network']);
     // sandbox-exec opens every socket for network = true: refused too.
-    expect(unenforced(restrictionRows({ backend: 'sandbox-exec', works: true }, open)).map((r) => r.id)).toEqual(['network', 'unix-sockets']);
+    expect(unenforced(restrictionRows({ backend: 'sandbox-exec', works: true }, open)).map((r) => r.id)).toEqual([
+      'network',
+      'unix-sockets',
+    ]);
   });
 
   it('the process cap is advisory where neither a pids cgroup nor a binding RLIMIT_NPROC (root) holds it', () => {
-    const label = (b: Parameters<typeof restrictionRows>[0]): string | undefined => restrictionRows(b, p).find((r) => r.id === 'limit-processes')?.label;
+    const label = (b: Parameters<typeof restrictionRows>[0]): string | undefined =>
+      restrictionRows(b, p).find((r) => r.id === 'limit-processes')?.label;
     expect(label({ backend: 'bubblewrap', works: true, nprocBinds: false })).toBe(LABEL.advisory);
     expect(label({ backend: 'bubblewrap', works: true, nprocBinds: true })).toBe(LABEL.rlimit);
     expect(label({ backend: 'bubblewrap', works: true, cgroup: { pids: true, memory: true } })).toBe(LABEL.cgroup);
@@ -343,7 +453,9 @@ describe('no-network seccomp filter', () => {
 
   it('bwrap gets --seccomp 4 with or without network, with the program on fd 4', () => {
     expect(at(bwrapArgs(policy(), ['x'], { exists: all, arch: 'x64' }), '--seccomp', '4')).toBeGreaterThan(0);
-    expect(at(bwrapArgs(policy({ network: true }), ['x'], { exists: all, arch: 'x64' }), '--seccomp', '4')).toBeGreaterThan(0);
+    expect(
+      at(bwrapArgs(policy({ network: true }), ['x'], { exists: all, arch: 'x64' }), '--seccomp', '4'),
+    ).toBeGreaterThan(0);
     expect(bwrapArgs(policy(), ['x'], { exists: all, arch: 'ppc64' })).not.toContain('--seccomp');
     expect(bwrapCommand(policy(), ['x'], { arch: 'x64' }).fd4).toEqual(unixSocketFilter('x64'));
     expect(bwrapCommand(policy({ network: true }), ['x'], { arch: 'x64' }).fd4).toEqual(unixSocketFilter('x64'));
@@ -352,7 +464,9 @@ describe('no-network seccomp filter', () => {
 
 describe('sandbox-exec paths', () => {
   it('are resolved before they reach the profile (Seatbelt sees /private/tmp, not /tmp)', () => {
-    const cmd = sandboxExecCommand(policy(), ['/bin/true'], '/usr/bin/sandbox-exec', (p) => p.replace(/^\/tmp\//, '/private/tmp/'));
+    const cmd = sandboxExecCommand(policy(), ['/bin/true'], '/usr/bin/sandbox-exec', (p) =>
+      p.replace(/^\/tmp\//, '/private/tmp/'),
+    );
     expect(cmd.args).toContain('SCRATCH=/private/tmp/skillsmith-run-x/scratch');
     expect(cmd.args).toContain('WORKSPACE=/home/dev/proj');
   });
@@ -362,16 +476,31 @@ describe('executor', () => {
   it('tells a sandbox that could not be set up apart from a failing script', async () => {
     const { execute } = await import('../../main/services/sandbox/exec');
     const env = { PATH: '/usr/bin:/bin' };
-    const broken = await execute({ file: '/bin/sh', args: ['-c', 'echo "bwrap: Can\'t find source path" >&2; exit 1'], env, cwd: '/', reportsStrays: true }, { timeoutMs: 5000, maxOutputBytes: 1000 });
+    const broken = await execute(
+      {
+        file: '/bin/sh',
+        args: ['-c', 'echo "bwrap: Can\'t find source path" >&2; exit 1'],
+        env,
+        cwd: '/',
+        reportsStrays: true,
+      },
+      { timeoutMs: 5000, maxOutputBytes: 1000 },
+    );
     expect(broken.spawnError).toMatch(/^the sandbox could not be set up \(\/bin\/sh exited 1/);
-    const failing = await execute({ file: '/bin/sh', args: ['-c', 'echo started >&3; exit 1'], env, cwd: '/', reportsStrays: true }, { timeoutMs: 5000, maxOutputBytes: 1000 });
+    const failing = await execute(
+      { file: '/bin/sh', args: ['-c', 'echo started >&3; exit 1'], env, cwd: '/', reportsStrays: true },
+      { timeoutMs: 5000, maxOutputBytes: 1000 },
+    );
     expect(failing.spawnError).toBeUndefined();
     expect(failing.code).toBe(1);
   });
 
   it('a binary that does not exist is a start failure, not an exit code', async () => {
     const { execute } = await import('../../main/services/sandbox/exec');
-    const r = await execute({ file: '/nonexistent/tool', args: [], env: {}, cwd: '/', reportsStrays: false }, { timeoutMs: 5000, maxOutputBytes: 1000 });
+    const r = await execute(
+      { file: '/nonexistent/tool', args: [], env: {}, cwd: '/', reportsStrays: false },
+      { timeoutMs: 5000, maxOutputBytes: 1000 },
+    );
     expect(r.spawnError).toBe('/nonexistent/tool: ENOENT');
     expect(r.code).toBeNull();
   });
@@ -382,7 +511,10 @@ describe('probe with the seccomp filter', () => {
     const dir = tempDir('skillsmith-fake-');
     const p = join(dir, 'bwrap');
     // Fails only when given --seccomp, and only after reading the program from fd 4.
-    writeFileSync(p, '#!/bin/sh\nfor a in "$@"; do [ "$a" = --seccomp ] && { cat <&4 >/dev/null; echo "bwrap: prctl(PR_SET_SECCOMP): Invalid argument" >&2; exit 1; }; done\necho skillsmith-probe-ok\n');
+    writeFileSync(
+      p,
+      '#!/bin/sh\nfor a in "$@"; do [ "$a" = --seccomp ] && { cat <&4 >/dev/null; echo "bwrap: prctl(PR_SET_SECCOMP): Invalid argument" >&2; exit 1; }; done\necho skillsmith-probe-ok\n',
+    );
     chmodSync(p, 0o755);
     expect((await probeBwrap({ bwrapPath: p, arch: 'x64' })).reason).toMatch(/cannot install the seccomp filter/);
     expect((await probeBwrap({ bwrapPath: p, arch: 'ppc64' })).works).toBe(true);

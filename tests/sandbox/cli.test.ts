@@ -38,32 +38,66 @@ describe('sandbox probe', () => {
     const j = JSON.parse(r.stdout) as ProbeJson;
     expect(j).toMatchObject({ backend: 'bubblewrap', works: true, runsAllowed: true });
     const labels = Object.fromEntries(j.restrictions.map((x) => [x.id, x.label]));
-    expect(labels).toMatchObject({ network: 'enforced (bubblewrap)', filesystem: 'enforced (bubblewrap)', home: 'enforced (bubblewrap)', tools: 'advisory — not enforced here' });
+    expect(labels).toMatchObject({
+      network: 'enforced (bubblewrap)',
+      filesystem: 'enforced (bubblewrap)',
+      home: 'enforced (bubblewrap)',
+      tools: 'advisory — not enforced here',
+    });
     const human = runCli(['sandbox', 'probe']);
     expect(human.stdout).toMatch(/^sandbox: bubblewrap [\d.]+ \(\/usr\/bin\/bwrap\) — works here/);
     expect(human.stdout).toMatch(/^ {2}network +enforced \(bubblewrap\) +no network/m);
   });
 
-  it.skipIf(!ok)('shows how network and write read when granted; without pasta a network = true skill is refused, others run', () => {
-    const j = JSON.parse(runCli(['sandbox', 'probe', '--json']).stdout) as ProbeJson & { granted: Array<{ id: string; label: string; what: string }> };
-    expect(j.granted.map((g) => g.id)).toEqual(['network', 'filesystem']);
-    expect(j.granted[0]).toMatchObject({ label: 'enforced (bubblewrap)', what: expect.stringMatching(/^the outside world only/) });
-    const env = { SKILLSMITH_PASTA: '/nonexistent/pasta' };
-    const human = runCli(['sandbox', 'probe'], { env });
-    expect(human.stdout).toMatch(/^ {2}network +advisory — not enforced here +the outside world only/m);
-    expect(human.stdout).toMatch(/a skill with network = true is refused here: pasta \(Debian package passt\) is not installed \(no \/nonexistent\/pasta\)/);
-    const root = project({ hello: HELLO, online: { ...HELLO, toml: '[permissions]\nnetwork = true\n' } });
-    const refused = runCli(['run', 'online', 'hello.sh'], { cwd: root, env });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/refusing to run online: network cannot be enforced here — network = true needs its own network namespace and pasta \(Debian package passt\) is not installed/);
-    expect(runCli(['run', 'hello', 'hello.sh'], { cwd: root, env }).code).toBe(0);
-    // control: with pasta the same skill runs.
-    expect(runCli(['run', 'online', 'hello.sh', '--', 'net'], { cwd: root }).stdout).toBe('hello net\n');
-  });
+  it.skipIf(!ok)(
+    'shows how network and write read when granted; without pasta a network = true skill is refused, others run',
+    () => {
+      const j = JSON.parse(runCli(['sandbox', 'probe', '--json']).stdout) as ProbeJson & {
+        granted: Array<{ id: string; label: string; what: string }>;
+      };
+      expect(j.granted.map((g) => g.id)).toEqual(['network', 'filesystem']);
+      expect(j.granted[0]).toMatchObject({
+        label: 'enforced (bubblewrap)',
+        what: expect.stringMatching(/^the outside world only/),
+      });
+      const env = { SKILLSMITH_PASTA: '/nonexistent/pasta' };
+      const human = runCli(['sandbox', 'probe'], { env });
+      expect(human.stdout).toMatch(/^ {2}network +advisory — not enforced here +the outside world only/m);
+      expect(human.stdout).toMatch(
+        /a skill with network = true is refused here: pasta \(Debian package passt\) is not installed \(no \/nonexistent\/pasta\)/,
+      );
+      const root = project({ hello: HELLO, online: { ...HELLO, toml: '[permissions]\nnetwork = true\n' } });
+      const refused = runCli(['run', 'online', 'hello.sh'], { cwd: root, env });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /refusing to run online: network cannot be enforced here — network = true needs its own network namespace and pasta \(Debian package passt\) is not installed/,
+      );
+      expect(runCli(['run', 'hello', 'hello.sh'], { cwd: root, env }).code).toBe(0);
+      // control: with pasta the same skill runs.
+      expect(runCli(['run', 'online', 'hello.sh', '--', 'net'], { cwd: root }).stdout).toBe('hello net\n');
+    },
+  );
 
   it.skipIf(!ok)('run limits are options; hitting the CPU cap ends the run with a message naming it', () => {
     const root = project({ spin: { scripts: { 'spin.sh': '#!/bin/sh\nwhile :; do :; done\n' } } });
-    const r = runCli(['run', 'spin', 'spin.sh', '--max-cpu', '1', '--max-memory', '64M', '--max-scratch', '1M', '--max-processes', '64', '--max-open-files', '64'], { cwd: root });
+    const r = runCli(
+      [
+        'run',
+        'spin',
+        'spin.sh',
+        '--max-cpu',
+        '1',
+        '--max-memory',
+        '64M',
+        '--max-scratch',
+        '1M',
+        '--max-processes',
+        '64',
+        '--max-open-files',
+        '64',
+      ],
+      { cwd: root },
+    );
     expect(r.stderr).toMatch(/^■ the run hit its CPU-time limit \(1 s per process; --max-cpu\)$/m);
     const bad = runCli(['run', 'spin', 'spin.sh', '--max-memory', 'lots'], { cwd: root });
     expect(bad.code).toBe(2);
@@ -75,8 +109,15 @@ describe('sandbox probe', () => {
     const r = runCli(['sandbox', 'probe', '--json'], { env });
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout) as ProbeJson;
-    expect(j).toMatchObject({ backend: 'bubblewrap', works: false, runsAllowed: false, reason: expect.stringMatching(/user namespace/) });
-    expect(j.restrictions.filter((x) => x.required).every((x) => x.label === 'advisory — not enforced here')).toBe(true);
+    expect(j).toMatchObject({
+      backend: 'bubblewrap',
+      works: false,
+      runsAllowed: false,
+      reason: expect.stringMatching(/user namespace/),
+    });
+    expect(j.restrictions.filter((x) => x.required).every((x) => x.label === 'advisory — not enforced here')).toBe(
+      true,
+    );
     const human = runCli(['sandbox', 'probe'], { env });
     expect(human.stdout).toMatch(/not usable here: bwrap cannot create a user namespace/);
     expect(human.stdout).toMatch(/^ {2}network +advisory — not enforced here/m);
@@ -105,7 +146,9 @@ describe('run', () => {
     const r = runCli(['run', 'hello', 'hello.sh', '--', 'a', '--b'], { cwd: root });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('hello a --b\n');
-    expect(r.stderr).toMatch(/^▶ hello@1\.0\.0 scripts\/hello\.sh \(sha256-[0-9a-f]{12}…\) — sandbox: bubblewrap; advisory: (limit-processes, )?tools$/m);
+    expect(r.stderr).toMatch(
+      /^▶ hello@1\.0\.0 scripts\/hello\.sh \(sha256-[0-9a-f]{12}…\) — sandbox: bubblewrap; advisory: (limit-processes, )?tools$/m,
+    );
     expect(r.stderr).toMatch(/^■ exit 0 in \d+ ms$/m);
     const five = runCli(['run', 'hello', 'hello.sh', '--env', 'EXIT_WITH=5'], { cwd: root });
     expect(five.code, five.stderr).toBe(5);
@@ -117,7 +160,9 @@ describe('run', () => {
     const r = runCli(['run', 'hello', 'hello.sh'], { cwd: root, env: { SKILLSMITH_BWRAP: fake() } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^skillsmith run: refused — refusing to run hello: network, unix-sockets, filesystem, .* cannot be enforced here/m);
+    expect(r.stderr).toMatch(
+      /^skillsmith run: refused — refusing to run hello: network, unix-sockets, filesystem, .* cannot be enforced here/m,
+    );
     expect(r.stderr).toMatch(/^ {2}✗ network: no network — .* — advisory — not enforced here$/m);
   });
 
@@ -126,7 +171,9 @@ describe('run', () => {
     const env = { SKILLSMITH_BWRAP: fake(), SECRET_TOKEN: 'hunter2' };
     const r = runCli(['run', 'snoop', 'snoop.js', '--unconfined'], { cwd: root, env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/⚠ --unconfined: this one run goes ahead WITHOUT the OS sandbox \(bwrap cannot create a user namespace/);
+    expect(r.stderr).toMatch(
+      /⚠ --unconfined: this one run goes ahead WITHOUT the OS sandbox \(bwrap cannot create a user namespace/,
+    );
     expect(r.stderr).toMatch(/^ {2}command: \S+\/scripts\/snoop\.js$/m);
     expect(r.stderr).toMatch(/^ {2}env: +PATH=.* HOME=\S+ TMPDIR=\S+/m);
     expect(r.stderr).toMatch(/^ {4}- network: no network/m);
@@ -140,12 +187,19 @@ describe('run', () => {
     const root = project({ snoop: { scripts: { 'snoop.js': SNOOP } } });
     const r = runCli(['run', 'snoop', 'snoop.js'], { cwd: root, env: { SECRET_TOKEN: 'hunter2' } });
     expect(r.stdout).toBe('env=unset proc=0\n');
-    const passed = runCli(['run', 'snoop', 'snoop.js', '--env', 'SECRET_TOKEN'], { cwd: root, env: { SECRET_TOKEN: 'hunter2' } });
+    const passed = runCli(['run', 'snoop', 'snoop.js', '--env', 'SECRET_TOKEN'], {
+      cwd: root,
+      env: { SECRET_TOKEN: 'hunter2' },
+    });
     expect(passed.stdout).toMatch(/^env=hunter2 /);
   });
 
   it.skipIf(!ok)('a timeout, a drifted skill and a flood are reported on stderr', () => {
-    const root = project({ hello: HELLO, slow: { scripts: { 'slow.sh': '#!/bin/sh\nsleep 30\n' } }, loud: { scripts: { 'loud.sh': '#!/bin/sh\nhead -c 300000 /dev/zero | tr "\\0" y\n' } } });
+    const root = project({
+      hello: HELLO,
+      slow: { scripts: { 'slow.sh': '#!/bin/sh\nsleep 30\n' } },
+      loud: { scripts: { 'loud.sh': '#!/bin/sh\nhead -c 300000 /dev/zero | tr "\\0" y\n' } },
+    });
     const t = runCli(['run', 'slow', 'slow.sh', '--timeout', '1'], { cwd: root });
     expect(t.code).toBe(1);
     expect(t.stderr).toMatch(/^■ killed: ran past the timeout/m);
@@ -161,7 +215,10 @@ describe('run', () => {
 
   it.skipIf(!ok)('Ctrl-C cancels the run and kills the sandbox (exit 130)', async () => {
     const root = project({ slow: { scripts: { 'slow.sh': '#!/bin/sh\necho started\nsleep 30\n' } } });
-    const child = spawn(process.execPath, [skillsmithBin, 'run', 'slow', 'slow.sh'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [skillsmithBin, 'run', 'slow', 'slow.sh'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -178,8 +235,16 @@ describe('run', () => {
   });
 
   it.skipIf(!ok)('the sandbox dies with the process that started it, even on SIGKILL', async () => {
-    const root = project({ late: { toml: '[permissions]\nwrite = true\n', scripts: { 'late.sh': '#!/bin/sh\necho started\nsleep 2\necho late > "$KITBASH_PROJECT_ROOT/late.txt"\n' } } });
-    const child = spawn(process.execPath, [skillsmithBin, 'run', 'late', 'late.sh'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const root = project({
+      late: {
+        toml: '[permissions]\nwrite = true\n',
+        scripts: { 'late.sh': '#!/bin/sh\necho started\nsleep 2\necho late > "$KITBASH_PROJECT_ROOT/late.txt"\n' },
+      },
+    });
+    const child = spawn(process.execPath, [skillsmithBin, 'run', 'late', 'late.sh'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await new Promise<void>((resolve) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
@@ -196,7 +261,13 @@ describe('run', () => {
 
   it('usage errors exit 2 with one line', () => {
     const root = project({ hello: HELLO });
-    for (const args of [['run', 'hello'], ['run', 'hello', 'hello.sh', '--timeout', 'soon'], ['run', 'hello', 'hello.sh', '--env', '1BAD'], ['run', 'hello', 'hello.sh', '--bogus'], ['run', 'hello', 'hello.sh', '--env', 'SURELY_UNSET_VAR_X']]) {
+    for (const args of [
+      ['run', 'hello'],
+      ['run', 'hello', 'hello.sh', '--timeout', 'soon'],
+      ['run', 'hello', 'hello.sh', '--env', '1BAD'],
+      ['run', 'hello', 'hello.sh', '--bogus'],
+      ['run', 'hello', 'hello.sh', '--env', 'SURELY_UNSET_VAR_X'],
+    ]) {
       const r = runCli(args, { cwd: root });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -208,7 +279,12 @@ describe('run', () => {
 describe.skipIf(!ok)('gate', () => {
   const toml = '[targets]\nmode = "gate"\n\n[artifacts]\nproduces = ["findings@1"]\n';
   const findings = (sev: string) =>
-    JSON.stringify({ artifact: 'findings@1', skill: 'review@1.0.0', created: '2026-12-01T10:00:00Z', findings: [{ severity: sev, rule: 'r1', message: 'something' }] });
+    JSON.stringify({
+      artifact: 'findings@1',
+      skill: 'review@1.0.0',
+      created: '2026-12-01T10:00:00Z',
+      findings: [{ severity: sev, rule: 'r1', message: 'something' }],
+    });
   const script = `#!/bin/sh\n[ "$1" = crash ] && exit 9\nmkdir -p "$KITBASH_ARTIFACTS_DIR"\nprintf '%s' "$FINDINGS" > "$KITBASH_ARTIFACTS_DIR/findings.json"\n`;
 
   it("exits with the verdict script's code, 1 on a failing artifact, 0 on a passing one", () => {
@@ -218,7 +294,9 @@ describe.skipIf(!ok)('gate', () => {
     expect(crash.stderr).toMatch(/^■ gate: fail — the verdict script exited 9$/m);
     const bad = runCli(['gate', 'review', '--env', `FINDINGS=${findings('error')}`], { cwd: root });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^ {2}✗ findings@1 \.kitbash\/artifacts\/findings\.json — 1 error\(s\), 0 warning\(s\), 0 note\(s\)$/m);
+    expect(bad.stderr).toMatch(
+      /^ {2}✗ findings@1 \.kitbash\/artifacts\/findings\.json — 1 error\(s\), 0 warning\(s\), 0 note\(s\)$/m,
+    );
     expect(bad.stderr).toMatch(/^■ gate: fail — \.kitbash\/artifacts\/findings\.json fails: 1 error/m);
     const good = runCli(['gate', 'review', '--env', `FINDINGS=${findings('warning')}`], { cwd: root });
     expect(good.code).toBe(0);

@@ -109,7 +109,10 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     const root = project({ writer });
     // A repository whose .git is a file pointing at a folder inside the project, with its hooks under tools/hooks.
     mkdirSync(join(root, 'gitdata'));
-    writeFileSync(join(root, 'gitdata', 'config'), '[core]\n\thooksPath = tools/hooks\n[include]\n\tpath = ../conf/extra.gitconfig\n');
+    writeFileSync(
+      join(root, 'gitdata', 'config'),
+      '[core]\n\thooksPath = tools/hooks\n[include]\n\tpath = ../conf/extra.gitconfig\n',
+    );
     // A submodule whose .git file names its git dir, and a config file git includes.
     writeFileSync(join(root, '.gitmodules'), '[submodule "lib"]\n\tpath = vendor/lib\n');
     mkdirSync(join(root, 'vendor', 'lib'), { recursive: true });
@@ -125,22 +128,39 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     const out = parse(r.stdout);
     for (const p of planted) expect([p, out[p]]).toEqual([p, 'EROFS']);
     for (const p of granted) expect([p, out[p]]).toEqual([p, 'written']);
-    for (const p of planted) if (!['.git', 'gitdata/config', 'vendor/lib/.git', '.gitmodules'].includes(p)) expect([p, existsSync(join(root, p))]).toEqual([p, false]);
+    for (const p of planted)
+      if (!['.git', 'gitdata/config', 'vendor/lib/.git', '.gitmodules'].includes(p))
+        expect([p, existsSync(join(root, p))]).toEqual([p, false]);
     expect(readFileSync(join(root, 'gitdata', 'config'), 'utf8')).not.toContain('planted');
-    for (const f of ['.gitmodules', 'vendor/lib/.git', '.git']) expect([f, readFileSync(join(root, f), 'utf8')]).toEqual([f, expect.not.stringContaining('planted')]);
+    for (const f of ['.gitmodules', 'vendor/lib/.git', '.git'])
+      expect([f, readFileSync(join(root, f), 'utf8')]).toEqual([f, expect.not.stringContaining('planted')]);
     expect(readFileSync(join(root, 'src', 'new-file.txt'), 'utf8')).toBe('planted\n');
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('readme\nplanted\n');
     // Nothing was left behind by the protection itself (no placeholder folders on the host).
     expect(existsSync(join(root, '.claude'))).toBe(false);
     const row = r.events.find((e) => e.type === 'started');
     const what = row?.type === 'started' ? row.plan.rows.find((x) => x.id === 'filesystem')?.what : '';
-    for (const name of ['.claude', '.mcp.json', '.husky', '.vscode', 'lefthook.yml', '.envrc', 'kitbash.lock', '.git']) expect(what).toContain(name);
+    for (const name of ['.claude', '.mcp.json', '.husky', '.vscode', 'lefthook.yml', '.envrc', 'kitbash.lock', '.git'])
+      expect(what).toContain(name);
 
     // Without the sandbox the same script plants every one of them: the test can fail.
     const bare = tempDir('skillsmith-bare-');
     const copy = project({ writer }, bare);
-    const u = await run({ projectRoot: copy, skill: 'writer', script: 'write.js', args: ['.claude/settings.json', '.mcp.json', '.husky/pre-commit'], unconfined: true }, unconfinedHost());
-    expect(parse(u.stdout)).toEqual({ '.claude/settings.json': 'written', '.mcp.json': 'written', '.husky/pre-commit': 'written' });
+    const u = await run(
+      {
+        projectRoot: copy,
+        skill: 'writer',
+        script: 'write.js',
+        args: ['.claude/settings.json', '.mcp.json', '.husky/pre-commit'],
+        unconfined: true,
+      },
+      unconfinedHost(),
+    );
+    expect(parse(u.stdout)).toEqual({
+      '.claude/settings.json': 'written',
+      '.mcp.json': 'written',
+      '.husky/pre-commit': 'written',
+    });
   });
 
   it("(15.1) in a monorepo the parent repository's .git is out of reach", async () => {
@@ -151,13 +171,21 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     mkdirSync(pkg, { recursive: true });
     const { installSkills } = await import('./helpers');
     installSkills(pkg, { writer });
-    const r = await run({ projectRoot: pkg, skill: 'writer', script: 'write.js', args: ['../../.git/config', '../../.git/hooks/pre-commit'] });
+    const r = await run({
+      projectRoot: pkg,
+      skill: 'writer',
+      script: 'write.js',
+      args: ['../../.git/config', '../../.git/hooks/pre-commit'],
+    });
     // The parent is not even visible: its folders are empty stand-ins on the sandbox's read-only root.
     expect(parse(r.stdout)).toEqual({ '../../.git/config': 'EROFS', '../../.git/hooks/pre-commit': 'EROFS' });
     expect(readFileSync(join(mono, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(existsSync(join(mono, '.git', 'hooks', 'pre-commit'))).toBe(false);
     // Unconfined, the same script rewrites the parent's git config.
-    const u = await run({ projectRoot: pkg, skill: 'writer', script: 'write.js', args: ['../../.git/config'], unconfined: true }, unconfinedHost());
+    const u = await run(
+      { projectRoot: pkg, skill: 'writer', script: 'write.js', args: ['../../.git/config'], unconfined: true },
+      unconfinedHost(),
+    );
     expect(parse(u.stdout)).toEqual({ '../../.git/config': 'written' });
   });
 });
@@ -182,16 +210,31 @@ describe.skipIf(!ok)('issue 15 — network means the outside world, not this mac
     await new Promise((r) => pathServer?.close(r));
   });
 
-  it.skipIf(!netnsOk)('(15.2) with network = true a test host in another namespace is reached; without it, not', async () => {
-    const root = project({ netonly, locked });
-    const r = await run({ projectRoot: root, skill: 'netonly', script: 'connect.js', args: [host!.addr, String(host!.port)] });
-    expect(r.stdout).toBe(`connected: ${GREETING}\n`);
-    const started = r.events.find((e) => e.type === 'started');
-    expect(started?.type === 'started' && started.plan.rows.find((x) => x.id === 'network')?.label).toBe('enforced (bubblewrap)');
-    // control: the same connect without network permission is refused.
-    const blocked = await run({ projectRoot: root, skill: 'locked', script: 'connect.js', args: [host!.addr, String(host!.port)] });
-    expect(blocked.stdout).toMatch(/^blocked: (ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)/);
-  });
+  it.skipIf(!netnsOk)(
+    '(15.2) with network = true a test host in another namespace is reached; without it, not',
+    async () => {
+      const root = project({ netonly, locked });
+      const r = await run({
+        projectRoot: root,
+        skill: 'netonly',
+        script: 'connect.js',
+        args: [host!.addr, String(host!.port)],
+      });
+      expect(r.stdout).toBe(`connected: ${GREETING}\n`);
+      const started = r.events.find((e) => e.type === 'started');
+      expect(started?.type === 'started' && started.plan.rows.find((x) => x.id === 'network')?.label).toBe(
+        'enforced (bubblewrap)',
+      );
+      // control: the same connect without network permission is refused.
+      const blocked = await run({
+        projectRoot: root,
+        skill: 'locked',
+        script: 'connect.js',
+        args: [host!.addr, String(host!.port)],
+      });
+      expect(blocked.stdout).toMatch(/^blocked: (ENETUNREACH|EHOSTUNREACH|ECONNREFUSED)/);
+    },
+  );
 
   it("(15.2) with network = true the host's loopback and its own addresses are not reached", async () => {
     const root = project({ netonly });
@@ -199,16 +242,35 @@ describe.skipIf(!ok)('issue 15 — network means the outside world, not this mac
     const own = netnsOk ? createServer((c) => c.end(GREETING)) : undefined;
     if (own) await new Promise<void>((r) => own.listen(0, host!.hostAddr, r));
     try {
-      const a = await run({ projectRoot: root, skill: 'netonly', script: 'connect.js', args: ['127.0.0.1', String(lo.port)] });
+      const a = await run({
+        projectRoot: root,
+        skill: 'netonly',
+        script: 'connect.js',
+        args: ['127.0.0.1', String(lo.port)],
+      });
       expect(a.stdout).toMatch(/^blocked: /);
       expect(lo.connections()).toBe(0);
       if (own) {
         const port = (own.address() as { port: number }).port;
-        const b = await run({ projectRoot: root, skill: 'netonly', script: 'connect.js', args: [host!.hostAddr, String(port)] });
+        const b = await run({
+          projectRoot: root,
+          skill: 'netonly',
+          script: 'connect.js',
+          args: [host!.hostAddr, String(port)],
+        });
         expect(b.stdout).toMatch(/^blocked: /);
       }
       // The same connect without the sandbox reaches the host: the test can fail.
-      const u = await run({ projectRoot: root, skill: 'netonly', script: 'connect.js', args: ['127.0.0.1', String(lo.port)], unconfined: true }, unconfinedHost());
+      const u = await run(
+        {
+          projectRoot: root,
+          skill: 'netonly',
+          script: 'connect.js',
+          args: ['127.0.0.1', String(lo.port)],
+          unconfined: true,
+        },
+        unconfinedHost(),
+      );
       expect(u.stdout).toBe(`connected: ${GREETING}\n`);
     } finally {
       await lo.close();
@@ -226,7 +288,10 @@ describe.skipIf(!ok)('issue 15 — network means the outside world, not this mac
     }
     const seen = await run({ projectRoot: root, skill: 'netonly', script: 'read.js', args: ['/run', '/var/run'] });
     expect(parse(seen.stdout)).toEqual({ '/run': 'ENOENT', '/var/run': 'ENOENT' });
-    const u = await run({ projectRoot: root, skill: 'netonly', script: 'unix.js', args: [abstractName], unconfined: true }, unconfinedHost());
+    const u = await run(
+      { projectRoot: root, skill: 'netonly', script: 'unix.js', args: [abstractName], unconfined: true },
+      unconfinedHost(),
+    );
     expect(u.stdout).toBe(`connected: ${GREETING}\n`);
   });
 });
@@ -239,19 +304,34 @@ describe.skipIf(!ok)('issue 15 — reading is limited to what a script needs', (
     const secrets = ['/etc/shadow', '/etc/gshadow'].filter((p) => existsSync(p));
     const absent = ['/root', '/home', '/srv', '/mnt', '/media', '/var', join(other, 'secret.txt')];
     const visible = ['/usr/bin', '/etc/passwd', join(root, 'kitbash.lock')];
-    const r = await run({ projectRoot: root, skill: 'locked', script: 'read.js', args: [...secrets, ...absent, ...visible] });
+    const r = await run({
+      projectRoot: root,
+      skill: 'locked',
+      script: 'read.js',
+      args: [...secrets, ...absent, ...visible],
+    });
     const out = parse(r.stdout);
     // Covered by /dev/null on a nodev mount: not openable at all.
     for (const s of secrets) expect([s, out[s]]).toEqual([s, 'EACCES']);
     for (const a of absent) expect([a, out[a]]).toEqual([a, 'ENOENT']);
     for (const v of visible) expect([v, out[v]]).toEqual([v, expect.stringMatching(/^(file|dir):[1-9]/)]);
-    const keys = (existsSync('/etc/ssh') ? (await import('node:fs')).readdirSync('/etc/ssh') : []).filter((f) => /^ssh_host_.*_key$/.test(f));
+    const keys = (existsSync('/etc/ssh') ? (await import('node:fs')).readdirSync('/etc/ssh') : []).filter((f) =>
+      /^ssh_host_.*_key$/.test(f),
+    );
     if (keys.length) {
-      const k = await run({ projectRoot: root, skill: 'locked', script: 'read.js', args: keys.map((f) => `/etc/ssh/${f}`) });
+      const k = await run({
+        projectRoot: root,
+        skill: 'locked',
+        script: 'read.js',
+        args: keys.map((f) => `/etc/ssh/${f}`),
+      });
       expect(Object.values(parse(k.stdout)).every((v) => v === 'EACCES')).toBe(true);
     }
     // Unconfined, the same script sees the other home's file.
-    const u = await run({ projectRoot: root, skill: 'locked', script: 'read.js', args: [join(other, 'secret.txt')], unconfined: true }, unconfinedHost());
+    const u = await run(
+      { projectRoot: root, skill: 'locked', script: 'read.js', args: [join(other, 'secret.txt')], unconfined: true },
+      unconfinedHost(),
+    );
     expect(parse(u.stdout)[join(other, 'secret.txt')]).toBe('file:1');
   });
 });
@@ -330,7 +410,9 @@ try { for (; mib < Number(process.argv[2]); mib++) fs.appendFileSync(file, chunk
 `;
 
 describe.skipIf(!ok)('issue 15 — limits', () => {
-  const limited = { scripts: { 'fork.js': FORK, 'files.js': FILES, 'spin.js': SPIN, 'alloc.js': ALLOC, 'fill.js': FILL } };
+  const limited = {
+    scripts: { 'fork.js': FORK, 'files.js': FILES, 'spin.js': SPIN, 'alloc.js': ALLOC, 'fill.js': FILL },
+  };
   const label = async (id: string): Promise<string | undefined> => {
     const root = project({ limited });
     const r = await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['1'] });
@@ -343,12 +425,19 @@ describe.skipIf(!ok)('issue 15 — limits', () => {
     const held = how !== 'advisory — not enforced here';
     if (!requireOrSkip('a process cap here (a pids cgroup, or RLIMIT_NPROC for a non-root user)', held)) return;
     const root = project({ limited });
-    const capped = await run({ projectRoot: root, skill: 'limited', script: 'fork.js', args: ['60'], limits: { processes: 32 } });
+    const capped = await run({
+      projectRoot: root,
+      skill: 'limited',
+      script: 'fork.js',
+      args: ['60'],
+      limits: { processes: 32 },
+    });
     const c = parse(capped.stdout) as unknown as { started: number; failed: number };
     expect(c.failed).toBeGreaterThan(0);
     expect(c.started).toBeLessThan(60);
     // A cgroup counts the refusals and the run says so; RLIMIT_NPROC leaves no counter.
-    if (how === 'enforced (cgroup)') expect(capped.result.message).toBe('the run hit its process limit (32; --max-processes)');
+    if (how === 'enforced (cgroup)')
+      expect(capped.result.message).toBe('the run hit its process limit (32; --max-processes)');
     // control: the same 60 spawns under the default cap all start.
     const free = await run({ projectRoot: root, skill: 'limited', script: 'fork.js', args: ['60'] });
     expect(parse(free.stdout)).toEqual({ started: 60, failed: 0 });
@@ -356,20 +445,54 @@ describe.skipIf(!ok)('issue 15 — limits', () => {
 
   it('(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes', async () => {
     const root = project({ limited });
-    const files = await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['500'], limits: { openFiles: 64 } });
+    const files = await run({
+      projectRoot: root,
+      skill: 'limited',
+      script: 'files.js',
+      args: ['500'],
+      limits: { openFiles: 64 },
+    });
     expect(parse(files.stdout)).toMatchObject({ error: 'EMFILE' });
-    const spin = await run({ projectRoot: root, skill: 'limited', script: 'spin.js', args: ['1e12'], limits: { cpuSeconds: 1 }, timeoutMs: 600_000 });
+    const spin = await run({
+      projectRoot: root,
+      skill: 'limited',
+      script: 'spin.js',
+      args: ['1e12'],
+      limits: { cpuSeconds: 1 },
+      timeoutMs: 600_000,
+    });
     expect(spin.result.exitCode).toBe(152);
     expect(spin.result.message).toBe('the run hit its CPU-time limit (1 s per process; --max-cpu)');
-    const mem = await run({ projectRoot: root, skill: 'limited', script: 'alloc.js', args: ['16'], limits: { memoryBytes: 96 * 1024 * 1024 } });
+    const mem = await run({
+      projectRoot: root,
+      skill: 'limited',
+      script: 'alloc.js',
+      args: ['16'],
+      limits: { memoryBytes: 96 * 1024 * 1024 },
+    });
     expect(mem.stdout + (mem.result.message ?? '')).toMatch(/refused: RangeError|memory limit/);
     expect(mem.stdout).not.toMatch(/allocated 256 MiB/);
-    const fill = await run({ projectRoot: root, skill: 'limited', script: 'fill.js', args: ['32'], limits: { scratchBytes: 8 * 1024 * 1024 } });
+    const fill = await run({
+      projectRoot: root,
+      skill: 'limited',
+      script: 'fill.js',
+      args: ['32'],
+      limits: { scratchBytes: 8 * 1024 * 1024 },
+    });
     expect(fill.stdout).toMatch(/^stopped at [0-8] MiB: ENOSPC/);
     // control: the same work under the default limits completes.
-    expect(parse((await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['500'] })).stdout)).toEqual({ opened: 500, error: null });
-    expect((await run({ projectRoot: root, skill: 'limited', script: 'spin.js', args: ['1e6'], limits: { cpuSeconds: 1 } })).stdout).toMatch(/^done /);
-    expect((await run({ projectRoot: root, skill: 'limited', script: 'alloc.js', args: ['16'] })).stdout).toBe('allocated 256 MiB\n');
-    expect((await run({ projectRoot: root, skill: 'limited', script: 'fill.js', args: ['32'] })).stdout).toBe('wrote 32 MiB\n');
+    expect(
+      parse((await run({ projectRoot: root, skill: 'limited', script: 'files.js', args: ['500'] })).stdout),
+    ).toEqual({ opened: 500, error: null });
+    expect(
+      (await run({ projectRoot: root, skill: 'limited', script: 'spin.js', args: ['1e6'], limits: { cpuSeconds: 1 } }))
+        .stdout,
+    ).toMatch(/^done /);
+    expect((await run({ projectRoot: root, skill: 'limited', script: 'alloc.js', args: ['16'] })).stdout).toBe(
+      'allocated 256 MiB\n',
+    );
+    expect((await run({ projectRoot: root, skill: 'limited', script: 'fill.js', args: ['32'] })).stdout).toBe(
+      'wrote 32 MiB\n',
+    );
   });
 });

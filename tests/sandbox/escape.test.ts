@@ -107,7 +107,17 @@ let sent = 0;
 })();
 `;
 
-const scripts = { 'net.js': NET, 'unix.js': UNIX, 'dns.js': DNS, 'writes.js': WRITES, 'ssh.js': SSH, 'env.js': ENV, 'sleep.js': SLEEP, 'outlive.js': OUTLIVE, 'flood.js': FLOOD };
+const scripts = {
+  'net.js': NET,
+  'unix.js': UNIX,
+  'dns.js': DNS,
+  'writes.js': WRITES,
+  'ssh.js': SSH,
+  'env.js': ENV,
+  'sleep.js': SLEEP,
+  'outlive.js': OUTLIVE,
+  'flood.js': FLOOD,
+};
 const locked = { scripts };
 const open = { scripts, toml: '[permissions]\nnetwork = true\nwrite = true\n' };
 
@@ -122,20 +132,35 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
   it('(1) a TCP server on the host loopback is unreachable without network, and with it (network means the outside world)', async () => {
     const srv = await tcpServer();
     try {
-      const blocked = await run({ projectRoot: root, skill: 'locked', script: 'net.js', env: { PROBE_PORT: String(srv.port) } });
+      const blocked = await run({
+        projectRoot: root,
+        skill: 'locked',
+        script: 'net.js',
+        env: { PROBE_PORT: String(srv.port) },
+      });
       expect(blocked.result.exitCode).toBe(3);
       expect(blocked.stdout).toMatch(/^blocked: ECONNREFUSED/m);
       expect(srv.connections()).toBe(0);
       const started = blocked.events.find((e) => e.type === 'started');
-      expect(started?.type === 'started' && started.plan.rows.find((r) => r.id === 'network')?.label).toBe('enforced (bubblewrap)');
+      expect(started?.type === 'started' && started.plan.rows.find((r) => r.id === 'network')?.label).toBe(
+        'enforced (bubblewrap)',
+      );
 
       // The granted direction (a test host in another namespace) is in escape-hold.test.ts.
-      const allowed = await run({ projectRoot: root, skill: 'open', script: 'net.js', env: { PROBE_PORT: String(srv.port) } });
+      const allowed = await run({
+        projectRoot: root,
+        skill: 'open',
+        script: 'net.js',
+        env: { PROBE_PORT: String(srv.port) },
+      });
       expect(allowed.stdout).toMatch(/^blocked: ECONNREFUSED/m);
       expect(allowed.result.exitCode).toBe(3);
       expect(srv.connections()).toBe(0);
       // control: without the sandbox the same script reaches the host's loopback.
-      const bare = await run({ projectRoot: root, skill: 'open', script: 'net.js', env: { PROBE_PORT: String(srv.port) }, unconfined: true }, unconfinedHost());
+      const bare = await run(
+        { projectRoot: root, skill: 'open', script: 'net.js', env: { PROBE_PORT: String(srv.port) }, unconfined: true },
+        unconfinedHost(),
+      );
       expect(bare.stdout).toContain(`connected: ${GREETING}`);
       expect(srv.connections()).toBe(1);
     } finally {
@@ -154,7 +179,10 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       expect(blocked.result.exitCode).toBe(3);
       const withNet = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock] });
       expect(withNet.stdout).toBe('blocked: EAFNOSUPPORT\n');
-      const bare = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock], unconfined: true }, unconfinedHost());
+      const bare = await run(
+        { projectRoot: root, skill: 'open', script: 'unix.js', args: [sock], unconfined: true },
+        unconfinedHost(),
+      );
       expect(bare.stdout).toBe(`connected: ${GREETING}\n`);
     } finally {
       await new Promise((r) => srv.close(r));
@@ -164,16 +192,29 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
   it("(2) a hostname does not resolve without network; with it, a resolver on the host's loopback is not reached either", async () => {
     const srv = await dnsServer();
     try {
-      const blocked = await run({ projectRoot: root, skill: 'locked', script: 'dns.js', env: { PROBE_PORT: String(srv.port) } });
+      const blocked = await run({
+        projectRoot: root,
+        skill: 'locked',
+        script: 'dns.js',
+        env: { PROBE_PORT: String(srv.port) },
+      });
       expect(blocked.result.exitCode).toBe(3);
       expect(blocked.stdout).toMatch(/^blocked: E[A-Z]+/m);
       expect(blocked.stdout).toMatch(/^system resolver: failed /m);
       expect(srv.queries()).toBe(0);
 
-      const allowed = await run({ projectRoot: root, skill: 'open', script: 'dns.js', env: { PROBE_PORT: String(srv.port) } });
+      const allowed = await run({
+        projectRoot: root,
+        skill: 'open',
+        script: 'dns.js',
+        env: { PROBE_PORT: String(srv.port) },
+      });
       expect(allowed.stdout).toMatch(/^blocked: E[A-Z]+/m);
       expect(srv.queries()).toBe(0);
-      const bare = await run({ projectRoot: root, skill: 'open', script: 'dns.js', env: { PROBE_PORT: String(srv.port) }, unconfined: true }, unconfinedHost());
+      const bare = await run(
+        { projectRoot: root, skill: 'open', script: 'dns.js', env: { PROBE_PORT: String(srv.port) }, unconfined: true },
+        unconfinedHost(),
+      );
       expect(bare.stdout).toContain(`resolved: ${DNS_ANSWER}`);
     } finally {
       await srv.close();
@@ -185,7 +226,16 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     const lockBefore = readFileSync(join(root, 'kitbash.lock'), 'utf8');
     const blocked = await run({ projectRoot: root, skill: 'locked', script: 'writes.js', args: [outside] });
     // `outside` is not even there: only the system folders and the project are.
-    const denied = { ownFolder: 'EROFS', otherSkill: 'EROFS', lock: 'EROFS', policy: 'EROFS', gitHook: 'EROFS', agentSettings: 'EROFS', outside: 'ENOENT', newTopLevel: 'EROFS' };
+    const denied = {
+      ownFolder: 'EROFS',
+      otherSkill: 'EROFS',
+      lock: 'EROFS',
+      policy: 'EROFS',
+      gitHook: 'EROFS',
+      agentSettings: 'EROFS',
+      outside: 'ENOENT',
+      newTopLevel: 'EROFS',
+    };
     expect(JSON.parse(blocked.stdout)).toEqual({ ...denied, workspace: 'EROFS', scratch: 'written' });
 
     // control: the same script with write = true writes the project.
@@ -218,8 +268,15 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
 
     // control: the same script does read it when nothing confines it (the explicit override on a
     // machine without a working sandbox): the test is able to fail.
-    const host = { platform: 'linux' as const, bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/nonexistent' };
-    const unconfined = await run({ projectRoot: proj, skill: 'locked', script: 'ssh.js', args: [home], unconfined: true }, { parentEnv, host });
+    const host = {
+      platform: 'linux' as const,
+      bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')),
+      sandboxExecPath: '/nonexistent',
+    };
+    const unconfined = await run(
+      { projectRoot: proj, skill: 'locked', script: 'ssh.js', args: [home], unconfined: true },
+      { parentEnv, host },
+    );
     expect((JSON.parse(unconfined.stdout) as { planted: string }).planted).toBe('PLANTED-PRIVATE-KEY');
   });
 
@@ -229,13 +286,22 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     expect(JSON.parse(blocked.stdout)).toEqual({ env: null, inProc: 0 });
 
     // control: passed explicitly, the script does see it.
-    const passed = await run({ projectRoot: root, skill: 'locked', script: 'env.js', env: { SECRET_TOKEN: 's3cr3t-value' } }, { parentEnv });
+    const passed = await run(
+      { projectRoot: root, skill: 'locked', script: 'env.js', env: { SECRET_TOKEN: 's3cr3t-value' } },
+      { parentEnv },
+    );
     expect((JSON.parse(passed.stdout) as { env: string }).env).toBe('s3cr3t-value');
   });
 
   it('(6) a script running past the timeout is killed and reported; one inside it finishes', async () => {
     const t0 = Date.now();
-    const killed = await run({ projectRoot: root, skill: 'locked', script: 'sleep.js', args: ['30000'], timeoutMs: 1500 });
+    const killed = await run({
+      projectRoot: root,
+      skill: 'locked',
+      script: 'sleep.js',
+      args: ['30000'],
+      timeoutMs: 1500,
+    });
     expect(killed.result.outcome).toBe('timeout');
     expect(killed.result.exitCode).toBeNull();
     expect(Date.now() - t0).toBeLessThan(10_000);
@@ -243,7 +309,13 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     expect(readAudit(root).at(-1)).toMatchObject({ skill: 'locked', outcome: 'timeout', exitCode: null });
 
     // control: a script inside the timeout finishes.
-    const fine = await run({ projectRoot: root, skill: 'locked', script: 'sleep.js', args: ['200'], timeoutMs: 10_000 });
+    const fine = await run({
+      projectRoot: root,
+      skill: 'locked',
+      script: 'sleep.js',
+      args: ['200'],
+      timeoutMs: 10_000,
+    });
     expect(fine.result.outcome).toBe('exited');
     expect(fine.stdout).toBe('woke up\n');
   });
@@ -267,21 +339,42 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
   it('(8) a stdout flood is truncated at the cap and reported; output under the cap arrives whole', async () => {
     const total = 5 * 1024 * 1024;
     const cap = 64 * 1024;
-    const flood = await run({ projectRoot: root, skill: 'locked', script: 'flood.js', args: [String(total)], maxOutputBytes: cap });
+    const flood = await run({
+      projectRoot: root,
+      skill: 'locked',
+      script: 'flood.js',
+      args: [String(total)],
+      maxOutputBytes: cap,
+    });
     expect(flood.stdout.length).toBe(cap);
-    expect(flood.events.filter((e) => e.type === 'truncated')).toEqual([{ type: 'truncated', stream: 'stdout', limitBytes: cap }]);
+    expect(flood.events.filter((e) => e.type === 'truncated')).toEqual([
+      { type: 'truncated', stream: 'stdout', limitBytes: cap },
+    ]);
     expect(flood.result.dropped.stdout).toBe(total - cap);
     expect(flood.result.exitCode).toBe(0);
     expect(readAudit(root).at(-1)?.truncated).toEqual({ stdout: total - cap, stderr: 0 });
 
     // control: under the cap the output arrives whole.
-    const whole = await run({ projectRoot: root, skill: 'locked', script: 'flood.js', args: [String(total)], maxOutputBytes: 8 * 1024 * 1024 });
+    const whole = await run({
+      projectRoot: root,
+      skill: 'locked',
+      script: 'flood.js',
+      args: [String(total)],
+      maxOutputBytes: 8 * 1024 * 1024,
+    });
     expect(whole.stdout.length).toBe(total);
     expect(whole.events.some((e) => e.type === 'truncated')).toBe(false);
   });
 
   it('no capabilities inside: a remount of / as writable is refused', async () => {
-    const proj = project({ remount: { scripts: { 'remount.sh': "#!/bin/sh\nmount -o remount,rw,bind / 2>/dev/null && echo REMOUNTED || echo refused\ngrep '^CapEff' /proc/self/status\ngrep '^NoNewPrivs' /proc/self/status\n" } } });
+    const proj = project({
+      remount: {
+        scripts: {
+          'remount.sh':
+            "#!/bin/sh\nmount -o remount,rw,bind / 2>/dev/null && echo REMOUNTED || echo refused\ngrep '^CapEff' /proc/self/status\ngrep '^NoNewPrivs' /proc/self/status\n",
+        },
+      },
+    });
     const r = await run({ projectRoot: proj, skill: 'remount', script: 'remount.sh' });
     expect(r.stdout).toMatch(/^refused$/m);
     expect(r.stdout).toMatch(/^CapEff:\s+0+$/m);
@@ -289,7 +382,10 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
     // control: as root (CI), the same capability read outside the sandbox shows capabilities.
     if (process.getuid?.() === 0) {
       const caps = project({ caps: { scripts: { 'caps.sh': "#!/bin/sh\ngrep '^CapEff' /proc/self/status\n" } } });
-      const bare = await run({ projectRoot: caps, skill: 'caps', script: 'caps.sh', unconfined: true }, unconfinedHost());
+      const bare = await run(
+        { projectRoot: caps, skill: 'caps', script: 'caps.sh', unconfined: true },
+        unconfinedHost(),
+      );
       expect(bare.stdout).not.toMatch(/^CapEff:\s+0+$/m);
     }
   });

@@ -38,13 +38,27 @@ export interface SkillSpec {
 }
 
 /** Install skills under `<root>/.kitbash/skills/` and pin them in kitbash.lock with their real integrity. */
-export function installSkills(root: string, skills: Readonly<Record<string, SkillSpec>>, opts: { pin?: boolean } = {}): void {
+export function installSkills(
+  root: string,
+  skills: Readonly<Record<string, SkillSpec>>,
+  opts: { pin?: boolean } = {},
+): void {
   const entries: LockEntry[] = [];
   for (const [name, spec] of Object.entries(skills)) {
     const dir = join(root, '.kitbash', 'skills', name);
     const files: Record<string, string> = {
       'SKILL.md': `# ${name}\n\nA skill the sandbox tests run.\n`,
-      'skill.toml': [`[skill]`, `name = "${name}"`, `version = "${spec.version ?? '1.0.0'}"`, `description = "A skill the sandbox tests run."`, '', '[context]', 'budget = 1500', '', spec.toml ?? ''].join('\n'),
+      'skill.toml': [
+        `[skill]`,
+        `name = "${name}"`,
+        `version = "${spec.version ?? '1.0.0'}"`,
+        `description = "A skill the sandbox tests run."`,
+        '',
+        '[context]',
+        'budget = 1500',
+        '',
+        spec.toml ?? '',
+      ].join('\n'),
       ...(spec.files ?? {}),
     };
     for (const [s, content] of Object.entries(spec.scripts ?? {})) files[`scripts/${s}`] = content;
@@ -52,14 +66,27 @@ export function installSkills(root: string, skills: Readonly<Record<string, Skil
       const abs = join(dir, rel);
       mkdirSync(dirname(abs), { recursive: true });
       writeFileSync(abs, content);
-      if (rel.startsWith('scripts/') && !(spec.plain ?? []).includes(rel.slice('scripts/'.length))) chmodSync(abs, 0o755);
+      if (rel.startsWith('scripts/') && !(spec.plain ?? []).includes(rel.slice('scripts/'.length)))
+        chmodSync(abs, 0o755);
     }
     const integrity = skillIntegrity(dir);
     if (!integrity.ok) throw new Error(`cannot hash ${dir}`);
-    const executable = Object.keys(spec.scripts ?? {}).filter((s) => !(spec.plain ?? []).includes(s)).map((s) => `scripts/${s}`);
-    entries.push({ name, version: spec.version ?? '1.0.0', source: `file:./src/${name}`, integrity: integrity.value, executable });
+    const executable = Object.keys(spec.scripts ?? {})
+      .filter((s) => !(spec.plain ?? []).includes(s))
+      .map((s) => `scripts/${s}`);
+    entries.push({
+      name,
+      version: spec.version ?? '1.0.0',
+      source: `file:./src/${name}`,
+      integrity: integrity.value,
+      executable,
+    });
   }
-  if (opts.pin !== false) writeLock(root, entries.sort((a, b) => (a.name < b.name ? -1 : 1)));
+  if (opts.pin !== false)
+    writeLock(
+      root,
+      entries.sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
 }
 
 /** A project folder with the given skills installed and pinned. */
@@ -77,9 +104,17 @@ export interface Collected {
 }
 
 /** Run through the service and keep every event. */
-export async function run(req: Omit<RunRequest, 'args' | 'mode'> & Partial<Pick<RunRequest, 'args' | 'mode'>>, deps: RunDeps = {}, signal?: AbortSignal): Promise<Collected> {
+export async function run(
+  req: Omit<RunRequest, 'args' | 'mode'> & Partial<Pick<RunRequest, 'args' | 'mode'>>,
+  deps: RunDeps = {},
+  signal?: AbortSignal,
+): Promise<Collected> {
   const events: RunEvent[] = [];
-  const result = await startRun({ mode: 'run', args: [], ...req }, { parentEnv: { PATH: process.env.PATH, LANG: 'C.UTF-8' }, ...deps }, { onEvent: (e) => events.push(e), ...(signal ? { signal } : {}) });
+  const result = await startRun(
+    { mode: 'run', args: [], ...req },
+    { parentEnv: { PATH: process.env.PATH, LANG: 'C.UTF-8' }, ...deps },
+    { onEvent: (e) => events.push(e), ...(signal ? { signal } : {}) },
+  );
   const text = (t: 'stdout' | 'stderr'): string => events.map((e) => (e.type === t ? e.text : '')).join('');
   return { result, events, stdout: text('stdout'), stderr: text('stderr') };
 }
@@ -92,13 +127,16 @@ export async function bwrapWorks(): Promise<boolean> {
 
 /** A machine without a working sandbox, where only the explicit `--unconfined` override runs: the control that shows an escape test can fail. */
 export function unconfinedHost(): RunDeps {
-  return { host: { platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/nonexistent' } };
+  return {
+    host: { platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/nonexistent' },
+  };
 }
 
 /** A fake bwrap that fails the way Ubuntu 24.04's AppArmor userns restriction makes it fail. */
 export function fakeBwrap(dir: string, kind: 'userns' | 'broken' = 'userns'): string {
   const p = join(dir, 'fake-bwrap');
-  const say = kind === 'userns' ? 'bwrap: setting up uid map: Permission denied' : 'bwrap: something unexpected went wrong';
+  const say =
+    kind === 'userns' ? 'bwrap: setting up uid map: Permission denied' : 'bwrap: something unexpected went wrong';
   writeFileSync(p, `#!/bin/sh\necho '${say}' >&2\nexit 1\n`);
   chmodSync(p, 0o755);
   return p;

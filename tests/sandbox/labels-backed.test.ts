@@ -15,22 +15,36 @@ const H = 'escape-hold.test.ts';
 /** The escape tests behind each restriction: [file, exact test title]. */
 export const BACKING: Readonly<Record<RestrictionId, readonly (readonly [string, string])[]>> = {
   network: [
-    [E, '(1) a TCP server on the host loopback is unreachable without network, and with it (network means the outside world)'],
+    [
+      E,
+      '(1) a TCP server on the host loopback is unreachable without network, and with it (network means the outside world)',
+    ],
     [H, '(15.2) with network = true a test host in another namespace is reached; without it, not'],
     [H, "(15.2) with network = true the host's loopback and its own addresses are not reached"],
-    ['cli.test.ts', 'shows how network and write read when granted; without pasta a network = true skill is refused, others run'],
+    [
+      'cli.test.ts',
+      'shows how network and write read when granted; without pasta a network = true skill is refused, others run',
+    ],
   ],
   'unix-sockets': [
     [E, '(1b) a Unix socket a host daemon listens on cannot be reached, with or without network'],
     [H, '(15.2) abstract and path Unix sockets are not reached, with or without network; /run is absent'],
   ],
   filesystem: [
-    [E, '(3) writes: only scratch without write permission; the workspace too with it; never the skill, other skills, the lock or outside'],
+    [
+      E,
+      '(3) writes: only scratch without write permission; the workspace too with it; never the skill, other skills, the lock or outside',
+    ],
     [H, '(15.1) protected paths that do not exist cannot be created; existing project files are written'],
     [H, "(15.1) in a monorepo the parent repository's .git is out of reach"],
   ],
   reading: [[H, '(15.3) system folders and the project are visible; secrets, other homes and host folders are not']],
-  'skill-folder': [[E, '(3) writes: only scratch without write permission; the workspace too with it; never the skill, other skills, the lock or outside']],
+  'skill-folder': [
+    [
+      E,
+      '(3) writes: only scratch without write permission; the workspace too with it; never the skill, other skills, the lock or outside',
+    ],
+  ],
   pinning: [[H, '(15.5) a nested .git, a special file, a changed executable bit are refused; the pinned folder runs']],
   home: [[E, '(4) a key planted in the real $HOME/.ssh is not readable; $HOME is empty and private']],
   environment: [[E, '(5) a secret in the parent environment does not reach the script, unless the run passes it']],
@@ -38,11 +52,21 @@ export const BACKING: Readonly<Record<RestrictionId, readonly (readonly [string,
     [E, '(6) a script running past the timeout is killed and reported; one inside it finishes'],
     [E, '(7) a process left running when the script exits is killed and reported; one the script waits for finishes'],
   ],
-  'limit-processes': [[H, '(15.4) the process cap stops a fork flood (and says so); under the default cap the same spawns all start']],
-  'limit-files': [[H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes']],
-  'limit-cpu': [[H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes']],
-  'limit-memory': [[H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes']],
-  'limit-scratch': [[H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes']],
+  'limit-processes': [
+    [H, '(15.4) the process cap stops a fork flood (and says so); under the default cap the same spawns all start'],
+  ],
+  'limit-files': [
+    [H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes'],
+  ],
+  'limit-cpu': [
+    [H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes'],
+  ],
+  'limit-memory': [
+    [H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes'],
+  ],
+  'limit-scratch': [
+    [H, '(15.4) open files, CPU time, memory and scratch are capped; under the defaults the same work completes'],
+  ],
   privileges: [[E, 'no capabilities inside: a remount of / as writable is refused']],
   output: [[E, '(8) a stdout flood is truncated at the cap and reported; output under the cap arrives whole']],
   tools: [],
@@ -81,7 +105,7 @@ describe('labels are backed by escape tests', () => {
 });
 
 describe('the review dialog and the Runs tab show the same labels', () => {
-  it("a declared network or write permission is labelled with the row the Runs tab shows for that skill", async () => {
+  it('a declared network or write permission is labelled with the row the Runs tab shows for that skill', async () => {
     const { withEnforcement } = await import('../../main/services/install/enforcement');
     const permissions = [
       { permission: 'network', declared: true },
@@ -97,7 +121,11 @@ describe('the review dialog and the Runs tab show the same labels', () => {
     ] as const) {
       const row = runsTab.find((r) => r.id === id)!;
       const entry = shown.find((p) => p.permission === perm)!.enforcement!;
-      expect(entry).toEqual(row.label === LABEL.advisory ? { label: 'advisory', detail: row.what } : { label: 'enforced', detail: `${row.label}: ${row.what}` });
+      expect(entry).toEqual(
+        row.label === LABEL.advisory
+          ? { label: 'advisory', detail: row.what }
+          : { label: 'enforced', detail: `${row.label}: ${row.what}` },
+      );
     }
   });
 });

@@ -17,7 +17,8 @@ export interface TestHost {
 
 const ip = (...args: string[]): void => {
   const r = spawnSync('ip', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message || `exit ${String(r.status)}`}`);
+  if (r.status !== 0)
+    throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message || `exit ${String(r.status)}`}`);
 };
 
 /** Whether this machine lets the test make a namespace (root with iproute2). */

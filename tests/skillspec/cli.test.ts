@@ -46,12 +46,20 @@ tests:
 describe('spec validate', () => {
   it('prints ok with the path as given, the id and the schema', async () => {
     const dir = project({ 'skill.spec.yml': SPEC });
-    expect(await run(dir, 'spec', 'validate', 'skill.spec.yml')).toEqual({ code: 0, out: 'ok: skill.spec.yml is t.spec (skillspec/v0)\n', err: '' });
+    expect(await run(dir, 'spec', 'validate', 'skill.spec.yml')).toEqual({
+      code: 0,
+      out: 'ok: skill.spec.yml is t.spec (skillspec/v0)\n',
+      err: '',
+    });
   });
 
   it('prints error: <message> and exits 1 on an invalid spec', async () => {
     const dir = project({ 'bad.yml': doc('rules:\n  - {id: r, prefer: nowhere}\n') });
-    expect(await run(dir, 'spec', 'validate', 'bad.yml')).toEqual({ code: 1, out: '', err: 'error: unknown reference "nowhere" in rules.prefer\n' });
+    expect(await run(dir, 'spec', 'validate', 'bad.yml')).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: unknown reference "nowhere" in rules.prefer\n',
+    });
   });
 
   it('names a missing file the way the reference does', async () => {
@@ -64,7 +72,9 @@ describe('spec validate', () => {
   it('refuses a file that is not UTF-8', async () => {
     const dir = project({});
     writeFileSync(join(dir, 's.yml'), Buffer.from([0x69, 0x64, 0x3a, 0x20, 0xff, 0x0a]));
-    expect((await run(dir, 'spec', 'validate', 's.yml')).err).toBe('error: skill spec s.yml is not valid UTF-8: invalid utf-8 sequence from index 4\n');
+    expect((await run(dir, 'spec', 'validate', 's.yml')).err).toBe(
+      'error: skill spec s.yml is not valid UTF-8: invalid utf-8 sequence from index 4\n',
+    );
   });
 
   it('refuses a 10 MB file before reading it', async () => {
@@ -73,19 +83,32 @@ describe('spec validate', () => {
     const t0 = performance.now();
     const r = await run(dir, 'spec', 'validate', 'big.yml');
     expect(performance.now() - t0).toBeLessThan(1000);
-    expect(r).toEqual({ code: 1, out: '', err: 'error: skill spec big.yml is 10485760 bytes; a skill spec may be at most 4 MiB\n' });
+    expect(r).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: skill spec big.yml is 10485760 bytes; a skill spec may be at most 4 MiB\n',
+    });
   });
 
   it('reports with --json too', async () => {
     const dir = project({ 'skill.spec.yml': SPEC });
-    expect(JSON.parse((await run(dir, 'spec', 'validate', 'skill.spec.yml', '--json')).out)).toEqual({ ok: true, path: 'skill.spec.yml', id: 't.spec', schema: 'skillspec/v0' });
+    expect(JSON.parse((await run(dir, 'spec', 'validate', 'skill.spec.yml', '--json')).out)).toEqual({
+      ok: true,
+      path: 'skill.spec.yml',
+      id: 't.spec',
+      schema: 'skillspec/v0',
+    });
   });
 });
 
 describe('spec test', () => {
   it('prints P/T passed and exits 0 when all pass', async () => {
     const dir = project({ 'skill.spec.yml': SPEC });
-    expect(await run(dir, 'spec', 'test', 'skill.spec.yml')).toEqual({ code: 0, out: 'skillspec test: 2/2 passed\n', err: '' });
+    expect(await run(dir, 'spec', 'test', 'skill.spec.yml')).toEqual({
+      code: 0,
+      out: 'skillspec test: 2/2 passed\n',
+      err: '',
+    });
   });
 
   it('prints a FAIL block and exits 1 on a failure', async () => {
@@ -103,7 +126,12 @@ describe('spec decide and explain', () => {
     expect(r.code).toBe(0);
     const d = JSON.parse(r.out) as Record<string, unknown>;
     expect(d['route']).toBe('remote');
-    expect(d['route_selection']).toEqual({ route: 'remote', basis: 'rule_prefer', rule_id: 'use_remote', reason: 'Remote work.' });
+    expect(d['route_selection']).toEqual({
+      route: 'remote',
+      basis: 'rule_prefer',
+      rule_id: 'use_remote',
+      reason: 'Remote work.',
+    });
     expect(d['forbid']).toEqual(['guess']);
     expect(r.out).toBe(`${JSON.stringify(d, null, 2)}\n`);
   });
@@ -111,28 +139,38 @@ describe('spec decide and explain', () => {
   it('explains a decision as text', async () => {
     const dir = project({ 'skill.spec.yml': SPEC });
     const r = await run(dir, 'spec', 'explain', 'skill.spec.yml', '--input=go remote');
-    expect(r.out).toBe('input: go remote\nroute: remote\nroute_order: local -> remote\nforbid: guess\nmatched_rules:\n  - use_remote: Remote work.\n');
+    expect(r.out).toBe(
+      'input: go remote\nroute: remote\nroute_order: local -> remote\nforbid: guess\nmatched_rules:\n  - use_remote: Remote work.\n',
+    );
   });
 
   it('refuses to decide without --trace-dir when trace.required is true, and writes a trace with it', async () => {
     const dir = project({ 'skill.spec.yml': `${SPEC}trace:\n  mode: event_log\n  required: true\n` });
     const refused = await run(dir, 'spec', 'decide', 'skill.spec.yml', '--input', 'x');
-    expect(refused).toEqual({ code: 1, out: '', err: 'error: trace.required is true; pass --trace-dir or use a spec that does not require tracing\n' });
+    expect(refused).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: trace.required is true; pass --trace-dir or use a spec that does not require tracing\n',
+    });
     const r = await run(dir, 'spec', 'decide', 'skill.spec.yml', '--input', 'x', '--trace-dir', '.skillspec/traces');
     expect(r.code).toBe(0);
     const runs = readdirSync(join(dir, '.skillspec/traces'));
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatch(/^run-\d+-\d+$/);
     const runDir = join('.skillspec/traces', runs[0]!);
-    expect(r.err).toBe(`trace: wrote 5 event(s) to ${runDir}\ntrace: jsonl ${runDir}/trace.jsonl\ntrace: summary ${runDir}/summary.json\n`);
+    expect(r.err).toBe(
+      `trace: wrote 5 event(s) to ${runDir}\ntrace: jsonl ${runDir}/trace.jsonl\ntrace: summary ${runDir}/summary.json\n`,
+    );
     expect(existsSync(join(dir, runDir, 'summary.json'))).toBe(true);
   });
 
   it('says which trace file it could not write', async () => {
-    const dir = project({ 'skill.spec.yml': SPEC, 'blocker': 'a file, not a folder' });
+    const dir = project({ 'skill.spec.yml': SPEC, blocker: 'a file, not a folder' });
     const r = await run(dir, 'spec', 'decide', 'skill.spec.yml', '--input', 'x', '--trace-dir', 'blocker');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: failed to write blocker\/run-\d+-\d+\/events\/000001\.input_received\.json: Not a directory \(os error 20\)\n$/);
+    expect(r.err).toMatch(
+      /^error: failed to write blocker\/run-\d+-\d+\/events\/000001\.input_received\.json: Not a directory \(os error 20\)\n$/,
+    );
   });
 
   it('does not need a trace dir for test on a trace-required spec', async () => {
@@ -156,7 +194,9 @@ describe('spec compile and imports', () => {
     const report = JSON.parse(r.out) as { ok: boolean; imports: Array<{ status: string; resolved_path: string }> };
     expect(report.ok).toBe(false);
     expect(report.imports[0]).toMatchObject({ status: 'missing_file', resolved_path: 'guide.md' });
-    expect((await run(dir, 'spec', 'validate', 'skill.spec.yml')).err).toBe('error: import validation failed: g: missing_file (No such file or directory (os error 2))\n');
+    expect((await run(dir, 'spec', 'validate', 'skill.spec.yml')).err).toBe(
+      'error: import validation failed: g: missing_file (No such file or directory (os error 2))\n',
+    );
   });
 });
 
@@ -184,7 +224,9 @@ describe.skipIf(!haveCorpus)('the built binary', () => {
     const ok = runCli(['spec', 'test', 'valid/examples/rote-browse/skill.spec.yml'], { cwd: corpus });
     expect(ok.stdout).toBe('skillspec test: 8/8 passed\n');
     expect(ok.code).toBe(0);
-    const bad = runCli(['spec', 'validate', 'invalid/conformance/invalid/import-cycle.skill.spec.yml'], { cwd: corpus });
+    const bad = runCli(['spec', 'validate', 'invalid/conformance/invalid/import-cycle.skill.spec.yml'], {
+      cwd: corpus,
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('error: unknown reference "one" in imports.requires.imports.cycle\n');
   });

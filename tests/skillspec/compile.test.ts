@@ -1,6 +1,12 @@
 /** compile: frontmatter description, skill names, the loader targets and the markdown rendering. */
 import { describe, expect, it } from 'vitest';
-import { compileSpec, resolveCompileTarget, selectionDescription, sentenceList, skillNameOf } from '../../shared/skillspec/compile';
+import {
+  compileSpec,
+  resolveCompileTarget,
+  selectionDescription,
+  sentenceList,
+  skillNameOf,
+} from '../../shared/skillspec/compile';
 import { doc, load } from './helpers';
 
 const RICH = doc(`activation:
@@ -60,7 +66,9 @@ describe('the frontmatter description', () => {
     expect(parts[0]).toBe('Route repository checks');
     expect(parts[1]).toBe('Use for repo and readiness');
     expect(parts[2]).toBe('Use when the task needs to check a repo and run the shell command');
-    expect(parts[3]).toBe('Handles CLI and shell commands, browser handoff and page evidence, process capture and flow crystallization and replay');
+    expect(parts[3]).toBe(
+      'Handles CLI and shell commands, browser handoff and page evidence, process capture and flow crystallization and replay',
+    );
     expect(parts[4]).toContain('skillsmith spec decide');
     expect(parts).toHaveLength(6);
   });
@@ -148,19 +156,32 @@ describe('the markdown target', () => {
   });
 
   it('renders applies_when and closures as YAML blocks, and tests with Debug-quoted inputs', () => {
-    expect(md).toContain('### Applies When\n\n```yaml\nuser_intent:\n- check a repo\n- run the shell command\n```\n```yaml\nother: 1\n```\n');
+    expect(md).toContain(
+      '### Applies When\n\n```yaml\nuser_intent:\n- check a repo\n- run the shell command\n```\n```yaml\nother: 1\n```\n',
+    );
     expect(md).toContain('### `crystallize_flow`\n```yaml\nsteps:\n- a\n- b\n```\n');
-    expect(md).toContain('### does it\n- input: "check the \\"branch\\""\n- expect route: `first`\n- expect forbid: `guessing`\n');
+    expect(md).toContain(
+      '### does it\n- input: "check the \\"branch\\""\n- expect route: `first`\n- expect forbid: `guessing`\n',
+    );
   });
 
   it('renders commands with their template and requirements', () => {
-    expect(md).toContain('### `exec_run`\n- safety: `local_write`\n- template:\n\n```bash\necho hi\n```\n- requires:\n  - dependencies: `gh`\n');
+    expect(md).toContain(
+      '### `exec_run`\n- safety: `local_write`\n- template:\n\n```bash\necho hi\n```\n- requires:\n  - dependencies: `gh`\n',
+    );
   });
 });
 
 describe('YAML fragments', () => {
   it('quote strings that would read back as another type, and keep multi-line strings literal', () => {
-    const md = compileSpec(load(doc("closures:\n  c: {a: 'true', b: '007', c: '1.5', d: '', e: 'yes', f: 'x: y', g: \"two\\nlines\", h: 3}\n")), 'markdown');
-    expect(md).toContain("### `c`\n```yaml\na: 'true'\nb: '007'\nc: '1.5'\nd: ''\ne: yes\nf: 'x: y'\ng: |-\n  two\n  lines\nh: 3\n```\n");
+    const md = compileSpec(
+      load(
+        doc("closures:\n  c: {a: 'true', b: '007', c: '1.5', d: '', e: 'yes', f: 'x: y', g: \"two\\nlines\", h: 3}\n"),
+      ),
+      'markdown',
+    );
+    expect(md).toContain(
+      "### `c`\n```yaml\na: 'true'\nb: '007'\nc: '1.5'\nd: ''\ne: yes\nf: 'x: y'\ng: |-\n  two\n  lines\nh: 3\n```\n",
+    );
   });
 });

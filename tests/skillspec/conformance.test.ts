@@ -47,7 +47,9 @@ describe.skipIf(!present)('SkillSpec corpus: invalid specs', () => {
 
   it.each(invalid.map((e) => [e.path, e] as const))('%s is rejected with the expected message', (_p, e) => {
     const expectedFile = join(root, e.path.replace(/\.yml$/, '.expected-error.txt'));
-    const expected = readFileSync(expectedFile, 'utf8').replace(/\r?\n$/, '').replace('<path>', e.path);
+    const expected = readFileSync(expectedFile, 'utf8')
+      .replace(/\r?\n$/, '')
+      .replace('<path>', e.path);
     let message: string | undefined;
     try {
       loadSpec(e.path, { cwd: root });

@@ -1,6 +1,13 @@
 /** The decision engine: phrase matching, heuristics, the effect algebra, default routes, events. */
 import { describe, expect, it } from 'vitest';
-import { containsPhrase, decide, decideWithEvents, heuristic, matchesPredicate, DEFAULT_ORDER_REASON } from '../../shared/skillspec/decide';
+import {
+  containsPhrase,
+  decide,
+  decideWithEvents,
+  heuristic,
+  matchesPredicate,
+  DEFAULT_ORDER_REASON,
+} from '../../shared/skillspec/decide';
 import type { Predicate } from '../../shared/skillspec/model';
 import { doc, load } from './helpers';
 
@@ -93,7 +100,11 @@ describe('predicate composition', () => {
 });
 
 describe('default route order', () => {
-  const spec = load(doc('routes:\n  - {id: z, label: Z}\n  - {id: b, label: B, rank: 5}\n  - {id: a, label: A, rank: 5}\n  - {id: c, label: C, rank: -1}\n'));
+  const spec = load(
+    doc(
+      'routes:\n  - {id: z, label: Z}\n  - {id: b, label: B, rank: 5}\n  - {id: a, label: A, rank: 5}\n  - {id: c, label: C, rank: -1}\n',
+    ),
+  );
 
   it('sorts stably by rank, unranked last', () => {
     expect(decide(spec, 'nothing matches').route_order).toEqual(['c', 'b', 'a', 'z']);
@@ -102,7 +113,12 @@ describe('default route order', () => {
   it('picks the first route with basis default_route_order and the fixed reason, leaving decision.reason null', () => {
     const d = decide(spec, 'nothing');
     expect(d.route).toBe('c');
-    expect(d.route_selection).toEqual({ route: 'c', basis: 'default_route_order', rule_id: null, reason: DEFAULT_ORDER_REASON });
+    expect(d.route_selection).toEqual({
+      route: 'c',
+      basis: 'default_route_order',
+      rule_id: null,
+      reason: DEFAULT_ORDER_REASON,
+    });
     expect(d.reason).toBeNull();
   });
 
@@ -157,23 +173,51 @@ rules:
     expect(d.allow).toEqual({ k1: 'replaced', k2: 'v2' });
     expect(d.elicit).toEqual(['q']);
     expect(d.after_success).toEqual(['close1', 'close2']);
-    expect(d.matched_rules).toEqual([{ id: 'r1', reason: 'first' }, { id: 'r2', reason: null }]);
+    expect(d.matched_rules).toEqual([
+      { id: 'r1', reason: 'first' },
+      { id: 'r2', reason: null },
+    ]);
     expect(d.reason).toBe('first');
   });
 
   it('prints the decision JSON in the reference order, plus plan_phases', () => {
     expect(Object.keys(decide(spec, 'go'))).toEqual([
-      'input', 'route', 'route_selection', 'route_order', 'execution_plan', 'plan_phases', 'forbid', 'allow', 'elicit', 'after_success', 'matched_rules', 'reason',
+      'input',
+      'route',
+      'route_selection',
+      'route_order',
+      'execution_plan',
+      'plan_phases',
+      'forbid',
+      'allow',
+      'elicit',
+      'after_success',
+      'matched_rules',
+      'reason',
     ]);
   });
 
   it('emits events in the reference sequence with raw rule payloads', () => {
     const { events } = decideWithEvents(spec, 'go');
     expect(events.map((e) => e.event)).toEqual([
-      'input_received', 'spec_loaded',
-      'rule_evaluated', 'rule_matched', 'route_selected', 'forbid_added', 'allow_added', 'elicitation_requested', 'after_success_scheduled',
-      'rule_evaluated', 'rule_matched', 'route_order_set', 'forbid_added', 'allow_added', 'elicitation_requested', 'after_success_scheduled',
-      'rule_evaluated', 'rule_evaluated',
+      'input_received',
+      'spec_loaded',
+      'rule_evaluated',
+      'rule_matched',
+      'route_selected',
+      'forbid_added',
+      'allow_added',
+      'elicitation_requested',
+      'after_success_scheduled',
+      'rule_evaluated',
+      'rule_matched',
+      'route_order_set',
+      'forbid_added',
+      'allow_added',
+      'elicitation_requested',
+      'after_success_scheduled',
+      'rule_evaluated',
+      'rule_evaluated',
       'outcome_recorded',
     ]);
     expect(events[12]).toEqual({ event: 'forbid_added', forbid: ['f2', 'f3'] });
@@ -185,8 +229,12 @@ rules:
     });
   });
 
-  it('takes the first route of a replaced order with basis route_order_default and that rule\'s reason', () => {
-    const s = load(doc('routes:\n  - {id: a, label: A}\n  - {id: b, label: B}\nrules:\n  - {id: o1, when: {user_says_any: [x]}, route_order: [a, b], reason: one}\n  - {id: o2, when: {user_says_any: [x]}, route_order: [b, a]}\n  - {id: why, when: {user_says_any: [x]}, reason: later}\n'));
+  it("takes the first route of a replaced order with basis route_order_default and that rule's reason", () => {
+    const s = load(
+      doc(
+        'routes:\n  - {id: a, label: A}\n  - {id: b, label: B}\nrules:\n  - {id: o1, when: {user_says_any: [x]}, route_order: [a, b], reason: one}\n  - {id: o2, when: {user_says_any: [x]}, route_order: [b, a]}\n  - {id: why, when: {user_says_any: [x]}, reason: later}\n',
+      ),
+    );
     const d = decide(s, 'x');
     expect(d.route).toBe('b');
     expect(d.route_selection).toEqual({ route: 'b', basis: 'route_order_default', rule_id: 'o2', reason: null });
@@ -194,19 +242,35 @@ rules:
   });
 
   it('lets the last matching prefer win, even after a route_order', () => {
-    const s = load(doc('routes:\n  - {id: a, label: A}\n  - {id: b, label: B}\nrules:\n  - {id: p1, when: {user_says_any: [x]}, prefer: a}\n  - {id: p2, when: {user_says_any: [x]}, prefer: b}\n  - {id: o, when: {user_says_any: [x]}, route_order: [a, b]}\n'));
+    const s = load(
+      doc(
+        'routes:\n  - {id: a, label: A}\n  - {id: b, label: B}\nrules:\n  - {id: p1, when: {user_says_any: [x]}, prefer: a}\n  - {id: p2, when: {user_says_any: [x]}, prefer: b}\n  - {id: o, when: {user_says_any: [x]}, route_order: [a, b]}\n',
+      ),
+    );
     const d = decide(s, 'x');
     expect(d.route).toBe('b');
     expect(d.route_order).toEqual(['a', 'b']);
   });
 
-  it('copies the selected route\'s execution plan and its phase ids', () => {
-    const s = load(doc('routes:\n  - id: a\n    label: A\n    execution_plan:\n      phases:\n        - {id: p1, owner_skill: s, jumps: [{when: w, to_phase: p2}]}\n        - {id: p2, owner_skill: s}\n'));
+  it("copies the selected route's execution plan and its phase ids", () => {
+    const s = load(
+      doc(
+        'routes:\n  - id: a\n    label: A\n    execution_plan:\n      phases:\n        - {id: p1, owner_skill: s, jumps: [{when: w, to_phase: p2}]}\n        - {id: p2, owner_skill: s}\n',
+      ),
+    );
     const d = decide(s, 'x');
     expect(d.plan_phases).toEqual(['p1', 'p2']);
     expect(d.execution_plan!.phases[0]).toEqual({
-      id: 'p1', owner_skill: 's', route: null, description: null, requires: [], checks: [], forbid: [], handoff: null,
-      jumps: [{ when: 'w', to_phase: 'p2', reason: null }], tool_boundary: null,
+      id: 'p1',
+      owner_skill: 's',
+      route: null,
+      description: null,
+      requires: [],
+      checks: [],
+      forbid: [],
+      handoff: null,
+      jumps: [{ when: 'w', to_phase: 'p2', reason: null }],
+      tool_boundary: null,
     });
   });
 
@@ -219,7 +283,11 @@ rules:
 
 describe('a spec edited in place', () => {
   it('notices replaced rules and changed ranks', () => {
-    const spec = load(doc('routes:\n  - {id: a, label: A, rank: 1}\n  - {id: b, label: B, rank: 2}\nrules:\n  - {id: r, when: {user_says_any: [x]}, prefer: b}\n'));
+    const spec = load(
+      doc(
+        'routes:\n  - {id: a, label: A, rank: 1}\n  - {id: b, label: B, rank: 2}\nrules:\n  - {id: r, when: {user_says_any: [x]}, prefer: b}\n',
+      ),
+    );
     expect(decide(spec, 'x').route).toBe('b');
     spec.rules = [{ ...spec.rules[0]!, when: { ...spec.rules[0]!.when, user_says_any: ['y'] } }];
     expect(decide(spec, 'x').route).toBe('a');

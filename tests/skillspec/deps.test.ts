@@ -49,8 +49,14 @@ describe('deps check', () => {
       ['token', 'present', 'env_present', 'SKILLSPEC_TEST_TOKEN is set'],
       ['unset', 'missing', 'env_present', 'unset is not set'],
     ]);
-    expect(r.dependencies.find((d) => d.id === 'hastool')).toMatchObject({ permission_required: true, provisionable: false });
-    expect(r.dependencies.find((d) => d.id === 'data')).toMatchObject({ permission_required: false, provisionable: true });
+    expect(r.dependencies.find((d) => d.id === 'hastool')).toMatchObject({
+      permission_required: true,
+      provisionable: false,
+    });
+    expect(r.dependencies.find((d) => d.id === 'data')).toMatchObject({
+      permission_required: false,
+      provisionable: true,
+    });
   });
 
   it('checks only what a command requires, and names an unknown command', () => {
@@ -62,15 +68,26 @@ describe('deps check', () => {
         expect.objectContaining({ id: 'token', status: 'present' }),
       ],
     });
-    expect(errorOf(() => checkDependencies(load(SPEC), host, 'nope'))).toBe('unknown reference "nope" in deps.check.command');
+    expect(errorOf(() => checkDependencies(load(SPEC), host, 'nope'))).toBe(
+      'unknown reference "nope" in deps.check.command',
+    );
   });
 
   it('runs as skillsmith spec deps, exiting 1 when something is missing', async () => {
-    writeFileSync(join(dir, 'skill.spec.yml'), doc('dependencies:\n  sh: {kind: cli, command: sh}\n  s: {kind: service}\n'));
+    writeFileSync(
+      join(dir, 'skill.spec.yml'),
+      doc('dependencies:\n  sh: {kind: cli, command: sh}\n  s: {kind: service}\n'),
+    );
     let out = '';
     const code = await main(['spec', 'deps', 'skill.spec.yml'], { cwd: dir, out: (t) => (out += t), err: () => {} });
     expect(code).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ ok: true, dependencies: [{ id: 's', status: 'deferred' }, { id: 'sh', status: 'present', message: 'sh found on PATH' }] });
+    expect(JSON.parse(out)).toMatchObject({
+      ok: true,
+      dependencies: [
+        { id: 's', status: 'deferred' },
+        { id: 'sh', status: 'present', message: 'sh found on PATH' },
+      ],
+    });
     writeFileSync(join(dir, 'skill.spec.yml'), doc('dependencies:\n  x: {kind: cli, command: no-such-tool-xyz}\n'));
     expect(await main(['spec', 'deps', 'skill.spec.yml'], { cwd: dir, out: () => {}, err: () => {} })).toBe(1);
   });

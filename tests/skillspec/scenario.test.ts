@@ -107,7 +107,11 @@ describe('assertion semantics', () => {
   });
 
   it('uses the plural form for the negative matched-rules message and names a missing route <none>', () => {
-    const spec = load(doc('rules:\n  - {id: r, when: {user_says_any: [x]}}\ntests:\n  - {name: t, input: x, expect: {not_matched_rules: [r], matched_rules_exact: []}}\n'));
+    const spec = load(
+      doc(
+        'rules:\n  - {id: r, when: {user_says_any: [x]}}\ntests:\n  - {name: t, input: x, expect: {not_matched_rules: [r], matched_rules_exact: []}}\n',
+      ),
+    );
     expect(runScenarioTests(spec).failed[0]!.failures).toEqual([
       'expected matched_rules_exact {}, got {"r"}',
       'expected matched_rules not to contain "r"',

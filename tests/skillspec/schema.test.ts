@@ -16,7 +16,9 @@ const file = join(repoRoot, 'spec', 'schema', 'skill.spec.schema.json');
 const generated = `${JSON.stringify(skillSpecJsonSchema(), null, 2)}\n`;
 if (process.env.SKILLSMITH_UPDATE_SCHEMA === '1') writeFileSync(file, generated);
 
-const validator = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true }).compile(JSON.parse(generated) as object);
+const validator = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true }).compile(
+  JSON.parse(generated) as object,
+);
 const conforms = (text: string): boolean => validator(parseYaml(text, { version: '1.2' }) as unknown) === true;
 
 describe('the SkillSpec JSON Schema', () => {
@@ -58,7 +60,9 @@ tests:
 
 const manifestPath = join(corpusDir, 'skillspec', 'MANIFEST.json');
 const present = requireOrSkip(`the SkillSpec corpus (${manifestPath})`, existsSync(manifestPath));
-const entries = present ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Array<{ path: string; kind: string }>) : [];
+const entries = present
+  ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Array<{ path: string; kind: string }>)
+  : [];
 
 describe.skipIf(!present)('the JSON Schema on the corpus', () => {
   it.each(entries.filter((e) => e.kind === 'valid').map((e) => [e.path]))('%s conforms', (p) => {
@@ -67,6 +71,13 @@ describe.skipIf(!present)('the JSON Schema on the corpus', () => {
   });
 
   it('rejects the unknown-rule-field fixture', () => {
-    expect(conforms(readFileSync(join(corpusDir, 'skillspec', 'invalid/conformance/invalid/unknown-rule-field.skill.spec.yml'), 'utf8'))).toBe(false);
+    expect(
+      conforms(
+        readFileSync(
+          join(corpusDir, 'skillspec', 'invalid/conformance/invalid/unknown-rule-field.skill.spec.yml'),
+          'utf8',
+        ),
+      ),
+    ).toBe(false);
   });
 });

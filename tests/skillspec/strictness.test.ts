@@ -12,16 +12,26 @@ type Obj = Record<string, unknown>;
 
 function minimal(t: TypeDef): unknown {
   switch (t.k) {
-    case 'str': return 'x';
-    case 'bool': return false;
-    case 'int': return 1;
-    case 'enum': return t.values[0];
-    case 'list': return [];
-    case 'map': return {};
-    case 'opt': return null;
-    case 'struct': return minimalStruct(t.s);
-    case 'untagged': return minimalStruct(t.variants[0]!);
-    case 'any': return null;
+    case 'str':
+      return 'x';
+    case 'bool':
+      return false;
+    case 'int':
+      return 1;
+    case 'enum':
+      return t.values[0];
+    case 'list':
+      return [];
+    case 'map':
+      return {};
+    case 'opt':
+      return null;
+    case 'struct':
+      return minimalStruct(t.s);
+    case 'untagged':
+      return minimalStruct(t.variants[0]!);
+    case 'any':
+      return null;
   }
 }
 
@@ -57,12 +67,18 @@ function cases(): Case[] {
   };
   const walkType = (t: TypeDef, path: string, place: (v: unknown) => Obj, depth: number): void => {
     switch (t.k) {
-      case 'struct': return visit(t.s, path, (v) => place(v), depth + 1);
-      case 'untagged': return; // a shape choice reports "did not match any variant" instead
-      case 'opt': return walkType(t.of, path, place, depth);
-      case 'list': return walkType(t.of, `${path}[0]`, (v) => place([v]), depth);
-      case 'map': return walkType(t.of, `${path}.k1`, (v) => place({ k1: v }), depth);
-      default: return;
+      case 'struct':
+        return visit(t.s, path, (v) => place(v), depth + 1);
+      case 'untagged':
+        return; // a shape choice reports "did not match any variant" instead
+      case 'opt':
+        return walkType(t.of, path, place, depth);
+      case 'list':
+        return walkType(t.of, `${path}[0]`, (v) => place([v]), depth);
+      case 'map':
+        return walkType(t.of, `${path}.k1`, (v) => place({ k1: v }), depth);
+      default:
+        return;
     }
   };
   visit(SkillSpecDef, '', (v) => v, 0);
@@ -74,10 +90,49 @@ const all = cases();
 describe('unknown keys in every typed object', () => {
   it('covers every typed object of the model', () => {
     const names = new Set(all.map((c) => c.label.split(' ')[0]));
-    for (const n of ['SkillSpec', 'Entry', 'ToolBoundary', 'Route', 'RouteHandoff', 'ExecutionPlan', 'ExecutionPhase', 'ExecutionJump', 'Rule', 'Predicate', 'State',
-      'Elicitation', 'ElicitationCondition', 'ElicitationChoice', 'TraceConfig', 'Dependency', 'DependencyCheck', 'DependencyPermission', 'DependencyProvision',
-      'DependencyProvisionOption', 'Import', 'ImportRequires', 'ImportUse', 'Resource', 'ResourceUse', 'CodeBlock', 'CodeProvenance', 'CodeRequires', 'CodeSafety',
-      'Artifact', 'ProducerRef', 'ConsumerRef', 'Recipe', 'RecipeRequires', 'CommandTemplate', 'CommandRequires', 'Snippet', 'Proof', 'ScenarioTest', 'Expectation', 'Activation']) {
+    for (const n of [
+      'SkillSpec',
+      'Entry',
+      'ToolBoundary',
+      'Route',
+      'RouteHandoff',
+      'ExecutionPlan',
+      'ExecutionPhase',
+      'ExecutionJump',
+      'Rule',
+      'Predicate',
+      'State',
+      'Elicitation',
+      'ElicitationCondition',
+      'ElicitationChoice',
+      'TraceConfig',
+      'Dependency',
+      'DependencyCheck',
+      'DependencyPermission',
+      'DependencyProvision',
+      'DependencyProvisionOption',
+      'Import',
+      'ImportRequires',
+      'ImportUse',
+      'Resource',
+      'ResourceUse',
+      'CodeBlock',
+      'CodeProvenance',
+      'CodeRequires',
+      'CodeSafety',
+      'Artifact',
+      'ProducerRef',
+      'ConsumerRef',
+      'Recipe',
+      'RecipeRequires',
+      'CommandTemplate',
+      'CommandRequires',
+      'Snippet',
+      'Proof',
+      'ScenarioTest',
+      'Expectation',
+      'Activation',
+    ]) {
       expect(names.has(n), n).toBe(true);
     }
   });
@@ -90,11 +145,31 @@ describe('unknown keys in every typed object', () => {
   });
 
   it('rejects an unknown key in each code source shape and recipe step as a shape mismatch', () => {
-    expect(errorOf(() => parse(stringify({ schema: 'skillspec/v0', id: 't', title: 'T', description: 'D', code: { c: { language: 'sh', kind: 'probe', source: { inline: 'x', extra: 1 } } } })))).toContain(
-      'code.c.source: data did not match any variant of untagged enum CodeSource',
-    );
-    expect(errorOf(() => parse(stringify({ schema: 'skillspec/v0', id: 't', title: 'T', description: 'D', recipes: { r: { steps: [{ branch: { if: 'a', then: 'b', else: 'c' } }] } } })))).toContain(
-      'recipes.r.steps[0]: data did not match any variant of untagged enum RecipeStep',
-    );
+    expect(
+      errorOf(() =>
+        parse(
+          stringify({
+            schema: 'skillspec/v0',
+            id: 't',
+            title: 'T',
+            description: 'D',
+            code: { c: { language: 'sh', kind: 'probe', source: { inline: 'x', extra: 1 } } },
+          }),
+        ),
+      ),
+    ).toContain('code.c.source: data did not match any variant of untagged enum CodeSource');
+    expect(
+      errorOf(() =>
+        parse(
+          stringify({
+            schema: 'skillspec/v0',
+            id: 't',
+            title: 'T',
+            description: 'D',
+            recipes: { r: { steps: [{ branch: { if: 'a', then: 'b', else: 'c' } }] } },
+          }),
+        ),
+      ),
+    ).toContain('recipes.r.steps[0]: data did not match any variant of untagged enum RecipeStep');
   });
 });

@@ -31,21 +31,36 @@ rules:
 
 describe('hashes', () => {
   it('hashes the input as sha256:<hex> (reference test vector)', () => {
-    expect(inputSha256('create a skill for editing PDFs')).toBe('sha256:87457fe328bc201561cf7b1c274b344b22941a0168a8f5df2fbc1792afde3b2d');
+    expect(inputSha256('create a skill for editing PDFs')).toBe(
+      'sha256:87457fe328bc201561cf7b1c274b344b22941a0168a8f5df2fbc1792afde3b2d',
+    );
   });
 
   const minimal = join(corpusDir, 'skillspec', 'valid', 'conformance', 'valid', 'minimal.skill.spec.yml');
-  it.skipIf(!requireOrSkip(`the SkillSpec corpus (${minimal})`, existsSync(minimal)))('fingerprints the minimal conformance spec as the reference does', () => {
-    const { spec } = loadSpec(minimal);
-    expect(specFingerprint(spec, minimal)).toBe('sha256:b95b0397416151a324fea38949a0e00226d38cd524ac36b3e307bec5e7c6b1ce');
-  });
+  it.skipIf(!requireOrSkip(`the SkillSpec corpus (${minimal})`, existsSync(minimal)))(
+    'fingerprints the minimal conformance spec as the reference does',
+    () => {
+      const { spec } = loadSpec(minimal);
+      expect(specFingerprint(spec, minimal)).toBe(
+        'sha256:b95b0397416151a324fea38949a0e00226d38cd524ac36b3e307bec5e7c6b1ce',
+      );
+    },
+  );
 
   it('serialises every field in declaration order, nulls included, maps sorted', () => {
-    const json = canonicalSpecJson(load(doc('commands:\n  zz: {template: z}\n  aa: {template: a}\ncode:\n  c: {language: sh, kind: probe, source: {inline: x}, provenance: {import: i}}\nimports:\n  i: {path: i.md, role: reference, load: always}\n')));
+    const json = canonicalSpecJson(
+      load(
+        doc(
+          'commands:\n  zz: {template: z}\n  aa: {template: a}\ncode:\n  c: {language: sh, kind: probe, source: {inline: x}, provenance: {import: i}}\nimports:\n  i: {path: i.md, role: reference, load: always}\n',
+        ),
+      ),
+    );
     const v = JSON.parse(json) as Record<string, unknown>;
     expect(Object.keys(v).slice(0, 6)).toEqual(['schema', 'id', 'title', 'description', 'activation', 'applies_when']);
     expect(Object.keys(v['commands'] as object)).toEqual(['aa', 'zz']);
-    expect(json).toContain('"provenance":{"import":"i","fence_index":null,"heading":null,"line_start":null,"line_end":null}');
+    expect(json).toContain(
+      '"provenance":{"import":"i","fence_index":null,"heading":null,"line_start":null,"line_end":null}',
+    );
     expect(json).toContain('"source":{"inline":"x"}');
   });
 
@@ -67,7 +82,9 @@ describe('the run directory', () => {
     writeFileSync(specPath, SPEC);
     const { spec } = loadSpec(specPath);
     let now = 1782111280403;
-    const res = writeDecisionTrace(join(dir, 'traces'), specPath, spec, decideWithEvents(spec, 'go'), { clock: { now: () => now++, pid: 4242 } });
+    const res = writeDecisionTrace(join(dir, 'traces'), specPath, spec, decideWithEvents(spec, 'go'), {
+      clock: { now: () => now++, pid: 4242 },
+    });
     expect(res.run_id).toBe('run-1782111280403-4242');
     const events = readdirSync(join(res.run_dir, 'events'));
     expect(events).toEqual([
@@ -84,18 +101,49 @@ describe('the run directory', () => {
     const first = readFileSync(join(res.run_dir, 'events', events[0]!), 'utf8');
     expect(first.endsWith('}')).toBe(true); // pretty JSON, no trailing newline
     const env = JSON.parse(first) as TraceEnvelope;
-    expect(Object.keys(env)).toEqual(['schema', 'run_id', 'seq', 'timestamp_unix_ms', 'skill_id', 'spec_schema', 'spec_fingerprint', 'input_sha256', 'event', 'event_name', 'data']);
+    expect(Object.keys(env)).toEqual([
+      'schema',
+      'run_id',
+      'seq',
+      'timestamp_unix_ms',
+      'skill_id',
+      'spec_schema',
+      'spec_fingerprint',
+      'input_sha256',
+      'event',
+      'event_name',
+      'data',
+    ]);
     expect(env.data).toEqual({ event: 'input_received', input: 'go' });
-    const allow = JSON.parse(readFileSync(join(res.run_dir, 'events', '000007.allow_added.json'), 'utf8')) as TraceEnvelope;
+    const allow = JSON.parse(
+      readFileSync(join(res.run_dir, 'events', '000007.allow_added.json'), 'utf8'),
+    ) as TraceEnvelope;
     expect(JSON.stringify(allow.data)).toBe('{"allow":{"a":{"x":1,"y":2},"z":1},"event":"allow_added"}');
     const lines = readFileSync(res.trace_jsonl, 'utf8').split('\n');
     expect(lines).toHaveLength(10);
     expect(lines[9]).toBe('');
     expect(JSON.parse(lines[8]!).event).toBe('outcome_recorded');
     const summary = JSON.parse(readFileSync(res.summary_json, 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(summary)).toEqual(['schema', 'run_id', 'skill_id', 'spec_fingerprint', 'input_sha256', 'event_count', 'events']);
+    expect(Object.keys(summary)).toEqual([
+      'schema',
+      'run_id',
+      'skill_id',
+      'spec_fingerprint',
+      'input_sha256',
+      'event_count',
+      'events',
+    ]);
     expect(summary['event_count']).toBe(9);
-    expect(Object.keys(summary['events'] as object)).toEqual(['input_received', 'spec_loaded', 'rule_evaluated', 'rule_matched', 'route_selected', 'forbid_added', 'allow_added', 'outcome_recorded']);
+    expect(Object.keys(summary['events'] as object)).toEqual([
+      'input_received',
+      'spec_loaded',
+      'rule_evaluated',
+      'rule_matched',
+      'route_selected',
+      'forbid_added',
+      'allow_added',
+      'outcome_recorded',
+    ]);
     expect((summary['events'] as Record<string, number>)['rule_evaluated']).toBe(2);
   });
 
@@ -105,7 +153,10 @@ describe('the run directory', () => {
     writeFileSync(specPath, `${SPEC}trace:\n  mode: event_log\n  record: [outcome_recorded, rule_matched]\n`);
     const { spec } = loadSpec(specPath);
     const res = writeDecisionTrace(join(dir, 't'), specPath, spec, decideWithEvents(spec, 'go'));
-    expect(readdirSync(join(res.run_dir, 'events'))).toEqual(['000001.rule_matched.json', '000002.outcome_recorded.json']);
+    expect(readdirSync(join(res.run_dir, 'events'))).toEqual([
+      '000001.rule_matched.json',
+      '000002.outcome_recorded.json',
+    ]);
     expect(res.event_count).toBe(2);
   });
 
@@ -132,6 +183,12 @@ describe('pure helpers', () => {
   });
 
   it('summarises an empty run', () => {
-    expect(summaryFor([])).toEqual({ schema: 'skillspec.trace/v0', run_id: 'empty', skill_id: 'unknown', event_count: 0, events: {} });
+    expect(summaryFor([])).toEqual({
+      schema: 'skillspec.trace/v0',
+      run_id: 'empty',
+      skill_id: 'unknown',
+      event_count: 0,
+      events: {},
+    });
   });
 });

@@ -107,35 +107,176 @@ describe('spec/schema/skill.schema.json', () => {
   });
 
   it('accepts a minimal manifest with only the required tables', () => {
-    const minimal = { skill: { name: 'ab', version: '0.0.1-rc.1', description: 'Ten chars!' }, context: { budget: 50 } };
+    const minimal = {
+      skill: { name: 'ab', version: '0.0.1-rc.1', description: 'Ten chars!' },
+      context: { budget: 50 },
+    };
     expect(validate(minimal), JSON.stringify(validate.errors)).toBe(true);
   });
 
   /** [what is wrong, manifest, expected `instancePath keyword` of one reported error] */
   const violations: Array<[string, Json, string]> = [
-    ['an unknown key inside [permissions]', variant((m) => { m.permissions!.netwrok = true; }), '/permissions additionalProperties'],
-    ['a name with uppercase and underscore', variant((m) => { m.skill!.name = 'Bad_Name'; }), '/skill/name pattern'],
-    ['a one-letter name', variant((m) => { m.skill!.name = 'p'; }), '/skill/name pattern'],
-    ['a version that is not semver', variant((m) => { m.skill!.version = '1.0'; }), '/skill/version pattern'],
-    ['a version with build metadata', variant((m) => { m.skill!.version = '1.0.0+build.5'; }), '/skill/version pattern'],
-    ['a description under 10 characters', variant((m) => { m.skill!.description = 'short'; }), '/skill/description minLength'],
-    ['a budget of 10', variant((m) => { m.context!.budget = 10; }), '/context/budget minimum'],
-    ['a fractional budget', variant((m) => { m.context!.budget = 1500.5; }), '/context/budget type'],
-    ['a missing budget', variant((m) => { delete m.context!.budget; }), '/context required'],
-    ['a standing limit over 500', variant((m) => { m.context!.standing = 999; }), '/context/standing maximum'],
-    ['a disclosure outside lazy/eager', variant((m) => { m.context!.disclosure = 'eger'; }), '/context/disclosure enum'],
-    ['a trigger command without a leading slash', variant((m) => { m.triggers!.commands = ['prereview']; }), '/triggers/commands/0 pattern'],
-    ['a trigger command that is a path', variant((m) => { m.triggers!.commands = ['/../../tmp/pwned']; }), '/triggers/commands/0 pattern'],
-    ['a scalar where an array is required', variant((m) => { m.triggers!.commands = '/prereview'; }), '/triggers/commands type'],
-    ['an artifact ref with a dotted version', variant((m) => { m.artifacts!.produces = ['findings@1.0']; }), '/artifacts/produces/0 pattern'],
-    ['an artifact ref without a version', variant((m) => { m.artifacts!.consumes = ['plan']; }), '/artifacts/consumes/0 pattern'],
-    ['an unknown top-level table', variant((m) => { m.widgets = { size: 3 }; }), ' additionalProperties'],
-    ['an unknown event', variant((m) => { m.triggers!.events = ['on-save']; }), '/triggers/events/0 enum'],
-    ['an unknown capability', variant((m) => { m.targets!.requires = ['gpu']; }), '/targets/requires/0 enum'],
-    ['an unknown lore collection', variant((m) => { m.lore!.reads = ['gossip']; }), '/lore/reads/0 enum'],
-    ['a homepage that is not a URI', variant((m) => { m.skill!.homepage = 'not a uri'; }), '/skill/homepage format'],
-    ['a dependency key that is not a skill name', variant((m) => { m.dependencies = { Bad_Dep: '^1.0.0' }; }), '/dependencies propertyNames'],
-    ['a missing [skill] table', variant((m) => { delete m.skill; }), ' required'],
+    [
+      'an unknown key inside [permissions]',
+      variant((m) => {
+        m.permissions!.netwrok = true;
+      }),
+      '/permissions additionalProperties',
+    ],
+    [
+      'a name with uppercase and underscore',
+      variant((m) => {
+        m.skill!.name = 'Bad_Name';
+      }),
+      '/skill/name pattern',
+    ],
+    [
+      'a one-letter name',
+      variant((m) => {
+        m.skill!.name = 'p';
+      }),
+      '/skill/name pattern',
+    ],
+    [
+      'a version that is not semver',
+      variant((m) => {
+        m.skill!.version = '1.0';
+      }),
+      '/skill/version pattern',
+    ],
+    [
+      'a version with build metadata',
+      variant((m) => {
+        m.skill!.version = '1.0.0+build.5';
+      }),
+      '/skill/version pattern',
+    ],
+    [
+      'a description under 10 characters',
+      variant((m) => {
+        m.skill!.description = 'short';
+      }),
+      '/skill/description minLength',
+    ],
+    [
+      'a budget of 10',
+      variant((m) => {
+        m.context!.budget = 10;
+      }),
+      '/context/budget minimum',
+    ],
+    [
+      'a fractional budget',
+      variant((m) => {
+        m.context!.budget = 1500.5;
+      }),
+      '/context/budget type',
+    ],
+    [
+      'a missing budget',
+      variant((m) => {
+        delete m.context!.budget;
+      }),
+      '/context required',
+    ],
+    [
+      'a standing limit over 500',
+      variant((m) => {
+        m.context!.standing = 999;
+      }),
+      '/context/standing maximum',
+    ],
+    [
+      'a disclosure outside lazy/eager',
+      variant((m) => {
+        m.context!.disclosure = 'eger';
+      }),
+      '/context/disclosure enum',
+    ],
+    [
+      'a trigger command without a leading slash',
+      variant((m) => {
+        m.triggers!.commands = ['prereview'];
+      }),
+      '/triggers/commands/0 pattern',
+    ],
+    [
+      'a trigger command that is a path',
+      variant((m) => {
+        m.triggers!.commands = ['/../../tmp/pwned'];
+      }),
+      '/triggers/commands/0 pattern',
+    ],
+    [
+      'a scalar where an array is required',
+      variant((m) => {
+        m.triggers!.commands = '/prereview';
+      }),
+      '/triggers/commands type',
+    ],
+    [
+      'an artifact ref with a dotted version',
+      variant((m) => {
+        m.artifacts!.produces = ['findings@1.0'];
+      }),
+      '/artifacts/produces/0 pattern',
+    ],
+    [
+      'an artifact ref without a version',
+      variant((m) => {
+        m.artifacts!.consumes = ['plan'];
+      }),
+      '/artifacts/consumes/0 pattern',
+    ],
+    [
+      'an unknown top-level table',
+      variant((m) => {
+        m.widgets = { size: 3 };
+      }),
+      ' additionalProperties',
+    ],
+    [
+      'an unknown event',
+      variant((m) => {
+        m.triggers!.events = ['on-save'];
+      }),
+      '/triggers/events/0 enum',
+    ],
+    [
+      'an unknown capability',
+      variant((m) => {
+        m.targets!.requires = ['gpu'];
+      }),
+      '/targets/requires/0 enum',
+    ],
+    [
+      'an unknown lore collection',
+      variant((m) => {
+        m.lore!.reads = ['gossip'];
+      }),
+      '/lore/reads/0 enum',
+    ],
+    [
+      'a homepage that is not a URI',
+      variant((m) => {
+        m.skill!.homepage = 'not a uri';
+      }),
+      '/skill/homepage format',
+    ],
+    [
+      'a dependency key that is not a skill name',
+      variant((m) => {
+        m.dependencies = { Bad_Dep: '^1.0.0' };
+      }),
+      '/dependencies propertyNames',
+    ],
+    [
+      'a missing [skill] table',
+      variant((m) => {
+        delete m.skill;
+      }),
+      ' required',
+    ],
   ];
 
   const mcpVariant = (mutate: (servers: Record<string, Json>, mcp: Json) => void): Json => {
@@ -146,17 +287,84 @@ describe('spec/schema/skill.schema.json', () => {
   };
 
   violations.push(
-    ['a server name with uppercase letters', mcpVariant((s) => { s.Tracker = s.tracker!; delete s.tracker; }), '/mcp/servers propertyNames'],
-    ['a server name over 64 characters', mcpVariant((s) => { s['a'.repeat(65)] = s.tracker!; }), '/mcp/servers propertyNames'],
-    ['a server with an empty tools list', mcpVariant((s) => { s.tracker!.tools = []; }), '/mcp/servers/tracker/tools minItems'],
-    ['a server without tools', mcpVariant((s) => { delete s.tracker!.tools; }), '/mcp/servers/tracker required'],
-    ['a server with an unknown transport', mcpVariant((s) => { s.tracker!.transport = 'websocket'; }), '/mcp/servers/tracker/transport enum'],
-    ['a server with an unknown key', mcpVariant((s) => { s.tracker!.cwd = '/tmp'; }), '/mcp/servers/tracker additionalProperties'],
-    ['a server timeout of 0', mcpVariant((s) => { s.tracker!.timeout_ms = 0; }), '/mcp/servers/tracker/timeout_ms minimum'],
-    ['a server env value that is not a string', mcpVariant((s) => { s.tracker!.env = { PORT: 8080 }; }), '/mcp/servers/tracker/env/PORT type'],
-    ['a stdio server without a command', mcpVariant((s) => { delete s.tracker!.command; }), '/mcp/servers/tracker required'],
-    ['a remote server that declares a command', mcpVariant((s) => { s.docs!.command = 'node'; }), '/mcp/servers/docs/command false schema'],
-    ['an on_unsupported value outside warn/error', mcpVariant((_s, mcp) => { mcp.on_unsupported = 'ignore'; }), '/mcp/on_unsupported enum'],
+    [
+      'a server name with uppercase letters',
+      mcpVariant((s) => {
+        s.Tracker = s.tracker!;
+        delete s.tracker;
+      }),
+      '/mcp/servers propertyNames',
+    ],
+    [
+      'a server name over 64 characters',
+      mcpVariant((s) => {
+        s['a'.repeat(65)] = s.tracker!;
+      }),
+      '/mcp/servers propertyNames',
+    ],
+    [
+      'a server with an empty tools list',
+      mcpVariant((s) => {
+        s.tracker!.tools = [];
+      }),
+      '/mcp/servers/tracker/tools minItems',
+    ],
+    [
+      'a server without tools',
+      mcpVariant((s) => {
+        delete s.tracker!.tools;
+      }),
+      '/mcp/servers/tracker required',
+    ],
+    [
+      'a server with an unknown transport',
+      mcpVariant((s) => {
+        s.tracker!.transport = 'websocket';
+      }),
+      '/mcp/servers/tracker/transport enum',
+    ],
+    [
+      'a server with an unknown key',
+      mcpVariant((s) => {
+        s.tracker!.cwd = '/tmp';
+      }),
+      '/mcp/servers/tracker additionalProperties',
+    ],
+    [
+      'a server timeout of 0',
+      mcpVariant((s) => {
+        s.tracker!.timeout_ms = 0;
+      }),
+      '/mcp/servers/tracker/timeout_ms minimum',
+    ],
+    [
+      'a server env value that is not a string',
+      mcpVariant((s) => {
+        s.tracker!.env = { PORT: 8080 };
+      }),
+      '/mcp/servers/tracker/env/PORT type',
+    ],
+    [
+      'a stdio server without a command',
+      mcpVariant((s) => {
+        delete s.tracker!.command;
+      }),
+      '/mcp/servers/tracker required',
+    ],
+    [
+      'a remote server that declares a command',
+      mcpVariant((s) => {
+        s.docs!.command = 'node';
+      }),
+      '/mcp/servers/docs/command false schema',
+    ],
+    [
+      'an on_unsupported value outside warn/error',
+      mcpVariant((_s, mcp) => {
+        mcp.on_unsupported = 'ignore';
+      }),
+      '/mcp/on_unsupported enum',
+    ],
   );
 
   it.each(violations)('rejects %s', (_label, manifest, expected) => {
@@ -181,13 +389,24 @@ const artifactCases: Record<string, { valid: Json; invalid: Array<[string, Json]
       ],
     },
     invalid: [
-      ['a step with an unknown status', {
-        artifact: 'plan@1', skill: 'planner@0.3.0', created,
-        steps: [{ id: 'parse', title: 'Extract the TOML parse step', status: 'finished' }],
-      }],
-      ['the wrong artifact type and no steps', {
-        artifact: 'plan@2', skill: 'planner@0.3.0', created, steps: [],
-      }],
+      [
+        'a step with an unknown status',
+        {
+          artifact: 'plan@1',
+          skill: 'planner@0.3.0',
+          created,
+          steps: [{ id: 'parse', title: 'Extract the TOML parse step', status: 'finished' }],
+        },
+      ],
+      [
+        'the wrong artifact type and no steps',
+        {
+          artifact: 'plan@2',
+          skill: 'planner@0.3.0',
+          created,
+          steps: [],
+        },
+      ],
     ],
   },
   findings: {
@@ -197,19 +416,34 @@ const artifactCases: Record<string, { valid: Json; invalid: Array<[string, Json]
       created,
       subject: { base: 'origin/main', head: 'HEAD' },
       findings: [
-        { severity: 'error', rule: 'invariants/no-sync-io', message: 'readFileSync on the request path', file: 'main/server.ts', lines: { start: 41, end: 44 } },
+        {
+          severity: 'error',
+          rule: 'invariants/no-sync-io',
+          message: 'readFileSync on the request path',
+          file: 'main/server.ts',
+          lines: { start: 41, end: 44 },
+        },
         { severity: 'note', rule: 'conventions/naming', message: 'Prefer kebab-case file names' },
       ],
     },
     invalid: [
-      ['a severity outside the enum', {
-        artifact: 'findings@1', skill: 'prereview@0.1.0', created,
-        findings: [{ severity: 'critical', rule: 'x', message: 'y' }],
-      }],
-      ['a line range of 0 and no producer', {
-        artifact: 'findings@1', created,
-        findings: [{ severity: 'warning', rule: 'x', message: 'y', file: 'a.ts', lines: { start: 0 } }],
-      }],
+      [
+        'a severity outside the enum',
+        {
+          artifact: 'findings@1',
+          skill: 'prereview@0.1.0',
+          created,
+          findings: [{ severity: 'critical', rule: 'x', message: 'y' }],
+        },
+      ],
+      [
+        'a line range of 0 and no producer',
+        {
+          artifact: 'findings@1',
+          created,
+          findings: [{ severity: 'warning', rule: 'x', message: 'y', file: 'a.ts', lines: { start: 0 } }],
+        },
+      ],
     ],
   },
   verify: {
@@ -225,14 +459,25 @@ const artifactCases: Record<string, { valid: Json; invalid: Array<[string, Json]
       ],
     },
     invalid: [
-      ['a passing verdict despite a failed check', {
-        artifact: 'verify@1', skill: 'ship-check@1.0.0', created, verdict: 'pass',
-        checks: [{ name: 'typecheck', status: 'fail' }],
-      }],
-      ['a check status outside pass/fail/skip and a missing verdict', {
-        artifact: 'verify@1', skill: 'ship-check@1.0.0', created,
-        checks: [{ name: 'typecheck', status: 'error' }],
-      }],
+      [
+        'a passing verdict despite a failed check',
+        {
+          artifact: 'verify@1',
+          skill: 'ship-check@1.0.0',
+          created,
+          verdict: 'pass',
+          checks: [{ name: 'typecheck', status: 'fail' }],
+        },
+      ],
+      [
+        'a check status outside pass/fail/skip and a missing verdict',
+        {
+          artifact: 'verify@1',
+          skill: 'ship-check@1.0.0',
+          created,
+          checks: [{ name: 'typecheck', status: 'error' }],
+        },
+      ],
     ],
   },
   benchmark: {
@@ -247,22 +492,37 @@ const artifactCases: Record<string, { valid: Json; invalid: Array<[string, Json]
       ],
     },
     invalid: [
-      ['a measurement whose value is a string', {
-        artifact: 'benchmark@1', skill: 'perf-probe@0.2.1', created,
-        environment: { os: 'linux', arch: 'x64' },
-        measurements: [{ name: 'lint', value: '412 ms', unit: 'ms' }],
-      }],
-      ['a missing environment and a created that is not a date-time', {
-        artifact: 'benchmark@1', skill: 'perf-probe@0.2.1', created: 'yesterday',
-        measurements: [{ name: 'lint', value: 412, unit: 'ms' }],
-      }],
+      [
+        'a measurement whose value is a string',
+        {
+          artifact: 'benchmark@1',
+          skill: 'perf-probe@0.2.1',
+          created,
+          environment: { os: 'linux', arch: 'x64' },
+          measurements: [{ name: 'lint', value: '412 ms', unit: 'ms' }],
+        },
+      ],
+      [
+        'a missing environment and a created that is not a date-time',
+        {
+          artifact: 'benchmark@1',
+          skill: 'perf-probe@0.2.1',
+          created: 'yesterday',
+          measurements: [{ name: 'lint', value: 412, unit: 'ms' }],
+        },
+      ],
     ],
   },
 };
 
 describe('spec/schema/artifacts', () => {
   it('ships exactly the four reserved artifact types', () => {
-    expect(readdirSync(artifactDir).sort()).toEqual(['benchmark@1.json', 'findings@1.json', 'plan@1.json', 'verify@1.json']);
+    expect(readdirSync(artifactDir).sort()).toEqual([
+      'benchmark@1.json',
+      'findings@1.json',
+      'plan@1.json',
+      'verify@1.json',
+    ]);
   });
 
   for (const [type, cases] of Object.entries(artifactCases)) {
@@ -311,9 +571,25 @@ describe('spec/SPEC.md', () => {
   });
 
   it('names every lint check id', () => {
-    for (const id of ['manifest', 'name-convention', 'references', 'budget', 'standing', 'gate-verdict', 'mcp',
-      'artifacts', 'triggers', 'schema', 'json-schema', 'injection', 'visible-text', 'dynamic-context',
-      'remote-exec', 'secrets', 'evals']) {
+    for (const id of [
+      'manifest',
+      'name-convention',
+      'references',
+      'budget',
+      'standing',
+      'gate-verdict',
+      'mcp',
+      'artifacts',
+      'triggers',
+      'schema',
+      'json-schema',
+      'injection',
+      'visible-text',
+      'dynamic-context',
+      'remote-exec',
+      'secrets',
+      'evals',
+    ]) {
       expect(spec).toContain(`\`${id}\``);
     }
   });

@@ -17,7 +17,11 @@ import { repoRoot } from './paths';
  * reference's `triggers`, which it reports between `artifacts` and `schema`.
  */
 const AT_SCHEMA = SKILLSMITH_CHECK_IDS.indexOf('schema');
-export const CHECK_IDS = [...SKILLSMITH_CHECK_IDS.slice(0, AT_SCHEMA), 'triggers', ...SKILLSMITH_CHECK_IDS.slice(AT_SCHEMA)] as const;
+export const CHECK_IDS = [
+  ...SKILLSMITH_CHECK_IDS.slice(0, AT_SCHEMA),
+  'triggers',
+  ...SKILLSMITH_CHECK_IDS.slice(AT_SCHEMA),
+] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 export type CheckStatus = 'pass' | 'warn' | 'fail';
 /** A check a tool did not emit compares as "absent". */
@@ -69,7 +73,10 @@ export function parseExpectation(name: string, raw: unknown): KsfExpectation {
   }
   const { title, skillDir, skillsmith, kitbashDiffers } = raw;
   if (typeof title !== 'string' || title.trim() === '') fail('"title" must be a non-empty string');
-  if (skillDir !== undefined && (typeof skillDir !== 'string' || skillDir === '' || /[\\/]/.test(skillDir) || skillDir === '..')) {
+  if (
+    skillDir !== undefined &&
+    (typeof skillDir !== 'string' || skillDir === '' || /[\\/]/.test(skillDir) || skillDir === '..')
+  ) {
     fail('"skillDir" must be a plain folder name');
   }
   if (!isRecord(skillsmith)) return fail('"skillsmith" must be an object');
@@ -82,7 +89,8 @@ export function parseExpectation(name: string, raw: unknown): KsfExpectation {
   }
   if (!('manifest' in checks)) fail('skillsmith.checks must include "manifest" (it is always reported)');
   const anyFail = Object.values(checks).includes('fail');
-  if ((exit === 1) !== anyFail) fail(`skillsmith.exit ${String(exit)} disagrees with the checks (${anyFail ? 'a' : 'no'} failure)`);
+  if ((exit === 1) !== anyFail)
+    fail(`skillsmith.exit ${String(exit)} disagrees with the checks (${anyFail ? 'a' : 'no'} failure)`);
   if (!isRecord(kitbashDiffers)) return fail('"kitbashDiffers" must be an object');
   for (const [id, d] of Object.entries(kitbashDiffers)) {
     if (!isCheckId(id)) fail(`unknown check id "${id}" in kitbashDiffers`);
@@ -129,7 +137,8 @@ export function parseKitbashLint(result: { code: number; stdout: string; stderr:
     if (result.code === 1 && headers.length === 0 && result.stderr.trim() !== '') return { manifest: 'fail' };
     throw new Error(`unrecognised kitbash lint output (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
   }
-  if (headers.length !== 1) throw new Error(`expected one skill in kitbash lint output, got ${headers.length}:\n${result.stdout}`);
+  if (headers.length !== 1)
+    throw new Error(`expected one skill in kitbash lint output, got ${headers.length}:\n${result.stdout}`);
   const out: StatusMap = {};
   for (const line of lines) {
     const m = KITBASH_CHECK_RE.exec(line);

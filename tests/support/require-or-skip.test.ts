@@ -21,6 +21,8 @@ describe('requireOrSkip', () => {
 
   it('fails, naming what is missing, under SKILLSMITH_REQUIRE_ALL', () => {
     process.env.SKILLSMITH_REQUIRE_ALL = '1';
-    expect(() => requireOrSkip('../shared/corpus', false)).toThrow(/\.\.\/shared\/corpus is not available.*SKILLSMITH_REQUIRE_ALL/);
+    expect(() => requireOrSkip('../shared/corpus', false)).toThrow(
+      /\.\.\/shared\/corpus is not available.*SKILLSMITH_REQUIRE_ALL/,
+    );
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { evalsCheck } from '../../shared/lint/evals';
 import { DIR, loaded, manifested } from './helpers';
 
-const evals = (files: Record<string, string | Uint8Array | { dir: true }>) => evalsCheck(loaded(manifested('Body', files)));
+const evals = (files: Record<string, string | Uint8Array | { dir: true }>) =>
+  evalsCheck(loaded(manifested('Body', files)));
 
 describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
   it('is absent without an evals/ folder', () => {
@@ -25,25 +26,36 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
   it('a valid file next to a broken one is still listed', () => {
     const c = evals({ 'evals/good.eval.yaml': 'tier: static', 'evals/bad.eval.yaml': 'tier: nope' });
     expect(c?.status).toBe('warn');
-    expect(c?.detail).toMatch(/^2 eval file\(s\) — static: good\.eval\.yaml; evals\/bad\.eval\.yaml: tier must be one of/);
+    expect(c?.detail).toMatch(
+      /^2 eval file\(s\) — static: good\.eval\.yaml; evals\/bad\.eval\.yaml: tier must be one of/,
+    );
   });
 
   it('says how many audit/behavioral evals were not run', () => {
-    const c = evals({ 'evals/a.eval.yaml': 'tier: audit', 'evals/b.eval.yaml': 'tier: behavioral', 'evals/c.eval.yaml': 'tier: static' });
+    const c = evals({
+      'evals/a.eval.yaml': 'tier: audit',
+      'evals/b.eval.yaml': 'tier: behavioral',
+      'evals/c.eval.yaml': 'tier: static',
+    });
     expect(c?.status).toBe('pass');
-    expect(c?.detail).toBe('3 eval file(s) — static: c.eval.yaml; audit: a.eval.yaml; behavioral: b.eval.yaml; 2 audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"');
+    expect(c?.detail).toBe(
+      '3 eval file(s) — static: c.eval.yaml; audit: a.eval.yaml; behavioral: b.eval.yaml; 2 audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"',
+    );
   });
 
   it('ignores files that are not *.eval.yaml and nested folders', () => {
-    expect(evals({ 'evals/readme.md': 'x', 'evals/x.eval.yml': 'tier: static', 'evals/nested/y.eval.yaml': 'tier: static' })?.detail).toBe(
-      'evals/ holds no *.eval.yaml files',
-    );
+    expect(
+      evals({ 'evals/readme.md': 'x', 'evals/x.eval.yml': 'tier: static', 'evals/nested/y.eval.yaml': 'tier: static' })
+        ?.detail,
+    ).toBe('evals/ holds no *.eval.yaml files');
   });
 
   it('names a file with an unknown or missing tier', () => {
     const c = evals({ 'evals/a.eval.yaml': 'tier: magic', 'evals/b.eval.yaml': 'name: no tier' });
     expect(c?.status).toBe('warn');
-    expect(c?.detail).toContain('evals/a.eval.yaml: tier must be one of static, audit, behavioral, trigger (got "magic")');
+    expect(c?.detail).toContain(
+      'evals/a.eval.yaml: tier must be one of static, audit, behavioral, trigger (got "magic")',
+    );
     expect(c?.detail).toContain('evals/b.eval.yaml: tier must be one of static, audit, behavioral, trigger');
   });
 

@@ -19,7 +19,16 @@ function audited(script = SCRIPT) {
 }
 
 function entry(over: Record<string, unknown> = {}) {
-  return { skill: 'audit', integrity: audited().integrity, check: 'remote-exec', file: 'scripts/audit.sh', line: 3, by: 'ana@example.com', reason: 'pinned installer, read it', ...over };
+  return {
+    skill: 'audit',
+    integrity: audited().integrity,
+    check: 'remote-exec',
+    file: 'scripts/audit.sh',
+    line: 3,
+    by: 'ana@example.com',
+    reason: 'pinned installer, read it',
+    ...over,
+  };
 }
 
 describe('matching', () => {
@@ -27,7 +36,10 @@ describe('matching', () => {
     const { checks, integrity } = audited();
     const v = skillVerdict(checks, { skill: 'audit', integrity, exceptions: [] });
     expect(v.blocking).toHaveLength(1);
-    expect(v.blocking[0]).toMatchObject({ id: 'remote-exec', locations: [expect.objectContaining({ file: 'scripts/audit.sh', line: 3 })] });
+    expect(v.blocking[0]).toMatchObject({
+      id: 'remote-exec',
+      locations: [expect.objectContaining({ file: 'scripts/audit.sh', line: 3 })],
+    });
     expect(v.status).toBe('fail');
   });
 
@@ -38,7 +50,15 @@ describe('matching', () => {
     if (!e.ok) return;
     const v = skillVerdict(checks, { skill: 'audit', integrity, exceptions: [e.value] });
     expect(v.blocking).toEqual([]);
-    expect(v.accepted).toEqual([expect.objectContaining({ id: 'remote-exec', file: 'scripts/audit.sh', line: 3, by: 'ana@example.com', reason: 'pinned installer, read it' })]);
+    expect(v.accepted).toEqual([
+      expect.objectContaining({
+        id: 'remote-exec',
+        file: 'scripts/audit.sh',
+        line: 3,
+        by: 'ana@example.com',
+        reason: 'pinned installer, read it',
+      }),
+    ]);
     expect(v.failures).toBe(0);
   });
 
@@ -73,7 +93,10 @@ describe('matching', () => {
 describe('refused entries', () => {
   it('a hidden-text (visible-text) finding can never be accepted', () => {
     const e = validateException(entry({ check: 'visible-text' }));
-    expect(e).toEqual({ ok: false, message: expect.stringMatching(/visible-text finding cannot be accepted — invisible or hidden text/) });
+    expect(e).toEqual({
+      ok: false,
+      message: expect.stringMatching(/visible-text finding cannot be accepted — invisible or hidden text/),
+    });
   });
 
   it.each([
@@ -101,11 +124,16 @@ describe('refused entries', () => {
     expect(c.ok).toBe(true);
     if (!c.ok) return;
     expect(c.value.exceptions).toHaveLength(1);
-    expect(c.value.exceptionProblems).toEqual([expect.stringMatching(/^kitbash\.toml: \[\[policy\.exceptions\]\] #2: audit: integrity must be/)]);
+    expect(c.value.exceptionProblems).toEqual([
+      expect.stringMatching(/^kitbash\.toml: \[\[policy\.exceptions\]\] #2: audit: integrity must be/),
+    ]);
     expect(c.value.policy?.maxBudget).toBe(2000);
   });
 
   it('exceptions that are not an array of tables accept nothing', () => {
-    expect(readExceptions({ exceptions: 'all' })).toEqual({ exceptions: [], problems: [expect.stringMatching(/array of tables/)] });
+    expect(readExceptions({ exceptions: 'all' })).toEqual({
+      exceptions: [],
+      problems: [expect.stringMatching(/array of tables/)],
+    });
   });
 });

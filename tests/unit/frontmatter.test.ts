@@ -102,7 +102,7 @@ describe('splitFrontmatter: line fallback when the block is not YAML', () => {
   });
 
   it('falls back on an unterminated quote, removing the surrounding quote characters', () => {
-    const r = splitFrontmatter('---\ndescription: "unterminated\nname: \'demo\'\n---\n', true);
+    const r = splitFrontmatter("---\ndescription: \"unterminated\nname: 'demo'\n---\n", true);
     expect(r.frontmatter?.yamlError).toMatch(/quote/i);
     expect(r.frontmatter?.data).toEqual({ description: 'unterminated', name: 'demo' });
   });

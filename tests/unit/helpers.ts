@@ -47,7 +47,9 @@ function walkOrder(paths: readonly string[]): string[] {
   }
   const out: string[] = [];
   const visit = (dir: string): void => {
-    const kids = [...(children.get(dir) ?? [])].sort((a, b) => cmp(a.slice(a.lastIndexOf('/') + 1), b.slice(b.lastIndexOf('/') + 1)));
+    const kids = [...(children.get(dir) ?? [])].sort((a, b) =>
+      cmp(a.slice(a.lastIndexOf('/') + 1), b.slice(b.lastIndexOf('/') + 1)),
+    );
     for (const k of kids) {
       out.push(k);
       visit(k);
@@ -120,7 +122,11 @@ export function loadFailure(t: SkillTree, options?: LoadOptions): LoadError {
 }
 
 /** A manifested skill `demo` with the given SKILL.md and further files. */
-export function manifested(skillMd: string, more: Readonly<Record<string, EntrySpec>> = {}, toml: string = manifestToml()): SkillTree {
+export function manifested(
+  skillMd: string,
+  more: Readonly<Record<string, EntrySpec>> = {},
+  toml: string = manifestToml(),
+): SkillTree {
   return tree('skills/demo', { 'SKILL.md': skillMd, 'skill.toml': toml, ...more });
 }
 

@@ -12,15 +12,19 @@ function check(md: string, files: Record<string, string> = {}) {
 
 describe('links: relative links to files the skill folder does not hold (SPEC §9.1)', () => {
   it('warns with file and line for each missing target; present files, folders and anchors pass', () => {
-    const md = '---\nname: linky\ndescription: d\n---\n# L\n\nSee [forms](FORMS.md) and [ref](references/api.md#auth).\n\n![logo](assets/logo%20big.png) and [dir](scripts/)\n';
+    const md =
+      '---\nname: linky\ndescription: d\n---\n# L\n\nSee [forms](FORMS.md) and [ref](references/api.md#auth).\n\n![logo](assets/logo%20big.png) and [dir](scripts/)\n';
     const c = check(md, { 'FORMS.md': 'x', 'scripts/run.sh': 'x' })!;
     expect(c.status).toBe('warn');
-    expect(c.detail).toBe('links to file(s) not in the skill folder: references/api.md#auth (SKILL.md:7), assets/logo%20big.png (SKILL.md:9)');
+    expect(c.detail).toBe(
+      'links to file(s) not in the skill folder: references/api.md#auth (SKILL.md:7), assets/logo%20big.png (SKILL.md:9)',
+    );
     expect(c.locations![0]).toMatchObject({ file: 'SKILL.md', line: 7 });
   });
 
   it('ignores URLs, anchors, absolute paths and links inside code; resolves prompts relative to their folder', () => {
-    const md = '# L\n\n[web](https://x.y) [top](#top) [abs](/etc/passwd)\n\n```md\n[gone](gone.md)\n```\n\n`[gone](gone.md)`\n\n[ok](prompts/p.md)\n';
+    const md =
+      '# L\n\n[web](https://x.y) [top](#top) [abs](/etc/passwd)\n\n```md\n[gone](gone.md)\n```\n\n`[gone](gone.md)`\n\n[ok](prompts/p.md)\n';
     expect(check(md, { 'prompts/p.md': 'Back to [skill](../SKILL.md); [missing](../nope.md).\n' })).toMatchObject({
       status: 'warn',
       detail: 'links to file(s) not in the skill folder: ../nope.md (prompts/p.md:1)',

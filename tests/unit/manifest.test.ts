@@ -81,7 +81,14 @@ other = "^1.0.0"
 on_unsupported = "error"
 `),
     );
-    expect(m.skill).toEqual({ name: 'full', version: '2.3.4-rc.1', description: 'Every table is declared here.', license: 'MIT', homepage: 'https://example.com', authors: ['A', 'B'] });
+    expect(m.skill).toEqual({
+      name: 'full',
+      version: '2.3.4-rc.1',
+      description: 'Every table is declared here.',
+      license: 'MIT',
+      homepage: 'https://example.com',
+      authors: ['A', 'B'],
+    });
     expect(m.context).toEqual({ budget: 2000, standing: 0, disclosure: 'eager' });
     expect(m.triggers).toEqual({ commands: ['/full', '/full-2'], auto: ['on review'], events: ['pre-push'] });
     expect(m.permissions).toEqual({ tools: ['read', 'bash:git *'], network: true, write: true });
@@ -93,12 +100,21 @@ on_unsupported = "error"
   });
 
   it('accepts a budget written as 1500.0', () => {
-    expect(valid(fromToml('[skill]\nname = "demo"\nversion = "1.0.0"\ndescription = "A demo skill for tests."\n[context]\nbudget = 1500.0\n')).context.budget).toBe(1500);
+    expect(
+      valid(
+        fromToml(
+          '[skill]\nname = "demo"\nversion = "1.0.0"\ndescription = "A demo skill for tests."\n[context]\nbudget = 1500.0\n',
+        ),
+      ).context.budget,
+    ).toBe(1500);
   });
 
   it('accepts the budget and standing bounds', () => {
     expect(valid(raw({ context: { budget: 50, standing: 0 } })).context).toMatchObject({ budget: 50, standing: 0 });
-    expect(valid(raw({ context: { budget: 20000, standing: 500 } })).context).toMatchObject({ budget: 20000, standing: 500 });
+    expect(valid(raw({ context: { budget: 20000, standing: 500 } })).context).toMatchObject({
+      budget: 20000,
+      standing: 500,
+    });
   });
 
   it('reads a non-string standing as the default 100', () => {
@@ -126,7 +142,10 @@ on_unsupported = "error"
 
   it('reads a non-boolean network or write as false', () => {
     for (const v of ['true', 1, 'yes', [true], {}]) {
-      expect(valid(raw({ permissions: { network: v, write: v } })).permissions).toMatchObject({ network: false, write: false });
+      expect(valid(raw({ permissions: { network: v, write: v } })).permissions).toMatchObject({
+        network: false,
+        write: false,
+      });
     }
   });
 
@@ -137,12 +156,14 @@ on_unsupported = "error"
 
   it('reads any mode but "gate" as skill', () => {
     expect(valid(raw({ targets: { mode: 'gate' } })).targets.mode).toBe('gate');
-    for (const mode of ['skill', 'Gate', 'gates', 1, undefined]) expect(valid(raw({ targets: { mode } })).targets.mode).toBe('skill');
+    for (const mode of ['skill', 'Gate', 'gates', 1, undefined])
+      expect(valid(raw({ targets: { mode } })).targets.mode).toBe('skill');
   });
 
   it('reads any on_unsupported but "error" as warn', () => {
     expect(valid(raw({ mcp: { on_unsupported: 'error' } })).mcp.onUnsupported).toBe('error');
-    for (const v of ['warn', 'ERROR', 'fail', 1]) expect(valid(raw({ mcp: { on_unsupported: v } })).mcp.onUnsupported).toBe('warn');
+    for (const v of ['warn', 'ERROR', 'fail', 1])
+      expect(valid(raw({ mcp: { on_unsupported: v } })).mcp.onUnsupported).toBe('warn');
   });
 
   it('reads a table given as a non-table value as an empty table', () => {
@@ -154,7 +175,9 @@ on_unsupported = "error"
   });
 
   it('drops non-string dependency ranges', () => {
-    expect(valid(raw({ dependencies: { a: '^1.0.0', b: 1, c: { version: '1' } } })).dependencies).toEqual({ a: '^1.0.0' });
+    expect(valid(raw({ dependencies: { a: '^1.0.0', b: 1, c: { version: '1' } } })).dependencies).toEqual({
+      a: '^1.0.0',
+    });
   });
 
   it('ignores non-string license and homepage', () => {
@@ -169,7 +192,14 @@ on_unsupported = "error"
         mcp: {
           servers: {
             zeta: { command: 'z', tools: ['a'] },
-            alpha: { transport: 'sse', url: 'https://x.example', tools: ['*'], timeout_ms: 500, env: { A: 'x', B: 1 }, headers: { H: '${T}' } },
+            alpha: {
+              transport: 'sse',
+              url: 'https://x.example',
+              tools: ['*'],
+              timeout_ms: 500,
+              env: { A: 'x', B: 1 },
+              headers: { H: '${T}' },
+            },
             Beta: { transport: 7, args: ['--x', 1] },
             skip: 'not a table',
           },
@@ -179,7 +209,16 @@ on_unsupported = "error"
     expect(m.mcp.servers.map((s) => s.name)).toEqual(['Beta', 'alpha', 'zeta']);
     const [beta, alpha, zeta] = m.mcp.servers;
     expect(beta).toEqual({ name: 'Beta', transport: 'stdio', args: ['--x'], env: {}, headers: {}, tools: [] });
-    expect(alpha).toEqual({ name: 'alpha', transport: 'sse', url: 'https://x.example', args: [], env: { A: 'x' }, headers: { H: '${T}' }, tools: ['*'], timeoutMs: 500 });
+    expect(alpha).toEqual({
+      name: 'alpha',
+      transport: 'sse',
+      url: 'https://x.example',
+      args: [],
+      env: { A: 'x' },
+      headers: { H: '${T}' },
+      tools: ['*'],
+      timeoutMs: 500,
+    });
     expect(zeta).toMatchObject({ name: 'zeta', transport: 'stdio', command: 'z', tools: ['a'] });
   });
 
@@ -198,7 +237,9 @@ describe('validateManifest: hard errors and their messages (SPEC §5.3)', () => 
     ['42 characters', `a${'b'.repeat(41)}`],
     ['empty', ''],
   ])('skill.name: %s', (_what, name) => {
-    expect(problems(raw({ skill: { ...SKILL, name } }))).toEqual([`skill.name "${name}" must match /^[a-z][a-z0-9-]{1,40}$/`]);
+    expect(problems(raw({ skill: { ...SKILL, name } }))).toEqual([
+      `skill.name "${name}" must match /^[a-z][a-z0-9-]{1,40}$/`,
+    ]);
   });
 
   it('accepts a 41-character and a 2-character name', () => {
@@ -207,7 +248,9 @@ describe('validateManifest: hard errors and their messages (SPEC §5.3)', () => 
   });
 
   it('shows a non-string or missing name as ""', () => {
-    expect(problems(raw({ skill: { ...SKILL, name: 42 } }))).toEqual(['skill.name "" must match /^[a-z][a-z0-9-]{1,40}$/']);
+    expect(problems(raw({ skill: { ...SKILL, name: 42 } }))).toEqual([
+      'skill.name "" must match /^[a-z][a-z0-9-]{1,40}$/',
+    ]);
     const { name: _n, ...noName } = SKILL;
     expect(problems(raw({ skill: noName }))).toEqual(['skill.name "" must match /^[a-z][a-z0-9-]{1,40}$/']);
   });
@@ -229,7 +272,9 @@ describe('validateManifest: hard errors and their messages (SPEC §5.3)', () => 
     ['201 characters', 'x'.repeat(201)],
     ['empty', ''],
   ])('skill.description of %s', (_what, description) => {
-    expect(problems(raw({ skill: { ...SKILL, description } }))).toEqual(['skill.description must be 10–200 characters']);
+    expect(problems(raw({ skill: { ...SKILL, description } }))).toEqual([
+      'skill.description must be 10–200 characters',
+    ]);
   });
 
   it('accepts descriptions of 10 and 200 characters and counts UTF-16 units', () => {
@@ -237,11 +282,15 @@ describe('validateManifest: hard errors and their messages (SPEC §5.3)', () => 
     valid(raw({ skill: { ...SKILL, description: 'x'.repeat(200) } }));
     // 5 astral characters are 10 UTF-16 units
     valid(raw({ skill: { ...SKILL, description: '\u{1F600}'.repeat(5) } }));
-    expect(problems(raw({ skill: { ...SKILL, description: '\u{1F600}'.repeat(101) } }))).toEqual(['skill.description must be 10–200 characters']);
+    expect(problems(raw({ skill: { ...SKILL, description: '\u{1F600}'.repeat(101) } }))).toEqual([
+      'skill.description must be 10–200 characters',
+    ]);
   });
 
   it('a non-string description is a length error', () => {
-    expect(problems(raw({ skill: { ...SKILL, description: 12345678901 } }))).toEqual(['skill.description must be 10–200 characters']);
+    expect(problems(raw({ skill: { ...SKILL, description: 12345678901 } }))).toEqual([
+      'skill.description must be 10–200 characters',
+    ]);
   });
 
   it.each([
@@ -267,7 +316,9 @@ describe('validateManifest: hard errors and their messages (SPEC §5.3)', () => 
   });
 
   it('context.standing fractional', () => {
-    expect(problems(raw({ context: { budget: 1500, standing: 10.5 } }))).toEqual(['context.standing must be an integer']);
+    expect(problems(raw({ context: { budget: 1500, standing: 10.5 } }))).toEqual([
+      'context.standing must be an integer',
+    ]);
   });
 
   it.each([
@@ -298,7 +349,9 @@ describe('validateManifest: hard errors and their messages (SPEC §5.3)', () => 
   });
 
   it.each(['Lazy', 'always', ''])('context.disclosure %j', (d) => {
-    expect(problems(raw({ context: { budget: 1500, disclosure: d } }))).toEqual([`context.disclosure "${d}" must be "lazy" or "eager"`]);
+    expect(problems(raw({ context: { budget: 1500, disclosure: d } }))).toEqual([
+      `context.disclosure "${d}" must be "lazy" or "eager"`,
+    ]);
   });
 
   it('collects every problem, in the documented order', () => {

@@ -4,20 +4,43 @@ import { lintMcpServers } from '../../shared/lint/mcp';
 import { check, lintTree, manifested, manifestToml, mustCheck } from './helpers';
 
 function stdio(over: Partial<McpServer> = {}): McpServer {
-  return { name: 'fs', transport: 'stdio', command: 'mcp-server-fs', args: ['--root', '.'], env: {}, headers: {}, tools: ['read_file'], ...over };
+  return {
+    name: 'fs',
+    transport: 'stdio',
+    command: 'mcp-server-fs',
+    args: ['--root', '.'],
+    env: {},
+    headers: {},
+    tools: ['read_file'],
+    ...over,
+  };
 }
 function remote(over: Partial<McpServer> = {}): McpServer {
-  return { name: 'api', transport: 'streamable-http', url: 'https://mcp.example.com/v1', args: [], env: {}, headers: {}, tools: ['search'], ...over };
+  return {
+    name: 'api',
+    transport: 'streamable-http',
+    url: 'https://mcp.example.com/v1',
+    args: [],
+    env: {},
+    headers: {},
+    tools: ['search'],
+    ...over,
+  };
 }
 const failuresOf = (...servers: McpServer[]): string[] => lintMcpServers(servers).failures;
 
 describe('lintMcpServers (SPEC §6.2)', () => {
   it('passes clean stdio, streamable-http and sse servers', () => {
-    expect(lintMcpServers([stdio(), remote(), remote({ name: 'events', transport: 'sse' })])).toEqual({ failures: [], warnings: [] });
+    expect(lintMcpServers([stdio(), remote(), remote({ name: 'events', transport: 'sse' })])).toEqual({
+      failures: [],
+      warnings: [],
+    });
   });
 
   it.each(['', 'Upper', '-lead', '_lead', 'has space', 'dot.name', 'x'.repeat(65)])('server name %j', (name) => {
-    expect(failuresOf(stdio({ name }))).toContain(`mcp.servers.${name}: server name must match /^[a-z0-9][a-z0-9_-]{0,63}$/`);
+    expect(failuresOf(stdio({ name }))).toContain(
+      `mcp.servers.${name}: server name must match /^[a-z0-9][a-z0-9_-]{0,63}$/`,
+    );
   });
 
   it.each(['a', '0', 'a_b-c', 'x'.repeat(64)])('server name %j is fine', (name) => {
@@ -25,7 +48,9 @@ describe('lintMcpServers (SPEC §6.2)', () => {
   });
 
   it('case-insensitive duplicates', () => {
-    expect(failuresOf(stdio({ name: 'Dup' }), stdio({ name: 'dup' }))).toContain('mcp.servers.dup: duplicate server name (names are case-insensitive across clients)');
+    expect(failuresOf(stdio({ name: 'Dup' }), stdio({ name: 'dup' }))).toContain(
+      'mcp.servers.dup: duplicate server name (names are case-insensitive across clients)',
+    );
   });
 
   it('an unknown transport is reported and the server is not checked further', () => {
@@ -43,7 +68,9 @@ describe('lintMcpServers (SPEC §6.2)', () => {
   it('["*"] is only a warning', () => {
     expect(lintMcpServers([stdio({ tools: ['*'] })])).toEqual({
       failures: [],
-      warnings: ['mcp.servers.fs: tools = ["*"] — every tool this server exposes is allowed, including ones added in a later version'],
+      warnings: [
+        'mcp.servers.fs: tools = ["*"] — every tool this server exposes is allowed, including ones added in a later version',
+      ],
     });
   });
 
@@ -61,11 +88,14 @@ describe('lintMcpServers (SPEC §6.2)', () => {
     ]);
   });
 
-  it.each([';', '&', '|', '>', '<', '$', '(', ')', '{', '}', '[', ']', '!', '*', '?', '~', '`'])('stdio: command with %j', (meta) => {
-    expect(failuresOf(stdio({ command: `tool${meta}x` }))).toEqual([
-      'mcp.servers.fs: command contains shell metacharacters; it is executed directly, with no shell',
-    ]);
-  });
+  it.each([';', '&', '|', '>', '<', '$', '(', ')', '{', '}', '[', ']', '!', '*', '?', '~', '`'])(
+    'stdio: command with %j',
+    (meta) => {
+      expect(failuresOf(stdio({ command: `tool${meta}x` }))).toEqual([
+        'mcp.servers.fs: command contains shell metacharacters; it is executed directly, with no shell',
+      ]);
+    },
+  );
 
   it('stdio: a command with a line break counts as whitespace', () => {
     expect(failuresOf(stdio({ command: 'tool\nrm' }))).toHaveLength(1);
@@ -78,11 +108,14 @@ describe('lintMcpServers (SPEC §6.2)', () => {
     ]);
   });
 
-  it.each(['pkg@latest', 'image:latest', 'pkg@^1.2.0', 'pkg@~1.2.0', 'pkg@>1', 'pkg@>=1.0.0', 'pkg@*'])('stdio: unpinned arg %j', (arg) => {
-    expect(failuresOf(stdio({ args: [arg] }))).toContain(
-      `mcp.servers.fs: arg "${arg}" is not pinned to an exact version — an unpinned server can change under you between runs`,
-    );
-  });
+  it.each(['pkg@latest', 'image:latest', 'pkg@^1.2.0', 'pkg@~1.2.0', 'pkg@>1', 'pkg@>=1.0.0', 'pkg@*'])(
+    'stdio: unpinned arg %j',
+    (arg) => {
+      expect(failuresOf(stdio({ args: [arg] }))).toContain(
+        `mcp.servers.fs: arg "${arg}" is not pinned to an exact version — an unpinned server can change under you between runs`,
+      );
+    },
+  );
 
   it('stdio: exact versions are pinned', () => {
     expect(failuresOf(stdio({ args: ['pkg@1.2.3', 'image:1.2', '@scope/pkg@0.4.0'] }))).toEqual([]);
@@ -98,19 +131,26 @@ describe('lintMcpServers (SPEC §6.2)', () => {
   });
 
   it('remote: url must be absolute', () => {
-    expect(failuresOf(remote({ url: '/relative/path' }))).toEqual(['mcp.servers.api: url "/relative/path" is not a valid absolute URL']);
+    expect(failuresOf(remote({ url: '/relative/path' }))).toEqual([
+      'mcp.servers.api: url "/relative/path" is not a valid absolute URL',
+    ]);
   });
 
   it('remote: only http(s) schemes', () => {
-    expect(failuresOf(remote({ url: 'ftp://mcp.example.com' }))).toEqual(['mcp.servers.api: url scheme "ftp" is not allowed — use https (or http on loopback)']);
-    expect(failuresOf(remote({ url: 'ws://mcp.example.com' }))).toEqual(['mcp.servers.api: url scheme "ws" is not allowed — use https (or http on loopback)']);
+    expect(failuresOf(remote({ url: 'ftp://mcp.example.com' }))).toEqual([
+      'mcp.servers.api: url scheme "ftp" is not allowed — use https (or http on loopback)',
+    ]);
+    expect(failuresOf(remote({ url: 'ws://mcp.example.com' }))).toEqual([
+      'mcp.servers.api: url scheme "ws" is not allowed — use https (or http on loopback)',
+    ]);
   });
 
   it('remote: plain http only on loopback', () => {
     expect(failuresOf(remote({ url: 'http://mcp.example.com' }))).toEqual([
       'mcp.servers.api: url uses plain http off-loopback — credentials and tool traffic would cross the network in the clear',
     ]);
-    for (const url of ['http://localhost:3000/mcp', 'http://127.0.0.1:8080', 'http://[::1]:9000/']) expect(failuresOf(remote({ url }))).toEqual([]);
+    for (const url of ['http://localhost:3000/mcp', 'http://127.0.0.1:8080', 'http://[::1]:9000/'])
+      expect(failuresOf(remote({ url }))).toEqual([]);
   });
 
   it('remote: no embedded credentials', () => {
@@ -151,17 +191,26 @@ describe('lintMcpServers (SPEC §6.2)', () => {
     ]);
   });
 
-  it.each(['GITHUB_TOKEN', 'client_secret', 'DB_PASSWORD', 'passwd', 'OPENAI_API_KEY', 'apikey', 'api-key', 'Credentials', 'Authorization'])(
-    'a literal under a credential-named key %j',
-    (key) => {
-      expect(failuresOf(stdio({ env: { [key]: 'literal-value' } }))).toEqual([
-        `mcp.servers.fs: env.${key} is named as a credential but holds a literal — use a \${VAR} reference so nothing secret is committed`,
-      ]);
-    },
-  );
+  it.each([
+    'GITHUB_TOKEN',
+    'client_secret',
+    'DB_PASSWORD',
+    'passwd',
+    'OPENAI_API_KEY',
+    'apikey',
+    'api-key',
+    'Credentials',
+    'Authorization',
+  ])('a literal under a credential-named key %j', (key) => {
+    expect(failuresOf(stdio({ env: { [key]: 'literal-value' } }))).toEqual([
+      `mcp.servers.fs: env.${key} is named as a credential but holds a literal — use a \${VAR} reference so nothing secret is committed`,
+    ]);
+  });
 
   it('${VAR} references and empty values are allowed under credential keys', () => {
-    expect(failuresOf(stdio({ env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', API_KEY: '', LOG_LEVEL: 'debug' } }))).toEqual([]);
+    expect(failuresOf(stdio({ env: { GITHUB_TOKEN: '${GITHUB_TOKEN}', API_KEY: '', LOG_LEVEL: 'debug' } }))).toEqual(
+      [],
+    );
     expect(failuresOf(remote({ headers: { Authorization: 'Bearer ${TOKEN}' } }))).toEqual([]);
   });
 });
@@ -175,21 +224,38 @@ describe('mcp in lintSkill', () => {
 
   it('passes listing the servers in name order', () => {
     const c = mustCheck(
-      lintTree(manifested('Body', {}, toml('[mcp.servers.zed]\ncommand = "zed-mcp"\ntools = ["a"]\n[mcp.servers.abc]\ncommand = "abc-mcp"\ntools = ["b"]\n'))),
+      lintTree(
+        manifested(
+          'Body',
+          {},
+          toml(
+            '[mcp.servers.zed]\ncommand = "zed-mcp"\ntools = ["a"]\n[mcp.servers.abc]\ncommand = "abc-mcp"\ntools = ["b"]\n',
+          ),
+        ),
+      ),
       'mcp',
     );
     expect(c).toEqual({ id: 'mcp', status: 'pass', detail: '2 server(s): abc, zed' });
   });
 
   it('warns on ["*"] only', () => {
-    const c = mustCheck(lintTree(manifested('Body', {}, toml('[mcp.servers.fs]\ncommand = "fs"\ntools = ["*"]\n'))), 'mcp');
+    const c = mustCheck(
+      lintTree(manifested('Body', {}, toml('[mcp.servers.fs]\ncommand = "fs"\ntools = ["*"]\n'))),
+      'mcp',
+    );
     expect(c.status).toBe('warn');
     expect(c.detail).toContain('tools = ["*"]');
   });
 
   it('fails with the failures joined by "; ", hiding the warnings', () => {
     const c = mustCheck(
-      lintTree(manifested('Body', {}, toml('[mcp.servers.a]\ncommand = "a"\ntools = ["*"]\n[mcp.servers.b]\ncommand = "b c"\ntools = []\n'))),
+      lintTree(
+        manifested(
+          'Body',
+          {},
+          toml('[mcp.servers.a]\ncommand = "a"\ntools = ["*"]\n[mcp.servers.b]\ncommand = "b c"\ntools = []\n'),
+        ),
+      ),
       'mcp',
     );
     expect(c.status).toBe('fail');

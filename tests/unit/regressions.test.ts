@@ -9,7 +9,16 @@ import { decodeUtf8 } from '../../shared/ksf/text';
 import { parseToml } from '../../shared/ksf/toml';
 import { findRemoteExec } from '../../shared/lint/safety/remote-exec';
 import { requireOrSkip } from '../support/paths';
-import { builtCliExists, cleanSkill, cleanup, cli, parseJson, tempProject, toml as cliToml, writeFiles } from '../cli/helpers';
+import {
+  builtCliExists,
+  cleanSkill,
+  cleanup,
+  cli,
+  parseJson,
+  tempProject,
+  toml as cliToml,
+  writeFiles,
+} from '../cli/helpers';
 import { loaded, lintTree, manifested, mustCheck, symlink, tree } from './helpers';
 
 afterAll(cleanup);
@@ -28,11 +37,15 @@ describe('regression: loader', () => {
   });
 
   it('BUG-02 bare frontmatter: a numeric description keeps the text as written (SPEC §4.3)', () => {
-    expect(loaded(tree('skills/num', { 'SKILL.md': '---\ndescription: 1e3\n---\nBody.' })).manifest.skill.description).toBe('1e3');
+    expect(
+      loaded(tree('skills/num', { 'SKILL.md': '---\ndescription: 1e3\n---\nBody.' })).manifest.skill.description,
+    ).toBe('1e3');
   });
 
   it('BUG-02 bare frontmatter: a boolean description keeps the text as written (SPEC §4.3)', () => {
-    expect(loaded(tree('skills/bool', { 'SKILL.md': '---\ndescription: True\n---\nBody.' })).manifest.skill.description).toBe('True');
+    expect(
+      loaded(tree('skills/bool', { 'SKILL.md': '---\ndescription: True\n---\nBody.' })).manifest.skill.description,
+    ).toBe('True');
   });
 });
 
@@ -64,13 +77,18 @@ describe('regression: TOML prototype-key refusal (SPEC §5.1)', () => {
 
 describe('regression: templates (SPEC §7.4)', () => {
   it('BUG-05 symlinked prompt: "<skill>: template references <path>, which is a symlink — not followed"', () => {
-    const c = mustCheck(lintTree(manifested('{{prompt.link}}', { 'prompts/link.md': symlink('/etc/passwd') })), 'references');
+    const c = mustCheck(
+      lintTree(manifested('{{prompt.link}}', { 'prompts/link.md': symlink('/etc/passwd') })),
+      'references',
+    );
     expect(c.detail).toMatch(/^demo: template references \S*prompts\/link\.md, which is a symlink — not followed$/);
   });
 
   it('BUG-06 leftover: "... — unknown namespace or malformed (spec §3)"', () => {
     const c = mustCheck(lintTree(manifested('{{ lore . x }}')), 'references');
-    expect(c.detail).toBe('demo: unresolved template variable "{{ lore . x }}" — unknown namespace or malformed (SPEC.md §7.4)');
+    expect(c.detail).toBe(
+      'demo: unresolved template variable "{{ lore . x }}" — unknown namespace or malformed (SPEC.md §7.4)',
+    );
   });
 });
 
@@ -111,7 +129,9 @@ describe.skipIf(!requireOrSkip('the built CLI (npm run build)', builtCliExists()
 
   it('BUG-09 a missing prompt names prompts/<n>.md as displayed, relative to the working directory (SPEC §7.4)', () => {
     const [s] = parseJson(cli(root, 'lint', '--json', 'skills/missing-prompt'));
-    expect(s!.checks.find((c) => c.id === 'references')!.detail).toBe('missing-prompt: template references missing skills/missing-prompt/prompts/absent.md');
+    expect(s!.checks.find((c) => c.id === 'references')!.detail).toBe(
+      'missing-prompt: template references missing skills/missing-prompt/prompts/absent.md',
+    );
   });
 
   it('BUG-10 a ./relative path that does not exist is "not found", not a remote source (SPEC §10.1 step 5)', () => {

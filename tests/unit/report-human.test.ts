@@ -27,7 +27,14 @@ const failed: SkillReport = {
   version: null,
   path: 'skills/failed',
   manifested: true,
-  checks: [{ id: 'manifest', status: 'fail', detail: 'skills/failed/skill.toml: invalid manifest\n  - skill.version "1" is not semver\n  - context.budget is required and must be 50–20000' }],
+  checks: [
+    {
+      id: 'manifest',
+      status: 'fail',
+      detail:
+        'skills/failed/skill.toml: invalid manifest\n  - skill.version "1" is not semver\n  - context.budget is required and must be 50–20000',
+    },
+  ],
 };
 const mixed: SkillReport = {
   name: 'mixed',
@@ -63,7 +70,12 @@ describe('renderHuman (SPEC §10.3)', () => {
   });
 
   it('the test verb adds (static tier)', () => {
-    expect(renderHuman([clean], totals([clean]), 'tested').trimEnd().split('\n').pop()).toBe('tested 1 skill(s) · 0 failure(s) · 0 warning(s) (static tier)');
+    expect(
+      renderHuman([clean], totals([clean]), 'tested')
+        .trimEnd()
+        .split('\n')
+        .pop(),
+    ).toBe('tested 1 skill(s) · 0 failure(s) · 0 warning(s) (static tier)');
   });
 
   it('indents the continuation lines of a multi-line detail under the check', () => {

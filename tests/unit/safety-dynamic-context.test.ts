@@ -4,7 +4,9 @@ import { check, lintTree, manifested, mustCheck } from './helpers';
 
 describe('findDynamicContext (SPEC §9.5)', () => {
   it('finds !`cmd`', () => {
-    expect(findDynamicContext('Run !`git status` first.')).toEqual([{ label: '!`git status`', offset: 4, length: 13, match: '!`git status`' }]);
+    expect(findDynamicContext('Run !`git status` first.')).toEqual([
+      { label: '!`git status`', offset: 4, length: 13, match: '!`git status`' },
+    ]);
   });
 
   it('finds every occurrence', () => {
@@ -62,7 +64,12 @@ describe('dynamic-context only where a host preprocesses (issue 14)', () => {
   it.each(['references/brenda.md', 'scripts/tool.py', 'docs/guide.md', 'assets/page.html', 'evals/a.eval.yaml'])(
     'ignores a match in %s, which no host preprocesses',
     (file) => {
-      expect(check(lintTree(manifested('Body', { [file]: 'Returns string parsed with `!` (record separator) and `#`. !`id`' })), 'dynamic-context')).toBeUndefined();
+      expect(
+        check(
+          lintTree(manifested('Body', { [file]: 'Returns string parsed with `!` (record separator) and `#`. !`id`' })),
+          'dynamic-context',
+        ),
+      ).toBeUndefined();
     },
   );
 
@@ -74,7 +81,9 @@ describe('dynamic-context only where a host preprocesses (issue 14)', () => {
 
   // Claude Code's preprocessor does not parse Markdown: a fence or a code span does not stop it.
   it('still fails inside a fence or a code span of SKILL.md', () => {
-    expect(mustCheck(lintTree(manifested('```markdown\nStatus: !`git status`\n```')), 'dynamic-context').status).toBe('fail');
+    expect(mustCheck(lintTree(manifested('```markdown\nStatus: !`git status`\n```')), 'dynamic-context').status).toBe(
+      'fail',
+    );
     expect(mustCheck(lintTree(manifested('Use the `!` prefix and `x` here')), 'dynamic-context').status).toBe('fail');
   });
 });

@@ -131,14 +131,20 @@ describe('findSecrets: placeholders are ignored, each match judged on its own (D
 
   it('a key that strings several runs together is still a key (only one run is a sequential fake)', () => {
     expect(findSecrets('AKIA1234567890ABCDEF').map((h) => h.label)).toEqual(['AWS access key']);
-    expect(findSecrets('postgres://admin:s3cr3tPass99@db.host:5432/app').map((h) => h.label)).toEqual(['DB connection secret']);
-    expect(findSecrets('postgres://admin:password123!@db.host:5432/app').map((h) => h.label)).toEqual(['DB connection secret']);
+    expect(findSecrets('postgres://admin:s3cr3tPass99@db.host:5432/app').map((h) => h.label)).toEqual([
+      'DB connection secret',
+    ]);
+    expect(findSecrets('postgres://admin:password123!@db.host:5432/app').map((h) => h.label)).toEqual([
+      'DB connection secret',
+    ]);
   });
 });
 
 describe('secrets in lintSkill', () => {
   it('is absent when nothing matches', () => {
-    expect(check(lintTree(manifested('Set ${OPENAI_API_KEY} first, see sk-ant-... and ghp_YOUR_TOKEN_HERE.')), 'secrets')).toBeUndefined();
+    expect(
+      check(lintTree(manifested('Set ${OPENAI_API_KEY} first, see sk-ant-... and ghp_YOUR_TOKEN_HERE.')), 'secrets'),
+    ).toBeUndefined();
   });
 
   it('fails on a key in a dotfile, located there', () => {
@@ -157,7 +163,10 @@ describe('secrets in lintSkill', () => {
   });
 
   it('lists each finding of several files', () => {
-    const c = mustCheck(lintTree(manifested(`A: sk_live_${alnum(30)}`, { 'scripts/x.sh': `B=xoxb-${alnum(20)}` })), 'secrets');
+    const c = mustCheck(
+      lintTree(manifested(`A: sk_live_${alnum(30)}`, { 'scripts/x.sh': `B=xoxb-${alnum(20)}` })),
+      'secrets',
+    );
     expect(c.locations?.map((l) => l.file)).toEqual(['SKILL.md', 'scripts/x.sh']);
     expect(c.detail).toContain('Stripe live key');
     expect(c.detail).toContain('Slack token');

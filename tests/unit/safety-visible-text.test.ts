@@ -80,7 +80,11 @@ describe('findInvisible (SPEC §9.5 visible-text)', () => {
 
 describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () => {
   it('passes clean text', () => {
-    expect(mustCheck(lintTree(manifested('Clean.')), 'visible-text')).toEqual({ id: 'visible-text', status: 'pass', detail: 'no hidden characters' });
+    expect(mustCheck(lintTree(manifested('Clean.')), 'visible-text')).toEqual({
+      id: 'visible-text',
+      status: 'pass',
+      detail: 'no hidden characters',
+    });
   });
 
   it('does not report a single leading BOM of SKILL.md, skill.toml, a prompt or a script', () => {
@@ -131,7 +135,10 @@ describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () =>
   });
 
   it('fails on a NUL byte in a text file (D5)', () => {
-    const c = mustCheck(lintTree(manifested('Body', { 'scripts/x.sh': utf8('#!/bin/sh\necho visible\0hidden\n') })), 'visible-text');
+    const c = mustCheck(
+      lintTree(manifested('Body', { 'scripts/x.sh': utf8('#!/bin/sh\necho visible\0hidden\n') })),
+      'visible-text',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('scripts/x.sh');
     expect(c.detail).toMatch(/NUL/);
@@ -149,7 +156,10 @@ describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () =>
   });
 
   it('fails on a symlink anywhere, pointing at line 1 column 1 of the link', () => {
-    const c = mustCheck(lintTree(manifested('Body', { 'docs/deep/link.md': { symlink: '../../../../etc/hosts' } })), 'visible-text');
+    const c = mustCheck(
+      lintTree(manifested('Body', { 'docs/deep/link.md': { symlink: '../../../../etc/hosts' } })),
+      'visible-text',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('docs/deep/link.md');
     expect(c.detail).toContain('symlink');
@@ -157,7 +167,9 @@ describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () =>
   });
 
   it('fails on a symlinked directory too', () => {
-    expect(mustCheck(lintTree(manifested('Body', { scripts: { symlink: '/usr/bin' } })), 'visible-text').status).toBe('fail');
+    expect(mustCheck(lintTree(manifested('Body', { scripts: { symlink: '/usr/bin' } })), 'visible-text').status).toBe(
+      'fail',
+    );
   });
 
   it('skips binary files (by the control-byte rule)', () => {
@@ -174,7 +186,10 @@ describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () =>
   });
 
   it('lists files in walk order, one part per file', () => {
-    const c = mustCheck(lintTree(manifested(`a${cp(0x200b)}`, { 'b.txt': `b${cp(0x200c)}`, 'a.txt': `a${cp(0x200d)}` })), 'visible-text');
+    const c = mustCheck(
+      lintTree(manifested(`a${cp(0x200b)}`, { 'b.txt': `b${cp(0x200c)}`, 'a.txt': `a${cp(0x200d)}` })),
+      'visible-text',
+    );
     expect(c.detail!.split('; ').map((p) => p.split(':')[0])).toEqual(['SKILL.md', 'a.txt', 'b.txt']);
   });
 });
@@ -189,7 +204,10 @@ describe('visible-text notices: characters that hide no text (issue 14)', () => 
   });
 
   it('a left-to-right or right-to-left mark is a notice', () => {
-    const c = mustCheck(lintTree(manifested('Body', { 'references/guide.md': `${cp(0x200e)}\`\`\`mermaid\nx\n${cp(0x200f)}\`\`\`` })), 'visible-text');
+    const c = mustCheck(
+      lintTree(manifested('Body', { 'references/guide.md': `${cp(0x200e)}\`\`\`mermaid\nx\n${cp(0x200f)}\`\`\`` })),
+      'visible-text',
+    );
     expect(c.status).toBe('warn');
     expect(c.locations?.map((l) => l.file)).toEqual(['references/guide.md', 'references/guide.md']);
   });
@@ -217,7 +235,8 @@ describe('visible-text notices: characters that hide no text (issue 14)', () => 
 
 describe('visible-text reads parsed skill.toml strings (issue 14)', () => {
   it('fails on invisible characters that skill.toml writes as TOML escapes', () => {
-    const toml = '[skill]\nname = "demo"\nversion = "1.0.0"\ndescription = "Reviews code \\u202e safely"\n[context]\nbudget = 1500\n';
+    const toml =
+      '[skill]\nname = "demo"\nversion = "1.0.0"\ndescription = "Reviews code \\u202e safely"\n[context]\nbudget = 1500\n';
     const c = mustCheck(lintTree(manifested('Body', {}, toml)), 'visible-text');
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('skill.toml: skill.description: invisible characters written as escapes (U+202E)');
@@ -226,13 +245,23 @@ describe('visible-text reads parsed skill.toml strings (issue 14)', () => {
 
 describe('visible-text reads parsed frontmatter strings (issue 14)', () => {
   it('fails on a bidi override a bare skill writes as a YAML escape', () => {
-    const c = mustCheck(lintTree(tree('skills/bare', { 'SKILL.md': '---\nname: bare\ndescription: "Reviews code \\u202e safely"\n---\nBody' })), 'visible-text');
+    const c = mustCheck(
+      lintTree(
+        tree('skills/bare', { 'SKILL.md': '---\nname: bare\ndescription: "Reviews code \\u202e safely"\n---\nBody' }),
+      ),
+      'visible-text',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('SKILL.md: frontmatter.description: invisible characters written as escapes (U+202E)');
   });
 
   it('does not report twice what the file already shows raw', () => {
-    const c = mustCheck(lintTree(tree('skills/bare', { 'SKILL.md': `---\nname: bare\ndescription: Reviews ${cp(0x202e)} code\n---\nBody` })), 'visible-text');
+    const c = mustCheck(
+      lintTree(
+        tree('skills/bare', { 'SKILL.md': `---\nname: bare\ndescription: Reviews ${cp(0x202e)} code\n---\nBody` }),
+      ),
+      'visible-text',
+    );
     expect(c.detail).not.toContain('written as escapes');
   });
 });

@@ -152,11 +152,15 @@ describe('schema in lintSkill', () => {
   });
 
   it('warns with the lints joined by "; "', () => {
-    const c = mustCheck(lintTree(manifested('Body', {}, `${BASE}\n[permissions]\nnetwrok = true\n[targets]\nmode = "gait"\n`)), 'schema');
+    const c = mustCheck(
+      lintTree(manifested('Body', {}, `${BASE}\n[permissions]\nnetwrok = true\n[targets]\nmode = "gait"\n`)),
+      'schema',
+    );
     expect(c).toEqual({
       id: 'schema',
       status: 'warn',
-      detail: 'unknown key permissions.netwrok — typo or unsupported, ignored; targets.mode "gait" is not one of skill, gate (treated as skill)',
+      detail:
+        'unknown key permissions.netwrok — typo or unsupported, ignored; targets.mode "gait" is not one of skill, gate (treated as skill)',
     });
   });
 });

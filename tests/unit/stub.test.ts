@@ -11,7 +11,9 @@ describe('standingStub (SPEC §7.2)', () => {
   });
 
   it('drops a heading line inside the stub block and keeps the rest of the block', () => {
-    expect(standingStub('# Title\nInline description.\nSecond line.\n\nMore.')).toBe('Inline description.\nSecond line.');
+    expect(standingStub('# Title\nInline description.\nSecond line.\n\nMore.')).toBe(
+      'Inline description.\nSecond line.',
+    );
   });
 
   it('drops headings of every level from one to six', () => {

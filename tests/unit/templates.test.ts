@@ -14,7 +14,10 @@ function resolved(body: string, lookup: (n: string) => PromptLookup = noPrompts)
   return r.text;
 }
 
-function failure(body: string, lookup: (n: string) => PromptLookup = noPrompts): { message: string; offset?: number; length?: number } {
+function failure(
+  body: string,
+  lookup: (n: string) => PromptLookup = noPrompts,
+): { message: string; offset?: number; length?: number } {
   const r = resolveTemplates(body, 'demo', lookup);
   if (r.ok) throw new Error(`expected a resolution error, got: ${r.text}`);
   return r;
@@ -30,11 +33,15 @@ describe('resolveTemplates: the three namespaces (SPEC §7.4)', () => {
   });
 
   it('{{lore.<n>}} becomes the project-knowledge sentence', () => {
-    expect(resolved('Read {{lore.decisions}}.')).toBe('Read the project knowledge under `.kitbash/lore/decisions/` (skip silently if absent).');
+    expect(resolved('Read {{lore.decisions}}.')).toBe(
+      'Read the project knowledge under `.kitbash/lore/decisions/` (skip silently if absent).',
+    );
   });
 
   it('{{prompt.<n>}} inlines the prompt text, trimmed', () => {
-    expect(resolved('A\n{{prompt.check-list}}\nB', prompts({ 'check-list': '\n\n  1. step\n\n' }))).toBe('A\n1. step\nB');
+    expect(resolved('A\n{{prompt.check-list}}\nB', prompts({ 'check-list': '\n\n  1. step\n\n' }))).toBe(
+      'A\n1. step\nB',
+    );
   });
 
   it('allows whitespace inside the braces and digits and - in the name', () => {
@@ -44,7 +51,9 @@ describe('resolveTemplates: the three namespaces (SPEC §7.4)', () => {
   });
 
   it('replaces every occurrence', () => {
-    expect(resolved('{{artifact.a}} {{artifact.a}} {{artifact.b}}')).toBe('`.kitbash/artifacts/a.json` `.kitbash/artifacts/a.json` `.kitbash/artifacts/b.json`');
+    expect(resolved('{{artifact.a}} {{artifact.a}} {{artifact.b}}')).toBe(
+      '`.kitbash/artifacts/a.json` `.kitbash/artifacts/a.json` `.kitbash/artifacts/b.json`',
+    );
   });
 
   it('is textual: no declaration is consulted', () => {
@@ -84,7 +93,11 @@ describe('resolveTemplates: errors (SPEC §7.4)', () => {
   });
 
   it('an unreadable prompt names the path and why', () => {
-    const f = failure('{{prompt.x}}', () => ({ kind: 'unreadable', path: '/skill/prompts/x.md', why: 'is a symlink — not followed' }));
+    const f = failure('{{prompt.x}}', () => ({
+      kind: 'unreadable',
+      path: '/skill/prompts/x.md',
+      why: 'is a symlink — not followed',
+    }));
     expect(f.message).toContain('/skill/prompts/x.md');
     expect(f.message).toContain('symlink');
     expect(f.message.startsWith('demo: ')).toBe(true);
@@ -132,7 +145,10 @@ describe('templates inside lintSkill: prompt lookup in the tree', () => {
   });
 
   it('a symlinked prompt is not read and fails references (D19)', () => {
-    const c = mustCheck(lintTree(manifested('{{prompt.link}}', { 'prompts/link.md': symlink('/etc/passwd') })), 'references');
+    const c = mustCheck(
+      lintTree(manifested('{{prompt.link}}', { 'prompts/link.md': symlink('/etc/passwd') })),
+      'references',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('prompts/link.md');
     expect(c.detail).toMatch(/symlink/);
@@ -140,7 +156,10 @@ describe('templates inside lintSkill: prompt lookup in the tree', () => {
   });
 
   it('a non-UTF-8 prompt fails references with the byte offset', () => {
-    const c = mustCheck(lintTree(manifested('{{prompt.bad}}', { 'prompts/bad.md': new Uint8Array([0x61, 0xff]) })), 'references');
+    const c = mustCheck(
+      lintTree(manifested('{{prompt.bad}}', { 'prompts/bad.md': new Uint8Array([0x61, 0xff]) })),
+      'references',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('prompts/bad.md');
     expect(c.detail).toMatch(/UTF-8/);
@@ -148,7 +167,10 @@ describe('templates inside lintSkill: prompt lookup in the tree', () => {
   });
 
   it('a prompt containing a variable is a leftover failure', () => {
-    const c = mustCheck(lintTree(manifested('{{prompt.p}}', { 'prompts/p.md': 'see {{artifact.plan}}' })), 'references');
+    const c = mustCheck(
+      lintTree(manifested('{{prompt.p}}', { 'prompts/p.md': 'see {{artifact.plan}}' })),
+      'references',
+    );
     expect(c.status).toBe('fail');
     expect(c.detail).toContain('unresolved template variable "{{artifact.plan}}"');
   });
@@ -156,7 +178,9 @@ describe('templates inside lintSkill: prompt lookup in the tree', () => {
   it('the references failure is located in SKILL.md (1-based, after frontmatter)', () => {
     const md = '---\nname: x\n---\nLine one.\nUse {{nope.x}} here.\n';
     const c = mustCheck(lintTree(manifested(md)), 'references');
-    expect(c.locations).toEqual([{ file: 'SKILL.md', line: 5, column: 5, endLine: 5, endColumn: 5 + '{{nope.x}}'.length }]);
+    expect(c.locations).toEqual([
+      { file: 'SKILL.md', line: 5, column: 5, endLine: 5, endColumn: 5 + '{{nope.x}}'.length },
+    ]);
   });
 
   it('resolves against a bare skill too', () => {

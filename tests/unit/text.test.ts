@@ -91,7 +91,10 @@ describe('decodeUtf8 / decodeLenient', () => {
   });
 
   it('decodeLenient replaces invalid bytes and strips one BOM', () => {
-    expect(decodeLenient(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62]))).toEqual({ text: 'a\uFFFDb', bom: true });
+    expect(decodeLenient(new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62]))).toEqual({
+      text: 'a\uFFFDb',
+      bom: true,
+    });
   });
 });
 

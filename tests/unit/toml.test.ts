@@ -10,7 +10,11 @@ function ok(text: string): Record<string, unknown> {
 describe('parseToml: TOML 1.0 in full (SPEC §5.1, D7)', () => {
   it('parses tables, strings, integers, floats and booleans', () => {
     const t = ok('[skill]\nname = "demo"\n[context]\nbudget = 1500\nratio = 0.5\n[permissions]\nnetwork = true\n');
-    expect(t).toEqual({ skill: { name: 'demo' }, context: { budget: 1500, ratio: 0.5 }, permissions: { network: true } });
+    expect(t).toEqual({
+      skill: { name: 'demo' },
+      context: { budget: 1500, ratio: 0.5 },
+      permissions: { network: true },
+    });
   });
 
   it('accepts arrays over several lines, with comments and a trailing comma', () => {

@@ -26,7 +26,8 @@ function savedFiles(root: string, dir: string, paths: readonly string[]): Map<st
 /** Every planned file as path → text (bytes as a marker), and the prunes. */
 function outputs(plan: CompilePlan): { files: Record<string, string>; prune: string[]; errors: readonly string[] } {
   const files: Record<string, string> = {};
-  for (const f of [...plan.write, ...plan.merge]) files[f.path] = typeof f.content === 'string' ? f.content : `<${f.content.length} bytes>`;
+  for (const f of [...plan.write, ...plan.merge])
+    files[f.path] = typeof f.content === 'string' ? f.content : `<${f.content.length} bytes>`;
   return { files, prune: plan.prune.map((p) => `${p.action} ${p.path}`), errors: plan.errors };
 }
 
@@ -70,7 +71,9 @@ describe('live previews from a snapshot', () => {
     expect(md.content).toContain('Always cite the line numbers you reviewed.');
     const d = diffLines(md.disk!, md.content as string);
     expect(diffStats(d)).toEqual({ added: 2, removed: 0 });
-    expect(d.filter((l) => l.kind === 'add').map((l) => l.text)).toContain('Always cite the line numbers you reviewed.');
+    expect(d.filter((l) => l.kind === 'add').map((l) => l.text)).toContain(
+      'Always cite the line numbers you reviewed.',
+    );
     const agents = live.targets.find((t) => t.target === 'agentsmd')!;
     expect(agents.files[0]).toMatchObject({ path: 'AGENTS.md', merge: 'section', changed: true });
     // The merged file keeps every other skill's section.
@@ -130,7 +133,9 @@ describe('live previews from a snapshot', () => {
     const edited = new Map(files);
     edited.set('SKILL.md', `${files.get('SKILL.md')!}\n${'Prefer plural nouns for collections. '.repeat(900)}\n`);
     const live = livePreview(snap, 'api-style', edited);
-    expect(live.plan.failures.map((f) => f.message).join('\n')).toMatch(/api-style: compiled body is ~\d+ tokens, over its budget/);
+    expect(live.plan.failures.map((f) => f.message).join('\n')).toMatch(
+      /api-style: compiled body is ~\d+ tokens, over its budget/,
+    );
     expect(live.bodyTokens!).toBeGreaterThan(live.budget!);
     expect(live.targets.length).toBe(3);
   });
@@ -139,13 +144,32 @@ describe('live previews from a snapshot', () => {
     const snap = compileSnapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
     const live = livePreview(snap, 'prereview', files, { inactive: true });
-    expect(live.targets.map((t) => `${t.target}${t.inactive ? '*' : ''}`)).toEqual(['claude-code', 'cursor', 'agents*', 'zed*', 'copilot*', 'cline*', 'windsurf*', 'gemini*', 'aider*', 'agentsmd', 'agent-plugins*']);
+    expect(live.targets.map((t) => `${t.target}${t.inactive ? '*' : ''}`)).toEqual([
+      'claude-code',
+      'cursor',
+      'agents*',
+      'zed*',
+      'copilot*',
+      'cline*',
+      'windsurf*',
+      'gemini*',
+      'aider*',
+      'agentsmd',
+      'agent-plugins*',
+    ]);
     const copilot = live.targets.find((t) => t.target === 'copilot')!;
     const toml = join(ws.project, 'kitbash.toml');
-    writeFileSync(toml, readFileSync(toml, 'utf8').replace('targets = ["claude-code", "cursor", "agentsmd"]', 'targets = ["claude-code", "cursor", "agentsmd", "copilot"]'));
+    writeFileSync(
+      toml,
+      readFileSync(toml, 'utf8').replace(
+        'targets = ["claude-code", "cursor", "agentsmd"]',
+        'targets = ["claude-code", "cursor", "agentsmd", "copilot"]',
+      ),
+    );
     const disk = outputs(planProject(ws.project)).files;
     expect(copilot.files.length).toBeGreaterThan(0);
-    for (const f of copilot.files) expect(typeof f.content === 'string' ? f.content : `<${f.content.length} bytes>`, f.path).toBe(disk[f.path]);
+    for (const f of copilot.files)
+      expect(typeof f.content === 'string' ? f.content : `<${f.content.length} bytes>`, f.path).toBe(disk[f.path]);
   });
 
   it('matrix, costs and active targets from the snapshot equal the engine on disk', () => {
@@ -167,7 +191,14 @@ describe('live previews from a snapshot', () => {
 describe('diffLines', () => {
   it('marks added, removed and kept lines with their numbers', () => {
     const d = diffLines('a\nb\nc\nd\n', 'a\nB\nc\nd\ne\n');
-    expect(d.map((l) => `${l.kind[0]}${l.oldNo ?? '-'}:${l.newNo ?? '-'} ${l.text}`)).toEqual(['s1:1 a', 'd2:- b', 'a-:2 B', 's3:3 c', 's4:4 d', 'a-:5 e']);
+    expect(d.map((l) => `${l.kind[0]}${l.oldNo ?? '-'}:${l.newNo ?? '-'} ${l.text}`)).toEqual([
+      's1:1 a',
+      'd2:- b',
+      'a-:2 B',
+      's3:3 c',
+      's4:4 d',
+      'a-:5 e',
+    ]);
   });
   it('an absent file is all additions; identical texts have no changes', () => {
     expect(diffStats(diffLines('', 'x\ny\n'))).toEqual({ added: 2, removed: 0 });
@@ -195,27 +226,42 @@ describe('the compile channels through dispatch', () => {
       expect(snap.ok).toBe(true);
       const plan = await dispatch('compile.plan', {}, { session });
       if (!plan.ok) throw new Error(plan.error.message);
-      const p = plan.value as { digest: string; write: { path: string; created: boolean }[]; merge: { path: string }[] };
+      const p = plan.value as {
+        digest: string;
+        write: { path: string; created: boolean }[];
+        merge: { path: string }[];
+      };
       expect(p.write.find((f) => f.path === '.claude/skills/prereview/SKILL.md')).toMatchObject({ created: true });
       expect(p.merge.map((f) => f.path)).toEqual(['AGENTS.md']);
 
       // The project changes after the plan was shown: nothing is written, the new plan comes back.
-      writeFileSync(join(ws.project, SK, 'tidy-commits', 'SKILL.md'), `${readFileSync(join(ws.project, SK, 'tidy-commits', 'SKILL.md'), 'utf8')}\nOne more rule.\n`);
+      writeFileSync(
+        join(ws.project, SK, 'tidy-commits', 'SKILL.md'),
+        `${readFileSync(join(ws.project, SK, 'tidy-commits', 'SKILL.md'), 'utf8')}\nOne more rule.\n`,
+      );
       const stale = await dispatch('compile.apply', { digest: p.digest }, { session });
       expect(stale).toMatchObject({ ok: true, value: { status: 'stale' } });
       expect(() => readFileSync(join(ws.project, '.claude/skills/prereview/SKILL.md'))).toThrow();
 
       const fresh = (stale as { value: { plan: { digest: string } } }).value.plan.digest;
       const applied = await dispatch('compile.apply', { digest: fresh }, { session });
-      expect(applied).toMatchObject({ ok: true, value: { status: 'applied', summary: 'compiled 5 skills for 3 targets' } });
-      expect(readFileSync(join(ws.project, '.claude/skills/tidy-commits/SKILL.md'), 'utf8')).toContain('One more rule.');
+      expect(applied).toMatchObject({
+        ok: true,
+        value: { status: 'applied', summary: 'compiled 5 skills for 3 targets' },
+      });
+      expect(readFileSync(join(ws.project, '.claude/skills/tidy-commits/SKILL.md'), 'utf8')).toContain(
+        'One more rule.',
+      );
       // Now in sync: the plan has nothing to change.
       const after = await dispatch('compile.plan', {}, { session });
       if (!after.ok) throw new Error(after.error.message);
       const a = after.value as { write: { changed: boolean }[]; merge: { changed: boolean }[]; prune: unknown[] };
       expect([...a.write, ...a.merge].filter((f) => f.changed)).toEqual([]);
       expect(a.prune).toEqual([]);
-      expect(await dispatch('compile.apply', { digest: 'x'.repeat(200) }, { session })).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
+      expect(await dispatch('compile.apply', { digest: 'x'.repeat(200) }, { session })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-request' },
+      });
     } finally {
       session.close();
     }
@@ -226,9 +272,20 @@ describe('the compile channels through dispatch', () => {
     const snap = compileSnapshot(ws.project);
     expect(snap.config).toContain('targets = ["claude-code", "cursor", "agentsmd"]');
     expect(snap.files.find((f) => f.path === 'AGENTS.md')?.text).toBe('# House rules\n\nBe kind.\n');
-    expect(snap.skills.map((s) => s.dir)).toEqual(['api-style', 'dependency-audit', 'prereview', 'release-notes', 'tidy-commits']);
+    expect(snap.skills.map((s) => s.dir)).toEqual([
+      'api-style',
+      'dependency-audit',
+      'prereview',
+      'release-notes',
+      'tidy-commits',
+    ]);
     const audit = snap.skills.find((s) => s.dir === 'dependency-audit')!;
-    expect(audit.entries.map((e) => `${e.kind}:${e.path}`)).toEqual(['file:SKILL.md', 'dir:scripts', 'file:scripts/audit.sh', 'file:skill.toml']);
+    expect(audit.entries.map((e) => `${e.kind}:${e.path}`)).toEqual([
+      'file:SKILL.md',
+      'dir:scripts',
+      'file:scripts/audit.sh',
+      'file:skill.toml',
+    ]);
     expect(snap.omitted).toEqual([]);
     // A 5 MiB file inside a skill is over the per-file bound: named in `omitted`, not sent.
     writeFileSync(join(ws.project, SK, 'prereview', 'big.txt'), 'x'.repeat(5 * 1024 * 1024));
@@ -243,14 +300,26 @@ describe('hunks', () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n');
     const after = before.replace('l10', 'L10');
     const h = hunks(diffLines(before, after));
-    expect(h.map((x) => (x.kind === 'fold' ? `…${x.count}` : `${x.kind[0]}${x.text}`))).toEqual(['…6', 'sl7', 'sl8', 'sl9', 'dl10', 'aL10', 'sl11', 'sl12', 'sl13', '…7']);
+    expect(h.map((x) => (x.kind === 'fold' ? `…${x.count}` : `${x.kind[0]}${x.text}`))).toEqual([
+      '…6',
+      'sl7',
+      'sl8',
+      'sl9',
+      'dl10',
+      'aL10',
+      'sl11',
+      'sl12',
+      'sl13',
+      '…7',
+    ]);
   });
 });
 
 describe('ownSection', () => {
-  it('cuts one skill\'s marked section out of a merged file', async () => {
+  it("cuts one skill's marked section out of a merged file", async () => {
     const { ownSection } = await import('../../renderer/src/views/previews/PreviewPanel');
-    const doc = '<!-- kitbash:begin a -->\nA\n<!-- kitbash:end a -->\n\n<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->\n';
+    const doc =
+      '<!-- kitbash:begin a -->\nA\n<!-- kitbash:end a -->\n\n<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->\n';
     expect(ownSection(doc, 'b')).toBe('<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->');
     expect(ownSection(doc, 'c')).toBeUndefined();
   });

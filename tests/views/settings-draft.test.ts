@@ -10,7 +10,10 @@ const DATA: SettingsData = {
   error: null,
   targets: ['claude-code', 'cursor'],
   policy: { max_budget: 2000, deny_remote_exec: true, allow_sources: ['github:acme/*'] },
-  exceptions: [{ index: 0, entry: null, problem: 'bad' }, { index: 1, entry: null, problem: 'bad' }],
+  exceptions: [
+    { index: 0, entry: null, problem: 'bad' },
+    { index: 1, entry: null, problem: 'bad' },
+  ],
   known: [],
 };
 

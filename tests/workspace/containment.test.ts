@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyPlan, planProject } from '../../main/services/compile';
 import { saveEditable } from '../../main/services/editor/files';
-import { appendFileInside, openProjectDir, OutsideProjectError, replaceFileIn, writeFileInside } from '../../main/services/fs/inside';
+import {
+  appendFileInside,
+  openProjectDir,
+  OutsideProjectError,
+  replaceFileIn,
+  writeFileInside,
+} from '../../main/services/fs/inside';
 import { cleanupTemps, cli, skillFiles, temp, write } from './helpers';
 
 afterAll(cleanupTemps);
@@ -41,7 +47,9 @@ describe('a project whose own folders lead outside it', () => {
     symlinkSync(outside, join(p, '.kitbash', 'skills'));
     const r = await cli(p, 'install', 'file:./v/tool', '--yes');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^skillsmith install: \.kitbash[\\/]skills leads outside the project \(to .*\) — a symlinked folder; refusing to write or delete through it\n$/);
+    expect(r.stderr).toMatch(
+      /^skillsmith install: \.kitbash[\\/]skills leads outside the project \(to .*\) — a symlinked folder; refusing to write or delete through it\n$/,
+    );
     expect(filesUnder(outside)).toEqual([]);
     expect(existsSync(join(p, 'kitbash.lock'))).toBe(false);
   });
@@ -61,15 +69,18 @@ describe('a project whose own folders lead outside it', () => {
     const p = project();
     const outside = temp('skillsmith-outside-');
     write(outside, skillFiles('victim', 'victim'));
-    write(outside, { 'victim/notes.txt': 'the user\'s own files' });
+    write(outside, { 'victim/notes.txt': "the user's own files" });
     mkdirSync(join(p, '.kitbash'));
     symlinkSync(outside, join(p, '.kitbash', 'skills'));
     // A lock pinning the name, as a malicious repository would ship it.
-    writeFileSync(join(p, 'kitbash.lock'), 'version = 1\n\n[[skill]]\nname = "victim"\nversion = "1.0.0"\nsource = "file:./victim"\nintegrity = "sha256-0000000000000000000000000000000000000000000000000000000000000000"\n');
+    writeFileSync(
+      join(p, 'kitbash.lock'),
+      'version = 1\n\n[[skill]]\nname = "victim"\nversion = "1.0.0"\nsource = "file:./victim"\nintegrity = "sha256-0000000000000000000000000000000000000000000000000000000000000000"\n',
+    );
     const r = await cli(p, 'remove', 'victim', '--yes');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\.kitbash[\\/]skills leads outside the project/);
-    expect(readFileSync(join(outside, 'victim', 'notes.txt'), 'utf8')).toBe('the user\'s own files');
+    expect(readFileSync(join(outside, 'victim', 'notes.txt'), 'utf8')).toBe("the user's own files");
     expect(filesUnder(outside)).toEqual(['victim/SKILL.md', 'victim/notes.txt', 'victim/skill.toml']);
   });
 
@@ -146,7 +157,9 @@ describe('a folder swapped for a symlink between the check and the write', () =>
     try {
       symlinkSync(outside, join(p, 'made'));
       // child(…, create) treats the name as its own new folder: a symlink there is never followed.
-      expect(() => parent.child('made', true)).toThrow(/made is a symlink where Skillsmith made or expects its own folder/);
+      expect(() => parent.child('made', true)).toThrow(
+        /made is a symlink where Skillsmith made or expects its own folder/,
+      );
     } finally {
       parent.close();
     }
@@ -192,7 +205,7 @@ async function waitFor(path: string): Promise<void> {
 }
 
 describe('a folder swapped for a symlink while Skillsmith writes', () => {
-  it('the editor\'s save never writes outside the project', async () => {
+  it("the editor's save never writes outside the project", async () => {
     const p = project();
     write(p, skillFiles('.kitbash/skills/tool', 'tool'));
     write(p, { '.kitbash/skills/tool/prompts/a.md': 'first\n' });

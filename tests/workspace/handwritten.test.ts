@@ -6,7 +6,7 @@ import { cleanupTemps, cli, temp, write } from './helpers';
 afterAll(cleanupTemps);
 
 describe('install beside a hand-written skill of the same name (issue 13, item 4)', () => {
-  it('leaves the user\'s file byte for byte and says how to resolve the conflict', async () => {
+  it("leaves the user's file byte for byte and says how to resolve the conflict", async () => {
     const p = temp();
     const mine = '# mine\n\nHand-written, not generated.\n';
     write(p, {
@@ -17,6 +17,8 @@ describe('install beside a hand-written skill of the same name (issue 13, item 4
     const r = await cli(p, 'install', './src/foo', '--yes');
     expect(r.code).toBe(0);
     expect(readFileSync(join(p, '.claude/skills/foo/SKILL.md'), 'utf8')).toBe(mine);
-    expect(r.stdout + r.stderr).toMatch(/\.claude\/skills\/foo was written by hand — foo is not delivered to claude-code; adopt it \(skillsmith import --write\), rename one of them, or remove \.claude\/skills\/foo/);
+    expect(r.stdout + r.stderr).toMatch(
+      /\.claude\/skills\/foo was written by hand — foo is not delivered to claude-code; adopt it \(skillsmith import --write\), rename one of them, or remove \.claude\/skills\/foo/,
+    );
   });
 });

@@ -83,7 +83,23 @@ export function skillFiles(prefix: string, name: string, o: SkillOpts = {}): Rec
 }
 
 export function gitRun(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', '-c', 'tag.gpgsign=false', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync(
+    'git',
+    [
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t',
+      '-c',
+      'init.defaultBranch=main',
+      '-c',
+      'commit.gpgsign=false',
+      '-c',
+      'tag.gpgsign=false',
+      ...args,
+    ],
+    { cwd, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -94,7 +110,13 @@ export function gitAvailable(): boolean {
 }
 
 /** A bare repository holding one commit of `files`; returns its file:// URL and the work tree for later commits. */
-export function gitRepo(files: Files): { url: string; work: string; bare: string; commit(files: Files, message?: string): string; tag(name: string): void } {
+export function gitRepo(files: Files): {
+  url: string;
+  work: string;
+  bare: string;
+  commit(files: Files, message?: string): string;
+  tag(name: string): void;
+} {
   const base = temp('skillsmith-git-');
   const bare = join(base, 'repo.git');
   const work = join(base, 'work');

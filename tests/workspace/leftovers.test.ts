@@ -34,25 +34,36 @@ describe('which temp folders are leftovers', () => {
     // This very process, another user's folder, a symlink, a file, someone else's name.
     expect(leftoverVerdict('skillsmith-stage-100-Ab12Cd', st, me, dead)).toBe(false);
     expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', { ...st, uid: 0 }, me, dead)).toBe(false);
-    expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', { ...st, isSymbolicLink: () => true }, me, dead)).toBe(false);
+    expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', { ...st, isSymbolicLink: () => true }, me, dead)).toBe(
+      false,
+    );
     expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', { ...st, isDirectory: () => false }, me, dead)).toBe(false);
     expect(leftoverVerdict('skillsmith-run-4242-Ab12Cd', st, me, dead)).toBe(false);
     expect(leftoverVerdict('my-stage-4242-Ab12Cd', st, me, dead)).toBe(false);
     // A folder from before the pid was in the name: only after a day.
     expect(leftoverVerdict('skillsmith-stage-Ab12Cd', st, me, dead)).toBe(false);
-    expect(leftoverVerdict('skillsmith-stage-Ab12Cd', { ...st, mtimeMs: me.now - 2 * 86_400_000 }, me, dead)).toBe(true);
+    expect(leftoverVerdict('skillsmith-stage-Ab12Cd', { ...st, mtimeMs: me.now - 2 * 86_400_000 }, me, dead)).toBe(
+      true,
+    );
   });
 
-  it('the sweep removes a dead process\'s folders and keeps a live one\'s, a symlink and unrelated folders', () => {
+  it("the sweep removes a dead process's folders and keeps a live one's, a symlink and unrelated folders", () => {
     const tmp = temp('skillsmith-sweep-');
     const gone = `skillsmith-stage-${deadPid()}-Zz9Yy8`;
     const live = `skillsmith-clone-${process.pid === 1 ? 2 : 1}-Zz9Yy8`; // pid 1 (init) is always alive
     const mine = `skillsmith-stage-${process.pid}-Zz9Yy8`;
-    write(tmp, { [`${gone}/x/SKILL.md`]: 'staged', [`${live}/SKILL.md`]: 'live', [`${mine}/SKILL.md`]: 'mine', 'unrelated/keep.txt': 'keep' });
+    write(tmp, {
+      [`${gone}/x/SKILL.md`]: 'staged',
+      [`${live}/SKILL.md`]: 'live',
+      [`${mine}/SKILL.md`]: 'mine',
+      'unrelated/keep.txt': 'keep',
+    });
     const target = join(tmp, 'unrelated');
     symlinkSync(target, join(tmp, `skillsmith-stage-${deadPid()}-Link01`));
     expect(sweepLeftovers(tmp)).toEqual([gone]);
-    expect(readdirSync(tmp).sort()).toEqual([live, mine, readdirSync(tmp).find((n) => n.endsWith('Link01'))!, 'unrelated'].sort());
+    expect(readdirSync(tmp).sort()).toEqual(
+      [live, mine, readdirSync(tmp).find((n) => n.endsWith('Link01'))!, 'unrelated'].sort(),
+    );
     expect(existsSync(join(target, 'keep.txt'))).toBe(true);
   });
 });
@@ -64,7 +75,12 @@ describe.skipIf(!ready)('an install killed mid-staging', () => {
     const tmp = temp('skillsmith-crash-tmp-');
     const env = { ...process.env, TMPDIR: tmp };
     const run = (cwd: string, args: string[], extra: Record<string, string> = {}) =>
-      spawnSync(process.execPath, [skillsmithBin, ...args], { cwd, encoding: 'utf8', env: { ...env, ...extra }, timeout: 120_000 });
+      spawnSync(process.execPath, [skillsmithBin, ...args], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...env, ...extra },
+        timeout: 120_000,
+      });
     const repo = gitRepo(skillFiles('s/app', 'app'));
     const project = temp('skillsmith-crash-');
     write(project, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n' });
@@ -78,7 +94,16 @@ describe.skipIf(!ready)('an install killed mid-staging', () => {
     expect(killed.signal).toBe('SIGKILL');
     const left = readdirSync(tmp).filter((n) => /^skillsmith-(?:clone|stage)-\d+-/.test(n) && n !== live);
     expect(left.map((n) => n.replace(/-\d+-.*$/, '')).sort()).toEqual(['skillsmith-clone', 'skillsmith-stage']);
-    expect(existsSync(join(tmp, left.find((n) => n.startsWith('skillsmith-stage'))!, 'app', 'SKILL.md'))).toBe(true);
+    expect(
+      existsSync(
+        join(
+          tmp,
+          left.find((n) => n.startsWith('skillsmith-stage'))!,
+          'app',
+          'SKILL.md',
+        ),
+      ),
+    ).toBe(true);
 
     const list = run(project, ['list']);
     expect(list.status).toBe(0);

@@ -19,12 +19,16 @@ describe('policy globs', () => {
   it('names the raw and the canonical source when they differ', () => {
     const cfg = parseProjectConfig('[policy]\nallow_sources = ["gh:acme/*"]\n');
     if (!cfg.ok || !cfg.value.policy) throw new Error('config');
-    expect(sourceViolations(cfg.value.policy, 'other/repo', 'gh:other/repo')).toEqual(['source "other/repo" (gh:other/repo) is not in allow_sources (gh:acme/*)']);
+    expect(sourceViolations(cfg.value.policy, 'other/repo', 'gh:other/repo')).toEqual([
+      'source "other/repo" (gh:other/repo) is not in allow_sources (gh:acme/*)',
+    ]);
     expect(sourceViolations(cfg.value.policy, 'gh:acme/x', 'gh:acme/x')).toEqual([]);
   });
 
   it('manifest rules in the reference order, MCP servers by command or url', () => {
-    const cfg = parseProjectConfig('[policy]\ndeny_network = true\ndeny_write = true\nmax_budget = 100\nallow_mcp_servers = ["https://mcp.acme.com/*"]\n');
+    const cfg = parseProjectConfig(
+      '[policy]\ndeny_network = true\ndeny_write = true\nmax_budget = 100\nallow_mcp_servers = ["https://mcp.acme.com/*"]\n',
+    );
     if (!cfg.ok || !cfg.value.policy) throw new Error('config');
     const m = {
       skill: { name: 'x', version: '1.0.0', description: 'd', authors: [] },
@@ -35,7 +39,21 @@ describe('policy globs', () => {
       targets: { requires: [], mode: 'skill' as const },
       lore: { reads: [], writes: [] },
       dependencies: {},
-      mcp: { onUnsupported: 'warn' as const, servers: [{ name: 'fs', transport: 'stdio', command: 'npx', args: ['-y', 'srv'], env: {}, headers: {}, tools: ['a'] }, { name: 'web', transport: 'streamable-http', url: 'https://mcp.acme.com/x', args: [], env: {}, headers: {}, tools: ['b'] }] },
+      mcp: {
+        onUnsupported: 'warn' as const,
+        servers: [
+          { name: 'fs', transport: 'stdio', command: 'npx', args: ['-y', 'srv'], env: {}, headers: {}, tools: ['a'] },
+          {
+            name: 'web',
+            transport: 'streamable-http',
+            url: 'https://mcp.acme.com/x',
+            args: [],
+            env: {},
+            headers: {},
+            tools: ['b'],
+          },
+        ],
+      },
     };
     expect(manifestViolations(cfg.value.policy, m)).toEqual([
       'x declares network permission and deny_network = true',
@@ -46,11 +64,15 @@ describe('policy globs', () => {
   });
 });
 
-describe('security regressions (the reference\'s A7 and A9)', () => {
+describe("security regressions (the reference's A7 and A9)", () => {
   it('A7: a ../ path out of an allowed folder is matched on its canonical form and blocked', async () => {
     const p = temp();
     const approved = join(p, 'approved');
-    write(p, { ...skillFiles('approved/welcome', 'welcome'), ...skillFiles('untrusted/sneaky', 'sneaky'), 'kitbash.toml': `[policy]\nallow_sources = ["file:${approved}/*"]\n` });
+    write(p, {
+      ...skillFiles('approved/welcome', 'welcome'),
+      ...skillFiles('untrusted/sneaky', 'sneaky'),
+      'kitbash.toml': `[policy]\nallow_sources = ["file:${approved}/*"]\n`,
+    });
     const sneaky = await cli(p, 'install', `file:${approved}/../untrusted/sneaky`, '--yes', '--no-compile');
     expect(sneaky.code).toBe(1);
     expect(sneaky.stderr).toContain(`(file:${join(p, 'untrusted', 'sneaky')}) is not in allow_sources`);
@@ -60,7 +82,11 @@ describe('security regressions (the reference\'s A7 and A9)', () => {
 
   it('A9: a skill folder that is itself a git work tree installs, without its .git', async () => {
     const p = temp();
-    write(p, { ...skillFiles('v/repo-root', 'rooted'), 'v/repo-root/.git/HEAD': 'ref: refs/heads/main\n', 'v/repo-root/.git/config': '[core]\n' });
+    write(p, {
+      ...skillFiles('v/repo-root', 'rooted'),
+      'v/repo-root/.git/HEAD': 'ref: refs/heads/main\n',
+      'v/repo-root/.git/config': '[core]\n',
+    });
     const r = await cli(p, 'install', 'file:./v/repo-root', '--yes', '--no-compile');
     expect(r.code).toBe(0);
     expect(existsSync(join(p, '.kitbash', 'skills', 'rooted', 'SKILL.md'))).toBe(true);

@@ -25,7 +25,11 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('preview of an uninstalle
     expect(text.stdout).toContain('agentsmd');
 
     const json = await cli(project, 'preview', source, '--json');
-    const doc = JSON.parse(json.stdout) as { review: { integrity: string }; skill: string; targets: { target: string }[] };
+    const doc = JSON.parse(json.stdout) as {
+      review: { integrity: string };
+      skill: string;
+      targets: { target: string }[];
+    };
     expect(doc.skill).toBe('alpha');
     expect(doc.review.integrity).toBe(review.integrity);
     expect(doc.targets.map((t) => t.target)).toContain('agentsmd');

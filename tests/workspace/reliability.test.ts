@@ -38,7 +38,12 @@ afterAll(() => frozen.forEach((d) => rmSync(d, { recursive: true, force: true })
 let childTmp: string | undefined;
 function run(cwd: string, args: string[], env: Record<string, string> = {}): RunResult {
   childTmp ??= temp('skillsmith-fault-tmp-');
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, TMPDIR: childTmp, ...env }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, TMPDIR: childTmp, ...env },
+    timeout: 120_000,
+  });
   return { code: r.status === null ? -1 : r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -51,7 +56,9 @@ function snapshot(p: string): { skills: Record<string, string>; lock: string | n
   const dir = join(p, '.kitbash', 'skills');
   const skills: Record<string, string> = {};
   if (existsSync(dir)) {
-    for (const n of readdirSync(dir).filter((d) => !d.startsWith('.')).sort()) {
+    for (const n of readdirSync(dir)
+      .filter((d) => !d.startsWith('.'))
+      .sort()) {
       const h = skillIntegrity(join(dir, n));
       skills[n] = h.ok ? h.value : 'unreadable';
     }
@@ -86,7 +93,10 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
     const repo = gitRepo({ ...skillFiles('s/app', 'app', { deps: { lib: '^1' } }), ...skillFiles('s/lib', 'lib') });
     repoUrl = `${repo.url}#:s/app`;
     base = temp('skillsmith-fault-base-');
-    write(base, { 'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n', ...skillFiles('v/keep', 'keep') });
+    write(base, {
+      'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n',
+      ...skillFiles('v/keep', 'keep'),
+    });
     expect(run(base, ['install', 'file:./v/keep', '--yes']).code).toBe(0);
     // Reference outcomes, computed once without faults.
     const a = cloneProject(base);
@@ -94,7 +104,13 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
     expect(ia.stderr).toBe('');
     expect(ia.code).toBe(0);
     installedState = snapshot(a);
-    repo.commit(skillFiles('s/app', 'app', { version: '1.1.0', deps: { lib: '^1' }, body: '# app\n\nVersion two of the app skill.\n' }));
+    repo.commit(
+      skillFiles('s/app', 'app', {
+        version: '1.1.0',
+        deps: { lib: '^1' },
+        body: '# app\n\nVersion two of the app skill.\n',
+      }),
+    );
     const u = cloneProject(a);
     expect(run(u, ['update', 'app', '--yes']).code).toBe(0);
     updatedState = snapshot(u);
@@ -109,7 +125,10 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
 
   it('install: old or new state after a kill at each step', () => {
     const start = temp('skillsmith-fault-i-');
-    write(start, { 'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n', ...skillFiles('v/keep', 'keep') });
+    write(start, {
+      'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n',
+      ...skillFiles('v/keep', 'keep'),
+    });
     expect(run(start, ['install', 'file:./v/keep', '--yes']).code).toBe(0);
     const before = snapshot(start);
     let killed = 0;
@@ -121,14 +140,20 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
       const lockNow = snapshot(p).lock;
       const parsed = readLock(p);
       expect(parsed.ok, `lock after install:${step}`).toBe(true);
-      expect(lockNow === before.lock || (parsed.ok && parsed.value.entries.some((e) => e.name === 'app')), `lock after install:${step}`).toBe(true);
+      expect(
+        lockNow === before.lock || (parsed.ok && parsed.value.entries.some((e) => e.name === 'app')),
+        `lock after install:${step}`,
+      ).toBe(true);
       run(p, ['doctor']); // the next command recovers an interrupted change
       const after = snapshot(p);
       expectConsistent(p);
       const isOld = JSON.stringify(after.skills) === JSON.stringify(before.skills);
       const isNew = Object.keys(after.skills).sort().join() === 'app,keep,lib';
       expect(isOld || isNew, `install:${step} left ${JSON.stringify(after.skills)}`).toBe(true);
-      expect(readdirSync(join(p, '.kitbash')).filter((d) => d.startsWith('.txn-') || d === '.skillsmith.lock'), `leftovers after install:${step}`).toEqual([]);
+      expect(
+        readdirSync(join(p, '.kitbash')).filter((d) => d.startsWith('.txn-') || d === '.skillsmith.lock'),
+        `leftovers after install:${step}`,
+      ).toEqual([]);
     }
     // moved-old does not fire for a fresh install (nothing is replaced); every other step does.
     expect(killed).toBe(steps.length - 1);
@@ -143,8 +168,11 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
       run(p, ['doctor']);
       expectConsistent(p);
       const after = snapshot(p);
-      const same = (x: ReturnType<typeof snapshot>) => JSON.stringify(after.skills) === JSON.stringify(x.skills) && after.lock === x.lock;
-      expect(same(installedState) || same(updatedState), `update:${step} left ${JSON.stringify(after.skills)}`).toBe(true);
+      const same = (x: ReturnType<typeof snapshot>) =>
+        JSON.stringify(after.skills) === JSON.stringify(x.skills) && after.lock === x.lock;
+      expect(same(installedState) || same(updatedState), `update:${step} left ${JSON.stringify(after.skills)}`).toBe(
+        true,
+      );
     }
     expect(killed).toBe(steps.length);
   });
@@ -158,8 +186,11 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
       run(p, ['doctor']);
       expectConsistent(p);
       const after = snapshot(p);
-      const same = (x: ReturnType<typeof snapshot>) => JSON.stringify(after.skills) === JSON.stringify(x.skills) && after.lock === x.lock;
-      expect(same(installedState) || same(removedState), `remove:${step} left ${JSON.stringify(after.skills)}`).toBe(true);
+      const same = (x: ReturnType<typeof snapshot>) =>
+        JSON.stringify(after.skills) === JSON.stringify(x.skills) && after.lock === x.lock;
+      expect(same(installedState) || same(removedState), `remove:${step} left ${JSON.stringify(after.skills)}`).toBe(
+        true,
+      );
     }
     expect(killed).toBe(steps.length - 1);
   });
@@ -181,7 +212,10 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
     };
     const p = cloneProject(base);
     // More targets, so compile has many files to write and one shared file to merge.
-    writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code", "cursor", "agents", "copilot", "gemini", "agentsmd", "aider"]\n');
+    writeFileSync(
+      join(p, 'kitbash.toml'),
+      '[project]\ntargets = ["claude-code", "cursor", "agents", "copilot", "gemini", "agentsmd", "aider"]\n',
+    );
     const before = generated(p);
     const fresh = cloneProject(p);
     expect(run(fresh, ['compile']).code).toBe(0);
@@ -191,7 +225,11 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
     for (const delay of [5, 15, 30, 45, 60, 90, 120]) {
       const q = cloneProject(p);
       const code = await new Promise<number | null>((res) => {
-        const child = spawn(process.execPath, [bin, 'compile'], { cwd: q, stdio: 'ignore', env: { ...process.env, TMPDIR: childTmp ?? temp('skillsmith-fault-tmp-') } });
+        const child = spawn(process.execPath, [bin, 'compile'], {
+          cwd: q,
+          stdio: 'ignore',
+          env: { ...process.env, TMPDIR: childTmp ?? temp('skillsmith-fault-tmp-') },
+        });
         const t = setTimeout(() => child.kill('SIGKILL'), delay);
         child.on('exit', (c) => {
           clearTimeout(t);
@@ -211,21 +249,43 @@ describe.skipIf(!ready)('fault injection: kill -9 at every step', () => {
 describe.skipIf(!ready)('project lock', () => {
   it('a dead holder is taken over; a live one makes the other wait, then fail with a clear message', async () => {
     const p = temp();
-    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n', ...skillFiles('v/one', 'one'), ...skillFiles('v/two', 'two') });
+    write(p, {
+      'kitbash.toml': '[project]\ntargets = ["claude-code"]\n',
+      ...skillFiles('v/one', 'one'),
+      ...skillFiles('v/two', 'two'),
+    });
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    write(p, { '.kitbash/.skillsmith.lock': JSON.stringify({ pid: Number(dead.stdout), host: (await import('node:os')).hostname(), since: 'earlier', command: 'install' }) });
+    write(p, {
+      '.kitbash/.skillsmith.lock': JSON.stringify({
+        pid: Number(dead.stdout),
+        host: (await import('node:os')).hostname(),
+        since: 'earlier',
+        command: 'install',
+      }),
+    });
     const r = run(p, ['install', 'file:./v/one', '--yes', '--no-compile']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(existsSync(join(p, '.kitbash', '.skillsmith.lock'))).toBe(false);
 
-    const holder = spawn(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(join(p, '.kitbash', '.skillsmith.lock'))}, JSON.stringify({pid: process.pid, host: require('os').hostname(), since: 'now', command: 'test holder'})); setTimeout(() => {}, 60000)`], { stdio: 'ignore' });
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(join(p, '.kitbash', '.skillsmith.lock'))}, JSON.stringify({pid: process.pid, host: require('os').hostname(), since: 'now', command: 'test holder'})); setTimeout(() => {}, 60000)`,
+      ],
+      { stdio: 'ignore' },
+    );
     await new Promise((res) => setTimeout(res, 300));
     const t0 = Date.now();
     const busy = run(p, ['install', 'file:./v/two', '--yes', '--no-compile'], { SKILLSMITH_LOCK_TIMEOUT_MS: '400' });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
     expect(busy.code).toBe(1);
-    expect(busy.stderr).toMatch(new RegExp(`another skillsmith process \\(pid ${holder.pid}, running "test holder" since now\\) is changing this project — wait for it to finish`));
+    expect(busy.stderr).toMatch(
+      new RegExp(
+        `another skillsmith process \\(pid ${holder.pid}, running "test holder" since now\\) is changing this project — wait for it to finish`,
+      ),
+    );
     expect(busy.stderr.trim().split('\n')).toHaveLength(1);
     holder.kill('SIGKILL');
     await new Promise((res) => holder.on('exit', res));
@@ -241,7 +301,10 @@ describe.skipIf(!ready)('project lock', () => {
     const runs = names.map(
       (n) =>
         new Promise<number>((res) => {
-          const child = spawn(process.execPath, [bin, 'install', `file:./v/${n}`, '--yes'], { cwd: p, stdio: 'ignore' });
+          const child = spawn(process.execPath, [bin, 'install', `file:./v/${n}`, '--yes'], {
+            cwd: p,
+            stdio: 'ignore',
+          });
           child.on('exit', (code) => res(code ?? -1));
         }),
     );

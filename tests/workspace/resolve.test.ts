@@ -9,17 +9,31 @@ function pool(...cs: Candidate[]): Map<string, Candidate[]> {
   for (const x of cs) m.set(x.name, [...(m.get(x.name) ?? []), x]);
   return m;
 }
-const picked = (r: ReturnType<typeof resolveClosure>) => (r.ok ? r.nodes.map((n) => `${n.candidate.name}@${n.candidate.version}`) : r.error.message);
+const picked = (r: ReturnType<typeof resolveClosure>) =>
+  r.ok ? r.nodes.map((n) => `${n.candidate.name}@${n.candidate.version}`) : r.error.message;
 
 describe('resolveClosure', () => {
   it('resolves a diamond to one pinned version, the highest that satisfies both sides', () => {
     const root = c('app', '1.0.0', { left: '^1.0.0', right: '^1.0.0' });
-    const r = resolveClosure(root, pool(c('left', '1.0.0', { base: '^1.2.0' }), c('right', '1.1.0', { base: '>=1.0.0 <1.4.0' }), c('base', '1.1.0'), c('base', '1.3.5'), c('base', '1.4.0'), c('base', '2.0.0')));
+    const r = resolveClosure(
+      root,
+      pool(
+        c('left', '1.0.0', { base: '^1.2.0' }),
+        c('right', '1.1.0', { base: '>=1.0.0 <1.4.0' }),
+        c('base', '1.1.0'),
+        c('base', '1.3.5'),
+        c('base', '1.4.0'),
+        c('base', '2.0.0'),
+      ),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(picked(r)).toEqual(['base@1.3.5', 'left@1.0.0', 'right@1.1.0', 'app@1.0.0']);
     const base = r.nodes.find((n) => n.candidate.name === 'base')!;
-    expect(base.requiredBy.map((q) => `${q.by} ${q.range}`).sort()).toEqual(['left@1.0.0 ^1.2.0', 'right@1.1.0 >=1.0.0 <1.4.0']);
+    expect(base.requiredBy.map((q) => `${q.by} ${q.range}`).sort()).toEqual([
+      'left@1.0.0 ^1.2.0',
+      'right@1.1.0 >=1.0.0 <1.4.0',
+    ]);
     expect(r.nodes.find((n) => n.candidate.name === 'app')!.edges).toEqual([
       { name: 'left', range: '^1.0.0', version: '1.0.0' },
       { name: 'right', range: '^1.0.0', version: '1.1.0' },
@@ -28,7 +42,15 @@ describe('resolveClosure', () => {
 
   it('a conflict names the skill, every range and who asked for it', () => {
     const root = c('app', '1.0.0', { left: '^1.0.0', right: '^1.0.0' });
-    const r = resolveClosure(root, pool(c('left', '1.0.0', { base: '^1.0.0' }), c('right', '1.0.0', { base: '^2.0.0' }), c('base', '1.5.0'), c('base', '2.1.0')));
+    const r = resolveClosure(
+      root,
+      pool(
+        c('left', '1.0.0', { base: '^1.0.0' }),
+        c('right', '1.0.0', { base: '^2.0.0' }),
+        c('base', '1.5.0'),
+        c('base', '2.1.0'),
+      ),
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.kind).toBe('conflict');
@@ -55,17 +77,26 @@ describe('resolveClosure', () => {
 
   it('backtracks when the highest choice makes a later range unsatisfiable', () => {
     const root = c('app', '1.0.0', { a: '*', b: '^1' });
-    const r = resolveClosure(root, pool(c('a', '2.0.0', { b: '^2' }), c('a', '1.0.0', { b: '^1' }), c('b', '1.0.0'), c('b', '2.0.0')));
+    const r = resolveClosure(
+      root,
+      pool(c('a', '2.0.0', { b: '^2' }), c('a', '1.0.0', { b: '^1' }), c('b', '1.0.0'), c('b', '2.0.0')),
+    );
     expect(picked(r)).toEqual(['b@1.0.0', 'a@1.0.0', 'app@1.0.0']);
   });
 
   it('a missing dependency and an invalid range are named', () => {
-    expect(picked(resolveClosure(c('app', '1.0.0', { ghost: '^1' }), pool()))).toMatch(/dependency ghost \(required as \^1 by app@1\.0\.0\) was not found/);
-    expect(picked(resolveClosure(c('app', '1.0.0', { a: 'not a range!' }), pool(c('a', '1.0.0'))))).toMatch(/invalid version range for a/);
+    expect(picked(resolveClosure(c('app', '1.0.0', { ghost: '^1' }), pool()))).toMatch(
+      /dependency ghost \(required as \^1 by app@1\.0\.0\) was not found/,
+    );
+    expect(picked(resolveClosure(c('app', '1.0.0', { a: 'not a range!' }), pool(c('a', '1.0.0'))))).toMatch(
+      /invalid version range for a/,
+    );
   });
 
   it('prereleases are not chosen by a plain range', () => {
-    expect(picked(resolveClosure(c('app', '1.0.0', { a: '^1.0.0' }), pool(c('a', '1.1.0-beta.1'), c('a', '1.0.2'))))).toEqual(['a@1.0.2', 'app@1.0.0']);
+    expect(
+      picked(resolveClosure(c('app', '1.0.0', { a: '^1.0.0' }), pool(c('a', '1.1.0-beta.1'), c('a', '1.0.2')))),
+    ).toEqual(['a@1.0.2', 'app@1.0.0']);
   });
 
   it('resolves a 300-node layered graph quickly', () => {

@@ -29,12 +29,18 @@ describe('reviewSource (preview of an uninstalled source)', () => {
 describe('install sessions (the approval dialog)', () => {
   it('begin returns the review with enforcement labels; approve needs its hash and works once', async () => {
     const p = temp();
-    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n', ...skillFiles('v/one', 'one', { network: true }) });
+    write(p, {
+      'kitbash.toml': '[project]\ntargets = ["claude-code"]\n',
+      ...skillFiles('v/one', 'one', { network: true }),
+    });
     const { id, review } = await beginInstall(p, 'file:./v/one');
-    for (const perm of review.nodes[0]!.permissions) expect(['enforced', 'advisory', 'unavailable']).toContain(perm.enforcement?.label);
+    for (const perm of review.nodes[0]!.permissions)
+      expect(['enforced', 'advisory', 'unavailable']).toContain(perm.enforcement?.label);
     const dir = stagedDir(id);
     expect(existsSync(join(dir, 'SKILL.md'))).toBe(true);
-    await expect(approveInstall(id, `sha256-${'f'.repeat(64)}`)).rejects.toThrow(/the approval names sha256-f+, but the review is/);
+    await expect(approveInstall(id, `sha256-${'f'.repeat(64)}`)).rejects.toThrow(
+      /the approval names sha256-f+, but the review is/,
+    );
     expect(existsSync(dir)).toBe(false); // a refused approval ends the session
     const again = await beginInstall(p, 'file:./v/one');
     const done = await approveInstall(again.id, again.review.integrity);

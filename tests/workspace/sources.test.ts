@@ -15,14 +15,43 @@ afterAll(cleanupTemps);
 describe('parseSource', () => {
   const none = () => false;
   it('reads gh:, owner/repo, git URLs with #ref:path, file: and existing paths', () => {
-    expect(parseSource('gh:o/r/skills/x@v1', none)).toEqual({ ok: true, spec: { kind: 'github', raw: 'gh:o/r/skills/x@v1', value: 'o/r/skills/x@v1', owner: 'o', repo: 'r', subpath: 'skills/x', ref: 'v1' } });
+    expect(parseSource('gh:o/r/skills/x@v1', none)).toEqual({
+      ok: true,
+      spec: {
+        kind: 'github',
+        raw: 'gh:o/r/skills/x@v1',
+        value: 'o/r/skills/x@v1',
+        owner: 'o',
+        repo: 'r',
+        subpath: 'skills/x',
+        ref: 'v1',
+      },
+    });
     expect(parseSource('o/r', none)).toMatchObject({ ok: true, spec: { kind: 'github', owner: 'o', repo: 'r' } });
     expect(parseSource('o/r', () => true)).toMatchObject({ ok: true, spec: { kind: 'local', path: 'o/r' } });
-    expect(parseSource('https://h/o/r.git#v2:skills/a', none)).toEqual({ ok: true, spec: { kind: 'git', raw: 'https://h/o/r.git#v2:skills/a', url: 'https://h/o/r.git', ref: 'v2', subpath: 'skills/a' } });
-    expect(parseSource('ssh://git@h/r.git#:sub', none)).toMatchObject({ ok: true, spec: { kind: 'git', url: 'ssh://git@h/r.git', subpath: 'sub' } });
-    expect(parseSource('file:///tmp/r.git', none)).toMatchObject({ ok: true, spec: { kind: 'git', url: 'file:///tmp/r.git' } });
+    expect(parseSource('https://h/o/r.git#v2:skills/a', none)).toEqual({
+      ok: true,
+      spec: {
+        kind: 'git',
+        raw: 'https://h/o/r.git#v2:skills/a',
+        url: 'https://h/o/r.git',
+        ref: 'v2',
+        subpath: 'skills/a',
+      },
+    });
+    expect(parseSource('ssh://git@h/r.git#:sub', none)).toMatchObject({
+      ok: true,
+      spec: { kind: 'git', url: 'ssh://git@h/r.git', subpath: 'sub' },
+    });
+    expect(parseSource('file:///tmp/r.git', none)).toMatchObject({
+      ok: true,
+      spec: { kind: 'git', url: 'file:///tmp/r.git' },
+    });
     expect(parseSource('file:./x', none)).toMatchObject({ ok: true, spec: { kind: 'local', path: './x' } });
-    expect(parseSource('gh:not-a-repo', none)).toMatchObject({ ok: false, message: expect.stringContaining('invalid source "gh:not-a-repo"') });
+    expect(parseSource('gh:not-a-repo', none)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('invalid source "gh:not-a-repo"'),
+    });
   });
   it('canonical forms are what allow_sources matches', () => {
     const gh = parseSource('o/r@v1', none);
@@ -34,15 +63,23 @@ describe('parseSource', () => {
 
 describe('[sources] catalogs', () => {
   it('reads strings and tables, and names a bad entry in one line', () => {
-    expect(readCatalogs({ sources: { team: 'file:///x.git', pinned: { url: './v', ref: 'v1', path: 'skills' } } })).toEqual({
+    expect(
+      readCatalogs({ sources: { team: 'file:///x.git', pinned: { url: './v', ref: 'v1', path: 'skills' } } }),
+    ).toEqual({
       ok: true,
       catalogs: [
         { name: 'pinned', source: './v', ref: 'v1', path: 'skills' },
         { name: 'team', source: 'file:///x.git' },
       ],
     });
-    expect(readCatalogs({ sources: { bad: 3 } })).toMatchObject({ ok: false, message: expect.stringContaining('[sources].bad') });
-    expect(readCatalogs({ sources: { t: { ref: 'x' } } })).toMatchObject({ ok: false, message: expect.stringContaining('needs url') });
+    expect(readCatalogs({ sources: { bad: 3 } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('[sources].bad'),
+    });
+    expect(readCatalogs({ sources: { t: { ref: 'x' } } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('needs url'),
+    });
   });
 });
 
@@ -116,8 +153,12 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
         return (e as Error).message;
       }
     };
-    expect(err(`file://${cwd}/nope.git`)).toMatch(/^could not clone file:\/\/.*nope\.git — check that the repository exists/);
-    expect(err(`${repo.url}#no-such-ref`)).toMatch(/^ref "no-such-ref" not found in file:\/\/.* \(not a branch, tag, or commit\)$/);
+    expect(err(`file://${cwd}/nope.git`)).toMatch(
+      /^could not clone file:\/\/.*nope\.git — check that the repository exists/,
+    );
+    expect(err(`${repo.url}#no-such-ref`)).toMatch(
+      /^ref "no-such-ref" not found in file:\/\/.* \(not a branch, tag, or commit\)$/,
+    );
     expect(err(`${repo.url}#--orphan=x`)).toBe('ref "--orphan=x" is not a valid branch, tag, or commit name');
     expect(err(`${repo.url}#:../../etc`)).toMatch(/^invalid subpath "\.\.\/\.\.\/etc": it escapes the repository/);
     expect(err(`${repo.url}#:skills/zzz`)).toMatch(/^path "skills\/zzz" not found in file:/);
@@ -163,7 +204,13 @@ describe('stale temp folders', () => {
 describe('staging copies', () => {
   it('leaves out .git at every depth', () => {
     const src = temp();
-    write(src, { ...skillFiles('', 'gitty'), '.git/HEAD': 'x', 'sub/.git/config': 'y', 'sub/keep.md': 'z', 'sub/deeper/.git': 'gitfile' });
+    write(src, {
+      ...skillFiles('', 'gitty'),
+      '.git/HEAD': 'x',
+      'sub/.git/config': 'y',
+      'sub/keep.md': 'z',
+      'sub/deeper/.git': 'gitfile',
+    });
     const s = makeStagingDir();
     const dir = stageFolder(src, s.dir, 'gitty', 'gitty');
     expect(existsSync(join(dir, '.git'))).toBe(false);
@@ -175,14 +222,24 @@ describe('staging copies', () => {
 
   it('refuses a symlink that points outside the skill and enforces the caps', () => {
     const src = temp();
-    write(src, { ...skillFiles('', 'linky'), 'ok-link': { symlink: 'SKILL.md' }, 'bad-link': { symlink: '../../etc/passwd' } });
+    write(src, {
+      ...skillFiles('', 'linky'),
+      'ok-link': { symlink: 'SKILL.md' },
+      'bad-link': { symlink: '../../etc/passwd' },
+    });
     const s = makeStagingDir();
-    expect(() => stageFolder(src, s.dir, 'linky', 'file:./linky')).toThrow(/^file:\.\/linky: symlink bad-link → \.\.\/\.\.\/etc\/passwd points outside the skill/);
+    expect(() => stageFolder(src, s.dir, 'linky', 'file:./linky')).toThrow(
+      /^file:\.\/linky: symlink bad-link → \.\.\/\.\.\/etc\/passwd points outside the skill/,
+    );
     const big = temp();
     write(big, skillFiles('', 'big'));
     for (let i = 0; i < 12; i++) writeFileSync(join(big, `f${i}.md`), 'x'.repeat(100));
-    expect(() => stageFolder(big, s.dir, 'big1', 'big', { maxFiles: 10, maxBytes: 1e9 })).toThrow(/holds more than 10 files/);
-    expect(() => stageFolder(big, s.dir, 'big2', 'big', { maxFiles: 1000, maxBytes: 500 })).toThrow(/is larger than 500 B/);
+    expect(() => stageFolder(big, s.dir, 'big1', 'big', { maxFiles: 10, maxBytes: 1e9 })).toThrow(
+      /holds more than 10 files/,
+    );
+    expect(() => stageFolder(big, s.dir, 'big2', 'big', { maxFiles: 1000, maxBytes: 500 })).toThrow(
+      /is larger than 500 B/,
+    );
     s.dispose();
   });
 });

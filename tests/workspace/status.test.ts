@@ -10,11 +10,20 @@ afterAll(cleanupTemps);
 describe('projectStatus', () => {
   it('reports pins, drift, policy and MCP as data, and the same compiled drift as the compile service', async () => {
     const p = temp();
-    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n', ...skillFiles('v/a', 'aaa'), ...skillFiles('v/b', 'bbb', { write: true }), ...skillFiles('v/c', 'ccc') });
-    for (const s of ['a', 'b', 'c']) expect((await cli(p, 'install', `file:./v/${s}`, '--yes', '--no-compile')).code).toBe(0);
+    write(p, {
+      'kitbash.toml': '[project]\ntargets = ["claude-code", "agentsmd"]\n',
+      ...skillFiles('v/a', 'aaa'),
+      ...skillFiles('v/b', 'bbb', { write: true }),
+      ...skillFiles('v/c', 'ccc'),
+    });
+    for (const s of ['a', 'b', 'c'])
+      expect((await cli(p, 'install', `file:./v/${s}`, '--yes', '--no-compile')).code).toBe(0);
     expect((await cli(p, 'compile')).code).toBe(0);
     // A policy added afterwards is rechecked against what is installed.
-    writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code", "agentsmd"]\n\n[policy]\ndeny_write = true\n');
+    writeFileSync(
+      join(p, 'kitbash.toml'),
+      '[project]\ntargets = ["claude-code", "agentsmd"]\n\n[policy]\ndeny_write = true\n',
+    );
     // One output edited, one skill removed by hand (its output goes stale), one never compiled.
     writeFileSync(join(p, '.claude', 'skills', 'aaa', 'SKILL.md'), 'edited by hand\n');
     rmSync(join(p, '.kitbash', 'skills', 'ccc'), { recursive: true });
@@ -31,7 +40,9 @@ describe('projectStatus', () => {
       ['empty', 'broken'],
     ]);
     expect(s.missing.map((e) => e.name)).toEqual(['ccc']);
-    expect(s.policyViolations).toEqual([{ skill: 'bbb', message: 'bbb declares write permission and deny_write = true' }]);
+    expect(s.policyViolations).toEqual([
+      { skill: 'bbb', message: 'bbb declares write permission and deny_write = true' },
+    ]);
     expect(s.skills[0]!.targetCost!.map((c) => c.target)).toEqual(['claude-code', 'agentsmd']);
     expect(projectStatus(p, { costs: false }).skills[0]!.targetCost).toBeUndefined();
     expect(s.standing.budgets).toBe(4500);

@@ -10,7 +10,8 @@ import { cleanupTemps, skillFiles, temp, write } from './helpers';
 afterAll(cleanupTemps);
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-const ready = requireOrSkip('script(1) from util-linux', hasScript) && requireOrSkip('built CLI (npm run build)', builtCliExists());
+const ready =
+  requireOrSkip('script(1) from util-linux', hasScript) && requireOrSkip('built CLI (npm run build)', builtCliExists());
 
 function inTerminal(cwd: string, args: string[], answer: string): { code: number; out: string } {
   const cmd = [process.execPath, skillsmithBin, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
@@ -21,7 +22,11 @@ function inTerminal(cwd: string, args: string[], answer: string): { code: number
 describe.skipIf(!ready)('interactive approval', () => {
   it('asks in a terminal: "n" aborts, "yes" installs; remove offers orphaned dependencies', () => {
     const p = temp();
-    write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n', ...skillFiles('v/top', 'top', { deps: { lib: '^1' } }), ...skillFiles('v/lib', 'lib') });
+    write(p, {
+      'kitbash.toml': '[project]\ntargets = ["claude-code"]\n',
+      ...skillFiles('v/top', 'top', { deps: { lib: '^1' } }),
+      ...skillFiles('v/lib', 'lib'),
+    });
     const no = inTerminal(p, ['install', 'file:./v/top', '--no-compile'], 'n\n');
     expect(no.out).toContain('install top@1.0.0 and 1 dependency? [y/N]');
     expect(no.out).toContain('aborted — nothing installed.');

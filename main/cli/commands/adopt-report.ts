@@ -14,18 +14,26 @@ import { INIT_TEMPLATE } from './init';
 export function renderAdoption(plan: AdoptPlan): string {
   const lines: string[] = [];
   if (plan.items.length) {
-    lines.push('', `— ${plan.items.length} skill${plan.items.length === 1 ? '' : 's'} written by hand in the agents' folders —`);
+    lines.push(
+      '',
+      `— ${plan.items.length} skill${plan.items.length === 1 ? '' : 's'} written by hand in the agents' folders —`,
+    );
     for (const i of plan.items) {
       if (i.review) lines.push(renderReview(i.review).trimEnd());
-      if (i.status === 'adoptable') lines.push(`  → adopt ${i.name} into .kitbash/skills/${i.name}/ (from ${i.copies[0]})`);
+      if (i.status === 'adoptable')
+        lines.push(`  → adopt ${i.name} into .kitbash/skills/${i.name}/ (from ${i.copies[0]})`);
       else lines.push(`  ✗ ${i.name} (${i.copies.join(', ')}): not adopted — ${i.status}: ${i.reason ?? ''}`);
     }
   }
   const lock = plan.skillsLock;
   if (lock) {
-    lines.push('', `${SKILLS_LOCK_FILE} (the skills CLI's lock)${lock.problem ? `: ${lock.problem}` : ` names ${lock.entries.length} skill${lock.entries.length === 1 ? '' : 's'}:`}`);
+    lines.push(
+      '',
+      `${SKILLS_LOCK_FILE} (the skills CLI's lock)${lock.problem ? `: ${lock.problem}` : ` names ${lock.entries.length} skill${lock.entries.length === 1 ? '' : 's'}:`}`,
+    );
     for (const e of lock.entries) {
-      if (!e.source) lines.push(`  ${e.name}: its source cannot be named as a Skillsmith source — adopted as local if present`);
+      if (!e.source)
+        lines.push(`  ${e.name}: its source cannot be named as a Skillsmith source — adopted as local if present`);
       else if (e.present) lines.push(`  ${e.name}: pinned to ${e.source} when adopted`);
       else lines.push(`  ${e.name}: not in this project's agent folders — to pin it: skillsmith install ${e.source}`);
     }
@@ -34,16 +42,25 @@ export function renderAdoption(plan: AdoptPlan): string {
 }
 
 /** Show the adoption review; with `write`, adopt what passed it (one journaled change), then recompile. */
-export async function adoptSkills(scan: AdoptScan, opts: { write: boolean; compile: boolean }, io: CliIo): Promise<ExitCode> {
+export async function adoptSkills(
+  scan: AdoptScan,
+  opts: { write: boolean; compile: boolean },
+  io: CliIo,
+): Promise<ExitCode> {
   const { plan } = scan;
   io.out(renderAdoption(plan));
   const adoptable = plan.items.filter((i) => i.status === 'adoptable');
   const blocked = plan.items.filter((i) => i.status === 'blocked');
   for (const b of blocked) io.err(`  ✗ ${b.name}: blocked — ${b.reason ?? ''}\n`);
-  if (blocked.length) io.err(`${blocked.length} hand-written skill${blocked.length === 1 ? '' : 's'} fail${blocked.length === 1 ? 's' : ''} a non-bypassable safety check or the [policy]: left where ${blocked.length === 1 ? 'it is' : 'they are'}, not adopted.\n`);
+  if (blocked.length)
+    io.err(
+      `${blocked.length} hand-written skill${blocked.length === 1 ? '' : 's'} fail${blocked.length === 1 ? 's' : ''} a non-bypassable safety check or the [policy]: left where ${blocked.length === 1 ? 'it is' : 'they are'}, not adopted.\n`,
+    );
   if (!adoptable.length) return blocked.length ? 1 : 0;
   if (!opts.write) {
-    io.out(`\nre-run with --write to adopt ${adoptable.length} skill${adoptable.length === 1 ? '' : 's'} into .kitbash/skills/ (pinned in kitbash.lock); compile then regenerates the agents' copies from them\n`);
+    io.out(
+      `\nre-run with --write to adopt ${adoptable.length} skill${adoptable.length === 1 ? '' : 's'} into .kitbash/skills/ (pinned in kitbash.lock); compile then regenerates the agents' copies from them\n`,
+    );
     return blocked.length ? 1 : 0;
   }
   const result = await withProjectLock(io.cwd, 'import', () => {
@@ -51,8 +68,13 @@ export async function adoptSkills(scan: AdoptScan, opts: { write: boolean; compi
     if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
     return commitAdoption(scan, { integrity: plan.integrity });
   });
-  io.out(`\nadopted ${result.adopted.length} skill${result.adopted.length === 1 ? '' : 's'} into .kitbash/skills/ (${result.adopted.join(', ')}), pinned in kitbash.lock\n`);
-  if (result.retired.length) io.out(`  replaced the hand-written ${result.retired.join(', ')} — the adopted copies in .kitbash/skills/ hold them byte for byte\n`);
+  io.out(
+    `\nadopted ${result.adopted.length} skill${result.adopted.length === 1 ? '' : 's'} into .kitbash/skills/ (${result.adopted.join(', ')}), pinned in kitbash.lock\n`,
+  );
+  if (result.retired.length)
+    io.out(
+      `  replaced the hand-written ${result.retired.join(', ')} — the adopted copies in .kitbash/skills/ hold them byte for byte\n`,
+    );
   if (opts.compile) await recompileAfterChange(io.cwd, io.out, 'import');
   else io.out('next: skillsmith compile\n');
   return blocked.length ? 1 : 0;

@@ -14,7 +14,12 @@ import { VERSION } from '../version';
 import { isDirectory } from '../../services/fs/probe';
 
 const FLAGS = {
-  lint: { strict: { type: 'boolean' }, schema: { type: 'boolean' }, json: { type: 'boolean' }, sarif: { type: 'string' } },
+  lint: {
+    strict: { type: 'boolean' },
+    schema: { type: 'boolean' },
+    json: { type: 'boolean' },
+    sarif: { type: 'string' },
+  },
   test: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
 } as const;
 
@@ -39,7 +44,10 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   if (sarif !== undefined) {
     sarifPath = resolveInside(io.cwd, sarif);
     if (!sarifPath) throw new UsageError(`refusing to write the SARIF report outside the project: ${sarif}`);
-    if (isDirectory(sarifPath)) throw new UsageError(`--sarif ${sarif}: is a folder — name the report file, e.g. ${sarif.replace(/\/?$/, '/skillsmith.sarif')}`);
+    if (isDirectory(sarifPath))
+      throw new UsageError(
+        `--sarif ${sarif}: is a folder — name the report file, e.g. ${sarif.replace(/\/?$/, '/skillsmith.sarif')}`,
+      );
   }
 
   const locations = positionals.length ? positionals.map((p) => locate(p, io.cwd)) : installedSkills(io.cwd);
@@ -58,9 +66,15 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   if (sarifPath !== undefined && sarif !== undefined) {
     try {
       // Checked above, written through folders opened inside the project (no swap redirects it).
-      writeFileInside(io.cwd, relative(io.cwd, sarifPath), renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)));
+      writeFileInside(
+        io.cwd,
+        relative(io.cwd, sarifPath),
+        renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)),
+      );
     } catch (e) {
-      io.err(`skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${e instanceof OutsideProjectError ? e.message : describeFsError(e)}\n`);
+      io.err(
+        `skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${e instanceof OutsideProjectError ? e.message : describeFsError(e)}\n`,
+      );
       return 1;
     }
     (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);

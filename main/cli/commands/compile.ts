@@ -14,7 +14,9 @@ const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}
 export async function runCompile(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length) {
-    io.err(`skillsmith compile: unexpected argument "${positionals[0]}" — compile takes no targets (set [project].targets in kitbash.toml)\n`);
+    io.err(
+      `skillsmith compile: unexpected argument "${positionals[0]}" — compile takes no targets (set [project].targets in kitbash.toml)\n`,
+    );
     return 2;
   }
   const dry = flags['dry-run'] === true;
@@ -26,7 +28,12 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
         {
           errors: plan.errors,
           targets: plan.targets,
-          write: plan.write.map((f) => ({ path: f.path, changed: f.changed, bytes: bytes(f.content), skill: f.skill ?? null })),
+          write: plan.write.map((f) => ({
+            path: f.path,
+            changed: f.changed,
+            bytes: bytes(f.content),
+            skill: f.skill ?? null,
+          })),
           merge: plan.merge.map((f) => ({ path: f.path, changed: f.changed, bytes: bytes(f.content), kind: f.merge })),
           prune: plan.prune.map((p) => ({ path: p.path, action: p.action, reason: p.reason })),
           warnings: plan.warnings,
@@ -41,7 +48,8 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     );
   }
   const say = flags.json ? io.err : io.out;
-  for (const f of plan.failures) io.err(`✗ ${escapeTerminal(f.name)}: skipped — ${escapeTerminal(f.message.split('\n')[0] ?? '')}\n`);
+  for (const f of plan.failures)
+    io.err(`✗ ${escapeTerminal(f.name)}: skipped — ${escapeTerminal(f.message.split('\n')[0] ?? '')}\n`);
   if (plan.errors.length) {
     for (const e of plan.errors) io.err(`✗ ${e}\n`);
     io.err('nothing was written.\n');
@@ -49,8 +57,15 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   }
   if (dry) {
     for (const f of plan.write) if (f.changed) say(`would write ${f.path}\n`);
-    for (const f of plan.merge) if (f.changed) say(`would merge ${f.path}${f.merge === 'settings' ? ' (settings, by key)' : ' (marked sections)'}\n`);
-    for (const p of plan.prune) say(p.action === 'rewrite' ? `would prune stale section(s) from ${p.path}\n` : `would remove ${p.path} (${p.reason})\n`);
+    for (const f of plan.merge)
+      if (f.changed)
+        say(`would merge ${f.path}${f.merge === 'settings' ? ' (settings, by key)' : ' (marked sections)'}\n`);
+    for (const p of plan.prune)
+      say(
+        p.action === 'rewrite'
+          ? `would prune stale section(s) from ${p.path}\n`
+          : `would remove ${p.path} (${p.reason})\n`,
+      );
   } else {
     try {
       const applied = await applyPlan(io.cwd, plan);
@@ -73,18 +88,26 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     return 0;
   }
   if (plan.standing.length && plan.compiled > 0) {
-    say(`standing per session: ${plan.standing.map((s) => `${s.target} ~${s.tokens} tok${s.loading === 'eager' ? ' (eager)' : ''}`).join(' · ')}\n`);
+    say(
+      `standing per session: ${plan.standing.map((s) => `${s.target} ~${s.tokens} tok${s.loading === 'eager' ? ' (eager)' : ''}`).join(' · ')}\n`,
+    );
   }
   const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
-  say(`${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`);
+  say(
+    `${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`,
+  );
   if (plan.failures.length) {
     const n = plan.failures.length;
-    io.err(`${plural(n, 'installed skill')} could not be loaded or compiled and ${n === 1 ? 'was' : 'were'} skipped — the others were written; their existing output is untouched. Fix the named file or reinstall.\n`);
+    io.err(
+      `${plural(n, 'installed skill')} could not be loaded or compiled and ${n === 1 ? 'was' : 'were'} skipped — the others were written; their existing output is untouched. Fix the named file or reinstall.\n`,
+    );
     return 1;
   }
   if (plan.targets.length < TARGET_IDS.length && !plan.explicitTargets) {
     const missing = TARGET_IDS.filter((id) => !plan.targets.includes(id));
-    say(`  ${missing.length} more target(s) available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`);
+    say(
+      `  ${missing.length} more target(s) available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`,
+    );
   }
   if (flags.strict && plan.warnings.length) {
     io.err(`--strict: failing on ${plural(plan.warnings.length, 'warning')}\n`);

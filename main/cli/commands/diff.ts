@@ -41,7 +41,9 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
         return 2;
       }
       if (entry.source === IMPORT_SOURCE) {
-        io.err(`${entry.name} was imported in this project (${IMPORT_SOURCE}) — there is no source to compare with; pass two targets instead.\n`);
+        io.err(
+          `${entry.name} was imported in this project (${IMPORT_SOURCE}) — there is no source to compare with; pass two targets instead.\n`,
+        );
         return 2;
       }
       a = side(io.cwd, join(io.cwd, SKILLS_DIR, entry.name), entry.name);
@@ -63,7 +65,8 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
     }
     if (files.length) {
       io.out('files:\n');
-      for (const f of files) io.out(`  ${f.change} ${escapeTerminal(f.path)}${f.opaque ? ' (binary or symlink — not line-diffed)' : ''}\n`);
+      for (const f of files)
+        io.out(`  ${f.change} ${escapeTerminal(f.path)}${f.opaque ? ' (binary or symlink — not line-diffed)' : ''}\n`);
       for (const f of files) {
         if (f.opaque) continue;
         const d = unifiedDiff(escapeTerminal(f.path), f.before ?? '', f.after ?? '');
@@ -83,7 +86,11 @@ function side(cwd: string, abs: string, hint: string): Side {
   const tree = readSkillTree(abs, hint);
   if (!tree.ok) throw new Error(`${hint}: ${tree.error.message}`);
   const l = loadFolder(abs, hint, hint);
-  return { label: l.ok ? `${l.skill.manifest.skill.name}@${l.skill.manifest.skill.version}` : '(unloadable)', ...(l.ok ? { skill: l.skill } : {}), tree: tree.value };
+  return {
+    label: l.ok ? `${l.skill.manifest.skill.name}@${l.skill.manifest.skill.version}` : '(unloadable)',
+    ...(l.ok ? { skill: l.skill } : {}),
+    tree: tree.value,
+  };
 }
 
 function fetched(cwd: string, source: string, cleanups: Array<() => void>): Side {

@@ -17,7 +17,9 @@ const FLAGS = { json: { type: 'boolean' } } as const;
  */
 export async function runDoctor(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { flags } = parseCommandArgs(argv, FLAGS);
-  const recovered = existsSync(join(io.cwd, '.kitbash')) ? await withProjectLock(io.cwd, 'doctor', () => recover(io.cwd)) : [];
+  const recovered = existsSync(join(io.cwd, '.kitbash'))
+    ? await withProjectLock(io.cwd, 'doctor', () => recover(io.cwd))
+    : [];
   const s = projectStatus(io.cwd, { costs: false });
   if (flags.json) {
     io.out(`${JSON.stringify(s, null, 2)}\n`);
@@ -33,10 +35,13 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
     return 1;
   }
   out(`detected targets (${s.detectedTargets.length} of ${TARGETS.length} in this repo):\n`);
-  for (const t of TARGETS) out(`  ${s.detectedTargets.includes(t.id) ? '✓' : '·'} ${t.id}${t.doctorNote ? ` (${t.doctorNote})` : ''}\n`);
+  for (const t of TARGETS)
+    out(`  ${s.detectedTargets.includes(t.id) ? '✓' : '·'} ${t.id}${t.doctorNote ? ` (${t.doctorNote})` : ''}\n`);
   const loaded = s.skills.filter((k) => k.version !== undefined);
   out(`installed skills: ${loaded.length}\n`);
-  out(`standing context cost: ~${s.standing.stubs} tokens (stubs); worst-case active: ${s.standing.budgets} tokens (budgets)\n`);
+  out(
+    `standing context cost: ~${s.standing.stubs} tokens (stubs); worst-case active: ${s.standing.budgets} tokens (budgets)\n`,
+  );
 
   if (s.mcp.servers.length) {
     out(`\nMCP servers declared: ${s.mcp.servers.join(', ')}\n`);
@@ -53,7 +58,9 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
     }
   }
   if (s.skills.length && !s.lockPresent) {
-    io.err(`  ✗ ${s.skills.length} skill(s) installed but ${LOCK_FILE} is missing — nothing is pinned. Reinstall to regenerate it.\n`);
+    io.err(
+      `  ✗ ${s.skills.length} skill(s) installed but ${LOCK_FILE} is missing — nothing is pinned. Reinstall to regenerate it.\n`,
+    );
     return 1;
   }
   for (const m of s.missing) out(`  ⚠ ${m.name}: in ${LOCK_FILE} but not installed\n`);
@@ -71,7 +78,9 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   for (const k of s.skills) {
     for (const dep of Object.keys(k.dependencies)) {
       if (!names.has(dep)) {
-        io.err(`  ✗ ${k.name}: depends on ${dep}, which is not installed — skillsmith update ${k.name} to resolve it again\n`);
+        io.err(
+          `  ✗ ${k.name}: depends on ${dep}, which is not installed — skillsmith update ${k.name} to resolve it again\n`,
+        );
         problems++;
       }
     }
@@ -84,13 +93,20 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   } else if (s.compiledDrift) {
     const missing = s.compiledDrift.filter((d) => d.kind === 'missing');
     const wrong = s.compiledDrift.filter((d) => d.kind !== 'missing');
-    for (const d of wrong) io.err(`  ✗ compiled output drift: ${escapeTerminal(d.path)} — ${d.kind === 'stale' ? 'compile would remove it' : 'differs from what compile writes'}\n`);
-    if (missing.length) out(`  ⚠ ${missing.length} generated file(s) not written yet (e.g. ${missing[0]!.path}) — run skillsmith compile\n`);
+    for (const d of wrong)
+      io.err(
+        `  ✗ compiled output drift: ${escapeTerminal(d.path)} — ${d.kind === 'stale' ? 'compile would remove it' : 'differs from what compile writes'}\n`,
+      );
+    if (missing.length)
+      out(
+        `  ⚠ ${missing.length} generated file(s) not written yet (e.g. ${missing[0]!.path}) — run skillsmith compile\n`,
+      );
     compiled = wrong.length;
   }
   if (problems || s.policyViolations.length || compiled) {
     if (problems) io.err(`${problems} integrity problem(s) — reinstall or investigate\n`);
-    if (s.policyViolations.length) io.err(`${s.policyViolations.length} policy violation(s) — see [policy] in kitbash.toml\n`);
+    if (s.policyViolations.length)
+      io.err(`${s.policyViolations.length} policy violation(s) — see [policy] in kitbash.toml\n`);
     if (compiled) io.err(`${compiled} generated file(s) differ from what compile writes — run skillsmith compile\n`);
     return 1;
   }

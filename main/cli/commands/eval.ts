@@ -7,7 +7,13 @@ import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { isDirectory } from '../../services/fs/probe';
 
-const FLAGS = { runner: { type: 'string' }, repeat: { type: 'string' }, baseline: { type: 'boolean' }, json: { type: 'boolean' }, junit: { type: 'string' } } as const;
+const FLAGS = {
+  runner: { type: 'string' },
+  repeat: { type: 'string' },
+  baseline: { type: 'boolean' },
+  json: { type: 'boolean' },
+  junit: { type: 'string' },
+} as const;
 
 /**
  * `skillsmith eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]`.
@@ -19,7 +25,8 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
   let repeat: number | undefined;
   if (flags.repeat !== undefined) {
     repeat = Number(flags.repeat);
-    if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new UsageError(`--repeat ${flags.repeat}: want a whole number from 1 to ${MAX_REPEAT}`);
+    if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT)
+      throw new UsageError(`--repeat ${flags.repeat}: want a whole number from 1 to ${MAX_REPEAT}`);
   }
   let junitPath: string | undefined;
   if (flags.junit !== undefined) {
@@ -33,7 +40,13 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
   let run;
   try {
     run = await runEvals(
-      { projectRoot: io.cwd, skills: positionals, ...(flags.runner !== undefined ? { runner: flags.runner } : {}), ...(repeat !== undefined ? { repeat } : {}), baseline: flags.baseline === true },
+      {
+        projectRoot: io.cwd,
+        skills: positionals,
+        ...(flags.runner !== undefined ? { runner: flags.runner } : {}),
+        ...(repeat !== undefined ? { repeat } : {}),
+        baseline: flags.baseline === true,
+      },
       { signal: controller.signal, onEvent: (e) => (flags.json ? undefined : progress(e, io)) },
     );
   } catch (e) {
@@ -44,7 +57,8 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
   }
   for (const p of run.problems) io.err(`${p}\n`);
   if (flags.json) io.out(evalJson(run.results, run.problems));
-  else if (run.results.length === 0) io.out('no audit, behavioral or trigger evals to run (the static tier runs in "skillsmith test").\n');
+  else if (run.results.length === 0)
+    io.out('no audit, behavioral or trigger evals to run (the static tier runs in "skillsmith test").\n');
   else io.out(`${evalHuman(run.results)}results and transcripts: ${run.dir}/\n`);
   if (junitPath !== undefined) writeFileAtomic(junitPath, evalJunit(run.results));
   if (run.runnerUnavailable) {
@@ -59,7 +73,8 @@ function progress(e: EvalEvent, io: CliIo): void {
   if (e.type === 'planned' && e.total > 0) io.err(`eval run ${e.runId}: ${e.total} trial(s)\n`);
   if (e.type === 'trial') {
     const t = e.trial;
-    io.err(`  [${e.done}/${e.total}] ${e.skill} ${e.eval} (${e.runner}${t.baseline ? ', baseline' : ''}) trial ${t.index + 1}: ${t.passed ? 'pass' : t.outcome === 'completed' ? 'fail' : t.outcome}\n`);
+    io.err(
+      `  [${e.done}/${e.total}] ${e.skill} ${e.eval} (${e.runner}${t.baseline ? ', baseline' : ''}) trial ${t.index + 1}: ${t.passed ? 'pass' : t.outcome === 'completed' ? 'fail' : t.outcome}\n`,
+    );
   }
 }
-

@@ -14,7 +14,10 @@ const FLAGS = { json: { type: 'boolean' } } as const;
 /** `skillsmith explain <skill> <target> [--json]`: the matrix cell with its reasons, and the cost. */
 export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length !== 2) throw new UsageError(`usage: skillsmith explain <skill-name | path | file:source> <target>\n  targets: ${TARGET_IDS.join(', ')}`);
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `usage: skillsmith explain <skill-name | path | file:source> <target>\n  targets: ${TARGET_IDS.join(', ')}`,
+    );
   const target = targetById(positionals[1]!);
   if (!target) throw new UsageError(`unknown target "${positionals[1]}" — known: ${TARGET_IDS.join(', ')}`);
   const skill = loadSkillArg(positionals[0]!, io.cwd);
@@ -23,15 +26,23 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   const cell = matrixCell(skill, p.ok ? p.value : undefined, target, project, p.ok ? undefined : p.message);
   const cost = p.ok ? standingCost(p.value, target, project) : undefined;
   if (flags.json) {
-    io.out(`${JSON.stringify({ ...cell, loading: target.loading, capabilities: target.capabilities, standingTokens: cost?.tokens ?? null, loadedTokens: cost?.loadedTokens ?? null }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ ...cell, loading: target.loading, capabilities: target.capabilities, standingTokens: cost?.tokens ?? null, loadedTokens: cost?.loadedTokens ?? null }, null, 2)}\n`,
+    );
     return 0;
   }
   const mark = cell.status === 'full' ? '✓' : cell.status === 'degraded' ? '⚠' : '✗';
   io.out(`${mark} ${escapeTerminal(cell.skill)} → ${target.id}: ${cell.status}\n`);
   io.out(`  ${target.agent}; ${target.loading}; writes ${target.outputs.join(', ')}\n`);
-  io.out(`  delivers: ${target.capabilities.length ? target.capabilities.join(', ') : 'no capabilities (instructions only)'}\n`);
-  for (const r of cell.reasons) io.out(`  ${cell.status === 'unsupported' && r.code !== 'missing-capability' && r.code !== 'eager-only' ? '✗' : '⚠'} ${r.code}: ${r.message}\n`);
-  if (cost) io.out(`  standing: ~${cost.tokens} tok every session (${cost.basis}); ~${cost.loadedTokens} tok when loaded\n`);
+  io.out(
+    `  delivers: ${target.capabilities.length ? target.capabilities.join(', ') : 'no capabilities (instructions only)'}\n`,
+  );
+  for (const r of cell.reasons)
+    io.out(
+      `  ${cell.status === 'unsupported' && r.code !== 'missing-capability' && r.code !== 'eager-only' ? '✗' : '⚠'} ${r.code}: ${r.message}\n`,
+    );
+  if (cost)
+    io.out(`  standing: ~${cost.tokens} tok every session (${cost.basis}); ~${cost.loadedTokens} tok when loaded\n`);
   io.out(`  format: ${target.vendorDoc.title}, checked ${target.vendorDoc.checked}\n`);
   return 0;
 }

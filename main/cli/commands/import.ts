@@ -4,7 +4,14 @@ import { NAME_RE } from '../../../shared/ksf/model';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { lintSkill } from '../../../shared/lint/checks';
 import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
-import { IMPORT_DIRS, IMPORT_FILES, importSource, defaultImportName, proposeSkill, type ImportSource } from '../../../shared/lock/import';
+import {
+  IMPORT_DIRS,
+  IMPORT_FILES,
+  importSource,
+  defaultImportName,
+  proposeSkill,
+  type ImportSource,
+} from '../../../shared/lock/import';
 import { IMPORT_SOURCE, upsertEntry } from '../../../shared/lock/lockfile';
 import { readLockOrThrow, treeIntegrityFast } from '../../services/lock';
 import { loadFolder } from '../../services/install/candidates';
@@ -50,7 +57,8 @@ function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
  */
 export async function runImport(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length) throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
+  if (positionals.length)
+    throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
   if (flags.name !== undefined && !NAME_RE.test(flags.name)) {
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
     return 1;
@@ -61,7 +69,9 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
     const adopting = scan.plan.items.length > 0 || scan.plan.skillsLock !== undefined;
     const code = sources.length ? await importInstructions(sources, flags, io) : 0;
     if (!sources.length && !adopting) {
-      io.out('no existing agent instruction files found (CLAUDE.md, AGENTS.md, .cursor/rules/, .clinerules, …).\n  nothing to import — author a skill instead: skillsmith init && skillsmith install <source>\n');
+      io.out(
+        'no existing agent instruction files found (CLAUDE.md, AGENTS.md, .cursor/rules/, .clinerules, …).\n  nothing to import — author a skill instead: skillsmith init && skillsmith install <source>\n',
+      );
       return 0;
     }
     if (!adopting || code !== 0) return code;
@@ -71,10 +81,16 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
   }
 }
 
-async function importInstructions(sources: readonly ImportSource[], flags: { write?: boolean; name?: string }, io: CliIo): Promise<ExitCode> {
+async function importInstructions(
+  sources: readonly ImportSource[],
+  flags: { write?: boolean; name?: string },
+  io: CliIo,
+): Promise<ExitCode> {
   io.out(`found ${sources.length} agent config file${sources.length === 1 ? '' : 's'}:\n`);
   for (const s of sources) io.out(`  ${s.file}  → ${s.agent}  (~${s.tokens} tok, ${s.loading})\n`);
-  io.out(`standing cost of the always-on files: ~${sources.filter((s) => s.loading === 'eager').reduce((n, s) => n + s.tokens, 0)} tokens every session\n`);
+  io.out(
+    `standing cost of the always-on files: ~${sources.filter((s) => s.loading === 'eager').reduce((n, s) => n + s.tokens, 0)} tokens every session\n`,
+  );
   const name = flags.name ?? defaultImportName(basename(resolve(io.cwd)));
   const p = proposeSkill(name, sources);
   if (!p.drifted) io.out(`\n✓ all ${sources.length} carry the same rules — no drift.\n`);
@@ -97,7 +113,9 @@ async function importInstructions(sources: readonly ImportSource[], flags: { wri
       return 1;
     }
     const blocking = lintSkill(loaded.skill).filter((c) => c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id));
-    io.out(`\n— proposed skill "${name}" (budget ${p.budget}) —\n\n${p.manifest}\n# SKILL.md (${estimateTokens(p.groups[0]!.body)} tok, first lines):\n${p.groups[0]!.body.split('\n').slice(0, 8).join('\n')}\n`);
+    io.out(
+      `\n— proposed skill "${name}" (budget ${p.budget}) —\n\n${p.manifest}\n# SKILL.md (${estimateTokens(p.groups[0]!.body)} tok, first lines):\n${p.groups[0]!.body.split('\n').slice(0, 8).join('\n')}\n`,
+    );
     if (blocking.length) {
       for (const c of blocking) io.err(`  ✗ safety: ${c.id} — ${c.detail ?? ''}\n`);
       io.err('blocked — the imported instructions fail a safety check; fix the source files first. Nothing written.\n');
@@ -116,8 +134,18 @@ async function importInstructions(sources: readonly ImportSource[], flags: { wri
       if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
       const integrity = treeIntegrityFast(loaded.skill.tree);
-      applyChange(io.cwd, { put: new Map([[name, { tree: loaded.skill.tree, executable: new Set<string>() }]]), remove: [], lock: upsertEntry(lock, { name, version: '0.1.0', source: IMPORT_SOURCE, integrity }) }, 'import');
-      io.out(`\nwrote .kitbash/skills/${name}/ (skill.toml + SKILL.md), pinned in kitbash.lock\nnext: skillsmith compile\nthen: review the compiled output and delete the hand-written copies you no longer need\n`);
+      applyChange(
+        io.cwd,
+        {
+          put: new Map([[name, { tree: loaded.skill.tree, executable: new Set<string>() }]]),
+          remove: [],
+          lock: upsertEntry(lock, { name, version: '0.1.0', source: IMPORT_SOURCE, integrity }),
+        },
+        'import',
+      );
+      io.out(
+        `\nwrote .kitbash/skills/${name}/ (skill.toml + SKILL.md), pinned in kitbash.lock\nnext: skillsmith compile\nthen: review the compiled output and delete the hand-written copies you no longer need\n`,
+      );
       return 0;
     });
   } finally {

@@ -32,6 +32,8 @@ export function runInit(argv: readonly string[], io: CliIo): ExitCode {
   }
   writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
   withProjectDir(io.cwd, SKILLS_DIR, { create: true }, () => undefined);
-  io.out('created kitbash.toml and .kitbash/skills/\nnext: skillsmith install <gh:owner/repo | owner/repo | git URL | file:path>, then skillsmith compile\n');
+  io.out(
+    'created kitbash.toml and .kitbash/skills/\nnext: skillsmith install <gh:owner/repo | owner/repo | git URL | file:path>, then skillsmith compile\n',
+  );
   return 0;
 }

@@ -21,11 +21,17 @@ const FLAGS = {
   skill: { type: 'string', multiple: true },
 } as const;
 type Flags = ReturnType<typeof parseCommandArgs<typeof FLAGS>>['flags'];
-const USAGE = 'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve <integrity>]';
+const USAGE =
+  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve <integrity>]';
 
 function listLines(skills: readonly SourceSkill[]): string {
   const width = Math.max(...skills.map((s) => s.name.length));
-  return skills.map((s) => `  ${s.name.padEnd(width)}  ${s.problem ? `(cannot be installed: ${s.problem})` : s.description.split('\n')[0]!.slice(0, 100)}\n`).join('');
+  return skills
+    .map(
+      (s) =>
+        `  ${s.name.padEnd(width)}  ${s.problem ? `(cannot be installed: ${s.problem})` : s.description.split('\n')[0]!.slice(0, 100)}\n`,
+    )
+    .join('');
 }
 
 /**
@@ -33,22 +39,33 @@ function listLines(skills: readonly SourceSkill[]): string {
  * no --skill is given, else the --skill picks (a terminal may pick from the list instead).
  * `code`: the listing was shown (or the pick was wrong) and the command ends there.
  */
-async function chooseSkills(source: string, co: Checkout, flags: Flags, io: CliIo): Promise<{ picks: SourceSkill[] } | { code: ExitCode }> {
+async function chooseSkills(
+  source: string,
+  co: Checkout,
+  flags: Flags,
+  io: CliIo,
+): Promise<{ picks: SourceSkill[] } | { code: ExitCode }> {
   const names = flags.skill ?? [];
   const listing = listCheckout(co, source);
   if (listing.single && names.length === 0) return { picks: [...listing.skills] };
   if (listing.skills.length === 0) {
-    io.err(`${source}: no skill found — no SKILL.md at its root, in skills/*/, plugins/*/skills/*/, */ or named by .claude-plugin/marketplace.json\n`);
+    io.err(
+      `${source}: no skill found — no SKILL.md at its root, in skills/*/, plugins/*/skills/*/, */ or named by .claude-plugin/marketplace.json\n`,
+    );
     return { code: 1 };
   }
   let wanted = names;
   if (wanted.length === 0) {
     io.err(`${source} holds ${listing.skills.length} skills:\n${listLines(listing.skills)}`);
     if (!interactive() || flags.json) {
-      io.err(`pick with --skill NAME (repeatable), e.g. skillsmith install ${source} --skill ${listing.skills.find((s) => !s.problem)?.name ?? listing.skills[0]!.name}\n`);
+      io.err(
+        `pick with --skill NAME (repeatable), e.g. skillsmith install ${source} --skill ${listing.skills.find((s) => !s.problem)?.name ?? listing.skills[0]!.name}\n`,
+      );
       return { code: 2 };
     }
-    wanted = (await ask('install which? (names, separated by spaces or commas; empty to cancel) ')).split(/[\s,]+/).filter(Boolean);
+    wanted = (await ask('install which? (names, separated by spaces or commas; empty to cancel) '))
+      .split(/[\s,]+/)
+      .filter(Boolean);
     if (wanted.length === 0) {
       io.err('aborted — nothing installed.\n');
       return { code: 1 };
@@ -75,7 +92,8 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
   // Finish any interrupted change first; then stage and ask without holding the project
   // lock (a clone or a person at the prompt can take minutes), and lock only to commit.
   if (existsSync(join(io.cwd, '.kitbash'))) {
-    for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd))) io.err(`note: ${line}\n`);
+    for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd)))
+      io.err(`note: ${line}\n`);
   }
   // One fetch: the listing and every pick are staged from the same checkout.
   const co = openSource(source, io.cwd);
@@ -89,7 +107,12 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
     let worst: ExitCode = 0;
     for (const pick of chosen.picks) {
       if (chosen.picks.length > 1) (flags.json ? io.err : io.out)(`\n== ${pick.source} ==\n`);
-      const code = await installOne(pick.source, pick.rel === '' ? co : checkoutAt(co, pick.rel, pick.source), flags, io);
+      const code = await installOne(
+        pick.source,
+        pick.rel === '' ? co : checkoutAt(co, pick.rel, pick.source),
+        flags,
+        io,
+      );
       if (code !== 0) worst = code;
     }
     return worst;
@@ -108,7 +131,9 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
     io.out(flags.json ? `${JSON.stringify(review, null, 2)}\n` : renderReview(review));
     if (review.blockers.length > 0) {
       for (const b of review.blockers) io.err(`  ✗ ${b}\n`);
-      io.err('blocked — a skill in this install fails a non-bypassable safety check or the [policy] in kitbash.toml; nothing installed.\n');
+      io.err(
+        'blocked — a skill in this install fails a non-bypassable safety check or the [policy] in kitbash.toml; nothing installed.\n',
+      );
       return 1;
     }
     if (flags['dry-run']) {
@@ -121,7 +146,9 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
     let approved: string | undefined;
     if (flags.approve !== undefined) {
       if (flags.approve !== review.integrity) {
-        io.err(`not installed — --approve names ${flags.approve}, but what was fetched now hashes to ${review.integrity}. Review it again.\n`);
+        io.err(
+          `not installed — --approve names ${flags.approve}, but what was fetched now hashes to ${review.integrity}. Review it again.\n`,
+        );
         return 1;
       }
       approved = flags.approve;
@@ -134,7 +161,9 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
         return 1;
       }
     } else {
-      io.err(`not installed — no terminal to ask for approval. Rerun with --yes, or with --approve ${review.integrity} to install exactly this review.\n`);
+      io.err(
+        `not installed — no terminal to ask for approval. Rerun with --yes, or with --approve ${review.integrity} to install exactly this review.\n`,
+      );
       return 1;
     }
     const integrity = approved;

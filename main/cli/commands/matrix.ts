@@ -15,7 +15,8 @@ const GLYPH = { full: '✓', degraded: '⚠', unsupported: '✗' } as const;
 /** `skillsmith matrix [--json]`: installed skills × all eleven targets (active ones marked). */
 export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" — matrix covers every installed skill`);
+  if (positionals.length)
+    throw new UsageError(`unexpected argument "${positionals[0]}" — matrix covers every installed skill`);
   const config = readProjectConfig(io.cwd);
   if (!config.ok) throw new Error(formatLoadError(config.error));
   const project = diskProject(io.cwd);
@@ -39,7 +40,9 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
     const row = m.targets.map((t) => `  ${GLYPH[m.cells.find((c) => c.skill === s && c.target === t)!.status]}`);
     io.out(`${s.padEnd(width)}  ${row.join(' ')}\n`);
   }
-  io.out(`\n${m.targets.map((t, i) => `${String(i + 1).padStart(2)} ${t}${active.includes(t) ? ' (active)' : ''}`).join('\n')}\n`);
+  io.out(
+    `\n${m.targets.map((t, i) => `${String(i + 1).padStart(2)} ${t}${active.includes(t) ? ' (active)' : ''}`).join('\n')}\n`,
+  );
   io.out('\n✓ full  ⚠ degraded  ✗ unsupported (the agent drops or ignores it)\n');
   for (const c of m.cells) {
     if (c.status === 'full') continue;

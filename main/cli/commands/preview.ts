@@ -24,7 +24,8 @@ const FLAGS = { json: { type: 'boolean' } } as const;
  */
 export async function runPreview(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length !== 1) throw new UsageError('usage: skillsmith preview <skill-name | path | file:source | git source>');
+  if (positionals.length !== 1)
+    throw new UsageError('usage: skillsmith preview <skill-name | path | file:source | git source>');
   const arg = positionals[0]!;
   if (!resolveTarget(arg, io.cwd).ok && isRemoteSource(arg, io.cwd)) {
     const staged = await reviewSource(io.cwd, arg);
@@ -67,7 +68,8 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
     return { t, out, cost };
   });
   if (json) {
-    const text = (c: string | Uint8Array): string | { bytes: number } => (typeof c === 'string' ? c : { bytes: c.length });
+    const text = (c: string | Uint8Array): string | { bytes: number } =>
+      typeof c === 'string' ? c : { bytes: c.length };
     io.out(
       `${JSON.stringify(
         {
@@ -92,12 +94,20 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
   }
   io.out(`preview: ${escapeTerminal(p.name)}@${escapeTerminal(p.version)} (nothing is written)\n`);
   for (const { t, out, cost } of rows) {
-    io.out(`\n─── ${t.id} [${t.loading}] ~${cost.tokens} tok standing (${cost.basis}) · ~${cost.loadedTokens} tok when loaded ───\n`);
+    io.out(
+      `\n─── ${t.id} [${t.loading}] ~${cost.tokens} tok standing (${cost.basis}) · ~${cost.loadedTokens} tok when loaded ───\n`,
+    );
     for (const w of out.warnings) io.out(`⚠ ${w}\n`);
     for (const n of out.notes) io.out(`ℹ ${n}\n`);
     for (const f of out.files) {
       io.out(`\n  → ${escapeTerminal(f.path)}${f.merge ? ' (merged section)' : ''}\n\n`);
-      io.out(typeof f.content === 'string' ? (f.content.endsWith('\n') ? f.content : `${f.content}\n`) : `  (copied file, ${f.content.length} bytes)\n`);
+      io.out(
+        typeof f.content === 'string'
+          ? f.content.endsWith('\n')
+            ? f.content
+            : `${f.content}\n`
+          : `  (copied file, ${f.content.length} bytes)\n`,
+      );
     }
   }
   return 0;

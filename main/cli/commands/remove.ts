@@ -16,13 +16,18 @@ const FLAGS = { yes: { type: 'boolean', short: 'y' }, 'no-compile': { type: 'boo
 export async function runRemove(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const name = positionals[0];
-  if (name === undefined || positionals.length > 1 || !NAME_RE.test(name)) throw new UsageError('usage: skillsmith remove <skill-name> [--yes]');
+  if (name === undefined || positionals.length > 1 || !NAME_RE.test(name))
+    throw new UsageError('usage: skillsmith remove <skill-name> [--yes]');
   // Plan and ask without the project lock (a person at the prompt can take minutes); then,
   // under the lock, plan again and refuse if the answer no longer fits.
-  if (existsSync(join(io.cwd, '.kitbash'))) for (const line of await withProjectLock(io.cwd, `remove ${name}`, () => recover(io.cwd))) io.err(`note: ${line}\n`);
+  if (existsSync(join(io.cwd, '.kitbash')))
+    for (const line of await withProjectLock(io.cwd, `remove ${name}`, () => recover(io.cwd)))
+      io.err(`note: ${line}\n`);
   const installed = installedSkills(io.cwd).map((s) => s.nameHint);
   if (!installed.includes(name)) {
-    io.err(`${name} is not installed.\n${installed.length ? `  installed: ${installed.join(', ')}` : '  no skills installed yet.'}\n`);
+    io.err(
+      `${name} is not installed.\n${installed.length ? `  installed: ${installed.join(', ')}` : '  no skills installed yet.'}\n`,
+    );
     return 1;
   }
   const plan = planRemove(io.cwd, name);
@@ -35,8 +40,17 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
     const list = plan.orphans.join(', ');
     const one = plan.orphans.length === 1;
     if (flags.yes) also = plan.orphans;
-    else if (interactive() && (await confirm(`${list} ${one ? 'was' : 'were'} installed only for ${name} and nothing else needs ${one ? 'it' : 'them'}. Remove ${one ? 'it' : 'them'} too? [y/N] `))) also = plan.orphans;
-    else io.out(`kept ${list} — nothing needs ${one ? 'it' : 'them'} any more (skillsmith remove ${plan.orphans[0]}, or rerun with --yes)\n`);
+    else if (
+      interactive() &&
+      (await confirm(
+        `${list} ${one ? 'was' : 'were'} installed only for ${name} and nothing else needs ${one ? 'it' : 'them'}. Remove ${one ? 'it' : 'them'} too? [y/N] `,
+      ))
+    )
+      also = plan.orphans;
+    else
+      io.out(
+        `kept ${list} — nothing needs ${one ? 'it' : 'them'} any more (skillsmith remove ${plan.orphans[0]}, or rerun with --yes)\n`,
+      );
   }
   return withProjectLock(io.cwd, `remove ${name}`, async () => {
     if (!installedSkills(io.cwd).some((s) => s.nameHint === name)) {

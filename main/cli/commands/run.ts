@@ -30,7 +30,11 @@ export interface ParsedRun {
 }
 
 /** `<positionals and flags> [-- args for the script]`; flags after `--` belong to the script. */
-export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, parentEnv: Readonly<Record<string, string | undefined>>): ParsedRun {
+export function parseRunArgs(
+  argv: readonly string[],
+  allowScriptFlag: boolean,
+  parentEnv: Readonly<Record<string, string | undefined>>,
+): ParsedRun {
   const dash = argv.indexOf('--');
   const own = dash < 0 ? [...argv] : argv.slice(0, dash);
   const args = dash < 0 ? [] : argv.slice(dash + 1);
@@ -40,17 +44,24 @@ export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, 
   try {
     ({ values, positionals } = parseArgs({ args: own, options, allowPositionals: true, strict: true }));
   } catch (e) {
-    throw new UsageError((e instanceof Error ? e.message.split('\n')[0]! : String(e)).replace(/\. To specify a positional argument.*$/, ''));
+    throw new UsageError(
+      (e instanceof Error ? e.message.split('\n')[0]! : String(e)).replace(
+        /\. To specify a positional argument.*$/,
+        '',
+      ),
+    );
   }
   const out: ParsedRun = { positionals, args, env: {}, unconfined: values.unconfined === true };
   if (typeof values.timeout === 'string') {
     const s = Number(values.timeout);
-    if (!Number.isFinite(s) || s <= 0 || s > 86_400) throw new UsageError(`--timeout ${values.timeout}: want seconds, more than 0 and at most 86400`);
+    if (!Number.isFinite(s) || s <= 0 || s > 86_400)
+      throw new UsageError(`--timeout ${values.timeout}: want seconds, more than 0 and at most 86400`);
     out.timeoutMs = Math.round(s * 1000);
   }
   if (typeof values['max-output'] === 'string') {
     const n = Number(values['max-output']);
-    if (!Number.isInteger(n) || n < 1 || n > 1024 ** 3) throw new UsageError(`--max-output ${values['max-output']}: want a byte count from 1 to 1073741824`);
+    if (!Number.isInteger(n) || n < 1 || n > 1024 ** 3)
+      throw new UsageError(`--max-output ${values['max-output']}: want a byte count from 1 to 1073741824`);
     out.maxOutputBytes = n;
   }
   const limits: { -readonly [K in keyof RunLimits]?: number } = {};
@@ -58,7 +69,10 @@ export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, 
     const raw = values[flag];
     if (typeof raw !== 'string') continue;
     const n = unit === 'bytes' ? parseSize(raw) : Number(raw);
-    if (n === undefined || !Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${flag} ${raw}: want ${unit === 'bytes' ? 'a size such as 512M or 2G' : `a whole number of ${unit}`} from 1 to ${max}`);
+    if (n === undefined || !Number.isInteger(n) || n < 1 || n > max)
+      throw new UsageError(
+        `--${flag} ${raw}: want ${unit === 'bytes' ? 'a size such as 512M or 2G' : `a whole number of ${unit}`} from 1 to ${max}`,
+      );
     limits[key] = n;
   }
   if (Object.keys(limits).length) out.limits = limits;
@@ -77,7 +91,14 @@ export function parseRunArgs(argv: readonly string[], allowScriptFlag: boolean, 
   return out;
 }
 
-const LIMIT_FLAGS: ReadonlyArray<readonly ['max-processes' | 'max-open-files' | 'max-cpu' | 'max-memory' | 'max-scratch', keyof RunLimits, number, string]> = [
+const LIMIT_FLAGS: ReadonlyArray<
+  readonly [
+    'max-processes' | 'max-open-files' | 'max-cpu' | 'max-memory' | 'max-scratch',
+    keyof RunLimits,
+    number,
+    string,
+  ]
+> = [
   ['max-processes', 'processes', 65_536, 'processes'],
   ['max-open-files', 'openFiles', 1_048_576, 'files'],
   ['max-cpu', 'cpuSeconds', 86_400, 'seconds'],
@@ -95,12 +116,19 @@ function parseSize(s: string): number | undefined {
 /** `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]]... [--unconfined] [-- args]` */
 export function runRun(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const p = parseRunArgs(argv, false, process.env);
-  if (p.positionals.length !== 2) throw new UsageError('expected <skill> <script> [-- args] (the script is a file in the skill\'s scripts/)');
+  if (p.positionals.length !== 2)
+    throw new UsageError("expected <skill> <script> [-- args] (the script is a file in the skill's scripts/)");
   return runAndReport('run', p, io, p.positionals[0]!, p.positionals[1]);
 }
 
 /** Runs the service with live output on the terminal; Ctrl-C cancels the run. */
-export async function runAndReport(mode: RunMode, p: ParsedRun, io: CliIo, skill: string, script: string | undefined): Promise<ExitCode> {
+export async function runAndReport(
+  mode: RunMode,
+  p: ParsedRun,
+  io: CliIo,
+  skill: string,
+  script: string | undefined,
+): Promise<ExitCode> {
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);
@@ -163,7 +191,8 @@ function render(e: RunEvent, io: CliIo, mode: RunMode): void {
       return;
     case 'refused':
       io.err(`skillsmith ${mode}: refused — ${e.message}\n`);
-      for (const row of e.rows ?? []) if (row.required && row.label === LABEL.advisory) io.err(`  ✗ ${row.id}: ${row.what} — ${row.label}\n`);
+      for (const row of e.rows ?? [])
+        if (row.required && row.label === LABEL.advisory) io.err(`  ✗ ${row.id}: ${row.what} — ${row.label}\n`);
       return;
     case 'exit':
       io.err(describeExit(e.result, mode));
@@ -183,10 +212,12 @@ export function describePlan(plan: RunPlan): string {
     `  ⚠ --unconfined: this one run goes ahead WITHOUT the OS sandbox (${plan.backend.reason ?? 'no backend'}).`,
     `  command: ${plan.argv.map(shellQuote).join(' ')}`,
     `  cwd:     ${plan.cwd}`,
-    `  env:     ${Object.entries(plan.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')}`,
+    `  env:     ${Object.entries(plan.env)
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(' ')}`,
     '  not enforced in this run:',
     ...plan.rows.filter((r) => r.label === LABEL.advisory).map((r) => `    - ${r.id}: ${r.what}`),
-    '  still held by the runner: the environment above, the timeout (the script\'s process group), the output caps.',
+    "  still held by the runner: the environment above, the timeout (the script's process group), the output caps.",
   ];
   return lines.join('\n') + '\n';
 }
@@ -195,14 +226,24 @@ export function describeExit(r: RunResult, mode: RunMode): string {
   if (r.outcome === 'refused') return '';
   const parts: string[] = [];
   const took = `${r.durationMs} ms`;
-  if (r.outcome === 'timeout') parts.push(`■ killed: ran past the timeout (${formatSeconds(r.durationMs - (r.durationMs % 100))}); the whole process tree was killed`);
+  if (r.outcome === 'timeout')
+    parts.push(
+      `■ killed: ran past the timeout (${formatSeconds(r.durationMs - (r.durationMs % 100))}); the whole process tree was killed`,
+    );
   else if (r.outcome === 'cancelled') parts.push(`■ cancelled after ${took}; the whole process tree was killed`);
   else if (r.outcome === 'failed-to-start') parts.push(`■ could not start: ${r.message ?? 'unknown error'}`);
   else parts.push(`■ exit ${String(r.exitCode)} in ${took}`);
-  if (r.strays) parts.push(`■ ${r.strays === true ? 'processes' : `${r.strays} process(es)`} still running when the script exited — killed`);
-  for (const s of ['stdout', 'stderr'] as const) if (r.dropped[s]) parts.push(`■ ${s} truncated: ${r.dropped[s]} bytes dropped`);
+  if (r.strays)
+    parts.push(
+      `■ ${r.strays === true ? 'processes' : `${r.strays} process(es)`} still running when the script exited — killed`,
+    );
+  for (const s of ['stdout', 'stderr'] as const)
+    if (r.dropped[s]) parts.push(`■ ${s} truncated: ${r.dropped[s]} bytes dropped`);
   if (mode === 'gate') {
-    for (const a of r.artifacts ?? []) parts.push(`  ${a.status === 'pass' ? '✓' : '✗'} ${a.ref} ${a.file} — ${a.detail}${a.fresh === false ? ' (not written by this run)' : ''}`);
+    for (const a of r.artifacts ?? [])
+      parts.push(
+        `  ${a.status === 'pass' ? '✓' : '✗'} ${a.ref} ${a.file} — ${a.detail}${a.fresh === false ? ' (not written by this run)' : ''}`,
+      );
     parts.push(r.verdict === 'pass' ? '■ gate: pass' : `■ gate: fail — ${r.verdictDetail ?? 'no verdict'}`);
   }
   if (r.message && r.outcome !== 'failed-to-start') parts.push(`■ ${r.message}`);

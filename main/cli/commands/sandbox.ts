@@ -7,7 +7,11 @@ import { UsageError, type CliIo, type ExitCode } from '../io';
 export async function runSandbox(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, { json: { type: 'boolean' } } as const);
   if (positionals[0] !== 'probe' || positionals.length > 1) {
-    throw new UsageError(positionals.length === 0 ? 'expected a subcommand: probe [--json]' : `unknown subcommand "${positionals.join(' ')}" (expected: probe [--json])`);
+    throw new UsageError(
+      positionals.length === 0
+        ? 'expected a subcommand: probe [--json]'
+        : `unknown subcommand "${positionals.join(' ')}" (expected: probe [--json])`,
+    );
   }
   const report = await probeReport(currentHost(), { fresh: true });
   const refused = unenforced(report.rows).length > 0;
@@ -42,7 +46,9 @@ export function renderProbe(r: ProbeReport, refused: boolean): string {
   const s = r.status;
   const name = `${s.backend}${s.version ? ` ${s.version}` : ''}${s.path ? ` (${s.path})` : ''}`;
   const lines = [
-    s.works ? `sandbox: ${name} — works here (a trivial sandboxed command ran)` : `sandbox: ${name} — not usable here: ${s.reason ?? 'unknown reason'}`,
+    s.works
+      ? `sandbox: ${name} — works here (a trivial sandboxed command ran)`
+      : `sandbox: ${name} — not usable here: ${s.reason ?? 'unknown reason'}`,
   ];
   if (s.detail) lines.push(`  it said: ${s.detail}`);
   lines.push('');
@@ -51,11 +57,14 @@ export function renderProbe(r: ProbeReport, refused: boolean): string {
   for (const row of r.rows) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
   lines.push('', 'for a skill granted network = true and write = true:');
   for (const row of r.granted) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
-  if (s.netns && !s.netns.works) lines.push(`  (a skill with network = true is refused here: ${s.netns.reason ?? 'no network namespace'})`);
+  if (s.netns && !s.netns.works)
+    lines.push(`  (a skill with network = true is refused here: ${s.netns.reason ?? 'no network namespace'})`);
   lines.push('');
   lines.push(
     refused
-      ? `runs are refused here (fail closed): ${unenforced(r.rows).map((row) => row.id).join(', ')} cannot be enforced. "--unconfined" runs one script once without them, after showing what runs.`
+      ? `runs are refused here (fail closed): ${unenforced(r.rows)
+          .map((row) => row.id)
+          .join(', ')} cannot be enforced. "--unconfined" runs one script once without them, after showing what runs.`
       : 'runs go ahead here; a restriction labelled advisory is disclosed, not enforced.',
   );
   return lines.join('\n') + '\n';

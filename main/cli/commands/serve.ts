@@ -8,7 +8,12 @@ import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
 
-const FLAGS = { project: { type: 'string' }, port: { type: 'string' }, open: { type: 'boolean' }, example: { type: 'boolean' } } as const;
+const FLAGS = {
+  project: { type: 'string' },
+  port: { type: 'string' },
+  open: { type: 'boolean' },
+  example: { type: 'boolean' },
+} as const;
 
 export interface ServeHooks {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
@@ -26,11 +31,13 @@ export interface ServeHooks {
  */
 export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeHooks = {}): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" — the project folder goes after --project`);
+  if (positionals.length)
+    throw new UsageError(`unexpected argument "${positionals[0]}" — the project folder goes after --project`);
   let port = 0;
   if (flags.port !== undefined) {
     port = Number(flags.port);
-    if (!/^\d+$/.test(flags.port) || port > 65535) throw new UsageError(`--port ${flags.port}: expected a port number 0–65535`);
+    if (!/^\d+$/.test(flags.port) || port > 65535)
+      throw new UsageError(`--port ${flags.port}: expected a port number 0–65535`);
   }
   const rendererDir = hooks.rendererDir ?? builtRendererDir();
   if (!rendererDir || !existsSync(join(rendererDir, 'index.html'))) {
@@ -41,7 +48,8 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   if (flags.project !== undefined) {
     project = resolve(io.cwd, flags.project);
     if (!existsSync(project)) throw new UsageError(`--project ${flags.project}: ${project} does not exist`);
-    if (!statSync(project).isDirectory()) throw new UsageError(`--project ${flags.project}: is a file, not a project folder`);
+    if (!statSync(project).isDirectory())
+      throw new UsageError(`--project ${flags.project}: is a file, not a project folder`);
   } else if (existsSync(join(io.cwd, 'kitbash.toml')) || existsSync(join(io.cwd, '.kitbash'))) {
     project = io.cwd;
   } else {
@@ -62,11 +70,18 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   };
   let host;
   try {
-    host = await startHost({ rendererDir, platform, port, onFirstScript: warmUp, ...(project ? { initialProject: project } : {}) });
+    host = await startHost({
+      rendererDir,
+      platform,
+      port,
+      onFirstScript: warmUp,
+      ...(project ? { initialProject: project } : {}),
+    });
   } catch (e) {
     warm?.release();
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new Error(`port ${port} is already in use — pick another with --port, or omit it for a free one`);
+    if (code === 'EADDRINUSE')
+      throw new Error(`port ${port} is already in use — pick another with --port, or omit it for a free one`);
     if (code === 'EACCES') throw new Error(`port ${port} needs privileges — use a port above 1023`);
     throw e;
   }
@@ -110,7 +125,9 @@ export function openerCommand(url: string, platform: NodeJS.Platform): [string, 
 function launchOpener(cmd: string, args: readonly string[], io: CliIo): void {
   try {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
-    child.on('error', () => io.err(`could not open a browser (${cmd} is not available) — open the URL above yourself\n`));
+    child.on('error', () =>
+      io.err(`could not open a browser (${cmd} is not available) — open the URL above yourself\n`),
+    );
     child.unref();
   } catch {
     io.err('could not open a browser — open the URL above yourself\n');

@@ -30,7 +30,9 @@ type Verb = (typeof VERBS)[number];
 export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
   const [verb, ...rest] = argv;
   if (verb === undefined || !(VERBS as readonly string[]).includes(verb)) {
-    throw new UsageError(verb === undefined ? `name a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}" (expected ${VERBS.join(', ')})`);
+    throw new UsageError(
+      verb === undefined ? `name a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}" (expected ${VERBS.join(', ')})`,
+    );
   }
   const { positionals, flags } = parseCommandArgs(rest, FLAGS);
   if (positionals.length !== 1) throw new UsageError(`${verb} takes exactly one spec path (got ${positionals.length})`);
@@ -38,10 +40,12 @@ export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
   const needsInput = verb === 'decide' || verb === 'explain';
   if (needsInput && flags.input === undefined) throw new UsageError(`${verb} needs --input TEXT`);
   if (!needsInput && flags.input !== undefined) throw new UsageError(`--input is only for decide and explain`);
-  if (flags['trace-dir'] !== undefined && !needsInput) throw new UsageError(`--trace-dir is only for decide and explain`);
+  if (flags['trace-dir'] !== undefined && !needsInput)
+    throw new UsageError(`--trace-dir is only for decide and explain`);
   const target = flags.target === undefined ? undefined : resolveCompileTarget(flags.target);
   if (flags.target !== undefined && verb !== 'compile') throw new UsageError('--target is only for compile');
-  if (flags.target !== undefined && !target) throw new UsageError(`unknown target "${flags.target}" (expected ${COMPILE_TARGETS.join(', ')})`);
+  if (flags.target !== undefined && !target)
+    throw new UsageError(`unknown target "${flags.target}" (expected ${COMPILE_TARGETS.join(', ')})`);
   if (flags.name !== undefined && verb !== 'compile') throw new UsageError('--name is only for compile');
   if (flags.command !== undefined && verb !== 'deps') throw new UsageError('--command is only for deps');
 
@@ -49,7 +53,8 @@ export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
     return dispatch(verb as Verb, path, { ...flags, target }, io);
   } catch (e) {
     if (e instanceof SpecError) {
-      if (flags.json && verb === 'validate') io.out(`${JSON.stringify({ ok: false, path, kind: e.kind, error: e.message }, null, 2)}\n`);
+      if (flags.json && verb === 'validate')
+        io.out(`${JSON.stringify({ ok: false, path, kind: e.kind, error: e.message }, null, 2)}\n`);
       io.err(`error: ${e.message}\n`);
       return 1;
     }
@@ -80,14 +85,22 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
       return report.ok ? 0 : 1;
     }
     case 'validate':
-      io.out(flags.json ? `${JSON.stringify({ ok: true, path, id: spec.id, schema: spec.schema }, null, 2)}\n` : `ok: ${path} is ${spec.id} (${spec.schema})\n`);
+      io.out(
+        flags.json
+          ? `${JSON.stringify({ ok: true, path, id: spec.id, schema: spec.schema }, null, 2)}\n`
+          : `ok: ${path} is ${spec.id} (${spec.schema})\n`,
+      );
       return 0;
     case 'test': {
       const run = runScenarioTests(spec);
       if (flags.json) {
         io.out(
           `${JSON.stringify(
-            { total: run.total, passed: run.passed.length, failed: run.failed.map((r) => ({ name: r.name, input: r.input, failures: r.failures })) },
+            {
+              total: run.total,
+              passed: run.passed.length,
+              failed: run.failed.map((r) => ({ name: r.name, input: r.input, failures: r.failures })),
+            },
             null,
             2,
           )}\n`,
@@ -105,9 +118,15 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
       const decided = decideWithEvents(spec, flags.input!);
       if (traceDir !== undefined) {
         const t = writeDecisionTrace(traceDir, path, spec, decided, { cwd: io.cwd });
-        io.err(`trace: wrote ${t.event_count} event(s) to ${t.run_dir}\ntrace: jsonl ${t.trace_jsonl}\ntrace: summary ${t.summary_json}\n`);
+        io.err(
+          `trace: wrote ${t.event_count} event(s) to ${t.run_dir}\ntrace: jsonl ${t.trace_jsonl}\ntrace: summary ${t.summary_json}\n`,
+        );
       }
-      io.out(verb === 'decide' || flags.json ? `${JSON.stringify(decided.decision, null, 2)}\n` : explainText(decided.decision));
+      io.out(
+        verb === 'decide' || flags.json
+          ? `${JSON.stringify(decided.decision, null, 2)}\n`
+          : explainText(decided.decision),
+      );
       return 0;
     }
   }

@@ -14,7 +14,11 @@ import { UsageError, type CliIo, type ExitCode } from '../io';
 import { confirm, interactive } from './prompt';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 
-const FLAGS = { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' }, 'no-compile': { type: 'boolean' } } as const;
+const FLAGS = {
+  yes: { type: 'boolean', short: 'y' },
+  json: { type: 'boolean' },
+  'no-compile': { type: 'boolean' },
+} as const;
 
 /** `update [name] [--yes] [--json]`: refetch pinned sources, show the review diff with escalations, apply through the install path. */
 export async function runUpdate(argv: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -24,13 +28,16 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   const say = flags.json ? io.err : io.out;
   const command = `update${name ? ` ${name}` : ''}`;
   // Recover under the lock, then fetch, review and ask without it; each commit takes it again.
-  if (existsSync(join(io.cwd, '.kitbash'))) for (const line of await withProjectLock(io.cwd, command, () => recover(io.cwd))) io.err(`note: ${line}\n`);
+  if (existsSync(join(io.cwd, '.kitbash')))
+    for (const line of await withProjectLock(io.cwd, command, () => recover(io.cwd))) io.err(`note: ${line}\n`);
   const lock = readLockOrThrow(io.cwd).entries;
   let entries = [...lock].sort((a, b) => (a.name < b.name ? -1 : 1));
   if (name !== undefined) {
     entries = entries.filter((e) => e.name === name);
     if (!entries.length) {
-      io.err(`${name} is not pinned in kitbash.lock.\n${lock.length ? `  pinned: ${lock.map((e) => e.name).join(', ')}` : '  no skills installed yet.'}\n`);
+      io.err(
+        `${name} is not pinned in kitbash.lock.\n${lock.length ? `  pinned: ${lock.map((e) => e.name).join(', ')}` : '  no skills installed yet.'}\n`,
+      );
       return 1;
     }
   }
@@ -60,14 +67,17 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
       reviews.push(review);
       if (!flags.json) {
         io.out(renderReview(review));
-        for (const f of c.files) if (!f.opaque) {
-          const d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
-          if (d) io.out(`\n${d}`);
-        }
+        for (const f of c.files)
+          if (!f.opaque) {
+            const d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
+            if (d) io.out(`\n${d}`);
+          }
       }
       if (review.blockers.length) {
         for (const b of review.blockers) io.err(`  ✗ ${b}\n`);
-        io.err(`✗ ${escapeTerminal(entry.name)}: blocked — the update fails a non-bypassable safety check or [policy]; nothing was changed.\n`);
+        io.err(
+          `✗ ${escapeTerminal(entry.name)}: blocked — the update fails a non-bypassable safety check or [policy]; nothing was changed.\n`,
+        );
         failed++;
         continue;
       }
@@ -87,7 +97,9 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         }
       }
       try {
-        await withProjectLock(io.cwd, command, () => commitInstall(c.staged, { integrity: review.integrity }, 'update'));
+        await withProjectLock(io.cwd, command, () =>
+          commitInstall(c.staged, { integrity: review.integrity }, 'update'),
+        );
       } catch (e) {
         if (!(e instanceof CommitRefused)) throw e;
         io.err(`✗ ${entry.name}: ${e.message}\n`);
@@ -101,7 +113,10 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
     }
   }
   if (flags.json) io.out(`${JSON.stringify(reviews, null, 2)}\n`);
-  say(`${updated} updated · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`);
-  if (updated && !flags['no-compile']) await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update'));
+  say(
+    `${updated} updated · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`,
+  );
+  if (updated && !flags['no-compile'])
+    await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update'));
   return failed || skipped ? 1 : 0;
 }

@@ -1,5 +1,11 @@
 import type { AdoptItemView, AdoptPlanView } from '../../../shared/ipc/channels/adopt';
-import { AdoptRefused, commitAdoption, scanAdoption, type AdoptItem, type AdoptPlan } from '../../services/install/adopt';
+import {
+  AdoptRefused,
+  commitAdoption,
+  scanAdoption,
+  type AdoptItem,
+  type AdoptPlan,
+} from '../../services/install/adopt';
 import { listSourceSkills } from '../../services/install/listing';
 import { SourceError } from '../../services/sources/copy';
 import { acquireProjectLock } from '../../services/workspace/project-lock';
@@ -42,7 +48,9 @@ function itemView(i: AdoptItem): AdoptItemView {
 function planView(plan: AdoptPlan): AdoptPlanView {
   return {
     items: plan.items.map(itemView),
-    ...(plan.skillsLock ? { skillsLock: { ...plan.skillsLock, entries: plan.skillsLock.entries.map((e) => ({ ...e })) } } : {}),
+    ...(plan.skillsLock
+      ? { skillsLock: { ...plan.skillsLock, entries: plan.skillsLock.entries.map((e) => ({ ...e })) } }
+      : {}),
     integrity: plan.integrity,
   };
 }
@@ -50,7 +58,8 @@ function planView(plan: AdoptPlan): AdoptPlanView {
 /** A bad kitbash.toml or source is the user's to fix: one line, not an internal error. */
 function userError(e: unknown): never {
   if (e instanceof SourceError || e instanceof AdoptRefused) throw new HandlerError('forbidden', e.message);
-  if (e instanceof Error && !(e instanceof HandlerError)) throw new HandlerError('invalid-request', e.message.split('\n')[0]!);
+  if (e instanceof Error && !(e instanceof HandlerError))
+    throw new HandlerError('invalid-request', e.message.split('\n')[0]!);
   throw e;
 }
 
@@ -79,8 +88,13 @@ export const adoptHandlers: AreaHandlers<'adopt'> = {
     try {
       const scan = scanAdoption(root);
       try {
-        if (scan.plan.integrity !== req.integrity) throw new HandlerError('forbidden', 'the hand-written skills changed since the review — nothing adopted; review them again');
-        if (!scan.plan.items.some((i) => i.status === 'adoptable')) throw new HandlerError('not-found', 'there is nothing to adopt');
+        if (scan.plan.integrity !== req.integrity)
+          throw new HandlerError(
+            'forbidden',
+            'the hand-written skills changed since the review — nothing adopted; review them again',
+          );
+        if (!scan.plan.items.some((i) => i.status === 'adoptable'))
+          throw new HandlerError('not-found', 'there is nothing to adopt');
         const result = commitAdoption(scan, { integrity: req.integrity });
         const notes: string[] = [];
         await recompileAfterChange(root, (t) => notes.push(t.trim()), 'adopt');

@@ -14,7 +14,8 @@ export const appHandlers: AreaHandlers<'app'> = {
   },
   pickFolder: async (_req, { session }) => {
     const pick = session.platform.pickFolder;
-    if (!pick) throw new HandlerError('unsupported', 'this window cannot show a folder dialog — type the folder path instead');
+    if (!pick)
+      throw new HandlerError('unsupported', 'this window cannot show a folder dialog — type the folder path instead');
     return { path: await pick(session) };
   },
 };

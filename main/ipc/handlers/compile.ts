@@ -23,7 +23,11 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
 
 /** A view that remembers every answer it gave, so the renderer can replay them. */
-function recording(view: ProjectView): { view: ProjectView; bytes: Map<string, Uint8Array | undefined>; dirs: Set<string> } {
+function recording(view: ProjectView): {
+  view: ProjectView;
+  bytes: Map<string, Uint8Array | undefined>;
+  dirs: Set<string>;
+} {
   const bytes = new Map<string, Uint8Array | undefined>();
   const dirs = new Set<string>();
   const remember = (p: string): void => {
@@ -106,7 +110,8 @@ export function compileSnapshot(root: string): CompileSnapshot {
     const entries: SnapshotEntry[] = [];
     for (const e of tree.value.entries) {
       if (e.kind !== 'file') entries.push(e);
-      else if (take(`${loc.display}/${e.path}`, e.bytes.length)) entries.push({ kind: 'file', ...encode(e.path, e.bytes) });
+      else if (take(`${loc.display}/${e.path}`, e.bytes.length))
+        entries.push({ kind: 'file', ...encode(e.path, e.bytes) });
     }
     skills.push({ dir: loc.nameHint, display: loc.display, broken: null, entries });
   }
@@ -129,7 +134,16 @@ export function compileSnapshot(root: string): CompileSnapshot {
     if (b === undefined || !take(path, b.length)) continue;
     files.push(encode(path, b));
   }
-  return { rootName: rec.view.rootName, config, configError, skills, files, dirs: [...rec.dirs].sort(), omitted, takenAt: new Date().toISOString() };
+  return {
+    rootName: rec.view.rootName,
+    config,
+    configError,
+    skills,
+    files,
+    dirs: [...rec.dirs].sort(),
+    omitted,
+    takenAt: new Date().toISOString(),
+  };
 }
 
 const size = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);

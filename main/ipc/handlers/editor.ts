@@ -16,6 +16,9 @@ function guard<T>(fn: () => T): T {
 export const editorHandlers: AreaHandlers<'editor'> = {
   open: (req, { session }) => guard(() => openSkill(session.requireProject().ref.root, req.dir)),
   read: (req, { session }) => guard(() => readEditable(session.requireProject().ref.root, req.dir, req.file)),
-  save: (req, { session }) => guard(() => saveEditable(session.requireProject().ref.root, req.dir, req.file, req.text, req.expected, req.force === true)),
+  save: (req, { session }) =>
+    guard(() =>
+      saveEditable(session.requireProject().ref.root, req.dir, req.file, req.text, req.expected, req.force === true),
+    ),
   create: (req, { session }) => guard(() => createSkill(session.requireProject().ref.root, req.name, req.description)),
 };

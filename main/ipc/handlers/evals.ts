@@ -7,14 +7,24 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
   overview: (_req, { session }) => {
     const { ref } = session.requireProject();
     const o = evalService.overview(ref.root);
-    const latest = new Map<string, { runId: string; result: ReturnType<typeof evalService.storedRuns>[number]['results'][number] }>();
+    const latest = new Map<
+      string,
+      { runId: string; result: ReturnType<typeof evalService.storedRuns>[number]['results'][number] }
+    >();
     for (const run of evalService.storedRuns(ref.root)) {
       for (const r of run.results) {
         const key = `${r.skill}\0${r.eval}\0${r.runner}`;
         if (!latest.has(key)) latest.set(key, { runId: run.runId, result: r });
       }
     }
-    return { ...o, skills: o.skills.map((s) => ({ ...s, evals: [...s.evals] })), runners: o.runners.map((r) => ({ ...r, command: [...r.command] })), problems: [...o.problems], active: evalService.active(ref.root), latest: [...latest.values()].map(view) };
+    return {
+      ...o,
+      skills: o.skills.map((s) => ({ ...s, evals: [...s.evals] })),
+      runners: o.runners.map((r) => ({ ...r, command: [...r.command] })),
+      problems: [...o.problems],
+      active: evalService.active(ref.root),
+      latest: [...latest.values()].map(view),
+    };
   },
   start: async (req, { session }) => {
     const { ref } = session.requireProject();
@@ -30,13 +40,21 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
     session.requireProject();
     const s = evalService.status(req.runId);
     if (!s) throw new HandlerError('not-found', `no eval run ${req.runId} in this session`);
-    return { ...s, results: s.results.map((r) => view({ runId: s.runId, result: r }).result), problems: [...s.problems] };
+    return {
+      ...s,
+      results: s.results.map((r) => view({ runId: s.runId, result: r }).result),
+      problems: [...s.problems],
+    };
   },
   cancel: (req, { session }) => ({ cancelled: evalService.cancel(req.runId, session) }),
   trial: (req, { session }) => {
     const { ref } = session.requireProject();
     const t = evalService.trial(ref.root, req);
-    if (!t) throw new HandlerError('not-found', `no stored trial ${req.index + 1} of ${req.skill}/${req.eval} on ${req.runner} in run ${req.runId}`);
+    if (!t)
+      throw new HandlerError(
+        'not-found',
+        `no stored trial ${req.index + 1} of ${req.skill}/${req.eval} on ${req.runner} in run ${req.runId}`,
+      );
     return { ...t, trial: trialView(t.trial), entries: t.entries.map((e) => ({ ...e })) };
   },
   history: (req, { session }) => {
@@ -53,5 +71,13 @@ function trialView(t: Stored['trialResults'][number]) {
 
 function view(x: { runId: string; result: Stored }) {
   const r = x.result;
-  return { runId: x.runId, result: { ...r, assertions: r.assertions.map((a) => ({ ...a })), trialResults: r.trialResults.map(trialView), ...(r.trigger ? { trigger: { ...r.trigger } } : {}) } };
+  return {
+    runId: x.runId,
+    result: {
+      ...r,
+      assertions: r.assertions.map((a) => ({ ...a })),
+      trialResults: r.trialResults.map(trialView),
+      ...(r.trigger ? { trigger: { ...r.trigger } } : {}),
+    },
+  };
 }

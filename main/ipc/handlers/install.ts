@@ -63,11 +63,17 @@ function projectRoot(ctx: HandlerContext): string {
 }
 
 /** The live review `id` of this session for the open project, or a `not-found` error. */
-function takeReview(ctx: HandlerContext, id: string, kind: Pending['kind']): { pending: Pending; map: Map<string, Pending> } {
+function takeReview(
+  ctx: HandlerContext,
+  id: string,
+  kind: Pending['kind'],
+): { pending: Pending; map: Map<string, Pending> } {
   const map = pendingOf(ctx.session);
   const pending = map.get(id);
-  if (!pending || pending.kind !== kind) throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
-  if (pending.project !== projectRoot(ctx)) throw new HandlerError('forbidden', 'this review was made for another project — review the source again');
+  if (!pending || pending.kind !== kind)
+    throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
+  if (pending.project !== projectRoot(ctx))
+    throw new HandlerError('forbidden', 'this review was made for another project — review the source again');
   return { pending, map };
 }
 
@@ -77,10 +83,13 @@ function takeReview(ctx: HandlerContext, id: string, kind: Pending['kind']): { p
  */
 export function liveReview(ctx: HandlerContext, id: string): { project: string; staged: StagedInstall } {
   const pending = pendingOf(ctx.session).get(id);
-  if (!pending) throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
-  if (pending.project !== projectRoot(ctx)) throw new HandlerError('forbidden', 'this review was made for another project — review the source again');
+  if (!pending)
+    throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
+  if (pending.project !== projectRoot(ctx))
+    throw new HandlerError('forbidden', 'this review was made for another project — review the source again');
   const staged = pending.staged ?? stagedOf(id);
-  if (!staged) throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
+  if (!staged)
+    throw new HandlerError('not-found', 'this review has expired or was already used — review the source again');
   return { project: pending.project, staged };
 }
 
@@ -92,7 +101,11 @@ function refuseUnapprovable(review: InstallReview, integrity: string): void {
       `blocked — ${review.blockers.length} safety or policy finding(s) (${review.blockers[0]}); a blocked review cannot be approved`,
     );
   }
-  if (integrity !== review.integrity) throw new HandlerError('forbidden', `the approval names ${integrity}, but the review is ${review.integrity} — nothing installed`);
+  if (integrity !== review.integrity)
+    throw new HandlerError(
+      'forbidden',
+      `the approval names ${integrity}, but the review is ${review.integrity} — nothing installed`,
+    );
 }
 
 function firstLine(e: unknown): string {
@@ -107,7 +120,13 @@ function asHandlerError(e: unknown, what: string): HandlerError {
   return new HandlerError('internal', `${what}: ${firstLine(e)}`);
 }
 
-function progress(ctx: HandlerContext, id: string | undefined, label: string, done: number, total: number | null): Promise<void> {
+function progress(
+  ctx: HandlerContext,
+  id: string | undefined,
+  label: string,
+  done: number,
+  total: number | null,
+): Promise<void> {
   if (id === undefined) return Promise.resolve();
   ctx.session.emit('progress', { id, label, done, total });
   // Let the event leave before the (synchronous) fetch holds the thread.
@@ -118,7 +137,12 @@ function progress(ctx: HandlerContext, id: string | undefined, label: string, do
 function locationsOf(skill: Skill | undefined): Map<string, Location[]> {
   const out = new Map<string, Location[]>();
   if (!skill) return out;
-  for (const c of lintSkill(skill)) if (c.status !== 'pass' && c.locations?.length) out.set(c.id, c.locations.map((l) => ({ ...l })));
+  for (const c of lintSkill(skill))
+    if (c.status !== 'pass' && c.locations?.length)
+      out.set(
+        c.id,
+        c.locations.map((l) => ({ ...l })),
+      );
   return out;
 }
 
@@ -130,15 +154,31 @@ function standingDelta(project: string, incoming: readonly Skill[]): ReviewView[
     const view = diskProject(project);
     const names = new Set(incoming.map((s) => s.manifest.skill.name));
     const before = planCompile({ skills, failures, config, project: view }).standing;
-    const after = planCompile({ skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming], failures, config, project: view }).standing;
-    return after.map((a) => ({ target: a.target, loading: a.loading, before: before.find((b) => b.target === a.target)?.tokens ?? 0, after: a.tokens }));
+    const after = planCompile({
+      skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming],
+      failures,
+      config,
+      project: view,
+    }).standing;
+    return after.map((a) => ({
+      target: a.target,
+      loading: a.loading,
+      before: before.find((b) => b.target === a.target)?.tokens ?? 0,
+      after: a.tokens,
+    }));
   } catch {
     return [];
   }
 }
 
 /** The review as the dialog gets it: the service's object field for field, plus locations and standing per target. */
-function toView(id: string, review: InstallReview, staged: StagedInstall | undefined, project: string, diffs?: ReviewView['diffs']): ReviewView {
+function toView(
+  id: string,
+  review: InstallReview,
+  staged: StagedInstall | undefined,
+  project: string,
+  diffs?: ReviewView['diffs'],
+): ReviewView {
   const skills = new Map((staged?.nodes ?? []).map((n) => [n.name, n]));
   const incoming = (staged?.nodes ?? []).filter((n) => n.stagedDir !== undefined).map((n) => n.skill);
   return {
@@ -153,8 +193,19 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
       return {
         ...n,
         source: { ...n.source },
-        manifest: { ...n.manifest, commands: [...n.manifest.commands], events: [...n.manifest.events], produces: [...n.manifest.produces], consumes: [...n.manifest.consumes], scripts: [...n.manifest.scripts], mcpServers: n.manifest.mcpServers.map((s) => ({ ...s, tools: [...s.tools] })) },
-        permissions: n.permissions.map((p) => ({ ...p, ...(p.enforcement ? { enforcement: { ...p.enforcement } } : {}) })),
+        manifest: {
+          ...n.manifest,
+          commands: [...n.manifest.commands],
+          events: [...n.manifest.events],
+          produces: [...n.manifest.produces],
+          consumes: [...n.manifest.consumes],
+          scripts: [...n.manifest.scripts],
+          mcpServers: n.manifest.mcpServers.map((s) => ({ ...s, tools: [...s.tools] })),
+        },
+        permissions: n.permissions.map((p) => ({
+          ...p,
+          ...(p.enforcement ? { enforcement: { ...p.enforcement } } : {}),
+        })),
         requires: [...n.requires],
         lint: n.lint.map(finding),
         safety: n.safety.map(finding),
@@ -172,7 +223,15 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
     ...(review.changes ? { changes: review.changes.map((c) => ({ ...c })) } : {}),
     ...(review.fileChanges ? { fileChanges: review.fileChanges.map((c) => ({ ...c })) } : {}),
     ...(diffs ? { diffs } : {}),
-    ...(review.compile ? { compile: { writes: [...review.compile.writes], prunes: [...review.compile.prunes], errors: [...review.compile.errors] } } : {}),
+    ...(review.compile
+      ? {
+          compile: {
+            writes: [...review.compile.writes],
+            prunes: [...review.compile.prunes],
+            errors: [...review.compile.errors],
+          },
+        }
+      : {}),
     agents: (review.agents ?? []).map((a) => ({ ...a })),
     standing: standingDelta(project, incoming),
     integrity: review.integrity,
@@ -182,7 +241,14 @@ function toView(id: string, review: InstallReview, staged: StagedInstall | undef
 const MAX_DIFF = 20_000;
 const MAX_DIFFS = 200_000;
 
-async function reviewInstall(ctx: HandlerContext, project: string, source: string, progressId: string | undefined, step: number, total: number): Promise<ReviewView> {
+async function reviewInstall(
+  ctx: HandlerContext,
+  project: string,
+  source: string,
+  progressId: string | undefined,
+  step: number,
+  total: number,
+): Promise<ReviewView> {
   await progress(ctx, progressId, `fetching ${source} and checking it`, step, total);
   let begun: Awaited<ReturnType<typeof beginInstall>>;
   try {
@@ -214,7 +280,13 @@ export const installHandlers: AreaHandlers<'install'> = {
     if (fresh.review.integrity !== pending.review.integrity) {
       drop(map, req.id);
       await progress(ctx, req.progressId, 'the source changed — new review', 1, 3);
-      map.set(fresh.id, { kind: 'install', project: pending.project, source: pending.source, review: fresh.review, at: Date.now() });
+      map.set(fresh.id, {
+        kind: 'install',
+        project: pending.project,
+        source: pending.source,
+        review: fresh.review,
+        at: Date.now(),
+      });
       return {
         outcome: 'changed' as const,
         message: `the source changed since you reviewed it (was ${pending.review.integrity.slice(0, 19)}…, now ${fresh.review.integrity.slice(0, 19)}…) — nothing installed; read the new review`,
@@ -271,12 +343,18 @@ export const installHandlers: AreaHandlers<'install'> = {
     } finally {
       staged.dispose();
     }
-    return { outcome: 'updated' as const, updated: pending.review.root, version: pending.review.nodes[0]!.version, notes };
+    return {
+      outcome: 'updated' as const,
+      updated: pending.review.root,
+      version: pending.review.nodes[0]!.version,
+      notes,
+    };
   },
 
   planRemove: (req, ctx) => {
     const project = projectRoot(ctx);
-    if (!installedSkills(project).some((s) => s.nameHint === req.name)) throw new HandlerError('not-found', `${req.name} is not installed`);
+    if (!installedSkills(project).some((s) => s.nameHint === req.name))
+      throw new HandlerError('not-found', `${req.name} is not installed`);
     try {
       const plan = planRemove(project, req.name);
       const entry = readLockOrThrow(project).entries.find((e) => e.name === req.name);
@@ -299,13 +377,21 @@ export const installHandlers: AreaHandlers<'install'> = {
     try {
       return await withProjectLock(project, `remove (app) ${req.name}`, async () => {
         notes.push(...recover(project));
-        if (!installedSkills(project).some((s) => s.nameHint === req.name)) throw new HandlerError('not-found', `${req.name} is not installed (removed meanwhile?)`);
+        if (!installedSkills(project).some((s) => s.nameHint === req.name))
+          throw new HandlerError('not-found', `${req.name} is not installed (removed meanwhile?)`);
         const plan = planRemove(project, req.name);
         if (plan.dependents.length) {
-          throw new HandlerError('forbidden', `cannot remove ${req.name}: ${plan.dependents.join(', ')} depend${plan.dependents.length === 1 ? 's' : ''} on it — remove ${plan.dependents.length === 1 ? 'that' : 'those'} first`);
+          throw new HandlerError(
+            'forbidden',
+            `cannot remove ${req.name}: ${plan.dependents.join(', ')} depend${plan.dependents.length === 1 ? 's' : ''} on it — remove ${plan.dependents.length === 1 ? 'that' : 'those'} first`,
+          );
         }
         const extra = req.orphans.filter((o) => !plan.orphans.includes(o));
-        if (extra.length) throw new HandlerError('forbidden', `${extra.join(', ')}: not an orphaned dependency of ${req.name} — nothing removed`);
+        if (extra.length)
+          throw new HandlerError(
+            'forbidden',
+            `${extra.join(', ')}: not an orphaned dependency of ${req.name} — nothing removed`,
+          );
         const names = [req.name, ...req.orphans];
         applyRemove(project, names);
         await recompileAfterChange(project, (t) => notes.push(t.trim()), 'remove');
@@ -318,7 +404,12 @@ export const installHandlers: AreaHandlers<'install'> = {
 };
 
 /** Refetch a pinned skill and build its update review (kept in this session until applied or cancelled). */
-async function reviewUpdate(ctx: HandlerContext, project: string, name: string, progressId: string | undefined): Promise<UpdateCheck> {
+async function reviewUpdate(
+  ctx: HandlerContext,
+  project: string,
+  name: string,
+  progressId: string | undefined,
+): Promise<UpdateCheck> {
   const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
   if (!entry) throw new HandlerError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
   await progress(ctx, progressId, `refetching ${entry.source}`, 0, 2);
@@ -326,7 +417,12 @@ async function reviewUpdate(ctx: HandlerContext, project: string, name: string, 
   if (c.kind === 'failed') throw new HandlerError('invalid-request', `update: ${c.message.split('\n')[0]}`);
   if (c.kind === 'up-to-date') {
     await progress(ctx, progressId, 'up to date', 2, 2);
-    return { status: 'up-to-date' as const, name: entry.name, version: entry.version, ...(c.note ? { note: c.note } : {}) };
+    return {
+      status: 'up-to-date' as const,
+      name: entry.name,
+      version: entry.version,
+      ...(c.note ? { note: c.note } : {}),
+    };
   }
   let review: InstallReview;
   try {
@@ -346,19 +442,38 @@ async function reviewUpdate(ctx: HandlerContext, project: string, name: string, 
     budget -= d.length;
     diffs.push({ path: f.path, diff: d });
   }
-  pendingOf(ctx.session).set(c.staged.id, { kind: 'update', project, source: entry.source, review, staged: c.staged, at: Date.now() });
+  pendingOf(ctx.session).set(c.staged.id, {
+    kind: 'update',
+    project,
+    source: entry.source,
+    review,
+    staged: c.staged,
+    at: Date.now(),
+  });
   const view = toView(c.staged.id, review, c.staged, project, diffs);
   await progress(ctx, progressId, 'review ready', 2, 2);
   return { status: 'changed' as const, name: entry.name, from: entry.version, localEdits: c.localEdits, review: view };
 }
 
 /** The compile plan once `names` are gone. */
-function compileWithout(project: string, names: readonly string[]): { writes: string[]; prunes: string[]; errors: string[] } {
+function compileWithout(
+  project: string,
+  names: readonly string[],
+): { writes: string[]; prunes: string[]; errors: string[] } {
   try {
     const config = projectConfigOrThrow(project);
     const { skills, failures } = loadInstalled(project);
-    const plan = planCompile({ skills: skills.filter((s) => !names.includes(s.manifest.skill.name)), failures, config, project: diskProject(project) });
-    return { writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path), prunes: plan.prune.map((p) => p.path), errors: [...plan.errors] };
+    const plan = planCompile({
+      skills: skills.filter((s) => !names.includes(s.manifest.skill.name)),
+      failures,
+      config,
+      project: diskProject(project),
+    });
+    return {
+      writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path),
+      prunes: plan.prune.map((p) => p.path),
+      errors: [...plan.errors],
+    };
   } catch (e) {
     return { writes: [], prunes: [], errors: [firstLine(e)] };
   }

@@ -22,13 +22,27 @@ export const reviewHandlers: AreaHandlers<'review'> = {
   files: (req, ctx) => {
     const { node } = nodeOf(ctx, req.id, req.skill);
     const checks = lintSkill(node.skill);
-    const count = (path: string) => checks.reduce((n, c) => n + (c.status === 'pass' ? 0 : (c.locations ?? []).filter((l) => l.file === path).length), 0);
+    const count = (path: string) =>
+      checks.reduce(
+        (n, c) => n + (c.status === 'pass' ? 0 : (c.locations ?? []).filter((l) => l.file === path).length),
+        0,
+      );
     return {
-      files: node.skill.tree.entries.flatMap((e): { path: string; kind: 'text' | 'binary' | 'symlink'; bytes: number; findings: number }[] => {
-        if (e.kind === 'dir') return [];
-        if (e.kind === 'symlink') return [{ path: e.path, kind: 'symlink', bytes: e.target.length, findings: count(e.path) }];
-        return [{ path: e.path, kind: isBinary(e.bytes) ? 'binary' : 'text', bytes: e.bytes.length, findings: count(e.path) }];
-      }),
+      files: node.skill.tree.entries.flatMap(
+        (e): { path: string; kind: 'text' | 'binary' | 'symlink'; bytes: number; findings: number }[] => {
+          if (e.kind === 'dir') return [];
+          if (e.kind === 'symlink')
+            return [{ path: e.path, kind: 'symlink', bytes: e.target.length, findings: count(e.path) }];
+          return [
+            {
+              path: e.path,
+              kind: isBinary(e.bytes) ? 'binary' : 'text',
+              bytes: e.bytes.length,
+              findings: count(e.path),
+            },
+          ];
+        },
+      ),
     };
   },
 
@@ -37,18 +51,47 @@ export const reviewHandlers: AreaHandlers<'review'> = {
     const entry = node.skill.tree.entries.find((e) => e.path === req.path && e.kind !== 'dir');
     if (!entry || entry.kind === 'dir') throw new HandlerError('not-found', `${req.skill} has no file ${req.path}`);
     const findings = lintSkill(node.skill).flatMap((c) =>
-      c.status === 'pass' ? [] : (c.locations ?? []).filter((l) => l.file === req.path).map((l) => ({ check: c.id, status: c.status as 'warn' | 'fail', detail: c.detail ?? c.id, location: { ...l } })),
+      c.status === 'pass'
+        ? []
+        : (c.locations ?? [])
+            .filter((l) => l.file === req.path)
+            .map((l) => ({
+              check: c.id,
+              status: c.status as 'warn' | 'fail',
+              detail: c.detail ?? c.id,
+              location: { ...l },
+            })),
     );
     const base = { skill: req.skill, path: req.path, findings };
-    if (entry.kind === 'symlink') return { ...base, kind: 'symlink', bytes: entry.target.length, truncated: false, target: entry.target } satisfies StagedFile;
-    if (isBinary(entry.bytes)) return { ...base, kind: 'binary', bytes: entry.bytes.length, truncated: false } satisfies StagedFile;
+    if (entry.kind === 'symlink')
+      return {
+        ...base,
+        kind: 'symlink',
+        bytes: entry.target.length,
+        truncated: false,
+        target: entry.target,
+      } satisfies StagedFile;
+    if (isBinary(entry.bytes))
+      return { ...base, kind: 'binary', bytes: entry.bytes.length, truncated: false } satisfies StagedFile;
     const cut = entry.bytes.length > MAX_TEXT;
-    return { ...base, kind: 'text', bytes: entry.bytes.length, text: decodeLenient(cut ? entry.bytes.subarray(0, MAX_TEXT) : entry.bytes).text, truncated: cut } satisfies StagedFile;
+    return {
+      ...base,
+      kind: 'text',
+      bytes: entry.bytes.length,
+      text: decodeLenient(cut ? entry.bytes.subarray(0, MAX_TEXT) : entry.bytes).text,
+      truncated: cut,
+    } satisfies StagedFile;
   },
 
   acceptFinding: (req, ctx) => {
     const { project, node } = nodeOf(ctx, req.id, req.skill);
-    const r = acceptFinding(project, node.skill, node.integrity, { check: req.check, file: req.file, line: req.line, by: req.by, reason: req.reason });
+    const r = acceptFinding(project, node.skill, node.integrity, {
+      check: req.check,
+      file: req.file,
+      line: req.line,
+      by: req.by,
+      reason: req.reason,
+    });
     if (!r.ok) throw new HandlerError('forbidden', r.message);
     return { entry: { ...r.entry } };
   },

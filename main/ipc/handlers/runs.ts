@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { AuditEntry, type PlanAnswer, type Refusal, type RunPlanView, type RunTarget } from '../../../shared/ipc/channels/runs';
+import {
+  AuditEntry,
+  type PlanAnswer,
+  type Refusal,
+  type RunPlanView,
+  type RunTarget,
+} from '../../../shared/ipc/channels/runs';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
 import { describeBlocking } from '../../../shared/policy/verdict';
@@ -39,11 +45,24 @@ interface Ask {
 const askKey = (a: Ask): string => JSON.stringify([a.skill, a.mode, a.script ?? null, a.args]);
 
 function request(root: string, a: Ask, unconfined: boolean): RunRequest {
-  return { projectRoot: root, skill: a.skill, mode: a.mode, ...(a.script !== undefined ? { script: a.script } : {}), args: a.args, ...(unconfined ? { unconfined: true } : {}) };
+  return {
+    projectRoot: root,
+    skill: a.skill,
+    mode: a.mode,
+    ...(a.script !== undefined ? { script: a.script } : {}),
+    args: a.args,
+    ...(unconfined ? { unconfined: true } : {}),
+  };
 }
 
 function backendView(b: BackendStatus): RunPlanView['backend'] {
-  return { backend: b.backend, works: b.works, ...(b.path ? { path: b.path } : {}), ...(b.version ? { version: b.version } : {}), ...(b.reason ? { reason: b.reason } : {}) };
+  return {
+    backend: b.backend,
+    works: b.works,
+    ...(b.path ? { path: b.path } : {}),
+    ...(b.version ? { version: b.version } : {}),
+    ...(b.reason ? { reason: b.reason } : {}),
+  };
 }
 
 function planView(p: RunPlan): RunPlanView {
@@ -65,7 +84,11 @@ function planView(p: RunPlan): RunPlanView {
 }
 
 function refusalOf(p: Extract<Preparation, { ok: false }>): Refusal {
-  return { reason: p.refusal.reason, message: p.refusal.message, ...(p.refusal.rows ? { rows: p.refusal.rows.map((r) => ({ ...r })) } : {}) };
+  return {
+    reason: p.refusal.reason,
+    message: p.refusal.message,
+    ...(p.refusal.rows ? { rows: p.refusal.rows.map((r) => ({ ...r })) } : {}),
+  };
 }
 
 /** Plan without running: the scratch folder prepareRun made is removed again. */
@@ -95,7 +118,18 @@ export const runsHandlers: AreaHandlers<'runs'> = {
     const backend = await probeBackend(host, { version: true });
     const skills: RunTarget[] = [];
     for (const l of installedSkills(ref.root)) {
-      const base: RunTarget = { dir: l.nameHint, name: l.nameHint, version: null, mode: null, scripts: [], permissions: null, produces: [], rows: [], problem: null, verdict: null };
+      const base: RunTarget = {
+        dir: l.nameHint,
+        name: l.nameHint,
+        version: null,
+        mode: null,
+        scripts: [],
+        permissions: null,
+        produces: [],
+        rows: [],
+        problem: null,
+        verdict: null,
+      };
       if (l.kind !== 'folder') {
         skills.push({ ...base, problem: l.problem });
         continue;
@@ -107,7 +141,10 @@ export const runsHandlers: AreaHandlers<'runs'> = {
         continue;
       }
       const m = loaded.value.manifest;
-      const report = await probeReport(host, { permissions: m.permissions, producesArtifacts: m.artifacts.produces.length > 0 });
+      const report = await probeReport(host, {
+        permissions: m.permissions,
+        producesArtifacts: m.artifacts.produces.length > 0,
+      });
       const v = verdictFor(ref.root, l.nameHint);
       skills.push({
         ...base,
@@ -119,7 +156,15 @@ export const runsHandlers: AreaHandlers<'runs'> = {
         produces: [...m.artifacts.produces],
         rows: report.rows.map((r) => ({ ...r })),
         ...(v.ok
-          ? { verdict: { status: v.verdict.status, failures: v.verdict.failures, warnings: v.verdict.warnings, blocking: v.verdict.blocking.map((b) => describeBlocking(l.nameHint, b)), accepted: v.verdict.accepted.length } }
+          ? {
+              verdict: {
+                status: v.verdict.status,
+                failures: v.verdict.failures,
+                warnings: v.verdict.warnings,
+                blocking: v.verdict.blocking.map((b) => describeBlocking(l.nameHint, b)),
+                accepted: v.verdict.accepted.length,
+              },
+            }
           : {}),
       });
     }
@@ -148,8 +193,16 @@ export const runsHandlers: AreaHandlers<'runs'> = {
       const o = overrides.get(req.overrideToken);
       // Consumed whatever happens next: an override is good for one attempt only.
       overrides.delete(req.overrideToken);
-      if (!o || o.session !== session) throw new HandlerError('forbidden', 'this override was not shown in this window, was already used or has expired — review the override again');
-      if (o.key !== askKey(req)) throw new HandlerError('forbidden', 'the override was shown for a different skill, script or arguments — review the override again');
+      if (!o || o.session !== session)
+        throw new HandlerError(
+          'forbidden',
+          'this override was not shown in this window, was already used or has expired — review the override again',
+        );
+      if (o.key !== askKey(req))
+        throw new HandlerError(
+          'forbidden',
+          'the override was shown for a different skill, script or arguments — review the override again',
+        );
       unconfined = true;
       shown = o.argv;
     }
@@ -168,7 +221,10 @@ export const runsHandlers: AreaHandlers<'runs'> = {
     const plan = planView(prepared.plan);
     if (shown !== undefined && shown !== shownKey(plan)) {
       if (prepared.runDir) rmSync(prepared.runDir, { recursive: true, force: true });
-      throw new HandlerError('forbidden', 'what would run changed since the override was shown — review the override again');
+      throw new HandlerError(
+        'forbidden',
+        'what would run changed since the override was shown — review the override again',
+      );
     }
     const runId = prepared.plan.runId;
     const controller = new AbortController();
@@ -178,9 +234,12 @@ export const runsHandlers: AreaHandlers<'runs'> = {
       void executeRun(prepared, {
         signal: controller.signal,
         onEvent: (e) => {
-          if (e.type === 'started') session.emit('run.status', { runId, type: 'started', at: new Date().toISOString() });
-          else if (e.type === 'stdout' || e.type === 'stderr') session.emit('run.output', { runId, stream: e.type, chunk: e.text });
-          else if (e.type === 'truncated') session.emit('run.status', { runId, type: 'truncated', stream: e.stream, limitBytes: e.limitBytes });
+          if (e.type === 'started')
+            session.emit('run.status', { runId, type: 'started', at: new Date().toISOString() });
+          else if (e.type === 'stdout' || e.type === 'stderr')
+            session.emit('run.output', { runId, stream: e.type, chunk: e.text });
+          else if (e.type === 'truncated')
+            session.emit('run.status', { runId, type: 'truncated', stream: e.stream, limitBytes: e.limitBytes });
           else if (e.type === 'exit') {
             const r = e.result;
             session.emit('run.status', {

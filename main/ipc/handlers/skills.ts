@@ -16,13 +16,16 @@ export const skillsHandlers: AreaHandlers<'skills'> = {
     const rel = `${SKILLS_DIR}/${req.dir}`;
     const abs = resolveInside(ref.root, rel);
     if (!abs) throw new HandlerError('outside-project', `${req.dir}: resolves outside the open project`);
-    if (!existsSync(abs) || !lstatSync(abs).isDirectory()) throw new HandlerError('not-found', `${req.dir}: no such installed skill`);
+    if (!existsSync(abs) || !lstatSync(abs).isDirectory())
+      throw new HandlerError('not-found', `${req.dir}: no such installed skill`);
     const location = installedSkills(ref.root).find((l) => l.nameHint === req.dir);
     if (!location) throw new HandlerError('not-found', `${req.dir}: no such installed skill`);
     // The options every verdict uses (dashboard rows, review, run), so the drawer's checks add up to the row's counts.
     const report = checkLocation(location, { schema: false, evals: false });
     const tree = readSkillTree(abs, location.display);
-    const files = tree.ok ? tree.value.entries.flatMap((e) => (e.kind === 'file' ? [{ path: e.path, bytes: e.bytes.length }] : [])) : [];
+    const files = tree.ok
+      ? tree.value.entries.flatMap((e) => (e.kind === 'file' ? [{ path: e.path, bytes: e.bytes.length }] : []))
+      : [];
     const text = (name: string): string | null => {
       if (!tree.ok) return null;
       const entry = tree.value.entries.find((e) => e.path === name);

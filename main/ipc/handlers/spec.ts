@@ -57,7 +57,13 @@ export function validateSpecText(text: string, shownPath: string, files: SpecFil
     validateSidecars(spec, files);
     return { ok: true, tests: spec.tests.length, rules: spec.rules.length, routes: spec.routes.length };
   } catch (e) {
-    if (e instanceof SpecError) return { ok: false, kind: e.kind, message: e.message, ...(e.position ? { line: e.position.line, column: e.position.column } : {}) };
+    if (e instanceof SpecError)
+      return {
+        ok: false,
+        kind: e.kind,
+        message: e.message,
+        ...(e.position ? { line: e.position.line, column: e.position.column } : {}),
+      };
     throw e;
   }
 }
@@ -78,7 +84,9 @@ export const specHandlers: AreaHandlers<'spec'> = {
       try {
         const st = lstatSync(abs);
         if (!st.isFile() || !resolveInside(ref.root, abs)) return [];
-        return [{ dir: l.nameHint, path: `${SKILLS_DIR}/${l.nameHint}/${SPEC_FILE}`.split('\\').join('/'), bytes: st.size }];
+        return [
+          { dir: l.nameHint, path: `${SKILLS_DIR}/${l.nameHint}/${SPEC_FILE}`.split('\\').join('/'), bytes: st.size },
+        ];
       } catch {
         return [];
       }
@@ -95,12 +103,21 @@ export const specHandlers: AreaHandlers<'spec'> = {
       throw new HandlerError('not-found', `${rel}: ${req.dir} has no ${SPEC_FILE}`);
     }
     if (!st.isFile()) throw new HandlerError('not-found', `${rel}: is not a regular file`);
-    if (st.size > MAX_SPEC_BYTES) throw new HandlerError('unsupported', `${rel}: ${st.size} bytes; a skill spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MiB`);
+    if (st.size > MAX_SPEC_BYTES)
+      throw new HandlerError(
+        'unsupported',
+        `${rel}: ${st.size} bytes; a skill spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MiB`,
+      );
     const bytes = readFileSync(abs);
     const bad = firstInvalidUtf8(bytes);
     if (bad !== -1) throw new HandlerError('unsupported', `${rel}: not valid UTF-8 (invalid sequence at byte ${bad})`);
     const text = decoder.decode(bytes);
     const specDirRel = `${SKILLS_DIR}/${req.dir}`;
-    return { dir: req.dir, path: rel, text, validation: validateSpecText(text, rel, containedSpecFiles(ref.root, specDirRel)) };
+    return {
+      dir: req.dir,
+      path: rel,
+      text,
+      validation: validateSpecText(text, rel, containedSpecFiles(ref.root, specDirRel)),
+    };
   },
 };

@@ -5,7 +5,8 @@ import { openProjectDir, type ProjectDir } from '../fs/inside';
 /** Temp files held open at once (each is flushed while open, then closed). */
 const CHUNK = 128;
 
-const flush = (fd: number): Promise<void> => new Promise((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
+const flush = (fd: number): Promise<void> =>
+  new Promise((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
 
 interface Item {
   readonly dir: string;
@@ -15,7 +16,11 @@ interface Item {
 }
 
 /** Run `fn` on each folder's items with that folder opened inside the project (one folder open at a time). */
-async function byFolder<T extends { readonly dir: string }>(root: string, items: readonly T[], fn: (dir: ProjectDir, items: T[]) => void | Promise<void>): Promise<void> {
+async function byFolder<T extends { readonly dir: string }>(
+  root: string,
+  items: readonly T[],
+  fn: (dir: ProjectDir, items: T[]) => void | Promise<void>,
+): Promise<void> {
   const groups = new Map<string, T[]>();
   for (const i of items) {
     const g = groups.get(i.dir);
@@ -45,7 +50,11 @@ async function byFolder<T extends { readonly dir: string }>(root: string, items:
  * — for scratch copies such as the differential test's thousand throw-away projects.
  * `executable` files get mode 0755, the others 0644.
  */
-export async function writeFilesInside(root: string, files: readonly { rel: string; data: string | Uint8Array; executable?: boolean }[], durable = true): Promise<void> {
+export async function writeFilesInside(
+  root: string,
+  files: readonly { rel: string; data: string | Uint8Array; executable?: boolean }[],
+  durable = true,
+): Promise<void> {
   const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
   const items: Item[] = files.map((f) => {
     const parts = f.rel.split('/');
@@ -61,7 +70,11 @@ export async function writeFilesInside(root: string, files: readonly { rel: stri
         await byFolder(root, items.slice(start, start + CHUNK), (dir, group) => {
           for (const f of group) {
             const mode = f.executable ? 0o755 : 0o644;
-            const fd = openSync(dir.at(tmpOf(f.name)), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+            const fd = openSync(
+              dir.at(tmpOf(f.name)),
+              constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+              mode,
+            );
             open.push(fd);
             // The umask may have cleared bits: a delivered script keeps exactly its execute bits.
             if (f.executable) fchmodSync(fd, mode);

@@ -27,7 +27,10 @@ export function planProject(root: string): CompilePlan {
  * Compile the project (the entry install/remove call afterwards). With `dryRun`, or when
  * the plan has errors, nothing is written. `durable: false` skips fsync (scratch projects).
  */
-export async function compileProject(root: string, options: { dryRun?: boolean; durable?: boolean } = {}): Promise<CompileResult> {
+export async function compileProject(
+  root: string,
+  options: { dryRun?: boolean; durable?: boolean } = {},
+): Promise<CompileResult> {
   const plan = planProject(root);
   if (options.dryRun || plan.errors.length) return { plan };
   return { plan, applied: await applyPlan(root, plan, { durable: options.durable !== false }) };
@@ -45,7 +48,8 @@ export function compiledDrift(root: string): { drift: DriftEntry[]; errors: read
   if (plan.errors.length) return { drift: [], errors: plan.errors };
   const view = diskProject(root);
   const drift: DriftEntry[] = [];
-  for (const f of [...plan.write, ...plan.merge]) if (f.changed) drift.push({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' });
+  for (const f of [...plan.write, ...plan.merge])
+    if (f.changed) drift.push({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' });
   for (const p of plan.prune) drift.push({ path: p.path, kind: 'stale' });
   // A hand-written file where compile would write is left alone — and the output is not in sync.
   for (const c of plan.conflicts) drift.push({ path: c.path, kind: 'differs' });

@@ -24,7 +24,11 @@ export class ContainmentError extends Error {}
  * interrupted compile leaves every file old or new. A file is deleted only if it still
  * carries the generated header (or, for a delivered script, still holds the delivered bytes).
  */
-export async function applyPlan(root: string, plan: CompilePlan, options: { durable?: boolean } = {}): Promise<Applied> {
+export async function applyPlan(
+  root: string,
+  plan: CompilePlan,
+  options: { durable?: boolean } = {},
+): Promise<Applied> {
   if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
   const inside = containment(root);

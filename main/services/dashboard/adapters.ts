@@ -26,7 +26,14 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
       const configured = new Set(config.targets ?? []);
       const problems: Problem[] = [];
       const unknown = [...configured].filter((id) => !TARGETS.some((t) => t.id === id));
-      if (unknown.length) problems.push({ severity: 'error', skill: null, source: 'targets', message: `unknown target(s) in kitbash.toml: ${unknown.join(', ')}`, file: 'kitbash.toml' });
+      if (unknown.length)
+        problems.push({
+          severity: 'error',
+          skill: null,
+          source: 'targets',
+          message: `unknown target(s) in kitbash.toml: ${unknown.join(', ')}`,
+          file: 'kitbash.toml',
+        });
       const targets: TargetInfo[] = TARGETS.map((t) => ({
         id: t.id,
         label: t.agent,
@@ -42,7 +49,8 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
       });
       for (const t of TARGETS.filter((x) => active.has(x.id))) {
         const r = listingReport(ready, t);
-        for (const message of r ? listingWarnings(r) : []) problems.push({ severity: 'warning', skill: null, source: 'targets', message });
+        for (const message of r ? listingWarnings(r) : [])
+          problems.push({ severity: 'warning', skill: null, source: 'targets', message });
       }
       return { targets, problems };
     },
@@ -64,17 +72,36 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
       let unpinned = 0;
       for (const s of st.skills) {
         const dir = basename(s.folder);
-        const state: PinState = s.lock === 'ok' ? 'locked' : s.lock === 'drift' ? 'drift' : s.pin ? 'drift' : 'unlocked';
+        const state: PinState =
+          s.lock === 'ok' ? 'locked' : s.lock === 'drift' ? 'drift' : s.pin ? 'drift' : 'unlocked';
         perSkill.set(dir, { state, source: s.pin?.source ?? null });
         if (state === 'drift') {
           drift++;
-          problems.push({ severity: 'error', skill: dir, source: 'lock', message: `${s.name}: integrity drift — installed files differ from kitbash.lock` });
+          problems.push({
+            severity: 'error',
+            skill: dir,
+            source: 'lock',
+            message: `${s.name}: integrity drift — installed files differ from kitbash.lock`,
+          });
         } else if (state === 'unlocked') {
           unpinned++;
-          if (st.lockPresent) problems.push({ severity: 'warning', skill: dir, source: 'lock', message: `${s.name}: installed but not pinned in kitbash.lock` });
+          if (st.lockPresent)
+            problems.push({
+              severity: 'warning',
+              skill: dir,
+              source: 'lock',
+              message: `${s.name}: installed but not pinned in kitbash.lock`,
+            });
         }
       }
-      for (const e of st.missing) problems.push({ severity: 'error', skill: null, source: 'lock', message: `${e.name}: pinned in kitbash.lock but not installed`, file: 'kitbash.lock' });
+      for (const e of st.missing)
+        problems.push({
+          severity: 'error',
+          skill: null,
+          source: 'lock',
+          message: `${e.name}: pinned in kitbash.lock but not installed`,
+          file: 'kitbash.lock',
+        });
       const installed = st.skills.length;
       let card: StatusCard;
       if (!st.lockPresent) {
@@ -82,7 +109,16 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
           ? { state: 'warn', title: 'Lock', detail: `no kitbash.lock — ${installed} skill(s) not pinned` }
           : { state: 'none', title: 'Lock', detail: 'no kitbash.lock (nothing installed)' };
       } else if (drift || st.missing.length) {
-        card = { state: 'error', title: 'Lock', detail: [drift ? `${drift} skill(s) drifted` : '', st.missing.length ? `${st.missing.length} pinned but missing` : ''].filter(Boolean).join(' · ') };
+        card = {
+          state: 'error',
+          title: 'Lock',
+          detail: [
+            drift ? `${drift} skill(s) drifted` : '',
+            st.missing.length ? `${st.missing.length} pinned but missing` : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        };
       } else if (unpinned) {
         card = { state: 'warn', title: 'Lock', detail: `${installed - unpinned} pinned · ${unpinned} not pinned` };
       } else {
@@ -93,9 +129,15 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
 
     policy() {
       const st = status();
-      if (!st.policy) return { card: { state: 'none', title: 'Policy', detail: 'no [policy] in kitbash.toml' }, problems: [] };
+      if (!st.policy)
+        return { card: { state: 'none', title: 'Policy', detail: 'no [policy] in kitbash.toml' }, problems: [] };
       const dirOf = new Map(st.skills.map((s) => [s.name, basename(s.folder)]));
-      const problems: Problem[] = st.policyViolations.map((v) => ({ severity: 'error' as const, skill: dirOf.get(v.skill) ?? null, source: 'policy', message: v.message }));
+      const problems: Problem[] = st.policyViolations.map((v) => ({
+        severity: 'error' as const,
+        skill: dirOf.get(v.skill) ?? null,
+        source: 'policy',
+        message: v.message,
+      }));
       const card: StatusCard = problems.length
         ? { state: 'error', title: 'Policy', detail: `${problems.length} violation(s) of [policy]` }
         : { state: 'ok', title: 'Policy', detail: 'every installed skill satisfies [policy]' };
@@ -109,29 +151,80 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
         const dirOf = new Map(st.skills.map((s) => [s.name, basename(s.folder)]));
         const skillOf = (m: string) => dirOf.get(/^([a-z0-9][a-z0-9-]*): /.exec(m)?.[1] ?? '') ?? null;
         return {
-          card: { state: 'error', title: 'Compiled output', detail: st.compileErrors.length === 1 ? st.compileErrors[0]! : `compile refuses: ${st.compileErrors.length} problem(s), first: ${st.compileErrors[0]}` },
-          problems: st.compileErrors.map((m) => ({ severity: 'error' as const, skill: skillOf(m), source: 'compile', message: m })),
+          card: {
+            state: 'error',
+            title: 'Compiled output',
+            detail:
+              st.compileErrors.length === 1
+                ? st.compileErrors[0]!
+                : `compile refuses: ${st.compileErrors.length} problem(s), first: ${st.compileErrors[0]}`,
+          },
+          problems: st.compileErrors.map((m) => ({
+            severity: 'error' as const,
+            skill: skillOf(m),
+            source: 'compile',
+            message: m,
+          })),
         };
       }
-      if (!st.compiledDrift) return { card: { state: 'unavailable', title: 'Compiled output', detail: 'not checked (kitbash.toml could not be read)' }, problems: [] };
+      if (!st.compiledDrift)
+        return {
+          card: {
+            state: 'unavailable',
+            title: 'Compiled output',
+            detail: 'not checked (kitbash.toml could not be read)',
+          },
+          problems: [],
+        };
       const drift = st.compiledDrift;
-      if (drift.length === 0) return { card: { state: 'ok', title: 'Compiled output', detail: 'agent files match a fresh compile' }, problems: [] };
+      if (drift.length === 0)
+        return {
+          card: { state: 'ok', title: 'Compiled output', detail: 'agent files match a fresh compile' },
+          problems: [],
+        };
       const missing = drift.filter((d) => d.kind === 'missing');
       const changed = drift.filter((d) => d.kind !== 'missing');
       const problems: Problem[] = [];
       // Files compile has never written are one finding, not one per file.
       if (missing.length) {
-        const sample = missing.slice(0, 3).map((d) => d.path).join(', ');
-        problems.push({ severity: 'warning', skill: null, source: 'compile', message: `${missing.length} generated file(s) not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — Compile… on the dashboard writes them` });
+        const sample = missing
+          .slice(0, 3)
+          .map((d) => d.path)
+          .join(', ');
+        problems.push({
+          severity: 'warning',
+          skill: null,
+          source: 'compile',
+          message: `${missing.length} generated file(s) not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — Compile… on the dashboard writes them`,
+        });
       }
       for (const d of changed.slice(0, 20)) {
-        problems.push({ severity: 'warning', skill: null, source: 'compile', message: d.kind === 'stale' ? `${d.path}: stale — compile would prune it` : `${d.path}: differs from what compile writes (edited by hand?)`, file: d.path });
+        problems.push({
+          severity: 'warning',
+          skill: null,
+          source: 'compile',
+          message:
+            d.kind === 'stale'
+              ? `${d.path}: stale — compile would prune it`
+              : `${d.path}: differs from what compile writes (edited by hand?)`,
+          file: d.path,
+        });
       }
-      if (changed.length > 20) problems.push({ severity: 'warning', skill: null, source: 'compile', message: `… and ${changed.length - 20} more out-of-date file(s)` });
+      if (changed.length > 20)
+        problems.push({
+          severity: 'warning',
+          skill: null,
+          source: 'compile',
+          message: `… and ${changed.length - 20} more out-of-date file(s)`,
+        });
       const card: StatusCard =
         changed.length === 0
           ? { state: 'warn', title: 'Compiled output', detail: `not compiled yet — ${missing.length} file(s) to write` }
-          : { state: 'warn', title: 'Compiled output', detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — Compile… updates them` };
+          : {
+              state: 'warn',
+              title: 'Compiled output',
+              detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — Compile… updates them`,
+            };
       return { card, problems };
     },
   };

@@ -7,7 +7,10 @@ import { join } from 'node:path';
  * config folder. Electron is pointed at the same folder, so the desktop app and
  * `skillsmith serve` share one recent list.
  */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.SKILLSMITH_DATA_DIR) return env.SKILLSMITH_DATA_DIR;
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Skillsmith');
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Skillsmith');

@@ -16,7 +16,11 @@ export interface ScanEngines {
   /** Tokens the installed skill in folder `dir` adds to every session on `target`; null when unknown. */
   standing(dir: string, target: TargetInfo): number | null;
   /** Lock integrity: the card, and per installed skill folder its pin state and source. */
-  lock(): { card: StatusCard; perSkill: ReadonlyMap<string, { state: PinState; source: string | null }>; problems: Problem[] };
+  lock(): {
+    card: StatusCard;
+    perSkill: ReadonlyMap<string, { state: PinState; source: string | null }>;
+    problems: Problem[];
+  };
   /** `[policy]` against the installed skills. */
   policy(): { card: StatusCard; problems: Problem[] };
   /** Do the compiled agent files match what compile would write now? */

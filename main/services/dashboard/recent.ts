@@ -16,7 +16,13 @@ function parseStored(raw: unknown): StoredProject[] | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const { version, projects } = raw as { version?: unknown; projects?: unknown };
   if (version !== 1 || !Array.isArray(projects) || projects.length > 100) return undefined;
-  const ok = projects.every((p) => typeof p === 'object' && p !== null && typeof (p as StoredProject).path === 'string' && typeof (p as StoredProject).openedAt === 'string');
+  const ok = projects.every(
+    (p) =>
+      typeof p === 'object' &&
+      p !== null &&
+      typeof (p as StoredProject).path === 'string' &&
+      typeof (p as StoredProject).openedAt === 'string',
+  );
   return ok ? projects.map((p: StoredProject) => ({ path: p.path, openedAt: p.openedAt })) : undefined;
 }
 
@@ -44,7 +50,12 @@ export class RecentProjects {
   }
 
   list(): RecentProject[] {
-    return this.read().map((p) => ({ path: p.path, name: basename(p.path), openedAt: p.openedAt, exists: existsSync(p.path) }));
+    return this.read().map((p) => ({
+      path: p.path,
+      name: basename(p.path),
+      openedAt: p.openedAt,
+      exists: existsSync(p.path),
+    }));
   }
 
   /** The most recent project that still exists. */

@@ -28,7 +28,15 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
   const configRead = readProjectConfig(root);
   const config = configRead.ok ? configRead.value : EMPTY_CONFIG;
   const configError = configRead.ok ? null : formatLoadError(configRead.error);
-  if (configError) problems.push({ severity: 'error', skill: null, source: 'kitbash.toml', message: configError, file: 'kitbash.toml', ...(configRead.ok ? {} : lineOf(configRead.error.line)) });
+  if (configError)
+    problems.push({
+      severity: 'error',
+      skill: null,
+      source: 'kitbash.toml',
+      message: configError,
+      file: 'kitbash.toml',
+      ...(configRead.ok ? {} : lineOf(configRead.error.line)),
+    });
 
   const locations = installedSkills(root);
   const reports = checkAll(locations, { schema: false, evals: false });
@@ -38,7 +46,8 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
   const active = targets.filter((t) => t.active);
   const lock = engines.lock();
 
-  for (const p of config.exceptionProblems) problems.push({ severity: 'warning', skill: null, source: 'kitbash.toml', message: p, file: 'kitbash.toml' });
+  for (const p of config.exceptionProblems)
+    problems.push({ severity: 'warning', skill: null, source: 'kitbash.toml', message: p, file: 'kitbash.toml' });
 
   const skills: SkillRow[] = locations.map((location, i) => {
     const report = reports[i]!;
@@ -53,12 +62,17 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
     for (const c of report.checks) {
       if (c.status === 'pass') continue;
       const at = c.locations?.[0];
-      const accepted = c.status === 'fail' && !verdict.blocking.some((b) => b.id === c.id) ? verdict.accepted.filter((a) => a.id === c.id) : [];
+      const accepted =
+        c.status === 'fail' && !verdict.blocking.some((b) => b.id === c.id)
+          ? verdict.accepted.filter((a) => a.id === c.id)
+          : [];
       problems.push({
         severity: c.status === 'fail' && accepted.length === 0 ? 'error' : 'warning',
         skill: location.nameHint,
         source: c.id,
-        message: accepted.length ? `${c.detail ?? c.id} — accepted by exception for this exact version (${accepted.map((a) => `${a.file}:${a.line} by ${a.by}: ${a.reason}`).join('; ')})` : (c.detail ?? c.id),
+        message: accepted.length
+          ? `${c.detail ?? c.id} — accepted by exception for this exact version (${accepted.map((a) => `${a.file}:${a.line} by ${a.by}: ${a.reason}`).join('; ')})`
+          : (c.detail ?? c.id),
         ...(at ? { file: `${location.display}/${at.file}`, line: at.line } : {}),
       });
     }
@@ -80,11 +94,21 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
       bodyTokens: loaded?.tokens.body ?? null,
       stubTokens: loaded?.tokens.stub ?? null,
       standing,
-      lint: { status: verdict.status, failures, warnings, blocking: verdict.blocking.length, accepted: verdict.accepted.length },
+      lint: {
+        status: verdict.status,
+        failures,
+        warnings,
+        blocking: verdict.blocking.length,
+        accepted: verdict.accepted.length,
+      },
       lock: pin?.state ?? 'unknown',
       mode: m?.targets.mode ?? null,
       disclosure: m?.context.disclosure ?? null,
-      permissions: { tools: [...(m?.permissions.tools ?? [])], network: m?.permissions.network ?? false, write: m?.permissions.write ?? false },
+      permissions: {
+        tools: [...(m?.permissions.tools ?? [])],
+        network: m?.permissions.network ?? false,
+        write: m?.permissions.write ?? false,
+      },
     } satisfies SkillRow;
   });
 
@@ -110,7 +134,12 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
     standingByTarget: active.map((t) => {
       const values = skills.map((s) => s.standing[t.id]);
       const known = values.every((v) => typeof v === 'number');
-      return { target: t.id, label: t.label, loading: t.loading, tokens: known ? values.reduce<number>((a, v) => a + (v ?? 0), 0) : null };
+      return {
+        target: t.id,
+        label: t.label,
+        loading: t.loading,
+        tokens: known ? values.reduce<number>((a, v) => a + (v ?? 0), 0) : null,
+      };
     }),
     lock: lock.card,
     policy: policy.card,
@@ -124,7 +153,9 @@ function lineOf(line: number | undefined): { line?: number } {
 }
 
 /** The loaded skill and its token counts, or undefined when it does not load (lint reports why). */
-function loadFor(location: SkillLocation): { skill: Skill; integrity: string; tokens: { body: number; stub: number } } | undefined {
+function loadFor(
+  location: SkillLocation,
+): { skill: Skill; integrity: string; tokens: { body: number; stub: number } } | undefined {
   if (location.kind !== 'folder') return undefined;
   const tree = readSkillTree(location.abs, location.display);
   if (!tree.ok) return undefined;
@@ -132,5 +163,9 @@ function loadFor(location: SkillLocation): { skill: Skill; integrity: string; to
   if (!loaded.ok) return undefined;
   const resolved = resolveBody(loaded.value);
   const body = resolved.ok ? resolved.text : loaded.value.body;
-  return { skill: loaded.value, integrity: treeIntegrityFast(tree.value), tokens: { body: estimateTokens(body), stub: estimateTokens(standingStub(body)) } };
+  return {
+    skill: loaded.value,
+    integrity: treeIntegrityFast(tree.value),
+    tokens: { body: estimateTokens(body), stub: estimateTokens(standingStub(body)) },
+  };
 }

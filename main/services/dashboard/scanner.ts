@@ -8,7 +8,6 @@ export interface Scanner {
   close?(): void;
 }
 
-
 /** In this thread: the scan code loads on first use. */
 export const inProcessScanner: Scanner = async (root) => (await import('./scan')).scanProject(root);
 

@@ -46,7 +46,9 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
   };
   const tryWatch = (dir: string, recursive: boolean) => {
     try {
-      const w = watch(dir, { recursive, persistent: false }, (_event, file) => note(file ? join(dir, file.toString()) : dir));
+      const w = watch(dir, { recursive, persistent: false }, (_event, file) =>
+        note(file ? join(dir, file.toString()) : dir),
+      );
       w.on('error', () => undefined);
       watchers.push(w);
     } catch {

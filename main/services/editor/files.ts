@@ -27,7 +27,8 @@ export class EditorFsError extends Error {
   }
 }
 
-const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
+const EDITABLE =
+  /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
 
 export function isEditable(path: string): boolean {
   return EDITABLE.test(path);
@@ -62,7 +63,11 @@ function existingSkill(root: string, dir: string): string {
 }
 
 function fileIn(root: string, dir: string, file: string): string {
-  if (!isEditable(file)) throw new EditorFsError('invalid-request', `${file}: not an editable file (skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md, evals/<name>.eval.yaml)`);
+  if (!isEditable(file))
+    throw new EditorFsError(
+      'invalid-request',
+      `${file}: not an editable file (skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md, evals/<name>.eval.yaml)`,
+    );
   const folder = existingSkill(root, dir);
   const abs = resolveInside(folder, file);
   if (!abs) throw new EditorFsError('outside-project', `${dir}/${file}: resolves outside the skill folder`);
@@ -70,7 +75,10 @@ function fileIn(root: string, dir: string, file: string): string {
 }
 
 /** Every file of the skill, text where it decodes, with versions. */
-export function openSkill(root: string, dir: string): { dir: string; path: string; files: EditorFileData[]; dirs: string[] } {
+export function openSkill(
+  root: string,
+  dir: string,
+): { dir: string; path: string; files: EditorFileData[]; dirs: string[] } {
   const abs = existingSkill(root, dir);
   const display = `${SKILLS_DIR}/${dir}`.split('\\').join('/');
   const tree = readSkillTree(abs, display);
@@ -96,21 +104,30 @@ export function openSkill(root: string, dir: string): { dir: string; path: strin
 export function readEditable(root: string, dir: string, file: string): { text: string | null; version: string | null } {
   const abs = fileIn(root, dir, file);
   if (!existsSync(abs)) return { text: null, version: null };
-  if (lstatSync(abs).isSymbolicLink()) throw new EditorFsError('invalid-request', `${dir}/${file}: is a symlink — not followed`);
+  if (lstatSync(abs).isSymbolicLink())
+    throw new EditorFsError('invalid-request', `${dir}/${file}: is a symlink — not followed`);
   const bytes = readFileSync(abs);
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) throw new EditorFsError('invalid-request', `${dir}/${file}: not valid UTF-8 — not editable here`);
   return { text: decoded.text, version: versionOf(bytes) };
 }
 
-export type SaveOutcome = { status: 'saved'; version: string } | { status: 'conflict'; disk: { text: string | null; version: string | null } };
+export type SaveOutcome =
+  { status: 'saved'; version: string } | { status: 'conflict'; disk: { text: string | null; version: string | null } };
 
 /**
  * Write `text` atomically, but only if the file on disk is still at `expected` (null: it
  * must not exist yet). Otherwise nothing is written and the caller gets the disk version
  * to show beside its buffer. `force` writes regardless (the author chose their version).
  */
-export function saveEditable(root: string, dir: string, file: string, text: string, expected: string | null, force = false): SaveOutcome {
+export function saveEditable(
+  root: string,
+  dir: string,
+  file: string,
+  text: string,
+  expected: string | null,
+  force = false,
+): SaveOutcome {
   const disk = readEditable(root, dir, file);
   if (!force && disk.version !== expected) return { status: 'conflict', disk };
   const bytes = Buffer.from(text, 'utf8');
@@ -143,19 +160,36 @@ export function newSkillFiles(name: string, description: string): { 'skill.toml'
       'commands = []',
       '',
     ].join('\n'),
-    'SKILL.md': [`# ${name}`, '', desc, '', '## Steps', '', '1. Describe the first thing the agent should do.', ''].join('\n'),
+    'SKILL.md': [
+      `# ${name}`,
+      '',
+      desc,
+      '',
+      '## Steps',
+      '',
+      '1. Describe the first thing the agent should do.',
+      '',
+    ].join('\n'),
   };
 }
 
 /** Create `.kitbash/skills/<name>/` with a valid manifest and SKILL.md; refuses an existing folder. */
 export function createSkill(root: string, name: string, description: string): { dir: string } {
-  if (!NAME_RE.test(name)) throw new EditorFsError('invalid-request', `skill name "${name}" must match ${String(NAME_RE)}`);
+  if (!NAME_RE.test(name))
+    throw new EditorFsError('invalid-request', `skill name "${name}" must match ${String(NAME_RE)}`);
   const files = newSkillFiles(name, description);
   const enc = new TextEncoder();
-  const loaded = loadSkill({ root: name, entries: Object.entries(files).map(([path, text]) => ({ kind: 'file' as const, path, bytes: enc.encode(text) })) });
+  const loaded = loadSkill({
+    root: name,
+    entries: Object.entries(files).map(([path, text]) => ({ kind: 'file' as const, path, bytes: enc.encode(text) })),
+  });
   if (!loaded.ok) throw new EditorFsError('invalid-request', formatLoadError(loaded.error).replace(/\n\s+- /g, '; '));
   const abs = skillFolder(root, name);
-  if (existsSync(abs)) throw new EditorFsError('invalid-request', `${SKILLS_DIR.split('\\').join('/')}/${name}: already exists — pick another name`);
+  if (existsSync(abs))
+    throw new EditorFsError(
+      'invalid-request',
+      `${SKILLS_DIR.split('\\').join('/')}/${name}: already exists — pick another name`,
+    );
   writeFileInside(root, `${SKILLS_DIR}/${name}/skill.toml`, files['skill.toml']);
   writeFileInside(root, `${SKILLS_DIR}/${name}/SKILL.md`, files['SKILL.md']);
   return { dir: name };

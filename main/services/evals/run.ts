@@ -12,7 +12,14 @@ import type { EvalFile, EvalResult, RunnerConfig, TrialResult } from '../../../s
 import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
 import { commandFor, findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
-import { deltaInterval, judgeTrial, scoreTrigger, summariseAssertions, triggerRate, type ArtifactSeen } from '../../../shared/evals/score';
+import {
+  deltaInterval,
+  judgeTrial,
+  scoreTrigger,
+  summariseAssertions,
+  triggerRate,
+  type ArtifactSeen,
+} from '../../../shared/evals/score';
 import { readTranscript } from '../../../shared/evals/transcript';
 import { writeFileAtomic } from '../fs/atomic';
 import { readProjectConfig } from '../project/config';
@@ -43,7 +50,15 @@ export interface EvalRequest {
 
 export type EvalEvent =
   | { readonly type: 'planned'; readonly runId: string; readonly total: number }
-  | { readonly type: 'trial'; readonly skill: string; readonly eval: string; readonly runner: string; readonly done: number; readonly total: number; readonly trial: TrialResult }
+  | {
+      readonly type: 'trial';
+      readonly skill: string;
+      readonly eval: string;
+      readonly runner: string;
+      readonly done: number;
+      readonly total: number;
+      readonly trial: TrialResult;
+    }
   | { readonly type: 'result'; readonly result: EvalResult };
 
 export interface EvalDeps {
@@ -96,11 +111,16 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
   if (!configured.ok) throw new EvalSetupError(configured.error);
   const forced = req.runner !== undefined ? findRunner(configured.runners, req.runner) : undefined;
   if (req.runner !== undefined && !forced) {
-    throw new EvalSetupError(`--runner ${req.runner}: no such runner (configured: ${configured.runners.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`);
+    throw new EvalSetupError(
+      `--runner ${req.runner}: no such runner (configured: ${configured.runners.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+    );
   }
   const installed = installedSkills(root);
   const unknown = req.skills.filter((n) => !installed.some((s) => s.nameHint === n));
-  if (unknown.length) throw new EvalSetupError(`${unknown.join(', ')}: not installed under .kitbash/skills/${installed.length ? ` (installed: ${installed.map((s) => s.nameHint).join(', ')})` : ''}`);
+  if (unknown.length)
+    throw new EvalSetupError(
+      `${unknown.join(', ')}: not installed under .kitbash/skills/${installed.length ? ` (installed: ${installed.map((s) => s.nameHint).join(', ')})` : ''}`,
+    );
   const jobs: Job[] = [];
   const problems: string[] = [];
   for (const loc of installed) {
@@ -122,14 +142,19 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
       if (f.kind !== 'file') continue;
       const display = `${loc.display}/${f.path}`;
       const text = decodeUtf8(f.bytes);
-      const p = text.ok ? parseEvalFile(text.text, display) : { ok: false as const, error: `${display}: (file): not valid UTF-8` };
+      const p = text.ok
+        ? parseEvalFile(text.text, display)
+        : { ok: false as const, error: `${display}: (file): not valid UTF-8` };
       if (!p.ok) problems.push(p.error);
-      else if (RUNNER_TIERS.includes(p.value.tier) && (!req.evals || req.evals.includes(p.value.name))) parsed.push(p.value);
+      else if (RUNNER_TIERS.includes(p.value.tier) && (!req.evals || req.evals.includes(p.value.name)))
+        parsed.push(p.value);
     }
     if (parsed.length === 0) continue;
     const unsafe = blockingSafety(skill);
     if (unsafe.length) {
-      problems.push(`${skill.manifest.skill.name}: refused — a blocking safety check fails (${unsafe.join('; ')}); fix it before running its evals`);
+      problems.push(
+        `${skill.manifest.skill.name}: refused — a blocking safety check fails (${unsafe.join('; ')}); fix it before running its evals`,
+      );
       continue;
     }
     for (const e of parsed) {
@@ -142,15 +167,20 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
       else if (e.runner !== undefined) {
         const r = findRunner(configured.runners, e.runner);
         if (!r) {
-          problems.push(`${e.file}: runner: no runner "${e.runner}" (configure [evals.runners.${e.runner}] in kitbash.toml, or use a preset: ${PRESETS.map((p) => p.id).join(', ')})`);
+          problems.push(
+            `${e.file}: runner: no runner "${e.runner}" (configure [evals.runners.${e.runner}] in kitbash.toml, or use a preset: ${PRESETS.map((p) => p.id).join(', ')})`,
+          );
           continue;
         }
         runners = [r];
       } else runners = configured.runners;
       if (runners.length === 0) {
-        throw new EvalSetupError(`no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or pass --runner (${PRESETS.map((p) => p.id).join(', ')})`);
+        throw new EvalSetupError(
+          `no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or pass --runner (${PRESETS.map((p) => p.id).join(', ')})`,
+        );
       }
-      for (const runner of runners) jobs.push({ skill, skillDir: loc.abs, evalFile: e, runner, repeat: req.repeat ?? e.repeat });
+      for (const runner of runners)
+        jobs.push({ skill, skillDir: loc.abs, evalFile: e, runner, repeat: req.repeat ?? e.repeat });
     }
   }
   return { jobs, problems };
@@ -164,9 +194,13 @@ interface Task {
 
 function tasksOf(job: Job, baseline: boolean): Task[] {
   const e = job.evalFile;
-  const rep = (t: Omit<Task, 'withSkill'>, withSkill: boolean): Task[] => Array.from({ length: job.repeat }, () => ({ ...t, withSkill }));
+  const rep = (t: Omit<Task, 'withSkill'>, withSkill: boolean): Task[] =>
+    Array.from({ length: job.repeat }, () => ({ ...t, withSkill }));
   if (e.tier === 'trigger') {
-    return [...e.shouldTrigger.flatMap((text) => rep({ text, shouldTrigger: true }, true)), ...e.shouldNotTrigger.flatMap((text) => rep({ text, shouldTrigger: false }, true))];
+    return [
+      ...e.shouldTrigger.flatMap((text) => rep({ text, shouldTrigger: true }, true)),
+      ...e.shouldNotTrigger.flatMap((text) => rep({ text, shouldTrigger: false }, true)),
+    ];
   }
   return [...rep({ text: e.task! }, true), ...(baseline ? rep({ text: e.task! }, false) : [])];
 }
@@ -176,7 +210,11 @@ function tasksOf(job: Job, baseline: boolean): Task[] {
  * inside the sandbox; results and transcripts under `.kitbash/evals/<run>/`. Nothing
  * else in the project is written.
  */
-export async function runEvals(req: EvalRequest, opts: { signal?: AbortSignal; onEvent?: (e: EvalEvent) => void } = {}, deps: EvalDeps = {}): Promise<EvalRun> {
+export async function runEvals(
+  req: EvalRequest,
+  opts: { signal?: AbortSignal; onEvent?: (e: EvalEvent) => void } = {},
+  deps: EvalDeps = {},
+): Promise<EvalRun> {
   const { jobs, problems } = planEvals(req);
   const now = deps.now ?? (() => new Date());
   const started = now();
@@ -200,7 +238,14 @@ export async function runEvals(req: EvalRequest, opts: { signal?: AbortSignal; o
     for (const [i, task] of tasks.entries()) {
       if (opts.signal?.aborted) break;
       const index = task.withSkill ? i : i - job.repeat;
-      const trial = await oneTrial(req, job, task, index, { outDir, parentEnv, homes, backend, ...(deps.tmpRoot ? { tmpRoot: deps.tmpRoot } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+      const trial = await oneTrial(req, job, task, index, {
+        outDir,
+        parentEnv,
+        homes,
+        backend,
+        ...(deps.tmpRoot ? { tmpRoot: deps.tmpRoot } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
       if (trial.outcome === 'not-found' || trial.outcome === 'refused') runnerUnavailable = true;
       trials.push(trial);
       emit({ type: 'trial', skill: name, eval: job.evalFile.name, runner: job.runner.id, done: ++done, total, trial });
@@ -209,8 +254,22 @@ export async function runEvals(req: EvalRequest, opts: { signal?: AbortSignal; o
     results.push(result);
     emit({ type: 'result', result });
   }
-  const runners = Object.fromEntries(jobs.map((j) => [j.runner.id, { command: j.runner.command, target: j.runner.target, transcript: j.runner.transcript }]));
-  const run: EvalRun = { runId, dir: dirRel, startedAt: started.toISOString(), results, problems, runnerUnavailable, cancelled: opts.signal?.aborted === true, runners };
+  const runners = Object.fromEntries(
+    jobs.map((j) => [
+      j.runner.id,
+      { command: j.runner.command, target: j.runner.target, transcript: j.runner.transcript },
+    ]),
+  );
+  const run: EvalRun = {
+    runId,
+    dir: dirRel,
+    startedAt: started.toISOString(),
+    results,
+    problems,
+    runnerUnavailable,
+    cancelled: opts.signal?.aborted === true,
+    runners,
+  };
   if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
   return run;
 }
@@ -224,12 +283,27 @@ async function oneTrial(
   job: Job,
   task: Task,
   index: number,
-  ctx: { outDir: string; parentEnv: Readonly<Record<string, string | undefined>>; homes: readonly string[]; backend: BackendStatus; tmpRoot?: string; signal?: AbortSignal },
+  ctx: {
+    outDir: string;
+    parentEnv: Readonly<Record<string, string | undefined>>;
+    homes: readonly string[];
+    backend: BackendStatus;
+    tmpRoot?: string;
+    signal?: AbortSignal;
+  },
 ): Promise<TrialResult> {
   const name = job.skill.manifest.skill.name;
-  const base = { index, baseline: !task.withSkill, task: task.text, ...(task.shouldTrigger !== undefined ? { shouldTrigger: task.shouldTrigger } : {}) };
+  const base = {
+    index,
+    baseline: !task.withSkill,
+    task: task.text,
+    ...(task.shouldTrigger !== undefined ? { shouldTrigger: task.shouldTrigger } : {}),
+  };
   const tmp = mkdtempSync(join(ctx.tmpRoot ?? tmpdir(), 'skillsmith-eval-'));
-  const stem = join(ctx.outDir, ...trialPath(name, job.evalFile.name, job.runner.id, !task.withSkill, index).split('/'));
+  const stem = join(
+    ctx.outDir,
+    ...trialPath(name, job.evalFile.name, job.runner.id, !task.withSkill, index).split('/'),
+  );
   try {
     let ws;
     try {
@@ -241,7 +315,18 @@ async function oneTrial(
       });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      return { ...base, outcome: 'crashed', exitCode: null, durationMs: 0, passed: false, skillLoaded: 'unknown', tools: [], changed: [], message, assertions: judgeTrial(job.evalFile.assert, failed('crashed', message)) };
+      return {
+        ...base,
+        outcome: 'crashed',
+        exitCode: null,
+        durationMs: 0,
+        passed: false,
+        skillLoaded: 'unknown',
+        tools: [],
+        changed: [],
+        message,
+        assertions: judgeTrial(job.evalFile.assert, failed('crashed', message)),
+      };
     }
     const run = await runTrialProcess({
       projectRoot: req.projectRoot,
@@ -260,21 +345,34 @@ async function oneTrial(
     const changed = changedPaths(ws.before, after);
     const expectsExit = job.evalFile.assert.some((a) => a.kind === 'exit_code');
     const outcome: TrialResult['outcome'] =
-      run.outcome === 'not-found' ? 'not-found'
-      : run.outcome === 'refused' ? 'refused'
-      : run.outcome === 'timeout' ? 'timeout'
-      : run.outcome === 'cancelled' ? 'cancelled'
-      : run.outcome !== 'exited' || (run.exitCode !== 0 && !expectsExit) ? 'crashed'
-      : transcript.problem ? 'unparseable'
-      : 'completed';
-    const message = run.message ?? (outcome === 'crashed' ? `the agent exited ${String(run.exitCode)}${firstLine(run.stderr)}` : outcome === 'unparseable' ? transcript.problem : undefined);
+      run.outcome === 'not-found'
+        ? 'not-found'
+        : run.outcome === 'refused'
+          ? 'refused'
+          : run.outcome === 'timeout'
+            ? 'timeout'
+            : run.outcome === 'cancelled'
+              ? 'cancelled'
+              : run.outcome !== 'exited' || (run.exitCode !== 0 && !expectsExit)
+                ? 'crashed'
+                : transcript.problem
+                  ? 'unparseable'
+                  : 'completed';
+    const message =
+      run.message ??
+      (outcome === 'crashed'
+        ? `the agent exited ${String(run.exitCode)}${firstLine(run.stderr)}`
+        : outcome === 'unparseable'
+          ? transcript.problem
+          : undefined);
     const producer = `${name}@${job.skill.manifest.skill.version}`;
     const observation = {
       outcome,
       exitCode: run.exitCode,
       transcript,
       changed,
-      artifacts: (ref: string): ArtifactSeen[] => listArtifacts(ws.dir, ref).map((f) => ({ ...judgeArtifact(f, producer), rel: f.rel, doc: readJson(f.abs) })),
+      artifacts: (ref: string): ArtifactSeen[] =>
+        listArtifacts(ws.dir, ref).map((f) => ({ ...judgeArtifact(f, producer), rel: f.rel, doc: readJson(f.abs) })),
       ...(message !== undefined ? { message } : {}),
     };
     let assertions = judgeTrial(job.evalFile.assert, observation);
@@ -283,8 +381,16 @@ async function oneTrial(
       const seen = transcript.skillLoaded;
       assertions = [
         seen === 'unknown'
-          ? { kind: 'skill_triggered', status: 'unknown', detail: 'the transcript does not tell whether the skill was loaded' }
-          : { kind: 'skill_triggered', status: (seen === 'yes') === want ? 'pass' : 'fail', detail: `${seen === 'yes' ? 'loaded' : 'not loaded'}; ${want ? 'should trigger' : 'should not trigger'}` },
+          ? {
+              kind: 'skill_triggered',
+              status: 'unknown',
+              detail: 'the transcript does not tell whether the skill was loaded',
+            }
+          : {
+              kind: 'skill_triggered',
+              status: (seen === 'yes') === want ? 'pass' : 'fail',
+              detail: `${seen === 'yes' ? 'loaded' : 'not loaded'}; ${want ? 'should trigger' : 'should not trigger'}`,
+            },
         ...assertions,
       ];
     }
@@ -292,17 +398,41 @@ async function oneTrial(
     writeFileAtomic(`${stem}.transcript`, run.stdout);
     if (run.stderr) writeFileAtomic(`${stem}.stderr`, run.stderr);
     writeFileAtomic(`${stem}.diff`, workspaceDiff(ws.before, after, changed));
-    return { ...base, outcome, exitCode: run.exitCode, durationMs: run.durationMs, passed, skillLoaded: transcript.skillLoaded, tools: transcript.tools, assertions, changed, ...(message !== undefined ? { message } : {}) };
+    return {
+      ...base,
+      outcome,
+      exitCode: run.exitCode,
+      durationMs: run.durationMs,
+      passed,
+      skillLoaded: transcript.skillLoaded,
+      tools: transcript.tools,
+      assertions,
+      changed,
+      ...(message !== undefined ? { message } : {}),
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
 function failed(outcome: TrialResult['outcome'], message: string): Parameters<typeof judgeTrial>[1] {
-  return { outcome, exitCode: null, transcript: { skillLoaded: 'unknown', tools: [], entries: [], output: '' }, changed: [], artifacts: () => [], message };
+  return {
+    outcome,
+    exitCode: null,
+    transcript: { skillLoaded: 'unknown', tools: [], entries: [], output: '' },
+    changed: [],
+    artifacts: () => [],
+    message,
+  };
 }
 
-function summarise(job: Job, skill: string, version: string, trials: readonly TrialResult[], baseline: boolean): EvalResult {
+function summarise(
+  job: Job,
+  skill: string,
+  version: string,
+  trials: readonly TrialResult[],
+  baseline: boolean,
+): EvalResult {
   const e = job.evalFile;
   const withSkill = trials.filter((t) => !t.baseline);
   const without = trials.filter((t) => t.baseline);
@@ -313,7 +443,12 @@ function summarise(job: Job, skill: string, version: string, trials: readonly Tr
   const hasBaseline = baseline && e.tier !== 'trigger' && without.length > 0;
   const kb = without.filter((t) => t.passed).length;
   const baselinePassRate = hasBaseline ? kb / without.length : null;
-  const delta = hasBaseline && n > 0 ? (n > 1 ? deltaInterval(k, n, kb, without.length) : { value: k / n - kb / without.length, interval: null }) : null;
+  const delta =
+    hasBaseline && n > 0
+      ? n > 1
+        ? deltaInterval(k, n, kb, without.length)
+        : { value: k / n - kb / without.length, interval: null }
+      : null;
   const told = withSkill.filter((t) => t.skillLoaded !== 'unknown');
   const unavailable = withSkill.find((t) => t.outcome === 'not-found' || t.outcome === 'refused');
   return {

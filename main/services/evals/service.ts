@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EvalFile, EvalResult, RunnerConfig, TranscriptFormat, TranscriptEntry, TrialResult } from '../../../shared/evals/model';
+import type {
+  EvalFile,
+  EvalResult,
+  RunnerConfig,
+  TranscriptFormat,
+  TranscriptEntry,
+  TrialResult,
+} from '../../../shared/evals/model';
 import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
 import { PRESETS, readRunners } from '../../../shared/evals/runners';
@@ -20,11 +27,25 @@ export interface EvalsOverview {
   readonly skills: ReadonlyArray<{
     readonly name: string;
     readonly version: string;
-    readonly evals: ReadonlyArray<Pick<EvalFile, 'name' | 'tier' | 'threshold' | 'repeat'> & { readonly description: string | null; readonly runner: string | null; readonly file: string }>;
+    readonly evals: ReadonlyArray<
+      Pick<EvalFile, 'name' | 'tier' | 'threshold' | 'repeat'> & {
+        readonly description: string | null;
+        readonly runner: string | null;
+        readonly file: string;
+      }
+    >;
     /** Why its evals are refused (a blocking safety check), or null. */
     readonly refused: string | null;
   }>;
-  readonly runners: ReadonlyArray<{ readonly id: string; readonly target: string; readonly transcript: TranscriptFormat; readonly preset: boolean; readonly configured: boolean; readonly available: boolean; readonly command: readonly string[] }>;
+  readonly runners: ReadonlyArray<{
+    readonly id: string;
+    readonly target: string;
+    readonly transcript: TranscriptFormat;
+    readonly preset: boolean;
+    readonly configured: boolean;
+    readonly available: boolean;
+    readonly command: readonly string[];
+  }>;
   readonly problems: readonly string[];
 }
 
@@ -97,7 +118,10 @@ export class EvalService {
       available: r.command[0] !== undefined && resolveExecutable(r.command[0], root, process.env.PATH) !== undefined,
       command: [...r.command],
     });
-    const runners = [...configured.map((r) => runner(r, true)), ...PRESETS.filter((p) => !configured.some((c) => c.id === p.id)).map((p) => runner(p, false))];
+    const runners = [
+      ...configured.map((r) => runner(r, true)),
+      ...PRESETS.filter((p) => !configured.some((c) => c.id === p.id)).map((p) => runner(p, false)),
+    ];
     const skills: EvalsOverview['skills'][number][] = [];
     for (const loc of installedSkills(root)) {
       if (loc.kind === 'broken') continue;
@@ -111,25 +135,61 @@ export class EvalService {
       for (const f of loaded.value.tree.entries) {
         if (f.kind !== 'file' || !/^evals\/[^/]+\.eval\.yaml$/.test(f.path)) continue;
         const text = decodeUtf8(f.bytes);
-        const p = text.ok ? parseEvalFile(text.text, `${loc.display}/${f.path}`) : { ok: false as const, error: `${loc.display}/${f.path}: (file): not valid UTF-8` };
+        const p = text.ok
+          ? parseEvalFile(text.text, `${loc.display}/${f.path}`)
+          : { ok: false as const, error: `${loc.display}/${f.path}: (file): not valid UTF-8` };
         if (!p.ok) problems.push(p.error);
         else if (RUNNER_TIERS.includes(p.value.tier)) {
           const e = p.value;
-          evals.push({ name: e.name, tier: e.tier, threshold: e.threshold, repeat: e.repeat, description: e.description ?? null, runner: e.runner ?? null, file: e.file });
+          evals.push({
+            name: e.name,
+            tier: e.tier,
+            threshold: e.threshold,
+            repeat: e.repeat,
+            description: e.description ?? null,
+            runner: e.runner ?? null,
+            file: e.file,
+          });
         }
       }
       if (evals.length === 0) continue;
       const unsafe = blockingSafety(loaded.value);
       const m = loaded.value.manifest.skill;
-      skills.push({ name: m.name, version: m.version, evals, refused: unsafe.length ? `a blocking safety check fails (${unsafe.join('; ')})` : null });
+      skills.push({
+        name: m.name,
+        version: m.version,
+        evals,
+        refused: unsafe.length ? `a blocking safety check fails (${unsafe.join('; ')})` : null,
+      });
     }
     return { skills, runners, problems };
   }
 
   /** Start a run; resolves once it is planned (or refuses with the reason). */
-  start(root: string, owner: object, req: Omit<EvalRequest, 'projectRoot'>): Promise<{ ok: true; runId: string } | { ok: false; message: string }> {
-    for (const a of this.runs.values()) if (a.root === root && a.state === 'running') return Promise.resolve({ ok: false, message: `an eval run (${a.runId}) is still running in this project — wait for it or cancel it` });
-    const active: Active = { root, owner, controller: new AbortController(), runId: '', state: 'running', done: 0, total: 0, results: [], problems: [], cancelled: false, message: null };
+  start(
+    root: string,
+    owner: object,
+    req: Omit<EvalRequest, 'projectRoot'>,
+  ): Promise<{ ok: true; runId: string } | { ok: false; message: string }> {
+    for (const a of this.runs.values())
+      if (a.root === root && a.state === 'running')
+        return Promise.resolve({
+          ok: false,
+          message: `an eval run (${a.runId}) is still running in this project — wait for it or cancel it`,
+        });
+    const active: Active = {
+      root,
+      owner,
+      controller: new AbortController(),
+      runId: '',
+      state: 'running',
+      done: 0,
+      total: 0,
+      results: [],
+      problems: [],
+      cancelled: false,
+      message: null,
+    };
     return new Promise((resolve) => {
       runEvals(
         { projectRoot: root, ...req },
@@ -150,11 +210,13 @@ export class EvalService {
           active.state = 'done';
           active.problems = run.problems;
           active.cancelled = run.cancelled;
-          if (run.results.length === 0) active.message = run.problems.length ? null : 'no audit, behavioral or trigger evals to run';
+          if (run.results.length === 0)
+            active.message = run.problems.length ? null : 'no audit, behavioral or trigger evals to run';
         },
         (e: unknown) => {
           const message = e instanceof Error ? e.message : String(e);
-          if (!active.runId) resolve({ ok: false, message: e instanceof EvalSetupError ? message : `the eval run failed: ${message}` });
+          if (!active.runId)
+            resolve({ ok: false, message: e instanceof EvalSetupError ? message : `the eval run failed: ${message}` });
           active.state = 'failed';
           active.message = message;
         },
@@ -171,7 +233,16 @@ export class EvalService {
   status(runId: string): EvalProgress | undefined {
     const a = this.runs.get(runId);
     if (!a) return undefined;
-    return { runId, state: a.state, done: a.done, total: a.total, results: a.results, problems: a.problems, cancelled: a.cancelled, message: a.message };
+    return {
+      runId,
+      state: a.state,
+      done: a.done,
+      total: a.total,
+      results: a.results,
+      problems: a.problems,
+      cancelled: a.cancelled,
+      message: a.message,
+    };
   }
 
   cancel(runId: string, owner: object): boolean {
@@ -207,14 +278,25 @@ export class EvalService {
     for (const run of this.storedRuns(root)) {
       for (const r of run.results) {
         if (r.skill !== skill || r.trials === 0) continue;
-        points.push({ runId: run.runId, startedAt: run.startedAt, version: r.version, eval: r.eval, runner: r.runner, passRate: r.passRate, baselinePassRate: r.baselinePassRate });
+        points.push({
+          runId: run.runId,
+          startedAt: run.startedAt,
+          version: r.version,
+          eval: r.eval,
+          runner: r.runner,
+          passRate: r.passRate,
+          baselinePassRate: r.baselinePassRate,
+        });
       }
     }
     return points.reverse();
   }
 
   /** One stored trial: its transcript read again with its runner's format, its diff and stderr. */
-  trial(root: string, q: { runId: string; skill: string; eval: string; runner: string; baseline: boolean; index: number }): TrialDetail | undefined {
+  trial(
+    root: string,
+    q: { runId: string; skill: string; eval: string; runner: string; baseline: boolean; index: number },
+  ): TrialDetail | undefined {
     if (!RUN_ID.test(q.runId)) return undefined;
     const runDir = resolveInside(root, join(EVALS_DIR, q.runId));
     if (!runDir) return undefined;
@@ -238,7 +320,14 @@ export class EvalService {
     };
     const format = run.runners?.[q.runner]?.transcript ?? 'text';
     const t = readTranscript(format, read('transcript'), q.skill);
-    return { trial, entries: t.entries, transcriptProblem: t.problem ?? null, output: t.output, diff: read('diff'), stderr: read('stderr') };
+    return {
+      trial,
+      entries: t.entries,
+      transcriptProblem: t.problem ?? null,
+      output: t.output,
+      diff: read('diff'),
+      stderr: read('stderr'),
+    };
   }
 }
 

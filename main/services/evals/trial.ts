@@ -79,7 +79,9 @@ export function trialPolicy(spec: TrialSpec, executable: string): SandboxPolicy 
   const homeDir = join(spec.runDir, 'home');
   env.HOME = homeDir;
   env.TMPDIR = scratchDir;
-  const reads = [...new Set([executable, ...runner.read.map((r) => (isAbsolute(r) ? r : resolve(spec.projectRoot, r)))])];
+  const reads = [
+    ...new Set([executable, ...runner.read.map((r) => (isAbsolute(r) ? r : resolve(spec.projectRoot, r)))]),
+  ];
   return {
     network: runner.network,
     write: true,
@@ -112,17 +114,29 @@ export async function runTrialProcess(spec: TrialSpec): Promise<TrialRun> {
   const [cmd, ...args] = spec.argv;
   const executable = cmd === undefined ? undefined : resolveExecutable(cmd, spec.projectRoot, spec.parentEnv.PATH);
   if (executable === undefined) {
-    return { ...base, outcome: 'not-found', message: `runner ${spec.runner.id}: ${cmd ?? '(empty command)'} not found${cmd?.includes('/') ? '' : ' on PATH'} — is the agent installed?` };
+    return {
+      ...base,
+      outcome: 'not-found',
+      message: `runner ${spec.runner.id}: ${cmd ?? '(empty command)'} not found${cmd?.includes('/') ? '' : ' on PATH'} — is the agent installed?`,
+    };
   }
   const policy = trialPolicy(spec, executable);
   const missing = unenforced(restrictionRows(spec.backend, policy));
   if (missing.length) {
-    return { ...base, outcome: 'refused', message: `the sandbox cannot hold ${missing.map((r) => r.id).join(', ')} here — ${spec.backend.reason ?? `${spec.backend.backend} is not available`}; evals run only sandboxed` };
+    return {
+      ...base,
+      outcome: 'refused',
+      message: `the sandbox cannot hold ${missing.map((r) => r.id).join(', ')} here — ${spec.backend.reason ?? `${spec.backend.backend} is not available`}; evals run only sandboxed`,
+    };
   }
   mkdirSync(policy.scratchDir, { recursive: true });
   mkdirSync(policy.homeDir, { recursive: true });
   // The executable's folder too: an interpreter script next to its helpers.
-  const cmdLine = wrapCommand(spec.backend, { ...policy, extraReadable: [...new Set([...(policy.extraReadable ?? []), dirname(executable)])] }, [executable, ...args]);
+  const cmdLine = wrapCommand(
+    spec.backend,
+    { ...policy, extraReadable: [...new Set([...(policy.extraReadable ?? []), dirname(executable)])] },
+    [executable, ...args],
+  );
   if (!cmdLine) return { ...base, outcome: 'refused', message: 'no sandbox backend to run the agent with' };
   let stdout = '';
   let stderr = '';
@@ -139,7 +153,12 @@ export async function runTrialProcess(spec: TrialSpec): Promise<TrialRun> {
   });
   const done = { exitCode: exec.code, stdout, stderr, durationMs: exec.durationMs };
   if (exec.spawnError) return { ...done, outcome: 'sandbox-failed', message: exec.spawnError };
-  if (exec.timedOut) return { ...done, outcome: 'timeout', message: `ran past the runner's ${Math.round(policy.timeoutMs / 1000)} s timeout; the whole process tree was killed` };
+  if (exec.timedOut)
+    return {
+      ...done,
+      outcome: 'timeout',
+      message: `ran past the runner's ${Math.round(policy.timeoutMs / 1000)} s timeout; the whole process tree was killed`,
+    };
   if (exec.cancelled) return { ...done, outcome: 'cancelled', message: 'cancelled' };
   if (exec.code === null) return { ...done, outcome: 'signalled', message: `killed by ${exec.signal ?? 'a signal'}` };
   return { ...done, outcome: 'exited' };

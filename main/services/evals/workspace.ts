@@ -31,17 +31,30 @@ export interface TrialWorkspace {
  * (the same plan and writer `skillsmith compile` uses), then `git init` and one commit,
  * so the agent starts in a clean repository and every change it makes is exact.
  */
-export async function makeWorkspace(opts: { dir: string; fixtureDir?: string; skill?: { name: string; dir: string }; target: string }): Promise<TrialWorkspace> {
+export async function makeWorkspace(opts: {
+  dir: string;
+  fixtureDir?: string;
+  skill?: { name: string; dir: string };
+  target: string;
+}): Promise<TrialWorkspace> {
   const ws = opts.dir;
   mkdirSync(ws, { recursive: true });
   if (opts.fixtureDir) cpSync(opts.fixtureDir, ws, { recursive: true, verbatimSymlinks: true });
   let skillDir: string | undefined;
   if (opts.skill) {
     skillDir = join(ws, SKILLS_DIR, opts.skill.name);
-    cpSync(opts.skill.dir, skillDir, { recursive: true, verbatimSymlinks: true, filter: (src) => !NOT_INSTALLED.has(relative(opts.skill!.dir, src).split(sep)[0]!) });
-    writeFileSync(join(ws, 'kitbash.toml'), `# written by skillsmith eval: this trial's agent\n[project]\ntargets = [${JSON.stringify(opts.target)}]\n`);
+    cpSync(opts.skill.dir, skillDir, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => !NOT_INSTALLED.has(relative(opts.skill!.dir, src).split(sep)[0]!),
+    });
+    writeFileSync(
+      join(ws, 'kitbash.toml'),
+      `# written by skillsmith eval: this trial's agent\n[project]\ntargets = [${JSON.stringify(opts.target)}]\n`,
+    );
     const { plan } = await compileProject(ws, { durable: false });
-    if (plan.errors.length) throw new Error(`compiling ${opts.skill.name} for ${opts.target} failed: ${plan.errors.join('; ')}`);
+    if (plan.errors.length)
+      throw new Error(`compiling ${opts.skill.name} for ${opts.target} failed: ${plan.errors.join('; ')}`);
   }
   gitInit(ws);
   return { dir: ws, ...(skillDir ? { skillDir } : {}), before: snapshot(ws) };
@@ -49,10 +62,33 @@ export async function makeWorkspace(opts: { dir: string; fixtureDir?: string; sk
 
 function gitInit(ws: string): void {
   // No user or system git config: hooks, signing and templates of the host stay out.
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', HOME: ws, GIT_TEMPLATE_DIR: '' };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    HOME: ws,
+    GIT_TEMPLATE_DIR: '',
+  };
   const git = (...args: string[]): void => {
-    const r = spawnSync('git', ['-c', 'user.name=skillsmith', '-c', 'user.email=eval@skillsmith.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: ws, env, encoding: 'utf8' });
-    if (r.error || r.status !== 0) throw new Error(`git ${args[0]} in the trial workspace failed: ${r.error?.message ?? r.stderr.trim().split('\n')[0]}`);
+    const r = spawnSync(
+      'git',
+      [
+        '-c',
+        'user.name=skillsmith',
+        '-c',
+        'user.email=eval@skillsmith.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        '-c',
+        'init.defaultBranch=main',
+        ...args,
+      ],
+      { cwd: ws, env, encoding: 'utf8' },
+    );
+    if (r.error || r.status !== 0)
+      throw new Error(
+        `git ${args[0]} in the trial workspace failed: ${r.error?.message ?? r.stderr.trim().split('\n')[0]}`,
+      );
   };
   git('init', '-q');
   git('add', '-A');
@@ -95,9 +131,12 @@ export function workspaceDiff(before: Snapshot, after: Snapshot, paths: readonly
     .map((p) => {
       const a = before.get(p);
       const b = after.get(p);
-      if ((a && a.text === undefined) || (b && b.text === undefined)) return `Binary or large file ${p} ${!a ? 'added' : !b ? 'deleted' : 'changed'}\n`;
-      return unifiedDiff(p, a?.text ?? '', b?.text ?? '') || `${p}: ${!a ? 'added (empty)' : !b ? 'deleted (was empty)' : 'changed (line endings or final newline)'}\n`;
+      if ((a && a.text === undefined) || (b && b.text === undefined))
+        return `Binary or large file ${p} ${!a ? 'added' : !b ? 'deleted' : 'changed'}\n`;
+      return (
+        unifiedDiff(p, a?.text ?? '', b?.text ?? '') ||
+        `${p}: ${!a ? 'added (empty)' : !b ? 'deleted (was empty)' : 'changed (line endings or final newline)'}\n`
+      );
     })
     .join('');
 }
-

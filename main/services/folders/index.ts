@@ -25,7 +25,14 @@ const isProject = (dir: string): boolean => existsSync(join(dir, 'kitbash.toml')
 export function listFolders(path: string | undefined, home: string = homedir()): Result<FolderListing, FolderError> {
   const realHome = realpathSync(home);
   const inside = resolveInside(realHome, path ?? realHome);
-  if (!inside) return { ok: false, error: { reason: 'outside-home', message: `${path ?? home}: is outside your home folder — the browser picker only lists folders inside it` } };
+  if (!inside)
+    return {
+      ok: false,
+      error: {
+        reason: 'outside-home',
+        message: `${path ?? home}: is outside your home folder — the browser picker only lists folders inside it`,
+      },
+    };
   let real: string;
   let entries;
   try {
@@ -35,10 +42,27 @@ export function listFolders(path: string | undefined, home: string = homedir()):
     return { ok: false, error: { reason: 'unreadable', message: `${inside}: ${describeFsError(e)}` } };
   }
   const names = entries
-    .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && resolveInside(realHome, join(real, e.name)) !== undefined && isDirectory(join(real, e.name)))))
+    .filter(
+      (e) =>
+        !e.name.startsWith('.') &&
+        (e.isDirectory() ||
+          (e.isSymbolicLink() &&
+            resolveInside(realHome, join(real, e.name)) !== undefined &&
+            isDirectory(join(real, e.name)))),
+    )
     .map((e) => e.name)
     .sort((a, b) => a.localeCompare(b));
-  const folders = names.slice(0, MAX_FOLDERS).map((name) => ({ name, path: join(real, name), project: isProject(join(real, name)) }));
-  return { ok: true, value: { path: real, parent: real === realHome ? null : dirname(real), project: isProject(real), folders, truncated: names.length > MAX_FOLDERS } };
+  const folders = names
+    .slice(0, MAX_FOLDERS)
+    .map((name) => ({ name, path: join(real, name), project: isProject(join(real, name)) }));
+  return {
+    ok: true,
+    value: {
+      path: real,
+      parent: real === realHome ? null : dirname(real),
+      project: isProject(real),
+      folders,
+      truncated: names.length > MAX_FOLDERS,
+    },
+  };
 }
-

@@ -1,5 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
@@ -43,11 +59,15 @@ function segmentsOf(rel: string): string[] {
 }
 
 function outside(rel: string, where: string): OutsideProjectError {
-  return new OutsideProjectError(`${rel} leads outside the project (to ${where}) — a symlinked folder; refusing to write or delete through it`);
+  return new OutsideProjectError(
+    `${rel} leads outside the project (to ${where}) — a symlinked folder; refusing to write or delete through it`,
+  );
 }
 
 function swapped(rel: string): OutsideProjectError {
-  return new OutsideProjectError(`${rel} is a symlink where Skillsmith made or expects its own folder — refusing to follow it`);
+  return new OutsideProjectError(
+    `${rel} is a symlink where Skillsmith made or expects its own folder — refusing to follow it`,
+  );
 }
 
 class Dir implements ProjectDir {
@@ -137,7 +157,12 @@ function openStep(parent: Dir, name: string, stepRel: string, realRoot: string, 
       return new Dir(stepRel, realRoot, openDirFd(parent.at(name), noFollow), '');
     } catch (e) {
       // O_NOFOLLOW on a symlink: ELOOP, or ENOTDIR with O_DIRECTORY — swapped since the lstat.
-      if (noFollow && ['ELOOP', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '') && lstatSync(parent.at(name)).isSymbolicLink()) throw swapped(stepRel);
+      if (
+        noFollow &&
+        ['ELOOP', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '') &&
+        lstatSync(parent.at(name)).isSymbolicLink()
+      )
+        throw swapped(stepRel);
       throw e;
     }
   }
@@ -147,7 +172,12 @@ function openStep(parent: Dir, name: string, stepRel: string, realRoot: string, 
 }
 
 /** Run `fn` with the folder `rel` opened (see openProjectDir), closing it afterwards. */
-export function withProjectDir<T>(root: string, rel: string, opts: { create?: boolean }, fn: (dir: ProjectDir) => T): T {
+export function withProjectDir<T>(
+  root: string,
+  rel: string,
+  opts: { create?: boolean },
+  fn: (dir: ProjectDir) => T,
+): T {
   const dir = openProjectDir(root, rel, opts);
   try {
     return fn(dir);
@@ -169,7 +199,13 @@ function tempName(name: string): string {
 }
 
 /** Create `name` in `dir` exclusively, never through a symlink, write and flush it. */
-export function writeNewFile(dir: ProjectDir, name: string, data: string | Uint8Array, mode = 0o644, durable = true): void {
+export function writeNewFile(
+  dir: ProjectDir,
+  name: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+  durable = true,
+): void {
   const fd = openSync(dir.at(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
@@ -282,7 +318,8 @@ export function assertOwnFoldersInside(root: string, rels: readonly string[]): v
     try {
       withProjectDir(root, rel, {}, () => undefined);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new OutsideProjectError(`${rel} is a dangling symlink — refusing to write or delete through it`);
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new OutsideProjectError(`${rel} is a dangling symlink — refusing to write or delete through it`);
       throw e;
     }
   }

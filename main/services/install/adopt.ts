@@ -6,8 +6,20 @@ import type { SkillTree } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
 import { adoptVerdict, ruleIsSkill, type HandCopy } from '../../../shared/lock/adopt';
 import { IMPORT_SOURCE, upsertEntry, type LockEntry } from '../../../shared/lock/lockfile';
-import { reviewBlockers, reviewIntegrity, reviewNode, REVIEW_SCHEMA, type InstallReview, type ReviewSource } from '../../../shared/lock/review';
-import { parseSkillsLock, skillsLockSource, SKILLS_LOCK_FILE, type SkillsLockEntry } from '../../../shared/lock/skills-lock';
+import {
+  reviewBlockers,
+  reviewIntegrity,
+  reviewNode,
+  REVIEW_SCHEMA,
+  type InstallReview,
+  type ReviewSource,
+} from '../../../shared/lock/review';
+import {
+  parseSkillsLock,
+  skillsLockSource,
+  SKILLS_LOCK_FILE,
+  type SkillsLockEntry,
+} from '../../../shared/lock/skills-lock';
 import { canonicalSource, parseSource } from '../../../shared/lock/source';
 import { sourceViolations } from '../../../shared/policy/policy';
 import { adoptLocations, type AdoptLocation } from '../../../shared/targets/adopt';
@@ -138,9 +150,13 @@ export function scanAdoption(project: string): AdoptScan {
   try {
     for (const [name, found] of [...findCopies(project, locations)].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const paths = found.copies.map((c) => c.path);
-      const leave = (status: AdoptItem['status'], reason: string) => items.push({ name, copies: paths, status, reason, retire: [], keep: paths });
+      const leave = (status: AdoptItem['status'], reason: string) =>
+        items.push({ name, copies: paths, status, reason, retire: [], keep: paths });
       if (!NAME_RE.test(name)) {
-        leave('invalid', `"${name}" is not a valid skill name (a-z, digits, hyphens, 2–41 chars) — rename ${paths.join(', ')}`);
+        leave(
+          'invalid',
+          `"${name}" is not a valid skill name (a-z, digits, hyphens, 2–41 chars) — rename ${paths.join(', ')}`,
+        );
         continue;
       }
       const hashes = found.copies.map((c) => ({ ...c, integrity: copyHash(project, c) }));
@@ -180,7 +196,10 @@ export function scanAdoption(project: string): AdoptScan {
         continue;
       }
       if (skill.manifest.skill.name !== name) {
-        leave('invalid', `${from.path} names itself "${skill.manifest.skill.name}" — rename the folder or the skill so they match`);
+        leave(
+          'invalid',
+          `${from.path} names itself "${skill.manifest.skill.name}" — rename the folder or the skill so they match`,
+        );
         continue;
       }
       const integrity = treeIntegrityFast(skill.tree);
@@ -188,7 +207,12 @@ export function scanAdoption(project: string): AdoptScan {
       const upstream = pinned ? skillsLockSource(pinned) : undefined;
       const parsed = upstream !== undefined ? parseSource(upstream, () => false) : undefined;
       const canonical = parsed?.ok ? canonicalSource(parsed.spec) : undefined;
-      const source: ReviewSource = { raw: upstream ?? IMPORT_SOURCE, canonical: canonical ?? from.path, kind: parsed?.ok && parsed.spec.kind !== 'local' ? parsed.spec.kind : 'local', origin: `adopted from ${from.path}` };
+      const source: ReviewSource = {
+        raw: upstream ?? IMPORT_SOURCE,
+        canonical: canonical ?? from.path,
+        kind: parsed?.ok && parsed.spec.kind !== 'local' ? parsed.spec.kind : 'local',
+        origin: `adopted from ${from.path}`,
+      };
       const node = reviewNode({
         skill,
         role: 'requested',
@@ -196,14 +220,19 @@ export function scanAdoption(project: string): AdoptScan {
         source,
         checks: lintSkill(skill),
         ...(config.policy ? { policy: config.policy } : {}),
-        sourceViolations: config.policy && canonical !== undefined ? sourceViolations(config.policy, source.raw, canonical) : [],
+        sourceViolations:
+          config.policy && canonical !== undefined ? sourceViolations(config.policy, source.raw, canonical) : [],
         dependencies: [],
         producedByDeps: new Map(),
         integrity,
         installDir: `.kitbash/skills/${name}`,
       });
       const notices = [
-        ...(verdict.retire.length ? [`replaces the hand-written ${verdict.retire.join(', ')}: compile regenerates ${verdict.retire.length === 1 ? 'it' : 'them'} from .kitbash/skills/${name}`] : []),
+        ...(verdict.retire.length
+          ? [
+              `replaces the hand-written ${verdict.retire.join(', ')}: compile regenerates ${verdict.retire.length === 1 ? 'it' : 'them'} from .kitbash/skills/${name}`,
+            ]
+          : []),
         ...(verdict.keep.length ? [`keeps ${verdict.keep.join(', ')} as it is (no active target writes there)`] : []),
         ...(upstream ? [`pinned to ${upstream}, as ${SKILLS_LOCK_FILE} records it`] : []),
       ];
@@ -219,9 +248,24 @@ export function scanAdoption(project: string): AdoptScan {
         notices,
         integrity: reviewIntegrity([node]),
       };
-      const entry: LockEntry = { name, version: skill.manifest.skill.version, source: source.raw, integrity, ...(canonical !== undefined ? { resolved: canonical } : {}) };
-      if (blockers.length === 0) staged.set(name, { dir, executable, entry, copyHashes: new Map(hashes.map((h) => [h.path, h.integrity!])) });
-      items.push({ name, copies: paths, status: blockers.length ? 'blocked' : 'adoptable', ...(blockers.length ? { reason: blockers.join('; ') } : {}), retire: verdict.retire, keep: verdict.keep, review });
+      const entry: LockEntry = {
+        name,
+        version: skill.manifest.skill.version,
+        source: source.raw,
+        integrity,
+        ...(canonical !== undefined ? { resolved: canonical } : {}),
+      };
+      if (blockers.length === 0)
+        staged.set(name, { dir, executable, entry, copyHashes: new Map(hashes.map((h) => [h.path, h.integrity!])) });
+      items.push({
+        name,
+        copies: paths,
+        status: blockers.length ? 'blocked' : 'adoptable',
+        ...(blockers.length ? { reason: blockers.join('; ') } : {}),
+        retire: verdict.retire,
+        keep: verdict.keep,
+        review,
+      });
     }
   } catch (e) {
     staging.dispose();
@@ -232,7 +276,11 @@ export function scanAdoption(project: string): AdoptScan {
     ...(skillsLock.problem ? { problem: skillsLock.problem } : {}),
     entries: skillsLock.entries.map((e) => {
       const source = skillsLockSource(e);
-      return { name: e.name, ...(source ? { source } : {}), present: names.has(e.name) || existsSync(join(project, SKILLS_DIR, e.name)) };
+      return {
+        name: e.name,
+        ...(source ? { source } : {}),
+        present: names.has(e.name) || existsSync(join(project, SKILLS_DIR, e.name)),
+      };
     }),
   };
   const adoptable = items.filter((i) => i.status === 'adoptable').map((i) => i.review!.nodes[0]!);
@@ -253,9 +301,15 @@ export class AdoptRefused extends Error {}
  * copies that compile will regenerate moved out. A copy edited since the review, or a name
  * installed meanwhile, refuses the whole change. Call it holding the project lock.
  */
-export function commitAdoption(scan: AdoptScan, approval: { integrity: string }): { adopted: string[]; retired: string[] } {
+export function commitAdoption(
+  scan: AdoptScan,
+  approval: { integrity: string },
+): { adopted: string[]; retired: string[] } {
   const { project, plan } = scan;
-  if (approval.integrity !== plan.integrity) throw new AdoptRefused(`the approval names ${approval.integrity}, but the adoption review is ${plan.integrity} — nothing adopted`);
+  if (approval.integrity !== plan.integrity)
+    throw new AdoptRefused(
+      `the approval names ${approval.integrity}, but the adoption review is ${plan.integrity} — nothing adopted`,
+    );
   recover(project);
   let entries = [...readLockOrThrow(project).entries];
   const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
@@ -263,11 +317,16 @@ export function commitAdoption(scan: AdoptScan, approval: { integrity: string })
   for (const item of plan.items.filter((i) => i.status === 'adoptable')) {
     const s = scan.staged.get(item.name)!;
     const tree = readSkillTree(s.dir, item.name);
-    if (!tree.ok || treeIntegrityFast(tree.value) !== s.entry.integrity) throw new AdoptRefused(`${item.name}: the staged copy changed after the review — nothing adopted`);
-    if (existsSync(join(project, SKILLS_DIR, item.name))) throw new AdoptRefused(`${item.name} was installed by another command since the review — nothing adopted; review again`);
+    if (!tree.ok || treeIntegrityFast(tree.value) !== s.entry.integrity)
+      throw new AdoptRefused(`${item.name}: the staged copy changed after the review — nothing adopted`);
+    if (existsSync(join(project, SKILLS_DIR, item.name)))
+      throw new AdoptRefused(
+        `${item.name} was installed by another command since the review — nothing adopted; review again`,
+      );
     for (const path of item.retire) {
       const kind = isDirectory(join(project, ...path.split('/'))) ? 'folder' : 'rule';
-      if (copyHash(project, { path, kind }) !== s.copyHashes.get(path)) throw new AdoptRefused(`${path} was edited after the review — nothing adopted; review again`);
+      if (copyHash(project, { path, kind }) !== s.copyHashes.get(path))
+        throw new AdoptRefused(`${path} was edited after the review — nothing adopted; review again`);
     }
     put.set(item.name, { tree: tree.value, executable: new Set(s.executable) });
     entries = upsertEntry(entries, s.entry);

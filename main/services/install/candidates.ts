@@ -26,7 +26,11 @@ export interface CandidateOrigin {
 }
 
 /** Read and load one skill folder; undefined when it is not a loadable skill. */
-export function loadFolder(abs: string, display: string, nameHint?: string): { ok: true; skill: Skill } | { ok: false; message: string } {
+export function loadFolder(
+  abs: string,
+  display: string,
+  nameHint?: string,
+): { ok: true; skill: Skill } | { ok: false; message: string } {
   const tree = readSkillTree(abs, display);
   if (!tree.ok) return { ok: false, message: formatLoadError(tree.error) };
   const loaded = loadSkill(tree.value, nameHint !== undefined ? { nameHint } : {});
@@ -113,7 +117,16 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
       const abs = join(base, name);
       const loaded = loadFolder(abs, name, name);
       if (!loaded.ok) return [];
-      return [{ candidate: candidateOf(loaded.skill, `catalog:${cat.name}:${name}`, `catalog ${cat.name}`), dir: () => abs, source: `file:${abs}`, canonical: `file:${abs}`, kind: 'local', installed: false }];
+      return [
+        {
+          candidate: candidateOf(loaded.skill, `catalog:${cat.name}:${name}`, `catalog ${cat.name}`),
+          dir: () => abs,
+          source: `file:${abs}`,
+          canonical: `file:${abs}`,
+          kind: 'local',
+          installed: false,
+        },
+      ];
     });
     return { candidates, dispose: () => undefined };
   }
@@ -135,9 +148,21 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
     const loaded = loadFolder(abs, name, name);
     if (!loaded.ok) continue;
     const source = gitSourceString(url, clone.commit, relOf(name));
-    add({ candidate: candidateOf(loaded.skill, `catalog:${cat.name}:${name}@HEAD`, `catalog ${cat.name}`), dir: () => abs, source, canonical: source, kind: 'git', commit: clone.commit, installed: false });
+    add({
+      candidate: candidateOf(loaded.skill, `catalog:${cat.name}:${name}@HEAD`, `catalog ${cat.name}`),
+      dir: () => abs,
+      source,
+      canonical: source,
+      kind: 'git',
+      commit: clone.commit,
+      installed: false,
+    });
   }
-  const tags = git(['-C', clone.dir, 'tag', '--list']).stdout.split('\n').map((t) => t.trim()).filter((t) => TAG_RE.test(t)).sort();
+  const tags = git(['-C', clone.dir, 'tag', '--list'])
+    .stdout.split('\n')
+    .map((t) => t.trim())
+    .filter((t) => TAG_RE.test(t))
+    .sort();
   for (const tag of tags) {
     const m = TAG_RE.exec(tag)!;
     const only = m[1];
@@ -154,8 +179,14 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
       const md = show('SKILL.md');
       if (!md) continue;
       const toml = show('skill.toml');
-      const entries: TreeEntry[] = [{ kind: 'file', path: 'SKILL.md', bytes: md }, ...(toml ? [{ kind: 'file' as const, path: 'skill.toml', bytes: toml }] : [])];
-      const loaded = loadSkill({ root: `${tag}:${rel}`, entries: entries.sort((a, b) => (a.path < b.path ? -1 : 1)) }, { nameHint: name });
+      const entries: TreeEntry[] = [
+        { kind: 'file', path: 'SKILL.md', bytes: md },
+        ...(toml ? [{ kind: 'file' as const, path: 'skill.toml', bytes: toml }] : []),
+      ];
+      const loaded = loadSkill(
+        { root: `${tag}:${rel}`, entries: entries.sort((a, b) => (a.path < b.path ? -1 : 1)) },
+        { nameHint: name },
+      );
       if (!loaded.ok) continue;
       if (only !== undefined && loaded.value.manifest.skill.version !== m[2]) continue; // the tag names this version
       let checkedOut: string | undefined;
@@ -167,7 +198,15 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
         return checkedOut;
       };
       const source = gitSourceString(url, tag, rel);
-      add({ candidate: candidateOf(loaded.value, `catalog:${cat.name}:${name}@${tag}`, `catalog ${cat.name} (tag ${tag})`), dir, source, canonical: source, kind: 'git', commit, installed: false });
+      add({
+        candidate: candidateOf(loaded.value, `catalog:${cat.name}:${name}@${tag}`, `catalog ${cat.name} (tag ${tag})`),
+        dir,
+        source,
+        canonical: source,
+        kind: 'git',
+        commit,
+        installed: false,
+      });
     }
   }
   return {

@@ -20,7 +20,13 @@ export async function withEnforcement(review: InstallReview): Promise<InstallRev
     // Probed with the node's own declared permissions, so the rows (e.g. the tools row)
     // describe what this skill declares rather than an empty default.
     const declared = (id: string) => n.permissions.some((p) => p.permission === id && p.declared);
-    const permissions = { network: declared('network'), write: declared('write'), tools: n.permissions.filter((p) => p.permission.startsWith('tool:') && p.declared).map((p) => p.permission.slice(5)) };
+    const permissions = {
+      network: declared('network'),
+      write: declared('write'),
+      tools: n.permissions
+        .filter((p) => p.permission.startsWith('tool:') && p.declared)
+        .map((p) => p.permission.slice(5)),
+    };
     let rows;
     try {
       rows = (await probeReport(host, { permissions })).rows;
@@ -32,7 +38,10 @@ export async function withEnforcement(review: InstallReview): Promise<InstallRev
   return { ...review, nodes };
 }
 
-function label(rows: Awaited<ReturnType<typeof probeReport>>['rows'], p: PermissionEntry): PermissionEntry['enforcement'] {
+function label(
+  rows: Awaited<ReturnType<typeof probeReport>>['rows'],
+  p: PermissionEntry,
+): PermissionEntry['enforcement'] {
   const row = rows.find((r) => r.id === restrictionFor(p.permission));
   if (!row) return { label: 'unavailable', detail: 'the sandbox probe did not report this restriction' };
   if (row.label === LABEL.advisory) return { label: 'advisory', detail: row.what };

@@ -44,7 +44,12 @@ export function listCheckout(co: Checkout, raw: string): SourceListing {
     const source = f.rel === '' ? raw : sourceAt(co.spec, f.rel, co.spec.kind === 'local' ? co.skillDir : undefined);
     const loaded = loadFolder(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
     return loaded.ok
-      ? { name: loaded.skill.manifest.skill.name, description: loaded.skill.manifest.skill.description, rel: f.rel, source }
+      ? {
+          name: loaded.skill.manifest.skill.name,
+          description: loaded.skill.manifest.skill.description,
+          rel: f.rel,
+          source,
+        }
       : { name: folderName, description: '', rel: f.rel, source, problem: loaded.message };
   });
   return { single: found.length === 1 && found[0]!.rel === '', skills };
@@ -57,7 +62,11 @@ export function pickSkills(listing: SourceListing, names: readonly string[]): Sk
   const picked: SourceSkill[] = [];
   for (const n of new Set(names)) {
     const s = listing.skills.find((x) => x.name === n) ?? listing.skills.find((x) => x.rel.split('/').pop() === n);
-    if (!s) return { ok: false, message: `no skill named "${n}" in this source (it has: ${listing.skills.map((x) => x.name).join(', ') || 'none'})` };
+    if (!s)
+      return {
+        ok: false,
+        message: `no skill named "${n}" in this source (it has: ${listing.skills.map((x) => x.name).join(', ') || 'none'})`,
+      };
     if (s.problem) return { ok: false, message: `${n} cannot be installed: ${s.problem}` };
     picked.push(s);
   }

@@ -9,7 +9,10 @@ import { stageInstall } from './stage';
  * per-target output for a remote source too). Nothing in the project is written; the
  * caller must `dispose()`.
  */
-export async function reviewSource(project: string, source: string): Promise<{ review: InstallReview; text: string; skill: Skill; dispose(): void }> {
+export async function reviewSource(
+  project: string,
+  source: string,
+): Promise<{ review: InstallReview; text: string; skill: Skill; dispose(): void }> {
   const staged = stageInstall(project, source, { reviewOnly: true });
   try {
     const review = await withEnforcement(staged.review);

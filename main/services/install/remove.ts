@@ -22,7 +22,9 @@ function dependencyGraph(root: string, lock: readonly LockEntry[]): Map<string, 
   for (const loc of installedSkills(root)) {
     if (loc.kind !== 'folder') continue;
     const l = loadFolder(loc.abs, loc.display, loc.nameHint);
-    const fromLock = lock.find((e) => e.name === loc.nameHint)?.dependencies?.map((d) => d.slice(0, d.indexOf('@') < 0 ? d.length : d.indexOf('@')));
+    const fromLock = lock
+      .find((e) => e.name === loc.nameHint)
+      ?.dependencies?.map((d) => d.slice(0, d.indexOf('@') < 0 ? d.length : d.indexOf('@')));
     g.set(loc.nameHint, l.ok ? Object.keys(l.skill.manifest.dependencies) : (fromLock ?? []));
   }
   return g;
@@ -33,7 +35,10 @@ export function planRemove(root: string, name: string): RemovePlan {
   assertOwnFoldersInside(root, OWN_FOLDERS);
   const lock = readLockOrThrow(root).entries;
   const g = dependencyGraph(root, lock);
-  const dependents = [...g].filter(([n, deps]) => n !== name && deps.includes(name)).map(([n]) => n).sort();
+  const dependents = [...g]
+    .filter(([n, deps]) => n !== name && deps.includes(name))
+    .map(([n]) => n)
+    .sort();
   // Orphans: reachable only through `name`, and never asked for directly.
   const remaining = new Set([...g.keys()].filter((n) => n !== name));
   const needed = new Set<string>();

@@ -7,7 +7,16 @@ import type { Skill } from '../../../shared/ksf/model';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
 import { upsertEntry, type LockEntry } from '../../../shared/lock/lockfile';
-import { reviewBlockers, reviewIntegrity, reviewNode, REVIEW_SCHEMA, type Approval, type InstallReview, type ReviewNode, type ReviewSource } from '../../../shared/lock/review';
+import {
+  reviewBlockers,
+  reviewIntegrity,
+  reviewNode,
+  REVIEW_SCHEMA,
+  type Approval,
+  type InstallReview,
+  type ReviewNode,
+  type ReviewSource,
+} from '../../../shared/lock/review';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
@@ -74,7 +83,13 @@ export function projectConfigOrThrow(root: string): ProjectConfig {
 }
 
 function checkoutSource(co: Checkout, origin: string): ReviewSource {
-  return { raw: co.spec.raw, canonical: co.canonical, kind: co.spec.kind, ...(co.commit ? { commit: co.commit } : {}), origin };
+  return {
+    raw: co.spec.raw,
+    canonical: co.canonical,
+    kind: co.spec.kind,
+    ...(co.commit ? { commit: co.commit } : {}),
+    origin,
+  };
 }
 
 /**
@@ -109,12 +124,22 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     renameSync(rootStaged.dir, rootDir);
     faultPoint('install:staged');
     if (options.replacing === undefined && !options.reviewOnly && existsSync(join(project, SKILLS_DIR, rootName))) {
-      throw new SourceError(`${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`);
+      throw new SourceError(
+        `${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`,
+      );
     }
     if (options.replacing !== undefined && options.replacing !== rootName) {
-      throw new SourceError(`${options.replacing}: the source now names itself "${rootName}" — skillsmith remove ${options.replacing} && skillsmith install ${raw}`);
+      throw new SourceError(
+        `${options.replacing}: the source now names itself "${rootName}" — skillsmith remove ${options.replacing} && skillsmith install ${raw}`,
+      );
     }
-    const rootCandidate: Candidate = { id: 'root', name: rootName, version: rootSkill.manifest.skill.version, dependencies: rootSkill.manifest.dependencies, origin: 'requested' };
+    const rootCandidate: Candidate = {
+      id: 'root',
+      name: rootName,
+      version: rootSkill.manifest.skill.version,
+      dependencies: rootSkill.manifest.dependencies,
+      origin: 'requested',
+    };
 
     // Candidates, only when there is something to resolve.
     const origins = new Map<string, CandidateOrigin>();
@@ -149,7 +174,16 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     // Stage every node that is not already installed, then load, lint and hash the staged copy.
     const ordered = [...resolution.nodes].reverse(); // root first, then dependencies
     const produces = new Map<string, readonly string[]>();
-    const staged: Array<{ node: (typeof ordered)[number]; skill: Skill; dir?: string; executable: readonly string[]; integrity: string; source: ReviewSource; installed: boolean; origin?: CandidateOrigin }> = [];
+    const staged: Array<{
+      node: (typeof ordered)[number];
+      skill: Skill;
+      dir?: string;
+      executable: readonly string[];
+      integrity: string;
+      source: ReviewSource;
+      installed: boolean;
+      origin?: CandidateOrigin;
+    }> = [];
     for (const node of ordered) {
       const c = node.candidate;
       const origin = c.id === 'root' ? undefined : origins.get(c.id);
@@ -182,9 +216,29 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         c.id === 'root'
           ? checkoutSource(co, 'requested')
           : installed
-            ? { raw: lock.entries.find((e) => e.name === c.name)?.source ?? '', canonical: lock.entries.find((e) => e.name === c.name)?.resolved ?? '', kind: 'local', origin: 'installed' }
-            : { raw: origin!.source, canonical: origin!.canonical, kind: origin!.kind, ...(origin!.commit ? { commit: origin!.commit } : {}), origin: c.origin };
-      staged.push({ node, skill, ...(dir ? { dir } : {}), executable, integrity, source, installed, ...(origin ? { origin } : {}) });
+            ? {
+                raw: lock.entries.find((e) => e.name === c.name)?.source ?? '',
+                canonical: lock.entries.find((e) => e.name === c.name)?.resolved ?? '',
+                kind: 'local',
+                origin: 'installed',
+              }
+            : {
+                raw: origin!.source,
+                canonical: origin!.canonical,
+                kind: origin!.kind,
+                ...(origin!.commit ? { commit: origin!.commit } : {}),
+                origin: c.origin,
+              };
+      staged.push({
+        node,
+        skill,
+        ...(dir ? { dir } : {}),
+        executable,
+        integrity,
+        source,
+        installed,
+        ...(origin ? { origin } : {}),
+      });
     }
 
     lap('stage');
@@ -204,7 +258,8 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         checks: lintSkill(s.skill),
         ...(config.policy ? { policy: config.policy } : {}),
         exceptions: config.exceptions,
-        sourceViolations: config.policy && !s.installed ? sourceViolations(config.policy, s.source.raw, s.source.canonical) : [],
+        sourceViolations:
+          config.policy && !s.installed ? sourceViolations(config.policy, s.source.raw, s.source.canonical) : [],
         dependencies: s.node.edges.map((e) => ({ name: e.name, range: e.range, version: e.version })),
         producedByDeps: new Map([...produces].filter(([n]) => deps.has(n))),
         integrity: s.integrity,
@@ -219,7 +274,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       const edges = s.node.edges.map((e) => `${e.name}@${e.range}`);
       const requested = s.node.requiredBy.map((r) => `${r.by.replace(/@[^@]*$/, '')}: ${r.range}`);
       const entry: LockEntry = s.installed
-        ? { ...prior!, ...(mergeRequested(prior?.requested, requested)) }
+        ? { ...prior!, ...mergeRequested(prior?.requested, requested) }
         : {
             name: c.name,
             version: c.version,
@@ -229,16 +284,34 @@ export function stageInstall(project: string, raw: string, options: StageOptions
             ...(s.source.commit ? { commit: s.source.commit } : {}),
             ...(edges.length ? { dependencies: edges } : {}),
             ...(requested.length ? { requested } : {}),
-            ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false) ? { direct: false } : {}),
+            ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false)
+              ? { direct: false }
+              : {}),
             executable: [...s.executable].sort(),
           };
-      return { name: c.name, version: c.version, ...(s.dir ? { stagedDir: s.dir } : {}), executable: s.executable, baseline: s.dir ? installedHash(project, c.name) : null, integrity: s.integrity, entry, skill: s.skill };
+      return {
+        name: c.name,
+        version: c.version,
+        ...(s.dir ? { stagedDir: s.dir } : {}),
+        executable: s.executable,
+        baseline: s.dir ? installedHash(project, c.name) : null,
+        integrity: s.integrity,
+        entry,
+        skill: s.skill,
+      };
     });
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
     const notices: string[] = [...config.exceptionProblems];
-    for (const n of reviewNodes) for (const c of n.consumes) if (c.producedBy === null && n.dependencies.length > 0) notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
-    const compile = compilePreview(project, config, staged.filter((x) => x.dir !== undefined).map((x) => x.skill));
+    for (const n of reviewNodes)
+      for (const c of n.consumes)
+        if (c.producedBy === null && n.dependencies.length > 0)
+          notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
+    const compile = compilePreview(
+      project,
+      config,
+      staged.filter((x) => x.dir !== undefined).map((x) => x.skill),
+    );
     const review: InstallReview = {
       schema: REVIEW_SCHEMA,
       kind: options.replacing !== undefined ? 'update' : 'install',
@@ -274,11 +347,20 @@ function mergeRequested(prior: readonly string[] | undefined, add: readonly stri
 }
 
 /** The compile plan of the project once `incoming` replaces or joins the installed skills. */
-function compilePreview(project: string, config: ProjectConfig, incoming: readonly Skill[]): NonNullable<InstallReview['compile']> {
+function compilePreview(
+  project: string,
+  config: ProjectConfig,
+  incoming: readonly Skill[],
+): NonNullable<InstallReview['compile']> {
   try {
     const { skills, failures } = loadInstalled(project);
     const names = new Set(incoming.map((s) => s.manifest.skill.name));
-    const plan = planCompile({ skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming], failures, config, project: diskProject(project) });
+    const plan = planCompile({
+      skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming],
+      failures,
+      config,
+      project: diskProject(project),
+    });
     return {
       writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path),
       prunes: plan.prune.map((p) => p.path),
@@ -306,7 +388,8 @@ function nameHintOf(co: Checkout): string {
   const last = co.subpath.split('/').filter(Boolean).pop();
   if (last && co.spec.kind !== 'local') return last;
   if (co.spec.kind === 'github') return co.spec.repo;
-  if (co.spec.kind === 'git') return (co.spec.url.replace(/\/+$/, '').split(/[/:]/).pop() ?? 'skill').replace(/\.git$/, '');
+  if (co.spec.kind === 'git')
+    return (co.spec.url.replace(/\/+$/, '').split(/[/:]/).pop() ?? 'skill').replace(/\.git$/, '');
   return last ?? 'skill';
 }
 
@@ -328,15 +411,20 @@ export class CommitRefused extends Error {}
  */
 export function commitInstall(staged: StagedInstall, approval: Approval, step = 'install'): { installed: string[] } {
   const { review, project } = staged;
-  if (approval.integrity !== review.integrity) throw new CommitRefused(`the approval names ${approval.integrity}, but the review is ${review.integrity} — nothing installed`);
-  if (review.blockers.length > 0) throw new CommitRefused(`blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`);
+  if (approval.integrity !== review.integrity)
+    throw new CommitRefused(
+      `the approval names ${approval.integrity}, but the review is ${review.integrity} — nothing installed`,
+    );
+  if (review.blockers.length > 0)
+    throw new CommitRefused(`blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`);
   // Re-read and re-hash every staged tree; what gets written is these verified bytes.
   const verified = new Map<string, SkillTree>();
   for (const n of staged.nodes) {
     if (!n.stagedDir) continue;
     const tree = readSkillTree(n.stagedDir, n.name);
     const now = tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
-    if (now !== n.integrity || !tree.ok) throw new CommitRefused(`${n.name}: the staged files changed after the review (now ${now}) — nothing installed`);
+    if (now !== n.integrity || !tree.ok)
+      throw new CommitRefused(`${n.name}: the staged files changed after the review (now ${now}) — nothing installed`);
     verified.set(n.name, tree.value);
   }
   recover(project);
@@ -347,12 +435,17 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
     if (n.stagedDir) {
       // The review described a change from what was installed then; refuse if another command moved it since.
       if (installedHash(project, n.name) !== n.baseline) {
-        throw new CommitRefused(`${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`);
+        throw new CommitRefused(
+          `${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`,
+        );
       }
       put.set(n.name, { tree: verified.get(n.name)!, executable: new Set(n.executable) });
     }
     const prior = entries.find((e) => e.name === n.name);
-    entries = upsertEntry(entries, n.stagedDir || !prior ? n.entry : { ...prior, ...(n.entry.requested ? { requested: n.entry.requested } : {}) });
+    entries = upsertEntry(
+      entries,
+      n.stagedDir || !prior ? n.entry : { ...prior, ...(n.entry.requested ? { requested: n.entry.requested } : {}) },
+    );
   }
   applyChange(project, { put, remove: [], lock: entries }, step);
   return { installed: [...put.keys()] };

@@ -12,7 +12,15 @@ import { stageInstall, type StagedInstall } from './stage';
 export type UpdateCheck =
   | { kind: 'up-to-date'; entry: LockEntry; note?: string }
   | { kind: 'failed'; entry: LockEntry; message: string }
-  | { kind: 'changed'; entry: LockEntry; staged: StagedInstall; review: InstallReview; localEdits: boolean; installedTree: SkillTree; files: FileChange[] };
+  | {
+      kind: 'changed';
+      entry: LockEntry;
+      staged: StagedInstall;
+      review: InstallReview;
+      localEdits: boolean;
+      installedTree: SkillTree;
+      files: FileChange[];
+    };
 
 /**
  * Refetch one pinned skill and compare it with the installed copy. A change comes back
@@ -23,36 +31,69 @@ export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
   const dir = join(root, SKILLS_DIR, entry.name);
   const installed = loadFolder(dir, entry.name, entry.name);
   const tree = readSkillTree(dir, entry.name);
-  if (!tree.ok) return { kind: 'failed', entry, message: `${entry.name}: pinned in kitbash.lock but not installed — skillsmith install ${entry.source}` };
-  if (entry.source === IMPORT_SOURCE || entry.source === '') return { kind: 'up-to-date', entry, note: `${entry.name}: imported in this project (${entry.source || 'no source'}) — nothing to refetch` };
+  if (!tree.ok)
+    return {
+      kind: 'failed',
+      entry,
+      message: `${entry.name}: pinned in kitbash.lock but not installed — skillsmith install ${entry.source}`,
+    };
+  if (entry.source === IMPORT_SOURCE || entry.source === '')
+    return {
+      kind: 'up-to-date',
+      entry,
+      note: `${entry.name}: imported in this project (${entry.source || 'no source'}) — nothing to refetch`,
+    };
   const lock = readLockOrThrow(root).entries;
   // Dependencies installed only because of this skill may move with it.
-  const replaceable = lock.filter((e) => e.direct === false && (e.requested ?? []).every((r) => r.startsWith(`${entry.name}:`))).map((e) => e.name);
+  const replaceable = lock
+    .filter((e) => e.direct === false && (e.requested ?? []).every((r) => r.startsWith(`${entry.name}:`)))
+    .map((e) => e.name);
   let staged: StagedInstall;
   try {
     staged = stageInstall(root, entry.source, { replacing: entry.name, lockSource: entry.source, replaceable });
   } catch (e) {
-    return { kind: 'failed', entry, message: `${entry.name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+    return {
+      kind: 'failed',
+      entry,
+      message: `${entry.name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+    };
   }
   const installedHash = treeIntegrityFast(tree.value);
   const rootNode = staged.nodes[0]!;
-  const depsChanged = staged.nodes.some((n, i) => i > 0 && n.stagedDir !== undefined && lock.find((e) => e.name === n.name)?.integrity !== n.integrity);
+  const depsChanged = staged.nodes.some(
+    (n, i) => i > 0 && n.stagedDir !== undefined && lock.find((e) => e.name === n.name)?.integrity !== n.integrity,
+  );
   if (installedHash === rootNode.integrity && !depsChanged) {
     staged.dispose();
     return { kind: 'up-to-date', entry };
   }
   const files = fileChanges(tree.value, rootNode.skill.tree);
-  const scripts = (t: SkillTree) => t.entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('scripts/')).map((e) => e.path);
-  const changes = installed.ok ? manifestDelta(installed.skill.manifest, rootNode.skill.manifest, { before: scripts(tree.value), after: scripts(rootNode.skill.tree) }) : [];
+  const scripts = (t: SkillTree) =>
+    t.entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('scripts/')).map((e) => e.path);
+  const changes = installed.ok
+    ? manifestDelta(installed.skill.manifest, rootNode.skill.manifest, {
+        before: scripts(tree.value),
+        after: scripts(rootNode.skill.tree),
+      })
+    : [];
   const notices = [...staged.review.notices];
   const localEdits = installedHash !== entry.integrity;
-  if (localEdits) notices.unshift(`${entry.name}: local edits detected (integrity drift) — updating overwrites them; the diff starts from the edited files`);
+  if (localEdits)
+    notices.unshift(
+      `${entry.name}: local edits detected (integrity drift) — updating overwrites them; the diff starts from the edited files`,
+    );
   const newDeps = staged.review.nodes.filter((n) => n.role === 'dependency' && !lock.some((e) => e.name === n.name));
   for (const d of newDeps) notices.push(`new dependency: ${d.name}@${d.version} from ${d.source.raw}`);
   const review: InstallReview = {
     ...staged.review,
     notices,
-    changes: changes.map((c) => ({ field: c.field, before: c.before, after: c.after, escalation: c.escalation, line: c.line })),
+    changes: changes.map((c) => ({
+      field: c.field,
+      before: c.before,
+      after: c.after,
+      escalation: c.escalation,
+      line: c.line,
+    })),
     fileChanges: files.map((f) => ({ path: f.path, change: f.change })),
   };
   return { kind: 'changed', entry, staged, review, localEdits, installedTree: tree.value, files };

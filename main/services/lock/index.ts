@@ -31,9 +31,14 @@ export function readLock(root: string): Result<LockState> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { present: false, entries: [] } };
     return { ok: false, error: loadError(LOCK_FILE, describeFsError(e)) };
   }
-  if (bytes.length > MAX_LOCK_BYTES) return { ok: false, error: loadError(LOCK_FILE, 'is larger than 8 MiB — refusing to parse it') };
+  if (bytes.length > MAX_LOCK_BYTES)
+    return { ok: false, error: loadError(LOCK_FILE, 'is larger than 8 MiB — refusing to parse it') };
   const text = decodeUtf8(bytes);
-  if (!text.ok) return { ok: false, error: loadError(LOCK_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${text.byteOffset})`) };
+  if (!text.ok)
+    return {
+      ok: false,
+      error: loadError(LOCK_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${text.byteOffset})`),
+    };
   const parsed = parseLock(text.text, LOCK_FILE);
   return parsed.ok ? { ok: true, value: { present: true, entries: parsed.value } } : parsed;
 }
@@ -70,29 +75,56 @@ export function skillIntegrity(dir: string): Result<string> {
 /** Verdict of checking one installed skill against its pin. */
 export type PinCheck =
   | { ok: true; entry: LockEntry; integrity: string }
-  | { ok: false; reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable' | 'uncovered' | 'modes'; message: string };
+  | {
+      ok: false;
+      reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable' | 'uncovered' | 'modes';
+      message: string;
+    };
 
 /** Does `.kitbash/skills/<name>/` match its kitbash.lock pin? (Used before running a skill's scripts.) */
 export function verifySkill(root: string, name: string): PinCheck {
   const lock = readLock(root);
   if (!lock.ok) return { ok: false, reason: 'unreadable', message: formatLoadError(lock.error) };
-  if (!lock.value.present) return { ok: false, reason: 'no-lock', message: `${name}: kitbash.lock is missing — nothing is pinned` };
+  if (!lock.value.present)
+    return { ok: false, reason: 'no-lock', message: `${name}: kitbash.lock is missing — nothing is pinned` };
   const entry = lock.value.entries.find((e) => e.name === name);
   if (!entry) return { ok: false, reason: 'unpinned', message: `${name}: installed but not pinned in kitbash.lock` };
   const hash = skillIntegrity(join(root, SKILLS_DIR, name));
   if (!hash.ok) {
     const missing = hash.error.message === 'does not exist';
-    return { ok: false, reason: missing ? 'missing' : 'unreadable', message: missing ? `${name}: in kitbash.lock but not installed` : formatLoadError(hash.error) };
+    return {
+      ok: false,
+      reason: missing ? 'missing' : 'unreadable',
+      message: missing ? `${name}: in kitbash.lock but not installed` : formatLoadError(hash.error),
+    };
   }
-  if (hash.value !== entry.integrity) return { ok: false, reason: 'drift', message: `${name}: integrity drift — installed files differ from kitbash.lock` };
+  if (hash.value !== entry.integrity)
+    return {
+      ok: false,
+      reason: 'drift',
+      message: `${name}: integrity drift — installed files differ from kitbash.lock`,
+    };
   const disk = walkModes(join(root, SKILLS_DIR, name));
   if (disk.uncovered.length > 0) {
-    return { ok: false, reason: 'uncovered', message: `${name}: ${disk.uncovered.slice(0, 3).join(', ')}${disk.uncovered.length > 3 ? ' …' : ''} ${disk.uncovered.length === 1 ? 'is' : 'are'} not covered by the integrity pinned in kitbash.lock` };
+    return {
+      ok: false,
+      reason: 'uncovered',
+      message: `${name}: ${disk.uncovered.slice(0, 3).join(', ')}${disk.uncovered.length > 3 ? ' …' : ''} ${disk.uncovered.length === 1 ? 'is' : 'are'} not covered by the integrity pinned in kitbash.lock`,
+    };
   }
   if (entry.executable !== undefined) {
     const pinned = new Set(entry.executable);
-    const changed = [...disk.executable.filter((p) => !pinned.has(p)).map((p) => `${p} became executable`), ...entry.executable.filter((p) => !disk.executable.includes(p)).map((p) => `${p} is no longer executable`), ...disk.special.map((p) => `${p} has a setuid, setgid or sticky bit`)];
-    if (changed.length > 0) return { ok: false, reason: 'modes', message: `${name}: file modes changed since install (${changed.slice(0, 3).join('; ')}${changed.length > 3 ? ' …' : ''})` };
+    const changed = [
+      ...disk.executable.filter((p) => !pinned.has(p)).map((p) => `${p} became executable`),
+      ...entry.executable.filter((p) => !disk.executable.includes(p)).map((p) => `${p} is no longer executable`),
+      ...disk.special.map((p) => `${p} has a setuid, setgid or sticky bit`),
+    ];
+    if (changed.length > 0)
+      return {
+        ok: false,
+        reason: 'modes',
+        message: `${name}: file modes changed since install (${changed.slice(0, 3).join('; ')}${changed.length > 3 ? ' …' : ''})`,
+      };
   }
   return { ok: true, entry, integrity: hash.value };
 }

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { lintSkill } from '../../../shared/lint/checks';
-import { exceptionMatches, exceptionToml, validateException, type PolicyException } from '../../../shared/policy/exceptions';
+import {
+  exceptionMatches,
+  exceptionToml,
+  validateException,
+  type PolicyException,
+} from '../../../shared/policy/exceptions';
 import { isBlockingCheck } from '../../../shared/policy/verdict';
 import { CONFIG_FILE, parseProjectConfig } from '../../../shared/project/config';
 import { writeFileAtomic } from '../fs/atomic';
@@ -29,13 +34,24 @@ export type AcceptResult = { ok: true; entry: PolicyException } | { ok: false; m
  */
 export function acceptFinding(project: string, skill: Skill, integrity: string, req: AcceptRequest): AcceptResult {
   const name = skill.manifest.skill.name;
-  const v = validateException({ skill: name, integrity, check: req.check, file: req.file, line: req.line, by: req.by, reason: req.reason });
+  const v = validateException({
+    skill: name,
+    integrity,
+    check: req.check,
+    file: req.file,
+    line: req.line,
+    by: req.by,
+    reason: req.reason,
+  });
   if (!v.ok) return { ok: false, message: `not accepted: ${v.message}` };
   const entry = v.value;
   const check = lintSkill(skill).find((c) => c.id === entry.check);
   const here = check?.locations?.some((l) => l.file === entry.file && l.line === entry.line) === true;
   if (!check || !isBlockingCheck(check, undefined) || !here) {
-    return { ok: false, message: `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version` };
+    return {
+      ok: false,
+      message: `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version`,
+    };
   }
   const release = acquireProjectLock(project, { command: `accept exception (app) ${name}` });
   try {
@@ -46,17 +62,34 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
       if (!decoded.ok) return { ok: false, message: `${CONFIG_FILE}: not valid UTF-8 — nothing written` };
       before = decoded.text;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        return { ok: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
     }
     const parsedBefore = parseProjectConfig(before);
-    if (!parsedBefore.ok) return { ok: false, message: `${CONFIG_FILE} does not parse (${parsedBefore.error.message}) — fix it first; nothing written` };
-    if (parsedBefore.value.exceptions.some((e) => exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line))) {
+    if (!parsedBefore.ok)
+      return {
+        ok: false,
+        message: `${CONFIG_FILE} does not parse (${parsedBefore.error.message}) — fix it first; nothing written`,
+      };
+    if (
+      parsedBefore.value.exceptions.some((e) =>
+        exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line),
+      )
+    ) {
       return { ok: true, entry };
     }
     const after = `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}${before === '' ? '' : '\n'}${exceptionToml(entry)}`;
     const parsedAfter = parseProjectConfig(after);
-    if (!parsedAfter.ok || !parsedAfter.value.exceptions.some((e) => exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line))) {
-      return { ok: false, message: `${CONFIG_FILE}: its [policy] cannot take a [[policy.exceptions]] table as written (e.g. an inline exceptions array) — add the entry by hand; nothing written` };
+    if (
+      !parsedAfter.ok ||
+      !parsedAfter.value.exceptions.some((e) =>
+        exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line),
+      )
+    ) {
+      return {
+        ok: false,
+        message: `${CONFIG_FILE}: its [policy] cannot take a [[policy.exceptions]] table as written (e.g. an inline exceptions array) — add the entry by hand; nothing written`,
+      };
     }
     writeFileAtomic(path, after);
     return { ok: true, entry };

@@ -20,8 +20,13 @@ export function readProjectConfig(projectRoot: string): Result<ProjectConfig> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_CONFIG };
     return { ok: false, error: loadError(CONFIG_FILE, describeFsError(e)) };
   }
-  if (bytes.length > MAX_CONFIG_BYTES) return { ok: false, error: loadError(CONFIG_FILE, `is larger than 1 MiB — refusing to parse it`) };
+  if (bytes.length > MAX_CONFIG_BYTES)
+    return { ok: false, error: loadError(CONFIG_FILE, `is larger than 1 MiB — refusing to parse it`) };
   const decoded = decodeUtf8(bytes);
-  if (!decoded.ok) return { ok: false, error: loadError(CONFIG_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`) };
+  if (!decoded.ok)
+    return {
+      ok: false,
+      error: loadError(CONFIG_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`),
+    };
   return parseProjectConfig(decoded.text, CONFIG_FILE);
 }

@@ -10,7 +10,12 @@ import plan from '../../../spec/schema/artifacts/plan@1.json';
 import verify from '../../../spec/schema/artifacts/verify@1.json';
 
 /** The schemas Skillsmith knows (spec/schema/artifacts/). */
-const SCHEMAS: Readonly<Record<string, object>> = { 'benchmark@1': benchmark, 'findings@1': findings, 'plan@1': plan, 'verify@1': verify };
+const SCHEMAS: Readonly<Record<string, object>> = {
+  'benchmark@1': benchmark,
+  'findings@1': findings,
+  'plan@1': plan,
+  'verify@1': verify,
+};
 
 export const ARTIFACTS_DIR = join('.kitbash', 'artifacts');
 const MAX_ARTIFACT_BYTES = 8 * 1024 * 1024;
@@ -62,11 +67,22 @@ export function listArtifacts(projectRoot: string, ref: string): ArtifactFile[] 
   const st = fileStat(top);
   if (st) out.push({ ref, rel: `.kitbash/artifacts/${type}.json`, abs: top, mtimeMs: st.mtimeMs });
   const sub = join(dir, type);
-  const names = isKind(sub, 'dir') ? readdirSync(sub).filter((n) => n.endsWith('.json')).sort() : [];
+  const names = isKind(sub, 'dir')
+    ? readdirSync(sub)
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+    : [];
   for (const n of names) {
     const abs = join(sub, n);
     const s = fileStat(abs);
-    if (s) out.push({ ref, rel: `.kitbash/artifacts/${type}/${n}`, abs, id: n.slice(0, -'.json'.length), mtimeMs: s.mtimeMs });
+    if (s)
+      out.push({
+        ref,
+        rel: `.kitbash/artifacts/${type}/${n}`,
+        abs,
+        id: n.slice(0, -'.json'.length),
+        mtimeMs: s.mtimeMs,
+      });
   }
   return out;
 }
@@ -134,7 +150,12 @@ export interface ArtifactVerdict {
 export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVerdict {
   const base = { ref: file.ref, file: file.rel };
   const validate = validatorFor(file.ref);
-  if (!validate) return { ...base, status: 'invalid', detail: `no schema for ${file.ref} in spec/schema/artifacts/ — cannot validate it` };
+  if (!validate)
+    return {
+      ...base,
+      status: 'invalid',
+      detail: `no schema for ${file.ref} in spec/schema/artifacts/ — cannot validate it`,
+    };
   const bytes = readArtifact(file.abs);
   if (typeof bytes === 'string') return { ...base, status: 'invalid', detail: bytes };
   let doc: unknown;
@@ -152,8 +173,18 @@ export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVer
     return { ...base, status: 'invalid', detail: `does not match ${file.ref}: ${problems.join('; ')}` };
   }
   const d = doc as Record<string, unknown>;
-  if (d.skill !== producer) return { ...base, status: 'invalid', detail: `was written for "${String(d.skill)}", not by this gate (${producer})` };
-  if (file.id !== undefined && d.id !== file.id) return { ...base, status: 'invalid', detail: `is stored as ${file.id}.json but its id is ${JSON.stringify(d.id ?? null)}` };
+  if (d.skill !== producer)
+    return {
+      ...base,
+      status: 'invalid',
+      detail: `was written for "${String(d.skill)}", not by this gate (${producer})`,
+    };
+  if (file.id !== undefined && d.id !== file.id)
+    return {
+      ...base,
+      status: 'invalid',
+      detail: `is stored as ${file.id}.json but its id is ${JSON.stringify(d.id ?? null)}`,
+    };
   switch (file.ref) {
     case 'findings@1': {
       const list = d.findings as Array<{ severity: string }>;
@@ -164,7 +195,11 @@ export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVer
     case 'verify@1': {
       const checks = d.checks as Array<{ status: string }>;
       const failed = checks.filter((c) => c.status === 'fail').length;
-      return { ...base, status: d.verdict === 'fail' ? 'fail' : 'pass', detail: `verdict ${String(d.verdict)} (${checks.length} check(s), ${failed} failed)` };
+      return {
+        ...base,
+        status: d.verdict === 'fail' ? 'fail' : 'pass',
+        detail: `verdict ${String(d.verdict)} (${checks.length} check(s), ${failed} failed)`,
+      };
     }
     case 'plan@1':
       return { ...base, status: 'pass', detail: `${(d.steps as unknown[]).length} step(s)` };

@@ -25,13 +25,17 @@ export function resolveScript(skillDir: string, name: string, args: readonly str
   const scriptsDir = join(skillDir, 'scripts');
   const bare = name.replace(/^\.\//, '').replace(/^scripts\//, '');
   const abs = resolveInside(scriptsDir, bare);
-  if (!abs || bare === '' || bare === '.') return { ok: false, message: `script "${name}" is not inside the skill's scripts/ folder` };
+  if (!abs || bare === '' || bare === '.')
+    return { ok: false, message: `script "${name}" is not inside the skill's scripts/ folder` };
   let st;
   try {
     st = statSync(abs);
   } catch {
     const have = listScripts(skillDir);
-    return { ok: false, message: `no script "${bare}" in scripts/${have.length ? ` (have: ${have.join(', ')})` : ' (the skill has no scripts)'}` };
+    return {
+      ok: false,
+      message: `no script "${bare}" in scripts/${have.length ? ` (have: ${have.join(', ')})` : ' (the skill has no scripts)'}`,
+    };
   }
   if (!st.isFile()) return { ok: false, message: `scripts/${bare} is not a file` };
   const rel = relative(skillDir, abs).split(sep).join('/');
@@ -39,7 +43,13 @@ export function resolveScript(skillDir: string, name: string, args: readonly str
   const shebang = readShebang(abs);
   if (shebang) return { ok: true, abs, rel, argv: [...shebang, abs, ...args] };
   const ext = /\.([a-z]+)$/.exec(bare)?.[1];
-  const by: Record<string, string[]> = { sh: ['/bin/sh'], js: ['/usr/bin/env', 'node'], mjs: ['/usr/bin/env', 'node'], cjs: ['/usr/bin/env', 'node'], py: ['/usr/bin/env', 'python3'] };
+  const by: Record<string, string[]> = {
+    sh: ['/bin/sh'],
+    js: ['/usr/bin/env', 'node'],
+    mjs: ['/usr/bin/env', 'node'],
+    cjs: ['/usr/bin/env', 'node'],
+    py: ['/usr/bin/env', 'python3'],
+  };
   const interp = ext !== undefined ? by[ext] : undefined;
   if (interp) return { ok: true, abs, rel, argv: [...interp, abs, ...args] };
   return { ok: false, message: `scripts/${bare} is not executable and has no #! line — cannot tell how to run it` };
@@ -67,11 +77,17 @@ function readShebang(abs: string): string[] | undefined {
  * exactly one, otherwise the only script there is. Several candidates are an error that
  * names them, so a gate never runs a script nobody picked.
  */
-export function gateScript(skillDir: string): { ok: true; name: string } | { ok: false; message: string; none: boolean } {
+export function gateScript(
+  skillDir: string,
+): { ok: true; name: string } | { ok: false; message: string; none: boolean } {
   const all = listScripts(skillDir);
   if (all.length === 0) return { ok: false, message: 'no scripts/', none: true };
   const named = all.filter((n) => n === 'gate' || n.startsWith('gate.'));
   if (named.length === 1) return { ok: true, name: named[0]! };
   if (all.length === 1) return { ok: true, name: all[0]! };
-  return { ok: false, none: false, message: `cannot tell which script gives the verdict (scripts/: ${all.join(', ')}) — name one scripts/gate.<ext>, or pass --script <name>` };
+  return {
+    ok: false,
+    none: false,
+    message: `cannot tell which script gives the verdict (scripts/: ${all.join(', ')}) — name one scripts/gate.<ext>, or pass --script <name>`,
+  };
 }

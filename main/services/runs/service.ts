@@ -12,7 +12,14 @@ import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { formatBytes, policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
 import { writeLayout } from '../sandbox/protect';
-import { currentHost, probeBackend, unconfinedCommand, withNetns, wrapCommand, type SandboxHost } from '../sandbox/probe';
+import {
+  currentHost,
+  probeBackend,
+  unconfinedCommand,
+  withNetns,
+  wrapCommand,
+  type SandboxHost,
+} from '../sandbox/probe';
 import type { BackendStatus, RestrictionRow, SandboxPolicy } from '../sandbox/types';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
@@ -44,7 +51,13 @@ export interface Prepared {
   readonly skill: Skill;
 }
 
-export type Preparation = { ok: true; prepared: Prepared } | { ok: false; refusal: { reason: RefusalReason; message: string; rows?: readonly RestrictionRow[] }; audit?: AuditRecord };
+export type Preparation =
+  | { ok: true; prepared: Prepared }
+  | {
+      ok: false;
+      refusal: { reason: RefusalReason; message: string; rows?: readonly RestrictionRow[] };
+      audit?: AuditRecord;
+    };
 
 /**
  * Everything up to the point of running: locate the installed skill, check its integrity
@@ -55,7 +68,11 @@ export type Preparation = { ok: true; prepared: Prepared } | { ok: false; refusa
  */
 export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<Preparation> {
   const root = req.projectRoot;
-  const refuse = (reason: RefusalReason, message: string, extra: { rows?: readonly RestrictionRow[]; version?: string; integrity?: string; backend?: string } = {}): Preparation => ({
+  const refuse = (
+    reason: RefusalReason,
+    message: string,
+    extra: { rows?: readonly RestrictionRow[]; version?: string; integrity?: string; backend?: string } = {},
+  ): Preparation => ({
     ok: false,
     refusal: { reason, message, ...(extra.rows ? { rows: extra.rows } : {}) },
     ...(reason === 'not-installed' || reason === 'bad-request'
@@ -81,11 +98,15 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
         }),
   });
 
-  if (!NAME_RE.test(req.skill)) return refuse('bad-request', `"${req.skill}" is not a skill name — run takes the name of an installed skill`);
+  if (!NAME_RE.test(req.skill))
+    return refuse('bad-request', `"${req.skill}" is not a skill name — run takes the name of an installed skill`);
   const skillDir = join(root, SKILLS_DIR, req.skill);
   if (!isRealDir(skillDir)) {
     const names = installedSkills(root).map((s) => s.nameHint);
-    return refuse('not-installed', `no installed skill "${req.skill}" under .kitbash/skills/${names.length ? ` (installed: ${names.join(', ')})` : ''} — only installed, pinned skills run`);
+    return refuse(
+      'not-installed',
+      `no installed skill "${req.skill}" under .kitbash/skills/${names.length ? ` (installed: ${names.join(', ')})` : ''} — only installed, pinned skills run`,
+    );
   }
 
   const pin = (deps.verify ?? verifySkill)(root, req.skill);
@@ -94,8 +115,8 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
       pin.reason === 'uncovered' || pin.reason === 'modes'
         ? `refusing to run ${pin.message} — only exactly what was pinned runs; reinstall it (and review the change)`
         : pin.reason === 'drift'
-        ? `${req.skill} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`
-        : `${pin.message} — a skill runs only when its files match the pin in kitbash.lock`;
+          ? `${req.skill} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`
+          : `${pin.message} — a skill runs only when its files match the pin in kitbash.lock`;
     return refuse('integrity', msg);
   }
 
@@ -115,14 +136,21 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   // run, however it got into the project (install, clone, hand copy). The integrity is of
   // the very tree that was checked, and must still be the pinned one.
   const checkedIntegrity = treeIntegrityFast(tree.value);
-  if (checkedIntegrity !== pin.integrity) return refuse('integrity', `${req.skill} changed while it was being checked — try again`, known);
+  if (checkedIntegrity !== pin.integrity)
+    return refuse('integrity', `${req.skill} changed while it was being checked — try again`, known);
   const verdict = verdictOfSkill(skill, checkedIntegrity, config.value);
   if (verdict.blocking.length > 0) {
-    return refuse('blocked', `refusing to run: ${verdict.blocking.map((b) => describeBlocking(req.skill, b)).join('; ')}. To resolve: ${RESOLVE_BLOCKING}`, known);
+    return refuse(
+      'blocked',
+      `refusing to run: ${verdict.blocking.map((b) => describeBlocking(req.skill, b)).join('; ')}. To resolve: ${RESOLVE_BLOCKING}`,
+      known,
+    );
   }
   const pol = config.value.policy;
   const denied = [
-    ...(pol?.denyNetwork && m.permissions.network ? [`${req.skill} declares network permission and deny_network = true`] : []),
+    ...(pol?.denyNetwork && m.permissions.network
+      ? [`${req.skill} declares network permission and deny_network = true`]
+      : []),
     ...(pol?.denyWrite && m.permissions.write ? [`${req.skill} declares write permission and deny_write = true`] : []),
   ];
   if (denied.length) return refuse('policy', `refusing to run: ${denied.join('; ')} (kitbash.toml [policy])`, known);
@@ -130,19 +158,33 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const produces = req.mode === 'gate' ? m.artifacts.produces : [];
   let scriptName: string | undefined = req.script;
   if (req.mode === 'gate') {
-    if (m.targets.mode !== 'gate') return refuse('not-a-gate', `${req.skill} is not a gate-mode skill (targets.mode = "${m.targets.mode}") — use "skillsmith run ${req.skill} <script>"`, known);
+    if (m.targets.mode !== 'gate')
+      return refuse(
+        'not-a-gate',
+        `${req.skill} is not a gate-mode skill (targets.mode = "${m.targets.mode}") — use "skillsmith run ${req.skill} <script>"`,
+        known,
+      );
     const unknown = produces.filter((r) => !knownArtifact(r));
-    if (unknown.length) return refuse('no-verdict-source', `${req.skill} produces ${unknown.join(', ')}, which has no schema in spec/schema/artifacts/ — its verdict cannot be validated`, known);
+    if (unknown.length)
+      return refuse(
+        'no-verdict-source',
+        `${req.skill} produces ${unknown.join(', ')}, which has no schema in spec/schema/artifacts/ — its verdict cannot be validated`,
+        known,
+      );
     if (scriptName === undefined) {
       const g = gateScript(skillDir);
       if (g.ok) scriptName = g.name;
       else if (!g.none) return refuse('no-script', g.message, known);
       else if (produces.length === 0) {
-        return refuse('no-verdict-source', `${req.skill} cannot give a verdict: it has no scripts/ and no artifacts.produces — a gate's verdict comes from a script's exit code or a schema-validated artifact`, known);
+        return refuse(
+          'no-verdict-source',
+          `${req.skill} cannot give a verdict: it has no scripts/ and no artifacts.produces — a gate's verdict comes from a script's exit code or a schema-validated artifact`,
+          known,
+        );
       }
     }
   } else if (scriptName === undefined) {
-    return refuse('bad-request', 'name the script to run (a file in the skill\'s scripts/ folder)');
+    return refuse('bad-request', "name the script to run (a file in the skill's scripts/ folder)");
   }
 
   let argv: string[] = [];
@@ -159,7 +201,10 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   // The home is hidden by covering it; a project that is (or holds) the home would bring it back.
   const exposed = homes.find((h) => h === '/' || isInside(resolve(root), resolve(h)));
   if (exposed !== undefined || resolve(root) === '/') {
-    return refuse('bad-request', `the project folder ${root} is or contains the home folder ${exposed ?? '/'} — a run would expose it; run from a project folder inside it`);
+    return refuse(
+      'bad-request',
+      `the project folder ${root} is or contains the home folder ${exposed ?? '/'} — a run would expose it; run from a project folder inside it`,
+    );
   }
   const host = deps.host ?? currentHost();
   const probed = await (deps.probe ?? probeBackend)(host);
@@ -184,14 +229,21 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const bad = policy.extraWritable.find((d) => isSymlink(d) || !resolveInside(root, d));
   if (bad !== undefined) {
     rmSync(runDir, { recursive: true, force: true });
-    return refuse('bad-request', `${relative(root, bad)} is a symlink or leaves the project — a gate writes its artifacts only into a real .kitbash/artifacts/ folder`, known);
+    return refuse(
+      'bad-request',
+      `${relative(root, bad)} is a symlink or leaves the project — a gate writes its artifacts only into a real .kitbash/artifacts/ folder`,
+      known,
+    );
   }
   const sandboxed = restrictionRows(status, policy);
   const missing = scriptName === undefined ? [] : unenforced(sandboxed);
   const cleanup = (): void => rmSync(runDir, { recursive: true, force: true });
   if (missing.length > 0 && req.unconfined !== true) {
     cleanup();
-    const netWhy = missing.some((r) => r.id === 'network') && status.netns?.reason ? `network = true needs its own network namespace and ${status.netns.reason}` : undefined;
+    const netWhy =
+      missing.some((r) => r.id === 'network') && status.netns?.reason
+        ? `network = true needs its own network namespace and ${status.netns.reason}`
+        : undefined;
     const why = status.reason ?? netWhy ?? `${status.backend} does not hold them`;
     return refuse(
       'unenforced',
@@ -201,7 +253,10 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   }
   if (missing.length === 0 && req.unconfined === true && scriptName !== undefined) {
     cleanup();
-    return refuse('bad-request', `--unconfined is only for a machine that cannot enforce the sandbox; ${status.backend} holds every required restriction here — run without it`);
+    return refuse(
+      'bad-request',
+      `--unconfined is only for a machine that cannot enforce the sandbox; ${status.backend} holds every required restriction here — run without it`,
+    );
   }
   const override = req.unconfined === true && scriptName !== undefined;
   const rows = override ? restrictionRows(status, policy, true) : sandboxed;
@@ -245,7 +300,9 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
       mkdirSync(policy.homeDir, { recursive: true });
       for (const d of policy.extraWritable) mkdirSync(d, { recursive: true });
       for (const ref of plan.produces) for (const f of listArtifacts(root, ref)) before.set(f.abs, f.mtimeMs);
-      const cmd = plan.override ? unconfinedCommand(policy, plan.argv) : wrapCommand(plan.backend, policy, plan.argv, runDir);
+      const cmd = plan.override
+        ? unconfinedCommand(policy, plan.argv)
+        : wrapCommand(plan.backend, policy, plan.argv, runDir);
       if (!cmd) throw new Error('no sandbox backend to run with');
       exec = await execute(cmd, {
         timeoutMs: policy.timeoutMs,
@@ -261,7 +318,15 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     if (runDir) rmSync(runDir, { recursive: true, force: true });
   }
 
-  const outcome = !exec ? 'exited' : exec.spawnError ? 'failed-to-start' : exec.timedOut ? 'timeout' : exec.cancelled ? 'cancelled' : 'exited';
+  const outcome = !exec
+    ? 'exited'
+    : exec.spawnError
+      ? 'failed-to-start'
+      : exec.timedOut
+        ? 'timeout'
+        : exec.cancelled
+          ? 'cancelled'
+          : 'exited';
   let result: RunResult = {
     runId: plan.runId,
     outcome,
@@ -269,7 +334,11 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     durationMs: exec?.durationMs ?? 0,
     dropped: exec?.dropped ?? { stdout: 0, stderr: 0 },
     strays: exec?.strays ?? 0,
-    ...(exec?.spawnError ? { message: exec.spawnError } : limitMessage(exec, policy) ? { message: limitMessage(exec, policy)! } : {}),
+    ...(exec?.spawnError
+      ? { message: exec.spawnError }
+      : limitMessage(exec, policy)
+        ? { message: limitMessage(exec, policy)! }
+        : {}),
   };
   if (plan.mode === 'gate') result = { ...result, ...gateVerdict(prepared, result, before, exec !== undefined) };
 
@@ -296,7 +365,10 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
   try {
     appendAudit(root, record);
   } catch (e) {
-    result = { ...result, message: `${result.message ? `${result.message}; ` : ''}could not append to .kitbash/runs.jsonl (${e instanceof Error ? e.message : String(e)})` };
+    result = {
+      ...result,
+      message: `${result.message ? `${result.message}; ` : ''}could not append to .kitbash/runs.jsonl (${e instanceof Error ? e.message : String(e)})`,
+    };
   }
   emit({ type: 'exit', result });
   return result;
@@ -313,8 +385,21 @@ export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: Execut
         // the refusal is reported either way
       }
     }
-    opts.onEvent?.({ type: 'refused', reason: p.refusal.reason, message: p.refusal.message, ...(p.refusal.rows ? { rows: p.refusal.rows } : {}) });
-    return { runId: p.audit?.runId ?? randomUUID(), outcome: 'refused', exitCode: null, durationMs: 0, dropped: { stdout: 0, stderr: 0 }, strays: 0, refusal: p.refusal };
+    opts.onEvent?.({
+      type: 'refused',
+      reason: p.refusal.reason,
+      message: p.refusal.message,
+      ...(p.refusal.rows ? { rows: p.refusal.rows } : {}),
+    });
+    return {
+      runId: p.audit?.runId ?? randomUUID(),
+      outcome: 'refused',
+      exitCode: null,
+      durationMs: 0,
+      dropped: { stdout: 0, stderr: 0 },
+      strays: 0,
+      refusal: p.refusal,
+    };
   }
   return executeRun(p.prepared, opts);
 }
@@ -326,10 +411,17 @@ export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: Execut
  * there (e.g. written by the agent that ran the skill) are judged instead and marked as
  * not written by this run.
  */
-function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<string, number>, ran: boolean): Pick<RunResult, 'verdict' | 'verdictDetail' | 'artifacts'> {
+function gateVerdict(
+  prepared: Prepared,
+  r: RunResult,
+  before: ReadonlyMap<string, number>,
+  ran: boolean,
+): Pick<RunResult, 'verdict' | 'verdictDetail' | 'artifacts'> {
   const { plan } = prepared;
-  if (ran && r.outcome !== 'exited') return { verdict: 'fail', verdictDetail: `the verdict script did not finish (${r.outcome})` };
-  if (ran && r.exitCode !== 0) return { verdict: 'fail', verdictDetail: `the verdict script exited ${String(r.exitCode)}` };
+  if (ran && r.outcome !== 'exited')
+    return { verdict: 'fail', verdictDetail: `the verdict script did not finish (${r.outcome})` };
+  if (ran && r.exitCode !== 0)
+    return { verdict: 'fail', verdictDetail: `the verdict script exited ${String(r.exitCode)}` };
   const producer = `${plan.skill}@${plan.version}`;
   const artifacts: ArtifactVerdict[] = [];
   const problems: string[] = [];
@@ -339,7 +431,9 @@ function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<strin
     const files = written.length ? written : all;
     if (files.length === 0) {
       const type = ref.slice(0, ref.indexOf('@'));
-      problems.push(`no .kitbash/artifacts/${type}.json (${ref}) to take the verdict from${ran ? ' — the script did not write one' : ''}`);
+      problems.push(
+        `no .kitbash/artifacts/${type}.json (${ref}) to take the verdict from${ran ? ' — the script did not write one' : ''}`,
+      );
       continue;
     }
     for (const f of files) {
@@ -348,7 +442,9 @@ function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<strin
       if (v.status !== 'pass') problems.push(`${v.file} ${v.status === 'fail' ? 'fails' : 'is invalid'}: ${v.detail}`);
     }
   }
-  return problems.length ? { verdict: 'fail', verdictDetail: problems.join('; '), artifacts } : { verdict: 'pass', artifacts };
+  return problems.length
+    ? { verdict: 'fail', verdictDetail: problems.join('; '), artifacts }
+    : { verdict: 'pass', artifacts };
 }
 
 /**
@@ -358,10 +454,12 @@ function gateVerdict(prepared: Prepared, r: RunResult, before: ReadonlyMap<strin
 function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | undefined): string | undefined {
   if (!exec || !policy) return undefined;
   if (exec.limitHit) return exec.limitHit;
-  if (exec.code === 128 + 24) return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process; --max-cpu)`;
+  if (exec.code === 128 + 24)
+    return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process; --max-cpu)`;
   // A runtime that cannot get memory under RLIMIT_DATA aborts (V8: "heap out of memory"),
   // so SIGABRT is the data cap's usual mark; it is named as likely, not certain.
-  if (exec.code === 128 + 6) return `the run aborted (SIGABRT), most likely at its memory limit (${formatBytes(policy.limits.memoryBytes)} per process; --max-memory)`;
+  if (exec.code === 128 + 6)
+    return `the run aborted (SIGABRT), most likely at its memory limit (${formatBytes(policy.limits.memoryBytes)} per process; --max-memory)`;
   return undefined;
 }
 

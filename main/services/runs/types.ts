@@ -50,7 +50,17 @@ export interface RunPlan {
   readonly produces: readonly string[];
 }
 
-export type RefusalReason = 'not-installed' | 'invalid-skill' | 'integrity' | 'policy' | 'no-script' | 'not-a-gate' | 'no-verdict-source' | 'unenforced' | 'bad-request' | 'blocked';
+export type RefusalReason =
+  | 'not-installed'
+  | 'invalid-skill'
+  | 'integrity'
+  | 'policy'
+  | 'no-script'
+  | 'not-a-gate'
+  | 'no-verdict-source'
+  | 'unenforced'
+  | 'bad-request'
+  | 'blocked';
 
 /** Everything the runner reports while a run goes. */
 export type RunEvent =
@@ -59,7 +69,12 @@ export type RunEvent =
   | { readonly type: 'stderr'; readonly text: string }
   | { readonly type: 'truncated'; readonly stream: 'stdout' | 'stderr'; readonly limitBytes: number }
   | { readonly type: 'exit'; readonly result: RunResult }
-  | { readonly type: 'refused'; readonly reason: RefusalReason; readonly message: string; readonly rows?: readonly RestrictionRow[] };
+  | {
+      readonly type: 'refused';
+      readonly reason: RefusalReason;
+      readonly message: string;
+      readonly rows?: readonly RestrictionRow[];
+    };
 
 export type RunOutcome = 'exited' | 'timeout' | 'cancelled' | 'failed-to-start' | 'refused';
 

@@ -28,8 +28,15 @@ export const SUPERVISOR = [
 export function ulimitLine(l: RunLimits, nproc: boolean): string {
   const kib = Math.max(1, Math.floor(l.memoryBytes / 1024));
   // `lim both|soft -X N`: set the limit (both, or only the soft one) to N or the hard limit, whichever is lower.
-  const fit = 'h=$(ulimit -H $2); v=$3; [ "$h" = unlimited ] || [ "$h" -ge "$v" ] || v=$h; if [ $1 = soft ]; then ulimit -S $2 "$v"; else ulimit $2 "$v"; fi';
-  const caps = [`lim both -n ${l.openFiles}`, `lim both -t ${l.cpuSeconds + 5}`, `lim soft -t ${l.cpuSeconds}`, `lim both -d ${kib}`, ...(nproc ? [`lim both -u ${l.processes}`] : [])];
+  const fit =
+    'h=$(ulimit -H $2); v=$3; [ "$h" = unlimited ] || [ "$h" -ge "$v" ] || v=$h; if [ $1 = soft ]; then ulimit -S $2 "$v"; else ulimit $2 "$v"; fi';
+  const caps = [
+    `lim both -n ${l.openFiles}`,
+    `lim both -t ${l.cpuSeconds + 5}`,
+    `lim soft -t ${l.cpuSeconds}`,
+    `lim both -d ${kib}`,
+    ...(nproc ? [`lim both -u ${l.processes}`] : []),
+  ];
   return `lim() { ${fit}; }; ${caps.join(' && ')} || { echo 'skillsmith: could not set the run limits' >&2; exit 125; }`;
 }
 
@@ -39,7 +46,14 @@ export function ulimitLine(l: RunLimits, nproc: boolean): string {
  */
 export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/etc'] as const;
 /** Files under /etc a script never needs: password hashes, host private keys. */
-export const ETC_SECRETS = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/security/opasswd'] as const;
+export const ETC_SECRETS = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/security/opasswd',
+] as const;
 export const ETC_SECRET_DIRS = ['/etc/ssl/private', '/etc/sudoers.d'] as const;
 
 export interface BwrapOptions {
@@ -111,7 +125,21 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
 export function systemPaths(path: string, hiddenHomes: readonly string[]): string[] {
   const out: string[] = [...SYSTEM_PATHS];
   const covered = (p: string): boolean => out.some((s) => p === s || p.startsWith(`${s}/`));
-  const denied = ['/root', '/home', '/run', '/var/run', '/tmp', '/var/tmp', '/srv', '/mnt', '/media', '/proc', '/sys', '/dev', ...hiddenHomes];
+  const denied = [
+    '/root',
+    '/home',
+    '/run',
+    '/var/run',
+    '/tmp',
+    '/var/tmp',
+    '/srv',
+    '/mnt',
+    '/media',
+    '/proc',
+    '/sys',
+    '/dev',
+    ...hiddenHomes,
+  ];
   for (const p of path.split(':')) {
     if (!p.startsWith('/') || p.includes('/../') || p.endsWith('/..')) continue;
     if (covered(p) || denied.some((d) => p === d || p.startsWith(`${d}/`))) continue;
@@ -129,14 +157,28 @@ export interface CommandHooks {
  * `--die-with-parent` covers bwrap itself too: when the process that spawned it dies (even
  * by SIGKILL), bwrap and everything in the sandbox are killed.
  */
-export function bwrapCommand(policy: SandboxPolicy, argv: readonly string[], opts: BwrapOptions = {}, hooks: CommandHooks = {}): WrappedCommand {
+export function bwrapCommand(
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  opts: BwrapOptions = {},
+  hooks: CommandHooks = {},
+): WrappedCommand {
   // bwrap itself (and its PID 1 inside) gets the run's environment, never the parent's,
   // so /proc/1/environ inside holds nothing the script may not see.
   const bwrap = opts.bwrapPath ?? DEFAULT_BWRAP;
   const args = bwrapArgs(policy, argv, opts);
   const arch = opts.arch ?? process.arch;
   const fd4 = seccompSupported(arch) ? { fd4: unixSocketFilter(arch) } : {};
-  return { file: bwrap, args, env: policy.env, cwd: policy.workspace, reportsStrays: true, ...fd4, setup: hooks.setup ?? (() => Promise.resolve(undefined)), ...(hooks.teardown ? { teardown: hooks.teardown } : {}) };
+  return {
+    file: bwrap,
+    args,
+    env: policy.env,
+    cwd: policy.workspace,
+    reportsStrays: true,
+    ...fd4,
+    setup: hooks.setup ?? (() => Promise.resolve(undefined)),
+    ...(hooks.teardown ? { teardown: hooks.teardown } : {}),
+  };
 }
 
 function safeReadlink(p: string): string | undefined {
@@ -166,7 +208,8 @@ export interface ProbeDeps {
   readonly version?: boolean;
 }
 
-const USERNS = /uid map|gid map|setgroups|RTM_NEWADDR|No permissions to creat|new namespace|Operation not permitted|Permission denied|unshare/i;
+const USERNS =
+  /uid map|gid map|setgroups|RTM_NEWADDR|No permissions to creat|new namespace|Operation not permitted|Permission denied|unshare/i;
 
 /**
  * Does bubblewrap work here? Not "is the binary there": a trivial command is run in the
@@ -182,15 +225,47 @@ export async function probeBwrap(deps: ProbeDeps = {}): Promise<BackendStatus> {
   const filter = seccompSupported(arch) ? unixSocketFilter(arch) : undefined;
   const run = await capture(
     path,
-    ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--clearenv', ...(filter ? ['--seccomp', '4'] : []), '--', '/bin/sh', '-c', 'echo skillsmith-probe-ok'],
+    [
+      '--unshare-all',
+      '--die-with-parent',
+      '--new-session',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--clearenv',
+      ...(filter ? ['--seccomp', '4'] : []),
+      '--',
+      '/bin/sh',
+      '-c',
+      'echo skillsmith-probe-ok',
+    ],
     { env, timeoutMs, ...(filter ? { fd4: filter } : {}) },
   );
   if (run.spawnError) {
     const code = run.spawnError.code;
-    const reason = code === 'ENOENT' ? `bubblewrap is not installed (no ${path})` : code === 'EACCES' ? `${path} is not executable` : `${path} could not be started (${code ?? run.spawnError.message})`;
+    const reason =
+      code === 'ENOENT'
+        ? `bubblewrap is not installed (no ${path})`
+        : code === 'EACCES'
+          ? `${path} is not executable`
+          : `${path} could not be started (${code ?? run.spawnError.message})`;
     return { backend: 'bubblewrap', works: false, path, reason };
   }
-  if (run.timedOut) return { backend: 'bubblewrap', works: false, path, reason: `a trivial sandboxed command did not finish within ${timeoutMs / 1000} s` };
+  if (run.timedOut)
+    return {
+      backend: 'bubblewrap',
+      works: false,
+      path,
+      reason: `a trivial sandboxed command did not finish within ${timeoutMs / 1000} s`,
+    };
   if (run.code === 0 && run.stdout.trim() === 'skillsmith-probe-ok') {
     if (deps.version !== true) return { backend: 'bubblewrap', works: true, path };
     const v = await capture(path, ['--version'], { env, timeoutMs });
@@ -198,9 +273,23 @@ export async function probeBwrap(deps: ProbeDeps = {}): Promise<BackendStatus> {
     return { backend: 'bubblewrap', works: true, path, ...(version ? { version } : {}) };
   }
   const detail = firstLines(run.stderr || run.stdout) || `exit ${String(run.code)}`;
-  if (/seccomp/i.test(run.stderr)) return { backend: 'bubblewrap', works: false, path, reason: 'bwrap cannot install the seccomp filter that refuses Unix-socket connects (a kernel without seccomp?)', detail };
-  if (USERNS.test(run.stderr)) return { backend: 'bubblewrap', works: false, path, reason: usernsCause(deps.readSysctl ?? readSysctl), detail };
-  return { backend: 'bubblewrap', works: false, path, reason: `a trivial sandboxed command failed (exit ${String(run.code)})`, detail };
+  if (/seccomp/i.test(run.stderr))
+    return {
+      backend: 'bubblewrap',
+      works: false,
+      path,
+      reason: 'bwrap cannot install the seccomp filter that refuses Unix-socket connects (a kernel without seccomp?)',
+      detail,
+    };
+  if (USERNS.test(run.stderr))
+    return { backend: 'bubblewrap', works: false, path, reason: usernsCause(deps.readSysctl ?? readSysctl), detail };
+  return {
+    backend: 'bubblewrap',
+    works: false,
+    path,
+    reason: `a trivial sandboxed command failed (exit ${String(run.code)})`,
+    detail,
+  };
 }
 
 /** Why user namespaces are refused, from the kernel knobs that usually cause it. */
@@ -209,7 +298,8 @@ export function usernsCause(read: (path: string) => string | undefined): string 
   if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
     return `${base}: kernel.apparmor_restrict_unprivileged_userns = 1 (Ubuntu 23.10+/24.04) and no AppArmor profile allows bwrap`;
   }
-  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') return `${base}: kernel.unprivileged_userns_clone = 0`;
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0')
+    return `${base}: kernel.unprivileged_userns_clone = 0`;
   if (read('/proc/sys/user/max_user_namespaces') === '0') return `${base}: user.max_user_namespaces = 0`;
   return `${base} (a container or security policy forbids it)`;
 }

@@ -48,14 +48,20 @@ export function makeRunCgroup(name: string, limits: { processes: number; memoryB
       } catch {
         // memory controller not delegated
       }
-      memDir = existsSync(join(dir, 'memory.max')) && safeRead(join(dir, 'memory.max'))?.trim() === String(limits.memoryBytes) ? dir : undefined;
+      memDir =
+        existsSync(join(dir, 'memory.max')) && safeRead(join(dir, 'memory.max'))?.trim() === String(limits.memoryBytes)
+          ? dir
+          : undefined;
     }
   } else {
-    const v1 = (ctrl: string): string | undefined => new RegExp(`^\\d+:[^:\\n]*\\b${ctrl}\\b[^:\\n]*:(.*)$`, 'm').exec(self)?.[1];
+    const v1 = (ctrl: string): string | undefined =>
+      new RegExp(`^\\d+:[^:\\n]*\\b${ctrl}\\b[^:\\n]*:(.*)$`, 'm').exec(self)?.[1];
     const p = v1('pids');
-    if (p !== undefined && tryMake(join(ROOT, 'pids', p, name), 'pids.max', String(limits.processes))) pidsDir = join(ROOT, 'pids', p, name);
+    if (p !== undefined && tryMake(join(ROOT, 'pids', p, name), 'pids.max', String(limits.processes)))
+      pidsDir = join(ROOT, 'pids', p, name);
     const m = v1('memory');
-    if (m !== undefined && tryMake(join(ROOT, 'memory', m, name), 'memory.limit_in_bytes', String(limits.memoryBytes))) memDir = join(ROOT, 'memory', m, name);
+    if (m !== undefined && tryMake(join(ROOT, 'memory', m, name), 'memory.limit_in_bytes', String(limits.memoryBytes)))
+      memDir = join(ROOT, 'memory', m, name);
   }
   if (!pidsDir && !memDir) {
     for (const d of made.reverse()) safeRmdir(d);
@@ -69,8 +75,14 @@ export function makeRunCgroup(name: string, limits: { processes: number; memoryB
     },
     hits() {
       const pidsHit = pidsDir !== undefined && /^max [1-9]/m.test(safeRead(join(pidsDir, 'pids.events')) ?? '');
-      const memEvents = memDir !== undefined ? (v2 ? safeRead(join(memDir, 'memory.events')) : safeRead(join(memDir, 'memory.failcnt'))) : undefined;
-      const memHit = memEvents !== undefined && (v2 ? /^(max|oom_kill) [1-9]/m.test(memEvents) : Number(memEvents.trim()) > 0);
+      const memEvents =
+        memDir !== undefined
+          ? v2
+            ? safeRead(join(memDir, 'memory.events'))
+            : safeRead(join(memDir, 'memory.failcnt'))
+          : undefined;
+      const memHit =
+        memEvents !== undefined && (v2 ? /^(max|oom_kill) [1-9]/m.test(memEvents) : Number(memEvents.trim()) > 0);
       return { pids: pidsHit, memory: memHit };
     },
     remove() {

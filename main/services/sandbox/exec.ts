@@ -64,7 +64,15 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     const child = spawn(cmd.file, [...cmd.args], {
       cwd: cmd.cwd,
       env: { ...cmd.env },
-      stdio: ['ignore', 'pipe', 'pipe', cmd.reportsStrays ? 'pipe' : 'ignore', cmd.fd4 ? 'pipe' : 'ignore', cmd.setup ? 'pipe' : 'ignore', cmd.setup ? 'pipe' : 'ignore'],
+      stdio: [
+        'ignore',
+        'pipe',
+        'pipe',
+        cmd.reportsStrays ? 'pipe' : 'ignore',
+        cmd.fd4 ? 'pipe' : 'ignore',
+        cmd.setup ? 'pipe' : 'ignore',
+        cmd.setup ? 'pipe' : 'ignore',
+      ],
       detached: true,
     });
     const killGroup = (): void => {
@@ -212,8 +220,16 @@ export function execute(cmd: WrappedCommand, opts: ExecOptions): Promise<ExecOut
     child.on('close', () => {
       // The wrapper reports "started" before the script runs; without it, the sandbox
       // itself failed (its own complaint went to stderr).
-      if (cmd.reportsStrays && !timedOut && !cancelled && setupError === undefined && !statusText.startsWith('started')) {
-        finish(`the sandbox could not be set up (${cmd.file} exited ${String(exit?.code ?? exit?.signal ?? 'early')}; see its message above)`);
+      if (
+        cmd.reportsStrays &&
+        !timedOut &&
+        !cancelled &&
+        setupError === undefined &&
+        !statusText.startsWith('started')
+      ) {
+        finish(
+          `the sandbox could not be set up (${cmd.file} exited ${String(exit?.code ?? exit?.signal ?? 'early')}; see its message above)`,
+        );
       } else finish();
     });
   });

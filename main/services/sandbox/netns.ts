@@ -22,7 +22,11 @@ export function netnsTools(env: Readonly<Record<string, string | undefined>> = p
 
 /** Which tool is missing, if any (a run with network refuses then). */
 export function missingTool(t: NetnsTools): string | undefined {
-  for (const [name, path] of [['pasta (Debian package passt)', t.pasta], ['nsenter (util-linux)', t.nsenter], ['ip (iproute2)', t.ip]] as const) {
+  for (const [name, path] of [
+    ['pasta (Debian package passt)', t.pasta],
+    ['nsenter (util-linux)', t.nsenter],
+    ['ip (iproute2)', t.ip],
+  ] as const) {
     if (!existsSync(path)) return `${name} is not installed (no ${path})`;
   }
   return undefined;
@@ -32,7 +36,9 @@ export function missingTool(t: NetnsTools): string | undefined {
 export function hostAddresses(): string[] {
   const out = new Set<string>();
   for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (!a.internal && !a.address.startsWith('fe80:')) out.add(a.family === 'IPv6' ? `${a.address}/128` : `${a.address}/32`);
+    for (const a of list ?? [])
+      if (!a.internal && !a.address.startsWith('fe80:'))
+        out.add(a.family === 'IPv6' ? `${a.address}/128` : `${a.address}/32`);
   }
   return [...out];
 }
@@ -77,13 +83,20 @@ export async function attachNetwork(pid: number, t: NetnsTools, workDir: string)
     ],
     { env, timeoutMs: 60_000 },
   );
-  if (pasta.code !== 0) return `pasta could not attach the run's network namespace: ${firstLines(pasta.stderr.replace(/^Failed to send.*syslog\s*$/gm, '')) || `exit ${String(pasta.code)}`}`;
+  if (pasta.code !== 0)
+    return `pasta could not attach the run's network namespace: ${firstLines(pasta.stderr.replace(/^Failed to send.*syslog\s*$/gm, '')) || `exit ${String(pasta.code)}`}`;
   const routes = hostAddresses().map((a) => `route add unreachable ${a}`);
   if (routes.length === 0) return undefined;
   const batch = join(workDir, 'routes.batch');
   writeFileSync(batch, routes.join('\n') + '\n');
-  const ip = await capture(t.nsenter, ['-t', String(pid), '-n', ...(joinUserns ? ['-U', '--preserve-credentials'] : []), t.ip, '-batch', batch], { env, timeoutMs: 60_000 });
-  return ip.code === 0 ? undefined : `could not cut the routes to this host inside the run's network namespace: ${firstLines(ip.stderr) || `exit ${String(ip.code)}`}`;
+  const ip = await capture(
+    t.nsenter,
+    ['-t', String(pid), '-n', ...(joinUserns ? ['-U', '--preserve-credentials'] : []), t.ip, '-batch', batch],
+    { env, timeoutMs: 60_000 },
+  );
+  return ip.code === 0
+    ? undefined
+    : `could not cut the routes to this host inside the run's network namespace: ${firstLines(ip.stderr) || `exit ${String(ip.code)}`}`;
 }
 
 /** Stop the pasta of one run (it also quits when the namespace goes). */

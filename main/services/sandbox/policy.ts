@@ -1,7 +1,18 @@
 import { join } from 'node:path';
 import type { Manifest } from '../../../shared/ksf/model';
 import { protectedNames, type WriteLayout } from './protect';
-import { LABEL, REQUIRED, RESTRICTIONS, type BackendId, type BackendStatus, type EnforcementLabel, type RestrictionId, type RestrictionRow, type RunLimits, type SandboxPolicy } from './types';
+import {
+  LABEL,
+  REQUIRED,
+  RESTRICTIONS,
+  type BackendId,
+  type BackendStatus,
+  type EnforcementLabel,
+  type RestrictionId,
+  type RestrictionRow,
+  type RunLimits,
+  type SandboxPolicy,
+} from './types';
 
 /** Variables a run inherits from the parent when set; everything else is dropped. */
 export const ENV_ALLOWLIST = ['PATH', 'LANG', 'TERM'] as const;
@@ -11,7 +22,13 @@ const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 const MIB = 1024 * 1024;
-export const DEFAULT_LIMITS: RunLimits = { processes: 256, openFiles: 1024, cpuSeconds: 300, memoryBytes: 2048 * MIB, scratchBytes: 256 * MIB };
+export const DEFAULT_LIMITS: RunLimits = {
+  processes: 256,
+  openFiles: 1024,
+  cpuSeconds: 300,
+  memoryBytes: 2048 * MIB,
+  scratchBytes: 256 * MIB,
+};
 
 export interface PolicyInput {
   readonly manifest: Pick<Manifest, 'permissions' | 'artifacts'>;
@@ -71,7 +88,10 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
   };
 }
 
-type Described = Pick<SandboxPolicy, 'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env' | 'limits'>;
+type Described = Pick<
+  SandboxPolicy,
+  'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env' | 'limits'
+>;
 
 /** What each restriction holds the run to, in words. */
 export function describeRestriction(id: RestrictionId, p: Described): string {
@@ -98,7 +118,13 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
     case 'home':
       return '$HOME is an empty private folder — no ~/.ssh, tokens or agent configs';
     case 'environment': {
-      const extra = Object.keys(p.env).filter((k) => !(ENV_ALLOWLIST as readonly string[]).includes(k) && !k.startsWith('KITBASH_') && k !== 'HOME' && k !== 'TMPDIR');
+      const extra = Object.keys(p.env).filter(
+        (k) =>
+          !(ENV_ALLOWLIST as readonly string[]).includes(k) &&
+          !k.startsWith('KITBASH_') &&
+          k !== 'HOME' &&
+          k !== 'TMPDIR',
+      );
       return `cleared except ${ENV_ALLOWLIST.join(', ')}, HOME, TMPDIR, KITBASH_*${extra.length ? ` and ${extra.join(', ')}` : ''}`;
     }
     case 'processes':
@@ -118,16 +144,37 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
     case 'output':
       return `stdout and stderr capped at ${formatBytes(p.maxOutputBytes)} each (the rest is dropped and reported)`;
     case 'tools':
-      return p.tools.length ? `permissions.tools = [${p.tools.map((t) => JSON.stringify(t)).join(', ')}] (a grammar no OS mechanism reads)` : 'permissions.tools = [] (a grammar no OS mechanism reads)';
+      return p.tools.length
+        ? `permissions.tools = [${p.tools.map((t) => JSON.stringify(t)).join(', ')}] (a grammar no OS mechanism reads)`
+        : 'permissions.tools = [] (a grammar no OS mechanism reads)';
   }
 }
 
 /** Which rows a working backend holds by itself. */
 const ENFORCES: Readonly<Record<BackendId, ReadonlySet<RestrictionId>>> = {
-  bubblewrap: new Set(['network', 'unix-sockets', 'filesystem', 'reading', 'skill-folder', 'home', 'environment', 'processes', 'limit-scratch', 'privileges']),
+  bubblewrap: new Set([
+    'network',
+    'unix-sockets',
+    'filesystem',
+    'reading',
+    'skill-folder',
+    'home',
+    'environment',
+    'processes',
+    'limit-scratch',
+    'privileges',
+  ]),
   // No PID namespace on macOS: a grandchild that calls setsid() escapes the group kill;
   // reading is not narrowed; and network = true opens every socket (see restrictionRows).
-  'sandbox-exec': new Set(['network', 'unix-sockets', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']),
+  'sandbox-exec': new Set([
+    'network',
+    'unix-sockets',
+    'filesystem',
+    'skill-folder',
+    'home',
+    'environment',
+    'privileges',
+  ]),
   none: new Set(),
 };
 
@@ -135,8 +182,13 @@ const ENFORCES: Readonly<Record<BackendId, ReadonlySet<RestrictionId>>> = {
  * Each restriction with its label on this machine. With `unconfined` nothing is held by
  * an OS sandbox, so every OS row is advisory whatever the backend could do.
  */
-export function restrictionRows(backend: Pick<BackendStatus, 'backend' | 'works' | 'netns' | 'cgroup' | 'nprocBinds'>, p: Described, unconfined = false): RestrictionRow[] {
-  const osLabel: EnforcementLabel | undefined = backend.works && !unconfined && backend.backend !== 'none' ? LABEL[backend.backend] : undefined;
+export function restrictionRows(
+  backend: Pick<BackendStatus, 'backend' | 'works' | 'netns' | 'cgroup' | 'nprocBinds'>,
+  p: Described,
+  unconfined = false,
+): RestrictionRow[] {
+  const osLabel: EnforcementLabel | undefined =
+    backend.works && !unconfined && backend.backend !== 'none' ? LABEL[backend.backend] : undefined;
   const bwrap = osLabel !== undefined && backend.backend === 'bubblewrap';
   return RESTRICTIONS.map((id) => {
     let label: EnforcementLabel;
@@ -145,8 +197,16 @@ export function restrictionRows(backend: Pick<BackendStatus, 'backend' | 'works'
     else if ((id === 'network' || id === 'unix-sockets') && p.network && !bwrap) label = LABEL.advisory;
     else if (id === 'network' && p.network) label = backend.netns?.works === true ? osLabel! : LABEL.advisory;
     else if (id === 'limit-files' || id === 'limit-cpu') label = bwrap ? LABEL.rlimit : LABEL.advisory;
-    else if (id === 'limit-memory') label = bwrap ? (backend.cgroup?.memory ? LABEL.cgroup : LABEL.rlimit) : LABEL.advisory;
-    else if (id === 'limit-processes') label = bwrap ? (backend.cgroup?.pids ? LABEL.cgroup : backend.nprocBinds ? LABEL.rlimit : LABEL.advisory) : LABEL.advisory;
+    else if (id === 'limit-memory')
+      label = bwrap ? (backend.cgroup?.memory ? LABEL.cgroup : LABEL.rlimit) : LABEL.advisory;
+    else if (id === 'limit-processes')
+      label = bwrap
+        ? backend.cgroup?.pids
+          ? LABEL.cgroup
+          : backend.nprocBinds
+            ? LABEL.rlimit
+            : LABEL.advisory
+        : LABEL.advisory;
     else label = osLabel && ENFORCES[backend.backend].has(id) ? osLabel : LABEL.advisory;
     return { id, what: describeRestriction(id, p), label, required: REQUIRED.has(id) };
   });

@@ -37,7 +37,10 @@ export function currentHost(env: Readonly<Record<string, string | undefined>> = 
 const cache = new Map<string, Promise<BackendStatus>>();
 
 /** Probe the backend for this OS (once per process and host). */
-export function probeBackend(host: SandboxHost, opts: { fresh?: boolean; version?: boolean } = {}): Promise<BackendStatus> {
+export function probeBackend(
+  host: SandboxHost,
+  opts: { fresh?: boolean; version?: boolean } = {},
+): Promise<BackendStatus> {
   const key = `${host.platform}\0${host.bwrapPath}\0${host.sandboxExecPath}\0${host.netns?.pasta ?? ''}\0${opts.version === true}`;
   if (!opts.fresh) {
     const hit = cache.get(key);
@@ -50,14 +53,26 @@ export function probeBackend(host: SandboxHost, opts: { fresh?: boolean; version
 
 async function probeUncached(host: SandboxHost, version: boolean): Promise<BackendStatus> {
   if (host.platform === 'linux') {
-    const status = await probeBwrap({ bwrapPath: host.bwrapPath, version, ...(host.readSysctl ? { readSysctl: host.readSysctl } : {}) });
+    const status = await probeBwrap({
+      bwrapPath: host.bwrapPath,
+      version,
+      ...(host.readSysctl ? { readSysctl: host.readSysctl } : {}),
+    });
     if (!status.works || !status.path) return status;
     const cg = makeRunCgroup(`skillsmith-probe-${process.pid}`, DEFAULT_LIMITS);
     cg?.remove();
-    return { ...status, cgroup: { pids: cg?.pids === true, memory: cg?.memory === true }, nprocBinds: process.getuid?.() !== 0 };
+    return {
+      ...status,
+      cgroup: { pids: cg?.pids === true, memory: cg?.memory === true },
+      nprocBinds: process.getuid?.() !== 0,
+    };
   }
   if (host.platform === 'darwin') return probeSandboxExec(host.sandboxExecPath);
-  return Promise.resolve({ backend: 'none', works: false, reason: `no OS sandbox is available for ${host.platform} (bubblewrap on Linux, sandbox-exec on macOS)` });
+  return Promise.resolve({
+    backend: 'none',
+    works: false,
+    reason: `no OS sandbox is available for ${host.platform} (bubblewrap on Linux, sandbox-exec on macOS)`,
+  });
 }
 
 const netCache = new Map<string, Promise<NonNullable<BackendStatus['netns']>>>();
@@ -82,7 +97,10 @@ export async function withNetns(status: BackendStatus, host: SandboxHost): Promi
  * Does `network = true` get its own linked network namespace here? A sandbox is built
  * and pasta attached to it, and the script inside must see an interface besides lo.
  */
-export async function probeNetns(bwrapPath: string, tools: NetnsTools): Promise<{ works: boolean; path?: string; reason?: string }> {
+export async function probeNetns(
+  bwrapPath: string,
+  tools: NetnsTools,
+): Promise<{ works: boolean; path?: string; reason?: string }> {
   const missing = missingTool(tools);
   if (missing) return { works: false, reason: missing };
   const work = mkdtempSync(join(tmpdir(), 'skillsmith-netprobe-'));
@@ -91,7 +109,25 @@ export async function probeNetns(bwrapPath: string, tools: NetnsTools): Promise<
     const r = await execute(
       {
         file: bwrapPath,
-        args: ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--info-fd', '5', '--block-fd', '6', '--', '/bin/sh', '-c', 'echo started >&3; tail -n +3 /proc/net/dev | grep -v "^ *lo:" | wc -l'],
+        args: [
+          '--unshare-all',
+          '--die-with-parent',
+          '--ro-bind',
+          '/',
+          '/',
+          '--dev',
+          '/dev',
+          '--proc',
+          '/proc',
+          '--info-fd',
+          '5',
+          '--block-fd',
+          '6',
+          '--',
+          '/bin/sh',
+          '-c',
+          'echo started >&3; tail -n +3 /proc/net/dev | grep -v "^ *lo:" | wc -l',
+        ],
         env: { PATH: '/usr/bin:/bin' },
         cwd: '/',
         reportsStrays: true,
@@ -101,10 +137,20 @@ export async function probeNetns(bwrapPath: string, tools: NetnsTools): Promise<
           return undefined;
         },
       },
-      { timeoutMs: 60_000, maxOutputBytes: 4096, onEvent: (e) => void (e.type === 'output' && e.stream === 'stdout' ? (out += e.text) : undefined) },
+      {
+        timeoutMs: 60_000,
+        maxOutputBytes: 4096,
+        onEvent: (e) => void (e.type === 'output' && e.stream === 'stdout' ? (out += e.text) : undefined),
+      },
     );
     if (r.spawnError) return { works: false, path: tools.pasta, reason: r.spawnError };
-    return Number(out.trim()) > 0 ? { works: true, path: tools.pasta } : { works: false, path: tools.pasta, reason: 'pasta attached, but the namespace has no link besides its loopback' };
+    return Number(out.trim()) > 0
+      ? { works: true, path: tools.pasta }
+      : {
+          works: false,
+          path: tools.pasta,
+          reason: 'pasta attached, but the namespace has no link besides its loopback',
+        };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -114,7 +160,12 @@ export async function probeNetns(bwrapPath: string, tools: NetnsTools): Promise<
  * The command that runs `argv` confined by a working backend. `workDir` is the run's
  * private host folder (pasta's pid file, the resolver file for `network = true`).
  */
-export function wrapCommand(status: BackendStatus, policy: SandboxPolicy, argv: readonly string[], workDir?: string): WrappedCommand | undefined {
+export function wrapCommand(
+  status: BackendStatus,
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  workDir?: string,
+): WrappedCommand | undefined {
   if (!status.works || !status.path) return undefined;
   if (status.backend === 'bubblewrap') {
     const work = workDir ?? dirname(policy.scratchDir);
@@ -178,13 +229,28 @@ export interface ProbeReport {
  */
 export async function probeReport(
   host: SandboxHost,
-  opts: { fresh?: boolean; permissions?: { readonly network: boolean; readonly write: boolean; readonly tools: readonly string[] }; producesArtifacts?: boolean } = {},
+  opts: {
+    fresh?: boolean;
+    permissions?: { readonly network: boolean; readonly write: boolean; readonly tools: readonly string[] };
+    producesArtifacts?: boolean;
+  } = {},
 ): Promise<ProbeReport> {
-  const status = await withNetns(await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true }), host);
+  const status = await withNetns(
+    await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true }),
+    host,
+  );
   const perm = opts.permissions ?? { network: false, write: false, tools: [] };
-  const base = { timeoutMs: DEFAULT_TIMEOUT_MS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES, limits: DEFAULT_LIMITS, extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [], env: {} };
+  const base = {
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
+    limits: DEFAULT_LIMITS,
+    extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [],
+    env: {},
+  };
   const rows = restrictionRows(status, { ...base, network: perm.network, write: perm.write, tools: perm.tools });
-  const granted = restrictionRows(status, { ...base, network: true, write: true, tools: [] }).filter((r) => r.id === 'network' || r.id === 'filesystem');
+  const granted = restrictionRows(status, { ...base, network: true, write: true, tools: [] }).filter(
+    (r) => r.id === 'network' || r.id === 'filesystem',
+  );
   return { platform: host.platform, status, rows, granted };
 }
 

@@ -12,7 +12,11 @@ export interface Captured {
 }
 
 /** Run a short helper command (a probe) and collect what it printed; never throws. */
-export function capture(file: string, args: readonly string[], opts: { env: Readonly<Record<string, string>>; timeoutMs: number; fd4?: Uint8Array }): Promise<Captured> {
+export function capture(
+  file: string,
+  args: readonly string[],
+  opts: { env: Readonly<Record<string, string>>; timeoutMs: number; fd4?: Uint8Array },
+): Promise<Captured> {
   return new Promise((done) => {
     let stdout = '';
     let stderr = '';
@@ -26,7 +30,10 @@ export function capture(file: string, args: readonly string[], opts: { env: Read
     };
     let child;
     try {
-      child = spawn(file, [...args], { env: { ...opts.env }, stdio: ['ignore', 'pipe', 'pipe', 'ignore', opts.fd4 ? 'pipe' : 'ignore'] });
+      child = spawn(file, [...args], {
+        env: { ...opts.env },
+        stdio: ['ignore', 'pipe', 'pipe', 'ignore', opts.fd4 ? 'pipe' : 'ignore'],
+      });
     } catch (e) {
       done({ code: null, stdout: '', stderr: '', spawnError: e as NodeJS.ErrnoException, timedOut: false });
       return;

@@ -81,7 +81,11 @@ export function writeLayout(workspace: string): WriteLayout {
     }
     protectedInside.add(at);
   }
-  return { writable, protectedInside: [...protectedInside].sort(), protectedPaths: [...[...names].map((n) => join(workspace, n)), ...deeper].sort() };
+  return {
+    writable,
+    protectedInside: [...protectedInside].sort(),
+    protectedPaths: [...[...names].map((n) => join(workspace, n)), ...deeper].sort(),
+  };
 }
 
 /**
@@ -93,7 +97,8 @@ export function writeLayout(workspace: string): WriteLayout {
  */
 export function gitProtectedPaths(workspace: string): string[] {
   const out = new Set<string>();
-  for (const m of (readSmall(join(workspace, '.gitmodules')) ?? '').matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) out.add(join(resolve(workspace, m[1]!), '.git'));
+  for (const m of (readSmall(join(workspace, '.gitmodules')) ?? '').matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm))
+    out.add(join(resolve(workspace, m[1]!), '.git'));
   const dotGit = join(workspace, '.git');
   let gitDir: string | undefined;
   if (kindOf(dotGit) === 'dir') gitDir = dotGit;

@@ -41,14 +41,26 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
   ];
   if (hidden.length) lines.push(`(deny file-read* ${hidden.join(' ')})`);
   if (readable.length) lines.push(`(allow file-read* ${readable.join(' ')})`);
-  lines.push('(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))');
-  const writes = ['(subpath (param "SCRATCH"))', '(subpath (param "RUN_HOME"))', ...(policy.write ? ['(subpath (param "WORKSPACE"))'] : []), ...writable];
+  lines.push(
+    '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
+  );
+  const writes = [
+    '(subpath (param "SCRATCH"))',
+    '(subpath (param "RUN_HOME"))',
+    ...(policy.write ? ['(subpath (param "WORKSPACE"))'] : []),
+    ...writable,
+  ];
   lines.push(`(allow file-write* ${writes.join(' ')})`);
-  lines.push('(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))');
+  lines.push(
+    '(allow file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/stdout") (literal "/dev/stderr"))',
+  );
   lines.push(`(deny file-write* (subpath (param "SKILL_DIR"))${readOnly.length ? ` ${readOnly.join(' ')}` : ''})`);
   if (writable.length) lines.push(`(allow file-write* ${writable.join(' ')})`);
   if (policy.network) {
-    lines.push('(allow network*)', '(allow mach-lookup (global-name "com.apple.mDNSResponder") (global-name "com.apple.dnssd.service"))');
+    lines.push(
+      '(allow network*)',
+      '(allow mach-lookup (global-name "com.apple.mDNSResponder") (global-name "com.apple.dnssd.service"))',
+    );
   }
   // No network rule at all otherwise: (deny default) already refuses every socket
   // operation, loopback and Unix-domain connects included.
@@ -59,7 +71,12 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
  * Seatbelt matches resolved paths (/tmp is /private/tmp on macOS), so every folder of the
  * policy is resolved first; one that does not exist yet is kept as given.
  */
-export function sandboxExecCommand(policy: SandboxPolicy, argv: readonly string[], path = DEFAULT_SANDBOX_EXEC, real: (p: string) => string = realOrSame): WrappedCommand {
+export function sandboxExecCommand(
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  path = DEFAULT_SANDBOX_EXEC,
+  real: (p: string) => string = realOrSame,
+): WrappedCommand {
   const resolved: SandboxPolicy = {
     ...policy,
     workspace: real(policy.workspace),
@@ -80,15 +97,34 @@ export function sandboxExecCommand(policy: SandboxPolicy, argv: readonly string[
 
 /** Does sandbox-exec apply a profile here? A trivial command runs under a deny-network profile. */
 export async function probeSandboxExec(path = DEFAULT_SANDBOX_EXEC, timeoutMs = 10_000): Promise<BackendStatus> {
-  const run = await capture(path, ['-p', '(version 1)(allow default)(deny network*)', '/bin/sh', '-c', 'echo skillsmith-probe-ok'], {
-    env: { PATH: '/usr/bin:/bin' },
-    timeoutMs,
-  });
+  const run = await capture(
+    path,
+    ['-p', '(version 1)(allow default)(deny network*)', '/bin/sh', '-c', 'echo skillsmith-probe-ok'],
+    {
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs,
+    },
+  );
   if (run.spawnError) {
-    return { backend: 'sandbox-exec', works: false, path, reason: run.spawnError.code === 'ENOENT' ? `sandbox-exec is not available (no ${path})` : `${path} could not be started (${run.spawnError.code ?? ''})` };
+    return {
+      backend: 'sandbox-exec',
+      works: false,
+      path,
+      reason:
+        run.spawnError.code === 'ENOENT'
+          ? `sandbox-exec is not available (no ${path})`
+          : `${path} could not be started (${run.spawnError.code ?? ''})`,
+    };
   }
-  if (run.code === 0 && run.stdout.trim() === 'skillsmith-probe-ok') return { backend: 'sandbox-exec', works: true, path };
-  return { backend: 'sandbox-exec', works: false, path, reason: `a trivial sandboxed command failed (exit ${String(run.code)})`, detail: firstLines(run.stderr) };
+  if (run.code === 0 && run.stdout.trim() === 'skillsmith-probe-ok')
+    return { backend: 'sandbox-exec', works: true, path };
+  return {
+    backend: 'sandbox-exec',
+    works: false,
+    path,
+    reason: `a trivial sandboxed command failed (exit ${String(run.code)})`,
+    detail: firstLines(run.stderr),
+  };
 }
 
 function realOrSame(p: string): string {

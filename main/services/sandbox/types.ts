@@ -44,7 +44,15 @@ export type RestrictionId = (typeof RESTRICTIONS)[number];
  * the limits, which macOS's sandbox-exec cannot narrow (shown as advisory there). `tools`
  * is a grammar no OS mechanism reads, so it is always disclosed as advisory.
  */
-export const REQUIRED: ReadonlySet<RestrictionId> = new Set(['network', 'unix-sockets', 'filesystem', 'skill-folder', 'home', 'environment', 'privileges']);
+export const REQUIRED: ReadonlySet<RestrictionId> = new Set([
+  'network',
+  'unix-sockets',
+  'filesystem',
+  'skill-folder',
+  'home',
+  'environment',
+  'privileges',
+]);
 
 /** Resource caps of one run; each has a default and a `skillsmith run` option. */
 export interface RunLimits {

@@ -16,7 +16,10 @@ export function jsonSchemaIssues(manifest: unknown): string[] {
   if (validate(toJson(manifest))) return [];
   return (validate.errors ?? []).map((e) => {
     const at = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '(root)';
-    const extra = e.keyword === 'additionalProperties' ? ` "${String((e.params as { additionalProperty?: string }).additionalProperty)}"` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`
+        : '';
     return `${at} ${e.message ?? 'is invalid'}${extra}`;
   });
 }

@@ -38,7 +38,8 @@ function readCurrent(root: string): Current {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, text: '', version: null };
     return { ok: false, conflict: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
   }
-  if (bytes.length > MAX_BYTES) return { ok: false, conflict: false, message: `${CONFIG_FILE}: is larger than 1 MiB — edit it by hand` };
+  if (bytes.length > MAX_BYTES)
+    return { ok: false, conflict: false, message: `${CONFIG_FILE}: is larger than 1 MiB — edit it by hand` };
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) return { ok: false, conflict: false, message: `${CONFIG_FILE}: not valid UTF-8 — edit it by hand` };
   return { ok: true, text: decoded.text, version: versionOf(bytes) };
@@ -47,9 +48,19 @@ function readCurrent(root: string): Current {
 export function readSettings(root: string): SettingsData {
   const known = TARGETS.map((t) => ({ id: t.id, agent: t.agent }));
   const cur = readCurrent(root);
-  if (!cur.ok) return { text: '', version: null, error: cur.message, targets: null, policy: null, exceptions: [], known };
+  if (!cur.ok)
+    return { text: '', version: null, error: cur.message, targets: null, policy: null, exceptions: [], known };
   const parsed = parseProjectConfig(cur.text);
-  if (!parsed.ok) return { text: cur.text, version: cur.version, error: formatLoadError(parsed.error).split('\n')[0]!, targets: null, policy: null, exceptions: [], known };
+  if (!parsed.ok)
+    return {
+      text: cur.text,
+      version: cur.version,
+      error: formatLoadError(parsed.error).split('\n')[0]!,
+      targets: null,
+      policy: null,
+      exceptions: [],
+      known,
+    };
   const raw = parsed.value.raw;
   const policyTable = isTable(raw.policy) ? raw.policy : undefined;
   const policy: Record<string, boolean | number | string[]> = {};
@@ -68,7 +79,20 @@ export function readSettings(root: string): SettingsData {
     policy: policyTable ? policy : null,
     exceptions: list.map((e, index) => {
       const v = validateException(e);
-      return v.ok ? { index, entry: { skill: v.value.skill, check: v.value.check, file: v.value.file, line: v.value.line, by: v.value.by, reason: v.value.reason }, problem: null } : { index, entry: null, problem: v.message };
+      return v.ok
+        ? {
+            index,
+            entry: {
+              skill: v.value.skill,
+              check: v.value.check,
+              file: v.value.file,
+              line: v.value.line,
+              by: v.value.by,
+              reason: v.value.reason,
+            },
+            problem: null,
+          }
+        : { index, entry: null, problem: v.message };
     }),
     known,
   };
@@ -81,13 +105,26 @@ interface Loaded {
 }
 
 /** Why a skill is refused under `config`: policy violations (source and manifest), then blocking findings. */
-function blockers(root: string, s: Loaded, config: ProjectConfig, sources: ReadonlyMap<string, { raw: string; resolved?: string }>): string[] {
+function blockers(
+  root: string,
+  s: Loaded,
+  config: ProjectConfig,
+  sources: ReadonlyMap<string, { raw: string; resolved?: string }>,
+): string[] {
   const out: string[] = [];
   const policy = config.policy;
   const pin = sources.get(s.name);
   if (policy && pin) {
     const parsed = parseSource(pin.raw, (p) => existsSync(resolve(root, p)));
-    if (parsed.ok) out.push(...sourceViolations(policy, pin.raw, pin.resolved ?? canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined)));
+    if (parsed.ok)
+      out.push(
+        ...sourceViolations(
+          policy,
+          pin.raw,
+          pin.resolved ??
+            canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined),
+        ),
+      );
   }
   if (policy) out.push(...manifestViolations(policy, s.skill.manifest));
   out.push(...verdictOfSkill(s.skill, s.integrity, config).blocking.map((b) => describeBlocking(s.name, b)));
@@ -101,16 +138,27 @@ function loadInstalled(root: string): Loaded[] {
     const tree = readSkillTree(loc.abs, loc.display);
     if (!tree.ok) continue;
     const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
-    if (loaded.ok) out.push({ name: loaded.value.manifest.skill.name, skill: loaded.value, integrity: treeIntegrityFast(tree.value) });
+    if (loaded.ok)
+      out.push({
+        name: loaded.value.manifest.skill.name,
+        skill: loaded.value,
+        integrity: treeIntegrityFast(tree.value),
+      });
   }
   return out;
 }
 
 /** The installed skills whose refusal changes (or stays) between two configurations — the same checks install, run and the dashboard apply. */
-export function effectsOf(root: string, before: ProjectConfig, after: ProjectConfig): { skill: string; change: 'blocked' | 'unblocked' | 'still-blocked'; reasons: string[] }[] {
+export function effectsOf(
+  root: string,
+  before: ProjectConfig,
+  after: ProjectConfig,
+): { skill: string; change: 'blocked' | 'unblocked' | 'still-blocked'; reasons: string[] }[] {
   const lock = readLock(root);
   const sources = new Map(
-    (lock.ok ? lock.value.entries : []).filter((e) => e.source !== IMPORT_SOURCE).map((e) => [e.name, { raw: e.source, ...(e.resolved !== undefined ? { resolved: e.resolved } : {}) }] as const),
+    (lock.ok ? lock.value.entries : [])
+      .filter((e) => e.source !== IMPORT_SOURCE)
+      .map((e) => [e.name, { raw: e.source, ...(e.resolved !== undefined ? { resolved: e.resolved } : {}) }] as const),
   );
   const out: { skill: string; change: 'blocked' | 'unblocked' | 'still-blocked'; reasons: string[] }[] = [];
   for (const s of loadInstalled(root)) {
@@ -118,38 +166,56 @@ export function effectsOf(root: string, before: ProjectConfig, after: ProjectCon
     const now = blockers(root, s, after, sources);
     if (was.length === 0 && now.length > 0) out.push({ skill: s.name, change: 'blocked', reasons: now });
     else if (was.length > 0 && now.length === 0) out.push({ skill: s.name, change: 'unblocked', reasons: was });
-    else if (now.length > 0 && now.join('\n') !== was.join('\n')) out.push({ skill: s.name, change: 'still-blocked', reasons: now });
+    else if (now.length > 0 && now.join('\n') !== was.join('\n'))
+      out.push({ skill: s.name, change: 'still-blocked', reasons: now });
   }
   return out;
 }
 
-type Planned = { ok: true; before: string; after: string; configBefore: ProjectConfig; configAfter: ProjectConfig } | Refusal;
+type Planned =
+  { ok: true; before: string; after: string; configBefore: ProjectConfig; configAfter: ProjectConfig } | Refusal;
 
 function plan(cur: Current, version: string | null, edits: readonly ConfigEdit[]): Planned {
   if (!cur.ok) return cur;
-  if (cur.version !== version) return { ok: false, conflict: true, message: `${CONFIG_FILE} changed on disk since it was read — reload the settings; nothing written` };
+  if (cur.version !== version)
+    return {
+      ok: false,
+      conflict: true,
+      message: `${CONFIG_FILE} changed on disk since it was read — reload the settings; nothing written`,
+    };
   const edited = editProjectConfig(cur.text, edits);
   if (!edited.ok) return { ok: false, conflict: false, message: edited.error.message };
   const a = parseProjectConfig(cur.text);
   const b = parseProjectConfig(edited.value);
   // editProjectConfig already re-parsed the result; both parse here by construction.
-  if (!a.ok || !b.ok) return { ok: false, conflict: false, message: `${CONFIG_FILE}: the change does not parse — nothing written` };
+  if (!a.ok || !b.ok)
+    return { ok: false, conflict: false, message: `${CONFIG_FILE}: the change does not parse — nothing written` };
   return { ok: true, before: cur.text, after: edited.value, configBefore: a.value, configAfter: b.value };
 }
 
 export function previewSettings(root: string, version: string | null, edits: readonly ConfigEdit[]): SettingsPreview {
   const p = plan(readCurrent(root), version, edits);
   if (!p.ok) return p;
-  return { ok: true, text: p.after, diff: unifiedDiff(CONFIG_FILE, p.before, p.after), effects: effectsOf(root, p.configBefore, p.configAfter) };
+  return {
+    ok: true,
+    text: p.after,
+    diff: unifiedDiff(CONFIG_FILE, p.before, p.after),
+    effects: effectsOf(root, p.configBefore, p.configAfter),
+  };
 }
 
 /** Write the change under the project lock, only over the exact bytes the user previewed from. */
-export function applySettings(root: string, version: string | null, edits: readonly ConfigEdit[]): { ok: true; version: string } | Refusal {
+export function applySettings(
+  root: string,
+  version: string | null,
+  edits: readonly ConfigEdit[],
+): { ok: true; version: string } | Refusal {
   let release: () => void;
   try {
     release = acquireProjectLock(root, { command: 'settings (app)' });
   } catch (e) {
-    if (e instanceof ProjectBusyError) return { ok: false, conflict: false, message: `${e.message.split('\n')[0]} — nothing written` };
+    if (e instanceof ProjectBusyError)
+      return { ok: false, conflict: false, message: `${e.message.split('\n')[0]} — nothing written` };
     throw e;
   }
   try {

@@ -46,6 +46,13 @@ function failed(location: SkillLocation, detail: string, error?: LoadError): Ski
     version: null,
     path: location.display,
     manifested: existsSync(join(location.abs, 'skill.toml')),
-    checks: [{ id: 'manifest', status: 'fail', detail, ...(file ? { locations: [{ file, line, column, endLine: line, endColumn: column }] } : {}) }],
+    checks: [
+      {
+        id: 'manifest',
+        status: 'fail',
+        detail,
+        ...(file ? { locations: [{ file, line, column, endLine: line, endColumn: column }] } : {}),
+      },
+    ],
   };
 }

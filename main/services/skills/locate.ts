@@ -30,11 +30,27 @@ export function installedSkills(projectRoot: string): SkillLocation[] {
       const abs = join(dir, d.name);
       const display = displayPath(projectRoot, abs);
       if (d.isSymbolicLink()) {
-        return [{ kind: 'broken', abs, display, nameHint: d.name, problem: 'is a symlink — installed skills must be real folders (reinstall it)' }];
+        return [
+          {
+            kind: 'broken',
+            abs,
+            display,
+            nameHint: d.name,
+            problem: 'is a symlink — installed skills must be real folders (reinstall it)',
+          },
+        ];
       }
       if (!d.isDirectory()) return [];
       if (!existsSync(join(abs, 'SKILL.md')) && !isSymlink(join(abs, 'SKILL.md'))) {
-        return [{ kind: 'broken', abs, display, nameHint: d.name, problem: 'has no SKILL.md — an incomplete install (reinstall or remove it)' }];
+        return [
+          {
+            kind: 'broken',
+            abs,
+            display,
+            nameHint: d.name,
+            problem: 'has no SKILL.md — an incomplete install (reinstall or remove it)',
+          },
+        ];
       }
       return [{ kind: 'folder', abs, display, nameHint: d.name }];
     });
@@ -61,7 +77,10 @@ export function resolveTarget(arg: string, cwd: string): TargetResolution {
   const byName = installed.find((s) => s.nameHint === arg);
   if (byName) return { ok: true, location: byName };
   if (REMOTE.test(arg)) {
-    return { ok: false, message: `${arg}: remote sources are not fetched by this command — clone it and pass the folder` };
+    return {
+      ok: false,
+      message: `${arg}: remote sources are not fetched by this command — clone it and pass the folder`,
+    };
   }
   const names = installed.map((s) => s.nameHint);
   return {
@@ -75,4 +94,3 @@ function folderFor(abs: string, cwd: string): SkillLocation {
   const target = statSync(abs).isFile() && /^(SKILL\.md|skill\.toml)$/.test(basename(abs)) ? dirname(abs) : abs;
   return { kind: 'folder', abs: target, display: displayPath(cwd, target), nameHint: basename(target) };
 }
-

@@ -37,7 +37,8 @@ export function checkAll(locations: readonly SkillLocation[], options: CheckOpti
   const results: (SkillReport | undefined)[] = Array.from({ length: locations.length }, () => undefined);
   const workerFile = bundledEntry('lint-worker.js');
   const helpers = locations.length < PARALLEL_THRESHOLD || workerFile === undefined ? 0 : helperThreads();
-  if (process.env.SKILLSMITH_TIMINGS === '1') process.stderr.write(`timings: lint ${locations.length} skills on ${helpers + 1} thread(s)\n`);
+  if (process.env.SKILLSMITH_TIMINGS === '1')
+    process.stderr.write(`timings: lint ${locations.length} skills on ${helpers + 1} thread(s)\n`);
 
   const state = new SharedArrayBuffer(8);
   const counters = new Int32Array(state);

@@ -19,12 +19,17 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
   } catch (e) {
     return { ok: false, error: loadError(displayRoot, describeFsError(e)) };
   }
-  if (!st.isDirectory()) return { ok: false, error: loadError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
+  if (!st.isDirectory())
+    return { ok: false, error: loadError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
 
   const entries: TreeEntry[] = [];
   let total = 0;
   const walk = (abs: string, rel: string, depth: number): LoadError | undefined => {
-    if (depth > MAX_DEPTH) return loadError(joinDisplay(displayRoot, rel), `nested deeper than ${MAX_DEPTH} folders — refusing to review it`);
+    if (depth > MAX_DEPTH)
+      return loadError(
+        joinDisplay(displayRoot, rel),
+        `nested deeper than ${MAX_DEPTH} folders — refusing to review it`,
+      );
     let dirents: Dirent[];
     try {
       dirents = readdirSync(abs, { withFileTypes: true });
@@ -51,12 +56,18 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
         } else if (d.isFile()) {
           const read = readBounded(childAbs);
           if (typeof read === 'number') {
-            return loadError(joinDisplay(displayRoot, childRel), `file is ${formatBytes(read)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`);
+            return loadError(
+              joinDisplay(displayRoot, childRel),
+              `file is ${formatBytes(read)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`,
+            );
           }
           const { bytes, executable } = read;
           total += bytes.length;
           if (total > LIMITS.maxSkillBytes) {
-            return loadError(displayRoot, `skill is over the ${formatBytes(LIMITS.maxSkillBytes)} total size limit — not read`);
+            return loadError(
+              displayRoot,
+              `skill is over the ${formatBytes(LIMITS.maxSkillBytes)} total size limit — not read`,
+            );
           }
           entries.push({ kind: 'file', path: childRel, bytes, ...(executable ? { executable: true } : {}) });
         }

@@ -6,7 +6,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SpecError, invalidInput } from '../../../shared/skillspec/errors';
-import { checkImports, validateImports, validateSidecars, type ImportCheckReport, type SpecFiles } from '../../../shared/skillspec/files';
+import {
+  checkImports,
+  validateImports,
+  validateSidecars,
+  type ImportCheckReport,
+  type SpecFiles,
+} from '../../../shared/skillspec/files';
 import type { SkillSpec } from '../../../shared/skillspec/model';
 import { validateSpec } from '../../../shared/skillspec/validate';
 import { MAX_SPEC_BYTES, readSpecYaml } from '../../../shared/skillspec/yaml';
@@ -113,7 +119,9 @@ export function parseSpecFile(path: string, cwd: string = process.cwd()): { spec
   try {
     const st = statSync(absPath);
     if (st.isFile() && st.size > MAX_SPEC_BYTES) {
-      throw invalidInput(`skill spec ${path} is ${st.size} bytes; a skill spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MiB`);
+      throw invalidInput(
+        `skill spec ${path} is ${st.size} bytes; a skill spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MiB`,
+      );
     }
     bytes = readFileSync(absPath);
   } catch (e) {

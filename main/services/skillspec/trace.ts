@@ -11,7 +11,13 @@ import { canonicalSpecJson, FINGERPRINT_PREFIX } from '../../../shared/skillspec
 import type { DecisionWithEvents } from '../../../shared/skillspec/decide';
 import { SpecError } from '../../../shared/skillspec/errors';
 import { sortedEntries, type SkillSpec } from '../../../shared/skillspec/model';
-import { envelopeFor, eventFileName, selectEvents, summaryFor, type TraceEnvelope } from '../../../shared/skillspec/trace';
+import {
+  envelopeFor,
+  eventFileName,
+  selectEvents,
+  summaryFor,
+  type TraceEnvelope,
+} from '../../../shared/skillspec/trace';
 import { ioErrorText } from './load';
 
 export interface TraceWriteResult {
@@ -76,7 +82,11 @@ export function writeDecisionTrace(
   const inputHash = inputSha256(decided.decision.input);
   selectEvents(spec, decided.events).forEach((event, i) => {
     const env = envelopeFor(spec, runId, i + 1, clock.now(), event, fingerprint, inputHash);
-    writeOrExplain(join(eventsDir, eventFileName(env)), JSON.stringify(env, null, 2), join(runDir, 'events', eventFileName(env)));
+    writeOrExplain(
+      join(eventsDir, eventFileName(env)),
+      JSON.stringify(env, null, 2),
+      join(runDir, 'events', eventFileName(env)),
+    );
   });
   return compactTrace(runDir, cwd);
 }
@@ -87,12 +97,18 @@ export function compactTrace(runDir: string, cwd: string = process.cwd()): Trace
   const eventsDir = join(abs, 'events');
   let names: string[];
   try {
-    names = readdirSync(eventsDir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(eventsDir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch (e) {
     throw new SpecError('read', `failed to read ${join(runDir, 'events')}: ${ioErrorText(e)}`);
   }
   const envelopes = names.map((n) => JSON.parse(readFileSync(join(eventsDir, n), 'utf8')) as TraceEnvelope);
-  writeOrExplain(join(abs, 'trace.jsonl'), envelopes.map((e) => `${JSON.stringify(e)}\n`).join(''), join(runDir, 'trace.jsonl'));
+  writeOrExplain(
+    join(abs, 'trace.jsonl'),
+    envelopes.map((e) => `${JSON.stringify(e)}\n`).join(''),
+    join(runDir, 'trace.jsonl'),
+  );
   const summary = summaryFor(envelopes);
   writeOrExplain(join(abs, 'summary.json'), JSON.stringify(summary, null, 2), join(runDir, 'summary.json'));
   return {

@@ -13,7 +13,10 @@ export interface SourceCaps {
 /** 5,000 files and 50 MB, overridable with SKILLSMITH_MAX_SOURCE_FILES / SKILLSMITH_MAX_SOURCE_BYTES. */
 export function sourceCaps(env: NodeJS.ProcessEnv = process.env): SourceCaps {
   const num = (v: string | undefined, d: number) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : d);
-  return { maxFiles: num(env.SKILLSMITH_MAX_SOURCE_FILES, 5000), maxBytes: num(env.SKILLSMITH_MAX_SOURCE_BYTES, 50 * 1024 * 1024) };
+  return {
+    maxFiles: num(env.SKILLSMITH_MAX_SOURCE_FILES, 5000),
+    maxBytes: num(env.SKILLSMITH_MAX_SOURCE_BYTES, 50 * 1024 * 1024),
+  };
 }
 
 /** A problem with what the source holds (the message is one line and names the source). */
@@ -39,7 +42,13 @@ export function copySkillFolder(src: string, dest: string, caps: SourceCaps, lab
         const target = readlinkSync(a);
         const landed = resolve(dirname(a), target);
         const inside = relative(src, landed);
-        if (isAbsolute(target) || inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
+        if (
+          isAbsolute(target) ||
+          inside === '' ||
+          inside.startsWith(`..${sep}`) ||
+          inside === '..' ||
+          isAbsolute(inside)
+        ) {
           throw new SourceError(`${label}: symlink ${r} → ${target} points outside the skill — refusing to install it`);
         }
         symlinkSync(target, b);
@@ -50,12 +59,21 @@ export function copySkillFolder(src: string, dest: string, caps: SourceCaps, lab
         files++;
         const st = statSync(a);
         bytes += st.size;
-        if (files > caps.maxFiles) throw new SourceError(`${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`);
-        if (bytes > caps.maxBytes) throw new SourceError(`${label}: is larger than ${formatBytes(caps.maxBytes)} — refusing to stage it (SKILLSMITH_MAX_SOURCE_BYTES raises the cap)`);
+        if (files > caps.maxFiles)
+          throw new SourceError(
+            `${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`,
+          );
+        if (bytes > caps.maxBytes)
+          throw new SourceError(
+            `${label}: is larger than ${formatBytes(caps.maxBytes)} — refusing to stage it (SKILLSMITH_MAX_SOURCE_BYTES raises the cap)`,
+          );
         copyFileSync(a, b); // libuv gives the copy the source's mode
         if (st.mode & 0o111) executable.push(r.split(sep).join('/'));
       }
-      if (files > caps.maxFiles) throw new SourceError(`${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`);
+      if (files > caps.maxFiles)
+        throw new SourceError(
+          `${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`,
+        );
     }
   };
   walk(src, dest, '');

@@ -54,14 +54,19 @@ export function openSource(raw: string, cwd: string): Checkout {
       dispose: () => undefined,
     };
   }
-  const url = spec.kind === 'github' ? githubCloneUrl(spec.owner, spec.repo, process.env.SKILLSMITH_GITHUB_BASE) : spec.url;
+  const url =
+    spec.kind === 'github' ? githubCloneUrl(spec.owner, spec.repo, process.env.SKILLSMITH_GITHUB_BASE) : spec.url;
   const label = spec.kind === 'github' ? `${spec.owner}/${spec.repo}` : spec.url;
   const clone = cloneRepo(url, spec.ref, label);
   try {
     const sub = spec.subpath ?? '';
     const abs = sub === '' ? clone.dir : resolveInside(clone.dir, sub);
-    if (abs === undefined) throw new SourceError(`invalid subpath "${sub}": it escapes the repository — use a path inside it, e.g. skills/my-skill`);
-    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new SourceError(`path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`);
+    if (abs === undefined)
+      throw new SourceError(
+        `invalid subpath "${sub}": it escapes the repository — use a path inside it, e.g. skills/my-skill`,
+      );
+    if (!existsSync(abs) || !statSync(abs).isDirectory())
+      throw new SourceError(`path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`);
     const subpath = sub.replace(/^\/+|\/+$/g, '');
     const siblings = subpath === '' ? clone.dir : dirname(abs);
     const ref = clone.commit;
@@ -115,12 +120,24 @@ export function makeStagingDir(): { dir: string; dispose(): void } {
 }
 
 /** Copy a checked-out skill folder into the staging folder under `name`. */
-export function stageFolder(from: string, stagingDir: string, name: string, label: string, caps: SourceCaps = sourceCaps()): string {
+export function stageFolder(
+  from: string,
+  stagingDir: string,
+  name: string,
+  label: string,
+  caps: SourceCaps = sourceCaps(),
+): string {
   return stageSkill(from, stagingDir, name, label, caps).dir;
 }
 
 /** stageFolder, also returning which staged files are executable. */
-export function stageSkill(from: string, stagingDir: string, name: string, label: string, caps: SourceCaps = sourceCaps()): { dir: string; executable: readonly string[] } {
+export function stageSkill(
+  from: string,
+  stagingDir: string,
+  name: string,
+  label: string,
+  caps: SourceCaps = sourceCaps(),
+): { dir: string; executable: readonly string[] } {
   const dest = join(stagingDir, name);
   const r = copySkillFolder(from, dest, caps, label);
   return { dir: dest, executable: r.executable };

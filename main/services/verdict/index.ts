@@ -11,7 +11,11 @@ import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 
 /** The verdict of a loaded skill whose tree hashes to `integrity`, under the project's policy and exceptions. */
-export function verdictOfSkill(skill: Skill, integrity: string, config: Pick<ProjectConfig, 'policy' | 'exceptions'>): SkillVerdict {
+export function verdictOfSkill(
+  skill: Skill,
+  integrity: string,
+  config: Pick<ProjectConfig, 'policy' | 'exceptions'>,
+): SkillVerdict {
   return skillVerdict(lintSkill(skill), {
     skill: skill.manifest.skill.name,
     integrity,
@@ -21,7 +25,13 @@ export function verdictOfSkill(skill: Skill, integrity: string, config: Pick<Pro
 }
 
 export type VerdictLookup =
-  | { readonly ok: true; readonly name: string; readonly version: string; readonly integrity: string; readonly verdict: SkillVerdict }
+  | {
+      readonly ok: true;
+      readonly name: string;
+      readonly version: string;
+      readonly integrity: string;
+      readonly verdict: SkillVerdict;
+    }
   | { readonly ok: false; readonly message: string };
 
 /**
@@ -39,5 +49,11 @@ export function verdictFor(projectRoot: string, name: string): VerdictLookup {
   if (!config.ok) return { ok: false, message: formatLoadError(config.error) };
   const integrity = treeIntegrityFast(tree.value);
   const m = loaded.value.manifest.skill;
-  return { ok: true, name: m.name, version: m.version, integrity, verdict: verdictOfSkill(loaded.value, integrity, config.value) };
+  return {
+    ok: true,
+    name: m.name,
+    version: m.version,
+    integrity,
+    verdict: verdictOfSkill(loaded.value, integrity, config.value),
+  };
 }

@@ -56,7 +56,10 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
   const kitbash = openProjectDir(root, '.kitbash', { create: true });
   const name = basename(PROJECT_LOCK);
   const envTimeout = Number(process.env.SKILLSMITH_LOCK_TIMEOUT_MS);
-  const timeout = Number.isFinite(envTimeout) && process.env.SKILLSMITH_LOCK_TIMEOUT_MS !== undefined ? envTimeout : (opts.timeoutMs ?? 10_000);
+  const timeout =
+    Number.isFinite(envTimeout) && process.env.SKILLSMITH_LOCK_TIMEOUT_MS !== undefined
+      ? envTimeout
+      : (opts.timeoutMs ?? 10_000);
   const deadline = Date.now() + timeout;
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: opts.command };
   // The holder is written whole to a file of our own, then linked into place: link() is

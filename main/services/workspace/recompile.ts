@@ -12,7 +12,9 @@ export async function recompileAfterChange(root: string, note: (text: string) =>
   try {
     result = await compileProject(root);
   } catch (e) {
-    note(`compile not run: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} — fix it, then: skillsmith compile\n`);
+    note(
+      `compile not run: ${e instanceof Error ? e.message.split('\n')[0] : String(e)} — fix it, then: skillsmith compile\n`,
+    );
     return;
   }
   if (result.plan.errors.length) {
@@ -24,7 +26,9 @@ export async function recompileAfterChange(root: string, note: (text: string) =>
   note(`compiled for ${result.plan.targets.length} target(s): ${changed} generated file(s) changed\n`);
   // A hand-written file in the way is left alone; the user must hear that the skill did not arrive there.
   for (const c of result.plan.conflicts) {
-    note(`⚠ ${c.path} was written by hand — ${c.skill} is not delivered to ${c.targets.join(', ')}; adopt it (skillsmith import --write), rename one of them, or remove ${c.path}\n`);
+    note(
+      `⚠ ${c.path} was written by hand — ${c.skill} is not delivered to ${c.targets.join(', ')}; adopt it (skillsmith import --write), rename one of them, or remove ${c.path}\n`,
+    );
   }
   for (const f of result.plan.failures) note(`✗ ${f.name}: not compiled — ${f.message.split('\n')[0]}\n`);
   faultPoint(`${step}:compiled`);

@@ -66,15 +66,23 @@ export interface ProjectStatus {
   /** Interrupted changes waiting for recovery. */
   readonly interrupted: number;
   /** MCP servers declared across installed skills, with the tool-budget line and its warnings. */
-  readonly mcp: { readonly servers: readonly string[]; readonly budgetLine?: string; readonly warnings: readonly string[]; readonly matrix: readonly string[] };
+  readonly mcp: {
+    readonly servers: readonly string[];
+    readonly budgetLine?: string;
+    readonly warnings: readonly string[];
+    readonly matrix: readonly string[];
+  };
 }
 
 /** Where declared servers land per target, and why some targets get none (from the compile area's tables). */
 export function mcpMatrix(): string[] {
   const out: string[] = [];
   const surfaces = Object.entries(MCP_SURFACES).sort(([a], [b]) => (a < b ? -1 : 1));
-  for (const [id, path] of surfaces) out.push(`✓ ${id.padEnd(14)} ${path}${path?.endsWith('settings.json') ? ' (merged)' : ''}`);
-  const gaps = Object.entries(MCP_GAPS).sort(([, a], [, b]) => MCP_GAP_REASONS.indexOf(a!.reason) - MCP_GAP_REASONS.indexOf(b!.reason));
+  for (const [id, path] of surfaces)
+    out.push(`✓ ${id.padEnd(14)} ${path}${path?.endsWith('settings.json') ? ' (merged)' : ''}`);
+  const gaps = Object.entries(MCP_GAPS).sort(
+    ([, a], [, b]) => MCP_GAP_REASONS.indexOf(a!.reason) - MCP_GAP_REASONS.indexOf(b!.reason),
+  );
   for (const [id, gap] of gaps) if (gap) out.push(`· ${id.padEnd(14)} no output — ${gap.reason}: ${gap.detail}`);
   return out;
 }
@@ -105,13 +113,27 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
     const pin = pins.get(loc.nameHint);
     const withPin = pin ? { pin } : {};
     if (loc.kind === 'broken') {
-      skills.push({ folder: loc.display, name: loc.nameHint, loadError: `${loc.display}: ${loc.problem}`, lock: 'broken', dependencies: {}, ...withPin });
+      skills.push({
+        folder: loc.display,
+        name: loc.nameHint,
+        loadError: `${loc.display}: ${loc.problem}`,
+        lock: 'broken',
+        dependencies: {},
+        ...withPin,
+      });
       failures.push({ name: loc.nameHint, message: loc.problem });
       continue;
     }
     const tree = readSkillTree(loc.abs, loc.display);
     if (!tree.ok) {
-      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(tree.error), lock: 'broken', dependencies: {}, ...withPin });
+      skills.push({
+        folder: loc.display,
+        name: loc.nameHint,
+        loadError: formatLoadError(tree.error),
+        lock: 'broken',
+        dependencies: {},
+        ...withPin,
+      });
       failures.push({ name: loc.nameHint, message: oneLine(formatLoadError(tree.error)) });
       continue;
     }
@@ -119,7 +141,15 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
     const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
     const lockState = pin ? (pin.integrity === integrity ? 'ok' : 'drift') : 'unpinned';
     if (!loaded.ok) {
-      skills.push({ folder: loc.display, name: loc.nameHint, loadError: formatLoadError(loaded.error).split('\n')[0]!, integrity, lock: pin ? lockState : 'broken', dependencies: {}, ...withPin });
+      skills.push({
+        folder: loc.display,
+        name: loc.nameHint,
+        loadError: formatLoadError(loaded.error).split('\n')[0]!,
+        integrity,
+        lock: pin ? lockState : 'broken',
+        dependencies: {},
+        ...withPin,
+      });
       failures.push({ name: loc.nameHint, message: oneLine(formatLoadError(loaded.error)) });
       continue;
     }
@@ -160,12 +190,17 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       if (st.pin?.source && st.pin.source !== IMPORT_SOURCE) {
         const parsed = parseSource(st.pin.source, (p) => existsSync(resolve(root, p)));
         if (parsed.ok) {
-          const canonical = st.pin.resolved ?? canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined);
-          for (const v of sourceViolations(policy, st.pin.source, canonical)) policyViolations.push({ skill: st.name, message: v });
+          const canonical =
+            st.pin.resolved ??
+            canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined);
+          for (const v of sourceViolations(policy, st.pin.source, canonical))
+            policyViolations.push({ skill: st.name, message: v });
         }
       }
     }
-    for (const sk of loadedSkills) for (const v of manifestViolations(policy, sk.manifest)) policyViolations.push({ skill: sk.manifest.skill.name, message: v });
+    for (const sk of loadedSkills)
+      for (const v of manifestViolations(policy, sk.manifest))
+        policyViolations.push({ skill: sk.manifest.skill.name, message: v });
   }
 
   let drift: DriftEntry[] | undefined;
@@ -177,7 +212,9 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       if (plan.errors.length) compileErrors = plan.errors;
       else {
         drift = [
-          ...[...plan.write, ...plan.merge].filter((f) => f.changed).map((f): DriftEntry => ({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' })),
+          ...[...plan.write, ...plan.merge]
+            .filter((f) => f.changed)
+            .map((f): DriftEntry => ({ path: f.path, kind: view.exists(f.path) ? 'differs' : 'missing' })),
           ...plan.prune.map((p): DriftEntry => ({ path: p.path, kind: 'stale' })),
           ...plan.conflicts.map((c): DriftEntry => ({ path: c.path, kind: 'differs' })),
         ];
@@ -187,7 +224,9 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
     }
   }
   const mcpServers = collectServers(loadedSkills);
-  const budget = mcpServers.servers.length ? toolBudget(mcpServers.servers, config?.policy?.maxMcpTools ?? DEFAULT_MAX_MCP_TOOLS) : undefined;
+  const budget = mcpServers.servers.length
+    ? toolBudget(mcpServers.servers, config?.policy?.maxMcpTools ?? DEFAULT_MAX_MCP_TOOLS)
+    : undefined;
   const kitbash = join(root, '.kitbash');
   const interrupted = existsSync(kitbash) ? readdirSync(kitbash).filter((d) => d.startsWith('.txn-')).length : 0;
   return {

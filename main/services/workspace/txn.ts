@@ -2,7 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { LOCK_FILE, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
-import { assertOwnFoldersInside, openProjectDir, readFileIn, removeIn, replaceFileIn, withProjectDir, writeFileInside, type ProjectDir } from '../fs/inside';
+import {
+  assertOwnFoldersInside,
+  openProjectDir,
+  readFileIn,
+  removeIn,
+  replaceFileIn,
+  withProjectDir,
+  writeFileInside,
+  type ProjectDir,
+} from '../fs/inside';
 import { SKILLS_DIR } from '../skills/locate';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { writeTree } from '../sources/copy';
@@ -83,7 +92,13 @@ export function applyChange(root: string, change: Change, step = 'install'): voi
     const names = [...change.put.keys()];
     const replaced = names.filter((n) => existsSync(skills.at(n)));
     const retire = [...(change.retire ?? [])];
-    const journal: Journal = { put: names, remove: [...change.remove], lockSha: sha(lockText), replaced, ...(retire.length ? { retire } : {}) };
+    const journal: Journal = {
+      put: names,
+      remove: [...change.remove],
+      lockSha: sha(lockText),
+      replaced,
+      ...(retire.length ? { retire } : {}),
+    };
     replaceFileIn(txn, 'journal.json', JSON.stringify(journal));
     faultPoint(`${step}:journal`);
     for (const n of [...replaced, ...change.remove]) {
@@ -129,7 +144,8 @@ export function recover(root: string): string[] {
         const inTxn = (part: 'new' | 'old', n: string) => existsSync(base.at(`${d}/${part}/${n}`));
         if (lockSha === journal.lockSha) {
           // Committed: make sure every new folder is in place, drop the old ones.
-          for (const n of journal.put) if (inTxn('new', n) && !existsSync(skills.at(n))) renameSync(base.at(`${d}/new/${n}`), skills.at(n));
+          for (const n of journal.put)
+            if (inTxn('new', n) && !existsSync(skills.at(n))) renameSync(base.at(`${d}/new/${n}`), skills.at(n));
           done.push(`completed an interrupted change (${journal.put.length} placed, ${journal.remove.length} removed)`);
         } else {
           // Not committed: take new folders back out, put the old ones back.
@@ -148,7 +164,9 @@ export function recover(root: string): string[] {
               if (!isPresent(parent.at(name))) renameSync(kept, parent.at(name));
             });
           });
-          done.push(`rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`);
+          done.push(
+            `rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`,
+          );
         }
       });
       removeIn(base, d);

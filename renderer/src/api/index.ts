@@ -19,7 +19,11 @@ function preloadTransport(bridge: PreloadBridge): Transport {
     invoke(channel, request) {
       const [area, method] = channel.split('.') as [string, string];
       const fn = (bridge[area] as Record<string, (r: unknown) => Promise<unknown>> | undefined)?.[method];
-      if (!fn) return Promise.resolve({ ok: false, error: { code: 'unknown-channel', message: `the preload has no ${channel}` } });
+      if (!fn)
+        return Promise.resolve({
+          ok: false,
+          error: { code: 'unknown-channel', message: `the preload has no ${channel}` },
+        });
       return fn(request);
     },
     subscribe: (event, listener) => bridge.on(event, listener),
@@ -27,7 +31,10 @@ function preloadTransport(bridge: PreloadBridge): Transport {
 }
 
 /** The Api over whichever transport this page has: the Electron preload, or the loopback host. */
-export function connectApi(onConnection?: (state: 'open' | 'closed') => void): { api: Api; transport: 'electron' | 'web' } {
+export function connectApi(onConnection?: (state: 'open' | 'closed') => void): {
+  api: Api;
+  transport: 'electron' | 'web';
+} {
   const bridge = window.skillsmith;
   if (bridge && typeof bridge.on === 'function') {
     onConnection?.('open');

@@ -41,7 +41,9 @@ export function webTransport(onConnection?: (state: 'open' | 'closed') => void):
   let socket: WebSocket | undefined;
   let retry = 250;
   const connect = async () => {
-    const ws = new WebSocket(`ws://${window.location.host}/events?token=${encodeURIComponent(await token)}&session=${session}`);
+    const ws = new WebSocket(
+      `ws://${window.location.host}/events?token=${encodeURIComponent(await token)}&session=${session}`,
+    );
     socket = ws;
     ws.onopen = () => {
       retry = 250;
@@ -73,11 +75,23 @@ export function webTransport(onConnection?: (state: 'open' | 'closed') => void):
           body: JSON.stringify(request ?? {}),
         });
       } catch {
-        return { ok: false, error: { code: 'internal', message: 'cannot reach the Skillsmith host — is `skillsmith serve` still running?' } };
+        return {
+          ok: false,
+          error: {
+            code: 'internal',
+            message: 'cannot reach the Skillsmith host — is `skillsmith serve` still running?',
+          },
+        };
       }
       if (!res.ok) {
         const text = (await res.text()).trim();
-        return { ok: false, error: { code: res.status === 401 || res.status === 403 ? 'forbidden' : 'internal', message: text || `HTTP ${res.status}` } };
+        return {
+          ok: false,
+          error: {
+            code: res.status === 401 || res.status === 403 ? 'forbidden' : 'internal',
+            message: text || `HTTP ${res.status}`,
+          },
+        };
       }
       return res.json();
     },

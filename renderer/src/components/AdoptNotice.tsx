@@ -22,7 +22,11 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
   const api = useApi();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
-  const scan = useQuery({ queryKey: ['adopt', 'scan', root, scannedAt], queryFn: () => api.adopt.scan({}), retry: false });
+  const scan = useQuery({
+    queryKey: ['adopt', 'scan', root, scannedAt],
+    queryFn: () => api.adopt.scan({}),
+    retry: false,
+  });
   const apply = useMutation({
     mutationFn: (plan: AdoptPlanView) => api.adopt.apply({ integrity: plan.integrity }),
     onSuccess: () => {
@@ -35,7 +39,8 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
   if (done) {
     return (
       <div className="banner adopt-notice" role="status" data-testid="adopt-done">
-        <strong>Adopted {done.adopted.join(', ')}.</strong> Their folders are in <code>.kitbash/skills/</code>, pinned in kitbash.lock
+        <strong>Adopted {done.adopted.join(', ')}.</strong> Their folders are in <code>.kitbash/skills/</code>, pinned
+        in kitbash.lock
         {done.retired.length > 0 && <> — compile now writes {done.retired.join(', ')}</>}.
         <button type="button" className="btn ghost" onClick={() => apply.reset()}>
           Dismiss
@@ -64,8 +69,8 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
       {open && (
         <div role="dialog" aria-label="Adoption review" className="adopt-review" data-integrity={plan.integrity}>
           <p className="muted small">
-            Adopting copies each skill folder, byte for byte, into <code>.kitbash/skills/</code> after the install checks, then lets compile write the agents' copies. Nothing that is
-            not adopted is touched.
+            Adopting copies each skill folder, byte for byte, into <code>.kitbash/skills/</code> after the install
+            checks, then lets compile write the agents' copies. Nothing that is not adopted is touched.
           </p>
           <ul className="adopt-items">
             {plan.items.map((i) => (
@@ -74,14 +79,25 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
           </ul>
           {plan.skillsLock && plan.skillsLock.entries.some((e) => !e.present && e.source) && (
             <p className="muted small">
-              skills-lock.json also names {plan.skillsLock.entries.filter((e) => !e.present && e.source).map((e) => e.name).join(', ')}, not in this project — install them from the Install tab to pin them.
+              skills-lock.json also names{' '}
+              {plan.skillsLock.entries
+                .filter((e) => !e.present && e.source)
+                .map((e) => e.name)
+                .join(', ')}
+              , not in this project — install them from the Install tab to pin them.
             </p>
           )}
           <div className="inst-actions">
             <button type="button" className="btn" onClick={() => setOpen(false)} disabled={apply.isPending}>
               Cancel
             </button>
-            <button type="button" className="btn primary" disabled={adoptable.length === 0 || apply.isPending} onClick={() => apply.mutate(plan)} title={`approves exactly ${plan.integrity}`}>
+            <button
+              type="button"
+              className="btn primary"
+              disabled={adoptable.length === 0 || apply.isPending}
+              onClick={() => apply.mutate(plan)}
+              title={`approves exactly ${plan.integrity}`}
+            >
               {apply.isPending ? 'Adopting…' : `Adopt ${adoptable.length} skill${adoptable.length === 1 ? '' : 's'}`}
             </button>
           </div>
@@ -101,12 +117,14 @@ function AdoptRow({ item }: { item: AdoptItemView }) {
   return (
     <li className={`adopt-item adopt-${item.status}`} data-skill={item.name}>
       <div>
-        <span className="mono">{item.name}</span> <span className={`adopt-status adopt-status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        <span className="mono">{item.name}</span>{' '}
+        <span className={`adopt-status adopt-status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
         <span className="muted small mono"> {item.copies.join(', ')}</span>
       </div>
       {r && (
         <div className="small">
-          {r.description} · {r.files.length} file{r.files.length === 1 ? '' : 's'} · pinned as <span className="mono">{r.pinAs}</span>
+          {r.description} · {r.files.length} file{r.files.length === 1 ? '' : 's'} · pinned as{' '}
+          <span className="mono">{r.pinAs}</span>
           {!r.manifested && <span className="muted"> · no skill.toml (defaults apply)</span>}
         </div>
       )}
@@ -127,8 +145,15 @@ function AdoptRow({ item }: { item: AdoptItemView }) {
             {f.status === 'fail' ? '✗' : '⚠'} {f.id} — {f.detail}
           </div>
         ))}
-      {item.status !== 'adoptable' && item.status !== 'blocked' && item.reason && <div className="small muted">{item.reason}</div>}
-      {item.status === 'adoptable' && r?.notices.map((n) => <div key={n} className="small muted">{n}</div>)}
+      {item.status !== 'adoptable' && item.status !== 'blocked' && item.reason && (
+        <div className="small muted">{item.reason}</div>
+      )}
+      {item.status === 'adoptable' &&
+        r?.notices.map((n) => (
+          <div key={n} className="small muted">
+            {n}
+          </div>
+        ))}
     </li>
   );
 }

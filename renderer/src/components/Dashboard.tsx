@@ -38,7 +38,9 @@ export function DashboardView({ project }: { project: ProjectRef }) {
                 <Spinner label="Refreshing" /> refreshing…
               </>
             ) : (
-              <>updated {relativeTime(data.scannedAt)} · scan {data.scanMs} ms</>
+              <>
+                updated {relativeTime(data.scannedAt)} · scan {data.scanMs} ms
+              </>
             )}
           </span>
         )}
@@ -64,7 +66,8 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         <main className="dashboard" data-last-change={lastChange?.toISOString() ?? ''}>
           {data!.configError && (
             <div className="banner error" role="alert">
-              <strong>kitbash.toml could not be read.</strong> {data!.configError} — showing the project with default settings.
+              <strong>kitbash.toml could not be read.</strong> {data!.configError} — showing the project with default
+              settings.
             </div>
           )}
           <AdoptNotice root={project.root} scannedAt={data!.scannedAt} />
@@ -73,9 +76,12 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           {data!.skills.length === 0 ? (
             <EmptyState title="No skills installed yet" icon="✦" actions={<AddSkillActions />}>
               <p>
-                Skills live in <code>.kitbash/skills/&lt;name&gt;/</code> with a <code>SKILL.md</code> (and optionally a <code>skill.toml</code>).
+                Skills live in <code>.kitbash/skills/&lt;name&gt;/</code> with a <code>SKILL.md</code> (and optionally a{' '}
+                <code>skill.toml</code>).
               </p>
-              <p className="muted">Install one from a folder, a git repository or GitHub, or start a new one — this page updates by itself.</p>
+              <p className="muted">
+                Install one from a folder, a git repository or GitHub, or start a new one — this page updates by itself.
+              </p>
             </EmptyState>
           ) : (
             <>
@@ -90,7 +96,9 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         </main>
       )}
       {compiling && <CompileDialog project={project} dirty={false} onClose={() => setCompiling(false)} />}
-      {selected && data && <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />}
+      {selected && data && (
+        <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />
+      )}
     </>
   );
 }
@@ -112,16 +120,25 @@ function SummaryTiles({ data }: { data: DashboardData }) {
       <div className={`tile ${data.totals.failures ? 'bad' : ''}`} data-tile="failures">
         <div className="tile-k">Failures</div>
         <div className="tile-v">{data.totals.failures}</div>
-        <div className="tile-sub">{blocked ? `${blocked} skill(s) blocked: install, run and gate refuse them` : 'none blocking'}</div>
+        <div className="tile-sub">
+          {blocked ? `${blocked} skill(s) blocked: install, run and gate refuse them` : 'none blocking'}
+        </div>
       </div>
       <div className={`tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">
         <div className="tile-k">Warnings</div>
         <div className="tile-v">{data.totals.warnings}</div>
-        <div className="tile-sub"><Term term="warning">shown, never blocking</Term></div>
+        <div className="tile-sub">
+          <Term term="warning">shown, never blocking</Term>
+        </div>
       </div>
       <div className="tile" data-tile="standing">
-        <div className="tile-k">Highest <Term term="standing">standing cost</Term></div>
-        <div className="tile-v">{worst ? formatTokens(worst.tokens) : '—'}<span className="unit">tok</span></div>
+        <div className="tile-k">
+          Highest <Term term="standing">standing cost</Term>
+        </div>
+        <div className="tile-v">
+          {worst ? formatTokens(worst.tokens) : '—'}
+          <span className="unit">tok</span>
+        </div>
         <div className="tile-sub">{worst ? `per session on ${worst.target}` : 'no active target'}</div>
       </div>
     </div>

@@ -31,7 +31,14 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal folder-browser" role="dialog" aria-modal="true" aria-labelledby="browse-title" tabIndex={-1} ref={ref}>
+      <div
+        className="modal folder-browser"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="browse-title"
+        tabIndex={-1}
+        ref={ref}
+      >
         <div className="modal-head">
           <h2 id="browse-title">Choose a project folder</h2>
           <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -39,7 +46,13 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
           </button>
         </div>
         <div className="folder-where">
-          <button type="button" className="btn" disabled={!listing?.parent} onClick={() => listing?.parent && setAt(listing.parent)} aria-label="Up one folder">
+          <button
+            type="button"
+            className="btn"
+            disabled={!listing?.parent}
+            onClick={() => listing?.parent && setAt(listing.parent)}
+            aria-label="Up one folder"
+          >
             ↑ Up
           </button>
           <span className="mono small folder-path" data-testid="folder-path">
@@ -60,7 +73,12 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
           <ul className="folder-list" aria-label="Folders">
             {listing.folders.map((f) => (
               <li key={f.path}>
-                <button type="button" className="folder-item" onClick={() => setAt(f.path)} onDoubleClick={() => f.project && onChoose(f.path)}>
+                <button
+                  type="button"
+                  className="folder-item"
+                  onClick={() => setAt(f.path)}
+                  onDoubleClick={() => f.project && onChoose(f.path)}
+                >
                   <span aria-hidden="true">{f.project ? '✦' : '▸'}</span> {f.name}
                   {f.project && <span className="tag">project</span>}
                 </button>
@@ -73,7 +91,13 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
           <button type="button" className="btn ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn primary" disabled={!listing} onClick={() => listing && onChoose(listing.path)} data-action="open-folder">
+          <button
+            type="button"
+            className="btn primary"
+            disabled={!listing}
+            onClick={() => listing && onChoose(listing.path)}
+            data-action="open-folder"
+          >
             Open {listing ? `“${listing.path.split(/[\\/]/).pop() || listing.path}”` : 'this folder'}
           </button>
         </div>

@@ -51,14 +51,19 @@ export function Picker() {
         <Logo size={56} />
         <div>
           <h1>Skillsmith</h1>
-          <p className="tagline">See what every coding agent loads from your skills, what it costs, and what needs fixing.</p>
+          <p className="tagline">
+            See what every coding agent loads from your skills, what it costs, and what needs fixing.
+          </p>
         </div>
       </header>
 
       <section className="picker-grid">
         <div className="panel picker-open">
           <h2>Open a project</h2>
-          <p className="muted">A project is any folder with a <code>kitbash.toml</code> or installed skills under <code>.kitbash/skills/</code>.</p>
+          <p className="muted">
+            A project is any folder with a <code>kitbash.toml</code> or installed skills under{' '}
+            <code>.kitbash/skills/</code>.
+          </p>
           {canPick && (
             <button type="button" className="btn primary wide" onClick={() => void pick()} disabled={open.isPending}>
               Open folder…
@@ -75,18 +80,33 @@ export function Picker() {
                 value={path}
                 onChange={(e) => setPath(e.target.value)}
               />
-              <button type="submit" className={`btn ${canPick ? '' : 'primary'}`} disabled={!path.trim() || open.isPending}>
+              <button
+                type="submit"
+                className={`btn ${canPick ? '' : 'primary'}`}
+                disabled={!path.trim() || open.isPending}
+              >
                 Open
               </button>
               {!canPick && (
-                <button type="button" className="btn" onClick={() => setBrowsing(true)} disabled={open.isPending} data-action="browse">
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => setBrowsing(true)}
+                  disabled={open.isPending}
+                  data-action="browse"
+                >
                   Browse…
                 </button>
               )}
             </div>
           </form>
           {info.data?.examplePath && (
-            <button type="button" className="btn ghost wide example" onClick={() => openPath(info.data!.examplePath!)} disabled={open.isPending}>
+            <button
+              type="button"
+              className="btn ghost wide example"
+              onClick={() => openPath(info.data!.examplePath!)}
+              disabled={open.isPending}
+            >
               <span aria-hidden="true">✦</span> Open the example workspace
             </button>
           )}
@@ -97,7 +117,9 @@ export function Picker() {
           )}
           {error && (
             <p className="inline-error" role="alert">
-              {error instanceof IpcError && error.code === 'invalid-request' ? 'That is not an absolute folder path.' : error.message}
+              {error instanceof IpcError && error.code === 'invalid-request'
+                ? 'That is not an absolute folder path.'
+                : error.message}
             </p>
           )}
         </div>
@@ -121,12 +143,24 @@ export function Picker() {
             <ul className="recent-list" aria-label="Recent projects">
               {projects.map((p) => (
                 <li key={p.path} className={`recent ${p.exists ? '' : 'gone'}`}>
-                  <button type="button" className="recent-open" onClick={() => openPath(p.path)} disabled={!p.exists || open.isPending} title={p.path}>
+                  <button
+                    type="button"
+                    className="recent-open"
+                    onClick={() => openPath(p.path)}
+                    disabled={!p.exists || open.isPending}
+                    title={p.path}
+                  >
                     <span className="recent-name">{p.name}</span>
                     <span className="recent-path">{p.path}</span>
                   </button>
                   <span className="recent-meta">{p.exists ? relativeTime(p.openedAt) : 'missing'}</span>
-                  <button type="button" className="icon-btn" aria-label={`Forget ${p.name}`} title="Forget" onClick={() => void forget(p.path)}>
+                  <button
+                    type="button"
+                    className="icon-btn"
+                    aria-label={`Forget ${p.name}`}
+                    title="Forget"
+                    onClick={() => void forget(p.path)}
+                  >
                     ×
                   </button>
                 </li>
@@ -145,7 +179,9 @@ export function Picker() {
           }}
         />
       )}
-      <footer className="picker-foot muted">Skillsmith {info.data?.version ?? ''} · everything stays on this machine</footer>
+      <footer className="picker-foot muted">
+        Skillsmith {info.data?.version ?? ''} · everything stays on this machine
+      </footer>
     </main>
   );
 }

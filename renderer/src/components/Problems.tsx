@@ -24,7 +24,9 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
         <ul className="problems" aria-label="Problems">
           {shown.map((p, i) => (
             <li key={i} className={`problem ${p.severity}`}>
-              <span className="sev" aria-label={p.severity}>{p.severity === 'error' ? '✕' : '!'}</span>
+              <span className="sev" aria-label={p.severity}>
+                {p.severity === 'error' ? '✕' : '!'}
+              </span>
               <div className="problem-body">
                 <div className="problem-head">
                   {p.skill ? (

@@ -36,7 +36,8 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
       const key = e.key.toLowerCase();
-      if (!e.shiftKey && /^[1-9]$/.test(key) && PROJECT_VIEWS[Number(key) - 1]) navigate({ view: PROJECT_VIEWS[Number(key) - 1]!.id });
+      if (!e.shiftKey && /^[1-9]$/.test(key) && PROJECT_VIEWS[Number(key) - 1])
+        navigate({ view: PROJECT_VIEWS[Number(key) - 1]!.id });
       else if (!e.shiftKey && key === 'p') setQuickOpen(true);
       else if (e.shiftKey && key === 'b') setCompiling(true);
       else return;
@@ -48,12 +49,16 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
 
   return (
     <div className="app-shell">
-      <a className="skip-link" href="#main-content" onClick={(e) => {
-        e.preventDefault();
-        const main = document.querySelector<HTMLElement>('main, [role="main"]');
-        main?.setAttribute('tabindex', '-1');
-        main?.focus();
-      }}>
+      <a
+        className="skip-link"
+        href="#main-content"
+        onClick={(e) => {
+          e.preventDefault();
+          const main = document.querySelector<HTMLElement>('main, [role="main"]');
+          main?.setAttribute('tabindex', '-1');
+          main?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header className="topbar">
@@ -82,7 +87,10 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
           ))}
         </nav>
         <div className="topbar-right">
-          <span className={`live ${connected ? 'on' : 'off'}`} title={connected ? 'watching files for changes' : 'not connected — changes on disk are not shown live'}>
+          <span
+            className={`live ${connected ? 'on' : 'off'}`}
+            title={connected ? 'watching files for changes' : 'not connected — changes on disk are not shown live'}
+          >
             <span className="live-dot" aria-hidden="true" />
             {connected ? 'Live' : 'Offline'}
           </span>
@@ -93,7 +101,13 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
       </header>
       {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
       {quickOpen && <QuickOpen root={project.root} onClose={() => setQuickOpen(false)} />}
-      {compiling && <CompileDialog project={project} dirty={projectDrafts(project.root).length > 0} onClose={() => setCompiling(false)} />}
+      {compiling && (
+        <CompileDialog
+          project={project}
+          dirty={projectDrafts(project.root).length > 0}
+          onClose={() => setCompiling(false)}
+        />
+      )}
       {asking && (
         <SwitchDialog
           drafts={asking}

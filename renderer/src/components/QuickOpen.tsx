@@ -12,7 +12,9 @@ export function QuickOpen({ root, onClose }: { root: string; onClose: () => void
   useEscape(onClose);
   useEffect(() => input.current?.focus(), []);
   const q = query.trim().toLowerCase();
-  const matches = (dash.data?.skills ?? []).filter((s) => !q || s.name.toLowerCase().includes(q) || s.dir.includes(q)).slice(0, 50);
+  const matches = (dash.data?.skills ?? [])
+    .filter((s) => !q || s.name.toLowerCase().includes(q) || s.dir.includes(q))
+    .slice(0, 50);
   const at = Math.min(index, Math.max(0, matches.length - 1));
   const open = (dir: string) => {
     onClose();
@@ -46,7 +48,14 @@ export function QuickOpen({ root, onClose }: { root: string; onClose: () => void
         />
         <ul id="quick-open-list" role="listbox" className="quick-open-list" aria-label="Skills">
           {matches.map((s, i) => (
-            <li key={s.dir} id={`qo-${s.dir}`} role="option" aria-selected={i === at} className={i === at ? 'on' : ''} onMouseDown={(e) => (e.preventDefault(), open(s.dir))}>
+            <li
+              key={s.dir}
+              id={`qo-${s.dir}`}
+              role="option"
+              aria-selected={i === at}
+              className={i === at ? 'on' : ''}
+              onMouseDown={(e) => (e.preventDefault(), open(s.dir))}
+            >
               <span className="name">{s.name}</span>
               <span className="muted small">{s.description}</span>
             </li>

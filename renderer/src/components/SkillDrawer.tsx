@@ -6,7 +6,17 @@ import { ErrorState, Spinner } from './States';
 import { useEscape } from '../use-escape';
 import { Term } from '../glossary';
 
-export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: SkillRow | undefined; dir: string; onClose: () => void }) {
+export function SkillDrawer({
+  root,
+  row,
+  dir,
+  onClose,
+}: {
+  root: string;
+  row: SkillRow | undefined;
+  dir: string;
+  onClose: () => void;
+}) {
   const detail = useSkill(root, dir);
   useEscape(onClose);
 
@@ -17,7 +27,12 @@ export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: Sk
           <h2>{row?.name ?? dir}</h2>
           <div className="muted small mono">{detail.data?.path ?? `.kitbash/skills/${dir}`}</div>
         </div>
-        <a className="btn" style={{ marginLeft: 'auto' }} href={`#/editor/${encodeURIComponent(dir)}`} data-action="edit-skill">
+        <a
+          className="btn"
+          style={{ marginLeft: 'auto' }}
+          href={`#/editor/${encodeURIComponent(dir)}`}
+          data-action="edit-skill"
+        >
           Open in editor
         </a>
         <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -39,7 +54,9 @@ export function SkillDrawer({ root, row, dir, onClose }: { root: string; row: Sk
             <span className="mono">{formatTokens(row.budget)} tok</span>
           </div>
           <div>
-            <span className="fact-k"><Term term="stub" /></span>
+            <span className="fact-k">
+              <Term term="stub" />
+            </span>
             <span className="mono">{formatTokens(row.stubTokens)} tok</span>
           </div>
           <div>

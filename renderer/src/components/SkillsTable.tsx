@@ -23,7 +23,11 @@ function compare(a: SkillRow, b: SkillRow, key: SortKey): number {
     case 'budget':
       return num(a.bodyTokens) - num(b.bodyTokens);
     case 'lint':
-      return LINT_RANK[a.lint.status] - LINT_RANK[b.lint.status] || b.lint.failures - a.lint.failures || b.lint.warnings - a.lint.warnings;
+      return (
+        LINT_RANK[a.lint.status] - LINT_RANK[b.lint.status] ||
+        b.lint.failures - a.lint.failures ||
+        b.lint.warnings - a.lint.warnings
+      );
     case 'lock':
       return LOCK_RANK[a.lock] - LOCK_RANK[b.lock];
     case 'mode':
@@ -35,7 +39,15 @@ function compare(a: SkillRow, b: SkillRow, key: SortKey): number {
   }
 }
 
-export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; selected: string | null; onSelect: (dir: string) => void }) {
+export function SkillsTable({
+  data,
+  selected,
+  onSelect,
+}: {
+  data: Dashboard;
+  selected: string | null;
+  onSelect: (dir: string) => void;
+}) {
   const [query, setQuery] = useState('');
   const [lint, setLint] = useState<LintFilter>('all');
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'name', dir: 1 });
@@ -46,13 +58,22 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
     const filtered = data.skills.filter(
       (s) =>
         (lint === 'all' || s.lint.status === lint) &&
-        (!q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q) || (s.source ?? '').toLowerCase().includes(q) || s.permissions.tools.some((t) => t.toLowerCase().includes(q))),
+        (!q ||
+          s.name.toLowerCase().includes(q) ||
+          s.description.toLowerCase().includes(q) ||
+          (s.source ?? '').toLowerCase().includes(q) ||
+          s.permissions.tools.some((t) => t.toLowerCase().includes(q))),
     );
     return filtered.sort((a, b) => compare(a, b, sort.key) * sort.dir || a.name.localeCompare(b.name));
   }, [data.skills, query, lint, sort]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  });
 
   const counts = useMemo(() => {
     const c = { all: data.skills.length, fail: 0, warn: 0, pass: 0 };
@@ -64,10 +85,24 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
   const header = (key: SortKey, label: string, extraClass = '') => {
     const active = sort.key === key;
     return (
-      <div role="columnheader" className={`th ${extraClass}`} aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
-        <button type="button" onClick={() => setSort({ key, dir: active ? ((-sort.dir) as 1 | -1) : key === 'budget' || key.startsWith('standing:') ? -1 : 1 })}>
+      <div
+        role="columnheader"
+        className={`th ${extraClass}`}
+        aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
+      >
+        <button
+          type="button"
+          onClick={() =>
+            setSort({
+              key,
+              dir: active ? (-sort.dir as 1 | -1) : key === 'budget' || key.startsWith('standing:') ? -1 : 1,
+            })
+          }
+        >
           {label}
-          <span className="sort-mark" aria-hidden="true">{active ? (sort.dir === 1 ? '▲' : '▼') : ''}</span>
+          <span className="sort-mark" aria-hidden="true">
+            {active ? (sort.dir === 1 ? '▲' : '▼') : ''}
+          </span>
         </button>
       </div>
     );
@@ -80,12 +115,26 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
         <div className="table-tools">
           <div className="segmented" role="group" aria-label="Filter by lint status">
             {(['all', 'fail', 'warn', 'pass'] as const).map((f) => (
-              <button key={f} type="button" className={lint === f ? 'on' : ''} aria-pressed={lint === f} onClick={() => setLint(f)}>
-                {f === 'all' ? 'All' : f === 'fail' ? 'Failing' : f === 'warn' ? 'Warnings' : 'Clean'} <span className="count">{counts[f]}</span>
+              <button
+                key={f}
+                type="button"
+                className={lint === f ? 'on' : ''}
+                aria-pressed={lint === f}
+                onClick={() => setLint(f)}
+              >
+                {f === 'all' ? 'All' : f === 'fail' ? 'Failing' : f === 'warn' ? 'Warnings' : 'Clean'}{' '}
+                <span className="count">{counts[f]}</span>
               </button>
             ))}
           </div>
-          <input type="search" className="filter" placeholder="Filter by name, description, source, tool…" aria-label="Filter skills" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input
+            type="search"
+            className="filter"
+            placeholder="Filter by name, description, source, tool…"
+            aria-label="Filter skills"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </div>
       </div>
 
@@ -104,7 +153,9 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
             {header('lint', 'Lint')}
             {header('lock', 'Lock')}
             {header('mode', 'Mode')}
-            <div role="columnheader" className="th">Permissions</div>
+            <div role="columnheader" className="th">
+              Permissions
+            </div>
           </div>
         </div>
         {rows.length === 0 ? (
@@ -124,7 +175,12 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
             )}
           </div>
         ) : (
-          <div className="tbody" role="rowgroup" ref={scrollRef} style={{ height: Math.min(rows.length * ROW_HEIGHT, 560) }}>
+          <div
+            className="tbody"
+            role="rowgroup"
+            ref={scrollRef}
+            style={{ height: Math.min(rows.length * ROW_HEIGHT, 560) }}
+          >
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const s = rows[v.index]!;
@@ -139,16 +195,28 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
                     onClick={() => onSelect(s.dir)}
                   >
                     <div role="cell" className="td name-cell">
-                      <button type="button" className="skill-name link" onClick={(e) => (e.stopPropagation(), onSelect(s.dir))}>
+                      <button
+                        type="button"
+                        className="skill-name link"
+                        onClick={(e) => (e.stopPropagation(), onSelect(s.dir))}
+                      >
                         {s.name}
                       </button>
-                      {!s.manifested && <span className="tag subtle"><Term term="bare" plain /></span>}
+                      {!s.manifested && (
+                        <span className="tag subtle">
+                          <Term term="bare" plain />
+                        </span>
+                      )}
                       <div className="desc" title={s.description}>
                         {s.description || <em>no description</em>}
                       </div>
                     </div>
-                    <div role="cell" className="td mono">{s.version ?? '—'}</div>
-                    <div role="cell" className="td source" title={s.source ?? 'local (not in the lock)'}>{s.source ?? <span className="muted">local</span>}</div>
+                    <div role="cell" className="td mono">
+                      {s.version ?? '—'}
+                    </div>
+                    <div role="cell" className="td source" title={s.source ?? 'local (not in the lock)'}>
+                      {s.source ?? <span className="muted">local</span>}
+                    </div>
                     <div role="cell" className="td">
                       <BudgetMeter used={s.bodyTokens} budget={s.budget} />
                     </div>
@@ -161,9 +229,27 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
                       <LintBadge row={s} />
                     </div>
                     <div role="cell" className="td">
-                      <span className={`lock ${s.lock}`}>{s.lock === 'drift' ? <Term term="drift" plain /> : s.lock === 'locked' ? <Term term="pinned" plain>locked</Term> : s.lock}</span>
+                      <span className={`lock ${s.lock}`}>
+                        {s.lock === 'drift' ? (
+                          <Term term="drift" plain />
+                        ) : s.lock === 'locked' ? (
+                          <Term term="pinned" plain>
+                            locked
+                          </Term>
+                        ) : (
+                          s.lock
+                        )}
+                      </span>
                     </div>
-                    <div role="cell" className="td">{s.mode ? <span className={`mode ${s.mode}`}><Word word={s.mode} plain /></span> : '—'}</div>
+                    <div role="cell" className="td">
+                      {s.mode ? (
+                        <span className={`mode ${s.mode}`}>
+                          <Word word={s.mode} plain />
+                        </span>
+                      ) : (
+                        '—'
+                      )}
+                    </div>
                     <div role="cell" className="td perms">
                       <Permissions row={s} />
                     </div>
@@ -175,7 +261,10 @@ export function SkillsTable({ data, selected, onSelect }: { data: Dashboard; sel
         )}
       </div>
       <div className="table-foot muted small">
-        {rows.length === data.skills.length ? `${rows.length} skill(s)` : `${rows.length} of ${data.skills.length} skill(s)`} · standing columns are tokens per session
+        {rows.length === data.skills.length
+          ? `${rows.length} skill(s)`
+          : `${rows.length} of ${data.skills.length} skill(s)`}{' '}
+        · standing columns are tokens per session
       </div>
     </section>
   );
@@ -207,9 +296,18 @@ export function verdictWords(lint: SkillRow['lint']): string {
 
 function LintBadge({ row }: { row: SkillRow }) {
   const { status, failures, warnings, blocking, accepted } = row.lint;
-  const label = status === 'pass' ? 'clean' : status === 'fail' ? `${failures} fail${blocking ? ' · blocked' : ''}` : `${warnings} warn`;
+  const label =
+    status === 'pass'
+      ? 'clean'
+      : status === 'fail'
+        ? `${failures} fail${blocking ? ' · blocked' : ''}`
+        : `${warnings} warn`;
   return (
-    <span className={`badge ${status}`} title={verdictWords(row.lint)} data-verdict={`${failures}/${warnings}/${blocking}/${accepted}`}>
+    <span
+      className={`badge ${status}`}
+      title={verdictWords(row.lint)}
+      data-verdict={`${failures}/${warnings}/${blocking}/${accepted}`}
+    >
       {status === 'pass' ? '✓' : status === 'fail' ? '✕' : '!'} {label}
       {accepted > 0 && <span className="muted"> · {accepted} accepted</span>}
     </span>

@@ -13,7 +13,10 @@ export function StandingChart({ data }: { data: Dashboard }) {
         <span className="muted small">tokens every session, before any skill is used</span>
       </div>
       {rows.length === 0 ? (
-        <p className="muted empty-panel">No target is active. Add an agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) or set <code>[project].targets</code> in kitbash.toml.</p>
+        <p className="muted empty-panel">
+          No target is active. Add an agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) or set{' '}
+          <code>[project].targets</code> in kitbash.toml.
+        </p>
       ) : (
         <ul className="bars" aria-label="Standing cost per target">
           {rows.map((r) => {
@@ -22,10 +25,15 @@ export function StandingChart({ data }: { data: Dashboard }) {
               <li key={r.target} className="bar-row" data-target={r.target}>
                 <div className="bar-label">
                   <span className="bar-name">{r.target}</span>
-                  <span className={`pill ${r.loading}`}><Word word={r.loading} /></span>
+                  <span className={`pill ${r.loading}`}>
+                    <Word word={r.loading} />
+                  </span>
                 </div>
                 <div className="bar-track" title={r.label}>
-                  <div className={`bar-fill ${r.loading} ${r.tokens === null ? 'unknown' : ''}`} style={{ width: `${r.tokens === null ? 100 : pct}%` }} />
+                  <div
+                    className={`bar-fill ${r.loading} ${r.tokens === null ? 'unknown' : ''}`}
+                    style={{ width: `${r.tokens === null ? 100 : pct}%` }}
+                  />
                 </div>
                 <div className="bar-value">{r.tokens === null ? 'n/a' : `${formatTokens(r.tokens)} tok`}</div>
               </li>
@@ -33,7 +41,9 @@ export function StandingChart({ data }: { data: Dashboard }) {
           })}
         </ul>
       )}
-      <p className="chart-note muted small">Lazy targets keep only each skill's description resident; eager targets load the whole text into every session.</p>
+      <p className="chart-note muted small">
+        Lazy targets keep only each skill's description resident; eager targets load the whole text into every session.
+      </p>
     </section>
   );
 }

@@ -33,8 +33,12 @@ export function ErrorState({ error, onRetry, action }: { error: unknown; onRetry
   const message = error instanceof Error ? error.message : String(error);
   return (
     <div className="state state-error" role="alert">
-      <div className="state-icon" aria-hidden="true">!</div>
-      <h2>{code === 'not-found' ? 'That folder is gone' : code === 'forbidden' ? 'Not allowed' : 'Something went wrong'}</h2>
+      <div className="state-icon" aria-hidden="true">
+        !
+      </div>
+      <h2>
+        {code === 'not-found' ? 'That folder is gone' : code === 'forbidden' ? 'Not allowed' : 'Something went wrong'}
+      </h2>
       <p className="state-message">{message}</p>
       {code && <p className="state-code">error code: {code}</p>}
       <div className="state-actions">
@@ -49,10 +53,22 @@ export function ErrorState({ error, onRetry, action }: { error: unknown; onRetry
   );
 }
 
-export function EmptyState({ title, children, icon = '∅', actions }: { title: string; children: ReactNode; icon?: string; actions?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  icon = '∅',
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  icon?: string;
+  actions?: ReactNode;
+}) {
   return (
     <div className="state state-empty">
-      <div className="state-icon" aria-hidden="true">{icon}</div>
+      <div className="state-icon" aria-hidden="true">
+        {icon}
+      </div>
       <h2>{title}</h2>
       <div className="state-message">{children}</div>
       {actions && <div className="state-actions">{actions}</div>}

@@ -3,7 +3,13 @@ import type { Dashboard, StatusCard } from '../../../shared/ipc';
 import { Word } from '../glossary';
 
 const ICON: Record<StatusCard['state'], string> = { ok: '✓', warn: '!', error: '✕', none: '–', unavailable: '…' };
-const WORD: Record<StatusCard['state'], string> = { ok: 'OK', warn: 'Attention', error: 'Problem', none: 'Not set up', unavailable: 'Not available' };
+const WORD: Record<StatusCard['state'], string> = {
+  ok: 'OK',
+  warn: 'Attention',
+  error: 'Problem',
+  none: 'Not set up',
+  unavailable: 'Not available',
+};
 
 /** The lock, policy and compiled-output cards, each with the action that deals with it. */
 export function StatusCards({ data, onCompile }: { data: Dashboard; onCompile: () => void }) {
@@ -17,7 +23,12 @@ export function StatusCards({ data, onCompile }: { data: Dashboard; onCompile: (
     }
     if (c === data.compiled && c.state !== 'unavailable' && c.state !== 'none') {
       return (
-        <button type="button" className={`btn ${c.state === 'ok' ? '' : 'primary'}`} onClick={onCompile} data-action="compile">
+        <button
+          type="button"
+          className={`btn ${c.state === 'ok' ? '' : 'primary'}`}
+          onClick={onCompile}
+          data-action="compile"
+        >
           Compile…
         </button>
       );
@@ -28,7 +39,9 @@ export function StatusCards({ data, onCompile }: { data: Dashboard; onCompile: (
     <div className="status-cards">
       {[data.lock, data.policy, data.compiled].map((c) => (
         <div key={c.title} className={`status-card ${c.state}`} data-card={c.title}>
-          <span className="status-icon" aria-hidden="true">{ICON[c.state]}</span>
+          <span className="status-icon" aria-hidden="true">
+            {ICON[c.state]}
+          </span>
           <div className="status-body">
             <div className="status-title">
               {c.title} <span className="status-word">{WORD[c.state]}</span>
@@ -49,7 +62,9 @@ export function Targets({ data }: { data: Dashboard }) {
     <section className="panel" aria-labelledby="targets-title">
       <div className="panel-head">
         <h2 id="targets-title">Targets</h2>
-        <span className="muted small">{active.length} of {data.targets.length} compiled for</span>
+        <span className="muted small">
+          {active.length} of {data.targets.length} compiled for
+        </span>
       </div>
       <ul className="targets">
         {active.map((t) => (
@@ -59,7 +74,9 @@ export function Targets({ data }: { data: Dashboard }) {
             <span className="target-tags">
               {t.configured && <span className="tag">configured</span>}
               {t.detected && <span className="tag">detected</span>}
-              <span className={`pill ${t.loading}`}><Word word={t.loading} /></span>
+              <span className={`pill ${t.loading}`}>
+                <Word word={t.loading} />
+              </span>
             </span>
           </li>
         ))}

@@ -6,14 +6,30 @@ import { useEscape } from '../use-escape';
  * browser's storage, so leaving does not lose them by itself — the author chooses to keep
  * them for next time or to discard them, or stays.
  */
-export function SwitchDialog({ drafts, onKeep, onDiscard, onCancel }: { drafts: readonly string[]; onKeep: () => void; onDiscard: () => void; onCancel: () => void }) {
+export function SwitchDialog({
+  drafts,
+  onKeep,
+  onDiscard,
+  onCancel,
+}: {
+  drafts: readonly string[];
+  onKeep: () => void;
+  onDiscard: () => void;
+  onCancel: () => void;
+}) {
   const ref = useRef<HTMLButtonElement>(null);
   useEscape(onCancel);
   useEffect(() => ref.current?.focus(), []);
   const shown = drafts.slice(0, 6);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
-      <div className="modal switch-dialog" role="alertdialog" aria-modal="true" aria-labelledby="switch-title" aria-describedby="switch-body">
+      <div
+        className="modal switch-dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="switch-title"
+        aria-describedby="switch-body"
+      >
         <div className="modal-head">
           <h2 id="switch-title">Unsaved edits in this project</h2>
         </div>
@@ -27,7 +43,9 @@ export function SwitchDialog({ drafts, onKeep, onDiscard, onCancel }: { drafts: 
             ))}
             {drafts.length > shown.length && <li className="muted">and {drafts.length - shown.length} more</li>}
           </ul>
-          <p className="muted small">Kept edits stay in this browser and reopen in the editor when you come back to this project.</p>
+          <p className="muted small">
+            Kept edits stay in this browser and reopen in the editor when you come back to this project.
+          </p>
         </div>
         <div className="modal-actions">
           <button type="button" className="btn ghost" onClick={onCancel} ref={ref}>

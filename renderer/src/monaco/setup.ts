@@ -57,7 +57,11 @@ export const monacoYaml = configureMonacoYaml(monacoForYaml, {
   validate: true,
   schemas: [
     { uri: SPEC_SCHEMA_URI, fileMatch: ['**/skill.spec.yml'], schema: specSchema as object },
-    { uri: (evalSchema as { $id?: string }).$id ?? 'skillsmith:eval.schema.json', fileMatch: ['**/evals/*.eval.yaml'], schema: evalSchema as object },
+    {
+      uri: (evalSchema as { $id?: string }).$id ?? 'skillsmith:eval.schema.json',
+      fileMatch: ['**/evals/*.eval.yaml'],
+      schema: evalSchema as object,
+    },
   ],
 });
 
@@ -69,7 +73,11 @@ monaco.editor.defineTheme('skillsmith-light', {
     { token: 'key', foreground: '5b5bd6' },
     { token: 'type.identifier', foreground: 'd6409f', fontStyle: 'bold' },
   ],
-  colors: { 'editor.background': '#ffffff', 'editorGutter.background': '#f9fafb', 'editorLineNumber.foreground': '#646d7a' },
+  colors: {
+    'editor.background': '#ffffff',
+    'editorGutter.background': '#f9fafb',
+    'editorLineNumber.foreground': '#646d7a',
+  },
 });
 monaco.editor.defineTheme('skillsmith-dark', {
   base: 'vs-dark',
@@ -78,7 +86,11 @@ monaco.editor.defineTheme('skillsmith-dark', {
     { token: 'key', foreground: '8b8bff' },
     { token: 'type.identifier', foreground: 'f06ab8', fontStyle: 'bold' },
   ],
-  colors: { 'editor.background': '#171b22', 'editorGutter.background': '#1c212a', 'editorLineNumber.foreground': '#8d97a5' },
+  colors: {
+    'editor.background': '#171b22',
+    'editorGutter.background': '#1c212a',
+    'editorLineNumber.foreground': '#8d97a5',
+  },
 });
 
 export function themeName(): string {

@@ -19,7 +19,10 @@ export const tomlLanguage: Monaco.languages.IMonarchLanguage = {
       [/^\s*\[\[[^\]]*\]\]/, 'type.identifier'],
       [/^\s*\[[^\]]*\]/, 'type.identifier'],
       // A key, bare / quoted / dotted, only where a line starts (values never look like one there).
-      [/^(\s*)((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)(?=\s*=)/, ['', 'key']],
+      [
+        /^(\s*)((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)(?=\s*=)/,
+        ['', 'key'],
+      ],
       { include: '@whitespace' },
       [/=/, 'operator'],
       { include: '@valueItems' },

@@ -30,13 +30,41 @@ export interface ProjectView {
 export const PROJECT_VIEWS: readonly ProjectView[] = [
   { id: 'dashboard', label: 'Dashboard', render: ({ project }) => <DashboardView project={project} /> },
   { id: 'editor', label: 'Editor', render: (props) => <EditorRoute {...props} /> },
-  { id: 'install', label: 'Install', render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} /> },
-  { id: 'previews', label: 'Previews', render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
-  { id: 'matrix', label: 'Matrix', render: ({ project, arg }) => <MatrixView project={project} {...(arg !== undefined ? { arg } : {})} /> },
-  { id: 'costs', label: 'Costs', render: ({ project, arg }) => <CostsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
-  { id: 'playground', label: 'Playground', render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} /> },
-  { id: 'runs', label: 'Runs', render: ({ project, arg }) => <RunsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
-  { id: 'evals', label: 'Evals', render: ({ project, arg }) => <EvalsView project={project} {...(arg !== undefined ? { arg } : {})} /> },
+  {
+    id: 'install',
+    label: 'Install',
+    render: ({ project, arg }) => <InstallView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
+  {
+    id: 'previews',
+    label: 'Previews',
+    render: ({ project, arg }) => <PreviewsView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
+  {
+    id: 'matrix',
+    label: 'Matrix',
+    render: ({ project, arg }) => <MatrixView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
+  {
+    id: 'costs',
+    label: 'Costs',
+    render: ({ project, arg }) => <CostsView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
+  {
+    id: 'playground',
+    label: 'Playground',
+    render: ({ project, arg }) => <PlaygroundView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
+  {
+    id: 'runs',
+    label: 'Runs',
+    render: ({ project, arg }) => <RunsView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
+  {
+    id: 'evals',
+    label: 'Evals',
+    render: ({ project, arg }) => <EvalsView project={project} {...(arg !== undefined ? { arg } : {})} />,
+  },
   { id: 'settings', label: 'Settings', render: ({ project }) => <SettingsView project={project} /> },
 ];
 

@@ -61,7 +61,11 @@ export const SourceSkillView = z.object({
 export type SourceSkillView = z.infer<typeof SourceSkillView>;
 
 export const adoptChannels = {
-  scan: channel("hand-written skills in the open project's agent folders, each with its install review, and what skills-lock.json pins; nothing written", Empty, AdoptPlanView),
+  scan: channel(
+    "hand-written skills in the open project's agent folders, each with its install review, and what skills-lock.json pins; nothing written",
+    Empty,
+    AdoptPlanView,
+  ),
   apply: channel(
     'adopt exactly the scanned review (named by its hash) into .kitbash/skills, then recompile; refused when the project changed since',
     z.object({ integrity: Integrity }).strict(),

@@ -25,7 +25,19 @@ export type AppInfo = z.infer<typeof AppInfo>;
 
 export const appChannels = {
   info: channel('version, platform capabilities and the bundled example', Empty, AppInfo),
-  recentProjects: channel('projects opened before, newest first', Empty, z.object({ projects: z.array(RecentProject) })),
-  forgetRecent: channel('drop one path from the recent list', z.object({ path: AbsolutePath }).strict(), z.object({ projects: z.array(RecentProject) })),
-  pickFolder: channel('native open-folder dialog; null when cancelled', Empty, z.object({ path: z.string().nullable() })),
+  recentProjects: channel(
+    'projects opened before, newest first',
+    Empty,
+    z.object({ projects: z.array(RecentProject) }),
+  ),
+  forgetRecent: channel(
+    'drop one path from the recent list',
+    z.object({ path: AbsolutePath }).strict(),
+    z.object({ projects: z.array(RecentProject) }),
+  ),
+  pickFolder: channel(
+    'native open-folder dialog; null when cancelled',
+    Empty,
+    z.object({ path: z.string().nullable() }),
+  ),
 } as const;

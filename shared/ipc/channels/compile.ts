@@ -95,7 +95,19 @@ export const ApplyResult = z.discriminatedUnion('status', [
 export type ApplyResult = z.infer<typeof ApplyResult>;
 
 export const compileChannels = {
-  snapshot: channel("what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews", Empty, CompileSnapshot),
-  plan: channel('the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)', Empty, DiskPlan),
-  apply: channel('compile the open project, if its plan is still the one shown (digest); writes through the compile service', z.object({ digest: z.string().min(1).max(128) }).strict(), ApplyResult),
+  snapshot: channel(
+    "what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews",
+    Empty,
+    CompileSnapshot,
+  ),
+  plan: channel(
+    'the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)',
+    Empty,
+    DiskPlan,
+  ),
+  apply: channel(
+    'compile the open project, if its plan is still the one shown (digest); writes through the compile service',
+    z.object({ digest: z.string().min(1).max(128) }).strict(),
+    ApplyResult,
+  ),
 } as const;

@@ -13,10 +13,16 @@ export const EditableFile = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/, 'editable files are skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md and evals/<name>.eval.yaml');
+  .regex(
+    /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/,
+    'editable files are skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md and evals/<name>.eval.yaml',
+  );
 
 /** Content version: sha256 (hex) of the bytes on disk; null = the file does not exist. */
-export const Version = z.string().regex(/^[0-9a-f]{64}$/).nullable();
+export const Version = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .nullable();
 
 export const EditorFile = z.object({
   /** Skill-relative, '/'-separated. */
@@ -48,7 +54,11 @@ export const SaveResult = z.discriminatedUnion('status', [
 export type SaveResult = z.infer<typeof SaveResult>;
 
 export const editorChannels = {
-  open: channel('a skill\'s files for the editor, each with its on-disk version', z.object({ dir: SkillName }).strict(), EditorSkill),
+  open: channel(
+    "a skill's files for the editor, each with its on-disk version",
+    z.object({ dir: SkillName }).strict(),
+    EditorSkill,
+  ),
   read: channel(
     'one file of a skill as it is on disk now',
     z.object({ dir: SkillName, file: EditableFile }).strict(),
@@ -56,7 +66,15 @@ export const editorChannels = {
   ),
   save: channel(
     'write one file atomically unless it changed on disk since `expected` (force: write anyway)',
-    z.object({ dir: SkillName, file: EditableFile, text: z.string().max(8 * 1024 * 1024), expected: Version, force: z.boolean().optional() }).strict(),
+    z
+      .object({
+        dir: SkillName,
+        file: EditableFile,
+        text: z.string().max(8 * 1024 * 1024),
+        expected: Version,
+        force: z.boolean().optional(),
+      })
+      .strict(),
     SaveResult,
   ),
   create: channel(

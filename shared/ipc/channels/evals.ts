@@ -9,12 +9,28 @@ import { SkillName } from '../schemas';
  * every path itself.
  */
 
-const EvalName = z.string().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/, 'an eval is the file name without .eval.yaml');
-const RunnerId = z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9_-]*$/, 'a runner id is lower-case letters, digits, - and _');
-const RunId = z.string().min(1).max(64).regex(/^[0-9TZ-]+-[0-9a-f]{6}$/, 'not an eval run id');
+const EvalName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._-]+$/, 'an eval is the file name without .eval.yaml');
+const RunnerId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'a runner id is lower-case letters, digits, - and _');
+const RunId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[0-9TZ-]+-[0-9a-f]{6}$/, 'not an eval run id');
 const Tri = z.enum(['yes', 'no', 'unknown']);
 
-export const AssertionView = z.object({ kind: z.string(), status: z.enum(['pass', 'fail', 'unknown']), detail: z.string() });
+export const AssertionView = z.object({
+  kind: z.string(),
+  status: z.enum(['pass', 'fail', 'unknown']),
+  detail: z.string(),
+});
 
 export const TrialView = z.object({
   index: z.number().int(),
@@ -49,7 +65,15 @@ export const EvalResultView = z.object({
   delta: z.object({ value: z.number(), interval: Interval.nullable() }).nullable(),
   triggeredRate: z.number().nullable(),
   trigger: z
-    .object({ precision: z.number().nullable(), recall: z.number().nullable(), truePositives: z.number(), falsePositives: z.number(), falseNegatives: z.number(), trueNegatives: z.number(), unknown: z.number() })
+    .object({
+      precision: z.number().nullable(),
+      recall: z.number().nullable(),
+      truePositives: z.number(),
+      falsePositives: z.number(),
+      falseNegatives: z.number(),
+      trueNegatives: z.number(),
+      unknown: z.number(),
+    })
     .optional(),
   assertions: z.array(AssertionView),
   trialResults: z.array(TrialView),
@@ -62,11 +86,31 @@ export const EvalsOverview = z.object({
     z.object({
       name: z.string(),
       version: z.string(),
-      evals: z.array(z.object({ name: z.string(), tier: z.string(), threshold: z.number(), repeat: z.number().int(), description: z.string().nullable(), runner: z.string().nullable(), file: z.string() })),
+      evals: z.array(
+        z.object({
+          name: z.string(),
+          tier: z.string(),
+          threshold: z.number(),
+          repeat: z.number().int(),
+          description: z.string().nullable(),
+          runner: z.string().nullable(),
+          file: z.string(),
+        }),
+      ),
       refused: z.string().nullable(),
     }),
   ),
-  runners: z.array(z.object({ id: z.string(), target: z.string(), transcript: z.string(), preset: z.boolean(), configured: z.boolean(), available: z.boolean(), command: z.array(z.string()) })),
+  runners: z.array(
+    z.object({
+      id: z.string(),
+      target: z.string(),
+      transcript: z.string(),
+      preset: z.boolean(),
+      configured: z.boolean(),
+      available: z.boolean(),
+      command: z.array(z.string()),
+    }),
+  ),
   problems: z.array(z.string()),
   /** The eval run in flight in this project (started here or from the editor), if any. */
   active: z.string().nullable(),
@@ -104,16 +148,42 @@ export const evalsChannels = {
         baseline: z.boolean(),
       })
       .strict(),
-    z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), runId: z.string() }), z.object({ ok: z.literal(false), message: z.string() })]),
+    z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), runId: z.string() }),
+      z.object({ ok: z.literal(false), message: z.string() }),
+    ]),
   ),
-  status: channel('progress and results so far of an eval run this process started', z.object({ runId: RunId }).strict(), EvalProgress),
-  cancel: channel('cancel an eval run this window started (the trial in flight is killed)', z.object({ runId: RunId }).strict(), z.object({ cancelled: z.boolean() })),
+  status: channel(
+    'progress and results so far of an eval run this process started',
+    z.object({ runId: RunId }).strict(),
+    EvalProgress,
+  ),
+  cancel: channel(
+    'cancel an eval run this window started (the trial in flight is killed)',
+    z.object({ runId: RunId }).strict(),
+    z.object({ cancelled: z.boolean() }),
+  ),
   trial: channel(
     'one stored trial: its transcript (messages and tool calls), workspace diff, stderr and assertion results',
-    z.object({ runId: RunId, skill: SkillName, eval: EvalName, runner: RunnerId, baseline: z.boolean(), index: z.number().int().min(0).max(10_000) }).strict(),
+    z
+      .object({
+        runId: RunId,
+        skill: SkillName,
+        eval: EvalName,
+        runner: RunnerId,
+        baseline: z.boolean(),
+        index: z.number().int().min(0).max(10_000),
+      })
+      .strict(),
     z.object({
       trial: TrialView,
-      entries: z.array(z.object({ kind: z.enum(['message', 'tool', 'result', 'error']), text: z.string(), tool: z.string().optional() })),
+      entries: z.array(
+        z.object({
+          kind: z.enum(['message', 'tool', 'result', 'error']),
+          text: z.string(),
+          tool: z.string().optional(),
+        }),
+      ),
       transcriptProblem: z.string().nullable(),
       /** The agent's final reply as the transcript gives it. */
       output: z.string(),
@@ -122,8 +192,20 @@ export const evalsChannels = {
     }),
   ),
   history: channel(
-    'pass rate of a skill\'s evals per stored run and skill version, oldest first',
+    "pass rate of a skill's evals per stored run and skill version, oldest first",
     z.object({ skill: SkillName }).strict(),
-    z.object({ points: z.array(z.object({ runId: z.string(), startedAt: z.string(), version: z.string(), eval: z.string(), runner: z.string(), passRate: z.number(), baselinePassRate: z.number().nullable() })) }),
+    z.object({
+      points: z.array(
+        z.object({
+          runId: z.string(),
+          startedAt: z.string(),
+          version: z.string(),
+          eval: z.string(),
+          runner: z.string(),
+          passRate: z.number(),
+          baselinePassRate: z.number().nullable(),
+        }),
+      ),
+    }),
   ),
 } as const;

@@ -44,7 +44,9 @@ const Permission = z.object({
   permission: z.string(),
   declared: z.boolean(),
   declaredIn: z.literal('SKILL.md allowed-tools').optional(),
-  enforcement: z.object({ label: z.enum(['enforced', 'advisory', 'unavailable']), detail: z.string().optional() }).optional(),
+  enforcement: z
+    .object({ label: z.enum(['enforced', 'advisory', 'unavailable']), detail: z.string().optional() })
+    .optional(),
 });
 
 export const ReviewNodeView = z.object({
@@ -62,7 +64,9 @@ export const ReviewNodeView = z.object({
     events: z.array(z.string()),
     produces: z.array(z.string()),
     consumes: z.array(z.string()),
-    mcpServers: z.array(z.object({ name: z.string(), transport: z.string(), subject: z.string(), tools: z.array(z.string()) })),
+    mcpServers: z.array(
+      z.object({ name: z.string(), transport: z.string(), subject: z.string(), tools: z.array(z.string()) }),
+    ),
     scripts: z.array(z.string()),
     license: z.string().optional(),
     homepage: z.string().optional(),
@@ -73,9 +77,22 @@ export const ReviewNodeView = z.object({
   lint: z.array(Finding),
   safety: z.array(Finding),
   /** Blocking findings a `[[policy.exceptions]]` entry accepts for exactly this version. */
-  accepted: z.array(z.object({ id: z.string(), detail: z.string(), file: z.string(), line: z.number().int(), by: z.string(), reason: z.string() })),
+  accepted: z.array(
+    z.object({
+      id: z.string(),
+      detail: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      by: z.string(),
+      reason: z.string(),
+    }),
+  ),
   /** The counts every screen shows for this skill (shared/policy/verdict). */
-  verdict: z.object({ status: z.enum(['pass', 'warn', 'fail']), failures: z.number().int(), warnings: z.number().int() }),
+  verdict: z.object({
+    status: z.enum(['pass', 'warn', 'fail']),
+    failures: z.number().int(),
+    warnings: z.number().int(),
+  }),
   policy: z.array(z.string()),
   dependencies: z.array(z.object({ name: z.string(), range: z.string(), version: z.string() })),
   consumes: z.array(z.object({ artifact: z.string(), producedBy: z.string().nullable() })),
@@ -94,11 +111,17 @@ export const ReviewView = z.object({
   writes: z.array(z.string()),
   blockers: z.array(z.string()),
   notices: z.array(z.string()),
-  changes: z.array(z.object({ field: z.string(), before: z.string(), after: z.string(), escalation: z.boolean(), line: z.string() })).optional(),
+  changes: z
+    .array(
+      z.object({ field: z.string(), before: z.string(), after: z.string(), escalation: z.boolean(), line: z.string() }),
+    )
+    .optional(),
   fileChanges: z.array(z.object({ path: z.string(), change: z.enum(['+', '-', '~']) })).optional(),
   /** Unified diffs of changed text files (update only), capped. */
   diffs: z.array(z.object({ path: z.string(), diff: z.string() })).optional(),
-  compile: z.object({ writes: z.array(z.string()), prunes: z.array(z.string()), errors: z.array(z.string()) }).optional(),
+  compile: z
+    .object({ writes: z.array(z.string()), prunes: z.array(z.string()), errors: z.array(z.string()) })
+    .optional(),
   /** Active compile targets (empty: none is active), for where each permission holds. */
   agents: z.array(z.object({ target: z.string(), agent: z.string(), tools: z.enum(['comma', 'space', 'prose']) })),
   /** Standing tokens per session per compile target, before and after the install. */
@@ -107,7 +130,11 @@ export const ReviewView = z.object({
 });
 export type ReviewView = z.infer<typeof ReviewView>;
 
-const Committed = z.object({ outcome: z.literal('installed'), installed: z.array(z.string()), notes: z.array(z.string()) });
+const Committed = z.object({
+  outcome: z.literal('installed'),
+  installed: z.array(z.string()),
+  notes: z.array(z.string()),
+});
 /** The source no longer matches what was reviewed: here is the new review (the old one is gone). */
 const Changed = z.object({ outcome: z.literal('changed'), message: z.string(), review: ReviewView });
 export const ApproveResult = z.discriminatedUnion('outcome', [Committed, Changed]);
@@ -115,7 +142,13 @@ export type ApproveResult = z.infer<typeof ApproveResult>;
 
 export const UpdateCheck = z.discriminatedUnion('status', [
   z.object({ status: z.literal('up-to-date'), name: z.string(), version: z.string(), note: z.string().optional() }),
-  z.object({ status: z.literal('changed'), name: z.string(), from: z.string(), localEdits: z.boolean(), review: ReviewView }),
+  z.object({
+    status: z.literal('changed'),
+    name: z.string(),
+    from: z.string(),
+    localEdits: z.boolean(),
+    review: ReviewView,
+  }),
 ]);
 export type UpdateCheck = z.infer<typeof UpdateCheck>;
 
@@ -151,7 +184,11 @@ export const installChannels = {
     z.object({ id: ReviewId, integrity: Integrity, progressId: ProgressId.optional() }).strict(),
     ApproveResult,
   ),
-  cancel: channel('discard a staged review without installing anything', z.object({ id: ReviewId }).strict(), z.object({ cancelled: z.boolean() })),
+  cancel: channel(
+    'discard a staged review without installing anything',
+    z.object({ id: ReviewId }).strict(),
+    z.object({ cancelled: z.boolean() }),
+  ),
   checkUpdate: channel(
     'refetch a pinned skill and return the update review (diff with escalations), or up-to-date',
     z.object({ name: SkillName, progressId: ProgressId.optional() }).strict(),
@@ -162,7 +199,11 @@ export const installChannels = {
     z.object({ id: ReviewId, integrity: Integrity }).strict(),
     ApplyUpdateResult,
   ),
-  planRemove: channel('what removing an installed skill does: dependents, orphans, deleted files, compile prunes', z.object({ name: SkillName }).strict(), RemovePlanView),
+  planRemove: channel(
+    'what removing an installed skill does: dependents, orphans, deleted files, compile prunes',
+    z.object({ name: SkillName }).strict(),
+    RemovePlanView,
+  ),
   remove: channel(
     'remove an installed skill (refused while others depend on it), optionally with its orphaned dependencies',
     z.object({ name: SkillName, orphans: z.array(SkillName).max(256) }).strict(),

@@ -43,7 +43,13 @@ export const SkillRow = z.object({
    * The skill's verdict (shared/policy/verdict, the computation the review, `run` and the Runs
    * tab use): failing and warning checks, blocking findings, findings accepted by exception.
    */
-  lint: z.object({ status: CheckStatus, failures: z.number().int(), warnings: z.number().int(), blocking: z.number().int(), accepted: z.number().int() }),
+  lint: z.object({
+    status: CheckStatus,
+    failures: z.number().int(),
+    warnings: z.number().int(),
+    blocking: z.number().int(),
+    accepted: z.number().int(),
+  }),
   lock: LockState,
   mode: z.enum(['skill', 'gate']).nullable(),
   disclosure: z.enum(['lazy', 'eager']).nullable(),
@@ -80,7 +86,14 @@ export const Dashboard = z.object({
   skills: z.array(SkillRow),
   totals: z.object({ skills: z.number().int(), failures: z.number().int(), warnings: z.number().int() }),
   /** Standing context cost per session, per active target. */
-  standingByTarget: z.array(z.object({ target: z.string(), label: z.string(), tokens: z.number().nullable(), loading: z.enum(['lazy', 'eager', 'unknown']) })),
+  standingByTarget: z.array(
+    z.object({
+      target: z.string(),
+      label: z.string(),
+      tokens: z.number().nullable(),
+      loading: z.enum(['lazy', 'eager', 'unknown']),
+    }),
+  ),
   lock: StatusCard,
   policy: StatusCard,
   compiled: StatusCard,
@@ -89,9 +102,16 @@ export const Dashboard = z.object({
 export type Dashboard = z.infer<typeof Dashboard>;
 
 export const projectChannels = {
-  open: channel('open a project folder (the user chose it); it becomes this window\'s project', z.object({ path: AbsolutePath }).strict(), ProjectRef),
+  open: channel(
+    "open a project folder (the user chose it); it becomes this window's project",
+    z.object({ path: AbsolutePath }).strict(),
+    ProjectRef,
+  ),
   current: channel('the project this window has open, if any', Empty, z.object({ project: ProjectRef.nullable() })),
   close: channel('close the project (back to the picker)', Empty, z.object({ closed: z.boolean() })),
-  dashboard: channel('scan the open project: targets, skills, costs, lock/policy/compile status, problems', Empty, Dashboard),
+  dashboard: channel(
+    'scan the open project: targets, skills, costs, lock/policy/compile status, problems',
+    Empty,
+    Dashboard,
+  ),
 } as const;
-

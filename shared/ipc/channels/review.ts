@@ -29,15 +29,26 @@ export const StagedFile = z.object({
   /** Symlink target as stored. */
   target: z.string().optional(),
   /** Every warning and failure located in this file, with its check id. */
-  findings: z.array(z.object({ check: z.string(), status: z.enum(['warn', 'fail']), detail: z.string(), location: Location })),
+  findings: z.array(
+    z.object({ check: z.string(), status: z.enum(['warn', 'fail']), detail: z.string(), location: Location }),
+  ),
 });
 export type StagedFile = z.infer<typeof StagedFile>;
 
 export const reviewChannels = {
   files: channel(
-    "every file of a skill in a live review session, with size and kind",
+    'every file of a skill in a live review session, with size and kind',
     z.object({ id: ReviewId, skill: SkillName }).strict(),
-    z.object({ files: z.array(z.object({ path: z.string(), kind: z.enum(['text', 'binary', 'symlink']), bytes: z.number().int(), findings: z.number().int() })) }),
+    z.object({
+      files: z.array(
+        z.object({
+          path: z.string(),
+          kind: z.enum(['text', 'binary', 'symlink']),
+          bytes: z.number().int(),
+          findings: z.number().int(),
+        }),
+      ),
+    }),
   ),
   file: channel(
     'one staged file of a skill in a live review session: text with its findings, or a binary named with its size',
@@ -46,7 +57,27 @@ export const reviewChannels = {
   ),
   acceptFinding: channel(
     'write a [[policy.exceptions]] entry to kitbash.toml for one blocking finding of the reviewed version (main re-checks the finding and takes the integrity from its staged copy)',
-    z.object({ id: ReviewId, skill: SkillName, check: z.string().min(1).max(40), file: ProjectRelativePath, line: z.number().int().min(1).max(10_000_000), by: Said, reason: Said }).strict(),
-    z.object({ entry: z.object({ skill: z.string(), integrity: z.string(), check: z.string(), file: z.string(), line: z.number().int(), by: z.string(), reason: z.string() }) }),
+    z
+      .object({
+        id: ReviewId,
+        skill: SkillName,
+        check: z.string().min(1).max(40),
+        file: ProjectRelativePath,
+        line: z.number().int().min(1).max(10_000_000),
+        by: Said,
+        reason: Said,
+      })
+      .strict(),
+    z.object({
+      entry: z.object({
+        skill: z.string(),
+        integrity: z.string(),
+        check: z.string(),
+        file: z.string(),
+        line: z.number().int(),
+        by: z.string(),
+        reason: z.string(),
+      }),
+    }),
   ),
 } as const;

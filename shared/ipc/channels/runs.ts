@@ -13,8 +13,18 @@ const ScriptName = z
   .string()
   .min(1)
   .max(255)
-  .refine((s) => !s.includes('\0') && !s.startsWith('/') && !s.split('/').includes('..'), 'a script is a file name inside the skill\'s scripts/ folder');
-const Args = z.array(z.string().max(4096).refine((a) => !a.includes('\0'), 'an argument may not contain NUL')).max(64);
+  .refine(
+    (s) => !s.includes('\0') && !s.startsWith('/') && !s.split('/').includes('..'),
+    "a script is a file name inside the skill's scripts/ folder",
+  );
+const Args = z
+  .array(
+    z
+      .string()
+      .max(4096)
+      .refine((a) => !a.includes('\0'), 'an argument may not contain NUL'),
+  )
+  .max(64);
 export const RunMode = z.enum(['run', 'gate']);
 
 export const RestrictionRowView = z.object({
@@ -50,7 +60,15 @@ export const RunTarget = z.object({
    * Its current verdict — the same computation as the dashboard and the review: counts, each
    * blocking finding as one line (a run is refused while any remains), accepted exceptions.
    */
-  verdict: z.object({ status: z.enum(['pass', 'warn', 'fail']), failures: z.number().int(), warnings: z.number().int(), blocking: z.array(z.string()), accepted: z.number().int() }).nullable(),
+  verdict: z
+    .object({
+      status: z.enum(['pass', 'warn', 'fail']),
+      failures: z.number().int(),
+      warnings: z.number().int(),
+      blocking: z.array(z.string()),
+      accepted: z.number().int(),
+    })
+    .nullable(),
 });
 export type RunTarget = z.infer<typeof RunTarget>;
 
@@ -137,7 +155,11 @@ export const runsChannels = {
     z.object({ ...RunAsk, overrideToken: z.string().min(8).max(128).optional() }).strict(),
     StartAnswer,
   ),
-  cancel: channel('cancel a run this window started', z.object({ runId: z.string().min(1).max(128) }).strict(), z.object({ cancelled: z.boolean() })),
+  cancel: channel(
+    'cancel a run this window started',
+    z.object({ runId: z.string().min(1).max(128) }).strict(),
+    z.object({ cancelled: z.boolean() }),
+  ),
   history: channel(
     'runs and refusals from the audit log (.kitbash/runs.jsonl), newest first',
     z.object({ skill: SkillName.optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),

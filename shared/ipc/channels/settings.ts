@@ -12,7 +12,15 @@ import { Version } from './editor';
  * external edit is refused instead of silently undoing it.
  */
 
-const Strings = z.array(z.string().min(1).max(500).refine((s) => !/\p{Cc}/u.test(s), 'no control characters')).max(200);
+const Strings = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((s) => !/\p{Cc}/u.test(s), 'no control characters'),
+  )
+  .max(200);
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const VALUE_SCHEMA: Record<PolicyKey, z.ZodTypeAny> = {
   allow_sources: Strings,
@@ -26,17 +34,34 @@ const VALUE_SCHEMA: Record<PolicyKey, z.ZodTypeAny> = {
 };
 
 const PolicyEdit = z
-  .object({ kind: z.literal('policy'), key: z.enum(Object.keys(POLICY_KEYS) as [PolicyKey, ...PolicyKey[]]), value: z.unknown() })
+  .object({
+    kind: z.literal('policy'),
+    key: z.enum(Object.keys(POLICY_KEYS) as [PolicyKey, ...PolicyKey[]]),
+    value: z.unknown(),
+  })
   .strict()
   .superRefine((e, ctx) => {
     if (e.value === null) return;
     const r = VALUE_SCHEMA[e.key].safeParse(e.value);
-    if (!r.success) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${e.key}: ${r.error.issues[0]?.message ?? 'wrong type'}`, path: ['value'] });
+    if (!r.success)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `${e.key}: ${r.error.issues[0]?.message ?? 'wrong type'}`,
+        path: ['value'],
+      });
   })
   .transform((e) => ({ kind: e.kind, key: e.key, value: e.value as boolean | number | string[] | null }));
 
 export const SettingsEdit = z.union([
-  z.object({ kind: z.literal('targets'), targets: z.array(z.enum(TARGET_IDS as unknown as [string, ...string[]])).max(TARGET_IDS.length).nullable() }).strict(),
+  z
+    .object({
+      kind: z.literal('targets'),
+      targets: z
+        .array(z.enum(TARGET_IDS as unknown as [string, ...string[]]))
+        .max(TARGET_IDS.length)
+        .nullable(),
+    })
+    .strict(),
   PolicyEdit,
   z.object({ kind: z.literal('removeException'), index: z.number().int().min(0).max(10_000) }).strict(),
 ]);
@@ -44,7 +69,14 @@ export type SettingsEdit = z.input<typeof SettingsEdit>;
 
 const Edits = z.array(SettingsEdit).min(1).max(50);
 
-export const SettingsException = z.object({ skill: z.string(), check: z.string(), file: z.string(), line: z.number().int(), by: z.string(), reason: z.string() });
+export const SettingsException = z.object({
+  skill: z.string(),
+  check: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  by: z.string(),
+  reason: z.string(),
+});
 
 export const SettingsData = z.object({
   text: z.string(),
@@ -55,7 +87,9 @@ export const SettingsData = z.object({
   /** The raw [policy] values the view edits, absent keys omitted; null = no [policy] table. */
   policy: z.record(z.string(), z.union([z.boolean(), z.number(), z.array(z.string())])).nullable(),
   /** Every [[policy.exceptions]] table in file order (index = its position), invalid ones with their problem. */
-  exceptions: z.array(z.object({ index: z.number().int(), entry: SettingsException.nullable(), problem: z.string().nullable() })),
+  exceptions: z.array(
+    z.object({ index: z.number().int(), entry: SettingsException.nullable(), problem: z.string().nullable() }),
+  ),
   /** Target ids the registry knows, with the agent each serves. */
   known: z.array(z.object({ id: z.string(), agent: z.string() })),
 });
@@ -75,7 +109,11 @@ export const SettingsPreview = z.discriminatedUnion('ok', [
 export type SettingsPreview = z.infer<typeof SettingsPreview>;
 
 export const settingsChannels = {
-  read: channel('kitbash.toml of the open project: its text, version, the values the Settings view edits and the known targets', z.object({}).strict(), SettingsData),
+  read: channel(
+    'kitbash.toml of the open project: its text, version, the values the Settings view edits and the known targets',
+    z.object({}).strict(),
+    SettingsData,
+  ),
   preview: channel(
     'what a settings change would write to kitbash.toml (a diff) and which installed skills it blocks or unblocks; nothing written',
     z.object({ version: Version, edits: Edits }).strict(),
@@ -84,6 +122,9 @@ export const settingsChannels = {
   apply: channel(
     'write a settings change to kitbash.toml atomically under the project lock, keeping comments and layout; refused when the file changed since it was read',
     z.object({ version: Version, edits: Edits }).strict(),
-    z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), version: Version }), z.object({ ok: z.literal(false), conflict: z.boolean(), message: z.string() })]),
+    z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true), version: Version }),
+      z.object({ ok: z.literal(false), conflict: z.boolean(), message: z.string() }),
+    ]),
   ),
 } as const;

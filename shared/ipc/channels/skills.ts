@@ -17,5 +17,9 @@ export const SkillDetail = z.object({
 export type SkillDetail = z.infer<typeof SkillDetail>;
 
 export const skillsChannels = {
-  get: channel('one installed skill: its files, manifest, SKILL.md and checks', z.object({ dir: SkillName }).strict(), SkillDetail),
+  get: channel(
+    'one installed skill: its files, manifest, SKILL.md and checks',
+    z.object({ dir: SkillName }).strict(),
+    SkillDetail,
+  ),
 } as const;

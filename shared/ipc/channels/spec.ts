@@ -38,6 +38,14 @@ export const SpecFile = z.object({
 export type SpecFile = z.infer<typeof SpecFile>;
 
 export const specChannels = {
-  list: channel('installed skills that carry a skill.spec.yml', z.object({}).strict(), z.object({ specs: z.array(SpecSummary) })),
-  load: channel('one installed skill\'s skill.spec.yml: its text and the full validation (imports, sidecars)', z.object({ dir: SkillName }).strict(), SpecFile),
+  list: channel(
+    'installed skills that carry a skill.spec.yml',
+    z.object({}).strict(),
+    z.object({ specs: z.array(SpecSummary) }),
+  ),
+  load: channel(
+    "one installed skill's skill.spec.yml: its text and the full validation (imports, sidecars)",
+    z.object({ dir: SkillName }).strict(),
+    SpecFile,
+  ),
 } as const;

@@ -7,7 +7,11 @@ const SYMBOL = { pass: '·', warn: '⚠', fail: '✗' } as const;
 export function renderHuman(reports: readonly SkillReport[], t: Totals, verb: 'linted' | 'tested'): string {
   const lines: string[] = [];
   for (const r of reports) {
-    const mark = r.checks.some((c) => c.status === 'fail') ? '✗' : r.checks.some((c) => c.status === 'warn') ? '⚠' : '✓';
+    const mark = r.checks.some((c) => c.status === 'fail')
+      ? '✗'
+      : r.checks.some((c) => c.status === 'warn')
+        ? '⚠'
+        : '✓';
     lines.push(`${mark} ${escapeTerminal(r.name)}`);
     for (const c of r.checks) {
       const [first, ...rest] = (c.detail ?? '').split('\n');

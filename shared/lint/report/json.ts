@@ -4,7 +4,12 @@ import type { SkillReport } from './model';
 export function renderJson(reports: readonly SkillReport[]): string {
   const doc = reports.map((r) => ({
     ...r,
-    checks: r.checks.map(({ id, status, detail, locations }) => ({ id, status, detail: detail ?? '', ...(locations?.length ? { locations } : {}) })),
+    checks: r.checks.map(({ id, status, detail, locations }) => ({
+      id,
+      status,
+      detail: detail ?? '',
+      ...(locations?.length ? { locations } : {}),
+    })),
   }));
   return JSON.stringify(doc, null, 2) + '\n';
 }

@@ -2,8 +2,10 @@ import type { CheckId } from '../types';
 import type { SkillReport } from './model';
 
 const HELP: Partial<Record<CheckId, string>> = {
-  manifest: 'skill.toml must load and satisfy the frozen constraints (name, semver, description length, budget and standing ranges).',
-  references: 'Every {{namespace.name}} template variable must resolve: artifact, lore or an existing prompts/<name>.md.',
+  manifest:
+    'skill.toml must load and satisfy the frozen constraints (name, semver, description length, budget and standing ranges).',
+  references:
+    'Every {{namespace.name}} template variable must resolve: artifact, lore or an existing prompts/<name>.md.',
   budget: 'The resolved SKILL.md body must fit context.budget (tokens ≈ UTF-16 length / 4).',
   standing: 'The standing stub (first non-heading paragraph) must fit context.standing.',
   'gate-verdict': 'A gate-mode skill needs a scripts/ folder or a declared artifact to ground its verdict.',
@@ -22,7 +24,11 @@ const HELP: Partial<Record<CheckId, string>> = {
  * SARIF 2.1.0 for code scanning. `fileUri` maps a skill report and a skill-relative
  * file to the URI the scanner should attach the result to (relative to the repository).
  */
-export function renderSarif(reports: readonly SkillReport[], version: string, fileUri: (report: SkillReport, file: string) => string): string {
+export function renderSarif(
+  reports: readonly SkillReport[],
+  version: string,
+  fileUri: (report: SkillReport, file: string) => string,
+): string {
   const results: unknown[] = [];
   const ruleIds = new Set<string>();
   for (const r of reports) {

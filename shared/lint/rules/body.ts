@@ -15,7 +15,10 @@ export function resolveBody(skill: Skill): Resolution {
 /** `references`, then — only when resolution worked — `budget` and `standing` of the compiled body. */
 export function bodyChecks(skill: Skill, resolved: Resolution, spans: Spans): Check[] {
   if (!resolved.ok) {
-    const at = resolved.offset === undefined ? undefined : spans.at('SKILL.md', skill.skillMd, skill.bodyOffset + resolved.offset, resolved.length ?? 1);
+    const at =
+      resolved.offset === undefined
+        ? undefined
+        : spans.at('SKILL.md', skill.skillMd, skill.bodyOffset + resolved.offset, resolved.length ?? 1);
     return [{ id: 'references', status: 'fail', detail: resolved.message, ...(at ? { locations: [at] } : {}) }];
   }
   const { context } = skill.manifest;
@@ -25,8 +28,16 @@ export function bodyChecks(skill: Skill, resolved: Resolution, spans: Spans): Ch
   const over = skill.manifested ? 'fail' : 'warn';
   return [
     { id: 'references', status: 'pass' },
-    { id: 'budget', status: bodyTokens > context.budget ? over : 'pass', detail: `body ~${bodyTokens} tok / budget ${context.budget}` },
-    { id: 'standing', status: stubTokens > context.standing ? over : 'pass', detail: `stub ~${stubTokens} tok / limit ${context.standing}` },
+    {
+      id: 'budget',
+      status: bodyTokens > context.budget ? over : 'pass',
+      detail: `body ~${bodyTokens} tok / budget ${context.budget}`,
+    },
+    {
+      id: 'standing',
+      status: stubTokens > context.standing ? over : 'pass',
+      detail: `stub ~${stubTokens} tok / limit ${context.standing}`,
+    },
   ];
 }
 
@@ -37,6 +48,11 @@ function lookupPrompt(skill: Skill, name: string): PromptLookup {
   if (!entry || entry.kind === 'dir') return { kind: 'missing', path };
   if (entry.kind === 'symlink') return { kind: 'symlink', path };
   const decoded = decodeUtf8(entry.bytes);
-  if (!decoded.ok) return { kind: 'unreadable', path, why: `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})` };
+  if (!decoded.ok)
+    return {
+      kind: 'unreadable',
+      path,
+      why: `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`,
+    };
   return { kind: 'text', text: decoded.text };
 }

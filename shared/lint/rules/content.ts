@@ -34,9 +34,21 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   if (injection) checks.push(injection);
 
   const at = (f: Finding): Location => spans.at(f.doc.path, f.doc.text, f.hit.offset, f.hit.length);
-  const scan = (find: (text: string) => Hit[], resolvedBody: string | undefined, applies: (path: string) => boolean = () => true) => {
-    const found: Finding[] = documents.filter((doc) => applies(doc.path)).flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
-    const resolvedOnly = resolvedBody === undefined ? [] : newHits(found.map((f) => f.hit), find(resolvedBody));
+  const scan = (
+    find: (text: string) => Hit[],
+    resolvedBody: string | undefined,
+    applies: (path: string) => boolean = () => true,
+  ) => {
+    const found: Finding[] = documents
+      .filter((doc) => applies(doc.path))
+      .flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
+    const resolvedOnly =
+      resolvedBody === undefined
+        ? []
+        : newHits(
+            found.map((f) => f.hit),
+            find(resolvedBody),
+          );
     return { found, resolvedOnly };
   };
 
@@ -46,7 +58,10 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   const byPath = new Map(documents.map((d) => [d.path, d]));
   const crossFile: Finding[] = downloadThenRun(documents)
     .filter((f) => f.from !== f.path)
-    .map((f) => ({ hit: { ...f.hit, label: `download → run (fetched in ${escapeTerminal(f.from)})` }, doc: byPath.get(f.path)! }));
+    .map((f) => ({
+      hit: { ...f.hit, label: `download → run (fetched in ${escapeTerminal(f.from)})` },
+      doc: byPath.get(f.path)!,
+    }));
 
   const patternChecks = [
     {
@@ -57,8 +72,22 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
       extra: [],
       lead: 'command substitution runs when the skill loads, before the model sees it',
     },
-    { id: 'remote-exec', find: findRemoteExec, resolvedBody: withPrompts, applies: undefined, extra: crossFile, lead: 'download-and-execute pipeline' },
-    { id: 'secrets', find: findSecrets, resolvedBody: withPrompts, applies: undefined, extra: [], lead: 'hardcoded credential' },
+    {
+      id: 'remote-exec',
+      find: findRemoteExec,
+      resolvedBody: withPrompts,
+      applies: undefined,
+      extra: crossFile,
+      lead: 'download-and-execute pipeline',
+    },
+    {
+      id: 'secrets',
+      find: findSecrets,
+      resolvedBody: withPrompts,
+      applies: undefined,
+      extra: [],
+      lead: 'hardcoded credential',
+    },
   ] as const;
   for (const { id, find, resolvedBody, applies, extra, lead } of patternChecks) {
     const scanned = scan(find, resolvedBody, applies);
@@ -73,7 +102,8 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
       ...resolvedOnly.map((h) => `${h.label} (SKILL.md once templates are resolved)`),
     ];
     const shown = unique(items).slice(0, MAX_LISTED);
-    const list = items.length > shown.length ? `${shown.join(', ')}, and ${items.length - shown.length} more` : shown.join(', ');
+    const list =
+      items.length > shown.length ? `${shown.join(', ')}, and ${items.length - shown.length} more` : shown.join(', ');
     checks.push({ id, status: 'fail', detail: `${lead}: ${list}`, locations: found.map(at) });
   }
   return checks;
@@ -100,7 +130,9 @@ function visibleTextCheck(
 ): Check {
   const blocking = invisible.found.filter((f) => !isHarmlessRun(f.doc.text, f.hit));
   const notices = invisible.found.filter((f) => isHarmlessRun(f.doc.text, f.hit));
-  const resolvedOnly = invisible.resolvedOnly.filter((h) => resolvedBody === undefined || !isHarmlessRun(resolvedBody, h));
+  const resolvedOnly = invisible.resolvedOnly.filter(
+    (h) => resolvedBody === undefined || !isHarmlessRun(resolvedBody, h),
+  );
   if (blocking.length === 0 && resolvedOnly.length === 0 && hidden.length === 0) {
     if (notices.length === 0) return { id: 'visible-text', status: 'pass', detail: 'no hidden characters' };
     return {
@@ -115,14 +147,19 @@ function visibleTextCheck(
     ...runsByFile(blocking, at).map((p) => `${p} — instructions a reviewer cannot see`),
   ];
   if (resolvedOnly.length) {
-    parts.push(`SKILL.md once templates are resolved: invisible characters (${distinctCodePoints(resolvedOnly).join(', ')})`);
+    parts.push(
+      `SKILL.md once templates are resolved: invisible characters (${distinctCodePoints(resolvedOnly).join(', ')})`,
+    );
   }
   if (notices.length) parts.push(`notice (not blocking): ${runsByFile(notices, at).join('; ')}`);
   return {
     id: 'visible-text',
     status: 'fail',
     detail: parts.join('; '),
-    locations: [...hidden.map((h) => ({ file: h.path, line: 1, column: 1, endLine: 1, endColumn: 1 })), ...blocking.map(at)],
+    locations: [
+      ...hidden.map((h) => ({ file: h.path, line: 1, column: 1, endLine: 1, endColumn: 1 })),
+      ...blocking.map(at),
+    ],
   };
 }
 

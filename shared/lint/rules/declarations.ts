@@ -7,11 +7,15 @@ import type { Check } from '../types';
 export function gateVerdictCheck(skill: Skill): Check | undefined {
   const { targets, artifacts } = skill.manifest;
   if (targets.mode !== 'gate') return undefined;
-  const ok = skill.tree.entries.some((e) => e.path === 'scripts' || e.path.startsWith('scripts/')) || artifacts.produces.length > 0;
+  const ok =
+    skill.tree.entries.some((e) => e.path === 'scripts' || e.path.startsWith('scripts/')) ||
+    artifacts.produces.length > 0;
   return {
     id: 'gate-verdict',
     status: ok ? 'pass' : 'fail',
-    detail: ok ? 'has a scripts/ dir or a declared artifact' : 'gate mode but no scripts/ dir and no artifacts.produces — nothing to produce a verdict',
+    detail: ok
+      ? 'has a scripts/ dir or a declared artifact'
+      : 'gate mode but no scripts/ dir and no artifacts.produces — nothing to produce a verdict',
   };
 }
 
@@ -35,7 +39,10 @@ export function artifactsCheck(skill: Skill): Check | undefined {
 }
 
 /** Forward-compatible `schema` warnings, and the opt-in strict reading against the JSON Schema. */
-export function schemaChecks(skill: Skill, jsonSchema: ((manifest: unknown) => readonly string[]) | undefined): Check[] {
+export function schemaChecks(
+  skill: Skill,
+  jsonSchema: ((manifest: unknown) => readonly string[]) | undefined,
+): Check[] {
   if (!skill.rawManifest) return [];
   const checks: Check[] = [];
   const lints = schemaWarnings(skill.rawManifest);

@@ -7,7 +7,9 @@ const SPEC_NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function manifestCheck(skill: Skill): Check {
   const { name, version } = skill.manifest.skill;
   if (skill.manifested) return { id: 'manifest', status: 'pass', detail: `${name}@${version}` };
-  const fallback = skill.frontmatter?.yamlError ? `; frontmatter is not valid YAML (${skill.frontmatter.yamlError}), read line by line` : '';
+  const fallback = skill.frontmatter?.yamlError
+    ? `; frontmatter is not valid YAML (${skill.frontmatter.yamlError}), read line by line`
+    : '';
   return { id: 'manifest', status: 'warn', detail: `unmanifested (SKILL.md only) — defaults applied${fallback}` };
 }
 

@@ -25,10 +25,17 @@ const BANG_FENCE = /^[ \t]*(`{3,}|~{3,})![^\n]*\n[^]*?(?:\n[ \t]*\1[ \t]*(?=\n|$
 export function findDynamicContext(text: string): Hit[] {
   if (!text.includes('!')) return [];
   const hits: Hit[] = [];
-  if (text.includes('!`')) for (const m of text.matchAll(BANG_BACKTICK)) hits.push({ label: m[0].slice(0, 40), offset: m.index, length: m[0].length, match: m[0] });
+  if (text.includes('!`'))
+    for (const m of text.matchAll(BANG_BACKTICK))
+      hits.push({ label: m[0].slice(0, 40), offset: m.index, length: m[0].length, match: m[0] });
   for (const m of text.matchAll(BANG_FENCE)) {
     const fence = m[0].trimStart();
-    hits.push({ label: fence.slice(0, 40), offset: m.index + m[0].length - fence.length, length: fence.length, match: fence });
+    hits.push({
+      label: fence.slice(0, 40),
+      offset: m.index + m[0].length - fence.length,
+      length: fence.length,
+      match: fence,
+    });
   }
   return hits.sort((a, b) => a.offset - b.offset);
 }

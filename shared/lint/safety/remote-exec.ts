@@ -34,56 +34,109 @@ const NEEDS_IEX = /iex|invoke-expression|scriptblock/i;
 
 const REMOTE_EXEC: readonly Pattern[] = [
   { label: 'curl|sh', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${SHELL}`, 'gim') },
-  { label: 'curl|interpreter', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${INTERP_STDIN}`, 'gim') },
-  { label: 'eval $(curl …)', needs: NEEDS_DL, re: new RegExp(String.raw`\b(?:eval|exec)\s+["'\x60]?(?:\$\(|\x60)\s*${DL}`, 'gi') },
+  {
+    label: 'curl|interpreter',
+    needs: NEEDS_DL,
+    re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${INTERP_STDIN}`, 'gim'),
+  },
+  {
+    label: 'eval $(curl …)',
+    needs: NEEDS_DL,
+    re: new RegExp(String.raw`\b(?:eval|exec)\s+["'\x60]?(?:\$\(|\x60)\s*${DL}`, 'gi'),
+  },
   {
     label: 'sh -c "$(curl …)"',
-    needs: NEEDS_DL, re: new RegExp(String.raw`(?<![\w.-])(?:${SHELL}|${INTERP})[ \t]+(?:-\S+[ \t]+)*-[ceE][ \t]+["']?(?:\$\(|\x60)\s*${DL}`, 'gi'),
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`(?<![\w.-])(?:${SHELL}|${INTERP})[ \t]+(?:-\S+[ \t]+)*-[ceE][ \t]+["']?(?:\$\(|\x60)\s*${DL}`,
+      'gi',
+    ),
   },
   {
     label: 'process substitution <(curl …)',
-    needs: NEEDS_DL, re: new RegExp(String.raw`(?:(?<![\w.-])(?:${SHELL}|${INTERP}|source)|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*<\(\s*${DL}`, 'gim'),
+    needs: NEEDS_DL,
+    re: new RegExp(
+      String.raw`(?:(?<![\w.-])(?:${SHELL}|${INTERP}|source)|(?:^|[\s;&|(])\.)[ \t]+(?:-\S+[ \t]+)*<\(\s*${DL}`,
+      'gim',
+    ),
   },
-  { label: 'curl|source', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*(?:source|\.)(?=[ \t]|$)`, 'gim') },
-  { label: 'base64 -d|sh', needs: /base64/i, re: new RegExp(String.raw`\bbase64\b${CMD}*(?:-d|--decode|-D)\b${CMD}*\|\s*${WRAP}(?:${SHELL}|${INTERP_STDIN})`, 'gim') },
+  {
+    label: 'curl|source',
+    needs: NEEDS_DL,
+    re: new RegExp(String.raw`${DL}${CMD}*\|\s*(?:source|\.)(?=[ \t]|$)`, 'gim'),
+  },
+  {
+    label: 'base64 -d|sh',
+    needs: /base64/i,
+    re: new RegExp(
+      String.raw`\bbase64\b${CMD}*(?:-d|--decode|-D)\b${CMD}*\|\s*${WRAP}(?:${SHELL}|${INTERP_STDIN})`,
+      'gim',
+    ),
+  },
   {
     label: 'decoded payload → eval',
-    needs: /base64|b64decode/i, re: new RegExp(
+    needs: /base64|b64decode/i,
+    re: new RegExp(
       String.raw`\b(?:eval|exec)\s*\(?[ \t]*["']?\$\([^)\n]*\bbase64[ \t]+(?:-d|--decode|-D)\b|(?<![\w.-])${SHELL}[ \t]+-c[ \t]+["']?\$\([^)\n]*\bbase64[ \t]+(?:-d|--decode|-D)\b|\b(?:exec|eval)\s*\([^\n]{0,80}?\bb64decode\s*\(`,
       'gi',
     ),
   },
-  { label: 'powershell -EncodedCommand', needs: /powershell|pwsh/i, re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-e(?:c|nc|ncodedcommand)?\s+[A-Za-z0-9+/]{16,}={0,2}/gi },
+  {
+    label: 'powershell -EncodedCommand',
+    needs: /powershell|pwsh/i,
+    re: /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?\s-e(?:c|nc|ncodedcommand)?\s+[A-Za-z0-9+/]{16,}={0,2}/gi,
+  },
   {
     label: 'powershell iex(download)',
-    needs: NEEDS_IEX, re: new RegExp(String.raw`\b(?:iex|invoke-expression)\b[^\n]*${PS_DOWNLOAD}|\[scriptblock\]::create\b[^\n]*${PS_DOWNLOAD}|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b`, 'gi'),
+    needs: NEEDS_IEX,
+    re: new RegExp(
+      String.raw`\b(?:iex|invoke-expression)\b[^\n]*${PS_DOWNLOAD}|\[scriptblock\]::create\b[^\n]*${PS_DOWNLOAD}|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b`,
+      'gi',
+    ),
   },
-  { label: 'powershell download|iex', needs: NEEDS_IEX, re: /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi },
+  {
+    label: 'powershell download|iex',
+    needs: NEEDS_IEX,
+    re: /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b/gi,
+  },
   {
     label: 'powershell download → iex',
-    needs: /iex|invoke-expression/i, re: /\$(\w+)\s*=\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b[\s\S]{0,400}?\b(?:iex|invoke-expression)\b\s*\(?\s*\$\1\b/gi,
+    needs: /iex|invoke-expression/i,
+    re: /\$(\w+)\s*=\s*\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b[\s\S]{0,400}?\b(?:iex|invoke-expression)\b\s*\(?\s*\$\1\b/gi,
   },
   {
     label: 'download to a variable → eval',
-    needs: NEEDS_DL, re: new RegExp(
+    needs: NEEDS_DL,
+    re: new RegExp(
       String.raw`\b(\w+)=["']?(?:\$\(|\x60)\s*${DL}[\s\S]{0,400}?(?:\b(?:eval|source)[ \t]+["']?\$\{?\1\b|(?<![\w.-])${SHELL}[ \t]+-c[ \t]+["']?\$\{?\1\b|\$\{?\1\}?["']?[ \t]*\|[ \t]*${WRAP}${SHELL})`,
       'gi',
     ),
   },
   {
     label: 'interpreter runs fetched code',
-    needs: NEEDS_FETCH_CALL, re: new RegExp(String.raw`${EVAL}[ \t]*\(?[^\n]{0,200}?${FETCH_CALL}`, 'gi'),
+    needs: NEEDS_FETCH_CALL,
+    re: new RegExp(String.raw`${EVAL}[ \t]*\(?[^\n]{0,200}?${FETCH_CALL}`, 'gi'),
   },
   {
     label: 'fetched code → exec',
-    needs: NEEDS_FETCH_CALL, re: new RegExp(String.raw`\b(\w+)\s*=[^\n=]*${FETCH_CALL}[\s\S]{0,400}?${EVAL}\s*\(\s*\1\b`, 'gi'),
+    needs: NEEDS_FETCH_CALL,
+    re: new RegExp(String.raw`\b(\w+)\s*=[^\n=]*${FETCH_CALL}[\s\S]{0,400}?${EVAL}\s*\(\s*\1\b`, 'gi'),
   },
-  { label: 'remote import', needs: /https?:\/\//i, re: /\bimport\s*\(\s*["'`]https?:\/\/|\b(?:include|require)(?:_once)?\s*\(?\s*["']https?:\/\/|\bdeno\s+run\b[^\n]*\shttps?:\/\//gi },
-  { label: 'remote archive → extract', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}(?:tar|unzip|bsdtar)\b`, 'gim') },
+  {
+    label: 'remote import',
+    needs: /https?:\/\//i,
+    re: /\bimport\s*\(\s*["'`]https?:\/\/|\b(?:include|require)(?:_once)?\s*\(?\s*["']https?:\/\/|\bdeno\s+run\b[^\n]*\shttps?:\/\//gi,
+  },
+  {
+    label: 'remote archive → extract',
+    needs: NEEDS_DL,
+    re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}(?:tar|unzip|bsdtar)\b`, 'gim'),
+  },
 ];
 
 /** Every shape names one of these; one pass for them spares the rest on most files. */
-const TOOLS = /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
+const TOOLS =
+  /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
 
 export function findRemoteExec(text: string): Hit[] {
   if (!TOOLS.test(text)) return [];
@@ -115,8 +168,14 @@ const DOWNLOAD_TO: readonly RegExp[] = [
   new RegExp(String.raw`\bcurl\b${CMD}*?\s(?:-[a-zA-Z]*o[ \t]*|--output(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`, 'gi'),
   new RegExp(String.raw`\bcurl\b${CMD}*?\s-[a-zA-Z]*O\b${CMD}*?(?<u>https?://[^\s"';&|)]+)`, 'g'),
   new RegExp(String.raw`\bcurl\b${CMD}*?(?<u>https?://[^\s"';&|)]+)${CMD}*?\s-[a-zA-Z]*O\b`, 'g'),
-  new RegExp(String.raw`\bwget\b${CMD}*?\s(?:-[a-zA-Z]*O[ \t]*|--output-document(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`, 'g'),
-  new RegExp(String.raw`\bwget\b(?:[ \t]+-[a-zA-Z-]+(?:=\S+)?)*[ \t]+["']?(?<u>https?://[^\s"';&|)]+)["']?[ \t]*(?=$|[;&]|&&)`, 'gm'),
+  new RegExp(
+    String.raw`\bwget\b${CMD}*?\s(?:-[a-zA-Z]*O[ \t]*|--output-document(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`,
+    'g',
+  ),
+  new RegExp(
+    String.raw`\bwget\b(?:[ \t]+-[a-zA-Z-]+(?:=\S+)?)*[ \t]+["']?(?<u>https?://[^\s"';&|)]+)["']?[ \t]*(?=$|[;&]|&&)`,
+    'gm',
+  ),
   new RegExp(String.raw`${DL}[^\n|]*?(?<![\d&=-])>[ \t]*["']?(?<f>[^\s"';&|)]+)`, 'gi'),
   /-OutFile\s+["']?(?<f>[^\s"';|)]+)/gi,
   /\.DownloadFile\(\s*["'][^"']+["']\s*,\s*["'](?<f>[^"']+)["']/gi,
@@ -180,7 +239,11 @@ export function downloadThenRun(docs: readonly FlowDocument[]): FlowFinding[] {
       // The download names its own output; that mention is not a run.
       if (sources.length === 0 || sources.some((s) => s.path === doc.path && start < s.end && end > s.start)) continue;
       const from = sources.find((s) => s.path === doc.path) ?? sources[0]!;
-      findings.push({ path: doc.path, from: from.path, hit: { label: 'download → run', offset: start, length: m[0].length, match: m[0] } });
+      findings.push({
+        path: doc.path,
+        from: from.path,
+        hit: { label: 'download → run', offset: start, length: m[0].length, match: m[0] },
+      });
     }
   }
   return findings;

@@ -12,7 +12,10 @@ const SECRETS: readonly Pattern[] = [
   { label: 'Stripe live key', re: /\bsk_live_[A-Za-z0-9]{24,}/g },
   { label: 'Slack token', re: /\bxox[baprs]-[A-Za-z0-9-]{12,}/g },
   { label: 'Linear API key', re: /\blin_api_[A-Za-z0-9]{40,}/g },
-  { label: 'DB connection secret', re: /\b(?:postgres(?:ql)?|mongodb(?:\+srv)?|mysql|redis|amqp):\/\/[^:@\s/]+:[^@\s/]{6,}@/g },
+  {
+    label: 'DB connection secret',
+    re: /\b(?:postgres(?:ql)?|mongodb(?:\+srv)?|mysql|redis|amqp):\/\/[^:@\s/]+:[^@\s/]{6,}@/g,
+  },
   { label: 'private key', re: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP )?PRIVATE KEY-----/g },
 ];
 

@@ -17,15 +17,29 @@ describe('parseProjectConfig', () => {
     expect(none.ok && none.value.policy).toBeUndefined();
     const empty = parseProjectConfig('[policy]\n');
     expect(empty.ok && empty.value.policy).toEqual({
-      allowSources: [], denyNetwork: false, denyWrite: false, denyRemoteExec: true, denyMcp: false, maxMcpTools: 100, allowMcpServers: [],
+      allowSources: [],
+      denyNetwork: false,
+      denyWrite: false,
+      denyRemoteExec: true,
+      denyMcp: false,
+      maxMcpTools: 100,
+      allowMcpServers: [],
     });
   });
 
   it('reads wrong types as off, and only a literal false disables deny_remote_exec', () => {
-    const r = parseProjectConfig('[policy]\ndeny_network = "yes"\ndeny_write = true\ndeny_remote_exec = 0\nmax_budget = "9"\nmax_mcp_tools = 7\nallow_sources = ["gh:acme/*", 1]\n');
+    const r = parseProjectConfig(
+      '[policy]\ndeny_network = "yes"\ndeny_write = true\ndeny_remote_exec = 0\nmax_budget = "9"\nmax_mcp_tools = 7\nallow_sources = ["gh:acme/*", 1]\n',
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.policy).toMatchObject({ denyNetwork: false, denyWrite: true, denyRemoteExec: true, maxMcpTools: 7, allowSources: ['gh:acme/*'] });
+    expect(r.value.policy).toMatchObject({
+      denyNetwork: false,
+      denyWrite: true,
+      denyRemoteExec: true,
+      maxMcpTools: 7,
+      allowSources: ['gh:acme/*'],
+    });
     expect(r.value.policy?.maxBudget).toBeUndefined();
     const off = parseProjectConfig('[policy]\ndeny_remote_exec = false\nmax_budget = 4000\n');
     expect(off.ok && off.value.policy).toMatchObject({ denyRemoteExec: false, maxBudget: 4000 });
@@ -39,10 +53,14 @@ describe('parseProjectConfig', () => {
   });
 
   it('recognises merge-conflict markers before TOML does', () => {
-    const r = parseProjectConfig('[project]\n<<<<<<< HEAD\ntargets = ["cursor"]\n=======\ntargets = ["zed"]\n>>>>>>> other\n');
+    const r = parseProjectConfig(
+      '[project]\n<<<<<<< HEAD\ntargets = ["cursor"]\n=======\ntargets = ["zed"]\n>>>>>>> other\n',
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(formatLoadError(r.error)).toBe('kitbash.toml:2:1: contains an unresolved merge-conflict marker — resolve the conflict first');
+    expect(formatLoadError(r.error)).toBe(
+      'kitbash.toml:2:1: contains an unresolved merge-conflict marker — resolve the conflict first',
+    );
   });
 
   it('refuses prototype-reaching keys', () => {

@@ -6,7 +6,16 @@ import { editProjectConfig } from '../../../shared/project/edit';
 
 const EXAMPLE = readFileSync(new URL('../../../examples/workspace/kitbash.toml', import.meta.url), 'utf8');
 
-const entry = (skill: string) => exceptionToml({ skill, integrity: 'sha256-abc', check: 'remote-exec', file: 'scripts/a.sh', line: 3, by: 'ana', reason: 'reviewed' });
+const entry = (skill: string) =>
+  exceptionToml({
+    skill,
+    integrity: 'sha256-abc',
+    check: 'remote-exec',
+    file: 'scripts/a.sh',
+    line: 3,
+    by: 'ana',
+    reason: 'reviewed',
+  });
 
 function ok(text: string, edits: Parameters<typeof editProjectConfig>[1]): string {
   const r = editProjectConfig(text, edits);
@@ -18,16 +27,23 @@ describe('editProjectConfig', () => {
   it('changes one value in place and keeps every other byte (comments, blank lines, order)', () => {
     const out = ok(EXAMPLE, [{ kind: 'policy', key: 'max_budget', value: 5000 }]);
     expect(out).toBe(EXAMPLE.replace('max_budget = 2000', 'max_budget = 5000'));
-    expect(parseProjectConfig(out).ok && (parseProjectConfig(out) as { value: { policy?: { maxBudget?: number } } }).value.policy?.maxBudget).toBe(5000);
+    expect(
+      parseProjectConfig(out).ok &&
+        (parseProjectConfig(out) as { value: { policy?: { maxBudget?: number } } }).value.policy?.maxBudget,
+    ).toBe(5000);
   });
 
   it('keeps a trailing comment on the changed line and ignores # inside strings', () => {
     const text = '[policy]\nallow_sources = ["github:a/#b"] # team list\ndeny_write = true\n';
-    expect(ok(text, [{ kind: 'policy', key: 'allow_sources', value: ['github:x/*'] }])).toBe('[policy]\nallow_sources = ["github:x/*"] # team list\ndeny_write = true\n');
+    expect(ok(text, [{ kind: 'policy', key: 'allow_sources', value: ['github:x/*'] }])).toBe(
+      '[policy]\nallow_sources = ["github:x/*"] # team list\ndeny_write = true\n',
+    );
   });
 
   it('keeps the spacing before a trailing comment', () => {
-    expect(ok('[policy]\nmax_budget = 10      # aligned\n', [{ kind: 'policy', key: 'max_budget', value: 7 }])).toBe('[policy]\nmax_budget = 7      # aligned\n');
+    expect(ok('[policy]\nmax_budget = 10      # aligned\n', [{ kind: 'policy', key: 'max_budget', value: 7 }])).toBe(
+      '[policy]\nmax_budget = 7      # aligned\n',
+    );
   });
 
   it('adds a missing key after the last key of its table, before trailing comments', () => {
@@ -37,14 +53,20 @@ describe('editProjectConfig', () => {
 
   it('removes a key, including a value that spans lines', () => {
     const text = '# head\n[policy]\nallow_sources = [\n  "a", # first\n  "b",\n]\ndeny_write = true\n';
-    expect(ok(text, [{ kind: 'policy', key: 'allow_sources', value: null }])).toBe('# head\n[policy]\ndeny_write = true\n');
+    expect(ok(text, [{ kind: 'policy', key: 'allow_sources', value: null }])).toBe(
+      '# head\n[policy]\ndeny_write = true\n',
+    );
   });
 
   it('creates a missing table at the end, or before the first exception table', () => {
-    expect(ok('# only a comment\n', [{ kind: 'policy', key: 'deny_write', value: true }])).toBe('# only a comment\n\n[policy]\ndeny_write = true\n');
+    expect(ok('# only a comment\n', [{ kind: 'policy', key: 'deny_write', value: true }])).toBe(
+      '# only a comment\n\n[policy]\ndeny_write = true\n',
+    );
     expect(ok('', [{ kind: 'targets', targets: ['cursor'] }])).toBe('[project]\ntargets = ["cursor"]\n');
     const withEx = `# top\n${entry('a')}`;
-    expect(ok(withEx, [{ kind: 'policy', key: 'max_budget', value: 10 }])).toBe(`# top\n[policy]\nmax_budget = 10\n\n${entry('a')}`);
+    expect(ok(withEx, [{ kind: 'policy', key: 'max_budget', value: 10 }])).toBe(
+      `# top\n[policy]\nmax_budget = 10\n\n${entry('a')}`,
+    );
   });
 
   it('sets the project targets list', () => {
@@ -57,8 +79,13 @@ describe('editProjectConfig', () => {
     const out = ok(text, [{ kind: 'removeException', index: 1 }]);
     expect(out).toBe(`[policy]\nmax_budget = 1\n\n${entry('a')}\n# second\n${entry('c')}`);
     const parsed = parseProjectConfig(out);
-    expect(parsed.ok && (parsed.value.raw.policy as { exceptions: { skill: string }[] }).exceptions.map((e) => e.skill)).toEqual(['a', 'c']);
-    expect(editProjectConfig(text, [{ kind: 'removeException', index: 3 }])).toMatchObject({ ok: false, error: { code: 'no-such-exception' } });
+    expect(
+      parsed.ok && (parsed.value.raw.policy as { exceptions: { skill: string }[] }).exceptions.map((e) => e.skill),
+    ).toEqual(['a', 'c']);
+    expect(editProjectConfig(text, [{ kind: 'removeException', index: 3 }])).toMatchObject({
+      ok: false,
+      error: { code: 'no-such-exception' },
+    });
   });
 
   it('removes the last exception table', () => {
@@ -70,7 +97,9 @@ describe('editProjectConfig', () => {
 
   it('keeps CRLF line endings', () => {
     const text = '[policy]\r\ndeny_write = true\r\n';
-    expect(ok(text, [{ kind: 'policy', key: 'deny_mcp', value: true }])).toBe('[policy]\r\ndeny_write = true\r\ndeny_mcp = true\r\n');
+    expect(ok(text, [{ kind: 'policy', key: 'deny_mcp', value: true }])).toBe(
+      '[policy]\r\ndeny_write = true\r\ndeny_mcp = true\r\n',
+    );
   });
 
   it('round trip: the result re-parses to the intended config', () => {
@@ -100,8 +129,13 @@ describe('editProjectConfig', () => {
   });
 
   it('refuses a bad value and a layout it cannot edit surgically', () => {
-    expect(editProjectConfig('', [{ kind: 'policy', key: 'max_budget', value: -1 }])).toMatchObject({ ok: false, error: { code: 'bad-value' } });
-    expect(editProjectConfig('', [{ kind: 'policy', key: 'deny_write', value: 3 as unknown as boolean }])).toMatchObject({ ok: false, error: { code: 'bad-value' } });
+    expect(editProjectConfig('', [{ kind: 'policy', key: 'max_budget', value: -1 }])).toMatchObject({
+      ok: false,
+      error: { code: 'bad-value' },
+    });
+    expect(
+      editProjectConfig('', [{ kind: 'policy', key: 'deny_write', value: 3 as unknown as boolean }]),
+    ).toMatchObject({ ok: false, error: { code: 'bad-value' } });
     // An inline [policy] table cannot take a new key line; the re-parse check refuses it.
     const r = editProjectConfig('policy = { deny_write = true }\n', [{ kind: 'policy', key: 'max_budget', value: 5 }]);
     expect(r).toMatchObject({ ok: false, error: { code: 'unsupported-layout' } });

@@ -19,8 +19,18 @@ const color = (i: number): string => `hsl(${HUES[i % HUES.length]} 62% 56%)`;
 /** Standing context cost: what every session pays per agent, for the project and per skill. */
 export function CostsView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const snapshot = useCompileSnapshot(project.root);
-  if (snapshot.isPending) return <main className="dashboard"><p className="muted">Reading the project…</p></main>;
-  if (snapshot.isError) return <main className="dashboard"><ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} /></main>;
+  if (snapshot.isPending)
+    return (
+      <main className="dashboard">
+        <p className="muted">Reading the project…</p>
+      </main>
+    );
+  if (snapshot.isError)
+    return (
+      <main className="dashboard">
+        <ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} />
+      </main>
+    );
   return <Costs snap={snapshot.data} focus={arg} />;
 }
 
@@ -37,7 +47,9 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
   if (skills.length === 0) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills to price" actions={<AddSkillActions />}>Install or create a skill to see what it costs each agent per session.</EmptyState>
+        <EmptyState title="No skills to price" actions={<AddSkillActions />}>
+          Install or create a skill to see what it costs each agent per session.
+        </EmptyState>
       </main>
     );
   }
@@ -48,25 +60,49 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
         <div className="panel-head">
           <div>
             <h2 id="cost-title">Standing context cost per session</h2>
-            <p className="muted small costs-sub">Tokens each agent holds in every session before any skill is used. Lazy agents keep only each skill's description; eager ones load the whole text.</p>
+            <p className="muted small costs-sub">
+              Tokens each agent holds in every session before any skill is used. Lazy agents keep only each skill's
+              description; eager ones load the whole text.
+            </p>
           </div>
           <div className="segmented" role="group" aria-label="Targets shown">
-            <button type="button" className={scope === 'all' ? 'on' : ''} aria-pressed={scope === 'all'} onClick={() => setScope('all')}>
+            <button
+              type="button"
+              className={scope === 'all' ? 'on' : ''}
+              aria-pressed={scope === 'all'}
+              onClick={() => setScope('all')}
+            >
               All targets <span className="count">{TARGETS.length}</span>
             </button>
-            <button type="button" className={scope === 'active' ? 'on' : ''} aria-pressed={scope === 'active'} onClick={() => setScope('active')}>
+            <button
+              type="button"
+              className={scope === 'active' ? 'on' : ''}
+              aria-pressed={scope === 'active'}
+              onClick={() => setScope('active')}
+            >
               Active here <span className="count">{active.length}</span>
             </button>
           </div>
         </div>
         <ul className="cost-chart" aria-label="Standing cost per target, by skill">
           {totals.map(({ t, total }) => (
-            <li key={t.id} className={`cost-row ${active.includes(t.id) ? 'active' : ''}`} data-target={t.id} data-total={total}>
+            <li
+              key={t.id}
+              className={`cost-row ${active.includes(t.id) ? 'active' : ''}`}
+              data-target={t.id}
+              data-total={total}
+            >
               <div className="cost-label">
                 <span className="bar-name">{t.id}</span>
-                <span className={`pill ${t.loading}`}><Word word={t.loading} /></span>
+                <span className={`pill ${t.loading}`}>
+                  <Word word={t.loading} />
+                </span>
               </div>
-              <div className="cost-track" role="img" aria-label={`${t.id}: ${total} tokens per session — ${skills.map((s) => `${s.skill} ${s.perTarget[t.id] ?? 'n/a'}`).join(', ')}`}>
+              <div
+                className="cost-track"
+                role="img"
+                aria-label={`${t.id}: ${total} tokens per session — ${skills.map((s) => `${s.skill} ${s.perTarget[t.id] ?? 'n/a'}`).join(', ')}`}
+              >
                 {skills.map((s, i) => {
                   const v = s.perTarget[t.id] ?? 0;
                   if (v === 0) return null;
@@ -100,15 +136,15 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
           ))}
         </div>
         {failures.length > 0 && (
-          <p className="muted small">
-            Not priced (does not load): {failures.map((f) => f.name).join(', ')}
-          </p>
+          <p className="muted small">Not priced (does not load): {failures.map((f) => f.name).join(', ')}</p>
         )}
       </section>
 
       <ListingPanel reports={listings.filter((r) => scope === 'all' || active.includes(r.target))} />
 
-      {selected ? <SkillCostCard skill={selected} targets={targets.map((t) => t.id)} color={color(skills.indexOf(selected))} /> : null}
+      {selected ? (
+        <SkillCostCard skill={selected} targets={targets.map((t) => t.id)} color={color(skills.indexOf(selected))} />
+      ) : null}
 
       <section className="panel" aria-labelledby="per-skill-title">
         <div className="panel-head">
@@ -141,7 +177,12 @@ function Costs({ snap, focus }: { snap: CompileSnapshot; focus: string | undefin
                     {targets.map((t) => {
                       const v = s.perTarget[t.id];
                       return (
-                        <td key={t.id} data-target={t.id} data-tokens={v ?? ''} style={{ ['--heat' as string]: v === null || v === undefined ? 0 : v / rowMax }}>
+                        <td
+                          key={t.id}
+                          data-target={t.id}
+                          data-tokens={v ?? ''}
+                          style={{ ['--heat' as string]: v === null || v === undefined ? 0 : v / rowMax }}
+                        >
                           {v === null || v === undefined ? 'n/a' : formatTokens(v)}
                         </td>
                       );
@@ -203,7 +244,8 @@ function SkillCostCard({ skill, targets, color: c }: { skill: SkillCost; targets
         })}
       </ul>
       <p className="muted small chart-note">
-        <span className="swatch inline" style={{ background: c }} /> standing per session · <span className="swatch inline loaded" /> loaded when used
+        <span className="swatch inline" style={{ background: c }} /> standing per session ·{' '}
+        <span className="swatch inline loaded" /> loaded when used
       </p>
     </section>
   );
@@ -216,7 +258,9 @@ function ListingPanel({ reports }: { reports: readonly ListingReport[] }) {
     <section className="panel" aria-labelledby="listing-title">
       <div className="panel-head">
         <h2 id="listing-title">Skills listing at session start</h2>
-        <span className="muted small">descriptions share a character budget; past it the agent cuts them or leaves skills out</span>
+        <span className="muted small">
+          descriptions share a character budget; past it the agent cuts them or leaves skills out
+        </span>
       </div>
       <ul className="listing-rows">
         {reports.map((r) => (
@@ -226,8 +270,15 @@ function ListingPanel({ reports }: { reports: readonly ListingReport[] }) {
               {r.usedChars.toLocaleString('en-US')}
               {r.totalChars !== undefined ? ` / ${r.totalChars.toLocaleString('en-US')}` : ''} chars
             </span>
-            {r.truncated.length === 0 && r.dropped.length === 0 ? <span className="small"> · everything fits</span> : null}
-            {r.truncated.length > 0 ? <span className="small"> · cut at {r.perSkillChars} chars: {r.truncated.join(', ')}</span> : null}
+            {r.truncated.length === 0 && r.dropped.length === 0 ? (
+              <span className="small"> · everything fits</span>
+            ) : null}
+            {r.truncated.length > 0 ? (
+              <span className="small">
+                {' '}
+                · cut at {r.perSkillChars} chars: {r.truncated.join(', ')}
+              </span>
+            ) : null}
             {r.dropped.length > 0 ? <span className="small warn-text"> · left out: {r.dropped.join(', ')}</span> : null}
           </li>
         ))}

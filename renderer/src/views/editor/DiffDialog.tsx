@@ -9,7 +9,17 @@ import { useEscape } from '../../use-escape';
  * over the disk), takes the disk's (their buffer stays one undo away), or closes and
  * decides later. Nothing is written without a choice.
  */
-export function DiffDialog({ file, onKeepMine, onTakeDisk, onClose }: { file: FileState; onKeepMine: () => void; onTakeDisk: () => void; onClose: () => void }) {
+export function DiffDialog({
+  file,
+  onKeepMine,
+  onTakeDisk,
+  onClose,
+}: {
+  file: FileState;
+  onKeepMine: () => void;
+  onTakeDisk: () => void;
+  onClose: () => void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const disk = file.conflict?.text ?? null;
   useEffect(() => {
@@ -41,7 +51,9 @@ export function DiffDialog({ file, onKeepMine, onTakeDisk, onClose }: { file: Fi
           <h2>
             {file.path} {disk === null ? 'was deleted on disk' : 'changed on disk'}
           </h2>
-          <p className="muted small">Left: what is on disk now. Right: your version — edit it here to merge both, then keep it.</p>
+          <p className="muted small">
+            Left: what is on disk now. Right: your version — edit it here to merge both, then keep it.
+          </p>
         </div>
         <div className="diff-cols small">
           <span>On disk</span>

@@ -25,7 +25,14 @@ export function parseEditorArg(arg: string | undefined): { dir: string; file?: s
 export function EditorView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const target = parseEditorArg(arg);
   if (!target) return <SkillIndex project={project} />;
-  return <SkillEditor key={`${project.root}\u0000${target.dir}`} project={project} dir={target.dir} {...(target.file ? { file: target.file } : {})} />;
+  return (
+    <SkillEditor
+      key={`${project.root}\u0000${target.dir}`}
+      project={project}
+      dir={target.dir}
+      {...(target.file ? { file: target.file } : {})}
+    />
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -35,15 +42,27 @@ function SkillIndex({ project }: { project: ProjectRef }) {
   const dash = useDashboard(project.root);
   const [query, setQuery] = useState('');
   const q = query.trim().toLowerCase();
-  const shown = (dash.data?.skills ?? []).filter((s) => !q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q));
+  const shown = (dash.data?.skills ?? []).filter(
+    (s) => !q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q),
+  );
   return (
     <main className="editor-index">
       <section className="panel editor-index-list">
         <h2>Edit a skill</h2>
-        <p className="muted small">Pick a skill of {project.name} to edit, with lint, safety and budget checks as you type.</p>
+        <p className="muted small">
+          Pick a skill of {project.name} to edit, with lint, safety and budget checks as you type.
+        </p>
         {dash.isPending ? <p className="muted">Loading skills…</p> : null}
         {dash.data && dash.data.skills.length > 8 ? (
-          <input className="filter editor-skill-search" type="search" placeholder="Search skills" aria-label="Search skills" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
+          <input
+            className="filter editor-skill-search"
+            type="search"
+            placeholder="Search skills"
+            aria-label="Search skills"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            spellCheck={false}
+          />
         ) : null}
         {dash.data ? (
           <ul className="editor-skill-list">
@@ -56,7 +75,9 @@ function SkillIndex({ project }: { project: ProjectRef }) {
               </li>
             ))}
             {dash.data.skills.length === 0 ? <li className="muted">No skills yet — create the first one.</li> : null}
-            {dash.data.skills.length > 0 && shown.length === 0 ? <li className="muted">No skill matches “{query}”.</li> : null}
+            {dash.data.skills.length > 0 && shown.length === 0 ? (
+              <li className="muted">No skill matches “{query}”.</li>
+            ) : null}
           </ul>
         ) : null}
       </section>
@@ -74,8 +95,14 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const nameProblem = name && !NAME_RE.test(name) ? 'lower-case letters, digits and hyphens; starts with a letter; 2–41 characters' : null;
-  const descProblem = description && (description.trim().length < 10 || description.trim().length > 200) ? `10–200 characters (now ${description.trim().length})` : null;
+  const nameProblem =
+    name && !NAME_RE.test(name)
+      ? 'lower-case letters, digits and hyphens; starts with a letter; 2–41 characters'
+      : null;
+  const descProblem =
+    description && (description.trim().length < 10 || description.trim().length > 200)
+      ? `10–200 characters (now ${description.trim().length})`
+      : null;
   const ready = NAME_RE.test(name) && !descProblem && description.trim().length >= 10;
   return (
     <form
@@ -98,16 +125,32 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
     >
       <h2>New skill</h2>
       <p className="muted small">
-        Creates <code>.kitbash/skills/&lt;name&gt;/</code> with a valid <code>skill.toml</code> and a <code>SKILL.md</code> to start from.
+        Creates <code>.kitbash/skills/&lt;name&gt;/</code> with a valid <code>skill.toml</code> and a{' '}
+        <code>SKILL.md</code> to start from.
       </p>
       <label className="field">
         <span>Name</span>
-        <input name="name" value={name} placeholder="changelog-writer" autoComplete="off" spellCheck={false} onChange={(e) => setName(e.target.value)} aria-invalid={nameProblem ? true : undefined} />
+        <input
+          name="name"
+          value={name}
+          placeholder="changelog-writer"
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={nameProblem ? true : undefined}
+        />
         {nameProblem ? <span className="field-error">{nameProblem}</span> : null}
       </label>
       <label className="field">
         <span>Description</span>
-        <textarea name="description" rows={3} value={description} placeholder="What the skill does and when an agent should use it." onChange={(e) => setDescription(e.target.value)} aria-invalid={descProblem ? true : undefined} />
+        <textarea
+          name="description"
+          rows={3}
+          value={description}
+          placeholder="What the skill does and when an agent should use it."
+          onChange={(e) => setDescription(e.target.value)}
+          aria-invalid={descProblem ? true : undefined}
+        />
         {descProblem ? <span className="field-error">{descProblem}</span> : null}
       </label>
       {error ? (
@@ -168,7 +211,11 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
         return m ? monaco.editor.getModelMarkers({ resource: m.uri }) : [];
       },
       value: (f) => session.files.get(f)?.model.getValue(),
-      dirty: () => session.tabs().filter((t) => t.dirty).map((t) => t.path),
+      dirty: () =>
+        session
+          .tabs()
+          .filter((t) => t.dirty)
+          .map((t) => t.path),
       goto: (line, column = 1) => {
         ed.current?.setPosition({ lineNumber: line, column });
         ed.current?.revealLineInCenter(line);
@@ -191,7 +238,8 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
     const prefix = `${session.path || `.kitbash/skills/${dir}`}/`;
     return api.on('project.changed', (e) => {
       if (e.root !== project.root) return;
-      if (e.paths.length === 0 || e.paths.some((p) => p.startsWith(prefix) || p === prefix.slice(0, -1))) void session.refreshFromDisk();
+      if (e.paths.length === 0 || e.paths.some((p) => p.startsWith(prefix) || p === prefix.slice(0, -1)))
+        void session.refreshFromDisk();
     });
   }, [api, session, project.root, dir]);
 
@@ -220,7 +268,9 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
     ed.current = instance;
     stubDecorations.current = instance.createDecorationsCollection([]);
     instance.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => {
-      const path = instance.getModel() ? [...session.files.values()].find((f) => f.model === instance.getModel())?.path : undefined;
+      const path = instance.getModel()
+        ? [...session.files.values()].find((f) => f.model === instance.getModel())?.path
+        : undefined;
       if (path) void saveFile(path);
     });
     // Escape leaves the editor (Tab is taken for indenting): focus goes to the active file
@@ -231,7 +281,7 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       '!suggestWidgetVisible && !findWidgetVisible && !renameInputVisible && !parameterHintsVisible && !inSnippetMode && !markersNavigationVisible && !accessibilityHelpWidgetVisible',
     );
     const keydown = instance.onKeyDown((e) => session.markKeystroke(e.browserEvent.timeStamp));
-        return () => {
+    return () => {
       keydown.dispose();
       instance.dispose();
       ed.current = null;
@@ -271,7 +321,9 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
           isWholeLine: true,
           className: 'ss-stub-line',
           linesDecorationsClassName: 'ss-stub-gutter',
-          hoverMessage: { value: `**Standing stub** — what a lazy agent keeps in every session${meter ? ` (~${meter.stubTokens} of ${meter.standing} tokens)` : ''}. The rest of the body loads only when the skill is used.` },
+          hoverMessage: {
+            value: `**Standing stub** — what a lazy agent keeps in every session${meter ? ` (~${meter.stubTokens} of ${meter.standing} tokens)` : ''}. The rest of the body loads only when the skill is used.`,
+          },
         },
       },
     ]);
@@ -339,7 +391,13 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
         <div className="editor-actions">
           <StatusBadge summary={summary} loaded={session.analysis !== null} />
           <RunEvalsButton project={project} skill={dir} />
-          <button type="button" className="btn" disabled={!current?.dirty} onClick={() => current && void saveFile(current.path)} title="Save this file (Ctrl/⌘+S)">
+          <button
+            type="button"
+            className="btn"
+            disabled={!current?.dirty}
+            onClick={() => current && void saveFile(current.path)}
+            title="Save this file (Ctrl/⌘+S)"
+          >
             Save
           </button>
           <button type="button" className="btn primary" disabled={dirtyCount === 0} onClick={() => void saveAll()}>
@@ -351,16 +409,25 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
       {conflicts.map((c) => (
         <div key={c.path} className="editor-banner conflict" role="alert" data-conflict={c.path}>
           <strong>{c.path}</strong>
-          {c.conflict?.text === null ? ' was deleted on disk' : ' changed on disk'} while you had unsaved edits. Nothing is overwritten until you choose.
+          {c.conflict?.text === null ? ' was deleted on disk' : ' changed on disk'} while you had unsaved edits. Nothing
+          is overwritten until you choose.
           <button type="button" className="btn" onClick={() => (setActive(c.path), setDiffFor(c.path))}>
             Compare and resolve…
           </button>
         </div>
       ))}
       {session.notice ? (
-        <div className={`editor-banner ${session.notice.kind}`} role={session.notice.kind === 'error' ? 'alert' : 'status'}>
+        <div
+          className={`editor-banner ${session.notice.kind}`}
+          role={session.notice.kind === 'error' ? 'alert' : 'status'}
+        >
           {session.notice.text}
-          <button type="button" className="btn ghost small" aria-label="Dismiss" onClick={() => session.setNotice(null)}>
+          <button
+            type="button"
+            className="btn ghost small"
+            aria-label="Dismiss"
+            onClick={() => session.setNotice(null)}
+          >
             ×
           </button>
         </div>
@@ -371,16 +438,31 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
           <div className="editor-tabs">
             <div className="editor-tablist" role="tablist" aria-label="Files">
               {tabs.map((t) => (
-                <FileTab key={t.path} file={t} active={current?.path === t.path} problems={diags.filter((d) => d.file === t.path)} onClick={() => setActive(t.path)} />
+                <FileTab
+                  key={t.path}
+                  file={t}
+                  active={current?.path === t.path}
+                  problems={diags.filter((d) => d.file === t.path)}
+                  onClick={() => setActive(t.path)}
+                />
               ))}
             </div>
             {!session.files.has('skill.spec.yml') && session.loaded ? (
-              <button type="button" className="editor-tab add" onClick={() => (session.createFile('skill.spec.yml', specTemplate(dir)), setActive('skill.spec.yml'))}>
+              <button
+                type="button"
+                className="editor-tab add"
+                onClick={() => (session.createFile('skill.spec.yml', specTemplate(dir)), setActive('skill.spec.yml'))}
+              >
                 + skill.spec.yml
               </button>
             ) : null}
             {session.loaded ? (
-              <button type="button" className="editor-tab add" data-testid="new-eval" onClick={() => setActive(session.createFile(newEvalPath(session.files), evalTemplate(dir)).path)}>
+              <button
+                type="button"
+                className="editor-tab add"
+                data-testid="new-eval"
+                onClick={() => setActive(session.createFile(newEvalPath(session.files), evalTemplate(dir)).path)}
+              >
                 + eval
               </button>
             ) : null}
@@ -404,13 +486,28 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
             ) : null}
           </div>
           {current?.path === 'SKILL.md' && meter ? <BudgetMeter meter={meter} /> : null}
-          {current?.path.startsWith('evals/') ? <div className="editor-hint small muted">An eval (spec/SPEC.md "Evals") — completion and hover from the eval schema; Ctrl+Space for fields. Run it from the Evals view.</div> : null}
-          {current?.path === 'skill.spec.yml' ? <div className="editor-hint small muted">SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.</div> : null}
+          {current?.path.startsWith('evals/') ? (
+            <div className="editor-hint small muted">
+              An eval (spec/SPEC.md "Evals") — completion and hover from the eval schema; Ctrl+Space for fields. Run it
+              from the Evals view.
+            </div>
+          ) : null}
+          {current?.path === 'skill.spec.yml' ? (
+            <div className="editor-hint small muted">
+              SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.
+            </div>
+          ) : null}
           <div className="editor-host" ref={host} data-file={current?.path ?? ''} />
           <p className="editor-keys small muted" data-testid="editor-keys">
-            Tab indents inside the editor — <kbd>Esc</kbd> leaves it (or <kbd>Ctrl</kbd>+<kbd>M</kbd>, then Tab moves focus) · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves
+            Tab indents inside the editor — <kbd>Esc</kbd> leaves it (or <kbd>Ctrl</kbd>+<kbd>M</kbd>, then Tab moves
+            focus) · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves
           </p>
-          <Problems diagnostics={diags} files={session.files} onReveal={reveal} onFix={(d, fix) => session.applyFix(d.file, fix.edits)} />
+          <Problems
+            diagnostics={diags}
+            files={session.files}
+            onReveal={reveal}
+            onFix={(d, fix) => session.applyFix(d.file, fix.edits)}
+          />
         </section>
         <aside className="editor-side" aria-label="Previews">
           <PreviewSlot project={project} dir={dir} files={session.snapshot} />
@@ -466,13 +563,31 @@ function NewPromptInput({ onDone }: { onDone: (name: string | null) => void }) {
       }}
     >
       <span className="mono small">prompts/</span>
-      <input autoFocus value={v} aria-label="Prompt name" placeholder="name" onChange={(e) => setV(e.target.value)} onBlur={() => !v && onDone(null)} onKeyDown={(e) => e.key === 'Escape' && onDone(null)} />
+      <input
+        autoFocus
+        value={v}
+        aria-label="Prompt name"
+        placeholder="name"
+        onChange={(e) => setV(e.target.value)}
+        onBlur={() => !v && onDone(null)}
+        onKeyDown={(e) => e.key === 'Escape' && onDone(null)}
+      />
       <span className="mono small">.md</span>
     </form>
   );
 }
 
-function FileTab({ file, active, problems, onClick }: { file: FileState; active: boolean; problems: Diagnostic[]; onClick: () => void }) {
+function FileTab({
+  file,
+  active,
+  problems,
+  onClick,
+}: {
+  file: FileState;
+  active: boolean;
+  problems: Diagnostic[];
+  onClick: () => void;
+}) {
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   return (
@@ -486,19 +601,52 @@ function FileTab({ file, active, problems, onClick }: { file: FileState; active:
       onClick={onClick}
     >
       <span className="mono">{file.path}</span>
-      {errors ? <span className="tab-count fail">{errors}</span> : warnings ? <span className="tab-count warn">{warnings}</span> : null}
-      {file.conflict ? <span className="tab-flag" title="changed on disk">!</span> : null}
+      {errors ? (
+        <span className="tab-count fail">{errors}</span>
+      ) : warnings ? (
+        <span className="tab-count warn">{warnings}</span>
+      ) : null}
+      {file.conflict ? (
+        <span className="tab-flag" title="changed on disk">
+          !
+        </span>
+      ) : null}
       {file.dirty ? <span className="tab-dirty" aria-label="unsaved" /> : null}
     </button>
   );
 }
 
-function StatusBadge({ summary, loaded }: { summary: { errors: number; warnings: number; blocking: number } | undefined; loaded: boolean }) {
+function StatusBadge({
+  summary,
+  loaded,
+}: {
+  summary: { errors: number; warnings: number; blocking: number } | undefined;
+  loaded: boolean;
+}) {
   if (!loaded || !summary) return <span className="badge">checking…</span>;
-  if (summary.blocking) return <span className="badge fail" data-status="blocking">{summary.blocking} blocking</span>;
-  if (summary.errors) return <span className="badge fail" data-status="fail">{summary.errors} error{summary.errors === 1 ? '' : 's'}</span>;
-  if (summary.warnings) return <span className="badge warn" data-status="warn">{summary.warnings} warning{summary.warnings === 1 ? '' : 's'}</span>;
-  return <span className="badge pass" data-status="pass">lint passes</span>;
+  if (summary.blocking)
+    return (
+      <span className="badge fail" data-status="blocking">
+        {summary.blocking} blocking
+      </span>
+    );
+  if (summary.errors)
+    return (
+      <span className="badge fail" data-status="fail">
+        {summary.errors} error{summary.errors === 1 ? '' : 's'}
+      </span>
+    );
+  if (summary.warnings)
+    return (
+      <span className="badge warn" data-status="warn">
+        {summary.warnings} warning{summary.warnings === 1 ? '' : 's'}
+      </span>
+    );
+  return (
+    <span className="badge pass" data-status="pass">
+      lint passes
+    </span>
+  );
 }
 
 function BudgetMeter({ meter }: { meter: Meter }) {
@@ -519,19 +667,43 @@ function BudgetMeter({ meter }: { meter: Meter }) {
   };
   return (
     <div className="editor-meters" aria-label="Token budget">
-      {bar('Body', meter.bodyTokens, meter.budget, 'Estimated tokens of the compiled body (prompts inlined) against context.budget')}
-      {bar('Standing stub', meter.stubTokens, meter.standing, 'What a lazy agent keeps in every session, against context.standing (highlighted in the text)')}
-      <span className={`pill ${meter.disclosure}`}><Word word={meter.disclosure} /></span>
+      {bar(
+        'Body',
+        meter.bodyTokens,
+        meter.budget,
+        'Estimated tokens of the compiled body (prompts inlined) against context.budget',
+      )}
+      {bar(
+        'Standing stub',
+        meter.stubTokens,
+        meter.standing,
+        'What a lazy agent keeps in every session, against context.standing (highlighted in the text)',
+      )}
+      <span className={`pill ${meter.disclosure}`}>
+        <Word word={meter.disclosure} />
+      </span>
     </div>
   );
 }
 
-function Problems({ diagnostics, files, onReveal, onFix }: { diagnostics: readonly Diagnostic[]; files: ReadonlyMap<string, FileState>; onReveal: (d: Diagnostic) => void; onFix: (d: Diagnostic, fix: Diagnostic['fixes'][number]) => void }) {
+function Problems({
+  diagnostics,
+  files,
+  onReveal,
+  onFix,
+}: {
+  diagnostics: readonly Diagnostic[];
+  files: ReadonlyMap<string, FileState>;
+  onReveal: (d: Diagnostic) => void;
+  onFix: (d: Diagnostic, fix: Diagnostic['fixes'][number]) => void;
+}) {
   return (
     <div className="editor-problems" aria-label="Problems">
       <div className="editor-problems-head">
         <h3>Problems</h3>
-        <span className="muted small">{diagnostics.length ? `${diagnostics.length}` : 'none — same checks as skillsmith lint'}</span>
+        <span className="muted small">
+          {diagnostics.length ? `${diagnostics.length}` : 'none — same checks as skillsmith lint'}
+        </span>
       </div>
       <ul>
         {diagnostics.map((d, i) => (
@@ -547,7 +719,12 @@ function Problems({ diagnostics, files, onReveal, onFix }: { diagnostics: readon
               <span className="msg">{d.message.split('\n')[0]}</span>
             </button>
             {d.fixes.length && files.has(d.file) ? (
-              <button type="button" className="btn small fix-btn" title={d.fixes[0]!.title} onClick={() => onFix(d, d.fixes[0]!)}>
+              <button
+                type="button"
+                className="btn small fix-btn"
+                title={d.fixes[0]!.title}
+                onClick={() => onFix(d, d.fixes[0]!)}
+              >
                 {d.fixes[0]!.title}
               </button>
             ) : null}

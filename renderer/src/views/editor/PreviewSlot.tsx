@@ -6,6 +6,14 @@ import { PreviewPanel } from '../previews/PreviewPanel';
  * The compiled previews (the previews area's PreviewPanel) beside the editor, fed the
  * skill's current, unsaved buffers keyed by skill-relative path.
  */
-export const PreviewSlot = memo(function PreviewSlot({ project, dir, files }: { project: ProjectRef; dir: string; files: ReadonlyMap<string, string> }) {
+export const PreviewSlot = memo(function PreviewSlot({
+  project,
+  dir,
+  files,
+}: {
+  project: ProjectRef;
+  dir: string;
+  files: ReadonlyMap<string, string>;
+}) {
   return <PreviewPanel project={project} dir={dir} files={files} />;
 });

@@ -128,7 +128,13 @@ export function analyze(input: AnalyzeInput, now: () => number = () => Date.now(
   const spec = input.texts['skill.spec.yml'];
   if (spec !== undefined) out.push(...specDiagnostics(spec));
 
-  out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.startLine - b.range.startLine || a.range.startColumn - b.range.startColumn));
+  out.sort((a, b) =>
+    a.file < b.file
+      ? -1
+      : a.file > b.file
+        ? 1
+        : a.range.startLine - b.range.startLine || a.range.startColumn - b.range.startColumn,
+  );
   return {
     diagnostics: out,
     summary: {
@@ -145,7 +151,10 @@ export function analyze(input: AnalyzeInput, now: () => number = () => Date.now(
 // ---------------------------------------------------------------------------------------
 // Hard errors: the skill does not load.
 
-function loadErrorDiagnostics(error: { file: string; message: string; line?: number; column?: number; problems?: readonly string[] }, texts: Readonly<Record<string, string>>): Diagnostic[] {
+function loadErrorDiagnostics(
+  error: { file: string; message: string; line?: number; column?: number; problems?: readonly string[] },
+  texts: Readonly<Record<string, string>>,
+): Diagnostic[] {
   const file = error.file.replace(/^\.\//, '');
   const text = texts[file];
   if (file === 'skill.toml' && text !== undefined && error.problems) {
@@ -174,7 +183,17 @@ function loadErrorDiagnostics(error: { file: string; message: string; line?: num
     ];
   }
   const target = text !== undefined ? file : texts['skill.toml'] !== undefined ? 'skill.toml' : 'SKILL.md';
-  return [{ file: target, severity: 'error', code: 'load', message: formatLoadError({ kind: 'load-error', ...error }).split('\n')[0]!, range: lineRange(texts[target] ?? '', 1), blocking: false, fixes: [] }];
+  return [
+    {
+      file: target,
+      severity: 'error',
+      code: 'load',
+      message: formatLoadError({ kind: 'load-error', ...error }).split('\n')[0]!,
+      range: lineRange(texts[target] ?? '', 1),
+      blocking: false,
+      fixes: [],
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -188,7 +207,12 @@ function checkDiagnostics(c: Check, skill: Skill, texts: Readonly<Record<string,
   if (c.locations && c.locations.length > 0) {
     return c.locations.map((l) => {
       const file = l.file.replace(/^\.\//, '');
-      const range = { startLine: l.line, startColumn: l.column, endLine: l.endLine, endColumn: Math.max(l.endColumn, l.line === l.endLine ? l.column + 1 : l.endColumn) };
+      const range = {
+        startLine: l.line,
+        startColumn: l.column,
+        endLine: l.endLine,
+        endColumn: Math.max(l.endColumn, l.line === l.endLine ? l.column + 1 : l.endColumn),
+      };
       return { file, severity, code: c.id, message, range, blocking, fixes: fixesFor(c.id, file, range, texts[file]) };
     });
   }
@@ -197,11 +221,23 @@ function checkDiagnostics(c: Check, skill: Skill, texts: Readonly<Record<string,
 }
 
 /** Where a finding without a location belongs. */
-function anchorFor(id: CheckId, detail: string, skill: Skill, texts: Readonly<Record<string, string>>): [string, Range] {
+function anchorFor(
+  id: CheckId,
+  detail: string,
+  skill: Skill,
+  texts: Readonly<Record<string, string>>,
+): [string, Range] {
   const toml = texts['skill.toml'];
   if (toml !== undefined) {
     const index = tomlKeys(toml);
-    const byKey: Partial<Record<CheckId, string>> = { budget: 'context.budget', standing: 'context.standing', 'name-convention': 'skill.name', 'gate-verdict': 'targets.mode', artifacts: 'artifacts', mcp: 'mcp' };
+    const byKey: Partial<Record<CheckId, string>> = {
+      budget: 'context.budget',
+      standing: 'context.standing',
+      'name-convention': 'skill.name',
+      'gate-verdict': 'targets.mode',
+      artifacts: 'artifacts',
+      mcp: 'mcp',
+    };
     const at = locateKey(index, toml, detail) ?? (byKey[id] ? locateKey(index, toml, byKey[id]!) : undefined);
     if (at) return ['skill.toml', at];
     if (id === 'standing') {
@@ -217,7 +253,11 @@ function fixesFor(id: CheckId, file: string, range: Range, text: string | undefi
   if (id !== 'visible-text' || text === undefined) return [];
   const fixes: QuickFix[] = [{ title: 'Remove the invisible characters here', edits: [{ range, text: '' }] }];
   const all = invisibleRuns(text);
-  if (all.length > 1) fixes.push({ title: `Remove all ${all.length} invisible-character runs in ${file}`, edits: all.map((r) => ({ range: r, text: '' })) });
+  if (all.length > 1)
+    fixes.push({
+      title: `Remove all ${all.length} invisible-character runs in ${file}`,
+      edits: all.map((r) => ({ range: r, text: '' })),
+    });
   return fixes;
 }
 
@@ -275,8 +315,20 @@ function specDiagnostics(text: string): Diagnostic[] {
     return [];
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
-    const range = e.position ? tokenAt(text, e.position.line, e.position.column) : (e.field ? locateYamlField(text, e.field, e.value) : undefined) ?? lineRange(text, 1);
-    return [{ file: 'skill.spec.yml', severity: 'error', code: `spec/${e.kind}`, message: e.message, range, blocking: false, fixes: yamlQuoteFix(text, range) }];
+    const range = e.position
+      ? tokenAt(text, e.position.line, e.position.column)
+      : ((e.field ? locateYamlField(text, e.field, e.value) : undefined) ?? lineRange(text, 1));
+    return [
+      {
+        file: 'skill.spec.yml',
+        severity: 'error',
+        code: `spec/${e.kind}`,
+        message: e.message,
+        range,
+        blocking: false,
+        fixes: yamlQuoteFix(text, range),
+      },
+    ];
   }
 }
 
@@ -290,7 +342,17 @@ function yamlQuoteFix(text: string, range: Range): QuickFix[] {
   return [
     {
       title: 'Quote the value (it contains ": ")',
-      edits: [{ range: { startLine: range.startLine, startColumn: m[1]!.length + 1, endLine: range.startLine, endColumn: m[1]!.length + value.length + 1 }, text: JSON.stringify(value) }],
+      edits: [
+        {
+          range: {
+            startLine: range.startLine,
+            startColumn: m[1]!.length + 1,
+            endLine: range.startLine,
+            endColumn: m[1]!.length + value.length + 1,
+          },
+          text: JSON.stringify(value),
+        },
+      ],
     },
   ];
 }
@@ -361,7 +423,8 @@ function tokenAt(text: string, line: number, column: number): Range {
   if (l === undefined) return lineRange(text, Math.max(1, text.split(/\r?\n/).length));
   const rest = l.slice(column - 1);
   const len = /^\S+/.exec(rest)?.[0].length ?? 0;
-  if (len === 0) return { startLine: line, startColumn: Math.max(1, column - 1), endLine: line, endColumn: Math.max(column, 2) };
+  if (len === 0)
+    return { startLine: line, startColumn: Math.max(1, column - 1), endLine: line, endColumn: Math.max(column, 2) };
   return { startLine: line, startColumn: column, endLine: line, endColumn: column + len };
 }
 
@@ -380,7 +443,10 @@ export function tomlKeys(text: string): TomlKey[] {
   let table = '';
   const lines = text.split(/\r?\n/);
   // Segments split on dots outside quotes; quotes dropped.
-  const clean = (k: string) => (k.match(/"[^"]*"|'[^']*'|[^.\s"']+/g) ?? []).map((s) => s.replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1')).join('.');
+  const clean = (k: string) =>
+    (k.match(/"[^"]*"|'[^']*'|[^.\s"']+/g) ?? [])
+      .map((s) => s.replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'))
+      .join('.');
   lines.forEach((l, i) => {
     const header = /^(\s*)(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$/.exec(l);
     if (header) {
@@ -388,7 +454,9 @@ export function tomlKeys(text: string): TomlKey[] {
       keys.push({ path: table, line: i + 1, start: header[1]!.length + 1, end: l.trimEnd().length + 1, header: true });
       return;
     }
-    const kv = /^(\s*)((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=\s*/.exec(l);
+    const kv = /^(\s*)((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=\s*/.exec(
+      l,
+    );
     if (kv) {
       const path = (table ? `${table}.` : '') + clean(kv[2]!);
       const valueStart = kv[0].length + 1;

@@ -10,7 +10,10 @@ interface Request {
   readonly input: AnalyzeInput;
 }
 
-const ctx = self as unknown as { onmessage: ((e: MessageEvent<Request>) => void) | null; postMessage(m: unknown): void };
+const ctx = self as unknown as {
+  onmessage: ((e: MessageEvent<Request>) => void) | null;
+  postMessage(m: unknown): void;
+};
 
 ctx.onmessage = (e) => {
   const { seq, input } = e.data;

@@ -13,7 +13,10 @@ export class Analyzer {
   private busy = false;
   private pending: AnalyzeInput | null = null;
 
-  constructor(private readonly onResult: (a: Analysis, seq: number) => void, private readonly onError: (message: string) => void) {
+  constructor(
+    private readonly onResult: (a: Analysis, seq: number) => void,
+    private readonly onError: (message: string) => void,
+  ) {
     this.worker.onmessage = (e: MessageEvent<Reply>) => {
       this.busy = false;
       const r = e.data;

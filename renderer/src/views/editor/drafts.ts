@@ -48,7 +48,13 @@ export function draftKey(projectRoot: string, dir: string, file: string): string
  * false when the browser refuses (storage full or disabled) — the caller should then keep
  * the buffer in memory and tell the author.
  */
-export function saveDraft(projectRoot: string, dir: string, file: string, text: string, base: string | null = null): boolean {
+export function saveDraft(
+  projectRoot: string,
+  dir: string,
+  file: string,
+  text: string,
+  base: string | null = null,
+): boolean {
   const s = storage();
   if (!s) return false;
   const value: Draft & { v: 1 } = { v: 1, text, base, at: new Date().toISOString() };

@@ -43,7 +43,8 @@ export interface Stats {
 const ANALYZE_DEBOUNCE_MS = 5;
 const DRAFT_DEBOUNCE_MS = 250;
 const PREVIEW_DEBOUNCE_MS = 250;
-const EDITABLE = /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
+const EDITABLE =
+  /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
 const ORDER = (p: string) => (p === 'SKILL.md' ? 0 : p === 'skill.toml' ? 1 : p === 'skill.spec.yml' ? 2 : 3);
 
 /** Diagnostics by model URI, for the one code-action provider. */
@@ -60,7 +61,10 @@ function registerQuickFixes(): void {
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
       const suggestions = tomlCompletions(model.getValue(), position.lineNumber, position.column).map((s) => ({
         label: s.label,
-        kind: s.kind === 'table' ? monaco.languages.CompletionItemKind.Module : monaco.languages.CompletionItemKind.Property,
+        kind:
+          s.kind === 'table'
+            ? monaco.languages.CompletionItemKind.Module
+            : monaco.languages.CompletionItemKind.Property,
         insertText: s.insert,
         detail: s.kind === 'table' ? 'KSF manifest table' : 'KSF manifest key',
         range,
@@ -86,7 +90,10 @@ function registerQuickFixes(): void {
                 edits: fix.edits.map((e) => ({
                   resource: model.uri,
                   versionId: model.getVersionId(),
-                  textEdit: { range: new monaco.Range(e.range.startLine, e.range.startColumn, e.range.endLine, e.range.endColumn), text: e.text },
+                  textEdit: {
+                    range: new monaco.Range(e.range.startLine, e.range.startColumn, e.range.endLine, e.range.endColumn),
+                    text: e.text,
+                  },
                 })),
               },
             });
@@ -100,7 +107,12 @@ function registerQuickFixes(): void {
 
 export function markerOf(d: Diagnostic): editor.IMarkerData {
   return {
-    severity: d.severity === 'error' ? monaco.MarkerSeverity.Error : d.severity === 'warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Info,
+    severity:
+      d.severity === 'error'
+        ? monaco.MarkerSeverity.Error
+        : d.severity === 'warning'
+          ? monaco.MarkerSeverity.Warning
+          : monaco.MarkerSeverity.Info,
     message: d.message,
     code: d.code,
     source: d.blocking ? 'skillsmith · safety' : 'skillsmith',
@@ -232,7 +244,16 @@ export class EditorSession {
     monaco.editor.getModel(uri)?.dispose();
     const model = monaco.editor.createModel(text, languageOf(path), uri);
     model.setEOL(monaco.editor.EndOfLineSequence.LF);
-    const state: FileState = { path, model, baseText, baseVersion: diskVersion, conflict, dirty: text !== baseText || diskVersion === null, restored, viewState: null };
+    const state: FileState = {
+      path,
+      model,
+      baseText,
+      baseVersion: diskVersion,
+      conflict,
+      dirty: text !== baseText || diskVersion === null,
+      restored,
+      viewState: null,
+    };
     this.files.set(path, state);
     this.disposables.push(
       model.onDidChangeContent(() => {
@@ -276,8 +297,19 @@ export class EditorSession {
       clearDraft(this.root, this.dir, state.path);
       return;
     }
-    if (!saveDraft(this.root, this.dir, state.path, state.model.getValue(), state.baseVersion === null && state.baseText === '' ? null : state.baseText)) {
-      this.setNotice({ kind: 'error', text: `could not keep a draft of ${state.path} (browser storage is full or off) — save soon` });
+    if (
+      !saveDraft(
+        this.root,
+        this.dir,
+        state.path,
+        state.model.getValue(),
+        state.baseVersion === null && state.baseText === '' ? null : state.baseText,
+      )
+    ) {
+      this.setNotice({
+        kind: 'error',
+        text: `could not keep a draft of ${state.path} (browser storage is full or off) — save soon`,
+      });
     }
   }
 
@@ -354,10 +386,11 @@ export class EditorSession {
     // Timed to the next frame, when Monaco paints the markers.
     const answered = [...this.requestedAt].filter(([k]) => k <= seq);
     for (const [k] of answered) this.requestedAt.delete(k);
-    if (answered.length) requestAnimationFrame(() => {
-      const now = performance.now();
-      for (const [, at] of answered) this.stats.latencies.push(now - at);
-    });
+    if (answered.length)
+      requestAnimationFrame(() => {
+        const now = performance.now();
+        for (const [, at] of answered) this.stats.latencies.push(now - at);
+      });
     this.bump();
   }
 
@@ -368,7 +401,13 @@ export class EditorSession {
     if (s.conflict && !force) return 'conflict';
     const text = s.model.getValue();
     try {
-      const r = await this.api.editor.save({ dir: this.dir, file: path, text, expected: s.baseVersion, ...(force ? { force: true } : {}) });
+      const r = await this.api.editor.save({
+        dir: this.dir,
+        file: path,
+        text,
+        expected: s.baseVersion,
+        ...(force ? { force: true } : {}),
+      });
       if (r.status === 'conflict') {
         s.conflict = r.disk;
         this.bump();
@@ -396,7 +435,10 @@ export class EditorSession {
     s.model.pushStackElement();
     s.model.pushEditOperations(
       [],
-      edits.map((e) => ({ range: new monaco.Range(e.range.startLine, e.range.startColumn, e.range.endLine, e.range.endColumn), text: e.text })),
+      edits.map((e) => ({
+        range: new monaco.Range(e.range.startLine, e.range.startColumn, e.range.endLine, e.range.endColumn),
+        text: e.text,
+      })),
       () => null,
     );
     s.model.pushStackElement();
@@ -462,7 +504,11 @@ export class EditorSession {
     for (const s of this.files.values()) {
       if (!seen.has(s.path) && s.baseVersion !== null) s.conflict = { text: null, version: null };
     }
-    if (reloaded.length) this.setNotice({ kind: 'info', text: `Reloaded ${reloaded.join(', ')} — changed on disk, no unsaved edits here` });
+    if (reloaded.length)
+      this.setNotice({
+        kind: 'info',
+        text: `Reloaded ${reloaded.join(', ')} — changed on disk, no unsaved edits here`,
+      });
     this.scheduleAnalysis(0);
     this.bump();
   }

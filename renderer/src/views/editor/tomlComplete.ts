@@ -27,5 +27,7 @@ export function tomlCompletions(text: string, line: number, column: number): Tom
   const known = KNOWN_KEYS[table];
   if (!known) return [];
   const set = new Set(keys.filter((k) => !k.header && k.line !== line).map((k) => k.path));
-  return known.filter((k) => !set.has(`${table}.${k}`)).map((k) => ({ label: k, insert: `${k} = `, kind: 'key' as const }));
+  return known
+    .filter((k) => !set.has(`${table}.${k}`))
+    .map((k) => ({ label: k, insert: `${k} = `, kind: 'key' as const }));
 }

@@ -10,30 +10,57 @@ import { evalsKeys } from './EvalsView';
 import { useState } from 'react';
 
 /** One trial: the transcript (messages and tool calls), what it changed, and its assertions. */
-export function TrialPanel({ project, runId, result, baseline, index }: { project: ProjectRef; runId: string; result: EvalResultView; baseline: boolean; index: number }) {
+export function TrialPanel({
+  project,
+  runId,
+  result,
+  baseline,
+  index,
+}: {
+  project: ProjectRef;
+  runId: string;
+  result: EvalResultView;
+  baseline: boolean;
+  index: number;
+}) {
   const api = useApi();
   const ask = { runId, skill: result.skill, eval: result.eval, runner: result.runner, baseline, index };
-  const q = useQuery({ queryKey: evalsKeys.trial(project.root, JSON.stringify(ask)), queryFn: () => api.evals.trial(ask), retry: false });
+  const q = useQuery({
+    queryKey: evalsKeys.trial(project.root, JSON.stringify(ask)),
+    queryFn: () => api.evals.trial(ask),
+    retry: false,
+  });
   if (q.isError) return <ErrorState error={q.error} />;
   if (!q.data) return <Spinner label="Reading the trial" />;
   const { trial, entries, transcriptProblem, output, diff, stderr } = q.data;
   return (
     <div className="evals-trial-detail" data-testid="trial-detail">
-      <SaveAsEval project={project} skill={result.skill} name={`${result.eval}-${trial.baseline ? 'baseline-' : ''}trial-${trial.index + 1}`} text={() => evalFromTrial(trial, output)} />
+      <SaveAsEval
+        project={project}
+        skill={result.skill}
+        name={`${result.eval}-${trial.baseline ? 'baseline-' : ''}trial-${trial.index + 1}`}
+        text={() => evalFromTrial(trial, output)}
+      />
       <p className="small">
         <strong>Task:</strong> {trial.task}
-        {trial.shouldTrigger !== undefined && <span className="muted"> — should {trial.shouldTrigger ? '' : 'not '}trigger</span>}
+        {trial.shouldTrigger !== undefined && (
+          <span className="muted"> — should {trial.shouldTrigger ? '' : 'not '}trigger</span>
+        )}
       </p>
       <p className="small muted">
         {trial.outcome}
-        {trial.exitCode !== null ? ` · exit ${trial.exitCode}` : ''} · {(trial.durationMs / 1000).toFixed(1)} s · skill loaded: {trial.skillLoaded}
+        {trial.exitCode !== null ? ` · exit ${trial.exitCode}` : ''} · {(trial.durationMs / 1000).toFixed(1)} s · skill
+        loaded: {trial.skillLoaded}
         {trial.tools.length ? ` · tools: ${trial.tools.join(', ')}` : ''}
         {trial.message ? ` · ${trial.message}` : ''}
       </p>
       <ul className="evals-assertions" aria-label="Trial assertions">
         {trial.assertions.map((a, i) => (
           <li key={i} className={a.status}>
-            <span className={`label ${a.status === 'pass' ? 'ok' : a.status === 'unknown' ? 'warn' : 'bad'}`}>{a.status}</span> <code>{a.kind}</code> {a.detail}
+            <span className={`label ${a.status === 'pass' ? 'ok' : a.status === 'unknown' ? 'warn' : 'bad'}`}>
+              {a.status}
+            </span>{' '}
+            <code>{a.kind}</code> {a.detail}
           </li>
         ))}
       </ul>
@@ -58,11 +85,25 @@ export function TrialPanel({ project, runId, result, baseline, index }: { projec
           )}
         </div>
         <div>
-          <h4>Workspace diff {trial.changed.length ? <span className="muted small">({trial.changed.length} file(s))</span> : null}</h4>
+          <h4>
+            Workspace diff{' '}
+            {trial.changed.length ? <span className="muted small">({trial.changed.length} file(s))</span> : null}
+          </h4>
           {diff ? (
             <pre className="evals-diff" aria-label="Workspace diff">
               {diff.split('\n').map((l, i) => (
-                <span key={i} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : l.startsWith('@@') ? 'hunk' : ''}>
+                <span
+                  key={i}
+                  className={
+                    l.startsWith('+') && !l.startsWith('+++')
+                      ? 'add'
+                      : l.startsWith('-') && !l.startsWith('---')
+                        ? 'del'
+                        : l.startsWith('@@')
+                          ? 'hunk'
+                          : ''
+                  }
+                >
                   {l}
                   {'\n'}
                 </span>
@@ -81,7 +122,17 @@ export function TrialPanel({ project, runId, result, baseline, index }: { projec
  * "Save this as an eval" (the Playground's pattern): the trial becomes a draft eval file
  * in the editor, which writes it only when the author saves it there.
  */
-function SaveAsEval({ project, skill, name, text }: { project: ProjectRef; skill: string; name: string; text: () => string }) {
+function SaveAsEval({
+  project,
+  skill,
+  name,
+  text,
+}: {
+  project: ProjectRef;
+  skill: string;
+  name: string;
+  text: () => string;
+}) {
   const [error, setError] = useState<string | null>(null);
   const file = `evals/${name}.eval.yaml`;
   return (
@@ -92,7 +143,8 @@ function SaveAsEval({ project, skill, name, text }: { project: ProjectRef; skill
         data-testid="save-as-eval"
         title={`Open ${file} in the editor with this trial's task and what it did as the expectations`}
         onClick={() => {
-          if (!saveDraft(project.root, skill, file, text(), null)) return setError('the browser refused to keep the draft (storage full or disabled)');
+          if (!saveDraft(project.root, skill, file, text(), null))
+            return setError('the browser refused to keep the draft (storage full or disabled)');
           navigate({ view: 'editor', arg: `${skill}/${file}` });
         }}
       >
@@ -113,12 +165,17 @@ const COLOURS = ['var(--accent)', 'var(--accent-2)', 'var(--lazy)', 'var(--eager
 /** Pass rate per stored run, one line per eval × runner, each point labelled with the skill version. */
 export function HistoryChart({ project, skill }: { project: ProjectRef; skill: string }) {
   const api = useApi();
-  const q = useQuery({ queryKey: evalsKeys.history(project.root, skill), queryFn: () => api.evals.history({ skill }), retry: false });
+  const q = useQuery({
+    queryKey: evalsKeys.history(project.root, skill),
+    queryFn: () => api.evals.history({ skill }),
+    retry: false,
+  });
   const points = q.data?.points ?? [];
   const runs = [...new Set(points.map((p) => p.runId))];
   const series = new Map<string, typeof points>();
   for (const p of points) series.set(`${p.eval} · ${p.runner}`, [...(series.get(`${p.eval} · ${p.runner}`) ?? []), p]);
-  const x = (runId: string): number => LEFT + (runs.length > 1 ? ((W - LEFT - PAD) * runs.indexOf(runId)) / (runs.length - 1) : (W - LEFT - PAD) / 2);
+  const x = (runId: string): number =>
+    LEFT + (runs.length > 1 ? ((W - LEFT - PAD) * runs.indexOf(runId)) / (runs.length - 1) : (W - LEFT - PAD) / 2);
   const y = (rate: number): number => H - PAD - rate * (H - 2 * PAD);
   return (
     <section className="panel" aria-label="Pass rate history">
@@ -132,7 +189,12 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
         <p className="muted small">No stored runs yet.</p>
       ) : (
         <>
-          <svg className="evals-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Pass rate history of ${skill}`}>
+          <svg
+            className="evals-chart"
+            viewBox={`0 0 ${W} ${H}`}
+            role="img"
+            aria-label={`Pass rate history of ${skill}`}
+          >
             {[0, 0.5, 1].map((v) => (
               <g key={v}>
                 <line x1={LEFT - 8} x2={W - PAD} y1={y(v)} y2={y(v)} className="grid" />
@@ -143,10 +205,24 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
             ))}
             {[...series.entries()].map(([name, ps], i) => (
               <g key={name} style={{ color: COLOURS[i % COLOURS.length] }}>
-                <polyline fill="none" stroke="currentColor" strokeWidth={2} points={ps.map((p) => `${x(p.runId)},${y(p.passRate)}`).join(' ')} />
+                <polyline
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth={2}
+                  points={ps.map((p) => `${x(p.runId)},${y(p.passRate)}`).join(' ')}
+                />
                 {ps.map((p) =>
                   p.baselinePassRate === null ? null : (
-                    <circle key={`b-${p.runId}`} cx={x(p.runId)} cy={y(p.baselinePassRate)} r={3.5} fill="var(--panel)" stroke="currentColor" strokeWidth={1.5} className="baseline-point">
+                    <circle
+                      key={`b-${p.runId}`}
+                      cx={x(p.runId)}
+                      cy={y(p.baselinePassRate)}
+                      r={3.5}
+                      fill="var(--panel)"
+                      stroke="currentColor"
+                      strokeWidth={1.5}
+                      className="baseline-point"
+                    >
                       <title>{`${name}: ${Math.round(p.baselinePassRate * 100)}% without the skill (baseline, ${p.startedAt})`}</title>
                     </circle>
                   ),

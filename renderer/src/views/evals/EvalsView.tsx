@@ -22,7 +22,9 @@ const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.round(Math.
 /** The skill's effect, e.g. `+67% [+12%, +90%]`. */
 export function deltaText(r: Pick<EvalResultView, 'delta'>): string {
   if (!r.delta) return '';
-  return r.delta.interval ? `${signed(r.delta.value)} [${signed(r.delta.interval.low)}, ${signed(r.delta.interval.high)}]` : signed(r.delta.value);
+  return r.delta.interval
+    ? `${signed(r.delta.value)} [${signed(r.delta.interval.low)}, ${signed(r.delta.interval.high)}]`
+    : signed(r.delta.value);
 }
 
 export interface Cell {
@@ -40,7 +42,11 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
       }),
     [api, qc, project.root],
   );
-  const overview = useQuery({ queryKey: evalsKeys.overview(project.root), queryFn: () => api.evals.overview({}), retry: false });
+  const overview = useQuery({
+    queryKey: evalsKeys.overview(project.root),
+    queryFn: () => api.evals.overview({}),
+    retry: false,
+  });
   const skills = overview.data?.skills ?? [];
   const selected = skills.find((s) => s.name === arg) ?? (arg === undefined ? skills[0] : undefined) ?? null;
 
@@ -50,7 +56,8 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
         <div>
           <h2>Evals</h2>
           <p className="muted small">
-            A skill's behavioral and trigger evals run against coding agents, each trial in a fresh sandboxed workspace — with the skill and, for a baseline, without. Results and transcripts land in <code>.kitbash/evals/</code>.
+            A skill's behavioral and trigger evals run against coding agents, each trial in a fresh sandboxed workspace
+            — with the skill and, for a baseline, without. Results and transcripts land in <code>.kitbash/evals/</code>.
           </p>
         </div>
       </div>
@@ -67,7 +74,8 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
         </div>
       ) : skills.length === 0 ? (
         <EmptyState title="No evals to run" icon="◎">
-          No installed skill has an audit, behavioral or trigger eval. Add <code>evals/&lt;name&gt;.eval.yaml</code> to a skill (the editor has a template).
+          No installed skill has an audit, behavioral or trigger eval. Add <code>evals/&lt;name&gt;.eval.yaml</code> to
+          a skill (the editor has a template).
         </EmptyState>
       ) : (
         <div className="runs-grid">
@@ -76,7 +84,12 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
             <ul>
               {skills.map((s) => (
                 <li key={s.name}>
-                  <button type="button" className={`runs-skill ${s.name === selected?.name ? 'active' : ''}`} data-skill={s.name} onClick={() => navigate({ view: 'evals', arg: s.name })}>
+                  <button
+                    type="button"
+                    className={`runs-skill ${s.name === selected?.name ? 'active' : ''}`}
+                    data-skill={s.name}
+                    onClick={() => navigate({ view: 'evals', arg: s.name })}
+                  >
                     <span className="skill-name">{s.name}</span>
                     <span className="muted small">
                       {s.version} · {s.evals.length} eval{s.evals.length === 1 ? '' : 's'}
@@ -87,7 +100,15 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
               ))}
             </ul>
           </nav>
-          <div className="runs-main">{selected ? <SkillEvals key={selected.name} project={project} overview={overview.data} skill={selected} /> : <EmptyState title="No such skill">No installed skill with evals is named <code>{arg}</code>.</EmptyState>}</div>
+          <div className="runs-main">
+            {selected ? (
+              <SkillEvals key={selected.name} project={project} overview={overview.data} skill={selected} />
+            ) : (
+              <EmptyState title="No such skill">
+                No installed skill with evals is named <code>{arg}</code>.
+              </EmptyState>
+            )}
+          </div>
         </div>
       )}
     </main>
@@ -100,7 +121,11 @@ type SkillRow = EvalsOverview['skills'][number];
 export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill: string }) {
   const api = useApi();
   const qc = useQueryClient();
-  const overview = useQuery({ queryKey: evalsKeys.overview(project.root), queryFn: () => api.evals.overview({}), retry: false });
+  const overview = useQuery({
+    queryKey: evalsKeys.overview(project.root),
+    queryFn: () => api.evals.overview({}),
+    retry: false,
+  });
   const [refusal, setRefusal] = useState<string | null>(null);
   const start = useMutation({
     mutationFn: () => api.evals.start({ skills: [skill], baseline: true }),
@@ -114,7 +139,14 @@ export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill:
   if (!entry) return null;
   const why = entry.refused ?? refusal;
   return (
-    <button type="button" className="btn" disabled={entry.refused !== null || start.isPending} title={why ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`} onClick={() => start.mutate()} data-testid="editor-run-evals">
+    <button
+      type="button"
+      className="btn"
+      disabled={entry.refused !== null || start.isPending}
+      title={why ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
+      onClick={() => start.mutate()}
+      data-testid="editor-run-evals"
+    >
       Run evals{refusal ? ' — refused' : ''}
     </button>
   );
@@ -132,7 +164,13 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
   const [picked, setPicked] = useState<{ eval: string; runner: string } | null>(null);
 
   const start = useMutation({
-    mutationFn: () => api.evals.start({ skills: [skill.name], baseline, ...(runner ? { runner } : {}), ...(repeat ? { repeat: Number(repeat) } : {}) }),
+    mutationFn: () =>
+      api.evals.start({
+        skills: [skill.name],
+        baseline,
+        ...(runner ? { runner } : {}),
+        ...(repeat ? { repeat: Number(repeat) } : {}),
+      }),
     onSuccess: (a) => {
       if (a.ok) setRunId(a.runId);
     },
@@ -156,7 +194,8 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
   // Cells: this run's results over the newest stored ones.
   const cells = useMemo(() => {
     const m = new Map<string, Cell>();
-    for (const l of overview.latest) if (l.result.skill === skill.name) m.set(`${l.result.eval}\0${l.result.runner}`, l);
+    for (const l of overview.latest)
+      if (l.result.skill === skill.name) m.set(`${l.result.eval}\0${l.result.runner}`, l);
     for (const r of progress?.results ?? []) m.set(`${r.eval}\0${r.runner}`, { runId: progress!.runId, result: r });
     return m;
   }, [overview.latest, progress, skill.name]);
@@ -185,7 +224,9 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
             <label>
               <span className="small muted">Runner</span>
               <select aria-label="Runner" value={runner} onChange={(e) => setRunner(e.target.value)} disabled={running}>
-                {configured.length > 0 && <option value="">each configured runner ({configured.map((r) => r.id).join(', ')})</option>}
+                {configured.length > 0 && (
+                  <option value="">each configured runner ({configured.map((r) => r.id).join(', ')})</option>
+                )}
                 {overview.runners.map((r) => (
                   <option key={r.id} value={r.id}>
                     {r.id} — {r.preset && !r.configured ? 'preset, ' : ''}
@@ -196,10 +237,26 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
             </label>
             <label>
               <span className="small muted">Trials (repeat)</span>
-              <input className="evals-repeat" aria-label="Repeat" type="number" min={1} max={100} placeholder="per file" value={repeat} onChange={(e) => setRepeat(e.target.value)} disabled={running} />
+              <input
+                className="evals-repeat"
+                aria-label="Repeat"
+                type="number"
+                min={1}
+                max={100}
+                placeholder="per file"
+                value={repeat}
+                onChange={(e) => setRepeat(e.target.value)}
+                disabled={running}
+              />
             </label>
             <label className="evals-check">
-              <input type="checkbox" checked={baseline} onChange={(e) => setBaseline(e.target.checked)} disabled={running} /> baseline (without the skill)
+              <input
+                type="checkbox"
+                checked={baseline}
+                onChange={(e) => setBaseline(e.target.checked)}
+                disabled={running}
+              />{' '}
+              baseline (without the skill)
             </label>
             {running ? (
               <button type="button" className="btn danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
@@ -220,11 +277,26 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
         {start.isError && <ErrorState error={start.error} />}
         {progress && (
           <div className="evals-progress" data-testid="evals-progress" aria-live="polite">
-            <div className="meter" role="progressbar" aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done}>
-              <div className="meter-fill" style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }} />
+            <div
+              className="meter"
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={progress.total}
+              aria-valuenow={progress.done}
+            >
+              <div
+                className="meter-fill"
+                style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }}
+              />
             </div>
             <span className="small muted">
-              {progress.state === 'running' ? `trial ${progress.done} of ${progress.total}` : progress.cancelled ? `cancelled after ${progress.done} of ${progress.total} trials` : progress.state === 'failed' ? `failed: ${progress.message ?? ''}` : `done — ${progress.done} trial(s)`}
+              {progress.state === 'running'
+                ? `trial ${progress.done} of ${progress.total}`
+                : progress.cancelled
+                  ? `cancelled after ${progress.done} of ${progress.total} trials`
+                  : progress.state === 'failed'
+                    ? `failed: ${progress.message ?? ''}`
+                    : `done — ${progress.done} trial(s)`}
             </span>
             {progress.problems.map((p) => (
               <div key={p} className="banner error small">
@@ -261,7 +333,12 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
                   return (
                     <td key={id}>
                       {c ? (
-                        <button type="button" className={`evals-cell ${c.result.passed ? 'pass' : 'fail'} ${on ? 'active' : ''}`} data-cell={`${e.name}/${id}`} onClick={() => setPicked({ eval: e.name, runner: id })}>
+                        <button
+                          type="button"
+                          className={`evals-cell ${c.result.passed ? 'pass' : 'fail'} ${on ? 'active' : ''}`}
+                          data-cell={`${e.name}/${id}`}
+                          onClick={() => setPicked({ eval: e.name, runner: id })}
+                        >
                           <strong>
                             {c.result.passed ? '✓' : '✗'} {pct(c.result.passRate)}
                           </strong>
@@ -271,7 +348,11 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
                               baseline {pct(c.result.baselinePassRate)} · effect {deltaText(c.result)}
                             </span>
                           )}
-                          <span className="small muted">{c.result.trigger ? `precision ${pct(c.result.trigger.precision)} · recall ${pct(c.result.trigger.recall)}` : `triggered ${pct(c.result.triggeredRate)}`}</span>
+                          <span className="small muted">
+                            {c.result.trigger
+                              ? `precision ${pct(c.result.trigger.precision)} · recall ${pct(c.result.trigger.recall)}`
+                              : `triggered ${pct(c.result.triggeredRate)}`}
+                          </span>
                         </button>
                       ) : (
                         <span className="muted small">not run</span>
@@ -284,7 +365,9 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
           </tbody>
         </table>
       </section>
-      {pickedCell && <CellDetail key={`${pickedCell.runId}/${picked!.eval}/${picked!.runner}`} project={project} cell={pickedCell} />}
+      {pickedCell && (
+        <CellDetail key={`${pickedCell.runId}/${picked!.eval}/${picked!.runner}`} project={project} cell={pickedCell} />
+      )}
       <HistoryChart project={project} skill={skill.name} />
     </>
   );
@@ -292,7 +375,9 @@ function SkillEvals({ project, overview, skill }: { project: ProjectRef; overvie
 
 function CellDetail({ project, cell }: { project: ProjectRef; cell: Cell }) {
   const r = cell.result;
-  const [trial, setTrial] = useState<{ baseline: boolean; index: number } | null>(r.trialResults[0] ? { baseline: r.trialResults[0].baseline, index: r.trialResults[0].index } : null);
+  const [trial, setTrial] = useState<{ baseline: boolean; index: number } | null>(
+    r.trialResults[0] ? { baseline: r.trialResults[0].baseline, index: r.trialResults[0].index } : null,
+  );
   return (
     <section className="panel" aria-label="Eval result">
       <div className="panel-head">
@@ -307,7 +392,10 @@ function CellDetail({ project, cell }: { project: ProjectRef; cell: Cell }) {
       <ul className="evals-assertions" aria-label="Assertions">
         {r.assertions.map((a, i) => (
           <li key={i} className={a.status}>
-            <span className={`label ${a.status === 'pass' ? 'ok' : a.status === 'unknown' ? 'warn' : 'bad'}`}>{a.status}</span> <code>{a.kind}</code> {a.detail}
+            <span className={`label ${a.status === 'pass' ? 'ok' : a.status === 'unknown' ? 'warn' : 'bad'}`}>
+              {a.status}
+            </span>{' '}
+            <code>{a.kind}</code> {a.detail}
           </li>
         ))}
       </ul>
@@ -322,11 +410,14 @@ function CellDetail({ project, cell }: { project: ProjectRef; cell: Cell }) {
             onClick={() => setTrial({ baseline: t.baseline, index: t.index })}
             title={t.task}
           >
-            {t.baseline ? 'baseline' : 'skill'} {t.index + 1} · {t.passed ? 'pass' : t.outcome === 'completed' ? 'fail' : t.outcome}
+            {t.baseline ? 'baseline' : 'skill'} {t.index + 1} ·{' '}
+            {t.passed ? 'pass' : t.outcome === 'completed' ? 'fail' : t.outcome}
           </button>
         ))}
       </div>
-      {trial && <TrialPanel project={project} runId={cell.runId} result={r} baseline={trial.baseline} index={trial.index} />}
+      {trial && (
+        <TrialPanel project={project} runId={cell.runId} result={r} baseline={trial.baseline} index={trial.index} />
+      )}
     </section>
   );
 }

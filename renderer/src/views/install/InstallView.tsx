@@ -1,7 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
-import type { ApplyUpdateResult, ApproveResult, ReviewView, UpdateCheck } from '../../../../shared/ipc/channels/install';
+import type {
+  ApplyUpdateResult,
+  ApproveResult,
+  ReviewView,
+  UpdateCheck,
+} from '../../../../shared/ipc/channels/install';
 import { useApi } from '../../api/context';
 import { keys, useAppInfo, useDashboard } from '../../queries';
 import { navigate } from '../../route';
@@ -12,7 +17,17 @@ import { useDraft } from './draft';
 import { sourceOf, type Draft, type SourceKind } from './source';
 import './install.css';
 
-function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Partial<Draft>) => void; busy: boolean; onReview: (source: string) => void }) {
+function SourceForm({
+  draft,
+  set,
+  busy,
+  onReview,
+}: {
+  draft: Draft;
+  set: (d: Partial<Draft>) => void;
+  busy: boolean;
+  onReview: (source: string) => void;
+}) {
   const api = useApi();
   const info = useAppInfo();
   const canPick = info.data?.capabilities.pickFolder === true;
@@ -38,14 +53,28 @@ function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Par
       </div>
       <div className="segmented inst-kinds" role="tablist" aria-label="Kind of source">
         {tabs.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={draft.kind === t.id} className={draft.kind === t.id ? 'active' : ''} onClick={() => set({ kind: t.id })}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={draft.kind === t.id}
+            className={draft.kind === t.id ? 'active' : ''}
+            onClick={() => set({ kind: t.id })}
+          >
             {t.label}
           </button>
         ))}
       </div>
       {draft.kind === 'folder' && (
         <div className="inst-fields">
-          <SourceField label="Folder with SKILL.md" aria="Folder path" value={draft.folder} placeholder="/path/to/skill or ./relative/to/project" onChange={(v) => set({ folder: v })} grow />
+          <SourceField
+            label="Folder with SKILL.md"
+            aria="Folder path"
+            value={draft.folder}
+            placeholder="/path/to/skill or ./relative/to/project"
+            onChange={(v) => set({ folder: v })}
+            grow
+          />
           {canPick && (
             <button
               type="button"
@@ -65,17 +94,47 @@ function SourceForm({ draft, set, busy, onReview }: { draft: Draft; set: (d: Par
       )}
       {draft.kind === 'git' && (
         <div className="inst-fields">
-          <SourceField label="Repository URL" aria="Git URL" value={draft.gitUrl} placeholder="https://…/repo.git, git@host:org/repo.git, file:///…/repo.git" onChange={(v) => set({ gitUrl: v })} grow />
-          <SourceField label="Ref" aria="Git ref" value={draft.gitRef} placeholder="tag, branch or commit" onChange={(v) => set({ gitRef: v })} short />
-          <SourceField label="Path in repository" aria="Path in repository" value={draft.gitPath} placeholder="skills/name" onChange={(v) => set({ gitPath: v })} short />
+          <SourceField
+            label="Repository URL"
+            aria="Git URL"
+            value={draft.gitUrl}
+            placeholder="https://…/repo.git, git@host:org/repo.git, file:///…/repo.git"
+            onChange={(v) => set({ gitUrl: v })}
+            grow
+          />
+          <SourceField
+            label="Ref"
+            aria="Git ref"
+            value={draft.gitRef}
+            placeholder="tag, branch or commit"
+            onChange={(v) => set({ gitRef: v })}
+            short
+          />
+          <SourceField
+            label="Path in repository"
+            aria="Path in repository"
+            value={draft.gitPath}
+            placeholder="skills/name"
+            onChange={(v) => set({ gitPath: v })}
+            short
+          />
         </div>
       )}
       {draft.kind === 'github' && (
         <div className="inst-fields">
-          <SourceField label="GitHub source" aria="GitHub source" value={draft.github} placeholder="gh:owner/repo/path/to/skill@ref" onChange={(v) => set({ github: v })} grow />
+          <SourceField
+            label="GitHub source"
+            aria="GitHub source"
+            value={draft.github}
+            placeholder="gh:owner/repo/path/to/skill@ref"
+            onChange={(v) => set({ github: v })}
+            grow
+          />
         </div>
       )}
-      {pickError !== null && <ErrorLine error={pickError} origin="app.pickFolder" onDismiss={() => setPickError(null)} />}
+      {pickError !== null && (
+        <ErrorLine error={pickError} origin="app.pickFolder" onDismiss={() => setPickError(null)} />
+      )}
       <div className="inst-source-foot">
         <span className="muted small">
           source: <code data-field="composed-source">{source || '—'}</code>
@@ -115,7 +174,11 @@ function InstalledList({ project }: { project: ProjectRef }) {
               >
                 Update…
               </button>
-              <button type="button" className="btn" onClick={() => navigate({ view: 'install', arg: `remove:${s.dir}` })}>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => navigate({ view: 'install', arg: `remove:${s.dir}` })}
+              >
                 Remove…
               </button>
             </span>
@@ -178,17 +241,32 @@ function InstallFlow({ project }: { project: ProjectRef }) {
   const busy = begin.isPending || approve.isPending || list.isPending;
   const progress = useProgress(pid, busy);
 
-  const progressLine = <ProgressLine progress={progress} fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'} />;
-  const installedAlready = begin.isError ? /^install: ([a-z0-9][a-z0-9-]*) is already installed/.exec(begin.error.message)?.[1] : undefined;
+  const progressLine = (
+    <ProgressLine
+      progress={progress}
+      fallback={approve.isPending ? 'checking the source and installing…' : 'fetching the source…'}
+    />
+  );
+  const installedAlready = begin.isError
+    ? /^install: ([a-z0-9][a-z0-9-]*) is already installed/.exec(begin.error.message)?.[1]
+    : undefined;
   const beginError = begin.isError ? (
     <>
       <ErrorLine error={begin.error} origin="install.begin" onDismiss={() => begin.reset()} />
       {installedAlready && (
         <div className="inst-actions">
-          <button type="button" className="btn" onClick={() => navigate({ view: 'install', arg: `update:${installedAlready}` })}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => navigate({ view: 'install', arg: `update:${installedAlready}` })}
+          >
             Check {installedAlready} for an update…
           </button>
-          <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install', arg: `remove:${installedAlready}` })}>
+          <button
+            type="button"
+            className="btn ghost"
+            onClick={() => navigate({ view: 'install', arg: `remove:${installedAlready}` })}
+          >
             Remove {installedAlready}…
           </button>
         </div>
@@ -268,7 +346,13 @@ function InstallFlow({ project }: { project: ProjectRef }) {
         </div>
       )}
       {review && (
-        <div className="inst-dialog" role="dialog" aria-label={`Install review of ${review.root}`} data-review-id={review.id} data-integrity={review.integrity}>
+        <div
+          className="inst-dialog"
+          role="dialog"
+          aria-label={`Install review of ${review.root}`}
+          data-review-id={review.id}
+          data-integrity={review.integrity}
+        >
           {changed && (
             <div className="inst-changed" role="alert">
               <strong>Re-reviewed.</strong> {changed.charAt(0).toUpperCase() + changed.slice(1)}
@@ -283,7 +367,11 @@ function InstallFlow({ project }: { project: ProjectRef }) {
             <button type="button" className="btn" onClick={discard} disabled={approve.isPending}>
               {review.blockers.length ? 'Close' : 'Cancel'}
             </button>
-            {review.blockers.length > 0 && <span className="inst-no-approve">Cannot be approved — blocked by {review.blockers.length} finding(s)</span>}
+            {review.blockers.length > 0 && (
+              <span className="inst-no-approve">
+                Cannot be approved — blocked by {review.blockers.length} finding(s)
+              </span>
+            )}
             {review.blockers.length === 0 && (
               <button
                 type="button"
@@ -292,11 +380,15 @@ function InstallFlow({ project }: { project: ProjectRef }) {
                 onClick={() => approve.mutate(review)}
                 title={`approves exactly ${review.integrity}`}
               >
-                {approve.isPending ? 'Installing…' : `Approve and install ${review.root}@${review.nodes[0]?.version ?? ''}`}
+                {approve.isPending
+                  ? 'Installing…'
+                  : `Approve and install ${review.root}@${review.nodes[0]?.version ?? ''}`}
               </button>
             )}
           </div>
-          {approve.isError && <ErrorLine error={approve.error} origin="install.approve" onDismiss={() => approve.reset()} />}
+          {approve.isError && (
+            <ErrorLine error={approve.error} origin="install.approve" onDismiss={() => approve.reset()} />
+          )}
           <ReviewPanel
             review={review}
             onReReview={() => {
@@ -349,7 +441,10 @@ function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
   const progress = useProgress(pid, check.isPending);
   const applying = useProgress(applyPid, apply.isPending);
   const review = result?.status === 'changed' ? result.review : null;
-  useEffect(() => () => void (review && !updated && api.install.cancel({ id: review.id }).catch(() => undefined)), [api, review, updated]);
+  useEffect(
+    () => () => void (review && !updated && api.install.cancel({ id: review.id }).catch(() => undefined)),
+    [api, review, updated],
+  );
   return (
     <div className="inst-dialog" role="dialog" aria-label={`Update ${dir}`}>
       <div className="panel-head">
@@ -453,7 +548,10 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
           Back
         </button>
       </div>
-      <ProgressLine progress={progress} fallback={remove.isPending ? `removing ${dir} and compiling…` : 'planning the remove…'} />
+      <ProgressLine
+        progress={progress}
+        fallback={remove.isPending ? `removing ${dir} and compiling…` : 'planning the remove…'}
+      />
       {plan.isError && <ErrorLine error={plan.error} origin="install.planRemove" />}
       {remove.isSuccess && (
         <div className="inst-verdict done" role="status" data-verdict="removed">
@@ -477,7 +575,8 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
                 <h2>{dir} cannot be removed yet</h2>
                 <p className="inst-explain">
                   <strong>{p.dependents.join(', ')}</strong> depend
-                  {p.dependents.length === 1 ? 's' : ''} on it. Remove {p.dependents.length === 1 ? 'that skill' : 'those skills'} first.
+                  {p.dependents.length === 1 ? 's' : ''} on it. Remove{' '}
+                  {p.dependents.length === 1 ? 'that skill' : 'those skills'} first.
                 </p>
               </div>
             </div>
@@ -491,18 +590,27 @@ function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
                   Remove {p.name}
                   {p.version ? `@${p.version}` : ''}?
                 </h2>
-                <p className="inst-explain">Its folder is deleted and its pin dropped from kitbash.lock; compile then removes what it generated for it.</p>
+                <p className="inst-explain">
+                  Its folder is deleted and its pin dropped from kitbash.lock; compile then removes what it generated
+                  for it.
+                </p>
                 {p.orphans.length > 0 && (
                   <label className="inst-check">
-                    <input type="checkbox" checked={withOrphans} onChange={(e) => setWithOrphans(e.target.checked)} /> also remove {p.orphans.join(', ')} — installed only for{' '}
-                    {p.name}, nothing else needs {p.orphans.length === 1 ? 'it' : 'them'}
+                    <input type="checkbox" checked={withOrphans} onChange={(e) => setWithOrphans(e.target.checked)} />{' '}
+                    also remove {p.orphans.join(', ')} — installed only for {p.name}, nothing else needs{' '}
+                    {p.orphans.length === 1 ? 'it' : 'them'}
                   </label>
                 )}
                 <div className="inst-actions">
                   <button type="button" className="btn" onClick={() => navigate({ view: 'install' })}>
                     Keep it
                   </button>
-                  <button type="button" className="btn danger inst-remove" disabled={remove.isPending} onClick={() => remove.mutate()}>
+                  <button
+                    type="button"
+                    className="btn danger inst-remove"
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate()}
+                  >
                     {remove.isPending ? 'Removing…' : `Remove ${p.name}`}
                   </button>
                 </div>
@@ -563,7 +671,15 @@ export function InstallView({ project, arg }: { project: ProjectRef; arg?: strin
 }
 
 /** One labelled text input of the source form. */
-function SourceField(props: { label: string; aria: string; value: string; placeholder: string; onChange: (value: string) => void; grow?: boolean; short?: boolean }) {
+function SourceField(props: {
+  label: string;
+  aria: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+  grow?: boolean;
+  short?: boolean;
+}) {
   return (
     <label className={`inst-field${props.grow ? ' grow' : ''}`}>
       <span>{props.label}</span>

@@ -25,7 +25,8 @@ function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: Revie
     <>
       {declaresNothing(node.permissions) && (
         <p className="small" data-testid="declares-nothing">
-          <strong>Declares no permissions.</strong> It says what the author asked for, not what the skill does: read its files below.
+          <strong>Declares no permissions.</strong> It says what the author asked for, not what the skill does: read its
+          files below.
         </p>
       )}
       <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
@@ -39,10 +40,18 @@ function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: Revie
         </thead>
         <tbody>
           {node.permissions.map((p, i) => (
-            <tr key={p.permission} data-permission={p.permission} className={HOT.has(p.permission) && p.declared ? 'hot' : ''}>
+            <tr
+              key={p.permission}
+              data-permission={p.permission}
+              className={HOT.has(p.permission) && p.declared ? 'hot' : ''}
+            >
               <td className="mono">
                 {p.permission}
-                {HOT.has(p.permission) && p.declared && <span className="inst-hot-tag">{p.permission === 'network' ? 'reaches the network' : 'writes files'}</span>}
+                {HOT.has(p.permission) && p.declared && (
+                  <span className="inst-hot-tag">
+                    {p.permission === 'network' ? 'reaches the network' : 'writes files'}
+                  </span>
+                )}
               </td>
               <td>
                 {p.declared ? <strong>yes</strong> : <span className="muted">no</span>}
@@ -58,7 +67,8 @@ function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: Revie
                 ) : (
                   groupedHolds(holds[i]!).map((g) => (
                     <div key={g.agents.join()} className="small" data-hold={g.hold}>
-                      <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>{g.hold}</span> {g.agents.join(', ')}: <span className="muted">{g.text}</span>
+                      <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>{g.hold}</span>{' '}
+                      {g.agents.join(', ')}: <span className="muted">{g.text}</span>
                     </div>
                   ))
                 )}
@@ -75,7 +85,11 @@ function Enforcement({ p }: { p: Permission }) {
   if (!p.enforcement) return <span className="muted">not probed</span>;
   return (
     <span className="inst-enf">
-      <span className={`inst-label ${p.enforcement.label}`} data-enforcement={p.enforcement.label} title={p.enforcement.detail}>
+      <span
+        className={`inst-label ${p.enforcement.label}`}
+        data-enforcement={p.enforcement.label}
+        title={p.enforcement.detail}
+      >
         {p.enforcement.label}
       </span>
     </span>
@@ -91,10 +105,16 @@ function PermChips({ node }: { node: ReviewNodeView }) {
           <span
             key={p.permission}
             className={`inst-chip ${HOT.has(p.permission) ? 'hot' : ''}`}
-            title={p.enforcement && !HOT.has(p.permission) ? `${p.enforcement.label} in Skillsmith's runner${p.enforcement.detail ? ` — ${p.enforcement.detail}` : ''}` : undefined}
+            title={
+              p.enforcement && !HOT.has(p.permission)
+                ? `${p.enforcement.label} in Skillsmith's runner${p.enforcement.detail ? ` — ${p.enforcement.detail}` : ''}`
+                : undefined
+            }
           >
             {p.permission.replace(/^tool:/, '')}
-            {p.enforcement && !HOT.has(p.permission) && <span className={`inst-chip-enf ${p.enforcement.label}`}>{p.enforcement.label}</span>}
+            {p.enforcement && !HOT.has(p.permission) && (
+              <span className={`inst-chip-enf ${p.enforcement.label}`}>{p.enforcement.label}</span>
+            )}
           </span>
         ))}
       {declaresNothing(node.permissions) && <span className="muted small">declares no permissions</span>}
@@ -123,7 +143,9 @@ function ClosureTree({ review }: { review: ReviewView }) {
         </div>
         <div className="inst-tree-src mono small">
           {n.source.raw || '—'}
-          {n.source.canonical && n.source.canonical !== n.source.raw && <span className="muted"> → {n.source.canonical}</span>}
+          {n.source.canonical && n.source.canonical !== n.source.raw && (
+            <span className="muted"> → {n.source.canonical}</span>
+          )}
           {n.source.commit && <span className="muted"> @ {n.source.commit.slice(0, 12)}</span>}
           <span className="muted"> · {n.source.origin}</span>
         </div>
@@ -152,7 +174,17 @@ function ClosureTree({ review }: { review: ReviewView }) {
   );
 }
 
-function Findings({ title, items, kind, accept }: { title: string; items: { node: string; f: Finding }[]; kind: 'safety' | 'lint'; accept?: { reviewId: string; onAccepted: () => void } }) {
+function Findings({
+  title,
+  items,
+  kind,
+  accept,
+}: {
+  title: string;
+  items: { node: string; f: Finding }[];
+  kind: 'safety' | 'lint';
+  accept?: { reviewId: string; onAccepted: () => void };
+}) {
   if (!items.length) return null;
   return (
     <div className={`inst-findings ${kind}`}>
@@ -174,7 +206,19 @@ function Findings({ title, items, kind, accept }: { title: string; items: { node
                     Cannot be accepted: {NEVER_ACCEPTABLE.get(f.id as CheckId)}
                   </span>
                 ) : (
-                  f.locations.slice(0, 5).map((l) => <AcceptFinding key={`${l.file}:${l.line}`} reviewId={accept.reviewId} node={node} check={f.id} file={l.file} line={l.line} onAccepted={accept.onAccepted} />)
+                  f.locations
+                    .slice(0, 5)
+                    .map((l) => (
+                      <AcceptFinding
+                        key={`${l.file}:${l.line}`}
+                        reviewId={accept.reviewId}
+                        node={node}
+                        check={f.id}
+                        file={l.file}
+                        line={l.line}
+                        onAccepted={accept.onAccepted}
+                      />
+                    ))
                 )}
               </div>
             )}
@@ -192,10 +236,17 @@ function AcceptedFindings({ review }: { review: ReviewView }) {
   return (
     <section className="panel inst-accepted" aria-label="Accepted by exception">
       <h3>Accepted by a reviewed exception (kitbash.toml)</h3>
-      <p className="muted small">Each matches only this exact version: if any byte of the skill changes, the finding blocks again.</p>
+      <p className="muted small">
+        Each matches only this exact version: if any byte of the skill changes, the finding blocks again.
+      </p>
       <ul>
         {items.map(({ node, a }) => (
-          <li key={`${node}-${a.id}-${a.file}-${a.line}`} className="inst-finding warn" data-check={a.id} data-accepted="true">
+          <li
+            key={`${node}-${a.id}-${a.file}-${a.line}`}
+            className="inst-finding warn"
+            data-check={a.id}
+            data-accepted="true"
+          >
             <span className="inst-finding-mark" aria-hidden="true">
               !
             </span>
@@ -216,10 +267,13 @@ function AcceptedFindings({ review }: { review: ReviewView }) {
 
 function StandingTable({ review }: { review: ReviewView }) {
   if (!review.standing.length) {
-    if (review.agents.length === 0) return <p className="muted small">No compile targets are active, so no standing cost is added per target.</p>;
+    if (review.agents.length === 0)
+      return <p className="muted small">No compile targets are active, so no standing cost is added per target.</p>;
     return (
       <p className="small inst-warn-text" data-testid="standing-unknown">
-        Not computed: compile {review.compile?.errors.length ? `would refuse (${review.compile.errors[0]})` : 'could not be planned'}, so the cost for {review.agents.map((a) => a.agent).join(', ')} is unknown.
+        Not computed: compile{' '}
+        {review.compile?.errors.length ? `would refuse (${review.compile.errors[0]})` : 'could not be planned'}, so the
+        cost for {review.agents.map((a) => a.agent).join(', ')} is unknown.
       </p>
     );
   }
@@ -254,7 +308,15 @@ function StandingTable({ review }: { review: ReviewView }) {
   );
 }
 
-function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: ReviewView['agents']; reviewId: string }) {
+function NodeCard({
+  node,
+  agents,
+  reviewId,
+}: {
+  node: ReviewNodeView;
+  agents: ReviewView['agents'];
+  reviewId: string;
+}) {
   return (
     <section className="inst-node panel" aria-label={`Skill ${node.name}`} data-node={node.name}>
       <div className="inst-node-head">
@@ -290,7 +352,9 @@ function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: Re
         {!node.manifested && (
           <>
             <dt>manifest</dt>
-            <dd className="inst-warn-text">none (SKILL.md only) — defaults applied; the author declared no permissions or budget</dd>
+            <dd className="inst-warn-text">
+              none (SKILL.md only) — defaults applied; the author declared no permissions or budget
+            </dd>
           </>
         )}
         {node.manifest.commands.length > 0 && (
@@ -308,7 +372,9 @@ function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: Re
         {node.manifest.mcpServers.length > 0 && (
           <>
             <dt>MCP servers</dt>
-            <dd className="mono inst-warn-text">{node.manifest.mcpServers.map((s) => `${s.name} (${s.transport}: ${s.subject})`).join(', ')}</dd>
+            <dd className="mono inst-warn-text">
+              {node.manifest.mcpServers.map((s) => `${s.name} (${s.transport}: ${s.subject})`).join(', ')}
+            </dd>
           </>
         )}
         {node.requires.length > 0 && (
@@ -337,7 +403,9 @@ function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: Re
         <dt>budget</dt>
         <dd className="mono">{formatTokens(node.budget.budget)} tok</dd>
         <dt>body</dt>
-        <dd className={`mono ${node.budget.bodyTokens > node.budget.budget ? 'inst-bad-text' : ''}`}>{formatTokens(node.budget.bodyTokens)} tok</dd>
+        <dd className={`mono ${node.budget.bodyTokens > node.budget.budget ? 'inst-bad-text' : ''}`}>
+          {formatTokens(node.budget.bodyTokens)} tok
+        </dd>
         <dt>standing limit</dt>
         <dd className="mono">{formatTokens(node.budget.standing)} tok/session</dd>
         <dt>standing stub</dt>
@@ -349,7 +417,12 @@ function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: Re
           <ul className="inst-plain">
             {node.consumes.map((c) => (
               <li key={c.artifact} className="mono small">
-                {c.artifact} — {c.producedBy ? `produced by ${c.producedBy}` : <span className="inst-warn-text">no dependency produces it</span>}
+                {c.artifact} —{' '}
+                {c.producedBy ? (
+                  `produced by ${c.producedBy}`
+                ) : (
+                  <span className="inst-warn-text">no dependency produces it</span>
+                )}
               </li>
             ))}
           </ul>
@@ -369,7 +442,9 @@ function NodeCard({ node, agents, reviewId }: { node: ReviewNodeView; agents: Re
 export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' | 'update' }) {
   const root = review.nodes[0];
   const accepted = review.nodes.reduce((n, x) => n + x.accepted.length, 0);
-  const hot = review.nodes.flatMap((n) => n.permissions.filter((p) => p.declared && HOT.has(p.permission)).map((p) => `${n.name}: ${p.permission}`));
+  const hot = review.nodes.flatMap((n) =>
+    n.permissions.filter((p) => p.declared && HOT.has(p.permission)).map((p) => `${n.name}: ${p.permission}`),
+  );
   if (review.blockers.length) {
     return (
       <div className="inst-verdict blocked" role="alert" data-verdict="blocked">
@@ -388,9 +463,11 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
             ))}
           </ul>
           <p className="inst-explain">
-            Safety findings and the project's <code>[policy]</code> in <code>kitbash.toml</code> are not a question for the reviewer: there is no way to approve this review, here
-            or from the command line. Nothing has been written to the project. The skill's author has to remove what is flagged, or whoever owns the project's policy has to change
-            it — or, after reading a finding in its file, the project can accept that one finding of this exact version as a reviewed exception in <code>kitbash.toml</code>.
+            Safety findings and the project's <code>[policy]</code> in <code>kitbash.toml</code> are not a question for
+            the reviewer: there is no way to approve this review, here or from the command line. Nothing has been
+            written to the project. The skill's author has to remove what is flagged, or whoever owns the project's
+            policy has to change it — or, after reading a finding in its file, the project can accept that one finding
+            of this exact version as a reviewed exception in <code>kitbash.toml</code>.
           </p>
         </div>
       </div>
@@ -406,14 +483,16 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
           Review {root?.name}@{root?.version} before you {verb}
         </h2>
         <p className="inst-explain">
-          No safety or policy finding blocks it. {review.nodes.length > 1 ? `${review.nodes.length} skills in the closure. ` : ''}
+          No safety or policy finding blocks it.{' '}
+          {review.nodes.length > 1 ? `${review.nodes.length} skills in the closure. ` : ''}
           {review.writes.length} file(s) will be written.{' '}
           {hot.length > 0 && <strong className="inst-hot-inline">Asks for: {hot.join(', ')}. </strong>}
           <span data-testid="permission-summary">{root ? permissionSummary(root.permissions, review.agents) : ''}</span>
           {accepted > 0 && (
             <strong className="inst-hot-inline" data-testid="accepted-headline">
               {' '}
-              {accepted} blocking finding(s) accepted by a reviewed exception for exactly this version — read them below.
+              {accepted} blocking finding(s) accepted by a reviewed exception for exactly this version — read them
+              below.
             </strong>
           )}
         </p>
@@ -425,13 +504,22 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
 /** The whole review object, field for field. */
 export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReReview?: () => void }) {
   const safety = review.nodes.flatMap((n) => n.safety.map((f) => ({ node: n.name, f })));
-  const lint = review.nodes.flatMap((n) => n.lint.filter((f) => !n.safety.some((s) => s.id === f.id && s.detail === f.detail)).map((f) => ({ node: n.name, f })));
+  const lint = review.nodes.flatMap((n) =>
+    n.lint
+      .filter((f) => !n.safety.some((s) => s.id === f.id && s.detail === f.detail))
+      .map((f) => ({ node: n.name, f })),
+  );
   const policy = review.nodes.flatMap((n) => n.policy.map((p) => ({ node: n.name, p })));
   return (
     <div className="inst-review" data-review={review.root}>
       {(safety.length > 0 || policy.length > 0) && (
         <section className="panel inst-blocking" aria-label="Blocking findings">
-          <Findings title="Safety findings (blocking)" items={safety} kind="safety" {...(onReReview ? { accept: { reviewId: review.id, onAccepted: onReReview } } : {})} />
+          <Findings
+            title="Safety findings (blocking)"
+            items={safety}
+            kind="safety"
+            {...(onReReview ? { accept: { reviewId: review.id, onAccepted: onReReview } } : {})}
+          />
           {policy.length > 0 && (
             <div className="inst-findings policy">
               <h3>Policy violations (blocking)</h3>
@@ -555,7 +643,12 @@ function ChangesPanel({ review }: { review: ReviewView }) {
         </thead>
         <tbody>
           {changes.map((c) => (
-            <tr key={c.field} className={c.escalation ? 'escalation' : ''} data-field={c.field} data-escalation={c.escalation}>
+            <tr
+              key={c.field}
+              className={c.escalation ? 'escalation' : ''}
+              data-field={c.field}
+              data-escalation={c.escalation}
+            >
               <td className="mono">{c.field}</td>
               <td className="mono">{c.before || '—'}</td>
               <td className="mono">{c.after || '—'}</td>
@@ -571,7 +664,9 @@ function ChangesPanel({ review }: { review: ReviewView }) {
             {review.fileChanges.map((f) => (
               <li key={f.path} className={`inst-fc ${f.change === '+' ? 'add' : f.change === '-' ? 'del' : 'mod'}`}>
                 {f.change} {f.path}
-                {f.change === '+' && f.path.startsWith('scripts/') && <span className="inst-label escalation">new script</span>}
+                {f.change === '+' && f.path.startsWith('scripts/') && (
+                  <span className="inst-label escalation">new script</span>
+                )}
               </li>
             ))}
           </ul>
@@ -584,7 +679,15 @@ function ChangesPanel({ review }: { review: ReviewView }) {
             {d.diff.split('\n').map((line, i) => (
               <span
                 key={i}
-                className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}
+                className={
+                  line.startsWith('+') && !line.startsWith('+++')
+                    ? 'add'
+                    : line.startsWith('-') && !line.startsWith('---')
+                      ? 'del'
+                      : line.startsWith('@@')
+                        ? 'hunk'
+                        : ''
+                }
               >
                 {line}
                 {'\n'}

@@ -35,7 +35,17 @@ export function useSourcePicks(review: (source: string) => void) {
  * reviewed on its own, as any install is. Skills that do not load are shown and cannot be
  * ticked.
  */
-export function SkillChecklist({ source, skills, onReview, onCancel }: { source: string; skills: readonly SourceSkillView[]; onReview: (sources: string[]) => void; onCancel: () => void }) {
+export function SkillChecklist({
+  source,
+  skills,
+  onReview,
+  onCancel,
+}: {
+  source: string;
+  skills: readonly SourceSkillView[];
+  onReview: (sources: string[]) => void;
+  onCancel: () => void;
+}) {
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const toggle = (s: string) =>
     setPicked((prev) => {
@@ -55,7 +65,13 @@ export function SkillChecklist({ source, skills, onReview, onCancel }: { source:
         {skills.map((s) => (
           <li key={s.source} className={s.problem ? 'inst-checklist-bad' : ''}>
             <label>
-              <input type="checkbox" checked={picked.has(s.source)} disabled={s.problem !== undefined} onChange={() => toggle(s.source)} aria-label={s.name} />
+              <input
+                type="checkbox"
+                checked={picked.has(s.source)}
+                disabled={s.problem !== undefined}
+                onChange={() => toggle(s.source)}
+                aria-label={s.name}
+              />
               <span className="mono">{s.name}</span>
               <span className="muted small">{s.problem ? `cannot be installed: ${s.problem}` : s.description}</span>
             </label>

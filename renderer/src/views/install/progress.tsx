@@ -22,7 +22,10 @@ export interface ProgressState {
  * While `active`, listen for `progress` events of `id` and report them; `visible` turns
  * true only once the operation has run for more than 300 ms (quick answers never flash).
  */
-export function useProgress(id: string | null, active: boolean): { visible: boolean; state: ProgressState; elapsedMs: number } {
+export function useProgress(
+  id: string | null,
+  active: boolean,
+): { visible: boolean; state: ProgressState; elapsedMs: number } {
   const api = useApi();
   const [state, setState] = useState<ProgressState>({
     label: null,
@@ -63,7 +66,10 @@ export function ProgressLine({ progress, fallback }: { progress: ReturnType<type
       <span className="inst-progress-label">{state.label ?? fallback}</span>
       <span className="inst-progress-time mono">{(progress.elapsedMs / 1000).toFixed(1)} s</span>
       <span className="inst-progress-track" aria-hidden="true">
-        <span className={`inst-progress-fill ${pct === null ? 'indeterminate' : ''}`} style={pct === null ? undefined : { width: `${Math.max(pct, 6)}%` }} />
+        <span
+          className={`inst-progress-fill ${pct === null ? 'indeterminate' : ''}`}
+          style={pct === null ? undefined : { width: `${Math.max(pct, 6)}%` }}
+        />
       </span>
     </div>
   );

@@ -20,7 +20,12 @@ export const EMPTY: Draft = {
 
 /** The source string the engine gets for a draft. */
 export function sourceOf(d: Draft): string {
-  if (d.kind === 'folder') return d.folder.trim() === '' ? '' : d.folder.trim().startsWith('file:') ? d.folder.trim() : `file:${d.folder.trim()}`;
+  if (d.kind === 'folder')
+    return d.folder.trim() === ''
+      ? ''
+      : d.folder.trim().startsWith('file:')
+        ? d.folder.trim()
+        : `file:${d.folder.trim()}`;
   if (d.kind === 'github') {
     const v = d.github.trim();
     return v === '' ? '' : v.startsWith('gh:') ? v : `gh:${v}`;

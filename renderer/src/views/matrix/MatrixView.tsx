@@ -27,8 +27,18 @@ function parseArg(arg: string | undefined): { skill: string; target: string } | 
 /** Skills × targets: does each agent get the skill as authored, a weaker version, or nothing? */
 export function MatrixView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const snapshot = useCompileSnapshot(project.root);
-  if (snapshot.isPending) return <main className="dashboard"><p className="muted">Reading the project…</p></main>;
-  if (snapshot.isError) return <main className="dashboard"><ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} /></main>;
+  if (snapshot.isPending)
+    return (
+      <main className="dashboard">
+        <p className="muted">Reading the project…</p>
+      </main>
+    );
+  if (snapshot.isError)
+    return (
+      <main className="dashboard">
+        <ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} />
+      </main>
+    );
   return <Matrix snap={snapshot.data} open={parseArg(arg)} />;
 }
 
@@ -42,10 +52,16 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
   const gridRef = useRef<HTMLDivElement>(null);
 
   const byKey = useMemo(() => new Map(matrix.cells.map((c) => [`${c.skill}\0${c.target}`, c])), [matrix]);
-  const targets = matrix.targets.filter((t) => (targetFilter === 'all' ? true : targetFilter === 'active' ? active.targets.includes(t) : t === targetFilter));
+  const targets = matrix.targets.filter((t) =>
+    targetFilter === 'all' ? true : targetFilter === 'active' ? active.targets.includes(t) : t === targetFilter,
+  );
   const [query, setQuery] = useState('');
   const q = query.trim().toLowerCase();
-  const skills = matrix.skills.filter((s) => (!q || s.toLowerCase().includes(q)) && (status === 'all' || targets.some((t) => byKey.get(`${s}\0${t}`)?.status === status)));
+  const skills = matrix.skills.filter(
+    (s) =>
+      (!q || s.toLowerCase().includes(q)) &&
+      (status === 'all' || targets.some((t) => byKey.get(`${s}\0${t}`)?.status === status)),
+  );
   const counts = useMemo(() => {
     const n = { full: 0, degraded: 0, unsupported: 0 };
     for (const c of matrix.cells) if (targets.includes(c.target)) n[c.status]++;
@@ -84,7 +100,9 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
   if (matrix.skills.length === 0 && failures.length === 0) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills yet" actions={<AddSkillActions />}>Install or create a skill to see how each agent receives it.</EmptyState>
+        <EmptyState title="No skills yet" actions={<AddSkillActions />}>
+          Install or create a skill to see how each agent receives it.
+        </EmptyState>
       </main>
     );
   }
@@ -97,14 +115,30 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
           <div>
             <h2 id="matrix-title">Compatibility matrix</h2>
             <p className="muted small matrix-sub">
-              How each agent receives each skill. <b>Full</b>: as authored · <b>Degraded</b>: a weaker version (missing capability, eager loading…) · <b>Unsupported</b>: the agent drops or never triggers it.
+              How each agent receives each skill. <b>Full</b>: as authored · <b>Degraded</b>: a weaker version (missing
+              capability, eager loading…) · <b>Unsupported</b>: the agent drops or never triggers it.
             </p>
           </div>
           <div className="table-tools">
-            <input className="filter" type="search" placeholder="Search skills" aria-label="Search skills" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
+            <input
+              className="filter"
+              type="search"
+              placeholder="Search skills"
+              aria-label="Search skills"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              spellCheck={false}
+            />
             <div className="segmented" role="group" aria-label="Filter by status">
               {(['all', 'full', 'degraded', 'unsupported'] as const).map((s) => (
-                <button key={s} type="button" className={status === s ? 'on' : ''} aria-pressed={status === s} onClick={() => setStatus(s)} data-status-filter={s}>
+                <button
+                  key={s}
+                  type="button"
+                  className={status === s ? 'on' : ''}
+                  aria-pressed={status === s}
+                  onClick={() => setStatus(s)}
+                  data-status-filter={s}
+                >
                   {s === 'all' ? 'All' : STATUS_WORD[s]}
                   {s !== 'all' && <span className="count">{counts[s]}</span>}
                 </button>
@@ -112,7 +146,11 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
             </div>
             <label className="target-select">
               <span className="muted small">Targets</span>
-              <select value={targetFilter} onChange={(e) => setTargetFilter(e.target.value)} aria-label="Filter by target">
+              <select
+                value={targetFilter}
+                onChange={(e) => setTargetFilter(e.target.value)}
+                aria-label="Filter by target"
+              >
                 <option value="all">All {matrix.targets.length}</option>
                 <option value="active">Active in this project ({active.targets.length})</option>
                 {matrix.targets.map((t) => (
@@ -146,7 +184,9 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
               aria-rowcount={skills.length + 1}
               aria-colcount={targets.length + 1}
               ref={gridRef}
-              style={{ gridTemplateColumns: `minmax(150px, 200px) repeat(${targets.length}, minmax(${targets.length > 7 ? 72 : 120}px, 1fr))` }}
+              style={{
+                gridTemplateColumns: `minmax(150px, 200px) repeat(${targets.length}, minmax(${targets.length > 7 ? 72 : 120}px, 1fr))`,
+              }}
             >
               <div role="row" className="mrow head">
                 <div role="columnheader" className="mcorner">
@@ -155,9 +195,17 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
                 {targets.map((t) => {
                   const def = TARGETS.find((d) => d.id === t)!;
                   return (
-                    <div key={t} role="columnheader" className={`mhead ${active.targets.includes(t) ? 'active' : ''}`} title={`${def.agent} — ${def.loading}${active.targets.includes(t) ? ' — active in this project' : ''}`} data-target={t}>
+                    <div
+                      key={t}
+                      role="columnheader"
+                      className={`mhead ${active.targets.includes(t) ? 'active' : ''}`}
+                      title={`${def.agent} — ${def.loading}${active.targets.includes(t) ? ' — active in this project' : ''}`}
+                      data-target={t}
+                    >
                       <span className="mhead-id">{t}</span>
-                      <span className={`pill ${def.loading}`}><Word word={def.loading} plain /></span>
+                      <span className={`pill ${def.loading}`}>
+                        <Word word={def.loading} plain />
+                      </span>
                     </div>
                   );
                 })}
@@ -214,7 +262,9 @@ function Matrix({ snap, open }: { snap: CompileSnapshot; open: { skill: string; 
             {tip && <CellTip cell={tip} grid={gridRef.current} />}
           </div>
         )}
-        <p className="muted small matrix-keys">Arrow keys move between cells · Enter opens the explanation · Home/End jump to the row's ends.</p>
+        <p className="muted small matrix-keys">
+          Arrow keys move between cells · Enter opens the explanation · Home/End jump to the row's ends.
+        </p>
       </section>
       {open && <Explain snap={snap} skill={open.skill} target={open.target} dir={dirs[open.skill]} />}
     </main>
@@ -232,10 +282,20 @@ function CellTip({ cell, grid }: { cell: Cell; grid: HTMLElement | null }) {
     const a = el.getBoundingClientRect();
     const h = ref.current?.offsetHeight ?? 120;
     const below = a.bottom + 6 + h < window.innerHeight;
-    setPos({ left: Math.max(8, Math.min(a.left, window.innerWidth - 348)), top: below ? a.bottom + 6 : Math.max(8, a.top - 6 - h) });
+    setPos({
+      left: Math.max(8, Math.min(a.left, window.innerWidth - 348)),
+      top: below ? a.bottom + 6 : Math.max(8, a.top - 6 - h),
+    });
   }, [cell, grid]);
   return (
-    <div id="matrix-tip" role="tooltip" ref={ref} className={`matrix-tip ${cell.status}`} style={pos ? { left: pos.left, top: pos.top } : { visibility: 'hidden' }} data-testid="matrix-tip">
+    <div
+      id="matrix-tip"
+      role="tooltip"
+      ref={ref}
+      className={`matrix-tip ${cell.status}`}
+      style={pos ? { left: pos.left, top: pos.top } : { visibility: 'hidden' }}
+      data-testid="matrix-tip"
+    >
       <div className="tip-head">
         <b>{cell.skill}</b> on <b>{cell.target}</b>: <span className={`status-chip ${cell.status}`}>{cell.status}</span>
       </div>
@@ -254,7 +314,17 @@ function CellTip({ cell, grid }: { cell: Cell; grid: HTMLElement | null }) {
   );
 }
 
-function Explain({ snap, skill, target, dir }: { snap: CompileSnapshot; skill: string; target: string; dir: string | undefined }) {
+function Explain({
+  snap,
+  skill,
+  target,
+  dir,
+}: {
+  snap: CompileSnapshot;
+  skill: string;
+  target: string;
+  dir: string | undefined;
+}) {
   const x = useMemo(() => explainCell(snap, skill, target), [snap, skill, target]);
   const ref = useRef<HTMLElement>(null);
   useEffect(() => ref.current?.focus(), [skill, target]);
@@ -269,7 +339,9 @@ function Explain({ snap, skill, target, dir }: { snap: CompileSnapshot; skill: s
   if (!x) {
     return (
       <aside className="drawer" role="dialog" aria-label="Explanation">
-        <p className="muted">No skill "{skill}" or target "{target}" in this project.</p>
+        <p className="muted">
+          No skill "{skill}" or target "{target}" in this project.
+        </p>
         <button type="button" className="btn" onClick={close}>
           Close
         </button>
@@ -278,7 +350,14 @@ function Explain({ snap, skill, target, dir }: { snap: CompileSnapshot; skill: s
   }
   const t = x.target;
   return (
-    <aside className="drawer explain" role="dialog" aria-label={`${skill} on ${target}`} tabIndex={-1} ref={ref} data-testid="explain">
+    <aside
+      className="drawer explain"
+      role="dialog"
+      aria-label={`${skill} on ${target}`}
+      tabIndex={-1}
+      ref={ref}
+      data-testid="explain"
+    >
       <div className="drawer-head">
         <div>
           <h2>
@@ -334,16 +413,19 @@ function Explain({ snap, skill, target, dir }: { snap: CompileSnapshot; skill: s
           <span className="fact-k">writes</span> <span className="mono">{t.outputs.join(', ')}</span>
         </li>
         <li>
-          <span className="fact-k">capabilities</span> {t.capabilities.length ? t.capabilities.join(', ') : 'instructions only'}
+          <span className="fact-k">capabilities</span>{' '}
+          {t.capabilities.length ? t.capabilities.join(', ') : 'instructions only'}
         </li>
         <li>
-          <span className="fact-k">skill requires</span> {x.requires.length ? x.requires.join(', ') : 'nothing beyond instructions'}
+          <span className="fact-k">skill requires</span>{' '}
+          {x.requires.length ? x.requires.join(', ') : 'nothing beyond instructions'}
         </li>
         <li>
           <span className="fact-k">authored</span> {x.disclosure}
         </li>
         <li>
-          <span className="fact-k">format</span> {t.vendorDoc.title} <span className="muted">(checked {t.vendorDoc.checked})</span>
+          <span className="fact-k">format</span> {t.vendorDoc.title}{' '}
+          <span className="muted">(checked {t.vendorDoc.checked})</span>
         </li>
       </ul>
       {x.notes.length > 0 && (

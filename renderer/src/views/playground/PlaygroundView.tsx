@@ -4,7 +4,16 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { SpecFile, SpecSummary } from '../../../../shared/ipc/channels/spec';
 import { IpcError } from '../../../../shared/ipc/errors';
 import type { Decision, DecisionEvent } from '../../../../shared/skillspec/decide';
-import { checkSpecText, decideWithEvents, matchedPhraseSpans, runScenarioTests, segmentInput, type PhraseSpan, type SkillSpec, type TestRun } from '../../../../shared/skillspec/index';
+import {
+  checkSpecText,
+  decideWithEvents,
+  matchedPhraseSpans,
+  runScenarioTests,
+  segmentInput,
+  type PhraseSpan,
+  type SkillSpec,
+  type TestRun,
+} from '../../../../shared/skillspec/index';
 import type { Expectation } from '../../../../shared/skillspec/model';
 import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
@@ -70,7 +79,10 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
       <div className="play-head">
         <div>
           <h2>SkillSpec playground</h2>
-          <p className="muted small">Type what a user might say; the decision and its trace follow as you type. Nothing here runs or writes anything.</p>
+          <p className="muted small">
+            Type what a user might say; the decision and its trace follow as you type. Nothing here runs or writes
+            anything.
+          </p>
         </div>
         <SpecPicker specs={specs} current={dir} loading={list.isPending} />
       </div>
@@ -82,8 +94,16 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
         </div>
       ) : dir === undefined ? (
         specs.length === 0 ? (
-          <EmptyState title="No SkillSpec in this project" actions={<a className="btn" href="#/editor" data-action="open-editor">Open the editor</a>}>
-            None of the installed skills has a <code>{SPEC_FILE}</code>. Add one to a skill under <code>.kitbash/skills/</code> and it appears here.
+          <EmptyState
+            title="No SkillSpec in this project"
+            actions={
+              <a className="btn" href="#/editor" data-action="open-editor">
+                Open the editor
+              </a>
+            }
+          >
+            None of the installed skills has a <code>{SPEC_FILE}</code>. Add one to a skill under{' '}
+            <code>.kitbash/skills/</code> and it appears here.
           </EmptyState>
         ) : (
           <EmptyState title="Pick a skill" icon="⌁">
@@ -97,7 +117,15 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
   );
 }
 
-function SpecPicker({ specs, current, loading }: { specs: SpecSummary[]; current: string | undefined; loading: boolean }) {
+function SpecPicker({
+  specs,
+  current,
+  loading,
+}: {
+  specs: SpecSummary[];
+  current: string | undefined;
+  loading: boolean;
+}) {
   return (
     <label className="play-picker">
       <span className="muted small">Skill</span>
@@ -141,7 +169,11 @@ function useSpecDraft(root: string, dir: string): Draft | null {
 
 function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) {
   const api = useApi();
-  const file = useQuery({ queryKey: specKeys.load(project.root, dir), queryFn: () => api.spec.load({ dir }), retry: false });
+  const file = useQuery({
+    queryKey: specKeys.load(project.root, dir),
+    queryFn: () => api.spec.load({ dir }),
+    retry: false,
+  });
   const [input, setInput] = useStoredInput(project.root, dir);
   const deferred = useDeferredValue(input);
 
@@ -151,12 +183,16 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   const hasDraft = draft !== null && file.data !== undefined && draft.text !== file.data.text;
   const [parsed, setParsed] = useState<{ of: Shown; value: Parsed } | null>(null);
   useEffect(() => {
-    const data: Shown | undefined = file.data && (playDraft && hasDraft ? { ...file.data, text: draft.text, draft } : file.data);
+    const data: Shown | undefined =
+      file.data && (playDraft && hasDraft ? { ...file.data, text: draft.text, draft } : file.data);
     if (!data) return;
     const t = setTimeout(() => {
       const c = checkSpecText(data.text, data.path);
       const pos = !c.ok && c.error.position ? `:${c.error.position.line}:${c.error.position.column}` : '';
-      setParsed({ of: data, value: c.ok ? { ok: true, spec: c.spec } : { ok: false, message: c.error.message, where: `${data.path}${pos}` } });
+      setParsed({
+        of: data,
+        value: c.ok ? { ok: true, spec: c.spec } : { ok: false, message: c.error.message, where: `${data.path}${pos}` },
+      });
     }, 16);
     return () => clearTimeout(t);
   }, [file.data, playDraft, hasDraft, draft]);
@@ -174,7 +210,11 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
   if (file.isPending || !parsed) {
     return (
       <div className="panel play-loading">
-        <Spinner label="Loading the spec" /> Loading and validating <code>{dir}/{SPEC_FILE}</code>…
+        <Spinner label="Loading the spec" /> Loading and validating{' '}
+        <code>
+          {dir}/{SPEC_FILE}
+        </code>
+        …
       </div>
     );
   }
@@ -185,12 +225,25 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
     <>
       {hasDraft && (
         <label className="play-draft small">
-          <input type="checkbox" checked={playDraft} onChange={(e) => setPlayDraft(e.target.checked)} /> Play the unsaved draft from the editor ({new Date(draft.at).toLocaleTimeString()}) instead of the file on disk
+          <input type="checkbox" checked={playDraft} onChange={(e) => setPlayDraft(e.target.checked)} /> Play the
+          unsaved draft from the editor ({new Date(draft.at).toLocaleTimeString()}) instead of the file on disk
         </label>
       )}
-      <ValidationBanner file={shownFile} parsed={current} refetching={file.isFetching || (parsed.of !== file.data && !parsed.of.draft)} />
+      <ValidationBanner
+        file={shownFile}
+        parsed={current}
+        refetching={file.isFetching || (parsed.of !== file.data && !parsed.of.draft)}
+      />
       {current.ok ? (
-        <Play project={project} dir={dir} file={shownFile} spec={current.spec} input={input} deferred={deferred} setInput={setInput} />
+        <Play
+          project={project}
+          dir={dir}
+          file={shownFile}
+          spec={current.spec}
+          input={input}
+          deferred={deferred}
+          setInput={setInput}
+        />
       ) : (
         <section className="panel play-input" aria-label="Input">
           <div className="panel-head">
@@ -199,7 +252,13 @@ function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) 
               Fix {SPEC_FILE} in the editor
             </button>
           </div>
-          <textarea className="play-textarea" aria-label="What the user says" value={input} spellCheck={false} onChange={(e) => setInput(e.target.value)} />
+          <textarea
+            className="play-textarea"
+            aria-label="What the user says"
+            value={input}
+            spellCheck={false}
+            onChange={(e) => setInput(e.target.value)}
+          />
           <p className="muted small">Your input is kept; the decision comes back as soon as the spec loads again.</p>
         </section>
       )}
@@ -212,14 +271,16 @@ function ValidationBanner({ file, parsed, refetching }: { file: Shown; parsed: P
   if (!parsed.ok) {
     return (
       <div className="banner error" role="alert" data-testid="spec-error">
-        <strong>The spec does not load</strong> — {parsed.where}: {parsed.message} <span className="muted small">(SkillSpec reader)</span>
+        <strong>The spec does not load</strong> — {parsed.where}: {parsed.message}{' '}
+        <span className="muted small">(SkillSpec reader)</span>
       </div>
     );
   }
   if (file.draft) {
     return (
       <div className="play-file muted small" data-testid="playing-draft">
-        Playing the <strong>unsaved editor draft</strong> of <code>{file.path}</code> — parsed and validated here; imports and sidecars are checked when it is saved.
+        Playing the <strong>unsaved editor draft</strong> of <code>{file.path}</code> — parsed and validated here;
+        imports and sidecars are checked when it is saved.
       </div>
     );
   }
@@ -227,24 +288,38 @@ function ValidationBanner({ file, parsed, refetching }: { file: Shown; parsed: P
     const where = v.line !== undefined ? `${file.path}:${v.line}:${v.column ?? 1}` : file.path;
     return (
       <div className="banner warn-banner" role="alert" data-testid="spec-error">
-        <strong>The spec has a problem</strong> — {where}: {v.message} <span className="muted small">({v.kind}, full validation in main)</span>. The rules still play below.
+        <strong>The spec has a problem</strong> — {where}: {v.message}{' '}
+        <span className="muted small">({v.kind}, full validation in main)</span>. The rules still play below.
       </div>
     );
   }
   return (
     <div className="play-file muted small">
-      <code>{file.path}</code> · {v.routes} routes · {v.rules} rules · {v.tests} scenario tests · <span className="badge pass">valid</span>
+      <code>{file.path}</code> · {v.routes} routes · {v.rules} rules · {v.tests} scenario tests ·{' '}
+      <span className="badge pass">valid</span>
       {refetching && <Spinner label="Reloading the spec" />}
     </div>
   );
 }
 
-function Play(props: { project: ProjectRef; dir: string; file: Shown; spec: SkillSpec; input: string; deferred: string; setInput: (v: string) => void }) {
+function Play(props: {
+  project: ProjectRef;
+  dir: string;
+  file: Shown;
+  spec: SkillSpec;
+  input: string;
+  deferred: string;
+  setInput: (v: string) => void;
+}) {
   const { spec, deferred, input, setInput } = props;
   const result = useMemo(() => {
     try {
       const r = decideWithEvents(spec, deferred);
-      const spans = matchedPhraseSpans(spec, deferred, r.decision.matched_rules.map((m) => m.id));
+      const spans = matchedPhraseSpans(
+        spec,
+        deferred,
+        r.decision.matched_rules.map((m) => m.id),
+      );
       return { ok: true as const, ...r, spans };
     } catch (e) {
       return { ok: false as const, message: e instanceof Error ? e.message : String(e) };
@@ -296,7 +371,16 @@ function Highlighted({ input, spans }: { input: string; spans: PhraseSpan[] }) {
     <p className="play-echo" data-testid="highlighted-input">
       {segs.map((s, i) =>
         s.spans.length ? (
-          <mark key={i} className={s.spans.some((x) => x.source !== 'heuristic') ? 'phrase' : 'phrase heuristic'} data-rule={[...new Set(s.spans.map((x) => x.rule_id))].join(' ')} title={s.spans.map((x) => `${x.rule_id}: ${x.source === 'heuristic' ? `${x.heuristic} keyword` : x.source} "${x.phrase}"`).join('\n')}>
+          <mark
+            key={i}
+            className={s.spans.some((x) => x.source !== 'heuristic') ? 'phrase' : 'phrase heuristic'}
+            data-rule={[...new Set(s.spans.map((x) => x.rule_id))].join(' ')}
+            title={s.spans
+              .map(
+                (x) => `${x.rule_id}: ${x.source === 'heuristic' ? `${x.heuristic} keyword` : x.source} "${x.phrase}"`,
+              )
+              .join('\n')}
+          >
             {s.text}
           </mark>
         ) : (
@@ -405,7 +489,12 @@ function DecisionPanel({ spec, decision: d, spans }: { spec: SkillSpec; decision
                   <ul>
                     {e?.choices.map((c) => (
                       <li key={c.id}>
-                        {c.label} <span className="muted small">({c.id}{e.default === c.id ? ', default' : ''}{c.route ? ` → route ${c.route}` : ''})</span>
+                        {c.label}{' '}
+                        <span className="muted small">
+                          ({c.id}
+                          {e.default === c.id ? ', default' : ''}
+                          {c.route ? ` → route ${c.route}` : ''})
+                        </span>
                         {c.description && <div className="muted small">{c.description}</div>}
                       </li>
                     ))}
@@ -490,12 +579,17 @@ function Trace({ events }: { events: DecisionEvent[] }) {
       <div className="panel-head">
         <h2>Trace</h2>
         <label className="small muted">
-          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> show rules that did not match{hidden > 0 ? ` (${hidden})` : ''}
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> show rules that did not
+          match{hidden > 0 ? ` (${hidden})` : ''}
         </label>
       </div>
       <ol className="play-trace" data-testid="trace">
         {shown.map((e, i) => (
-          <li key={i} className={`ev ev-${e.event} ${e.event === 'rule_evaluated' && !e.matched ? 'dim' : ''}`} data-event={e.event}>
+          <li
+            key={i}
+            className={`ev ev-${e.event} ${e.event === 'rule_evaluated' && !e.matched ? 'dim' : ''}`}
+            data-event={e.event}
+          >
             <span className="ev-dot" aria-hidden="true" />
             <span className="ev-name mono">{e.event}</span>
             <span className="ev-detail">{eventDetail(e)}</span>
@@ -513,7 +607,13 @@ function stated(x: Expectation): Array<[string, string, keyof Decision | 'matche
   if (x.route !== null) out.push(['route', x.route, 'route']);
   if (x.route_order.length) out.push(['route_order', list(x.route_order), 'route_order']);
   if (x.plan_phases.length) out.push(['plan_phases', list(x.plan_phases), 'plan_phases']);
-  const fam = (name: string, key: keyof Decision | 'matched', incl: readonly string[], exact: readonly string[] | null, not: readonly string[]) => {
+  const fam = (
+    name: string,
+    key: keyof Decision | 'matched',
+    incl: readonly string[],
+    exact: readonly string[] | null,
+    not: readonly string[],
+  ) => {
     if (incl.length) out.push([name, `includes ${list(incl)}`, key]);
     if (exact !== null) out.push([`${name}_exact`, list(exact), key]);
     if (not.length) out.push([`not_${name}`, list(not), key]);
@@ -576,7 +676,11 @@ function ScenarioTests({ spec, onPlay }: { spec: SkillSpec; onPlay: (input: stri
       )}
       {stale && <p className="small muted">The spec changed on disk since this run — run again.</p>}
       {!r ? (
-        <p className="muted small">{spec.tests.length === 0 ? 'This spec has no scenario tests yet — save an input as one.' : `Runs each test's input through the engine and compares the decision with its expect block (${spec.tests.length} tests).`}</p>
+        <p className="muted small">
+          {spec.tests.length === 0
+            ? 'This spec has no scenario tests yet — save an input as one.'
+            : `Runs each test's input through the engine and compares the decision with its expect block (${spec.tests.length} tests).`}
+        </p>
       ) : (
         <>
           <p className="muted small">Ran in {run!.ms < 1 ? '<1' : Math.round(run!.ms)} ms.</p>
@@ -631,14 +735,32 @@ function ScenarioTests({ spec, onPlay }: { spec: SkillSpec; onPlay: (input: stri
   );
 }
 
-function SaveAsTest({ project, dir, file, spec, input, decision }: { project: ProjectRef; dir: string; file: Shown; spec: SkillSpec; input: string; decision: Decision | null }) {
+function SaveAsTest({
+  project,
+  dir,
+  file,
+  spec,
+  input,
+  decision,
+}: {
+  project: ProjectRef;
+  dir: string;
+  file: Shown;
+  spec: SkillSpec;
+  input: string;
+  decision: Decision | null;
+}) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const suggested = scenarioName(input, spec.tests.map((t) => t.name));
+  const suggested = scenarioName(
+    input,
+    spec.tests.map((t) => t.name),
+  );
   const [busy, setBusy] = useState(false);
   const save = () => {
     setError(null);
-    if (!decision || decision.input !== input) return setError('the decision is still catching up with the input — try again');
+    if (!decision || decision.input !== input)
+      return setError('the decision is still catching up with the input — try again');
     const chosen = name.trim() || suggested;
     setBusy(true);
     // Re-parsing and re-testing a large spec takes a moment: show it.
@@ -646,7 +768,8 @@ function SaveAsTest({ project, dir, file, spec, input, decision }: { project: Pr
       try {
         const r = appendScenario(file.text, { name: chosen, input, expect: expectationFrom(decision) });
         if (!r.ok) return setError(r.message);
-        if (!saveDraft(project.root, dir, SPEC_FILE, r.text, file.draft ? file.draft.base : file.text)) return setError('the browser refused to keep the draft (storage full or disabled) — nothing was changed');
+        if (!saveDraft(project.root, dir, SPEC_FILE, r.text, file.draft ? file.draft.base : file.text))
+          return setError('the browser refused to keep the draft (storage full or disabled) — nothing was changed');
         navigate({ view: 'editor', arg: dir });
       } catch (e) {
         setError(`${e instanceof Error ? e.message : String(e)} (appendScenario)`);
@@ -659,13 +782,23 @@ function SaveAsTest({ project, dir, file, spec, input, decision }: { project: Pr
     <div className="play-save">
       <h3>Save as scenario test</h3>
       <div className="play-save-row">
-        <input className="play-name" aria-label="Test name" placeholder={suggested} value={name} onChange={(e) => setName(e.target.value)} disabled={input.trim() === ''} />
+        <input
+          className="play-name"
+          aria-label="Test name"
+          placeholder={suggested}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          disabled={input.trim() === ''}
+        />
         <button type="button" className="btn" onClick={save} disabled={input.trim() === '' || busy}>
           {busy && <Spinner label="Building the new test" />}
           Open in editor as a new test
         </button>
       </div>
-      <p className="muted small">Adds this input with the decision above as its expect block to {SPEC_FILE}, as an unsaved change in the editor, where it is validated before you save it.</p>
+      <p className="muted small">
+        Adds this input with the decision above as its expect block to {SPEC_FILE}, as an unsaved change in the editor,
+        where it is validated before you save it.
+      </p>
       {error && (
         <div className="inline-error" role="alert">
           Not added: {error}

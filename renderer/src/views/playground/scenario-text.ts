@@ -47,7 +47,9 @@ function itemLines(t: NewScenario): string[] {
 }
 
 function indentItem(lines: string[], dashIndent: string, contentIndent: string): string {
-  return lines.map((l, i) => (i === 0 ? `${dashIndent}- ${l}` : l === '' ? '' : `${contentIndent}${l}`)).join('\n') + '\n';
+  return (
+    lines.map((l, i) => (i === 0 ? `${dashIndent}- ${l}` : l === '' ? '' : `${contentIndent}${l}`)).join('\n') + '\n'
+  );
 }
 
 export type AppendResult = { ok: true; text: string } | { ok: false; message: string };
@@ -55,7 +57,8 @@ export type AppendResult = { ok: true; text: string } | { ok: false; message: st
 /** `specText` with `t` appended to `tests:`; refused when the spec does not parse or the result would not validate. */
 export function appendScenario(specText: string, t: NewScenario): AppendResult {
   const doc = parseDocument(specText);
-  if (doc.errors.length) return { ok: false, message: `the spec does not parse: ${doc.errors[0]!.message.split('\n')[0]}` };
+  if (doc.errors.length)
+    return { ok: false, message: `the spec does not parse: ${doc.errors[0]!.message.split('\n')[0]}` };
   const root = doc.contents;
   if (!isMap(root)) return { ok: false, message: 'the spec is not a YAML mapping' };
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'tests');
@@ -84,7 +87,11 @@ export function appendScenario(specText: string, t: NewScenario): AppendResult {
       }
       const head = specText.slice(0, at);
       out = `${head}${head.endsWith('\n') ? '' : '\n'}${indentItem(lines, dashIndent, contentIndent)}${specText.slice(at)}`;
-    } else if (value === null || (isScalar(value) && value.value === null) || (isSeq(value) && value.items.length === 0)) {
+    } else if (
+      value === null ||
+      (isScalar(value) && value.value === null) ||
+      (isSeq(value) && value.items.length === 0)
+    ) {
       // `tests:` with nothing, or `tests: []`: the value becomes a block sequence.
       const from = value?.range ? value.range[0] : keyNode.range![1];
       const to = value?.range ? value.range[1] : keyNode.range![1];
@@ -109,6 +116,7 @@ export function appendScenario(specText: string, t: NewScenario): AppendResult {
   const run = runScenarioTests(check.spec);
   const mine = run.results.filter((r) => r.name === t.name);
   if (mine.length !== 1) return { ok: false, message: 'the new test did not land in the spec as one test' };
-  if (mine[0]!.failures.length) return { ok: false, message: `the new test would fail: ${mine[0]!.failures.join('; ')}` };
+  if (mine[0]!.failures.length)
+    return { ok: false, message: `the new test would fail: ${mine[0]!.failures.join('; ')}` };
   return { ok: true, text: out };
 }

@@ -9,7 +9,15 @@ import { useEscape } from '../../use-escape';
  * Compile, in two steps: the plan main makes from the project as saved (files to write,
  * merge, prune), then — only when the author applies it — the write, through main.
  */
-export function CompileDialog({ project, dirty, onClose }: { project: ProjectRef; dirty: boolean; onClose: () => void }) {
+export function CompileDialog({
+  project,
+  dirty,
+  onClose,
+}: {
+  project: ProjectRef;
+  dirty: boolean;
+  onClose: () => void;
+}) {
   const plan = useDiskPlan(project.root, true);
   const apply = useApplyCompile(project.root);
   const ref = useRef<HTMLDivElement>(null);
@@ -22,7 +30,14 @@ export function CompileDialog({ project, dirty, onClose }: { project: ProjectRef
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal compile-dialog" role="dialog" aria-modal="true" aria-labelledby="compile-title" tabIndex={-1} ref={ref}>
+      <div
+        className="modal compile-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="compile-title"
+        tabIndex={-1}
+        ref={ref}
+      >
         <div className="modal-head">
           <h2 id="compile-title">Compile {project.name}</h2>
           <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -31,7 +46,8 @@ export function CompileDialog({ project, dirty, onClose }: { project: ProjectRef
         </div>
         {dirty && (
           <div className="banner warn" role="status" data-testid="unsaved-note">
-            Compile writes the skills <b>as saved</b>. This skill has unsaved edits, which are not included — save first to compile them.
+            Compile writes the skills <b>as saved</b>. This skill has unsaved edits, which are not included — save first
+            to compile them.
           </div>
         )}
         {plan.isPending ? (
@@ -48,8 +64,12 @@ export function CompileDialog({ project, dirty, onClose }: { project: ProjectRef
             <PathList title="Written" paths={result.written} />
             <PathList title="Sections pruned" paths={result.rewritten} />
             <PathList title="Removed" paths={result.removed} />
-            {result.skipped.length > 0 && <PathList title="Kept" paths={result.skipped.map((s) => `${s.path} — ${s.why}`)} />}
-            {result.written.length + result.rewritten.length + result.removed.length === 0 && <p className="muted">Nothing changed: the output was already up to date.</p>}
+            {result.skipped.length > 0 && (
+              <PathList title="Kept" paths={result.skipped.map((s) => `${s.path} — ${s.why}`)} />
+            )}
+            {result.written.length + result.rewritten.length + result.removed.length === 0 && (
+              <p className="muted">Nothing changed: the output was already up to date.</p>
+            )}
           </div>
         ) : shown ? (
           <PlanView plan={shown} />
@@ -81,7 +101,11 @@ export function CompileDialog({ project, dirty, onClose }: { project: ProjectRef
               onClick={() => shown && apply.mutate(shown.digest)}
               data-testid="apply-compile"
             >
-              {apply.isPending ? 'Writing…' : pending === 0 ? 'Compile (nothing to change)' : `Write ${pending} change${pending === 1 ? '' : 's'}`}
+              {apply.isPending
+                ? 'Writing…'
+                : pending === 0
+                  ? 'Compile (nothing to change)'
+                  : `Write ${pending} change${pending === 1 ? '' : 's'}`}
             </button>
           )}
         </div>
@@ -134,7 +158,8 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
         </div>
       ) : (
         <p className="muted small">
-          {plan.compiled} skill{plan.compiled === 1 ? '' : 's'} for {plan.targets.join(', ') || 'no target'} · {same} file{same === 1 ? '' : 's'} already up to date
+          {plan.compiled} skill{plan.compiled === 1 ? '' : 's'} for {plan.targets.join(', ') || 'no target'} · {same}{' '}
+          file{same === 1 ? '' : 's'} already up to date
         </p>
       )}
       {plan.failures.length > 0 && (

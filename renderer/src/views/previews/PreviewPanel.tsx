@@ -40,12 +40,19 @@ export function PreviewPanel({ project, dir, files }: PreviewPanelProps) {
         <p className="muted">Reading the project…</p>
       ) : snapshot.isError ? (
         <p className="inline-error" role="alert">
-          Could not read the project for previews: {snapshot.error instanceof Error ? snapshot.error.message : String(snapshot.error)}
+          Could not read the project for previews:{' '}
+          {snapshot.error instanceof Error ? snapshot.error.message : String(snapshot.error)}
         </p>
       ) : (
         <LivePreviews snapshot={snapshot.data} dir={dir} files={files} />
       )}
-      {compileOpen && <CompileDialog project={project} dirty={snapshot.data ? isDirty(snapshot.data, dir, files) : false} onClose={() => setCompileOpen(false)} />}
+      {compileOpen && (
+        <CompileDialog
+          project={project}
+          dirty={snapshot.data ? isDirty(snapshot.data, dir, files) : false}
+          onClose={() => setCompileOpen(false)}
+        />
+      )}
     </section>
   );
 }
@@ -61,7 +68,15 @@ export function isDirty(snap: CompileSnapshot, dir: string, files: ReadonlyMap<s
   return false;
 }
 
-function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir: string; files: ReadonlyMap<string, string> }) {
+function LivePreviews({
+  snapshot,
+  dir,
+  files,
+}: {
+  snapshot: CompileSnapshot;
+  dir: string;
+  files: ReadonlyMap<string, string>;
+}) {
   // Typing stays responsive: the plan follows the latest buffers as soon as React is idle.
   const deferred = useDeferredValue(files);
   const [inactive, setInactive] = useState(false);
@@ -75,7 +90,8 @@ function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir
       <SkillFacts live={live} />
       {snapshot.omitted.length > 0 && (
         <div className="banner warn" role="status">
-          {snapshot.omitted.length} large file(s) were left out of the preview snapshot (e.g. {snapshot.omitted[0]}); their previews may be incomplete.
+          {snapshot.omitted.length} large file(s) were left out of the preview snapshot (e.g. {snapshot.omitted[0]});
+          their previews may be incomplete.
         </div>
       )}
       {live.loadError ? (
@@ -95,17 +111,32 @@ function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir
               <li key={e}>{e}</li>
             ))}
           </ul>
-          {live.targets.length > 0 && <span className="small">The previews below show what each target would get once this is fixed.</span>}
+          {live.targets.length > 0 && (
+            <span className="small">The previews below show what each target would get once this is fixed.</span>
+          )}
         </div>
       )}
       {live.targets.length === 0 && !live.loadError && !live.prepareError && live.plan.errors.length === 0 && (
-        <p className="muted">No target is active in this project. Add an agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) or set <code>[project].targets</code> in kitbash.toml.</p>
+        <p className="muted">
+          No target is active in this project. Add an agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) or
+          set <code>[project].targets</code> in kitbash.toml.
+        </p>
       )}
       {live.targets.length > 0 && current && (
         <>
           <div className="tabs-bar">
-            <span className="muted small">{inactive ? 'every target — dashed: not compiled in this project' : `the ${live.plan.targets.length} target(s) this project compiles for`}</span>
-            <button type="button" className="btn ghost small-toggle" aria-pressed={inactive} onClick={() => setInactive((v) => !v)} data-testid="toggle-inactive">
+            <span className="muted small">
+              {inactive
+                ? 'every target — dashed: not compiled in this project'
+                : `the ${live.plan.targets.length} target(s) this project compiles for`}
+            </span>
+            <button
+              type="button"
+              className="btn ghost small-toggle"
+              aria-pressed={inactive}
+              onClick={() => setInactive((v) => !v)}
+              data-testid="toggle-inactive"
+            >
               {inactive ? 'Only active targets' : 'Show other targets'}
             </button>
           </div>
@@ -120,7 +151,8 @@ function LivePreviews({ snapshot, dir, files }: { snapshot: CompileSnapshot; dir
 function SkillFacts({ live }: { live: ReturnType<typeof livePreview> }) {
   if (live.name === undefined) return null;
   const bodyOver = live.bodyTokens !== undefined && live.budget !== undefined && live.bodyTokens > live.budget;
-  const stubOver = live.stubTokens !== undefined && live.standingLimit !== undefined && live.stubTokens > live.standingLimit;
+  const stubOver =
+    live.stubTokens !== undefined && live.standingLimit !== undefined && live.stubTokens > live.standingLimit;
   return (
     <div className="skill-facts" data-testid="skill-facts">
       <span className="skill-facts-name">{live.name}</span>
@@ -140,7 +172,15 @@ function SkillFacts({ live }: { live: ReturnType<typeof livePreview> }) {
 
 const STATUS_MARK = { full: '●', degraded: '◐', unsupported: '○' } as const;
 
-function TargetTabs({ targets, current, onSelect }: { targets: readonly TargetPreview[]; current: string; onSelect: (id: string) => void }) {
+function TargetTabs({
+  targets,
+  current,
+  onSelect,
+}: {
+  targets: readonly TargetPreview[];
+  current: string;
+  onSelect: (id: string) => void;
+}) {
   const move = (i: number): void => {
     const next = targets[(i + targets.length) % targets.length]!;
     onSelect(next.target);
@@ -176,7 +216,9 @@ function TargetTabs({ targets, current, onSelect }: { targets: readonly TargetPr
               {STATUS_MARK[t.status]}
             </span>
             <span className="tt-id">{t.target}</span>
-            {t.files.some((f) => f.changed) && <span className="tt-dot" title="differs from disk" aria-label="differs from disk" />}
+            {t.files.some((f) => f.changed) && (
+              <span className="tt-dot" title="differs from disk" aria-label="differs from disk" />
+            )}
           </span>
           <span className="tt-cost" data-standing={t.standingTokens}>
             {formatTokens(t.standingTokens)} tok/session
@@ -189,7 +231,13 @@ function TargetTabs({ targets, current, onSelect }: { targets: readonly TargetPr
 
 function TargetDetail({ preview: t, skill }: { preview: TargetPreview; skill: string }) {
   return (
-    <div className="target-detail" role="tabpanel" id={`ppanel-${t.target}`} aria-labelledby={`ptab-${t.target}`} data-target={t.target}>
+    <div
+      className="target-detail"
+      role="tabpanel"
+      id={`ppanel-${t.target}`}
+      aria-labelledby={`ptab-${t.target}`}
+      data-target={t.target}
+    >
       <div className="td-head">
         <div>
           <span className="td-agent">{t.agent}</span>
@@ -209,13 +257,18 @@ function TargetDetail({ preview: t, skill }: { preview: TargetPreview; skill: st
       </div>
       {t.inactive && (
         <div className="banner warn" role="status" data-testid="inactive-note">
-          {t.target} is not a target of this project. This is what compile would write for it if you added <code>&quot;{t.target}&quot;</code> to <code>[project].targets</code> in kitbash.toml.
+          {t.target} is not a target of this project. This is what compile would write for it if you added{' '}
+          <code>&quot;{t.target}&quot;</code> to <code>[project].targets</code> in kitbash.toml.
         </div>
       )}
       {t.loading === 'lazy' ? (
-        <p className="muted small td-explain">Lazy: only the description stays in context; the agent loads the body when the skill is used.</p>
+        <p className="muted small td-explain">
+          Lazy: only the description stays in context; the agent loads the body when the skill is used.
+        </p>
       ) : (
-        <p className="muted small td-explain">Eager: the whole text is in context in every session, whether the skill is used or not.</p>
+        <p className="muted small td-explain">
+          Eager: the whole text is in context in every session, whether the skill is used or not.
+        </p>
       )}
       {(t.reasons.length > 0 || t.warnings.length > 0 || t.notes.length > 0) && (
         <ul className="td-notes">
@@ -270,7 +323,8 @@ function asText(content: string | Uint8Array): string | undefined {
 }
 
 function FileCard({ file, skill }: { file: PreviewFile; skill: string }) {
-  const section = file.merge === 'section' && typeof file.content === 'string' ? ownSection(file.content, skill) : undefined;
+  const section =
+    file.merge === 'section' && typeof file.content === 'string' ? ownSection(file.content, skill) : undefined;
   const [mode, setMode] = useState<'section' | 'output' | 'diff'>(section !== undefined ? 'section' : 'output');
   const text = useMemo(() => asText(file.content), [file.content]);
   const binary = text === undefined;
@@ -279,28 +333,47 @@ function FileCard({ file, skill }: { file: PreviewFile; skill: string }) {
     <article className="preview-file" data-path={file.path} data-state={state.cls}>
       <header className="pf-head">
         <span className="pf-path">{file.path}</span>
-        {file.merge && <span className="tag subtle">{file.merge === 'section' ? 'merged section' : 'settings, merged by key'}</span>}
+        {file.merge && (
+          <span className="tag subtle">{file.merge === 'section' ? 'merged section' : 'settings, merged by key'}</span>
+        )}
         {file.servedBy && <span className="tag subtle">shared .agents/skills copy</span>}
         <span className={`pf-state ${state.cls}`}>{state.word}</span>
         <span className="pf-spacer" />
         {!binary && (
           <div className="segmented" role="group" aria-label={`View of ${file.path}`}>
             {section !== undefined && (
-              <button type="button" className={mode === 'section' ? 'on' : ''} aria-pressed={mode === 'section'} onClick={() => setMode('section')}>
+              <button
+                type="button"
+                className={mode === 'section' ? 'on' : ''}
+                aria-pressed={mode === 'section'}
+                onClick={() => setMode('section')}
+              >
                 This skill
               </button>
             )}
-            <button type="button" className={mode === 'output' ? 'on' : ''} aria-pressed={mode === 'output'} onClick={() => setMode('output')}>
+            <button
+              type="button"
+              className={mode === 'output' ? 'on' : ''}
+              aria-pressed={mode === 'output'}
+              onClick={() => setMode('output')}
+            >
               {section !== undefined ? 'Whole file' : 'Output'}
             </button>
-            <button type="button" className={mode === 'diff' ? 'on' : ''} aria-pressed={mode === 'diff'} onClick={() => setMode('diff')}>
+            <button
+              type="button"
+              className={mode === 'diff' ? 'on' : ''}
+              aria-pressed={mode === 'diff'}
+              onClick={() => setMode('diff')}
+            >
               Diff vs disk
             </button>
           </div>
         )}
       </header>
       {binary ? (
-        <p className="muted small pf-binary">{(file.content as Uint8Array).length.toLocaleString('en-US')} bytes, copied as is</p>
+        <p className="muted small pf-binary">
+          {(file.content as Uint8Array).length.toLocaleString('en-US')} bytes, copied as is
+        </p>
       ) : mode === 'section' && section !== undefined ? (
         <OutputText text={section} />
       ) : mode !== 'diff' ? (
@@ -340,7 +413,8 @@ const CONTEXT = 3;
 export function hunks(lines: readonly DiffLine[]): (DiffLine | { kind: 'fold'; count: number })[] {
   const keep = new Uint8Array(lines.length);
   lines.forEach((l, i) => {
-    if (l.kind !== 'same') for (let j = Math.max(0, i - CONTEXT); j <= Math.min(lines.length - 1, i + CONTEXT); j++) keep[j] = 1;
+    if (l.kind !== 'same')
+      for (let j = Math.max(0, i - CONTEXT); j <= Math.min(lines.length - 1, i + CONTEXT); j++) keep[j] = 1;
   });
   const out: (DiffLine | { kind: 'fold'; count: number })[] = [];
   let folded = 0;
@@ -360,12 +434,18 @@ function DiffView({ before, after, absent }: { before: string; after: string; ab
   const stats = diffStats(lines);
   const [shown, setShown] = useState(400);
   useEffect(() => setShown(400), [before, after]);
-  if (stats.added === 0 && stats.removed === 0) return <p className="muted small pf-same" data-testid="diff-none">Identical to the file on disk — compile leaves it alone.</p>;
+  if (stats.added === 0 && stats.removed === 0)
+    return (
+      <p className="muted small pf-same" data-testid="diff-none">
+        Identical to the file on disk — compile leaves it alone.
+      </p>
+    );
   const parts = hunks(lines);
   return (
     <div className="pf-diff" data-testid="preview-diff" data-added={stats.added} data-removed={stats.removed}>
       <div className="diff-stats small">
-        {absent ? 'not on disk yet — compile creates it' : 'on disk → compile'}: <span className="add">+{stats.added}</span> <span className="del">−{stats.removed}</span>
+        {absent ? 'not on disk yet — compile creates it' : 'on disk → compile'}:{' '}
+        <span className="add">+{stats.added}</span> <span className="del">−{stats.removed}</span>
       </div>
       <div className="diff-lines mono">
         {parts.slice(0, shown).map((l, i) =>

@@ -10,7 +10,8 @@ import { useCompileSnapshot } from './queries';
 function savedFiles(snap: CompileSnapshot, dir: string): Map<string, string> {
   const s = snap.skills.find((x) => x.dir === dir);
   const m = new Map<string, string>();
-  for (const e of s?.entries ?? []) if (e.kind === 'file' && e.text !== undefined && /\.(md|toml|ya?ml|txt)$/.test(e.path)) m.set(e.path, e.text);
+  for (const e of s?.entries ?? [])
+    if (e.kind === 'file' && e.text !== undefined && /\.(md|toml|ya?ml|txt)$/.test(e.path)) m.set(e.path, e.text);
   return m;
 }
 
@@ -20,15 +21,27 @@ function savedFiles(snap: CompileSnapshot, dir: string): Map<string, string> {
  */
 export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const snapshot = useCompileSnapshot(project.root);
-  if (snapshot.isPending) return <main className="dashboard"><p className="muted">Reading the project…</p></main>;
-  if (snapshot.isError) return <main className="dashboard"><ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} /></main>;
+  if (snapshot.isPending)
+    return (
+      <main className="dashboard">
+        <p className="muted">Reading the project…</p>
+      </main>
+    );
+  if (snapshot.isError)
+    return (
+      <main className="dashboard">
+        <ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} />
+      </main>
+    );
   const snap = snapshot.data;
   const dirs = snap.skills.map((s) => s.dir);
   const dir = arg && dirs.includes(arg) ? arg : dirs[0];
   if (!dir) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills to preview" actions={<AddSkillActions />}>Install or create a skill; its compiled output per agent shows here.</EmptyState>
+        <EmptyState title="No skills to preview" actions={<AddSkillActions />}>
+          Install or create a skill; its compiled output per agent shows here.
+        </EmptyState>
       </main>
     );
   }
@@ -50,7 +63,12 @@ export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: stri
                   }}
                 >
                   {s.dir}
-                  {s.broken && <span className="status-mark unsupported" title={s.broken}> ○</span>}
+                  {s.broken && (
+                    <span className="status-mark unsupported" title={s.broken}>
+                      {' '}
+                      ○
+                    </span>
+                  )}
                 </a>
               </li>
             ))}
@@ -63,7 +81,10 @@ export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: stri
 }
 
 function Draft({ project, dir, saved }: { project: ProjectRef; dir: string; saved: Map<string, string> }) {
-  const paths = useMemo(() => [...saved.keys()].sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : 1)), [saved]);
+  const paths = useMemo(
+    () => [...saved.keys()].sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : 1)),
+    [saved],
+  );
   const [files, setFiles] = useState<ReadonlyMap<string, string>>(saved);
   const [tab, setTab] = useState(paths[0] ?? 'SKILL.md');
   const dirty = [...files].some(([p, t]) => saved.get(p) !== t);
@@ -76,7 +97,14 @@ function Draft({ project, dir, saved }: { project: ProjectRef; dir: string; save
         </div>
         <div className="segmented draft-tabs" role="tablist" aria-label="Skill files">
           {paths.map((p) => (
-            <button key={p} type="button" role="tab" aria-selected={p === tab} className={p === tab ? 'on' : ''} onClick={() => setTab(p)}>
+            <button
+              key={p}
+              type="button"
+              role="tab"
+              aria-selected={p === tab}
+              className={p === tab ? 'on' : ''}
+              onClick={() => setTab(p)}
+            >
               {p}
             </button>
           ))}

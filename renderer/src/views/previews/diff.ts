@@ -15,7 +15,10 @@ export function diffLines(before: string, after: string, maxEdits = 2000): DiffL
   for (let i = 0; i < pre; i++) out.push({ kind: 'same', text: a[i]!, oldNo: i + 1, newNo: i + 1 });
   const ma = a.slice(pre, a.length - suf);
   const mb = b.slice(pre, b.length - suf);
-  const mid = myers(ma, mb, maxEdits) ?? [...ma.map((t) => ({ kind: 'del' as const, text: t })), ...mb.map((t) => ({ kind: 'add' as const, text: t }))];
+  const mid = myers(ma, mb, maxEdits) ?? [
+    ...ma.map((t) => ({ kind: 'del' as const, text: t })),
+    ...mb.map((t) => ({ kind: 'add' as const, text: t })),
+  ];
   let o = pre;
   let n = pre;
   for (const d of mid) {
@@ -50,7 +53,13 @@ function myers(a: readonly string[], b: readonly string[], maxEdits: number): Di
   return undefined;
 }
 
-function backtrack(trace: Int32Array[], a: readonly string[], b: readonly string[], off: number, dEnd: number): DiffLine[] {
+function backtrack(
+  trace: Int32Array[],
+  a: readonly string[],
+  b: readonly string[],
+  off: number,
+  dEnd: number,
+): DiffLine[] {
   const out: DiffLine[] = [];
   let x = a.length;
   let y = b.length;

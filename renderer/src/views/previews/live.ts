@@ -4,7 +4,13 @@
  * make, and per target what the edited skill becomes. Pure (no IPC, no DOM): it runs in
  * tests and in the bench as it runs in the app.
  */
-import { memoryView, planCompile, type CompilePlan, type FailedSkill, type PlannedFile } from '../../../../shared/compile';
+import {
+  memoryView,
+  planCompile,
+  type CompilePlan,
+  type FailedSkill,
+  type PlannedFile,
+} from '../../../../shared/compile';
 import type { CompileSnapshot, SnapshotSkill } from '../../../../shared/ipc/channels/compile';
 import { formatLoadError } from '../../../../shared/ksf/errors';
 import { loadSkill } from '../../../../shared/ksf/load';
@@ -13,7 +19,13 @@ import { standingStub } from '../../../../shared/ksf/stub';
 import { estimateTokens } from '../../../../shared/ksf/tokens';
 import type { SkillTree, TreeEntry } from '../../../../shared/ksf/tree';
 import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../../../shared/project/config';
-import { compatibilityMatrix, matrixCell, type Cell, type Matrix, type Reason } from '../../../../shared/targets/matrix';
+import {
+  compatibilityMatrix,
+  matrixCell,
+  type Cell,
+  type Matrix,
+  type Reason,
+} from '../../../../shared/targets/matrix';
 import { standingCost } from '../../../../shared/targets/cost';
 import { listingReport, type ListingReport } from '../../../../shared/targets/listing';
 import { prepareSkill } from '../../../../shared/targets/prepare';
@@ -51,8 +63,17 @@ function walkOrder(a: string, b: string): number {
 export function skillTree(s: SnapshotSkill, buffers?: ReadonlyMap<string, string>): SkillTree {
   const entries = new Map<string, TreeEntry>();
   for (const e of s.entries) {
-    if (e.kind === 'file') entries.set(e.path, { kind: 'file', path: e.path, bytes: e.base64 !== undefined ? b64(e.base64) : encoder.encode(e.text ?? '') });
-    else entries.set(e.path, e.kind === 'dir' ? { kind: 'dir', path: e.path } : { kind: 'symlink', path: e.path, target: e.target });
+    if (e.kind === 'file')
+      entries.set(e.path, {
+        kind: 'file',
+        path: e.path,
+        bytes: e.base64 !== undefined ? b64(e.base64) : encoder.encode(e.text ?? ''),
+      });
+    else
+      entries.set(
+        e.path,
+        e.kind === 'dir' ? { kind: 'dir', path: e.path } : { kind: 'symlink', path: e.path, target: e.target },
+      );
   }
   if (buffers) {
     for (const [path, text] of buffers) {
@@ -72,7 +93,12 @@ type Loaded = { ok: true; skill: Skill } | { ok: false; failure: FailedSkill };
 function loadFrom(s: SnapshotSkill, buffers?: ReadonlyMap<string, string>): Loaded {
   if (s.broken !== null && !buffers) return { ok: false, failure: { name: s.dir, message: s.broken } };
   const r = loadSkill(skillTree(s, buffers));
-  return r.ok ? { ok: true, skill: r.value } : { ok: false, failure: { name: s.dir, message: oneLine(formatLoadError({ ...r.error, problems: [] }), r.error.problems) } };
+  return r.ok
+    ? { ok: true, skill: r.value }
+    : {
+        ok: false,
+        failure: { name: s.dir, message: oneLine(formatLoadError({ ...r.error, problems: [] }), r.error.problems) },
+      };
 }
 
 function oneLine(head: string, problems: readonly string[] | undefined): string {
@@ -104,7 +130,10 @@ function base(snap: CompileSnapshot): Base {
 }
 
 /** The project's skills and failures, with `dir` replaced by its edited version (or added, for a new skill). */
-export function projectSkills(snap: CompileSnapshot, edit?: { dir: string; files: ReadonlyMap<string, string> }): { skills: Skill[]; failures: FailedSkill[]; edited?: Loaded } {
+export function projectSkills(
+  snap: CompileSnapshot,
+  edit?: { dir: string; files: ReadonlyMap<string, string> },
+): { skills: Skill[]; failures: FailedSkill[]; edited?: Loaded } {
   const b = base(snap);
   const skills: Skill[] = [];
   const failures: FailedSkill[] = [];
@@ -114,7 +143,12 @@ export function projectSkills(snap: CompileSnapshot, edit?: { dir: string; files
   for (const dir of dirs) {
     let l: Loaded;
     if (edit && dir === edit.dir) {
-      const s = snap.skills.find((x) => x.dir === dir) ?? { dir, display: `.kitbash/skills/${dir}`, broken: null, entries: [] };
+      const s = snap.skills.find((x) => x.dir === dir) ?? {
+        dir,
+        display: `.kitbash/skills/${dir}`,
+        broken: null,
+        entries: [],
+      };
       l = editedLoad(s, edit.files);
       edited = l;
     } else l = b.loaded.get(dir)!;
@@ -191,14 +225,25 @@ function planFiles(plan: CompilePlan): Map<string, PlannedFile> {
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /** Plan the project with the edited skill's buffers and describe what each active target gets. */
-export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyMap<string, string>, options: { inactive?: boolean } = {}): LivePreview {
+export function livePreview(
+  snap: CompileSnapshot,
+  dir: string,
+  files: ReadonlyMap<string, string>,
+  options: { inactive?: boolean } = {},
+): LivePreview {
   const t0 = now();
   const b = base(snap);
   const { skills, failures, edited } = projectSkills(snap, { dir, files });
   const config = b.config.ok ? b.config.value : EMPTY_CONFIG;
   const plan = planCompile({ skills, failures, config, project: b.view });
   const planned = b.config.ok ? plan : { ...plan, errors: [b.config.message, ...plan.errors] };
-  if (!edited || !edited.ok) return { loadError: edited && !edited.ok ? edited.failure.message : `${dir}: not loaded`, plan: planned, targets: [], ms: now() - t0 };
+  if (!edited || !edited.ok)
+    return {
+      loadError: edited && !edited.ok ? edited.failure.message : `${dir}: not loaded`,
+      plan: planned,
+      targets: [],
+      ms: now() - t0,
+    };
   const skill = edited.skill;
   const m = skill.manifest;
   const facts = {
@@ -208,7 +253,15 @@ export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyM
     disclosure: m.context.disclosure,
   };
   const p = prepareSkill(skill);
-  if (!p.ok) return { ...facts, prepareError: p.message, bodyTokens: estimateTokens(skill.body), plan: planned, targets: [], ms: now() - t0 };
+  if (!p.ok)
+    return {
+      ...facts,
+      prepareError: p.message,
+      bodyTokens: estimateTokens(skill.body),
+      plan: planned,
+      targets: [],
+      ms: now() - t0,
+    };
   const prepared = p.value;
   const byPath = planFiles(plan);
   const active = TARGETS.filter((t) => plan.targets.includes(t.id));
@@ -217,7 +270,12 @@ export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyM
     // Each other target as if it were added to the project's: the same planner, one more target.
     for (const t of TARGETS) {
       if (plan.targets.includes(t.id)) continue;
-      const withIt = planCompile({ skills, failures, config: { ...config, targets: [...plan.targets, t.id] }, project: b.view });
+      const withIt = planCompile({
+        skills,
+        failures,
+        config: { ...config, targets: [...plan.targets, t.id] },
+        project: b.view,
+      });
       if (withIt.errors.length) continue;
       targets.push({ ...targetPreview(t, skill, prepared, b.view, withIt, planFiles(withIt)), inactive: true });
     }
@@ -234,7 +292,14 @@ export function livePreview(snap: CompileSnapshot, dir: string, files: ReadonlyM
   };
 }
 
-function targetPreview(t: TargetDef, skill: Skill, p: PreparedSkill, view: ProjectView, plan: CompilePlan, byPath: ReadonlyMap<string, PlannedFile>): TargetPreview {
+function targetPreview(
+  t: TargetDef,
+  skill: Skill,
+  p: PreparedSkill,
+  view: ProjectView,
+  plan: CompilePlan,
+  byPath: ReadonlyMap<string, PlannedFile>,
+): TargetPreview {
   // Emitted, graded and priced as this plan's compile would: with its active targets.
   const context = { active: TARGETS.filter((x) => plan.targets.includes(x.id)) };
   const out = t.emit(p, view, context);
@@ -252,7 +317,14 @@ function targetPreview(t: TargetDef, skill: Skill, p: PreparedSkill, view: Proje
     const content = pf ? pf.content : f.content;
     const disk = view.read(path);
     const changed = pf ? pf.changed : disk !== content;
-    return { path, content, disk, changed, ...(pf?.merge ? { merge: pf.merge } : f.merge ? { merge: 'section' as const } : {}), ...(servedBy ? { servedBy } : {}) };
+    return {
+      path,
+      content,
+      disk,
+      changed,
+      ...(pf?.merge ? { merge: pf.merge } : f.merge ? { merge: 'section' as const } : {}),
+      ...(servedBy ? { servedBy } : {}),
+    };
   });
   const mine = (s: string): boolean => s.startsWith(`${t.id}:`);
   return {
@@ -270,7 +342,10 @@ function targetPreview(t: TargetDef, skill: Skill, p: PreparedSkill, view: Proje
 }
 
 /** The compatibility matrix of the project as the snapshot has it (every target, or the given ones); `dirs`: skill name → folder. */
-export function snapshotMatrix(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): { matrix: Matrix; failures: FailedSkill[]; dirs: Record<string, string> } {
+export function snapshotMatrix(
+  snap: CompileSnapshot,
+  targets: readonly TargetDef[] = TARGETS,
+): { matrix: Matrix; failures: FailedSkill[]; dirs: Record<string, string> } {
   const b = base(snap);
   const { skills, failures } = projectSkills(snap);
   const dirs: Record<string, string> = {};
@@ -292,7 +367,9 @@ export interface Explanation {
 export function explainCell(snap: CompileSnapshot, skillName: string, targetId: string): Explanation | undefined {
   const b = base(snap);
   const t = TARGETS.find((x) => x.id === targetId);
-  const skill = [...b.loaded.values()].flatMap((l) => (l.ok && l.skill.manifest.skill.name === skillName ? [l.skill] : []))[0];
+  const skill = [...b.loaded.values()].flatMap((l) =>
+    l.ok && l.skill.manifest.skill.name === skillName ? [l.skill] : [],
+  )[0];
   if (!t || !skill) return undefined;
   const p = prepareSkill(skill);
   const cell = matrixCell(skill, p.ok ? p.value : undefined, t, b.view, p.ok ? undefined : p.message);
@@ -313,7 +390,11 @@ export function activeTargets(snap: CompileSnapshot): { targets: TargetId[]; exp
   const b = base(snap);
   const { skills, failures } = projectSkills(snap);
   const plan = planCompile({ skills, failures, config: b.config.ok ? b.config.value : EMPTY_CONFIG, project: b.view });
-  return { targets: [...plan.targets], explicit: plan.explicitTargets, ...(plan.errors.length ? { error: plan.errors[0]! } : {}) };
+  return {
+    targets: [...plan.targets],
+    explicit: plan.explicitTargets,
+    ...(plan.errors.length ? { error: plan.errors[0]! } : {}),
+  };
 }
 
 export interface SkillCost {
@@ -326,7 +407,10 @@ export interface SkillCost {
 }
 
 /** Standing (and loaded) cost per skill per target, from the snapshot. */
-export function snapshotCosts(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): { skills: SkillCost[]; failures: FailedSkill[] } {
+export function snapshotCosts(
+  snap: CompileSnapshot,
+  targets: readonly TargetDef[] = TARGETS,
+): { skills: SkillCost[]; failures: FailedSkill[] } {
   const b = base(snap);
   const { skills, failures } = projectSkills(snap);
   // Priced as compile writes for the project's active targets (AGENTS.md as an index where a skill folder serves it).
@@ -348,7 +432,13 @@ export function snapshotCosts(snap: CompileSnapshot, targets: readonly TargetDef
         perTarget[t.id] = c.tokens;
         loadedPerTarget[t.id] = c.loadedTokens;
       }
-      return { skill: s.manifest.skill.name, disclosure: s.manifest.context.disclosure, perTarget, loadedPerTarget, ...(p.ok ? {} : { error: p.message }) };
+      return {
+        skill: s.manifest.skill.name,
+        disclosure: s.manifest.context.disclosure,
+        perTarget,
+        loadedPerTarget,
+        ...(p.ok ? {} : { error: p.message }),
+      };
     });
   return { skills: rows, failures };
 }

@@ -20,13 +20,24 @@ export function useCompileSnapshot(root: string) {
       }),
     [api, qc, root],
   );
-  return useQuery({ queryKey: compileKeys.snapshot(root), queryFn: () => api.compile.snapshot({}), staleTime: Infinity, retry: false });
+  return useQuery({
+    queryKey: compileKeys.snapshot(root),
+    queryFn: () => api.compile.snapshot({}),
+    staleTime: Infinity,
+    retry: false,
+  });
 }
 
 /** The plan of the project as saved (what Compile would do now). */
 export function useDiskPlan(root: string, enabled: boolean) {
   const api = useApi();
-  return useQuery({ queryKey: compileKeys.plan(root), queryFn: () => api.compile.plan({}), enabled, staleTime: 0, retry: false });
+  return useQuery({
+    queryKey: compileKeys.plan(root),
+    queryFn: () => api.compile.plan({}),
+    enabled,
+    staleTime: 0,
+    retry: false,
+  });
 }
 
 export function useApplyCompile(root: string) {

@@ -1,7 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
-import type { AuditEntry, PlanAnswer, Refusal, RestrictionRowView, RunPlanView, RunTarget } from '../../../../shared/ipc/channels/runs';
+import type {
+  AuditEntry,
+  PlanAnswer,
+  Refusal,
+  RestrictionRowView,
+  RunPlanView,
+  RunTarget,
+} from '../../../../shared/ipc/channels/runs';
 import { IpcError } from '../../../../shared/ipc/errors';
 import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
@@ -53,7 +60,11 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
       }),
     [api, qc, project.root],
   );
-  const targets = useQuery({ queryKey: runsKeys.targets(project.root), queryFn: () => api.runs.targets({}), retry: false });
+  const targets = useQuery({
+    queryKey: runsKeys.targets(project.root),
+    queryFn: () => api.runs.targets({}),
+    retry: false,
+  });
   const skills = targets.data?.skills ?? [];
   const runnable = skills.filter((s) => s.scripts.length > 0 || s.mode === 'gate');
   const selected = skills.find((s) => s.dir === arg) ?? null;
@@ -63,18 +74,27 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
       <div className="play-head">
         <div>
           <h2>Runs</h2>
-          <p className="muted small">Run a script or gate of an installed skill inside the sandbox its manifest declares. Output streams live; every run and refusal lands in <code>.kitbash/runs.jsonl</code>.</p>
+          <p className="muted small">
+            Run a script or gate of an installed skill inside the sandbox its manifest declares. Output streams live;
+            every run and refusal lands in <code>.kitbash/runs.jsonl</code>.
+          </p>
         </div>
         {targets.data && (
-          <span className={`badge ${targets.data.backend.works ? 'pass' : 'fail'}`} data-testid="backend" title={targets.data.backend.reason ?? targets.data.backend.path ?? ''}>
+          <span
+            className={`badge ${targets.data.backend.works ? 'pass' : 'fail'}`}
+            data-testid="backend"
+            title={targets.data.backend.reason ?? targets.data.backend.path ?? ''}
+          >
             sandbox: {targets.data.backend.backend}
-            {targets.data.backend.version ? ` ${targets.data.backend.version}` : ''} {targets.data.backend.works ? 'works' : 'unavailable'}
+            {targets.data.backend.version ? ` ${targets.data.backend.version}` : ''}{' '}
+            {targets.data.backend.works ? 'works' : 'unavailable'}
           </span>
         )}
       </div>
       {targets.data && !targets.data.backend.works && (
         <div className="banner error" role="alert">
-          The OS sandbox does not work here: {targets.data.backend.reason ?? 'unknown reason'}. Runs are refused; a single run can go ahead only through the explicit override.
+          The OS sandbox does not work here: {targets.data.backend.reason ?? 'unknown reason'}. Runs are refused; a
+          single run can go ahead only through the explicit override.
         </div>
       )}
       {targets.isError ? (
@@ -93,7 +113,12 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
               <ul>
                 {runnable.map((s) => (
                   <li key={s.dir}>
-                    <button type="button" className={`runs-skill ${s.dir === arg ? 'active' : ''}`} data-skill={s.dir} onClick={() => navigate({ view: 'runs', arg: s.dir })}>
+                    <button
+                      type="button"
+                      className={`runs-skill ${s.dir === arg ? 'active' : ''}`}
+                      data-skill={s.dir}
+                      onClick={() => navigate({ view: 'runs', arg: s.dir })}
+                    >
                       <span className="skill-name">{s.dir}</span>
                       <span className="muted small">
                         {s.mode === 'gate' ? 'gate · ' : ''}
@@ -142,7 +167,11 @@ function LabelsTable({ rows, caption }: { rows: readonly RestrictionRowView[]; c
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={r.id} data-row={r.id} className={`${DECLARED.has(r.id) ? 'declared' : ''} ${r.label === ADVISORY ? (r.required ? 'unheld required' : 'unheld') : ''}`}>
+          <tr
+            key={r.id}
+            data-row={r.id}
+            className={`${DECLARED.has(r.id) ? 'declared' : ''} ${r.label === ADVISORY ? (r.required ? 'unheld required' : 'unheld') : ''}`}
+          >
             <td className="mono">{r.id}</td>
             <td>{r.what}</td>
             <td>
@@ -161,7 +190,13 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
   const api = useApi();
   const qc = useQueryClient();
   const gate = target.mode === 'gate';
-  const choices = useMemo(() => [...(gate ? [{ value: '\u0000gate', label: 'gate (verdict)' }] : []), ...target.scripts.map((s) => ({ value: s, label: `scripts/${s}` }))], [gate, target.scripts]);
+  const choices = useMemo(
+    () => [
+      ...(gate ? [{ value: '\u0000gate', label: 'gate (verdict)' }] : []),
+      ...target.scripts.map((s) => ({ value: s, label: `scripts/${s}` })),
+    ],
+    [gate, target.scripts],
+  );
   const [choice, setChoice] = useState<string>(choices[0]?.value ?? '');
   const [argText, setArgText] = useState('');
   const [runId, setRunId] = useState<string | null>(null);
@@ -169,10 +204,21 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
   const [refusedAtStart, setRefusedAtStart] = useState<Refusal | null>(null);
   const [override, setOverride] = useState(false);
   const ask: Ask | null = choice
-    ? { skill: target.dir, mode: choice === '\u0000gate' ? 'gate' : 'run', ...(choice === '\u0000gate' ? {} : { script: choice }), args: splitArgs(argText) }
+    ? {
+        skill: target.dir,
+        mode: choice === '\u0000gate' ? 'gate' : 'run',
+        ...(choice === '\u0000gate' ? {} : { script: choice }),
+        args: splitArgs(argText),
+      }
     : null;
   const askKey = JSON.stringify(ask);
-  const plan = useQuery({ queryKey: runsKeys.plan(project.root, askKey), queryFn: () => api.runs.plan(ask!), enabled: ask !== null, retry: false, staleTime: 0 });
+  const plan = useQuery({
+    queryKey: runsKeys.plan(project.root, askKey),
+    queryFn: () => api.runs.plan(ask!),
+    enabled: ask !== null,
+    retry: false,
+    staleTime: 0,
+  });
   const run = useRun(runId);
   const running = runId !== null && run?.exit == null;
 
@@ -195,7 +241,10 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
     },
     onError: (e) => setStartError(errorText(e, 'runs.start')),
   });
-  const cancel = useMutation({ mutationFn: (id: string) => api.runs.cancel({ runId: id }), onError: (e) => setStartError(errorText(e, 'runs.cancel')) });
+  const cancel = useMutation({
+    mutationFn: (id: string) => api.runs.cancel({ runId: id }),
+    onError: (e) => setStartError(errorText(e, 'runs.cancel')),
+  });
 
   if (choices.length === 0) {
     return (
@@ -213,20 +262,33 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
       <section className="panel runs-setup" aria-label={`Run ${target.dir}`}>
         <div className="panel-head">
           <h2>
-            {target.dir} <span className="muted small">{target.version ? `v${target.version}` : ''} {gate ? '· gate' : ''}</span>
+            {target.dir}{' '}
+            <span className="muted small">
+              {target.version ? `v${target.version}` : ''} {gate ? '· gate' : ''}
+            </span>
           </h2>
           {target.permissions && (
             <span className="perm-badges small">
-              <span className={`perm-flag ${target.permissions.network ? 'on' : ''}`}>network = {String(target.permissions.network)}</span>
-              <span className={`perm-flag ${target.permissions.write ? 'on' : ''}`}>write = {String(target.permissions.write)}</span>
-              {target.permissions.tools.length > 0 && <span className="perm-flag">tools: {target.permissions.tools.join(', ')}</span>}
+              <span className={`perm-flag ${target.permissions.network ? 'on' : ''}`}>
+                network = {String(target.permissions.network)}
+              </span>
+              <span className={`perm-flag ${target.permissions.write ? 'on' : ''}`}>
+                write = {String(target.permissions.write)}
+              </span>
+              {target.permissions.tools.length > 0 && (
+                <span className="perm-flag">tools: {target.permissions.tools.join(', ')}</span>
+              )}
             </span>
           )}
         </div>
         {target.verdict && (
-          <p className={`small ${target.verdict.blocking.length ? 'inline-error' : 'muted'}`} data-testid="runs-verdict">
+          <p
+            className={`small ${target.verdict.blocking.length ? 'inline-error' : 'muted'}`}
+            data-testid="runs-verdict"
+          >
             Checks: {target.verdict.failures} failure(s), {target.verdict.warnings} warning(s)
-            {target.verdict.blocking.length > 0 && `, ${target.verdict.blocking.length} blocking — runs are refused until it is fixed or accepted by a reviewed exception`}
+            {target.verdict.blocking.length > 0 &&
+              `, ${target.verdict.blocking.length} blocking — runs are refused until it is fixed or accepted by a reviewed exception`}
             {target.verdict.accepted > 0 && `, ${target.verdict.accepted} accepted by exception`}
           </p>
         )}
@@ -248,13 +310,32 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
           </label>
           <label className="runs-args-label">
             <span className="muted small">Arguments</span>
-            <input className="runs-args" aria-label="Arguments" value={argText} onChange={(e) => setArgText(e.target.value)} disabled={running} placeholder="none" />
+            <input
+              className="runs-args"
+              aria-label="Arguments"
+              value={argText}
+              onChange={(e) => setArgText(e.target.value)}
+              disabled={running}
+              placeholder="none"
+            />
           </label>
-          <button type="button" className="btn primary" data-testid="run" disabled={!answer?.ok || running || start.isPending} onClick={() => start.mutate({})}>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="run"
+            disabled={!answer?.ok || running || start.isPending}
+            onClick={() => start.mutate({})}
+          >
             {start.isPending ? <Spinner label="Starting" /> : '▶'} Run
           </button>
           {running && (
-            <button type="button" className="btn" data-testid="cancel" onClick={() => cancel.mutate(runId!)} disabled={cancel.isPending}>
+            <button
+              type="button"
+              className="btn"
+              data-testid="cancel"
+              onClick={() => cancel.mutate(runId!)}
+              disabled={cancel.isPending}
+            >
               Cancel
             </button>
           )}
@@ -269,7 +350,12 @@ function SkillRuns({ project, target }: { project: ProjectRef; target: RunTarget
             {errorText(plan.error, 'runs.plan')}
           </div>
         )}
-        {refusal && <RefusalBox refusal={refusal} onOverride={refusal.reason === 'unenforced' ? () => setOverride(true) : undefined} />}
+        {refusal && (
+          <RefusalBox
+            refusal={refusal}
+            onOverride={refusal.reason === 'unenforced' ? () => setOverride(true) : undefined}
+          />
+        )}
         {refusedAtStart && <RefusalBox refusal={refusedAtStart} onOverride={undefined} />}
         {startError && (
           <div className="inline-error" role="alert">
@@ -318,7 +404,8 @@ function PlanBox({ plan }: { plan: RunPlanView }) {
         <span className="muted">$</span> {plan.argv.join(' ')}
       </div>
       <p className="small muted">
-        in {plan.cwd} · {plan.override ? 'without the OS sandbox (one-time override)' : `confined by ${plan.backend.backend}`}
+        in {plan.cwd} ·{' '}
+        {plan.override ? 'without the OS sandbox (one-time override)' : `confined by ${plan.backend.backend}`}
         {plan.produces.length ? ` · validates ${plan.produces.join(', ')}` : ''}
       </p>
       <LabelsTable rows={plan.rows} caption="Sandbox labels" />
@@ -332,11 +419,26 @@ function PlanBox({ plan }: { plan: RunPlanView }) {
  * restrictions will not hold. The token it gets is good for this one run only and is
  * dropped when the dialog closes; nothing is remembered.
  */
-function OverrideDialog({ ask, onClose, onConfirm }: { ask: Ask; onClose: () => void; onConfirm: (token: string) => void }) {
+function OverrideDialog({
+  ask,
+  onClose,
+  onConfirm,
+}: {
+  ask: Ask;
+  onClose: () => void;
+  onConfirm: (token: string) => void;
+}) {
   const api = useApi();
   // A fresh key per opening: an override plan (and its token) is never reused from a cache.
   const [nonce] = useState(() => `${Date.now()}-${Math.random()}`);
-  const q = useQuery({ queryKey: ['runs', 'override', JSON.stringify(ask), nonce], queryFn: () => api.runs.plan({ ...ask, unconfined: true }), retry: false, gcTime: 0, staleTime: Infinity, refetchOnWindowFocus: false });
+  const q = useQuery({
+    queryKey: ['runs', 'override', JSON.stringify(ask), nonce],
+    queryFn: () => api.runs.plan({ ...ask, unconfined: true }),
+    retry: false,
+    gcTime: 0,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
   const [understood, setUnderstood] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEscape(onClose);
@@ -346,9 +448,20 @@ function OverrideDialog({ ask, onClose, onConfirm }: { ask: Ask; onClose: () => 
   const unheld = plan ? plan.rows.filter((r) => r.label === ADVISORY) : [];
   return (
     <div className="runs-overlay" onClick={onClose}>
-      <div className="runs-dialog panel" role="dialog" aria-modal="true" aria-label="Run once without the sandbox" tabIndex={-1} ref={ref} onClick={(e) => e.stopPropagation()}>
+      <div
+        className="runs-dialog panel"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Run once without the sandbox"
+        tabIndex={-1}
+        ref={ref}
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2>Run once without the sandbox?</h2>
-        <p className="small">This machine cannot hold the restrictions this skill needs. You can run it this one time with none of the OS restrictions below. This choice is not remembered: the next run is refused again.</p>
+        <p className="small">
+          This machine cannot hold the restrictions this skill needs. You can run it this one time with none of the OS
+          restrictions below. This choice is not remembered: the next run is refused again.
+        </p>
         {q.isPending && (
           <p className="small muted">
             <Spinner label="Preparing the override" /> Preparing exactly what would run…
@@ -382,7 +495,8 @@ function OverrideDialog({ ask, onClose, onConfirm }: { ask: Ask; onClose: () => 
               ))}
             </ul>
             <label className="small runs-understood">
-              <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} /> I understand that this script runs with my account's full access, this once.
+              <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} /> I
+              understand that this script runs with my account's full access, this once.
             </label>
           </>
         )}
@@ -390,7 +504,13 @@ function OverrideDialog({ ask, onClose, onConfirm }: { ask: Ask; onClose: () => 
           <button type="button" className="btn ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn danger" data-testid="override-confirm" disabled={!plan || !a?.ok || !a.overrideToken || !understood} onClick={() => a?.ok && a.overrideToken && onConfirm(a.overrideToken)}>
+          <button
+            type="button"
+            className="btn danger"
+            data-testid="override-confirm"
+            disabled={!plan || !a?.ok || !a.overrideToken || !understood}
+            onClick={() => a?.ok && a.overrideToken && onConfirm(a.overrideToken)}
+          >
             Run once unconfined
           </button>
         </div>
@@ -446,7 +566,14 @@ function Output({ run, runId }: { run: RunState | null; runId: string }) {
           )}
         </span>
       </div>
-      <pre className="runs-pre mono" ref={pre} data-testid="output" onScroll={(e) => setFollow(e.currentTarget.scrollTop + e.currentTarget.clientHeight >= e.currentTarget.scrollHeight - 8)}>
+      <pre
+        className="runs-pre mono"
+        ref={pre}
+        data-testid="output"
+        onScroll={(e) =>
+          setFollow(e.currentTarget.scrollTop + e.currentTarget.clientHeight >= e.currentTarget.scrollHeight - 8)
+        }
+      >
         {run?.chunks.map((c, i) => (
           <span key={i} className={c.stream}>
             {c.text}
@@ -454,7 +581,11 @@ function Output({ run, runId }: { run: RunState | null; runId: string }) {
         ))}
         {!run?.chunks.length && <span className="muted">{exit ? '(no output)' : 'waiting for output…'}</span>}
       </pre>
-      {run && run.truncated.length > 0 && <p className="small muted">Output capped by the runner: {run.truncated.map((t) => `${t.stream} at ${t.limitBytes} bytes`).join(', ')}.</p>}
+      {run && run.truncated.length > 0 && (
+        <p className="small muted">
+          Output capped by the runner: {run.truncated.map((t) => `${t.stream} at ${t.limitBytes} bytes`).join(', ')}.
+        </p>
+      )}
       {run && run.droppedChars > 0 && <p className="small muted">{run.droppedChars} characters not shown.</p>}
       {exit?.verdictDetail && <p className="small">{exit.verdictDetail}</p>}
       {exit?.message && <p className="small">{exit.message}</p>}
@@ -464,7 +595,11 @@ function Output({ run, runId }: { run: RunState | null; runId: string }) {
 
 function History({ project, skill }: { project: ProjectRef; skill: string | null }) {
   const api = useApi();
-  const q = useQuery({ queryKey: runsKeys.history(project.root, skill), queryFn: () => api.runs.history({ ...(skill ? { skill } : {}), limit: 100 }), retry: false });
+  const q = useQuery({
+    queryKey: runsKeys.history(project.root, skill),
+    queryFn: () => api.runs.history({ ...(skill ? { skill } : {}), limit: 100 }),
+    retry: false,
+  });
   return (
     <section className="panel" aria-label="History">
       <div className="panel-head">
@@ -512,7 +647,9 @@ function HistoryRow({ r }: { r: AuditEntry }) {
       <td>{r.skill}</td>
       <td className="mono small">{r.script ?? (r.mode === 'gate' ? '(gate)' : '')}</td>
       <td>
-        <span className={`badge ${good ? 'pass' : r.outcome === 'refused' ? 'warn' : 'fail'}`}>{r.outcome === 'exited' ? `exit ${r.exitCode}` : r.outcome}</span>
+        <span className={`badge ${good ? 'pass' : r.outcome === 'refused' ? 'warn' : 'fail'}`}>
+          {r.outcome === 'exited' ? `exit ${r.exitCode}` : r.outcome}
+        </span>
         {r.verdict ? <span className="small"> verdict {r.verdict}</span> : null}
         {r.refused && <div className="small muted runs-refused-line">{r.refused}</div>}
       </td>

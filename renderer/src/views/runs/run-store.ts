@@ -27,7 +27,15 @@ const listeners = new Set<() => void>();
 let version = 0;
 
 function update(runId: string, f: (r: RunState) => RunState): void {
-  const cur = runs.get(runId) ?? { runId, chunks: [], chars: 0, startedAt: null, truncated: [], exit: null, droppedChars: 0 };
+  const cur = runs.get(runId) ?? {
+    runId,
+    chunks: [],
+    chars: 0,
+    startedAt: null,
+    truncated: [],
+    exit: null,
+    droppedChars: 0,
+  };
   runs.set(runId, f(cur));
   version++;
   for (const l of listeners) l();
@@ -48,14 +56,23 @@ export function useRunStreams(api: Api): void {
         const text = e.chunk.slice(0, MAX_CHARS - r.chars);
         const last = r.chunks[r.chunks.length - 1];
         // Merge consecutive chunks of one stream so a chatty script is not thousands of nodes.
-        const chunks = last && last.stream === e.stream && last.text.length < 16 * 1024 ? [...r.chunks.slice(0, -1), { stream: e.stream, text: last.text + text }] : [...r.chunks, { stream: e.stream, text }];
-        return { ...r, chunks, chars: r.chars + text.length, droppedChars: r.droppedChars + (e.chunk.length - text.length) };
+        const chunks =
+          last && last.stream === e.stream && last.text.length < 16 * 1024
+            ? [...r.chunks.slice(0, -1), { stream: e.stream, text: last.text + text }]
+            : [...r.chunks, { stream: e.stream, text }];
+        return {
+          ...r,
+          chunks,
+          chars: r.chars + text.length,
+          droppedChars: r.droppedChars + (e.chunk.length - text.length),
+        };
       });
     });
     const offStatus = api.on('run.status', (e) => {
       update(e.runId, (r) => {
         if (e.type === 'started') return { ...r, startedAt: Date.now() };
-        if (e.type === 'truncated') return { ...r, truncated: [...r.truncated, { stream: e.stream, limitBytes: e.limitBytes }] };
+        if (e.type === 'truncated')
+          return { ...r, truncated: [...r.truncated, { stream: e.stream, limitBytes: e.limitBytes }] };
         return { ...r, exit: e };
       });
     });

@@ -16,8 +16,18 @@ export function SettingsView({ project }: { project: ProjectRef }) {
   const read = useQuery({ queryKey: settingsKey(project.root), queryFn: () => api.settings.read({}), retry: false });
   // Kept here: a save changes the version, which remounts the form.
   const [saved, setSaved] = useState(false);
-  if (read.isPending) return <main className="dashboard"><p className="muted">Reading kitbash.toml…</p></main>;
-  if (read.isError) return <main className="dashboard"><ErrorState error={read.error} onRetry={() => void read.refetch()} /></main>;
+  if (read.isPending)
+    return (
+      <main className="dashboard">
+        <p className="muted">Reading kitbash.toml…</p>
+      </main>
+    );
+  if (read.isError)
+    return (
+      <main className="dashboard">
+        <ErrorState error={read.error} onRetry={() => void read.refetch()} />
+      </main>
+    );
   if (read.data.error) {
     return (
       <main className="dashboard set-view">
@@ -27,10 +37,31 @@ export function SettingsView({ project }: { project: ProjectRef }) {
       </main>
     );
   }
-  return <SettingsForm key={read.data.version ?? 'none'} data={read.data} root={project.root} saved={saved} setSaved={setSaved} onReload={() => void read.refetch()} />;
+  return (
+    <SettingsForm
+      key={read.data.version ?? 'none'}
+      data={read.data}
+      root={project.root}
+      saved={saved}
+      setSaved={setSaved}
+      onReload={() => void read.refetch()}
+    />
+  );
 }
 
-function SettingsForm({ data, root, saved, setSaved, onReload }: { data: SettingsData; root: string; saved: boolean; setSaved: (v: boolean) => void; onReload: () => void }) {
+function SettingsForm({
+  data,
+  root,
+  saved,
+  setSaved,
+  onReload,
+}: {
+  data: SettingsData;
+  root: string;
+  saved: boolean;
+  setSaved: (v: boolean) => void;
+  onReload: () => void;
+}) {
   const api = useApi();
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(data));
@@ -57,7 +88,18 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
     },
   });
 
-  if (preview) return <main className="dashboard set-view"><ReviewChanges preview={preview} saving={save.isPending} onSave={() => save.mutate()} onBack={() => setPreview(null)} />{refusal && <Refusal r={refusal} onReload={onReload} />}</main>;
+  if (preview)
+    return (
+      <main className="dashboard set-view">
+        <ReviewChanges
+          preview={preview}
+          saving={save.isPending}
+          onSave={() => save.mutate()}
+          onBack={() => setPreview(null)}
+        />
+        {refusal && <Refusal r={refusal} onReload={onReload} />}
+      </main>
+    );
 
   const targets = draft.targets;
   const toggleTarget = (id: string, on: boolean) => {
@@ -66,13 +108,23 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
   };
   return (
     <main className="dashboard set-view" data-testid="settings-view">
-      {saved && <p className="set-saved" role="status">Saved kitbash.toml.</p>}
+      {saved && (
+        <p className="set-saved" role="status">
+          Saved kitbash.toml.
+        </p>
+      )}
       {refusal && <Refusal r={refusal} onReload={onReload} />}
       <section className="panel" aria-labelledby="set-targets">
         <div className="panel-head">
           <h2 id="set-targets">Compile targets</h2>
           <label className="set-inline small">
-            <input type="checkbox" checked={targets === null} onChange={(e) => setDraft((d) => ({ ...d, targets: e.target.checked ? null : [...(data.targets ?? [])] }))} />
+            <input
+              type="checkbox"
+              checked={targets === null}
+              onChange={(e) =>
+                setDraft((d) => ({ ...d, targets: e.target.checked ? null : [...(data.targets ?? [])] }))
+              }
+            />
             Detect from the project's agent folders
           </label>
         </div>
@@ -80,7 +132,13 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
           {data.known.map((t) => (
             <li key={t.id}>
               <label>
-                <input type="checkbox" disabled={targets === null} checked={targets?.includes(t.id) ?? false} onChange={(e) => toggleTarget(t.id, e.target.checked)} data-target={t.id} />
+                <input
+                  type="checkbox"
+                  disabled={targets === null}
+                  checked={targets?.includes(t.id) ?? false}
+                  onChange={(e) => toggleTarget(t.id, e.target.checked)}
+                  data-target={t.id}
+                />
                 <code>{t.id}</code> <span className="muted small">{t.agent}</span>
               </label>
             </li>
@@ -91,17 +149,33 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
       <section className="panel" aria-labelledby="set-policy">
         <div className="panel-head">
           <h2 id="set-policy">Policy</h2>
-          <span className="muted small">{data.policy === null ? 'No [policy] table: no policy applies until you set one.' : 'Enforced by install; doctor and the dashboard report installed skills that break it.'}</span>
+          <span className="muted small">
+            {data.policy === null
+              ? 'No [policy] table: no policy applies until you set one.'
+              : 'Enforced by install; doctor and the dashboard report installed skills that break it.'}
+          </span>
         </div>
         <div className="set-grid">
           {BOOLEAN_FIELDS.map((f) => (
             <label key={f.key} className="set-inline">
-              <input type="checkbox" checked={(draft.policy[f.key] as boolean | null) ?? f.fallback} onChange={(e) => setPolicy(f.key, e.target.checked)} data-field={f.key} />
+              <input
+                type="checkbox"
+                checked={(draft.policy[f.key] as boolean | null) ?? f.fallback}
+                onChange={(e) => setPolicy(f.key, e.target.checked)}
+                data-field={f.key}
+              />
               {f.label} <code className="small muted">{f.key}</code>
             </label>
           ))}
           {NUMBER_FIELDS.map((f) => (
-            <NumberField key={f.key} label={f.label} name={f.key} placeholder={f.placeholder} value={draft.policy[f.key] as number | null} onChange={(v) => setPolicy(f.key, v)} />
+            <NumberField
+              key={f.key}
+              label={f.label}
+              name={f.key}
+              placeholder={f.placeholder}
+              value={draft.policy[f.key] as number | null}
+              onChange={(v) => setPolicy(f.key, v)}
+            />
           ))}
           {LIST_FIELDS.map((f) => (
             <label key={f.key} className="set-field">
@@ -114,7 +188,10 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
                 data-field={f.key}
                 defaultValue={((draft.policy[f.key] as readonly string[] | null) ?? []).join('\n')}
                 onChange={(e) => {
-                  const list = e.target.value.split('\n').map((s) => s.trim()).filter(Boolean);
+                  const list = e.target.value
+                    .split('\n')
+                    .map((s) => s.trim())
+                    .filter(Boolean);
                   setPolicy(f.key, list.length ? list : null);
                 }}
               />
@@ -126,7 +203,9 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
       <section className="panel" aria-labelledby="set-exceptions">
         <div className="panel-head">
           <h2 id="set-exceptions">Reviewed exceptions</h2>
-          <span className="muted small">Each accepts one finding of one exact skill version; written from the install review.</span>
+          <span className="muted small">
+            Each accepts one finding of one exact skill version; written from the install review.
+          </span>
         </div>
         {data.exceptions.length === 0 ? (
           <p className="muted small">None.</p>
@@ -138,7 +217,11 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
                 <li key={x.index} className={gone ? 'set-gone' : ''} data-exception={x.index}>
                   {x.entry ? (
                     <span>
-                      <strong>{x.entry.skill}</strong> · <code>{x.entry.check}</code> at <code>{x.entry.file}:{x.entry.line}</code> — {x.entry.by}: {x.entry.reason}
+                      <strong>{x.entry.skill}</strong> · <code>{x.entry.check}</code> at{' '}
+                      <code>
+                        {x.entry.file}:{x.entry.line}
+                      </code>{' '}
+                      — {x.entry.by}: {x.entry.reason}
                     </span>
                   ) : (
                     <span className="set-invalid">Ignored entry: {x.problem}</span>
@@ -146,12 +229,14 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
                   <button
                     type="button"
                     className="btn"
-                    onClick={() => setDraft((d) => {
-                      const remove = new Set(d.remove);
-                      if (gone) remove.delete(x.index);
-                      else remove.add(x.index);
-                      return { ...d, remove };
-                    })}
+                    onClick={() =>
+                      setDraft((d) => {
+                        const remove = new Set(d.remove);
+                        if (gone) remove.delete(x.index);
+                        else remove.add(x.index);
+                        return { ...d, remove };
+                      })
+                    }
                   >
                     {gone ? 'Keep' : 'Remove'}
                   </button>
@@ -163,8 +248,18 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
       </section>
 
       <div className="set-footer">
-        <span className="muted small">{edits.length === 0 ? 'No changes.' : `${edits.length} change${edits.length === 1 ? '' : 's'} to kitbash.toml.`}</span>
-        <button type="button" className="btn primary" disabled={edits.length === 0 || review.isPending} onClick={() => review.mutate()} data-action="settings-review">
+        <span className="muted small">
+          {edits.length === 0
+            ? 'No changes.'
+            : `${edits.length} change${edits.length === 1 ? '' : 's'} to kitbash.toml.`}
+        </span>
+        <button
+          type="button"
+          className="btn primary"
+          disabled={edits.length === 0 || review.isPending}
+          onClick={() => review.mutate()}
+          data-action="settings-review"
+        >
           {review.isPending ? 'Checking…' : 'Review changes'}
         </button>
       </div>
@@ -173,7 +268,19 @@ function SettingsForm({ data, root, saved, setSaved, onReload }: { data: Setting
   );
 }
 
-function NumberField({ label, name, placeholder, value, onChange }: { label: string; name: string; placeholder: string; value: number | null; onChange: (v: number | null) => void }) {
+function NumberField({
+  label,
+  name,
+  placeholder,
+  value,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  placeholder: string;
+  value: number | null;
+  onChange: (v: number | null) => void;
+}) {
   const [text, setText] = useState(value === null ? '' : String(value));
   const bad = text.trim() !== '' && !/^\d+$/.test(text.trim());
   return (

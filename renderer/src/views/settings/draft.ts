@@ -7,7 +7,15 @@ export interface Draft {
   readonly remove: ReadonlySet<number>;
 }
 
-export type PolicyField = 'allow_sources' | 'deny_network' | 'deny_write' | 'max_budget' | 'deny_remote_exec' | 'deny_mcp' | 'max_mcp_tools' | 'allow_mcp_servers';
+export type PolicyField =
+  | 'allow_sources'
+  | 'deny_network'
+  | 'deny_write'
+  | 'max_budget'
+  | 'deny_remote_exec'
+  | 'deny_mcp'
+  | 'max_mcp_tools'
+  | 'allow_mcp_servers';
 
 export const BOOLEAN_FIELDS = [
   { key: 'deny_network', label: 'Refuse skills that declare network access', fallback: false },
@@ -39,10 +47,16 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 export function editsOf(d: SettingsData, draft: Draft): SettingsEdit[] {
   const base = draftOf(d);
   const out: SettingsEdit[] = [];
-  if (!same(base.targets, draft.targets)) out.push({ kind: 'targets', targets: draft.targets ? [...draft.targets] : null });
+  if (!same(base.targets, draft.targets))
+    out.push({ kind: 'targets', targets: draft.targets ? [...draft.targets] : null });
   for (const k of FIELDS) {
     const v = draft.policy[k];
-    if (!same(base.policy[k], v)) out.push({ kind: 'policy', key: k, value: Array.isArray(v) ? [...(v as string[])] : (v as boolean | number | null) });
+    if (!same(base.policy[k], v))
+      out.push({
+        kind: 'policy',
+        key: k,
+        value: Array.isArray(v) ? [...(v as string[])] : (v as boolean | number | null),
+      });
   }
   for (const index of [...draft.remove].sort((a, b) => a - b)) out.push({ kind: 'removeException', index });
   return out;
