@@ -46,6 +46,23 @@ const browserGlobals = [
   '__dirname',
 ];
 
+const OVERSIZED = [
+  'shared/compile/plan.ts',
+  'shared/skillspec/yaml.ts',
+  'shared/skillspec/compile.ts',
+  'renderer/src/views/evals/EvalsView.tsx',
+  'renderer/src/views/matrix/MatrixView.tsx',
+  'renderer/src/views/previews/live.ts',
+  'renderer/src/views/previews/PreviewPanel.tsx',
+  'renderer/src/views/editor/analyze.ts',
+  'renderer/src/views/editor/session.ts',
+  'renderer/src/views/runs/RunsView.tsx',
+  'renderer/src/views/install/InstallView.tsx',
+  'renderer/src/views/install/ReviewPanel.tsx',
+  'renderer/src/views/editor/EditorView.tsx',
+  'renderer/src/views/playground/PlaygroundView.tsx',
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'bench/work/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
@@ -98,6 +115,36 @@ export default tseslint.config(
   {
     files: ['main/index.ts', 'main/electron/**/*.ts', 'preload/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  // Prettier wraps code at 120 columns; this catches what it cannot wrap (comments) and keeps
+  // files small enough to read whole. Long string and template literals are data, not layout.
+  {
+    files: ['**/*.{ts,tsx,mjs,cjs}'],
+    rules: {
+      'max-len': [
+        'error',
+        {
+          code: 120,
+          ignoreStrings: true,
+          ignoreTemplateLiterals: true,
+          ignoreRegExpLiterals: true,
+          ignoreUrls: true,
+        },
+      ],
+    },
+  },
+  {
+    files: ['shared/**/*.ts', 'main/**/*.ts', 'preload/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 600 }] },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
+  },
+  // Files still over their limit, each to be split (issue 19); the list only shrinks.
+  {
+    files: OVERSIZED,
+    rules: { 'max-lines': 'off' },
   },
   {
     files: ['**/*.cjs'],

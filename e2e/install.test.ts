@@ -39,7 +39,10 @@ async function reviewGit(page: Page, repoUrl: string, path = ''): Promise<void> 
   await page.locator('.inst-dialog[data-review-id]').waitFor({ timeout: 45_000 });
 }
 
-/** Send a call straight to the host from the page, with this tab's token and session (what a compromised renderer could do). */
+/**
+ * Send a call straight to the host from the page, with this tab's token and session (what a compromised renderer could
+ * do).
+ */
 function rawCall(
   page: Page,
   channel: string,

@@ -588,7 +588,8 @@ function handWritten(
       const md = project.read(`${key}/SKILL.md`);
       if (project.exists(`${key}/SKILL.md`) && (md === undefined || generatedBy(md) === undefined)) inTheWay = true;
       else {
-        // A generated folder (or one without SKILL.md): a file there that compile did not deliver, under a name the skill delivers, is the user's.
+        // A generated folder (or one without SKILL.md): a file there that compile did not deliver, under a name the
+        // skill delivers, is the user's.
         const recorded = readDeliveryRecord(project.read(`${key}/${DELIVERY_RECORD}`), md ?? '');
         inTheWay = u.paths.some((p) => {
           const rel = p.slice(key.length + 1);

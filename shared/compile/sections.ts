@@ -16,7 +16,9 @@ export class SharedDoc {
   private readonly index = new Map<string, number>();
   /** Names of sections dropped while parsing. */
   readonly pruned: string[] = [];
-  /** False while the text is still exactly what was parsed (no section dropped, replaced by different text, or added). */
+  /**
+   * False while the text is still exactly what was parsed (no section dropped, replaced by different text, or added).
+   */
   dirty = false;
 
   /** Parse `text`, dropping sections whose name `keep` rejects (and the blank-line residue they leave). */

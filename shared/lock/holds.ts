@@ -13,7 +13,10 @@ import type { PermissionEntry } from './review';
 export interface ReviewAgent {
   readonly target: string;
   readonly agent: string;
-  /** How compile writes `[permissions].tools` into the agent's own allowed-tools (TargetDef.nativeTools); `prose`: it does not. */
+  /**
+   * How compile writes `[permissions].tools` into the agent's own allowed-tools (TargetDef.nativeTools); `prose`: it
+   * does not.
+   */
   readonly tools: 'comma' | 'space' | 'prose';
 }
 

@@ -112,7 +112,8 @@ export function exceptionMatches(
 
 /** The TOML text of one entry, appended as its own `[[policy.exceptions]]` table. */
 export function exceptionToml(e: PolicyException): string {
-  const q = (s: string): string => JSON.stringify(s); // a JSON string without control characters is a valid TOML basic string
+  // A JSON string without control characters is a valid TOML basic string.
+  const q = (s: string): string => JSON.stringify(s);
   return (
     [
       '[[policy.exceptions]]',

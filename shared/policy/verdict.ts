@@ -42,7 +42,10 @@ export interface VerdictContext {
   readonly exceptions: readonly PolicyException[];
 }
 
-/** Does this failing check block (before exceptions)? `deny_remote_exec = false` exempts remote-exec, as in the reference. */
+/**
+ * Does this failing check block (before exceptions)? `deny_remote_exec = false` exempts remote-exec, as in the
+ * reference.
+ */
 export function isBlockingCheck(c: Pick<Check, 'id' | 'status'>, policy: Policy | undefined): boolean {
   return (
     c.status === 'fail' &&

@@ -1,7 +1,9 @@
 import { emitSkillDir, header } from './common';
 import type { TargetDef } from './types';
 
-/** Claude Code: `.claude/skills/<n>/SKILL.md` (+ `allowed-tools`, + scripts/) and one command shim per trigger command. */
+/**
+ * Claude Code: `.claude/skills/<n>/SKILL.md` (+ `allowed-tools`, + scripts/) and one command shim per trigger command.
+ */
 export const claudeCode: TargetDef = {
   id: 'claude-code',
   agent: 'Claude Code',

@@ -170,7 +170,10 @@ function safeRecordedPath(rel: string): boolean {
   );
 }
 
-/** Files named in a delivery record (or, for output of earlier versions, SKILL.md's record line): relative path → fingerprint. */
+/**
+ * Files named in a delivery record (or, for output of earlier versions, SKILL.md's record line): relative path →
+ * fingerprint.
+ */
 export function readDeliveryRecord(record: string | undefined, skillMd: string): Map<string, string> {
   const out = new Map<string, string>();
   if (record !== undefined && record.includes(`<!-- ${GENERATED_MARK} `)) {

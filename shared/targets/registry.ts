@@ -64,7 +64,10 @@ export function resolveTargets(
   return { ok: true, targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true };
 }
 
-/** Project-relative paths whose changes can change some target's output or detection (for watchers), first mention first. */
+/**
+ * Project-relative paths whose changes can change some target's output or detection (for watchers), first mention
+ * first.
+ */
 export function watchRoots(targets: readonly TargetDef[] = TARGETS): string[] {
   return [...new Set(targets.flatMap((t) => t.watchRoots))];
 }

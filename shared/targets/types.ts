@@ -52,7 +52,9 @@ export interface EmittedFile {
   readonly path: string;
   readonly content: string | Uint8Array;
   readonly merge?: boolean;
-  /** A file of the skill folder delivered beside SKILL.md (or its delivery record): read by the agent only on demand. */
+  /**
+   * A file of the skill folder delivered beside SKILL.md (or its delivery record): read by the agent only on demand.
+   */
   readonly bundled?: boolean;
   /** Delivered with its execute bits set (the source file had them). */
   readonly executable?: boolean;
@@ -190,7 +192,10 @@ export interface TargetDef {
    */
   readonly nativeTools?: 'comma' | 'space';
   readonly vendorDoc: VendorDoc;
-  /** The folder this target writes skill folders into (`<skillDir>/<name>/…`); absent for rule files and merged sections. */
+  /**
+   * The folder this target writes skill folders into (`<skillDir>/<name>/…`); absent for rule files and merged
+   * sections.
+   */
   readonly skillDir?: string;
   /**
    * True when the agent also reads `.agents/skills/`: once some target writes that folder, this

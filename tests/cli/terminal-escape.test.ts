@@ -18,7 +18,9 @@ const manifest = (description: string, name = 'evil'): string =>
   `[skill]\nname = "${name}"\nversion = "1.0.0"\ndescription = "${description}"\n\n[context]\nbudget = 800\n`;
 const HOSTILE_NAMES = ['a\n    · network no.md', 'b\rc.md', 'e\u001b[31mred.md'];
 
-/** What may not appear raw: C0 controls but newline and tab, DEL, C1, bidi embeddings, overrides, isolates and marks. */
+/**
+ * What may not appear raw: C0 controls but newline and tab, DEL, C1, bidi embeddings, overrides, isolates and marks.
+ */
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 let p = '';

@@ -165,7 +165,8 @@ export interface PlayProject {
 
 /**
  * A project with `triage` (spec), `net-probe` (network = false, scripts/fetch.js),
- * `hello` (scripts/hello.sh exits 3), `scratch` (for broken specs), `slow` (ticks for a minute), `check-gate` (a gate whose verdict is its argument) and, when the corpus is
+ * `hello` (scripts/hello.sh exits 3), `scratch` (for broken specs), `slow` (ticks for a minute), `check-gate` (a gate
+ * whose verdict is its argument) and, when the corpus is
  * present, `rote-shell` copied from it. Everything pinned.
  */
 export function playProject(): PlayProject {

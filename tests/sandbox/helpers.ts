@@ -14,7 +14,9 @@ import { requireOrSkip } from '../support/paths';
 
 const made: string[] = [];
 
-/** A fresh folder; `base` puts it somewhere other than os.tmpdir() (e.g. /var/tmp, which the sandbox does not cover). */
+/**
+ * A fresh folder; `base` puts it somewhere other than os.tmpdir() (e.g. /var/tmp, which the sandbox does not cover).
+ */
 export function tempDir(prefix: string, base = tmpdir()): string {
   mkdirSync(base, { recursive: true });
   const d = mkdtempSync(join(base, prefix));
@@ -125,7 +127,10 @@ export async function bwrapWorks(): Promise<boolean> {
   return requireOrSkip(`bubblewrap (${s.reason ?? 'ok'})`, s.works);
 }
 
-/** A machine without a working sandbox, where only the explicit `--unconfined` override runs: the control that shows an escape test can fail. */
+/**
+ * A machine without a working sandbox, where only the explicit `--unconfined` override runs: the control that shows an
+ * escape test can fail.
+ */
 export function unconfinedHost(): RunDeps {
   return {
     host: { platform: 'linux', bwrapPath: fakeBwrap(tempDir('skillsmith-fake-')), sandboxExecPath: '/nonexistent' },

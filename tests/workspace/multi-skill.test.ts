@@ -19,7 +19,9 @@ afterAll(cleanupTemps);
 const bare = (name: string, description = `Use when working on ${name}.`): string =>
   `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nSee [the reference](references/guide.md).\n`;
 
-/** A repository mixing the layouts: skills/*, plugins/<p>/skills/*, a marketplace naming a folder elsewhere, and noise. */
+/**
+ * A repository mixing the layouts: skills/*, plugins/<p>/skills/*, a marketplace naming a folder elsewhere, and noise.
+ */
 function multiRepo(): Files {
   return {
     'README.md': '# many skills\n',

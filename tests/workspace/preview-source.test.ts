@@ -1,4 +1,7 @@
-/** `preview <git source>` of a skill that is not installed: the install review, then each target's output; nothing written. */
+/**
+ * `preview <git source>` of a skill that is not installed: the install review, then each target's output; nothing
+ * written.
+ */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

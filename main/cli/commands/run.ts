@@ -113,7 +113,10 @@ function parseSize(s: string): number | undefined {
   return Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase());
 }
 
-/** `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]]... [--unconfined] [-- args]` */
+/**
+ * `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N]
+ * [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]]... [--unconfined] [-- args]`
+ */
 export function runRun(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const p = parseRunArgs(argv, false, process.env);
   if (p.positionals.length !== 2)

@@ -3,7 +3,10 @@ import { unenforced } from '../../services/sandbox/policy';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 
-/** `skillsmith sandbox probe [--json]`: the backend on this machine and every restriction's label. Exit 1 when runs would be refused. */
+/**
+ * `skillsmith sandbox probe [--json]`: the backend on this machine and every restriction's label. Exit 1 when runs
+ * would be refused.
+ */
 export async function runSandbox(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, { json: { type: 'boolean' } } as const);
   if (positionals[0] !== 'probe' || positionals.length > 1) {

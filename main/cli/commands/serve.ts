@@ -27,7 +27,8 @@ export interface ServeHooks {
 /**
  * `skillsmith serve [--project DIR] [--example] [--port N] [--open]`: the app in a browser, over the
  * loopback host. `--example` opens the bundled example workspace when there is no last
- * project (what `npm start` does when it falls back to the browser). The first line of output is the URL with its access token.
+ * project (what `npm start` does when it falls back to the browser). The first line of output is the URL with its
+ * access token.
  */
 export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeHooks = {}): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);

@@ -20,7 +20,10 @@ const FLAGS = {
   'no-compile': { type: 'boolean' },
 } as const;
 
-/** `update [name] [--yes] [--json]`: refetch pinned sources, show the review diff with escalations, apply through the install path. */
+/**
+ * `update [name] [--yes] [--json]`: refetch pinned sources, show the review diff with escalations, apply through the
+ * install path.
+ */
 export async function runUpdate(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length > 1) throw new UsageError('usage: skillsmith update [<skill-name>] [--yes] [--json]');

@@ -38,7 +38,9 @@ export async function compileProject(
 
 export interface DriftEntry {
   readonly path: string;
-  /** missing: compile would create it; differs: its content is not what compile writes; stale: compile would prune it. */
+  /**
+   * missing: compile would create it; differs: its content is not what compile writes; stale: compile would prune it.
+   */
   readonly kind: 'missing' | 'differs' | 'stale';
 }
 

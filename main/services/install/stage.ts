@@ -71,7 +71,9 @@ export interface StageOptions {
   readonly reviewOnly?: boolean;
   /** Installed skills the resolver may replace (update: dependencies installed only for the skill being updated). */
   readonly replaceable?: readonly string[];
-  /** The source, already opened (a pick of a multi-skill listing): staged from it, and left to the caller to dispose. */
+  /**
+   * The source, already opened (a pick of a multi-skill listing): staged from it, and left to the caller to dispose.
+   */
   readonly checkout?: Checkout;
 }
 

@@ -133,7 +133,10 @@ function readArtifact(abs: string): Buffer | string {
 export interface ArtifactVerdict {
   readonly ref: string;
   readonly file: string;
-  /** `pass`: valid and not failing; `fail`: valid, and its content is a failing verdict; `invalid`: not a valid document. */
+  /**
+   * `pass`: valid and not failing; `fail`: valid, and its content is a failing verdict; `invalid`: not a valid
+   * document.
+   */
   readonly status: 'pass' | 'fail' | 'invalid';
   /** One line: the counts, the failing verdict, or the first schema problems. */
   readonly detail: string;

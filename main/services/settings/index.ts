@@ -148,7 +148,10 @@ function loadInstalled(root: string): Loaded[] {
   return out;
 }
 
-/** The installed skills whose refusal changes (or stays) between two configurations — the same checks install, run and the dashboard apply. */
+/**
+ * The installed skills whose refusal changes (or stays) between two configurations — the same checks install, run and
+ * the dashboard apply.
+ */
 export function effectsOf(
   root: string,
   before: ProjectConfig,

@@ -192,7 +192,8 @@ function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string;
   const host = useRef<HTMLDivElement>(null);
   const ed = useRef<editor.IStandaloneCodeEditor | null>(null);
   const stubDecorations = useRef<editor.IEditorDecorationsCollection | null>(null);
-  // The tab named in the route, else the file whose draft was handed in last (the playground's new test), else SKILL.md.
+  // The tab named in the route, else the file whose draft was handed in last (the playground's new test), else
+  // SKILL.md.
   const [active, setActive] = useState<string>(() => file ?? newestDraft(project.root, dir) ?? 'SKILL.md');
   const [diffFor, setDiffFor] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);

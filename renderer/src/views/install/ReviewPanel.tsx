@@ -18,7 +18,9 @@ export function span(f: Finding): string | null {
 
 const HOT = new Set(['network', 'write']);
 
-/** Per permission: declared or not, what Skillsmith's runner holds on this machine, and what each target agent receives. */
+/**
+ * Per permission: declared or not, what Skillsmith's runner holds on this machine, and what each target agent receives.
+ */
 function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: ReviewView['agents'] }) {
   const holds = permissionHolds(node.permissions, agents);
   return (

@@ -14,7 +14,9 @@ export interface PreviewPanelProps {
   readonly project: ProjectRef;
   /** The skill's folder name under `.kitbash/skills/`. */
   readonly dir: string;
-  /** The skill's current (unsaved) buffers, keyed by skill-relative path: 'skill.toml', 'SKILL.md', 'prompts/x.md', … */
+  /**
+   * The skill's current (unsaved) buffers, keyed by skill-relative path: 'skill.toml', 'SKILL.md', 'prompts/x.md', …
+   */
   readonly files: ReadonlyMap<string, string>;
 }
 

@@ -105,7 +105,9 @@ function oneLine(head: string, problems: readonly string[] | undefined): string 
   return problems?.length ? `${head} — ${problems.join('; ')}` : head;
 }
 
-/** Everything derived from a snapshot alone, computed once per snapshot (Skill identity keeps the planner's memo warm). */
+/**
+ * Everything derived from a snapshot alone, computed once per snapshot (Skill identity keeps the planner's memo warm).
+ */
 interface Base {
   readonly view: ProjectView;
   readonly config: { ok: true; value: ProjectConfig } | { ok: false; message: string };
@@ -341,7 +343,10 @@ function targetPreview(
   };
 }
 
-/** The compatibility matrix of the project as the snapshot has it (every target, or the given ones); `dirs`: skill name → folder. */
+/**
+ * The compatibility matrix of the project as the snapshot has it (every target, or the given ones); `dirs`: skill name
+ * → folder.
+ */
 export function snapshotMatrix(
   snap: CompileSnapshot,
   targets: readonly TargetDef[] = TARGETS,
