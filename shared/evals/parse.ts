@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { ARTIFACT_REF_RE } from '../ksf/model';
 import { EVAL_TIERS, type Assertion, type EvalFile, type EvalTier } from './model';
 
 /** Most trials one eval may ask for; more is a typo, not a plan. */
@@ -126,7 +127,7 @@ function readAssertion(a: unknown, at: string): Assertion {
   if ('artifact' in a) {
     const extra = keys.filter((k) => !['artifact', 'where', 'expect'].includes(k));
     if (extra.length) throw new Bad(`${at}.${extra[0]}: unknown key beside artifact (allowed: where, expect)`);
-    if (typeof a.artifact !== 'string' || !/^[a-z][a-z0-9-]*@\d+$/.test(a.artifact))
+    if (typeof a.artifact !== 'string' || !ARTIFACT_REF_RE.test(a.artifact))
       throw new Bad(`${at}.artifact: must be an artifact ref like findings@1`);
     if (
       a.where !== undefined &&

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KSF_NAME_RE } from '../names';
 
 /**
  * Field rules shared by channels. They encode the security rules of the contract: a
@@ -7,12 +8,13 @@ import { z } from 'zod';
  * on top of this (the schema is the first gate, not the only one).
  */
 
-/** An installed skill's folder name: the KSF name shape (no `/`, `\`, `.`, NUL). */
+/**
+ * An installed skill's folder name: exactly the KSF names install can produce (D127), so
+ * never a `/`, `\`, `.` or NUL.
+ */
 export const SkillName = z
   .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, 'a skill name is lower-case letters, digits and hyphens');
+  .regex(KSF_NAME_RE, 'a skill name is 2–41 lower-case letters, digits and hyphens, starting with a letter');
 
 /** An absolute path the user chose (folder picker, recent list, typed in the web picker). */
 export const AbsolutePath = z

@@ -1,7 +1,8 @@
 import { loadError, type LoadError, type Result } from './errors';
 import { splitFrontmatter } from './frontmatter';
 import { validateManifest } from './manifest';
-import { NAME_RE, type Manifest, type Skill } from './model';
+import { type Manifest, type Skill } from './model';
+import { isKsfName } from '../names';
 import { decodeUtf8, formatBytes } from './text';
 import { parseToml } from './toml';
 import { basename, entryAt, joinDisplay, LIMITS, type SkillTree } from './tree';
@@ -74,9 +75,8 @@ function loadBare(tree: SkillTree, text: string, options: LoadOptions): Result<S
   const { frontmatter, rest } = splitFrontmatter(text, true);
   const body = rest.trimStart();
   const declared = frontmatter?.data.name;
-  const name =
-    declared !== undefined && NAME_RE.test(declared) ? declared : slug(options.nameHint ?? basename(tree.root));
-  if (!NAME_RE.test(name)) {
+  const name = declared !== undefined && isKsfName(declared) ? declared : slug(options.nameHint ?? basename(tree.root));
+  if (!isKsfName(name)) {
     return {
       ok: false,
       error: loadError(

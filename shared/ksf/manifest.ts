@@ -1,4 +1,5 @@
-import { COMMAND_RE, NAME_RE, SEMVER_RE, type Manifest, type McpServer } from './model';
+import { COMMAND_RE, SEMVER_RE, type Manifest, type McpServer } from './model';
+import { KSF_NAME_RE, isKsfName } from '../names';
 import { isTable, type TomlTable } from './toml';
 
 export type ManifestResult = { ok: true; manifest: Manifest } | { ok: false; problems: string[] };
@@ -29,7 +30,7 @@ export function validateManifest(raw: TomlTable): ManifestResult {
   const context = t('context');
 
   const name = typeof skill.name === 'string' ? skill.name : '';
-  if (!NAME_RE.test(name)) problems.push(`skill.name "${name}" must match ${String(NAME_RE)}`);
+  if (!isKsfName(name)) problems.push(`skill.name "${name}" must match ${String(KSF_NAME_RE)}`);
   const version = typeof skill.version === 'string' ? skill.version : '';
   if (!SEMVER_RE.test(version)) problems.push(`skill.version "${version}" is not semver`);
   const description = typeof skill.description === 'string' ? skill.description : '';

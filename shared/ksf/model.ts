@@ -1,7 +1,6 @@
 import type { SkillTree } from './tree';
 import type { TomlTable } from './toml';
 
-export const NAME_RE = /^[a-z][a-z0-9-]{1,40}$/;
 export const SEMVER_RE = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
 export const COMMAND_RE = /^\/[a-z][a-z0-9-]*$/;
 export const ARTIFACT_REF_RE = /^[a-z][a-z0-9-]*@\d+$/;

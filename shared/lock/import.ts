@@ -1,5 +1,5 @@
 import { estimateTokens } from '../ksf/tokens';
-import { NAME_RE } from '../ksf/model';
+import { isKsfName } from '../names';
 import { TARGETS } from '../targets/registry';
 import type { TargetDef } from '../targets/types';
 
@@ -111,7 +111,7 @@ export function defaultImportName(folder: string): string {
     .replace(/^[^a-z]+/, '');
   if (!base) base = 'project';
   const name = `${base}-rules`.slice(0, 41);
-  return NAME_RE.test(name) ? name : 'project-rules';
+  return isKsfName(name) ? name : 'project-rules';
 }
 
 /** The skill `import` proposes: manifest and SKILL.md text. */

@@ -1,5 +1,5 @@
 import { loadError, type Result } from '../ksf/errors';
-import { NAME_RE } from '../ksf/model';
+import { isKsfName } from '../names';
 
 /** The lock the `skills` CLI (skills.sh) writes at a project's root. */
 export const SKILLS_LOCK_FILE = 'skills-lock.json';
@@ -33,7 +33,7 @@ export function parseSkillsLock(text: string, file: string = SKILLS_LOCK_FILE): 
     return { ok: false, error: loadError(file, '"skills" must be an object of skill name → { source, sourceType }') };
   const out: SkillsLockEntry[] = [];
   for (const [name, raw] of Object.entries(skills as Record<string, unknown>)) {
-    if (typeof raw !== 'object' || raw === null || !NAME_RE.test(name)) continue;
+    if (typeof raw !== 'object' || raw === null || !isKsfName(name)) continue;
     const r = raw as Record<string, unknown>;
     const str = (k: string): string | undefined =>
       typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined;

@@ -1,6 +1,6 @@
 import { isTable } from '../ksf/toml';
 import { INTEGRITY_RE } from '../lock/integrity';
-import { NAME_RE } from '../ksf/model';
+import { isKsfName } from '../names';
 import { SAFETY_CHECK_IDS, type CheckId } from '../lint/types';
 
 /**
@@ -50,7 +50,7 @@ export function validateException(raw: unknown): { ok: true; value: PolicyExcept
       ? (raw[k] as string)
       : undefined;
   const skill = text('skill');
-  if (skill === undefined || !NAME_RE.test(skill)) return { ok: false, message: 'skill must be a skill name' };
+  if (skill === undefined || !isKsfName(skill)) return { ok: false, message: 'skill must be a skill name' };
   const integrity = text('integrity');
   if (integrity === undefined || !INTEGRITY_RE.test(integrity))
     return {

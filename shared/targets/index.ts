@@ -20,7 +20,7 @@ export {
 } from './cost';
 export { prepareSkill, permissionsBlock, type Prepared } from './prepare';
 export { GENERATED_MARK, header, lowerTools } from './common';
-export { ZED_NAME_RE, ZED_DESCRIPTION_MAX_BYTES, zedConstraints } from './zed';
+export { ZED_DESCRIPTION_MAX_BYTES, zedConstraints } from './zed';
 export { aiderWiringNote } from './aider';
 export { AGENT_PLUGIN_DIR, pluginManifest } from './agent-plugins';
 export { compatibilityMatrix, matrixCell, type Cell, type CellStatus, type Matrix, type Reason } from './matrix';

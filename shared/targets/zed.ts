@@ -1,9 +1,8 @@
 import { emitSkillDir, utf8Length } from './common';
 import type { ConstraintViolation, TargetDef } from './types';
 import type { Skill } from '../ksf/model';
+import { AGENT_SKILLS_NAME_RE, isAgentSkillsName } from '../names';
 
-/** Zed's skill name rule: lower-case words joined by single hyphens. */
-export const ZED_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Zed's description limit, in UTF-8 bytes. */
 export const ZED_DESCRIPTION_MAX_BYTES = 1024;
 const DROPPED = 'Zed drops the skill at load with no diagnostic';
@@ -12,11 +11,12 @@ const DROPPED = 'Zed drops the skill at load with no diagnostic';
 export function zedConstraints(skill: Skill): ConstraintViolation[] {
   const { name, description } = skill.manifest.skill;
   const out: ConstraintViolation[] = [];
-  if (!ZED_NAME_RE.test(name)) {
+  // Zed enforces the Agent Skills name rule.
+  if (!isAgentSkillsName(name)) {
     out.push({
       code: 'zed-name',
       drops: true,
-      message: `${name} → zed: name must match ${ZED_NAME_RE.source} — no leading, trailing or doubled hyphen; ${DROPPED}`,
+      message: `${name} → zed: name must match ${AGENT_SKILLS_NAME_RE.source} — no leading, trailing or doubled hyphen; ${DROPPED}`,
     });
   }
   const bytes = utf8Length(description);

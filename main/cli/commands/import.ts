@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { NAME_RE } from '../../../shared/ksf/model';
+import { isKsfName } from '../../../shared/names';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { lintSkill } from '../../../shared/lint/checks';
 import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
@@ -59,7 +59,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length)
     throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
-  if (flags.name !== undefined && !NAME_RE.test(flags.name)) {
+  if (flags.name !== undefined && !isKsfName(flags.name)) {
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
     return 1;
   }

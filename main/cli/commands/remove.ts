@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { NAME_RE } from '../../../shared/ksf/model';
+import { isKsfName } from '../../../shared/names';
 import { applyRemove, planRemove } from '../../services/install/remove';
 import { installedSkills } from '../../services/skills/locate';
 import { withProjectLock } from '../../services/workspace/project-lock';
@@ -16,7 +16,7 @@ const FLAGS = { yes: { type: 'boolean', short: 'y' }, 'no-compile': { type: 'boo
 export async function runRemove(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const name = positionals[0];
-  if (name === undefined || positionals.length > 1 || !NAME_RE.test(name))
+  if (name === undefined || positionals.length > 1 || !isKsfName(name))
     throw new UsageError('usage: skillsmith remove <skill-name> [--yes]');
   // Plan and ask without the project lock (a person at the prompt can take minutes); then,
   // under the lock, plan again and refuse if the answer no longer fits.

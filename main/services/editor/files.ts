@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../shared/ksf/load';
-import { NAME_RE } from '../../../shared/ksf/model';
+import { KSF_NAME_RE, isKsfName } from '../../../shared/names';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { writeFileInside } from '../fs/inside';
@@ -47,12 +47,11 @@ export interface EditorFileData {
 }
 
 function skillFolder(root: string, dir: string): string {
-  if (!NAME_DIR.test(dir)) throw new EditorFsError('invalid-request', `${dir}: not a skill folder name`);
+  if (!isKsfName(dir)) throw new EditorFsError('invalid-request', `${dir}: not a skill folder name`);
   const abs = resolveInside(root, join(SKILLS_DIR, dir));
   if (!abs) throw new EditorFsError('outside-project', `${dir}: resolves outside the open project`);
   return abs;
 }
-const NAME_DIR = /^[a-z0-9][a-z0-9-]*$/;
 
 function existingSkill(root: string, dir: string): string {
   const abs = skillFolder(root, dir);
@@ -175,8 +174,8 @@ export function newSkillFiles(name: string, description: string): { 'skill.toml'
 
 /** Create `.kitbash/skills/<name>/` with a valid manifest and SKILL.md; refuses an existing folder. */
 export function createSkill(root: string, name: string, description: string): { dir: string } {
-  if (!NAME_RE.test(name))
-    throw new EditorFsError('invalid-request', `skill name "${name}" must match ${String(NAME_RE)}`);
+  if (!isKsfName(name))
+    throw new EditorFsError('invalid-request', `skill name "${name}" must match ${String(KSF_NAME_RE)}`);
   const files = newSkillFiles(name, description);
   const enc = new TextEncoder();
   const loaded = loadSkill({

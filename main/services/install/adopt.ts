@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
-import { NAME_RE } from '../../../shared/ksf/model';
+import { isKsfName } from '../../../shared/names';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
 import { adoptVerdict, ruleIsSkill, type HandCopy } from '../../../shared/lock/adopt';
@@ -152,7 +152,7 @@ export function scanAdoption(project: string): AdoptScan {
       const paths = found.copies.map((c) => c.path);
       const leave = (status: AdoptItem['status'], reason: string) =>
         items.push({ name, copies: paths, status, reason, retire: [], keep: paths });
-      if (!NAME_RE.test(name)) {
+      if (!isKsfName(name)) {
         leave(
           'invalid',
           `"${name}" is not a valid skill name (a-z, digits, hyphens, 2–41 chars) — rename ${paths.join(', ')}`,

@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
-import type { Skill } from '../../../shared/ksf/model';
+import { SEMVER_RE, type Skill } from '../../../shared/ksf/model';
+import { isKsfName } from '../../../shared/names';
 import type { TreeEntry } from '../../../shared/ksf/tree';
 import type { Catalog } from '../../../shared/project/sources';
 import type { Candidate } from '../../../shared/resolve/resolve';
@@ -94,7 +95,13 @@ export function installedCandidates(root: string): CandidateOrigin[] {
   return out;
 }
 
-const TAG_RE = /^(?:([a-z][a-z0-9-]{1,40})@|v)(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/;
+/** A release tag: `v<semver>` releases every skill, `<name>@<semver>` only that one. */
+function releaseTag(tag: string): { only?: string; version: string } | undefined {
+  const at = tag.lastIndexOf('@');
+  if (at === -1) return tag.startsWith('v') && SEMVER_RE.test(tag.slice(1)) ? { version: tag.slice(1) } : undefined;
+  const [name, version] = [tag.slice(0, at), tag.slice(at + 1)];
+  return isKsfName(name) && SEMVER_RE.test(version) ? { only: name, version } : undefined;
+}
 
 /** An opened `[sources]` catalog: its candidates, and the clone to remove afterwards. */
 export interface OpenCatalog {
@@ -161,11 +168,10 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
   const tags = git(['-C', clone.dir, 'tag', '--list'])
     .stdout.split('\n')
     .map((t) => t.trim())
-    .filter((t) => TAG_RE.test(t))
+    .filter((t) => releaseTag(t) !== undefined)
     .sort();
   for (const tag of tags) {
-    const m = TAG_RE.exec(tag)!;
-    const only = m[1];
+    const { only, version } = releaseTag(tag)!;
     const commit = git(['-C', clone.dir, 'rev-list', '-n', '1', tag]).stdout.trim();
     const listing = git(['-C', clone.dir, 'ls-tree', '--name-only', `${tag}:${sub || '.'}`.replace(/:\.$/, ':')]);
     if (listing.code !== 0) continue;
@@ -188,7 +194,7 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
         { nameHint: name },
       );
       if (!loaded.ok) continue;
-      if (only !== undefined && loaded.value.manifest.skill.version !== m[2]) continue; // the tag names this version
+      if (only !== undefined && loaded.value.manifest.skill.version !== version) continue; // the tag names this version
       let checkedOut: string | undefined;
       const dir = (): string => {
         if (checkedOut) return checkedOut;

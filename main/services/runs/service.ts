@@ -4,7 +4,8 @@ import { homedir, tmpdir, userInfo } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
-import { NAME_RE, type Skill } from '../../../shared/ksf/model';
+import { type Skill } from '../../../shared/ksf/model';
+import { isKsfName } from '../../../shared/names';
 import { describeBlocking, RESOLVE_BLOCKING } from '../../../shared/policy/verdict';
 import { treeIntegrityFast, verifySkill, type PinCheck } from '../lock/index';
 import { resolveInside } from '../fs/contain';
@@ -98,7 +99,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
         }),
   });
 
-  if (!NAME_RE.test(req.skill))
+  if (!isKsfName(req.skill))
     return refuse('bad-request', `"${req.skill}" is not a skill name — run takes the name of an installed skill`);
   const skillDir = join(root, SKILLS_DIR, req.skill);
   if (!isRealDir(skillDir)) {

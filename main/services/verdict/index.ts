@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { formatLoadError } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
-import { NAME_RE, type Skill } from '../../../shared/ksf/model';
+import { type Skill } from '../../../shared/ksf/model';
+import { isKsfName } from '../../../shared/names';
 import { lintSkill } from '../../../shared/lint/checks';
 import { skillVerdict, type SkillVerdict } from '../../../shared/policy/verdict';
 import type { ProjectConfig } from '../../../shared/project/config';
@@ -40,7 +41,7 @@ export type VerdictLookup =
  * very files that were checked, so an exception can only match what was read.
  */
 export function verdictFor(projectRoot: string, name: string): VerdictLookup {
-  if (!NAME_RE.test(name)) return { ok: false, message: `"${name}" is not a skill name` };
+  if (!isKsfName(name)) return { ok: false, message: `"${name}" is not a skill name` };
   const tree = readSkillTree(join(projectRoot, SKILLS_DIR, name), `${SKILLS_DIR}/${name}`.split('\\').join('/'));
   if (!tree.ok) return { ok: false, message: formatLoadError(tree.error) };
   const loaded = loadSkill(tree.value, { nameHint: name });

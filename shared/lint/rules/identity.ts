@@ -1,8 +1,6 @@
 import type { Skill } from '../../ksf/model';
+import { isAgentSkillsName } from '../../names';
 import type { Check } from '../types';
-
-/** The Agent Skills naming rule: no leading, trailing or doubled hyphen. */
-const SPEC_NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export function manifestCheck(skill: Skill): Check {
   const { name, version } = skill.manifest.skill;
@@ -16,7 +14,7 @@ export function manifestCheck(skill: Skill): Check {
 /** A valid KSF name that hosts following the Agent Skills rule may still drop. */
 export function nameConventionCheck(skill: Skill): Check | undefined {
   const { name } = skill.manifest.skill;
-  if (SPEC_NAME_RE.test(name)) return undefined;
+  if (isAgentSkillsName(name)) return undefined;
   return {
     id: 'name-convention',
     status: 'warn',

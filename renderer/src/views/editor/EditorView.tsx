@@ -10,6 +10,7 @@ import { DiffDialog } from './DiffDialog';
 import { PreviewSlot } from './PreviewSlot';
 import { RunEvalsButton } from '../evals/EvalsView';
 import { evalTemplate } from '../../../../shared/evals/template';
+import { isKsfName } from '../../../../shared/names';
 import { FLUSH_DRAFTS_EVENT, newestDraft } from './drafts';
 import { EditorSession, type FileState } from './session';
 import './editor.css';
@@ -86,8 +87,6 @@ function SkillIndex({ project }: { project: ProjectRef }) {
   );
 }
 
-const NAME_RE = /^[a-z][a-z0-9-]{1,40}$/;
-
 export function NewSkillForm({ project }: { project: ProjectRef }) {
   const api = useApi();
   const qc = useQueryClient();
@@ -96,14 +95,12 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nameProblem =
-    name && !NAME_RE.test(name)
-      ? 'lower-case letters, digits and hyphens; starts with a letter; 2–41 characters'
-      : null;
+    name && !isKsfName(name) ? 'lower-case letters, digits and hyphens; starts with a letter; 2–41 characters' : null;
   const descProblem =
     description && (description.trim().length < 10 || description.trim().length > 200)
       ? `10–200 characters (now ${description.trim().length})`
       : null;
-  const ready = NAME_RE.test(name) && !descProblem && description.trim().length >= 10;
+  const ready = isKsfName(name) && !descProblem && description.trim().length >= 10;
   return (
     <form
       className="panel new-skill"
