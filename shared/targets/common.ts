@@ -1,6 +1,7 @@
 import { isMap, parseDocument } from 'yaml';
 import { estimateTokens } from '../ksf/tokens';
 import { sha256Hex } from '../lock/sha256';
+import { INTEGRITY_RE } from '../lock/integrity';
 import type {
   ConstraintViolation,
   EmitContext,
@@ -178,8 +179,8 @@ export function readDeliveryRecord(record: string | undefined, skillMd: string):
   const out = new Map<string, string>();
   if (record !== undefined && record.includes(`<!-- ${GENERATED_MARK} `)) {
     for (const line of record.split('\n').slice(1)) {
-      const m = /^(sha256-[0-9a-f]{64}) (\S+)$/.exec(line);
-      if (!m) continue;
+      const m = /^(\S+) (\S+)$/.exec(line);
+      if (!m || !INTEGRITY_RE.test(m[1]!)) continue;
       try {
         const rel = decodeURI(m[2]!);
         if (safeRecordedPath(rel)) out.set(rel, m[1]!);

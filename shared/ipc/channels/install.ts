@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INTEGRITY_RE } from '../../lock/integrity';
 import { channel } from '../define';
 import { Location, SkillName } from '../schemas';
 
@@ -20,7 +21,7 @@ export const SourceText = z
 
 /** A review session id (main makes them: 16 hex digits). */
 export const ReviewId = z.string().regex(/^[0-9a-f]{16}$/, 'not a review id');
-export const Integrity = z.string().regex(/^sha256-[0-9a-f]{64}$/, 'not an integrity hash');
+export const Integrity = z.string().regex(INTEGRITY_RE, 'not an integrity hash');
 /** A renderer-chosen id that the `progress` events of this call carry. */
 export const ProgressId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'not a progress id');
 
