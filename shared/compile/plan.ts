@@ -30,6 +30,7 @@ import type {
   TargetId,
 } from '../targets/types';
 import { SharedDoc } from './sections';
+import { plural } from '../text/format';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
 export interface FailedSkill {
@@ -229,8 +230,6 @@ export function isSafeRelative(path: string): boolean {
 }
 /** Segments of anything but '/', '\\' and NUL, none of them empty, '.' or '..'. */
 const SAFE_RELATIVE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]+)*$/;
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function planCompile(input: CompileInput): CompilePlan {
   const { project, config } = input;

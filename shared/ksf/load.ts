@@ -3,7 +3,8 @@ import { splitFrontmatter } from './frontmatter';
 import { validateManifest } from './manifest';
 import { type Manifest, type Skill } from './model';
 import { isKsfName } from '../names';
-import { decodeUtf8, formatBytes } from './text';
+import { decodeUtf8 } from './text';
+import { formatBytes } from '../text/format';
 import { parseToml } from './toml';
 import { basename, entryAt, joinDisplay, LIMITS, type SkillTree } from './tree';
 

@@ -139,9 +139,3 @@ export class LineIndex {
     return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
   }
 }
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${n} B`;
-}

@@ -162,8 +162,8 @@ describe('bad input: one line, no stack trace', () => {
       closeSync(fd);
     }
     try {
-      const line = expectOneLine('huge', 'huge/SKILL.md', /8\.0 MiB/);
-      expect(line).toMatch(/50\.0 MiB/);
+      const line = expectOneLine('huge', 'huge/SKILL.md', /8 MiB/);
+      expect(line).toMatch(/50 MiB/);
     } finally {
       rmSync(file, { force: true });
     }

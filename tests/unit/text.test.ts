@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLenient, decodeUtf8, formatBytes, isBinary, LineIndex } from '../../shared/ksf/text';
+import { decodeLenient, decodeUtf8, isBinary, LineIndex } from '../../shared/ksf/text';
 import { utf8 } from './helpers';
 
 describe('isBinary (SPEC §3.3)', () => {
@@ -111,17 +111,5 @@ describe('LineIndex: 1-based lines, UTF-16 columns', () => {
     [11, 4, 1],
   ])('offset %i → %i:%i', (offset, line, column) => {
     expect(idx.position(offset)).toEqual({ line, column });
-  });
-});
-
-describe('formatBytes', () => {
-  it.each([
-    [0, '0 B'],
-    [1023, '1023 B'],
-    [1024, '1.0 KiB'],
-    [8 * 1024 * 1024, '8.0 MiB'],
-    [50 * 1024 * 1024, '50.0 MiB'],
-  ])('%i → %s', (n, s) => {
-    expect(formatBytes(n)).toBe(s);
   });
 });

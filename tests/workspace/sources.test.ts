@@ -238,7 +238,7 @@ describe('staging copies', () => {
       /holds more than 10 files/,
     );
     expect(() => stageFolder(big, s.dir, 'big2', 'big', { maxFiles: 1000, maxBytes: 500 })).toThrow(
-      /is larger than 500 B/,
+      /is larger than 500 bytes/,
     );
     s.dispose();
   });

@@ -5,10 +5,9 @@ import { planProject } from '../../services/compile';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
+import { plural } from '../../../shared/text/format';
 
 const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
-
-const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 /** `skillsmith compile [--strict] [--dry-run] [--json]`: plan, then apply (or only print the plan). */
 export async function runCompile(argv: readonly string[], io: CliIo): Promise<ExitCode> {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { formatBytes, formatSeconds } from '../../services/sandbox/policy';
+import { formatBytes } from '../../../shared/text/format';
+import { formatSeconds } from '../../services/sandbox/policy';
 import { LABEL, type RunLimits } from '../../services/sandbox/types';
 import { startRun } from '../../services/runs/service';
 import type { RunEvent, RunMode, RunPlan, RunResult } from '../../services/runs/types';

@@ -11,7 +11,8 @@ import { treeIntegrityFast, verifySkill, type PinCheck } from '../lock/index';
 import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
-import { formatBytes, policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
+import { formatBytes } from '../../../shared/text/format';
+import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
 import { writeLayout } from '../sandbox/protect';
 import {
   currentHost,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Manifest } from '../../../shared/ksf/model';
+import { formatBytes } from '../../../shared/text/format';
 import { protectedNames, type WriteLayout } from './protect';
 import {
   LABEL,
@@ -215,12 +216,6 @@ export function restrictionRows(
 /** Required rows this machine cannot hold: a run refuses to start while any remain. */
 export function unenforced(rows: readonly RestrictionRow[]): RestrictionRow[] {
   return rows.filter((r) => r.required && r.label === LABEL.advisory);
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
 }
 
 export function formatSeconds(ms: number): string {

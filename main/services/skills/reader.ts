@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { loadError, type LoadError, type Result } from '../../../shared/ksf/errors';
-import { formatBytes } from '../../../shared/ksf/text';
+import { formatBytes } from '../../../shared/text/format';
 import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
 import { describeFsError } from '../fs/describe-error';
 

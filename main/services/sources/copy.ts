@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readdirSync, readlinkSync, statSync, symlinkSy
 import { writeNewFile, type ProjectDir } from '../fs/inside';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { formatBytes } from '../../../shared/ksf/text';
+import { formatBytes } from '../../../shared/text/format';
 
 /** Caps on what a source may hold; a skill is text a person must be able to review. */
 export interface SourceCaps {
