@@ -150,7 +150,7 @@ const engine = await bundleEngine(WORK, {
   'shared/ksf/load.ts': ['loadSkill'],
   'main/services/skills/reader.ts': ['readSkillTree'],
   'main/services/compile/load.ts': ['loadInstalled'],
-  'main/services/compile/project-view.ts': ['diskProject'],
+  'main/services/compile/project-files.ts': ['diskProject'],
   'main/services/project/config.ts': ['readProjectConfig'],
 });
 const replanN = 1000;

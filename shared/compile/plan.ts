@@ -25,7 +25,7 @@ import type {
   Loading,
   ManagedDir,
   PreparedSkill,
-  ProjectView,
+  ProjectFiles,
   TargetDef,
   TargetId,
 } from '../targets/types';
@@ -43,7 +43,7 @@ export interface CompileInput {
   readonly skills: readonly Skill[];
   readonly failures?: readonly FailedSkill[];
   readonly config: ProjectConfig;
-  readonly project: ProjectView;
+  readonly project: ProjectFiles;
 }
 
 export interface PlannedFile {
@@ -155,8 +155,11 @@ interface TargetOutput {
 }
 const preparedMemo = new WeakMap<Skill, ReturnType<typeof prepareSkill>>();
 const emitMemo = new WeakMap<Skill, Map<string, TargetOutput>>();
-const sameMemo = new WeakMap<ProjectView, Map<string, { disk: string | undefined; content: string; equal: boolean }>>();
-const docMemo = new WeakMap<ProjectView, Map<string, { text: string; keep: string; doc: SharedDoc }>>();
+const sameMemo = new WeakMap<
+  ProjectFiles,
+  Map<string, { disk: string | undefined; content: string; equal: boolean }>
+>();
+const docMemo = new WeakMap<ProjectFiles, Map<string, { text: string; keep: string; doc: SharedDoc }>>();
 
 function prepared(skill: Skill): ReturnType<typeof prepareSkill> {
   let p = preparedMemo.get(skill);
@@ -167,7 +170,7 @@ function prepared(skill: Skill): ReturnType<typeof prepareSkill> {
 function emitted(
   t: TargetDef,
   p: PreparedSkill,
-  project: ProjectView,
+  project: ProjectFiles,
   facts: string,
   context: EmitContext,
 ): TargetOutput {
@@ -188,7 +191,7 @@ function emitted(
   return result;
 }
 
-function baseDoc(project: ProjectView, path: string, keep: ReadonlySet<string>, keepKey: string): SharedDoc {
+function baseDoc(project: ProjectFiles, path: string, keep: ReadonlySet<string>, keepKey: string): SharedDoc {
   let perView = docMemo.get(project);
   if (!perView) docMemo.set(project, (perView = new Map()));
   const text = project.read(path) ?? '';
@@ -207,7 +210,7 @@ function byName(a: Skill, b: Skill): number {
 
 const withNewline = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 
-function sameContent(project: ProjectView, path: string, content: string | Uint8Array): boolean {
+function sameContent(project: ProjectFiles, path: string, content: string | Uint8Array): boolean {
   if (typeof content === 'string') {
     let perView = sameMemo.get(project);
     if (!perView) sameMemo.set(project, (perView = new Map()));
@@ -541,7 +544,7 @@ export function planCompile(input: CompileInput): CompilePlan {
  * that still hold exactly the bytes delivered (an edited copy is left alone).
  */
 function staleDelivered(
-  project: ProjectView,
+  project: ProjectFiles,
   folder: string,
   record: string | undefined,
   skillMd: string,
@@ -566,7 +569,7 @@ const SKILL_DIRS: readonly string[] = [...new Set(TARGETS.flatMap((t) => (t.skil
  * or a file there is not one compile delivered); any other owned file is its own unit.
  */
 function handWritten(
-  project: ProjectView,
+  project: ProjectFiles,
   files: Map<string, { content: string | Uint8Array; skill?: string; merge?: unknown }>,
   writers: ReadonlyMap<string, ReadonlySet<TargetId>>,
 ): Conflict[] {

@@ -1,10 +1,10 @@
-import type { ProjectView } from '../targets/types';
+import type { ProjectFiles } from '../targets/types';
 
 /**
  * A project view over in-memory files (path → text or bytes; a path ending in '/' is an
  * empty folder) — for planning live in the renderer, or in tests, without a disk.
  */
-export function memoryView(files: Readonly<Record<string, string | Uint8Array>>, rootName = 'project'): ProjectView {
+export function memoryView(files: Readonly<Record<string, string | Uint8Array>>, rootName = 'project'): ProjectFiles {
   const keys = Object.keys(files);
   const isFile = (p: string): boolean => p in files && !p.endsWith('/');
   return {

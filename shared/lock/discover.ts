@@ -1,7 +1,7 @@
-import type { ProjectView } from '../targets/types';
+import type { ProjectFiles } from '../targets/types';
 
 /** What discovery reads of a source's files ('/'-separated paths relative to the source folder). */
-export type SourceView = Pick<ProjectView, 'exists' | 'read' | 'list'>;
+export type SourceView = Pick<ProjectFiles, 'exists' | 'read' | 'list'>;
 
 /** Where discovery found a skill folder, and which layout named it. */
 export interface FoundSkill {

@@ -1,12 +1,12 @@
 import { AGENT_SKILLS_DESCRIPTION } from './limits';
 import { emitSkillDir } from './common';
-import type { ProjectView, TargetDef } from './types';
+import type { ProjectFiles, TargetDef } from './types';
 
 export const AGENT_PLUGIN_DIR = 'agent-plugin';
 export const PLUGIN_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
 
 /** `agent-plugin/plugin.json`: the package manifest, named after the project folder. */
-export function pluginManifest(project: Pick<ProjectView, 'rootName'>): string {
+export function pluginManifest(project: Pick<ProjectFiles, 'rootName'>): string {
   const name =
     project.rootName
       .toLowerCase()

@@ -1,8 +1,8 @@
 import { emitMerged } from './common';
-import type { ProjectView, TargetDef } from './types';
+import type { ProjectFiles, TargetDef } from './types';
 
 /** Whether aider will actually read CONVENTIONS.md, as an info note (undefined: it is wired). */
-export function aiderWiringNote(project: ProjectView): string | undefined {
+export function aiderWiringNote(project: ProjectFiles): string | undefined {
   const conf = ['.aider.conf.yml', '.aider.conf.yaml'].find((f) => project.exists(f));
   if (conf) {
     const text = project.read(conf) ?? '';

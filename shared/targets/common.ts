@@ -8,7 +8,7 @@ import type {
   EmitResult,
   EmittedFile,
   PreparedSkill,
-  ProjectView,
+  ProjectFiles,
   TargetDef,
 } from './types';
 
@@ -33,7 +33,7 @@ export function generatedBy(text: string): string | undefined {
  * The first planned path of a skill's output that holds something the user wrote (no
  * generated header, different content); for a skill folder, its SKILL.md decides.
  */
-export function handWrittenIn(project: ProjectView, files: readonly EmittedFile[]): string | undefined {
+export function handWrittenIn(project: ProjectFiles, files: readonly EmittedFile[]): string | undefined {
   for (const f of files) {
     if (f.merge || f.bundled || typeof f.content !== 'string') continue;
     const text = project.read(f.path);

@@ -3,7 +3,7 @@ import { estimateTokens } from '../ksf/tokens';
 import { fileTokens } from './common';
 import { prepareSkill } from './prepare';
 import { targetById } from './registry';
-import type { EmitContext, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
+import type { EmitContext, Loading, PreparedSkill, ProjectFiles, TargetDef, TargetId } from './types';
 
 /** What one skill costs on one target in every session, before anything is invoked. */
 export interface StandingCost {
@@ -21,7 +21,7 @@ export interface StandingCost {
 }
 
 /** A project with no files: detection finds only the floor; notes assume nothing is configured. */
-export const EMPTY_PROJECT: ProjectView = {
+export const EMPTY_PROJECT: ProjectFiles = {
   rootName: 'project',
   exists: () => false,
   read: () => undefined,
@@ -43,7 +43,7 @@ function resolveTarget(target: TargetDef | TargetId): TargetDef {
 export function standingCost(
   p: PreparedSkill,
   target: TargetDef | TargetId,
-  project: ProjectView = EMPTY_PROJECT,
+  project: ProjectFiles = EMPTY_PROJECT,
   context?: EmitContext,
 ): StandingCost {
   const t = resolveTarget(target);
@@ -66,7 +66,7 @@ export function standingCost(
 export function standingCostOf(
   skill: Skill,
   target: TargetDef | TargetId,
-  project: ProjectView = EMPTY_PROJECT,
+  project: ProjectFiles = EMPTY_PROJECT,
   context?: EmitContext,
 ): StandingCost | { error: string } {
   const p = prepareSkill(skill);
@@ -85,7 +85,7 @@ export interface TargetTotal {
 export function standingTotals(
   skills: readonly PreparedSkill[],
   targets: readonly (TargetDef | TargetId)[],
-  project: ProjectView = EMPTY_PROJECT,
+  project: ProjectFiles = EMPTY_PROJECT,
 ): TargetTotal[] {
   return targets.map((target) => {
     const t = resolveTarget(target);

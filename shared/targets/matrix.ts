@@ -12,7 +12,7 @@ import { EMPTY_PROJECT } from './cost';
 import { prepareSkill } from './prepare';
 import { detectTargets, TARGETS } from './registry';
 import { SharedDoc } from '../compile/sections';
-import type { EmitContext, PreparedSkill, ProjectView, TargetDef, TargetId } from './types';
+import type { EmitContext, PreparedSkill, ProjectFiles, TargetDef, TargetId } from './types';
 
 export type CellStatus = 'full' | 'degraded' | 'unsupported';
 
@@ -48,7 +48,7 @@ export function matrixCell(
   skill: Skill,
   prepared: PreparedSkill | undefined,
   target: TargetDef,
-  project: ProjectView = EMPTY_PROJECT,
+  project: ProjectFiles = EMPTY_PROJECT,
   why?: string,
   context?: EmitContext,
   overBudget: readonly Reason[] = [],
@@ -165,7 +165,7 @@ export function matrixCell(
 export function compatibilityMatrix(
   skills: readonly Skill[],
   targets: readonly TargetDef[] = TARGETS,
-  project: ProjectView = EMPTY_PROJECT,
+  project: ProjectFiles = EMPTY_PROJECT,
   active: readonly TargetDef[] = detectTargets(project),
 ): Matrix {
   const sorted = [...skills].sort((a, b) =>
@@ -193,7 +193,7 @@ export function compatibilityMatrix(
 export function alwaysLoadedOver(
   target: TargetDef,
   skills: readonly PreparedSkill[],
-  project: ProjectView,
+  project: ProjectFiles,
   context: EmitContext,
 ): Reason[] {
   const out: Reason[] = [];

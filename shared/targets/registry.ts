@@ -7,7 +7,7 @@ import { cline } from './cline';
 import { copilot } from './copilot';
 import { cursor } from './cursor';
 import { gemini } from './gemini';
-import type { ProjectView, TargetDef, TargetId } from './types';
+import type { ProjectFiles, TargetDef, TargetId } from './types';
 import { TARGET_IDS } from './types';
 import { windsurf } from './windsurf';
 import { zed } from './zed';
@@ -39,7 +39,7 @@ export function isTargetId(id: string): id is TargetId {
 }
 
 /** Targets selected by the project's markers, in emit order. */
-export function detectTargets(project: ProjectView): TargetDef[] {
+export function detectTargets(project: ProjectFiles): TargetDef[] {
   return TARGETS.filter((t) => t.detect(project));
 }
 
@@ -50,7 +50,7 @@ export type TargetSelection = { ok: true; targets: TargetDef[]; explicit: boolea
  * error listing the known ones), else detection.
  */
 export function resolveTargets(
-  project: ProjectView,
+  project: ProjectFiles,
   configured: readonly string[] | undefined,
   configFile = 'kitbash.toml',
 ): TargetSelection {

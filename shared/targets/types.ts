@@ -32,7 +32,7 @@ export type FileShape = 'skill-dir' | 'rule-file' | 'merged-section';
  * Read-only view of the project's current files, relative '/'-separated paths. main/ backs
  * it with the disk; the renderer (or a test) with an in-memory map.
  */
-export interface ProjectView {
+export interface ProjectFiles {
   /** Base name of the project folder (used for the agent-plugin package name). */
   readonly rootName: string;
   /** True when a file or folder exists at `path`. */
@@ -238,15 +238,15 @@ export interface TargetDef {
    * Project facts outside the skill that change this target's emit (a folder that redirects
    * output, a config it quotes): compile re-emits only when they change.
    */
-  emitFacts?(project: ProjectView): string;
+  emitFacts?(project: ProjectFiles): string;
   /** Project-level notes once per compile (`agentsDirWritten`: some active target writes `.agents/skills/`). */
   planNotes?(ready: readonly PreparedSkill[], plan: { readonly agentsDirWritten: boolean }): readonly string[];
   /** Project-level files (not per skill) compile writes when at least one skill compiled. */
-  projectFiles?(project: ProjectView): readonly { path: string; content: string }[];
+  projectFiles?(project: ProjectFiles): readonly { path: string; content: string }[];
   /** True when this target is active by detection. */
-  detect(project: ProjectView): boolean;
+  detect(project: ProjectFiles): boolean;
   /** Target-specific rules the skill violates (Zed's name rule, Cline's eager note…). */
   constraints(skill: Skill): readonly ConstraintViolation[];
   /** Files, warnings and notes for one skill. Pure. `context`: the compile's other targets. */
-  emit(skill: PreparedSkill, project: ProjectView, context?: EmitContext): EmitResult;
+  emit(skill: PreparedSkill, project: ProjectFiles, context?: EmitContext): EmitResult;
 }

@@ -1,7 +1,7 @@
 /** In-memory skills and projects for the pure compile tests. */
 import { loadSkill } from '../../shared/ksf/load';
 import type { Skill } from '../../shared/ksf/model';
-import type { ProjectView } from '../../shared/targets/types';
+import type { ProjectFiles } from '../../shared/targets/types';
 import { tree, type EntrySpec } from '../unit/helpers';
 
 export { tree, utf8 } from '../unit/helpers';
@@ -35,7 +35,7 @@ export function bareSkill(dir: string, md: string): Skill {
 export function memProject(
   files: Record<string, string> = {},
   rootName = 'demo-project',
-): ProjectView & { files: Record<string, string> } {
+): ProjectFiles & { files: Record<string, string> } {
   const has = (p: string): boolean => p in files || Object.keys(files).some((k) => k.startsWith(`${p}/`));
   return {
     files,

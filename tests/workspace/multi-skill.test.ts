@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSkills } from '../../shared/lock/discover';
 import { sourceAt } from '../../shared/lock/source';
-import { diskProject } from '../../main/services/compile/project-view';
+import { diskProject } from '../../main/services/compile/project-files';
 import { listSourceSkills, pickSkills } from '../../main/services/install/listing';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, cli, gitAvailable, gitRepo, skillFiles, temp, write, type Files } from './helpers';

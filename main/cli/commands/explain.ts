@@ -3,7 +3,7 @@ import { matrixCell } from '../../../shared/targets/matrix';
 import { standingCost } from '../../../shared/targets/cost';
 import { targetById } from '../../../shared/targets/registry';
 import { TARGET_IDS } from '../../../shared/targets/types';
-import { diskProject } from '../../services/compile/project-view';
+import { diskProject } from '../../services/compile/project-files';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { loadSkillArg } from './skill-arg';

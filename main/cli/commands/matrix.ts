@@ -2,7 +2,7 @@ import { formatLoadError } from '../../../shared/ksf/errors';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { resolveTargets, TARGETS } from '../../../shared/targets/registry';
 import { loadInstalled } from '../../services/compile/load';
-import { diskProject } from '../../services/compile/project-view';
+import { diskProject } from '../../services/compile/project-files';
 import { readProjectConfig } from '../../services/project/config';
 import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';

@@ -7,7 +7,7 @@ import { resolveTargets } from '../../../shared/targets/registry';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { standingCost } from '../../../shared/targets/cost';
 import { readProjectConfig } from '../../services/project/config';
-import { diskProject } from '../../services/compile/project-view';
+import { diskProject } from '../../services/compile/project-files';
 import { reviewSource } from '../../services/install/preview';
 import { resolveTarget } from '../../services/skills/locate';
 import { parseCommandArgs } from '../args';

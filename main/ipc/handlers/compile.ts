@@ -10,7 +10,7 @@ import { standingTotals } from '../../../shared/targets/cost';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { TARGETS } from '../../../shared/targets/registry';
-import type { PreparedSkill, ProjectView } from '../../../shared/targets/types';
+import type { PreparedSkill, ProjectFiles } from '../../../shared/targets/types';
 import { applyPlan, diskProject, loadInstalled, planProject } from '../../services/compile';
 import { readProjectConfig } from '../../services/project/config';
 import { installedSkills } from '../../services/skills/locate';
@@ -23,8 +23,8 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
 
 /** A view that remembers every answer it gave, so the renderer can replay them. */
-function recording(view: ProjectView): {
-  view: ProjectView;
+function recording(view: ProjectFiles): {
+  view: ProjectFiles;
   bytes: Map<string, Uint8Array | undefined>;
   dirs: Set<string>;
 } {

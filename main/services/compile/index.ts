@@ -2,11 +2,11 @@ import { formatLoadError } from '../../../shared/ksf/errors';
 import { planCompile, type CompilePlan } from '../../../shared/compile/plan';
 import { readProjectConfig } from '../project/config';
 import { loadInstalled } from './load';
-import { diskProject } from './project-view';
+import { diskProject } from './project-files';
 import { applyPlan, type Applied } from './writer';
 
 export { applyPlan, ContainmentError, type Applied } from './writer';
-export { diskProject } from './project-view';
+export { diskProject } from './project-files';
 export { loadInstalled } from './load';
 
 export interface CompileResult {

@@ -25,7 +25,7 @@ import { sourceViolations } from '../../../shared/policy/policy';
 import { adoptLocations, type AdoptLocation } from '../../../shared/targets/adopt';
 import { GENERATED_MARK } from '../../../shared/targets/common';
 import { resolveTargets } from '../../../shared/targets/registry';
-import { diskProject } from '../compile/project-view';
+import { diskProject } from '../compile/project-files';
 import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';

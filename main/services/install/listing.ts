@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { discoverSkills } from '../../../shared/lock/discover';
 import { sourceAt } from '../../../shared/lock/source';
-import { diskProject } from '../compile/project-view';
+import { diskProject } from '../compile/project-files';
 import { openSource, type Checkout } from '../sources';
 import { loadFolder } from './candidates';
 

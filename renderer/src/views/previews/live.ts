@@ -30,7 +30,7 @@ import { standingCost } from '../../../../shared/targets/cost';
 import { listingReport, type ListingReport } from '../../../../shared/targets/listing';
 import { prepareSkill } from '../../../../shared/targets/prepare';
 import { TARGETS, VENDOR_NEUTRAL_ALIASES } from '../../../../shared/targets/registry';
-import type { CellStatus, Loading, PreparedSkill, ProjectView, TargetDef, TargetId } from '../../../../shared/targets';
+import type { CellStatus, Loading, PreparedSkill, ProjectFiles, TargetDef, TargetId } from '../../../../shared/targets';
 
 function b64(s: string): Uint8Array {
   const bin = atob(s);
@@ -42,7 +42,7 @@ function b64(s: string): Uint8Array {
 const encoder = new TextEncoder();
 
 /** The files of the project the planner reads, as an in-memory view (folders as `dir/` keys). */
-export function snapshotView(snap: CompileSnapshot): ProjectView {
+export function snapshotView(snap: CompileSnapshot): ProjectFiles {
   const files: Record<string, string | Uint8Array> = {};
   for (const d of snap.dirs) files[`${d}/`] = '';
   for (const f of snap.files) files[f.path] = f.base64 !== undefined ? b64(f.base64) : (f.text ?? '');
@@ -109,7 +109,7 @@ function oneLine(head: string, problems: readonly string[] | undefined): string 
  * Everything derived from a snapshot alone, computed once per snapshot (Skill identity keeps the planner's memo warm).
  */
 interface Base {
-  readonly view: ProjectView;
+  readonly view: ProjectFiles;
   readonly config: { ok: true; value: ProjectConfig } | { ok: false; message: string };
   readonly loaded: ReadonlyMap<string, Loaded>;
 }
@@ -298,7 +298,7 @@ function targetPreview(
   t: TargetDef,
   skill: Skill,
   p: PreparedSkill,
-  view: ProjectView,
+  view: ProjectFiles,
   plan: CompilePlan,
   byPath: ReadonlyMap<string, PlannedFile>,
 ): TargetPreview {

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type { ProjectView } from '../../../shared/targets/types';
+import type { ProjectFiles } from '../../../shared/targets/types';
 
 /** Largest file the compiler reads from the project (generated outputs, shared files). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -10,7 +10,7 @@ const MAX_READ_BYTES = 16 * 1024 * 1024;
  * '/'-separated. It is a snapshot: every answer is cached, so make a new view after the
  * files change (the desktop keeps one per watcher generation).
  */
-export function diskProject(root: string): ProjectView {
+export function diskProject(root: string): ProjectFiles {
   const abs = resolve(root);
   const bytesCache = new Map<string, Uint8Array | undefined>();
   const readBytes = (rel: string): Uint8Array | undefined => {
