@@ -1,5 +1,6 @@
 /**
- * SkillSpec → SKILL.md. Three targets, as in the reference:
+ * SkillSpec → SKILL.md in one of three renderings (the reference calls them targets; the
+ * CLI keeps its `--target` flag, but they are not the agents of shared/compile):
  *   markdown      the whole contract rendered section by section (no frontmatter);
  *   claude, codex a thin loader (frontmatter + how to run the spec), identical text.
  * Section order, item layout, ordering (rank, sorted maps) and the frontmatter
@@ -12,18 +13,18 @@ import { debugStr } from './errors';
 import { scalarKindOf } from './yaml';
 import { sortedEntries, type Predicate, type SkillSpec, type YamlValue } from './model';
 
-export const COMPILE_TARGETS = ['markdown', 'claude', 'codex'] as const;
-export type CompileTarget = (typeof COMPILE_TARGETS)[number];
+export const SPEC_RENDERINGS = ['markdown', 'claude', 'codex'] as const;
+export type SpecRendering = (typeof SPEC_RENDERINGS)[number];
 
-/** Target names the reference uses, accepted as aliases. */
-export function resolveCompileTarget(name: string): CompileTarget | undefined {
+/** Rendering names the reference uses, accepted as aliases. */
+export function resolveSpecRendering(name: string): SpecRendering | undefined {
   const n = name === 'claude-skill' ? 'claude' : name === 'codex-skill' ? 'codex' : name;
-  return (COMPILE_TARGETS as readonly string[]).includes(n) ? (n as CompileTarget) : undefined;
+  return (SPEC_RENDERINGS as readonly string[]).includes(n) ? (n as SpecRendering) : undefined;
 }
 
-export function compileSpec(spec: SkillSpec, target: CompileTarget, skillName?: string): string {
+export function compileSpec(spec: SkillSpec, rendering: SpecRendering, skillName?: string): string {
   const out: string[] = [];
-  if (target !== 'markdown') {
+  if (rendering !== 'markdown') {
     out.push(
       '---',
       `name: ${skillNameOf(skillName ?? spec.id)}`,

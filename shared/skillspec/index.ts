@@ -9,10 +9,10 @@ import { readSpecYaml } from './yaml';
 
 export {
   compileSpec,
-  COMPILE_TARGETS,
-  resolveCompileTarget,
+  SPEC_RENDERINGS,
+  resolveSpecRendering,
   selectionDescription,
-  type CompileTarget,
+  type SpecRendering,
 } from './compile';
 export {
   containsPhrase,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compileSpec,
-  resolveCompileTarget,
+  resolveSpecRendering,
   selectionDescription,
   sentenceList,
   skillNameOf,
@@ -52,10 +52,10 @@ describe('names and lists', () => {
   });
 
   it('accepts the reference target names as aliases', () => {
-    expect(resolveCompileTarget('claude-skill')).toBe('claude');
-    expect(resolveCompileTarget('codex-skill')).toBe('codex');
-    expect(resolveCompileTarget('markdown')).toBe('markdown');
-    expect(resolveCompileTarget('html')).toBeUndefined();
+    expect(resolveSpecRendering('claude-skill')).toBe('claude');
+    expect(resolveSpecRendering('codex-skill')).toBe('codex');
+    expect(resolveSpecRendering('markdown')).toBe('markdown');
+    expect(resolveSpecRendering('html')).toBeUndefined();
   });
 });
 

@@ -3,7 +3,12 @@
  * v0 engine on the command line, with the reference CLI's outputs and exit codes:
  * errors print `error: <message>` on stderr and exit 1; usage mistakes exit 2.
  */
-import { compileSpec, COMPILE_TARGETS, resolveCompileTarget } from '../../../shared/skillspec/compile';
+import {
+  compileSpec,
+  SPEC_RENDERINGS,
+  resolveSpecRendering,
+  type SpecRendering,
+} from '../../../shared/skillspec/compile';
 import { decideWithEvents, type Decision } from '../../../shared/skillspec/decide';
 import { checkDependencies } from '../../../shared/skillspec/deps';
 import { SpecError } from '../../../shared/skillspec/errors';
@@ -42,10 +47,10 @@ export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
   if (!needsInput && flags.input !== undefined) throw new UsageError(`--input is only for decide and explain`);
   if (flags['trace-dir'] !== undefined && !needsInput)
     throw new UsageError(`--trace-dir is only for decide and explain`);
-  const target = flags.target === undefined ? undefined : resolveCompileTarget(flags.target);
+  const target = flags.target === undefined ? undefined : resolveSpecRendering(flags.target);
   if (flags.target !== undefined && verb !== 'compile') throw new UsageError('--target is only for compile');
   if (flags.target !== undefined && !target)
-    throw new UsageError(`unknown target "${flags.target}" (expected ${COMPILE_TARGETS.join(', ')})`);
+    throw new UsageError(`unknown target "${flags.target}" (expected ${SPEC_RENDERINGS.join(', ')})`);
   if (flags.name !== undefined && verb !== 'compile') throw new UsageError('--name is only for compile');
   if (flags.command !== undefined && verb !== 'deps') throw new UsageError('--command is only for deps');
 
@@ -66,7 +71,8 @@ interface Flags {
   input?: string;
   json?: boolean;
   'trace-dir'?: string;
-  target?: ReturnType<typeof resolveCompileTarget>;
+  /** `--target`: which SkillSpec rendering, not an agent. */
+  target?: SpecRendering;
   name?: string;
   command?: string;
 }
