@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Skill } from '../../../shared/ksf/model';
-import { fileChanges, manifestDelta, unifiedDiff } from '../../../shared/lock/diff';
+import { fileChanges, manifestDelta } from '../../../shared/lock/changes';
+import { unifiedDiff } from '../../../shared/text/diff';
 import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
 import { readLockOrThrow } from '../../services/lock';
 import { loadFolder } from '../../services/install/candidates';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
-import { unifiedDiff } from '../../../shared/lock/diff';
+import { unifiedDiff } from '../../../shared/text/diff';
 import { readLockOrThrow } from '../../services/lock';
 import { withEnforcement } from '../../services/install/enforcement';
 import { commitInstall, CommitRefused } from '../../services/install/stage';

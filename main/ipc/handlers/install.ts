@@ -3,7 +3,7 @@ import { planCompile } from '../../../shared/compile/plan';
 import type { Skill } from '../../../shared/ksf/model';
 import { lintSkill } from '../../../shared/lint/checks';
 import type { Location } from '../../../shared/lint/types';
-import { unifiedDiff } from '../../../shared/lock/diff';
+import { unifiedDiff } from '../../../shared/text/diff';
 import type { InstallReview } from '../../../shared/lock/review';
 import { diskProject, loadInstalled } from '../../services/compile';
 import { withEnforcement } from '../../services/install/enforcement';

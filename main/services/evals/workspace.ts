@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { unifiedDiff } from '../../../shared/lock/diff';
+import { unifiedDiff } from '../../../shared/text/diff';
 import { compileProject } from '../compile/index';
 import { SKILLS_DIR } from '../skills/locate';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { fileChanges, manifestDelta, type FileChange } from '../../../shared/lock/diff';
+import { fileChanges, manifestDelta, type FileChange } from '../../../shared/lock/changes';
 import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import type { InstallReview } from '../../../shared/lock/review';
 import type { SkillTree } from '../../../shared/ksf/tree';

@@ -8,7 +8,7 @@ import { decodeUtf8 } from '../../../shared/ksf/text';
 import { isTable } from '../../../shared/ksf/toml';
 import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
 import { canonicalSource, parseSource } from '../../../shared/lock/source';
-import { unifiedDiff } from '../../../shared/lock/diff';
+import { unifiedDiff } from '../../../shared/text/diff';
 import { validateException } from '../../../shared/policy/exceptions';
 import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
 import { describeBlocking } from '../../../shared/policy/verdict';

@@ -1,4 +1,4 @@
-import { commonEnds, splitLines } from '../../../../shared/lock/diff';
+import { commonEnds, splitLines } from '../../../../shared/text/diff';
 
 /**
  * A line diff (Myers, after trimming the common prefix and suffix) for the preview's
