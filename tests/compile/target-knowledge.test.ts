@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { managedDirs } from '../../shared/compile/plan';
-import { importDirs, importFiles } from '../../shared/lock/import';
+import { importDirs, importFiles } from '../../shared/targets/import';
 import { emitMcp, mcpGaps, mcpSurfaces } from '../../shared/mcp/emit';
 import { adoptLocations } from '../../shared/targets/adopt';
 import { compatibilityMatrix } from '../../shared/targets/matrix';

@@ -11,7 +11,7 @@ import {
   defaultImportName,
   proposeSkill,
   type ImportSource,
-} from '../../../shared/lock/import';
+} from '../../../shared/targets/import';
 import { IMPORT_SOURCE, upsertEntry } from '../../../shared/lock/lockfile';
 import { readLockOrThrow, treeIntegrityFast } from '../../services/lock';
 import { loadFolder } from '../../services/install/candidates';

@@ -1,7 +1,7 @@
 import { estimateTokens } from '../ksf/tokens';
 import { isKsfName } from '../names';
-import { TARGETS } from '../targets/registry';
-import type { TargetDef } from '../targets/types';
+import { TARGETS } from './registry';
+import type { TargetDef } from './types';
 
 /** An agent instruction file the project already has. */
 export interface ImportSource {
