@@ -34,7 +34,7 @@ const opts = keystrokeOptions(fail);
 // --- bundle the renderer's planning (the same module the app runs) ----------------
 const engine = await bundleEngine(WORK, {
   'renderer/src/views/previews/live.ts': ['livePreview'],
-  'main/ipc/handlers/compile.ts': ['compileSnapshot'],
+  'main/services/compile/snapshot.ts': ['compileSnapshot'],
   'shared/ksf/tokens.ts': ['estimateTokens'],
 });
 

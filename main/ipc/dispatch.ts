@@ -1,5 +1,6 @@
 import { lookupChannel } from '../../shared/ipc/contract';
 import type { Envelope, IpcErrorData } from '../../shared/ipc/errors';
+import { ServiceError } from '../services/errors';
 import { HandlerError } from './errors';
 import { HANDLERS, type HandlerContext, type HandlerTable } from './table';
 
@@ -28,7 +29,7 @@ export async function dispatch(
   try {
     value = await handler(parsed.data, ctx);
   } catch (e) {
-    if (e instanceof HandlerError) return fail({ code: e.code, message: e.message });
+    if (e instanceof HandlerError || e instanceof ServiceError) return fail({ code: e.code, message: e.message });
     return fail({ code: 'internal', message: `${channel.name}: ${e instanceof Error ? e.message : String(e)}` });
   }
   const out = channel.def.response.safeParse(value);

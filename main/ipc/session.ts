@@ -1,9 +1,10 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import type { ProjectRef } from '../../shared/ipc/channels/project';
 import type { ProjectHub, ProjectHandle } from '../services/dashboard/hub';
 import type { RecentProjects } from '../services/dashboard/recent';
+import { SessionServices } from '../services/container';
+import type { EmitEvent } from '../services/runs/desk';
 import { HandlerError } from './errors';
 
 /**
@@ -20,7 +21,7 @@ export interface Platform {
   pickFolder?(session: Session): Promise<string | null>;
 }
 
-export type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+export type Emit = EmitEvent;
 
 /**
  * One renderer's state in main: the project it has open. Electron keeps one per window,
@@ -28,11 +29,15 @@ export type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => 
  */
 export class Session {
   private current: { ref: ProjectRef; handle: ProjectHandle } | null = null;
+  /** The services whose state spans calls; the session ends their lifetimes (see `close`). */
+  readonly services: SessionServices;
 
   constructor(
     readonly platform: Platform,
     readonly emit: Emit,
-  ) {}
+  ) {
+    this.services = new SessionServices(emit);
+  }
 
   get project(): ProjectRef | null {
     return this.current?.ref ?? null;
@@ -71,6 +76,7 @@ export class Session {
 
   close(): boolean {
     if (!this.current) return false;
+    this.services.projectClosed();
     this.current.handle.release();
     this.current = null;
     return true;
@@ -78,5 +84,6 @@ export class Session {
 
   dispose(): void {
     this.close();
+    this.services.dispose();
   }
 }

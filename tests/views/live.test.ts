@@ -12,7 +12,7 @@ import { standingCost } from '../../shared/targets/cost';
 import { prepareSkill } from '../../shared/targets/prepare';
 import { TARGETS } from '../../shared/targets/registry';
 import { compileProject, diskProject, loadInstalled, planProject } from '../../main/services/compile';
-import { compileSnapshot } from '../../main/ipc/handlers/compile';
+import { compileSnapshot } from '../../main/services/compile/snapshot';
 import { activeTargets, livePreview, snapshotCosts, snapshotMatrix } from '../../renderer/src/views/previews/live';
 import { diffLines, diffStats } from '../../renderer/src/views/previews/diff';
 import { scratch, type Scratch } from '../desktop/helpers';

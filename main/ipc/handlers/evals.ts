@@ -7,23 +7,13 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
   overview: (_req, { session }) => {
     const { ref } = session.requireProject();
     const o = evalService.overview(ref.root);
-    const latest = new Map<
-      string,
-      { runId: string; result: ReturnType<typeof evalService.storedRuns>[number]['results'][number] }
-    >();
-    for (const run of evalService.storedRuns(ref.root)) {
-      for (const r of run.results) {
-        const key = `${r.skill}\0${r.eval}\0${r.runner}`;
-        if (!latest.has(key)) latest.set(key, { runId: run.runId, result: r });
-      }
-    }
     return {
       ...o,
       skills: o.skills.map((s) => ({ ...s, evals: [...s.evals] })),
       runners: o.runners.map((r) => ({ ...r, command: [...r.command] })),
       problems: [...o.problems],
       active: evalService.active(ref.root),
-      latest: [...latest.values()].map(view),
+      latest: evalService.latestResults(ref.root).map(view),
     };
   },
   start: async (req, { session }) => {

@@ -253,6 +253,18 @@ export class EvalService {
   }
 
   /** Finished runs of the project, newest first (their results.json). */
+  /** The newest stored result of each skill, eval and runner, with the run it came from. */
+  latestResults(root: string): { runId: string; result: EvalRun['results'][number] }[] {
+    const latest = new Map<string, { runId: string; result: EvalRun['results'][number] }>();
+    for (const run of this.storedRuns(root)) {
+      for (const r of run.results) {
+        const key = `${r.skill}\0${r.eval}\0${r.runner}`;
+        if (!latest.has(key)) latest.set(key, { runId: run.runId, result: r });
+      }
+    }
+    return [...latest.values()];
+  }
+
   storedRuns(root: string): EvalRun[] {
     const dir = join(root, EVALS_DIR);
     let names: string[];

@@ -1,0 +1,71 @@
+import { ServiceError } from '../errors';
+import { SourceError } from '../sources/copy';
+import { acquireProjectLock } from '../workspace/project-lock';
+import { recompileAfterChange } from '../workspace/recompile';
+import { AdoptRefused, commitAdoption, scanAdoption, type AdoptPlan } from './adopt';
+import { listSourceSkills } from './listing';
+
+/**
+ * Adoption for the desktop, stateless across calls: `scanForApp` reviews and forgets;
+ * `adoptShown` scans again and adopts only when the new review hashes to what the window
+ * was shown, so a file edited in between (or a window naming another hash) adopts nothing.
+ */
+
+/** A bad kitbash.toml or source is the user's to fix: one line, not an internal error. */
+function userError(e: unknown): never {
+  if (e instanceof SourceError || e instanceof AdoptRefused) throw new ServiceError('forbidden', e.message);
+  if (e instanceof Error && !(e instanceof ServiceError))
+    throw new ServiceError('invalid-request', e.message.split('\n')[0]!);
+  throw e;
+}
+
+/** Run `read` over a fresh scan of the project's hand-written skills, then dispose the scan. */
+export function scanForApp<T>(root: string, read: (plan: AdoptPlan) => T): T {
+  let scan;
+  try {
+    scan = scanAdoption(root);
+  } catch (e) {
+    userError(e);
+  }
+  try {
+    return read(scan.plan);
+  } finally {
+    scan.dispose();
+  }
+}
+
+export async function adoptShown(root: string, integrity: string) {
+  const release = acquireProjectLock(root, { command: 'adopt (app)' });
+  try {
+    const scan = scanAdoption(root);
+    try {
+      if (scan.plan.integrity !== integrity)
+        throw new ServiceError(
+          'forbidden',
+          'the hand-written skills changed since the review — nothing adopted; review them again',
+        );
+      if (!scan.plan.items.some((i) => i.status === 'adoptable'))
+        throw new ServiceError('not-found', 'there is nothing to adopt');
+      const result = commitAdoption(scan, { integrity });
+      const notes: string[] = [];
+      await recompileAfterChange(root, (t) => notes.push(t.trim()), 'adopt');
+      return { adopted: result.adopted, retired: result.retired, notes };
+    } finally {
+      scan.dispose();
+    }
+  } catch (e) {
+    return userError(e);
+  } finally {
+    release();
+  }
+}
+
+/** The skills a source offers, for picking one before the install review. */
+export function listSourceForApp(source: string, root: string) {
+  try {
+    const l = listSourceSkills(source, root);
+    return { single: l.single, skills: l.skills.map((s) => ({ ...s })) };
+  } catch (e) {
+    return userError(e);
+  }
+}

@@ -1,0 +1,256 @@
+import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/install';
+import { unifiedDiff } from '../../../shared/lock/diff';
+import type { InstallReview } from '../../../shared/lock/review';
+import { ServiceError } from '../errors';
+import { readLockOrThrow } from '../lock';
+import { installedSkills, SKILLS_DIR } from '../skills/locate';
+import { SourceError } from '../sources/copy';
+import { withProjectLock } from '../workspace/project-lock';
+import { recompileAfterChange } from '../workspace/recompile';
+import { recover } from '../workspace/txn';
+import { withEnforcement } from './enforcement';
+import { applyRemove, planRemove } from './remove';
+import { compileWithout, toView } from './review-view';
+import type { LiveReview, ReviewStore } from './reviews';
+import { commitInstall, CommitRefused } from './stage';
+import { checkUpdate } from './update';
+
+/** Reports a step of a long call to the window; resolves once the event is on its way. */
+export type Progress = (label: string, done: number, total: number | null) => Promise<void>;
+
+const EXPIRED = 'this review has expired or was already used — review the source again';
+const MAX_DIFF = 20_000;
+const MAX_DIFFS = 200_000;
+
+/**
+ * The approval dialog's install, update and remove steps for one renderer session. Every
+ * review lives in the session's `ReviewStore`, bound to the project it was made for; the
+ * renderer names it by id and the hash it was shown. Approval is refused for a blocked
+ * review whatever the renderer sends (and the workspace service's commit refuses it again).
+ */
+export class InstallFlow {
+  constructor(private readonly reviews: ReviewStore) {}
+
+  /** The staged copy behind a live review (install or update) without taking it. */
+  live(project: string, id: string): LiveReview {
+    const r = this.reviews.get(id);
+    if (!r) throw new ServiceError('not-found', EXPIRED);
+    if (r.project !== project)
+      throw new ServiceError('forbidden', 'this review was made for another project — review the source again');
+    return r;
+  }
+
+  async begin(project: string, source: string, progress: Progress): Promise<ReviewView> {
+    await progress(`fetching ${source} and checking it`, 0, 2);
+    let begun: Awaited<ReturnType<ReviewStore['beginInstall']>>;
+    try {
+      begun = await this.reviews.beginInstall(project, source);
+    } catch (e) {
+      throw asServiceError(e, 'install');
+    }
+    await progress('planning the standing cost per target', 1, 2);
+    const view = toView(begun.id, begun.review, this.reviews.stagedOf(begun.id), project);
+    await progress('review ready', 2, 2);
+    return view;
+  }
+
+  async approve(project: string, id: string, integrity: string, progress: Progress) {
+    const pending = this.pending(project, id, 'install');
+    refuseUnapprovable(pending.review, integrity);
+    // Fetch the source again: an approval holds only for the bytes that were reviewed.
+    await progress(`fetching ${pending.source} again to check it has not changed`, 0, 3);
+    let fresh: Awaited<ReturnType<ReviewStore['beginInstall']>>;
+    try {
+      fresh = await this.reviews.beginInstall(pending.project, pending.source);
+    } catch (e) {
+      throw asServiceError(e, 'install (re-checking the source)');
+    }
+    if (fresh.review.integrity !== pending.review.integrity) {
+      this.reviews.drop(id);
+      await progress('the source changed — new review', 1, 3);
+      return {
+        outcome: 'changed' as const,
+        message: `the source changed since you reviewed it (was ${pending.review.integrity.slice(0, 19)}…, now ${fresh.review.integrity.slice(0, 19)}…) — nothing installed; read the new review`,
+        review: toView(fresh.id, fresh.review, this.reviews.stagedOf(fresh.id), pending.project),
+      };
+    }
+    this.reviews.drop(fresh.id);
+    await progress('installing and compiling', 2, 3);
+    try {
+      const done = await this.reviews.approveInstall(id, integrity);
+      return { outcome: 'installed' as const, installed: done.installed, notes: done.notes };
+    } catch (e) {
+      throw asServiceError(e, 'install');
+    } finally {
+      await progress('done', 3, 3);
+    }
+  }
+
+  cancel(id: string): boolean {
+    return this.reviews.get(id) !== undefined && this.reviews.drop(id);
+  }
+
+  /** Refetch a pinned skill and build its update review (kept until applied, cancelled or expired). */
+  async checkUpdate(project: string, name: string, progress: Progress): Promise<UpdateCheck> {
+    const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
+    if (!entry) throw new ServiceError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
+    await progress(`refetching ${entry.source}`, 0, 2);
+    const c = checkUpdate(project, entry);
+    if (c.kind === 'failed') throw new ServiceError('invalid-request', `update: ${c.message.split('\n')[0]}`);
+    if (c.kind === 'up-to-date') {
+      await progress('up to date', 2, 2);
+      return {
+        status: 'up-to-date' as const,
+        name: entry.name,
+        version: entry.version,
+        ...(c.note ? { note: c.note } : {}),
+      };
+    }
+    let review: InstallReview;
+    try {
+      review = await withEnforcement(c.review);
+    } catch (e) {
+      c.staged.dispose();
+      throw asServiceError(e, 'update');
+    }
+    await progress('building the review diff', 1, 2);
+    let budget = MAX_DIFFS;
+    const diffs: NonNullable<ReviewView['diffs']> = [];
+    for (const f of c.files) {
+      if (f.opaque || budget <= 0) continue;
+      let d = unifiedDiff(f.path, f.before ?? '', f.after ?? '');
+      if (!d) continue;
+      if (d.length > MAX_DIFF) d = `${d.slice(0, MAX_DIFF)}\n… (diff cut at ${MAX_DIFF} characters)\n`;
+      budget -= d.length;
+      diffs.push({ path: f.path, diff: d });
+    }
+    const id = this.reviews.putUpdate(project, entry.source, review, c.staged);
+    const view = toView(id, review, c.staged, project, diffs);
+    await progress('review ready', 2, 2);
+    return {
+      status: 'changed' as const,
+      name: entry.name,
+      from: entry.version,
+      localEdits: c.localEdits,
+      review: view,
+    };
+  }
+
+  async applyUpdate(project: string, id: string, integrity: string) {
+    const pending = this.pending(project, id, 'update');
+    refuseUnapprovable(pending.review, integrity);
+    // Refetch: the approval holds only for the bytes that were reviewed.
+    const again = await this.checkUpdate(pending.project, pending.review.root, () => Promise.resolve());
+    if (again.status !== 'changed' || again.review.integrity !== pending.review.integrity) {
+      this.reviews.drop(id);
+      return {
+        outcome: 'changed' as const,
+        message: `the pinned source changed since you reviewed the update (was ${pending.review.integrity.slice(0, 19)}…, now ${again.status === 'changed' ? `${again.review.integrity.slice(0, 19)}…` : 'the installed version'}) — nothing applied; read the new review`,
+        check: again,
+      };
+    }
+    this.reviews.drop(again.review.id);
+    const { staged } = this.reviews.take(id)!;
+    const notes: string[] = [];
+    try {
+      await withProjectLock(pending.project, `update (app) ${pending.review.root}`, async () => {
+        notes.push(...recover(pending.project));
+        commitInstall(staged, { integrity }, 'update');
+        await recompileAfterChange(pending.project, (t) => notes.push(t.trim()), 'update');
+      });
+    } catch (e) {
+      throw asServiceError(e, 'update');
+    } finally {
+      staged.dispose();
+    }
+    return {
+      outcome: 'updated' as const,
+      updated: pending.review.root,
+      version: pending.review.nodes[0]!.version,
+      notes,
+    };
+  }
+
+  planRemove(project: string, name: string) {
+    if (!installedSkills(project).some((s) => s.nameHint === name))
+      throw new ServiceError('not-found', `${name} is not installed`);
+    try {
+      const plan = planRemove(project, name);
+      const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
+      return {
+        name,
+        version: entry?.version ?? null,
+        dependents: [...plan.dependents],
+        orphans: [...plan.orphans],
+        deletes: [name, ...plan.orphans].map((n) => `${SKILLS_DIR.split('\\').join('/')}/${n}/`),
+        compile: compileWithout(project, [name]),
+      };
+    } catch (e) {
+      throw asServiceError(e, 'remove');
+    }
+  }
+
+  async remove(project: string, name: string, orphans: readonly string[]) {
+    const notes: string[] = [];
+    try {
+      return await withProjectLock(project, `remove (app) ${name}`, async () => {
+        notes.push(...recover(project));
+        if (!installedSkills(project).some((s) => s.nameHint === name))
+          throw new ServiceError('not-found', `${name} is not installed (removed meanwhile?)`);
+        const plan = planRemove(project, name);
+        if (plan.dependents.length) {
+          throw new ServiceError(
+            'forbidden',
+            `cannot remove ${name}: ${plan.dependents.join(', ')} depend${plan.dependents.length === 1 ? 's' : ''} on it — remove ${plan.dependents.length === 1 ? 'that' : 'those'} first`,
+          );
+        }
+        const extra = orphans.filter((o) => !plan.orphans.includes(o));
+        if (extra.length)
+          throw new ServiceError(
+            'forbidden',
+            `${extra.join(', ')}: not an orphaned dependency of ${name} — nothing removed`,
+          );
+        const names = [name, ...orphans];
+        applyRemove(project, names);
+        await recompileAfterChange(project, (t) => notes.push(t.trim()), 'remove');
+        return { removed: names, notes };
+      });
+    } catch (e) {
+      throw asServiceError(e, 'remove');
+    }
+  }
+
+  /** The live review `id` of the expected kind for `project`, or a `not-found` / `forbidden` refusal. */
+  private pending(project: string, id: string, kind: LiveReview['kind']): LiveReview {
+    const r = this.reviews.get(id);
+    if (!r || r.kind !== kind) throw new ServiceError('not-found', EXPIRED);
+    return this.live(project, id);
+  }
+}
+
+/** The two refusals that hold for every approval, before anything else is looked at. */
+function refuseUnapprovable(review: InstallReview, integrity: string): void {
+  if (review.blockers.length > 0) {
+    throw new ServiceError(
+      'forbidden',
+      `blocked — ${review.blockers.length} safety or policy finding(s) (${review.blockers[0]}); a blocked review cannot be approved`,
+    );
+  }
+  if (integrity !== review.integrity)
+    throw new ServiceError(
+      'forbidden',
+      `the approval names ${integrity}, but the review is ${review.integrity} — nothing installed`,
+    );
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim();
+}
+
+/** A failure as a coded refusal with a one-line message. */
+function asServiceError(e: unknown, what: string): ServiceError {
+  if (e instanceof ServiceError) return e;
+  if (e instanceof SourceError) return new ServiceError('invalid-request', `${what}: ${firstLine(e)}`);
+  if (e instanceof CommitRefused) return new ServiceError('forbidden', `${what}: ${firstLine(e)}`);
+  return new ServiceError('internal', `${what}: ${firstLine(e)}`);
+}
