@@ -9,20 +9,20 @@ import { standingTotals } from '../../../shared/targets/cost';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { TARGETS } from '../../../shared/targets/registry';
-import type { PreparedSkill, ProjectView } from '../../../shared/targets/types';
+import type { PreparedSkill, ProjectFiles } from '../../../shared/targets/types';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { loadInstalled } from './load';
-import { diskProject } from './project-view';
+import { diskProject } from './project-files';
 
 /** Bounds of a snapshot: it crosses IPC on every open of the previews. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
 
 /** A view that remembers every answer it gave, so the renderer can replay them. */
-function recording(view: ProjectView): {
-  view: ProjectView;
+function recording(view: ProjectFiles): {
+  view: ProjectFiles;
   bytes: Map<string, Uint8Array | undefined>;
   dirs: Set<string>;
 } {

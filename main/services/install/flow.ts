@@ -1,5 +1,5 @@
 import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/install';
-import { unifiedDiff } from '../../../shared/lock/diff';
+import { unifiedDiff } from '../../../shared/text/diff';
 import type { InstallReview } from '../../../shared/lock/review';
 import { ServiceError } from '../errors';
 import { readLockOrThrow } from '../lock';
