@@ -450,8 +450,8 @@ function gateVerdict(
 }
 
 /**
- * A limit the run ran into, in words: the cgroup's counters, or the CPU-time rlimit's
- * SIGXCPU (the supervisor shell reports a signal death as 128 + 24).
+ * A limit the run ran into, in words: the cgroup's counters, or the signal an rlimit
+ * leaves (the supervisor shell reports a signal death as 128 + the signal's number).
  */
 function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | undefined): string | undefined {
   if (!exec || !policy) return undefined;
@@ -460,8 +460,11 @@ function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | und
     return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process; --max-cpu)`;
   // A runtime that cannot get memory under RLIMIT_DATA aborts (V8: "heap out of memory"),
   // so SIGABRT is the data cap's usual mark; it is named as likely, not certain.
-  if (exec.code === 128 + 6)
-    return `the run aborted (SIGABRT), most likely at its memory limit (${formatBytes(policy.limits.memoryBytes)} per process; --max-memory)`;
+  const cap = `${formatBytes(policy.limits.memoryBytes)} per process; --max-memory`;
+  if (exec.code === 128 + 6) return `the run aborted (SIGABRT), most likely at its memory limit (${cap})`;
+  // V8 also segfaults, about one run in ten, when an mmap is refused under the cap; a
+  // segfault has other causes too, so this one is only "possibly".
+  if (exec.code === 128 + 11) return `the run crashed (SIGSEGV), possibly at its memory limit (${cap})`;
   return undefined;
 }
 
