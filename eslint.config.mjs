@@ -60,7 +60,6 @@ const OVERSIZED = [
   'renderer/src/views/install/InstallView.tsx',
   'renderer/src/views/install/ReviewPanel.tsx',
   'renderer/src/views/editor/EditorView.tsx',
-  'renderer/src/views/playground/PlaygroundView.tsx',
 ];
 
 export default tseslint.config(
