@@ -57,8 +57,6 @@ const OVERSIZED = [
   'renderer/src/views/editor/analyze.ts',
   'renderer/src/views/editor/session.ts',
   'renderer/src/views/runs/RunsView.tsx',
-  'renderer/src/views/install/InstallView.tsx',
-  'renderer/src/views/install/ReviewPanel.tsx',
   'renderer/src/views/editor/EditorView.tsx',
 ];
 

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useApi } from '../../api/context';
+import { FileView } from './FileView';
+
+/**
+ * Accept one blocking finding of this exact version as a reviewed exception in kitbash.toml,
+ * after opening the file. Main re-checks everything; this only names the finding.
+ */
+export function AcceptFinding({
+  reviewId,
+  node,
+  check,
+  file,
+  line,
+  onAccepted,
+}: {
+  reviewId: string;
+  node: string;
+  check: string;
+  file: string;
+  line: number;
+  onAccepted: () => void;
+}) {
+  const api = useApi();
+  const [open, setOpen] = useState(false);
+  const [by, setBy] = useState('');
+  const [reason, setReason] = useState('');
+  const [read, setRead] = useState(false);
+  const accept = useMutation({
+    mutationFn: () => api.review.acceptFinding({ id: reviewId, skill: node, check, file, line, by, reason }),
+    onSuccess: onAccepted,
+  });
+  if (!open) {
+    return (
+      <button type="button" className="btn small" data-testid="accept-open" onClick={() => setOpen(true)}>
+        Accept this finding…
+      </button>
+    );
+  }
+  return (
+    <div className="inst-accept" data-testid="accept-form">
+      <FileView reviewId={reviewId} skill={node} path={file} />
+      <p className="small">
+        Accepts only <span className="mono">{check}</span> at{' '}
+        <span className="mono">
+          {file}:{line}
+        </span>{' '}
+        of this exact version of {node}. It is written to kitbash.toml with your name and reason, shown in every review,
+        and stops matching as soon as any byte of the skill changes.
+      </p>
+      <label className="small">
+        <input type="checkbox" checked={read} onChange={(e) => setRead(e.target.checked)} data-testid="accept-read" /> I
+        read {file} around line {line}
+      </label>
+      <input
+        aria-label="Accepted by"
+        placeholder="your name or address"
+        value={by}
+        onChange={(e) => setBy(e.target.value)}
+        data-testid="accept-by"
+      />
+      <input
+        aria-label="Why it is acceptable"
+        placeholder="why this is acceptable"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        data-testid="accept-reason"
+      />
+      <button
+        type="button"
+        className="btn"
+        data-testid="accept-submit"
+        disabled={!read || by.trim() === '' || reason.trim() === '' || accept.isPending}
+        onClick={() => accept.mutate()}
+      >
+        Write the exception
+      </button>
+      {accept.isError && <p className="inst-warn-text small">{String(accept.error)}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
+import type { ReviewAgent } from '../../../../shared/lock/holds';
+import { formatTokens } from '../../format';
+import { PermissionTable } from './PermissionTable';
+import { SkillFiles } from './SkillFiles';
+
+/** One skill of the closure, field for field: source, manifest, permissions, budget, what it consumes, its files. */
+export function NodeCard({
+  node,
+  agents,
+  reviewId,
+}: {
+  node: ReviewNodeView;
+  agents: readonly ReviewAgent[];
+  reviewId: string;
+}) {
+  return (
+    <section className="inst-node panel" aria-label={`Skill ${node.name}`} data-node={node.name}>
+      <div className="inst-node-head">
+        <div>
+          <h2 className="inst-node-title">
+            {node.name}
+            <span className="mono muted">@{node.version}</span>
+            <span className={`inst-role ${node.role}`}>{node.role}</span>
+            {node.alreadyInstalled && <span className="inst-role installed">already installed</span>}
+          </h2>
+          <p className="inst-desc">{node.description}</p>
+        </div>
+      </div>
+      <dl className="inst-facts">
+        <dt>source</dt>
+        <dd className="mono" data-field="source-raw">
+          {node.source.raw || '—'}
+        </dd>
+        <dt>canonical</dt>
+        <dd className="mono" data-field="source-canonical">
+          {node.source.canonical || '—'}
+        </dd>
+        <dt>kind</dt>
+        <dd>
+          {node.source.kind}
+          {node.source.commit && <span className="mono muted"> @ {node.source.commit}</span>}
+          <span className="muted"> · found as {node.source.origin}</span>
+        </dd>
+        <dt>mode</dt>
+        <dd>
+          {node.manifest.mode} · {node.manifest.disclosure} disclosure
+        </dd>
+        {!node.manifested && (
+          <>
+            <dt>manifest</dt>
+            <dd className="inst-warn-text">
+              none (SKILL.md only) — defaults applied; the author declared no permissions or budget
+            </dd>
+          </>
+        )}
+        {node.manifest.commands.length > 0 && (
+          <>
+            <dt>commands</dt>
+            <dd className="mono">{node.manifest.commands.join(', ')}</dd>
+          </>
+        )}
+        {node.manifest.scripts.length > 0 && (
+          <>
+            <dt>scripts</dt>
+            <dd className="mono">{node.manifest.scripts.join(', ')}</dd>
+          </>
+        )}
+        {node.manifest.mcpServers.length > 0 && (
+          <>
+            <dt>MCP servers</dt>
+            <dd className="mono inst-warn-text">
+              {node.manifest.mcpServers.map((s) => `${s.name} (${s.transport}: ${s.subject})`).join(', ')}
+            </dd>
+          </>
+        )}
+        {node.requires.length > 0 && (
+          <>
+            <dt>requires</dt>
+            <dd className="mono">{node.requires.join(', ')}</dd>
+          </>
+        )}
+        {node.manifest.license && (
+          <>
+            <dt>license</dt>
+            <dd>{node.manifest.license}</dd>
+          </>
+        )}
+        {node.manifest.homepage && (
+          <>
+            <dt>homepage</dt>
+            <dd className="mono">{node.manifest.homepage}</dd>
+          </>
+        )}
+      </dl>
+      <h3>Permissions</h3>
+      <PermissionTable node={node} agents={agents} />
+      <h3>Budget</h3>
+      <dl className="inst-facts inst-budget" data-field="budget">
+        <dt>budget</dt>
+        <dd className="mono">{formatTokens(node.budget.budget)} tok</dd>
+        <dt>body</dt>
+        <dd className={`mono ${node.budget.bodyTokens > node.budget.budget ? 'inst-bad-text' : ''}`}>
+          {formatTokens(node.budget.bodyTokens)} tok
+        </dd>
+        <dt>standing limit</dt>
+        <dd className="mono">{formatTokens(node.budget.standing)} tok/session</dd>
+        <dt>standing stub</dt>
+        <dd className="mono">{formatTokens(node.budget.stubTokens)} tok</dd>
+      </dl>
+      {node.consumes.length > 0 && (
+        <>
+          <h3>Consumes</h3>
+          <ul className="inst-plain">
+            {node.consumes.map((c) => (
+              <li key={c.artifact} className="mono small">
+                {c.artifact} —{' '}
+                {c.producedBy ? (
+                  `produced by ${c.producedBy}`
+                ) : (
+                  <span className="inst-warn-text">no dependency produces it</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {node.files.length > 0 && (
+        <details className="inst-node-files" open>
+          <summary>{node.files.length} file(s) of this skill — open any to read it before approving</summary>
+          <SkillFiles reviewId={reviewId} node={node} />
+        </details>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import type { ProjectRef } from '../../../../shared/ipc';
+import type { ApplyUpdateResult, ReviewView, UpdateCheck } from '../../../../shared/ipc/channels/install';
+import { useApi } from '../../api/context';
+import { navigate } from '../../route';
+import { Outcome, ReReviewed } from './Outcome';
+import { ErrorLine } from './ErrorLine';
+import { ProgressLine } from './ProgressLine';
+import { newProgressId, useProgress } from './use-progress';
+import { ReviewPanel } from './ReviewPanel';
+import { useRefreshInstalled } from './use-refresh-installed';
+import { Verdict } from './Verdict';
+
+/** `#/install/update:<dir>`: refetch the pinned source; when it moved, review the new version before applying it. */
+export function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string }) {
+  const api = useApi();
+  const refreshInstalled = useRefreshInstalled(project.root);
+  const [pid] = useState(() => newProgressId('update'));
+  const [result, setResult] = useState<UpdateCheck | null>(null);
+  const check = useMutation({
+    mutationFn: () => api.install.checkUpdate({ name: dir, progressId: pid }),
+    onSuccess: setResult,
+  });
+  const [updated, setUpdated] = useState<Extract<ApplyUpdateResult, { outcome: 'updated' }> | null>(null);
+  const [changed, setChanged] = useState<string | null>(null);
+  const [applyPid, setApplyPid] = useState<string | null>(null);
+  const apply = useMutation({
+    mutationFn: (r: ReviewView) => {
+      const id = newProgressId('apply');
+      setApplyPid(id);
+      return api.install.applyUpdate({ id: r.id, integrity: r.integrity });
+    },
+    onSuccess: (res) => {
+      if (res.outcome === 'changed') {
+        setChanged(res.message);
+        setResult(res.check);
+        return;
+      }
+      setUpdated(res);
+      refreshInstalled();
+    },
+  });
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    check.mutate();
+  }, [check]);
+  const progress = useProgress(pid, check.isPending);
+  const applying = useProgress(applyPid, apply.isPending);
+  const review = result?.status === 'changed' ? result.review : null;
+  useEffect(
+    () => () => void (review && !updated && api.install.cancel({ id: review.id }).catch(() => undefined)),
+    [api, review, updated],
+  );
+  return (
+    <div className="inst-dialog" role="dialog" aria-label={`Update ${dir}`}>
+      <div className="panel-head">
+        <h2>Update {dir}</h2>
+        <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install' })}>
+          Back
+        </button>
+      </div>
+      <ProgressLine progress={progress} fallback="refetching the pinned source…" />
+      <ProgressLine progress={applying} fallback="refetching to check nothing moved, then updating and compiling…" />
+      <ReReviewed message={changed} />
+      {check.isError && <ErrorLine error={check.error} origin="install.checkUpdate" />}
+      {result?.status === 'up-to-date' && (
+        <Outcome kind="done" verdict="up-to-date">
+          <h2>
+            {result.name}@{result.version} is up to date
+          </h2>
+          {result.note && <p className="inst-explain">{result.note}</p>}
+        </Outcome>
+      )}
+      {updated && (
+        <Outcome kind="done" verdict="updated" role="status">
+          <h2>
+            Updated {updated.updated} to {updated.version}
+          </h2>
+          <p className="inst-explain">Re-pinned in kitbash.lock. {updated.notes.join(' ')}</p>
+        </Outcome>
+      )}
+      {review && !updated && result?.status === 'changed' && (
+        <>
+          <p className="muted">
+            {result.name}: {result.from} → {review.nodes[0]?.version}
+            {result.localEdits && <strong className="inst-warn-text"> · local edits will be overwritten</strong>}
+          </p>
+          <Verdict review={review} verb="update" />
+          <div className="inst-actions inst-sticky">
+            <button type="button" className="btn" onClick={() => navigate({ view: 'install' })}>
+              {review.blockers.length ? 'Close' : 'Cancel'}
+            </button>
+            {review.blockers.length === 0 && (
+              <button
+                type="button"
+                className="btn primary inst-approve"
+                disabled={apply.isPending}
+                onClick={() => apply.mutate(review)}
+                title={`approves exactly ${review.integrity}`}
+              >
+                {apply.isPending ? 'Updating…' : `Approve update to ${review.nodes[0]?.version ?? ''}`}
+              </button>
+            )}
+          </div>
+          {apply.isError && <ErrorLine error={apply.error} origin="install.applyUpdate" />}
+          <ReviewPanel review={review} />
+        </>
+      )}
+    </div>
+  );
+}
