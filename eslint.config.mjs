@@ -56,7 +56,6 @@ const OVERSIZED = [
   'renderer/src/views/previews/PreviewPanel.tsx',
   'renderer/src/views/editor/analyze.ts',
   'renderer/src/views/editor/session.ts',
-  'renderer/src/views/runs/RunsView.tsx',
   'renderer/src/views/editor/EditorView.tsx',
 ];
 
