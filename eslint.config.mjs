@@ -50,7 +50,6 @@ const OVERSIZED = [
   'shared/compile/plan.ts',
   'shared/skillspec/yaml.ts',
   'shared/skillspec/compile.ts',
-  'renderer/src/views/evals/EvalsView.tsx',
   'renderer/src/views/matrix/MatrixView.tsx',
   'renderer/src/views/previews/live.ts',
   'renderer/src/views/previews/PreviewPanel.tsx',

@@ -8,7 +8,7 @@ import { monaco, themeName, type editor } from '../../monaco/setup';
 import type { Diagnostic, Meter } from './analyze';
 import { DiffDialog } from './DiffDialog';
 import { PreviewSlot } from './PreviewSlot';
-import { RunEvalsButton } from '../evals/EvalsView';
+import { RunEvalsButton } from '../evals/RunEvalsButton';
 import { evalTemplate } from '../../../../shared/evals/template';
 import { isKsfName } from '../../../../shared/names';
 import { FLUSH_DRAFTS_EVENT, newestDraft } from './drafts';

@@ -1,0 +1,38 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ProjectRef } from '../../../../shared/ipc';
+import { useApi } from '../../api/context';
+import { navigate } from '../../route';
+import { evalsKeys } from './keys';
+import { useEvalsOverview } from './use-evals-overview';
+
+/** The editor's "Run evals": starts this skill's evals (with a baseline) and opens the Evals view on it. */
+export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill: string }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const overview = useEvalsOverview(project.root);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const start = useMutation({
+    mutationFn: () => api.evals.start({ skills: [skill], baseline: true }),
+    onSuccess: async (a) => {
+      if (!a.ok) return setRefusal(a.message);
+      await qc.invalidateQueries({ queryKey: evalsKeys.overview(project.root) });
+      navigate({ view: 'evals', arg: skill });
+    },
+  });
+  const entry = overview.data?.skills.find((s) => s.name === skill);
+  if (!entry) return null;
+  const why = entry.refused ?? refusal;
+  return (
+    <button
+      type="button"
+      className="btn"
+      disabled={entry.refused !== null || start.isPending}
+      title={why ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
+      onClick={() => start.mutate()}
+      data-testid="editor-run-evals"
+    >
+      Run evals{refusal ? ' — refused' : ''}
+    </button>
+  );
+}

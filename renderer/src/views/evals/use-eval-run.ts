@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ProjectRef } from '../../../../shared/ipc';
+import type { EvalProgress, EvalsOverview } from '../../../../shared/ipc/channels/evals';
+import { useApi } from '../../api/context';
+import { evalsKeys } from './keys';
+
+/**
+ * One skill's eval run: the runner, trials and baseline chosen, the run started (or one
+ * started elsewhere, e.g. the editor's "Run evals", picked up and followed), its progress
+ * polled while it runs, and the stored results re-read when it ends.
+ */
+export function useEvalRun(project: ProjectRef, overview: EvalsOverview, skill: string) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const configured = overview.runners.filter((r) => r.configured);
+  const [runner, setRunner] = useState<string>(configured.length ? '' : (overview.runners[0]?.id ?? ''));
+  const [repeat, setRepeat] = useState<string>('');
+  const [baseline, setBaseline] = useState(true);
+  const [runId, setRunId] = useState<string | null>(overview.active);
+
+  const start = useMutation({
+    mutationFn: () =>
+      api.evals.start({
+        skills: [skill],
+        baseline,
+        ...(runner ? { runner } : {}),
+        ...(repeat ? { repeat: Number(repeat) } : {}),
+      }),
+    onSuccess: (a) => {
+      if (a.ok) setRunId(a.runId);
+    },
+  });
+  const status = useQuery({
+    queryKey: evalsKeys.status(project.root, runId ?? ''),
+    queryFn: () => api.evals.status({ runId: runId! }),
+    enabled: runId !== null,
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 400 : false),
+  });
+  const progress: EvalProgress | undefined = status.data;
+  const running = progress?.state === 'running';
+  useEffect(() => {
+    if (progress && progress.state !== 'running') {
+      void qc.invalidateQueries({ queryKey: evalsKeys.overview(project.root) });
+      void qc.invalidateQueries({ queryKey: evalsKeys.history(project.root, skill) });
+    }
+  }, [progress, qc, project.root, skill]);
+  const cancel = useMutation({ mutationFn: () => api.evals.cancel({ runId: runId! }) });
+  return { configured, runner, setRunner, repeat, setRepeat, baseline, setBaseline, start, cancel, progress, running };
+}
+
+export type EvalRun = ReturnType<typeof useEvalRun>;
