@@ -176,6 +176,9 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
     expect(await page.getByTestId('refusal').getAttribute('data-reason')).toBe('unenforced');
     expect(await flat(page, '[data-testid="refusal"] p')).toMatch(/cannot be enforced here/);
     expect(await flat(page, '[data-testid="refusal"] tr[data-row="network"]')).toMatch(/advisory — not enforced here/);
+    // The app's words, not the command line's: no flag, the override named as its button, jargon explained.
+    expect(await flat(page, '[data-testid="refusal"]')).not.toMatch(/(^|[\s(;])--[a-z]/);
+    expect(await page.locator('[data-testid="refusal"] [data-term="advisory"]').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('run').isDisabled()).toBe(true);
     await screenshot(page, 'runs-refused');
 
@@ -209,6 +212,7 @@ describe.skipIf(!ok)('the runs panel where the sandbox cannot be built', () => {
     expect(await waitExit(page)).toBe('exit 3');
     expect(await page.locator('[data-testid="output"] .stdout').allInnerTexts()).toEqual(['hello from hello.sh\n']);
     await page.locator('[data-testid="history"] tr.override').waitFor({ timeout: 20_000 });
+    expect(await flat(page, '[data-testid="history"] tr.override')).toMatch(/none \(run once without the sandbox\)/);
     const audit = readAudit(p.project).filter((r) => r.skill === 'hello');
     expect(audit.map((r) => [r.outcome, r.override])).toEqual([['exited', true]]);
 

@@ -21,6 +21,17 @@ export const GLOSSARY = {
     'Degraded: the agent receives the skill, but some part of it (scripts, permissions, commands) cannot be expressed for that agent.',
   warning:
     'Warnings are shown but never block installing or compiling; only a strict check (as CI may run) fails on them.',
+  advisory:
+    'Advisory: the skill declares the restriction, but nothing on this machine holds the script to it — the skill is trusted to keep it.',
+  exception:
+    'Reviewed exception: an entry in kitbash.toml that accepts one blocking finding of one exact version of a skill, naming who accepted it and why; any change to the skill ends it.',
+  closure:
+    'Dependency closure: the skill, every skill it requires, and theirs in turn — reviewed, installed and pinned together.',
+  baseline:
+    'Baseline: the same trials run without the skill, so the difference in pass rate shows what the skill itself adds.',
+  scenario:
+    'Scenario test: an input kept in the spec with the decision it must lead to (its expect block), so a rule change that alters the decision is caught.',
+  elicit: 'Elicit: a question the spec has the agent ask the user before it goes on, with the choices it may offer.',
 } as const;
 
 export type Term = keyof typeof GLOSSARY;

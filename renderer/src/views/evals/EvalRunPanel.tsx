@@ -1,5 +1,7 @@
 import type { EvalsOverview } from '../../../../shared/ipc/channels/evals';
 import { ErrorState } from '../../components/States';
+import { Term } from '../../glossary';
+import { guiWording } from '../../gui-wording';
 import type { EvalRun } from './use-eval-run';
 
 type SkillRow = EvalsOverview['skills'][number];
@@ -17,7 +19,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
       </div>
       {skill.refused ? (
         <div className="banner error" role="alert" data-testid="evals-refused">
-          Evals of {skill.name} are refused: {skill.refused}.
+          Evals of {skill.name} are refused: {guiWording(skill.refused)}.
         </div>
       ) : (
         <div className="runs-form">
@@ -36,14 +38,14 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
             </select>
           </label>
           <label>
-            <span className="small muted">Trials (repeat)</span>
+            <span className="small muted">Trials per eval</span>
             <input
               className="evals-repeat"
-              aria-label="Repeat"
+              aria-label="Trials per eval"
               type="number"
               min={1}
               max={100}
-              placeholder="per file"
+              placeholder="as its file says"
               value={repeat}
               onChange={(e) => setRepeat(e.target.value)}
               disabled={running}
@@ -56,7 +58,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
               onChange={(e) => setBaseline(e.target.checked)}
               disabled={running}
             />{' '}
-            baseline (without the skill)
+            <Term term="baseline">baseline</Term> (without the skill)
           </label>
           {running ? (
             <button type="button" className="btn danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
@@ -71,7 +73,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
       )}
       {start.data && !start.data.ok && (
         <div className="banner error" role="alert">
-          {start.data.message}
+          {guiWording(start.data.message)}
         </div>
       )}
       {start.isError && <ErrorState error={start.error} />}
@@ -95,12 +97,12 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
               : progress.cancelled
                 ? `cancelled after ${progress.done} of ${progress.total} trials`
                 : progress.state === 'failed'
-                  ? `failed: ${progress.message ?? ''}`
+                  ? `failed: ${guiWording(progress.message ?? '')}`
                   : `done — ${progress.done} trial(s)`}
           </span>
           {progress.problems.map((p) => (
             <div key={p} className="banner error small">
-              {p}
+              {guiWording(p)}
             </div>
           ))}
         </div>

@@ -1,4 +1,5 @@
 import type { EvalsOverview } from '../../../../shared/ipc/channels/evals';
+import { Term } from '../../glossary';
 import { cellKey, deltaText, pct, type Cell } from './eval-text';
 
 type SkillRow = EvalsOverview['skills'][number];
@@ -25,7 +26,13 @@ export function EvalsGrid({
     <section className="panel" aria-label="Evals by runner">
       <div className="panel-head">
         <h3>Evals × runners</h3>
-        <span className="muted small">pass rate (threshold) · effect vs. baseline · triggered</span>
+        <span className="muted small">
+          pass rate (threshold) · effect vs.{' '}
+          <Term term="baseline" plain>
+            baseline
+          </Term>{' '}
+          · triggered
+        </span>
       </div>
       <table className="evals-grid">
         <thead>

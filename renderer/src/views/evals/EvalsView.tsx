@@ -2,6 +2,8 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
+import { Term } from '../../glossary';
+import { guiWording } from '../../gui-wording';
 import { evalsKeys } from './keys';
 import { SkillEvals } from './SkillEvals';
 import { useEvalsOverview } from './use-evals-overview';
@@ -21,13 +23,14 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
           <h2>Evals</h2>
           <p className="muted small">
             A skill's behavioral and trigger evals run against coding agents, each trial in a fresh sandboxed workspace
-            — with the skill and, for a baseline, without. Results and transcripts land in <code>.kitbash/evals/</code>.
+            — with the skill and, for a <Term term="baseline">baseline</Term>, without. Results and transcripts land in{' '}
+            <code>.kitbash/evals/</code>.
           </p>
         </div>
       </div>
       {overview.data?.problems.map((p) => (
         <div key={p} className="banner error" role="alert">
-          {p}
+          {guiWording(p)}
         </div>
       ))}
       {overview.isError ? (

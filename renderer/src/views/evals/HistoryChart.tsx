@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useApi } from '../../api/context';
 import { ErrorState } from '../../components/States';
+import { Term } from '../../glossary';
 import { evalsKeys } from './keys';
 
 const W = 640;
@@ -30,7 +31,13 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
     <section className="panel" aria-label="Pass rate history">
       <div className="panel-head">
         <h3>History</h3>
-        <span className="muted small">pass rate per run and skill version · hollow: baseline without the skill</span>
+        <span className="muted small">
+          pass rate per run and skill version · hollow:{' '}
+          <Term term="baseline" plain>
+            baseline
+          </Term>{' '}
+          without the skill
+        </span>
       </div>
       {q.isError ? (
         <ErrorState error={q.error} />

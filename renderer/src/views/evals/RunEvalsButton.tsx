@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useApi } from '../../api/context';
 import { navigate } from '../../route';
+import { guiWording } from '../../gui-wording';
 import { evalsKeys } from './keys';
 import { useEvalsOverview } from './use-evals-overview';
 
@@ -23,12 +24,13 @@ export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill:
   const entry = overview.data?.skills.find((s) => s.name === skill);
   if (!entry) return null;
   const why = entry.refused ?? refusal;
+  const reason = why === null ? null : guiWording(why);
   return (
     <button
       type="button"
       className="btn"
       disabled={entry.refused !== null || start.isPending}
-      title={why ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
+      title={reason ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
       onClick={() => start.mutate()}
       data-testid="editor-run-evals"
     >

@@ -1,6 +1,7 @@
 import type { CheckId } from '../../../../shared/lint/types';
 import type { ReviewView } from '../../../../shared/ipc/channels/install';
 import { NEVER_ACCEPTABLE } from '../../../../shared/policy/exceptions';
+import { Term } from '../../glossary';
 import { AcceptFinding } from './AcceptFinding';
 import { span, type Finding } from './review-facts';
 
@@ -88,7 +89,9 @@ export function AcceptedFindings({ review }: { review: ReviewView }) {
   if (!items.length) return null;
   return (
     <section className="panel inst-accepted" aria-label="Accepted by exception">
-      <h3>Accepted by a reviewed exception (kitbash.toml)</h3>
+      <h3>
+        Accepted by a <Term term="exception">reviewed exception</Term> (kitbash.toml)
+      </h3>
       <p className="muted small">
         Each matches only this exact version: if any byte of the skill changes, the finding blocks again.
       </p>

@@ -1,5 +1,6 @@
 import type { ProjectRef } from '../../../../shared/ipc';
 import { navigate } from '../../route';
+import { Term } from '../../glossary';
 import { BeginError } from './BeginError';
 import { InstalledList } from './InstalledList';
 import { Outcome, ReReviewed } from './Outcome';
@@ -67,7 +68,9 @@ export function InstallFlow({ project }: { project: ProjectRef }) {
       {done && (
         <Outcome kind="done" verdict="installed" role="status">
           <h2>Installed {done.installed.join(', ')}</h2>
-          <p className="inst-explain">Pinned in kitbash.lock.</p>
+          <p className="inst-explain">
+            <Term term="pinned">Pinned</Term> in kitbash.lock.
+          </p>
           {done.notes.length > 0 && (
             <ul className="inst-plain small muted">
               {done.notes.map((n) => (

@@ -1,6 +1,7 @@
 import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
 import type { ReviewAgent } from '../../../../shared/lock/holds';
 import { formatTokens } from '../../format';
+import { Term, Word } from '../../glossary';
 import { PermissionTable } from './PermissionTable';
 import { SkillFiles } from './SkillFiles';
 
@@ -44,13 +45,14 @@ export function NodeCard({
         </dd>
         <dt>mode</dt>
         <dd>
-          {node.manifest.mode} · {node.manifest.disclosure} disclosure
+          <Word word={node.manifest.mode} /> · <Word word={node.manifest.disclosure} /> disclosure
         </dd>
         {!node.manifested && (
           <>
             <dt>manifest</dt>
             <dd className="inst-warn-text">
-              none (SKILL.md only) — defaults applied; the author declared no permissions or budget
+              none — a <Term term="bare">bare</Term> SKILL.md: defaults applied; the author declared no permissions or
+              budget
             </dd>
           </>
         )}
@@ -103,9 +105,13 @@ export function NodeCard({
         <dd className={`mono ${node.budget.bodyTokens > node.budget.budget ? 'inst-bad-text' : ''}`}>
           {formatTokens(node.budget.bodyTokens)} tok
         </dd>
-        <dt>standing limit</dt>
+        <dt>
+          <Term term="standing">standing</Term> limit
+        </dt>
         <dd className="mono">{formatTokens(node.budget.standing)} tok/session</dd>
-        <dt>standing stub</dt>
+        <dt>
+          standing <Term term="stub">stub</Term>
+        </dt>
         <dd className="mono">{formatTokens(node.budget.stubTokens)} tok</dd>
       </dl>
       {node.consumes.length > 0 && (

@@ -1,5 +1,6 @@
 import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
 import { declaresNothing, groupedHolds, permissionHolds, type ReviewAgent } from '../../../../shared/lock/holds';
+import { Word } from '../../glossary';
 import { HOT } from './review-facts';
 
 type Permission = ReviewNodeView['permissions'][number];
@@ -55,7 +56,9 @@ export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents
                 ) : (
                   groupedHolds(holds[i]!).map((g) => (
                     <div key={g.agents.join()} className="small" data-hold={g.hold}>
-                      <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>{g.hold}</span>{' '}
+                      <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>
+                        <Word word={g.hold} plain />
+                      </span>{' '}
                       {g.agents.join(', ')}: <span className="muted">{g.text}</span>
                     </div>
                   ))

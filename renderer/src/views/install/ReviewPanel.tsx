@@ -1,4 +1,5 @@
 import type { ReviewView } from '../../../../shared/ipc/channels/install';
+import { Term } from '../../glossary';
 import { ChangesPanel } from './ChangesPanel';
 import { ClosureTree } from './ClosureTree';
 import { AcceptedFindings, Findings, PolicyFindings } from './Findings';
@@ -33,11 +34,15 @@ export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReRe
         </div>
         <div className="inst-col-side">
           <section className="panel" aria-label="Dependency closure">
-            <h2>Dependency closure</h2>
+            <h2>
+              <Term term="closure">Dependency closure</Term>
+            </h2>
             <ClosureTree review={review} />
           </section>
           <section className="panel" aria-label="Standing cost">
-            <h2>Standing cost per target</h2>
+            <h2>
+              <Term term="standing">Standing cost</Term> per target
+            </h2>
             <StandingTable review={review} />
           </section>
           {lint.length > 0 && (

@@ -1,5 +1,6 @@
 import type { ReviewView } from '../../../../shared/ipc/channels/install';
 import { formatTokens } from '../../format';
+import { Word } from '../../glossary';
 
 /** What installing adds to every session of each active target, before anyone uses the skill. */
 export function StandingTable({ review }: { review: ReviewView }) {
@@ -30,7 +31,9 @@ export function StandingTable({ review }: { review: ReviewView }) {
           <tr key={s.target} data-target={s.target}>
             <td className="mono">{s.target}</td>
             <td>
-              <span className={`pill ${s.loading}`}>{s.loading}</span>
+              <span className={`pill ${s.loading}`}>
+                <Word word={s.loading} plain />
+              </span>
             </td>
             <td className="num">{formatTokens(s.before)}</td>
             <td className="num">{formatTokens(s.after)}</td>

@@ -4,6 +4,7 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { ApplyUpdateResult, ReviewView, UpdateCheck } from '../../../../shared/ipc/channels/install';
 import { useApi } from '../../api/context';
 import { navigate } from '../../route';
+import { Term } from '../../glossary';
 import { Outcome, ReReviewed } from './Outcome';
 import { ErrorLine } from './ErrorLine';
 import { ProgressLine } from './ProgressLine';
@@ -79,7 +80,9 @@ export function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string 
           <h2>
             Updated {updated.updated} to {updated.version}
           </h2>
-          <p className="inst-explain">Re-pinned in kitbash.lock. {updated.notes.join(' ')}</p>
+          <p className="inst-explain">
+            Re-<Term term="pinned">pinned</Term> in kitbash.lock. {updated.notes.join(' ')}
+          </p>
         </Outcome>
       )}
       {review && !updated && result?.status === 'changed' && (

@@ -1,5 +1,6 @@
 import type { ReviewView } from '../../../../shared/ipc/channels/install';
 import { permissionSummary } from '../../../../shared/lock/holds';
+import { Term } from '../../glossary';
 import { Outcome } from './Outcome';
 import { hotPermissions } from './review-facts';
 
@@ -26,7 +27,7 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
           the reviewer: there is no way to approve this review, here or from the command line. Nothing has been written
           to the project. The skill's author has to remove what is flagged, or whoever owns the project's policy has to
           change it — or, after reading a finding in its file, the project can accept that one finding of this exact
-          version as a reviewed exception in <code>kitbash.toml</code>.
+          version as a <Term term="exception">reviewed exception</Term> in <code>kitbash.toml</code>.
         </p>
       </Outcome>
     );

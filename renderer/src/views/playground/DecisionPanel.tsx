@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Decision } from '../../../../shared/skillspec/decide';
 import type { PhraseSpan, SkillSpec } from '../../../../shared/skillspec/index';
+import { Term } from '../../glossary';
 
 const BASIS: Record<string, string> = {
   rule_prefer: 'a rule prefers it',
@@ -8,10 +9,11 @@ const BASIS: Record<string, string> = {
   default_route_order: 'first by rank (no rule chose)',
 };
 
-function Field({ k, children, testid }: { k: string; children: ReactNode; testid?: string }) {
+/** One field of the decision: `k` names it (and keys it for tests), `label` shows it where it is a glossary word. */
+function Field({ k, label, children, testid }: { k: string; label?: ReactNode; children: ReactNode; testid?: string }) {
   return (
     <div className="play-field" data-field={testid ?? k}>
-      <div className="play-k">{k}</div>
+      <div className="play-k">{label ?? k}</div>
       <div className="play-v">{children}</div>
     </div>
   );
@@ -92,7 +94,7 @@ export function DecisionPanel({
           </span>
         )}
       </Field>
-      <Field k="elicit">
+      <Field k="elicit" label={<Term term="elicit" />}>
         {d.elicit.length === 0 ? (
           <span className="muted">none</span>
         ) : (

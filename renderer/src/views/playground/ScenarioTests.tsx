@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { runScenarioTests, type SkillSpec, type TestRun } from '../../../../shared/skillspec/index';
 import { Spinner } from '../../components/States';
+import { Term } from '../../glossary';
 import { actual, stated } from './decision-text';
 
 /** Runs the spec's scenario tests on demand; a failing test shows what it expected against what came out. */
@@ -28,7 +29,9 @@ export function ScenarioTests({ spec, onPlay }: { spec: SkillSpec; onPlay: (inpu
   return (
     <section className="panel" aria-label="Scenario tests">
       <div className="panel-head">
-        <h2>Scenario tests</h2>
+        <h2>
+          <Term term="scenario">Scenario tests</Term>
+        </h2>
         <span className="play-tests-actions">
           {r && (
             <span className={`badge ${r.failed.length ? 'fail' : 'pass'}`} data-testid="tests-summary">

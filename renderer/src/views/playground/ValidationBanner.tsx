@@ -1,4 +1,5 @@
 import { Spinner } from '../../components/States';
+import { Term } from '../../glossary';
 import type { Parsed, Shown } from './use-spec';
 
 /** One line above the playground: the spec loads and is valid, has a problem, or is the editor's draft. */
@@ -31,8 +32,11 @@ export function ValidationBanner({ file, parsed, refetching }: { file: Shown; pa
   }
   return (
     <div className="play-file muted small">
-      <code>{file.path}</code> · {v.routes} routes · {v.rules} rules · {v.tests} scenario tests ·{' '}
-      <span className="badge pass">valid</span>
+      <code>{file.path}</code> · {v.routes} routes · {v.rules} rules · {v.tests}{' '}
+      <Term term="scenario" plain>
+        scenario tests
+      </Term>{' '}
+      · <span className="badge pass">valid</span>
       {refetching && <Spinner label="Reloading the spec" />}
     </div>
   );

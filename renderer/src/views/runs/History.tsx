@@ -3,6 +3,7 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { AuditEntry } from '../../../../shared/ipc/channels/runs';
 import { useApi } from '../../api/context';
 import { Spinner } from '../../components/States';
+import { guiWording } from '../../gui-wording';
 import { runsKeys } from './keys';
 import { errorText, seconds } from './run-text';
 
@@ -65,11 +66,11 @@ function HistoryRow({ r }: { r: AuditEntry }) {
           {r.outcome === 'exited' ? `exit ${r.exitCode}` : r.outcome}
         </span>
         {r.verdict ? <span className="small"> verdict {r.verdict}</span> : null}
-        {r.refused && <div className="small muted runs-refused-line">{r.refused}</div>}
+        {r.refused && <div className="small muted runs-refused-line">{guiWording(r.refused)}</div>}
       </td>
       <td className="small">{r.outcome === 'refused' ? '—' : seconds(r.durationMs)}</td>
       <td className="small">
-        {r.backend}
+        {guiWording(r.backend)}
         {r.override ? <span className="tag subtle">override</span> : null}
       </td>
     </tr>

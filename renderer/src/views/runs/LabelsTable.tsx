@@ -1,4 +1,6 @@
 import type { RestrictionRowView } from '../../../../shared/ipc/channels/runs';
+import { Term } from '../../glossary';
+import { guiWording } from '../../gui-wording';
 
 /** The label main gives a restriction this machine does not hold. */
 export const ADVISORY = 'advisory — not enforced here';
@@ -24,10 +26,16 @@ export function LabelsTable({ rows, caption }: { rows: readonly RestrictionRowVi
             className={`${DECLARED.has(r.id) ? 'declared' : ''} ${r.label === ADVISORY ? (r.required ? 'unheld required' : 'unheld') : ''}`}
           >
             <td className="mono">{r.id}</td>
-            <td>{r.what}</td>
+            <td>{guiWording(r.what)}</td>
             <td>
               <span className={`label ${r.label === ADVISORY ? (r.required ? 'bad' : 'warn') : 'ok'}`} data-label>
-                {r.label}
+                {r.label === ADVISORY ? (
+                  <>
+                    <Term term="advisory" plain /> — not enforced here
+                  </>
+                ) : (
+                  r.label
+                )}
               </span>
             </td>
           </tr>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
 import { Spinner } from '../../components/States';
 import { useEscape } from '../../use-escape';
+import { guiWording } from '../../gui-wording';
 import { runsKeys } from './keys';
 import { ADVISORY } from './LabelsTable';
 import { RefusalBox } from './RefusalBox';
@@ -85,7 +86,7 @@ export function OverrideDialog({
             <ul className="runs-unheld" data-testid="override-unheld">
               {unheld.map((r) => (
                 <li key={r.id}>
-                  <span className="mono">{r.id}</span> — {r.what}
+                  <span className="mono">{r.id}</span> — {guiWording(r.what)}
                 </li>
               ))}
             </ul>
@@ -106,7 +107,7 @@ export function OverrideDialog({
             disabled={!plan || !a?.ok || !a.overrideToken || !understood}
             onClick={() => a?.ok && a.overrideToken && onConfirm(a.overrideToken)}
           >
-            Run once unconfined
+            Run once without the sandbox
           </button>
         </div>
       </div>

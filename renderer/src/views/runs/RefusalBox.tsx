@@ -1,4 +1,5 @@
 import type { Refusal } from '../../../../shared/ipc/channels/runs';
+import { guiWording } from '../../gui-wording';
 import { LabelsTable } from './LabelsTable';
 
 /** Why the runner will not run this, with the restriction labels; on a machine that cannot hold them, the way out. */
@@ -8,12 +9,15 @@ export function RefusalBox({ refusal, onOverride }: { refusal: Refusal; onOverri
       <div>
         <strong>The runner refuses this run</strong> <span className="tag subtle">{refusal.reason}</span>
       </div>
-      <p>{refusal.message}</p>
+      <p>{guiWording(refusal.message)}</p>
       {refusal.rows && <LabelsTable rows={refusal.rows} caption="Sandbox labels" />}
       {onOverride && (
-        <button type="button" className="btn" data-testid="override" onClick={onOverride}>
-          Run once without the sandbox…
-        </button>
+        <div>
+          <button type="button" className="btn" data-testid="override" onClick={onOverride}>
+            Run once without the sandbox…
+          </button>{' '}
+          <span className="muted small">It shows exactly what would run before it does, and is never remembered.</span>
+        </div>
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
+import { Term } from '../../glossary';
 import { History } from './History';
 import { runsKeys } from './keys';
 import { useRunStreams } from './run-store';
@@ -31,8 +32,8 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
         <div>
           <h2>Runs</h2>
           <p className="muted small">
-            Run a script or gate of an installed skill inside the sandbox its manifest declares. Output streams live;
-            every run and refusal lands in <code>.kitbash/runs.jsonl</code>.
+            Run a script or <Term term="gate">gate</Term> of an installed skill inside the sandbox its manifest
+            declares. Output streams live; every run and refusal lands in <code>.kitbash/runs.jsonl</code>.
           </p>
         </div>
         {targets.data && (
@@ -50,7 +51,8 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
       {targets.data && !targets.data.backend.works && (
         <div className="banner error" role="alert">
           The OS sandbox does not work here: {targets.data.backend.reason ?? 'unknown reason'}. Runs are refused; a
-          single run can go ahead only through the explicit override.
+          single run can still go ahead with “Run once without the sandbox…” on its refusal, which first shows exactly
+          what would run.
         </div>
       )}
       {targets.isError ? (
@@ -77,7 +79,12 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
                     >
                       <span className="skill-name">{s.dir}</span>
                       <span className="muted small">
-                        {s.mode === 'gate' ? 'gate · ' : ''}
+                        {s.mode === 'gate' && (
+                          <>
+                            <Term term="gate" plain />
+                            {' · '}
+                          </>
+                        )}
                         {s.scripts.length} script{s.scripts.length === 1 ? '' : 's'}
                         {s.permissions?.network ? ' · network' : ''}
                         {s.permissions?.write ? ' · write' : ''}

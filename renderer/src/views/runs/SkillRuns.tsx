@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { PlanAnswer, RunTarget } from '../../../../shared/ipc/channels/runs';
 import { Spinner } from '../../components/States';
+import { Term } from '../../glossary';
 import { LabelsTable } from './LabelsTable';
 import { Output } from './Output';
 import { OverrideDialog } from './OverrideDialog';
@@ -127,7 +128,12 @@ function TargetHead({ target, gate }: { target: RunTarget; gate: boolean }) {
         <h2>
           {target.dir}{' '}
           <span className="muted small">
-            {target.version ? `v${target.version}` : ''} {gate ? '· gate' : ''}
+            {target.version ? `v${target.version}` : ''}{' '}
+            {gate && (
+              <>
+                · <Term term="gate" />
+              </>
+            )}
           </span>
         </h2>
         {target.permissions && (
@@ -146,10 +152,18 @@ function TargetHead({ target, gate }: { target: RunTarget; gate: boolean }) {
       </div>
       {target.verdict && (
         <p className={`small ${target.verdict.blocking.length ? 'inline-error' : 'muted'}`} data-testid="runs-verdict">
-          Checks: {target.verdict.failures} failure(s), {target.verdict.warnings} warning(s)
-          {target.verdict.blocking.length > 0 &&
-            `, ${target.verdict.blocking.length} blocking — runs are refused until it is fixed or accepted by a reviewed exception`}
-          {target.verdict.accepted > 0 && `, ${target.verdict.accepted} accepted by exception`}
+          Checks: {target.verdict.failures} failure(s), {target.verdict.warnings} <Term term="warning">warning(s)</Term>
+          {target.verdict.blocking.length > 0 && (
+            <>
+              , {target.verdict.blocking.length} blocking — runs are refused until it is fixed or accepted by a{' '}
+              <Term term="exception">reviewed exception</Term>
+            </>
+          )}
+          {target.verdict.accepted > 0 && (
+            <>
+              , {target.verdict.accepted} accepted by <Term term="exception">exception</Term>
+            </>
+          )}
         </p>
       )}
       {target.problem && (
