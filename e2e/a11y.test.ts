@@ -57,6 +57,7 @@ const SCREENS: [string, string, string][] = [
   ['costs', '#/costs', 'main'],
   ['playground', '#/playground', 'main'],
   ['runs', '#/runs', 'main'],
+  ['evals', '#/evals', 'main'],
   ['settings', '#/settings', '[data-testid="settings-view"]'],
 ];
 

@@ -7,31 +7,33 @@ export function ChangesPanel({ review }: { review: ReviewView }) {
   return (
     <section className="panel inst-changes" aria-label="What changed">
       <h2>What changed</h2>
-      <table className="inst-table">
-        <thead>
-          <tr>
-            <th>Field</th>
-            <th>Before</th>
-            <th>After</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {changes.map((c) => (
-            <tr
-              key={c.field}
-              className={c.escalation ? 'escalation' : ''}
-              data-field={c.field}
-              data-escalation={c.escalation}
-            >
-              <td className="mono">{c.field}</td>
-              <td className="mono">{c.before || '—'}</td>
-              <td className="mono">{c.after || '—'}</td>
-              <td>{c.escalation && <span className="inst-label escalation">escalation</span>}</td>
+      <div className="inst-table-scroll">
+        <table className="inst-table">
+          <thead>
+            <tr>
+              <th>Field</th>
+              <th>Before</th>
+              <th>After</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr
+                key={c.field}
+                className={c.escalation ? 'escalation' : ''}
+                data-field={c.field}
+                data-escalation={c.escalation}
+              >
+                <td className="mono">{c.field}</td>
+                <td className="mono">{c.before || '—'}</td>
+                <td className="mono">{c.after || '—'}</td>
+                <td>{c.escalation && <span className="inst-label escalation">escalation</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {review.fileChanges && review.fileChanges.length > 0 && (
         <>
           <h3>Files</h3>

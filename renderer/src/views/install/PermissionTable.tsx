@@ -18,56 +18,58 @@ export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents
           files below.
         </p>
       )}
-      <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
-        <thead>
-          <tr>
-            <th>Permission</th>
-            <th>Declared</th>
-            <th>Skillsmith&apos;s runner (this machine)</th>
-            <th>In the coding agents</th>
-          </tr>
-        </thead>
-        <tbody>
-          {node.permissions.map((p, i) => (
-            <tr
-              key={p.permission}
-              data-permission={p.permission}
-              className={HOT.has(p.permission) && p.declared ? 'hot' : ''}
-            >
-              <td className="mono">
-                {p.permission}
-                {HOT.has(p.permission) && p.declared && (
-                  <span className="inst-hot-tag">
-                    {p.permission === 'network' ? 'reaches the network' : 'writes files'}
-                  </span>
-                )}
-              </td>
-              <td>
-                {p.declared ? <strong>yes</strong> : <span className="muted">no</span>}
-                {p.declaredIn && <span className="muted small"> ({p.declaredIn})</span>}
-              </td>
-              <td data-field="runner">
-                {!(HOT.has(p.permission) && p.declared) && <Enforcement p={p} />}
-                <div className="small">{holds[i]!.runner}</div>
-              </td>
-              <td data-field="agents">
-                {agents.length === 0 ? (
-                  <span className="muted small">no compile target is active</span>
-                ) : (
-                  groupedHolds(holds[i]!).map((g) => (
-                    <div key={g.agents.join()} className="small" data-hold={g.hold}>
-                      <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>
-                        <Word word={g.hold} plain />
-                      </span>{' '}
-                      {g.agents.join(', ')}: <span className="muted">{g.text}</span>
-                    </div>
-                  ))
-                )}
-              </td>
+      <div className="inst-table-scroll">
+        <table className="inst-table inst-perms" aria-label={`Permissions of ${node.name}`}>
+          <thead>
+            <tr>
+              <th>Permission</th>
+              <th>Declared</th>
+              <th>Skillsmith&apos;s runner (this machine)</th>
+              <th>In the coding agents</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {node.permissions.map((p, i) => (
+              <tr
+                key={p.permission}
+                data-permission={p.permission}
+                className={HOT.has(p.permission) && p.declared ? 'hot' : ''}
+              >
+                <td className="mono">
+                  {p.permission}
+                  {HOT.has(p.permission) && p.declared && (
+                    <span className="inst-hot-tag">
+                      {p.permission === 'network' ? 'reaches the network' : 'writes files'}
+                    </span>
+                  )}
+                </td>
+                <td>
+                  {p.declared ? <strong>yes</strong> : <span className="muted">no</span>}
+                  {p.declaredIn && <span className="muted small"> ({p.declaredIn})</span>}
+                </td>
+                <td data-field="runner">
+                  {!(HOT.has(p.permission) && p.declared) && <Enforcement p={p} />}
+                  <div className="small">{holds[i]!.runner}</div>
+                </td>
+                <td data-field="agents">
+                  {agents.length === 0 ? (
+                    <span className="muted small">no compile target is active</span>
+                  ) : (
+                    groupedHolds(holds[i]!).map((g) => (
+                      <div key={g.agents.join()} className="small" data-hold={g.hold}>
+                        <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>
+                          <Word word={g.hold} plain />
+                        </span>{' '}
+                        {g.agents.join(', ')}: <span className="muted">{g.text}</span>
+                      </div>
+                    ))
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

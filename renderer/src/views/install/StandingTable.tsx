@@ -16,34 +16,36 @@ export function StandingTable({ review }: { review: ReviewView }) {
     );
   }
   return (
-    <table className="inst-table inst-standing" aria-label="Standing cost per target">
-      <thead>
-        <tr>
-          <th>Target</th>
-          <th>Loading</th>
-          <th>Now</th>
-          <th>After install</th>
-          <th>Adds per session</th>
-        </tr>
-      </thead>
-      <tbody>
-        {review.standing.map((s) => (
-          <tr key={s.target} data-target={s.target}>
-            <td className="mono">{s.target}</td>
-            <td>
-              <span className={`pill ${s.loading}`}>
-                <Word word={s.loading} plain />
-              </span>
-            </td>
-            <td className="num">{formatTokens(s.before)}</td>
-            <td className="num">{formatTokens(s.after)}</td>
-            <td className={`num ${s.after - s.before > 0 ? 'inst-delta' : ''}`} data-delta={s.after - s.before}>
-              {s.after - s.before >= 0 ? '+' : '−'}
-              {formatTokens(Math.abs(s.after - s.before))} tok
-            </td>
+    <div className="inst-table-scroll">
+      <table className="inst-table inst-standing" aria-label="Standing cost per target">
+        <thead>
+          <tr>
+            <th>Target</th>
+            <th>Loading</th>
+            <th>Now</th>
+            <th>After install</th>
+            <th>Adds per session</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {review.standing.map((s) => (
+            <tr key={s.target} data-target={s.target}>
+              <td className="mono">{s.target}</td>
+              <td>
+                <span className={`pill ${s.loading}`}>
+                  <Word word={s.loading} plain />
+                </span>
+              </td>
+              <td className="num">{formatTokens(s.before)}</td>
+              <td className="num">{formatTokens(s.after)}</td>
+              <td className={`num ${s.after - s.before > 0 ? 'inst-delta' : ''}`} data-delta={s.after - s.before}>
+                {s.after - s.before >= 0 ? '+' : '−'}
+                {formatTokens(Math.abs(s.after - s.before))} tok
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

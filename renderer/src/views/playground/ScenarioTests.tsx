@@ -80,24 +80,26 @@ export function ScenarioTests({ spec, onPlay }: { spec: SkillSpec; onPlay: (inpu
                           <li key={f}>{f}</li>
                         ))}
                       </ul>
-                      <table className="play-vs small">
-                        <thead>
-                          <tr>
-                            <th>assertion</th>
-                            <th>expected</th>
-                            <th>actual</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {stated(test.expect).map(([k, want, key]) => (
-                            <tr key={k}>
-                              <td className="mono">{k}</td>
-                              <td className="mono">{want}</td>
-                              <td className="mono">{actual(t.decision, key)}</td>
+                      <div className="play-vs-scroll">
+                        <table className="play-vs small">
+                          <thead>
+                            <tr>
+                              <th>assertion</th>
+                              <th>expected</th>
+                              <th>actual</th>
                             </tr>
-                          ))}
-                        </tbody>
-                      </table>
+                          </thead>
+                          <tbody>
+                            {stated(test.expect).map(([k, want, key]) => (
+                              <tr key={k}>
+                                <td className="mono">{k}</td>
+                                <td className="mono">{want}</td>
+                                <td className="mono">{actual(t.decision, key)}</td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      </div>
                     </div>
                   )}
                 </li>

@@ -30,23 +30,25 @@ export function History({ project, skill }: { project: ProjectRef; skill: string
       ) : q.data.records.length === 0 ? (
         <p className="muted small">No runs yet.</p>
       ) : (
-        <table className="runs-history" data-testid="history">
-          <thead>
-            <tr>
-              <th>when</th>
-              <th>skill</th>
-              <th>script</th>
-              <th>outcome</th>
-              <th>duration</th>
-              <th>sandbox</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.records.map((r) => (
-              <HistoryRow key={r.runId} r={r} />
-            ))}
-          </tbody>
-        </table>
+        <div className="runs-table-scroll">
+          <table className="runs-history" data-testid="history">
+            <thead>
+              <tr>
+                <th>when</th>
+                <th>skill</th>
+                <th>script</th>
+                <th>outcome</th>
+                <th>duration</th>
+                <th>sandbox</th>
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.records.map((r) => (
+                <HistoryRow key={r.runId} r={r} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
