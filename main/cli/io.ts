@@ -25,7 +25,8 @@ export function terminalIo(io: CliIo, { exactOut = false }: { exactOut?: boolean
   };
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** The CLI's own codes live with the error codes that map onto them (shared/result.ts). */
+export { EXIT } from '../../shared/result';
 /** 0/1/2 are the CLI's own codes (EXIT); `run` and `gate` pass a script's own code through. */
 export type ExitCode = number;
 

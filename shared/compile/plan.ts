@@ -276,7 +276,7 @@ export function planCompile(input: CompileInput): CompilePlan {
   for (const skill of skills) {
     const p = prepared(skill);
     if (!p.ok) {
-      failures.push({ name: skill.manifest.skill.name, message: p.message });
+      failures.push({ name: skill.manifest.skill.name, message: p.error.message });
       continue;
     }
     const { name } = p.value;

@@ -1,11 +1,11 @@
-import { loadError, type LoadError, type Result } from './errors';
+import { fileError, type Result, type SkillsmithError } from '../result';
 import { splitFrontmatter } from './frontmatter';
 import { validateManifest } from './manifest';
 import { type Manifest, type Skill } from './model';
 import { isKsfName } from '../names';
 import { decodeUtf8 } from './text';
 import { formatBytes } from '../text/format';
-import { parseToml } from './toml';
+import { parseTomlFile } from './toml';
 import { basename, entryAt, joinDisplay, LIMITS, type SkillTree } from './tree';
 
 export interface LoadOptions {
@@ -30,7 +30,7 @@ export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Sk
   if (md.value === undefined) {
     return {
       ok: false,
-      error: loadError(
+      error: fileError(
         tree.root,
         'no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder',
       ),
@@ -42,18 +42,10 @@ export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Sk
   if (toml.value === undefined) return loadBare(tree, md.value, options);
 
   const file = joinDisplay(tree.root, 'skill.toml');
-  const parsed = parseToml(toml.value);
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      error: loadError(file, `invalid TOML: ${parsed.message}`, {
-        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
-        ...(parsed.column !== undefined ? { column: parsed.column } : {}),
-      }),
-    };
-  }
-  const validated = validateManifest(parsed.table);
-  if (!validated.ok) return { ok: false, error: loadError(file, 'invalid manifest', { problems: validated.problems }) };
+  const parsed = parseTomlFile(toml.value, file);
+  if (!parsed.ok) return parsed;
+  const validated = validateManifest(parsed.value);
+  if (!validated.ok) return { ok: false, error: { ...validated.error, file } };
 
   const { frontmatter, rest } = splitFrontmatter(md.value, false);
   const body = frontmatter ? rest.trimStart() : md.value;
@@ -61,9 +53,9 @@ export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Sk
     ok: true,
     value: {
       tree,
-      manifest: validated.manifest,
+      manifest: validated.value,
       manifested: true,
-      rawManifest: parsed.table,
+      rawManifest: parsed.value,
       skillMd: md.value,
       ...(frontmatter ? { frontmatter } : {}),
       bodyOffset: md.value.length - body.length,
@@ -80,7 +72,7 @@ function loadBare(tree: SkillTree, text: string, options: LoadOptions): Result<S
   if (!isKsfName(name)) {
     return {
       ok: false,
-      error: loadError(
+      error: fileError(
         tree.root,
         `cannot derive a valid skill name (got "${name}") — add a skill.toml or a frontmatter name`,
       ),
@@ -124,25 +116,21 @@ function readText(tree: SkillTree, rel: string): Result<string | undefined> {
   if (entry.kind === 'symlink') {
     return {
       ok: false,
-      error: loadError(
+      error: fileError(
         file,
         `is a symlink (to ${entry.target}) — not followed; a skill's files must be real files inside it`,
       ),
     };
   }
-  if (entry.kind === 'dir') return { ok: false, error: loadError(file, 'is a directory, expected a file') };
+  if (entry.kind === 'dir') return { ok: false, error: fileError(file, 'is a directory, expected a file') };
   const decoded = decodeUtf8(entry.bytes);
-  if (!decoded.ok)
-    return {
-      ok: false,
-      error: loadError(file, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`),
-    };
-  return { ok: true, value: decoded.text };
+  if (!decoded.ok) return { ok: false, error: { ...decoded.error, file } };
+  return { ok: true, value: decoded.value.text };
 }
 
-function checkLimits(tree: SkillTree): LoadError | undefined {
+function checkLimits(tree: SkillTree): SkillsmithError | undefined {
   if (tree.entries.length > LIMITS.maxEntries) {
-    return loadError(
+    return fileError(
       tree.root,
       `holds ${tree.entries.length} entries, over the limit of ${LIMITS.maxEntries} — refusing to review it`,
     );
@@ -151,7 +139,7 @@ function checkLimits(tree: SkillTree): LoadError | undefined {
   for (const e of tree.entries) {
     if (e.kind !== 'file') continue;
     if (e.bytes.length > LIMITS.maxFileBytes) {
-      return loadError(
+      return fileError(
         joinDisplay(tree.root, e.path),
         `file is ${formatBytes(e.bytes.length)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`,
       );
@@ -159,7 +147,7 @@ function checkLimits(tree: SkillTree): LoadError | undefined {
     total += e.bytes.length;
   }
   if (total > LIMITS.maxSkillBytes) {
-    return loadError(
+    return fileError(
       tree.root,
       `skill is ${formatBytes(total)} in total, over the ${formatBytes(LIMITS.maxSkillBytes)} limit — not read`,
     );

@@ -1,8 +1,10 @@
 import { COMMAND_RE, SEMVER_RE, type Manifest, type McpServer } from './model';
 import { KSF_NAME_RE, isKsfName } from '../names';
 import { isTable, type TomlTable } from './toml';
+import { fail, type Result } from '../result';
 
-export type ManifestResult = { ok: true; manifest: Manifest } | { ok: false; problems: string[] };
+/** A failure is `invalid manifest` with every violation in `detail`; the caller names the file. */
+export type ManifestResult = Result<Manifest>;
 
 const ARRAY_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['triggers', 'commands'],
@@ -66,7 +68,7 @@ export function validateManifest(raw: TomlTable): ManifestResult {
     problems.push(`context.disclosure "${disclosure}" must be "lazy" or "eager"`);
   }
 
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return fail('invalid-input', 'invalid manifest', { detail: problems });
 
   const permissions = t('permissions');
   const artifacts = t('artifacts');
@@ -77,7 +79,7 @@ export function validateManifest(raw: TomlTable): ManifestResult {
 
   return {
     ok: true,
-    manifest: {
+    value: {
       skill: {
         name,
         version,

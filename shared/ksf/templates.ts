@@ -1,3 +1,5 @@
+import { ok, type Result, type SkillsmithError } from '../result';
+
 const VARIABLE = /\{\{\s*([a-z]+)\.([a-z0-9-]+)\s*\}\}/g;
 const LEFTOVER = /\{\{[\s\S]*?\}\}/;
 
@@ -8,11 +10,14 @@ export type PromptLookup =
   | { kind: 'symlink'; path: string }
   | { kind: 'unreadable'; path: string; why: string };
 
-export type Resolution =
-  /** `inlinedPrompt`: a prompt file's text is in `text` (artifact and lore variables insert fixed text). */
-  | { ok: true; text: string; inlinedPrompt: boolean }
-  /** `offset`/`length` locate the offending text in the unresolved body when it is there. */
-  | { ok: false; message: string; offset?: number; length?: number };
+/** `offset`/`length` locate the offending text in the unresolved body when it is there. */
+export interface TemplateError extends SkillsmithError {
+  readonly offset?: number;
+  readonly length?: number;
+}
+
+/** `inlinedPrompt`: a prompt file's text is in `text` (artifact and lore variables insert fixed text). */
+export type Resolution = Result<{ text: string; inlinedPrompt: boolean }, TemplateError>;
 
 /**
  * Compile-time substitution of the three namespaces. Inlined prompt text is not resolved
@@ -20,7 +25,7 @@ export type Resolution =
  * the same, and it keeps resolution a single pass.
  */
 export function resolveTemplates(body: string, skillName: string, prompt: (name: string) => PromptLookup): Resolution {
-  if (!body.includes('{{')) return { ok: true, text: body, inlinedPrompt: false };
+  if (!body.includes('{{')) return ok({ text: body, inlinedPrompt: false });
   // Code is quoted text: braces in a fence or a code span are literal, never a template.
   let text = '';
   let inlinedPrompt = false;
@@ -31,10 +36,10 @@ export function resolveTemplates(body: string, skillName: string, prompt: (name:
     }
     const r = resolveProse(part.text, part.offset, skillName, prompt);
     if (!r.ok) return r;
-    text += r.text;
-    inlinedPrompt ||= r.inlinedPrompt;
+    text += r.value.text;
+    inlinedPrompt ||= r.value.inlinedPrompt;
   }
-  return { ok: true, text, inlinedPrompt };
+  return ok({ text, inlinedPrompt });
 }
 
 /** Fenced blocks (``` or ~~~, to the matching fence or the end) and inline code spans, as parts of `body` in order. */
@@ -80,9 +85,9 @@ function resolveProse(
   skillName: string,
   prompt: (name: string) => PromptLookup,
 ): Resolution {
-  let failure: Resolution | undefined;
+  let failure: TemplateError | undefined;
   let inlinedPrompt = false;
-  if (!body.includes('{{')) return { ok: true, text: body, inlinedPrompt };
+  if (!body.includes('{{')) return ok({ text: body, inlinedPrompt });
   const text = body.replace(VARIABLE, (match: string, ns: string, name: string, local: number) => {
     const offset = base + local;
     if (failure) return match;
@@ -103,29 +108,25 @@ function resolveProse(
             : found.kind === 'symlink'
               ? `template references ${found.path}, which is a symlink — not followed`
               : `${found.path}: ${found.why}`;
-        failure = { ok: false, message: `${skillName}: ${why}`, offset, length: match.length };
+        failure = templateError(`${skillName}: ${why}`, { offset, length: match.length });
         return match;
       }
       default:
-        failure = {
-          ok: false,
-          message: `${skillName}: unknown template variable ${match}`,
-          offset,
-          length: match.length,
-        };
+        failure = templateError(`${skillName}: unknown template variable ${match}`, { offset, length: match.length });
         return match;
     }
   });
-  if (failure) return failure;
+  if (failure) return { ok: false, error: failure };
   const left = LEFTOVER.exec(text);
   if (left) {
     const shown = left[0].trim();
     const at = body.indexOf(left[0]) + base;
-    return {
-      ok: false,
-      message: `${skillName}: unresolved template variable "${shown}" — unknown namespace or malformed (SPEC.md §7.4)`,
-      ...(at >= base ? { offset: at, length: left[0].length } : {}),
-    };
+    const message = `${skillName}: unresolved template variable "${shown}" — unknown namespace or malformed (SPEC.md §7.4)`;
+    return { ok: false, error: templateError(message, at >= base ? { offset: at, length: left[0].length } : {}) };
   }
-  return { ok: true, text, inlinedPrompt };
+  return ok({ text, inlinedPrompt });
+}
+
+function templateError(message: string, span: { offset?: number; length?: number }): TemplateError {
+  return { code: 'invalid-input', message, ...span };
 }

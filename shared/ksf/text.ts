@@ -1,21 +1,29 @@
 /** Text decoding and position helpers shared by the loader and every scanner. */
+import { codedError, ok, type Result } from '../result';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 export const BOM = '\uFEFF';
 
-export type Decoded = { ok: true; text: string; bom: boolean } | { ok: false; byteOffset: number };
+export type Decoded = Result<{ text: string; bom: boolean }>;
 
-/** Strict UTF-8; one leading BOM is removed and reported as `bom`. */
+/**
+ * Strict UTF-8; one leading BOM is removed and reported as `bom`. The failure's message
+ * names the first ill-formed byte: `not valid UTF-8 (invalid byte sequence at byte offset N)`.
+ */
 export function decodeUtf8(bytes: Uint8Array): Decoded {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    return { ok: false, byteOffset: firstInvalidUtf8Offset(bytes) };
+    const at = firstInvalidUtf8Offset(bytes);
+    return {
+      ok: false,
+      error: codedError('invalid-input', `not valid UTF-8 (invalid byte sequence at byte offset ${at})`),
+    };
   }
-  return text.startsWith(BOM) ? { ok: true, text: text.slice(1), bom: true } : { ok: true, text, bom: false };
+  return ok(text.startsWith(BOM) ? { text: text.slice(1), bom: true } : { text, bom: false });
 }
 
 /** Lenient UTF-8 for scanning files that are not required to be UTF-8 (invalid bytes → U+FFFD). */

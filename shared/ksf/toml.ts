@@ -1,9 +1,10 @@
 import { parse, TomlError } from 'smol-toml';
+import { fail, ok, type Result } from '../result';
 
 export type TomlTable = Record<string, unknown>;
 
-export type TomlResult =
-  { ok: true; table: TomlTable } | { ok: false; message: string; line?: number; column?: number };
+/** A failure carries the line and column the parser stopped at; the caller names the file. */
+export type TomlResult = Result<TomlTable>;
 
 /** Keys that could reach Object.prototype once the table is used as a plain object. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -19,9 +20,9 @@ export function parseToml(text: string): TomlResult {
   } catch (e) {
     if (e instanceof TomlError) {
       const first = e.message.split('\n')[0] ?? e.message;
-      return { ok: false, message: first.replace(/^Invalid TOML document:\s*/, ''), line: e.line, column: e.column };
+      return fail('invalid-input', first.replace(/^Invalid TOML document:\s*/, ''), { line: e.line, column: e.column });
     }
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return fail('invalid-input', e instanceof Error ? e.message : String(e));
   }
   const poisoned = findPrototypeKey(table, []);
   if (poisoned) {
@@ -29,13 +30,19 @@ export function parseToml(text: string): TomlResult {
     // The line that defines it: the key before `=`, or a segment of a [table] header.
     const definition = new RegExp(`^\\s*(?:\\[\\[?)?(?:[^=\\]]*?\\.)?\\s*["']?${key}["']?\\s*(?:=|\\.|\\])`);
     const line = text.split(/\r?\n/).findIndex((l) => definition.test(l));
-    return {
-      ok: false,
-      message: `refusing prototype-reaching key: "${poisoned.join('.')}"`,
-      ...(line >= 0 ? { line: line + 1, column: 1 } : {}),
-    };
+    return fail(
+      'invalid-input',
+      `refusing prototype-reaching key: "${poisoned.join('.')}"`,
+      line >= 0 ? { line: line + 1, column: 1 } : {},
+    );
   }
-  return { ok: true, table };
+  return ok(table);
+}
+
+/** `parseToml` for a named file: a failure reads `<file>:<line>:<col>: invalid TOML: …`. */
+export function parseTomlFile(text: string, file: string): TomlResult {
+  const r = parseToml(text);
+  return r.ok ? r : { ok: false, error: { ...r.error, file, message: `invalid TOML: ${r.error.message}` } };
 }
 
 function findPrototypeKey(value: unknown, path: string[]): string[] | undefined {

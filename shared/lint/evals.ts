@@ -25,7 +25,7 @@ export function evalsCheck(skill: Skill): Check | undefined {
       problems.push(`${f.path}: not valid UTF-8`);
       continue;
     }
-    const doc = parseDocument(decoded.text, { uniqueKeys: true, prettyErrors: false });
+    const doc = parseDocument(decoded.value.text, { uniqueKeys: true, prettyErrors: false });
     const err = doc.errors[0];
     if (err) {
       problems.push(

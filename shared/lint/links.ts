@@ -16,7 +16,7 @@ function linkingFiles(skill: Skill): { path: string; text: string }[] {
   for (const e of skill.tree.entries) {
     if (e.kind !== 'file' || !/^prompts\/[^/]+\.md$/.test(e.path)) continue;
     const d = decodeUtf8(e.bytes);
-    if (d.ok) out.push({ path: e.path, text: d.text });
+    if (d.ok) out.push({ path: e.path, text: d.value.text });
   }
   return out;
 }

@@ -1,5 +1,5 @@
-import { loadError, type Result } from '../ksf/errors';
-import { isTable, parseToml } from '../ksf/toml';
+import { fileError, type Result } from '../result';
+import { isTable, parseTomlFile } from '../ksf/toml';
 import { conflictMarkerLine } from '../project/config';
 
 export const LOCK_FILE = 'kitbash.lock';
@@ -41,36 +41,28 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
   if (conflict !== undefined) {
     return {
       ok: false,
-      error: loadError(
+      error: fileError(
         file,
         'contains an unresolved merge-conflict marker — resolve the conflict, then run "skillsmith doctor"',
         { line: conflict, column: 1 },
       ),
     };
   }
-  const parsed = parseToml(text);
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      error: loadError(file, `invalid TOML: ${parsed.message}`, {
-        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
-        ...(parsed.column !== undefined ? { column: parsed.column } : {}),
-      }),
-    };
-  }
-  const skills = parsed.table.skill;
+  const parsed = parseTomlFile(text, file);
+  if (!parsed.ok) return parsed;
+  const skills = parsed.value.skill;
   if (skills === undefined) return { ok: true, value: [] };
   if (!Array.isArray(skills))
-    return { ok: false, error: loadError(file, '"skill" must be an array of [[skill]] tables') };
+    return { ok: false, error: fileError(file, '"skill" must be an array of [[skill]] tables') };
   const entries: LockEntry[] = [];
   const seen = new Set<string>();
   for (const [i, raw] of skills.entries()) {
-    if (!isTable(raw)) return { ok: false, error: loadError(file, `[[skill]] number ${i + 1} is not a table`) };
+    if (!isTable(raw)) return { ok: false, error: fileError(file, `[[skill]] number ${i + 1} is not a table`) };
     const str = (k: string): string => (typeof raw[k] === 'string' ? (raw[k] as string) : '');
     const name = str('name');
     if (name === '') continue; // the reference drops entries without a name
     if (seen.has(name))
-      return { ok: false, error: loadError(file, `"${name}" is pinned twice — keep one [[skill]] entry per skill`) };
+      return { ok: false, error: fileError(file, `"${name}" is pinned twice — keep one [[skill]] entry per skill`) };
     seen.add(name);
     const strings = (k: string): string[] | undefined =>
       Array.isArray(raw[k]) ? (raw[k] as unknown[]).filter((s): s is string => typeof s === 'string') : undefined;

@@ -1,4 +1,4 @@
-import { loadError, type Result } from '../ksf/errors';
+import { fileError, type Result } from '../result';
 import { isKsfName } from '../names';
 
 /** The lock the `skills` CLI (skills.sh) writes at a project's root. */
@@ -26,11 +26,11 @@ export function parseSkillsLock(text: string, file: string = SKILLS_LOCK_FILE): 
   try {
     json = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: loadError(file, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`) };
+    return { ok: false, error: fileError(file, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`) };
   }
   const skills = typeof json === 'object' && json !== null ? (json as { skills?: unknown }).skills : undefined;
   if (typeof skills !== 'object' || skills === null || Array.isArray(skills))
-    return { ok: false, error: loadError(file, '"skills" must be an object of skill name → { source, sourceType }') };
+    return { ok: false, error: fileError(file, '"skills" must be an object of skill name → { source, sourceType }') };
   const out: SkillsLockEntry[] = [];
   for (const [name, raw] of Object.entries(skills as Record<string, unknown>)) {
     if (typeof raw !== 'object' || raw === null || !isKsfName(name)) continue;

@@ -1,5 +1,5 @@
-import { loadError, type Result } from '../ksf/errors';
-import { isTable, parseToml, type TomlTable } from '../ksf/toml';
+import { fileError, type Result } from '../result';
+import { isTable, parseTomlFile, type TomlTable } from '../ksf/toml';
 import { readExceptions, type PolicyException } from '../policy/exceptions';
 
 /**
@@ -46,23 +46,15 @@ export function parseProjectConfig(text: string, file: string = CONFIG_FILE): Re
   if (conflict !== undefined) {
     return {
       ok: false,
-      error: loadError(file, 'contains an unresolved merge-conflict marker — resolve the conflict first', {
+      error: fileError(file, 'contains an unresolved merge-conflict marker — resolve the conflict first', {
         line: conflict,
         column: 1,
       }),
     };
   }
-  const parsed = parseToml(text);
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      error: loadError(file, `invalid TOML: ${parsed.message}`, {
-        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
-        ...(parsed.column !== undefined ? { column: parsed.column } : {}),
-      }),
-    };
-  }
-  const raw = parsed.table;
+  const parsed = parseTomlFile(text, file);
+  if (!parsed.ok) return parsed;
+  const raw = parsed.value;
   const project = isTable(raw.project) ? raw.project : undefined;
   const targets =
     project && Array.isArray(project.targets)

@@ -1,4 +1,4 @@
-import type { Result } from '../ksf/errors';
+import { fail, type Result } from '../result';
 import { isTable, parseToml, type TomlTable } from '../ksf/toml';
 import { CONFIG_FILE, parseProjectConfig } from './config';
 
@@ -32,12 +32,6 @@ export type ConfigEdit =
   | { readonly kind: 'policy'; readonly key: PolicyKey; readonly value: PolicyValue | null }
   /** The `index`-th `[[policy.exceptions]]` table, in file order. */
   | { readonly kind: 'removeException'; readonly index: number };
-
-export interface EditError {
-  readonly code: 'malformed' | 'bad-value' | 'no-such-exception' | 'unsupported-layout';
-  /** One line naming kitbash.toml and the problem. */
-  readonly message: string;
-}
 
 const HEADER = /^\s*(\[\[?)\s*([A-Za-z0-9_-]+(?:\s*\.\s*[A-Za-z0-9_-]+)*)\s*(\]\]?)\s*(?:#.*)?$/;
 const KEY = /^\s*([A-Za-z0-9_-]+)\s*=/;
@@ -244,19 +238,16 @@ function checkValue(e: ConfigEdit): string | undefined {
  * Apply `edits` to the text of kitbash.toml. Everything the edits do not name stays byte
  * for byte; the result must parse to exactly the intended document or nothing is returned.
  */
-export function editProjectConfig(text: string, edits: readonly ConfigEdit[]): Result<string, EditError> {
+export function editProjectConfig(text: string, edits: readonly ConfigEdit[]): Result<string> {
   const before = parseProjectConfig(text);
   if (!before.ok)
-    return {
-      ok: false,
-      error: {
-        code: 'malformed',
-        message: `${CONFIG_FILE} does not parse (${before.error.message}) — fix it by hand first; nothing changed`,
-      },
-    };
+    return fail(
+      'invalid-input',
+      `${CONFIG_FILE} does not parse (${before.error.message}) — fix it by hand first; nothing changed`,
+    );
   for (const e of edits) {
     const bad = checkValue(e);
-    if (bad) return { ok: false, error: { code: 'bad-value', message: `${CONFIG_FILE}: ${bad} — nothing changed` } };
+    if (bad) return fail('invalid-request', `${CONFIG_FILE}: ${bad} — nothing changed`);
   }
   const lines = splitLines(text);
   // Removals by index refer to the file as read; apply the highest first so earlier indexes stay valid.
@@ -265,13 +256,10 @@ export function editProjectConfig(text: string, edits: readonly ConfigEdit[]): R
     .sort((a, b) => b.index - a.index);
   for (const r of removals) {
     if (!removeTable(lines, r.index))
-      return {
-        ok: false,
-        error: {
-          code: 'no-such-exception',
-          message: `${CONFIG_FILE} has no [[policy.exceptions]] table number ${r.index + 1} — nothing changed`,
-        },
-      };
+      return fail(
+        'not-found',
+        `${CONFIG_FILE} has no [[policy.exceptions]] table number ${r.index + 1} — nothing changed`,
+      );
   }
   for (const e of edits) {
     if (e.kind === 'targets') setKey(lines, 'project', 'targets', e.targets === null ? null : renderValue(e.targets));
@@ -288,14 +276,11 @@ export function editProjectConfig(text: string, edits: readonly ConfigEdit[]): R
     !headers(lines).some((h) => !h.array && h.name === 'policy')
   )
     delete expected.policy;
-  if (!parsed.ok || canonical(parsed.table) !== canonical(expected)) {
-    return {
-      ok: false,
-      error: {
-        code: 'unsupported-layout',
-        message: `${CONFIG_FILE}: this change cannot be made without rewriting parts of the file (e.g. an inline [policy] or dotted keys) — edit it by hand; nothing changed`,
-      },
-    };
+  if (!parsed.ok || canonical(parsed.value) !== canonical(expected)) {
+    return fail(
+      'unsupported',
+      `${CONFIG_FILE}: this change cannot be made without rewriting parts of the file (e.g. an inline [policy] or dotted keys) — edit it by hand; nothing changed`,
+    );
   }
   return { ok: true, value: after };
 }

@@ -70,7 +70,7 @@ export function standingCostOf(
   context?: EmitContext,
 ): StandingCost | { error: string } {
   const p = prepareSkill(skill);
-  return p.ok ? standingCost(p.value, target, project, context) : { error: p.message };
+  return p.ok ? standingCost(p.value, target, project, context) : { error: p.error.message };
 }
 
 export interface TargetTotal {

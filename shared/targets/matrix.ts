@@ -180,7 +180,15 @@ export function compatibilityMatrix(
     const p = prepared[i]!;
     for (const t of targets)
       cells.push(
-        matrixCell(s, p.ok ? p.value : undefined, t, project, p.ok ? undefined : p.message, context, budgets.get(t.id)),
+        matrixCell(
+          s,
+          p.ok ? p.value : undefined,
+          t,
+          project,
+          p.ok ? undefined : p.error.message,
+          context,
+          budgets.get(t.id),
+        ),
       );
   });
   return { skills: sorted.map((s) => s.manifest.skill.name), targets: targets.map((t) => t.id), cells };

@@ -1,6 +1,7 @@
 import type { Manifest, Skill } from '../ksf/model';
 import { resolveBody } from '../lint/rules/body';
 import type { PreparedSkill } from './types';
+import { ok, type Result } from '../result';
 
 /**
  * The prose permissions block appended to every target's body when a skill declares
@@ -16,18 +17,17 @@ export function permissionsBlock(m: Manifest): string {
   return `\n\n---\n\n**Declared permissions (kitbash).** ${parts.join(' ')} Operate within these unless the user explicitly overrides.\n`;
 }
 
-export type Prepared = { ok: true; value: PreparedSkill } | { ok: false; message: string };
+/** A failure is the body's template error. */
+export type Prepared = Result<PreparedSkill>;
 
 /**
  * Resolve templates and append the permissions block; a template error is the message. A
  * bare Agent Skill (no skill.toml) has no templates: its body is delivered verbatim.
  */
 export function prepareSkill(skill: Skill): Prepared {
-  const r = skill.manifested ? resolveBody(skill) : { ok: true as const, text: skill.body };
-  if (!r.ok) return { ok: false, message: r.message };
+  const r = skill.manifested ? resolveBody(skill) : ok({ text: skill.body });
+  if (!r.ok) return { ok: false, error: r.error };
   const { name, version, description } = skill.manifest.skill;
-  return {
-    ok: true,
-    value: { skill, name, version, description, body: r.text, emitBody: r.text + permissionsBlock(skill.manifest) },
-  };
+  const body = r.value.text;
+  return ok({ skill, name, version, description, body, emitBody: body + permissionsBlock(skill.manifest) });
 }

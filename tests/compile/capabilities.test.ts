@@ -16,7 +16,7 @@ const scripted = skill('scripted', {
 
 function prep(): PreparedSkill {
   const p = prepareSkill(scripted);
-  if (!p.ok) throw new Error(p.message);
+  if (!p.ok) throw new Error(p.error.message);
   return p.value;
 }
 
@@ -72,7 +72,7 @@ describe('capability delivery', () => {
   it('a skill folder arrives whole even when scripts are not required (D50); a skill with SKILL.md only gets no record', () => {
     const plain = skill('plain', { files: { 'scripts/run.sh': script } });
     const p = prepareSkill(plain);
-    if (!p.ok) throw new Error(p.message);
+    if (!p.ok) throw new Error(p.error.message);
     const out = TARGETS[0]!.emit(p.value, memProject());
     expect(out.files.map((f) => f.path)).toEqual([
       '.claude/skills/plain/SKILL.md',
@@ -80,7 +80,7 @@ describe('capability delivery', () => {
       `.claude/skills/plain/${DELIVERY_RECORD}`,
     ]);
     const only = prepareSkill(skill('only'));
-    if (!only.ok) throw new Error(only.message);
+    if (!only.ok) throw new Error(only.error.message);
     expect(TARGETS[0]!.emit(only.value, memProject()).files.map((f) => f.path)).toEqual([
       '.claude/skills/only/SKILL.md',
     ]);
@@ -89,7 +89,7 @@ describe('capability delivery', () => {
   it('allowed-tools is lowered only where the field is documented (Claude Code, Copilot)', () => {
     const s = skill('tooled', { extra: '[permissions]\ntools = ["read", "frobnicate"]\n' });
     const p = prepareSkill(s);
-    if (!p.ok) throw new Error(p.message);
+    if (!p.ok) throw new Error(p.error.message);
     for (const t of TARGETS) {
       const md = t.emit(p.value, memProject()).files[0]!.content as string;
       const has = md.includes('\nallowed-tools: Read\n');

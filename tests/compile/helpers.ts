@@ -21,7 +21,7 @@ export function skill(
     ...(opts.files ?? {}),
   };
   const r = loadSkill(tree(`.kitbash/skills/${name}`, files));
-  if (!r.ok) throw new Error(`${name}: ${r.error.message} ${(r.error.problems ?? []).join('; ')}`);
+  if (!r.ok) throw new Error(`${name}: ${r.error.message} ${(r.error.detail ?? []).join('; ')}`);
   return r.value;
 }
 

@@ -100,7 +100,7 @@ describe('frontmatter fidelity (D51)', () => {
   it('a name that is not the folder name is set through the YAML document: other keys, styles and comments stay', () => {
     const s = bare('forms', FM.replace('name: forms', 'name: PDF Forms') + BODY);
     const p = prepareSkill(s);
-    if (!p.ok) throw new Error(p.message);
+    if (!p.ok) throw new Error(p.error.message);
     const fm = sourceFrontmatter(p.value);
     expect(fm).toContain('name: forms\n');
     expect(fm).toContain('description: >-\n');
@@ -232,7 +232,7 @@ describe('standing cost as compile writes it', () => {
   it('prices AGENTS.md as an index line when a skill folder serves its readers, as the body otherwise', () => {
     const body = `# long\n\n${'Step with many words in it. '.repeat(200)}\n`;
     const p = prepareSkill(bare('long', `---\nname: long\ndescription: A long skill.\n---\n${body}`));
-    if (!p.ok) throw new Error(p.message);
+    if (!p.ok) throw new Error(p.error.message);
     const agentsmd = TARGETS.find((t) => t.id === 'agentsmd')!;
     const alone = standingCost(p.value, agentsmd, memProject(), { active: [agentsmd] });
     const indexed = standingCost(p.value, agentsmd, memProject(), {
@@ -280,7 +280,7 @@ describe('context budget per agent (listing)', () => {
   );
   const ready = many.map((s) => {
     const p = prepareSkill(s);
-    if (!p.ok) throw new Error(p.message);
+    if (!p.ok) throw new Error(p.error.message);
     return p.value;
   });
   it('Claude Code cuts descriptions past 1,536 characters and drops skills past its ~8,000-character listing', () => {
@@ -303,7 +303,7 @@ describe('context budget per agent (listing)', () => {
       `---\nname: only\ndescription: ${'x'.repeat(9000)}\ndisable-model-invocation: true\n---\nB.\n`,
     );
     const po = prepareSkill(only);
-    if (!po.ok) throw new Error(po.message);
+    if (!po.ok) throw new Error(po.error.message);
     expect(
       listingReport(
         [po.value],

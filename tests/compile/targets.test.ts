@@ -17,7 +17,7 @@ import { memProject, skill, bareSkill, utf8 } from './helpers';
 
 function prep(s: Parameters<typeof prepareSkill>[0]): PreparedSkill {
   const p = prepareSkill(s);
-  if (!p.ok) throw new Error(p.message);
+  if (!p.ok) throw new Error(p.error.message);
   return p.value;
 }
 

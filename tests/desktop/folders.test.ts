@@ -52,7 +52,7 @@ describe('listFolders', () => {
     for (const p of [base, join(home, '..', 'outside'), join(home, 'escape'), '/']) {
       const r = listFolders(p, home);
       expect(r.ok, p).toBe(false);
-      expect(!r.ok && r.error.reason, p).toBe('outside-home');
+      expect(!r.ok && r.error.code, p).toBe('forbidden');
     }
     // A symlink leading out is not even listed.
     const r = listFolders(undefined, home);
@@ -61,6 +61,6 @@ describe('listFolders', () => {
 
   it('names a missing folder in one line', () => {
     const r = listFolders(join(home, 'nope'), home);
-    expect(r).toEqual({ ok: false, error: { reason: 'unreadable', message: `${join(home, 'nope')}: does not exist` } });
+    expect(r).toEqual({ ok: false, error: { code: 'not-found', message: `${join(home, 'nope')}: does not exist` } });
   });
 });

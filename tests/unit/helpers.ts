@@ -8,7 +8,7 @@
  */
 import { expect } from 'vitest';
 import { loadSkill, type LoadOptions } from '../../shared/ksf/load';
-import type { LoadError } from '../../shared/ksf/errors';
+import type { SkillsmithError } from '../../shared/result';
 import type { Skill } from '../../shared/ksf/model';
 import type { SkillTree, TreeEntry } from '../../shared/ksf/tree';
 import { lintSkill, type LintOptions } from '../../shared/lint/checks';
@@ -114,7 +114,7 @@ export function loaded(t: SkillTree, options?: LoadOptions): Skill {
 }
 
 /** loadSkill that must fail. */
-export function loadFailure(t: SkillTree, options?: LoadOptions): LoadError {
+export function loadFailure(t: SkillTree, options?: LoadOptions): SkillsmithError {
   const r = loadSkill(t, options);
   expect(r.ok, 'expected a load error').toBe(false);
   if (r.ok) throw new Error('unreachable');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLoadError, loadError } from '../../shared/ksf/errors';
+import { fileError, formatError } from '../../shared/result';
 import { BARE_DEFAULTS, loadSkill, slug } from '../../shared/ksf/load';
 import { LIMITS, type SkillTree, type TreeEntry } from '../../shared/ksf/tree';
 import { loaded, loadFailure, manifestToml, symlink, tree, utf8 } from './helpers';
@@ -59,8 +59,8 @@ describe('loadSkill: manifested skills (SPEC §4.2)', () => {
     expect(e.line).toBe(3);
     expect(e.column).toBeGreaterThanOrEqual(1);
     expect(e.message).toMatch(/^invalid TOML: /);
-    expect(formatLoadError(e)).toMatch(/^skills\/demo\/skill\.toml:3:\d+: invalid TOML: /);
-    expect(formatLoadError(e)).not.toContain('\n');
+    expect(formatError(e)).toMatch(/^skills\/demo\/skill\.toml:3:\d+: invalid TOML: /);
+    expect(formatError(e)).not.toContain('\n');
   });
 
   it('reports a duplicate key as a TOML error at its line', () => {
@@ -88,13 +88,13 @@ describe('loadSkill: manifested skills (SPEC §4.2)', () => {
     );
     expect(e.file).toBe('skills/demo/skill.toml');
     expect(e.message).toBe('invalid manifest');
-    expect(e.problems).toEqual([
+    expect(e.detail).toEqual([
       'skill.name "Bad" must match /^[a-z][a-z0-9-]{1,40}$/',
       'skill.version "1" is not semver',
       'skill.description must be 10–200 characters',
       'context.budget is required and must be 50–20000',
     ]);
-    expect(formatLoadError(e)).toBe(
+    expect(formatError(e)).toBe(
       [
         'skills/demo/skill.toml: invalid manifest',
         '  - skill.name "Bad" must match /^[a-z][a-z0-9-]{1,40}$/',
@@ -191,7 +191,7 @@ describe('loadSkill: bare skills (SPEC §4.3)', () => {
     const e = loadFailure(tree('skills/123', { 'SKILL.md': 'Body.' }));
     expect(e.file).toBe('skills/123');
     expect(e.message).toMatch(/^cannot derive a valid skill name \(got ""\)/);
-    expect(formatLoadError(e)).toBe(
+    expect(formatError(e)).toBe(
       'skills/123: cannot derive a valid skill name (got "") — add a skill.toml or a frontmatter name',
     );
   });
@@ -221,7 +221,7 @@ describe('loadSkill: required files and encoding (SPEC §3.1, §4)', () => {
   it('fails without SKILL.md, naming the folder and SKILL.md', () => {
     const e = loadFailure(tree('skills/empty', { 'README.md': 'x' }));
     expect(e.file).toBe('skills/empty');
-    expect(formatLoadError(e)).toBe(
+    expect(formatError(e)).toBe(
       'skills/empty: no SKILL.md here — a skill is a folder with SKILL.md (and optionally skill.toml); point at that folder',
     );
   });
@@ -242,16 +242,14 @@ describe('loadSkill: required files and encoding (SPEC §3.1, §4)', () => {
     const bytes = new Uint8Array([...utf8('# Title\n'), 0xff, ...utf8('rest')]);
     const e = loadFailure(tree('skills/demo', { 'SKILL.md': bytes }));
     expect(e.file).toBe('skills/demo/SKILL.md');
-    expect(formatLoadError(e)).toBe('skills/demo/SKILL.md: not valid UTF-8 (invalid byte sequence at byte offset 8)');
+    expect(formatError(e)).toBe('skills/demo/SKILL.md: not valid UTF-8 (invalid byte sequence at byte offset 8)');
   });
 
   it('refuses non-UTF-8 skill.toml, naming the file and the byte offset', () => {
     const bytes = new Uint8Array([...utf8('[skill]\nname = "'), 0xc3, 0x28, ...utf8('"\n')]);
     const e = loadFailure(tree('skills/demo', { 'SKILL.md': 'ok', 'skill.toml': bytes }));
     expect(e.file).toBe('skills/demo/skill.toml');
-    expect(formatLoadError(e)).toBe(
-      'skills/demo/skill.toml: not valid UTF-8 (invalid byte sequence at byte offset 16)',
-    );
+    expect(formatError(e)).toBe('skills/demo/skill.toml: not valid UTF-8 (invalid byte sequence at byte offset 16)');
   });
 
   it('refuses an overlong two-byte encoding at its offset', () => {
@@ -293,7 +291,7 @@ describe('loadSkill: size and count limits (SPEC §3.2, D10)', () => {
     );
     expect(e.file).toBe('skills/big/fixtures/huge.txt');
     expect(e.message).toMatch(/8 MiB/);
-    expect(formatLoadError(e)).not.toContain('\n');
+    expect(formatError(e)).not.toContain('\n');
   });
 
   it('accepts a file of exactly 8 MiB', () => {
@@ -321,7 +319,7 @@ describe('loadSkill: size and count limits (SPEC §3.2, D10)', () => {
     const e = loadFailure(t);
     expect(e.file).toBe('skills/many');
     expect(e.message).toContain('10000');
-    expect(formatLoadError(e)).not.toContain('\n');
+    expect(formatError(e)).not.toContain('\n');
   });
 
   it('accepts exactly 10,000 entries', () => {
@@ -331,17 +329,17 @@ describe('loadSkill: size and count limits (SPEC §3.2, D10)', () => {
   });
 });
 
-describe('formatLoadError', () => {
+describe('formatError', () => {
   it('formats file, file:line and file:line:column', () => {
-    expect(formatLoadError(loadError('a/skill.toml', 'boom'))).toBe('a/skill.toml: boom');
-    expect(formatLoadError(loadError('a/skill.toml', 'boom', { line: 3 }))).toBe('a/skill.toml:3: boom');
-    expect(formatLoadError(loadError('a/skill.toml', 'boom', { line: 3, column: 7 }))).toBe('a/skill.toml:3:7: boom');
+    expect(formatError(fileError('a/skill.toml', 'boom'))).toBe('a/skill.toml: boom');
+    expect(formatError(fileError('a/skill.toml', 'boom', { line: 3 }))).toBe('a/skill.toml:3: boom');
+    expect(formatError(fileError('a/skill.toml', 'boom', { line: 3, column: 7 }))).toBe('a/skill.toml:3:7: boom');
   });
 
-  it('lists problems indented under the first line', () => {
-    expect(formatLoadError(loadError('f', 'invalid manifest', { problems: ['one', 'two'] }))).toBe(
+  it('lists detail indented under the first line', () => {
+    expect(formatError(fileError('f', 'invalid manifest', { detail: ['one', 'two'] }))).toBe(
       'f: invalid manifest\n  - one\n  - two',
     );
-    expect(formatLoadError(loadError('f', 'm', { problems: [] }))).toBe('f: m');
+    expect(formatError(fileError('f', 'm', { detail: [] }))).toBe('f: m');
   });
 });

@@ -12,20 +12,20 @@ function raw(over: TomlTable = {}): TomlTable {
 
 function valid(t: TomlTable): Manifest {
   const r = validateManifest(t);
-  if (!r.ok) throw new Error(`expected a valid manifest, got:\n${r.problems.join('\n')}`);
-  return r.manifest;
+  if (!r.ok) throw new Error(`expected a valid manifest, got:\n${(r.error.detail ?? []).join('\n')}`);
+  return r.value;
 }
 
 function problems(t: TomlTable): string[] {
   const r = validateManifest(t);
   if (r.ok) throw new Error('expected the manifest to be invalid');
-  return r.problems;
+  return [...(r.error.detail ?? [])];
 }
 
 function fromToml(text: string): TomlTable {
   const r = parseToml(text);
-  if (!r.ok) throw new Error(r.message);
-  return r.table;
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
 }
 
 describe('validateManifest: defaults (SPEC §5.2)', () => {

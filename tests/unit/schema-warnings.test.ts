@@ -5,8 +5,8 @@ import { check, lintTree, manifested, manifestToml, mustCheck } from './helpers'
 
 function table(text: string): TomlTable {
   const r = parseToml(text);
-  if (!r.ok) throw new Error(r.message);
-  return r.table;
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
 }
 const BASE = manifestToml();
 

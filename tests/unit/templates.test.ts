@@ -10,8 +10,8 @@ const prompts =
 
 function resolved(body: string, lookup: (n: string) => PromptLookup = noPrompts): string {
   const r = resolveTemplates(body, 'demo', lookup);
-  if (!r.ok) throw new Error(r.message);
-  return r.text;
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.text;
 }
 
 function failure(
@@ -19,8 +19,8 @@ function failure(
   lookup: (n: string) => PromptLookup = noPrompts,
 ): { message: string; offset?: number; length?: number } {
   const r = resolveTemplates(body, 'demo', lookup);
-  if (r.ok) throw new Error(`expected a resolution error, got: ${r.text}`);
-  return r;
+  if (r.ok) throw new Error(`expected a resolution error, got: ${r.value.text}`);
+  return r.error;
 }
 
 describe('resolveTemplates: the three namespaces (SPEC §7.4)', () => {

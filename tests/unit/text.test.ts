@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { decodeLenient, decodeUtf8, isBinary, LineIndex } from '../../shared/ksf/text';
 import { utf8 } from './helpers';
 
+/** What decodeUtf8 answers for bytes that are not UTF-8: the offset of the first bad byte. */
+const invalidAt = (offset: number) => ({
+  ok: false,
+  error: { code: 'invalid-input', message: `not valid UTF-8 (invalid byte sequence at byte offset ${offset})` },
+});
+
 describe('isBinary (SPEC §3.3)', () => {
   it('an empty file is text', () => {
     expect(isBinary(new Uint8Array(0))).toBe(false);
@@ -75,19 +81,19 @@ describe('isBinary: NUL bytes and signatures (issue 14)', () => {
 
 describe('decodeUtf8 / decodeLenient', () => {
   it('strips one leading BOM and reports it', () => {
-    expect(decodeUtf8(utf8('\uFEFFabc'))).toEqual({ ok: true, text: 'abc', bom: true });
-    expect(decodeUtf8(utf8('\uFEFF\uFEFFabc'))).toEqual({ ok: true, text: '\uFEFFabc', bom: true });
-    expect(decodeUtf8(utf8('a\uFEFF'))).toEqual({ ok: true, text: 'a\uFEFF', bom: false });
+    expect(decodeUtf8(utf8('\uFEFFabc'))).toEqual({ ok: true, value: { text: 'abc', bom: true } });
+    expect(decodeUtf8(utf8('\uFEFF\uFEFFabc'))).toEqual({ ok: true, value: { text: '\uFEFFabc', bom: true } });
+    expect(decodeUtf8(utf8('a\uFEFF'))).toEqual({ ok: true, value: { text: 'a\uFEFF', bom: false } });
   });
 
   it('gives the offset of the first invalid byte', () => {
-    expect(decodeUtf8(new Uint8Array([0x61, 0x62, 0x80]))).toEqual({ ok: false, byteOffset: 2 });
-    expect(decodeUtf8(new Uint8Array([0xe2, 0x82, 0xac, 0xf5]))).toEqual({ ok: false, byteOffset: 3 });
-    expect(decodeUtf8(new Uint8Array([0xe2, 0x28, 0xa1]))).toEqual({ ok: false, byteOffset: 0 });
+    expect(decodeUtf8(new Uint8Array([0x61, 0x62, 0x80]))).toEqual(invalidAt(2));
+    expect(decodeUtf8(new Uint8Array([0xe2, 0x82, 0xac, 0xf5]))).toEqual(invalidAt(3));
+    expect(decodeUtf8(new Uint8Array([0xe2, 0x28, 0xa1]))).toEqual(invalidAt(0));
   });
 
   it('decodes multi-byte text', () => {
-    expect(decodeUtf8(utf8('é日\u{1F600}'))).toEqual({ ok: true, text: 'é日\u{1F600}', bom: false });
+    expect(decodeUtf8(utf8('é日\u{1F600}'))).toEqual({ ok: true, value: { text: 'é日\u{1F600}', bom: false } });
   });
 
   it('decodeLenient replaces invalid bytes and strips one BOM', () => {

@@ -3,8 +3,8 @@ import { isTable, parseToml } from '../../shared/ksf/toml';
 
 function ok(text: string): Record<string, unknown> {
   const r = parseToml(text);
-  if (!r.ok) throw new Error(`expected valid TOML, got ${r.message} at ${r.line}:${r.column}`);
-  return r.table;
+  if (!r.ok) throw new Error(`expected valid TOML, got ${r.error.message} at ${r.error.line}:${r.error.column}`);
+  return r.value;
 }
 
 describe('parseToml: TOML 1.0 in full (SPEC §5.1, D7)', () => {
@@ -68,37 +68,37 @@ describe('parseToml: errors', () => {
     const r = parseToml('[skill]\nname = "a"\nname = "b"\n');
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.line).toBe(3);
-    expect(r.column).toBe(1);
-    expect(r.message).toMatch(/redefine|duplicate|already/i);
+    expect(r.error.line).toBe(3);
+    expect(r.error.column).toBe(1);
+    expect(r.error.message).toMatch(/redefine|duplicate|already/i);
   });
 
   it('refuses a table defined twice', () => {
     const r = parseToml('[skill]\nname = "a"\n[skill]\nversion = "1.0.0"\n');
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.line).toBe(3);
+    if (!r.ok) expect(r.error.line).toBe(3);
   });
 
   it('reports a syntax error with line and column and a one-line message', () => {
     const r = parseToml('[skill]\nname = "demo"\nbudget = \n');
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.line).toBe(3);
-    expect(r.column).toBeGreaterThanOrEqual(1);
-    expect(r.message).not.toContain('\n');
-    expect(r.message).not.toMatch(/^Invalid TOML document/);
+    expect(r.error.line).toBe(3);
+    expect(r.error.column).toBeGreaterThanOrEqual(1);
+    expect(r.error.message).not.toContain('\n');
+    expect(r.error.message).not.toMatch(/^Invalid TOML document/);
   });
 
   it('reports trailing garbage after a value at its column', () => {
     const r = parseToml('a = "x" b\n');
     expect(r.ok).toBe(false);
-    if (!r.ok) expect({ line: r.line, column: r.column }).toEqual({ line: 1, column: 9 });
+    if (!r.ok) expect({ line: r.error.line, column: r.error.column }).toEqual({ line: 1, column: 9 });
   });
 
   it('reports an unterminated string', () => {
     const r = parseToml('[skill]\nname = "demo\n');
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.line).toBe(2);
+    if (!r.ok) expect(r.error.line).toBe(2);
   });
 });
 
@@ -119,13 +119,13 @@ describe('parseToml: prototype-reaching keys are refused', () => {
     const r = parseToml(text);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.message).toMatch(/refusing prototype-reaching (key|table name segment)/);
+    expect(r.error.message).toMatch(/refusing prototype-reaching (key|table name segment)/);
   });
 
   it('names the refused key in the message', () => {
     const r = parseToml('[skill]\nconstructor = 1\n');
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.message).toContain('constructor');
+    if (!r.ok) expect(r.error.message).toContain('constructor');
   });
 
   it('does not pollute Object.prototype', () => {

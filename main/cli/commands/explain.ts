@@ -23,7 +23,7 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   const skill = loadSkillArg(positionals[0]!, io.cwd);
   const project = diskProject(io.cwd);
   const p = prepareSkill(skill);
-  const cell = matrixCell(skill, p.ok ? p.value : undefined, target, project, p.ok ? undefined : p.message);
+  const cell = matrixCell(skill, p.ok ? p.value : undefined, target, project, p.ok ? undefined : p.error.message);
   const cost = p.ok ? standingCost(p.value, target, project) : undefined;
   if (flags.json) {
     io.out(

@@ -1,4 +1,4 @@
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { resolveTargets, TARGETS } from '../../../shared/targets/registry';
 import { loadInstalled } from '../../services/compile/load';
@@ -18,7 +18,7 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   if (positionals.length)
     throw new UsageError(`unexpected argument "${positionals[0]}" — matrix covers every installed skill`);
   const config = readProjectConfig(io.cwd);
-  if (!config.ok) throw new Error(formatLoadError(config.error));
+  if (!config.ok) throw new Error(formatError(config.error));
   const project = diskProject(io.cwd);
   const { skills, failures } = loadInstalled(io.cwd);
   const sel = resolveTargets(project, config.value.targets);

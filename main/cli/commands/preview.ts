@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import type { Skill } from '../../../shared/ksf/model';
 import { parseSource } from '../../../shared/lock/source';
 import { resolveTargets } from '../../../shared/targets/registry';
@@ -48,11 +48,11 @@ function isRemoteSource(arg: string, cwd: string): boolean {
 function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | undefined): ExitCode {
   const prepared = prepareSkill(skill);
   if (!prepared.ok) {
-    io.err(`✗ ${prepared.message}\n`);
+    io.err(`✗ ${prepared.error.message}\n`);
     return 1;
   }
   const config = readProjectConfig(io.cwd);
-  if (!config.ok) throw new Error(formatLoadError(config.error));
+  if (!config.ok) throw new Error(formatError(config.error));
   const project = diskProject(io.cwd);
   const sel = resolveTargets(project, config.value.targets);
   if (!sel.ok) {

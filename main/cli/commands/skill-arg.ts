@@ -1,4 +1,4 @@
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { readSkillTree } from '../../services/skills/reader';
@@ -12,8 +12,8 @@ export function loadSkillArg(arg: string, cwd: string): Skill {
   const loc = r.location;
   if (loc.kind === 'broken') throw new Error(`${loc.display}: ${loc.problem}`);
   const tree = readSkillTree(loc.abs, loc.display);
-  if (!tree.ok) throw new Error(formatLoadError(tree.error));
+  if (!tree.ok) throw new Error(formatError(tree.error));
   const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
-  if (!loaded.ok) throw new Error(formatLoadError(loaded.error));
+  if (!loaded.ok) throw new Error(formatError(loaded.error));
   return loaded.value;
 }

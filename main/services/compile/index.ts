@@ -1,4 +1,4 @@
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { planCompile, type CompilePlan } from '../../../shared/compile/plan';
 import { readProjectConfig } from '../project/config';
 import { loadInstalled } from './load';
@@ -18,7 +18,7 @@ export interface CompileResult {
 /** Plan the compile of the project at `root` from what is on disk now. kitbash.toml errors throw. */
 export function planProject(root: string): CompilePlan {
   const config = readProjectConfig(root);
-  if (!config.ok) throw new Error(formatLoadError(config.error));
+  if (!config.ok) throw new Error(formatError(config.error));
   const { skills, failures } = loadInstalled(root);
   return planCompile({ skills, failures, config: config.value, project: diskProject(root) });
 }

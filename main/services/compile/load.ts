@@ -1,4 +1,4 @@
-import { formatLoadError, type LoadError } from '../../../shared/ksf/errors';
+import { formatError, type SkillsmithError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import type { FailedSkill } from '../../../shared/compile/plan';
@@ -27,7 +27,7 @@ export function loadInstalled(root: string): { skills: Skill[]; failures: Failed
 }
 
 /** A load error on one line: the file, the problem, and the manifest violations after a dash. */
-function oneLine(e: LoadError): string {
-  const head = formatLoadError({ ...e, problems: [] });
-  return e.problems?.length ? `${head} — ${e.problems.join('; ')}` : head;
+function oneLine(e: SkillsmithError): string {
+  const head = formatError({ ...e, detail: [] });
+  return e.detail?.length ? `${head} — ${e.detail.join('; ')}` : head;
 }

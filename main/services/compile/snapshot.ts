@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { planCompile } from '../../../shared/compile/plan';
 import type { CompileSnapshot, SnapshotEntry, SnapshotFile } from '../../../shared/ipc/channels/compile';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { CONFIG_FILE, EMPTY_CONFIG } from '../../../shared/project/config';
 import { standingTotals } from '../../../shared/targets/cost';
@@ -64,7 +64,7 @@ function recording(view: ProjectFiles): {
 
 function encode(path: string, b: Uint8Array): SnapshotFile {
   const d = decodeUtf8(b);
-  return d.ok ? { path, text: d.text } : { path, base64: Buffer.from(b).toString('base64') };
+  return d.ok ? { path, text: d.value.text } : { path, base64: Buffer.from(b).toString('base64') };
 }
 
 /** Everything the pure planner reads for this project, as data. */
@@ -87,7 +87,7 @@ export function compileSnapshot(root: string): CompileSnapshot {
     if (st.size > 1024 * 1024) configError = `${CONFIG_FILE}: is larger than 1 MiB — refusing to parse it`;
     else {
       const d = decodeUtf8(readFileSync(join(root, CONFIG_FILE)));
-      if (d.ok) config = d.text;
+      if (d.ok) config = d.value.text;
       else configError = `${CONFIG_FILE}: not valid UTF-8`;
     }
   } catch (e) {
@@ -102,7 +102,7 @@ export function compileSnapshot(root: string): CompileSnapshot {
     }
     const tree = readSkillTree(loc.abs, loc.display);
     if (!tree.ok) {
-      skills.push({ dir: loc.nameHint, display: loc.display, broken: formatLoadError(tree.error), entries: [] });
+      skills.push({ dir: loc.nameHint, display: loc.display, broken: formatError(tree.error), entries: [] });
       continue;
     }
     const entries: SnapshotEntry[] = [];

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { standingStub } from '../../../shared/ksf/stub';
@@ -27,7 +27,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
 
   const configRead = readProjectConfig(root);
   const config = configRead.ok ? configRead.value : EMPTY_CONFIG;
-  const configError = configRead.ok ? null : formatLoadError(configRead.error);
+  const configError = configRead.ok ? null : formatError(configRead.error);
   if (configError)
     problems.push({
       severity: 'error',
@@ -162,7 +162,7 @@ function loadFor(
   const loaded = loadSkill(tree.value, { nameHint: location.nameHint });
   if (!loaded.ok) return undefined;
   const resolved = resolveBody(loaded.value);
-  const body = resolved.ok ? resolved.text : loaded.value.body;
+  const body = resolved.ok ? resolved.value.text : loaded.value.body;
   return {
     skill: loaded.value,
     integrity: treeIntegrityFast(tree.value),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadSkill } from '../../../shared/ksf/load';
 import { KSF_NAME_RE, isKsfName } from '../../../shared/names';
 import { decodeUtf8 } from '../../../shared/ksf/text';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { writeFileInside } from '../fs/inside';
 import { resolveInside } from '../fs/contain';
 import { SKILLS_DIR } from '../skills/locate';
@@ -81,7 +81,7 @@ export function openSkill(
   const abs = existingSkill(root, dir);
   const display = `${SKILLS_DIR}/${dir}`.split('\\').join('/');
   const tree = readSkillTree(abs, display);
-  if (!tree.ok) throw new EditorFsError('invalid-request', formatLoadError(tree.error));
+  if (!tree.ok) throw new EditorFsError('invalid-request', formatError(tree.error));
   const files: EditorFileData[] = [];
   const dirs: string[] = [];
   for (const e of tree.value.entries) {
@@ -90,7 +90,7 @@ export function openSkill(
     const decoded = decodeUtf8(e.bytes);
     files.push({
       path: e.path,
-      text: decoded.ok ? decoded.text : null,
+      text: decoded.ok ? decoded.value.text : null,
       base64: decoded.ok ? null : Buffer.from(e.bytes).toString('base64'),
       version: versionOf(e.bytes),
       editable: isEditable(e.path) && decoded.ok,
@@ -108,7 +108,7 @@ export function readEditable(root: string, dir: string, file: string): { text: s
   const bytes = readFileSync(abs);
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) throw new EditorFsError('invalid-request', `${dir}/${file}: not valid UTF-8 — not editable here`);
-  return { text: decoded.text, version: versionOf(bytes) };
+  return { text: decoded.value.text, version: versionOf(bytes) };
 }
 
 export type SaveOutcome =
@@ -182,7 +182,7 @@ export function createSkill(root: string, name: string, description: string): { 
     root: name,
     entries: Object.entries(files).map(([path, text]) => ({ kind: 'file' as const, path, bytes: enc.encode(text) })),
   });
-  if (!loaded.ok) throw new EditorFsError('invalid-request', formatLoadError(loaded.error).replace(/\n\s+- /g, '; '));
+  if (!loaded.ok) throw new EditorFsError('invalid-request', formatError(loaded.error).replace(/\n\s+- /g, '; '));
   const abs = skillFolder(root, name);
   if (existsSync(abs))
     throw new EditorFsError(

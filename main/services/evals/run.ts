@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -106,7 +106,7 @@ export function blockingSafety(skill: Skill): string[] {
 export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] } {
   const root = req.projectRoot;
   const config = readProjectConfig(root);
-  if (!config.ok) throw new EvalSetupError(formatLoadError(config.error));
+  if (!config.ok) throw new EvalSetupError(formatError(config.error));
   const configured = readRunners(config.value.raw);
   if (!configured.ok) throw new EvalSetupError(configured.error);
   const forced = req.runner !== undefined ? findRunner(configured.runners, req.runner) : undefined;
@@ -132,7 +132,7 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
     const tree = readSkillTree(loc.abs, loc.display);
     const loaded = tree.ok ? loadSkill(tree.value, { nameHint: loc.nameHint }) : tree;
     if (!loaded.ok) {
-      problems.push(formatLoadError(loaded.error));
+      problems.push(formatError(loaded.error));
       continue;
     }
     const skill = loaded.value;
@@ -143,7 +143,7 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
       const display = `${loc.display}/${f.path}`;
       const text = decodeUtf8(f.bytes);
       const p = text.ok
-        ? parseEvalFile(text.text, display)
+        ? parseEvalFile(text.value.text, display)
         : { ok: false as const, error: `${display}: (file): not valid UTF-8` };
       if (!p.ok) problems.push(p.error);
       else if (RUNNER_TIERS.includes(p.value.tier) && (!req.evals || req.evals.includes(p.value.name)))

@@ -12,7 +12,7 @@ import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
 import { PRESETS, readRunners } from '../../../shared/evals/runners';
 import { readTranscript } from '../../../shared/evals/transcript';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { resolveInside } from '../fs/contain';
@@ -105,7 +105,7 @@ export class EvalService {
 
   overview(root: string): EvalsOverview {
     const config = readProjectConfig(root);
-    if (!config.ok) return { skills: [], runners: [], problems: [formatLoadError(config.error)] };
+    if (!config.ok) return { skills: [], runners: [], problems: [formatError(config.error)] };
     const read = readRunners(config.value.raw);
     const problems: string[] = read.ok ? [] : [read.error];
     const configured = read.ok ? read.runners : [];
@@ -128,7 +128,7 @@ export class EvalService {
       const tree = readSkillTree(loc.abs, loc.display);
       const loaded = tree.ok ? loadSkill(tree.value, { nameHint: loc.nameHint }) : tree;
       if (!loaded.ok) {
-        problems.push(formatLoadError(loaded.error));
+        problems.push(formatError(loaded.error));
         continue;
       }
       const evals: EvalsOverview['skills'][number]['evals'][number][] = [];
@@ -136,7 +136,7 @@ export class EvalService {
         if (f.kind !== 'file' || !/^evals\/[^/]+\.eval\.yaml$/.test(f.path)) continue;
         const text = decodeUtf8(f.bytes);
         const p = text.ok
-          ? parseEvalFile(text.text, `${loc.display}/${f.path}`)
+          ? parseEvalFile(text.value.text, `${loc.display}/${f.path}`)
           : { ok: false as const, error: `${loc.display}/${f.path}: (file): not valid UTF-8` };
         if (!p.ok) problems.push(p.error);
         else if (RUNNER_TIERS.includes(p.value.tier)) {

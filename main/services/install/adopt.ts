@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { isKsfName } from '../../../shared/names';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
@@ -129,7 +129,7 @@ function readSkillsLock(project: string): { entries: SkillsLockEntry[]; problem?
   const abs = join(project, SKILLS_LOCK_FILE);
   if (!existsSync(abs)) return undefined;
   const parsed = parseSkillsLock(readFileSync(abs, 'utf8'));
-  return parsed.ok ? { entries: parsed.value } : { entries: [], problem: formatLoadError(parsed.error) };
+  return parsed.ok ? { entries: parsed.value } : { entries: [], problem: formatError(parsed.error) };
 }
 
 /**
@@ -189,7 +189,7 @@ export function scanAdoption(project: string): AdoptScan {
       const tree = readSkillTree(dir, from.path);
       let skill;
       try {
-        if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
+        if (!tree.ok) throw new SourceError(formatError(tree.error));
         skill = loadFolderFromTree(tree.value, name);
       } catch (e) {
         leave('invalid', e instanceof Error ? e.message : String(e));

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { SEMVER_RE, type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -33,9 +33,9 @@ export function loadFolder(
   nameHint?: string,
 ): { ok: true; skill: Skill } | { ok: false; message: string } {
   const tree = readSkillTree(abs, display);
-  if (!tree.ok) return { ok: false, message: formatLoadError(tree.error) };
+  if (!tree.ok) return { ok: false, message: formatError(tree.error) };
   const loaded = loadSkill(tree.value, nameHint !== undefined ? { nameHint } : {});
-  return loaded.ok ? { ok: true, skill: loaded.value } : { ok: false, message: formatLoadError(loaded.error) };
+  return loaded.ok ? { ok: true, skill: loaded.value } : { ok: false, message: formatError(loaded.error) };
 }
 
 function candidateOf(skill: Skill, id: string, origin: string): Candidate {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import type { SkillTree } from '../../../shared/ksf/tree';
@@ -80,7 +80,7 @@ export interface StageOptions {
 /** kitbash.toml of the project; a malformed file throws its one-line error. */
 export function projectConfigOrThrow(root: string): ProjectConfig {
   const c = readProjectConfig(root);
-  if (!c.ok) throw new Error(formatLoadError(c.error));
+  if (!c.ok) throw new Error(formatError(c.error));
   return c.value;
 }
 
@@ -119,7 +119,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     // The requested skill is staged first (the caps apply before anything is read), then loaded from the copy.
     const rootStaged = stageSkill(co.skillDir, staging.dir, '.requested', raw);
     const rootTree = readSkillTree(rootStaged.dir, co.spec.raw);
-    if (!rootTree.ok) throw new SourceError(formatLoadError(rootTree.error));
+    if (!rootTree.ok) throw new SourceError(formatError(rootTree.error));
     const rootSkill = loadFolderFromTree(rootTree.value, nameHintOf(co));
     const rootName = rootSkill.manifest.skill.name;
     const rootDir = join(staging.dir, rootName);
@@ -206,7 +206,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         dir = st.dir;
         executable = st.executable;
         const tree = readSkillTree(dir, c.name);
-        if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
+        if (!tree.ok) throw new SourceError(formatError(tree.error));
         skill = loadFolderFromTree(tree.value, c.name);
         if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
           throw new SourceError(`${c.name}: the source changed while it was being staged — try again`);
@@ -381,7 +381,7 @@ function activeAgents(project: string, config: ProjectConfig): ReviewAgent[] {
 
 export function loadFolderFromTree(tree: SkillTree, name: string): Skill {
   const l = loadSkill(tree, { nameHint: name });
-  if (!l.ok) throw new SourceError(formatLoadError(l.error));
+  if (!l.ok) throw new SourceError(formatError(l.error));
   return l.value;
 }
 

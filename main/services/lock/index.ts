@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoadError, loadError, type Result } from '../../../shared/ksf/errors';
+import { formatError, fileError, type Result } from '../../../shared/result';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { treeIntegrity } from '../../../shared/lock/integrity';
@@ -29,24 +29,20 @@ export function readLock(root: string): Result<LockState> {
     bytes = readFileSync(join(root, LOCK_FILE));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { present: false, entries: [] } };
-    return { ok: false, error: loadError(LOCK_FILE, describeFsError(e)) };
+    return { ok: false, error: fileError(LOCK_FILE, describeFsError(e)) };
   }
   if (bytes.length > MAX_LOCK_BYTES)
-    return { ok: false, error: loadError(LOCK_FILE, 'is larger than 8 MiB — refusing to parse it') };
+    return { ok: false, error: fileError(LOCK_FILE, 'is larger than 8 MiB — refusing to parse it') };
   const text = decodeUtf8(bytes);
-  if (!text.ok)
-    return {
-      ok: false,
-      error: loadError(LOCK_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${text.byteOffset})`),
-    };
-  const parsed = parseLock(text.text, LOCK_FILE);
+  if (!text.ok) return { ok: false, error: { ...text.error, file: LOCK_FILE } };
+  const parsed = parseLock(text.value.text, LOCK_FILE);
   return parsed.ok ? { ok: true, value: { present: true, entries: parsed.value } } : parsed;
 }
 
 /** Like readLock, but a parse error throws its one-line message (for command code). */
 export function readLockOrThrow(root: string): LockState {
   const r = readLock(root);
-  if (!r.ok) throw new Error(formatLoadError(r.error));
+  if (!r.ok) throw new Error(formatError(r.error));
   return r.value;
 }
 
@@ -84,7 +80,7 @@ export type PinCheck =
 /** Does `.kitbash/skills/<name>/` match its kitbash.lock pin? (Used before running a skill's scripts.) */
 export function verifySkill(root: string, name: string): PinCheck {
   const lock = readLock(root);
-  if (!lock.ok) return { ok: false, reason: 'unreadable', message: formatLoadError(lock.error) };
+  if (!lock.ok) return { ok: false, reason: 'unreadable', message: formatError(lock.error) };
   if (!lock.value.present)
     return { ok: false, reason: 'no-lock', message: `${name}: kitbash.lock is missing — nothing is pinned` };
   const entry = lock.value.entries.find((e) => e.name === name);
@@ -95,7 +91,7 @@ export function verifySkill(root: string, name: string): PinCheck {
     return {
       ok: false,
       reason: missing ? 'missing' : 'unreadable',
-      message: missing ? `${name}: in kitbash.lock but not installed` : formatLoadError(hash.error),
+      message: missing ? `${name}: in kitbash.lock but not installed` : formatError(hash.error),
     };
   }
   if (hash.value !== entry.integrity)

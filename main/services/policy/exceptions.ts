@@ -60,7 +60,7 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
     try {
       const decoded = decodeUtf8(readFileSync(path));
       if (!decoded.ok) return { ok: false, message: `${CONFIG_FILE}: not valid UTF-8 — nothing written` };
-      before = decoded.text;
+      before = decoded.value.text;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
         return { ok: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };

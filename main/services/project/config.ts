@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadError, type Result } from '../../../shared/ksf/errors';
+import { fileError, type Result } from '../../../shared/result';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { CONFIG_FILE, EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../../shared/project/config';
 import { describeFsError } from '../fs/describe-error';
@@ -18,15 +18,11 @@ export function readProjectConfig(projectRoot: string): Result<ProjectConfig> {
     bytes = readFileSync(join(projectRoot, CONFIG_FILE));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_CONFIG };
-    return { ok: false, error: loadError(CONFIG_FILE, describeFsError(e)) };
+    return { ok: false, error: fileError(CONFIG_FILE, describeFsError(e)) };
   }
   if (bytes.length > MAX_CONFIG_BYTES)
-    return { ok: false, error: loadError(CONFIG_FILE, `is larger than 1 MiB — refusing to parse it`) };
+    return { ok: false, error: fileError(CONFIG_FILE, `is larger than 1 MiB — refusing to parse it`) };
   const decoded = decodeUtf8(bytes);
-  if (!decoded.ok)
-    return {
-      ok: false,
-      error: loadError(CONFIG_FILE, `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`),
-    };
-  return parseProjectConfig(decoded.text, CONFIG_FILE);
+  if (!decoded.ok) return { ok: false, error: { ...decoded.error, file: CONFIG_FILE } };
+  return parseProjectConfig(decoded.value.text, CONFIG_FILE);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -123,9 +123,9 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   }
 
   const tree = readSkillTree(skillDir, `${SKILLS_DIR}/${req.skill}`.split('\\').join('/'));
-  if (!tree.ok) return refuse('invalid-skill', formatLoadError(tree.error), { integrity: pin.integrity });
+  if (!tree.ok) return refuse('invalid-skill', formatError(tree.error), { integrity: pin.integrity });
   const loaded = loadSkill(tree.value, { nameHint: req.skill });
-  if (!loaded.ok) return refuse('invalid-skill', formatLoadError(loaded.error), { integrity: pin.integrity });
+  if (!loaded.ok) return refuse('invalid-skill', formatError(loaded.error), { integrity: pin.integrity });
   const skill = loaded.value;
   const m = skill.manifest;
   const known = { version: m.skill.version, integrity: pin.integrity };
@@ -133,7 +133,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   // The project's [policy] is enforced at install; a run re-checks the two that concern it,
   // so tightening the policy later takes effect without a reinstall.
   const config = readProjectConfig(root);
-  if (!config.ok) return refuse('policy', formatLoadError(config.error), known);
+  if (!config.ok) return refuse('policy', formatError(config.error), known);
   // One verdict everywhere: a skill with a blocking finding no exception accepts does not
   // run, however it got into the project (install, clone, hand copy). The integrity is of
   // the very tree that was checked, and must still be the pinned one.

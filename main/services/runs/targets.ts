@@ -1,5 +1,5 @@
 import type { RunPlanView, RunTarget } from '../../../shared/ipc/channels/runs';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { describeBlocking } from '../../../shared/policy/verdict';
 import { currentHost, probeBackend, probeReport } from '../sandbox/probe';
@@ -44,7 +44,7 @@ export async function runTargets(root: string): Promise<{ backend: RunPlanView['
     const tree = readSkillTree(l.abs, l.display);
     const loaded = tree.ok ? loadSkill(tree.value, { nameHint: l.nameHint }) : tree;
     if (!loaded.ok) {
-      skills.push({ ...base, scripts: listScripts(l.abs), problem: formatLoadError(loaded.error) });
+      skills.push({ ...base, scripts: listScripts(l.abs), problem: formatError(loaded.error) });
       continue;
     }
     const m = loaded.value.manifest;

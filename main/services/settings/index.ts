@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SettingsData, SettingsPreview } from '../../../shared/ipc/channels/settings';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -42,7 +42,7 @@ function readCurrent(root: string): Current {
     return { ok: false, conflict: false, message: `${CONFIG_FILE}: is larger than 1 MiB — edit it by hand` };
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) return { ok: false, conflict: false, message: `${CONFIG_FILE}: not valid UTF-8 — edit it by hand` };
-  return { ok: true, text: decoded.text, version: versionOf(bytes) };
+  return { ok: true, text: decoded.value.text, version: versionOf(bytes) };
 }
 
 export function readSettings(root: string): SettingsData {
@@ -55,7 +55,7 @@ export function readSettings(root: string): SettingsData {
     return {
       text: cur.text,
       version: cur.version,
-      error: formatLoadError(parsed.error).split('\n')[0]!,
+      error: formatError(parsed.error).split('\n')[0]!,
       targets: null,
       policy: null,
       exceptions: [],

@@ -29,7 +29,7 @@ export function skillDetail(root: string, dir: string) {
     const entry = tree.value.entries.find((e) => e.path === name);
     if (!entry || entry.kind !== 'file') return null;
     const decoded = decodeUtf8(entry.bytes.length > MAX_TEXT ? entry.bytes.subarray(0, MAX_TEXT) : entry.bytes);
-    return decoded.ok ? decoded.text : null;
+    return decoded.ok ? decoded.value.text : null;
   };
   return {
     dir,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoadError, type LoadError } from '../../../shared/ksf/errors';
+import { formatError, type SkillsmithError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { lintSkill } from '../../../shared/lint/checks';
 import { evalsCheck } from '../../../shared/lint/evals';
@@ -21,9 +21,9 @@ export interface CheckOptions {
 export function checkLocation(location: SkillLocation, options: CheckOptions): SkillReport {
   if (location.kind === 'broken') return failed(location, `${location.display}: ${location.problem}`);
   const tree = readSkillTree(location.abs, location.display);
-  if (!tree.ok) return failed(location, formatLoadError(tree.error), tree.error);
+  if (!tree.ok) return failed(location, formatError(tree.error), tree.error);
   const loaded = loadSkill(tree.value, { nameHint: location.nameHint });
-  if (!loaded.ok) return failed(location, formatLoadError(loaded.error), loaded.error);
+  if (!loaded.ok) return failed(location, formatError(loaded.error), loaded.error);
   const skill = loaded.value;
   const checks = lintSkill(skill, options.schema ? { jsonSchema: jsonSchemaIssues } : {});
   const evals = options.evals ? evalsCheck(skill) : undefined;
@@ -36,9 +36,9 @@ export function checkLocation(location: SkillLocation, options: CheckOptions): S
   };
 }
 
-function failed(location: SkillLocation, detail: string, error?: LoadError): SkillReport {
+function failed(location: SkillLocation, detail: string, error?: SkillsmithError): SkillReport {
   const prefix = `${location.display}/`;
-  const file = error?.file.startsWith(prefix) ? error.file.slice(prefix.length) : undefined;
+  const file = error?.file?.startsWith(prefix) ? error.file.slice(prefix.length) : undefined;
   const line = error?.line ?? 1;
   const column = error?.column ?? 1;
   return {

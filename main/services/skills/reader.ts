@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { loadError, type LoadError, type Result } from '../../../shared/ksf/errors';
+import { fileError, type SkillsmithError, type Result } from '../../../shared/result';
 import { formatBytes } from '../../../shared/text/format';
 import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
 import { describeFsError } from '../fs/describe-error';
@@ -17,16 +17,16 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
   try {
     st = statSync(absDir);
   } catch (e) {
-    return { ok: false, error: loadError(displayRoot, describeFsError(e)) };
+    return { ok: false, error: fileError(displayRoot, describeFsError(e)) };
   }
   if (!st.isDirectory())
-    return { ok: false, error: loadError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
+    return { ok: false, error: fileError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
 
   const entries: TreeEntry[] = [];
   let total = 0;
-  const walk = (abs: string, rel: string, depth: number): LoadError | undefined => {
+  const walk = (abs: string, rel: string, depth: number): SkillsmithError | undefined => {
     if (depth > MAX_DEPTH)
-      return loadError(
+      return fileError(
         joinDisplay(displayRoot, rel),
         `nested deeper than ${MAX_DEPTH} folders — refusing to review it`,
       );
@@ -34,7 +34,7 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
     try {
       dirents = readdirSync(abs, { withFileTypes: true });
     } catch (e) {
-      return loadError(joinDisplay(displayRoot, rel || '.'), describeFsError(e));
+      return fileError(joinDisplay(displayRoot, rel || '.'), describeFsError(e));
     }
     const named = dirents
       .map((d) => ({ d, name: d.name.normalize('NFC') }))
@@ -44,7 +44,7 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
       const childAbs = join(abs, d.name);
       const childRel = rel ? `${rel}/${name}` : name;
       if (entries.length >= LIMITS.maxEntries) {
-        return loadError(displayRoot, `holds more than ${LIMITS.maxEntries} entries — refusing to review it`);
+        return fileError(displayRoot, `holds more than ${LIMITS.maxEntries} entries — refusing to review it`);
       }
       try {
         if (d.isSymbolicLink()) {
@@ -56,7 +56,7 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
         } else if (d.isFile()) {
           const read = readBounded(childAbs);
           if (typeof read === 'number') {
-            return loadError(
+            return fileError(
               joinDisplay(displayRoot, childRel),
               `file is ${formatBytes(read)}, over the ${formatBytes(LIMITS.maxFileBytes)} per-file limit — not read`,
             );
@@ -64,7 +64,7 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
           const { bytes, executable } = read;
           total += bytes.length;
           if (total > LIMITS.maxSkillBytes) {
-            return loadError(
+            return fileError(
               displayRoot,
               `skill is over the ${formatBytes(LIMITS.maxSkillBytes)} total size limit — not read`,
             );
@@ -72,7 +72,7 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
           entries.push({ kind: 'file', path: childRel, bytes, ...(executable ? { executable: true } : {}) });
         }
       } catch (e) {
-        return loadError(joinDisplay(displayRoot, childRel), describeFsError(e));
+        return fileError(joinDisplay(displayRoot, childRel), describeFsError(e));
       }
     }
     return undefined;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -43,11 +43,11 @@ export type VerdictLookup =
 export function verdictFor(projectRoot: string, name: string): VerdictLookup {
   if (!isKsfName(name)) return { ok: false, message: `"${name}" is not a skill name` };
   const tree = readSkillTree(join(projectRoot, SKILLS_DIR, name), `${SKILLS_DIR}/${name}`.split('\\').join('/'));
-  if (!tree.ok) return { ok: false, message: formatLoadError(tree.error) };
+  if (!tree.ok) return { ok: false, message: formatError(tree.error) };
   const loaded = loadSkill(tree.value, { nameHint: name });
-  if (!loaded.ok) return { ok: false, message: formatLoadError(loaded.error) };
+  if (!loaded.ok) return { ok: false, message: formatError(loaded.error) };
   const config = readProjectConfig(projectRoot);
-  if (!config.ok) return { ok: false, message: formatLoadError(config.error) };
+  if (!config.ok) return { ok: false, message: formatError(config.error) };
   const integrity = treeIntegrityFast(tree.value);
   const m = loaded.value.manifest.skill;
   return {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
@@ -129,12 +129,12 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       skills.push({
         folder: loc.display,
         name: loc.nameHint,
-        loadError: formatLoadError(tree.error),
+        loadError: formatError(tree.error),
         lock: 'broken',
         dependencies: {},
         ...withPin,
       });
-      failures.push({ name: loc.nameHint, message: oneLine(formatLoadError(tree.error)) });
+      failures.push({ name: loc.nameHint, message: oneLine(formatError(tree.error)) });
       continue;
     }
     const integrity = treeIntegrityFast(tree.value);
@@ -144,13 +144,13 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       skills.push({
         folder: loc.display,
         name: loc.nameHint,
-        loadError: formatLoadError(loaded.error).split('\n')[0]!,
+        loadError: formatError(loaded.error).split('\n')[0]!,
         integrity,
         lock: pin ? lockState : 'broken',
         dependencies: {},
         ...withPin,
       });
-      failures.push({ name: loc.nameHint, message: oneLine(formatLoadError(loaded.error)) });
+      failures.push({ name: loc.nameHint, message: oneLine(formatError(loaded.error)) });
       continue;
     }
     const s = loaded.value;
@@ -231,9 +231,9 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
   const interrupted = existsSync(kitbash) ? readdirSync(kitbash).filter((d) => d.startsWith('.txn-')).length : 0;
   return {
     root,
-    ...(cfg.ok ? {} : { configError: formatLoadError(cfg.error) }),
+    ...(cfg.ok ? {} : { configError: formatError(cfg.error) }),
     ...(cats.ok ? {} : { configError: cats.message }),
-    ...(lock.ok ? {} : { lockError: formatLoadError(lock.error) }),
+    ...(lock.ok ? {} : { lockError: formatError(lock.error) }),
     lockPresent: lock.ok ? lock.value.present : true,
     ...(config?.policy ? { policy: config.policy } : {}),
     catalogs: cats.ok ? cats.catalogs : [],

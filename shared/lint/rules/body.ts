@@ -15,15 +15,14 @@ export function resolveBody(skill: Skill): Resolution {
 /** `references`, then — only when resolution worked — `budget` and `standing` of the compiled body. */
 export function bodyChecks(skill: Skill, resolved: Resolution, spans: Spans): Check[] {
   if (!resolved.ok) {
+    const { offset, length, message } = resolved.error;
     const at =
-      resolved.offset === undefined
-        ? undefined
-        : spans.at('SKILL.md', skill.skillMd, skill.bodyOffset + resolved.offset, resolved.length ?? 1);
-    return [{ id: 'references', status: 'fail', detail: resolved.message, ...(at ? { locations: [at] } : {}) }];
+      offset === undefined ? undefined : spans.at('SKILL.md', skill.skillMd, skill.bodyOffset + offset, length ?? 1);
+    return [{ id: 'references', status: 'fail', detail: message, ...(at ? { locations: [at] } : {}) }];
   }
   const { context } = skill.manifest;
-  const bodyTokens = estimateTokens(resolved.text);
-  const stubTokens = estimateTokens(standingStub(resolved.text));
+  const bodyTokens = estimateTokens(resolved.value.text);
+  const stubTokens = estimateTokens(standingStub(resolved.value.text));
   // A bare skill never declared these limits: measured and warned about, never failed.
   const over = skill.manifested ? 'fail' : 'warn';
   return [
@@ -48,11 +47,6 @@ function lookupPrompt(skill: Skill, name: string): PromptLookup {
   if (!entry || entry.kind === 'dir') return { kind: 'missing', path };
   if (entry.kind === 'symlink') return { kind: 'symlink', path };
   const decoded = decodeUtf8(entry.bytes);
-  if (!decoded.ok)
-    return {
-      kind: 'unreadable',
-      path,
-      why: `not valid UTF-8 (invalid byte sequence at byte offset ${decoded.byteOffset})`,
-    };
-  return { kind: 'text', text: decoded.text };
+  if (!decoded.ok) return { kind: 'unreadable', path, why: decoded.error.message };
+  return { kind: 'text', text: decoded.value.text };
 }

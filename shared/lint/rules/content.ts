@@ -26,7 +26,7 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   // A prompt can complete any pattern. Artifact and lore variables insert fixed text whose
   // one trigger is a backtick (`!{{artifact.x}}` compiles to a load-time command), so for
   // them only the dynamic-context scan can find something the files do not show.
-  const compiled = resolved.ok && resolved.text !== skill.body ? resolved : undefined;
+  const compiled = resolved.ok && resolved.value.text !== skill.body ? resolved.value : undefined;
   const withPrompts = compiled?.inlinedPrompt ? compiled.text : undefined;
 
   const checks: Check[] = [];

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { parseProjectConfig } from '../../../shared/project/config';
 import { readProjectConfig } from '../../../main/services/project/config';
 
@@ -49,7 +49,7 @@ describe('parseProjectConfig', () => {
     const r = parseProjectConfig('[project]\ntargets = [\n', 'kitbash.toml');
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(formatLoadError(r.error)).toMatch(/^kitbash\.toml:\d+:\d+: invalid TOML: /);
+    expect(formatError(r.error)).toMatch(/^kitbash\.toml:\d+:\d+: invalid TOML: /);
   });
 
   it('recognises merge-conflict markers before TOML does', () => {
@@ -58,7 +58,7 @@ describe('parseProjectConfig', () => {
     );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(formatLoadError(r.error)).toBe(
+    expect(formatError(r.error)).toBe(
       'kitbash.toml:2:1: contains an unresolved merge-conflict marker — resolve the conflict first',
     );
   });
@@ -86,6 +86,6 @@ describe('readProjectConfig', () => {
     const r = readProjectConfig(dir);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(formatLoadError(r.error)).toBe('kitbash.toml: not valid UTF-8 (invalid byte sequence at byte offset 2)');
+    expect(formatError(r.error)).toBe('kitbash.toml: not valid UTF-8 (invalid byte sequence at byte offset 2)');
   });
 });

@@ -84,7 +84,7 @@ describe('editProjectConfig', () => {
     ).toEqual(['a', 'c']);
     expect(editProjectConfig(text, [{ kind: 'removeException', index: 3 }])).toMatchObject({
       ok: false,
-      error: { code: 'no-such-exception' },
+      error: { code: 'not-found' },
     });
   });
 
@@ -123,7 +123,7 @@ describe('editProjectConfig', () => {
     const r = editProjectConfig('[policy\nmax_budget = 1\n', [{ kind: 'policy', key: 'max_budget', value: 2 }]);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.error.code).toBe('malformed');
+    expect(r.error.code).toBe('invalid-input');
     expect(r.error.message).toMatch(/^kitbash\.toml /);
     expect(r.error.message).not.toContain('\n');
   });
@@ -131,13 +131,13 @@ describe('editProjectConfig', () => {
   it('refuses a bad value and a layout it cannot edit surgically', () => {
     expect(editProjectConfig('', [{ kind: 'policy', key: 'max_budget', value: -1 }])).toMatchObject({
       ok: false,
-      error: { code: 'bad-value' },
+      error: { code: 'invalid-request' },
     });
     expect(
       editProjectConfig('', [{ kind: 'policy', key: 'deny_write', value: 3 as unknown as boolean }]),
-    ).toMatchObject({ ok: false, error: { code: 'bad-value' } });
+    ).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
     // An inline [policy] table cannot take a new key line; the re-parse check refuses it.
     const r = editProjectConfig('policy = { deny_write = true }\n', [{ kind: 'policy', key: 'max_budget', value: 5 }]);
-    expect(r).toMatchObject({ ok: false, error: { code: 'unsupported-layout' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'unsupported' } });
   });
 });

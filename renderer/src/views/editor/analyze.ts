@@ -7,7 +7,7 @@
  * Pure (no DOM, no Monaco): runs in the diagnostics Web Worker, in tests and in the bench.
  */
 import { parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
-import { formatLoadError } from '../../../../shared/ksf/errors';
+import { formatError, type SkillsmithError } from '../../../../shared/result';
 import { loadSkill } from '../../../../shared/ksf/load';
 import type { Skill } from '../../../../shared/ksf/model';
 import { standingStub } from '../../../../shared/ksf/stub';
@@ -151,15 +151,12 @@ export function analyze(input: AnalyzeInput, now: () => number = () => Date.now(
 // ---------------------------------------------------------------------------------------
 // Hard errors: the skill does not load.
 
-function loadErrorDiagnostics(
-  error: { file: string; message: string; line?: number; column?: number; problems?: readonly string[] },
-  texts: Readonly<Record<string, string>>,
-): Diagnostic[] {
-  const file = error.file.replace(/^\.\//, '');
+function loadErrorDiagnostics(error: SkillsmithError, texts: Readonly<Record<string, string>>): Diagnostic[] {
+  const file = (error.file ?? '').replace(/^\.\//, '');
   const text = texts[file];
-  if (file === 'skill.toml' && text !== undefined && error.problems) {
+  if (file === 'skill.toml' && text !== undefined && error.detail) {
     const index = tomlKeys(text);
-    return error.problems.map((p) => ({
+    return error.detail.map((p) => ({
       file,
       severity: 'error' as const,
       code: 'manifest',
@@ -188,7 +185,7 @@ function loadErrorDiagnostics(
       file: target,
       severity: 'error',
       code: 'load',
-      message: formatLoadError({ kind: 'load-error', ...error }).split('\n')[0]!,
+      message: formatError(error).split('\n')[0]!,
       range: lineRange(texts[target] ?? '', 1),
       blocking: false,
       fixes: [],

@@ -12,7 +12,7 @@ import {
   type PlannedFile,
 } from '../../../../shared/compile';
 import type { CompileSnapshot, SnapshotSkill } from '../../../../shared/ipc/channels/compile';
-import { formatLoadError } from '../../../../shared/ksf/errors';
+import { formatError } from '../../../../shared/result';
 import { loadSkill } from '../../../../shared/ksf/load';
 import type { Skill } from '../../../../shared/ksf/model';
 import { standingStub } from '../../../../shared/ksf/stub';
@@ -97,7 +97,7 @@ function loadFrom(s: SnapshotSkill, buffers?: ReadonlyMap<string, string>): Load
     ? { ok: true, skill: r.value }
     : {
         ok: false,
-        failure: { name: s.dir, message: oneLine(formatLoadError({ ...r.error, problems: [] }), r.error.problems) },
+        failure: { name: s.dir, message: oneLine(formatError({ ...r.error, detail: [] }), r.error.detail) },
       };
 }
 
@@ -123,7 +123,7 @@ function base(snap: CompileSnapshot): Base {
   else if (snap.config === null) config = { ok: true, value: EMPTY_CONFIG };
   else {
     const c = parseProjectConfig(snap.config);
-    config = c.ok ? { ok: true, value: c.value } : { ok: false, message: formatLoadError(c.error) };
+    config = c.ok ? { ok: true, value: c.value } : { ok: false, message: formatError(c.error) };
   }
   const loaded = new Map<string, Loaded>(snap.skills.map((s) => [s.dir, loadFrom(s)]));
   b = { view: snapshotView(snap), config, loaded };
@@ -258,7 +258,7 @@ export function livePreview(
   if (!p.ok)
     return {
       ...facts,
-      prepareError: p.message,
+      prepareError: p.error.message,
       bodyTokens: estimateTokens(skill.body),
       plan: planned,
       targets: [],
@@ -377,7 +377,7 @@ export function explainCell(snap: CompileSnapshot, skillName: string, targetId: 
   )[0];
   if (!t || !skill) return undefined;
   const p = prepareSkill(skill);
-  const cell = matrixCell(skill, p.ok ? p.value : undefined, t, b.view, p.ok ? undefined : p.message);
+  const cell = matrixCell(skill, p.ok ? p.value : undefined, t, b.view, p.ok ? undefined : p.error.message);
   const cost = p.ok ? standingCost(p.value, t, b.view) : undefined;
   return {
     cell,
@@ -442,7 +442,7 @@ export function snapshotCosts(
         disclosure: s.manifest.context.disclosure,
         perTarget,
         loadedPerTarget,
-        ...(p.ok ? {} : { error: p.message }),
+        ...(p.ok ? {} : { error: p.error.message }),
       };
     });
   return { skills: rows, failures };
