@@ -1,3 +1,5 @@
+import { fail, ok, type Result } from '../result';
+
 /**
  * Source syntax (install, update, diff). Pure: the caller says whether a local path
  * exists and resolves it. Git URLs carry an optional `#<ref>` and `#<ref>:<subpath>`
@@ -23,7 +25,7 @@ export type SourceSpec =
       readonly ref?: string;
     };
 
-export type SourceParse = { ok: true; spec: SourceSpec } | { ok: false; message: string };
+export type SourceParse = Result<SourceSpec>;
 
 const GH_RE = /^([^/@]+)\/([^/@]+)(?:\/([^@]+))?(?:@(.+))?$/;
 const GIT_URL_RE = /^(?:https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|git@[^:]+:)/;
@@ -34,34 +36,31 @@ const SHORTHAND_RE = /^[\w.-]+\/[\w.-]+/;
  * `owner/repo`), plus any git URL. `exists` answers for a path relative to the cwd.
  */
 export function parseSource(raw: string, exists: (path: string) => boolean): SourceParse {
-  if (raw.trim() === '') return { ok: false, message: 'empty source' };
+  if (raw.trim() === '') return fail('invalid-input', 'empty source');
   if (raw.startsWith('gh:')) return github(raw, raw.slice(3));
   if (GIT_URL_RE.test(raw)) return gitUrl(raw);
-  if (raw.startsWith('file:')) return { ok: true, spec: { kind: 'local', raw, path: raw.slice(5) } };
-  if (exists(raw)) return { ok: true, spec: { kind: 'local', raw, path: raw } };
+  if (raw.startsWith('file:')) return ok({ kind: 'local', raw, path: raw.slice(5) });
+  if (exists(raw)) return ok({ kind: 'local', raw, path: raw });
   if (SHORTHAND_RE.test(raw) && !raw.startsWith('.')) return github(raw, raw);
-  return { ok: true, spec: { kind: 'local', raw, path: raw } };
+  return ok({ kind: 'local', raw, path: raw });
 }
 
 function github(raw: string, value: string): SourceParse {
   const m = GH_RE.exec(value);
   if (!m)
-    return {
-      ok: false,
-      message: `invalid source "${raw}" — expected gh:owner/repo, owner/repo, owner/repo/path/to/skill, or owner/repo@ref`,
-    };
-  return {
-    ok: true,
-    spec: {
-      kind: 'github',
-      raw,
-      value,
-      owner: m[1]!,
-      repo: m[2]!,
-      ...(m[3] ? { subpath: m[3] } : {}),
-      ...(m[4] ? { ref: m[4] } : {}),
-    },
-  };
+    return fail(
+      'invalid-input',
+      `invalid source "${raw}" — expected gh:owner/repo, owner/repo, owner/repo/path/to/skill, or owner/repo@ref`,
+    );
+  return ok({
+    kind: 'github',
+    raw,
+    value,
+    owner: m[1]!,
+    repo: m[2]!,
+    ...(m[3] ? { subpath: m[3] } : {}),
+    ...(m[4] ? { ref: m[4] } : {}),
+  });
 }
 
 function gitUrl(raw: string): SourceParse {
@@ -72,11 +71,11 @@ function gitUrl(raw: string): SourceParse {
   const ref = colon === -1 ? fragment : fragment.slice(0, colon);
   const subpath = colon === -1 ? '' : fragment.slice(colon + 1);
   if (url.length < 8)
-    return {
-      ok: false,
-      message: `invalid source "${raw}" — expected a git URL such as https://host/owner/repo.git[#ref][:path]`,
-    };
-  return { ok: true, spec: { kind: 'git', raw, url, ...(ref ? { ref } : {}), ...(subpath ? { subpath } : {}) } };
+    return fail(
+      'invalid-input',
+      `invalid source "${raw}" — expected a git URL such as https://host/owner/repo.git[#ref][:path]`,
+    );
+  return ok({ kind: 'git', raw, url, ...(ref ? { ref } : {}), ...(subpath ? { subpath } : {}) });
 }
 
 /**

@@ -1,4 +1,5 @@
 import semver from 'semver';
+import type { Result, SkillsmithError } from '../result';
 
 /**
  * Dependency resolution, pure: candidates in, a closure or a typed error out.
@@ -33,29 +34,32 @@ export interface ResolvedNode {
   readonly edges: readonly { readonly name: string; readonly range: string; readonly version: string }[];
 }
 
-export type ResolveError =
-  | {
-      readonly kind: 'missing';
-      readonly name: string;
-      readonly requirements: readonly Requirement[];
-      readonly message: string;
-    }
-  | {
-      readonly kind: 'conflict';
-      readonly name: string;
-      readonly requirements: readonly Requirement[];
-      readonly available: readonly string[];
-      readonly message: string;
-    }
-  | { readonly kind: 'cycle'; readonly cycle: readonly string[]; readonly message: string }
-  | {
-      readonly kind: 'invalid-range';
-      readonly name: string;
-      readonly requirements: readonly Requirement[];
-      readonly message: string;
-    };
+/** Why no closure exists; the code is `invalid-input` (the source's dependencies cannot be met). */
+export type ResolveError = SkillsmithError &
+  (
+    | {
+        readonly kind: 'missing';
+        readonly name: string;
+        readonly requirements: readonly Requirement[];
+        readonly message: string;
+      }
+    | {
+        readonly kind: 'conflict';
+        readonly name: string;
+        readonly requirements: readonly Requirement[];
+        readonly available: readonly string[];
+        readonly message: string;
+      }
+    | { readonly kind: 'cycle'; readonly cycle: readonly string[]; readonly message: string }
+    | {
+        readonly kind: 'invalid-range';
+        readonly name: string;
+        readonly requirements: readonly Requirement[];
+        readonly message: string;
+      }
+  );
 
-export type Resolution = { ok: true; nodes: readonly ResolvedNode[] } | { ok: false; error: ResolveError };
+export type Resolution = Result<readonly ResolvedNode[], ResolveError>;
 
 export interface ResolveOptions {
   /** Give up after this many candidate trials (a pathological graph must not hang the install). */
@@ -143,6 +147,7 @@ export function resolveClosure(
       if (++steps > maxSteps)
         return fail(
           {
+            code: 'invalid-input',
             kind: 'conflict',
             name: nextName,
             requirements: rs,
@@ -188,6 +193,7 @@ export function resolveClosure(
     return {
       ok: false,
       error: deepest ?? {
+        code: 'invalid-input',
         kind: 'conflict',
         name: root.name,
         requirements: [],
@@ -201,6 +207,7 @@ export function resolveClosure(
     return {
       ok: false,
       error: {
+        code: 'invalid-input',
         kind: 'cycle',
         cycle,
         message: `dependency cycle: ${cycle.join(' → ')} — a skill cannot depend on itself, even indirectly`,
@@ -228,7 +235,7 @@ export function resolveClosure(
         .map(([dep, range]) => ({ name: dep, range, version: solved.chosen.get(dep)!.version })),
     };
   });
-  return { ok: true, nodes };
+  return { ok: true, value: nodes };
 }
 
 function findCycle(root: string, chosen: ReadonlyMap<string, Candidate>): string[] | undefined {
@@ -256,6 +263,7 @@ const listReqs = (rs: readonly Requirement[]): string => rs.map((r) => `${r.rang
 
 function missing(name: string, requirements: Requirement[]): ResolveError {
   return {
+    code: 'invalid-input',
     kind: 'missing',
     name,
     requirements,
@@ -266,6 +274,7 @@ function missing(name: string, requirements: Requirement[]): ResolveError {
 function conflict(name: string, requirements: Requirement[], available: string[]): ResolveError {
   const avail = available.length > 0 ? `available: ${[...new Set(available)].join(', ')}` : 'no versions available';
   return {
+    code: 'invalid-input',
     kind: 'conflict',
     name,
     requirements,
@@ -276,6 +285,7 @@ function conflict(name: string, requirements: Requirement[], available: string[]
 
 function invalidRange(name: string, requirements: Requirement[]): ResolveError {
   return {
+    code: 'invalid-input',
     kind: 'invalid-range',
     name,
     requirements,

@@ -10,7 +10,7 @@ function pool(...cs: Candidate[]): Map<string, Candidate[]> {
   return m;
 }
 const picked = (r: ReturnType<typeof resolveClosure>) =>
-  r.ok ? r.nodes.map((n) => `${n.candidate.name}@${n.candidate.version}`) : r.error.message;
+  r.ok ? r.value.map((n) => `${n.candidate.name}@${n.candidate.version}`) : r.error.message;
 
 describe('resolveClosure', () => {
   it('resolves a diamond to one pinned version, the highest that satisfies both sides', () => {
@@ -29,12 +29,12 @@ describe('resolveClosure', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(picked(r)).toEqual(['base@1.3.5', 'left@1.0.0', 'right@1.1.0', 'app@1.0.0']);
-    const base = r.nodes.find((n) => n.candidate.name === 'base')!;
+    const base = r.value.find((n) => n.candidate.name === 'base')!;
     expect(base.requiredBy.map((q) => `${q.by} ${q.range}`).sort()).toEqual([
       'left@1.0.0 ^1.2.0',
       'right@1.1.0 >=1.0.0 <1.4.0',
     ]);
-    expect(r.nodes.find((n) => n.candidate.name === 'app')!.edges).toEqual([
+    expect(r.value.find((n) => n.candidate.name === 'app')!.edges).toEqual([
       { name: 'left', range: '^1.0.0', version: '1.0.0' },
       { name: 'right', range: '^1.0.0', version: '1.1.0' },
     ]);
@@ -115,7 +115,7 @@ describe('resolveClosure', () => {
     const r = resolveClosure(root, pool(...cs));
     const ms = performance.now() - t0;
     expect(r.ok).toBe(true);
-    if (r.ok) expect(r.nodes).toHaveLength(301);
+    if (r.ok) expect(r.value).toHaveLength(301);
     expect(ms).toBeLessThan(5000);
   });
 });

@@ -17,7 +17,7 @@ describe('parseSource', () => {
   it('reads gh:, owner/repo, git URLs with #ref:path, file: and existing paths', () => {
     expect(parseSource('gh:o/r/skills/x@v1', none)).toEqual({
       ok: true,
-      spec: {
+      value: {
         kind: 'github',
         raw: 'gh:o/r/skills/x@v1',
         value: 'o/r/skills/x@v1',
@@ -27,11 +27,11 @@ describe('parseSource', () => {
         ref: 'v1',
       },
     });
-    expect(parseSource('o/r', none)).toMatchObject({ ok: true, spec: { kind: 'github', owner: 'o', repo: 'r' } });
-    expect(parseSource('o/r', () => true)).toMatchObject({ ok: true, spec: { kind: 'local', path: 'o/r' } });
+    expect(parseSource('o/r', none)).toMatchObject({ ok: true, value: { kind: 'github', owner: 'o', repo: 'r' } });
+    expect(parseSource('o/r', () => true)).toMatchObject({ ok: true, value: { kind: 'local', path: 'o/r' } });
     expect(parseSource('https://h/o/r.git#v2:skills/a', none)).toEqual({
       ok: true,
-      spec: {
+      value: {
         kind: 'git',
         raw: 'https://h/o/r.git#v2:skills/a',
         url: 'https://h/o/r.git',
@@ -41,23 +41,23 @@ describe('parseSource', () => {
     });
     expect(parseSource('ssh://git@h/r.git#:sub', none)).toMatchObject({
       ok: true,
-      spec: { kind: 'git', url: 'ssh://git@h/r.git', subpath: 'sub' },
+      value: { kind: 'git', url: 'ssh://git@h/r.git', subpath: 'sub' },
     });
     expect(parseSource('file:///tmp/r.git', none)).toMatchObject({
       ok: true,
-      spec: { kind: 'git', url: 'file:///tmp/r.git' },
+      value: { kind: 'git', url: 'file:///tmp/r.git' },
     });
-    expect(parseSource('file:./x', none)).toMatchObject({ ok: true, spec: { kind: 'local', path: './x' } });
+    expect(parseSource('file:./x', none)).toMatchObject({ ok: true, value: { kind: 'local', path: './x' } });
     expect(parseSource('gh:not-a-repo', none)).toMatchObject({
       ok: false,
-      message: expect.stringContaining('invalid source "gh:not-a-repo"'),
+      error: { code: 'invalid-input', message: expect.stringContaining('invalid source "gh:not-a-repo"') },
     });
   });
   it('canonical forms are what allow_sources matches', () => {
     const gh = parseSource('o/r@v1', none);
-    if (gh.ok) expect(canonicalSource(gh.spec)).toBe('gh:o/r@v1');
+    if (gh.ok) expect(canonicalSource(gh.value)).toBe('gh:o/r@v1');
     const local = parseSource('file:./a/../b', none);
-    if (local.ok) expect(canonicalSource(local.spec, '/abs/b')).toBe('file:/abs/b');
+    if (local.ok) expect(canonicalSource(local.value, '/abs/b')).toBe('file:/abs/b');
   });
 });
 

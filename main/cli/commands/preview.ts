@@ -41,7 +41,7 @@ export async function runPreview(argv: readonly string[], io: CliIo): Promise<Ex
 
 function isRemoteSource(arg: string, cwd: string): boolean {
   const parsed = parseSource(arg, (p) => existsSync(resolve(cwd, p)));
-  return parsed.ok && parsed.spec.kind !== 'local';
+  return parsed.ok && parsed.value.kind !== 'local';
 }
 
 /** `json` is the extra top-level fields of the JSON document, or undefined for text output. */

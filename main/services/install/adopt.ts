@@ -206,11 +206,11 @@ export function scanAdoption(project: string): AdoptScan {
       const pinned = skillsLock?.entries.find((e) => e.name === name);
       const upstream = pinned ? skillsLockSource(pinned) : undefined;
       const parsed = upstream !== undefined ? parseSource(upstream, () => false) : undefined;
-      const canonical = parsed?.ok ? canonicalSource(parsed.spec) : undefined;
+      const canonical = parsed?.ok ? canonicalSource(parsed.value) : undefined;
       const source: ReviewSource = {
         raw: upstream ?? IMPORT_SOURCE,
         canonical: canonical ?? from.path,
-        kind: parsed?.ok && parsed.spec.kind !== 'local' ? parsed.spec.kind : 'local',
+        kind: parsed?.ok && parsed.value.kind !== 'local' ? parsed.value.kind : 'local',
         origin: `adopted from ${from.path}`,
       };
       const node = reviewNode({

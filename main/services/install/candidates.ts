@@ -115,8 +115,8 @@ export interface OpenCatalog {
  */
 export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
   const parsed = parseSource(cat.source, (p) => existsSync(resolve(cwd, p)));
-  if (!parsed.ok) throw new SourceError(`[sources].${cat.name}: ${parsed.message}`);
-  const spec = parsed.spec;
+  if (!parsed.ok) throw new SourceError(`[sources].${cat.name}: ${parsed.error.message}`);
+  const spec = parsed.value;
   if (spec.kind === 'local') {
     const base = resolve(cwd, spec.path, cat.path ?? '');
     if (!existsSync(base)) throw new SourceError(`[sources].${cat.name}: local path not found: ${base}`);

@@ -174,7 +174,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     if (!resolution.ok) throw new SourceError(resolution.error.message);
 
     // Stage every node that is not already installed, then load, lint and hash the staged copy.
-    const ordered = [...resolution.nodes].reverse(); // root first, then dependencies
+    const ordered = [...resolution.value].reverse(); // root first, then dependencies
     const produces = new Map<string, readonly string[]>();
     const staged: Array<{
       node: (typeof ordered)[number];
@@ -246,7 +246,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     lap('stage');
     // Transitive dependencies of each node, for consumes ← produces.
     const depsOf = (name: string, acc = new Set<string>()): Set<string> => {
-      const n = resolution.nodes.find((x) => x.candidate.name === name);
+      const n = resolution.value.find((x) => x.candidate.name === name);
       for (const e of n?.edges ?? []) if (!acc.has(e.name)) depsOf(e.name, acc.add(e.name));
       return acc;
     };

@@ -122,7 +122,7 @@ function blockers(
           policy,
           pin.raw,
           pin.resolved ??
-            canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined),
+            canonicalSource(parsed.value, parsed.value.kind === 'local' ? resolve(root, parsed.value.path) : undefined),
         ),
       );
   }

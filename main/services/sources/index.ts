@@ -35,8 +35,8 @@ export interface Checkout {
 export function openSource(raw: string, cwd: string): Checkout {
   sweepLeftovers();
   const parsed = parseSource(raw, (p) => existsSync(resolve(cwd, p)));
-  if (!parsed.ok) throw new SourceError(parsed.message);
-  const spec = parsed.spec;
+  if (!parsed.ok) throw new SourceError(parsed.error.message);
+  const spec = parsed.value;
   if (spec.kind === 'local') {
     const abs = resolve(cwd, spec.path);
     if (!existsSync(abs)) throw new SourceError(`local path not found: ${abs}`);
@@ -99,12 +99,12 @@ export function openSource(raw: string, cwd: string): Checkout {
  */
 export function checkoutAt(co: Checkout, rel: string, raw: string): Checkout {
   const parsed = parseSource(raw, () => false);
-  if (!parsed.ok) throw new SourceError(parsed.message);
+  if (!parsed.ok) throw new SourceError(parsed.error.message);
   const skillDir = join(co.skillDir, ...rel.split('/'));
   return {
     ...co,
-    spec: parsed.spec,
-    canonical: canonicalSource(parsed.spec, skillDir),
+    spec: parsed.value,
+    canonical: canonicalSource(parsed.value, skillDir),
     skillDir,
     siblingsDir: dirname(skillDir),
     subpath: [co.subpath, rel].filter(Boolean).join('/'),

@@ -192,7 +192,7 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
         if (parsed.ok) {
           const canonical =
             st.pin.resolved ??
-            canonicalSource(parsed.spec, parsed.spec.kind === 'local' ? resolve(root, parsed.spec.path) : undefined);
+            canonicalSource(parsed.value, parsed.value.kind === 'local' ? resolve(root, parsed.value.path) : undefined);
           for (const v of sourceViolations(policy, st.pin.source, canonical))
             policyViolations.push({ skill: st.name, message: v });
         }
