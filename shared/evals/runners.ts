@@ -4,6 +4,7 @@ import { claudeCode } from '../targets/claude-code';
 import { gemini } from '../targets/gemini';
 import { isTargetId } from '../targets/registry';
 import { TRANSCRIPT_FORMATS, type RunnerConfig, type TranscriptFormat } from './model';
+import { fail, ok, type Result } from '../result';
 
 export const DEFAULT_RUNNER_TIMEOUT_MS = 600_000;
 const MAX_TIMEOUT_S = 86_400;
@@ -65,7 +66,7 @@ export const PRESETS: readonly RunnerConfig[] = [
   },
 ];
 
-export type RunnersRead = { ok: true; runners: RunnerConfig[] } | { ok: false; error: string };
+export type RunnersRead = Result<RunnerConfig[]>;
 
 const KEYS = new Set(['preset', 'command', 'target', 'timeout', 'network', 'env', 'read', 'transcript']);
 
@@ -76,50 +77,50 @@ const KEYS = new Set(['preset', 'command', 'target', 'timeout', 'network', 'env'
  */
 export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): RunnersRead {
   const evals = raw.evals;
-  if (evals === undefined) return { ok: true, runners: [] };
-  if (!isTable(evals)) return { ok: false, error: `${file}: evals: must be a table` };
+  if (evals === undefined) return ok([]);
+  if (!isTable(evals)) return fail('invalid-input', `${file}: evals: must be a table`);
   const table = evals.runners;
-  if (table === undefined) return { ok: true, runners: [] };
+  if (table === undefined) return ok([]);
   if (!isTable(table))
-    return { ok: false, error: `${file}: evals.runners: must be a table of runners ([evals.runners.<id>])` };
+    return fail('invalid-input', `${file}: evals.runners: must be a table of runners ([evals.runners.<id>])`);
   const runners: RunnerConfig[] = [];
   for (const [id, v] of Object.entries(table)) {
     const at = `${file}: evals.runners.${id}`;
     if (!/^[a-z0-9][a-z0-9_-]*$/.test(id))
-      return { ok: false, error: `${at}: runner ids are lower-case letters, digits, - and _` };
-    if (!isTable(v)) return { ok: false, error: `${at}: must be a table` };
+      return fail('invalid-input', `${at}: runner ids are lower-case letters, digits, - and _`);
+    if (!isTable(v)) return fail('invalid-input', `${at}: must be a table`);
     const unknown = Object.keys(v).find((k) => !KEYS.has(k));
-    if (unknown) return { ok: false, error: `${at}.${unknown}: unknown field (known: ${[...KEYS].join(', ')})` };
+    if (unknown) return fail('invalid-input', `${at}.${unknown}: unknown field (known: ${[...KEYS].join(', ')})`);
     let base: RunnerConfig | undefined;
     if (v.preset !== undefined) {
       base = PRESETS.find((p) => p.id === v.preset);
       if (!base)
-        return {
-          ok: false,
-          error: `${at}.preset: unknown preset ${JSON.stringify(v.preset)} (presets: ${PRESETS.map((p) => p.id).join(', ')})`,
-        };
+        return fail(
+          'invalid-input',
+          `${at}.preset: unknown preset ${JSON.stringify(v.preset)} (presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+        );
     }
     const command = v.command ?? base?.command;
     if (!Array.isArray(command) || command.length === 0 || command.some((c) => typeof c !== 'string' || c === '')) {
-      return {
-        ok: false,
-        error: `${at}.command: must be a non-empty list of strings (argv; {task} is replaced by the task)`,
-      };
+      return fail(
+        'invalid-input',
+        `${at}.command: must be a non-empty list of strings (argv; {task} is replaced by the task)`,
+      );
     }
     if (!command.some((c: string) => c.includes('{task}')))
-      return { ok: false, error: `${at}.command: no element holds {task} — the agent would never see the task` };
+      return fail('invalid-input', `${at}.command: no element holds {task} — the agent would never see the task`);
     const target = v.target ?? base?.target;
     if (typeof target !== 'string' || !isTargetId(target))
-      return { ok: false, error: `${at}.target: must be a compile target id (got ${JSON.stringify(target ?? null)})` };
+      return fail('invalid-input', `${at}.target: must be a compile target id (got ${JSON.stringify(target ?? null)})`);
     let timeoutMs = base?.timeoutMs ?? DEFAULT_RUNNER_TIMEOUT_MS;
     if (v.timeout !== undefined) {
       const s = typeof v.timeout === 'bigint' ? Number(v.timeout) : v.timeout;
       if (typeof s !== 'number' || !(s > 0 && s <= MAX_TIMEOUT_S))
-        return { ok: false, error: `${at}.timeout: seconds, more than 0 and at most ${MAX_TIMEOUT_S}` };
+        return fail('invalid-input', `${at}.timeout: seconds, more than 0 and at most ${MAX_TIMEOUT_S}`);
       timeoutMs = Math.round(s * 1000);
     }
     const network = v.network ?? base?.network ?? false;
-    if (typeof network !== 'boolean') return { ok: false, error: `${at}.network: must be true or false` };
+    if (typeof network !== 'boolean') return fail('invalid-input', `${at}.network: must be true or false`);
     const list = (k: 'env' | 'read', ok: (s: string) => boolean, what: string): string[] | string => {
       const x = v[k] ?? base?.[k] ?? [];
       if (!Array.isArray(x) || x.some((s) => typeof s !== 'string' || !ok(s)))
@@ -127,12 +128,12 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
       return x as string[];
     };
     const env = list('env', (s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s), 'variable names');
-    if (typeof env === 'string') return { ok: false, error: env };
+    if (typeof env === 'string') return fail('invalid-input', env);
     const read = list('read', (s) => s !== '', 'paths');
-    if (typeof read === 'string') return { ok: false, error: read };
+    if (typeof read === 'string') return fail('invalid-input', read);
     const transcript = v.transcript ?? base?.transcript ?? 'text';
     if (typeof transcript !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(transcript)) {
-      return { ok: false, error: `${at}.transcript: must be one of ${TRANSCRIPT_FORMATS.join(', ')}` };
+      return fail('invalid-input', `${at}.transcript: must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
     }
     runners.push({
       id,
@@ -152,7 +153,7 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
         : {}),
     });
   }
-  return { ok: true, runners };
+  return ok(runners);
 }
 
 /** A runner by id: configured ones first, then the presets. */

@@ -29,7 +29,7 @@ const parse = (text: string): ReturnType<typeof parseEvalFile> => parseEvalFile(
 const err = (text: string): string => {
   const r = parse(text);
   if (r.ok) throw new Error('expected a parse error');
-  return r.error;
+  return r.error.message;
 };
 
 describe('the eval file', () => {
@@ -175,7 +175,7 @@ const obs = (over: Partial<TrialObservation> = {}): TrialObservation => ({
 describe('judging a trial', () => {
   const assertOf = (yaml: string): ReturnType<typeof judgeTrial> => {
     const r = parse(`tier: behavioral\ntask: t\nassert:\n${yaml}`);
-    if (!r.ok) throw new Error(r.error);
+    if (!r.ok) throw new Error(r.error.message);
     return judgeTrial(r.value.assert, obs());
   };
   it.each([
@@ -419,7 +419,7 @@ describe('runners', () => {
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.runners[0]).toEqual({
+    expect(r.value[0]).toEqual({
       id: 'mine',
       command: ['./agent', '{task}'],
       target: 'claude-code',
@@ -429,15 +429,15 @@ describe('runners', () => {
       read: ['/opt/x'],
       transcript: 'codex',
     });
-    expect(r.runners[1]).toMatchObject({
+    expect(r.value[1]).toMatchObject({
       id: 'cc',
       preset: 'claude-code',
       timeoutMs: 30000,
       transcript: 'claude-code',
       network: true,
     });
-    expect(findRunner(r.runners, 'codex')?.preset).toBe('codex');
-    expect(findRunner(r.runners, 'nope')).toBeUndefined();
+    expect(findRunner(r.value, 'codex')?.preset).toBe('codex');
+    expect(findRunner(r.value, 'nope')).toBeUndefined();
   });
 
   it.each([
@@ -470,7 +470,7 @@ describe('runners', () => {
     [{ X: {} }, 'kitbash.toml: evals.runners.X: runner ids are lower-case'],
   ])('refuses a bad runner table in one line: %j', (runners, message) => {
     const r = readRunners({ evals: { runners } });
-    expect(r.ok ? '' : r.error.startsWith(message)).toBe(true);
+    expect(r.ok ? '' : r.error.message.startsWith(message)).toBe(true);
   });
 });
 

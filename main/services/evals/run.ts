@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { fail, formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -108,11 +108,11 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
   const config = readProjectConfig(root);
   if (!config.ok) throw new EvalSetupError(formatError(config.error));
   const configured = readRunners(config.value.raw);
-  if (!configured.ok) throw new EvalSetupError(configured.error);
-  const forced = req.runner !== undefined ? findRunner(configured.runners, req.runner) : undefined;
+  if (!configured.ok) throw new EvalSetupError(configured.error.message);
+  const forced = req.runner !== undefined ? findRunner(configured.value, req.runner) : undefined;
   if (req.runner !== undefined && !forced) {
     throw new EvalSetupError(
-      `--runner ${req.runner}: no such runner (configured: ${configured.runners.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+      `--runner ${req.runner}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
     );
   }
   const installed = installedSkills(root);
@@ -144,8 +144,8 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
       const text = decodeUtf8(f.bytes);
       const p = text.ok
         ? parseEvalFile(text.value.text, display)
-        : { ok: false as const, error: `${display}: (file): not valid UTF-8` };
-      if (!p.ok) problems.push(p.error);
+        : fail('invalid-input', `${display}: (file): not valid UTF-8`);
+      if (!p.ok) problems.push(p.error.message);
       else if (RUNNER_TIERS.includes(p.value.tier) && (!req.evals || req.evals.includes(p.value.name)))
         parsed.push(p.value);
     }
@@ -165,7 +165,7 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
       let runners: RunnerConfig[];
       if (forced) runners = [forced];
       else if (e.runner !== undefined) {
-        const r = findRunner(configured.runners, e.runner);
+        const r = findRunner(configured.value, e.runner);
         if (!r) {
           problems.push(
             `${e.file}: runner: no runner "${e.runner}" (configure [evals.runners.${e.runner}] in kitbash.toml, or use a preset: ${PRESETS.map((p) => p.id).join(', ')})`,
@@ -173,7 +173,7 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
           continue;
         }
         runners = [r];
-      } else runners = configured.runners;
+      } else runners = configured.value;
       if (runners.length === 0) {
         throw new EvalSetupError(
           `no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or pass --runner (${PRESETS.map((p) => p.id).join(', ')})`,

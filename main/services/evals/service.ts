@@ -12,7 +12,7 @@ import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
 import { PRESETS, readRunners } from '../../../shared/evals/runners';
 import { readTranscript } from '../../../shared/evals/transcript';
-import { formatError } from '../../../shared/result';
+import { fail, formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { resolveInside } from '../fs/contain';
@@ -107,8 +107,8 @@ export class EvalService {
     const config = readProjectConfig(root);
     if (!config.ok) return { skills: [], runners: [], problems: [formatError(config.error)] };
     const read = readRunners(config.value.raw);
-    const problems: string[] = read.ok ? [] : [read.error];
-    const configured = read.ok ? read.runners : [];
+    const problems: string[] = read.ok ? [] : [read.error.message];
+    const configured = read.ok ? read.value : [];
     const runner = (r: RunnerConfig, isConfigured: boolean): EvalsOverview['runners'][number] => ({
       id: r.id,
       target: r.target,
@@ -137,8 +137,8 @@ export class EvalService {
         const text = decodeUtf8(f.bytes);
         const p = text.ok
           ? parseEvalFile(text.value.text, `${loc.display}/${f.path}`)
-          : { ok: false as const, error: `${loc.display}/${f.path}: (file): not valid UTF-8` };
-        if (!p.ok) problems.push(p.error);
+          : fail('invalid-input', `${loc.display}/${f.path}: (file): not valid UTF-8`);
+        if (!p.ok) problems.push(p.error.message);
         else if (RUNNER_TIERS.includes(p.value.tier)) {
           const e = p.value;
           evals.push({
