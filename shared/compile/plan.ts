@@ -258,16 +258,16 @@ export function planCompile(input: CompileInput): CompilePlan {
 
   const selection = resolveTargets(project, config.targets);
   if (!selection.ok) {
-    errors.push(selection.message);
+    errors.push(selection.error.message);
     return empty();
   }
-  const targets = selection.targets;
+  const targets = selection.value.targets;
   const ids = targets.map((t) => t.id);
   if (targets.length === 0 && skills.length > 0) {
     errors.push(
       `no compile targets resolved, but ${skills.length} skill(s) are installed — refusing to compile (it would delete all generated output).\n  add a detectable agent dir (.claude/, .cursor/, …) or set [project].targets in kitbash.toml.`,
     );
-    return empty(ids, selection.explicit);
+    return empty(ids, selection.value.explicit);
   }
 
   // 1. Prepare every skill. A template error or a manifested budget overrun fails that skill
@@ -407,14 +407,14 @@ export function planCompile(input: CompileInput): CompilePlan {
   if (escaping.length) {
     for (const p of escaping) errors.push(`refusing to write outside the project: ${p}`);
     errors.push("a skill's declared name or trigger command produced an escaping path — nothing was written.");
-    return empty(ids, selection.explicit);
+    return empty(ids, selection.value.explicit);
   }
 
   // 5. MCP: servers across all skills, once per target.
   const { servers, conflicts } = collectServers(skills);
   if (conflicts.length) {
     errors.push(...conflicts);
-    return empty(ids, selection.explicit);
+    return empty(ids, selection.value.explicit);
   }
   if (servers.length) {
     const report = toolBudget(servers, config.policy?.maxMcpTools ?? DEFAULT_MAX_MCP_TOOLS);
@@ -431,7 +431,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     }
     if (strictMcp && unsupported.length) {
       errors.push(...unsupported);
-      return empty(ids, selection.explicit);
+      return empty(ids, selection.value.explicit);
     }
     warnings.push(...unsupported);
   }
@@ -526,7 +526,7 @@ export function planCompile(input: CompileInput): CompilePlan {
   return {
     errors,
     targets: ids,
-    explicitTargets: selection.explicit,
+    explicitTargets: selection.value.explicit,
     write,
     merge,
     prune,

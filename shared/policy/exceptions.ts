@@ -1,4 +1,5 @@
 import { isTable } from '../ksf/toml';
+import { fail, type Result } from '../result';
 import { INTEGRITY_RE } from '../lock/integrity';
 import { isKsfName } from '../names';
 import { SAFETY_CHECK_IDS, type CheckId } from '../lint/types';
@@ -40,8 +41,8 @@ export const EXCEPTION_KEYS = ['skill', 'integrity', 'check', 'file', 'line', 'b
 const MAX_TEXT = 500;
 
 /** One entry checked field by field: the exception, or one line saying what is wrong with it. */
-export function validateException(raw: unknown): { ok: true; value: PolicyException } | { ok: false; message: string } {
-  if (!isTable(raw)) return { ok: false, message: 'is not a table' };
+export function validateException(raw: unknown): Result<PolicyException> {
+  if (!isTable(raw)) return fail('invalid-input', 'is not a table');
   const text = (k: string): string | undefined =>
     typeof raw[k] === 'string' &&
     (raw[k] as string).trim() !== '' &&
@@ -50,33 +51,30 @@ export function validateException(raw: unknown): { ok: true; value: PolicyExcept
       ? (raw[k] as string)
       : undefined;
   const skill = text('skill');
-  if (skill === undefined || !isKsfName(skill)) return { ok: false, message: 'skill must be a skill name' };
+  if (skill === undefined || !isKsfName(skill)) return fail('invalid-input', 'skill must be a skill name');
   const integrity = text('integrity');
   if (integrity === undefined || !INTEGRITY_RE.test(integrity))
-    return {
-      ok: false,
-      message: `${skill}: integrity must be "sha256-" and 64 hex digits (the skill's tree hash, as in kitbash.lock)`,
-    };
+    return fail(
+      'invalid-input',
+      `${skill}: integrity must be "sha256-" and 64 hex digits (the skill's tree hash, as in kitbash.lock)`,
+    );
   const check = text('check');
   if (check === undefined || !(SAFETY_CHECK_IDS as readonly string[]).includes(check)) {
-    return {
-      ok: false,
-      message: `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')})`,
-    };
+    return fail('invalid-input', `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')})`);
   }
   const never = NEVER_ACCEPTABLE.get(check as CheckId);
-  if (never !== undefined) return { ok: false, message: `${skill}: a ${check} finding cannot be accepted — ${never}` };
+  if (never !== undefined) return fail('invalid-input', `${skill}: a ${check} finding cannot be accepted — ${never}`);
   const file = text('file');
   if (file === undefined || file.startsWith('/') || file.split('/').some((p) => p === '..' || p === '' || p === '.')) {
-    return { ok: false, message: `${skill}: file must be a path inside the skill folder, e.g. "scripts/run.sh"` };
+    return fail('invalid-input', `${skill}: file must be a path inside the skill folder, e.g. "scripts/run.sh"`);
   }
   const line = typeof raw.line === 'bigint' ? Number(raw.line) : raw.line;
   if (typeof line !== 'number' || !Number.isInteger(line) || line < 1)
-    return { ok: false, message: `${skill}: line must be a whole number from 1` };
+    return fail('invalid-input', `${skill}: line must be a whole number from 1`);
   const by = text('by');
-  if (by === undefined) return { ok: false, message: `${skill}: by must say who accepted the finding` };
+  if (by === undefined) return fail('invalid-input', `${skill}: by must say who accepted the finding`);
   const reason = text('reason');
-  if (reason === undefined) return { ok: false, message: `${skill}: reason must say why the finding is acceptable` };
+  if (reason === undefined) return fail('invalid-input', `${skill}: reason must say why the finding is acceptable`);
   return { ok: true, value: { skill, integrity, check: check as CheckId, file, line, by, reason } };
 }
 
@@ -93,7 +91,7 @@ export function readExceptions(policy: unknown): { exceptions: PolicyException[]
   policy.exceptions.forEach((raw, i) => {
     const v = validateException(raw);
     if (v.ok) exceptions.push(v.value);
-    else problems.push(`[[policy.exceptions]] #${i + 1}: ${v.message} — this entry accepts nothing`);
+    else problems.push(`[[policy.exceptions]] #${i + 1}: ${v.error.message} — this entry accepts nothing`);
   });
   return { exceptions, problems };
 }

@@ -1,4 +1,5 @@
 import { isTable, type TomlTable } from '../ksf/toml';
+import { fail, ok, type Result } from '../result';
 
 /**
  * Skillsmith's additive `[sources]` table in kitbash.toml (the reference ignores it):
@@ -20,29 +21,29 @@ export interface Catalog {
   readonly path?: string;
 }
 
-export type CatalogsResult = { ok: true; catalogs: Catalog[] } | { ok: false; message: string };
+export type CatalogsResult = Result<Catalog[]>;
 
 /** Read `[sources]` from a parsed kitbash.toml (`ProjectConfig.raw`); a wrong shape is a one-line error. */
 export function readCatalogs(raw: Readonly<TomlTable>): CatalogsResult {
   const t = raw.sources;
-  if (t === undefined) return { ok: true, catalogs: [] };
-  if (!isTable(t)) return { ok: false, message: 'kitbash.toml: [sources] must be a table of name = "source" entries' };
+  if (t === undefined) return ok([]);
+  if (!isTable(t)) return fail('invalid-input', 'kitbash.toml: [sources] must be a table of name = "source" entries');
   const catalogs: Catalog[] = [];
   for (const name of Object.keys(t).sort()) {
     const v = t[name];
     if (typeof v === 'string') {
       if (v.trim() === '')
-        return { ok: false, message: `kitbash.toml: [sources].${name} is empty — give a folder or a git URL` };
+        return fail('invalid-input', `kitbash.toml: [sources].${name} is empty — give a folder or a git URL`);
       catalogs.push({ name, source: v });
       continue;
     }
     if (isTable(v)) {
       const url = v.url ?? v.source;
       if (typeof url !== 'string' || url.trim() === '')
-        return { ok: false, message: `kitbash.toml: [sources.${name}] needs url = "<folder or git URL>"` };
+        return fail('invalid-input', `kitbash.toml: [sources.${name}] needs url = "<folder or git URL>"`);
       for (const k of ['ref', 'path'] as const) {
         if (v[k] !== undefined && typeof v[k] !== 'string')
-          return { ok: false, message: `kitbash.toml: [sources.${name}].${k} must be a string` };
+          return fail('invalid-input', `kitbash.toml: [sources.${name}].${k} must be a string`);
       }
       catalogs.push({
         name,
@@ -52,10 +53,10 @@ export function readCatalogs(raw: Readonly<TomlTable>): CatalogsResult {
       });
       continue;
     }
-    return {
-      ok: false,
-      message: `kitbash.toml: [sources].${name} must be a string (a folder or git URL) or a table with url`,
-    };
+    return fail(
+      'invalid-input',
+      `kitbash.toml: [sources].${name} must be a string (a folder or git URL) or a table with url`,
+    );
   }
-  return { ok: true, catalogs };
+  return ok(catalogs);
 }

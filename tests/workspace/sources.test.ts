@@ -67,18 +67,18 @@ describe('[sources] catalogs', () => {
       readCatalogs({ sources: { team: 'file:///x.git', pinned: { url: './v', ref: 'v1', path: 'skills' } } }),
     ).toEqual({
       ok: true,
-      catalogs: [
+      value: [
         { name: 'pinned', source: './v', ref: 'v1', path: 'skills' },
         { name: 'team', source: 'file:///x.git' },
       ],
     });
     expect(readCatalogs({ sources: { bad: 3 } })).toMatchObject({
       ok: false,
-      message: expect.stringContaining('[sources].bad'),
+      error: { code: 'invalid-input', message: expect.stringContaining('[sources].bad') },
     });
     expect(readCatalogs({ sources: { t: { ref: 'x' } } })).toMatchObject({
       ok: false,
-      message: expect.stringContaining('needs url'),
+      error: { code: 'invalid-input', message: expect.stringContaining('needs url') },
     });
   });
 });

@@ -22,8 +22,8 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const project = diskProject(io.cwd);
   const { skills, failures } = loadInstalled(io.cwd);
   const sel = resolveTargets(project, config.value.targets);
-  const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.targets : undefined);
-  const active = sel.ok ? sel.targets.map((t) => t.id) : [];
+  const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.value.targets : undefined);
+  const active = sel.ok ? sel.value.targets.map((t) => t.id) : [];
   if (flags.json) {
     io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);
     return failures.length ? 1 : 0;

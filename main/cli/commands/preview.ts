@@ -56,13 +56,13 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
   const project = diskProject(io.cwd);
   const sel = resolveTargets(project, config.value.targets);
   if (!sel.ok) {
-    io.err(`✗ ${sel.message}\n`);
+    io.err(`✗ ${sel.error.message}\n`);
     return 1;
   }
   const p = prepared.value;
   // As compile writes them for this project's active targets (AGENTS.md may be an index).
-  const context = { active: sel.targets };
-  const rows = sel.targets.map((t) => {
+  const context = { active: sel.value.targets };
+  const rows = sel.value.targets.map((t) => {
     const out = t.emit(p, project, context);
     const cost = standingCost(p, t, project, context);
     return { t, out, cost };

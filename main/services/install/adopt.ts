@@ -141,7 +141,7 @@ export function scanAdoption(project: string): AdoptScan {
   const config = projectConfigOrThrow(project);
   const locations = adoptLocations();
   const sel = resolveTargets(diskProject(project), config.targets);
-  const active = new Set(sel.ok ? sel.targets.map((t) => t.id) : []);
+  const active = new Set(sel.ok ? sel.value.targets.map((t) => t.id) : []);
   const activeDirs = new Set(locations.filter((l) => l.targets.some((t) => active.has(t))).map((l) => l.dir));
   const skillsLock = readSkillsLock(project);
   const staging = makeStagingDir();

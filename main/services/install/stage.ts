@@ -149,8 +149,8 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     if (Object.keys(rootSkill.manifest.dependencies).length > 0) {
       const pools: CandidateOrigin[][] = [siblingCandidates(co)];
       const cats = readCatalogs(config.raw);
-      if (!cats.ok) throw new Error(cats.message);
-      for (const cat of cats.catalogs) {
+      if (!cats.ok) throw new Error(cats.error.message);
+      for (const cat of cats.value) {
         const opened = openCatalog(cat, project);
         toDispose.push(() => opened.dispose());
         pools.push(opened.candidates);
@@ -376,7 +376,9 @@ function compilePreview(
 /** The project's active compile targets, for where each permission holds (none when the selection fails). */
 function activeAgents(project: string, config: ProjectConfig): ReviewAgent[] {
   const sel = resolveTargets(diskProject(project), config.targets);
-  return sel.ok ? sel.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' })) : [];
+  return sel.ok
+    ? sel.value.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' }))
+    : [];
 }
 
 export function loadFolderFromTree(tree: SkillTree, name: string): Skill {

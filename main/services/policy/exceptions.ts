@@ -43,7 +43,7 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
     by: req.by,
     reason: req.reason,
   });
-  if (!v.ok) return { ok: false, message: `not accepted: ${v.message}` };
+  if (!v.ok) return { ok: false, message: `not accepted: ${v.error.message}` };
   const entry = v.value;
   const check = lintSkill(skill).find((c) => c.id === entry.check);
   const here = check?.locations?.some((l) => l.file === entry.file && l.line === entry.line) === true;

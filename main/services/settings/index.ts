@@ -92,7 +92,7 @@ export function readSettings(root: string): SettingsData {
             },
             problem: null,
           }
-        : { index, entry: null, problem: v.message };
+        : { index, entry: null, problem: v.error.message };
     }),
     known,
   };

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { formatError, ok } from '../../../shared/result';
 import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
@@ -99,11 +99,11 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
   const lock = readLock(root);
   const entries = lock.ok ? lock.value.entries : [];
   const pins = new Map(entries.map((e) => [e.name, e]));
-  const cats = config ? readCatalogs(config.raw) : { ok: true as const, catalogs: [] };
+  const cats = config ? readCatalogs(config.raw) : ok([]);
   const view = diskProject(root);
   const detected = detectTargets(view).map((t) => t.id);
   const sel = resolveTargets(view, config?.targets);
-  const targetDefs = sel.ok ? sel.targets : [];
+  const targetDefs = sel.ok ? sel.value.targets : [];
 
   const locations = installedSkills(root);
   const skills: SkillStatus[] = [];
@@ -232,11 +232,11 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
   return {
     root,
     ...(cfg.ok ? {} : { configError: formatError(cfg.error) }),
-    ...(cats.ok ? {} : { configError: cats.message }),
+    ...(cats.ok ? {} : { configError: cats.error.message }),
     ...(lock.ok ? {} : { lockError: formatError(lock.error) }),
     lockPresent: lock.ok ? lock.value.present : true,
     ...(config?.policy ? { policy: config.policy } : {}),
-    catalogs: cats.ok ? cats.catalogs : [],
+    catalogs: cats.ok ? cats.value : [],
     detectedTargets: detected,
     targets: targetDefs.map((t) => t.id),
     skills,
