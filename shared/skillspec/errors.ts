@@ -3,6 +3,8 @@
  * `error: <message>`; the kinds let callers (tests, the editor) tell them apart.
  */
 
+import { CodedError } from '../result';
+
 export type SpecErrorKind =
   | 'read'
   | 'parse_yaml'
@@ -20,7 +22,11 @@ export interface SourcePosition {
   column: number;
 }
 
-export class SpecError extends Error {
+/**
+ * A CodedError (always `invalid-input`: the spec, not the request, is at fault) that keeps
+ * the reference's error kind, the field and value at fault, and where in the source it is.
+ */
+export class SpecError extends CodedError {
   override readonly name = 'SpecError';
   constructor(
     readonly kind: SpecErrorKind,
@@ -30,7 +36,7 @@ export class SpecError extends Error {
     /** Where in the YAML source, when the error comes from the reader. */
     readonly position?: SourcePosition,
   ) {
-    super(message);
+    super('invalid-input', message);
   }
 }
 

@@ -6,9 +6,11 @@
 import { debugStr, invalidInput } from './errors';
 import { sortedEntries, type SkillSpec } from './model';
 import { importLoadOrder } from './validate';
+import type { Result } from '../result';
 
-export type ReadResult = { ok: true; text: string } | { ok: false; error: string };
-export type StatResult = { ok: true; isFile: boolean; size: number } | { ok: false; error: string };
+/** A failure's message is the OS error text, as the reference prints it. */
+export type ReadResult = Result<string>;
+export type StatResult = Result<{ isFile: boolean; size: number }>;
 
 /** Paths are relative to the spec's folder, exactly as written in the spec. */
 export interface SpecFiles {
@@ -64,9 +66,9 @@ export function checkImports(spec: SkillSpec, specPath: string, files: SpecFiles
     const r = files.readText(imp.path);
     if (!r.ok) {
       entry.status = 'missing_file';
-      entry.error = r.error;
+      entry.error = r.error.message;
     } else if (imp.section !== null) {
-      entry.section_found = hasSection(r.text, imp.section);
+      entry.section_found = hasSection(r.value, imp.section);
       if (!entry.section_found) {
         entry.status = 'missing_section';
         entry.error = `section ${debugStr(imp.section)} not found`;
@@ -118,9 +120,9 @@ export function validateSidecars(spec: SkillSpec, files: SpecFiles): void {
     const rel = sidecarPath(field, path, failures);
     if (rel === undefined) return;
     const st = files.stat(rel);
-    if (!st.ok) failures.push(`${field}: ${path} missing (${st.error})`);
-    else if (!st.isFile) failures.push(`${field}: ${path} is not a file`);
-    else if (nonEmpty && st.size === 0) failures.push(`${field}: ${path} exists but is empty`);
+    if (!st.ok) failures.push(`${field}: ${path} missing (${st.error.message})`);
+    else if (!st.value.isFile) failures.push(`${field}: ${path} is not a file`);
+    else if (nonEmpty && st.value.size === 0) failures.push(`${field}: ${path} exists but is empty`);
   };
   for (const [id, d] of sortedEntries(spec.dependencies)) {
     if (d.kind !== 'file') continue;

@@ -3,6 +3,7 @@
  * File access (imports, sidecars, traces) is behind SpecFiles or in main/services/skillspec.
  */
 import { SpecError, type SourcePosition, type SpecErrorKind } from './errors';
+import type { Result, SkillsmithError } from '../result';
 import type { SkillSpec } from './model';
 import { validateSpec } from './validate';
 import { readSpecYaml } from './yaml';
@@ -48,9 +49,13 @@ export {
 export { validateSpec } from './validate';
 export { MAX_SPEC_BYTES, readSpecYaml } from './yaml';
 
-export type SpecCheck =
-  | { ok: true; spec: SkillSpec }
-  | { ok: false; error: { kind: SpecErrorKind; message: string; position?: SourcePosition } };
+/** A spec that does not check: the reference's error kind, and where in the text when known. */
+export interface SpecFailure extends SkillsmithError {
+  readonly kind: SpecErrorKind;
+  readonly position?: SourcePosition;
+}
+
+export type SpecCheck = Result<SkillSpec, SpecFailure>;
 
 /**
  * Parse and validate spec text without touching files — what an editor shows as you
@@ -60,12 +65,12 @@ export function checkSpecText(text: string, name = 'skill.spec.yml'): SpecCheck 
   try {
     const spec = readSpecYaml(text, name);
     validateSpec(spec);
-    return { ok: true, spec };
+    return { ok: true, value: spec };
   } catch (e) {
     if (e instanceof SpecError)
       return {
         ok: false,
-        error: { kind: e.kind, message: e.message, ...(e.position ? { position: e.position } : {}) },
+        error: { code: e.code, kind: e.kind, message: e.message, ...(e.position ? { position: e.position } : {}) },
       };
     throw e;
   }

@@ -52,7 +52,7 @@ describe('spec area', () => {
     expect(f.validation).toEqual({ ok: true, tests: 3, rules: 2, routes: 3 });
     const c = checkSpecText(f.text);
     if (!c.ok) throw new Error(c.error.message);
-    const run = runScenarioTests(c.spec);
+    const run = runScenarioTests(c.value);
     expect(run.passed.map((r) => r.name)).toEqual(['a crash goes to hotfix', 'shipping today']);
     expect(run.failed.map((r) => [r.name, r.failures])).toEqual([
       ['deliberately wrong', ['expected route hotfix, got investigate']],
@@ -124,7 +124,7 @@ describe('spec area', () => {
       expect(f.validation).toMatchObject({ ok: true, tests: 20 });
       const c = checkSpecText(f.text);
       if (!c.ok) throw new Error(c.error.message);
-      const run = runScenarioTests(c.spec);
+      const run = runScenarioTests(c.value);
       expect(run.failed).toEqual([]);
       expect(run.passed).toHaveLength(20);
     },

@@ -15,7 +15,7 @@ import { TRIAGE_SPEC } from './fixtures';
 function spec(text: string) {
   const c = checkSpecText(text);
   if (!c.ok) throw new Error(c.error.message);
-  return c.spec;
+  return c.value;
 }
 
 function append(text: string, input: string) {

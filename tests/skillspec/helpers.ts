@@ -3,6 +3,7 @@ import type { SpecFiles } from '../../shared/skillspec/files';
 import type { SkillSpec } from '../../shared/skillspec/model';
 import { validateSpec } from '../../shared/skillspec/validate';
 import { readSpecYaml } from '../../shared/skillspec/yaml';
+import { fail, ok } from '../../shared/result';
 
 export const HEADER = 'schema: skillspec/v0\nid: t.spec\ntitle: T\ndescription: A test spec.\n';
 
@@ -44,14 +45,14 @@ export function memFiles(files: Readonly<Record<string, string | null>>): SpecFi
     resolve: (rel) => rel,
     readText(rel) {
       const v = lookup(rel);
-      if (v === undefined) return { ok: false, error: 'No such file or directory (os error 2)' };
-      if (v === null) return { ok: false, error: 'Is a directory (os error 21)' };
-      return { ok: true, text: v };
+      if (v === undefined) return fail('not-found', 'No such file or directory (os error 2)');
+      if (v === null) return fail('invalid-input', 'Is a directory (os error 21)');
+      return ok(v);
     },
     stat(rel) {
       const v = lookup(rel);
-      if (v === undefined) return { ok: false, error: 'No such file or directory (os error 2)' };
-      return { ok: true, isFile: v !== null, size: v === null ? 0 : v.length };
+      if (v === undefined) return fail('not-found', 'No such file or directory (os error 2)');
+      return ok({ isFile: v !== null, size: v === null ? 0 : v.length });
     },
   };
 }

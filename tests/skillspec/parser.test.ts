@@ -367,10 +367,11 @@ describe('checkSpecText (the editor entry point)', () => {
   it('returns the spec, or the first error with its kind and position', async () => {
     const { checkSpecText } = await import('../../shared/skillspec/index');
     const ok = checkSpecText(doc('routes:\n  - {id: a, label: A}\n'));
-    expect(ok.ok && ok.spec.routes[0]!.id).toBe('a');
+    expect(ok.ok && ok.value.routes[0]!.id).toBe('a');
     expect(checkSpecText(doc('routes:\n  - {id: a, label: A, rnk: 1}\n'))).toEqual({
       ok: false,
       error: {
+        code: 'invalid-input',
         kind: 'parse_yaml',
         message:
           'failed to parse YAML from skill.spec.yml: routes[0]: unknown field `rnk`, expected one of `id`, `label`, `rank`, `description`, `checks`, `handoff`, `execution_plan`, `tool_boundary` at line 6 column 23',
@@ -379,7 +380,7 @@ describe('checkSpecText (the editor entry point)', () => {
     });
     expect(checkSpecText(doc('rules:\n  - {id: r, prefer: x}\n'))).toEqual({
       ok: false,
-      error: { kind: 'unknown_reference', message: 'unknown reference "x" in rules.prefer' },
+      error: { code: 'invalid-input', kind: 'unknown_reference', message: 'unknown reference "x" in rules.prefer' },
     });
   });
 });

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SpecError, invalidInput } from '../../../shared/skillspec/errors';
+import { fail, ok } from '../../../shared/result';
 import {
   checkImports,
   validateImports,
@@ -95,18 +96,18 @@ export function nodeSpecFiles(specPath: string, cwd: string): SpecFiles {
     readText(rel) {
       try {
         const bytes = readFileSync(resolve(absDir, rel));
-        if (firstInvalidUtf8(bytes) !== -1) return { ok: false, error: 'stream did not contain valid UTF-8' };
-        return { ok: true, text: decoder.decode(bytes) };
+        if (firstInvalidUtf8(bytes) !== -1) return fail('invalid-input', 'stream did not contain valid UTF-8');
+        return ok(decoder.decode(bytes));
       } catch (e) {
-        return { ok: false, error: ioErrorText(e) };
+        return fail('invalid-input', ioErrorText(e));
       }
     },
     stat(rel) {
       try {
         const st = statSync(resolve(absDir, rel));
-        return { ok: true, isFile: st.isFile(), size: st.size };
+        return ok({ isFile: st.isFile(), size: st.size });
       } catch (e) {
-        return { ok: false, error: ioErrorText(e) };
+        return fail('invalid-input', ioErrorText(e));
       }
     },
   };

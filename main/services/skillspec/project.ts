@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SpecValidation } from '../../../shared/ipc/channels/spec';
 import { SpecError } from '../../../shared/skillspec/errors';
+import { fail, ok } from '../../../shared/result';
 import { validateImports, validateSidecars, type SpecFiles } from '../../../shared/skillspec/files';
 import { validateSpec } from '../../../shared/skillspec/validate';
 import { MAX_SPEC_BYTES, readSpecYaml } from '../../../shared/skillspec/yaml';
@@ -27,23 +28,23 @@ export function containedSpecFiles(root: string, specDirRel: string): SpecFiles 
     resolve: (rel) => `${specDirRel.split('\\').join('/')}/${rel}`,
     readText(rel) {
       const abs = inside(rel);
-      if (!abs) return { ok: false, error: outside };
+      if (!abs) return fail('outside-project', outside);
       try {
         const bytes = readFileSync(abs);
-        if (firstInvalidUtf8(bytes) !== -1) return { ok: false, error: 'stream did not contain valid UTF-8' };
-        return { ok: true, text: decoder.decode(bytes) };
+        if (firstInvalidUtf8(bytes) !== -1) return fail('invalid-input', 'stream did not contain valid UTF-8');
+        return ok(decoder.decode(bytes));
       } catch (e) {
-        return { ok: false, error: ioErrorText(e) };
+        return fail('invalid-input', ioErrorText(e));
       }
     },
     stat(rel) {
       const abs = inside(rel);
-      if (!abs) return { ok: false, error: outside };
+      if (!abs) return fail('outside-project', outside);
       try {
         const st = statSync(abs);
-        return { ok: true, isFile: st.isFile(), size: st.size };
+        return ok({ isFile: st.isFile(), size: st.size });
       } catch (e) {
-        return { ok: false, error: ioErrorText(e) };
+        return fail('invalid-input', ioErrorText(e));
       }
     },
   };

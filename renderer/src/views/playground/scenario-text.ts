@@ -113,7 +113,7 @@ export function appendScenario(specText: string, t: NewScenario): AppendResult {
   }
   const check = checkSpecText(out);
   if (!check.ok) return { ok: false, message: `the new test would not validate: ${check.error.message}` };
-  const run = runScenarioTests(check.spec);
+  const run = runScenarioTests(check.value);
   const mine = run.results.filter((r) => r.name === t.name);
   if (mine.length !== 1) return { ok: false, message: 'the new test did not land in the spec as one test' };
   if (mine[0]!.failures.length)

@@ -61,7 +61,9 @@ export function useParsedSpec(file: Shown | undefined): { of: Shown; value: Pars
       const pos = !c.ok && c.error.position ? `:${c.error.position.line}:${c.error.position.column}` : '';
       setParsed({
         of: file,
-        value: c.ok ? { ok: true, spec: c.spec } : { ok: false, message: c.error.message, where: `${file.path}${pos}` },
+        value: c.ok
+          ? { ok: true, spec: c.value }
+          : { ok: false, message: c.error.message, where: `${file.path}${pos}` },
       });
     }, 16);
     return () => clearTimeout(t);
