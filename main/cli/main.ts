@@ -2,6 +2,7 @@ import { runCheck } from './commands/check';
 import { sweepLeftovers } from '../services/sources/temp';
 import { EXIT, terminalIo, UsageError, type CliIo, type ExitCode } from './io';
 import { VERSION } from './version';
+import { ERROR_CODES, isCoded } from '../../shared/result';
 
 /**
  * One entry per verb. A command may be async (install, run, serve); `main` awaits it.
@@ -157,12 +158,9 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
   try {
     return await c.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`skillsmith ${command}: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    // Never a stack trace for the user; the message says what went wrong.
+    // Never a stack trace for the user; the message says what went wrong, the code how to exit.
     io.err(`skillsmith ${command}: ${e instanceof Error ? e.message : String(e)}\n`);
-    return EXIT.failed;
+    if (e instanceof UsageError) return EXIT.usage;
+    return isCoded(e) ? ERROR_CODES[e.code].exit : EXIT.failed;
   }
 }

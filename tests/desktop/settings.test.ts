@@ -73,12 +73,12 @@ describe('settings.read / preview / apply', () => {
   it('removing a reviewed exception shows the skill it accepted becoming blocked', async () => {
     const { file, call } = setup();
     const v = verdictFor(s!.project, 'dependency-audit');
-    if (!v.ok) throw new Error(v.message);
-    const b = v.verdict.blocking[0]!;
+    if (!v.ok) throw new Error(v.error.message);
+    const b = v.value.verdict.blocking[0]!;
     const at = b.locations[0]!;
     writeFileSync(
       file,
-      `${readFileSync(file, 'utf8')}\n${exceptionToml({ skill: v.name, integrity: v.integrity, check: b.id, file: at.file, line: at.line, by: 'ana', reason: 'pinned mirror' })}`,
+      `${readFileSync(file, 'utf8')}\n${exceptionToml({ skill: v.value.name, integrity: v.value.integrity, check: b.id, file: at.file, line: at.line, by: 'ana', reason: 'pinned mirror' })}`,
     );
     const d = await call<SettingsData>('settings.read', {});
     expect(d.exceptions).toEqual([

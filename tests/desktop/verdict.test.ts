@@ -80,10 +80,10 @@ describe('one verdict for the dashboard, the drawer and the Runs tab', () => {
 
   it('with an exception for that exact finding: accepted everywhere, nothing blocking; the dashboard keeps it visible as a warning', async () => {
     const v = verdictFor(s.project, 'dependency-audit');
-    if (!v.ok) throw new Error(v.message);
+    if (!v.ok) throw new Error(v.error.message);
     appendFileSync(
       join(s.project, 'kitbash.toml'),
-      `\n${exceptionToml({ skill: 'dependency-audit', integrity: v.integrity, check: 'remote-exec', file: 'scripts/audit.sh', line: 5, by: 'ana', reason: 'read the installer' })}`,
+      `\n${exceptionToml({ skill: 'dependency-audit', integrity: v.value.integrity, check: 'remote-exec', file: 'scripts/audit.sh', line: 5, by: 'ana', reason: 'read the installer' })}`,
     );
     const row = scanProject(s.project).skills.find((r) => r.dir === 'dependency-audit')!;
     expect(row.lint).toMatchObject({ blocking: 0, accepted: 1, failures: 0 });

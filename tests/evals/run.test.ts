@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { repoRoot } from '../support/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvalSetupError, runEvals, type EvalEvent, type EvalRequest } from '../../main/services/evals/run';
+import { runEvals, type EvalEvent, type EvalRequest } from '../../main/services/evals/run';
 import { EvalService } from '../../main/services/evals/service';
 import { cleanup, installSkills, tempDir, bwrapWorks } from '../sandbox/helpers';
 
@@ -295,11 +295,11 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
     });
 
     it('an unknown runner, an unknown skill and a missing runner table cannot start', async () => {
-      await expect(evals({ projectRoot: root, runner: 'nope' })).rejects.toThrow(
-        new EvalSetupError(
+      await expect(evals({ projectRoot: root, runner: 'nope' })).rejects.toMatchObject({
+        code: 'invalid-request',
+        message:
           '--runner nope: no such runner (configured: cc, cx, gm, plain, missing; presets: claude-code, codex, gemini)',
-        ),
-      );
+      });
       await expect(evals({ projectRoot: root, skills: ['ghost'] })).rejects.toThrow(
         /^ghost: not installed under \.kitbash\/skills\//,
       );

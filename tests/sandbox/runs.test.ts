@@ -263,7 +263,7 @@ describe.skipIf(!ok)('runs', () => {
       { projectRoot: root, skill: 'hello', mode: 'run', script: 'hello.sh', args: [], unconfined: true },
       { host: fakeHost() },
     );
-    expect(q.ok && q.prepared.plan.override).toBe(true);
+    expect(q.ok && q.value.plan.override).toBe(true);
     expect(readAudit(root)).toEqual([]);
   });
 });

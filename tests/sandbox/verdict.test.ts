@@ -51,12 +51,12 @@ describe('run and gate refuse a blocked skill, whoever put it in the project', (
   it('an exception for exactly this version lets it past the verdict (then the sandbox decides); a changed byte brings the refusal back', async () => {
     const root = project({ fetcher: { scripts: { 'get.sh': FETCH } } });
     const before = verdictFor(root, 'fetcher');
-    if (!before.ok) throw new Error(before.message);
-    expect(before.verdict.blocking.map((b) => b.id)).toEqual(['remote-exec']);
-    accept(root, before.integrity);
+    if (!before.ok) throw new Error(before.error.message);
+    expect(before.value.verdict.blocking.map((b) => b.id)).toEqual(['remote-exec']);
+    accept(root, before.value.integrity);
     const after = verdictFor(root, 'fetcher');
-    expect(after.ok && after.verdict.blocking).toEqual([]);
-    expect(after.ok && after.verdict.accepted).toEqual([
+    expect(after.ok && after.value.verdict.blocking).toEqual([]);
+    expect(after.ok && after.value.verdict.accepted).toEqual([
       expect.objectContaining({ file: 'scripts/get.sh', line: 3, by: 'ana' }),
     ]);
     const r = await run({ projectRoot: root, skill: 'fetcher', script: 'get.sh' }, { host: fakeHost() });
@@ -64,7 +64,7 @@ describe('run and gate refuse a blocked skill, whoever put it in the project', (
 
     // Reinstalled with one byte more (and re-pinned): the old exception names another version.
     installSkills(root, { fetcher: { scripts: { 'get.sh': `${FETCH}\n` } } });
-    accept(root, before.integrity);
+    accept(root, before.value.integrity);
     const again = await run({ projectRoot: root, skill: 'fetcher', script: 'get.sh' }, { host: fakeHost() });
     expect(again.result.refusal?.reason).toBe('blocked');
   });
@@ -72,8 +72,8 @@ describe('run and gate refuse a blocked skill, whoever put it in the project', (
   it('an exception for another line does not help', async () => {
     const root = project({ fetcher: { scripts: { 'get.sh': FETCH } } });
     const v = verdictFor(root, 'fetcher');
-    if (!v.ok) throw new Error(v.message);
-    accept(root, v.integrity, 2);
+    if (!v.ok) throw new Error(v.error.message);
+    accept(root, v.value.integrity, 2);
     expect((await run({ projectRoot: root, skill: 'fetcher', script: 'get.sh' })).result.refusal?.reason).toBe(
       'blocked',
     );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InstallReview } from '../../shared/lock/review';
 import { readLock, skillIntegrity } from '../../main/services/lock';
-import { commitInstall, CommitRefused, stageInstall } from '../../main/services/install/stage';
+import { commitInstall, stageInstall } from '../../main/services/install/stage';
 import { checkUpdate } from '../../main/services/install/update';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, cli, gitAvailable, gitRepo, skillFiles, temp, write } from './helpers';
@@ -104,7 +104,9 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     const p = project();
     const staged = stageInstall(p, repo.url);
     try {
-      expect(() => commitInstall(staged, { integrity: `sha256-${'0'.repeat(64)}` })).toThrow(CommitRefused);
+      expect(() => commitInstall(staged, { integrity: `sha256-${'0'.repeat(64)}` })).toThrow(
+        expect.objectContaining({ code: 'forbidden' }),
+      );
       writeFileSync(join(staged.nodes[0]!.stagedDir!, 'SKILL.md'), '# tampered\n\nswapped after review\n');
       expect(() => commitInstall(staged, { integrity: staged.review.integrity })).toThrow(
         /tampered: the staged files changed after the review/,

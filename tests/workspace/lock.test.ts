@@ -180,9 +180,9 @@ describe('verifySkill', () => {
     const dir = join(root, '.kitbash', 'skills', 'demo');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'SKILL.md'), '# demo\n');
-    expect(verifySkill(root, 'demo')).toMatchObject({ ok: false, reason: 'no-lock' });
+    expect(verifySkill(root, 'demo')).toMatchObject({ ok: false, error: { code: 'forbidden', reason: 'no-lock' } });
     writeLock(root, []);
-    expect(verifySkill(root, 'demo')).toMatchObject({ ok: false, reason: 'unpinned' });
+    expect(verifySkill(root, 'demo')).toMatchObject({ ok: false, error: { code: 'forbidden', reason: 'unpinned' } });
     const h = skillIntegrity(dir);
     if (!h.ok) throw new Error('hash');
     writeLock(root, [
@@ -190,8 +190,8 @@ describe('verifySkill', () => {
       { name: 'gone', version: '1.0.0', source: 'y', integrity: h.value },
     ]);
     expect(verifySkill(root, 'demo')).toMatchObject({ ok: true });
-    expect(verifySkill(root, 'gone')).toMatchObject({ ok: false, reason: 'missing' });
+    expect(verifySkill(root, 'gone')).toMatchObject({ ok: false, error: { code: 'forbidden', reason: 'missing' } });
     writeFileSync(join(dir, 'SKILL.md'), '# demo edited\n');
-    expect(verifySkill(root, 'demo')).toMatchObject({ ok: false, reason: 'drift' });
+    expect(verifySkill(root, 'demo')).toMatchObject({ ok: false, error: { code: 'forbidden', reason: 'drift' } });
   });
 });

@@ -98,7 +98,10 @@ describe('install from a multi-skill source', () => {
     expect(listing.skills.map((s) => s.name)).toEqual(['delta', 'alpha', 'beta', 'gamma']);
     expect(pickSkills(listing, ['nope'])).toEqual({
       ok: false,
-      message: 'no skill named "nope" in this source (it has: delta, alpha, beta, gamma)',
+      error: {
+        code: 'invalid-request',
+        message: 'no skill named "nope" in this source (it has: delta, alpha, beta, gamma)',
+      },
     });
 
     const p = temp();

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { describeFsError } from '../../services/fs/describe-error';
 import { resolveInside } from '../../services/fs/contain';
-import { OutsideProjectError, writeFileInside } from '../../services/fs/inside';
+import { writeFileInside } from '../../services/fs/inside';
 import { checkAll } from '../../services/skills/pool';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
 import { renderHuman } from '../../../shared/lint/report/human';
@@ -12,6 +12,7 @@ import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
 import { isDirectory } from '../../services/fs/probe';
+import { CodedError, isCoded } from '../../../shared/result';
 
 const FLAGS = {
   lint: {
@@ -73,7 +74,7 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
       );
     } catch (e) {
       io.err(
-        `skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${e instanceof OutsideProjectError ? e.message : describeFsError(e)}\n`,
+        `skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${isCoded(e, 'outside-project') ? e.message : describeFsError(e)}\n`,
       );
       return 1;
     }
@@ -87,6 +88,6 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
 
 function locate(arg: string, cwd: string): SkillLocation {
   const r = resolveTarget(arg, cwd);
-  if (!r.ok) throw new UsageError(r.message);
-  return r.location;
+  if (!r.ok) throw CodedError.of(r.error);
+  return r.value;
 }

@@ -1,11 +1,12 @@
 import { summarize } from '../../../shared/compile/plan';
 import { TARGET_IDS } from '../../../shared/targets/types';
-import { applyPlan, ContainmentError } from '../../services/compile';
+import { applyPlan } from '../../services/compile';
 import { planProject } from '../../services/compile';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 import { plural } from '../../../shared/text/format';
+import { isCoded } from '../../../shared/result';
 
 const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
@@ -73,7 +74,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       for (const p of applied.removed) say(`✂ removed ${p} (stale)\n`);
       for (const s of applied.skipped) say(`· kept ${s.path} — ${s.why}\n`);
     } catch (e) {
-      if (e instanceof ContainmentError) {
+      if (isCoded(e, 'outside-project')) {
         io.err(`✗ ${e.message}\n  a path resolves outside the project (through a symlink?) — nothing was written.\n`);
         return 1;
       }

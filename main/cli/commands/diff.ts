@@ -88,8 +88,8 @@ function side(cwd: string, abs: string, hint: string): Side {
   if (!tree.ok) throw new Error(`${hint}: ${tree.error.message}`);
   const l = loadFolder(abs, hint, hint);
   return {
-    label: l.ok ? `${l.skill.manifest.skill.name}@${l.skill.manifest.skill.version}` : '(unloadable)',
-    ...(l.ok ? { skill: l.skill } : {}),
+    label: l.ok ? `${l.value.manifest.skill.name}@${l.value.manifest.skill.version}` : '(unloadable)',
+    ...(l.ok ? { skill: l.value } : {}),
     tree: tree.value,
   };
 }

@@ -2,7 +2,7 @@ import { evalHuman, evalJson, evalJunit } from '../../../shared/evals/report';
 import { MAX_REPEAT } from '../../../shared/evals/parse';
 import { writeFileAtomic } from '../../services/fs/atomic';
 import { resolveInside } from '../../services/fs/contain';
-import { EvalSetupError, runEvals, type EvalEvent } from '../../services/evals/run';
+import { runEvals, type EvalEvent } from '../../services/evals/run';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
 import { isDirectory } from '../../services/fs/probe';
@@ -49,9 +49,6 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
       },
       { signal: controller.signal, onEvent: (e) => (flags.json ? undefined : progress(e, io)) },
     );
-  } catch (e) {
-    if (e instanceof EvalSetupError) throw new UsageError(e.message);
-    throw e;
   } finally {
     process.off('SIGINT', onSignal);
   }

@@ -26,6 +26,7 @@ import { scanAdoption } from '../../services/install/adopt';
 import { adoptSkills } from './adopt-report';
 import { INIT_TEMPLATE } from './init';
 import { isRealFile } from '../../services/fs/probe';
+import { formatError } from '../../../shared/result';
 
 const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' }, 'no-compile': { type: 'boolean' } } as const;
 
@@ -109,10 +110,10 @@ async function importInstructions(
     writeFileSync(join(dir, 'SKILL.md'), p.skillMd);
     const loaded = loadFolder(dir, name, name);
     if (!loaded.ok) {
-      io.err(`cannot import: ${loaded.message}\n`);
+      io.err(`cannot import: ${formatError(loaded.error)}\n`);
       return 1;
     }
-    const blocking = lintSkill(loaded.skill).filter((c) => c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id));
+    const blocking = lintSkill(loaded.value).filter((c) => c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id));
     io.out(
       `\n— proposed skill "${name}" (budget ${p.budget}) —\n\n${p.manifest}\n# SKILL.md (${estimateTokens(p.groups[0]!.body)} tok, first lines):\n${p.groups[0]!.body.split('\n').slice(0, 8).join('\n')}\n`,
     );
@@ -133,11 +134,11 @@ async function importInstructions(
       }
       if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
-      const integrity = treeIntegrityFast(loaded.skill.tree);
+      const integrity = treeIntegrityFast(loaded.value.tree);
       applyChange(
         io.cwd,
         {
-          put: new Map([[name, { tree: loaded.skill.tree, executable: new Set<string>() }]]),
+          put: new Map([[name, { tree: loaded.value.tree, executable: new Set<string>() }]]),
           remove: [],
           lock: upsertEntry(lock, { name, version: '0.1.0', source: IMPORT_SOURCE, integrity }),
         },

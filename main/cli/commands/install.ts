@@ -73,10 +73,10 @@ async function chooseSkills(
   }
   const picked = pickSkills(listing, wanted);
   if (!picked.ok) {
-    io.err(`${picked.message}\n`);
+    io.err(`${picked.error.message}\n`);
     return { code: 2 };
   }
-  return { picks: picked.picked };
+  return { picks: picked.value };
 }
 
 /**

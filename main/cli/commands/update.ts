@@ -4,7 +4,7 @@ import { renderReview } from '../../../shared/lock/review';
 import { unifiedDiff } from '../../../shared/text/diff';
 import { readLockOrThrow } from '../../services/lock';
 import { withEnforcement } from '../../services/install/enforcement';
-import { commitInstall, CommitRefused } from '../../services/install/stage';
+import { commitInstall } from '../../services/install/stage';
 import { checkUpdate } from '../../services/install/update';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recompileAfterChange } from '../../services/workspace/recompile';
@@ -13,6 +13,7 @@ import { parseCommandArgs } from '../args';
 import { UsageError, type CliIo, type ExitCode } from '../io';
 import { confirm, interactive } from './prompt';
 import { escapeTerminal } from '../../../shared/terminal/escape';
+import { isCoded } from '../../../shared/result';
 
 const FLAGS = {
   yes: { type: 'boolean', short: 'y' },
@@ -99,13 +100,18 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
           continue;
         }
       }
-      try {
-        await withProjectLock(io.cwd, command, () =>
-          commitInstall(c.staged, { integrity: review.integrity }, 'update'),
-        );
-      } catch (e) {
-        if (!(e instanceof CommitRefused)) throw e;
-        io.err(`✗ ${entry.name}: ${e.message}\n`);
+      // A refused commit fails this skill only; a project another process holds stops the command.
+      const refused = await withProjectLock(io.cwd, command, () => {
+        try {
+          commitInstall(c.staged, { integrity: review.integrity }, 'update');
+          return undefined;
+        } catch (e) {
+          if (isCoded(e, 'forbidden')) return e;
+          throw e;
+        }
+      });
+      if (refused) {
+        io.err(`✗ ${entry.name}: ${refused.message}\n`);
         failed++;
         continue;
       }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { summarize, type CompilePlan } from '../../../shared/compile/plan';
 import type { DiskPlan } from '../../../shared/ipc/channels/compile';
-import { ServiceError } from '../errors';
+import { CodedError } from '../../../shared/result';
 import { applyPlan, diskProject, planProject } from './index';
 
 const size = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);
@@ -51,7 +51,7 @@ export function currentPlan(root: string): CompilePlan {
   try {
     return planProject(root);
   } catch (e) {
-    throw new ServiceError('invalid-request', e instanceof Error ? e.message.split('\n')[0]! : String(e));
+    throw new CodedError('invalid-input', e instanceof Error ? e.message.split('\n')[0]! : String(e));
   }
 }
 

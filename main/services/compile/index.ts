@@ -5,7 +5,7 @@ import { loadInstalled } from './load';
 import { diskProject } from './project-files';
 import { applyPlan, type Applied } from './writer';
 
-export { applyPlan, ContainmentError, type Applied } from './writer';
+export { applyPlan, type Applied } from './writer';
 export { diskProject } from './project-files';
 export { loadInstalled } from './load';
 

@@ -1,9 +1,10 @@
 import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { fingerprint } from '../../../shared/targets/common';
 import { generatedBy, type CompilePlan } from '../../../shared/compile/plan';
-import { OutsideProjectError, readFileIn, withProjectDir, type ProjectDir } from '../fs/inside';
+import { readFileIn, withProjectDir, type ProjectDir } from '../fs/inside';
 import { writeFilesInside } from './batch-write';
 import { containment } from './contain-cache';
+import { CodedError } from '../../../shared/result';
 
 export interface Applied {
   /** Paths written (created or changed), in plan order. */
@@ -16,12 +17,11 @@ export interface Applied {
   readonly skipped: { path: string; why: string }[];
 }
 
-export class ContainmentError extends Error {}
-
 /**
  * Apply a plan. Every path is checked first (inside the project, symlinks resolved); if any
- * escapes, nothing is written. Each file is replaced atomically (temp + rename), so an
- * interrupted compile leaves every file old or new. A file is deleted only if it still
+ * escapes, nothing is written (an `outside-project` CodedError, as for a folder found
+ * swapped later). Each file is replaced atomically (temp + rename), so an interrupted
+ * compile leaves every file old or new. A file is deleted only if it still
  * carries the generated header (or, for a delivered script, still holds the delivered bytes).
  */
 export async function applyPlan(
@@ -33,7 +33,7 @@ export async function applyPlan(
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
   const inside = containment(root);
   for (const p of [...all, ...plan.prune.map((p) => p.path)]) {
-    if (!inside(p)) throw new ContainmentError(`refusing to write outside the project: ${p}`);
+    if (!inside(p)) throw new CodedError('outside-project', `refusing to write outside the project: ${p}`);
   }
   const applied: Applied = { written: [], rewritten: [], removed: [], skipped: [] };
   const batch: { rel: string; data: string | Uint8Array; executable?: boolean }[] = [];
@@ -47,32 +47,27 @@ export async function applyPlan(
     batch.push({ rel: p.path, data: p.content ?? '' });
     applied.rewritten.push(p.path);
   }
-  try {
-    // Checked above for a clear refusal up front; written through folders opened inside the
-    // project, so a folder swapped for a symlink since the check cannot redirect a write.
-    await writeFilesInside(root, batch, options.durable !== false);
-    for (const p of plan.prune) {
-      if (p.action === 'rewrite') continue;
-      const cut = p.path.lastIndexOf('/');
-      const [dirRel, name] = cut < 0 ? ['', p.path] : [p.path.slice(0, cut), p.path.slice(cut + 1)];
-      const outcome = withProjectDir(root, dirRel, {}, (dir) => prune(dir, name, p.fingerprint));
-      if (outcome === 'absent') continue;
-      if (outcome !== 'removed') {
-        applied.skipped.push({ path: p.path, why: outcome });
-        continue;
-      }
-      applied.removed.push(p.path);
-      for (const d of p.removeEmptyDirs ?? []) {
-        try {
-          removeEmptyDir(root, d);
-        } catch {
-          // not empty (a user file lives there) or already gone: leave it
-        }
+  // Checked above for a clear refusal up front; written through folders opened inside the
+  // project, so a folder swapped for a symlink since the check cannot redirect a write.
+  await writeFilesInside(root, batch, options.durable !== false);
+  for (const p of plan.prune) {
+    if (p.action === 'rewrite') continue;
+    const cut = p.path.lastIndexOf('/');
+    const [dirRel, name] = cut < 0 ? ['', p.path] : [p.path.slice(0, cut), p.path.slice(cut + 1)];
+    const outcome = withProjectDir(root, dirRel, {}, (dir) => prune(dir, name, p.fingerprint));
+    if (outcome === 'absent') continue;
+    if (outcome !== 'removed') {
+      applied.skipped.push({ path: p.path, why: outcome });
+      continue;
+    }
+    applied.removed.push(p.path);
+    for (const d of p.removeEmptyDirs ?? []) {
+      try {
+        removeEmptyDir(root, d);
+      } catch {
+        // not empty (a user file lives there) or already gone: leave it
       }
     }
-  } catch (e) {
-    if (e instanceof OutsideProjectError) throw new ContainmentError(e.message);
-    throw e;
   }
   return applied;
 }

@@ -1,6 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { Dashboard } from '../../../shared/ipc/channels/project';
+import type { Result } from '../../../shared/result';
 import { bundledEntry } from '../bundled';
+
+/** The worker's answer to one request; a failure's message is what the scan threw. */
+export type ScanAnswer = { id: number } & Result<Dashboard>;
 
 export interface Scanner {
   (root: string): Promise<Dashboard>;
@@ -34,12 +38,12 @@ export function createScanner(): Scanner {
   };
   const start = (): Worker => {
     const w = new Worker(file);
-    w.on('message', (m: { id: number; ok: boolean; value?: Dashboard; message?: string }) => {
+    w.on('message', (m: ScanAnswer) => {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (m.ok) p.ok(m.value!);
-      else p.fail(new Error(m.message));
+      if (m.ok) p.ok(m.value);
+      else p.fail(new Error(m.error.message));
     });
     w.on('error', giveUp);
     w.on('exit', (code) => {

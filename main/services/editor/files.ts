@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadSkill } from '../../../shared/ksf/load';
 import { KSF_NAME_RE, isKsfName } from '../../../shared/names';
 import { decodeUtf8 } from '../../../shared/ksf/text';
-import { formatError } from '../../../shared/result';
+import { CodedError, formatError } from '../../../shared/result';
 import { writeFileInside } from '../fs/inside';
 import { resolveInside } from '../fs/contain';
 import { SKILLS_DIR } from '../skills/locate';
@@ -16,16 +16,6 @@ import { readSkillTree } from '../skills/reader';
  * before anything is read or written. Versions are sha256 of the bytes, so a save can
  * tell whether the disk changed since the buffer was opened.
  */
-
-export class EditorFsError extends Error {
-  constructor(
-    readonly code: 'not-found' | 'outside-project' | 'invalid-request',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'EditorFsError';
-  }
-}
 
 const EDITABLE =
   /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
@@ -47,29 +37,29 @@ export interface EditorFileData {
 }
 
 function skillFolder(root: string, dir: string): string {
-  if (!isKsfName(dir)) throw new EditorFsError('invalid-request', `${dir}: not a skill folder name`);
+  if (!isKsfName(dir)) throw new CodedError('invalid-request', `${dir}: not a skill folder name`);
   const abs = resolveInside(root, join(SKILLS_DIR, dir));
-  if (!abs) throw new EditorFsError('outside-project', `${dir}: resolves outside the open project`);
+  if (!abs) throw new CodedError('outside-project', `${dir}: resolves outside the open project`);
   return abs;
 }
 
 function existingSkill(root: string, dir: string): string {
   const abs = skillFolder(root, dir);
   if (!existsSync(abs) || lstatSync(abs).isSymbolicLink() || !lstatSync(abs).isDirectory()) {
-    throw new EditorFsError('not-found', `${dir}: no such skill in ${SKILLS_DIR.split('\\').join('/')}`);
+    throw new CodedError('not-found', `${dir}: no such skill in ${SKILLS_DIR.split('\\').join('/')}`);
   }
   return abs;
 }
 
 function fileIn(root: string, dir: string, file: string): string {
   if (!isEditable(file))
-    throw new EditorFsError(
+    throw new CodedError(
       'invalid-request',
       `${file}: not an editable file (skill.toml, SKILL.md, skill.spec.yml, prompts/<name>.md, evals/<name>.eval.yaml)`,
     );
   const folder = existingSkill(root, dir);
   const abs = resolveInside(folder, file);
-  if (!abs) throw new EditorFsError('outside-project', `${dir}/${file}: resolves outside the skill folder`);
+  if (!abs) throw new CodedError('outside-project', `${dir}/${file}: resolves outside the skill folder`);
   return abs;
 }
 
@@ -81,7 +71,7 @@ export function openSkill(
   const abs = existingSkill(root, dir);
   const display = `${SKILLS_DIR}/${dir}`.split('\\').join('/');
   const tree = readSkillTree(abs, display);
-  if (!tree.ok) throw new EditorFsError('invalid-request', formatError(tree.error));
+  if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
   const files: EditorFileData[] = [];
   const dirs: string[] = [];
   for (const e of tree.value.entries) {
@@ -104,10 +94,10 @@ export function readEditable(root: string, dir: string, file: string): { text: s
   const abs = fileIn(root, dir, file);
   if (!existsSync(abs)) return { text: null, version: null };
   if (lstatSync(abs).isSymbolicLink())
-    throw new EditorFsError('invalid-request', `${dir}/${file}: is a symlink — not followed`);
+    throw new CodedError('invalid-request', `${dir}/${file}: is a symlink — not followed`);
   const bytes = readFileSync(abs);
   const decoded = decodeUtf8(bytes);
-  if (!decoded.ok) throw new EditorFsError('invalid-request', `${dir}/${file}: not valid UTF-8 — not editable here`);
+  if (!decoded.ok) throw new CodedError('invalid-input', `${dir}/${file}: not valid UTF-8 — not editable here`);
   return { text: decoded.value.text, version: versionOf(bytes) };
 }
 
@@ -175,17 +165,17 @@ export function newSkillFiles(name: string, description: string): { 'skill.toml'
 /** Create `.kitbash/skills/<name>/` with a valid manifest and SKILL.md; refuses an existing folder. */
 export function createSkill(root: string, name: string, description: string): { dir: string } {
   if (!isKsfName(name))
-    throw new EditorFsError('invalid-request', `skill name "${name}" must match ${String(KSF_NAME_RE)}`);
+    throw new CodedError('invalid-request', `skill name "${name}" must match ${String(KSF_NAME_RE)}`);
   const files = newSkillFiles(name, description);
   const enc = new TextEncoder();
   const loaded = loadSkill({
     root: name,
     entries: Object.entries(files).map(([path, text]) => ({ kind: 'file' as const, path, bytes: enc.encode(text) })),
   });
-  if (!loaded.ok) throw new EditorFsError('invalid-request', formatError(loaded.error).replace(/\n\s+- /g, '; '));
+  if (!loaded.ok) throw new CodedError('invalid-input', formatError(loaded.error).replace(/\n\s+- /g, '; '));
   const abs = skillFolder(root, name);
   if (existsSync(abs))
-    throw new EditorFsError(
+    throw new CodedError(
       'invalid-request',
       `${SKILLS_DIR.split('\\').join('/')}/${name}: already exists — pick another name`,
     );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { fail, formatError } from '../../../shared/result';
+import { CodedError, fail, formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -33,9 +33,6 @@ import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspac
 import { isRealDir } from '../fs/probe';
 
 export const EVALS_DIR = join('.kitbash', 'evals');
-
-/** A request that cannot start at all (exit 2): bad arguments, no runner, a bad runner table. */
-export class EvalSetupError extends Error {}
 
 export interface EvalRequest {
   readonly projectRoot: string;
@@ -102,23 +99,29 @@ export function blockingSafety(skill: Skill): string[] {
     .map((c) => `${c.id}: ${c.detail}`);
 }
 
-/** The skills, eval files and runners a request names, or the reason it cannot start. */
+/**
+ * The skills, eval files and runners a request names. A request that cannot start at all
+ * (bad arguments, no runner, a bad runner table) throws an `invalid-request` CodedError: the
+ * CLI exits 2 on it, the app shows its message as it is.
+ */
 export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] } {
   const root = req.projectRoot;
   const config = readProjectConfig(root);
-  if (!config.ok) throw new EvalSetupError(formatError(config.error));
+  if (!config.ok) throw new CodedError('invalid-request', formatError(config.error));
   const configured = readRunners(config.value.raw);
-  if (!configured.ok) throw new EvalSetupError(configured.error.message);
+  if (!configured.ok) throw new CodedError('invalid-request', configured.error.message);
   const forced = req.runner !== undefined ? findRunner(configured.value, req.runner) : undefined;
   if (req.runner !== undefined && !forced) {
-    throw new EvalSetupError(
+    throw new CodedError(
+      'invalid-request',
       `--runner ${req.runner}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
     );
   }
   const installed = installedSkills(root);
   const unknown = req.skills.filter((n) => !installed.some((s) => s.nameHint === n));
   if (unknown.length)
-    throw new EvalSetupError(
+    throw new CodedError(
+      'invalid-request',
       `${unknown.join(', ')}: not installed under .kitbash/skills/${installed.length ? ` (installed: ${installed.map((s) => s.nameHint).join(', ')})` : ''}`,
     );
   const jobs: Job[] = [];
@@ -175,7 +178,8 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
         runners = [r];
       } else runners = configured.value;
       if (runners.length === 0) {
-        throw new EvalSetupError(
+        throw new CodedError(
+          'invalid-request',
           `no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or pass --runner (${PRESETS.map((p) => p.id).join(', ')})`,
         );
       }

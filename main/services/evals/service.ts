@@ -12,14 +12,14 @@ import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
 import { PRESETS, readRunners } from '../../../shared/evals/runners';
 import { readTranscript } from '../../../shared/evals/transcript';
-import { fail, formatError } from '../../../shared/result';
+import { fail, formatError, isCoded } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
-import { blockingSafety, EVALS_DIR, EvalSetupError, runEvals, trialPath, type EvalRequest, type EvalRun } from './run';
+import { blockingSafety, EVALS_DIR, runEvals, trialPath, type EvalRequest, type EvalRun } from './run';
 import { resolveExecutable } from './trial';
 
 /** What the Evals view lists: each skill's runner-tier evals, the runners, and problems. */
@@ -216,7 +216,10 @@ export class EvalService {
         (e: unknown) => {
           const message = e instanceof Error ? e.message : String(e);
           if (!active.runId)
-            resolve({ ok: false, message: e instanceof EvalSetupError ? message : `the eval run failed: ${message}` });
+            resolve({
+              ok: false,
+              message: isCoded(e, 'invalid-request') ? message : `the eval run failed: ${message}`,
+            });
           active.state = 'failed';
           active.message = message;
         },

@@ -17,6 +17,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { CodedError } from '../../../shared/result';
 
 /**
  * Writes and deletes inside a project that a concurrent swap of a folder for a symlink
@@ -29,9 +30,6 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
  * is checked and used instead, and checked again after the write.
  */
 
-/** A folder Skillsmith would write through leads outside the project (the message is one line naming it). */
-export class OutsideProjectError extends Error {}
-
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL, O_APPEND } = constants;
 
@@ -40,7 +38,7 @@ export interface ProjectDir {
   /** '/'-separated path from the project root ('' for the root), for messages. */
   readonly rel: string;
   at(name?: string): string;
-  /** Throws OutsideProjectError when the folder has been moved out of the project since it was opened. */
+  /** Throws an `outside-project` CodedError when the folder has been moved out of the project since it was opened. */
   verify(): void;
   /** The folder `name` in this one (made first with `create`), opened never through a symlink. */
   child(name: string, create?: boolean): ProjectDir;
@@ -54,18 +52,21 @@ function isWithin(root: string, p: string): boolean {
 
 function segmentsOf(rel: string): string[] {
   const parts = rel.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
-  if (parts.includes('..') || isAbsolute(rel)) throw new OutsideProjectError(`${rel}: not a path inside the project`);
+  if (parts.includes('..') || isAbsolute(rel))
+    throw new CodedError('outside-project', `${rel}: not a path inside the project`);
   return parts;
 }
 
-function outside(rel: string, where: string): OutsideProjectError {
-  return new OutsideProjectError(
+function outside(rel: string, where: string): CodedError {
+  return new CodedError(
+    'outside-project',
     `${rel} leads outside the project (to ${where}) — a symlinked folder; refusing to write or delete through it`,
   );
 }
 
-function swapped(rel: string): OutsideProjectError {
-  return new OutsideProjectError(
+function swapped(rel: string): CodedError {
+  return new CodedError(
+    'outside-project',
     `${rel} is a symlink where Skillsmith made or expects its own folder — refusing to follow it`,
   );
 }
@@ -115,7 +116,7 @@ function openDirFd(path: string, noFollow: boolean): number {
 /**
  * Open the folder `rel` of the project at `root` (created, folder by folder, with
  * `create`). Every step must land inside the project: an existing symlink may lead
- * elsewhere inside it, never out. Throws OutsideProjectError (or the fs error, e.g.
+ * elsewhere inside it, never out. Throws an `outside-project` CodedError (or the fs error, e.g.
  * ENOENT without `create`). The caller closes the result.
  */
 export function openProjectDir(root: string, rel: string, opts: { create?: boolean } = {}): ProjectDir {
@@ -189,7 +190,7 @@ export function withProjectDir<T>(
 function splitRel(rel: string): { dir: string; name: string } {
   const parts = segmentsOf(rel);
   const name = parts.pop();
-  if (name === undefined) throw new OutsideProjectError(`${rel}: not a file path inside the project`);
+  if (name === undefined) throw new CodedError('outside-project', `${rel}: not a file path inside the project`);
   return { dir: parts.join('/'), name };
 }
 
@@ -319,7 +320,10 @@ export function assertOwnFoldersInside(root: string, rels: readonly string[]): v
       withProjectDir(root, rel, {}, () => undefined);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new OutsideProjectError(`${rel} is a dangling symlink — refusing to write or delete through it`);
+        throw new CodedError(
+          'outside-project',
+          `${rel} is a dangling symlink — refusing to write or delete through it`,
+        );
       throw e;
     }
   }

@@ -1,8 +1,7 @@
-import { ServiceError } from '../errors';
-import { SourceError } from '../sources/copy';
+import { CodedError, isCoded } from '../../../shared/result';
 import { acquireProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
-import { AdoptRefused, commitAdoption, scanAdoption, type AdoptPlan } from './adopt';
+import { commitAdoption, scanAdoption, type AdoptPlan } from './adopt';
 import { listSourceSkills } from './listing';
 
 /**
@@ -11,11 +10,15 @@ import { listSourceSkills } from './listing';
  * was shown, so a file edited in between (or a window naming another hash) adopts nothing.
  */
 
-/** A bad kitbash.toml or source is the user's to fix: one line, not an internal error. */
+/**
+ * What adoption cannot take is refused: a folder that does not stage (invalid-input) is
+ * `forbidden` here, as a changed review is. Any other failure (a bad kitbash.toml) is the
+ * user's to fix: its first line, not an internal error.
+ */
 function userError(e: unknown): never {
-  if (e instanceof SourceError || e instanceof AdoptRefused) throw new ServiceError('forbidden', e.message);
-  if (e instanceof Error && !(e instanceof ServiceError))
-    throw new ServiceError('invalid-request', e.message.split('\n')[0]!);
+  if (isCoded(e, 'invalid-input')) throw new CodedError('forbidden', e.message);
+  if (isCoded(e)) throw e;
+  if (e instanceof Error) throw new CodedError('invalid-input', e.message.split('\n')[0]!);
   throw e;
 }
 
@@ -40,12 +43,12 @@ export async function adoptShown(root: string, integrity: string) {
     const scan = scanAdoption(root);
     try {
       if (scan.plan.integrity !== integrity)
-        throw new ServiceError(
+        throw new CodedError(
           'forbidden',
           'the hand-written skills changed since the review — nothing adopted; review them again',
         );
       if (!scan.plan.items.some((i) => i.status === 'adoptable'))
-        throw new ServiceError('not-found', 'there is nothing to adopt');
+        throw new CodedError('not-found', 'there is nothing to adopt');
       const result = commitAdoption(scan, { integrity });
       const notes: string[] = [];
       await recompileAfterChange(root, (t) => notes.push(t.trim()), 'adopt');

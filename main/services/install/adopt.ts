@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { CodedError, formatError, isCoded } from '../../../shared/result';
 import { isKsfName } from '../../../shared/names';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
@@ -29,7 +29,7 @@ import { diskProject } from '../compile/project-files';
 import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
-import { makeStagingDir, SourceError, stageSkill } from '../sources';
+import { makeStagingDir, stageSkill } from '../sources';
 import { applyChange, recover } from '../workspace/txn';
 import { loadFolderFromTree, projectConfigOrThrow } from './stage';
 import { isDirectory } from '../fs/probe';
@@ -182,14 +182,14 @@ export function scanAdoption(project: string): AdoptScan {
           copyFileSync(abs, join(dir, 'SKILL.md'));
         }
       } catch (e) {
-        if (!(e instanceof SourceError)) throw e;
+        if (!isCoded(e, 'invalid-input')) throw e;
         leave('invalid', e.message);
         continue;
       }
       const tree = readSkillTree(dir, from.path);
       let skill;
       try {
-        if (!tree.ok) throw new SourceError(formatError(tree.error));
+        if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
         skill = loadFolderFromTree(tree.value, name);
       } catch (e) {
         leave('invalid', e instanceof Error ? e.message : String(e));
@@ -292,9 +292,6 @@ export function scanAdoption(project: string): AdoptScan {
   };
 }
 
-/** Why an adoption commit was refused. */
-export class AdoptRefused extends Error {}
-
 /**
  * Adopt exactly what was reviewed, in one journaled change: each staged copy goes into
  * `.kitbash/skills/<name>` (pinned in kitbash.lock) and only then are the hand-written
@@ -307,7 +304,8 @@ export function commitAdoption(
 ): { adopted: string[]; retired: string[] } {
   const { project, plan } = scan;
   if (approval.integrity !== plan.integrity)
-    throw new AdoptRefused(
+    throw new CodedError(
+      'forbidden',
       `the approval names ${approval.integrity}, but the adoption review is ${plan.integrity} — nothing adopted`,
     );
   recover(project);
@@ -318,15 +316,16 @@ export function commitAdoption(
     const s = scan.staged.get(item.name)!;
     const tree = readSkillTree(s.dir, item.name);
     if (!tree.ok || treeIntegrityFast(tree.value) !== s.entry.integrity)
-      throw new AdoptRefused(`${item.name}: the staged copy changed after the review — nothing adopted`);
+      throw new CodedError('forbidden', `${item.name}: the staged copy changed after the review — nothing adopted`);
     if (existsSync(join(project, SKILLS_DIR, item.name)))
-      throw new AdoptRefused(
+      throw new CodedError(
+        'forbidden',
         `${item.name} was installed by another command since the review — nothing adopted; review again`,
       );
     for (const path of item.retire) {
       const kind = isDirectory(join(project, ...path.split('/'))) ? 'folder' : 'rule';
       if (copyHash(project, { path, kind }) !== s.copyHashes.get(path))
-        throw new AdoptRefused(`${path} was edited after the review — nothing adopted; review again`);
+        throw new CodedError('forbidden', `${path} was edited after the review — nothing adopted; review again`);
     }
     put.set(item.name, { tree: tree.value, executable: new Set(s.executable) });
     entries = upsertEntry(entries, s.entry);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { CodedError, type Result } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { SEMVER_RE, type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -10,7 +10,6 @@ import type { Candidate } from '../../../shared/resolve/resolve';
 import { gitSourceString, parseSource } from '../../../shared/lock/source';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
-import { SourceError } from '../sources/copy';
 import { cloneRepo, git } from '../sources/git';
 import type { Checkout } from '../sources';
 
@@ -26,16 +25,10 @@ export interface CandidateOrigin {
   readonly installed: boolean;
 }
 
-/** Read and load one skill folder; undefined when it is not a loadable skill. */
-export function loadFolder(
-  abs: string,
-  display: string,
-  nameHint?: string,
-): { ok: true; skill: Skill } | { ok: false; message: string } {
+/** Read and load one skill folder; a failure is the reader's or the loader's. */
+export function loadFolder(abs: string, display: string, nameHint?: string): Result<Skill> {
   const tree = readSkillTree(abs, display);
-  if (!tree.ok) return { ok: false, message: formatError(tree.error) };
-  const loaded = loadSkill(tree.value, nameHint !== undefined ? { nameHint } : {});
-  return loaded.ok ? { ok: true, skill: loaded.value } : { ok: false, message: formatError(loaded.error) };
+  return tree.ok ? loadSkill(tree.value, nameHint !== undefined ? { nameHint } : {}) : tree;
 }
 
 function candidateOf(skill: Skill, id: string, origin: string): Candidate {
@@ -64,7 +57,7 @@ export function siblingCandidates(co: Checkout): CandidateOrigin[] {
     const rel = relBase ? `${relBase}/${name}` : name;
     const source = co.sourceFor(rel);
     out.push({
-      candidate: candidateOf(loaded.skill, `sibling:${rel}`, 'sibling'),
+      candidate: candidateOf(loaded.value, `sibling:${rel}`, 'sibling'),
       dir: () => abs,
       source,
       canonical: source,
@@ -84,7 +77,7 @@ export function installedCandidates(root: string): CandidateOrigin[] {
     const loaded = loadFolder(loc.abs, loc.display, loc.nameHint);
     if (!loaded.ok) continue;
     out.push({
-      candidate: candidateOf(loaded.skill, `installed:${loc.nameHint}`, 'installed'),
+      candidate: candidateOf(loaded.value, `installed:${loc.nameHint}`, 'installed'),
       dir: () => loc.abs,
       source: '',
       canonical: '',
@@ -115,18 +108,19 @@ export interface OpenCatalog {
  */
 export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
   const parsed = parseSource(cat.source, (p) => existsSync(resolve(cwd, p)));
-  if (!parsed.ok) throw new SourceError(`[sources].${cat.name}: ${parsed.error.message}`);
+  if (!parsed.ok) throw new CodedError('invalid-input', `[sources].${cat.name}: ${parsed.error.message}`);
   const spec = parsed.value;
   if (spec.kind === 'local') {
     const base = resolve(cwd, spec.path, cat.path ?? '');
-    if (!existsSync(base)) throw new SourceError(`[sources].${cat.name}: local path not found: ${base}`);
+    if (!existsSync(base))
+      throw new CodedError('invalid-input', `[sources].${cat.name}: local path not found: ${base}`);
     const candidates = skillFolders(base).flatMap((name): CandidateOrigin[] => {
       const abs = join(base, name);
       const loaded = loadFolder(abs, name, name);
       if (!loaded.ok) return [];
       return [
         {
-          candidate: candidateOf(loaded.skill, `catalog:${cat.name}:${name}`, `catalog ${cat.name}`),
+          candidate: candidateOf(loaded.value, `catalog:${cat.name}:${name}`, `catalog ${cat.name}`),
           dir: () => abs,
           source: `file:${abs}`,
           canonical: `file:${abs}`,
@@ -156,7 +150,7 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
     if (!loaded.ok) continue;
     const source = gitSourceString(url, clone.commit, relOf(name));
     add({
-      candidate: candidateOf(loaded.skill, `catalog:${cat.name}:${name}@HEAD`, `catalog ${cat.name}`),
+      candidate: candidateOf(loaded.value, `catalog:${cat.name}:${name}@HEAD`, `catalog ${cat.name}`),
       dir: () => abs,
       source,
       canonical: source,

@@ -1,10 +1,9 @@
 import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/install';
 import { unifiedDiff } from '../../../shared/text/diff';
 import type { InstallReview } from '../../../shared/lock/review';
-import { ServiceError } from '../errors';
+import { CodedError, fail, isCoded, ok, type Result } from '../../../shared/result';
 import { readLockOrThrow } from '../lock';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
-import { SourceError } from '../sources/copy';
 import { withProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { recover } from '../workspace/txn';
@@ -12,7 +11,7 @@ import { withEnforcement } from './enforcement';
 import { applyRemove, planRemove } from './remove';
 import { compileWithout, toView } from './review-view';
 import type { LiveReview, ReviewStore } from './reviews';
-import { commitInstall, CommitRefused } from './stage';
+import { commitInstall } from './stage';
 import { checkUpdate } from './update';
 
 /** Reports a step of a long call to the window; resolves once the event is on its way. */
@@ -34,9 +33,9 @@ export class InstallFlow {
   /** The staged copy behind a live review (install or update) without taking it. */
   live(project: string, id: string): LiveReview {
     const r = this.reviews.get(id);
-    if (!r) throw new ServiceError('not-found', EXPIRED);
+    if (!r) throw new CodedError('not-found', EXPIRED);
     if (r.project !== project)
-      throw new ServiceError('forbidden', 'this review was made for another project — review the source again');
+      throw new CodedError('forbidden', 'this review was made for another project — review the source again');
     return r;
   }
 
@@ -46,7 +45,7 @@ export class InstallFlow {
     try {
       begun = await this.reviews.beginInstall(project, source);
     } catch (e) {
-      throw asServiceError(e, 'install');
+      throw asCodedError(e, 'install');
     }
     await progress('planning the standing cost per target', 1, 2);
     const view = toView(begun.id, begun.review, this.reviews.stagedOf(begun.id), project);
@@ -63,7 +62,7 @@ export class InstallFlow {
     try {
       fresh = await this.reviews.beginInstall(pending.project, pending.source);
     } catch (e) {
-      throw asServiceError(e, 'install (re-checking the source)');
+      throw asCodedError(e, 'install (re-checking the source)');
     }
     if (fresh.review.integrity !== pending.review.integrity) {
       this.reviews.drop(id);
@@ -80,7 +79,7 @@ export class InstallFlow {
       const done = await this.reviews.approveInstall(id, integrity);
       return { outcome: 'installed' as const, installed: done.installed, notes: done.notes };
     } catch (e) {
-      throw asServiceError(e, 'install');
+      throw asCodedError(e, 'install');
     } finally {
       await progress('done', 3, 3);
     }
@@ -93,10 +92,10 @@ export class InstallFlow {
   /** Refetch a pinned skill and build its update review (kept until applied, cancelled or expired). */
   async checkUpdate(project: string, name: string, progress: Progress): Promise<UpdateCheck> {
     const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
-    if (!entry) throw new ServiceError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
+    if (!entry) throw new CodedError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
     await progress(`refetching ${entry.source}`, 0, 2);
     const c = checkUpdate(project, entry);
-    if (c.kind === 'failed') throw new ServiceError('invalid-request', `update: ${c.message.split('\n')[0]}`);
+    if (c.kind === 'failed') throw new CodedError('invalid-input', `update: ${c.message.split('\n')[0]}`);
     if (c.kind === 'up-to-date') {
       await progress('up to date', 2, 2);
       return {
@@ -111,7 +110,7 @@ export class InstallFlow {
       review = await withEnforcement(c.review);
     } catch (e) {
       c.staged.dispose();
-      throw asServiceError(e, 'update');
+      throw asCodedError(e, 'update');
     }
     await progress('building the review diff', 1, 2);
     let budget = MAX_DIFFS;
@@ -159,7 +158,7 @@ export class InstallFlow {
         await recompileAfterChange(pending.project, (t) => notes.push(t.trim()), 'update');
       });
     } catch (e) {
-      throw asServiceError(e, 'update');
+      throw asCodedError(e, 'update');
     } finally {
       staged.dispose();
     }
@@ -173,7 +172,7 @@ export class InstallFlow {
 
   planRemove(project: string, name: string) {
     if (!installedSkills(project).some((s) => s.nameHint === name))
-      throw new ServiceError('not-found', `${name} is not installed`);
+      throw new CodedError('not-found', `${name} is not installed`);
     try {
       const plan = planRemove(project, name);
       const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
@@ -186,44 +185,45 @@ export class InstallFlow {
         compile: compileWithout(project, [name]),
       };
     } catch (e) {
-      throw asServiceError(e, 'remove');
+      throw asCodedError(e, 'remove');
     }
   }
 
   async remove(project: string, name: string, orphans: readonly string[]) {
     const notes: string[] = [];
+    // The flow's own refusals come back as a failure; only what breaks below is wrapped.
+    let done: Result<{ removed: string[]; notes: string[] }>;
     try {
-      return await withProjectLock(project, `remove (app) ${name}`, async () => {
+      done = await withProjectLock(project, `remove (app) ${name}`, async () => {
         notes.push(...recover(project));
         if (!installedSkills(project).some((s) => s.nameHint === name))
-          throw new ServiceError('not-found', `${name} is not installed (removed meanwhile?)`);
+          return fail('not-found', `${name} is not installed (removed meanwhile?)`);
         const plan = planRemove(project, name);
         if (plan.dependents.length) {
-          throw new ServiceError(
+          return fail(
             'forbidden',
             `cannot remove ${name}: ${plan.dependents.join(', ')} depend${plan.dependents.length === 1 ? 's' : ''} on it — remove ${plan.dependents.length === 1 ? 'that' : 'those'} first`,
           );
         }
         const extra = orphans.filter((o) => !plan.orphans.includes(o));
         if (extra.length)
-          throw new ServiceError(
-            'forbidden',
-            `${extra.join(', ')}: not an orphaned dependency of ${name} — nothing removed`,
-          );
+          return fail('forbidden', `${extra.join(', ')}: not an orphaned dependency of ${name} — nothing removed`);
         const names = [name, ...orphans];
         applyRemove(project, names);
         await recompileAfterChange(project, (t) => notes.push(t.trim()), 'remove');
-        return { removed: names, notes };
+        return ok({ removed: names, notes });
       });
     } catch (e) {
-      throw asServiceError(e, 'remove');
+      throw asCodedError(e, 'remove');
     }
+    if (!done.ok) throw CodedError.of(done.error);
+    return done.value;
   }
 
   /** The live review `id` of the expected kind for `project`, or a `not-found` / `forbidden` refusal. */
   private pending(project: string, id: string, kind: LiveReview['kind']): LiveReview {
     const r = this.reviews.get(id);
-    if (!r || r.kind !== kind) throw new ServiceError('not-found', EXPIRED);
+    if (!r || r.kind !== kind) throw new CodedError('not-found', EXPIRED);
     return this.live(project, id);
   }
 }
@@ -231,13 +231,13 @@ export class InstallFlow {
 /** The two refusals that hold for every approval, before anything else is looked at. */
 function refuseUnapprovable(review: InstallReview, integrity: string): void {
   if (review.blockers.length > 0) {
-    throw new ServiceError(
+    throw new CodedError(
       'forbidden',
       `blocked — ${review.blockers.length} safety or policy finding(s) (${review.blockers[0]}); a blocked review cannot be approved`,
     );
   }
   if (integrity !== review.integrity)
-    throw new ServiceError(
+    throw new CodedError(
       'forbidden',
       `the approval names ${integrity}, but the review is ${review.integrity} — nothing installed`,
     );
@@ -247,10 +247,7 @@ function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim();
 }
 
-/** A failure as a coded refusal with a one-line message. */
-function asServiceError(e: unknown, what: string): ServiceError {
-  if (e instanceof ServiceError) return e;
-  if (e instanceof SourceError) return new ServiceError('invalid-request', `${what}: ${firstLine(e)}`);
-  if (e instanceof CommitRefused) return new ServiceError('forbidden', `${what}: ${firstLine(e)}`);
-  return new ServiceError('internal', `${what}: ${firstLine(e)}`);
+/** A failure from below as one line naming the step, with its own code; an uncoded one is `internal`. */
+function asCodedError(e: unknown, what: string): CodedError {
+  return new CodedError(isCoded(e) ? e.code : 'internal', `${what}: ${firstLine(e)}`);
 }

@@ -4,6 +4,7 @@ import { sourceAt } from '../../../shared/lock/source';
 import { diskProject } from '../compile/project-files';
 import { openSource, type Checkout } from '../sources';
 import { loadFolder } from './candidates';
+import { fail, formatError, ok, type Result } from '../../../shared/result';
 
 /** One skill a source offers. */
 export interface SourceSkill {
@@ -45,17 +46,18 @@ export function listCheckout(co: Checkout, raw: string): SourceListing {
     const loaded = loadFolder(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
     return loaded.ok
       ? {
-          name: loaded.skill.manifest.skill.name,
-          description: loaded.skill.manifest.skill.description,
+          name: loaded.value.manifest.skill.name,
+          description: loaded.value.manifest.skill.description,
           rel: f.rel,
           source,
         }
-      : { name: folderName, description: '', rel: f.rel, source, problem: loaded.message };
+      : { name: folderName, description: '', rel: f.rel, source, problem: formatError(loaded.error) };
   });
   return { single: found.length === 1 && found[0]!.rel === '', skills };
 }
 
-export type SkillPick = { ok: true; picked: SourceSkill[] } | { ok: false; message: string };
+/** A failure is `invalid-request`: a name that picks nothing, or a skill that cannot be installed. */
+export type SkillPick = Result<SourceSkill[]>;
 
 /** The skills `names` select from a listing; every name must match one loadable skill. */
 export function pickSkills(listing: SourceListing, names: readonly string[]): SkillPick {
@@ -63,12 +65,12 @@ export function pickSkills(listing: SourceListing, names: readonly string[]): Sk
   for (const n of new Set(names)) {
     const s = listing.skills.find((x) => x.name === n) ?? listing.skills.find((x) => x.rel.split('/').pop() === n);
     if (!s)
-      return {
-        ok: false,
-        message: `no skill named "${n}" in this source (it has: ${listing.skills.map((x) => x.name).join(', ') || 'none'})`,
-      };
-    if (s.problem) return { ok: false, message: `${n} cannot be installed: ${s.problem}` };
+      return fail(
+        'invalid-request',
+        `no skill named "${n}" in this source (it has: ${listing.skills.map((x) => x.name).join(', ') || 'none'})`,
+      );
+    if (s.problem) return fail('invalid-request', `${n} cannot be installed: ${s.problem}`);
     picked.push(s);
   }
-  return { ok: true, picked };
+  return ok(picked);
 }

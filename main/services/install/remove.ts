@@ -25,7 +25,7 @@ function dependencyGraph(root: string, lock: readonly LockEntry[]): Map<string, 
     const fromLock = lock
       .find((e) => e.name === loc.nameHint)
       ?.dependencies?.map((d) => d.slice(0, d.indexOf('@') < 0 ? d.length : d.indexOf('@')));
-    g.set(loc.nameHint, l.ok ? Object.keys(l.skill.manifest.dependencies) : (fromLock ?? []));
+    g.set(loc.nameHint, l.ok ? Object.keys(l.value.manifest.dependencies) : (fromLock ?? []));
   }
   return g;
 }

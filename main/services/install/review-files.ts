@@ -1,7 +1,7 @@
 import type { StagedFile } from '../../../shared/ipc/channels/review';
 import { decodeLenient, isBinary } from '../../../shared/ksf/text';
 import { lintSkill } from '../../../shared/lint/checks';
-import { ServiceError } from '../errors';
+import { CodedError } from '../../../shared/result';
 import { acceptFinding, type AcceptRequest } from '../policy/exceptions';
 import type { LiveReview } from './reviews';
 import type { StagedNode } from './stage';
@@ -17,7 +17,7 @@ const MAX_TEXT = 512 * 1024;
 /** The node of a live review by skill name. */
 export function nodeOf(review: LiveReview, skill: string): StagedNode {
   const node = review.staged.nodes.find((n) => n.name === skill);
-  if (!node) throw new ServiceError('not-found', `${skill} is not part of this review`);
+  if (!node) throw new CodedError('not-found', `${skill} is not part of this review`);
   return node;
 }
 
@@ -49,7 +49,7 @@ export function stagedFiles(node: StagedNode) {
 
 export function stagedFile(node: StagedNode, skill: string, path: string): StagedFile {
   const entry = node.skill.tree.entries.find((e) => e.path === path && e.kind !== 'dir');
-  if (!entry || entry.kind === 'dir') throw new ServiceError('not-found', `${skill} has no file ${path}`);
+  if (!entry || entry.kind === 'dir') throw new CodedError('not-found', `${skill} has no file ${path}`);
   const findings = lintSkill(node.skill).flatMap((c) =>
     c.status === 'pass'
       ? []
@@ -79,6 +79,6 @@ export function stagedFile(node: StagedNode, skill: string, path: string): Stage
 /** Accept one finding of a staged skill into the project's policy exceptions. */
 export function acceptStagedFinding(project: string, node: StagedNode, finding: AcceptRequest) {
   const r = acceptFinding(project, node.skill, node.integrity, finding);
-  if (!r.ok) throw new ServiceError('forbidden', r.message);
-  return { entry: { ...r.entry } };
+  if (!r.ok) throw CodedError.of(r.error);
+  return { entry: { ...r.value } };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { CodedError, formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import type { SkillTree } from '../../../shared/ksf/tree';
@@ -29,7 +29,7 @@ import { readLockOrThrow, treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
-import { makeStagingDir, openSource, SourceError, stageSkill, type Checkout } from '../sources';
+import { makeStagingDir, openSource, stageSkill, type Checkout } from '../sources';
 import { faultPoint } from '../workspace/fault';
 import { applyChange, OWN_FOLDERS, recover } from '../workspace/txn';
 import { assertOwnFoldersInside } from '../fs/inside';
@@ -119,19 +119,21 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     // The requested skill is staged first (the caps apply before anything is read), then loaded from the copy.
     const rootStaged = stageSkill(co.skillDir, staging.dir, '.requested', raw);
     const rootTree = readSkillTree(rootStaged.dir, co.spec.raw);
-    if (!rootTree.ok) throw new SourceError(formatError(rootTree.error));
+    if (!rootTree.ok) throw new CodedError('invalid-input', formatError(rootTree.error));
     const rootSkill = loadFolderFromTree(rootTree.value, nameHintOf(co));
     const rootName = rootSkill.manifest.skill.name;
     const rootDir = join(staging.dir, rootName);
     renameSync(rootStaged.dir, rootDir);
     faultPoint('install:staged');
     if (options.replacing === undefined && !options.reviewOnly && existsSync(join(project, SKILLS_DIR, rootName))) {
-      throw new SourceError(
+      throw new CodedError(
+        'invalid-input',
         `${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`,
       );
     }
     if (options.replacing !== undefined && options.replacing !== rootName) {
-      throw new SourceError(
+      throw new CodedError(
+        'invalid-input',
         `${options.replacing}: the source now names itself "${rootName}" — skillsmith remove ${options.replacing} && skillsmith install ${raw}`,
       );
     }
@@ -171,7 +173,7 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     lap('candidates');
     const resolution = resolveClosure(rootCandidate, byName);
     lap('resolve');
-    if (!resolution.ok) throw new SourceError(resolution.error.message);
+    if (!resolution.ok) throw new CodedError('invalid-input', resolution.error.message);
 
     // Stage every node that is not already installed, then load, lint and hash the staged copy.
     const ordered = [...resolution.value].reverse(); // root first, then dependencies
@@ -195,8 +197,8 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       let executable: readonly string[] = [];
       if (installed) {
         const l = loadFolder(origin!.dir(), c.name, c.name);
-        if (!l.ok) throw new SourceError(l.message);
-        skill = l.skill;
+        if (!l.ok) throw CodedError.of(l.error);
+        skill = l.value;
       } else if (c.id === 'root') {
         skill = rootSkill;
         dir = rootDir;
@@ -206,10 +208,10 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         dir = st.dir;
         executable = st.executable;
         const tree = readSkillTree(dir, c.name);
-        if (!tree.ok) throw new SourceError(formatError(tree.error));
+        if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
         skill = loadFolderFromTree(tree.value, c.name);
         if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
-          throw new SourceError(`${c.name}: the source changed while it was being staged — try again`);
+          throw new CodedError('invalid-input', `${c.name}: the source changed while it was being staged — try again`);
         }
       }
       const integrity = treeIntegrityFast(skill.tree);
@@ -383,7 +385,7 @@ function activeAgents(project: string, config: ProjectConfig): ReviewAgent[] {
 
 export function loadFolderFromTree(tree: SkillTree, name: string): Skill {
   const l = loadSkill(tree, { nameHint: name });
-  if (!l.ok) throw new SourceError(formatError(l.error));
+  if (!l.ok) throw new CodedError('invalid-input', formatError(l.error));
   return l.value;
 }
 
@@ -405,9 +407,6 @@ function installedHash(project: string, name: string): string | null {
   return tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
 }
 
-/** Why a commit was refused. */
-export class CommitRefused extends Error {}
-
 /**
  * Install exactly what was reviewed: the approval must name the review's hash, every
  * staged tree must still hash to what the review showed, and nothing may block it.
@@ -416,11 +415,15 @@ export class CommitRefused extends Error {}
 export function commitInstall(staged: StagedInstall, approval: Approval, step = 'install'): { installed: string[] } {
   const { review, project } = staged;
   if (approval.integrity !== review.integrity)
-    throw new CommitRefused(
+    throw new CodedError(
+      'forbidden',
       `the approval names ${approval.integrity}, but the review is ${review.integrity} — nothing installed`,
     );
   if (review.blockers.length > 0)
-    throw new CommitRefused(`blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`);
+    throw new CodedError(
+      'forbidden',
+      `blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`,
+    );
   // Re-read and re-hash every staged tree; what gets written is these verified bytes.
   const verified = new Map<string, SkillTree>();
   for (const n of staged.nodes) {
@@ -428,7 +431,10 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
     const tree = readSkillTree(n.stagedDir, n.name);
     const now = tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
     if (now !== n.integrity || !tree.ok)
-      throw new CommitRefused(`${n.name}: the staged files changed after the review (now ${now}) — nothing installed`);
+      throw new CodedError(
+        'forbidden',
+        `${n.name}: the staged files changed after the review (now ${now}) — nothing installed`,
+      );
     verified.set(n.name, tree.value);
   }
   recover(project);
@@ -439,7 +445,8 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
     if (n.stagedDir) {
       // The review described a change from what was installed then; refuse if another command moved it since.
       if (installedHash(project, n.name) !== n.baseline) {
-        throw new CommitRefused(
+        throw new CodedError(
+          'forbidden',
           `${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`,
         );
       }

@@ -71,7 +71,7 @@ export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
   const scripts = (t: SkillTree) =>
     t.entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('scripts/')).map((e) => e.path);
   const changes = installed.ok
-    ? manifestDelta(installed.skill.manifest, rootNode.skill.manifest, {
+    ? manifestDelta(installed.value.manifest, rootNode.skill.manifest, {
         before: scripts(tree.value),
         after: scripts(rootNode.skill.tree),
       })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatError, fileError, type Result } from '../../../shared/result';
+import { fileError, formatError, ok, type Result, type SkillsmithError } from '../../../shared/result';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { treeIntegrity } from '../../../shared/lock/integrity';
@@ -68,45 +68,42 @@ export function skillIntegrity(dir: string): Result<string> {
   return tree.ok ? { ok: true, value: treeIntegrityFast(tree.value) } : tree;
 }
 
+/** Why an installed skill is not what kitbash.lock pins; its code is `forbidden` (nothing of it may run). */
+export interface PinError extends SkillsmithError {
+  readonly reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable' | 'uncovered' | 'modes';
+}
+
 /** Verdict of checking one installed skill against its pin. */
-export type PinCheck =
-  | { ok: true; entry: LockEntry; integrity: string }
-  | {
-      ok: false;
-      reason: 'no-lock' | 'unpinned' | 'missing' | 'drift' | 'unreadable' | 'uncovered' | 'modes';
-      message: string;
-    };
+export type PinCheck = Result<{ entry: LockEntry; integrity: string }, PinError>;
+
+const pinFailure = (reason: PinError['reason'], message: string): { ok: false; error: PinError } => ({
+  ok: false,
+  error: { code: 'forbidden', reason, message },
+});
 
 /** Does `.kitbash/skills/<name>/` match its kitbash.lock pin? (Used before running a skill's scripts.) */
 export function verifySkill(root: string, name: string): PinCheck {
   const lock = readLock(root);
-  if (!lock.ok) return { ok: false, reason: 'unreadable', message: formatError(lock.error) };
-  if (!lock.value.present)
-    return { ok: false, reason: 'no-lock', message: `${name}: kitbash.lock is missing — nothing is pinned` };
+  if (!lock.ok) return pinFailure('unreadable', formatError(lock.error));
+  if (!lock.value.present) return pinFailure('no-lock', `${name}: kitbash.lock is missing — nothing is pinned`);
   const entry = lock.value.entries.find((e) => e.name === name);
-  if (!entry) return { ok: false, reason: 'unpinned', message: `${name}: installed but not pinned in kitbash.lock` };
+  if (!entry) return pinFailure('unpinned', `${name}: installed but not pinned in kitbash.lock`);
   const hash = skillIntegrity(join(root, SKILLS_DIR, name));
   if (!hash.ok) {
     const missing = hash.error.message === 'does not exist';
-    return {
-      ok: false,
-      reason: missing ? 'missing' : 'unreadable',
-      message: missing ? `${name}: in kitbash.lock but not installed` : formatError(hash.error),
-    };
+    return pinFailure(
+      missing ? 'missing' : 'unreadable',
+      missing ? `${name}: in kitbash.lock but not installed` : formatError(hash.error),
+    );
   }
   if (hash.value !== entry.integrity)
-    return {
-      ok: false,
-      reason: 'drift',
-      message: `${name}: integrity drift — installed files differ from kitbash.lock`,
-    };
+    return pinFailure('drift', `${name}: integrity drift — installed files differ from kitbash.lock`);
   const disk = walkModes(join(root, SKILLS_DIR, name));
   if (disk.uncovered.length > 0) {
-    return {
-      ok: false,
-      reason: 'uncovered',
-      message: `${name}: ${disk.uncovered.slice(0, 3).join(', ')}${disk.uncovered.length > 3 ? ' …' : ''} ${disk.uncovered.length === 1 ? 'is' : 'are'} not covered by the integrity pinned in kitbash.lock`,
-    };
+    return pinFailure(
+      'uncovered',
+      `${name}: ${disk.uncovered.slice(0, 3).join(', ')}${disk.uncovered.length > 3 ? ' …' : ''} ${disk.uncovered.length === 1 ? 'is' : 'are'} not covered by the integrity pinned in kitbash.lock`,
+    );
   }
   if (entry.executable !== undefined) {
     const pinned = new Set(entry.executable);
@@ -116,13 +113,12 @@ export function verifySkill(root: string, name: string): PinCheck {
       ...disk.special.map((p) => `${p} has a setuid, setgid or sticky bit`),
     ];
     if (changed.length > 0)
-      return {
-        ok: false,
-        reason: 'modes',
-        message: `${name}: file modes changed since install (${changed.slice(0, 3).join('; ')}${changed.length > 3 ? ' …' : ''})`,
-      };
+      return pinFailure(
+        'modes',
+        `${name}: file modes changed since install (${changed.slice(0, 3).join('; ')}${changed.length > 3 ? ' …' : ''})`,
+      );
   }
-  return { ok: true, entry, integrity: hash.value };
+  return ok({ entry, integrity: hash.value });
 }
 
 /**

@@ -13,6 +13,7 @@ import { isBlockingCheck } from '../../../shared/policy/verdict';
 import { CONFIG_FILE, parseProjectConfig } from '../../../shared/project/config';
 import { writeFileAtomic } from '../fs/atomic';
 import { acquireProjectLock } from '../workspace/project-lock';
+import { fail, ok, type Result } from '../../../shared/result';
 
 /** What a caller (the app's review) asks to accept: one finding it showed the user. Nothing else is trusted. */
 export interface AcceptRequest {
@@ -23,7 +24,8 @@ export interface AcceptRequest {
   readonly reason: string;
 }
 
-export type AcceptResult = { ok: true; entry: PolicyException } | { ok: false; message: string };
+/** A failure is `forbidden`: the finding is not accepted, whatever the reason, and nothing is written. */
+export type AcceptResult = Result<PolicyException>;
 
 /**
  * Record a reviewed exception for one blocking finding of `skill` — a skill main itself
@@ -43,15 +45,15 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
     by: req.by,
     reason: req.reason,
   });
-  if (!v.ok) return { ok: false, message: `not accepted: ${v.error.message}` };
+  if (!v.ok) return fail('forbidden', `not accepted: ${v.error.message}`);
   const entry = v.value;
   const check = lintSkill(skill).find((c) => c.id === entry.check);
   const here = check?.locations?.some((l) => l.file === entry.file && l.line === entry.line) === true;
   if (!check || !isBlockingCheck(check, undefined) || !here) {
-    return {
-      ok: false,
-      message: `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version`,
-    };
+    return fail(
+      'forbidden',
+      `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version`,
+    );
   }
   const release = acquireProjectLock(project, { command: `accept exception (app) ${name}` });
   try {
@@ -59,24 +61,24 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
     let before = '';
     try {
       const decoded = decodeUtf8(readFileSync(path));
-      if (!decoded.ok) return { ok: false, message: `${CONFIG_FILE}: not valid UTF-8 — nothing written` };
+      if (!decoded.ok) return fail('forbidden', `${CONFIG_FILE}: not valid UTF-8 — nothing written`);
       before = decoded.value.text;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-        return { ok: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
+        return fail('forbidden', `${CONFIG_FILE}: cannot be read — nothing written`);
     }
     const parsedBefore = parseProjectConfig(before);
     if (!parsedBefore.ok)
-      return {
-        ok: false,
-        message: `${CONFIG_FILE} does not parse (${parsedBefore.error.message}) — fix it first; nothing written`,
-      };
+      return fail(
+        'forbidden',
+        `${CONFIG_FILE} does not parse (${parsedBefore.error.message}) — fix it first; nothing written`,
+      );
     if (
       parsedBefore.value.exceptions.some((e) =>
         exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line),
       )
     ) {
-      return { ok: true, entry };
+      return ok(entry);
     }
     const after = `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}${before === '' ? '' : '\n'}${exceptionToml(entry)}`;
     const parsedAfter = parseProjectConfig(after);
@@ -86,13 +88,13 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
         exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line),
       )
     ) {
-      return {
-        ok: false,
-        message: `${CONFIG_FILE}: its [policy] cannot take a [[policy.exceptions]] table as written (e.g. an inline exceptions array) — add the entry by hand; nothing written`,
-      };
+      return fail(
+        'forbidden',
+        `${CONFIG_FILE}: its [policy] cannot take a [[policy.exceptions]] table as written (e.g. an inline exceptions array) — add the entry by hand; nothing written`,
+      );
     }
     writeFileAtomic(path, after);
-    return { ok: true, entry };
+    return ok(entry);
   } finally {
     release();
   }

@@ -1,16 +1,10 @@
 import { rmSync } from 'node:fs';
-import {
-  AuditEntry,
-  type PlanAnswer,
-  type Refusal,
-  type RunPlanView,
-  type StartAnswer,
-} from '../../../shared/ipc/channels/runs';
+import { AuditEntry, type PlanAnswer, type RunPlanView, type StartAnswer } from '../../../shared/ipc/channels/runs';
 import type { EventName, EventPayload } from '../../../shared/ipc/contract';
-import { ServiceError } from '../errors';
+import { CodedError } from '../../../shared/result';
 import { appendAudit, readAudit } from './audit';
 import type { RunRegistry } from './registry';
-import { executeRun, prepareRun, type Preparation } from './service';
+import { executeRun, prepareRun, refusalOf, type Preparation } from './service';
 import { backendView } from './targets';
 import type { RunPlan, RunRequest } from './types';
 
@@ -38,8 +32,8 @@ export class RunDesk {
 
   async plan(root: string, a: Ask & { unconfined?: boolean | undefined }): Promise<PlanAnswer> {
     const p = await preview(root, a, a.unconfined === true);
-    if (!p.ok) return { ok: false, refusal: refusalOf(p) };
-    const plan = planView(p.prepared.plan);
+    if (!p.ok) return { ok: false, refusal: refusalOf(p.error) };
+    const plan = planView(p.value.plan);
     if (!plan.override) return { ok: true, plan };
     const token = this.registry.issueOverride({ key: askKey(a), shown: shownKey(plan) });
     return { ok: true, plan, overrideToken: token };
@@ -51,12 +45,12 @@ export class RunDesk {
     if (a.overrideToken !== undefined) {
       const o = this.registry.consumeOverride(a.overrideToken);
       if (!o)
-        throw new ServiceError(
+        throw new CodedError(
           'forbidden',
           'this override was not shown in this window, was already used or has expired — review the override again',
         );
       if (o.key !== askKey(a))
-        throw new ServiceError(
+        throw new CodedError(
           'forbidden',
           'the override was shown for a different skill, script or arguments — review the override again',
         );
@@ -65,20 +59,20 @@ export class RunDesk {
     }
     const p = await prepareRun(request(root, a, unconfined));
     if (!p.ok) {
-      if (p.audit) {
+      if (p.error.audit) {
         try {
-          appendAudit(root, p.audit);
+          appendAudit(root, p.error.audit);
         } catch {
           // the refusal is reported either way
         }
       }
-      return { ok: false, refusal: refusalOf(p) };
+      return { ok: false, refusal: refusalOf(p.error) };
     }
-    const prepared = p.prepared;
+    const prepared = p.value;
     const plan = planView(prepared.plan);
     if (shown !== undefined && shown !== shownKey(plan)) {
       if (prepared.runDir) rmSync(prepared.runDir, { recursive: true, force: true });
-      throw new ServiceError(
+      throw new CodedError(
         'forbidden',
         'what would run changed since the override was shown — review the override again',
       );
@@ -172,18 +166,10 @@ function planView(p: RunPlan): RunPlanView {
   };
 }
 
-function refusalOf(p: Extract<Preparation, { ok: false }>): Refusal {
-  return {
-    reason: p.refusal.reason,
-    message: p.refusal.message,
-    ...(p.refusal.rows ? { rows: p.refusal.rows.map((r) => ({ ...r })) } : {}),
-  };
-}
-
 /** Plan without running: the scratch folder prepareRun made is removed again. */
 async function preview(root: string, a: Ask, unconfined: boolean): Promise<Preparation> {
   const p = await prepareRun(request(root, a, unconfined));
-  if (p.ok && p.prepared.runDir) rmSync(p.prepared.runDir, { recursive: true, force: true });
+  if (p.ok && p.value.runDir) rmSync(p.value.runDir, { recursive: true, force: true });
   return p;
 }
 

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { resolveInside } from '../fs/contain';
+import { fail, ok, type Result } from '../../../shared/result';
 
-export type ScriptResolution = { ok: true; abs: string; rel: string; argv: string[] } | { ok: false; message: string };
+export type ScriptResolution = Result<{ abs: string; rel: string; argv: string[] }>;
 
 /** Top-level regular files of `<skill>/scripts/`, in name order. */
 export function listScripts(skillDir: string): string[] {
@@ -26,22 +27,22 @@ export function resolveScript(skillDir: string, name: string, args: readonly str
   const bare = name.replace(/^\.\//, '').replace(/^scripts\//, '');
   const abs = resolveInside(scriptsDir, bare);
   if (!abs || bare === '' || bare === '.')
-    return { ok: false, message: `script "${name}" is not inside the skill's scripts/ folder` };
+    return fail('outside-project', `script "${name}" is not inside the skill's scripts/ folder`);
   let st;
   try {
     st = statSync(abs);
   } catch {
     const have = listScripts(skillDir);
-    return {
-      ok: false,
-      message: `no script "${bare}" in scripts/${have.length ? ` (have: ${have.join(', ')})` : ' (the skill has no scripts)'}`,
-    };
+    return fail(
+      'not-found',
+      `no script "${bare}" in scripts/${have.length ? ` (have: ${have.join(', ')})` : ' (the skill has no scripts)'}`,
+    );
   }
-  if (!st.isFile()) return { ok: false, message: `scripts/${bare} is not a file` };
+  if (!st.isFile()) return fail('not-found', `scripts/${bare} is not a file`);
   const rel = relative(skillDir, abs).split(sep).join('/');
-  if ((st.mode & 0o111) !== 0) return { ok: true, abs, rel, argv: [abs, ...args] };
+  if ((st.mode & 0o111) !== 0) return ok({ abs, rel, argv: [abs, ...args] });
   const shebang = readShebang(abs);
-  if (shebang) return { ok: true, abs, rel, argv: [...shebang, abs, ...args] };
+  if (shebang) return ok({ abs, rel, argv: [...shebang, abs, ...args] });
   const ext = /\.([a-z]+)$/.exec(bare)?.[1];
   const by: Record<string, string[]> = {
     sh: ['/bin/sh'],
@@ -51,8 +52,8 @@ export function resolveScript(skillDir: string, name: string, args: readonly str
     py: ['/usr/bin/env', 'python3'],
   };
   const interp = ext !== undefined ? by[ext] : undefined;
-  if (interp) return { ok: true, abs, rel, argv: [...interp, abs, ...args] };
-  return { ok: false, message: `scripts/${bare} is not executable and has no #! line — cannot tell how to run it` };
+  if (interp) return ok({ abs, rel, argv: [...interp, abs, ...args] });
+  return fail('unsupported', `scripts/${bare} is not executable and has no #! line — cannot tell how to run it`);
 }
 
 /** `#!/usr/bin/env node` → ['/usr/bin/env', 'node']; at most one argument, as the kernel reads it. */
@@ -74,20 +75,18 @@ function readShebang(abs: string): string[] | undefined {
 
 /**
  * The verdict script of a gate: `scripts/gate` or `scripts/gate.<ext>` when there is
- * exactly one, otherwise the only script there is. Several candidates are an error that
- * names them, so a gate never runs a script nobody picked.
+ * exactly one, otherwise the only script there is. No script at all is `not-found`;
+ * several candidates are an `invalid-request` that names them, so a gate never runs a
+ * script nobody picked.
  */
-export function gateScript(
-  skillDir: string,
-): { ok: true; name: string } | { ok: false; message: string; none: boolean } {
+export function gateScript(skillDir: string): Result<string> {
   const all = listScripts(skillDir);
-  if (all.length === 0) return { ok: false, message: 'no scripts/', none: true };
+  if (all.length === 0) return fail('not-found', 'no scripts/');
   const named = all.filter((n) => n === 'gate' || n.startsWith('gate.'));
-  if (named.length === 1) return { ok: true, name: named[0]! };
-  if (all.length === 1) return { ok: true, name: all[0]! };
-  return {
-    ok: false,
-    none: false,
-    message: `cannot tell which script gives the verdict (scripts/: ${all.join(', ')}) — name one scripts/gate.<ext>, or pass --script <name>`,
-  };
+  if (named.length === 1) return ok(named[0]!);
+  if (all.length === 1) return ok(all[0]!);
+  return fail(
+    'invalid-request',
+    `cannot tell which script gives the verdict (scripts/: ${all.join(', ')}) — name one scripts/gate.<ext>, or pass --script <name>`,
+  );
 }

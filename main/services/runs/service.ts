@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { formatError, type Result, type SkillsmithError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -53,13 +53,23 @@ export interface Prepared {
   readonly skill: Skill;
 }
 
-export type Preparation =
-  | { ok: true; prepared: Prepared }
-  | {
-      ok: false;
-      refusal: { reason: RefusalReason; message: string; rows?: readonly RestrictionRow[] };
-      audit?: AuditRecord;
-    };
+/**
+ * A run refused before anything ran: the reason the Runs tab shows, the restriction rows
+ * when the sandbox is why, and the audit record to append (none for a request that names
+ * nothing installed).
+ */
+export interface RunRefusal extends SkillsmithError {
+  readonly reason: RefusalReason;
+  readonly rows?: readonly RestrictionRow[];
+  readonly audit?: AuditRecord;
+}
+
+export type Preparation = Result<Prepared, RunRefusal>;
+
+/** The refusal as a run result, an event and the Runs tab carry it. */
+export function refusalOf({ reason, message, rows }: RunRefusal) {
+  return { reason, message, ...(rows ? { rows: rows.map((r) => ({ ...r })) } : {}) };
+}
 
 /**
  * Everything up to the point of running: locate the installed skill, check its integrity
@@ -76,28 +86,33 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     extra: { rows?: readonly RestrictionRow[]; version?: string; integrity?: string; backend?: string } = {},
   ): Preparation => ({
     ok: false,
-    refusal: { reason, message, ...(extra.rows ? { rows: extra.rows } : {}) },
-    ...(reason === 'not-installed' || reason === 'bad-request'
-      ? {}
-      : {
-          audit: {
-            time: new Date().toISOString(),
-            runId: randomUUID(),
-            skill: req.skill,
-            version: extra.version ?? null,
-            integrity: extra.integrity ?? null,
-            mode: req.mode,
-            script: req.script ?? null,
-            argv: [...req.args],
-            backend: extra.backend ?? 'none',
-            enforcement: Object.fromEntries((extra.rows ?? []).map((r) => [r.id, r.label])),
-            override: req.unconfined === true,
-            outcome: 'refused',
-            exitCode: null,
-            durationMs: 0,
-            refused: message,
-          },
-        }),
+    error: {
+      code: reason === 'not-installed' ? 'not-found' : reason === 'bad-request' ? 'invalid-request' : 'forbidden',
+      reason,
+      message,
+      ...(extra.rows ? { rows: extra.rows } : {}),
+      ...(reason === 'not-installed' || reason === 'bad-request'
+        ? {}
+        : {
+            audit: {
+              time: new Date().toISOString(),
+              runId: randomUUID(),
+              skill: req.skill,
+              version: extra.version ?? null,
+              integrity: extra.integrity ?? null,
+              mode: req.mode,
+              script: req.script ?? null,
+              argv: [...req.args],
+              backend: extra.backend ?? 'none',
+              enforcement: Object.fromEntries((extra.rows ?? []).map((r) => [r.id, r.label])),
+              override: req.unconfined === true,
+              outcome: 'refused',
+              exitCode: null,
+              durationMs: 0,
+              refused: message,
+            },
+          }),
+    },
   });
 
   if (!isKsfName(req.skill))
@@ -114,21 +129,21 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const pin = (deps.verify ?? verifySkill)(root, req.skill);
   if (!pin.ok) {
     const msg =
-      pin.reason === 'uncovered' || pin.reason === 'modes'
-        ? `refusing to run ${pin.message} — only exactly what was pinned runs; reinstall it (and review the change)`
-        : pin.reason === 'drift'
+      pin.error.reason === 'uncovered' || pin.error.reason === 'modes'
+        ? `refusing to run ${pin.error.message} — only exactly what was pinned runs; reinstall it (and review the change)`
+        : pin.error.reason === 'drift'
           ? `${req.skill} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`
-          : `${pin.message} — a skill runs only when its files match the pin in kitbash.lock`;
+          : `${pin.error.message} — a skill runs only when its files match the pin in kitbash.lock`;
     return refuse('integrity', msg);
   }
 
   const tree = readSkillTree(skillDir, `${SKILLS_DIR}/${req.skill}`.split('\\').join('/'));
-  if (!tree.ok) return refuse('invalid-skill', formatError(tree.error), { integrity: pin.integrity });
+  if (!tree.ok) return refuse('invalid-skill', formatError(tree.error), { integrity: pin.value.integrity });
   const loaded = loadSkill(tree.value, { nameHint: req.skill });
-  if (!loaded.ok) return refuse('invalid-skill', formatError(loaded.error), { integrity: pin.integrity });
+  if (!loaded.ok) return refuse('invalid-skill', formatError(loaded.error), { integrity: pin.value.integrity });
   const skill = loaded.value;
   const m = skill.manifest;
-  const known = { version: m.skill.version, integrity: pin.integrity };
+  const known = { version: m.skill.version, integrity: pin.value.integrity };
 
   // The project's [policy] is enforced at install; a run re-checks the two that concern it,
   // so tightening the policy later takes effect without a reinstall.
@@ -138,7 +153,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   // run, however it got into the project (install, clone, hand copy). The integrity is of
   // the very tree that was checked, and must still be the pinned one.
   const checkedIntegrity = treeIntegrityFast(tree.value);
-  if (checkedIntegrity !== pin.integrity)
+  if (checkedIntegrity !== pin.value.integrity)
     return refuse('integrity', `${req.skill} changed while it was being checked — try again`, known);
   const verdict = verdictOfSkill(skill, checkedIntegrity, config.value);
   if (verdict.blocking.length > 0) {
@@ -175,8 +190,8 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
       );
     if (scriptName === undefined) {
       const g = gateScript(skillDir);
-      if (g.ok) scriptName = g.name;
-      else if (!g.none) return refuse('no-script', g.message, known);
+      if (g.ok) scriptName = g.value;
+      else if (g.error.code !== 'not-found') return refuse('no-script', g.error.message, known);
       else if (produces.length === 0) {
         return refuse(
           'no-verdict-source',
@@ -193,9 +208,9 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   let scriptRel: string | undefined;
   if (scriptName !== undefined) {
     const s = resolveScript(skillDir, scriptName, req.args);
-    if (!s.ok) return refuse('no-script', `${req.skill}: ${s.message}`, known);
-    argv = s.argv;
-    scriptRel = s.rel;
+    if (!s.ok) return refuse('no-script', `${req.skill}: ${s.error.message}`, known);
+    argv = s.value.argv;
+    scriptRel = s.value.rel;
   }
 
   const parentEnv = deps.parentEnv ?? process.env;
@@ -266,7 +281,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     runId: randomUUID(),
     skill: req.skill,
     version: m.skill.version,
-    integrity: pin.integrity,
+    integrity: pin.value.integrity,
     mode: req.mode,
     ...(scriptRel !== undefined ? { script: scriptRel } : {}),
     argv,
@@ -278,7 +293,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     override,
     produces,
   };
-  return { ok: true, prepared: { plan, policy, runDir, request: req, skill } };
+  return { ok: true, value: { plan, policy, runDir, request: req, skill } };
 }
 
 export interface ExecuteOptions {
@@ -380,30 +395,25 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
 export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: ExecuteOptions = {}): Promise<RunResult> {
   const p = await prepareRun(req, deps);
   if (!p.ok) {
-    if (p.audit) {
+    if (p.error.audit) {
       try {
-        appendAudit(req.projectRoot, p.audit);
+        appendAudit(req.projectRoot, p.error.audit);
       } catch {
         // the refusal is reported either way
       }
     }
-    opts.onEvent?.({
-      type: 'refused',
-      reason: p.refusal.reason,
-      message: p.refusal.message,
-      ...(p.refusal.rows ? { rows: p.refusal.rows } : {}),
-    });
+    opts.onEvent?.({ type: 'refused', ...refusalOf(p.error) });
     return {
-      runId: p.audit?.runId ?? randomUUID(),
+      runId: p.error.audit?.runId ?? randomUUID(),
       outcome: 'refused',
       exitCode: null,
       durationMs: 0,
       dropped: { stdout: 0, stderr: 0 },
       strays: 0,
-      refusal: p.refusal,
+      refusal: refusalOf(p.error),
     };
   }
-  return executeRun(p.prepared, opts);
+  return executeRun(p.value, opts);
 }
 
 /**

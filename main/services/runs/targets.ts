@@ -65,11 +65,11 @@ export async function runTargets(root: string): Promise<{ backend: RunPlanView['
       ...(v.ok
         ? {
             verdict: {
-              status: v.verdict.status,
-              failures: v.verdict.failures,
-              warnings: v.verdict.warnings,
-              blocking: v.verdict.blocking.map((b) => describeBlocking(l.nameHint, b)),
-              accepted: v.verdict.accepted.length,
+              status: v.value.verdict.status,
+              failures: v.value.verdict.failures,
+              warnings: v.value.verdict.warnings,
+              blocking: v.value.verdict.blocking.map((b) => describeBlocking(l.nameHint, b)),
+              accepted: v.value.verdict.accepted.length,
             },
           }
         : {}),

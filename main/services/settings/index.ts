@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SettingsData, SettingsPreview } from '../../../shared/ipc/channels/settings';
-import { formatError } from '../../../shared/result';
+import { formatError, isCoded } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -21,7 +21,7 @@ import { readLock, treeIntegrityFast } from '../lock/index';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { verdictOfSkill } from '../verdict/index';
-import { acquireProjectLock, ProjectBusyError } from '../workspace/project-lock';
+import { acquireProjectLock } from '../workspace/project-lock';
 
 /** Largest kitbash.toml the view edits (the same bound as the config reader). */
 const MAX_BYTES = 1024 * 1024;
@@ -217,7 +217,7 @@ export function applySettings(
   try {
     release = acquireProjectLock(root, { command: 'settings (app)' });
   } catch (e) {
-    if (e instanceof ProjectBusyError)
+    if (isCoded(e, 'forbidden'))
       return { ok: false, conflict: false, message: `${e.message.split('\n')[0]} — nothing written` };
     throw e;
   }

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeUtf8 } from '../../../shared/ksf/text';
-import { ServiceError } from '../errors';
+import { CodedError } from '../../../shared/result';
 import { resolveInside } from '../fs/contain';
 import { checkLocation } from './lint';
 import { installedSkills, SKILLS_DIR } from './locate';
@@ -13,11 +13,11 @@ const MAX_TEXT = 512 * 1024;
 export function skillDetail(root: string, dir: string) {
   const rel = `${SKILLS_DIR}/${dir}`;
   const abs = resolveInside(root, rel);
-  if (!abs) throw new ServiceError('outside-project', `${dir}: resolves outside the open project`);
+  if (!abs) throw new CodedError('outside-project', `${dir}: resolves outside the open project`);
   if (!existsSync(abs) || !lstatSync(abs).isDirectory())
-    throw new ServiceError('not-found', `${dir}: no such installed skill`);
+    throw new CodedError('not-found', `${dir}: no such installed skill`);
   const location = installedSkills(root).find((l) => l.nameHint === dir);
-  if (!location) throw new ServiceError('not-found', `${dir}: no such installed skill`);
+  if (!location) throw new CodedError('not-found', `${dir}: no such installed skill`);
   // The options every verdict uses (dashboard rows, review, run), so the drawer's checks add up to the row's counts.
   const report = checkLocation(location, { schema: false, evals: false });
   const tree = readSkillTree(abs, location.display);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isSymlink } from '../fs/probe';
+import { fail, ok, type Result } from '../../../shared/result';
 
 export const SKILLS_DIR = join('.kitbash', 'skills');
 
@@ -56,7 +57,8 @@ export function installedSkills(projectRoot: string): SkillLocation[] {
     });
 }
 
-export type TargetResolution = { ok: true; location: SkillLocation } | { ok: false; message: string };
+/** A failure is `invalid-request`: the command line names nothing this command can read. */
+export type TargetResolution = Result<SkillLocation>;
 
 const REMOTE = /^(?:gh:|https?:\/\/|ssh:\/\/|git@|file:\/\/)|^(?!\.)[\w.-]+\/[\w.-]+/;
 
@@ -68,25 +70,25 @@ const REMOTE = /^(?:gh:|https?:\/\/|ssh:\/\/|git@|file:\/\/)|^(?!\.)[\w.-]+\/[\w
 export function resolveTarget(arg: string, cwd: string): TargetResolution {
   if (arg.startsWith('file:') && !arg.startsWith('file://')) {
     const abs = resolve(cwd, arg.slice('file:'.length));
-    if (!existsSync(abs)) return { ok: false, message: `${arg}: local path not found: ${abs}` };
-    return { ok: true, location: folderFor(abs, cwd) };
+    if (!existsSync(abs)) return fail('invalid-request', `${arg}: local path not found: ${abs}`);
+    return ok(folderFor(abs, cwd));
   }
   const abs = resolve(cwd, arg);
-  if (existsSync(abs)) return { ok: true, location: folderFor(abs, cwd) };
+  if (existsSync(abs)) return ok(folderFor(abs, cwd));
   const installed = installedSkills(cwd);
   const byName = installed.find((s) => s.nameHint === arg);
-  if (byName) return { ok: true, location: byName };
+  if (byName) return ok(byName);
   if (REMOTE.test(arg)) {
-    return {
-      ok: false,
-      message: `${arg}: remote sources are not fetched by this command — clone it and pass the folder`,
-    };
+    return fail(
+      'invalid-request',
+      `${arg}: remote sources are not fetched by this command — clone it and pass the folder`,
+    );
   }
   const names = installed.map((s) => s.nameHint);
-  return {
-    ok: false,
-    message: `${arg}: not found as a path or installed skill name${names.length ? `\n  installed: ${names.join(', ')}` : ''}`,
-  };
+  return fail(
+    'invalid-request',
+    `${arg}: not found as a path or installed skill name${names.length ? `\n  installed: ${names.join(', ')}` : ''}`,
+  );
 }
 
 /** A path to SKILL.md or skill.toml means its folder. */

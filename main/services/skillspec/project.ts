@@ -6,7 +6,7 @@ import { fail, ok } from '../../../shared/result';
 import { validateImports, validateSidecars, type SpecFiles } from '../../../shared/skillspec/files';
 import { validateSpec } from '../../../shared/skillspec/validate';
 import { MAX_SPEC_BYTES, readSpecYaml } from '../../../shared/skillspec/yaml';
-import { ServiceError } from '../errors';
+import { CodedError } from '../../../shared/result';
 import { resolveInside } from '../fs/contain';
 import { installedSkills, SKILLS_DIR } from '../skills/locate';
 import { firstInvalidUtf8, ioErrorText } from './load';
@@ -73,7 +73,7 @@ export function validateSpecText(text: string, shownPath: string, files: SpecFil
 function specPathOf(root: string, dir: string): { rel: string; abs: string } {
   const rel = `${SKILLS_DIR}/${dir}/${SPEC_FILE}`.split('\\').join('/');
   const abs = resolveInside(root, rel);
-  if (!abs) throw new ServiceError('outside-project', `${dir}: resolves outside the open project`);
+  if (!abs) throw new CodedError('outside-project', `${dir}: resolves outside the open project`);
   return { rel, abs };
 }
 
@@ -102,17 +102,17 @@ export function loadSpec(root: string, dir: string) {
   try {
     st = lstatSync(abs);
   } catch {
-    throw new ServiceError('not-found', `${rel}: ${dir} has no ${SPEC_FILE}`);
+    throw new CodedError('not-found', `${rel}: ${dir} has no ${SPEC_FILE}`);
   }
-  if (!st.isFile()) throw new ServiceError('not-found', `${rel}: is not a regular file`);
+  if (!st.isFile()) throw new CodedError('not-found', `${rel}: is not a regular file`);
   if (st.size > MAX_SPEC_BYTES)
-    throw new ServiceError(
+    throw new CodedError(
       'unsupported',
       `${rel}: ${st.size} bytes; a skill spec may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MiB`,
     );
   const bytes = readFileSync(abs);
   const bad = firstInvalidUtf8(bytes);
-  if (bad !== -1) throw new ServiceError('unsupported', `${rel}: not valid UTF-8 (invalid sequence at byte ${bad})`);
+  if (bad !== -1) throw new CodedError('unsupported', `${rel}: not valid UTF-8 (invalid sequence at byte ${bad})`);
   const text = decoder.decode(bytes);
   const specDirRel = `${SKILLS_DIR}/${dir}`;
   return {

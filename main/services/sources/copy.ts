@@ -3,6 +3,7 @@ import { writeNewFile, type ProjectDir } from '../fs/inside';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { formatBytes } from '../../../shared/text/format';
+import { CodedError } from '../../../shared/result';
 
 /** Caps on what a source may hold; a skill is text a person must be able to review. */
 export interface SourceCaps {
@@ -18,9 +19,6 @@ export function sourceCaps(env: NodeJS.ProcessEnv = process.env): SourceCaps {
     maxBytes: num(env.SKILLSMITH_MAX_SOURCE_BYTES, 50 * 1024 * 1024),
   };
 }
-
-/** A problem with what the source holds (the message is one line and names the source). */
-export class SourceError extends Error {}
 
 /**
  * Copy a skill folder into `dest`, leaving out every `.git` entry at any depth.
@@ -49,7 +47,10 @@ export function copySkillFolder(src: string, dest: string, caps: SourceCaps, lab
           inside === '..' ||
           isAbsolute(inside)
         ) {
-          throw new SourceError(`${label}: symlink ${r} → ${target} points outside the skill — refusing to install it`);
+          throw new CodedError(
+            'invalid-input',
+            `${label}: symlink ${r} → ${target} points outside the skill — refusing to install it`,
+          );
         }
         symlinkSync(target, b);
         files++;
@@ -60,18 +61,21 @@ export function copySkillFolder(src: string, dest: string, caps: SourceCaps, lab
         const st = statSync(a);
         bytes += st.size;
         if (files > caps.maxFiles)
-          throw new SourceError(
+          throw new CodedError(
+            'invalid-input',
             `${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`,
           );
         if (bytes > caps.maxBytes)
-          throw new SourceError(
+          throw new CodedError(
+            'invalid-input',
             `${label}: is larger than ${formatBytes(caps.maxBytes)} — refusing to stage it (SKILLSMITH_MAX_SOURCE_BYTES raises the cap)`,
           );
         copyFileSync(a, b); // libuv gives the copy the source's mode
         if (st.mode & 0o111) executable.push(r.split(sep).join('/'));
       }
       if (files > caps.maxFiles)
-        throw new SourceError(
+        throw new CodedError(
+          'invalid-input',
           `${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`,
         );
     }

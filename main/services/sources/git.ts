@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { SourceError } from './copy';
 import { makeTempDir } from './temp';
+import { CodedError } from '../../../shared/result';
 
 export interface GitResult {
   readonly code: number;
@@ -29,11 +29,12 @@ export function git(args: readonly string[], cwd?: string): GitResult {
   });
   if (r.error) {
     if ((r.error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new SourceError(
+      throw new CodedError(
+        'invalid-input',
         'git is required to fetch git sources but was not found on PATH — install git, or use a local source: file:./path/to/skill',
       );
     }
-    throw new SourceError(`git failed to run: ${r.error.message}`);
+    throw new CodedError('invalid-input', `git failed to run: ${r.error.message}`);
   }
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -53,24 +54,29 @@ export interface Clone {
 export function cloneRepo(url: string, ref: string | undefined, label: string, full = false): Clone {
   // A ref is never an option: `checkout --orphan=…` and friends are not refs.
   if (ref !== undefined && (ref.startsWith('-') || /[\s\0]/.test(ref)))
-    throw new SourceError(`ref "${ref}" is not a valid branch, tag, or commit name`);
+    throw new CodedError('invalid-input', `ref "${ref}" is not a valid branch, tag, or commit name`);
   const dir = makeTempDir('clone');
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   try {
     const args = ['clone', '--quiet', '--no-hardlinks', ...(ref || full ? [] : ['--depth', '1']), '--', url, dir];
     const c = git(args);
     if (c.code !== 0) {
-      throw new SourceError(
+      throw new CodedError(
+        'invalid-input',
         `could not clone ${label} — check that the repository exists, the URL is spelled right, and it is reachable (${firstLine(c.stderr)})`,
       );
     }
     if (ref) {
       const co = git(['-C', dir, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', ref, '--']);
-      if (co.code !== 0) throw new SourceError(`ref "${ref}" not found in ${label} (not a branch, tag, or commit)`);
+      if (co.code !== 0)
+        throw new CodedError('invalid-input', `ref "${ref}" not found in ${label} (not a branch, tag, or commit)`);
     }
     const head = git(['-C', dir, 'rev-parse', 'HEAD']);
     if (head.code !== 0)
-      throw new SourceError(`could not read the checked-out commit of ${label} (${firstLine(head.stderr)})`);
+      throw new CodedError(
+        'invalid-input',
+        `could not read the checked-out commit of ${label} (${firstLine(head.stderr)})`,
+      );
     return { dir, commit: head.stdout.trim(), dispose };
   } catch (e) {
     dispose();

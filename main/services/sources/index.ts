@@ -2,11 +2,10 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { canonicalSource, githubCloneUrl, parseSource, type SourceSpec } from '../../../shared/lock/source';
 import { resolveInside } from '../fs/contain';
-import { copySkillFolder, SourceError, sourceCaps, type SourceCaps } from './copy';
+import { copySkillFolder, sourceCaps, type SourceCaps } from './copy';
 import { cloneRepo } from './git';
 import { makeTempDir, sweepLeftovers } from './temp';
-
-export { SourceError } from './copy';
+import { CodedError } from '../../../shared/result';
 
 /**
  * An opened source: the skill folder, where its siblings live, and how to give back
@@ -35,11 +34,11 @@ export interface Checkout {
 export function openSource(raw: string, cwd: string): Checkout {
   sweepLeftovers();
   const parsed = parseSource(raw, (p) => existsSync(resolve(cwd, p)));
-  if (!parsed.ok) throw new SourceError(parsed.error.message);
+  if (!parsed.ok) throw new CodedError('invalid-input', parsed.error.message);
   const spec = parsed.value;
   if (spec.kind === 'local') {
     const abs = resolve(cwd, spec.path);
-    if (!existsSync(abs)) throw new SourceError(`local path not found: ${abs}`);
+    if (!existsSync(abs)) throw new CodedError('invalid-input', `local path not found: ${abs}`);
     const dir = statSync(abs).isFile() && /^(SKILL\.md|skill\.toml)$/.test(basename(abs)) ? dirname(abs) : abs;
     const parent = dirname(dir);
     return {
@@ -62,11 +61,15 @@ export function openSource(raw: string, cwd: string): Checkout {
     const sub = spec.subpath ?? '';
     const abs = sub === '' ? clone.dir : resolveInside(clone.dir, sub);
     if (abs === undefined)
-      throw new SourceError(
+      throw new CodedError(
+        'invalid-input',
         `invalid subpath "${sub}": it escapes the repository — use a path inside it, e.g. skills/my-skill`,
       );
     if (!existsSync(abs) || !statSync(abs).isDirectory())
-      throw new SourceError(`path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`);
+      throw new CodedError(
+        'invalid-input',
+        `path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`,
+      );
     const subpath = sub.replace(/^\/+|\/+$/g, '');
     const siblings = subpath === '' ? clone.dir : dirname(abs);
     const ref = clone.commit;
@@ -99,7 +102,7 @@ export function openSource(raw: string, cwd: string): Checkout {
  */
 export function checkoutAt(co: Checkout, rel: string, raw: string): Checkout {
   const parsed = parseSource(raw, () => false);
-  if (!parsed.ok) throw new SourceError(parsed.error.message);
+  if (!parsed.ok) throw new CodedError('invalid-input', parsed.error.message);
   const skillDir = join(co.skillDir, ...rel.split('/'));
   return {
     ...co,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { fail, ok, type Result } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -25,15 +25,12 @@ export function verdictOfSkill(
   });
 }
 
-export type VerdictLookup =
-  | {
-      readonly ok: true;
-      readonly name: string;
-      readonly version: string;
-      readonly integrity: string;
-      readonly verdict: SkillVerdict;
-    }
-  | { readonly ok: false; readonly message: string };
+export type VerdictLookup = Result<{
+  readonly name: string;
+  readonly version: string;
+  readonly integrity: string;
+  readonly verdict: SkillVerdict;
+}>;
 
 /**
  * The current verdict of an installed skill, read from disk now: what `run`, `gate`, the
@@ -41,20 +38,15 @@ export type VerdictLookup =
  * very files that were checked, so an exception can only match what was read.
  */
 export function verdictFor(projectRoot: string, name: string): VerdictLookup {
-  if (!isKsfName(name)) return { ok: false, message: `"${name}" is not a skill name` };
+  if (!isKsfName(name)) return fail('invalid-request', `"${name}" is not a skill name`);
   const tree = readSkillTree(join(projectRoot, SKILLS_DIR, name), `${SKILLS_DIR}/${name}`.split('\\').join('/'));
-  if (!tree.ok) return { ok: false, message: formatError(tree.error) };
+  if (!tree.ok) return tree;
   const loaded = loadSkill(tree.value, { nameHint: name });
-  if (!loaded.ok) return { ok: false, message: formatError(loaded.error) };
+  if (!loaded.ok) return loaded;
   const config = readProjectConfig(projectRoot);
-  if (!config.ok) return { ok: false, message: formatError(config.error) };
+  if (!config.ok) return config;
   const integrity = treeIntegrityFast(tree.value);
   const m = loaded.value.manifest.skill;
-  return {
-    ok: true,
-    name: m.name,
-    version: m.version,
-    integrity,
-    verdict: verdictOfSkill(loaded.value, integrity, config.value),
-  };
+  const verdict = verdictOfSkill(loaded.value, integrity, config.value);
+  return ok({ name: m.name, version: m.version, integrity, verdict });
 }

@@ -2,6 +2,7 @@ import { existsSync, linkSync, readFileSync, renameSync, rmdirSync, rmSync } fro
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { openProjectDir, withProjectDir, writeNewFile } from '../fs/inside';
+import { CodedError } from '../../../shared/result';
 
 export const PROJECT_LOCK = join('.kitbash', '.skillsmith.lock');
 
@@ -18,9 +19,6 @@ export interface ProjectLockOptions {
   /** What this process is doing, for the other side's message. */
   readonly command: string;
 }
-
-/** Another live process holds the project lock. */
-export class ProjectBusyError extends Error {}
 
 /** Whether a process of this pid exists (EPERM: it does, owned by another user). */
 export function processAlive(pid: number): boolean {
@@ -102,7 +100,8 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
         continue;
       }
       if (Date.now() >= deadline) {
-        throw new ProjectBusyError(
+        throw new CodedError(
+          'forbidden',
           `another skillsmith process (pid ${holder.pid}${holder.host !== me.host ? ` on ${holder.host}` : ''}, running "${holder.command}" since ${holder.since}) is changing this project — wait for it to finish, or delete ${PROJECT_LOCK} if that process is gone`,
         );
       }
