@@ -132,6 +132,26 @@ export default tseslint.config(
     files: ['shared/**/*.ts', 'main/**/*.ts', 'preload/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 600 }] },
   },
+  // A command's exit code comes from the EXIT table (shared/result.ts), never a bare number,
+  // so the codes the usage text promises and the error codes that map onto them stay one set.
+  {
+    files: ['main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ReturnStatement > Literal',
+          'ReturnStatement > ConditionalExpression > Literal',
+          'Property[key.name="code"] > Literal.value',
+          'VariableDeclarator[id.typeAnnotation.typeAnnotation.typeName.name="ExitCode"] > Literal.init',
+          'AssignmentExpression[left.name=/^(code|exitCode|worst)$/] > Literal.right',
+        ].map((at) => ({
+          selector: `${at}[raw=/^[0-9]+$/]`,
+          message: 'a literal exit number: return EXIT.ok / EXIT.failed / EXIT.usage (shared/result.ts) instead.',
+        })),
+      ],
+    },
+  },
   {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: { 'max-lines': ['error', { max: 400 }] },

@@ -10,8 +10,11 @@ import type { IpcErrorCode } from './ipc/errors';
  * replacing it.
  */
 
-/** The CLI's own exit codes; `run` and `gate` pass a script's own code through instead. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * The CLI's own exit codes; `run` and `gate` pass a script's own code through instead.
+ * `interrupted` is the shell's 128 + SIGINT, for a run the user cancelled.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 export type Exit = (typeof EXIT)[keyof typeof EXIT];
 
 interface CodeRow {

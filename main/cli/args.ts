@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from './io';
+import { CodedError } from '../../shared/result';
 
 export interface FlagSpec {
   readonly [name: string]: {
@@ -23,6 +23,6 @@ export function parseCommandArgs<S extends FlagSpec>(argv: readonly string[], sp
     return { positionals, flags: values as Parsed<S>['flags'] };
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0]! : String(e);
-    throw new UsageError(msg.replace(/\. To specify a positional argument.*$/, ''));
+    throw new CodedError('invalid-request', msg.replace(/\. To specify a positional argument.*$/, ''));
   }
 }

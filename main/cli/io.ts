@@ -29,6 +29,3 @@ export function terminalIo(io: CliIo, { exactOut = false }: { exactOut?: boolean
 export { EXIT } from '../../shared/result';
 /** 0/1/2 are the CLI's own codes (EXIT); `run` and `gate` pass a script's own code through. */
 export type ExitCode = number;
-
-/** A user mistake on the command line: one line on stderr, exit 2. */
-export class UsageError extends Error {}

@@ -1,6 +1,6 @@
 import { runCheck } from './commands/check';
 import { sweepLeftovers } from '../services/sources/temp';
-import { EXIT, terminalIo, UsageError, type CliIo, type ExitCode } from './io';
+import { EXIT, terminalIo, type CliIo, type ExitCode } from './io';
 import { VERSION } from './version';
 import { ERROR_CODES, isCoded } from '../../shared/result';
 
@@ -160,7 +160,6 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
   } catch (e) {
     // Never a stack trace for the user; the message says what went wrong, the code how to exit.
     io.err(`skillsmith ${command}: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (e instanceof UsageError) return EXIT.usage;
     return isCoded(e) ? ERROR_CODES[e.code].exit : EXIT.failed;
   }
 }

@@ -77,6 +77,19 @@ describe('exit codes', () => {
     }
   });
 
+  it('a failure thrown from below exits by its code (shared/result.ts): invalid-input 1, invalid-request 2', () => {
+    const missing = cli(root, 'install', 'file:./no-such-folder');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^skillsmith install: local path not found: .*no-such-folder\n$/);
+    const runner = cli(root, 'eval', '--runner', 'nope');
+    expect(runner.code).toBe(2);
+    expect(runner.stderr).toMatch(/^skillsmith eval: --runner nope: no such runner \(configured: none; /);
+    for (const r of [missing, runner]) {
+      expect(r.stdout).toBe('');
+      expectNoStack(r);
+    }
+  });
+
   it('accepts a path to SKILL.md or skill.toml as its folder', () => {
     expect(cli(root, 'lint', 'skills/clean/SKILL.md').stdout).toContain('✓ clean');
     expect(cli(root, 'lint', 'skills/clean/skill.toml').stdout).toContain('✓ clean');

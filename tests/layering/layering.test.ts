@@ -162,3 +162,52 @@ describe('layering: no stray electron imports in the source tree', () => {
     expect(electronRef.test(readFileSync(join(repoRoot, 'preload/index.ts'), 'utf8'))).toBe(true);
   });
 });
+
+describe('exit codes: main/cli returns through the EXIT table', () => {
+  const file = 'main/cli/commands/x.ts';
+  const header = "import { EXIT, type ExitCode } from '../io';\n";
+
+  it.each([
+    ['a bare return', 'export function run(): ExitCode {\n  return 1;\n}\n', 1],
+    [
+      'a conditional return (each number)',
+      'export function run(bad: boolean): ExitCode {\n  return bad ? 1 : 0;\n}\n',
+      2,
+    ],
+    ['a code field', 'export function pick(): { code: ExitCode } {\n  return { code: 2 };\n}\n', 1],
+    [
+      'a typed exit variable',
+      'export function run(): ExitCode {\n  const worst: ExitCode = 0;\n  return worst;\n}\n',
+      1,
+    ],
+    [
+      'an assigned code',
+      'export function run(n: number): ExitCode {\n  let code = EXIT.ok;\n  if (n) code = 1;\n  return code;\n}\n',
+      1,
+    ],
+  ] as const)('rejects %s', async (_, code, count) => {
+    expect(await errorsOf(file, header + code, 'no-restricted-syntax')).toHaveLength(count);
+  });
+
+  it('accepts the EXIT names, and numbers that are not exit codes', async () => {
+    const code = [
+      'export function run(bad: boolean): ExitCode {',
+      '  const width = [1, 2].length + 1;',
+      '  return bad || width > 3 ? EXIT.failed : EXIT.ok;',
+      '}',
+      'export const pick = (): { code: ExitCode } => ({ code: EXIT.usage });',
+      '',
+    ].join('\n');
+    expect(await errorsOf(file, header + code, 'no-restricted-syntax')).toEqual([]);
+  });
+
+  it('applies only under main/cli', async () => {
+    expect(
+      await errorsOf(
+        'main/services/x.ts',
+        'export const f = (): number => {\n  return 1;\n};\n',
+        'no-restricted-syntax',
+      ),
+    ).toEqual([]);
+  });
+});

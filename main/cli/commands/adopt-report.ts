@@ -9,6 +9,7 @@ import { withProjectLock } from '../../services/workspace/project-lock';
 import { recover } from '../../services/workspace/txn';
 import type { CliIo, ExitCode } from '../io';
 import { INIT_TEMPLATE } from './init';
+import { EXIT } from '../io';
 
 /** The adoption part of `import`: each hand-written skill with its review, and what skills-lock.json pins. */
 export function renderAdoption(plan: AdoptPlan): string {
@@ -56,12 +57,12 @@ export async function adoptSkills(
     io.err(
       `${blocked.length} hand-written skill${blocked.length === 1 ? '' : 's'} fail${blocked.length === 1 ? 's' : ''} a non-bypassable safety check or the [policy]: left where ${blocked.length === 1 ? 'it is' : 'they are'}, not adopted.\n`,
     );
-  if (!adoptable.length) return blocked.length ? 1 : 0;
+  if (!adoptable.length) return blocked.length ? EXIT.failed : EXIT.ok;
   if (!opts.write) {
     io.out(
       `\nre-run with --write to adopt ${adoptable.length} skill${adoptable.length === 1 ? '' : 's'} into .kitbash/skills/ (pinned in kitbash.lock); compile then regenerates the agents' copies from them\n`,
     );
-    return blocked.length ? 1 : 0;
+    return blocked.length ? EXIT.failed : EXIT.ok;
   }
   const result = await withProjectLock(io.cwd, 'import', () => {
     for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
@@ -77,5 +78,5 @@ export async function adoptSkills(
     );
   if (opts.compile) await recompileAfterChange(io.cwd, io.out, 'import');
   else io.out('next: skillsmith compile\n');
-  return blocked.length ? 1 : 0;
+  return blocked.length ? EXIT.failed : EXIT.ok;
 }

@@ -9,7 +9,7 @@ import { renderJson } from '../../../shared/lint/report/json';
 import { exitCodeFor, totals, type SkillReport } from '../../../shared/lint/report/model';
 import { renderSarif } from '../../../shared/lint/report/sarif';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
 import { isDirectory } from '../../services/fs/probe';
 import { CodedError, isCoded } from '../../../shared/result';
@@ -44,9 +44,11 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   let sarifPath: string | undefined;
   if (sarif !== undefined) {
     sarifPath = resolveInside(io.cwd, sarif);
-    if (!sarifPath) throw new UsageError(`refusing to write the SARIF report outside the project: ${sarif}`);
+    if (!sarifPath)
+      throw new CodedError('invalid-request', `refusing to write the SARIF report outside the project: ${sarif}`);
     if (isDirectory(sarifPath))
-      throw new UsageError(
+      throw new CodedError(
+        'invalid-request',
         `--sarif ${sarif}: is a folder — name the report file, e.g. ${sarif.replace(/\/?$/, '/skillsmith.sarif')}`,
       );
   }
@@ -54,7 +56,7 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
   const locations = positionals.length ? positionals.map((p) => locate(p, io.cwd)) : installedSkills(io.cwd);
   if (locations.length === 0) {
     io.out(`no skills installed — nothing to ${kind} (pass a path to ${kind} an uninstalled skill).\n`);
-    return 0;
+    return EXIT.ok;
   }
 
   let reports: SkillReport[] = checkAll(locations, { schema: flags.schema === true, evals: kind === 'test' });
@@ -76,13 +78,13 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
       io.err(
         `skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${isCoded(e, 'outside-project') ? e.message : describeFsError(e)}\n`,
       );
-      return 1;
+      return EXIT.failed;
     }
     (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);
   }
 
   const code = exitCodeFor(t, flags.strict === true);
-  if (code === 1 && t.failures === 0) io.err(`--strict: failing on ${t.warnings} warning(s)\n`);
+  if (code === EXIT.failed && t.failures === 0) io.err(`--strict: failing on ${t.warnings} warning(s)\n`);
   return code;
 }
 

@@ -7,6 +7,7 @@ import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 import { plural } from '../../../shared/text/format';
 import { isCoded } from '../../../shared/result';
+import { EXIT } from '../io';
 
 const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
@@ -17,7 +18,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     io.err(
       `skillsmith compile: unexpected argument "${positionals[0]}" — compile takes no targets (set [project].targets in kitbash.toml)\n`,
     );
-    return 2;
+    return EXIT.usage;
   }
   const dry = flags['dry-run'] === true;
   const plan = planProject(io.cwd);
@@ -53,7 +54,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   if (plan.errors.length) {
     for (const e of plan.errors) io.err(`✗ ${e}\n`);
     io.err('nothing was written.\n');
-    return 1;
+    return EXIT.failed;
   }
   if (dry) {
     for (const f of plan.write) if (f.changed) say(`would write ${f.path}\n`);
@@ -76,7 +77,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     } catch (e) {
       if (isCoded(e, 'outside-project')) {
         io.err(`✗ ${e.message}\n  a path resolves outside the project (through a symlink?) — nothing was written.\n`);
-        return 1;
+        return EXIT.failed;
       }
       throw e;
     }
@@ -85,7 +86,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   for (const n of plan.notes) say(`ℹ ${n}\n`);
   if (plan.compiled === 0 && plan.failures.length === 0) {
     say('no skills installed — skillsmith install <source> to add one\n');
-    return 0;
+    return EXIT.ok;
   }
   if (plan.standing.length && plan.compiled > 0) {
     say(
@@ -101,7 +102,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     io.err(
       `${plural(n, 'installed skill')} could not be loaded or compiled and ${n === 1 ? 'was' : 'were'} skipped — the others were written; their existing output is untouched. Fix the named file or reinstall.\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
   if (plan.targets.length < TARGET_IDS.length && !plan.explicitTargets) {
     const missing = TARGET_IDS.filter((id) => !plan.targets.includes(id));
@@ -111,7 +112,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   }
   if (flags.strict && plan.warnings.length) {
     io.err(`--strict: failing on ${plural(plan.warnings.length, 'warning')}\n`);
-    return 1;
+    return EXIT.failed;
   }
-  return 0;
+  return EXIT.ok;
 }

@@ -9,7 +9,7 @@ import { loadFolder } from '../../services/install/candidates';
 import { installedSkills, SKILLS_DIR } from '../../services/skills/locate';
 import { readSkillTree } from '../../services/skills/reader';
 import { makeStagingDir, openSource, stageFolder } from '../../services/sources';
-import type { CliIo, ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 
 interface Side {
@@ -24,12 +24,15 @@ const USAGE = [
   '  two arguments: diff any two skills (installed name, path, or source)',
 ].join('\n');
 
+/** diff(1)'s exit codes, as the CLI's: the same, they differ, trouble (nothing compared). */
+const DIFF_EXIT = { same: EXIT.ok, differs: EXIT.failed, trouble: EXIT.usage } as const;
+
 /** `diff <a> [<b>]` — read-only; exit 0 same, 1 differs, 2 trouble (diff(1) codes). */
 export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
   const args = argv.filter((a) => !a.startsWith('-'));
   if (args.length === 0 || args.length > 2) {
     io.err(`${USAGE}\n`);
-    return 2;
+    return DIFF_EXIT.trouble;
   }
   const cleanups: Array<() => void> = [];
   try {
@@ -39,13 +42,13 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
       const entry = readLockOrThrow(io.cwd).entries.find((e) => e.name === args[0]);
       if (!entry) {
         io.err(`${args[0]} is not pinned in kitbash.lock — install it first, or pass two targets to compare.\n`);
-        return 2;
+        return DIFF_EXIT.trouble;
       }
       if (entry.source === IMPORT_SOURCE) {
         io.err(
           `${entry.name} was imported in this project (${IMPORT_SOURCE}) — there is no source to compare with; pass two targets instead.\n`,
         );
-        return 2;
+        return DIFF_EXIT.trouble;
       }
       a = side(io.cwd, join(io.cwd, SKILLS_DIR, entry.name), entry.name);
       b = fetched(io.cwd, entry.source, cleanups);
@@ -57,7 +60,7 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
     const files = fileChanges(a.tree, b.tree);
     if (!changes.length && !files.length) {
       io.out(`no differences: ${escapeTerminal(b.label)}\n`);
-      return 0;
+      return DIFF_EXIT.same;
     }
     io.out(`diff: ${escapeTerminal(a.label)} → ${escapeTerminal(b.label)}\n`);
     if (changes.length) {
@@ -74,10 +77,10 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
         if (d) io.out(`\n${d}`);
       }
     }
-    return 1;
+    return DIFF_EXIT.differs;
   } catch (e) {
     io.err(`skillsmith diff: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
-    return 2;
+    return DIFF_EXIT.trouble;
   } finally {
     for (const c of cleanups) c();
   }

@@ -8,6 +8,7 @@ import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
+import { EXIT } from '../io';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -28,11 +29,11 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   for (const r of recovered) io.err(`note: ${r}\n`);
   if (s.configError) {
     io.err(`  ✗ ${s.configError.split('\n')[0]}\n`);
-    return 1;
+    return EXIT.failed;
   }
   if (s.lockError) {
     io.err(`  ✗ ${s.lockError.split('\n')[0]}\n`);
-    return 1;
+    return EXIT.failed;
   }
   out(`detected targets (${s.detectedTargets.length} of ${TARGETS.length} in this repo):\n`);
   for (const t of TARGETS)
@@ -61,7 +62,7 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
     io.err(
       `  ✗ ${s.skills.length} skill(s) installed but ${LOCK_FILE} is missing — nothing is pinned. Reinstall to regenerate it.\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
   for (const m of s.missing) out(`  ⚠ ${m.name}: in ${LOCK_FILE} but not installed\n`);
   for (const k of s.skills) {
@@ -108,10 +109,10 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
     if (s.policyViolations.length)
       io.err(`${s.policyViolations.length} policy violation(s) — see [policy] in kitbash.toml\n`);
     if (compiled) io.err(`${compiled} generated file(s) differ from what compile writes — run skillsmith compile\n`);
-    return 1;
+    return EXIT.failed;
   }
   out('lock integrity: ok\n');
   if (s.policy) out('policy: ok\n');
   if (s.compiledDrift && !s.compileErrors?.length && s.compiledDrift.length === 0) out('compiled output: in sync\n');
-  return 0;
+  return EXIT.ok;
 }

@@ -4,8 +4,9 @@ import { writeFileAtomic } from '../../services/fs/atomic';
 import { resolveInside } from '../../services/fs/contain';
 import { runEvals, type EvalEvent } from '../../services/evals/run';
 import { parseCommandArgs } from '../args';
-import { EXIT, UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { isDirectory } from '../../services/fs/probe';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = {
   runner: { type: 'string' },
@@ -26,13 +27,15 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
   if (flags.repeat !== undefined) {
     repeat = Number(flags.repeat);
     if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT)
-      throw new UsageError(`--repeat ${flags.repeat}: want a whole number from 1 to ${MAX_REPEAT}`);
+      throw new CodedError('invalid-request', `--repeat ${flags.repeat}: want a whole number from 1 to ${MAX_REPEAT}`);
   }
   let junitPath: string | undefined;
   if (flags.junit !== undefined) {
     junitPath = resolveInside(io.cwd, flags.junit);
-    if (!junitPath) throw new UsageError(`refusing to write the JUnit report outside the project: ${flags.junit}`);
-    if (isDirectory(junitPath)) throw new UsageError(`--junit ${flags.junit}: is a folder — name the report file`);
+    if (!junitPath)
+      throw new CodedError('invalid-request', `refusing to write the JUnit report outside the project: ${flags.junit}`);
+    if (isDirectory(junitPath))
+      throw new CodedError('invalid-request', `--junit ${flags.junit}: is a folder — name the report file`);
   }
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();

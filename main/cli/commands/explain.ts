@@ -5,9 +5,10 @@ import { targetById } from '../../../shared/targets/registry';
 import { TARGET_IDS } from '../../../shared/targets/types';
 import { diskProject } from '../../services/compile/project-files';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { loadSkillArg } from './skill-arg';
 import { escapeTerminal } from '../../../shared/terminal/escape';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -15,11 +16,13 @@ const FLAGS = { json: { type: 'boolean' } } as const;
 export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length !== 2)
-    throw new UsageError(
+    throw new CodedError(
+      'invalid-request',
       `usage: skillsmith explain <skill-name | path | file:source> <target>\n  targets: ${TARGET_IDS.join(', ')}`,
     );
   const target = targetById(positionals[1]!);
-  if (!target) throw new UsageError(`unknown target "${positionals[1]}" — known: ${TARGET_IDS.join(', ')}`);
+  if (!target)
+    throw new CodedError('invalid-request', `unknown target "${positionals[1]}" — known: ${TARGET_IDS.join(', ')}`);
   const skill = loadSkillArg(positionals[0]!, io.cwd);
   const project = diskProject(io.cwd);
   const p = prepareSkill(skill);
@@ -29,7 +32,7 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
     io.out(
       `${JSON.stringify({ ...cell, loading: target.loading, capabilities: target.capabilities, standingTokens: cost?.tokens ?? null, loadedTokens: cost?.loadedTokens ?? null }, null, 2)}\n`,
     );
-    return 0;
+    return EXIT.ok;
   }
   const mark = cell.status === 'full' ? '✓' : cell.status === 'degraded' ? '⚠' : '✗';
   io.out(`${mark} ${escapeTerminal(cell.skill)} → ${target.id}: ${cell.status}\n`);
@@ -44,5 +47,5 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   if (cost)
     io.out(`  standing: ~${cost.tokens} tok every session (${cost.basis}); ~${cost.loadedTokens} tok when loaded\n`);
   io.out(`  format: ${target.vendorDoc.title}, checked ${target.vendorDoc.checked}\n`);
-  return 0;
+  return EXIT.ok;
 }

@@ -21,12 +21,12 @@ import { withProjectLock } from '../../services/workspace/project-lock';
 import { applyChange, recover } from '../../services/workspace/txn';
 import { writeFileInside } from '../../services/fs/inside';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { scanAdoption } from '../../services/install/adopt';
 import { adoptSkills } from './adopt-report';
 import { INIT_TEMPLATE } from './init';
 import { isRealFile } from '../../services/fs/probe';
-import { formatError } from '../../../shared/result';
+import { CodedError, formatError } from '../../../shared/result';
 
 const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' }, 'no-compile': { type: 'boolean' } } as const;
 
@@ -59,10 +59,10 @@ function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
 export async function runImport(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length)
-    throw new UsageError('usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
+    throw new CodedError('invalid-request', 'usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
   if (flags.name !== undefined && !isKsfName(flags.name)) {
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
-    return 1;
+    return EXIT.failed;
   }
   const scan = scanAdoption(io.cwd);
   try {
@@ -73,9 +73,9 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
       io.out(
         'no existing agent instruction files found (CLAUDE.md, AGENTS.md, .cursor/rules/, .clinerules, …).\n  nothing to import — author a skill instead: skillsmith init && skillsmith install <source>\n',
       );
-      return 0;
+      return EXIT.ok;
     }
-    if (!adopting || code !== 0) return code;
+    if (!adopting || code !== EXIT.ok) return code;
     return await adoptSkills(scan, { write: flags.write === true, compile: !flags['no-compile'] }, io);
   } finally {
     scan.dispose();
@@ -111,7 +111,7 @@ async function importInstructions(
     const loaded = loadFolder(dir, name, name);
     if (!loaded.ok) {
       io.err(`cannot import: ${formatError(loaded.error)}\n`);
-      return 1;
+      return EXIT.failed;
     }
     const blocking = lintSkill(loaded.value).filter((c) => c.status === 'fail' && SAFETY_CHECK_IDS.includes(c.id));
     io.out(
@@ -120,17 +120,17 @@ async function importInstructions(
     if (blocking.length) {
       for (const c of blocking) io.err(`  ✗ safety: ${c.id} — ${c.detail ?? ''}\n`);
       io.err('blocked — the imported instructions fail a safety check; fix the source files first. Nothing written.\n');
-      return 1;
+      return EXIT.failed;
     }
     if (!flags.write) {
       io.out(`\nre-run with --write to save it to .kitbash/skills/${name}/, then: skillsmith compile\n`);
-      return 0;
+      return EXIT.ok;
     }
     return await withProjectLock(io.cwd, 'import', () => {
       for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
       if (existsSync(join(io.cwd, SKILLS_DIR, name))) {
         io.err(`.kitbash/skills/${name}/ already exists — pass --name <other> or remove it first.\n`);
-        return 1;
+        return EXIT.failed;
       }
       if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
@@ -147,7 +147,7 @@ async function importInstructions(
       io.out(
         `\nwrote .kitbash/skills/${name}/ (skill.toml + SKILL.md), pinned in kitbash.lock\nnext: skillsmith compile\nthen: review the compiled output and delete the hand-written copies you no longer need\n`,
       );
-      return 0;
+      return EXIT.ok;
     });
   } finally {
     staging.dispose();

@@ -4,6 +4,7 @@ import { withProjectDir, writeFileInside } from '../../services/fs/inside';
 import { SKILLS_DIR } from '../../services/skills/locate';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
+import { EXIT } from '../io';
 
 /** The reference's template, so both tools start a project the same way. */
 export const INIT_TEMPLATE = `# kitbash project configuration — https://github.com/singhharsh1708/kitbash
@@ -28,12 +29,12 @@ export function runInit(argv: readonly string[], io: CliIo): ExitCode {
   parseCommandArgs(argv, {});
   if (existsSync(join(io.cwd, 'kitbash.toml'))) {
     io.out('kitbash.toml already exists — nothing to do\n');
-    return 0;
+    return EXIT.ok;
   }
   writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
   withProjectDir(io.cwd, SKILLS_DIR, { create: true }, () => undefined);
   io.out(
     'created kitbash.toml and .kitbash/skills/\nnext: skillsmith install <gh:owner/repo | owner/repo | git URL | file:path>, then skillsmith compile\n',
   );
-  return 0;
+  return EXIT.ok;
 }

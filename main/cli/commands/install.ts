@@ -9,8 +9,9 @@ import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { ask, confirm, interactive } from './prompt';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = {
   yes: { type: 'boolean', short: 'y' },
@@ -52,7 +53,7 @@ async function chooseSkills(
     io.err(
       `${source}: no skill found — no SKILL.md at its root, in skills/*/, plugins/*/skills/*/, */ or named by .claude-plugin/marketplace.json\n`,
     );
-    return { code: 1 };
+    return { code: EXIT.failed };
   }
   let wanted = names;
   if (wanted.length === 0) {
@@ -61,20 +62,20 @@ async function chooseSkills(
       io.err(
         `pick with --skill NAME (repeatable), e.g. skillsmith install ${source} --skill ${listing.skills.find((s) => !s.problem)?.name ?? listing.skills[0]!.name}\n`,
       );
-      return { code: 2 };
+      return { code: EXIT.usage };
     }
     wanted = (await ask('install which? (names, separated by spaces or commas; empty to cancel) '))
       .split(/[\s,]+/)
       .filter(Boolean);
     if (wanted.length === 0) {
       io.err('aborted — nothing installed.\n');
-      return { code: 1 };
+      return { code: EXIT.failed };
     }
   }
   const picked = pickSkills(listing, wanted);
   if (!picked.ok) {
     io.err(`${picked.error.message}\n`);
-    return { code: 2 };
+    return { code: EXIT.usage };
   }
   return { picks: picked.value };
 }
@@ -88,7 +89,7 @@ async function chooseSkills(
 export async function runInstall(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const source = positionals[0];
-  if (source === undefined || positionals.length > 1) throw new UsageError(USAGE);
+  if (source === undefined || positionals.length > 1) throw new CodedError('invalid-request', USAGE);
   // Finish any interrupted change first; then stage and ask without holding the project
   // lock (a clone or a person at the prompt can take minutes), and lock only to commit.
   if (existsSync(join(io.cwd, '.kitbash'))) {
@@ -102,9 +103,9 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
     if ('code' in chosen) return chosen.code;
     if (chosen.picks.length > 1 && flags.approve !== undefined) {
       io.err('--approve names one review — with several --skill picks, install them one at a time or use --yes\n');
-      return 2;
+      return EXIT.usage;
     }
-    let worst: ExitCode = 0;
+    let worst: ExitCode = EXIT.ok;
     for (const pick of chosen.picks) {
       if (chosen.picks.length > 1) (flags.json ? io.err : io.out)(`\n== ${pick.source} ==\n`);
       const code = await installOne(
@@ -113,7 +114,7 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
         flags,
         io,
       );
-      if (code !== 0) worst = code;
+      if (code !== EXIT.ok) worst = code;
     }
     return worst;
   } finally {
@@ -134,11 +135,11 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
       io.err(
         'blocked — a skill in this install fails a non-bypassable safety check or the [policy] in kitbash.toml; nothing installed.\n',
       );
-      return 1;
+      return EXIT.failed;
     }
     if (flags['dry-run']) {
       note('dry run — nothing installed.\n');
-      return 0;
+      return EXIT.ok;
     }
     const rootNode = review.nodes[0]!;
     const extra = review.nodes.filter((n) => n.role === 'dependency' && !n.alreadyInstalled).length;
@@ -149,7 +150,7 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
         io.err(
           `not installed — --approve names ${flags.approve}, but what was fetched now hashes to ${review.integrity}. Review it again.\n`,
         );
-        return 1;
+        return EXIT.failed;
       }
       approved = flags.approve;
     } else if (flags.yes) {
@@ -158,20 +159,20 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
       if (await confirm(`install ${what}? [y/N] `)) approved = review.integrity;
       else {
         io.err('aborted — nothing installed.\n');
-        return 1;
+        return EXIT.failed;
       }
     } else {
       io.err(
         `not installed — no terminal to ask for approval. Rerun with --yes, or with --approve ${review.integrity} to install exactly this review.\n`,
       );
-      return 1;
+      return EXIT.failed;
     }
     const integrity = approved;
     return await withProjectLock(io.cwd, `install ${source}`, async () => {
       const result = commitInstall(staged, { integrity });
       note(`installed ${what}\n  pinned in kitbash.lock\n`);
       if (result.installed.length && !flags['no-compile']) await recompileAfterChange(io.cwd, note, 'install');
-      return 0;
+      return EXIT.ok;
     });
   } finally {
     staged.dispose();

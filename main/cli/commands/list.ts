@@ -2,6 +2,7 @@ import { projectStatus } from '../../services/workspace/status';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
+import { EXIT } from '../io';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
 
@@ -31,11 +32,11 @@ export function runList(argv: readonly string[], io: CliIo): ExitCode {
         2,
       )}\n`,
     );
-    return 0;
+    return EXIT.ok;
   }
   if (!skills.length) {
     io.out('no skills installed — skillsmith install <source>\n');
-    return 0;
+    return EXIT.ok;
   }
   for (const s of skills) {
     io.out(
@@ -49,5 +50,5 @@ export function runList(argv: readonly string[], io: CliIo): ExitCode {
   }
   for (const s of status.skills.filter((x) => x.version === undefined))
     io.err(`✗ ${escapeTerminal(s.folder)}: failed to load — ${(s.loadError ?? '').split('\n')[0]}\n`);
-  return 0;
+  return EXIT.ok;
 }

@@ -1,11 +1,11 @@
-import { formatError } from '../../../shared/result';
+import { CodedError, formatError } from '../../../shared/result';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { resolveTargets, TARGETS } from '../../../shared/targets/registry';
 import { loadInstalled } from '../../services/compile/load';
 import { diskProject } from '../../services/compile/project-files';
 import { readProjectConfig } from '../../services/project/config';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = { json: { type: 'boolean' } } as const;
@@ -16,7 +16,10 @@ const GLYPH = { full: '✓', degraded: '⚠', unsupported: '✗' } as const;
 export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length)
-    throw new UsageError(`unexpected argument "${positionals[0]}" — matrix covers every installed skill`);
+    throw new CodedError(
+      'invalid-request',
+      `unexpected argument "${positionals[0]}" — matrix covers every installed skill`,
+    );
   const config = readProjectConfig(io.cwd);
   if (!config.ok) throw new Error(formatError(config.error));
   const project = diskProject(io.cwd);
@@ -26,12 +29,12 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const active = sel.ok ? sel.value.targets.map((t) => t.id) : [];
   if (flags.json) {
     io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);
-    return failures.length ? 1 : 0;
+    return failures.length ? EXIT.failed : EXIT.ok;
   }
   for (const f of failures) io.err(`✗ ${escapeTerminal(f.name)}: failed to load — ${f.message.split('\n')[0]}\n`);
   if (m.skills.length === 0) {
     io.out('no skills installed — nothing to tabulate.\n');
-    return failures.length ? 1 : 0;
+    return failures.length ? EXIT.failed : EXIT.ok;
   }
   const width = Math.max(5, ...m.skills.map((s) => s.length));
   const heads = m.targets.map((t, i) => `${active.includes(t) ? '*' : ' '}${String(i + 1).padStart(2)}`);
@@ -48,5 +51,5 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
     if (c.status === 'full') continue;
     io.out(`${GLYPH[c.status]} ${escapeTerminal(c.skill)} → ${c.target}: ${c.reasons.map((r) => r.code).join(', ')}\n`);
   }
-  return failures.length ? 1 : 0;
+  return failures.length ? EXIT.failed : EXIT.ok;
 }

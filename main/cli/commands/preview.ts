@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatError } from '../../../shared/result';
+import { CodedError, formatError } from '../../../shared/result';
 import type { Skill } from '../../../shared/ksf/model';
 import { parseSource } from '../../../shared/lock/source';
 import { resolveTargets } from '../../../shared/targets/registry';
@@ -11,7 +11,7 @@ import { diskProject } from '../../services/compile/project-files';
 import { reviewSource } from '../../services/install/preview';
 import { resolveTarget } from '../../services/skills/locate';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { loadSkillArg } from './skill-arg';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 
@@ -25,7 +25,7 @@ const FLAGS = { json: { type: 'boolean' } } as const;
 export async function runPreview(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length !== 1)
-    throw new UsageError('usage: skillsmith preview <skill-name | path | file:source | git source>');
+    throw new CodedError('invalid-request', 'usage: skillsmith preview <skill-name | path | file:source | git source>');
   const arg = positionals[0]!;
   if (!resolveTarget(arg, io.cwd).ok && isRemoteSource(arg, io.cwd)) {
     const staged = await reviewSource(io.cwd, arg);
@@ -49,7 +49,7 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
   const prepared = prepareSkill(skill);
   if (!prepared.ok) {
     io.err(`✗ ${prepared.error.message}\n`);
-    return 1;
+    return EXIT.failed;
   }
   const config = readProjectConfig(io.cwd);
   if (!config.ok) throw new Error(formatError(config.error));
@@ -57,7 +57,7 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
   const sel = resolveTargets(project, config.value.targets);
   if (!sel.ok) {
     io.err(`✗ ${sel.error.message}\n`);
-    return 1;
+    return EXIT.failed;
   }
   const p = prepared.value;
   // As compile writes them for this project's active targets (AGENTS.md may be an index).
@@ -90,7 +90,7 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
         2,
       )}\n`,
     );
-    return 0;
+    return EXIT.ok;
   }
   io.out(`preview: ${escapeTerminal(p.name)}@${escapeTerminal(p.version)} (nothing is written)\n`);
   for (const { t, out, cost } of rows) {
@@ -110,5 +110,5 @@ function previewSkill(skill: Skill, io: CliIo, json: Record<string, unknown> | u
       );
     }
   }
-  return 0;
+  return EXIT.ok;
 }

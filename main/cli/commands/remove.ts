@@ -7,8 +7,9 @@ import { withProjectLock } from '../../services/workspace/project-lock';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { confirm, interactive } from './prompt';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = { yes: { type: 'boolean', short: 'y' }, 'no-compile': { type: 'boolean' } } as const;
 
@@ -17,7 +18,7 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const name = positionals[0];
   if (name === undefined || positionals.length > 1 || !isKsfName(name))
-    throw new UsageError('usage: skillsmith remove <skill-name> [--yes]');
+    throw new CodedError('invalid-request', 'usage: skillsmith remove <skill-name> [--yes]');
   // Plan and ask without the project lock (a person at the prompt can take minutes); then,
   // under the lock, plan again and refuse if the answer no longer fits.
   if (existsSync(join(io.cwd, '.kitbash')))
@@ -28,12 +29,12 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
     io.err(
       `${name} is not installed.\n${installed.length ? `  installed: ${installed.join(', ')}` : '  no skills installed yet.'}\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
   const plan = planRemove(io.cwd, name);
   if (plan.dependents.length) {
     io.err(dependentsMessage(name, plan.dependents));
-    return 1;
+    return EXIT.failed;
   }
   let also: readonly string[] = [];
   if (plan.orphans.length) {
@@ -55,18 +56,18 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
   return withProjectLock(io.cwd, `remove ${name}`, async () => {
     if (!installedSkills(io.cwd).some((s) => s.nameHint === name)) {
       io.err(`${name} was removed by another command meanwhile — nothing to do.\n`);
-      return 1;
+      return EXIT.failed;
     }
     const now = planRemove(io.cwd, name);
     if (now.dependents.length) {
       io.err(dependentsMessage(name, now.dependents));
-      return 1;
+      return EXIT.failed;
     }
     const names = [name, ...also.filter((o) => now.orphans.includes(o))];
     applyRemove(io.cwd, names);
     for (const n of names) io.out(`removed ${n}\n`);
     if (!flags['no-compile']) await recompileAfterChange(io.cwd, io.out, 'remove');
-    return 0;
+    return EXIT.ok;
   });
 }
 

@@ -4,7 +4,8 @@ import { formatSeconds } from '../../services/sandbox/policy';
 import { LABEL, type RunLimits } from '../../services/sandbox/types';
 import { startRun } from '../../services/runs/service';
 import type { RunEvent, RunMode, RunPlan, RunResult } from '../../services/runs/types';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = {
   timeout: { type: 'string' },
@@ -45,7 +46,8 @@ export function parseRunArgs(
   try {
     ({ values, positionals } = parseArgs({ args: own, options, allowPositionals: true, strict: true }));
   } catch (e) {
-    throw new UsageError(
+    throw new CodedError(
+      'invalid-request',
       (e instanceof Error ? e.message.split('\n')[0]! : String(e)).replace(
         /\. To specify a positional argument.*$/,
         '',
@@ -56,13 +58,19 @@ export function parseRunArgs(
   if (typeof values.timeout === 'string') {
     const s = Number(values.timeout);
     if (!Number.isFinite(s) || s <= 0 || s > 86_400)
-      throw new UsageError(`--timeout ${values.timeout}: want seconds, more than 0 and at most 86400`);
+      throw new CodedError(
+        'invalid-request',
+        `--timeout ${values.timeout}: want seconds, more than 0 and at most 86400`,
+      );
     out.timeoutMs = Math.round(s * 1000);
   }
   if (typeof values['max-output'] === 'string') {
     const n = Number(values['max-output']);
     if (!Number.isInteger(n) || n < 1 || n > 1024 ** 3)
-      throw new UsageError(`--max-output ${values['max-output']}: want a byte count from 1 to 1073741824`);
+      throw new CodedError(
+        'invalid-request',
+        `--max-output ${values['max-output']}: want a byte count from 1 to 1073741824`,
+      );
     out.maxOutputBytes = n;
   }
   const limits: { -readonly [K in keyof RunLimits]?: number } = {};
@@ -71,7 +79,8 @@ export function parseRunArgs(
     if (typeof raw !== 'string') continue;
     const n = unit === 'bytes' ? parseSize(raw) : Number(raw);
     if (n === undefined || !Number.isInteger(n) || n < 1 || n > max)
-      throw new UsageError(
+      throw new CodedError(
+        'invalid-request',
         `--${flag} ${raw}: want ${unit === 'bytes' ? 'a size such as 512M or 2G' : `a whole number of ${unit}`} from 1 to ${max}`,
       );
     limits[key] = n;
@@ -80,11 +89,13 @@ export function parseRunArgs(
   for (const spec of (values.env as string[] | undefined) ?? []) {
     const eq = spec.indexOf('=');
     const name = eq < 0 ? spec : spec.slice(0, eq);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--env ${spec}: not a variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new CodedError('invalid-request', `--env ${spec}: not a variable name`);
     if (eq >= 0) out.env[name] = spec.slice(eq + 1);
     else {
       const v = parentEnv[name];
-      if (v === undefined) throw new UsageError(`--env ${name}: not set in this environment (use --env ${name}=VALUE)`);
+      if (v === undefined)
+        throw new CodedError('invalid-request', `--env ${name}: not set in this environment (use --env ${name}=VALUE)`);
       out.env[name] = v;
     }
   }
@@ -121,7 +132,10 @@ function parseSize(s: string): number | undefined {
 export function runRun(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const p = parseRunArgs(argv, false, process.env);
   if (p.positionals.length !== 2)
-    throw new UsageError("expected <skill> <script> [-- args] (the script is a file in the skill's scripts/)");
+    throw new CodedError(
+      'invalid-request',
+      "expected <skill> <script> [-- args] (the script is a file in the skill's scripts/)",
+    );
   return runAndReport('run', p, io, p.positionals[0]!, p.positionals[1]);
 }
 
@@ -168,13 +182,11 @@ export async function runAndReport(
  * could not start, 130 for a cancelled run.
  */
 export function exitCodeOf(r: RunResult, mode: RunMode): ExitCode {
-  let code: number;
-  if (r.outcome === 'cancelled') code = 130;
-  else if (r.outcome !== 'exited') code = 1;
-  else if (r.exitCode !== null && r.exitCode !== 0) code = r.exitCode;
-  else if (mode === 'gate' && r.verdict !== 'pass') code = 1;
-  else code = r.exitCode ?? 0;
-  return code;
+  if (r.outcome === 'cancelled') return EXIT.interrupted;
+  if (r.outcome !== 'exited') return EXIT.failed;
+  if (r.exitCode !== null && r.exitCode !== EXIT.ok) return r.exitCode;
+  if (mode === 'gate' && r.verdict !== 'pass') return EXIT.failed;
+  return r.exitCode ?? EXIT.ok;
 }
 
 function render(e: RunEvent, io: CliIo, mode: RunMode): void {

@@ -1,7 +1,8 @@
 import { probeReport, currentHost, type ProbeReport } from '../../services/sandbox/probe';
 import { unenforced } from '../../services/sandbox/policy';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
+import { CodedError } from '../../../shared/result';
 
 /**
  * `skillsmith sandbox probe [--json]`: the backend on this machine and every restriction's label. Exit 1 when runs
@@ -10,7 +11,8 @@ import { UsageError, type CliIo, type ExitCode } from '../io';
 export async function runSandbox(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, { json: { type: 'boolean' } } as const);
   if (positionals[0] !== 'probe' || positionals.length > 1) {
-    throw new UsageError(
+    throw new CodedError(
+      'invalid-request',
       positionals.length === 0
         ? 'expected a subcommand: probe [--json]'
         : `unknown subcommand "${positionals.join(' ')}" (expected: probe [--json])`,
@@ -19,7 +21,7 @@ export async function runSandbox(argv: readonly string[], io: CliIo): Promise<Ex
   const report = await probeReport(currentHost(), { fresh: true });
   const refused = unenforced(report.rows).length > 0;
   io.out(flags.json ? renderProbeJson(report, refused) : renderProbe(report, refused));
-  return refused ? 1 : 0;
+  return refused ? EXIT.failed : EXIT.ok;
 }
 
 export function renderProbeJson(r: ProbeReport, refused: boolean): string {

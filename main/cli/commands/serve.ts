@@ -5,8 +5,9 @@ import { startHost } from '../../host/server';
 import { builtRendererDir } from '../../host/locate';
 import { hostPlatform } from '../../host/platform';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = {
   project: { type: 'string' },
@@ -33,12 +34,15 @@ export interface ServeHooks {
 export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeHooks = {}): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length)
-    throw new UsageError(`unexpected argument "${positionals[0]}" — the project folder goes after --project`);
+    throw new CodedError(
+      'invalid-request',
+      `unexpected argument "${positionals[0]}" — the project folder goes after --project`,
+    );
   let port = 0;
   if (flags.port !== undefined) {
     port = Number(flags.port);
     if (!/^\d+$/.test(flags.port) || port > 65535)
-      throw new UsageError(`--port ${flags.port}: expected a port number 0–65535`);
+      throw new CodedError('invalid-request', `--port ${flags.port}: expected a port number 0–65535`);
   }
   const rendererDir = hooks.rendererDir ?? builtRendererDir();
   if (!rendererDir || !existsSync(join(rendererDir, 'index.html'))) {
@@ -48,9 +52,10 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   let project: string | undefined;
   if (flags.project !== undefined) {
     project = resolve(io.cwd, flags.project);
-    if (!existsSync(project)) throw new UsageError(`--project ${flags.project}: ${project} does not exist`);
+    if (!existsSync(project))
+      throw new CodedError('invalid-request', `--project ${flags.project}: ${project} does not exist`);
     if (!statSync(project).isDirectory())
-      throw new UsageError(`--project ${flags.project}: is a file, not a project folder`);
+      throw new CodedError('invalid-request', `--project ${flags.project}: is a file, not a project folder`);
   } else if (existsSync(join(io.cwd, 'kitbash.toml')) || existsSync(join(io.cwd, '.kitbash'))) {
     project = io.cwd;
   } else {
@@ -101,7 +106,7 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
   await host.close();
   warm?.release();
   platform.hub.closeAll();
-  return 0;
+  return EXIT.ok;
 }
 
 function untilSignal(): Promise<void> {

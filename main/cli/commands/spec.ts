@@ -18,7 +18,8 @@ import { nodeDepsHost } from '../../services/skillspec/deps';
 import { importReport, loadSpec } from '../../services/skillspec/load';
 import { writeDecisionTrace } from '../../services/skillspec/trace';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
+import { CodedError } from '../../../shared/result';
 
 const FLAGS = {
   input: { type: 'string' },
@@ -35,24 +36,33 @@ type Verb = (typeof VERBS)[number];
 export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
   const [verb, ...rest] = argv;
   if (verb === undefined || !(VERBS as readonly string[]).includes(verb)) {
-    throw new UsageError(
+    throw new CodedError(
+      'invalid-request',
       verb === undefined ? `name a verb: ${VERBS.join(', ')}` : `unknown verb "${verb}" (expected ${VERBS.join(', ')})`,
     );
   }
   const { positionals, flags } = parseCommandArgs(rest, FLAGS);
-  if (positionals.length !== 1) throw new UsageError(`${verb} takes exactly one spec path (got ${positionals.length})`);
+  if (positionals.length !== 1)
+    throw new CodedError('invalid-request', `${verb} takes exactly one spec path (got ${positionals.length})`);
   const path = positionals[0]!;
   const needsInput = verb === 'decide' || verb === 'explain';
-  if (needsInput && flags.input === undefined) throw new UsageError(`${verb} needs --input TEXT`);
-  if (!needsInput && flags.input !== undefined) throw new UsageError(`--input is only for decide and explain`);
+  if (needsInput && flags.input === undefined) throw new CodedError('invalid-request', `${verb} needs --input TEXT`);
+  if (!needsInput && flags.input !== undefined)
+    throw new CodedError('invalid-request', `--input is only for decide and explain`);
   if (flags['trace-dir'] !== undefined && !needsInput)
-    throw new UsageError(`--trace-dir is only for decide and explain`);
+    throw new CodedError('invalid-request', `--trace-dir is only for decide and explain`);
   const target = flags.target === undefined ? undefined : resolveSpecRendering(flags.target);
-  if (flags.target !== undefined && verb !== 'compile') throw new UsageError('--target is only for compile');
+  if (flags.target !== undefined && verb !== 'compile')
+    throw new CodedError('invalid-request', '--target is only for compile');
   if (flags.target !== undefined && !target)
-    throw new UsageError(`unknown target "${flags.target}" (expected ${SPEC_RENDERINGS.join(', ')})`);
-  if (flags.name !== undefined && verb !== 'compile') throw new UsageError('--name is only for compile');
-  if (flags.command !== undefined && verb !== 'deps') throw new UsageError('--command is only for deps');
+    throw new CodedError(
+      'invalid-request',
+      `unknown target "${flags.target}" (expected ${SPEC_RENDERINGS.join(', ')})`,
+    );
+  if (flags.name !== undefined && verb !== 'compile')
+    throw new CodedError('invalid-request', '--name is only for compile');
+  if (flags.command !== undefined && verb !== 'deps')
+    throw new CodedError('invalid-request', '--command is only for deps');
 
   try {
     return dispatch(verb as Verb, path, { ...flags, target }, io);
@@ -61,7 +71,7 @@ export function runSpec(argv: readonly string[], io: CliIo): ExitCode {
       if (flags.json && verb === 'validate')
         io.out(`${JSON.stringify({ ok: false, path, kind: e.kind, error: e.message }, null, 2)}\n`);
       io.err(`error: ${e.message}\n`);
-      return 1;
+      return EXIT.failed;
     }
     throw e;
   }
@@ -81,14 +91,14 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
   if (verb === 'imports') {
     const report = importReport(path, io.cwd);
     io.out(`${JSON.stringify(report, null, 2)}\n`);
-    return report.ok ? 0 : 1;
+    return report.ok ? EXIT.ok : EXIT.failed;
   }
   const { spec } = loadSpec(path, { cwd: io.cwd });
   switch (verb) {
     case 'deps': {
       const report = checkDependencies(spec, nodeDepsHost(path, io.cwd), flags.command);
       io.out(`${JSON.stringify(report, null, 2)}\n`);
-      return report.ok ? 0 : 1;
+      return report.ok ? EXIT.ok : EXIT.failed;
     }
     case 'validate':
       io.out(
@@ -96,7 +106,7 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
           ? `${JSON.stringify({ ok: true, path, id: spec.id, schema: spec.schema }, null, 2)}\n`
           : `ok: ${path} is ${spec.id} (${spec.schema})\n`,
       );
-      return 0;
+      return EXIT.ok;
     case 'test': {
       const run = runScenarioTests(spec);
       if (flags.json) {
@@ -112,11 +122,11 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
           )}\n`,
         );
       } else io.out(formatTestRun(run));
-      return run.failed.length ? 1 : 0;
+      return run.failed.length ? EXIT.failed : EXIT.ok;
     }
     case 'compile':
       io.out(compileSpec(spec, flags.target ?? 'markdown', flags.name));
-      return 0;
+      return EXIT.ok;
     case 'decide':
     case 'explain': {
       const traceDir = flags['trace-dir'];
@@ -133,7 +143,7 @@ function dispatch(verb: Verb, path: string, flags: Flags, io: CliIo): ExitCode {
           ? `${JSON.stringify(decided.decision, null, 2)}\n`
           : explainText(decided.decision),
       );
-      return 0;
+      return EXIT.ok;
     }
   }
 }

@@ -10,10 +10,10 @@ import { withProjectLock } from '../../services/workspace/project-lock';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
-import { UsageError, type CliIo, type ExitCode } from '../io';
+import { EXIT, type CliIo, type ExitCode } from '../io';
 import { confirm, interactive } from './prompt';
 import { escapeTerminal } from '../../../shared/terminal/escape';
-import { isCoded } from '../../../shared/result';
+import { CodedError, isCoded } from '../../../shared/result';
 
 const FLAGS = {
   yes: { type: 'boolean', short: 'y' },
@@ -27,7 +27,8 @@ const FLAGS = {
  */
 export async function runUpdate(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length > 1) throw new UsageError('usage: skillsmith update [<skill-name>] [--yes] [--json]');
+  if (positionals.length > 1)
+    throw new CodedError('invalid-request', 'usage: skillsmith update [<skill-name>] [--yes] [--json]');
   const name = positionals[0];
   const say = flags.json ? io.err : io.out;
   const command = `update${name ? ` ${name}` : ''}`;
@@ -42,12 +43,12 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
       io.err(
         `${name} is not pinned in kitbash.lock.\n${lock.length ? `  pinned: ${lock.map((e) => e.name).join(', ')}` : '  no skills installed yet.'}\n`,
       );
-      return 1;
+      return EXIT.failed;
     }
   }
   if (!entries.length) {
     say('no skills installed — nothing to update.\n');
-    return 0;
+    return EXIT.ok;
   }
   let updated = 0;
   let current = 0;
@@ -127,5 +128,5 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   );
   if (updated && !flags['no-compile'])
     await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update'));
-  return failed || skipped ? 1 : 0;
+  return failed || skipped ? EXIT.failed : EXIT.ok;
 }

@@ -1,4 +1,5 @@
 import type { Check } from '../types';
+import { EXIT, type Exit } from '../../result';
 
 /** One skill's verdict, the unit every output format (human, JSON, SARIF, the app) renders. */
 export interface SkillReport {
@@ -30,6 +31,6 @@ export function totals(reports: readonly SkillReport[]): Totals {
 }
 
 /** 0 clean, 1 failures — or warnings when `strict`. */
-export function exitCodeFor(t: Totals, strict: boolean): 0 | 1 {
-  return t.failures > 0 || (strict && t.warnings > 0) ? 1 : 0;
+export function exitCodeFor(t: Totals, strict: boolean): Exit {
+  return t.failures > 0 || (strict && t.warnings > 0) ? EXIT.failed : EXIT.ok;
 }
