@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SettingsData, SettingsPreview } from '../../../shared/ipc/channels/settings';
-import { formatError, isCoded } from '../../../shared/result';
+import { formatError, isCoded, ok, type Result, type SkillsmithError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -26,8 +26,21 @@ import { acquireProjectLock } from '../workspace/project-lock';
 /** Largest kitbash.toml the view edits (the same bound as the config reader). */
 const MAX_BYTES = 1024 * 1024;
 
+/** Why a change is not written; `conflict`: the file changed since the view read it (reload, then retry). */
+interface SettingsRefusal extends SkillsmithError {
+  readonly conflict: boolean;
+}
+
+/** A refusal as the settings channels answer it: data for the view, not a transport error. */
 type Refusal = { ok: false; conflict: boolean; message: string };
-type Current = { ok: true; text: string; version: string | null } | Refusal;
+
+function refused(message: string, conflict = false): { ok: false; error: SettingsRefusal } {
+  return { ok: false, error: { code: conflict ? 'forbidden' : 'invalid-input', conflict, message } };
+}
+
+const answer = ({ conflict, message }: SettingsRefusal): Refusal => ({ ok: false, conflict, message });
+
+type Current = Result<{ text: string; version: string | null }, SettingsRefusal>;
 
 /** The file as it is now; a missing file reads as empty text with version null. */
 function readCurrent(root: string): Current {
@@ -35,26 +48,26 @@ function readCurrent(root: string): Current {
   try {
     bytes = readFileSync(join(root, CONFIG_FILE));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, text: '', version: null };
-    return { ok: false, conflict: false, message: `${CONFIG_FILE}: cannot be read — nothing written` };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ text: '', version: null });
+    return refused(`${CONFIG_FILE}: cannot be read — nothing written`);
   }
-  if (bytes.length > MAX_BYTES)
-    return { ok: false, conflict: false, message: `${CONFIG_FILE}: is larger than 1 MiB — edit it by hand` };
+  if (bytes.length > MAX_BYTES) return refused(`${CONFIG_FILE}: is larger than 1 MiB — edit it by hand`);
   const decoded = decodeUtf8(bytes);
-  if (!decoded.ok) return { ok: false, conflict: false, message: `${CONFIG_FILE}: not valid UTF-8 — edit it by hand` };
-  return { ok: true, text: decoded.value.text, version: versionOf(bytes) };
+  if (!decoded.ok) return refused(`${CONFIG_FILE}: not valid UTF-8 — edit it by hand`);
+  return ok({ text: decoded.value.text, version: versionOf(bytes) });
 }
 
 export function readSettings(root: string): SettingsData {
   const known = TARGETS.map((t) => ({ id: t.id, agent: t.agent }));
   const cur = readCurrent(root);
   if (!cur.ok)
-    return { text: '', version: null, error: cur.message, targets: null, policy: null, exceptions: [], known };
-  const parsed = parseProjectConfig(cur.text);
+    return { text: '', version: null, error: cur.error.message, targets: null, policy: null, exceptions: [], known };
+  const { text, version } = cur.value;
+  const parsed = parseProjectConfig(text);
   if (!parsed.ok)
     return {
-      text: cur.text,
-      version: cur.version,
+      text,
+      version,
       error: formatError(parsed.error).split('\n')[0]!,
       targets: null,
       policy: null,
@@ -72,8 +85,8 @@ export function readSettings(root: string): SettingsData {
   }
   const list = policyTable && Array.isArray(policyTable.exceptions) ? policyTable.exceptions : [];
   return {
-    text: cur.text,
-    version: cur.version,
+    text,
+    version,
     error: null,
     targets: parsed.value.targets ? [...parsed.value.targets] : null,
     policy: policyTable ? policy : null,
@@ -175,35 +188,34 @@ export function effectsOf(
   return out;
 }
 
-type Planned =
-  { ok: true; before: string; after: string; configBefore: ProjectConfig; configAfter: ProjectConfig } | Refusal;
+type Planned = Result<
+  { before: string; after: string; configBefore: ProjectConfig; configAfter: ProjectConfig },
+  SettingsRefusal
+>;
 
 function plan(cur: Current, version: string | null, edits: readonly ConfigEdit[]): Planned {
   if (!cur.ok) return cur;
-  if (cur.version !== version)
-    return {
-      ok: false,
-      conflict: true,
-      message: `${CONFIG_FILE} changed on disk since it was read — reload the settings; nothing written`,
-    };
-  const edited = editProjectConfig(cur.text, edits);
-  if (!edited.ok) return { ok: false, conflict: false, message: edited.error.message };
-  const a = parseProjectConfig(cur.text);
+  const { text } = cur.value;
+  if (cur.value.version !== version)
+    return refused(`${CONFIG_FILE} changed on disk since it was read — reload the settings; nothing written`, true);
+  const edited = editProjectConfig(text, edits);
+  if (!edited.ok) return refused(edited.error.message);
+  const a = parseProjectConfig(text);
   const b = parseProjectConfig(edited.value);
   // editProjectConfig already re-parsed the result; both parse here by construction.
-  if (!a.ok || !b.ok)
-    return { ok: false, conflict: false, message: `${CONFIG_FILE}: the change does not parse — nothing written` };
-  return { ok: true, before: cur.text, after: edited.value, configBefore: a.value, configAfter: b.value };
+  if (!a.ok || !b.ok) return refused(`${CONFIG_FILE}: the change does not parse — nothing written`);
+  return ok({ before: text, after: edited.value, configBefore: a.value, configAfter: b.value });
 }
 
 export function previewSettings(root: string, version: string | null, edits: readonly ConfigEdit[]): SettingsPreview {
   const p = plan(readCurrent(root), version, edits);
-  if (!p.ok) return p;
+  if (!p.ok) return answer(p.error);
+  const { before, after, configBefore, configAfter } = p.value;
   return {
     ok: true,
-    text: p.after,
-    diff: unifiedDiff(CONFIG_FILE, p.before, p.after),
-    effects: effectsOf(root, p.configBefore, p.configAfter),
+    text: after,
+    diff: unifiedDiff(CONFIG_FILE, before, after),
+    effects: effectsOf(root, configBefore, configAfter),
   };
 }
 
@@ -223,9 +235,9 @@ export function applySettings(
   }
   try {
     const p = plan(readCurrent(root), version, edits);
-    if (!p.ok) return p;
-    writeFileAtomic(join(root, CONFIG_FILE), p.after);
-    return { ok: true, version: versionOf(p.after) };
+    if (!p.ok) return answer(p.error);
+    writeFileAtomic(join(root, CONFIG_FILE), p.value.after);
+    return { ok: true, version: versionOf(p.value.after) };
   } finally {
     release();
   }
