@@ -1,7 +1,6 @@
 import { lookupChannel } from '../../shared/ipc/contract';
 import type { Envelope, IpcErrorData } from '../../shared/ipc/errors';
 import { CodedError, ERROR_CODES } from '../../shared/result';
-import { HandlerError } from './errors';
 import { HANDLERS, type HandlerContext, type HandlerTable } from './table';
 
 type AnyHandler = (request: unknown, ctx: HandlerContext) => unknown;
@@ -29,7 +28,6 @@ export async function dispatch(
   try {
     value = await handler(parsed.data, ctx);
   } catch (e) {
-    if (e instanceof HandlerError) return fail({ code: e.code, message: e.message });
     if (e instanceof CodedError) return fail({ code: ERROR_CODES[e.code].ipc, message: e.message });
     return fail({ code: 'internal', message: `${channel.name}: ${e instanceof Error ? e.message : String(e)}` });
   }

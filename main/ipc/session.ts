@@ -5,7 +5,7 @@ import type { ProjectHub, ProjectHandle } from '../services/dashboard/hub';
 import type { RecentProjects } from '../services/dashboard/recent';
 import { SessionServices } from '../services/container';
 import type { EmitEvent } from '../services/runs/desk';
-import { HandlerError } from './errors';
+import { CodedError } from '../../shared/result';
 
 /**
  * What the handlers need from the process they run in. Electron and the loopback host
@@ -45,7 +45,7 @@ export class Session {
 
   /** The open project, or a `no-project` error. */
   requireProject(): { ref: ProjectRef; handle: ProjectHandle } {
-    if (!this.current) throw new HandlerError('no-project', 'no project is open — open a folder first');
+    if (!this.current) throw new CodedError('no-project', 'no project is open — open a folder first');
     return this.current;
   }
 
@@ -55,10 +55,10 @@ export class Session {
     try {
       root = realpathSync(path);
     } catch {
-      throw new HandlerError('not-found', `${path}: does not exist`);
+      throw new CodedError('not-found', `${path}: does not exist`);
     }
     if (!statSync(root).isDirectory())
-      throw new HandlerError('invalid-request', `${path}: is a file, not a project folder`);
+      throw new CodedError('invalid-request', `${path}: is a file, not a project folder`);
     if (this.current?.ref.root === root) return this.current.ref;
     this.close();
     const ref = { root, name: basename(root) || root };

@@ -1,6 +1,10 @@
+import type { Result } from '../result';
+
 /**
  * The contract's error vocabulary, free of zod so the renderer can use it without
- * bundling the schemas.
+ * bundling the schemas. Each is also an error code of shared/result.ts (the Envelope's
+ * Result type will not compile otherwise), whose table says which code a failure crosses
+ * the transport as.
  */
 export const IPC_ERROR_CODES = [
   'invalid-request',
@@ -21,7 +25,7 @@ export interface IpcErrorData {
 }
 
 /** What crosses a transport for every call: a value or a typed error, never a thrown exception. */
-export type Envelope<T> = { ok: true; value: T } | { ok: false; error: IpcErrorData };
+export type Envelope<T> = Result<T, IpcErrorData>;
 
 /** Thrown by the renderer-side client when a call comes back as an error. */
 export class IpcError extends Error {

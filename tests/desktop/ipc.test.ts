@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../main/ipc/dispatch';
-import { HandlerError } from '../../main/ipc/errors';
+import { CodedError } from '../../shared/result';
 import { HANDLERS, type HandlerTable } from '../../main/ipc/table';
 import { listChannels } from '../../shared/ipc/contract';
 import { AbsolutePath, ProjectRelativePath, SkillName } from '../../shared/ipc/schemas';
@@ -51,14 +51,17 @@ describe('dispatch', () => {
     expect(bad.ok ? '' : bad.error.message).toMatch(/^project\.open: path: /);
   });
 
-  it('maps a HandlerError to its code and anything else to internal, never throwing', async () => {
+  it('maps a CodedError through the code table and anything else to internal, never throwing', async () => {
     const { session } = ctxFor();
     const table = {
       ...HANDLERS,
       app: {
         ...HANDLERS.app,
         info: () => {
-          throw new HandlerError('forbidden', 'nope');
+          throw new CodedError('forbidden', 'nope');
+        },
+        pickFolder: () => {
+          throw new CodedError('invalid-input', 'kitbash.toml:1:2: invalid TOML: bad');
         },
         recentProjects: () => {
           throw new TypeError('boom');
@@ -68,6 +71,11 @@ describe('dispatch', () => {
     expect(await dispatch('app.info', {}, { session }, table)).toEqual({
       ok: false,
       error: { code: 'forbidden', message: 'nope' },
+    });
+    // invalid-input is the one code the contract does not tell apart: the renderer sees invalid-request.
+    expect(await dispatch('app.pickFolder', {}, { session }, table)).toEqual({
+      ok: false,
+      error: { code: 'invalid-request', message: 'kitbash.toml:1:2: invalid TOML: bad' },
     });
     expect(await dispatch('app.recentProjects', {}, { session }, table)).toEqual({
       ok: false,

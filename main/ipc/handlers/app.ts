@@ -1,5 +1,5 @@
 import type { AreaHandlers } from '../table';
-import { HandlerError } from '../errors';
+import { CodedError } from '../../../shared/result';
 
 export const appHandlers: AreaHandlers<'app'> = {
   info: (_req, { session }) => ({
@@ -15,7 +15,7 @@ export const appHandlers: AreaHandlers<'app'> = {
   pickFolder: async (_req, { session }) => {
     const pick = session.platform.pickFolder;
     if (!pick)
-      throw new HandlerError('unsupported', 'this window cannot show a folder dialog — type the folder path instead');
+      throw new CodedError('unsupported', 'this window cannot show a folder dialog — type the folder path instead');
     return { path: await pick(session) };
   },
 };

@@ -1,6 +1,6 @@
 import { evalService } from '../../services/evals/service';
-import { HandlerError } from '../errors';
 import type { AreaHandlers } from '../table';
+import { CodedError } from '../../../shared/result';
 
 /** Thin: validate (the contract did), call the eval service, map its answer. */
 export const evalsHandlers: AreaHandlers<'evals'> = {
@@ -29,7 +29,7 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
   status: (req, { session }) => {
     session.requireProject();
     const s = evalService.status(req.runId);
-    if (!s) throw new HandlerError('not-found', `no eval run ${req.runId} in this session`);
+    if (!s) throw new CodedError('not-found', `no eval run ${req.runId} in this session`);
     return {
       ...s,
       results: s.results.map((r) => view({ runId: s.runId, result: r }).result),
@@ -41,7 +41,7 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
     const { ref } = session.requireProject();
     const t = evalService.trial(ref.root, req);
     if (!t)
-      throw new HandlerError(
+      throw new CodedError(
         'not-found',
         `no stored trial ${req.index + 1} of ${req.skill}/${req.eval} on ${req.runner} in run ${req.runId}`,
       );
