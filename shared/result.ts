@@ -66,26 +66,17 @@ export interface SkillsmithError {
 }
 
 export type Result<T, E extends SkillsmithError = SkillsmithError> = { ok: true; value: T } | { ok: false; error: E };
-export type Failure<E extends SkillsmithError = SkillsmithError> = Extract<Result<never, E>, { ok: false }>;
 
 export function ok<T>(value: T): { ok: true; value: T } {
   return { ok: true, value };
-}
-
-export function codedError(
-  code: ErrorCode,
-  message: string,
-  extra: Omit<Partial<SkillsmithError>, 'code' | 'message'> = {},
-): SkillsmithError {
-  return { code, message, ...extra };
 }
 
 export function fail(
   code: ErrorCode,
   message: string,
   extra: Omit<Partial<SkillsmithError>, 'code' | 'message'> = {},
-): Failure {
-  return { ok: false, error: codedError(code, message, extra) };
+): { ok: false; error: SkillsmithError } {
+  return { ok: false, error: { code, message, ...extra } };
 }
 
 /** A file Skillsmith read does not load: it does not parse, is not text, is too big, is a link. */
@@ -94,7 +85,7 @@ export function fileError(
   message: string,
   extra: Pick<Partial<SkillsmithError>, 'line' | 'column' | 'detail'> = {},
 ): SkillsmithError {
-  return codedError('invalid-input', message, { file, ...extra });
+  return { code: 'invalid-input', message, file, ...extra };
 }
 
 /** One line for the user, `<file>:<line>:<col>: <message>`, with `detail` indented under it. */
@@ -127,10 +118,4 @@ export class CodedError extends Error implements SkillsmithError {
 /** `e` is a CodedError (with one of `codes`, when given). */
 export function isCoded(e: unknown, ...codes: readonly ErrorCode[]): e is CodedError {
   return e instanceof CodedError && (codes.length === 0 || codes.includes(e.code));
-}
-
-/** The value, or the failure thrown as a CodedError. */
-export function orThrow<T>(r: Result<T>): T {
-  if (r.ok) return r.value;
-  throw CodedError.of(r.error);
 }

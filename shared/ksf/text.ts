@@ -1,5 +1,5 @@
 /** Text decoding and position helpers shared by the loader and every scanner. */
-import { codedError, ok, type Result } from '../result';
+import { fail, ok, type Result } from '../result';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
@@ -18,10 +18,7 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
     text = strictUtf8.decode(bytes);
   } catch {
     const at = firstInvalidUtf8Offset(bytes);
-    return {
-      ok: false,
-      error: codedError('invalid-input', `not valid UTF-8 (invalid byte sequence at byte offset ${at})`),
-    };
+    return fail('invalid-input', `not valid UTF-8 (invalid byte sequence at byte offset ${at})`);
   }
   return ok(text.startsWith(BOM) ? { text: text.slice(1), bom: true } : { text, bom: false });
 }

@@ -63,8 +63,7 @@ function sources(dir: string): string[] {
 }
 
 /** Produced: thrown, failed with, or put in an IPC envelope — not merely compared against. */
-const produced = (code: string): RegExp =>
-  new RegExp(`(?:(?:new CodedError|\\bfail|codedError)\\(\\s*|\\bcode: )'${code}'`);
+const produced = (code: string): RegExp => new RegExp(`(?:(?:new CodedError|\\bfail)\\(\\s*|\\bcode: )'${code}'`);
 
 describe('no code unused', () => {
   const table = ['shared/result.ts', 'shared/ipc/errors.ts'];
