@@ -1,8 +1,10 @@
-import { findAll, type Pattern } from './safety/patterns';
+import { LITERALS_TABLE } from './match/literals-table';
+import { expressionsOf, lazyMatcher, type TextScan } from './match/matcher';
+import type { Pattern } from './safety/patterns';
 import type { Hit } from './types';
 
 /** Phrases that try to steer the model against its user. Heuristic: a warning to review, never a block. */
-const INJECTION: readonly Pattern[] = [
+export const INJECTION: readonly Pattern[] = [
   {
     label: 'override of prior instructions',
     re: /ignore\s+(?:all\s+)?(?:your\s+)?(?:previous|prior|above)\s+instructions/gi,
@@ -29,6 +31,10 @@ const INJECTION: readonly Pattern[] = [
   },
 ];
 
-export function findInjection(text: string): Hit[] {
-  return findAll(text, INJECTION, undefined, 20);
+export const INJECTION_EXPRESSIONS: readonly RegExp[] = expressionsOf(INJECTION);
+const own = lazyMatcher(() => INJECTION_EXPRESSIONS, LITERALS_TABLE);
+
+/** `scan`: the text's one-pass scan, when the caller already has one. */
+export function findInjection(text: string, scan: TextScan = own().scan(text)): Hit[] {
+  return scan.findAll(INJECTION, undefined, 20);
 }

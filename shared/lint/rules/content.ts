@@ -1,10 +1,12 @@
 import type { Skill } from '../../ksf/model';
 import type { Resolution } from '../../ksf/templates';
 import { findInjection } from '../injection';
+import type { TextScan } from '../match/matcher';
 import { findDynamicContext, isPreprocessed } from '../safety/dynamic-context';
 import { downloadThenRun, findRemoteExec } from '../safety/remote-exec';
 import { findSecrets } from '../safety/secrets';
 import { distinctCodePoints, findInvisible, isHarmlessRun } from '../safety/visible-text';
+import { scannerMatcher as matcher } from '../scanners';
 import { scanSet, type ScanDocument, type StructuralFinding } from '../scan';
 import type { Spans } from '../spans';
 import type { Check, Hit, Location } from '../types';
@@ -29,25 +31,37 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   const compiled = resolved.ok && resolved.value.text !== skill.body ? resolved.value : undefined;
   const withPrompts = compiled?.inlinedPrompt ? compiled.text : undefined;
 
+  // Each text is scanned once, when a check first reads it.
+  const scans = new Map<ScanDocument, TextScan>();
+  const scanOf = (doc: ScanDocument): TextScan => {
+    let s = scans.get(doc);
+    if (!s) scans.set(doc, (s = matcher().scan(doc.text)));
+    return s;
+  };
+  let resolvedScan: TextScan | undefined;
+  const scanResolved = (text: string): TextScan =>
+    resolvedScan?.text === text ? resolvedScan : (resolvedScan = matcher().scan(text));
+
   const checks: Check[] = [];
-  const injection = injectionCheck(skill, withPrompts, spans);
+  const skillDoc = documents.find((d) => d.path === 'SKILL.md' && d.text === skill.skillMd);
+  const injection = injectionCheck(skill, withPrompts, spans, skillDoc ? scanOf(skillDoc) : undefined, scanResolved);
   if (injection) checks.push(injection);
 
   const at = (f: Finding): Location => spans.at(f.doc.path, f.doc.text, f.hit.offset, f.hit.length);
   const scan = (
-    find: (text: string) => Hit[],
+    find: (text: string, scan: TextScan) => Hit[],
     resolvedBody: string | undefined,
     applies: (path: string) => boolean = () => true,
   ) => {
     const found: Finding[] = documents
       .filter((doc) => applies(doc.path))
-      .flatMap((doc) => find(doc.text).map((hit) => ({ hit, doc })));
+      .flatMap((doc) => find(doc.text, scanOf(doc)).map((hit) => ({ hit, doc })));
     const resolvedOnly =
       resolvedBody === undefined
         ? []
         : newHits(
             found.map((f) => f.hit),
-            find(resolvedBody),
+            find(resolvedBody, scanResolved(resolvedBody)),
           );
     return { found, resolvedOnly };
   };
@@ -56,7 +70,7 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
 
   // A file fetched in one document and run in another: found only by reading them together.
   const byPath = new Map(documents.map((d) => [d.path, d]));
-  const crossFile: Finding[] = downloadThenRun(documents)
+  const crossFile: Finding[] = downloadThenRun(documents.map((d) => ({ ...d, scan: scanOf(d) })))
     .filter((f) => f.from !== f.path)
     .map((f) => ({
       hit: { ...f.hit, label: `download → run (fetched in ${escapeTerminal(f.from)})` },
@@ -110,9 +124,15 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
 }
 
 /** Heuristics read what the model reads: all of SKILL.md, frontmatter included, and inlined prompts. */
-function injectionCheck(skill: Skill, withPrompts: string | undefined, spans: Spans): Check | undefined {
-  const raw = findInjection(skill.skillMd);
-  const extra = withPrompts === undefined ? [] : newHits(raw, findInjection(withPrompts));
+function injectionCheck(
+  skill: Skill,
+  withPrompts: string | undefined,
+  spans: Spans,
+  scan: TextScan | undefined,
+  scanResolved: (text: string) => TextScan,
+): Check | undefined {
+  const raw = findInjection(skill.skillMd, scan ?? matcher().scan(skill.skillMd));
+  const extra = withPrompts === undefined ? [] : newHits(raw, findInjection(withPrompts, scanResolved(withPrompts)));
   if (raw.length === 0 && extra.length === 0) return undefined;
   return {
     id: 'injection',

@@ -28,14 +28,16 @@ export function findDynamicContext(text: string): Hit[] {
   if (text.includes('!`'))
     for (const m of text.matchAll(BANG_BACKTICK))
       hits.push({ label: m[0].slice(0, 40), offset: m.index, length: m[0].length, match: m[0] });
-  for (const m of text.matchAll(BANG_FENCE)) {
-    const fence = m[0].trimStart();
-    hits.push({
-      label: fence.slice(0, 40),
-      offset: m.index + m[0].length - fence.length,
-      length: fence.length,
-      match: fence,
-    });
-  }
+  // The fence's marker ends right before its `!`.
+  if (text.includes('```!') || text.includes('~~~!'))
+    for (const m of text.matchAll(BANG_FENCE)) {
+      const fence = m[0].trimStart();
+      hits.push({
+        label: fence.slice(0, 40),
+        offset: m.index + m[0].length - fence.length,
+        length: fence.length,
+        match: fence,
+      });
+    }
   return hits.sort((a, b) => a.offset - b.offset);
 }

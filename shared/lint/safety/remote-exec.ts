@@ -1,10 +1,12 @@
-import { findAll, type Pattern } from './patterns';
+import { LITERALS_TABLE } from '../match/literals-table';
+import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
+import type { Pattern } from './patterns';
 import type { Hit } from '../types';
 
 /*
- * Download-and-execute shapes, kept as data (one row per spelling) so a later one-pass
- * matcher can take them over unchanged. A defensive mention still matches: reviewers read it
- * as a command. Pieces shared by several rows are spelled once here.
+ * Download-and-execute shapes, kept as data (one row per spelling) that the one-pass matcher
+ * (../match/matcher.ts) reads. A defensive mention still matches: reviewers read it as a
+ * command. Pieces shared by several rows are spelled once here.
  */
 
 /** A run of one command line: anything but a newline or a pipe, and `\`-continued lines. */
@@ -32,7 +34,7 @@ const NEEDS_DL = /curl|wget|fetch/i;
 const NEEDS_FETCH_CALL = new RegExp(FETCH_CALL);
 const NEEDS_IEX = /iex|invoke-expression|scriptblock/i;
 
-const REMOTE_EXEC: readonly Pattern[] = [
+export const REMOTE_EXEC: readonly Pattern[] = [
   { label: 'curl|sh', needs: NEEDS_DL, re: new RegExp(String.raw`${DL}${CMD}*\|\s*${WRAP}${SHELL}`, 'gim') },
   {
     label: 'curl|interpreter',
@@ -138,15 +140,17 @@ const REMOTE_EXEC: readonly Pattern[] = [
 const TOOLS =
   /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
 
-export function findRemoteExec(text: string): Hit[] {
-  if (!TOOLS.test(text)) return [];
-  return [...findAll(text, REMOTE_EXEC), ...downloadThenRun([{ path: '', text }]).map((f) => f.hit)];
+/** `scan`: the text's one-pass scan, when the caller already has one. */
+export function findRemoteExec(text: string, scan: TextScan = own().scan(text)): Hit[] {
+  if (!scan.test(TOOLS)) return [];
+  return [...scan.findAll(REMOTE_EXEC), ...downloadThenRun([{ path: '', text, scan }]).map((f) => f.hit)];
 }
 
-/** One text of a skill, by path. */
+/** One text of a skill, by path, with its one-pass scan when the caller has one. */
 export interface FlowDocument {
   readonly path: string;
   readonly text: string;
+  readonly scan?: TextScan;
 }
 
 export interface FlowFinding {
@@ -164,7 +168,7 @@ export interface FlowFinding {
  */
 
 /** Where a download writes (group `f`), or the URL whose last segment names it (group `u`). */
-const DOWNLOAD_TO: readonly RegExp[] = [
+export const DOWNLOAD_TO: readonly RegExp[] = [
   new RegExp(String.raw`\bcurl\b${CMD}*?\s(?:-[a-zA-Z]*o[ \t]*|--output(?:[ \t]+|=))["']?(?<f>[^\s"';&|>)]+)`, 'gi'),
   new RegExp(String.raw`\bcurl\b${CMD}*?\s-[a-zA-Z]*O\b${CMD}*?(?<u>https?://[^\s"';&|)]+)`, 'g'),
   new RegExp(String.raw`\bcurl\b${CMD}*?(?<u>https?://[^\s"';&|)]+)${CMD}*?\s-[a-zA-Z]*O\b`, 'g'),
@@ -193,16 +197,16 @@ interface Download {
   readonly end: number;
 }
 
-function downloadsIn(doc: FlowDocument): Download[] {
+function downloadsIn(doc: FlowDocument, scan: TextScan): Download[] {
   const out: Download[] = [];
   for (const re of DOWNLOAD_TO) {
-    re.lastIndex = 0;
-    for (let m = re.exec(doc.text); m; m = re.exec(doc.text)) {
+    scan.matches(re, (m) => {
       const raw = m.groups?.f ?? (m.groups?.u ?? '').replace(/[?#].*$/, '').replace(/\/+$/, '');
       const name = raw.slice(raw.lastIndexOf('/') + 1);
-      if (name === '' || NOT_A_FILE.test(raw) || name.startsWith('http')) continue;
-      out.push({ path: doc.path, name, start: m.index, end: m.index + m[0].length });
-    }
+      if (name !== '' && !NOT_A_FILE.test(raw) && !name.startsWith('http'))
+        out.push({ path: doc.path, name, start: m.index, end: m.index + m[0].length });
+      return true;
+    });
   }
   return out;
 }
@@ -225,10 +229,17 @@ const RUN = new RegExp(
 const DOWNLOADS = /curl|wget|outfile|downloadfile|urlretrieve|\bADD\s/i;
 
 export function downloadThenRun(docs: readonly FlowDocument[]): FlowFinding[] {
-  const downloads = docs.filter((d) => DOWNLOADS.test(d.text)).flatMap(downloadsIn);
+  const downloads = docs.flatMap((d) => {
+    const scan = d.scan ?? own().scan(d.text);
+    return scan.test(DOWNLOADS) ? downloadsIn(d, scan) : [];
+  });
   if (downloads.length === 0) return [];
+  const names = [...new Set(downloads.map((d) => d.name))];
   const findings: FlowFinding[] = [];
   for (const doc of docs) {
+    // A run counts only when its last path segment is a downloaded name, so a text that
+    // spells none of them holds no finding.
+    if (!names.some((name) => doc.text.includes(name))) continue;
     RUN.lastIndex = 0;
     for (let m = RUN.exec(doc.text); m; m = RUN.exec(doc.text)) {
       const target = m.groups?.a ?? m.groups?.p ?? '';
@@ -248,3 +259,11 @@ export function downloadThenRun(docs: readonly FlowDocument[]): FlowFinding[] {
   }
   return findings;
 }
+
+export const REMOTE_EXEC_EXPRESSIONS: readonly RegExp[] = [
+  TOOLS,
+  DOWNLOADS,
+  ...expressionsOf(REMOTE_EXEC),
+  ...DOWNLOAD_TO,
+];
+const own = lazyMatcher(() => REMOTE_EXEC_EXPRESSIONS, LITERALS_TABLE);

@@ -1,7 +1,9 @@
-import { findAll, lineAt, type Pattern } from './patterns';
+import { LITERALS_TABLE } from '../match/literals-table';
+import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
+import { lineAt, type Pattern } from './patterns';
 import type { Hit } from '../types';
 
-const SECRETS: readonly Pattern[] = [
+export const SECRETS: readonly Pattern[] = [
   { label: 'AWS access key', re: /\bAKIA[0-9A-Z]{16}\b/g },
   { label: 'Anthropic API key', re: /\bsk-ant-(?:api03-)?[A-Za-z0-9_-]{80,}/g },
   { label: 'OpenAI project key', re: /\bsk-proj-[A-Za-z0-9_-]{40,}/g },
@@ -67,6 +69,10 @@ function isPlaceholder(match: string, text: string, offset: number): boolean {
   return prefix !== null && isSequentialRun(match.slice(prefix[0].length));
 }
 
-export function findSecrets(text: string): Hit[] {
-  return findAll(text, SECRETS, (m, t, at) => !isPlaceholder(m, t, at));
+export const SECRET_EXPRESSIONS: readonly RegExp[] = expressionsOf(SECRETS);
+const own = lazyMatcher(() => SECRET_EXPRESSIONS, LITERALS_TABLE);
+
+/** `scan`: the text's one-pass scan, when the caller already has one. */
+export function findSecrets(text: string, scan: TextScan = own().scan(text)): Hit[] {
+  return scan.findAll(SECRETS, (m, t, at) => !isPlaceholder(m, t, at));
 }

@@ -1,3 +1,4 @@
+import type { TextScan } from '../match/matcher';
 import type { Hit } from '../types';
 
 /**
@@ -5,9 +6,11 @@ import type { Hit } from '../types';
  * embeddings/overrides/isolates, word joiners and invisible operators, a BOM past the
  * first byte, and the Unicode tag block.
  */
-const INVISIBLE_RUN = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]+/gu;
+export const INVISIBLE_RUN = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]+/gu;
 
-export function findInvisible(text: string): Hit[] {
+/** `scan`: the text's one-pass scan, when the caller has one; it tells when no such character occurs. */
+export function findInvisible(text: string, scan?: TextScan): Hit[] {
+  if (scan && !scan.possible(INVISIBLE_RUN)) return [];
   const hits: Hit[] = [];
   for (const m of text.matchAll(INVISIBLE_RUN)) {
     hits.push({ label: codePoints(m[0]).join(', '), offset: m.index, length: m[0].length, match: m[0] });
