@@ -24,12 +24,14 @@ export function displayPath(cwd: string, abs: string): string {
 export function installedSkills(projectRoot: string): SkillLocation[] {
   const dir = join(projectRoot, SKILLS_DIR);
   if (!existsSync(dir)) return [];
+  // Each entry's display path is the folder's plus its name: one relative() for all of them.
+  const base = displayPath(projectRoot, dir);
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => !d.name.startsWith('.'))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .flatMap((d): SkillLocation[] => {
       const abs = join(dir, d.name);
-      const display = displayPath(projectRoot, abs);
+      const display = `${base}/${d.name}`;
       if (d.isSymbolicLink()) {
         return [
           {

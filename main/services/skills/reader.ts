@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import { fileError, type SkillsmithError, type Result } from '../../../shared/result';
 import { formatBytes } from '../../../shared/text/format';
 import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
@@ -41,7 +41,8 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
       .filter(({ name }) => !(depth === 0 && name === '.git'))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const { d, name } of named) {
-      const childAbs = join(abs, d.name);
+      // A name from readdir is one clean segment: no join() (and its normalising) needed.
+      const childAbs = `${abs}${sep}${d.name}`;
       const childRel = rel ? `${rel}/${name}` : name;
       if (entries.length >= LIMITS.maxEntries) {
         return fileError(displayRoot, `holds more than ${LIMITS.maxEntries} entries — refusing to review it`);
