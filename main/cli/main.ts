@@ -16,12 +16,12 @@ export interface Command {
 const COMMANDS: Record<string, Command> = {
   lint: {
     summary:
-      'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE]  static checks and safety scanners',
+      'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE] [--no-cache]  static checks and safety scanners',
     run: (argv, io) => runCheck('lint', argv, io),
   },
   test: {
     summary:
-      'test [name | path ...] [--strict] [--json]  the static tier, plus a listing of evals/*.eval.yaml (the other tiers: eval)',
+      'test [name | path ...] [--strict] [--json] [--no-cache]  the static tier, plus a listing of evals/*.eval.yaml (the other tiers: eval)',
     run: (argv, io) => runCheck('test', argv, io),
   },
   eval: {

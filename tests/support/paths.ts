@@ -3,7 +3,9 @@
  * kitbash reference) as child processes.
  */
 import { spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (this file lives in tests/support/). */
@@ -70,9 +72,27 @@ function runNodeScript(script: string, args: readonly string[], opts: RunOptions
   };
 }
 
+let testCacheDir: string | undefined;
+
+/**
+ * The lint cache folder the CLI gets in tests (unless the caller names one): a temporary
+ * folder per test process, so tests never write into the user's cache.
+ */
+function cacheDirForTests(): string {
+  if (testCacheDir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'skillsmith-test-cache-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    testCacheDir = made;
+  }
+  return testCacheDir;
+}
+
 /** Run `node bin/skillsmith.cjs <args>` (from the repository root unless `cwd` is given). */
 export function runCli(args: readonly string[], opts?: RunOptions): RunResult {
-  return runNodeScript(skillsmithBin, args, opts);
+  return runNodeScript(skillsmithBin, args, {
+    ...opts,
+    env: { SKILLSMITH_CACHE_DIR: process.env.SKILLSMITH_CACHE_DIR ?? cacheDirForTests(), ...opts?.env },
+  });
 }
 
 /** Run the kitbash reference CLI (`node node_modules/kitbash/dist/index.js <args>`). */

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { describeFsError } from '../../services/fs/describe-error';
 import { resolveInside } from '../../services/fs/contain';
 import { writeFileInside } from '../../services/fs/inside';
+import { openLintCache } from '../../services/skills/cache';
 import { checkAll } from '../../services/skills/pool';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
 import { renderHuman } from '../../../shared/lint/report/human';
@@ -20,8 +21,9 @@ const FLAGS = {
     schema: { type: 'boolean' },
     json: { type: 'boolean' },
     sarif: { type: 'string' },
+    'no-cache': { type: 'boolean' },
   },
-  test: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
+  test: { strict: { type: 'boolean' }, json: { type: 'boolean' }, 'no-cache': { type: 'boolean' } },
 } as const;
 
 interface CheckFlags {
@@ -29,6 +31,7 @@ interface CheckFlags {
   schema?: boolean;
   json?: boolean;
   sarif?: string;
+  'no-cache'?: boolean;
 }
 
 /**
@@ -59,7 +62,9 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
     return EXIT.ok;
   }
 
-  let reports: SkillReport[] = checkAll(locations, { schema: flags.schema === true, evals: kind === 'test' });
+  // Reports of unchanged skills come from the lint cache (SPEC.md D131) unless --no-cache.
+  const cache = flags['no-cache'] ? undefined : openLintCache(io.cwd, (m) => io.err(`skillsmith ${kind}: ${m}\n`));
+  let reports: SkillReport[] = checkAll(locations, { schema: flags.schema === true, evals: kind === 'test' }, cache);
   // Installed skills are reported in manifest-name order; explicit targets in the order given.
   if (positionals.length === 0) reports = [...reports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 

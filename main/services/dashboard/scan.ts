@@ -11,6 +11,7 @@ import type { Dashboard, Problem, SkillRow } from '../../../shared/ipc/channels/
 import { treeIntegrityFast } from '../lock/index';
 import { readProjectConfig } from '../project/config';
 import { installedSkills, type SkillLocation } from '../skills/locate';
+import { openLintCache } from '../skills/cache';
 import { checkAll } from '../skills/pool';
 import { readSkillTree } from '../skills/reader';
 import { ENGINES } from './adapters';
@@ -39,7 +40,8 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
     });
 
   const locations = installedSkills(root);
-  const reports = checkAll(locations, { schema: false, evals: false });
+  const cache = openLintCache(root, (m) => process.stderr.write(`skillsmith: ${m}\n`));
+  const reports = checkAll(locations, { schema: false, evals: false }, cache);
   const engines = makeEngines(root, config);
   const { targets, problems: targetProblems } = engines.targets();
   problems.push(...targetProblems);

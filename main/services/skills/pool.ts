@@ -2,13 +2,16 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SkillReport } from '../../../shared/lint/report/model';
 import { bundledEntry } from '../bundled';
-import { checkLocation, type CheckOptions } from './lint';
+import type { LintCache } from './cache';
+import { checkThrough, type CacheProbe, type CheckOptions, type Checked } from './lint';
 import type { SkillLocation } from './locate';
 
 /** Below this many skills a worker's start-up costs more than it saves. */
 const PARALLEL_THRESHOLD = 64;
 /** How long the helpers may go without posting a result before their share is redone here. */
 const STALL_MS = 30_000;
+/** With a cache that knows every skill, helpers start only after this many misses. */
+const MISSES_BEFORE_HELPERS = 8;
 
 /**
  * Threads beside the main one: one per further core (at most 3), or what
@@ -26,32 +29,52 @@ export interface WorkerJob {
   /** Int32Array over a SharedArrayBuffer: [next index to claim, results posted]. */
   readonly state: SharedArrayBuffer;
   readonly port: MessagePort;
+  /** The cache's engine stamp and keys, when there is a cache. */
+  readonly cache?: { readonly engine: string; readonly keys: readonly string[] };
+}
+
+/** What a worker posts per skill. */
+export interface WorkerResult {
+  readonly index: number;
+  readonly checked: Checked;
 }
 
 /**
  * Check every location, on this thread and on helper threads that pull from the same
  * atomic counter, so a few huge skills never leave one core idle. Synchronous on purpose:
  * the CLI stays a straight line, and results come back in input order.
+ *
+ * With a cache, a skill whose key it holds is not linted again, and the new reports are
+ * saved to it at the end. A cache that knows as many skills as there are starts no helpers
+ * until lints turn out to be needed: reading and hashing alone is quicker than a thread.
  */
-export function checkAll(locations: readonly SkillLocation[], options: CheckOptions): SkillReport[] {
-  const results: (SkillReport | undefined)[] = Array.from({ length: locations.length }, () => undefined);
+export function checkAll(locations: readonly SkillLocation[], options: CheckOptions, cache?: LintCache): SkillReport[] {
+  const results: (Checked | undefined)[] = Array.from({ length: locations.length }, () => undefined);
   const workerFile = bundledEntry('lint-worker.js');
   const helpers = locations.length < PARALLEL_THRESHOLD || workerFile === undefined ? 0 : helperThreads();
-  if (process.env.SKILLSMITH_TIMINGS === '1')
-    process.stderr.write(`timings: lint ${locations.length} skills on ${helpers + 1} thread(s)\n`);
+  const probe: CacheProbe | undefined = cache && { engine: cache.engine, has: (k) => cache.has(k) };
 
   const state = new SharedArrayBuffer(8);
   const counters = new Int32Array(state);
   const channels: { port: MessagePort; worker: Worker }[] = [];
-  for (let w = 0; workerFile !== undefined && w < helpers; w++) {
-    const { port1, port2 } = new MessageChannel();
-    const job: WorkerJob = { locations, options, state, port: port2 };
-    const worker = new Worker(workerFile, { workerData: job, transferList: [port2] });
-    channels.push({ port: port1, worker });
-  }
+  const startHelpers = () => {
+    if (channels.length > 0 || workerFile === undefined) return;
+    const known = cache && { engine: cache.engine, keys: cache.keys() };
+    for (let w = 0; w < helpers; w++) {
+      const { port1, port2 } = new MessageChannel();
+      const job: WorkerJob = { locations, options, state, port: port2, ...(known ? { cache: known } : {}) };
+      const worker = new Worker(workerFile, { workerData: job, transferList: [port2] });
+      channels.push({ port: port1, worker });
+    }
+  };
+  const warm = cache !== undefined && cache.size >= locations.length;
+  if (helpers > 0 && !warm) startHelpers();
 
+  let misses = 0;
   for (let i = Atomics.add(counters, 0, 1); i < locations.length; i = Atomics.add(counters, 0, 1)) {
-    results[i] = checkLocation(locations[i]!, options);
+    const checked = checkThrough(locations[i]!, options, probe);
+    results[i] = checked;
+    if (checked.report && ++misses === MISSES_BEFORE_HELPERS && helpers > 0) startHelpers();
   }
 
   // Collect what the helpers post. A helper that dies mid-skill never posts that result,
@@ -60,9 +83,9 @@ export function checkAll(locations: readonly SkillLocation[], options: CheckOpti
   const drain = () => {
     for (const { port } of channels) {
       for (let msg = receiveMessageOnPort(port); msg; msg = receiveMessageOnPort(port)) {
-        const { index, report } = msg.message as { index: number; report: SkillReport };
+        const { index, checked } = msg.message as WorkerResult;
         if (results[index] === undefined) missing--;
-        results[index] = report;
+        results[index] = checked;
       }
     }
   };
@@ -72,5 +95,26 @@ export function checkAll(locations: readonly SkillLocation[], options: CheckOpti
     if (Atomics.wait(counters, 1, seen, 250) !== 'timed-out') lastProgress = Date.now();
   }
   for (const { worker } of channels) void worker.terminate();
-  return results.map((r, i) => r ?? checkLocation(locations[i]!, options));
+
+  let hits = 0;
+  const reports = results.map((r, i): SkillReport => {
+    let checked = r ?? checkThrough(locations[i]!, options, probe);
+    if (!checked.report) {
+      const cached = cache!.get(checked.key!);
+      if (cached) {
+        hits++;
+        return cached;
+      }
+      // A damaged entry: lint the folder as it is now, under the key of what is read now.
+      checked = checkThrough(locations[i]!, options, cache && { engine: cache.engine, has: () => false });
+    }
+    if (cache && checked.key !== undefined) cache.put(checked.key, checked.report!);
+    return checked.report!;
+  });
+  cache?.save();
+  if (process.env.SKILLSMITH_TIMINGS === '1')
+    process.stderr.write(
+      `timings: lint ${locations.length} skills on ${channels.length + 1} thread(s), ${hits} from the cache\n`,
+    );
+  return reports;
 }
