@@ -56,11 +56,13 @@ const UNKNOWN: Part = { seq: undefined, req: [] };
 const DIGITS = '0123456789';
 
 export function literalsOf(re: RegExp): Literals {
-  const parser = new Parser(re.source, re.flags);
-  let part: Part;
+  let part: Part = UNKNOWN;
+  let pure = false;
   try {
+    const parser = new Parser(re.source, re.flags);
     part = parser.alternation();
     if (parser.pos !== re.source.length) part = UNKNOWN;
+    pure = parser.pure;
   } catch {
     part = UNKNOWN;
   }
@@ -68,7 +70,7 @@ export function literalsOf(re: RegExp): Literals {
   return {
     starts,
     required: part.req.map(usable).filter((r) => r.length > 0),
-    pure: parser.pure && starts.length > 0 && part.seq!.every((l) => l.exact),
+    pure: pure && starts.length > 0 && part.seq!.every((l) => l.exact),
   };
 }
 

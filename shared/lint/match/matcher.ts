@@ -90,6 +90,7 @@ interface Plan {
 export class TextScan {
   private places: Map<number, number[]> | undefined;
   private readonly tested = new Map<RegExp, boolean>();
+  private readonly memos = new Map<object, unknown>();
 
   constructor(
     readonly text: string,
@@ -97,6 +98,12 @@ export class TextScan {
     private readonly seen: Uint8Array,
     private readonly hits: readonly number[],
   ) {}
+
+  /** `compute()`, once per scan and `key`: for a result several checks derive from one text. */
+  memo<T>(key: object, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key) as T;
+  }
 
   /** False only when `re` cannot match anywhere in the text; an unknown expression may. */
   possible(re: RegExp): boolean {

@@ -197,18 +197,22 @@ interface Download {
   readonly end: number;
 }
 
+/** The downloads of one text; found once per scan, as a text is read for itself and with its skill's others. */
 function downloadsIn(doc: FlowDocument, scan: TextScan): Download[] {
-  const out: Download[] = [];
-  for (const re of DOWNLOAD_TO) {
-    scan.matches(re, (m) => {
-      const raw = m.groups?.f ?? (m.groups?.u ?? '').replace(/[?#].*$/, '').replace(/\/+$/, '');
-      const name = raw.slice(raw.lastIndexOf('/') + 1);
-      if (name !== '' && !NOT_A_FILE.test(raw) && !name.startsWith('http'))
-        out.push({ path: doc.path, name, start: m.index, end: m.index + m[0].length });
-      return true;
-    });
-  }
-  return out;
+  const found = scan.memo(DOWNLOAD_TO, () => {
+    const out: Omit<Download, 'path'>[] = [];
+    for (const re of DOWNLOAD_TO) {
+      scan.matches(re, (m) => {
+        const raw = m.groups?.f ?? (m.groups?.u ?? '').replace(/[?#].*$/, '').replace(/\/+$/, '');
+        const name = raw.slice(raw.lastIndexOf('/') + 1);
+        if (name !== '' && !NOT_A_FILE.test(raw) && !name.startsWith('http'))
+          out.push({ name, start: m.index, end: m.index + m[0].length });
+        return true;
+      });
+    }
+    return out;
+  });
+  return found.map((d) => ({ path: doc.path, ...d }));
 }
 
 /**
