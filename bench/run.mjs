@@ -1,23 +1,30 @@
 #!/usr/bin/env node
 // Benchmark: whole-process `skillsmith lint` against `kitbash lint` (the reference, 0.24.1)
-// on a generated 1,000-skill project. Writes bench/RESULTS.md only when both tools ran.
+// on a generated 1,000-skill project, cold (--no-cache: every file scanned) and warm (the
+// lint cache filled, nothing changed). Writes bench/RESULTS.md only when both tools ran.
 //
-//   node bench/run.mjs [--runs N] [--warmup N] [--regen] [--project DIR]
+//   node bench/run.mjs [--runs N] [--warmup N] [--regen] [--project DIR] [--no-profile] [--lint-only]
 //
-// Runs alternate (kitbash, skillsmith, kitbash, skillsmith, ...) so drift in machine load
-// hits both tools alike; the first warm-up pairs are discarded. Output goes to /dev/null,
-// exit codes are checked: 0 (clean) and 1 (lint failures) are both normal here.
+// Runs rotate (kitbash, skillsmith cold, skillsmith warm, skillsmith cold on one thread,
+// kitbash, ...) so drift in machine load hits every tool alike; the first warm-up rounds
+// are discarded. Output goes to /dev/null, exit codes are checked: 0 (clean) and 1 (lint
+// failures) are both normal here. The load average is sampled every round. Then the other
+// benches run and write their sections, unless --lint-only.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESULTS_FILE, writeResultsSection } from './results-file.mjs';
+import { profileRun } from './lib/profile.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
 const TARGET_RATIO = 3;
+const TARGET_WARM_RATIO = 20;
+/** The warm runs' lint cache (SKILLSMITH_CACHE_DIR), emptied at the start of every bench. */
+const CACHE_DIR = join(HERE, 'work', 'lint-cache');
 const RUN_TIMEOUT_MS = 10 * 60 * 1000;
 
 function fail(message) {
@@ -26,7 +33,7 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const opts = { runs: 15, warmup: 2, regen: false, project: join(HERE, 'work', 'project') };
+  const opts = { runs: 15, warmup: 2, regen: false, profile: true, project: join(HERE, 'work', 'project') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -42,9 +49,13 @@ function parseArgs(argv) {
     if (a === '--runs') opts.runs = count('--runs', 1);
     else if (a === '--warmup') opts.warmup = count('--warmup', 0);
     else if (a === '--regen') opts.regen = true;
+    else if (a === '--no-profile') opts.profile = false;
+    else if (a === '--lint-only') opts.lintOnly = true;
     else if (a === '--project') opts.project = resolve(value());
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: node bench/run.mjs [--runs N] [--warmup N] [--regen] [--project DIR]\n');
+      process.stdout.write(
+        'usage: node bench/run.mjs [--runs N] [--warmup N] [--regen] [--project DIR] [--no-profile] [--lint-only]\n',
+      );
       process.exit(0);
     } else fail(`unknown argument: ${a}`);
   }
@@ -105,16 +116,37 @@ function kitbashTool() {
   return { id: 'kitbash', label: `kitbash ${pkg.version} lint`, argv: [join(dirname(pkgPath), bin), 'lint'] };
 }
 
+/** Cold: --no-cache, so every file of every skill is read and scanned. */
 function skillsmithTool() {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const entry = join(ROOT, 'bin', 'skillsmith.cjs');
   if (!existsSync(entry)) fail('bin/skillsmith.cjs is missing — cannot benchmark Skillsmith; no numbers recorded.');
-  return { id: 'skillsmith', label: `skillsmith ${pkg.version} lint`, argv: [entry, 'lint'] };
+  return {
+    id: 'skillsmith',
+    label: `skillsmith ${pkg.version} lint --no-cache`,
+    argv: [entry, 'lint', '--no-cache'],
+    env: { SKILLSMITH_CACHE_DIR: CACHE_DIR },
+  };
 }
 
-/** The same CLI held to one thread: separates per-core speed from the use of the second core. */
+/** Warm: the lint cache holds every skill and nothing changed. */
+function warmTool(cold) {
+  return {
+    id: 'skillsmith-warm',
+    label: cold.label.replace(' --no-cache', ' (cache warm)'),
+    argv: cold.argv.filter((a) => a !== '--no-cache'),
+    env: { SKILLSMITH_CACHE_DIR: CACHE_DIR },
+  };
+}
+
+/** The cold CLI held to one thread: separates per-core speed from the use of the second core. */
 function singleThread(tool) {
-  return { ...tool, id: 'skillsmith-1t', label: `${tool.label} (1 thread)`, env: { SKILLSMITH_THREADS: '1' } };
+  return {
+    ...tool,
+    id: 'skillsmith-1t',
+    label: `${tool.label} (1 thread)`,
+    env: { ...tool.env, SKILLSMITH_THREADS: '1' },
+  };
 }
 
 /** One captured run, used to check that a tool works (and what it concludes) before timing it. */
@@ -244,38 +276,80 @@ if (unreported.length) {
   );
 }
 
+// Warm: fill the cache once, then the warm CLI must answer every skill from it with the
+// very report a cold run prints.
+const warm = warmTool(skillsmith);
+rmSync(CACHE_DIR, { recursive: true, force: true });
+const filled = probe(warm, cwd);
+const wp = probe({ ...warm, env: { ...warm.env, SKILLSMITH_TIMINGS: '1' } }, cwd);
+if (isBroken(filled) || isBroken(wp)) fail(`the warm run cannot run (${describeBroken(isBroken(wp) ? wp : filled)})`);
+const fromCache = Number(/, (\d+) from the cache/.exec(wp.stderr)?.[1] ?? NaN);
+if (fromCache !== shape.skills)
+  fail(`the warm run took ${fromCache} of ${shape.skills} reports from the cache; no numbers recorded.`);
+if (wp.stdout !== sp.stdout || wp.status !== sp.status)
+  fail('the warm run printed a different report from the cold one; no numbers recorded.');
+
 const oneThread = singleThread(skillsmith);
-const tools = [kitbash, skillsmith, oneThread];
-const samples = { kitbash: [], skillsmith: [], 'skillsmith-1t': [] };
-const totalPairs = opts.warmup + opts.runs;
+const tools = [kitbash, skillsmith, warm, oneThread];
+const samples = Object.fromEntries(tools.map((t) => [t.id, []]));
+const loads = [os.loadavg()[0]];
+const totalRounds = opts.warmup + opts.runs;
 process.stdout.write(
-  `timing ${opts.runs} pair(s) after ${opts.warmup} warm-up pair(s), cwd ${relative(ROOT, cwd) || '.'}\n`,
+  `timing ${opts.runs} round(s) after ${opts.warmup} warm-up round(s), cwd ${relative(ROOT, cwd) || '.'}\n`,
 );
-for (let pair = 0; pair < totalPairs; pair++) {
+for (let round = 0; round < totalRounds; round++) {
   for (const tool of tools) {
     const t = timed(tool, cwd);
-    if (pair >= opts.warmup) samples[tool.id].push(t);
+    if (round >= opts.warmup) samples[tool.id].push(t);
   }
-  process.stderr.write(pair < opts.warmup ? 'w' : '.');
+  loads.push(os.loadavg()[0]);
+  process.stderr.write(round < opts.warmup ? 'w' : '.');
 }
 process.stderr.write('\n');
 
 const k = stats(samples.kitbash);
 const s = stats(samples.skillsmith);
+const sw = stats(samples['skillsmith-warm']);
 const s1 = stats(samples['skillsmith-1t']);
 const ratio = k.median / s.median;
+const ratioWarm = k.median / sw.median;
 const ratio1 = k.median / s1.median;
 const met = ratio >= TARGET_RATIO;
+const metWarm = ratioWarm >= TARGET_WARM_RATIO;
+const load = { start: loads[0], end: loads[loads.length - 1], min: Math.min(...loads), max: Math.max(...loads) };
+const bare = stats(Array.from({ length: 7 }, () => timed({ label: 'node -e 0', argv: ['-e', '0'] }, cwd)));
+
+// Where the time goes: one profiled run each, held to one thread so every phase is on it.
+const profiles = opts.profile
+  ? [
+      ['cold, one thread', profileRun(oneThread.argv, { cwd, env: oneThread.env })],
+      ['warm', profileRun(warm.argv, { cwd, env: warm.env })],
+    ]
+  : [];
+const profileTable = profiles.length
+  ? [
+      '| phase (inclusive; one profiled run each) | ' + profiles.map(([name]) => name).join(' | ') + ' |',
+      '|---|' + profiles.map(() => '---:|').join(''),
+      `| whole process (profiled, so slower) | ${profiles.map(([, p]) => ms(p.wall)).join(' | ')} |`,
+      ...profiles[0][1].phases.map(
+        ([label], i) => `| ${label} | ${profiles.map(([, p]) => ms(p.phases[i][1])).join(' | ')} |`,
+      ),
+    ].join('\n')
+  : '(run without --no-profile to add it)';
 const m = machine();
 const date = new Date().toISOString();
 const projectRel = relative(ROOT, cwd) || '.';
 
+const row = (tool, st) => `${tool.label.padEnd(44)} median ${ms(st.median)}  min ${ms(st.min)}  max ${ms(st.max)}`;
 const summary = [
   `project: ${shape.skills} skills (${shape.manifested} manifested, ${shape.bare} bare, ${shape.withScripts} with scripts/), ${shape.bytes} bytes in ${shape.files} files`,
-  `${kitbash.label.padEnd(24)} median ${ms(k.median)}  min ${ms(k.min)}  max ${ms(k.max)}`,
-  `${skillsmith.label.padEnd(24)} median ${ms(s.median)}  min ${ms(s.min)}  max ${ms(s.max)}`,
-  `${oneThread.label.padEnd(24)} median ${ms(s1.median)}  min ${ms(s1.min)}  max ${ms(s1.max)}`,
-  `ratio kitbash/skillsmith (medians): ${ratio.toFixed(2)}× — target ≥ ${TARGET_RATIO}×: ${met ? 'MET' : 'NOT MET'}`,
+  row(kitbash, k),
+  row(skillsmith, s),
+  row(warm, sw),
+  row(oneThread, s1),
+  `cold: kitbash/skillsmith (medians) ${ratio.toFixed(2)}× — target ≥ ${TARGET_RATIO}×: ${met ? 'MET' : 'NOT MET'}`,
+  `warm: kitbash/skillsmith (medians) ${ratioWarm.toFixed(2)}× — target ≥ ${TARGET_WARM_RATIO}×: ${metWarm ? 'MET' : 'NOT MET'}`,
+  `load average (1 min) start ${load.start.toFixed(2)}, end ${load.end.toFixed(2)}, min ${load.min.toFixed(2)}, max ${load.max.toFixed(2)}`,
 ].join('\n');
 
 const report = `<!-- bench:lint:begin -->
@@ -309,27 +383,42 @@ Verdicts (one captured run each, before timing):
 
 Whole-process wall time of \`node <cli> lint\` (no argument: every skill under
 \`.kitbash/skills/\`), cwd = the project, measured with \`process.hrtime.bigint()\` around
-\`spawnSync\`, output discarded, exit codes checked (0 or 1). Runs rotate kitbash, skillsmith,
-skillsmith held to one thread (\`SKILLSMITH_THREADS=1\`), kitbash, …; ${opts.warmup} warm-up round(s)
-discarded, ${opts.runs} measured round(s).
+\`spawnSync\`, output discarded, exit codes checked (0 or 1). Runs rotate kitbash, skillsmith
+cold (\`--no-cache\`: every file read and scanned), skillsmith warm (the lint cache filled by a
+run before timing, nothing changed; checked to answer all ${shape.skills} skills from it with the
+cold run's report), skillsmith cold held to one thread (\`SKILLSMITH_THREADS=1\`), kitbash, …;
+${opts.warmup} warm-up round(s) discarded, ${opts.runs} measured round(s). The 1-minute load average is
+sampled after every round: the machine is shared, so read the ratios (same rounds) before the
+absolute times.
 
 ### Results
+
+Load average (1 min) during the rounds: start ${load.start.toFixed(2)}, end ${load.end.toFixed(2)}, min ${load.min.toFixed(2)}, max ${load.max.toFixed(2)} (${m.cores} cores).
 
 | tool | runs | median | min | max |
 |---|---:|---:|---:|---:|
 | ${kitbash.label} | ${k.n} | ${ms(k.median)} | ${ms(k.min)} | ${ms(k.max)} |
 | ${skillsmith.label} | ${s.n} | ${ms(s.median)} | ${ms(s.min)} | ${ms(s.max)} |
+| ${warm.label} | ${sw.n} | ${ms(sw.median)} | ${ms(sw.min)} | ${ms(sw.max)} |
 | ${oneThread.label} | ${s1.n} | ${ms(s1.median)} | ${ms(s1.min)} | ${ms(s1.max)} |
+| \`node -e 0\` (process start alone, 7 runs after the rounds) | ${bare.n} | ${ms(bare.median)} | ${ms(bare.min)} | ${ms(bare.max)} |
 
-Ratio (kitbash median / skillsmith median): **${ratio.toFixed(2)}×** (held to one thread: ${ratio1.toFixed(2)}×)
+Ratios (kitbash median / skillsmith median):
 
-Target: Skillsmith ≥ ${TARGET_RATIO}× faster than kitbash — **${met ? 'met' : 'not met'}**.
-What bounds the ratio, and why: see "What limits the ratio" in bench/README.md.
+- cold: **${ratio.toFixed(2)}×** (held to one thread: ${ratio1.toFixed(2)}×) — target ≥ ${TARGET_RATIO}×: **${met ? 'met' : 'not met'}**
+- warm: **${ratioWarm.toFixed(2)}×** — target ≥ ${TARGET_WARM_RATIO}×: **${metWarm ? 'met' : 'not met'}**
+
+### Where the time goes
+
+${profileTable}
+
+What bounds each ratio, and why: see "What limits the ratios" in bench/README.md.
 <!-- bench:lint:end -->
 `;
 
 writeResultsSection('<!-- bench:lint:begin -->', '<!-- bench:lint:end -->', report);
 process.stdout.write(`${summary}\nwrote the lint section of ${relative(process.cwd(), RESULTS_FILE)}\n`);
+if (opts.lintOnly) process.exit(0);
 spawnSync(process.execPath, [join(HERE, 'skillspec.mjs')], { stdio: 'inherit' }); // SkillSpec engine section of RESULTS.md
 spawnSync(process.execPath, [join(HERE, 'workspace.mjs')], { stdio: 'inherit' }); // workspace section of RESULTS.md (install, dependency resolution)
 spawnSync(process.execPath, [join(HERE, 'desktop.mjs')], { stdio: 'inherit' }); // desktop app section of RESULTS.md (serve → interactive, renderer memory)
