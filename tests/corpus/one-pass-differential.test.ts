@@ -9,7 +9,7 @@
  * must also begin with a start literal and hold a string of each required set that the
  * analysis derived: the property the matcher's speed rests on.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +31,7 @@ import { findInvisible, INVISIBLE_RUN } from '../../shared/lint/safety/visible-t
 import { scanSet } from '../../shared/lint/scan';
 import { SCANNER_EXPRESSIONS, scannerMatcher } from '../../shared/lint/scanners';
 import { readSkillTree } from '../../main/services/skills/reader';
+import { skillDirs } from '../support/corpus';
 import { corpusDir, repoRoot, requireOrSkip } from '../support/paths';
 
 const realSkills = resolve(corpusDir, 'real-skills');
@@ -177,33 +178,17 @@ function compareSkill(dir: string, root: string, problems: string[]): string[] {
   return documents.map((d) => d.text);
 }
 
-function skillDirs(dir: string, out: string[] = []): string[] {
-  if (existsSync(join(dir, 'SKILL.md'))) out.push(dir);
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (name !== '.git' && statSync(p).isDirectory()) skillDirs(p, out);
-  }
-  return out;
-}
-
-/** mulberry32, as bench/lib/stats.mjs: the same seed, the same texts. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 let benchProject = '';
+/** bench/lib/stats.mjs's seeded PRNG: the same seed, the same texts. */
+let random: (seed: number) => () => number;
 beforeAll(async () => {
   benchProject = mkdtempSync(join(tmpdir(), 'skillsmith-one-pass-'));
   const { generate } = (await import(pathToFileURL(join(repoRoot, 'bench', 'generate.mjs')).href)) as {
     generate: (o: { out: string; count: number }) => unknown;
   };
+  ({ mulberry32: random } = (await import(pathToFileURL(join(repoRoot, 'bench', 'lib', 'stats.mjs')).href)) as {
+    mulberry32: typeof random;
+  });
   generate({ out: benchProject, count: 1000 });
 }, 120_000);
 afterAll(() => rmSync(benchProject, { recursive: true, force: true }));

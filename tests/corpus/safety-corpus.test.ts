@@ -11,7 +11,7 @@
  * (SKILL.md, a script, a reference, a Dockerfile), and the check must find it there among
  * that skill's own text.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSkill } from '../../shared/ksf/load';
@@ -19,6 +19,7 @@ import type { SkillTree } from '../../shared/ksf/tree';
 import { lintSkill } from '../../shared/lint/checks';
 import { SAFETY_CHECK_IDS, type Check } from '../../shared/lint/types';
 import { readSkillTree } from '../../main/services/skills/reader';
+import { skillDirs } from '../support/corpus';
 import { corpusDir, repoRoot, requireOrSkip } from '../support/paths';
 
 const realSkills = resolve(corpusDir, 'real-skills');
@@ -39,15 +40,6 @@ const verdicts: Verdict[] = (
 ).entries;
 const key = (v: Pick<Verdict, 'skill' | 'check' | 'file' | 'line'>): string =>
   `${v.skill}  ${v.check}  ${v.file}:${v.line}`;
-
-function skillDirs(dir: string, out: string[] = []): string[] {
-  if (existsSync(join(dir, 'SKILL.md'))) out.push(dir);
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (name !== '.git' && statSync(p).isDirectory()) skillDirs(p, out);
-  }
-  return out;
-}
 
 function readTree(dir: string): SkillTree {
   const tree = readSkillTree(dir, relative(realSkills, dir));
