@@ -74,11 +74,17 @@ export function engineStamp(): string | undefined {
   const worker = bundledEntry('lint-worker.js');
   if (!worker) return undefined;
   const h = createHash('sha256').update(`${pkg.version}\0`);
-  for (const dir of [dirname(worker), join(dirname(worker), 'chunks')]) {
-    for (const name of readdirSync(dir).sort()) {
-      const st = statSync(join(dir, name), { throwIfNoEntry: false });
-      if (st?.isFile()) h.update(`${name}\0${st.size}\0${st.mtimeMs}\0`);
+  try {
+    for (const dir of [dirname(worker), join(dirname(worker), 'chunks')]) {
+      for (const name of readdirSync(dir).sort()) {
+        const st = statSync(join(dir, name), { throwIfNoEntry: false });
+        if (st?.isFile()) h.update(`${name}\0${st.size}\0${st.mtimeMs}\0`);
+      }
     }
+  } catch {
+    // A bundle that cannot be listed (an archive the runtime cannot read as folders) is not
+    // one to key reports by: lint without the cache.
+    return undefined;
   }
   return h.digest('hex').slice(0, 32);
 }
