@@ -166,6 +166,16 @@ describe('the lint cache', () => {
     expect(notices).toHaveLength(1);
   });
 
+  it('keys that are not SHA-256 digests (a hand-made file) are never read', () => {
+    lint(open());
+    const file = JSON.parse(readFileSync(cacheFile(), 'utf8')) as { entries: Record<string, unknown> };
+    const [first] = Object.values(file.entries);
+    writeFileSync(cacheFile(), JSON.stringify({ ...file, entries: { ['__proto__']: first, alpha: first } }));
+    const cache = open();
+    expect(cache.size).toBe(0);
+    expect(lint(cache)).toEqual(fresh());
+  });
+
   it('a cache that cannot be written costs only speed', () => {
     writeFileSync(join(dir, 'lint'), 'a file where the folder should be');
     expect(lint(open())).toEqual(fresh());

@@ -32,6 +32,7 @@ const FORMAT_VERSION = 1;
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** Entries kept per project file; the ones of skills checked last are kept first. */
 const MAX_ENTRIES = 20_000;
+const KEY = /^[0-9a-f]{64}$/;
 /** Temp files older than this are a killed writer's leftovers. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
@@ -155,7 +156,8 @@ export class LintCache {
     const entries = new Map<string, Entry>();
     const cache = new LintCache(file, where.engine, entries, notice);
     if (read.file && read.file.engine === where.engine) {
-      for (const [key, e] of Object.entries(read.file.entries)) entries.set(key, e);
+      // Only keys this cache writes (SHA-256 in hex): nothing else can ever be asked for.
+      for (const [key, e] of Object.entries(read.file.entries)) if (KEY.test(key)) entries.set(key, e);
     } else if (read.problem) cache.dirty = true;
     return cache;
   }
