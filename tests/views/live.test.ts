@@ -296,7 +296,7 @@ describe('the compile channels through dispatch', () => {
 
 describe('hunks', () => {
   it('keeps three lines of context around each change and folds the rest', async () => {
-    const { hunks } = await import('../../renderer/src/views/previews/PreviewPanel');
+    const { hunks } = await import('../../renderer/src/views/previews/DiffView');
     const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n');
     const after = before.replace('l10', 'L10');
     const h = hunks(diffLines(before, after));
@@ -317,7 +317,7 @@ describe('hunks', () => {
 
 describe('ownSection', () => {
   it("cuts one skill's marked section out of a merged file", async () => {
-    const { ownSection } = await import('../../renderer/src/views/previews/PreviewPanel');
+    const { ownSection } = await import('../../renderer/src/views/previews/FileCard');
     const doc =
       '<!-- kitbash:begin a -->\nA\n<!-- kitbash:end a -->\n\n<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->\n';
     expect(ownSection(doc, 'b')).toBe('<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->');
