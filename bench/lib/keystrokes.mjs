@@ -36,20 +36,24 @@ export function tableRow(r) {
   return `| ${r.tokens.toLocaleString('en-US')} tok |${measured} ${r.n} | ${fmtLatency(r.median)} ms | ${fmtLatency(r.p95)} ms |`;
 }
 
-/** Why the screen latency cannot be measured here, or '' when it can. */
-export function screenUnavailable() {
+/** The renderer build with the test hooks the screen measurements read (`npm run build` makes it). */
+export const TEST_RENDERER = join(ROOT, 'out', 'renderer-test');
+
+/** Why the screen latency cannot be measured here, or '' when it can (`renderer`: the build served). */
+export function screenUnavailable(renderer = join(ROOT, 'out', 'renderer')) {
   if (!existsSync(CHROMIUM)) return `Chromium not found at ${CHROMIUM}: screen latency not measured.`;
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    return 'out/renderer is not built (npm run build): screen latency not measured.';
+  if (!existsSync(join(renderer, 'index.html')))
+    return `${renderer} is not built (npm run build): screen latency not measured.`;
   return '';
 }
 
 /**
  * For each body size: `prepare(dir, tokens)` writes the project into `<work>/screen-<tokens>`,
- * `skillsmith serve` runs on it with a fresh data folder, and `measure(page, url, tokens)`
- * returns the size's row from a new 1440×900 page. Everything is removed afterwards.
+ * `skillsmith serve` runs on it (serving `renderer` when given) with a fresh data folder,
+ * and `measure(page, url, tokens)` returns the size's row from a new 1440×900 page.
+ * Everything is removed afterwards.
  */
-export async function onScreen({ name, work, sizes, prepare, measure }) {
+export async function onScreen({ name, work, sizes, prepare, measure, renderer }) {
   const rows = [];
   const browser = await launchChromium();
   try {
@@ -57,7 +61,7 @@ export async function onScreen({ name, work, sizes, prepare, measure }) {
       const dir = join(work, `screen-${tokens}`);
       prepare(dir, tokens);
       const data = mkdtempSync(join(os.tmpdir(), `skillsmith-bench-${name}-`));
-      const { child, url } = await startServe(dir, data);
+      const { child, url } = await startServe(dir, data, { renderer });
       try {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         rows.push(await measure(page, url, tokens));
