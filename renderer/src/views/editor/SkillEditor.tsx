@@ -7,10 +7,9 @@ import { BudgetMeter } from './BudgetMeter';
 import { runEditorCommand } from './codeActions';
 import { ConflictBanners } from './ConflictBanners';
 import { DiffDialog } from './DiffDialog';
-import { newestDraft } from './drafts';
 import { EditorHead } from './EditorHead';
 import { FileTabs } from './FileTabs';
-import { forgetOpen, lastOpen, rememberOpen } from './lastOpen';
+import { firstTab, forgetOpen, rememberOpen } from './lastOpen';
 import { NoticeStack } from './NoticeStack';
 import { PreviewSlot } from './PreviewSlot';
 import { Problems } from './Problems';
@@ -18,19 +17,6 @@ import { newEvalPath, promptTemplate, specTemplate } from './templates';
 import { useEditorSession } from './useEditorSession';
 import { useMonacoEditor } from './useMonacoEditor';
 import { useStubDecoration } from './useStubDecoration';
-
-/**
- * The tab to open first: the one the route names; else a draft another view handed in
- * since (the playground's new test); else the tab open last time; else SKILL.md.
- */
-function firstTab(root: string, dir: string, file: string | undefined): string {
-  if (file) return file;
-  const draft = newestDraft(root, dir);
-  const last = lastOpen(root);
-  const remembered = last?.dir === dir ? last : null;
-  if (draft && (!remembered || draft.at > remembered.at)) return draft.file;
-  return remembered?.file ?? 'SKILL.md';
-}
 
 /** One skill open: its files in Monaco with live diagnostics, quick fixes and the previews beside. */
 export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string; file?: string }) {

@@ -5,6 +5,8 @@
  *   key   `skillsmith.editor.last.v1\u0000<projectRoot>`
  *   value JSON `{ "dir": string, "file": string, "at": ISO time }`
  */
+import { newestDraft } from './drafts';
+
 const PREFIX = 'skillsmith.editor.last.v1';
 
 export interface LastOpen {
@@ -50,4 +52,17 @@ export function forgetOpen(root: string): void {
   } catch {
     // nothing stored
   }
+}
+
+/**
+ * The tab to open first: the one the route names; else a draft another view handed in
+ * since (the playground's new test); else the tab open last time; else SKILL.md.
+ */
+export function firstTab(root: string, dir: string, file: string | undefined): string {
+  if (file) return file;
+  const draft = newestDraft(root, dir);
+  const last = lastOpen(root);
+  const remembered = last?.dir === dir ? last : null;
+  if (draft && (!remembered || draft.at > remembered.at)) return draft.file;
+  return remembered?.file ?? 'SKILL.md';
 }

@@ -14,6 +14,7 @@ import {
   semverFor,
 } from '../../../../../shared/ksf/repair';
 import { splitFrontmatter } from '../../../../../shared/ksf/frontmatter';
+import { BUDGET_RANGE } from '../../../../../shared/ksf/manifest';
 import { estimateTokens } from '../../../../../shared/ksf/tokens';
 import { insertLines, lineRange, tokenAt } from './text';
 import { locateKey, tableSpan, tomlKeys, valueRange, type TomlKey } from './toml-index';
@@ -91,10 +92,7 @@ function manifestFixes(problem: string, text: string, index: readonly TomlKey[],
     set(toml(d), 'Insert a description (from the first paragraph of SKILL.md)');
   } else if (field === 'context.budget') {
     const n = Number(written);
-    const b =
-      at && written !== '' && Number.isFinite(n)
-        ? clampContext('budget', n)
-        : (budgetFor(estimateTokens(body)) ?? NEW_SKILL_DEFAULTS.budget);
+    const b = at && written !== '' && Number.isFinite(n) ? clampContext('budget', n) : budgetForNew(body);
     set(String(b), `${verb} budget = ${b}`);
   } else if (field === 'context.standing' && at && Number.isFinite(Number(written))) {
     const s = clampContext('standing', Number(written));
@@ -112,6 +110,12 @@ function insertKey(text: string, index: readonly TomlKey[], table: string, line:
   let last = lines.length;
   while (last > 0 && lines[last - 1]!.trim() === '') last--;
   return insertLines(text, last, last === 0 ? [`[${table}]`, line] : ['', `[${table}]`, line]);
+}
+
+/** A budget for a skill that had none: the new-skill default, or more when the body needs more. */
+function budgetForNew(body: string): number {
+  const need = budgetFor(estimateTokens(body));
+  return need === undefined ? BUDGET_RANGE.max : Math.max(need, NEW_SKILL_DEFAULTS.budget);
 }
 
 function unquote(v: string): string {
