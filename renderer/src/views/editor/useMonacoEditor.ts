@@ -4,7 +4,7 @@ import type { EditorSession, FileState } from './session';
 
 /** Monaco's own Escape users: while one of them is open, Escape is theirs. */
 const MONACO_ESCAPE =
-  '!suggestWidgetVisible && !findWidgetVisible && !renameInputVisible && !parameterHintsVisible && !inSnippetMode && !markersNavigationVisible && !accessibilityHelpWidgetVisible';
+  '!suggestWidgetVisible && !codeActionMenuVisible && !findWidgetVisible && !renameInputVisible && !parameterHintsVisible && !inSnippetMode && !markersNavigationVisible && !accessibilityHelpWidgetVisible';
 
 /**
  * The Monaco editor in `host` (held in `ed`), once per session: Ctrl/⌘+S saves the shown file, Escape

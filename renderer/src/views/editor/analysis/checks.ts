@@ -98,7 +98,7 @@ function limitFixes(c: Check, skill: Skill, file: string, range: Range): QuickFi
     const to = c.id === 'budget' ? budgetFor(tokens) : standingFor(tokens);
     if (to !== undefined)
       fixes.push({
-        title: `Raise ${key} to ${to} (the body needs ~${tokens} tokens)`,
+        title: `Raise ${key} to ${to} tokens`,
         edits: [{ range, text: String(to) }],
       });
   }

@@ -89,7 +89,7 @@ function manifestFixes(problem: string, text: string, index: readonly TomlKey[],
     if (n) set(toml(n), `${verb} name = "${n}"`);
   } else if (field === 'skill.description' && !at) {
     const d = descriptionFrom(body) ?? 'Describe what the skill does and when an agent should use it.';
-    set(toml(d), 'Insert a description (from the first paragraph of SKILL.md)');
+    set(toml(d), 'Insert a description (from SKILL.md)');
   } else if (field === 'context.budget') {
     const n = Number(written);
     const b = at && written !== '' && Number.isFinite(n) ? clampContext('budget', n) : budgetForNew(body);
