@@ -6,24 +6,40 @@ import { join } from 'node:path';
 import { CHROMIUM, launchChromium, ROOT, startServe } from './env.mjs';
 import { fmtLatency, percentile } from './stats.mjs';
 
-/** `[--keys N] [--browser-keys N] [--no-browser] [--no-write]`; `fail` reports a bad one. */
+/**
+ * `[--keys N] [--browser-keys N] [--no-browser] [--no-write] [--reference DIR] [--rounds N]`;
+ * `fail` reports a bad one. `--reference`: another renderer build (with the test hook) to
+ * measure against at the largest size, alternating rounds with this build.
+ */
 export function keystrokeOptions(fail) {
-  const opts = { keys: 200, browserKeys: 60, browser: true, write: true };
+  const opts = { keys: 200, browserKeys: 60, browser: true, write: true, reference: null, rounds: 4 };
   for (let i = 2; i < process.argv.length; i++) {
     const a = process.argv[i];
     if (a === '--keys') opts.keys = Number(process.argv[++i]);
     else if (a === '--browser-keys') opts.browserKeys = Number(process.argv[++i]);
     else if (a === '--no-browser') opts.browser = false;
     else if (a === '--no-write') opts.write = false;
+    else if (a === '--reference') opts.reference = process.argv[++i];
+    else if (a === '--rounds') opts.rounds = Number(process.argv[++i]);
     else fail(`unknown argument: ${a}`);
   }
   if (!(opts.keys >= 10) || !(opts.browserKeys >= 10)) fail('--keys and --browser-keys must be at least 10');
+  if (!(opts.rounds >= 1)) fail('--rounds must be at least 1');
+  if (opts.reference && !existsSync(join(opts.reference, 'index.html')))
+    fail(`--reference ${opts.reference}: no index.html there (a built renderer folder)`);
   return opts;
 }
 
 /** One body size's row (median, p95, count, plus `extra`), reported on stdout as `<label> <tokens>: …`. */
 export function latencyRow(label, tokens, times, extra = {}) {
-  const row = { tokens, ...extra, median: percentile(times, 50), p95: percentile(times, 95), n: times.length };
+  const row = {
+    tokens,
+    ...extra,
+    median: percentile(times, 50),
+    p95: percentile(times, 95),
+    max: Math.max(...times),
+    n: times.length,
+  };
   process.stdout.write(
     `${label} ${tokens}: median ${fmtLatency(row.median)} ms, p95 ${fmtLatency(row.p95)} ms (${row.n} keys)\n`,
   );

@@ -1,6 +1,6 @@
 import { monaco, type editor } from '../../monaco/setup';
-import type { Analysis, AnalyzeInput, Diagnostic } from './analyze';
-import { Analyzer } from './analyzer';
+import type { Analysis, Diagnostic } from './analyze';
+import { Analyzer, type Rest } from './analyzer';
 import { markerOf, setModelDiagnostics } from './codeActions';
 
 /** Latency records for the bench and the e2e: keystroke → markers on the model. */
@@ -12,8 +12,9 @@ export interface Stats {
 
 /**
  * Diagnostics as the author types: edits made in one task are folded into one request to
- * the worker (no timer between the key and the request), the worker is never more than
- * one request behind, and an answer touches only the models whose markers changed.
+ * the worker (no timer between the key and the request), which gets the edits rather
+ * than the whole text; the worker is never more than one request behind; and an answer
+ * touches only the models whose markers changed.
  */
 export class LiveAnalysis {
   readonly stats: Stats = { latencies: [], analyses: 0, lastMs: 0 };
@@ -26,12 +27,28 @@ export class LiveAnalysis {
   private shown = new Map<string, string>();
 
   constructor(
-    private readonly input: () => AnalyzeInput,
-    private readonly models: () => Iterable<{ path: string; model: editor.ITextModel }>,
+    private readonly models: () => ReadonlyMap<string, { model: editor.ITextModel }>,
+    private readonly rest: () => Rest,
     private readonly answered: (a: Analysis) => void,
     failed: (message: string) => void,
   ) {
-    this.analyzer = new Analyzer((a, seq) => this.apply(a, seq), failed);
+    this.analyzer = new Analyzer(
+      () =>
+        new Map(
+          [...this.models()].map(([path, { model }]) => [
+            path,
+            { text: () => model.getValue(), length: () => model.getValueLength() },
+          ]),
+        ),
+      (a, seq) => this.apply(a, seq),
+      failed,
+    );
+  }
+
+  /** A buffer to analyse from now on, with its text as it is. */
+  track(path: string, model: editor.ITextModel): void {
+    this.analyzer.set(path, model.getValue());
+    this.shown.delete(path);
   }
 
   /** A key went down (event.timeStamp): the edit it causes is timed from here. */
@@ -39,8 +56,14 @@ export class LiveAnalysis {
     this.lastKeyAt = at;
   }
 
-  /** A buffer changed: the first change since the last request is timed. */
-  edited(): void {
+  /** A buffer changed: the worker gets the edits; the first change since the last request is timed. */
+  edited(path: string, model: editor.ITextModel, e: editor.IModelContentChangedEvent): void {
+    if (e.isFlush || e.isEolChange) this.analyzer.set(path, model.getValue());
+    else
+      this.analyzer.edit(
+        path,
+        e.changes.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })),
+      );
     if (this.pendingKey === null) {
       const now = performance.now();
       this.pendingKey = now - this.lastKeyAt < 100 ? this.lastKeyAt : now;
@@ -55,7 +78,7 @@ export class LiveAnalysis {
     queueMicrotask(() => {
       this.queued = false;
       if (this.disposed) return;
-      const seq = this.analyzer.request(this.input());
+      const seq = this.analyzer.request(this.rest());
       if (this.pendingKey !== null) {
         this.requestedAt.set(seq, this.pendingKey);
         this.pendingKey = null;
@@ -67,7 +90,7 @@ export class LiveAnalysis {
     if (this.disposed) return;
     this.stats.analyses++;
     this.stats.lastMs = a.ms;
-    for (const { path, model } of this.models()) {
+    for (const [path, { model }] of this.models()) {
       const mine = a.diagnostics.filter((d) => d.file === path);
       setModelDiagnostics(model, mine);
       const key = JSON.stringify(mine.map(markerKey));
@@ -85,11 +108,6 @@ export class LiveAnalysis {
         const now = performance.now();
         for (const [, at] of done) this.stats.latencies.push(now - at);
       });
-  }
-
-  /** A model was replaced or created: its markers are set afresh next time. */
-  forget(path: string): void {
-    this.shown.delete(path);
   }
 
   dispose(): void {

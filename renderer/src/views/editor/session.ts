@@ -1,8 +1,10 @@
 import type { Api } from '../../../../shared/ipc';
 import type { EditorSkill } from '../../../../shared/ipc/channels/editor';
 import { languageOf, monaco, type editor } from '../../monaco/setup';
-import type { Analysis, AnalyzeInput, TextEdit } from './analyze';
+import type { Analysis, TextEdit } from './analyze';
+import type { Rest } from './analyzer';
 import { registerLanguageFeatures, setModelDiagnostics } from './codeActions';
+import { base64Bytes } from '../../base64';
 import { clearDraft, draftFiles, loadDraft } from './drafts';
 import { Notices } from './notices';
 import { reconcile } from './reconcile';
@@ -80,8 +82,8 @@ export class EditorSession {
       this.notices.push('error', `Could not keep a draft of ${path} (browser storage is full or off) — save soon`),
     );
     this.live = new LiveAnalysis(
-      () => this.input(),
-      () => this.files.values(),
+      () => this.files,
+      () => this.rest(),
       (a) => this.answered(a),
       (m) => this.notices.push('error', `Diagnostics failed: ${m}`),
     );
@@ -137,10 +139,12 @@ export class EditorSession {
   setDrift(drift: boolean): void {
     if (drift === this.drift) return;
     this.drift = drift;
+    this.restNow = null;
     this.live.schedule();
   }
 
   private readOthers(skill: EditorSkill): void {
+    this.restNow = null;
     this.others.clear();
     this.binaries.clear();
     this.dirs = skill.dirs;
@@ -186,12 +190,12 @@ export class EditorSession {
     };
     state.dirty = isDirty(state);
     this.files.set(path, state);
-    this.live.forget(path);
+    this.live.track(path, model);
     this.disposables.push(
-      model.onDidChangeContent(() => {
+      model.onDidChangeContent((e) => {
         const wasDirty = state.dirty;
         state.dirty = isDirty(state);
-        this.live.edited();
+        this.live.edited(path, model, e);
         this.drafts.schedule(state);
         this.schedulePreview();
         // React hears about the keystroke through the analysis; only a dirty flip re-renders now.
@@ -225,14 +229,18 @@ export class EditorSession {
     return texts;
   }
 
-  input(): AnalyzeInput {
-    return {
+  private restNow: Rest | null = null;
+
+  /** What the worker reads besides the buffers; the same object until something in it changes. */
+  private rest(): Rest {
+    this.restNow ??= {
       dir: this.dir,
-      texts: Object.fromEntries(this.texts()),
+      others: Object.fromEntries(this.others),
       binaries: Object.fromEntries(this.binaries),
       dirs: this.dirs,
-      ...(this.drift ? { drift: true } : {}),
+      drift: this.drift,
     };
+    return this.restNow;
   }
 
   /**
@@ -387,11 +395,4 @@ function sameShown(a: Analysis, b: Analysis): boolean {
     JSON.stringify([a.diagnostics, a.meter, a.stub, a.summary]) ===
     JSON.stringify([b.diagnostics, b.meter, b.stub, b.summary])
   );
-}
-
-function base64Bytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }

@@ -4,6 +4,7 @@
  * previews, the matrix and the costs all start here.
  */
 import { memoryView, type FailedSkill } from '../../../../shared/compile';
+import { base64Bytes } from '../../base64';
 import type { CompileSnapshot, SnapshotSkill } from '../../../../shared/ipc/channels/compile';
 import { formatError } from '../../../../shared/result';
 import { loadSkill } from '../../../../shared/ksf/load';
@@ -12,20 +13,13 @@ import type { SkillTree, TreeEntry } from '../../../../shared/ksf/tree';
 import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../../../shared/project/config';
 import type { ProjectFiles } from '../../../../shared/targets';
 
-function b64(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
 const encoder = new TextEncoder();
 
 /** The files of the project the planner reads, as an in-memory view (folders as `dir/` keys). */
 export function snapshotView(snap: CompileSnapshot): ProjectFiles {
   const files: Record<string, string | Uint8Array> = {};
   for (const d of snap.dirs) files[`${d}/`] = '';
-  for (const f of snap.files) files[f.path] = f.base64 !== undefined ? b64(f.base64) : (f.text ?? '');
+  for (const f of snap.files) files[f.path] = f.base64 !== undefined ? base64Bytes(f.base64) : (f.text ?? '');
   return memoryView(files, snap.rootName);
 }
 
@@ -47,7 +41,7 @@ export function skillTree(s: SnapshotSkill, buffers?: ReadonlyMap<string, string
       entries.set(e.path, {
         kind: 'file',
         path: e.path,
-        bytes: e.base64 !== undefined ? b64(e.base64) : encoder.encode(e.text ?? ''),
+        bytes: e.base64 !== undefined ? base64Bytes(e.base64) : encoder.encode(e.text ?? ''),
       });
     else
       entries.set(
