@@ -5,13 +5,8 @@
  * not load, the checks that read files keep reporting.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  analyze,
-  type Analysis,
-  type Diagnostic,
-  type QuickFix,
-  type TextEdit,
-} from '../../renderer/src/views/editor/analyze';
+import { analyze, type Analysis, type Diagnostic, type QuickFix } from '../../renderer/src/views/editor/analyze';
+import { apply } from './edits';
 
 const TOML = [
   '[skill]',
@@ -32,22 +27,6 @@ const MD = '# Demo\n\nChecks a change against the rules and reports findings.\n\
 
 const run = (toml: string, md = MD, extra: Record<string, string> = {}): Analysis =>
   analyze({ dir: 'demo-skill', texts: { 'skill.toml': toml, 'SKILL.md': md, ...extra } });
-
-/** Apply edits (1-based line/column ranges) to a text, last first. */
-function apply(text: string, edits: readonly TextEdit[]): string {
-  const lines = text.split('\n');
-  const offset = (line: number, col: number) =>
-    lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
-  let out = text;
-  for (const e of [...edits].sort(
-    (a, b) => offset(b.range.startLine, b.range.startColumn) - offset(a.range.startLine, a.range.startColumn),
-  ))
-    out =
-      out.slice(0, offset(e.range.startLine, e.range.startColumn)) +
-      e.text +
-      out.slice(offset(e.range.endLine, e.range.endColumn));
-  return out;
-}
 
 function only(a: Analysis, code: string): Diagnostic {
   const found = a.diagnostics.filter((d) => d.code === code);

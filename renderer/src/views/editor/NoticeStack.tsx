@@ -5,24 +5,23 @@ import type { Notice, Notices } from './notices';
  * one comes or goes). Both regions exist before anything is announced, as live regions
  * must: info politely, errors assertively. Nothing here takes focus.
  */
+const REGIONS = [
+  { kind: 'info', role: 'status', live: 'polite' },
+  { kind: 'error', role: 'alert', live: 'assertive' },
+] as const;
+
 export function NoticeStack({ notices }: { notices: Notices }) {
-  const shown = notices.list;
   return (
     <div className="editor-notices">
-      <div role="status" aria-live="polite" aria-atomic="false">
-        {shown
-          .filter((n) => n.kind === 'info')
-          .map((n) => (
-            <Toast key={n.id} notice={n} notices={notices} />
-          ))}
-      </div>
-      <div role="alert" aria-live="assertive" aria-atomic="false">
-        {shown
-          .filter((n) => n.kind === 'error')
-          .map((n) => (
-            <Toast key={n.id} notice={n} notices={notices} />
-          ))}
-      </div>
+      {REGIONS.map((r) => (
+        <div key={r.kind} role={r.role} aria-live={r.live} aria-atomic="false">
+          {notices.list
+            .filter((n) => n.kind === r.kind)
+            .map((n) => (
+              <Toast key={n.id} notice={n} notices={notices} />
+            ))}
+        </div>
+      ))}
     </div>
   );
 }
