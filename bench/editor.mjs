@@ -3,7 +3,7 @@
 // 1,000, 5,000 and 20,000 tokens.
 //
 //   node bench/editor.mjs [--keys N] [--browser-keys N] [--no-browser] [--no-write]
-//                         [--reference RENDERER_DIR] [--rounds N]
+//                         [--reference RENDERER_DIR [--reference-label TEXT]] [--rounds N]
 //
 // 1. engine: the diagnostics the editor runs per keystroke (renderer/src/views/editor/
 //    analyze.ts: shared/ksf loadSkill + shared/lint lintSkill + the marker mapping), in
@@ -224,7 +224,7 @@ if (screenRows.length) {
   if (ab.current.length) {
     const q = (xs, p) => fmtLatency(percentile(xs, p));
     lines.push(
-      `**side by side** — the same 20,000-token body, ${opts.rounds} rounds of ${opts.browserKeys} keys alternating the reference renderer (\`--reference\`) and this one; 1-min load ${Math.min(...ab.loads).toFixed(1)}–${Math.max(...ab.loads).toFixed(1)} over the rounds.`,
+      `**side by side** — the same 20,000-token body, ${opts.rounds} rounds of ${opts.browserKeys} keys alternating the reference renderer (${opts.label ?? `\`${opts.reference}\``}) and this one; 1-min load ${Math.min(...ab.loads).toFixed(1)}–${Math.max(...ab.loads).toFixed(1)} over the rounds.`,
       '',
       '| build | keys | p50 | p95 |',
       '|---|---:|---:|---:|',

@@ -7,12 +7,12 @@ import { CHROMIUM, launchChromium, ROOT, startServe } from './env.mjs';
 import { fmtLatency, percentile } from './stats.mjs';
 
 /**
- * `[--keys N] [--browser-keys N] [--no-browser] [--no-write] [--reference DIR] [--rounds N]`;
+ * `[--keys N] [--browser-keys N] [--no-browser] [--no-write] [--reference DIR [--reference-label T]] [--rounds N]`;
  * `fail` reports a bad one. `--reference`: another renderer build (with the test hook) to
  * measure against at the largest size, alternating rounds with this build.
  */
 export function keystrokeOptions(fail) {
-  const opts = { keys: 200, browserKeys: 60, browser: true, write: true, reference: null, rounds: 4 };
+  const opts = { keys: 200, browserKeys: 60, browser: true, write: true, reference: null, label: null, rounds: 4 };
   for (let i = 2; i < process.argv.length; i++) {
     const a = process.argv[i];
     if (a === '--keys') opts.keys = Number(process.argv[++i]);
@@ -20,6 +20,7 @@ export function keystrokeOptions(fail) {
     else if (a === '--no-browser') opts.browser = false;
     else if (a === '--no-write') opts.write = false;
     else if (a === '--reference') opts.reference = process.argv[++i];
+    else if (a === '--reference-label') opts.label = process.argv[++i];
     else if (a === '--rounds') opts.rounds = Number(process.argv[++i]);
     else fail(`unknown argument: ${a}`);
   }
