@@ -18,7 +18,6 @@ export interface SyncRequest {
   readonly seq: number;
   readonly set: Readonly<Record<string, string>>;
   readonly edits: Readonly<Record<string, readonly Edit[]>>;
-  readonly drop: readonly string[];
   /** Every editable buffer's length as the renderer has it now. */
   readonly lengths: Readonly<Record<string, number>>;
   /** Sent when it changed: the files that are not buffers, the folder name, the lock's verdict. */
@@ -41,7 +40,6 @@ let rest: Rest | null = null;
 ctx.onmessage = (e) => {
   const m = e.data;
   if (m.rest) rest = m.rest;
-  for (const path of m.drop) buffers.delete(path);
   for (const [path, text] of Object.entries(m.set)) buffers.set(path, text);
   for (const [path, edits] of Object.entries(m.edits)) {
     let t = buffers.get(path);

@@ -25,8 +25,9 @@ export class Analyzer {
   private wanted = false;
   private texts = new Map<string, string>();
   private edits = new Map<string, Edit[]>();
-  private dropped = new Set<string>();
   private rest: Rest | null = null;
+  /** The `rest` the worker has; sent again only when the session hands in another. */
+  private sentRest: Rest | null = null;
 
   constructor(
     /** Every buffer's text and length now (for a full resend, and the length check). */
@@ -52,7 +53,6 @@ export class Analyzer {
   set(path: string, text: string): void {
     this.texts.set(path, text);
     this.edits.delete(path);
-    this.dropped.delete(path);
   }
 
   /** Edits to a buffer, in the order they apply (Monaco's order within one change event). */
@@ -69,16 +69,9 @@ export class Analyzer {
     this.edits.set(path, list);
   }
 
-  /** A buffer is gone. */
-  drop(path: string): void {
-    this.texts.delete(path);
-    this.edits.delete(path);
-    this.dropped.add(path);
-  }
-
   /** Ask for an analysis with `rest`; returns the sequence number of the request that will carry it. */
   request(rest: Rest): number {
-    if (rest !== this.rest) this.rest = rest;
+    this.rest = rest;
     this.wanted = true;
     const next = this.seq + 1;
     this.flush();
@@ -92,8 +85,6 @@ export class Analyzer {
     this.wanted = true;
   }
 
-  private sentRest: Rest | null = null;
-
   private flush(): void {
     if (this.busy || !this.wanted || !this.rest) return;
     this.wanted = false;
@@ -103,14 +94,12 @@ export class Analyzer {
       seq: ++this.seq,
       set: Object.fromEntries(this.texts),
       edits: Object.fromEntries(this.edits),
-      drop: [...this.dropped],
       lengths,
       ...(this.rest !== this.sentRest ? { rest: this.rest } : {}),
     };
     this.sentRest = this.rest;
     this.texts = new Map();
     this.edits = new Map();
-    this.dropped = new Set();
     this.busy = true;
     this.worker.postMessage(msg);
   }
