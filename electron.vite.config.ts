@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { UserConfig } from 'vite';
 
 // One build for every runtime piece: the Electron main process and the `skillsmith`
 // CLI share the main bundle (and its chunks of shared/), the preload is CommonJS so it
@@ -35,10 +36,21 @@ export default defineConfig({
       },
     },
   },
-  renderer: {
+  renderer: rendererConfig({ testHooks: false }),
+});
+
+/**
+ * The renderer: a plain Vite React app. `testHooks` builds the variant the e2e suites and
+ * the editor bench drive (`out/renderer-test`, see vite.test-renderer.config.ts): the same
+ * code with the test hooks (`window.__skillsmithEditor`) compiled in. The shipped build has
+ * the constant false, so the hooks and their chunk are dropped from it entirely.
+ */
+export function rendererConfig({ testHooks }: { testHooks: boolean }): UserConfig {
+  return {
     root: resolve(__dirname, 'renderer'),
     base: './',
     plugins: [react()],
+    define: { __SKILLSMITH_TEST_HOOKS__: JSON.stringify(testHooks) },
     // Monaco's editor and YAML workers, and the editor's diagnostics worker, are built here
     // as ES-module chunks (Vite's default iife worker format cannot code-split them);
     // they load from 'self' like the rest of the renderer.
@@ -46,8 +58,9 @@ export default defineConfig({
     build: {
       // The renderer ships to a browser page (and is timed by bench/desktop.mjs): minify it.
       minify: true,
-      outDir: resolve(__dirname, 'out/renderer'),
+      outDir: resolve(__dirname, testHooks ? 'out/renderer-test' : 'out/renderer'),
+      emptyOutDir: true,
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
-  },
-});
+  };
+}

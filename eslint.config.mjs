@@ -51,11 +51,6 @@ const OVERSIZED = [
   'shared/skillspec/yaml.ts',
   'shared/skillspec/compile.ts',
   'renderer/src/views/matrix/MatrixView.tsx',
-  'renderer/src/views/previews/live.ts',
-  'renderer/src/views/previews/PreviewPanel.tsx',
-  'renderer/src/views/editor/analyze.ts',
-  'renderer/src/views/editor/session.ts',
-  'renderer/src/views/editor/EditorView.tsx',
 ];
 
 export default tseslint.config(

@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuiltCli } from '../tests/cli/helpers';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { requireOrSkip } from '../tests/support/paths';
+import { requireBuiltApp } from './support/app';
 import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
 import { scratchWorkspace, startServe, type Served } from './support/serve';
 
@@ -70,9 +70,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
   let w: Watched;
 
   beforeAll(async () => {
-    requireBuiltCli();
-    if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/'))
-      throw new Error('out/renderer is not built: run `npm run build`');
+    requireBuiltApp();
     ws = scratchWorkspace();
     served = await startServe(['--project', ws.project], { SKILLSMITH_DATA_DIR: ws.dataDir });
     browser = await launchChromium();
@@ -103,7 +101,9 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
   it('creates a skill from scratch: a valid manifested skill that lints clean, opened in the editor', async () => {
     const { page } = w;
-    await page.evaluate(() => (window.location.hash = '#/editor'));
+    // Back to the skill list (the Editor tab alone would reopen the skill open last).
+    await page.locator('.editor-title a', { hasText: 'Skills' }).click();
+    await page.waitForFunction(() => window.location.hash === '#/editor');
     const form = page.locator('form[aria-label="New skill"]');
     await form.waitFor({ timeout: 30_000 });
     // The form refuses what the manifest would refuse, before asking main.

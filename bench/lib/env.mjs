@@ -71,11 +71,12 @@ export async function launchChromium(args = []) {
 /**
  * Spawns `skillsmith serve --project <project>` with its own data folder and resolves with
  * the child and the URL it prints; rejects if it exits first or prints none in 30 s.
+ * `renderer`: another build of the renderer to serve (out/renderer-test has the test hooks).
  */
-export function startServe(project, dataDir) {
+export function startServe(project, dataDir, { renderer } = {}) {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'skillsmith.cjs'), 'serve', '--project', project], {
     cwd: ROOT,
-    env: { ...process.env, SKILLSMITH_DATA_DIR: dataDir },
+    env: { ...process.env, SKILLSMITH_DATA_DIR: dataDir, ...(renderer ? { SKILLSMITH_RENDERER_DIR: renderer } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((ok, no) => {

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { requireBuiltCli } from '../../tests/cli/helpers';
-import { repoRoot } from '../../tests/support/paths';
 import { launchChromium, watchedPage, type Watched } from './browser';
-import { startServe, type Served } from './serve';
+import { startServe, TEST_RENDERER, type Served } from './serve';
 
 /** A throwaway project for `serve`: `scratchWorkspace()`, `playProject()` or the like. */
 export interface AppProject {
@@ -35,11 +34,12 @@ export interface App<P extends AppProject> {
   close(opts?: { graceMs?: number }): Promise<Closed>;
 }
 
-/** The CLI and the renderer bundle must both be built (`npm run build`). */
+/** The CLI and the renderer's test build must both be built (`npm run build`). */
 export function requireBuiltApp(): void {
   requireBuiltCli();
-  if (!readFileSync(join(repoRoot, 'out/renderer/index.html'), 'utf8').includes('assets/'))
-    throw new Error('out/renderer is not built: run `npm run build`');
+  const index = join(TEST_RENDERER, 'index.html');
+  if (!existsSync(index) || !readFileSync(index, 'utf8').includes('assets/'))
+    throw new Error('out/renderer-test is not built: run `npm run build`');
 }
 
 /**

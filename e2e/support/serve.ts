@@ -15,14 +15,17 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
+/** The renderer the suites drive: the shipped code built with its test hooks (`npm run build` makes both). */
+export const TEST_RENDERER = join(repoRoot, 'out', 'renderer-test');
+
 /**
  * Start the real `skillsmith serve` (the built CLI) as a child process and wait for its
- * first line, which must be the URL.
+ * first line, which must be the URL. It serves the test build of the renderer.
  */
 export function startServe(args: readonly string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Served> {
   const child: ChildProcess = spawn(process.execPath, [skillsmithBin, 'serve', ...args], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...process.env, SKILLSMITH_RENDERER_DIR: TEST_RENDERER, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

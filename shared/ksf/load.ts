@@ -5,7 +5,7 @@ import { type Manifest, type Skill } from './model';
 import { isKsfName } from '../names';
 import { decodeUtf8 } from './text';
 import { formatBytes } from '../text/format';
-import { parseTomlFile } from './toml';
+import { parseToml, parseTomlFile } from './toml';
 import { basename, entryAt, joinDisplay, LIMITS, type SkillTree } from './tree';
 
 export interface LoadOptions {
@@ -61,6 +61,39 @@ export function loadSkill(tree: SkillTree, options: LoadOptions = {}): Result<Sk
       bodyOffset: md.value.length - body.length,
       body,
     },
+  };
+}
+
+/**
+ * The skill's files read with a stand-in manifest (the bare defaults), for the checks that
+ * read only files (`FILE_CHECK_IDS` in shared/lint) when skill.toml does not parse or does
+ * not validate: the editor keeps showing SKILL.md's and the scripts' findings meanwhile.
+ * Fails only where the files themselves cannot be read (no SKILL.md, limits, encoding).
+ * `manifested` is false, so nothing downstream mistakes the stand-in for a declaration.
+ */
+export function loadSkillFiles(tree: SkillTree, options: LoadOptions = {}): Result<Skill> {
+  const limit = checkLimits(tree);
+  if (limit) return { ok: false, error: limit };
+  const md = readText(tree, 'SKILL.md');
+  if (!md.ok) return md;
+  if (md.value === undefined) return loadSkill(tree, options);
+  const toml = readText(tree, 'skill.toml');
+  const parsed = toml.ok && toml.value !== undefined ? parseToml(toml.value) : undefined;
+  const table = parsed?.ok ? parsed.value : undefined;
+  const skillTable = table?.skill;
+  const declared =
+    skillTable && typeof skillTable === 'object' ? (skillTable as Record<string, unknown>).name : undefined;
+  const bare = loadBare(tree, md.value, {
+    nameHint: typeof declared === 'string' && isKsfName(declared) ? declared : (options.nameHint ?? ''),
+  });
+  if (!bare.ok) return bare;
+  if (!toml.ok || toml.value === undefined) return bare;
+  // Read as a manifested skill reads it: the frontmatter kept as text, the parsed table scanned.
+  const { frontmatter } = splitFrontmatter(md.value, false);
+  const { frontmatter: _bareFrontmatter, ...rest } = bare.value;
+  return {
+    ok: true,
+    value: { ...rest, ...(frontmatter ? { frontmatter } : {}), ...(table ? { rawManifest: table } : {}) },
   };
 }
 

@@ -6,6 +6,10 @@ import { fail, type Result } from '../result';
 /** A failure is `invalid manifest` with every violation in `detail`; the caller names the file. */
 export type ManifestResult = Result<Manifest>;
 
+/** What the manifest accepts for `context.budget` and `context.standing` (tokens, inclusive). */
+export const BUDGET_RANGE = { min: 50, max: 20000 } as const;
+export const STANDING_RANGE = { min: 0, max: 500 } as const;
+
 const ARRAY_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['triggers', 'commands'],
   ['triggers', 'auto'],
@@ -39,13 +43,14 @@ export function validateManifest(raw: TomlTable): ManifestResult {
   if (description.length < 10 || description.length > 200) problems.push('skill.description must be 10–200 characters');
 
   const budget = asNumber(context.budget);
-  if (budget === undefined || budget < 50 || budget > 20000)
-    problems.push('context.budget is required and must be 50–20000');
+  if (budget === undefined || budget < BUDGET_RANGE.min || budget > BUDGET_RANGE.max)
+    problems.push(`context.budget is required and must be ${BUDGET_RANGE.min}–${BUDGET_RANGE.max}`);
   else if (!Number.isInteger(budget)) problems.push('context.budget must be an integer');
 
   const standing = asNumber(context.standing);
   if (standing !== undefined) {
-    if (standing < 0 || standing > 500) problems.push('context.standing must be 0–500');
+    if (standing < STANDING_RANGE.min || standing > STANDING_RANGE.max)
+      problems.push(`context.standing must be ${STANDING_RANGE.min}–${STANDING_RANGE.max}`);
     else if (!Number.isInteger(standing)) problems.push('context.standing must be an integer');
   }
 

@@ -5,7 +5,7 @@ import { contentChecks } from './rules/content';
 import { artifactsCheck, gateVerdictCheck, mcpCheck, schemaChecks } from './rules/declarations';
 import { manifestCheck, nameConventionCheck } from './rules/identity';
 import { Spans } from './spans';
-import type { Check } from './types';
+import { FILE_CHECK_IDS, type Check } from './types';
 
 export interface LintOptions {
   /** The strict JSON-Schema tier; supplied by main/ (ajv generates code, so it stays out of shared/). */
@@ -30,4 +30,13 @@ export function lintSkill(skill: Skill, options: LintOptions = {}): Check[] {
     ...contentChecks(skill, resolved, spans),
     linksCheck(skill, spans),
   ].filter((c): c is Check => c !== undefined);
+}
+
+/**
+ * The checks of `lintSkill` that read only files (`FILE_CHECK_IDS`), for a skill read with
+ * `loadSkillFiles` because its manifest does not load: the manifest's own verdict is the
+ * load error, and nothing here judges the stand-in manifest.
+ */
+export function lintFiles(skill: Skill): Check[] {
+  return lintSkill(skill).filter((c) => FILE_CHECK_IDS.includes(c.id));
 }

@@ -47,6 +47,21 @@ export const SAFETY_CHECK_IDS: readonly CheckId[] = [
   'mcp',
 ];
 
+/**
+ * The checks whose verdict reads only the skill's files, never its manifest (the skill's
+ * name aside, which templates may print): they still run while skill.toml is broken.
+ */
+export const FILE_CHECK_IDS: readonly CheckId[] = [
+  'references',
+  'injection',
+  'visible-text',
+  'dynamic-context',
+  'remote-exec',
+  'secrets',
+  'links',
+  'evals',
+];
+
 /** A pattern hit inside one text: `label` names what matched. */
 export interface Hit {
   readonly label: string;

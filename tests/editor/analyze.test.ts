@@ -6,11 +6,12 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyze, tomlKeys, type Diagnostic, type TextEdit } from '../../renderer/src/views/editor/analyze';
+import { analyze, tomlKeys, type Diagnostic } from '../../renderer/src/views/editor/analyze';
 import { loadSkill } from '../../shared/ksf/load';
 import { lintSkill } from '../../shared/lint/checks';
 import { checkSpecText } from '../../shared/skillspec';
 import { repoRoot } from '../support/paths';
+import { apply } from './edits';
 
 const SKILLS = join(repoRoot, 'examples/workspace/.kitbash/skills');
 
@@ -25,23 +26,6 @@ function readSkill(dir: string): Record<string, string> {
     }
   };
   walk(root);
-  return out;
-}
-
-/** Apply edits (1-based line/column ranges) to a text, last first. */
-function apply(text: string, edits: readonly TextEdit[]): string {
-  const lines = text.split('\n');
-  const offset = (line: number, col: number) =>
-    lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + col - 1;
-  let out = text;
-  for (const e of [...edits].sort(
-    (a, b) => offset(b.range.startLine, b.range.startColumn) - offset(a.range.startLine, a.range.startColumn),
-  )) {
-    out =
-      out.slice(0, offset(e.range.startLine, e.range.startColumn)) +
-      e.text +
-      out.slice(offset(e.range.endLine, e.range.endColumn));
-  }
   return out;
 }
 

@@ -294,9 +294,62 @@ describe('the compile channels through dispatch', () => {
   });
 });
 
+describe("a skill's preview: its own problems, not the project's", () => {
+  const server = (name: string) => `\n[mcp.servers.${name}]\ntransport = "stdio"\ncommand = "${name}-mcp"\n`;
+  const addServer = (dir: string, name: string) => {
+    const p = join(ws.project, SK, dir, 'skill.toml');
+    writeFileSync(p, readFileSync(p, 'utf8') + server(name));
+  };
+
+  it("another skill's refusal is counted apart and never shown as this skill's; fixed, it is gone", () => {
+    addServer('api-style', 'db');
+    addServer('release-notes', 'db');
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const live = livePreview(snap, 'prereview', files);
+    expect(live.plan.errors).toHaveLength(1);
+    expect(live.plan.errors[0]).toMatch(/MCP server "db" is declared by both "api-style" and "release-notes"/);
+    expect(live.refusals).toEqual([]);
+    expect(live.projectRefusals).toEqual(live.plan.errors);
+    expect(live.targets.length).toBeGreaterThan(0);
+
+    // The other skill fixed on disk: a new snapshot, and nothing stays behind.
+    const p = join(ws.project, SK, 'release-notes', 'skill.toml');
+    writeFileSync(p, readFileSync(p, 'utf8').replace(server('db'), ''));
+    const fixed = livePreview(compileSnapshot(ws.project), 'prereview', files);
+    expect([fixed.plan.errors, fixed.refusals, fixed.projectRefusals]).toEqual([[], [], []]);
+  });
+
+  it('a refusal this skill takes part in is its own', () => {
+    addServer('api-style', 'db');
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const edited = new Map(files);
+    edited.set('skill.toml', files.get('skill.toml')! + server('db'));
+    const live = livePreview(snap, 'prereview', edited);
+    expect(live.refusals).toHaveLength(1);
+    expect(live.refusals[0]).toMatch(/declared by both "api-style" and "prereview"/);
+    expect(live.projectRefusals).toEqual([]);
+  });
+
+  it("compile skipping this skill (over its budget) is this skill's, another skill's failure is not shown", () => {
+    const p = join(ws.project, SK, 'api-style', 'SKILL.md');
+    writeFileSync(p, `${readFileSync(p, 'utf8')}\n{{prompt.missing}}\n`);
+    const snap = compileSnapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const clean = livePreview(snap, 'prereview', files);
+    expect(clean.plan.failures.map((f) => f.name)).toEqual(['api-style']);
+    expect(clean.failure).toBeUndefined();
+    const edited = new Map(files);
+    edited.set('skill.toml', files.get('skill.toml')!.replace(/budget = \d+/, 'budget = 50'));
+    const over = livePreview(snap, 'prereview', edited);
+    expect(over.failure).toMatch(/^prereview: compiled body is ~\d+ tokens, over its budget of 50/);
+  });
+});
+
 describe('hunks', () => {
   it('keeps three lines of context around each change and folds the rest', async () => {
-    const { hunks } = await import('../../renderer/src/views/previews/PreviewPanel');
+    const { hunks } = await import('../../renderer/src/views/previews/DiffView');
     const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n');
     const after = before.replace('l10', 'L10');
     const h = hunks(diffLines(before, after));
@@ -317,7 +370,7 @@ describe('hunks', () => {
 
 describe('ownSection', () => {
   it("cuts one skill's marked section out of a merged file", async () => {
-    const { ownSection } = await import('../../renderer/src/views/previews/PreviewPanel');
+    const { ownSection } = await import('../../renderer/src/views/previews/FileCard');
     const doc =
       '<!-- kitbash:begin a -->\nA\n<!-- kitbash:end a -->\n\n<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->\n';
     expect(ownSection(doc, 'b')).toBe('<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->');

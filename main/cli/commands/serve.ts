@@ -19,7 +19,7 @@ const FLAGS = {
 export interface ServeHooks {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
   readonly stopped?: Promise<void>;
-  /** The built renderer; out/renderer next to the bundled CLI by default. */
+  /** The built renderer; SKILLSMITH_RENDERER_DIR, else out/renderer next to the bundled CLI. */
   readonly rendererDir?: string;
   /** Starts the browser for --open; spawns the platform's opener by default. */
   readonly launch?: (cmd: string, args: readonly string[]) => void;
@@ -44,9 +44,12 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     if (!/^\d+$/.test(flags.port) || port > 65535)
       throw new CodedError('invalid-request', `--port ${flags.port}: expected a port number 0–65535`);
   }
-  const rendererDir = hooks.rendererDir ?? builtRendererDir();
+  // Another build of the renderer (the e2e suites serve out/renderer-test, with its test hooks).
+  const rendererDir = hooks.rendererDir ?? (process.env.SKILLSMITH_RENDERER_DIR || builtRendererDir());
   if (!rendererDir || !existsSync(join(rendererDir, 'index.html'))) {
-    throw new Error('the app is not built (out/renderer/index.html is missing) — run "npm run build" first');
+    throw new Error(
+      `the app is not built (${rendererDir ?? 'out/renderer'}/index.html is missing) — run "npm run build" first`,
+    );
   }
   const platform = hostPlatform({ version: VERSION });
   let project: string | undefined;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../shared/ksf/load';
+import { NEW_SKILL_DEFAULTS } from '../../../shared/ksf/repair';
 import { KSF_NAME_RE, isKsfName } from '../../../shared/names';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { CodedError, formatError } from '../../../shared/result';
@@ -137,13 +138,13 @@ export function newSkillFiles(name: string, description: string): { 'skill.toml'
     'skill.toml': [
       '[skill]',
       `name = ${tomlString(name)}`,
-      'version = "0.1.0"',
+      `version = ${tomlString(NEW_SKILL_DEFAULTS.version)}`,
       `description = ${tomlString(desc)}`,
       '',
       '[context]',
-      'budget = 2000',
-      'standing = 100',
-      'disclosure = "lazy"',
+      `budget = ${NEW_SKILL_DEFAULTS.budget}`,
+      `standing = ${NEW_SKILL_DEFAULTS.standing}`,
+      `disclosure = ${tomlString(NEW_SKILL_DEFAULTS.disclosure)}`,
       '',
       '[triggers]',
       'commands = []',

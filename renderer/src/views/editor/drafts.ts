@@ -99,14 +99,14 @@ export function draftFiles(projectRoot: string, dir: string): string[] {
   return out.sort();
 }
 
-/** The file of skill `dir` whose draft was written last (what another view just handed in), if any. */
-export function newestDraft(projectRoot: string, dir: string): string | null {
+/** The file of skill `dir` whose draft was written last (what another view just handed in), and when. */
+export function newestDraft(projectRoot: string, dir: string): { file: string; at: string } | null {
   let best: { file: string; at: string } | null = null;
   for (const file of draftFiles(projectRoot, dir)) {
     const d = loadDraft(projectRoot, dir, file);
     if (d && (!best || d.at > best.at)) best = { file, at: d.at };
   }
-  return best?.file ?? null;
+  return best;
 }
 
 /** Asks an open editor to write its pending (debounced) drafts now, e.g. before the project is left. */

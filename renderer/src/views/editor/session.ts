@@ -1,10 +1,15 @@
 import type { Api } from '../../../../shared/ipc';
 import type { EditorSkill } from '../../../../shared/ipc/channels/editor';
 import { languageOf, monaco, type editor } from '../../monaco/setup';
-import type { Analysis, AnalyzeInput, Diagnostic } from './analyze';
-import { Analyzer } from './analyzer';
-import { clearDraft, draftFiles, loadDraft, saveDraft } from './drafts';
-import { tomlCompletions } from './tomlComplete';
+import type { Analysis, TextEdit } from './analyze';
+import type { Rest } from './analyzer';
+import { registerLanguageFeatures, setModelDiagnostics } from './codeActions';
+import { base64Bytes } from '../../base64';
+import { clearDraft, draftFiles, loadDraft } from './drafts';
+import { Notices } from './notices';
+import { reconcile } from './reconcile';
+import { LiveAnalysis } from './session-analysis';
+import { DraftKeeper } from './session-drafts';
 
 /** What the author sees about one file's relation to the disk. */
 export interface Conflict {
@@ -28,105 +33,20 @@ export interface FileState {
   viewState: editor.ICodeEditorViewState | null;
 }
 
-export interface Notice {
-  readonly kind: 'info' | 'error';
-  readonly text: string;
-}
-
-/** Latency records for the bench and the e2e: keystroke → markers on the model. */
-export interface Stats {
-  latencies: number[];
-  analyses: number;
-  lastMs: number;
-}
-
-const ANALYZE_DEBOUNCE_MS = 5;
-const DRAFT_DEBOUNCE_MS = 250;
 const PREVIEW_DEBOUNCE_MS = 250;
 const EDITABLE =
   /^(?:skill\.toml|SKILL\.md|skill\.spec\.yml|prompts\/[A-Za-z0-9][A-Za-z0-9._-]*\.md|evals\/[A-Za-z0-9][A-Za-z0-9._-]*\.eval\.yaml)$/;
 const ORDER = (p: string) => (p === 'SKILL.md' ? 0 : p === 'skill.toml' ? 1 : p === 'skill.spec.yml' ? 2 : 3);
 
-/** Diagnostics by model URI, for the one code-action provider. */
-const byModel = new Map<string, readonly Diagnostic[]>();
-let actionsRegistered = false;
-
-function registerQuickFixes(): void {
-  if (actionsRegistered) return;
-  actionsRegistered = true;
-  monaco.languages.registerCompletionItemProvider('toml', {
-    triggerCharacters: ['['],
-    provideCompletionItems(model, position) {
-      const word = model.getWordUntilPosition(position);
-      const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
-      const suggestions = tomlCompletions(model.getValue(), position.lineNumber, position.column).map((s) => ({
-        label: s.label,
-        kind:
-          s.kind === 'table'
-            ? monaco.languages.CompletionItemKind.Module
-            : monaco.languages.CompletionItemKind.Property,
-        insertText: s.insert,
-        detail: s.kind === 'table' ? 'KSF manifest table' : 'KSF manifest key',
-        range,
-      }));
-      return { suggestions };
-    },
-  });
-  for (const lang of ['toml', 'yaml', 'markdown']) {
-    monaco.languages.registerCodeActionProvider(lang, {
-      provideCodeActions(model, range) {
-        const found = byModel.get(model.uri.toString()) ?? [];
-        const actions: import('monaco-editor').languages.CodeAction[] = [];
-        for (const d of found) {
-          const r = new monaco.Range(d.range.startLine, d.range.startColumn, d.range.endLine, d.range.endColumn);
-          if (!monaco.Range.areIntersectingOrTouching(r, range)) continue;
-          for (const fix of d.fixes) {
-            actions.push({
-              title: fix.title,
-              kind: 'quickfix',
-              isPreferred: true,
-              diagnostics: [{ ...markerOf(d), resource: model.uri } as never],
-              edit: {
-                edits: fix.edits.map((e) => ({
-                  resource: model.uri,
-                  versionId: model.getVersionId(),
-                  textEdit: {
-                    range: new monaco.Range(e.range.startLine, e.range.startColumn, e.range.endLine, e.range.endColumn),
-                    text: e.text,
-                  },
-                })),
-              },
-            });
-          }
-        }
-        return { actions, dispose: () => undefined };
-      },
-    });
-  }
-}
-
-export function markerOf(d: Diagnostic): editor.IMarkerData {
-  return {
-    severity:
-      d.severity === 'error'
-        ? monaco.MarkerSeverity.Error
-        : d.severity === 'warning'
-          ? monaco.MarkerSeverity.Warning
-          : monaco.MarkerSeverity.Info,
-    message: d.message,
-    code: d.code,
-    source: d.blocking ? 'skillsmith · safety' : 'skillsmith',
-    startLineNumber: d.range.startLine,
-    startColumn: d.range.startColumn,
-    endLineNumber: d.range.endLine,
-    endColumn: d.range.endColumn,
-  };
+/** Differs from the base: the length first, so a keystroke rarely compares the whole text. */
+function isDirty(s: FileState): boolean {
+  return s.baseVersion === null || s.model.getValueLength() !== s.baseText.length || s.model.getValue() !== s.baseText;
 }
 
 /**
  * One skill open in the editor: a Monaco model per editable file, its disk base, drafts
- * in localStorage, the diagnostics worker and the conflict state. React reads it through
- * `subscribe`/`version`; everything that changes bumps the version.
+ * in localStorage, the live diagnostics and the conflict state. React reads it through
+ * `subscribe`/`version`; everything that changes what is shown bumps the version.
  */
 export class EditorSession {
   readonly files = new Map<string, FileState>();
@@ -136,22 +56,20 @@ export class EditorSession {
   dirs: string[] = [];
   path = '';
   analysis: Analysis | null = null;
-  notice: Notice | null = null;
   loadError: string | null = null;
   loaded = false;
-  /** Buffers as of the last analysis request, for the previews panel. */
+  /** kitbash.lock pins other bytes than the saved files (from the dashboard). */
+  drift = false;
+  /** Buffers as of the last pause in typing, for the previews panel. */
   snapshot: ReadonlyMap<string, string> = new Map();
-  readonly stats: Stats = { latencies: [], analyses: 0, lastMs: 0 };
+  readonly notices = new Notices(() => this.bump());
+  readonly live: LiveAnalysis;
 
   private listeners = new Set<() => void>();
   private ver = 0;
-  private analyzer: Analyzer;
-  private analyzeTimer: ReturnType<typeof setTimeout> | undefined;
+  private drafts: DraftKeeper;
   private previewTimer: ReturnType<typeof setTimeout> | undefined;
-  private draftTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private disposables: { dispose(): void }[] = [];
-  private pendingKey: number | null = null;
-  private requestedAt = new Map<number, number>();
   private disposed = false;
 
   constructor(
@@ -159,10 +77,15 @@ export class EditorSession {
     readonly root: string,
     readonly dir: string,
   ) {
-    registerQuickFixes();
-    this.analyzer = new Analyzer(
-      (a, seq) => this.applyAnalysis(a, seq),
-      (m) => this.setNotice({ kind: 'error', text: `diagnostics failed: ${m}` }),
+    registerLanguageFeatures();
+    this.drafts = new DraftKeeper(root, dir, (path) =>
+      this.notices.push('error', `Could not keep a draft of ${path} (browser storage is full or off) — save soon`),
+    );
+    this.live = new LiveAnalysis(
+      () => this.files,
+      () => this.rest(),
+      (a) => this.answered(a),
+      (m) => this.notices.push('error', `Diagnostics failed: ${m}`),
     );
   }
 
@@ -176,19 +99,13 @@ export class EditorSession {
     for (const l of this.listeners) l();
   }
 
-  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
-
-  /** Show a notice; an info notice goes away by itself after a few seconds. */
-  setNotice(n: Notice | null): void {
-    this.notice = n;
-    clearTimeout(this.noticeTimer);
-    if (n?.kind === 'info') this.noticeTimer = setTimeout(() => this.notice === n && this.setNotice(null), 4000);
-    this.bump();
-  }
-
   /** Files in tab order: SKILL.md, skill.toml, skill.spec.yml, prompts. */
   tabs(): FileState[] {
     return [...this.files.values()].sort((a, b) => ORDER(a.path) - ORDER(b.path) || (a.path < b.path ? -1 : 1));
+  }
+
+  fileOf(model: editor.ITextModel | null): FileState | undefined {
+    return model ? [...this.files.values()].find((f) => f.model === model) : undefined;
   }
 
   uriOf(path: string) {
@@ -206,19 +123,36 @@ export class EditorSession {
     }
     if (this.disposed) return;
     this.path = skill.path;
-    this.dirs = skill.dirs;
-    for (const f of skill.files) {
-      if (f.editable && f.text !== null) this.addFile(f.path, f.text, f.version, true);
-      else if (f.text !== null) this.others.set(f.path, f.text);
-      else if (f.base64 !== null) this.binaries.set(f.path, base64Bytes(f.base64));
-    }
+    this.readOthers(skill);
+    for (const f of skill.files) if (f.editable && f.text !== null) this.addFile(f.path, f.text, f.version, true);
     // Drafts of files that are not on disk (a new prompt, a spec handed in by the playground).
     for (const file of draftFiles(this.root, this.dir)) {
       if (!this.files.has(file) && EDITABLE.test(file)) this.addFile(file, null, null, true);
     }
     this.loaded = true;
+    this.snapshot = this.texts();
     this.bump();
-    this.scheduleAnalysis(0);
+    this.live.schedule();
+  }
+
+  /** The dashboard's lock verdict changed: the diagnostics say so (with the way to re-pin). */
+  setDrift(drift: boolean): void {
+    if (drift === this.drift) return;
+    this.drift = drift;
+    this.restNow = null;
+    this.live.schedule();
+  }
+
+  private readOthers(skill: EditorSkill): void {
+    this.restNow = null;
+    this.others.clear();
+    this.binaries.clear();
+    this.dirs = skill.dirs;
+    for (const f of skill.files) {
+      if (f.editable && f.text !== null) continue;
+      if (f.text !== null) this.others.set(f.path, f.text);
+      else if (f.base64 !== null) this.binaries.set(f.path, base64Bytes(f.base64));
+    }
   }
 
   /** A file's state from its disk text, with its draft (if any) as the buffer. */
@@ -250,18 +184,19 @@ export class EditorSession {
       baseText,
       baseVersion: diskVersion,
       conflict,
-      dirty: text !== baseText || diskVersion === null,
+      dirty: false,
       restored,
       viewState: null,
     };
+    state.dirty = isDirty(state);
     this.files.set(path, state);
+    this.live.track(path, model);
     this.disposables.push(
-      model.onDidChangeContent(() => {
+      model.onDidChangeContent((e) => {
         const wasDirty = state.dirty;
-        state.dirty = model.getValue() !== state.baseText || state.baseVersion === null;
-        this.markEdit();
-        this.scheduleDraft(state);
-        this.scheduleAnalysis(ANALYZE_DEBOUNCE_MS);
+        state.dirty = isDirty(state);
+        this.live.edited(path, model, e);
+        this.drafts.schedule(state);
         this.schedulePreview();
         // React hears about the keystroke through the analysis; only a dirty flip re-renders now.
         if (wasDirty !== state.dirty) this.bump();
@@ -277,75 +212,35 @@ export class EditorSession {
     const state = this.addFile(path, null, null, false);
     state.model.setValue(text);
     state.dirty = true;
-    this.scheduleDraft(state);
-    this.scheduleAnalysis(0);
+    this.drafts.schedule(state);
+    this.live.schedule();
     this.bump();
     return state;
   }
 
-  private scheduleDraft(state: FileState): void {
-    clearTimeout(this.draftTimers.get(state.path));
-    this.draftTimers.set(
-      state.path,
-      setTimeout(() => this.writeDraft(state), DRAFT_DEBOUNCE_MS),
-    );
-  }
-
-  private writeDraft(state: FileState): void {
-    this.draftTimers.delete(state.path);
-    if (!state.dirty && !state.conflict) {
-      clearDraft(this.root, this.dir, state.path);
-      return;
-    }
-    if (
-      !saveDraft(
-        this.root,
-        this.dir,
-        state.path,
-        state.model.getValue(),
-        state.baseVersion === null && state.baseText === '' ? null : state.baseText,
-      )
-    ) {
-      this.setNotice({
-        kind: 'error',
-        text: `could not keep a draft of ${state.path} (browser storage is full or off) — save soon`,
-      });
-    }
-  }
-
   /** Write every pending draft now (before the page goes away). */
   flushDrafts(): void {
-    for (const path of [...this.draftTimers.keys()]) {
-      clearTimeout(this.draftTimers.get(path));
-      const s = this.files.get(path);
-      if (s) this.writeDraft(s);
-    }
+    this.drafts.flush(this.files);
   }
 
-  private lastKeyAt = -Infinity;
-
-  /** A key went down (event.timeStamp): the edit it causes is timed from here. */
-  markKeystroke(at: number): void {
-    this.lastKeyAt = at;
+  private texts(): Map<string, string> {
+    const texts = new Map(this.others);
+    for (const [p, s] of this.files) texts.set(p, s.model.getValue());
+    return texts;
   }
 
-  /** An edit happened: the first one since the last analysis request is timed. */
-  private markEdit(): void {
-    if (this.pendingKey !== null) return;
-    const now = performance.now();
-    this.pendingKey = now - this.lastKeyAt < 100 ? this.lastKeyAt : now;
-  }
+  private restNow: Rest | null = null;
 
-  private scheduleAnalysis(delay: number): void {
-    clearTimeout(this.analyzeTimer);
-    this.analyzeTimer = setTimeout(() => this.requestAnalysis(), delay);
-  }
-
-  input(): AnalyzeInput {
-    const texts: Record<string, string> = {};
-    for (const [p, t] of this.others) texts[p] = t;
-    for (const [p, s] of this.files) texts[p] = s.model.getValue();
-    return { dir: this.dir, texts, binaries: Object.fromEntries(this.binaries), dirs: this.dirs };
+  /** What the worker reads besides the buffers; the same object until something in it changes. */
+  private rest(): Rest {
+    this.restNow ??= {
+      dir: this.dir,
+      others: Object.fromEntries(this.others),
+      binaries: Object.fromEntries(this.binaries),
+      dirs: this.dirs,
+      drift: this.drift,
+    };
+    return this.restNow;
   }
 
   /**
@@ -356,41 +251,16 @@ export class EditorSession {
     clearTimeout(this.previewTimer);
     this.previewTimer = setTimeout(() => {
       if (this.disposed) return;
-      this.snapshot = new Map(Object.entries(this.input().texts));
+      this.snapshot = this.texts();
       this.bump();
     }, PREVIEW_DEBOUNCE_MS);
   }
 
-  private requestAnalysis(): void {
-    if (this.disposed) return;
-    const input = this.input();
-    if (this.snapshot.size === 0) this.snapshot = new Map(Object.entries(input.texts));
-    const seq = this.analyzer.request(input);
-    if (this.pendingKey !== null) {
-      this.requestedAt.set(seq, this.pendingKey);
-      this.pendingKey = null;
-    }
-  }
-
-  private applyAnalysis(a: Analysis, seq: number): void {
-    if (this.disposed) return;
+  private answered(a: Analysis): void {
+    const before = this.analysis;
     this.analysis = a;
-    this.stats.analyses++;
-    this.stats.lastMs = a.ms;
-    for (const s of this.files.values()) {
-      const mine = a.diagnostics.filter((d) => d.file === s.path);
-      byModel.set(s.model.uri.toString(), mine);
-      monaco.editor.setModelMarkers(s.model, 'skillsmith', mine.map(markerOf));
-    }
-    // Keystrokes folded into this or an earlier request are answered now.
-    // Timed to the next frame, when Monaco paints the markers.
-    const answered = [...this.requestedAt].filter(([k]) => k <= seq);
-    for (const [k] of answered) this.requestedAt.delete(k);
-    if (answered.length)
-      requestAnimationFrame(() => {
-        const now = performance.now();
-        for (const [, at] of answered) this.stats.latencies.push(now - at);
-      });
+    // Same findings, same meter: nothing on screen changes, so React is not woken.
+    if (before && sameShown(before, a)) return;
     this.bump();
   }
 
@@ -417,21 +287,20 @@ export class EditorSession {
       s.baseVersion = r.version;
       s.conflict = null;
       s.restored = false;
-      s.dirty = s.model.getValue() !== text;
-      clearTimeout(this.draftTimers.get(path));
-      if (!s.dirty) clearDraft(this.root, this.dir, path);
-      this.setNotice({ kind: 'info', text: `Saved ${path}` });
+      s.dirty = isDirty(s);
+      this.drafts.saved(s);
+      this.notices.push('info', `Saved ${path}`);
       return 'saved';
     } catch (e) {
-      this.setNotice({ kind: 'error', text: `${path}: ${e instanceof Error ? e.message : String(e)}` });
+      this.notices.push('error', `${path}: ${e instanceof Error ? e.message : String(e)}`);
       return 'error';
     }
   }
 
-  /** Apply a quick fix to its file's buffer (undoable). */
-  applyFix(file: string, edits: Diagnostic['fixes'][number]['edits']): void {
+  /** Apply a quick fix to its file's buffer (one undo step). */
+  applyFix(file: string, edits: readonly TextEdit[]): void {
     const s = this.files.get(file);
-    if (!s) return;
+    if (!s || edits.length === 0) return;
     s.model.pushStackElement();
     s.model.pushEditOperations(
       [],
@@ -453,8 +322,8 @@ export class EditorSession {
     s.baseVersion = s.conflict.version;
     s.conflict = null;
     s.model.pushEditOperations([], [{ range: s.model.getFullModelRange(), text: disk }], () => null);
-    s.dirty = s.model.getValue() !== s.baseText || s.baseVersion === null;
-    this.writeDraft(s);
+    s.dirty = isDirty(s);
+    this.drafts.write(s);
     this.bump();
   }
 
@@ -469,69 +338,61 @@ export class EditorSession {
     if (this.disposed) return;
     const seen = new Set<string>();
     const reloaded: string[] = [];
-    this.others.clear();
-    this.binaries.clear();
-    this.dirs = skill.dirs;
+    this.readOthers(skill);
     for (const f of skill.files) {
-      if (!(f.editable && f.text !== null)) {
-        if (f.text !== null) this.others.set(f.path, f.text);
-        else if (f.base64 !== null) this.binaries.set(f.path, base64Bytes(f.base64));
-        continue;
-      }
+      if (!(f.editable && f.text !== null)) continue;
       seen.add(f.path);
       const s = this.files.get(f.path);
       if (!s) {
         this.addFile(f.path, f.text, f.version, false);
         continue;
       }
-      if (f.version === s.baseVersion) continue;
-      const buffer = s.model.getValue();
-      if (buffer === f.text) {
-        s.baseText = f.text;
-        s.baseVersion = f.version;
-        s.conflict = null;
-        s.dirty = false;
-      } else if (!s.dirty && !s.conflict) {
-        s.baseText = f.text;
-        s.baseVersion = f.version;
-        s.model.pushEditOperations([], [{ range: s.model.getFullModelRange(), text: f.text }], () => null);
-        s.dirty = false;
-        reloaded.push(f.path);
-      } else {
+      const verdict = reconcile(
+        { text: s.model.getValue(), baseVersion: s.baseVersion, dirty: s.dirty, conflicted: s.conflict !== null },
+        { text: f.text, version: f.version },
+      );
+      if (verdict === 'unchanged') continue;
+      if (verdict === 'conflict') {
         s.conflict = { text: f.text, version: f.version };
+        continue;
       }
+      s.baseText = f.text;
+      s.baseVersion = f.version;
+      s.conflict = null;
+      if (verdict === 'reload') {
+        s.model.pushEditOperations([], [{ range: s.model.getFullModelRange(), text: f.text }], () => null);
+        reloaded.push(f.path);
+      }
+      s.dirty = false;
     }
     for (const s of this.files.values()) {
       if (!seen.has(s.path) && s.baseVersion !== null) s.conflict = { text: null, version: null };
     }
     if (reloaded.length)
-      this.setNotice({
-        kind: 'info',
-        text: `Reloaded ${reloaded.join(', ')} — changed on disk, no unsaved edits here`,
-      });
-    this.scheduleAnalysis(0);
+      this.notices.push('info', `Reloaded ${reloaded.join(', ')} — changed on disk, no unsaved edits here`);
+    this.live.schedule();
     this.bump();
   }
 
   dispose(): void {
-    this.flushDrafts();
+    this.drafts.dispose(this.files);
     this.disposed = true;
-    clearTimeout(this.analyzeTimer);
     clearTimeout(this.previewTimer);
-    clearTimeout(this.noticeTimer);
-    this.analyzer.dispose();
+    this.notices.dispose();
+    this.live.dispose();
     for (const d of this.disposables) d.dispose();
     for (const s of this.files.values()) {
-      byModel.delete(s.model.uri.toString());
+      setModelDiagnostics(s.model, null);
       s.model.dispose();
     }
     this.files.clear();
   }
 }
 
-function base64Bytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+/** Two analyses show the same thing (the timing aside). */
+function sameShown(a: Analysis, b: Analysis): boolean {
+  return (
+    JSON.stringify([a.diagnostics, a.meter, a.stub, a.summary]) ===
+    JSON.stringify([b.diagnostics, b.meter, b.stub, b.summary])
+  );
 }

@@ -1,5 +1,5 @@
 import { KNOWN_KEYS, KNOWN_TABLES } from '../../../../shared/ksf/model';
-import { tomlKeys } from './analyze';
+import { tomlKeys } from './analysis/toml-index';
 
 export interface TomlSuggestion {
   readonly label: string;

@@ -4,171 +4,22 @@
  * make, and per target what the edited skill becomes. Pure (no IPC, no DOM): it runs in
  * tests and in the bench as it runs in the app.
  */
-import {
-  memoryView,
-  planCompile,
-  type CompilePlan,
-  type FailedSkill,
-  type PlannedFile,
-} from '../../../../shared/compile';
-import type { CompileSnapshot, SnapshotSkill } from '../../../../shared/ipc/channels/compile';
-import { formatError } from '../../../../shared/result';
-import { loadSkill } from '../../../../shared/ksf/load';
+import { planCompile, type CompilePlan, type PlannedFile } from '../../../../shared/compile';
+import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
 import type { Skill } from '../../../../shared/ksf/model';
 import { standingStub } from '../../../../shared/ksf/stub';
 import { estimateTokens } from '../../../../shared/ksf/tokens';
-import type { SkillTree, TreeEntry } from '../../../../shared/ksf/tree';
-import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../../../shared/project/config';
-import {
-  compatibilityMatrix,
-  matrixCell,
-  type Cell,
-  type Matrix,
-  type Reason,
-} from '../../../../shared/targets/matrix';
+import { EMPTY_CONFIG } from '../../../../shared/project/config';
+import { matrixCell, type Reason } from '../../../../shared/targets/matrix';
 import { standingCost } from '../../../../shared/targets/cost';
-import { listingReport, type ListingReport } from '../../../../shared/targets/listing';
 import { prepareSkill } from '../../../../shared/targets/prepare';
 import { TARGETS, VENDOR_NEUTRAL_ALIASES } from '../../../../shared/targets/registry';
 import type { CellStatus, Loading, PreparedSkill, ProjectFiles, TargetDef, TargetId } from '../../../../shared/targets';
+import { base, projectSkills } from './snapshot';
 
-function b64(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-const encoder = new TextEncoder();
-
-/** The files of the project the planner reads, as an in-memory view (folders as `dir/` keys). */
-export function snapshotView(snap: CompileSnapshot): ProjectFiles {
-  const files: Record<string, string | Uint8Array> = {};
-  for (const d of snap.dirs) files[`${d}/`] = '';
-  for (const f of snap.files) files[f.path] = f.base64 !== undefined ? b64(f.base64) : (f.text ?? '');
-  return memoryView(files, snap.rootName);
-}
-
-/** Walk order of the skill reader: per-directory UTF-16 order, depth first. */
-function walkOrder(a: string, b: string): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
-  }
-  return x.length - y.length;
-}
-
-/** A skill tree from the snapshot, with `buffers` (skill-relative path → text) laid over it. */
-export function skillTree(s: SnapshotSkill, buffers?: ReadonlyMap<string, string>): SkillTree {
-  const entries = new Map<string, TreeEntry>();
-  for (const e of s.entries) {
-    if (e.kind === 'file')
-      entries.set(e.path, {
-        kind: 'file',
-        path: e.path,
-        bytes: e.base64 !== undefined ? b64(e.base64) : encoder.encode(e.text ?? ''),
-      });
-    else
-      entries.set(
-        e.path,
-        e.kind === 'dir' ? { kind: 'dir', path: e.path } : { kind: 'symlink', path: e.path, target: e.target },
-      );
-  }
-  if (buffers) {
-    for (const [path, text] of buffers) {
-      entries.set(path, { kind: 'file', path, bytes: encoder.encode(text) });
-      const parts = path.split('/');
-      for (let i = 1; i < parts.length; i++) {
-        const d = parts.slice(0, i).join('/');
-        if (!entries.has(d)) entries.set(d, { kind: 'dir', path: d });
-      }
-    }
-  }
-  return { root: s.display, entries: [...entries.values()].sort((a, b) => walkOrder(a.path, b.path)) };
-}
-
-type Loaded = { ok: true; skill: Skill } | { ok: false; failure: FailedSkill };
-
-function loadFrom(s: SnapshotSkill, buffers?: ReadonlyMap<string, string>): Loaded {
-  if (s.broken !== null && !buffers) return { ok: false, failure: { name: s.dir, message: s.broken } };
-  const r = loadSkill(skillTree(s, buffers));
-  return r.ok
-    ? { ok: true, skill: r.value }
-    : {
-        ok: false,
-        failure: { name: s.dir, message: oneLine(formatError({ ...r.error, detail: [] }), r.error.detail) },
-      };
-}
-
-function oneLine(head: string, problems: readonly string[] | undefined): string {
-  return problems?.length ? `${head} — ${problems.join('; ')}` : head;
-}
-
-/**
- * Everything derived from a snapshot alone, computed once per snapshot (Skill identity keeps the planner's memo warm).
- */
-interface Base {
-  readonly view: ProjectFiles;
-  readonly config: { ok: true; value: ProjectConfig } | { ok: false; message: string };
-  readonly loaded: ReadonlyMap<string, Loaded>;
-}
-const bases = new WeakMap<CompileSnapshot, Base>();
-
-function base(snap: CompileSnapshot): Base {
-  let b = bases.get(snap);
-  if (b) return b;
-  let config: Base['config'];
-  if (snap.configError) config = { ok: false, message: snap.configError };
-  else if (snap.config === null) config = { ok: true, value: EMPTY_CONFIG };
-  else {
-    const c = parseProjectConfig(snap.config);
-    config = c.ok ? { ok: true, value: c.value } : { ok: false, message: formatError(c.error) };
-  }
-  const loaded = new Map<string, Loaded>(snap.skills.map((s) => [s.dir, loadFrom(s)]));
-  b = { view: snapshotView(snap), config, loaded };
-  bases.set(snap, b);
-  return b;
-}
-
-/** The project's skills and failures, with `dir` replaced by its edited version (or added, for a new skill). */
-export function projectSkills(
-  snap: CompileSnapshot,
-  edit?: { dir: string; files: ReadonlyMap<string, string> },
-): { skills: Skill[]; failures: FailedSkill[]; edited?: Loaded } {
-  const b = base(snap);
-  const skills: Skill[] = [];
-  const failures: FailedSkill[] = [];
-  let edited: Loaded | undefined;
-  const dirs = snap.skills.map((s) => s.dir);
-  if (edit && !dirs.includes(edit.dir)) dirs.push(edit.dir);
-  for (const dir of dirs) {
-    let l: Loaded;
-    if (edit && dir === edit.dir) {
-      const s = snap.skills.find((x) => x.dir === dir) ?? {
-        dir,
-        display: `.kitbash/skills/${dir}`,
-        broken: null,
-        entries: [],
-      };
-      l = editedLoad(s, edit.files);
-      edited = l;
-    } else l = b.loaded.get(dir)!;
-    if (l.ok) skills.push(l.skill);
-    else failures.push(l.failure);
-  }
-  return { skills, failures, ...(edited ? { edited } : {}) };
-}
-
-/** The last edited load, reused while the buffers are the same map (a re-render without an edit). */
-const editedMemo = new WeakMap<ReadonlyMap<string, string>, { s: SnapshotSkill; l: Loaded }>();
-function editedLoad(s: SnapshotSkill, files: ReadonlyMap<string, string>): Loaded {
-  const hit = editedMemo.get(files);
-  if (hit && hit.s === s) return hit.l;
-  const l = loadFrom(s, files);
-  editedMemo.set(files, { s, l });
-  return l;
-}
+// The matrix and the costs read the same snapshot; they import these from here.
+export { activeTargets, explainCell, snapshotCosts, snapshotListings, snapshotMatrix } from './reports';
+export type { Cell, Explanation, Matrix, SkillCost } from './reports';
 
 export interface PreviewFile {
   readonly path: string;
@@ -210,8 +61,17 @@ export interface LivePreview {
   readonly budget?: number;
   readonly standingLimit?: number;
   readonly disclosure?: 'lazy' | 'eager';
-  /** The project's plan with the edit in it. */
+  /** The project's plan with the edit in it (a config error first among its refusals). */
   readonly plan: CompilePlan;
+  /** Refusals this skill causes: the plan has them with it and not without it. */
+  readonly refusals: readonly string[];
+  /**
+   * Refusals the project has whatever this skill says (another skill's conflict, the config):
+   * the dashboard's to show, counted here only so the preview does not claim compile would work.
+   */
+  readonly projectRefusals: readonly string[];
+  /** Why compile would skip this skill although it loads (over its budget or standing limit). */
+  readonly failure?: string;
   readonly targets: readonly TargetPreview[];
   /** Planning time in ms. */
   readonly ms: number;
@@ -239,16 +99,23 @@ export function livePreview(
   const config = b.config.ok ? b.config.value : EMPTY_CONFIG;
   const plan = planCompile({ skills, failures, config, project: b.view });
   const planned = b.config.ok ? plan : { ...plan, errors: [b.config.message, ...plan.errors] };
+  const regardless = projectRefusals(snap, dir);
+  const split = {
+    refusals: plan.errors.filter((e) => !regardless.has(e)),
+    projectRefusals: [...(b.config.ok ? [] : [b.config.message]), ...plan.errors.filter((e) => regardless.has(e))],
+  };
   if (!edited || !edited.ok)
     return {
       loadError: edited && !edited.ok ? edited.failure.message : `${dir}: not loaded`,
       plan: planned,
+      ...split,
       targets: [],
       ms: now() - t0,
     };
   const skill = edited.skill;
   const m = skill.manifest;
   const facts = {
+    ...split,
     name: m.skill.name,
     budget: m.context.budget,
     standingLimit: m.context.standing,
@@ -265,6 +132,7 @@ export function livePreview(
       ms: now() - t0,
     };
   const prepared = p.value;
+  const failure = plan.failures.find((f) => f.name === m.skill.name)?.message;
   const byPath = planFiles(plan);
   const active = TARGETS.filter((t) => plan.targets.includes(t.id));
   const targets = active.map((t) => targetPreview(t, skill, prepared, b.view, plan, byPath));
@@ -286,6 +154,7 @@ export function livePreview(
   }
   return {
     ...facts,
+    ...(failure !== undefined ? { failure } : {}),
     bodyTokens: estimateTokens(prepared.body),
     stubTokens: estimateTokens(standingStub(prepared.body)),
     plan: planned,
@@ -343,118 +212,21 @@ function targetPreview(
   };
 }
 
+const withoutMemo = new WeakMap<CompileSnapshot, Map<string, ReadonlySet<string>>>();
+
 /**
- * The compatibility matrix of the project as the snapshot has it (every target, or the given ones); `dirs`: skill name
- * → folder.
+ * The plan's refusals with skill `dir` left out of the project: what compile refuses
+ * whatever that skill says. Computed once per snapshot and skill, not per keystroke.
  */
-export function snapshotMatrix(
-  snap: CompileSnapshot,
-  targets: readonly TargetDef[] = TARGETS,
-): { matrix: Matrix; failures: FailedSkill[]; dirs: Record<string, string> } {
+function projectRefusals(snap: CompileSnapshot, dir: string): ReadonlySet<string> {
+  let memo = withoutMemo.get(snap);
+  if (!memo) withoutMemo.set(snap, (memo = new Map()));
+  const hit = memo.get(dir);
+  if (hit) return hit;
   const b = base(snap);
-  const { skills, failures } = projectSkills(snap);
-  const dirs: Record<string, string> = {};
-  for (const [dir, l] of b.loaded) if (l.ok) dirs[l.skill.manifest.skill.name] = dir;
-  return { matrix: compatibilityMatrix(skills, targets, b.view), failures, dirs };
-}
-
-export interface Explanation {
-  readonly cell: Cell;
-  readonly target: TargetDef;
-  readonly requires: readonly string[];
-  readonly disclosure: 'lazy' | 'eager';
-  readonly standingTokens: number | null;
-  readonly loadedTokens: number | null;
-  readonly notes: readonly string[];
-}
-
-/** One (skill, target) as `skillsmith explain` reports it: the cell, what the target delivers, and the cost. */
-export function explainCell(snap: CompileSnapshot, skillName: string, targetId: string): Explanation | undefined {
-  const b = base(snap);
-  const t = TARGETS.find((x) => x.id === targetId);
-  const skill = [...b.loaded.values()].flatMap((l) =>
-    l.ok && l.skill.manifest.skill.name === skillName ? [l.skill] : [],
-  )[0];
-  if (!t || !skill) return undefined;
-  const p = prepareSkill(skill);
-  const cell = matrixCell(skill, p.ok ? p.value : undefined, t, b.view, p.ok ? undefined : p.error.message);
-  const cost = p.ok ? standingCost(p.value, t, b.view) : undefined;
-  return {
-    cell,
-    target: t,
-    requires: skill.manifest.targets.requires,
-    disclosure: skill.manifest.context.disclosure,
-    standingTokens: cost?.tokens ?? null,
-    loadedTokens: cost?.loadedTokens ?? null,
-    notes: cost?.notes ?? [],
-  };
-}
-
-/** Active targets of the snapshot's project (configured, else detected). */
-export function activeTargets(snap: CompileSnapshot): { targets: TargetId[]; explicit: boolean; error?: string } {
-  const b = base(snap);
-  const { skills, failures } = projectSkills(snap);
+  const { skills, failures } = projectSkills(snap, { dir, files: null });
   const plan = planCompile({ skills, failures, config: b.config.ok ? b.config.value : EMPTY_CONFIG, project: b.view });
-  return {
-    targets: [...plan.targets],
-    explicit: plan.explicitTargets,
-    ...(plan.errors.length ? { error: plan.errors[0]! } : {}),
-  };
+  const errors = new Set(plan.errors);
+  memo.set(dir, errors);
+  return errors;
 }
-
-export interface SkillCost {
-  readonly skill: string;
-  readonly disclosure: 'lazy' | 'eager';
-  /** Standing tokens per target id; null when the skill does not compile. */
-  readonly perTarget: Readonly<Record<string, number | null>>;
-  readonly loadedPerTarget: Readonly<Record<string, number | null>>;
-  readonly error?: string;
-}
-
-/** Standing (and loaded) cost per skill per target, from the snapshot. */
-export function snapshotCosts(
-  snap: CompileSnapshot,
-  targets: readonly TargetDef[] = TARGETS,
-): { skills: SkillCost[]; failures: FailedSkill[] } {
-  const b = base(snap);
-  const { skills, failures } = projectSkills(snap);
-  // Priced as compile writes for the project's active targets (AGENTS.md as an index where a skill folder serves it).
-  const active = activeTargets(snap).targets;
-  const context = { active: TARGETS.filter((t) => active.includes(t.id)) };
-  const rows = [...skills]
-    .sort((x, y) => (x.manifest.skill.name < y.manifest.skill.name ? -1 : 1))
-    .map((s): SkillCost => {
-      const p = prepareSkill(s);
-      const perTarget: Record<string, number | null> = {};
-      const loadedPerTarget: Record<string, number | null> = {};
-      for (const t of targets) {
-        if (!p.ok) {
-          perTarget[t.id] = null;
-          loadedPerTarget[t.id] = null;
-          continue;
-        }
-        const c = standingCost(p.value, t, b.view, context);
-        perTarget[t.id] = c.tokens;
-        loadedPerTarget[t.id] = c.loadedTokens;
-      }
-      return {
-        skill: s.manifest.skill.name,
-        disclosure: s.manifest.context.disclosure,
-        perTarget,
-        loadedPerTarget,
-        ...(p.ok ? {} : { error: p.error.message }),
-      };
-    });
-  return { skills: rows, failures };
-}
-
-/** Each agent's skills listing at session start (targets that document a budget): what is cut or left out. */
-export function snapshotListings(snap: CompileSnapshot, targets: readonly TargetDef[] = TARGETS): ListingReport[] {
-  const ready = projectSkills(snap).skills.flatMap((s) => {
-    const p = prepareSkill(s);
-    return p.ok ? [p.value] : [];
-  });
-  return targets.flatMap((t) => listingReport(ready, t) ?? []);
-}
-
-export type { Cell, Matrix, Reason };

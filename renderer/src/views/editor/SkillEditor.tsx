@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ProjectRef } from '../../../../shared/ipc';
+import { evalTemplate } from '../../../../shared/evals/template';
+import { monaco, type editor } from '../../monaco/setup';
+import type { Diagnostic, QuickFix } from './analyze';
+import { BudgetMeter } from './BudgetMeter';
+import { runEditorCommand } from './codeActions';
+import { ConflictBanners } from './ConflictBanners';
+import { DiffDialog } from './DiffDialog';
+import { EditorHead } from './EditorHead';
+import { FileTabs } from './FileTabs';
+import { firstTab, forgetOpen, rememberOpen } from './lastOpen';
+import { NoticeStack } from './NoticeStack';
+import { PreviewSlot } from './PreviewSlot';
+import { Problems } from './Problems';
+import { newEvalPath, promptTemplate, specTemplate } from './templates';
+import { useEditorSession } from './useEditorSession';
+import { useMonacoEditor } from './useMonacoEditor';
+import { useStubDecoration } from './useStubDecoration';
+
+/** One skill open: its files in Monaco with live diagnostics, quick fixes and the previews beside. */
+export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string; file?: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const ed = useRef<editor.IStandaloneCodeEditor | null>(null);
+  const session = useEditorSession(project, dir, ed);
+  const [active, setActive] = useState(() => firstTab(project.root, dir, file));
+  const [diffFor, setDiffFor] = useState<string | null>(null);
+
+  const tabs = session.tabs();
+  const current = session.files.get(active) ?? (session.loaded ? tabs[0] : undefined);
+  const shownPath = current?.path;
+  useEffect(() => {
+    if (shownPath) rememberOpen(project.root, dir, shownPath);
+  }, [project.root, dir, shownPath]);
+
+  const saveFile = useCallback(
+    async (path: string): Promise<void> => {
+      if ((await session.save(path)) === 'conflict') setDiffFor(path);
+    },
+    [session],
+  );
+  useMonacoEditor(host, ed, session, current, (path) => void saveFile(path));
+  useStubDecoration(ed, shownPath === 'SKILL.md', session.analysis?.stub ?? null, session.analysis?.meter ?? null);
+
+  async function saveAll(): Promise<void> {
+    for (const t of session.tabs()) {
+      if (!t.dirty) continue;
+      if ((await session.save(t.path)) === 'conflict') {
+        setActive(t.path);
+        setDiffFor(t.path);
+        return;
+      }
+    }
+  }
+
+  const reveal = useCallback(
+    (d: Diagnostic): void => {
+      if (!session.files.has(d.file)) return;
+      setActive(d.file);
+      requestAnimationFrame(() => {
+        const instance = ed.current;
+        if (!instance) return;
+        const r = new monaco.Range(d.range.startLine, d.range.startColumn, d.range.endLine, d.range.endColumn);
+        instance.setSelection(r);
+        instance.revealRangeInCenterIfOutsideViewport(r);
+        instance.focus();
+      });
+    },
+    [session],
+  );
+  const fix = useCallback(
+    (d: Diagnostic, f: QuickFix): void => {
+      if (f.command) runEditorCommand(f.command);
+      else session.applyFix(d.file, f.edits);
+    },
+    [session],
+  );
+  const tabKey = tabs.map((t) => t.path).join('\n');
+  const editable = useMemo(() => new Set(tabKey.split('\n')), [tabKey]);
+
+  if (session.loadError) {
+    return (
+      <main className="editor-page">
+        <div className="panel editor-error" role="alert">
+          <h2>Cannot open {dir}</h2>
+          <p>{session.loadError}</p>
+          <a className="btn" href="#/editor" onClick={() => forgetOpen(project.root)}>
+            Back to the skill list
+          </a>
+        </div>
+      </main>
+    );
+  }
+
+  const diags = session.analysis?.diagnostics ?? [];
+  const meter = session.analysis?.meter ?? null;
+  const conflicted = diffFor ? session.files.get(diffFor) : undefined;
+
+  return (
+    <main className="editor-page">
+      <EditorHead
+        project={project}
+        dir={dir}
+        path={session.path}
+        analysis={session.analysis}
+        canSave={!!current?.dirty}
+        dirtyCount={tabs.filter((t) => t.dirty).length}
+        onBack={() => forgetOpen(project.root)}
+        onSave={() => current && void saveFile(current.path)}
+        onSaveAll={() => void saveAll()}
+      />
+      <ConflictBanners files={tabs} onResolve={(path) => (setActive(path), setDiffFor(path))} />
+      <div className="editor-grid">
+        <section className="editor-main panel">
+          <FileTabs
+            tabs={tabs}
+            current={shownPath}
+            diagnostics={diags}
+            loaded={session.loaded}
+            onSelect={setActive}
+            {...(session.files.has('skill.spec.yml')
+              ? {}
+              : { onAddSpec: () => setActive(session.createFile('skill.spec.yml', specTemplate(dir)).path) })}
+            onAddEval={() => setActive(session.createFile(newEvalPath(session.files), evalTemplate(dir)).path)}
+            onAddPrompt={(name) => setActive(session.createFile(`prompts/${name}.md`, promptTemplate(name)).path)}
+          />
+          {shownPath === 'SKILL.md' && meter ? <BudgetMeter meter={meter} /> : null}
+          {shownPath?.startsWith('evals/') ? (
+            <div className="editor-hint small muted">
+              An eval (spec/SPEC.md "Evals") — completion and hover from the eval schema; Ctrl+Space for fields. Run it
+              from the Evals view.
+            </div>
+          ) : null}
+          {shownPath === 'skill.spec.yml' ? (
+            <div className="editor-hint small muted">
+              SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.
+            </div>
+          ) : null}
+          <div className="editor-host" ref={host} data-file={shownPath ?? ''} />
+          <p className="editor-keys small muted" data-testid="editor-keys">
+            Tab indents inside the editor — <kbd>Esc</kbd> leaves it (or <kbd>Ctrl</kbd>+<kbd>M</kbd>, then Tab moves
+            focus) · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves · <kbd>Ctrl</kbd>+<kbd>.</kbd> quick fixes
+          </p>
+          <Problems diagnostics={diags} editable={editable} onReveal={reveal} onFix={fix} />
+        </section>
+        <aside className="editor-side" aria-label="Previews">
+          <PreviewSlot project={project} dir={dir} files={session.snapshot} />
+        </aside>
+      </div>
+      <NoticeStack notices={session.notices} />
+
+      {diffFor && conflicted?.conflict ? (
+        <DiffDialog
+          file={conflicted}
+          onKeepMine={async () => {
+            if ((await session.save(diffFor, true)) === 'saved') setDiffFor(null);
+          }}
+          onTakeDisk={() => {
+            session.takeDisk(diffFor);
+            setDiffFor(null);
+          }}
+          onClose={() => setDiffFor(null)}
+        />
+      ) : null}
+    </main>
+  );
+}

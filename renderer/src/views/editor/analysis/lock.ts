@@ -1,0 +1,28 @@
+/**
+ * The lock's verdict on an installed skill whose saved files no longer match its pin: the
+ * way back goes through a review (Install › update, which shows the change and re-pins) —
+ * the editor never writes kitbash.lock itself. A skill with no pin is not flagged: skills
+ * authored in the project are not pinned, only installed ones are.
+ */
+import { lineRange } from './text';
+import type { Diagnostic } from './types';
+
+export function driftDiagnostic(dir: string, texts: Readonly<Record<string, string>>): Diagnostic {
+  const file = texts['skill.toml'] !== undefined ? 'skill.toml' : 'SKILL.md';
+  return {
+    file,
+    severity: 'warning',
+    code: 'lock',
+    message:
+      'lock: the saved files differ from what kitbash.lock pins (drift) — runs refuse the skill until a reviewed update re-pins it',
+    range: lineRange(texts[file] ?? '', 1),
+    blocking: false,
+    fixes: [
+      {
+        title: 'Review the update and re-pin…',
+        edits: [],
+        command: { kind: 'navigate', view: 'install', arg: `update:${dir}` },
+      },
+    ],
+  };
+}

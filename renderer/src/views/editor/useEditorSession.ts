@@ -1,0 +1,58 @@
+import { useEffect, useMemo, useSyncExternalStore, type RefObject } from 'react';
+import type { ProjectRef } from '../../../../shared/ipc';
+import { useApi } from '../../api/context';
+import type { editor } from '../../monaco/setup';
+import { useDashboard } from '../../queries';
+import { FLUSH_DRAFTS_EVENT } from './drafts';
+import { EditorSession } from './session';
+
+/**
+ * The session of skill `dir`, loaded once and disposed with the view; it re-renders the
+ * caller when it changes. It keeps its drafts when the page goes away, follows changes
+ * on disk and the lock's verdict on the skill from the dashboard, and — in the test build
+ * only — is reachable from the e2e suites through `window.__skillsmithEditor`.
+ */
+export function useEditorSession(
+  project: ProjectRef,
+  dir: string,
+  ed: RefObject<editor.IStandaloneCodeEditor | null>,
+): EditorSession {
+  const api = useApi();
+  const session = useMemo(() => new EditorSession(api, project.root, dir), [api, project.root, dir]);
+  useSyncExternalStore(session.subscribe, session.version);
+
+  useEffect(() => {
+    void session.load();
+    let removeHook: (() => void) | undefined;
+    let gone = false;
+    if (__SKILLSMITH_TEST_HOOKS__)
+      void import('./testHook').then((m) => {
+        if (!gone) removeHook = m.installTestHook(session, () => ed.current);
+      });
+    const unload = () => session.flushDrafts();
+    window.addEventListener('beforeunload', unload);
+    window.addEventListener(FLUSH_DRAFTS_EVENT, unload);
+    return () => {
+      gone = true;
+      window.removeEventListener('beforeunload', unload);
+      window.removeEventListener(FLUSH_DRAFTS_EVENT, unload);
+      removeHook?.();
+      session.dispose();
+    };
+  }, [session, ed]);
+
+  // Files changed on disk (another editor, git, the CLI): reconcile.
+  useEffect(() => {
+    const prefix = `${session.path || `.kitbash/skills/${dir}`}/`;
+    return api.on('project.changed', (e) => {
+      if (e.root !== project.root) return;
+      if (e.paths.length === 0 || e.paths.some((p) => p.startsWith(prefix) || p === prefix.slice(0, -1)))
+        void session.refreshFromDisk();
+    });
+  }, [api, session, project.root, dir]);
+
+  const drift = useDashboard(project.root).data?.skills.find((s) => s.dir === dir)?.lock === 'drift';
+  useEffect(() => session.setDrift(drift), [session, drift]);
+
+  return session;
+}

@@ -1,0 +1,125 @@
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
+import { formatTokens } from '../../format';
+import { livePreview, type LivePreview } from './live';
+import { TargetDetail } from './TargetDetail';
+import { TargetTabs } from './TargetTabs';
+
+export function LivePreviews({
+  snapshot,
+  dir,
+  files,
+}: {
+  snapshot: CompileSnapshot;
+  dir: string;
+  files: ReadonlyMap<string, string>;
+}) {
+  // Typing stays responsive: the plan follows the latest buffers as soon as React is idle.
+  const deferred = useDeferredValue(files);
+  const [inactive, setInactive] = useState(false);
+  const live = useMemo(() => livePreview(snapshot, dir, deferred, { inactive }), [snapshot, dir, deferred, inactive]);
+  const [selected, setSelected] = useState<string | null>(null);
+  const current = live.targets.find((t) => t.target === selected) ?? live.targets[0];
+  const stale = deferred !== files;
+
+  return (
+    <div className={`previews-body ${stale ? 'stale' : ''}`} data-planned-ms={live.ms.toFixed(1)} aria-busy={stale}>
+      <SkillFacts live={live} />
+      {snapshot.omitted.length > 0 && (
+        <div className="banner warn" role="status">
+          {snapshot.omitted.length} large file(s) were left out of the preview snapshot (e.g. {snapshot.omitted[0]});
+          their previews may be incomplete.
+        </div>
+      )}
+      <SkillProblems live={live} />
+      {live.projectRefusals.length > 0 && (
+        <p className="preview-project-note small" role="status" data-testid="project-refusals">
+          Compile is also refused for {live.projectRefusals.length} project-wide reason
+          {live.projectRefusals.length === 1 ? '' : 's'} that this skill does not cause —{' '}
+          <a href="#/dashboard">see the Dashboard</a>.
+        </p>
+      )}
+      {live.targets.length === 0 && !live.loadError && !live.prepareError && live.plan.errors.length === 0 && (
+        <p className="muted">
+          No target is active in this project. Add an agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) or
+          set <code>[project].targets</code> in kitbash.toml.
+        </p>
+      )}
+      {live.targets.length > 0 && current && (
+        <>
+          <div className="tabs-bar">
+            <span className="muted small">
+              {inactive
+                ? 'every target — dashed: not compiled in this project'
+                : `the ${live.plan.targets.length} target(s) this project compiles for`}
+            </span>
+            <button
+              type="button"
+              className="btn ghost small-toggle"
+              aria-pressed={inactive}
+              onClick={() => setInactive((v) => !v)}
+              data-testid="toggle-inactive"
+            >
+              {inactive ? 'Only active targets' : 'Show other targets'}
+            </button>
+          </div>
+          <TargetTabs targets={live.targets} current={current.target} onSelect={setSelected} />
+          <TargetDetail key={current.target} preview={current} skill={live.name ?? dir} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** What stops this skill — and only this skill — from compiling; other skills' problems are the dashboard's. */
+function SkillProblems({ live }: { live: LivePreview }) {
+  const own = [
+    ...(live.loadError ? [{ head: 'This skill does not load, so no target gets it.', text: live.loadError }] : []),
+    ...(live.prepareError ? [{ head: 'This skill does not compile.', text: live.prepareError }] : []),
+    ...(live.failure ? [{ head: 'Compile skips this skill.', text: live.failure }] : []),
+  ];
+  return (
+    <>
+      {own.map((p) => (
+        <div key={p.head} className="banner error" role="alert" data-testid="preview-load-error">
+          <strong>{p.head}</strong> {p.text}
+        </div>
+      ))}
+      {live.refusals.length > 0 && (
+        <div className="banner error" role="alert" data-testid="plan-errors">
+          <strong>Compile would refuse and write nothing:</strong>
+          <ul>
+            {live.refusals.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+          {live.targets.length > 0 && (
+            <span className="small">The previews below show what each target would get once this is fixed.</span>
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
+function SkillFacts({ live }: { live: LivePreview }) {
+  if (live.name === undefined) return null;
+  const bodyOver = live.bodyTokens !== undefined && live.budget !== undefined && live.bodyTokens > live.budget;
+  const stubOver =
+    live.stubTokens !== undefined && live.standingLimit !== undefined && live.stubTokens > live.standingLimit;
+  return (
+    <div className="skill-facts" data-testid="skill-facts">
+      <span className="skill-facts-name">{live.name}</span>
+      <span className={`fact ${bodyOver ? 'over' : ''}`} data-fact="body">
+        body <b>{formatTokens(live.bodyTokens)}</b> / {formatTokens(live.budget)} tok
+      </span>
+      {live.stubTokens !== undefined && (
+        <span className={`fact ${stubOver ? 'over' : ''}`} data-fact="stub">
+          stub <b>{formatTokens(live.stubTokens)}</b> / {formatTokens(live.standingLimit)} standing
+        </span>
+      )}
+      <span className={`pill ${live.disclosure ?? 'unknown'}`}>authored {live.disclosure}</span>
+      <span className="muted small planned">planned in {live.ms < 1 ? '<1' : Math.round(live.ms)} ms</span>
+    </div>
+  );
+}
