@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import { Session, type Platform } from '../ipc/session';
 import { defaultDataDir } from '../services/dashboard/data-dir';
+import { DashboardCache } from '../services/dashboard/cache';
 import { ProjectHub } from '../services/dashboard/hub';
 import { RecentProjects } from '../services/dashboard/recent';
 import { EVENT_CHANNEL, registerIpc } from './ipc';
@@ -59,7 +60,7 @@ export function startDesktop(electron: ElectronModule, version: string): void {
   const windows = new Map<number, WindowState>();
   const trusted = new Set<number>();
   const recent = new RecentProjects(dataDir);
-  const hub = new ProjectHub();
+  const hub = new ProjectHub(undefined, undefined, new DashboardCache(dataDir));
 
   const focused = (): WindowState | undefined => {
     const w = BrowserWindow.getFocusedWindow();

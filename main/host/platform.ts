@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Platform } from '../ipc/session';
 import { findUp } from './locate';
 import { defaultDataDir } from '../services/dashboard/data-dir';
+import { DashboardCache } from '../services/dashboard/cache';
 import { ProjectHub } from '../services/dashboard/hub';
 import { RecentProjects } from '../services/dashboard/recent';
 
@@ -17,11 +18,12 @@ export function hostPlatform(opts: {
   examplePath?: string | null;
   hub?: ProjectHub;
 }): Platform {
+  const dataDir = opts.dataDir ?? defaultDataDir();
   return {
     version: opts.version,
     examplePath: opts.examplePath === undefined ? bundledExample() : opts.examplePath,
-    recent: new RecentProjects(opts.dataDir ?? defaultDataDir()),
-    hub: opts.hub ?? new ProjectHub(),
+    recent: new RecentProjects(dataDir),
+    hub: opts.hub ?? new ProjectHub(undefined, undefined, new DashboardCache(dataDir)),
     capabilities: { pickFolder: false, nativeMenus: false },
   };
 }

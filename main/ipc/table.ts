@@ -5,8 +5,10 @@ import { editorHandlers } from './handlers/editor';
 import { evalsHandlers } from './handlers/evals';
 import { foldersHandlers } from './handlers/folders';
 import { installHandlers } from './handlers/install';
+import { lockHandlers } from './handlers/lock';
 import { compileHandlers } from './handlers/compile';
 import { projectHandlers } from './handlers/project';
+import { reportsHandlers } from './handlers/reports';
 import { reviewHandlers } from './handlers/review';
 import { runsHandlers } from './handlers/runs';
 import { settingsHandlers } from './handlers/settings';
@@ -45,4 +47,6 @@ export const HANDLERS: HandlerTable = {
   evals: evalsHandlers,
   folders: foldersHandlers,
   settings: settingsHandlers,
+  reports: reportsHandlers,
+  lock: lockHandlers,
 };

@@ -1,3 +1,4 @@
+import { RepinFlow } from './dashboard/repin';
 import { InstallFlow } from './install/flow';
 import { ReviewStore } from './install/reviews';
 import { RunDesk, type EmitEvent } from './runs/desk';
@@ -13,6 +14,7 @@ export class SessionServices {
   private readonly reviews = new ReviewStore();
   private readonly registry = new RunRegistry();
   readonly install = new InstallFlow(this.reviews);
+  readonly repin = new RepinFlow(this.reviews);
   readonly runs: RunDesk;
 
   constructor(emit: EmitEvent) {

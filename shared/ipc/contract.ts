@@ -5,8 +5,10 @@ import { editorChannels } from './channels/editor';
 import { evalsChannels } from './channels/evals';
 import { foldersChannels } from './channels/folders';
 import { installChannels } from './channels/install';
+import { lockChannels } from './channels/lock';
 import { compileChannels } from './channels/compile';
 import { projectChannels } from './channels/project';
+import { reportsChannels } from './channels/reports';
 import { reviewChannels } from './channels/review';
 import { runsChannels } from './channels/runs';
 import { settingsChannels } from './channels/settings';
@@ -39,6 +41,8 @@ export const CONTRACT = {
   evals: evalsChannels,
   folders: foldersChannels,
   settings: settingsChannels,
+  reports: reportsChannels,
+  lock: lockChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -141,7 +141,11 @@ async function checkLayout(appDir: string, desktopFile: string): Promise<void> {
   // The workers load from the archive's own files: extract it and run them with a job.
   const extracted = join(appDir, '..', 'extracted');
   asar.extractAll(archive, extracted);
-  const scan = await runWorker(join(extracted, 'out/main/scan-worker.js'), {}, { id: 1, root: example });
+  const scan = await runWorker(
+    join(extracted, 'out/main/scan-worker.js'),
+    {},
+    { id: 1, job: { kind: 'scan', root: example } },
+  );
   expect(scan.error).toBeUndefined();
   expect(scan.reply).toMatchObject({ id: 1, ok: true });
   const { port2 } = new MessageChannel();

@@ -1,3 +1,4 @@
+import { initProject } from '../../services/project/init';
 import type { AreaHandlers } from '../table';
 
 export const projectHandlers: AreaHandlers<'project'> = {
@@ -5,4 +6,6 @@ export const projectHandlers: AreaHandlers<'project'> = {
   current: (_req, { session }) => ({ project: session.project }),
   close: (_req, { session }) => ({ closed: session.close() }),
   dashboard: (_req, { session }) => session.requireProject().handle.dashboard(),
+  cachedDashboard: (_req, { session }) => ({ dashboard: session.requireProject().handle.cachedDashboard() }),
+  init: (_req, { session }) => ({ created: initProject(session.requireProject().ref.root) }),
 };

@@ -1,40 +1,62 @@
-import type { Dashboard } from '../../../shared/ipc/channels/project';
+import { Dashboard } from '../../../shared/ipc/channels/project';
+import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
+import { readCachedDashboard, type DashboardCache } from './cache';
 import type { DashboardEngines } from './engines';
-import { createScanner, type Scanner } from './scanner';
+import type { Job, ResultOf } from './jobs';
+import { createScanner, inProcessScanner, type Scanner } from './scanner';
 import { watchProject, type ProjectWatcher } from './watch';
 
 export interface ProjectHandle {
   readonly root: string;
   /** The current scan; cached until files change. */
   dashboard(): Promise<Dashboard>;
+  /** The last scan kept from an earlier run (possibly out of date), or null. */
+  cachedDashboard(): Dashboard | null;
+  costs(): Promise<CostsReport>;
+  matrix(): Promise<MatrixReport>;
+  explain(skill: string, target: string): Promise<Explanation | null>;
   release(): void;
 }
+
+/** States of files, numbered across every hub of the process (a job's memo is keyed by it). */
+let generations = 0;
 
 interface Entry {
   root: string;
   refs: number;
-  cached: Promise<Dashboard> | undefined;
+  /** Counts the bursts of file changes: a report is of one state of the files. */
+  generation: number;
+  /** Answers for the current generation, by question. */
+  answers: Map<string, Promise<unknown>>;
   watcher: ProjectWatcher;
   listeners: Set<(paths: string[]) => void>;
 }
 
 /**
  * Open projects, shared between the windows (or browser tabs) that look at them: one
- * watcher and one cached scan per folder, released when the last viewer goes.
+ * watcher per folder and one answer per question (scan, costs, matrix) until its files
+ * change, released when the last viewer goes.
  */
 export class ProjectHub {
   private readonly entries = new Map<string, Entry>();
-  private readonly scan: Scanner;
+  private readonly run: Scanner;
 
   /**
-   * Scans run on a worker thread (see ./scanner.ts) unless `engines` replaces the wired
-   * ones (./adapters) — then in this thread, with those engines.
+   * Jobs run on a worker thread (see ./scanner.ts) unless `engines` replaces the wired
+   * ones (./adapters) — then the scan runs in this thread, with those engines. With a
+   * `cache`, each fresh scan is kept there for the next launch's first paint.
    */
   constructor(
     engines?: DashboardEngines,
     private readonly debounceMs = 120,
+    private readonly cache?: DashboardCache,
   ) {
-    this.scan = engines ? async (root) => (await import('./scan')).scanProject(root, engines) : createScanner();
+    this.run = engines
+      ? ((async (job: Job) =>
+          job.kind === 'scan'
+            ? (await import('./scan')).scanProject(job.root, engines)
+            : inProcessScanner(job)) as Scanner)
+      : createScanner();
   }
 
   acquire(root: string, onChange: (paths: string[]) => void): ProjectHandle {
@@ -43,12 +65,14 @@ export class ProjectHub {
       const created: Entry = {
         root,
         refs: 0,
-        cached: undefined,
+        generation: ++generations,
+        answers: new Map(),
         listeners: new Set(),
         watcher: watchProject(
           root,
           (paths) => {
-            created.cached = undefined;
+            created.generation = ++generations;
+            created.answers = new Map();
             for (const l of created.listeners) l(paths);
           },
           this.debounceMs,
@@ -61,20 +85,34 @@ export class ProjectHub {
     e.refs++;
     e.listeners.add(onChange);
     let released = false;
+    // The code behind each job (lint, targets, lock, compile) loads on the first one, so a
+    // host or window can be up before it is parsed.
+    const ask = <J extends Job>(key: string, job: J): Promise<ResultOf<J>> => {
+      const answers = e.answers;
+      let p = answers.get(key) as Promise<ResultOf<J>> | undefined;
+      if (!p) {
+        const asked = this.run(job);
+        p = asked;
+        answers.set(key, asked);
+        asked.catch(() => {
+          if (answers.get(key) === asked) answers.delete(key);
+        });
+      }
+      return p;
+    };
+    const cacheFile = this.cache?.fileFor(root);
     return {
       root,
-      // The scan code (lint, targets, lock, compile) loads on the first scan, so a host or
-      // window can be up before it is parsed.
-      dashboard: () => {
-        if (!e.cached) {
-          const scan = this.scan(root);
-          e.cached = scan;
-          scan.catch(() => {
-            if (e.cached === scan) e.cached = undefined;
-          });
-        }
-        return e.cached;
+      dashboard: () => ask('scan', { kind: 'scan', root, ...(cacheFile ? { cacheFile } : {}) }),
+      cachedDashboard: () => {
+        if (!cacheFile) return null;
+        const d = Dashboard.safeParse(readCachedDashboard(cacheFile, root));
+        return d.success && d.data.project.root === root ? d.data : null;
       },
+      costs: () => ask('costs', { kind: 'costs', root, generation: e.generation }),
+      matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation }),
+      // Not kept: each is cheap once the matrix has loaded this state of the files.
+      explain: (skill, target) => this.run({ kind: 'explain', root, generation: e.generation, skill, target }),
       release: () => {
         if (released) return;
         released = true;
@@ -95,6 +133,6 @@ export class ProjectHub {
   closeAll(): void {
     for (const e of this.entries.values()) e.watcher.close();
     this.entries.clear();
-    this.scan.close?.();
+    this.run.close?.();
   }
 }

@@ -1,4 +1,5 @@
-import { basename } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
@@ -6,7 +7,7 @@ import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { resolveBody } from '../../../shared/lint/rules/body';
 import { skillVerdict } from '../../../shared/policy/verdict';
-import { EMPTY_CONFIG } from '../../../shared/project/config';
+import { CONFIG_FILE, EMPTY_CONFIG } from '../../../shared/project/config';
 import type { Dashboard, Problem, SkillRow } from '../../../shared/ipc/channels/project';
 import { treeIntegrityFast } from '../lock/index';
 import { readProjectConfig } from '../project/config';
@@ -130,6 +131,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
     scannedAt: new Date().toISOString(),
     scanMs: Math.round(performance.now() - started),
     configError,
+    hasConfig: existsSync(join(root, CONFIG_FILE)),
     targets,
     skills,
     totals,

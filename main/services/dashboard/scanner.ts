@@ -1,24 +1,24 @@
 import { Worker } from 'node:worker_threads';
-import type { Dashboard } from '../../../shared/ipc/channels/project';
 import type { Result } from '../../../shared/result';
 import { bundledEntry } from '../bundled';
+import type { Job, ResultOf } from './jobs';
 
-/** The worker's answer to one request; a failure's message is what the scan threw. */
-export type ScanAnswer = { id: number } & Result<Dashboard>;
+/** The worker's answer to one job; a failure's message is what the job threw. */
+export type ScanAnswer = { id: number } & Result<unknown>;
 
 export interface Scanner {
-  (root: string): Promise<Dashboard>;
+  <J extends Job>(job: J): Promise<ResultOf<J>>;
   /** Stop the worker thread, if one was started. */
   close?(): void;
 }
 
 /** In this thread: the scan code loads on first use. */
-export const inProcessScanner: Scanner = async (root) => (await import('./scan')).scanProject(root);
+export const inProcessScanner: Scanner = async (job) => (await import('./jobs')).runJob(job);
 
 /**
- * Scans on a worker thread when the built worker exists (the app and `serve`), else in
+ * Runs jobs on a worker thread when the built worker exists (the app and `serve`), else in
  * this thread (tests run the TypeScript sources). A worker that fails to start or dies
- * hands its pending scans, and all later ones, to this thread.
+ * hands its pending jobs, and all later ones, to this thread.
  */
 export function createScanner(): Scanner {
   const file = bundledEntry('scan-worker.js');
@@ -26,14 +26,14 @@ export function createScanner(): Scanner {
   let worker: Worker | undefined;
   let broken = false;
   let next = 1;
-  const pending = new Map<number, { root: string; ok: (d: Dashboard) => void; fail: (e: Error) => void }>();
+  const pending = new Map<number, { job: Job; ok: (v: unknown) => void; fail: (e: Error) => void }>();
 
   const giveUp = () => {
     broken = true;
     worker = undefined;
     for (const [id, p] of pending) {
       pending.delete(id);
-      inProcessScanner(p.root).then(p.ok, p.fail);
+      inProcessScanner(p.job).then(p.ok, p.fail);
     }
   };
   const start = (): Worker => {
@@ -55,18 +55,18 @@ export function createScanner(): Scanner {
     return w;
   };
 
-  const scanner: Scanner = (root) => {
-    if (broken) return inProcessScanner(root);
-    return new Promise<Dashboard>((ok, fail) => {
+  const scanner = (<J extends Job>(job: J): Promise<ResultOf<J>> => {
+    if (broken) return inProcessScanner(job);
+    return new Promise<ResultOf<J>>((ok, fail) => {
       const id = next++;
-      pending.set(id, { root, ok, fail });
+      pending.set(id, { job, ok: ok as (v: unknown) => void, fail });
       try {
-        (worker ??= start()).postMessage({ id, root });
+        (worker ??= start()).postMessage({ id, job });
       } catch {
         giveUp();
       }
     });
-  };
+  }) as Scanner;
   scanner.close = () => {
     const w = worker;
     worker = undefined;

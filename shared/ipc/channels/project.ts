@@ -82,6 +82,8 @@ export const Dashboard = z.object({
   scanMs: z.number(),
   /** `kitbash.toml` could not be read; the rest is shown with default configuration. */
   configError: z.string().nullable(),
+  /** The folder has a `kitbash.toml` (false: not set up yet — the dashboard offers to create one). */
+  hasConfig: z.boolean(),
   targets: z.array(TargetInfo),
   skills: z.array(SkillRow),
   totals: z.object({ skills: z.number().int(), failures: z.number().int(), warnings: z.number().int() }),
@@ -113,5 +115,15 @@ export const projectChannels = {
     'scan the open project: targets, skills, costs, lock/policy/compile status, problems',
     Empty,
     Dashboard,
+  ),
+  cachedDashboard: channel(
+    "the open project's last scan kept from an earlier run, for the first paint while a fresh scan runs (may be out of date)",
+    Empty,
+    z.object({ dashboard: Dashboard.nullable() }),
+  ),
+  init: channel(
+    'set the open folder up as a project: write kitbash.toml from the template and create .kitbash/skills/ (never overwrites)',
+    Empty,
+    z.object({ created: z.boolean() }),
   ),
 } as const;

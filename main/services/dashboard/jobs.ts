@@ -1,0 +1,63 @@
+import type { Dashboard } from '../../../shared/ipc/channels/project';
+import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
+import { storeDashboard } from './cache';
+import { costsOf, explainOf, loadProject, matrixOf, type LoadedProject } from './report';
+import { scanProject } from './scan';
+
+/**
+ * What the dashboard's thread answers: the scan, and the reports of the Costs and Matrix
+ * views. `generation` names the state of the project's files (the hub counts its changes),
+ * so the reports of one state share one load of the skills.
+ */
+export type Job =
+  /** `cacheFile`: where to keep the result for the next launch's first paint. */
+  | { readonly kind: 'scan'; readonly root: string; readonly cacheFile?: string }
+  | { readonly kind: 'costs'; readonly root: string; readonly generation: number }
+  | { readonly kind: 'matrix'; readonly root: string; readonly generation: number }
+  | {
+      readonly kind: 'explain';
+      readonly root: string;
+      readonly generation: number;
+      readonly skill: string;
+      readonly target: string;
+    };
+
+export interface JobResults {
+  scan: Dashboard;
+  costs: CostsReport;
+  matrix: MatrixReport;
+  explain: Explanation | null;
+}
+
+export type ResultOf<J extends Job> = JobResults[J['kind']];
+
+let loaded: { root: string; generation: number; project: LoadedProject } | undefined;
+
+function project(root: string, generation: number): LoadedProject {
+  if (loaded?.root !== root || loaded.generation !== generation)
+    loaded = { root, generation, project: loadProject(root) };
+  return loaded.project;
+}
+
+export function runJob<J extends Job>(job: J): ResultOf<J>;
+export function runJob(job: Job): JobResults[Job['kind']] {
+  switch (job.kind) {
+    case 'scan': {
+      const d = scanProject(job.root);
+      if (job.cacheFile) {
+        try {
+          storeDashboard(job.cacheFile, d);
+        } catch {
+          // The cache only speeds up the next launch; a read-only data folder must not fail the scan.
+        }
+      }
+      return d;
+    }
+    case 'costs':
+      return costsOf(project(job.root, job.generation));
+    case 'matrix':
+      return matrixOf(project(job.root, job.generation));
+    case 'explain':
+      return explainOf(project(job.root, job.generation), job.skill, job.target);
+  }
+}

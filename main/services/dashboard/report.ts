@@ -1,0 +1,130 @@
+import type { FailedSkill } from '../../../shared/compile';
+import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
+import type { Skill } from '../../../shared/ksf/model';
+import { EMPTY_CONFIG } from '../../../shared/project/config';
+import { formatError } from '../../../shared/result';
+import { standingCost } from '../../../shared/targets/cost';
+import { listingReport } from '../../../shared/targets/listing';
+import { compatibilityMatrix, matrixCell } from '../../../shared/targets/matrix';
+import { prepareSkill } from '../../../shared/targets/prepare';
+import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/registry';
+import type { PreparedSkill, ProjectFiles, TargetDef } from '../../../shared/targets/types';
+import { diskProject, loadInstalled } from '../compile';
+import { readProjectConfig } from '../project/config';
+
+/** A project as the reports read it: every installed skill loaded, the files view, the active targets. */
+export interface LoadedProject {
+  readonly skills: readonly Skill[];
+  readonly failures: readonly FailedSkill[];
+  readonly view: ProjectFiles;
+  readonly active: CostsReport['active'];
+  readonly activeDefs: readonly TargetDef[];
+}
+
+export function loadProject(root: string): LoadedProject {
+  const read = readProjectConfig(root);
+  const config = read.ok ? read.value : EMPTY_CONFIG;
+  const { skills, failures } = loadInstalled(root);
+  const view = diskProject(root);
+  const sel = resolveTargets(view, config.targets);
+  const bySkill = [...skills].sort((a, b) => (a.manifest.skill.name < b.manifest.skill.name ? -1 : 1));
+  if (!read.ok)
+    return {
+      skills: bySkill,
+      failures,
+      view,
+      active: { targets: [], explicit: false, error: formatError(read.error) },
+      activeDefs: [],
+    };
+  return {
+    skills: bySkill,
+    failures,
+    view,
+    active: sel.ok
+      ? { targets: sel.value.targets.map((t) => t.id), explicit: sel.value.explicit }
+      : { targets: [], explicit: false, error: sel.error.message },
+    activeDefs: sel.ok ? sel.value.targets : [],
+  };
+}
+
+/** Standing and loaded tokens per skill per target, priced as compile writes for the active targets. */
+export function costsOf(p: LoadedProject): CostsReport {
+  const context = { active: p.activeDefs };
+  const ready: PreparedSkill[] = [];
+  const skills = p.skills.map((s) => {
+    const prepared = prepareSkill(s);
+    const perTarget: Record<string, number | null> = {};
+    const loadedPerTarget: Record<string, number | null> = {};
+    if (prepared.ok) ready.push(prepared.value);
+    for (const t of TARGETS) {
+      const c = prepared.ok ? standingCost(prepared.value, t, p.view, context) : null;
+      perTarget[t.id] = c ? c.tokens : null;
+      loadedPerTarget[t.id] = c ? c.loadedTokens : null;
+    }
+    return {
+      skill: s.manifest.skill.name,
+      disclosure: s.manifest.context.disclosure,
+      perTarget,
+      loadedPerTarget,
+      ...(prepared.ok ? {} : { error: prepared.error.message }),
+    };
+  });
+  const listings = TARGETS.flatMap((t) => listingReport(ready, t) ?? []).map((r) => ({
+    ...r,
+    truncated: [...r.truncated],
+    dropped: [...r.dropped],
+  }));
+  return { skills, failures: [...p.failures], listings, active: p.active };
+}
+
+/** The compatibility matrix, graded with the active targets as compile would write them. */
+export function matrixOf(p: LoadedProject): MatrixReport {
+  const m = compatibilityMatrix(p.skills, TARGETS, p.view, p.activeDefs);
+  const dirs: Record<string, string> = {};
+  for (const s of p.skills) dirs[s.manifest.skill.name] = folderOf(s);
+  return {
+    skills: [...m.skills],
+    targets: [...m.targets],
+    cells: m.cells.map((c) => ({ ...c, reasons: c.reasons.map((r) => ({ code: r.code, message: r.message })) })),
+    failures: [...p.failures],
+    dirs,
+    active: p.active,
+  };
+}
+
+/** One cell, as `skillsmith explain <skill> <target>` reports it; null when there is no such skill or target. */
+export function explainOf(p: LoadedProject, skillName: string, targetId: string): Explanation | null {
+  const t = targetById(targetId);
+  const skill = p.skills.find((s) => s.manifest.skill.name === skillName);
+  if (!t || !skill) return null;
+  const prepared = prepareSkill(skill);
+  const cell = matrixCell(
+    skill,
+    prepared.ok ? prepared.value : undefined,
+    t,
+    p.view,
+    prepared.ok ? undefined : prepared.error.message,
+  );
+  const cost = prepared.ok ? standingCost(prepared.value, t, p.view) : undefined;
+  return {
+    cell: { ...cell, reasons: cell.reasons.map((r) => ({ code: r.code, message: r.message })) },
+    target: {
+      id: t.id,
+      agent: t.agent,
+      loading: t.loading,
+      outputs: [...t.outputs],
+      capabilities: [...t.capabilities],
+      vendorDoc: { title: t.vendorDoc.title, checked: t.vendorDoc.checked },
+    },
+    requires: [...skill.manifest.targets.requires],
+    disclosure: skill.manifest.context.disclosure,
+    standingTokens: cost?.tokens ?? null,
+    loadedTokens: cost?.loadedTokens ?? null,
+    notes: [...(cost?.notes ?? [])],
+  };
+}
+
+/** The folder a loaded skill was read from (`.kitbash/skills/<dir>`). */
+function folderOf(s: Skill): string {
+  return s.tree.root.split('/').pop() ?? s.manifest.skill.name;
+}
