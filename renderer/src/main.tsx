@@ -21,10 +21,11 @@ const { api } = connectApi((state) => {
   if (connected) wasConnected = true;
 });
 
-// Start both first requests at once instead of one after the other: most launches have
-// a project open, and its dashboard is the first thing shown.
+// Start the first requests at once instead of one after the other: most launches have a
+// project open, and its dashboard is the first thing shown — from the last run's scan
+// (marked as such) until the fresh one arrives.
 void queryClient.prefetchQuery({ queryKey: keys.current, queryFn: () => api.project.current({}) });
-startInitialDashboard(api.project.dashboard({}));
+startInitialDashboard(api.project.dashboard({}), api.project.cachedDashboard({}));
 
 function Root() {
   const isConnected = useSyncExternalStore(

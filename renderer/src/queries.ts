@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard } from '../../shared/ipc';
+import type { TargetId } from '../../shared/targets/types';
 import { useApi } from './api/context';
 
 export const keys = {
@@ -9,6 +10,7 @@ export const keys = {
   current: ['project', 'current'] as const,
   dashboard: (root: string) => ['project', 'dashboard', root] as const,
   skill: (root: string, dir: string) => ['skills', 'get', root, dir] as const,
+  reports: (root: string) => ['reports', root] as const,
 };
 
 export const useAppInfo = () => {
@@ -27,12 +29,42 @@ export const useCurrentProject = () => {
 };
 
 let initialDashboard: Promise<Dashboard> | null = null;
+let initialCached: Promise<{ dashboard: Dashboard | null }> | null = null;
 
-/** The dashboard request main.tsx sends at start-up, alongside project.current; used once. */
-export function startInitialDashboard(p: Promise<Dashboard>): void {
-  p.catch(() => undefined); // no project open: the picker shows instead
-  initialDashboard = p;
+/**
+ * The dashboard requests main.tsx sends at start-up, alongside project.current: the fresh
+ * scan and the last one kept from an earlier run; each used once.
+ */
+export function startInitialDashboard(
+  fresh: Promise<Dashboard>,
+  cached: Promise<{ dashboard: Dashboard | null }>,
+): void {
+  fresh.catch(() => undefined); // no project open: the picker shows instead
+  cached.catch(() => undefined);
+  initialDashboard = fresh;
+  initialCached = cached;
 }
+
+/**
+ * The project's last scan from an earlier run, for the first paint while the fresh scan
+ * runs. Only asked while `enabled` (no fresh scan yet); never refetched.
+ */
+export const useCachedDashboard = (root: string, enabled: boolean) => {
+  const api = useApi();
+  return useQuery<Dashboard | null>({
+    queryKey: ['project', 'cached-dashboard', root],
+    queryFn: async () => {
+      const first = initialCached;
+      initialCached = null;
+      const d = first ? ((await first.catch(() => null))?.dashboard ?? null) : null;
+      if (d && d.project.root === root) return d;
+      return (await api.project.cachedDashboard({})).dashboard;
+    },
+    enabled,
+    staleTime: Infinity,
+    retry: false,
+  });
+};
 
 export const useDashboard = (root: string) => {
   const api = useApi();
@@ -47,6 +79,38 @@ export const useDashboard = (root: string) => {
       }
       return api.project.dashboard({});
     },
+    staleTime: Infinity,
+    retry: false,
+  });
+};
+
+/** The Costs view's figures (computed in main, on the dashboard's worker); refetched when files change. */
+export const useCostsReport = (root: string) => {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...keys.reports(root), 'costs'],
+    queryFn: () => api.reports.costs({}),
+    staleTime: Infinity,
+    retry: false,
+  });
+};
+
+export const useMatrixReport = (root: string) => {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...keys.reports(root), 'matrix'],
+    queryFn: () => api.reports.matrix({}),
+    staleTime: Infinity,
+    retry: false,
+  });
+};
+
+export const useExplain = (root: string, skill: string, target: TargetId, enabled = true) => {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...keys.reports(root), 'explain', skill, target],
+    queryFn: async () => (await api.reports.explain({ skill, target })).explanation,
+    enabled,
     staleTime: Infinity,
     retry: false,
   });
@@ -102,6 +166,7 @@ export function useLiveRefresh(root: string | null): Date | null {
       setLast(new Date(e.at));
       void qc.invalidateQueries({ queryKey: ['project', 'dashboard', e.root] });
       void qc.invalidateQueries({ queryKey: ['skills', 'get', e.root] });
+      void qc.invalidateQueries({ queryKey: keys.reports(e.root) });
     });
     const offOpened = api.on('project.opened', (p) => {
       qc.setQueryData(keys.current, { project: p });

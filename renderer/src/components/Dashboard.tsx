@@ -1,31 +1,41 @@
 import { useEffect, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
+import { useApi } from '../api/context';
 import { formatTokens, relativeTime } from '../format';
-import { useCloseProject, useDashboard, useLiveRefresh } from '../queries';
+import { keys, useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
 import { AdoptNotice } from './AdoptNotice';
 import { Problems } from './Problems';
+import { RepinDialog } from './RepinDialog';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
 import { StandingChart } from './StandingChart';
 import { AddSkillActions, DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
-import { StatusCards, Targets } from './StatusCards';
+import { repinnable, StatusCards, Targets } from './StatusCards';
 import { CompileDialog } from '../views/previews/CompileDialog';
 import { Term } from '../glossary';
 
-/** The project overview: targets, costs, the skills table, drift and problems. */
+/**
+ * The project overview: targets, costs, the skills table, drift and problems. Until the
+ * fresh scan arrives it shows the last run's scan, marked as such.
+ */
 export function DashboardView({ project }: { project: ProjectRef }) {
   const dashboard = useDashboard(project.root);
+  const cached = useCachedDashboard(project.root, dashboard.isPending);
   const lastChange = useLiveRefresh(project.root);
   const close = useCloseProject();
   const [selected, setSelected] = useState<string | null>(null);
   const [compiling, setCompiling] = useState(false);
+  const [repinning, setRepinning] = useState(false);
   const [, tick] = useState(0);
   useEffect(() => {
     const t = setInterval(() => tick((n) => n + 1), 15_000);
     return () => clearInterval(t);
   }, []);
 
-  const data = dashboard.data;
+  // Never the cached scan once the fresh one is here (or failed): it is only a first paint.
+  const old = dashboard.isPending ? (cached.data ?? undefined) : undefined;
+  const data = dashboard.data ?? old;
   const row = data?.skills.find((s) => s.dir === selected);
 
   return (
@@ -33,7 +43,11 @@ export function DashboardView({ project }: { project: ProjectRef }) {
       <div className="view-toolbar">
         {data && (
           <span className="muted small scan-info" data-testid="scan-info">
-            {dashboard.isFetching ? (
+            {old ? (
+              <>
+                <Spinner label="Scanning" /> showing the scan from {relativeTime(old.scannedAt)} · scanning now…
+              </>
+            ) : dashboard.isFetching ? (
               <>
                 <Spinner label="Refreshing" /> refreshing…
               </>
@@ -48,7 +62,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           Rescan
         </button>
       </div>
-      {dashboard.isPending ? (
+      {!data && dashboard.isPending ? (
         <DashboardSkeleton />
       ) : dashboard.isError ? (
         <div className="dashboard">
@@ -63,16 +77,28 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           />
         </div>
       ) : (
-        <main className="dashboard" data-last-change={lastChange?.toISOString() ?? ''}>
+        <main
+          className={`dashboard ${old ? 'cached' : ''}`}
+          data-last-change={lastChange?.toISOString() ?? ''}
+          data-scan={old ? 'cached' : 'fresh'}
+        >
+          {old && (
+            <div className="banner info cached-note" role="status" data-testid="cached-note">
+              <strong>Not current yet.</strong> This is the scan from {new Date(old.scannedAt).toLocaleString()}, kept
+              from the last time the project was open; files may have changed since. The fresh scan replaces it in a
+              moment.
+            </div>
+          )}
           {data!.configError && (
             <div className="banner error" role="alert">
               <strong>kitbash.toml could not be read.</strong> {data!.configError} — showing the project with default
               settings.
             </div>
           )}
+          {!data!.hasConfig && <SetUp root={project.root} />}
           <AdoptNotice root={project.root} scannedAt={data!.scannedAt} />
           <SummaryTiles data={data!} />
-          <StatusCards data={data!} onCompile={() => setCompiling(true)} />
+          <StatusCards data={data!} onCompile={() => setCompiling(true)} onRepin={() => setRepinning(true)} />
           {data!.skills.length === 0 ? (
             <EmptyState title="No skills installed yet" icon="✦" actions={<AddSkillActions />}>
               <p>
@@ -96,10 +122,47 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         </main>
       )}
       {compiling && <CompileDialog project={project} dirty={false} onClose={() => setCompiling(false)} />}
+      {repinning && data && (
+        <RepinDialog root={project.root} skills={repinnable(data)} onClose={() => setRepinning(false)} />
+      )}
       {selected && data && (
         <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />
       )}
     </>
+  );
+}
+
+/** A folder without kitbash.toml: offer to set it up (the template `init` writes; nothing is overwritten). */
+function SetUp({ root }: { root: string }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const init = useMutation({
+    mutationFn: () => api.project.init({}),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: keys.dashboard(root) }),
+  });
+  return (
+    <div className="banner setup-note" data-testid="setup-note">
+      <div>
+        <strong>This folder is not set up as a project yet.</strong> There is no <code>kitbash.toml</code>: skills are
+        compiled for the agent folders found here, with no install policy. Setting it up writes the standard{' '}
+        <code>kitbash.toml</code> (every option commented out) and creates <code>.kitbash/skills/</code>.
+        {init.isError && (
+          <span className="inline-error" role="alert">
+            {' '}
+            {init.error.message}
+          </span>
+        )}
+      </div>
+      <button
+        type="button"
+        className="btn primary"
+        onClick={() => init.mutate()}
+        disabled={init.isPending}
+        data-action="init"
+      >
+        {init.isPending ? 'Setting up…' : 'Set up this folder'}
+      </button>
+    </div>
   );
 }
 

@@ -64,7 +64,7 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
       <header className="topbar">
         <Brand />
         <div className="project-id">
-          <h1>{project.name}</h1>
+          <h1 title={project.name}>{project.name}</h1>
           <span className="project-path" title={project.root}>
             {project.root}
           </span>

@@ -8,6 +8,30 @@ type SortKey = 'name' | 'version' | 'source' | 'budget' | 'lint' | 'lock' | 'mod
 type LintFilter = 'all' | 'fail' | 'warn' | 'pass';
 
 const ROW_HEIGHT = 56;
+const GAP = 12;
+const PAD = 12;
+
+/**
+ * Column widths: wide enough that no number, budget or verdict is cut (text columns take
+ * the rest). Below their sum the table scrolls sideways with the skill column in view.
+ */
+function columnsOf(targets: readonly string[]): { template: string; minWidth: number } {
+  const cols: [min: number, track: string][] = [
+    [200, 'minmax(200px, 2.4fr)'],
+    [64, '64px'],
+    [100, 'minmax(100px, 1.1fr)'],
+    [156, '156px'],
+    ...targets.map((): [number, string] => [72, 'minmax(72px, 0.6fr)']),
+    [124, '124px'],
+    [70, '70px'],
+    [56, '56px'],
+    [170, 'minmax(170px, 1.4fr)'],
+  ];
+  return {
+    template: cols.map((c) => c[1]).join(' '),
+    minWidth: cols.reduce((n, c) => n + c[0], 0) + GAP * (cols.length - 1) + PAD * 2,
+  };
+}
 const LINT_RANK = { fail: 0, warn: 1, pass: 2 } as const;
 const LOCK_RANK = { drift: 0, missing: 1, unlocked: 2, unknown: 3, locked: 4 } as const;
 
@@ -68,6 +92,7 @@ export function SkillsTable({
   }, [data.skills, query, lint, sort]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const headRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -81,7 +106,7 @@ export function SkillsTable({
     return c;
   }, [data.skills]);
 
-  const columns = `minmax(220px, 2.4fr) 64px minmax(110px, 1.1fr) 124px ${targets.map(() => 'minmax(84px, 0.6fr)').join(' ')} 84px 70px 56px minmax(200px, 1.4fr)`;
+  const { template: columns, minWidth } = columnsOf(targets);
   const header = (key: SortKey, label: string, extraClass = '') => {
     const active = sort.key === key;
     return (
@@ -139,8 +164,8 @@ export function SkillsTable({
       </div>
 
       <div className="table" role="table" aria-label="Installed skills" aria-rowcount={rows.length + 1}>
-        <div className="thead" role="rowgroup">
-          <div className="tr head" role="row" style={{ gridTemplateColumns: columns }}>
+        <div className="thead" role="rowgroup" ref={headRef}>
+          <div className="tr head" role="row" style={{ gridTemplateColumns: columns, minWidth }}>
             {header('name', 'Skill')}
             {header('version', 'Version')}
             {header('source', 'Source')}
@@ -179,9 +204,11 @@ export function SkillsTable({
             className="tbody"
             role="rowgroup"
             ref={scrollRef}
+            // The header scrolls sideways with the rows (it has no scrollbar of its own).
+            onScroll={(e) => headRef.current && (headRef.current.scrollLeft = e.currentTarget.scrollLeft)}
             style={{ height: Math.min(rows.length * ROW_HEIGHT, 560) }}
           >
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const s = rows[v.index]!;
                 return (
@@ -191,27 +218,35 @@ export function SkillsTable({
                     aria-rowindex={v.index + 2}
                     data-skill={s.dir}
                     className={`tr ${selected === s.dir ? 'selected' : ''}`}
-                    style={{ gridTemplateColumns: columns, transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                    style={{
+                      gridTemplateColumns: columns,
+                      minWidth,
+                      transform: `translateY(${v.start}px)`,
+                      height: ROW_HEIGHT,
+                    }}
                     onClick={() => onSelect(s.dir)}
                   >
                     <div role="cell" className="td name-cell">
-                      <button
-                        type="button"
-                        className="skill-name link"
-                        onClick={(e) => (e.stopPropagation(), onSelect(s.dir))}
-                      >
-                        {s.name}
-                      </button>
-                      {!s.manifested && (
-                        <span className="tag subtle">
-                          <Term term="bare" plain />
-                        </span>
-                      )}
+                      <div className="name-line">
+                        <button
+                          type="button"
+                          className="skill-name link"
+                          title={s.name}
+                          onClick={(e) => (e.stopPropagation(), onSelect(s.dir))}
+                        >
+                          {s.name}
+                        </button>
+                        {!s.manifested && (
+                          <span className="tag subtle">
+                            <Term term="bare" plain />
+                          </span>
+                        )}
+                      </div>
                       <div className="desc" title={s.description}>
                         {s.description || <em>no description</em>}
                       </div>
                     </div>
-                    <div role="cell" className="td mono">
+                    <div role="cell" className="td mono" title={s.version ?? undefined}>
                       {s.version ?? '—'}
                     </div>
                     <div role="cell" className="td source" title={s.source ?? 'local (not in the lock)'}>

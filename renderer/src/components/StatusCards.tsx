@@ -11,9 +11,42 @@ const WORD: Record<StatusCard['state'], string> = {
   unavailable: 'Not available',
 };
 
+/** Skills the lock card can pin: files changed since they were pinned, or never pinned. */
+export function repinnable(data: Dashboard): Dashboard['skills'] {
+  return data.skills.filter((s) => s.lock === 'drift' || s.lock === 'unlocked');
+}
+
+const MISSING = /: pinned in kitbash\.lock but not installed$/;
+
 /** The lock, policy and compiled-output cards, each with the action that deals with it. */
-export function StatusCards({ data, onCompile }: { data: Dashboard; onCompile: () => void }) {
+export function StatusCards({
+  data,
+  onCompile,
+  onRepin,
+}: {
+  data: Dashboard;
+  onCompile: () => void;
+  onRepin: () => void;
+}) {
+  const pinnable = repinnable(data);
+  const drifted = pinnable.some((s) => s.lock === 'drift');
+  const missing = data.problems.some((p) => p.source === 'lock' && p.skill === null && MISSING.test(p.message));
   const action = (c: StatusCard): ReactNode => {
+    if (c === data.lock) {
+      if (pinnable.length)
+        return (
+          <button type="button" className={`btn ${drifted ? 'primary' : ''}`} onClick={onRepin} data-action="repin">
+            {drifted ? 'Review and re-pin…' : 'Review and pin…'}
+          </button>
+        );
+      if (missing)
+        return (
+          <a className="btn" href="#/install" data-action="reinstall" title="install the missing skills again">
+            Install…
+          </a>
+        );
+      return null;
+    }
     if (c === data.policy) {
       return (
         <a className="btn" href="#/settings" data-action="open-settings">
