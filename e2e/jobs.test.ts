@@ -5,7 +5,7 @@
  * the action, and the keyboard basics (Ctrl+1…9, skip link, focus back to the opener).
  * Screens at 1400 and 900 px, light and dark, go to e2e/artifacts/.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,6 +226,81 @@ describe.skipIf(!ok)('the shortcut map', () => {
     await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog', { name: /Compile workspace/ }).waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(!ok)('the lock card re-pins after review; a bare folder is set up', () => {
+  let app: App<ReturnType<typeof scratchWorkspace>>;
+  beforeAll(async () => {
+    app = await openApp(scratchWorkspace);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('re-pins an edited skill after its review, and offers no approval for a blocked one', async () => {
+    const { page, errors } = await app.open();
+    const root = app.project.project;
+    await page.goto(app.served.url);
+    await dashboard(page);
+    // Edited in place: the dashboard sees the drift by itself.
+    appendFileSync(join(root, '.kitbash/skills/release-notes/SKILL.md'), '\nList breaking changes first.\n');
+    const row = page.locator('[role="row"][data-skill="release-notes"] .lock');
+    await expect.poll(() => row.getAttribute('class')).toBe('lock drift');
+    const repin = page.locator('[data-card="Lock"] [data-action="repin"]');
+    expect(await repin.innerText()).toBe('Review and re-pin…');
+    await repin.click();
+    const dialog = page.getByRole('dialog', { name: 'Re-pin a skill in kitbash.lock' });
+    await dialog.waitFor();
+    // Two candidates: release-notes (drift) and tidy-commits (never pinned).
+    await dialog.getByRole('combobox').selectOption('release-notes');
+    await dialog.locator('[data-verdict="ready"]').waitFor({ timeout: 20_000 });
+    expect(await dialog.innerText()).toMatch(/files differ from what kitbash\.lock pinned/);
+    expect(await dialog.locator('.inst-review[data-review="release-notes"]').count()).toBe(1);
+    await screenshot(page, 'jobs-repin-review', false);
+    await dialog.locator('[data-action="approve-repin"]').click();
+    await dialog.getByTestId('repin-done').waitFor({ timeout: 20_000 });
+    expect(await dialog.getByTestId('repin-done').innerText()).toMatch(/Pinned release-notes@1\.2\.0/);
+    expect(readFileSync(join(root, 'kitbash.lock'), 'utf8')).toMatch(
+      /name = "release-notes"\nversion = "1\.2\.0"\nsource = "import:local"/,
+    );
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await expect.poll(() => row.getAttribute('class')).toBe('lock locked');
+    await expect.poll(() => activeAction(page)).toBe('repin');
+
+    // tidy-commits breaks [policy].max_budget: the review says why, and there is nothing to approve.
+    await repin.click();
+    await dialog.waitFor();
+    await dialog.locator('[data-verdict="blocked"]').waitFor({ timeout: 20_000 });
+    expect(await dialog.locator('.inst-blockers').innerText()).toMatch(/budget 6000 exceeds max_budget 2000/);
+    expect(await dialog.locator('[data-action="approve-repin"]').isDisabled()).toBe(true);
+    await screenshot(page, 'jobs-repin-blocked', false);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(readFileSync(join(root, 'kitbash.lock'), 'utf8')).not.toMatch(/name = "tidy-commits"/);
+    expect(errors).toEqual([]);
+  });
+
+  it('a folder without kitbash.toml offers to set it up, and the template is written', async () => {
+    const { page, errors } = await app.open();
+    await page.goto(app.served.url);
+    await dashboard(page);
+    const bare = mkdtempSync(join(app.project.root, 'bare-'));
+    await page.locator('[data-action="switch-project"]').click();
+    await page.getByLabel('Folder path').fill(bare);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    const note = page.getByTestId('setup-note');
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(/not set up as a project yet/);
+    await screenshot(page, 'jobs-setup-bare');
+    await note.locator('[data-action="init"]').click();
+    await note.waitFor({ state: 'detached' });
+    expect(readFileSync(join(bare, 'kitbash.toml'), 'utf8')).toMatch(/^# kitbash project configuration/);
+    expect(existsSync(join(bare, '.kitbash', 'skills'))).toBe(true);
+    // The empty project still offers its next steps.
+    await page.getByRole('heading', { name: 'No skills installed yet' }).waitFor();
+    expect(await page.locator('.state-empty [data-action="install-skill"]').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 /**
- * The dashboard at 1,000 skills (the generated benchmark project): the table stays
- * virtualised — a few dozen rows in the DOM however far it scrolls — and sorting and
- * filtering work over all of them.
+ * The app at 1,000 skills (the generated benchmark project): the dashboard's table and the
+ * matrix stay virtualised — a few dozen rows in the DOM however far they scroll — sorting,
+ * filtering and search work over all of them; the cost chart draws the costliest skills and
+ * groups the rest, in colours that come from the skill names; tables keep their first
+ * column in view at 900 px; and a later launch paints the last scan, marked, until the
+ * fresh one replaces it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +14,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../tests/cli/helpers';
 import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { skillColor, TOP_SKILLS } from '../renderer/src/views/costs/chart';
 import { haveChromium, launchChromium, screenshot, watchedPage } from './support/browser';
 import { startServe, type Served } from './support/serve';
 
@@ -121,6 +125,162 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
         .evaluateAll((rs) => [...new Set(rs.map((r) => r.getAttribute('data-skill')!))]);
       expect(rows.every((d) => d.includes(name))).toBe(true);
       await screenshot(page, 'scale-matrix-search', false);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('charts the costliest skills per target and groups the rest, in colours from the names', async () => {
+    const { page, context, errors } = await watchedPage(browser);
+    try {
+      await page.goto(`${served.url}#/costs`);
+      await page.locator('.cost-chart .cost-row').first().waitFor({ timeout: 60_000 });
+      const rows = await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) =>
+        rs.map((r) => ({
+          total: Number((r as HTMLElement).dataset.total),
+          segs: [...r.querySelectorAll<HTMLElement>('.cost-seg[data-skill]')].map((x) => ({
+            skill: x.dataset.skill!,
+            tokens: Number(x.dataset.tokens),
+            color: x.style.background,
+          })),
+          others: [...r.querySelectorAll<HTMLElement>('.cost-seg[data-others]')].map((x) => ({
+            count: Number(x.dataset.others),
+            tokens: Number(x.dataset.tokens),
+          })),
+        })),
+      );
+      expect(rows).toHaveLength(11);
+      for (const r of rows) {
+        expect(r.segs.length).toBeLessThanOrEqual(TOP_SKILLS);
+        expect(r.others).toHaveLength(1);
+        expect(r.segs.length + r.others[0]!.count).toBeGreaterThan(900);
+        expect(r.segs.reduce((n, x) => n + x.tokens, 0) + r.others[0]!.tokens).toBe(r.total);
+      }
+      // The colour of a skill is its name's, wherever it is drawn (compared as the browser writes colours).
+      for (const x of rows.flatMap((r) => r.segs)) {
+        const want = await page.evaluate((c) => {
+          const el = document.createElement('span');
+          el.style.background = c;
+          return el.style.background;
+        }, skillColor(x.skill));
+        expect(x.color, x.skill).toBe(want);
+      }
+      const legend = await page.locator('.cost-legend button.legend-item').count();
+      expect(legend).toBeGreaterThan(0);
+      expect(legend).toBeLessThanOrEqual(2 * TOP_SKILLS);
+      expect(await page.getByTestId('legend-others').innerText()).toBe(`${1000 - legend} others`);
+      // The per-skill table lists all 1,000, a window of them in the DOM.
+      expect(await page.locator('.table-foot', { hasText: 'skill(s)' }).last().innerText()).toBe('1000 skill(s)');
+      expect(await page.locator('.cost-table tbody tr[data-skill]').count()).toBeLessThan(60);
+      await screenshot(page, 'scale-costs', false);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('keeps the first column in view at 900 px and cuts no number (skills, matrix, costs)', async () => {
+    const { page, context, errors } = await watchedPage(browser, { width: 900, height: 900 });
+    try {
+      const fixedWhileScrolling = async (scroller: string, first: string) => {
+        const at = () => page.evaluate((sel) => document.querySelector(sel)!.getBoundingClientRect().left, first);
+        const before = await at();
+        const moved = await page.evaluate((sel) => {
+          const el = document.querySelector(sel) as HTMLElement;
+          el.scrollLeft = 400;
+          return el.scrollLeft;
+        }, scroller);
+        expect(moved, scroller).toBeGreaterThan(0);
+        await page.waitForTimeout(100);
+        expect(await at(), first).toBe(before);
+      };
+      const cut = (sel: string) =>
+        page
+          .locator(sel)
+          .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''));
+
+      await page.goto(served.url);
+      await page.locator('.tbody [role="row"]').first().waitFor({ timeout: 60_000 });
+      expect(await cut('.tbody .td.num, .tbody .td:has(.meter), .tbody .td:has(.badge), .tbody .td.mono')).toEqual([]);
+      await fixedWhileScrolling('.tbody', '.tbody [role="row"] > :first-child');
+      // The header moved with the rows.
+      expect(await page.evaluate(() => document.querySelector('.thead')!.scrollLeft)).toBe(400);
+      await screenshot(page, 'scale-dashboard-900', false);
+
+      await page.evaluate(() => (window.location.hash = '#/matrix'));
+      await page.locator('.mrow[data-skill]').first().waitFor({ timeout: 60_000 });
+      await fixedWhileScrolling('.matrix-scroll', '.mrow[data-skill] .mskill');
+      await screenshot(page, 'scale-matrix-900', false);
+
+      await page.evaluate(() => (window.location.hash = '#/costs'));
+      await page.locator('.cost-table tbody tr[data-skill]').first().waitFor({ timeout: 60_000 });
+      expect(await cut('.cost-table td, .cost-chart .bar-value')).toEqual([]);
+      await fixedWhileScrolling('.cost-table-scroll', '.cost-table tbody tr[data-skill] th');
+      await screenshot(page, 'scale-costs-900', false);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('the matrix keeps a window of rows and the keyboard reaches the last skill', async () => {
+    const { page, context } = await watchedPage(browser);
+    try {
+      await page.goto(`${served.url}#/matrix`);
+      await page.locator('.mrow[data-skill]').first().waitFor({ timeout: 60_000 });
+      expect(await page.locator('.mrow[data-skill]').count()).toBeLessThan(60);
+      await page.locator('.mcell[tabindex="0"]').focus();
+      await page.keyboard.press('PageDown');
+      const last = (await page.evaluate(() => document.querySelector('.matrix-keys')?.textContent)) ?? '';
+      expect(last).toMatch(/^1000 skills/);
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            (document.activeElement as HTMLElement | null)?.closest('.mrow')?.getAttribute('aria-rowindex'),
+          ),
+        )
+        .toBe('1001');
+      expect(await page.locator('.mrow[data-skill]').count()).toBeLessThan(60);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('a later launch paints the last scan, marked, and the fresh one replaces it', async () => {
+    // The first launch's scan is kept in its data folder; a skill added while it is closed.
+    const code = await served.stop();
+    expect(code).toBe(0);
+    const skills = join(dir, 'project', '.kitbash', 'skills');
+    const model = readdirSync(skills)
+      .sort()
+      .find((d) => existsSync(join(skills, d, 'skill.toml')))!;
+    cpSync(join(skills, model), join(skills, 'zz-added-later'), { recursive: true });
+    const toml = join(skills, 'zz-added-later', 'skill.toml');
+    writeFileSync(toml, readFileSync(toml, 'utf8').replace(`name = "${model}"`, 'name = "zz-added-later"'));
+    served = await startServe(['--project', join(dir, 'project')], { SKILLSMITH_DATA_DIR: join(dir, 'data') });
+    const { page, context, errors } = await watchedPage(browser);
+    try {
+      // Every state the page shows: the skill count and whether the scan is marked as kept or fresh.
+      await context.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __seen: string[] }).__seen = seen;
+        new MutationObserver(() => {
+          const main = document.querySelector('main.dashboard');
+          const n = document.querySelector('[data-tile="skills"] .tile-v')?.textContent;
+          if (!main || !n) return;
+          const note = document.querySelector('[data-testid="cached-note"]') !== null;
+          const state = `${n}:${main.getAttribute('data-scan')}:${note ? 'note' : 'no-note'}`;
+          if (seen.at(-1) !== state) seen.push(state);
+        }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      });
+      await page.goto(served.url);
+      await page.locator('main.dashboard[data-scan="fresh"]').waitFor({ timeout: 90_000 });
+      const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+      expect(seen[0]).toBe('1000:cached:note');
+      expect(seen.at(-1)).toBe('1001:fresh:no-note');
+      // Never the kept scan without its mark, nor the fresh one with it.
+      expect(seen.filter((x) => !['1000:cached:note', '1001:fresh:no-note'].includes(x))).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }

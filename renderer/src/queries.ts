@@ -56,8 +56,9 @@ export const useCachedDashboard = (root: string, enabled: boolean) => {
     queryFn: async () => {
       const first = initialCached;
       initialCached = null;
-      const d = first ? ((await first.catch(() => null))?.dashboard ?? null) : null;
-      if (d && d.project.root === root) return d;
+      // The start-up answer is this project's unless it failed (no project was open then).
+      const answer = first ? await first.catch(() => undefined) : undefined;
+      if (answer && (answer.dashboard === null || answer.dashboard.project.root === root)) return answer.dashboard;
       return (await api.project.cachedDashboard({})).dashboard;
     },
     enabled,

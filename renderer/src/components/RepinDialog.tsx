@@ -156,13 +156,23 @@ export function RepinDialog({
                     : `Review ${root0.name}@${root0.version} before you pin it`}
                 </h2>
                 {blocked ? (
-                  <ul className="inst-blockers">
-                    {review.blockers.map((b) => (
-                      <li key={b} className="mono">
-                        {b}
-                      </li>
-                    ))}
-                  </ul>
+                  <>
+                    <ul className="inst-blockers">
+                      {review.blockers.map((b) => (
+                        <li key={b} className="mono">
+                          {b}
+                        </li>
+                      ))}
+                    </ul>
+                    <p className="inst-explain">
+                      Nothing is pinned while a safety finding or the project's policy blocks it. Fix what is flagged in
+                      the skill's files (then review again), or change the policy in{' '}
+                      <a href="#/settings" onClick={close}>
+                        Settings
+                      </a>
+                      ; a safety finding of this exact version can also be accepted below as a reviewed exception.
+                    </p>
+                  </>
                 ) : (
                   <p className="inst-explain">
                     No safety or policy finding blocks it. Approving writes kitbash.lock (and recompiles); the skill's

@@ -13,10 +13,15 @@ export function StandingChart({ data }: { data: Dashboard }) {
         <span className="muted small">tokens every session, before any skill is used</span>
       </div>
       {rows.length === 0 ? (
-        <p className="muted empty-panel">
-          No target is active. Add an agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) or set{' '}
-          <code>[project].targets</code> in kitbash.toml.
-        </p>
+        <div className="empty-panel">
+          <p className="muted">
+            No target is active: no agent folder (<code>.claude/</code>, <code>.cursor/</code>, …) was found and{' '}
+            <code>[project].targets</code> names none.
+          </p>
+          <a className="btn" href="#/settings" data-action="choose-targets">
+            Choose targets…
+          </a>
+        </div>
       ) : (
         <ul className="bars" aria-label="Standing cost per target">
           {rows.map((r) => {

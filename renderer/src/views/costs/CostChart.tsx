@@ -62,6 +62,7 @@ export function CostChart({
                     style={{ width: `${(s.tokens / max) * 100}%`, background: skillColor(s.skill) }}
                     title={`${s.skill}: ${tok(s.tokens)} on ${t.id}`}
                     data-skill={s.skill}
+                    data-tokens={s.tokens}
                   />
                 ))}
                 {r.others.count > 0 && (
@@ -70,6 +71,7 @@ export function CostChart({
                     style={{ width: `${(r.others.tokens / max) * 100}%` }}
                     title={`${r.others.count} other skill(s): ${tok(r.others.tokens)} on ${t.id}`}
                     data-others={r.others.count}
+                    data-tokens={r.others.tokens}
                   />
                 )}
               </div>

@@ -155,7 +155,14 @@ export function CostTable({
             </tr>
           </tfoot>
         </table>
-        {rows.length === 0 && <p className="muted table-empty">No skill matches “{query}”.</p>}
+        {rows.length === 0 && (
+          <p className="muted table-empty">
+            No skill matches “{query}”.{' '}
+            <button type="button" className="link" onClick={() => setQuery('')}>
+              Clear the search
+            </button>
+          </p>
+        )}
       </div>
       <div className="table-foot muted small">
         {rows.length === skills.length ? `${skills.length} skill(s)` : `${rows.length} of ${skills.length} skill(s)`}

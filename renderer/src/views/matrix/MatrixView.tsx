@@ -97,11 +97,22 @@ function Matrix({
           </div>
         )}
         {grid.skills.length === 0 ? (
-          <p className="muted empty-panel" data-testid="matrix-empty">
+          <div className="muted empty-panel" data-testid="matrix-empty">
             {query.trim()
               ? `No skill name contains “${query.trim()}”.`
-              : `No skill has a ${status} cell on the selected targets.`}
-          </p>
+              : `No skill has a ${status} cell on the selected targets.`}{' '}
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setQuery('');
+                setStatus('all');
+                setTarget('all');
+              }}
+            >
+              Show every skill
+            </button>
+          </div>
         ) : (
           <MatrixGrid
             skills={grid.skills}
