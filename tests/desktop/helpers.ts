@@ -43,3 +43,12 @@ export function testSession(platform: Platform): { session: Session; emitted: Em
   );
   return { session, emitted };
 }
+
+/** Resolves once `cond()` holds (polled every 20 ms); rejects after `ms`. */
+export async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -15,21 +15,13 @@ import { compileSnapshot } from '../../main/services/compile/snapshot';
 import { ProjectHub } from '../../main/services/dashboard/hub';
 import { costsOf, explainOf, loadProject, matrixOf } from '../../main/services/dashboard/report';
 import { explainCell, snapshotCosts, snapshotListings } from '../../renderer/src/views/previews/live';
-import { scratch, type Scratch } from './helpers';
+import { scratch, until, type Scratch } from './helpers';
 
 let s: Scratch;
 beforeEach(() => {
   s = scratch();
 });
 afterEach(() => s.cleanup());
-
-const until = async (cond: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('the reports', () => {
   it('price every skill on every target exactly as the renderer does from a snapshot', () => {

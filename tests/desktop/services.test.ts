@@ -8,21 +8,13 @@ import { RecentProjects } from '../../main/services/dashboard/recent';
 import { scanProject } from '../../main/services/dashboard/scan';
 import { watchProject } from '../../main/services/dashboard/watch';
 import { defaultDataDir } from '../../main/services/dashboard/data-dir';
-import { scratch, type Scratch } from './helpers';
+import { scratch, until, type Scratch } from './helpers';
 
 let s: Scratch;
 beforeEach(() => {
   s = scratch();
 });
 afterEach(() => s.cleanup());
-
-const until = async (cond: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('scanProject', () => {
   it('reports the example workspace as the contract shapes it', () => {

@@ -97,6 +97,7 @@ export function RepinDialog({
           <label className="repin-pick">
             <span>Skill</span>
             <select
+              className="field"
               value={dir ?? ''}
               onChange={(e) => {
                 dropReview();

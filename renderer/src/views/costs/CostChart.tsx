@@ -1,9 +1,7 @@
-import type { TargetDef, TargetId } from '../../../../shared/targets';
 import { formatTokens } from '../../format';
 import { Word } from '../../glossary';
 import { navigate } from '../../route';
-import type { SkillCost } from '../../../../shared/ipc/channels/reports';
-import { chartRows, legendSkills, othersCount, skillColor, TOP_SKILLS } from './chart';
+import { chartRows, legendSkills, othersCount, skillColor, TOP_SKILLS, type CostPanelProps } from './chart';
 
 const tok = (n: number): string => `${n.toLocaleString('en-US')} tok`;
 
@@ -11,17 +9,7 @@ const tok = (n: number): string => `${n.toLocaleString('en-US')} tok`;
  * One bar per target: its costliest skills as segments, the rest as one "others" segment;
  * a legend of the skills drawn (click one for its breakdown).
  */
-export function CostChart({
-  skills,
-  targets,
-  active,
-  selected,
-}: {
-  skills: readonly SkillCost[];
-  targets: readonly TargetDef[];
-  active: readonly TargetId[];
-  selected: string | undefined;
-}) {
+export function CostChart({ skills, targets, active, selected }: CostPanelProps) {
   const rows = chartRows(
     skills,
     targets.map((t) => t.id),

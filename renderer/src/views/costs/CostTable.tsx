@@ -1,9 +1,9 @@
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { TargetDef, TargetId } from '../../../../shared/targets';
 import { formatTokens } from '../../format';
 import { navigate } from '../../route';
 import type { SkillCost } from '../../../../shared/ipc/channels/reports';
+import type { CostPanelProps } from './chart';
 
 const ROW_HEIGHT = 34;
 type Sort = { by: 'skill' | string; dir: 1 | -1 };
@@ -16,17 +16,7 @@ function costOf(s: SkillCost, t: string): number {
  * Standing tokens per skill per target, every skill: virtualised rows, the skill column and
  * the header stay in view while the table scrolls either way, and a column sorts on click.
  */
-export function CostTable({
-  skills,
-  targets,
-  active,
-  selected,
-}: {
-  skills: readonly SkillCost[];
-  targets: readonly TargetDef[];
-  active: readonly TargetId[];
-  selected: string | undefined;
-}) {
+export function CostTable({ skills, targets, active, selected }: CostPanelProps) {
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<Sort>({ by: 'skill', dir: 1 });
   const rows = useMemo(() => {

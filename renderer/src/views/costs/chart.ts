@@ -5,6 +5,16 @@
  * installed before it.
  */
 import type { SkillCost } from '../../../../shared/ipc/channels/reports';
+import type { TargetDef, TargetId } from '../../../../shared/targets';
+
+/** What the chart and the per-skill table both show: these skills on these targets. */
+export interface CostPanelProps {
+  readonly skills: readonly SkillCost[];
+  readonly targets: readonly TargetDef[];
+  readonly active: readonly TargetId[];
+  /** The skill whose breakdown is open. */
+  readonly selected: string | undefined;
+}
 
 /** Segments per target before the rest is grouped. */
 export const TOP_SKILLS = 8;

@@ -59,7 +59,12 @@ export function MatrixTools({
       </div>
       <label className="target-select">
         <span className="muted small">Targets</span>
-        <select value={target} onChange={(e) => onTarget(e.target.value)} aria-label="Filter by target">
+        <select
+          className="field"
+          value={target}
+          onChange={(e) => onTarget(e.target.value)}
+          aria-label="Filter by target"
+        >
           <option value="all">All {targets.length}</option>
           <option value="active">Active in this project ({active.length})</option>
           {targets.map((t) => (
