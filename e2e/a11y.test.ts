@@ -54,6 +54,7 @@ const SCREENS: [string, string, string][] = [
   ['install', '#/install', 'main'],
   ['previews', '#/previews/prereview', 'main'],
   ['matrix', '#/matrix', 'main'],
+  ['matrix explanation', '#/matrix/prereview%40cursor', '[data-testid="explain"]'],
   ['costs', '#/costs', 'main'],
   ['playground', '#/playground', 'main'],
   ['runs', '#/runs', 'main'],
@@ -84,11 +85,20 @@ describe.skipIf(!ok)('accessibility (axe-core)', () => {
         });
         found[name] = await scan(page);
       }
+      // The lock card's re-pin dialog (the install review inside a dialog).
+      await page.evaluate(() => (window.location.hash = '#/dashboard'));
+      await page.locator('[data-card="Lock"] [data-action="repin"]').click();
+      await page.getByTestId('repin-dialog').locator('[data-verdict]').waitFor({ timeout: 30_000 });
+      found['re-pin dialog'] = await scan(page);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('repin-dialog').waitFor({ state: 'detached' });
       // The picker, too.
       await page.locator('[data-action="switch-project"]').click();
       await page.getByRole('heading', { name: 'Recent projects' }).waitFor();
       found.picker = await scan(page);
-      expect(found).toEqual(Object.fromEntries([...SCREENS.map(([n]) => [n, []]), ['picker', []]]));
+      expect(found).toEqual(
+        Object.fromEntries([...SCREENS.map(([n]) => [n, []]), ['re-pin dialog', []], ['picker', []]]),
+      );
     }, 180_000);
   }
 });

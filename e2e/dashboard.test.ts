@@ -5,7 +5,7 @@
  */
 import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
@@ -19,6 +19,21 @@ async function waitForDashboard(page: Page, skills: number): Promise<void> {
   await page.waitForFunction((n) => document.querySelectorAll('.tbody [role="row"]').length === n, skills, {
     timeout: 20_000,
   });
+}
+
+/** Hold the page's dashboard scans until the returned function is called, then fail them with `message`. */
+async function failScanLater(context: BrowserContext, message: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await context.route('**/rpc/project.dashboard', async (route) => {
+    await held;
+    await route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ ok: false, error: { code: 'internal', message } }),
+    });
+  });
+  return release;
 }
 
 async function rowText(page: Page, dir: string): Promise<string> {
@@ -232,19 +247,11 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
 
   it('shows the designed loading and error states', async () => {
     const { page, context } = await open();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await context.route('**/rpc/project.dashboard', async (route) => {
-      await held;
-      await route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          ok: false,
-          error: { code: 'internal', message: 'kitbash.lock: cannot be read (permission denied)' },
-        }),
-      });
-    });
+    const release = await failScanLater(context, 'kitbash.lock: cannot be read (permission denied)');
+    // A first launch: no scan kept from an earlier run.
+    await context.route('**/rpc/project.cachedDashboard', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true,"value":{"dashboard":null}}' }),
+    );
     await page.goto(served.url);
     await page.locator('[aria-busy="true"]').waitFor();
     await screenshot(page, 'dashboard-loading');
@@ -255,6 +262,23 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     );
     expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
     await screenshot(page, 'dashboard-error');
+  });
+
+  it('shows the kept scan marked while the fresh one runs, and never once the fresh scan failed', async () => {
+    const { page, context } = await open();
+    // The scan of the earlier tests is kept in serve's data folder; the fresh one is held, then fails.
+    const release = await failScanLater(context, 'the scan failed');
+    await page.goto(served.url);
+    const note = page.getByTestId('cached-note');
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(/^Not current yet\./);
+    expect(await page.locator('main.dashboard').getAttribute('data-scan')).toBe('cached');
+    expect(await page.getByTestId('scan-info').innerText()).toMatch(/showing the scan from .* scanning now/);
+    await screenshot(page, 'dashboard-cached');
+    release();
+    await page.getByRole('alert').filter({ hasText: 'the scan failed' }).waitFor();
+    expect(await note.count()).toBe(0);
+    expect(await page.locator('[role="table"][aria-label="Installed skills"]').count()).toBe(0);
   });
 
   it("serve --open hands the browser a one-time code: the tab signs in with it once, the token never in the opener's argv", async () => {
