@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdoptItemView, AdoptPlanView } from '../../../shared/ipc/channels/adopt';
 import { useApi } from '../api/context';
 import { keys } from '../queries';
+import '../views/install/install.css';
 import './adopt.css';
 
 const STATUS_LABEL: Record<AdoptItemView['status'], string> = {

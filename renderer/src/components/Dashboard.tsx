@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
 import { useApi } from '../api/context';
@@ -6,7 +6,6 @@ import { formatTokens, relativeTime } from '../format';
 import { keys, useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
 import { AdoptNotice } from './AdoptNotice';
 import { Problems } from './Problems';
-import { RepinDialog } from './RepinDialog';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
 import { StandingChart } from './StandingChart';
@@ -14,6 +13,9 @@ import { AddSkillActions, DashboardSkeleton, EmptyState, ErrorState, Spinner } f
 import { repinnable, StatusCards, Targets } from './StatusCards';
 import { CompileDialog } from '../views/previews/CompileDialog';
 import { Term } from '../glossary';
+
+// The install review inside it is the install screen's: fetched when the dialog first opens.
+const RepinDialog = lazy(() => import('./RepinDialog').then((m) => ({ default: m.RepinDialog })));
 
 /**
  * The project overview: targets, costs, the skills table, drift and problems. Until the
@@ -123,7 +125,9 @@ export function DashboardView({ project }: { project: ProjectRef }) {
       )}
       {compiling && <CompileDialog project={project} dirty={false} onClose={() => setCompiling(false)} />}
       {repinning && data && (
-        <RepinDialog root={project.root} skills={repinnable(data)} onClose={() => setRepinning(false)} />
+        <Suspense fallback={null}>
+          <RepinDialog root={project.root} skills={repinnable(data)} onClose={() => setRepinning(false)} />
+        </Suspense>
       )}
       {selected && data && (
         <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />

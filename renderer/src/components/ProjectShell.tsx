@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { useCloseProject } from '../queries';
 import { navigate, useRoute } from '../route';
@@ -8,6 +8,8 @@ import { Brand } from './Logo';
 import { QuickOpen } from './QuickOpen';
 import { SwitchDialog } from './SwitchDialog';
 import { CompileDialog } from '../views/previews/CompileDialog';
+// The dialogs the shell and every screen open (compile, switch, folder picker) are styled there.
+import '../views/previews/previews.css';
 
 /** The frame of an open project: brand, project, the view tabs, connection state. */
 export function ProjectShell({ project, connected }: { project: ProjectRef; connected: boolean }) {
@@ -99,7 +101,15 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
           </button>
         </div>
       </header>
-      {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
+      <Suspense
+        fallback={
+          <main className="dashboard" aria-busy="true">
+            <p className="muted">Loading {view.label}…</p>
+          </main>
+        }
+      >
+        {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
+      </Suspense>
       {quickOpen && <QuickOpen root={project.root} onClose={() => setQuickOpen(false)} />}
       {compiling && (
         <CompileDialog

@@ -1,15 +1,18 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
 import { DashboardView } from '../components/Dashboard';
-import { PlaygroundView } from './playground/PlaygroundView';
-import { RunsView } from './runs/RunsView';
-import { EvalsView } from './evals/EvalsView';
 import { EditorRoute } from './editor';
-import { InstallView } from './install/InstallView';
-import { PreviewsView } from './previews/PreviewsView';
-import { MatrixView } from './matrix/MatrixView';
-import { CostsView } from './costs/CostsView';
-import { SettingsView } from './settings/SettingsView';
+
+// The dashboard is what a launch shows first; every other screen is its own chunk, fetched
+// and evaluated the first time its tab opens, so the page's first script stays small.
+const InstallView = lazy(() => import('./install/InstallView').then((m) => ({ default: m.InstallView })));
+const PreviewsView = lazy(() => import('./previews/PreviewsView').then((m) => ({ default: m.PreviewsView })));
+const MatrixView = lazy(() => import('./matrix/MatrixView').then((m) => ({ default: m.MatrixView })));
+const CostsView = lazy(() => import('./costs/CostsView').then((m) => ({ default: m.CostsView })));
+const PlaygroundView = lazy(() => import('./playground/PlaygroundView').then((m) => ({ default: m.PlaygroundView })));
+const RunsView = lazy(() => import('./runs/RunsView').then((m) => ({ default: m.RunsView })));
+const EvalsView = lazy(() => import('./evals/EvalsView').then((m) => ({ default: m.EvalsView })));
+const SettingsView = lazy(() => import('./settings/SettingsView').then((m) => ({ default: m.SettingsView })));
 
 export interface ViewProps {
   readonly project: ProjectRef;
@@ -19,7 +22,8 @@ export interface ViewProps {
 
 /**
  * The screens of an open project, in tab order. To add one, write its component in its
- * own folder under views/ and list it here; the tab bar and the router pick it up.
+ * own folder under views/ and list it here (lazily, like the others); the tab bar and the
+ * router pick it up, and the shell shows a loading line while its chunk arrives.
  */
 export interface ProjectView {
   readonly id: string;
