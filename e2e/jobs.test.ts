@@ -269,8 +269,10 @@ describe.skipIf(!ok)('the lock card re-pins after review; a bare folder is set u
     await expect.poll(() => row.getAttribute('class')).toBe('lock locked');
     await expect.poll(() => activeAction(page)).toBe('repin');
 
-    // tidy-commits breaks [policy].max_budget: the review says why, and there is nothing to approve.
-    await repin.click();
+    // From the skill's drawer, too. tidy-commits breaks [policy].max_budget: the review says why, and
+    // there is nothing to approve.
+    await page.locator('[role="row"][data-skill="tidy-commits"] .skill-name').click();
+    await page.getByRole('dialog', { name: 'Skill tidy-commits' }).locator('[data-action="repin-skill"]').click();
     await dialog.waitFor();
     await dialog.locator('[data-verdict="blocked"]').waitFor({ timeout: 20_000 });
     expect(await dialog.locator('.inst-blockers').innerText()).toMatch(/budget 6000 exceeds max_budget 2000/);

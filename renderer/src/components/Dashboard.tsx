@@ -28,7 +28,8 @@ export function DashboardView({ project }: { project: ProjectRef }) {
   const close = useCloseProject();
   const [selected, setSelected] = useState<string | null>(null);
   const [compiling, setCompiling] = useState(false);
-  const [repinning, setRepinning] = useState(false);
+  /** The skills the re-pin dialog offers, while it is open. */
+  const [repinning, setRepinning] = useState<DashboardData['skills'] | null>(null);
   const [, tick] = useState(0);
   useEffect(() => {
     const t = setInterval(() => tick((n) => n + 1), 15_000);
@@ -100,7 +101,11 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           {!data!.hasConfig && <SetUp root={project.root} />}
           <AdoptNotice root={project.root} scannedAt={data!.scannedAt} />
           <SummaryTiles data={data!} />
-          <StatusCards data={data!} onCompile={() => setCompiling(true)} onRepin={() => setRepinning(true)} />
+          <StatusCards
+            data={data!}
+            onCompile={() => setCompiling(true)}
+            onRepin={() => data && setRepinning(repinnable(data))}
+          />
           {data!.skills.length === 0 ? (
             <EmptyState title="No skills installed yet" icon="✦" actions={<AddSkillActions />}>
               <p>
@@ -124,13 +129,22 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         </main>
       )}
       {compiling && <CompileDialog project={project} dirty={false} onClose={() => setCompiling(false)} />}
-      {repinning && data && (
+      {repinning && (
         <Suspense fallback={null}>
-          <RepinDialog root={project.root} skills={repinnable(data)} onClose={() => setRepinning(false)} />
+          <RepinDialog root={project.root} skills={repinning} onClose={() => setRepinning(null)} />
         </Suspense>
       )}
       {selected && data && (
-        <SkillDrawer root={project.root} dir={selected} row={row} onClose={() => setSelected(null)} />
+        <SkillDrawer
+          root={project.root}
+          dir={selected}
+          row={row}
+          onClose={() => setSelected(null)}
+          onRepin={(r) => {
+            setSelected(null);
+            setRepinning([r]);
+          }}
+        />
       )}
     </>
   );

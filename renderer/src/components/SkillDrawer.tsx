@@ -11,11 +11,14 @@ export function SkillDrawer({
   row,
   dir,
   onClose,
+  onRepin,
 }: {
   root: string;
   row: SkillRow | undefined;
   dir: string;
   onClose: () => void;
+  /** Review this skill for pinning (offered when its files drifted or it was never pinned). */
+  onRepin: (row: SkillRow) => void;
 }) {
   const detail = useSkill(root, dir);
   useEscape(onClose);
@@ -65,7 +68,17 @@ export function SkillDrawer({
           </div>
           <div>
             <span className="fact-k">lock</span>
-            <span>{row.lock}</span>
+            <span>
+              {row.lock}
+              {(row.lock === 'drift' || row.lock === 'unlocked') && (
+                <>
+                  {' '}
+                  <button type="button" className="link" onClick={() => onRepin(row)} data-action="repin-skill">
+                    {row.lock === 'drift' ? 'Re-pin…' : 'Pin…'}
+                  </button>
+                </>
+              )}
+            </span>
           </div>
         </div>
       )}
