@@ -62,7 +62,7 @@ export function Picker() {
           <h2>Open a project</h2>
           <p className="muted">
             A project is any folder with a <code>kitbash.toml</code> or installed skills under{' '}
-            <code>.kitbash/skills/</code>.
+            <code>.kitbash/skills/</code>. Open any other folder to set it up from its dashboard.
           </p>
           {canPick && (
             <button type="button" className="btn primary wide" onClick={() => void pick()} disabled={open.isPending}>
