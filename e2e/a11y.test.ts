@@ -79,10 +79,17 @@ describe.skipIf(!ok)('accessibility (axe-core)', () => {
       for (const [name, hash, ready] of SCREENS) {
         await page.evaluate((h) => (window.location.hash = h), hash);
         await page.locator(ready).first().waitFor({ timeout: 30_000 });
-        // Let data-driven parts settle (skeletons replaced).
-        await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .skeleton'), null, {
-          timeout: 30_000,
-        });
+        // Let data-driven parts settle (skeletons replaced) and slide-ins finish (a drawer mid-animation
+        // is half transparent: its colours are not the ones a reader sees; spinners loop for ever).
+        await page.waitForFunction(
+          () =>
+            !document.querySelector('[aria-busy="true"], .skeleton') &&
+            document
+              .getAnimations()
+              .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+          null,
+          { timeout: 30_000 },
+        );
         found[name] = await scan(page);
       }
       // The lock card's re-pin dialog (the install review inside a dialog).
