@@ -92,6 +92,33 @@ describe('the last scan, kept for the next launch', () => {
     }
   });
 
+  it('reaches the window only through the contract: a kept scan of the wrong shape is refused there', async () => {
+    const cache = new DashboardCache(s.dataDir);
+    const file = cache.fileFor(s.project);
+    const d = scanProject(s.project);
+    const { session } = testSession(testPlatform(s.dataDir, { hub: new ProjectHub(undefined, 40, cache) }));
+    session.open(s.project);
+    try {
+      expect(await dispatch('project.cachedDashboard', {}, { session })).toEqual({
+        ok: true,
+        value: { dashboard: null },
+      });
+      storeDashboard(file, d);
+      expect(await dispatch('project.cachedDashboard', {}, { session })).toEqual({
+        ok: true,
+        value: { dashboard: JSON.parse(JSON.stringify(d)) },
+      });
+      const bad = { ...d, skills: [{ ...d.skills[0], lint: 'fine' }] };
+      writeFileSync(file, JSON.stringify({ version: 1, root: s.project, dashboard: bad }));
+      expect(await dispatch('project.cachedDashboard', {}, { session })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-response' },
+      });
+    } finally {
+      session.dispose();
+    }
+  });
+
   it('keeps the twelve most recent projects and removes only its own files', () => {
     const cache = new DashboardCache(s.dataDir);
     const d = scanProject(s.project);

@@ -26,13 +26,24 @@ export class DashboardCache {
 }
 
 /**
- * The stored scan of `root` as read (the caller checks its shape), or null when there is none
- * or the file is not one of ours (foreign, corrupt, another version, another project).
+ * The stored scan of `root`, or null when there is none or the file is not one of ours
+ * (foreign, corrupt, another version, another project's). Only its outline is checked
+ * here: the contract checks every answer's shape before it leaves main (the full check
+ * of a 1,000-skill scan costs tens of milliseconds, and it would run twice).
  */
-export function readCachedDashboard(file: string, root: string): unknown {
+export function readCachedDashboard(file: string, root: string): Dashboard | null {
   try {
     const raw = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; root?: unknown; dashboard?: unknown };
-    return raw.version === VERSION && raw.root === root ? (raw.dashboard ?? null) : null;
+    if (raw.version !== VERSION || raw.root !== root) return null;
+    const d = raw.dashboard as Partial<Dashboard> | null | undefined;
+    const outline =
+      typeof d === 'object' &&
+      d !== null &&
+      d.project?.root === root &&
+      typeof d.scannedAt === 'string' &&
+      Array.isArray(d.skills) &&
+      Array.isArray(d.problems);
+    return outline ? (d as Dashboard) : null;
   } catch {
     return null;
   }
