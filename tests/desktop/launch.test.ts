@@ -178,7 +178,8 @@ describe('packaging config (electron-builder.yml)', () => {
     const png = readFileSync(join(repoRoot, config.icon));
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(512);
-    expect(config.files).toEqual(['out/**', 'package.json']);
+    // The build, without the renderer's test build (it carries the e2e hooks), and package.json.
+    expect(config.files).toEqual(['out/**', '!out/renderer-test/**', 'package.json']);
   });
 
   it('flips the security fuses', () => {
