@@ -106,12 +106,13 @@ export const useMatrixReport = (root: string) => {
   });
 };
 
-export const useExplain = (root: string, skill: string, target: TargetId, enabled = true) => {
+/** `target` undefined (a route naming no known target) asks nothing. */
+export const useExplain = (root: string, skill: string, target: TargetId | undefined) => {
   const api = useApi();
   return useQuery({
     queryKey: [...keys.reports(root), 'explain', skill, target],
-    queryFn: async () => (await api.reports.explain({ skill, target })).explanation,
-    enabled,
+    queryFn: async () => (await api.reports.explain({ skill, target: target! })).explanation,
+    enabled: target !== undefined,
     staleTime: Infinity,
     retry: false,
   });

@@ -42,9 +42,9 @@ const ALLOWED: readonly { file: string; literal: string; count: number; why: str
   { file: 'shared/evals/model.ts', literal: 'gemini', count: 1, why: 'transcript format' },
   { file: 'shared/evals/transcript.ts', literal: 'claude-code', count: 1, why: 'transcript format' },
   // The commented-out example line of the kitbash.toml that init writes (kitbash writes the same text).
-  { file: 'main/cli/commands/init.ts', literal: 'claude-code', count: 1, why: 'sample config text' },
-  { file: 'main/cli/commands/init.ts', literal: 'cursor', count: 1, why: 'sample config text' },
-  { file: 'main/cli/commands/init.ts', literal: 'agentsmd', count: 1, why: 'sample config text' },
+  { file: 'main/services/project/init.ts', literal: 'claude-code', count: 1, why: 'sample config text' },
+  { file: 'main/services/project/init.ts', literal: 'cursor', count: 1, why: 'sample config text' },
+  { file: 'main/services/project/init.ts', literal: 'agentsmd', count: 1, why: 'sample config text' },
   // data-field="agents": the review's property, not the .agents target.
   { file: 'renderer/src/views/install/PermissionTable.tsx', literal: 'agents', count: 1, why: 'a property name' },
 ];

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react';
-import type { TargetId } from '../../../../shared/targets/types';
 import { isTargetId } from '../../../../shared/targets/registry';
 import { Spinner } from '../../components/States';
 import { formatTokens } from '../../format';
@@ -20,7 +19,7 @@ export function Explain({
 }) {
   // A route naming an unknown target asks nothing: the drawer says there is no such cell.
   const known = isTargetId(target);
-  const report = useExplain(root, skill, (known ? target : 'claude-code') as TargetId, known);
+  const report = useExplain(root, skill, known ? target : undefined);
   const ref = useRef<HTMLElement>(null);
   const ready = !known || !report.isPending;
   useEffect(() => {
