@@ -47,7 +47,7 @@ describe('which temp folders are leftovers', () => {
     );
   });
 
-  it("the sweep removes a dead process's folders and keeps a live one's, a symlink and unrelated folders", () => {
+  it("the sweep removes a dead process's folders and keeps a live one's, a symlink and unrelated folders", async () => {
     const tmp = temp('skillsmith-sweep-');
     const gone = `skillsmith-stage-${deadPid()}-Zz9Yy8`;
     const live = `skillsmith-clone-${process.pid === 1 ? 2 : 1}-Zz9Yy8`; // pid 1 (init) is always alive
@@ -60,7 +60,7 @@ describe('which temp folders are leftovers', () => {
     });
     const target = join(tmp, 'unrelated');
     symlinkSync(target, join(tmp, `skillsmith-stage-${deadPid()}-Link01`));
-    expect(sweepLeftovers(tmp)).toEqual([gone]);
+    expect(await sweepLeftovers(tmp)).toEqual([gone]);
     expect(readdirSync(tmp).sort()).toEqual(
       [live, mine, readdirSync(tmp).find((n) => n.endsWith('Link01'))!, 'unrelated'].sort(),
     );

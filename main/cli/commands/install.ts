@@ -47,7 +47,7 @@ async function chooseSkills(
   io: CliIo,
 ): Promise<{ picks: SourceSkill[] } | { code: ExitCode }> {
   const names = flags.skill ?? [];
-  const listing = listCheckout(co, source);
+  const listing = await listCheckout(co, source);
   if (listing.single && names.length === 0) return { picks: [...listing.skills] };
   if (listing.skills.length === 0) {
     io.err(
@@ -97,7 +97,7 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
       io.err(`note: ${line}\n`);
   }
   // One fetch: the listing and every pick are staged from the same checkout.
-  const co = openSource(source, io.cwd);
+  const co = await openSource(source, io.cwd);
   try {
     const chosen = await chooseSkills(source, co, flags, io);
     if ('code' in chosen) return chosen.code;
@@ -118,14 +118,14 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
     }
     return worst;
   } finally {
-    co.dispose();
+    await co.dispose();
   }
 }
 
 /** The single-skill install: stage, review, approve, commit, recompile. */
 async function installOne(source: string, checkout: Checkout, flags: Flags, io: CliIo): Promise<ExitCode> {
   const note = flags.json ? io.err : io.out;
-  const staged = stageInstall(io.cwd, source, { checkout });
+  const staged = await stageInstall(io.cwd, source, { checkout, ...(flags['no-compile'] ? { compile: false } : {}) });
   if (process.env.SKILLSMITH_TIMINGS === '1') io.err(`timings: ${JSON.stringify(staged.timings)}\n`);
   try {
     const review = await withEnforcement(staged.review);
@@ -169,12 +169,13 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
     }
     const integrity = approved;
     return await withProjectLock(io.cwd, `install ${source}`, async () => {
-      const result = commitInstall(staged, { integrity });
+      const result = await commitInstall(staged, { integrity });
       note(`installed ${what}\n  pinned in kitbash.lock\n`);
-      if (result.installed.length && !flags['no-compile']) await recompileAfterChange(io.cwd, note, 'install');
-      return EXIT.ok;
+      if (result.installed.length && !flags['no-compile'])
+        await recompileAfterChange(io.cwd, note, 'install', staged.planned);
+      return 0;
     });
   } finally {
-    staged.dispose();
+    await staged.dispose();
   }
 }

@@ -10,6 +10,14 @@ function restrictionFor(permission: string): RestrictionId {
 }
 
 /**
+ * Start the sandbox probe (it spawns the sandbox tools, and is kept per process) so that
+ * it runs while the source is fetched and staged, instead of after.
+ */
+export function probeEnforcement(): void {
+  probeReport(currentHost()).catch(() => undefined);
+}
+
+/**
  * Label each declared permission with how this machine's sandbox would hold a skill to
  * it (the sandbox probe). Labels do not change the review's integrity.
  */
