@@ -1,7 +1,14 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Result } from '../../../shared/ksf/errors';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
+import { decodeUtf8 } from '../../../shared/ksf/text';
+import { entryAt, type SkillTree } from '../../../shared/ksf/tree';
 import type { FailedSkill } from '../../../shared/compile/plan';
 import { oneLine } from '../compile/load';
+import { fromExact, toExact } from './exact-json';
+import { cacheDir, openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
 import { installedSkillsAsync } from './locate';
 import { readSkillTreeAsync } from './reader';
@@ -62,7 +69,9 @@ function forget(abs: string): void {
 export async function readInstalled(root: string): Promise<InstalledFolder[]> {
   const takenAt = nowNs();
   const locations = await installedSkillsAsync(root);
-  return mapLimit(locations, READ_LANES, async (loc): Promise<InstalledFolder> => {
+  const parses = await openIndexFile(root, join(cacheDir(), 'skill-parse'));
+  let dirty = false;
+  const folders = await mapLimit(locations, READ_LANES, async (loc): Promise<InstalledFolder> => {
     if (loc.kind === 'broken')
       return { name: loc.nameHint, kind: 'broken', outcome: { failure: loc.problem }, stamp: '', settled: false };
     const stamp = await folderStamp(loc.abs);
@@ -80,13 +89,91 @@ export async function readInstalled(root: string): Promise<InstalledFolder[]> {
     let outcome: Outcome;
     if (!tree.ok) outcome = { failure: oneLine(tree.error) };
     else {
-      const loaded = loadSkill(tree.value);
+      const loaded = loadParsed(tree.value, loc.nameHint, parses, () => (dirty = true));
       outcome = loaded.ok ? { skill: loaded.value } : { failure: oneLine(loaded.error) };
     }
     if (calm) remember(loc.abs, stamp.digest, outcome);
     else forget(loc.abs);
     return folder(outcome);
   });
+  const present = new Set(locations.map((l) => l.nameHint));
+  for (const name of Object.keys(parses.data.skills))
+    if (!present.has(name)) {
+      delete parses.data.skills[name];
+      dirty = true;
+    }
+  if (dirty) await parses.save();
+  return folders;
+}
+
+/** Bumped whenever loadSkill's output for the same bytes could change shape. */
+const PARSE_FORMAT = 1;
+
+/**
+ * loadSkill, with what it parses (manifest, frontmatter, raw TOML) remembered per folder by
+ * a hash of every byte it reads — SKILL.md, skill.toml and the display root — so the YAML
+ * and TOML of an unchanged skill are not parsed again by the next command. The tree comes
+ * from readSkillTree, which refuses anything over the loader's limits, so those checks
+ * hold for every tree given here.
+ */
+function loadParsed(tree: SkillTree, folder: string, cache: IndexFile, changed: () => void): Result<Skill> {
+  const md = entryAt(tree, 'SKILL.md');
+  const toml = entryAt(tree, 'skill.toml');
+  if (md?.kind !== 'file' || (toml !== undefined && toml.kind !== 'file')) return loadSkill(tree);
+  const h = createHash('sha256').update(`${PARSE_FORMAT}\0${tree.root.length}:${tree.root}\0${md.bytes.length}:`);
+  h.update(md.bytes).update(`\0${toml ? toml.bytes.length : -1}:`);
+  if (toml) h.update(toml.bytes);
+  const key = h.digest('hex');
+  const hit = cache.data.skills[folder];
+  if (hit?.stamp === key) {
+    const skill = revive(tree, md.bytes, hit.summary);
+    if (skill) return { ok: true, value: skill };
+  }
+  const loaded = loadSkill(tree);
+  if (loaded.ok) {
+    const { manifest, manifested, rawManifest, frontmatter, bodyOffset } = loaded.value;
+    const stored = toExact({
+      manifest,
+      manifested,
+      ...(rawManifest !== undefined ? { rawManifest } : {}),
+      ...(frontmatter !== undefined ? { frontmatter } : {}),
+      bodyOffset,
+    });
+    if (stored !== undefined) {
+      cache.data.skills[folder] = { stamp: key, summary: stored };
+      changed();
+    }
+  }
+  return loaded;
+}
+
+/** The Skill loadSkill made from these bytes, rebuilt from what it parsed; undefined when the entry is not usable. */
+function revive(tree: SkillTree, mdBytes: Uint8Array, stored: unknown): Skill | undefined {
+  let p: Record<string, unknown>;
+  try {
+    p = fromExact(stored) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const text = decodeUtf8(mdBytes);
+  if (
+    !text.ok ||
+    typeof p.bodyOffset !== 'number' ||
+    typeof p.manifested !== 'boolean' ||
+    typeof p.manifest !== 'object'
+  )
+    return undefined;
+  const skillMd = text.text;
+  return {
+    tree,
+    manifest: p.manifest as Skill['manifest'],
+    manifested: p.manifested,
+    ...(p.rawManifest !== undefined ? { rawManifest: p.rawManifest as Skill['rawManifest'] } : {}),
+    skillMd,
+    ...(p.frontmatter !== undefined ? { frontmatter: p.frontmatter as Skill['frontmatter'] } : {}),
+    bodyOffset: p.bodyOffset,
+    body: skillMd.slice(p.bodyOffset),
+  } as Skill;
 }
 
 /** The planner's input from folders in folder order: the skills, and the failures named by folder. */

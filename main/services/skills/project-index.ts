@@ -1,6 +1,7 @@
 import type { LockEntry } from '../../../shared/lock/lockfile';
 import { createHash } from 'node:crypto';
 import { parsedFormOf, readLockAsyncOrThrow, type LockState, type ParsedLockCache } from '../lock';
+import { fromExact, toExact } from './exact-json';
 import { loadFolderAsync } from './folder';
 import { openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
@@ -127,14 +128,19 @@ export class ProjectIndex {
   private readonly lockCache: ParsedLockCache = {
     get: (sha) => {
       const l = this.file.data.lock;
-      return l && l.sha === sha && Array.isArray(l.entries) && l.entries.every(isLockEntry)
-        ? (l.entries as LockEntry[])
-        : undefined;
+      if (!l || l.sha !== sha) return undefined;
+      try {
+        const entries = fromExact(l.entries);
+        return Array.isArray(entries) && entries.every(isLockEntry) ? (entries as LockEntry[]) : undefined;
+      } catch {
+        return undefined;
+      }
     },
     put: (sha, entries) => {
-      // Only what JSON gives back exactly is remembered; anything else is parsed each time.
-      if (!entries.every((e) => isLockEntry(e) && jsonExact(e))) return;
-      this.file.data.lock = { sha, entries };
+      // Only what reads back exactly is remembered; anything else is parsed each time.
+      const stored = entries.every(isLockEntry) ? toExact(entries) : undefined;
+      if (stored === undefined) return;
+      this.file.data.lock = { sha, entries: stored };
       this.dirty = true;
     },
   };
@@ -177,13 +183,4 @@ function isLockEntry(v: unknown): v is LockEntry {
   for (const k of ['resolved', 'commit']) if (k in v && typeof v[k] !== 'string') return false;
   for (const k of ['dependencies', 'requested', 'executable']) if (k in v && !strings(v[k])) return false;
   return !('direct' in v) || typeof v.direct === 'boolean';
-}
-
-/** True when JSON.parse(JSON.stringify(v)) gives `v` back exactly (plain data, no undefined, no -0). */
-export function jsonExact(v: unknown): boolean {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
-  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
-  if (Array.isArray(v)) return Object.keys(v).length === v.length && v.every(jsonExact);
-  if (typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
-  return Object.entries(v).every(([k, x]) => k !== '__proto__' && x !== undefined && jsonExact(x));
 }
