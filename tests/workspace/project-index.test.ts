@@ -79,8 +79,9 @@ describe('installed-skill summaries', () => {
     const again = await edited.summaries();
     expect(again.map((s) => s.ok && `${s.summary.name}@${s.summary.version}`)).toEqual(['alpha@1.0.1', 'beta@1.0.0']);
     await edited.save();
-    // Just edited, so not settled: nothing about alpha is kept for the next command.
-    expect(JSON.parse(readFileSync(file, 'utf8')).skills.alpha).toBeUndefined();
+    // What the next command finds for alpha is the edit (kept once its stamp settled), never the stale entry.
+    const kept = JSON.parse(readFileSync(file, 'utf8')).skills.alpha;
+    expect(kept === undefined || kept.summary.version === '1.0.1').toBe(true);
   });
 
   it('a removed folder leaves the index; a folder that does not load is summarised as why', async () => {
@@ -271,11 +272,9 @@ describe('the compile plan from the async disk view', () => {
     expect(materialised(planned.plan)).toStrictEqual(materialised(planProject(p)));
   });
 
-  it('still holds while nothing it read has moved, and not after an edit, a new file or a write just before it was read', async () => {
+  it('still holds while nothing it read has moved, and not after an edit, a new file or a write within a tick of the read', async () => {
     const p = richProject();
     expect((await cli(p, 'compile')).code).toBe(0);
-    const fresh = await planChange(p);
-    expect(await stillHolds(p, fresh)).toBe(false); // everything was written a moment ago: never trusted
     await settle();
     const planned = await planChange(p);
     expect(await stillHolds(p, planned)).toBe(true);
@@ -290,6 +289,13 @@ describe('the compile plan from the async disk view', () => {
     const third = await planChange(p);
     writeFileSync(join(p, '.kitbash/skills/gamma/SKILL.md'), '# Gamma\n\nRun scripts/check.sh and report!\n');
     expect(await stillHolds(p, third)).toBe(false);
+    // A file whose timestamp is not yet in the past when it is read (written within the same tick, or a clock
+    // ahead) is never trusted, even though nothing changes afterwards.
+    await settle();
+    const soon = new Date(Date.now() + 10_000);
+    utimesSync(join(p, 'AGENTS.md'), soon, soon);
+    const racy = await planChange(p);
+    expect(await stillHolds(p, racy)).toBe(false);
   });
 });
 

@@ -12,7 +12,7 @@ import { cacheDir, openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
 import { installedSkillsAsync } from './locate';
 import { readSkillTreeAsync } from './reader';
-import { folderStamp, nowNs, settled } from './stamp';
+import { folderStamp, nowNs, racyWindow, settled } from './stamp';
 
 /** One entry of .kitbash/skills/ as compile loads it: the skill, or why it is not one. */
 export type Outcome = { readonly skill: Skill } | { readonly failure: string };
@@ -68,6 +68,7 @@ function forget(abs: string): void {
  */
 export async function readInstalled(root: string): Promise<InstalledFolder[]> {
   const takenAt = nowNs();
+  const window = await racyWindow(root);
   const locations = await installedSkillsAsync(root);
   const parses = await openIndexFile(root, join(cacheDir(), 'skill-parse'));
   let dirty = false;
@@ -75,7 +76,7 @@ export async function readInstalled(root: string): Promise<InstalledFolder[]> {
     if (loc.kind === 'broken')
       return { name: loc.nameHint, kind: 'broken', outcome: { failure: loc.problem }, stamp: '', settled: false };
     const stamp = await folderStamp(loc.abs);
-    const calm = stamp !== undefined && settled(stamp.newest, takenAt);
+    const calm = stamp !== undefined && settled(stamp.newest, takenAt, window);
     const folder = (outcome: Outcome): InstalledFolder => ({
       name: loc.nameHint,
       kind: 'folder',

@@ -6,7 +6,7 @@ import { loadFolderAsync } from './folder';
 import { openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
 import { installedSkillsAsync, type SkillLocation } from './locate';
-import { folderStamp, nowNs, settled } from './stamp';
+import { folderStamp, nowNs, racyWindow, settled } from './stamp';
 
 /** What the compile planner asked of a path: whether it is there, its bytes, its entries. */
 export type PlanRead = 'stat' | 'bytes' | 'list';
@@ -52,6 +52,7 @@ export class ProjectIndex {
   /** Every installed skill folder (broken entries left out), in name order, with its summary. */
   async summaries(): Promise<InstalledSummary[]> {
     const takenAt = nowNs();
+    const window = await racyWindow(this.root);
     const folders = (await installedSkillsAsync(this.root)).filter(
       (l): l is SkillLocation & { kind: 'folder' } => l.kind === 'folder',
     );
@@ -75,7 +76,7 @@ export class ProjectIndex {
             },
           }
         : { loc, ok: false, message: loaded.message };
-      if (stamp && settled(stamp.newest, takenAt)) {
+      if (stamp && settled(stamp.newest, takenAt, window)) {
         known[loc.nameHint] = { stamp: stamp.digest, summary: entry.ok ? entry.summary : { message: entry.message } };
         this.dirty = true;
       } else if (hit) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats, Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -9,11 +9,37 @@ import { join } from 'node:path';
  * to or removed from a folder, changes its ctime (which no user-space tool can set back),
  * so an unchanged stamp means unchanged bytes — except for a write that lands within the
  * file system's timestamp tick of when the stamp was taken. Such a stamp is "racy" and is
- * never trusted: what was read from the path must be read again.
+ * never trusted: what was read from the path must be read again. (The same rule as git's
+ * index: its "racily clean" entries.)
  */
 
 /** How close to "now" a timestamp must be to count as racy: wider than any file system's tick (FAT: 2 s). */
 export const RACY_NS = 2_500_000_000n;
+/**
+ * The window on Linux file systems that keep nanosecond timestamps, set from the kernel's
+ * coarse clock: a tick is at most 10 ms (HZ=100), and the margin covers the gap between
+ * that clock and Date.now().
+ */
+const FINE_RACY_NS = 50_000_000n;
+/** statfs magic numbers of those file systems: ext2/3/4, XFS, Btrfs, tmpfs, F2FS, overlayfs (its upper layer's times). */
+const FINE_GRAINED = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x794c7630]);
+const windows = new Map<string, Promise<bigint>>();
+
+/** The racy window for stamps taken under `root`: small on a known local Linux file system, RACY_NS elsewhere. */
+export function racyWindow(root: string): Promise<bigint> {
+  let w = windows.get(root);
+  if (!w) {
+    w =
+      process.platform === 'linux'
+        ? statfs(root).then(
+            (s) => (FINE_GRAINED.has(Number(s.type)) ? FINE_RACY_NS : RACY_NS),
+            () => RACY_NS,
+          )
+        : Promise.resolve(RACY_NS);
+    windows.set(root, w);
+  }
+  return w;
+}
 
 export function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
@@ -84,7 +110,7 @@ export async function folderStamp(abs: string): Promise<FolderStamp | undefined>
   return { digest: h.digest('hex'), newest };
 }
 
-/** Whether a stamp taken at `takenAt` (ns) may be trusted later: nothing in it changed within a tick of then. */
-export function settled(newest: bigint, takenAt: bigint): boolean {
-  return newest < takenAt - RACY_NS;
+/** Whether a stamp taken at `takenAt` (ns) may be trusted later: nothing in it changed within a tick (`window`) of then. */
+export function settled(newest: bigint, takenAt: bigint, window: bigint = RACY_NS): boolean {
+  return newest < takenAt - window;
 }

@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { ProjectFiles } from '../../../shared/targets/types';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import type { PlanRead } from '../skills/project-index';
-import { lstatOrUndefined, newestOf, nowNs, settled, stampOf } from '../skills/stamp';
+import { lstatOrUndefined, newestOf, nowNs, racyWindow, settled, stampOf } from '../skills/stamp';
 
 /** Largest file read for the planner (the compile service's view reads no bigger one). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -118,17 +118,18 @@ export class AsyncDiskView implements ProjectFiles {
    * be made the same from the disk now.
    */
   async unchanged(): Promise<boolean> {
+    const window = await racyWindow(this.abs);
     const entries = [...this.relied].map(([rel, kinds]) => [rel, kinds, this.answers.get(rel)] as const);
     const ok = await mapLimit(entries, READ_LANES * 4, async ([rel, kinds, a]) => {
       if (!a) return false;
       const p = this.path(rel);
       if (a.stamp && (kinds.has('stat') || kinds.has('bytes'))) {
-        if (!settled(a.stamp.newest, a.stamp.takenAt)) return false;
+        if (!settled(a.stamp.newest, a.stamp.takenAt, window)) return false;
         const { own, followed } = await stampsOf(p);
         if (own.stamp !== a.stamp.own || followed !== a.stamp.followed) return false;
       }
       if (a.listStamp && kinds.has('list')) {
-        if (!settled(a.listStamp.newest, a.listStamp.takenAt)) return false;
+        if (!settled(a.listStamp.newest, a.listStamp.takenAt, window)) return false;
         const st = await stat(p, { bigint: true }).catch(() => undefined);
         if (stampOf(st) !== a.listStamp.own) return false;
       }
