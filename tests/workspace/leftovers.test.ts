@@ -30,6 +30,8 @@ describe('which temp folders are leftovers', () => {
     const st = { ...dir, uid: 1000, mtimeMs: me.now };
     expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', st, me, dead)).toBe(true);
     expect(leftoverVerdict('skillsmith-clone-4242-Ab12Cd', st, me, dead)).toBe(true);
+    expect(leftoverVerdict('skillsmith-netprobe-4242-Ab12Cd', st, me, dead)).toBe(true);
+    expect(leftoverVerdict('skillsmith-netprobe-4242-Ab12Cd', st, me, alive)).toBe(false);
     expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', st, me, alive)).toBe(false);
     // This very process, another user's folder, a symlink, a file, someone else's name.
     expect(leftoverVerdict('skillsmith-stage-100-Ab12Cd', st, me, dead)).toBe(false);

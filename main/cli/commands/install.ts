@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
-import { withEnforcement } from '../../services/install/enforcement';
+import { probeEnforcement, withEnforcement } from '../../services/install/enforcement';
 import { listCheckout, pickSkills, type SourceSkill } from '../../services/install/listing';
 import { checkoutAt, openSource, type Checkout } from '../../services/sources';
 import { commitInstall, stageInstall } from '../../services/install/stage';
@@ -96,6 +96,8 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
     for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd)))
       io.err(`note: ${line}\n`);
   }
+  // The sandbox probe behind the review's enforcement labels runs while the source is fetched.
+  probeEnforcement();
   // One fetch: the listing and every pick are staged from the same checkout.
   const co = await openSource(source, io.cwd);
   try {

@@ -20,7 +20,7 @@ import {
 import type { ProjectConfig } from '../../../shared/project/config';
 import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
-import { resolveClosure, type Candidate } from '../../../shared/resolve/resolve';
+import type { Candidate, Resolution } from '../../../shared/resolve/resolve';
 import type { CompilePlan } from '../../../shared/compile/plan';
 import type { ReviewAgent } from '../../../shared/lock/holds';
 import { resolveTargets } from '../../../shared/targets/registry';
@@ -129,6 +129,8 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     timings[name] = Math.round((now - mark) * 100) / 100;
     mark = now;
   };
+  // The sandbox probe behind the review's enforcement labels runs while the source is fetched and staged.
+  probeEnforcement();
   const config = await projectConfigAsync(project);
   // Refused before anything is fetched: the commit could not write through these anyway.
   assertOwnFoldersInside(project, OWN_FOLDERS);
@@ -148,8 +150,6 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     const rootDir = join(staging.dir, rootName);
     await rename(rootStaged.dir, rootDir);
     faultPoint('install:staged');
-    // The sandbox probe behind the review's enforcement labels runs while the rest is resolved and planned.
-    probeEnforcement();
     if (
       options.replacing === undefined &&
       !options.reviewOnly &&
@@ -199,7 +199,12 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       }
     }
     lap('candidates');
-    const resolution = resolveClosure(rootCandidate, byName);
+    // A skill with no dependencies is its own closure; the resolver (and semver, which it
+    // loads) is only brought in when there is something to resolve.
+    const resolution: Resolution =
+      Object.keys(rootCandidate.dependencies).length === 0
+        ? { ok: true, nodes: [{ candidate: rootCandidate, requiredBy: [], edges: [] }] }
+        : (await import('../../../shared/resolve/resolve')).resolveClosure(rootCandidate, byName);
     lap('resolve');
     if (!resolution.ok) throw new CodedError('invalid-input', resolution.error.message);
 

@@ -37,9 +37,9 @@ export function discardTempDir(dir: string, kind: TempKind): Promise<void> {
   return rm(at, { recursive: true, force: true });
 }
 
-const MARKED = /^skillsmith-(?:clone|stage)-(\d+)-[A-Za-z0-9]{6}$/;
+const MARKED = /^skillsmith-(?:clone|stage|netprobe)-(\d+)-[A-Za-z0-9]{6}$/;
 /** Folders from before the pid was part of the name: only the age tells they are abandoned. */
-const LEGACY = /^skillsmith-(?:clone|stage)-/;
+const LEGACY = /^skillsmith-(?:clone|stage|netprobe)-/;
 const LEGACY_STALE_MS = 24 * 60 * 60 * 1000;
 
 /** Why a temp folder entry is (not) ours to delete; pure, for the sweep and its tests. */
@@ -58,8 +58,8 @@ export function leftoverVerdict(
 }
 
 /**
- * Remove the clone and staging folders that a killed skillsmith process (`kill -9`, a
- * crash, a power cut) could not remove itself: ours by name and owner, whose process is
+ * Remove the clone, staging and sandbox-probe folders that a killed skillsmith process
+ * (`kill -9`, a crash, a power cut) could not remove itself: ours by name and owner, whose process is
  * gone. Every command runs this first, so nothing is left behind for long. Anything else
  * in the temp folder — another user's, a live process's, a symlink — is left alone.
  */

@@ -109,7 +109,6 @@ export async function applyChange(root: string, change: Change, step = 'install'
     const base = open('.kitbash');
     const txn = open(`.kitbash/${txnName}`);
     const fresh = open(`.kitbash/${txnName}/new`);
-    const old = open(`.kitbash/${txnName}/old`);
     for (const [name, from] of change.put) await writeTree(from.tree, fresh, name, from.executable);
     faultPoint(`${step}:copied`);
     const lockText = serializeLock(change.lock);
@@ -126,7 +125,10 @@ export async function applyChange(root: string, change: Change, step = 'install'
     };
     replaceFileIn(txn, 'journal.json', JSON.stringify(journal));
     faultPoint(`${step}:journal`);
+    // `old/` only when something is moved aside: a plain install makes one folder fewer.
+    let old: ProjectDir | undefined;
     for (const n of [...replaced, ...change.remove]) {
+      old ??= open(`.kitbash/${txnName}/old`);
       if (await exists(skills.at(n))) await rename(skills.at(n), old.at(n));
       faultPoint(`${step}:moved-old`);
     }
