@@ -27,6 +27,7 @@ import { resolveTargets } from '../../../shared/targets/registry';
 import { treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
 import { loadFolderAsync } from '../skills/folder';
+import { mapLimit, READ_LANES } from '../skills/limit';
 import { SKILLS_DIR } from '../skills/locate';
 import { withProjectIndex, type ProjectIndex } from '../skills/project-index';
 import { readSkillTreeAsync } from '../skills/reader';
@@ -221,32 +222,47 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       installed: boolean;
       origin?: CandidateOrigin;
     }> = [];
-    for (const node of ordered) {
+    // Each node is staged, read and loaded concurrently (a closure can hold hundreds); a
+    // failure is reported for the first node in order, as if they had run one by one.
+    const loaded = await mapLimit(
+      ordered,
+      READ_LANES,
+      async (
+        node,
+      ): Promise<
+        { ok: true; skill: Skill; dir?: string; executable: readonly string[] } | { ok: false; error: unknown }
+      > => {
+        try {
+          const c = node.candidate;
+          const origin = c.id === 'root' ? undefined : origins.get(c.id);
+          if (origin?.installed === true) {
+            const l = await loadFolderAsync(await origin.dir(), c.name, c.name);
+            if (!l.ok) throw new SourceError(l.message);
+            return { ok: true, skill: l.skill, executable: [] };
+          }
+          if (c.id === 'root') return { ok: true, skill: rootSkill, dir: rootDir, executable: rootStaged.executable };
+          const st = await stageSkill(await origin!.dir(), staging.dir, c.name, `${c.name} (${origin!.source})`);
+          const tree = await readSkillTreeAsync(st.dir, c.name);
+          if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
+          const skill = loadFolderFromTree(tree.value, c.name);
+          if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
+            throw new SourceError(`${c.name}: the source changed while it was being staged — try again`);
+          }
+          return { ok: true, skill, dir: st.dir, executable: st.executable };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      },
+    );
+    const failed = loaded.find((l) => !l.ok);
+    if (failed && !failed.ok) throw failed.error;
+    ordered.forEach((node, i) => {
+      const l = loaded[i]!;
+      if (!l.ok) return;
+      const { skill, dir, executable } = l;
       const c = node.candidate;
       const origin = c.id === 'root' ? undefined : origins.get(c.id);
       const installed = origin?.installed === true;
-      let skill: Skill;
-      let dir: string | undefined;
-      let executable: readonly string[] = [];
-      if (installed) {
-        const l = await loadFolderAsync(await origin!.dir(), c.name, c.name);
-        if (!l.ok) throw new SourceError(l.message);
-        skill = l.skill;
-      } else if (c.id === 'root') {
-        skill = rootSkill;
-        dir = rootDir;
-        executable = rootStaged.executable;
-      } else {
-        const st = await stageSkill(await origin!.dir(), staging.dir, c.name, `${c.name} (${origin!.source})`);
-        dir = st.dir;
-        executable = st.executable;
-        const tree = await readSkillTreeAsync(dir, c.name);
-        if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
-        skill = loadFolderFromTree(tree.value, c.name);
-        if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
-          throw new CodedError('invalid-input', `${c.name}: the source changed while it was being staged — try again`);
-        }
-      }
       const integrity = treeIntegrityFast(skill.tree);
       produces.set(c.name, skill.manifest.artifacts.produces);
       const pin = installed ? lock.entries.find((e) => e.name === c.name) : undefined;
@@ -272,12 +288,13 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
         installed,
         ...(origin ? { origin } : {}),
       });
-    }
+    });
 
     lap('stage');
     // Transitive dependencies of each node, for consumes ← produces.
+    const nodeByName = new Map(resolution.nodes.map((x) => [x.candidate.name, x]));
     const depsOf = (name: string, acc = new Set<string>()): Set<string> => {
-      const n = resolution.value.find((x) => x.candidate.name === name);
+      const n = nodeByName.get(name);
       for (const e of n?.edges ?? []) if (!acc.has(e.name)) depsOf(e.name, acc.add(e.name));
       return acc;
     };

@@ -62,18 +62,46 @@ export function readSkillTree(absDir: string, displayRoot: string): Result<Skill
   return step.value;
 }
 
-/** readSkillTree with every file-system call through promises. */
+/** Files read ahead of the walk at most, so a folder of many small files is not read one round trip at a time. */
+const READ_AHEAD = 8;
+
+/**
+ * readSkillTree with every file-system call through promises. The walk asks for one file
+ * at a time; the files of each folder it lists are read a few ahead of it, and handed to
+ * it in its own order.
+ */
 export async function readSkillTreeAsync(absDir: string, displayRoot: string): Promise<Result<SkillTree>> {
   const walk = walkTree(absDir, displayRoot);
-  let step = walk.next();
-  while (!step.done)
-    step = resume(
-      walk,
-      await askAsync(step.value).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
+  const queued: string[] = [];
+  const ahead = new Map<string, Promise<Answer>>();
+  const answer = (a: Ask): Promise<Answer> =>
+    askAsync(a).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
     );
+  const topUp = () => {
+    while (ahead.size < READ_AHEAD && queued.length) {
+      const path = queued.shift()!;
+      ahead.set(path, answer({ op: 'read', path }));
+    }
+  };
+  let step = walk.next();
+  while (!step.done) {
+    const ask = step.value;
+    let got: Answer;
+    if (ask.op === 'read' && ahead.has(ask.path)) {
+      got = await ahead.get(ask.path)!;
+      ahead.delete(ask.path);
+    } else {
+      const i = ask.op === 'read' ? queued.indexOf(ask.path) : -1;
+      if (i >= 0) queued.splice(i, 1);
+      got = await answer(ask);
+    }
+    if (ask.op === 'readdir' && 'value' in got)
+      for (const d of got.value as Dirent[]) if (d.isFile()) queued.push(join(ask.path, d.name));
+    topUp();
+    step = resume(walk, got);
+  }
   return step.value;
 }
 
