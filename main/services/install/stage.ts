@@ -67,6 +67,8 @@ export interface StagedInstall {
    * changed — exactly what the recompile after the commit applies.
    */
   readonly planned?: PlannedCompile;
+  /** The project index the review was made with; the commit tells it the lock it writes. */
+  readonly index: ProjectIndex;
   /** Milliseconds per phase (fetch, candidates, resolve, stage, review), for diagnostics and the bench. */
   readonly timings: Readonly<Record<string, number>>;
   /** Remove the private staging folder. Safe to call twice. */
@@ -389,6 +391,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       review,
       nodes,
       ...(planned ? { planned } : {}),
+      index,
       timings,
       dispose: () => staging.dispose(),
     };
@@ -506,7 +509,8 @@ export async function commitInstall(
     verified.set(n.name, tree.value);
   }
   await recover(project);
-  return withProjectIndex(project, async (index) => {
+  const { index } = staged;
+  try {
     const current = await index.lock();
     let entries: LockEntry[] = [...current.entries];
     const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
@@ -528,5 +532,7 @@ export async function commitInstall(
     }
     await applyChange(project, { put, remove: [], lock: entries }, step, index);
     return { installed: [...put.keys()] };
-  });
+  } finally {
+    await index.save();
+  }
 }

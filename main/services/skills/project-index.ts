@@ -1,7 +1,6 @@
 import type { LockEntry } from '../../../shared/lock/lockfile';
 import { createHash } from 'node:crypto';
 import { parsedFormOf, readLockAsyncOrThrow, type LockState, type ParsedLockCache } from '../lock';
-import { fromExact, toExact } from './exact-json';
 import { loadFolderAsync } from './folder';
 import { openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
@@ -129,19 +128,14 @@ export class ProjectIndex {
   private readonly lockCache: ParsedLockCache = {
     get: (sha) => {
       const l = this.file.data.lock;
-      if (!l || l.sha !== sha) return undefined;
-      try {
-        const entries = fromExact(l.entries);
-        return Array.isArray(entries) && entries.every(isLockEntry) ? (entries as LockEntry[]) : undefined;
-      } catch {
-        return undefined;
-      }
+      return l && l.sha === sha && Array.isArray(l.entries) && l.entries.every(isLockEntry)
+        ? (l.entries as LockEntry[])
+        : undefined;
     },
     put: (sha, entries) => {
-      // Only what reads back exactly is remembered; anything else is parsed each time.
-      const stored = entries.every(isLockEntry) ? toExact(entries) : undefined;
-      if (stored === undefined) return;
-      this.file.data.lock = { sha, entries: stored };
+      // Plain strings, string lists and a boolean read back exactly; an entry with anything else is not kept.
+      if (!entries.every(isLockEntry)) return;
+      this.file.data.lock = { sha, entries };
       this.dirty = true;
     },
   };
@@ -178,8 +172,23 @@ function summaryShape(v: unknown): SkillSummary | { message: string } | undefine
 
 const strings = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+const LOCK_KEYS = new Set([
+  'name',
+  'version',
+  'source',
+  'integrity',
+  'resolved',
+  'commit',
+  'dependencies',
+  'requested',
+  'direct',
+  'executable',
+]);
+
+/** A pin of exactly the lock's shape: plain, its keys and their types only (so it reads back from JSON as it was). */
 function isLockEntry(v: unknown): v is LockEntry {
-  if (!isRecord(v)) return false;
+  if (!isRecord(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  if (!Object.keys(v).every((k) => LOCK_KEYS.has(k))) return false;
   for (const k of ['name', 'version', 'source', 'integrity']) if (typeof v[k] !== 'string') return false;
   for (const k of ['resolved', 'commit']) if (k in v && typeof v[k] !== 'string') return false;
   for (const k of ['dependencies', 'requested', 'executable']) if (k in v && !strings(v[k])) return false;
