@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatNs, readdirEntries } from './fs-async';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isSymlink } from '../fs/probe';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -35,7 +35,7 @@ export async function installedSkillsAsync(projectRoot: string): Promise<SkillLo
   const dir = join(projectRoot, SKILLS_DIR);
   let dirents: Dirent[];
   try {
-    dirents = await readdir(dir, { withFileTypes: true });
+    dirents = await readdirEntries(dir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
@@ -45,10 +45,7 @@ export async function installedSkillsAsync(projectRoot: string): Promise<SkillLo
   const hasMd = await Promise.all(
     entries.map((d) =>
       d.isDirectory() && !d.isSymbolicLink()
-        ? lstat(join(dir, d.name, 'SKILL.md')).then(
-            () => true,
-            () => false,
-          )
+        ? lstatNs(join(dir, d.name, 'SKILL.md')).then((st) => st !== undefined)
         : false,
     ),
   );

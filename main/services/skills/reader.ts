@@ -12,12 +12,13 @@ import {
   statSync,
   type Dirent,
 } from 'node:fs';
-import { readdir, readlink, stat } from 'node:fs/promises';
+import { readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadError, type LoadError, type Result } from '../../../shared/ksf/errors';
 import { formatBytes } from '../../../shared/text/format';
 import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
 import { describeFsError } from '../fs/describe-error';
+import { readdirEntries } from './fs-async';
 
 const MAX_DEPTH = 32;
 
@@ -195,7 +196,7 @@ async function askAsync(a: Ask): Promise<unknown> {
     case 'isDir':
       return (await stat(a.path)).isDirectory();
     case 'readdir':
-      return readdir(a.path, { withFileTypes: true });
+      return readdirEntries(a.path);
     case 'readlink':
       return readlink(a.path);
     case 'read':

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats, Dirent } from 'node:fs';
-import { lstat, readdir, statfs } from 'node:fs/promises';
+import { statfs } from 'node:fs/promises';
+import { lstatNs, readdirEntries } from './fs-async';
 import { join } from 'node:path';
 
 /**
@@ -21,7 +22,7 @@ export const RACY_NS = 2_500_000_000n;
  * that clock and Date.now().
  */
 const FINE_RACY_NS = 50_000_000n;
-/** statfs magic numbers of those file systems: ext2/3/4, XFS, Btrfs, tmpfs, F2FS, overlayfs (its upper layer's times). */
+/** statfs magic numbers of those: ext2/3/4, XFS, Btrfs, tmpfs, F2FS, overlayfs (its upper layer's times). */
 const FINE_GRAINED = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x794c7630]);
 const windows = new Map<string, Promise<bigint>>();
 
@@ -58,13 +59,7 @@ export function newestOf(st: BigIntStats | undefined): bigint {
   return st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
 }
 
-export async function lstatOrUndefined(p: string): Promise<BigIntStats | undefined> {
-  try {
-    return await lstat(p, { bigint: true });
-  } catch {
-    return undefined;
-  }
-}
+export const lstatOrUndefined = lstatNs;
 
 /** The stamp of a whole folder: every entry below it, as readSkillTree walks it (top-level `.git` left out). */
 export interface FolderStamp {
@@ -87,7 +82,7 @@ export async function folderStamp(abs: string): Promise<FolderStamp | undefined>
     if (depth > MAX_DEPTH) return false;
     let names: Dirent[];
     try {
-      names = await readdir(dir, { withFileTypes: true });
+      names = await readdirEntries(dir);
     } catch {
       return false;
     }
@@ -110,7 +105,7 @@ export async function folderStamp(abs: string): Promise<FolderStamp | undefined>
   return { digest: h.digest('hex'), newest };
 }
 
-/** Whether a stamp taken at `takenAt` (ns) may be trusted later: nothing in it changed within a tick (`window`) of then. */
+/** Whether a stamp taken at `takenAt` (ns) may be trusted later: nothing in it changed within `window` of then. */
 export function settled(newest: bigint, takenAt: bigint, window: bigint = RACY_NS): boolean {
   return newest < takenAt - window;
 }

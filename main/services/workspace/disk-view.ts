@@ -1,7 +1,7 @@
 import type { BigIntStats, Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { ProjectFiles } from '../../../shared/targets/types';
+import { readBytes, readdirEntries, statNs } from '../skills/fs-async';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import type { PlanRead } from '../skills/project-index';
 import { lstatOrUndefined, newestOf, nowNs, racyWindow, settled, stampOf } from '../skills/stamp';
@@ -130,8 +130,7 @@ export class AsyncDiskView implements ProjectFiles {
       }
       if (a.listStamp && kinds.has('list')) {
         if (!settled(a.listStamp.newest, a.listStamp.takenAt, window)) return false;
-        const st = await stat(p, { bigint: true }).catch(() => undefined);
-        if (stampOf(st) !== a.listStamp.own) return false;
+        if (stampOf(await statNs(p)) !== a.listStamp.own) return false;
       }
       return true;
     });
@@ -210,21 +209,21 @@ export class AsyncDiskView implements ProjectFiles {
         if (kinds.has('bytes')) {
           const st = own.stats;
           a.bytes =
-            st?.isFile() && st.size <= BigInt(MAX_READ_BYTES) ? await readFile(p).catch(() => undefined) : undefined;
+            st?.isFile() && st.size <= BigInt(MAX_READ_BYTES) ? await readBytes(p).catch(() => undefined) : undefined;
         }
       } else if (kinds.has('bytes') && !('bytes' in a)) {
         // Stamped by an earlier pass; the stamp it keeps was taken before these bytes were read.
         const st = await lstatOrUndefined(p);
         if (stampOf(st) !== a.stamp.own) a.stamp = { ...a.stamp, own: '(changed while read)' };
         a.bytes =
-          st?.isFile() && st.size <= BigInt(MAX_READ_BYTES) ? await readFile(p).catch(() => undefined) : undefined;
+          st?.isFile() && st.size <= BigInt(MAX_READ_BYTES) ? await readBytes(p).catch(() => undefined) : undefined;
       }
       if (kinds.has('list') && !a.list) {
-        const dirSt = await stat(p, { bigint: true }).catch(() => undefined);
+        const dirSt = await statNs(p);
         a.listStamp = { own: stampOf(dirSt), newest: newestOf(dirSt), takenAt };
         let dirents: Dirent[] = [];
         try {
-          dirents = await readdir(p, { withFileTypes: true });
+          dirents = await readdirEntries(p);
         } catch {
           dirents = [];
         }
@@ -246,7 +245,7 @@ async function stampsOf(
   p: string,
 ): Promise<{ own: { stamp: string; stats: BigIntStats | undefined }; followed: string; followedStats?: BigIntStats }> {
   const own = await lstatOrUndefined(p);
-  const followedStats = own?.isSymbolicLink() ? await stat(p, { bigint: true }).catch(() => undefined) : own;
+  const followedStats = own?.isSymbolicLink() ? await statNs(p) : own;
   return {
     own: { stamp: stampOf(own), stats: own },
     followed: stampOf(followedStats),
