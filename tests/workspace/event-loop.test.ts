@@ -3,7 +3,8 @@
  * the desktop window (the IPC handler path) and the CLI's own timers keep running while it
  * lasts. git is replaced on PATH by a stand-in that marks the start of a clone, sleeps, and
  * then runs the real git; a timer that must fire while the clone is in progress proves the
- * event loop kept turning. (A synchronous spawn would let no timer fire in that window.)
+ * event loop kept turning, and its longest lag in that window shows it was never held for the
+ * clone. (A synchronous spawn would let no timer fire in that window.)
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
@@ -38,18 +39,27 @@ function slowGit(seconds: number): { busy: string; done: string } {
   return { busy, done };
 }
 
-/** Count the ticks of a 10 ms timer that land while a clone is sleeping; resolves with the count once `work` ends. */
+/**
+ * Watch a 10 ms timer while `work` runs: how many of its ticks land while a clone is sleeping,
+ * and the longest the timer was held past its due time in that window (its lag).
+ */
 async function ticksDuringClone<T>(
   marks: { busy: string; done: string },
   work: () => Promise<T>,
-): Promise<[T, number]> {
-  let during = 0;
+): Promise<[T, { ticks: number; maxLagMs: number }]> {
+  const seen = { ticks: 0, maxLagMs: 0 };
+  let last = performance.now();
   const timer = setInterval(() => {
-    if (existsSync(marks.busy) && !existsSync(marks.done)) during++;
+    const now = performance.now();
+    if (existsSync(marks.busy) && !existsSync(marks.done)) {
+      seen.ticks++;
+      seen.maxLagMs = Math.max(seen.maxLagMs, now - last - 10);
+    }
+    last = now;
   }, 10);
   try {
     const value = await work();
-    return [value, during];
+    return [value, seen];
   } finally {
     clearInterval(timer);
   }
@@ -63,11 +73,13 @@ describe.skipIf(!haveGit)('a slow git clone does not hold the main thread', () =
     const { session } = testSession(testPlatform(join(temp('skillsmith-loop-data-'), 'data')));
     session.open(p);
     const marks = slowGit(1.5);
-    const [env, ticks] = await ticksDuringClone(marks, () =>
+    const [env, loop] = await ticksDuringClone(marks, () =>
       dispatch('install.begin', { source: repo.url }, { session }),
     );
     expect(existsSync(marks.done)).toBe(true); // the stand-in really ran, and slept
-    expect(ticks).toBeGreaterThanOrEqual(5);
+    // A synchronous clone would hold the timer for the whole 1.5 s sleep: no tick in it, or one lagging by all of it.
+    expect(loop.ticks).toBeGreaterThanOrEqual(5);
+    expect(loop.maxLagMs).toBeLessThan(1000);
     expect(env.ok).toBe(true);
     if (env.ok) expect((env.value as ReviewView).root).toBe('slowpoke');
   });
@@ -77,9 +89,11 @@ describe.skipIf(!haveGit)('a slow git clone does not hold the main thread', () =
     const p = temp('skillsmith-loop-cli-');
     write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n' });
     const marks = slowGit(1.5);
-    const [r, ticks] = await ticksDuringClone(marks, () => cli(p, 'install', repo.url, '--yes'));
+    const [r, loop] = await ticksDuringClone(marks, () => cli(p, 'install', repo.url, '--yes'));
     expect(existsSync(marks.done)).toBe(true);
-    expect(ticks).toBeGreaterThanOrEqual(5);
+    // A synchronous clone would hold the timer for the whole 1.5 s sleep: no tick in it, or one lagging by all of it.
+    expect(loop.ticks).toBeGreaterThanOrEqual(5);
+    expect(loop.maxLagMs).toBeLessThan(1000);
     expect(r.code).toBe(0);
     expect(existsSync(join(p, '.kitbash', 'skills', 'slowcli', 'SKILL.md'))).toBe(true);
   });
