@@ -104,7 +104,9 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     const p = project();
     const staged = await stageInstall(p, repo.url);
     try {
-      await expect(commitInstall(staged, { integrity: `sha256-${'0'.repeat(64)}` })).rejects.toThrow(CommitRefused);
+      await expect(commitInstall(staged, { integrity: `sha256-${'0'.repeat(64)}` })).rejects.toMatchObject({
+        code: 'forbidden',
+      });
       writeFileSync(join(staged.nodes[0]!.stagedDir!, 'SKILL.md'), '# tampered\n\nswapped after review\n');
       await expect(commitInstall(staged, { integrity: staged.review.integrity })).rejects.toThrow(
         /tampered: the staged files changed after the review/,

@@ -134,7 +134,7 @@ describe.skipIf(!hasGit)('correct after every command and every change outside t
     expect(refused.stderr).toBe('cannot remove alpha: beta depends on it — remove that first.\n');
 
     // beta's dependency dropped by hand, and remove run at once: the index does not answer with the old entry.
-    writeFileSync(join(p, '.kitbash/skills/beta/skill.toml'), skillFiles('', 'beta')['skill.toml']);
+    writeFileSync(join(p, '.kitbash/skills/beta/skill.toml'), skillFiles('', 'beta')['skill.toml']!);
     const allowed = await cli(p, 'remove', 'alpha', '--yes', '--no-compile');
     expect(allowed.code).toBe(0);
     await agrees(p, ['beta@1.0.0', 'tool@1.0.0']);

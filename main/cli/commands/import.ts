@@ -134,7 +134,7 @@ async function importInstructions(
       }
       if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
-      const integrity = treeIntegrityFast(loaded.skill.tree);
+      const integrity = treeIntegrityFast(loaded.value.tree);
       await applyChange(
         io.cwd,
         {

@@ -175,7 +175,7 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
       note(`installed ${what}\n  pinned in kitbash.lock\n`);
       if (result.installed.length && !flags['no-compile'])
         await recompileAfterChange(io.cwd, note, 'install', staged.planned);
-      return 0;
+      return EXIT.ok;
     });
   } finally {
     await staged.dispose();

@@ -104,9 +104,9 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         }
       }
       // A refused commit fails this skill only; a project another process holds stops the command.
-      const refused = await withProjectLock(io.cwd, command, () => {
+      const refused = await withProjectLock(io.cwd, command, async () => {
         try {
-          commitInstall(c.staged, { integrity: review.integrity }, 'update');
+          await commitInstall(c.staged, { integrity: review.integrity }, 'update');
           return undefined;
         } catch (e) {
           if (isCoded(e, 'forbidden')) return e;
@@ -131,5 +131,5 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   );
   if (updated && !flags['no-compile'])
     await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update', planned));
-  return failed || skipped ? 1 : 0;
+  return failed || skipped ? EXIT.failed : EXIT.ok;
 }

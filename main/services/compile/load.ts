@@ -27,7 +27,7 @@ export function loadInstalled(root: string): { skills: Skill[]; failures: Failed
 }
 
 /** A load error on one line: the file, the problem, and the manifest violations after a dash. */
-export function oneLine(e: LoadError): string {
-  const head = formatLoadError({ ...e, problems: [] });
-  return e.problems?.length ? `${head} — ${e.problems.join('; ')}` : head;
+export function oneLine(e: SkillsmithError): string {
+  const head = formatError({ ...e, detail: [] });
+  return e.detail?.length ? `${head} — ${e.detail.join('; ')}` : head;
 }

@@ -1,5 +1,4 @@
-import { ServiceError } from '../errors';
-import { SourceError } from '../sources/copy';
+import { CodedError, isCoded } from '../../../shared/result';
 import { acquireProjectLockAsync } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { commitAdoption, scanAdoption, type AdoptPlan } from './adopt';
@@ -49,7 +48,7 @@ export async function adoptShown(root: string, integrity: string) {
           'the hand-written skills changed since the review — nothing adopted; review them again',
         );
       if (!scan.plan.items.some((i) => i.status === 'adoptable'))
-        throw new ServiceError('not-found', 'there is nothing to adopt');
+        throw new CodedError('not-found', 'there is nothing to adopt');
       const result = await commitAdoption(scan, { integrity });
       const notes: string[] = [];
       await recompileAfterChange(root, (t) => notes.push(t.trim()), 'adopt');

@@ -29,7 +29,7 @@ import { diskProject } from '../compile/project-files';
 import { readLockAsyncOrThrow, treeIntegrityFast } from '../lock';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTree, readSkillTreeAsync } from '../skills/reader';
-import { makeStagingDir, SourceError, stageSkill } from '../sources';
+import { makeStagingDir, stageSkill } from '../sources';
 import { applyChange, recover } from '../workspace/txn';
 import { loadFolderFromTree, projectConfigOrThrow } from './stage';
 import { isDirectory } from '../fs/probe';

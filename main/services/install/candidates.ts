@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { CodedError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { SEMVER_RE, type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -10,7 +11,6 @@ import { gitSourceString, parseSource } from '../../../shared/lock/source';
 import { loadFolderAsync } from '../skills/folder';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import type { ProjectIndex } from '../skills/project-index';
-import { SourceError } from '../sources/copy';
 import { cloneRepo, git } from '../sources/git';
 import type { Checkout } from '../sources';
 
@@ -57,7 +57,7 @@ async function loadableFolders(dir: string): Promise<{ name: string; abs: string
   const loaded = await mapLimit(names, READ_LANES, (name) => loadFolderAsync(join(dir, name), name, name));
   return names.flatMap((name, i) => {
     const l = loaded[i]!;
-    return l.ok ? [{ name, abs: join(dir, name), skill: l.skill }] : [];
+    return l.ok ? [{ name, abs: join(dir, name), skill: l.value }] : [];
   });
 }
 
@@ -134,11 +134,12 @@ export async function openCatalog(cat: Catalog, cwd: string): Promise<OpenCatalo
     );
   const local = await exists(resolve(cwd, cat.source));
   const parsed = parseSource(cat.source, () => local);
-  if (!parsed.ok) throw new SourceError(`[sources].${cat.name}: ${parsed.message}`);
-  const spec = parsed.spec;
+  if (!parsed.ok) throw new CodedError('invalid-input', `[sources].${cat.name}: ${parsed.error.message}`);
+  const spec = parsed.value;
   if (spec.kind === 'local') {
     const base = resolve(cwd, spec.path, cat.path ?? '');
-    if (!(await exists(base))) throw new SourceError(`[sources].${cat.name}: local path not found: ${base}`);
+    if (!(await exists(base)))
+      throw new CodedError('invalid-input', `[sources].${cat.name}: local path not found: ${base}`);
     const candidates = (await loadableFolders(base)).map((f): CandidateOrigin => ({
       candidate: candidateOf(f.skill, `catalog:${cat.name}:${f.name}`, `catalog ${cat.name}`),
       dir: at(f.abs),

@@ -1,10 +1,9 @@
 import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/install';
 import { unifiedDiff } from '../../../shared/text/diff';
 import type { InstallReview } from '../../../shared/lock/review';
-import { ServiceError } from '../errors';
+import { CodedError, fail, isCoded, ok, type Result } from '../../../shared/result';
 import { readLockAsyncOrThrow } from '../lock';
 import { installedSkillsAsync, SKILLS_DIR } from '../skills/locate';
-import { SourceError } from '../sources/copy';
 import { withProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { recover } from '../workspace/txn';
@@ -99,10 +98,10 @@ export class InstallFlow {
   /** Refetch a pinned skill and build its update review (kept until applied, cancelled or expired). */
   async checkUpdate(project: string, name: string, progress: Progress): Promise<UpdateCheck> {
     const entry = (await readLockAsyncOrThrow(project)).entries.find((e) => e.name === name);
-    if (!entry) throw new ServiceError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
+    if (!entry) throw new CodedError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
     await progress(`refetching ${entry.source}`, 0, 2);
     const c = await checkUpdate(project, entry);
-    if (c.kind === 'failed') throw new ServiceError('invalid-request', `update: ${c.message.split('\n')[0]}`);
+    if (c.kind === 'failed') throw new CodedError('invalid-input', `update: ${c.message.split('\n')[0]}`);
     if (c.kind === 'up-to-date') {
       await progress('up to date', 2, 2);
       return {
@@ -117,7 +116,7 @@ export class InstallFlow {
       review = await withEnforcement(c.review);
     } catch (e) {
       await c.staged.dispose();
-      throw asServiceError(e, 'update');
+      throw asCodedError(e, 'update');
     }
     await progress('building the review diff', 1, 2);
     let budget = MAX_DIFFS;
@@ -179,7 +178,7 @@ export class InstallFlow {
 
   async planRemove(project: string, name: string) {
     if (!(await installedSkillsAsync(project)).some((s) => s.nameHint === name))
-      throw new ServiceError('not-found', `${name} is not installed`);
+      throw new CodedError('not-found', `${name} is not installed`);
     try {
       const plan = await planRemove(project, name);
       const entry = (await readLockAsyncOrThrow(project)).entries.find((e) => e.name === name);
@@ -201,10 +200,10 @@ export class InstallFlow {
     // The flow's own refusals come back as a failure; only what breaks below is wrapped.
     let done: Result<{ removed: string[]; notes: string[] }>;
     try {
-      return await withProjectLock(project, `remove (app) ${name}`, async () => {
+      done = await withProjectLock(project, `remove (app) ${name}`, async () => {
         notes.push(...(await recover(project)));
         if (!(await installedSkillsAsync(project)).some((s) => s.nameHint === name))
-          throw new ServiceError('not-found', `${name} is not installed (removed meanwhile?)`);
+          return fail('not-found', `${name} is not installed (removed meanwhile?)`);
         const plan = await planRemove(project, name);
         if (plan.dependents.length) {
           return fail(

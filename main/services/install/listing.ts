@@ -5,6 +5,7 @@ import { openSource, type Checkout } from '../sources';
 import { loadFolderAsync } from '../skills/folder';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import { AsyncDiskView } from '../workspace/disk-view';
+import { fail, formatError, ok, type Result } from '../../../shared/result';
 
 /** One skill a source offers. */
 export interface SourceSkill {

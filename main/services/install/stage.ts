@@ -31,7 +31,7 @@ import { mapLimit, READ_LANES } from '../skills/limit';
 import { SKILLS_DIR } from '../skills/locate';
 import { withProjectIndex, type ProjectIndex } from '../skills/project-index';
 import { readSkillTreeAsync } from '../skills/reader';
-import { makeStagingDir, openSource, SourceError, stageSkill, type Checkout } from '../sources';
+import { makeStagingDir, openSource, stageSkill, type Checkout } from '../sources';
 import { AsyncDiskView } from '../workspace/disk-view';
 import { faultPoint } from '../workspace/fault';
 import { planChange, projectConfigAsync, type PlannedCompile } from '../workspace/recompile';
@@ -147,7 +147,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     // The requested skill is staged first (the caps apply before anything is read), then loaded from the copy.
     const rootStaged = await stageSkill(co.skillDir, staging.dir, '.requested', raw);
     const rootTree = await readSkillTreeAsync(rootStaged.dir, co.spec.raw);
-    if (!rootTree.ok) throw new SourceError(formatLoadError(rootTree.error));
+    if (!rootTree.ok) throw new CodedError('invalid-input', formatError(rootTree.error));
     const rootSkill = loadFolderFromTree(rootTree.value, nameHintOf(co));
     const rootName = rootSkill.manifest.skill.name;
     const rootDir = join(staging.dir, rootName);
@@ -158,7 +158,8 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       !options.reviewOnly &&
       (await present(join(project, SKILLS_DIR, rootName), true))
     ) {
-      throw new SourceError(
+      throw new CodedError(
+        'invalid-input',
         `${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`,
       );
     }
@@ -182,8 +183,8 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     if (Object.keys(rootSkill.manifest.dependencies).length > 0) {
       const pools: CandidateOrigin[][] = [await siblingCandidates(co)];
       const cats = readCatalogs(config.raw);
-      if (!cats.ok) throw new Error(cats.message);
-      for (const cat of cats.catalogs) {
+      if (!cats.ok) throw new Error(cats.error.message);
+      for (const cat of cats.value) {
         const opened = await openCatalog(cat, project);
         toDispose.push(() => opened.dispose());
         pools.push(opened.candidates);
@@ -206,7 +207,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     // loads) is only brought in when there is something to resolve.
     const resolution: Resolution =
       Object.keys(rootCandidate.dependencies).length === 0
-        ? { ok: true, nodes: [{ candidate: rootCandidate, requiredBy: [], edges: [] }] }
+        ? { ok: true, value: [{ candidate: rootCandidate, requiredBy: [], edges: [] }] }
         : (await import('../../../shared/resolve/resolve')).resolveClosure(rootCandidate, byName);
     lap('resolve');
     if (!resolution.ok) throw new CodedError('invalid-input', resolution.error.message);
@@ -239,16 +240,19 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
           const origin = c.id === 'root' ? undefined : origins.get(c.id);
           if (origin?.installed === true) {
             const l = await loadFolderAsync(await origin.dir(), c.name, c.name);
-            if (!l.ok) throw new SourceError(l.message);
-            return { ok: true, skill: l.skill, executable: [] };
+            if (!l.ok) throw CodedError.of(l.error);
+            return { ok: true, skill: l.value, executable: [] };
           }
           if (c.id === 'root') return { ok: true, skill: rootSkill, dir: rootDir, executable: rootStaged.executable };
           const st = await stageSkill(await origin!.dir(), staging.dir, c.name, `${c.name} (${origin!.source})`);
           const tree = await readSkillTreeAsync(st.dir, c.name);
-          if (!tree.ok) throw new SourceError(formatLoadError(tree.error));
+          if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
           const skill = loadFolderFromTree(tree.value, c.name);
           if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
-            throw new SourceError(`${c.name}: the source changed while it was being staged — try again`);
+            throw new CodedError(
+              'invalid-input',
+              `${c.name}: the source changed while it was being staged — try again`,
+            );
           }
           return { ok: true, skill, dir: st.dir, executable: st.executable };
         } catch (error) {
@@ -294,7 +298,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
 
     lap('stage');
     // Transitive dependencies of each node, for consumes ← produces.
-    const nodeByName = new Map(resolution.nodes.map((x) => [x.candidate.name, x]));
+    const nodeByName = new Map(resolution.value.map((x) => [x.candidate.name, x]));
     const depsOf = (name: string, acc = new Set<string>()): Set<string> => {
       const n = nodeByName.get(name);
       for (const e of n?.edges ?? []) if (!acc.has(e.name)) depsOf(e.name, acc.add(e.name));
@@ -447,7 +451,9 @@ export function failedSummary(error: string): NonNullable<InstallReview['compile
 /** The project's active compile targets, for where each permission holds (none when the selection fails). */
 async function activeAgents(view: AsyncDiskView, config: ProjectConfig): Promise<ReviewAgent[]> {
   const sel = await view.settle((v) => resolveTargets(v, config.targets));
-  return sel.ok ? sel.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' })) : [];
+  return sel.ok
+    ? sel.value.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' }))
+    : [];
 }
 
 export function loadFolderFromTree(tree: SkillTree, name: string): Skill {
@@ -518,7 +524,8 @@ export async function commitInstall(
       if (n.stagedDir) {
         // The review described a change from what was installed then; refuse if another command moved it since.
         if ((await installedHash(project, n.name)) !== n.baseline) {
-          throw new CommitRefused(
+          throw new CodedError(
+            'forbidden',
             `${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`,
           );
         }

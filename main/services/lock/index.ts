@@ -98,13 +98,13 @@ const tomlSafe = (s: string): boolean => typeof s === 'string' && !/\p{Cs}/u.tes
 /** readLockAsync, a parse error thrown as its one-line message (for command code). */
 export async function readLockAsyncOrThrow(root: string, cache?: ParsedLockCache): Promise<LockState> {
   const r = await readLockAsync(root, cache);
-  if (!r.ok) throw new Error(formatLoadError(r.error));
+  if (!r.ok) throw new Error(formatError(r.error));
   return r.value;
 }
 
 function unreadLock(e: unknown): Result<LockState> {
   if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { present: false, entries: [] } };
-  return { ok: false, error: loadError(LOCK_FILE, describeFsError(e)) };
+  return { ok: false, error: fileError(LOCK_FILE, describeFsError(e)) };
 }
 
 function parseLockBytes(bytes: Buffer): Result<LockState> {

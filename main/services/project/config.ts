@@ -36,7 +36,7 @@ export async function readProjectConfigAsync(projectRoot: string): Promise<Resul
 
 function unreadConfig(e: unknown): Result<ProjectConfig> {
   if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_CONFIG };
-  return { ok: false, error: loadError(CONFIG_FILE, describeFsError(e)) };
+  return { ok: false, error: fileError(CONFIG_FILE, describeFsError(e)) };
 }
 
 function parseConfigBytes(bytes: Buffer): Result<ProjectConfig> {

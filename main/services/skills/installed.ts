@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Result } from '../../../shared/ksf/errors';
+import type { Result } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -164,7 +164,7 @@ function revive(tree: SkillTree, mdBytes: Uint8Array, stored: unknown): Skill | 
     typeof p.manifest !== 'object'
   )
     return undefined;
-  const skillMd = text.text;
+  const skillMd = text.value.text;
   return {
     tree,
     manifest: p.manifest as Skill['manifest'],

@@ -1,5 +1,6 @@
 import type { LockEntry } from '../../../shared/lock/lockfile';
 import { createHash } from 'node:crypto';
+import { formatError } from '../../../shared/result';
 import { parsedFormOf, readLockAsyncOrThrow, type LockState, type ParsedLockCache } from '../lock';
 import { loadFolderAsync } from './folder';
 import { openIndexFile, type IndexFile } from './index-file';
@@ -69,12 +70,12 @@ export class ProjectIndex {
             loc,
             ok: true,
             summary: {
-              name: loaded.skill.manifest.skill.name,
-              version: loaded.skill.manifest.skill.version,
-              dependencies: { ...loaded.skill.manifest.dependencies },
+              name: loaded.value.manifest.skill.name,
+              version: loaded.value.manifest.skill.version,
+              dependencies: { ...loaded.value.manifest.dependencies },
             },
           }
-        : { loc, ok: false, message: loaded.message };
+        : { loc, ok: false, message: formatError(loaded.error) };
       if (stamp && settled(stamp.newest, takenAt, window)) {
         known[loc.nameHint] = { stamp: stamp.digest, summary: entry.ok ? entry.summary : { message: entry.message } };
         this.dirty = true;

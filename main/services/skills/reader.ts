@@ -13,8 +13,8 @@ import {
   type Dirent,
 } from 'node:fs';
 import { readlink, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { loadError, type LoadError, type Result } from '../../../shared/ksf/errors';
+import { sep } from 'node:path';
+import { fileError, type SkillsmithError, type Result } from '../../../shared/result';
 import { formatBytes } from '../../../shared/text/format';
 import { joinDisplay, LIMITS, type SkillTree, type TreeEntry } from '../../../shared/ksf/tree';
 import { describeFsError } from '../fs/describe-error';
@@ -99,7 +99,7 @@ export async function readSkillTreeAsync(absDir: string, displayRoot: string): P
       got = await answer(ask);
     }
     if (ask.op === 'readdir' && 'value' in got)
-      for (const d of got.value as Dirent[]) if (d.isFile()) queued.push(join(ask.path, d.name));
+      for (const d of got.value as Dirent[]) if (d.isFile()) queued.push(`${ask.path}${sep}${d.name}`);
     topUp();
     step = resume(walk, got);
   }
@@ -109,14 +109,14 @@ export async function readSkillTreeAsync(absDir: string, displayRoot: string): P
 function* walkTree(absDir: string, displayRoot: string): Walk {
   try {
     if (!((yield { op: 'isDir', path: absDir }) as boolean))
-      return { ok: false, error: loadError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
+      return { ok: false, error: fileError(displayRoot, 'is a file, not a skill folder (a folder with SKILL.md)') };
   } catch (e) {
     return { ok: false, error: fileError(displayRoot, describeFsError(e)) };
   }
 
   const entries: TreeEntry[] = [];
   let total = 0;
-  function* walk(abs: string, rel: string, depth: number): Generator<Ask, LoadError | undefined, unknown> {
+  function* walk(abs: string, rel: string, depth: number): Generator<Ask, SkillsmithError | undefined, unknown> {
     if (depth > MAX_DEPTH)
       return fileError(
         joinDisplay(displayRoot, rel),

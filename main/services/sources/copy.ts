@@ -4,6 +4,7 @@ import { type ProjectDir } from '../fs/inside';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { formatBytes } from '../../../shared/text/format';
+import { CodedError } from '../../../shared/result';
 import { mapLimit, READ_LANES } from '../skills/limit';
 
 /** Caps on what a source may hold; a skill is text a person must be able to review. */
@@ -20,9 +21,6 @@ export function sourceCaps(env: NodeJS.ProcessEnv = process.env): SourceCaps {
     maxBytes: num(env.SKILLSMITH_MAX_SOURCE_BYTES, 50 * 1024 * 1024),
   };
 }
-
-/** A problem with what the source holds (the message is one line and names the source). */
-export class SourceError extends Error {}
 
 type Planned =
   | { kind: 'dir'; to: string }
@@ -41,7 +39,8 @@ export async function copySkillFolder(src: string, dest: string, caps: SourceCap
   const executable: string[] = [];
   const planned: Planned[] = [];
   const tooMany = () =>
-    new SourceError(
+    new CodedError(
+      'invalid-input',
       `${label}: holds more than ${caps.maxFiles} files — refusing to stage it (SKILLSMITH_MAX_SOURCE_FILES raises the cap)`,
     );
   const walk = async (from: string, to: string, rel: string): Promise<void> => {

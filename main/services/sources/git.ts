@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { SourceError } from './copy';
 import { discardTempDir, makeTempDir } from './temp';
+import { CodedError } from '../../../shared/result';
 
 export interface GitResult {
   readonly code: number;
@@ -39,24 +39,31 @@ export function git(args: readonly string[], cwd?: string): Promise<GitResult> {
     const collect = (into: Buffer[]) => (d: Buffer) => {
       size += d.length;
       if (size > MAX_OUTPUT) {
-        failed ??= new SourceError(`git ${args[0] ?? ''} printed more than ${MAX_OUTPUT} bytes — stopped`);
+        failed ??= new CodedError(
+          'invalid-input',
+          `git ${args[0] ?? ''} printed more than ${MAX_OUTPUT} bytes — stopped`,
+        );
         child.kill('SIGKILL');
       } else into.push(d);
     };
     child.stdout.on('data', collect(out));
     child.stderr.on('data', collect(err));
     const timer = setTimeout(() => {
-      failed ??= new SourceError(`git ${args[0] ?? ''} took longer than ${TIMEOUT_MS / 1000} s — stopped`);
+      failed ??= new CodedError(
+        'invalid-input',
+        `git ${args[0] ?? ''} took longer than ${TIMEOUT_MS / 1000} s — stopped`,
+      );
       child.kill('SIGKILL');
     }, TIMEOUT_MS);
     child.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(
         e.code === 'ENOENT'
-          ? new SourceError(
+          ? new CodedError(
+              'invalid-input',
               'git is required to fetch git sources but was not found on PATH — install git, or use a local source: file:./path/to/skill',
             )
-          : new SourceError(`git failed to run: ${e.message}`),
+          : new CodedError('invalid-input', `git failed to run: ${e.message}`),
       );
     });
     child.once('close', (code) => {
@@ -86,7 +93,7 @@ export interface Clone {
 export async function cloneRepo(url: string, ref: string | undefined, label: string, full = false): Promise<Clone> {
   // A ref is never an option: `checkout --orphan=…` and friends are not refs.
   if (ref !== undefined && (ref.startsWith('-') || /[\s\0]/.test(ref)))
-    throw new SourceError(`ref "${ref}" is not a valid branch, tag, or commit name`);
+    throw new CodedError('invalid-input', `ref "${ref}" is not a valid branch, tag, or commit name`);
   const dir = await makeTempDir('clone');
   let gone: Promise<void> | undefined;
   const dispose = () => (gone ??= discardTempDir(dir, 'clone'));
@@ -101,7 +108,8 @@ export async function cloneRepo(url: string, ref: string | undefined, label: str
     }
     if (ref) {
       const co = await git(['-C', dir, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', ref, '--']);
-      if (co.code !== 0) throw new SourceError(`ref "${ref}" not found in ${label} (not a branch, tag, or commit)`);
+      if (co.code !== 0)
+        throw new CodedError('invalid-input', `ref "${ref}" not found in ${label} (not a branch, tag, or commit)`);
     }
     const head = await git(['-C', dir, 'rev-parse', 'HEAD']);
     if (head.code !== 0)

@@ -5,8 +5,7 @@ import { resolveInside } from '../fs/contain';
 import { copySkillFolder, sourceCaps, type SourceCaps } from './copy';
 import { cloneRepo } from './git';
 import { discardTempDir, makeTempDir, sweepLeftovers } from './temp';
-
-export { SourceError } from './copy';
+import { CodedError } from '../../../shared/result';
 
 /**
  * An opened source: the skill folder, where its siblings live, and how to give back
@@ -40,12 +39,12 @@ const statOf = (p: string) => stat(p).catch(() => undefined);
 export async function openSource(raw: string, cwd: string): Promise<Checkout> {
   await sweepLeftovers();
   const parsed = await parseSourceAt(raw, cwd);
-  if (!parsed.ok) throw new SourceError(parsed.message);
-  const spec = parsed.spec;
+  if (!parsed.ok) throw new CodedError('invalid-input', parsed.error.message);
+  const spec = parsed.value;
   if (spec.kind === 'local') {
     const abs = resolve(cwd, spec.path);
     const st = await statOf(abs);
-    if (!st) throw new SourceError(`local path not found: ${abs}`);
+    if (!st) throw new CodedError('invalid-input', `local path not found: ${abs}`);
     const dir = st.isFile() && /^(SKILL\.md|skill\.toml)$/.test(basename(abs)) ? dirname(abs) : abs;
     const parent = dirname(dir);
     return {
@@ -73,7 +72,10 @@ export async function openSource(raw: string, cwd: string): Promise<Checkout> {
         `invalid subpath "${sub}": it escapes the repository — use a path inside it, e.g. skills/my-skill`,
       );
     if (!(await statOf(abs))?.isDirectory())
-      throw new SourceError(`path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`);
+      throw new CodedError(
+        'invalid-input',
+        `path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`,
+      );
     const subpath = sub.replace(/^\/+|\/+$/g, '');
     const siblings = subpath === '' ? clone.dir : dirname(abs);
     const ref = clone.commit;

@@ -112,7 +112,8 @@ function locker(root: string, opts: ProjectLockOptions): { attempt(): Attempt; a
       return { waitMs: 0 };
     }
     if (Date.now() >= deadline) {
-      throw new ProjectBusyError(
+      throw new CodedError(
+        'forbidden',
         `another skillsmith process (pid ${holder.pid}${holder.host !== me.host ? ` on ${holder.host}` : ''}, running "${holder.command}" since ${holder.since}) is changing this project — wait for it to finish, or delete ${PROJECT_LOCK} if that process is gone`,
       );
     }

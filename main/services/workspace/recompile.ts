@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { planCompile, type CompilePlan } from '../../../shared/compile/plan';
-import { formatLoadError } from '../../../shared/ksf/errors';
+import { formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { CONFIG_FILE, type ProjectConfig } from '../../../shared/project/config';
@@ -44,7 +44,7 @@ export interface PlannedCompile {
 /** kitbash.toml, read through promises; a malformed file throws its one-line error. */
 export async function projectConfigAsync(root: string): Promise<ProjectConfig> {
   const c = await readProjectConfigAsync(root);
-  if (!c.ok) throw new Error(formatLoadError(c.error));
+  if (!c.ok) throw new Error(formatError(c.error));
   return c.value;
 }
 
