@@ -2,14 +2,16 @@
 // Benchmark and census: the real-skills corpus (../shared/corpus/real-skills, 185 skills)
 // installed into one project with every agent's marker, compiled by the built CLI.
 //
-//   node bench/real-skills.mjs [--runs N] [--no-write]
+//   node bench/real-skills.mjs [--runs N] [--install-runs N] [--no-install] [--no-default] [--no-write]
 //
 // Measures: compile wall time (fresh project, then a second compile that changes nothing);
 // AGENTS.md bytes with bodies (no skill folder serves AGENTS.md's readers — what every
 // project got before issue 13) and with the index (D55); skills broken on skill-folder
 // targets and frontmatter keys lost, before (the SKILL.md-only emit: name + description, no
 // bundled file) and after (measured on the compiled folders); and whether kitbash 0.24.1
-// compiles the corpus at all. Writes its own section of bench/RESULTS.md.
+// compiles the corpus at all. Then (bench/real-skills-install.mjs) the corpus installed and
+// compiled by each tool, one install process per skill, side by side. Writes its own two
+// sections of bench/RESULTS.md.
 
 import { spawnSync } from 'node:child_process';
 import {
@@ -28,6 +30,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { machine, failer } from './lib/env.mjs';
+import { installCorpusBench } from './real-skills-install.mjs';
 import { median } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
@@ -38,11 +41,16 @@ const SKILLSMITH = join(ROOT, 'bin', 'skillsmith.cjs');
 const KITBASH = join(ROOT, 'node_modules', 'kitbash', 'dist', 'index.js');
 const BEGIN = '<!-- bench:real-skills:begin -->';
 const END = '<!-- bench:real-skills:end -->';
+const INSTALL_BEGIN = '<!-- bench:real-skills-install:begin -->';
+const INSTALL_END = '<!-- bench:real-skills-install:end -->';
 const fail = failer('real-skills');
 
-const opts = { runs: 3, write: true };
+const opts = { runs: 3, installRuns: 3, install: true, withDefault: true, write: true };
 for (let i = 2; i < process.argv.length; i++) {
   if (process.argv[i] === '--runs') opts.runs = Number(process.argv[++i]);
+  else if (process.argv[i] === '--install-runs') opts.installRuns = Number(process.argv[++i]);
+  else if (process.argv[i] === '--no-install') opts.install = false;
+  else if (process.argv[i] === '--no-default') opts.withDefault = false;
   else if (process.argv[i] === '--no-write') opts.write = false;
   else fail(`unknown argument ${process.argv[i]}`);
 }
@@ -206,3 +214,26 @@ const lines = [
 const section = lines.join('\n');
 console.log(section);
 if (opts.write) writeResultsSection(BEGIN, END, section);
+
+if (opts.install && existsSync(KITBASH)) {
+  const body = installCorpusBench({
+    sources,
+    markers: MARKERS,
+    skillsmith: SKILLSMITH,
+    kitbash: KITBASH,
+    runs: opts.installRuns,
+    withDefault: opts.withDefault,
+    fail,
+  });
+  const installSection = [
+    INSTALL_BEGIN,
+    '## Real-skills corpus: installed and compiled, Skillsmith against kitbash',
+    '',
+    `\`node bench/real-skills.mjs --install-runs ${opts.installRuns}\` — ${machine()}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    ...body,
+    INSTALL_END,
+  ].join('\n');
+  console.log(installSection);
+  if (opts.write) writeResultsSection(INSTALL_BEGIN, INSTALL_END, installSection);
+}

@@ -420,7 +420,8 @@ writeResultsSection('<!-- bench:lint:begin -->', '<!-- bench:lint:end -->', repo
 process.stdout.write(`${summary}\nwrote the lint section of ${relative(process.cwd(), RESULTS_FILE)}\n`);
 if (opts.lintOnly) process.exit(0);
 spawnSync(process.execPath, [join(HERE, 'skillspec.mjs')], { stdio: 'inherit' }); // SkillSpec engine section of RESULTS.md
-spawnSync(process.execPath, [join(HERE, 'workspace.mjs')], { stdio: 'inherit' }); // workspace section of RESULTS.md (install, dependency resolution)
+spawnSync(process.execPath, [join(HERE, 'workspace.mjs')], { stdio: 'inherit' }); // workspace sections of RESULTS.md (install, dependency resolution, install scaling)
+spawnSync(process.execPath, [join(HERE, 'real-skills.mjs')], { stdio: 'inherit' }); // real-skills sections of RESULTS.md (compile, install + compile vs kitbash)
 spawnSync(process.execPath, [join(HERE, 'desktop.mjs')], { stdio: 'inherit' }); // desktop app section of RESULTS.md (serve → interactive, renderer memory)
 spawnSync(process.execPath, [join(HERE, 'compile.mjs')], { stdio: 'inherit' }); // compile section of RESULTS.md (vs kitbash compile, growth, re-plan)
 spawnSync(process.execPath, [join(HERE, 'previews.mjs')], { stdio: 'inherit' }); // compiled previews section of RESULTS.md (keystroke to preview)

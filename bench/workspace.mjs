@@ -3,9 +3,11 @@
 // and a local git repository), against `kitbash install` of the same folder, and the
 // dependency resolution of a 300-node graph (resolver time reported by the CLI itself with
 // SKILLSMITH_TIMINGS=1, plus the whole install review of the 301-skill closure).
-// Writes its section of bench/RESULTS.md between markers; the rest is left alone.
+// Writes its section of bench/RESULTS.md between markers; the rest is left alone. Then runs
+// bench/workspace-scaling.mjs (one install into projects of 0, 300 and 1,000 skills, against
+// kitbash), which writes a section of its own.
 //
-//   node bench/workspace.mjs [--runs N] [--no-write]
+//   node bench/workspace.mjs [--runs N] [--no-write] [--no-scaling]
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -225,4 +227,10 @@ process.stdout.write(section);
 if (write) {
   writeResultsSection(BEGIN, END, section);
   process.stdout.write('wrote the workspace section of bench/RESULTS.md\n');
+}
+if (!args.includes('--no-scaling')) {
+  const r = spawnSync(process.execPath, [join(HERE, 'workspace-scaling.mjs'), ...(write ? [] : ['--no-write'])], {
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) process.exitCode = 1;
 }

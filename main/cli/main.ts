@@ -154,7 +154,7 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
     return EXIT.ok;
   }
   // A killed install's clone and staging copies go now, whatever this command is.
-  sweepLeftovers();
+  await sweepLeftovers();
   try {
     return await c.run(rest, io);
   } catch (e) {

@@ -48,7 +48,7 @@ export function startDesktop(electron: ElectronModule, version: string): void {
   }
 
   // A killed install's clone and staging copies go when the app starts, as with every CLI command.
-  sweepLeftovers();
+  void sweepLeftovers();
   const outDir = resolve(__dirname, '..');
   const rendererDir = join(outDir, 'renderer');
   const preloadPath = join(outDir, 'preload', 'index.cjs');

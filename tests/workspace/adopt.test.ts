@@ -268,19 +268,19 @@ describe.skipIf(!haveCorpus)('import --write adopts a .claude/skills project bui
     expect(again.stdout).not.toContain('→ adopt');
   });
 
-  it('the app path: an approval must name the review; a copy edited after the review refuses the whole change', () => {
+  it('the app path: an approval must name the review; a copy edited after the review refuses the whole change', async () => {
     const p = project();
-    const scan = scanAdoption(p);
+    const scan = await scanAdoption(p);
     try {
-      expect(() => commitAdoption(scan, { integrity: 'sha256-0' })).toThrow(/the approval names sha256-0/);
+      await expect(commitAdoption(scan, { integrity: 'sha256-0' })).rejects.toThrow(/the approval names sha256-0/);
       writeFileSync(join(p, '.claude/skills/brainstorming/SKILL.md'), 'edited after the review\n');
-      expect(() => commitAdoption(scan, { integrity: scan.plan.integrity })).toThrow(
+      await expect(commitAdoption(scan, { integrity: scan.plan.integrity })).rejects.toThrow(
         '.claude/skills/brainstorming was edited after the review — nothing adopted; review again',
       );
       expect(existsSync(join(p, '.kitbash/skills'))).toBe(false);
       expect(readFileSync(join(p, '.claude/skills/brainstorming/SKILL.md'), 'utf8')).toBe('edited after the review\n');
     } finally {
-      scan.dispose();
+      await scan.dispose();
     }
   });
 });
@@ -294,20 +294,20 @@ describe.skipIf(!haveCorpus)('adopting every skill of the real-skills corpus', (
     return out;
   };
 
-  it('each is adopted byte-identical or refused by a safety finding and left as it was; the lock pins exactly the adopted', () => {
+  it('each is adopted byte-identical or refused by a safety finding and left as it was; the lock pins exactly the adopted', async () => {
     const all = skillDirs(join(corpusDir, 'real-skills'));
     const p = temp('skillsmith-adopt-corpus-');
     const byName = new Map(all.map((d) => [d.split(/[\\/]/).pop()!, d]));
     expect(byName.size).toBe(all.length); // folder names are unique across the corpus
     for (const [name, d] of byName) copyTree(d, join(p, '.claude/skills', name));
-    const scan = scanAdoption(p);
+    const scan = await scanAdoption(p);
     try {
       const adopted = scan.plan.items.filter((i) => i.status === 'adoptable').map((i) => i.name);
       const blocked = scan.plan.items.filter((i) => i.status === 'blocked');
       expect(adopted.length + blocked.length).toBe(all.length);
       for (const b of blocked)
         expect(b.review!.nodes[0]!.safety.length + b.review!.nodes[0]!.policy.length).toBeGreaterThan(0);
-      commitAdoption(scan, { integrity: scan.plan.integrity });
+      await commitAdoption(scan, { integrity: scan.plan.integrity });
       for (const name of adopted) {
         expect(snapshot(join(p, '.kitbash/skills', name)), name).toEqual(snapshot(byName.get(name)!));
         expect(existsSync(join(p, '.claude/skills', name)), name).toBe(false); // handed to compile
@@ -321,7 +321,7 @@ describe.skipIf(!haveCorpus)('adopting every skill of the real-skills corpus', (
       ].map((m) => m[1]);
       expect(pinned.sort()).toEqual([...adopted].sort());
     } finally {
-      scan.dispose();
+      await scan.dispose();
     }
   }, 240_000);
 });

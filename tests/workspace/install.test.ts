@@ -99,21 +99,21 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
     expect(existsSync(join(p, 'kitbash.lock'))).toBe(false);
   });
 
-  it('refuses to commit staged files that changed after the review, and an approval of another hash', () => {
+  it('refuses to commit staged files that changed after the review, and an approval of another hash', async () => {
     const repo = gitRepo(skillFiles('', 'tampered'));
     const p = project();
-    const staged = stageInstall(p, repo.url);
+    const staged = await stageInstall(p, repo.url);
     try {
-      expect(() => commitInstall(staged, { integrity: `sha256-${'0'.repeat(64)}` })).toThrow(
-        expect.objectContaining({ code: 'forbidden' }),
-      );
+      await expect(commitInstall(staged, { integrity: `sha256-${'0'.repeat(64)}` })).rejects.toMatchObject({
+        code: 'forbidden',
+      });
       writeFileSync(join(staged.nodes[0]!.stagedDir!, 'SKILL.md'), '# tampered\n\nswapped after review\n');
-      expect(() => commitInstall(staged, { integrity: staged.review.integrity })).toThrow(
+      await expect(commitInstall(staged, { integrity: staged.review.integrity })).rejects.toThrow(
         /tampered: the staged files changed after the review/,
       );
       expect(installed(p, 'tampered')).toBe(false);
     } finally {
-      staged.dispose();
+      await staged.dispose();
     }
     expect(existsSync(staged.nodes[0]!.stagedDir!)).toBe(false);
   });
@@ -121,25 +121,25 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
   it('a change by another command between review and commit is refused (the lock is not held while the user reads)', async () => {
     const repo = gitRepo(skillFiles('', 'racy'));
     const p = project();
-    const staged = stageInstall(p, repo.url);
+    const staged = await stageInstall(p, repo.url);
     try {
       expect((await cli(p, 'install', repo.url, '--yes', '--no-compile')).code).toBe(0);
-      expect(() => commitInstall(staged, { integrity: staged.review.integrity })).toThrow(
+      await expect(commitInstall(staged, { integrity: staged.review.integrity })).rejects.toThrow(
         /racy was installed by another command since the review/,
       );
     } finally {
-      staged.dispose();
+      await staged.dispose();
     }
     repo.commit({ 'SKILL.md': '# racy\n\nVersion two of racy.\n' });
-    const upd = checkUpdate(p, lockOf(p)[0]!);
+    const upd = await checkUpdate(p, lockOf(p)[0]!);
     if (upd.kind !== 'changed') throw new Error(`expected a change, got ${upd.kind}`);
     try {
       writeFileSync(join(p, '.kitbash', 'skills', 'racy', 'notes.md'), 'someone else was here\n');
-      expect(() => commitInstall(upd.staged, { integrity: upd.review.integrity }, 'update')).toThrow(
+      await expect(commitInstall(upd.staged, { integrity: upd.review.integrity }, 'update')).rejects.toThrow(
         /racy was changed by another command since the review/,
       );
     } finally {
-      upd.staged.dispose();
+      await upd.staged.dispose();
     }
   });
 

@@ -30,6 +30,8 @@ describe('which temp folders are leftovers', () => {
     const st = { ...dir, uid: 1000, mtimeMs: me.now };
     expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', st, me, dead)).toBe(true);
     expect(leftoverVerdict('skillsmith-clone-4242-Ab12Cd', st, me, dead)).toBe(true);
+    expect(leftoverVerdict('skillsmith-netprobe-4242-Ab12Cd', st, me, dead)).toBe(true);
+    expect(leftoverVerdict('skillsmith-netprobe-4242-Ab12Cd', st, me, alive)).toBe(false);
     expect(leftoverVerdict('skillsmith-stage-4242-Ab12Cd', st, me, alive)).toBe(false);
     // This very process, another user's folder, a symlink, a file, someone else's name.
     expect(leftoverVerdict('skillsmith-stage-100-Ab12Cd', st, me, dead)).toBe(false);
@@ -47,7 +49,7 @@ describe('which temp folders are leftovers', () => {
     );
   });
 
-  it("the sweep removes a dead process's folders and keeps a live one's, a symlink and unrelated folders", () => {
+  it("the sweep removes a dead process's folders and keeps a live one's, a symlink and unrelated folders", async () => {
     const tmp = temp('skillsmith-sweep-');
     const gone = `skillsmith-stage-${deadPid()}-Zz9Yy8`;
     const live = `skillsmith-clone-${process.pid === 1 ? 2 : 1}-Zz9Yy8`; // pid 1 (init) is always alive
@@ -60,7 +62,7 @@ describe('which temp folders are leftovers', () => {
     });
     const target = join(tmp, 'unrelated');
     symlinkSync(target, join(tmp, `skillsmith-stage-${deadPid()}-Link01`));
-    expect(sweepLeftovers(tmp)).toEqual([gone]);
+    expect(await sweepLeftovers(tmp)).toEqual([gone]);
     expect(readdirSync(tmp).sort()).toEqual(
       [live, mine, readdirSync(tmp).find((n) => n.endsWith('Link01'))!, 'unrelated'].sort(),
     );

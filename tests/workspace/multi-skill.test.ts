@@ -93,7 +93,7 @@ describe('install from a multi-skill source', () => {
   it('a local folder: listing, a wrong --skill, then --skill picks two that are each reviewed and installed whole', async () => {
     const src = temp();
     write(src, multiRepo());
-    const listing = listSourceSkills(`file:${src}`, temp());
+    const listing = await listSourceSkills(`file:${src}`, temp());
     expect(listing.single).toBe(false);
     expect(listing.skills.map((s) => s.name)).toEqual(['delta', 'alpha', 'beta', 'gamma']);
     expect(pickSkills(listing, ['nope'])).toEqual({

@@ -98,76 +98,78 @@ function restoreTmp(): void {
 describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare repositories, file:// URLs)', () => {
   beforeEach(privateTmp);
   afterEach(restoreTmp);
-  it('clones a subpath at a ref or at HEAD, and removes the clone', () => {
+  it('clones a subpath at a ref or at HEAD, and removes the clone', async () => {
     const repo = gitRepo({ ...skillFiles('skills/a', 'alpha', { version: '1.0.0' }) });
     repo.tag('v1.0.0');
     repo.commit({ ...skillFiles('skills/a', 'alpha', { version: '2.0.0' }), 'skills/a/inner/notes.md': 'nested' });
     const before = clones();
-    const co = openSource(`${repo.url}#v1.0.0:skills/a`, temp());
+    const co = await openSource(`${repo.url}#v1.0.0:skills/a`, temp());
     try {
       expect(co.subpath).toBe('skills/a');
       expect(co.commit).toMatch(/^[0-9a-f]{40}$/);
-      const s = makeStagingDir();
-      const dir = stageFolder(co.skillDir, s.dir, 'alpha', 'x');
+      const s = await makeStagingDir();
+      const dir = await stageFolder(co.skillDir, s.dir, 'alpha', 'x');
       expect(existsSync(join(dir, 'skill.toml'))).toBe(true);
-      s.dispose();
+      await s.dispose();
     } finally {
-      co.dispose();
+      await co.dispose();
     }
-    const head = openSource(`${repo.url}#:skills/a`, temp());
+    const head = await openSource(`${repo.url}#:skills/a`, temp());
     try {
-      const s = makeStagingDir();
-      const dir = stageFolder(head.skillDir, s.dir, 'alpha', 'x');
+      const s = await makeStagingDir();
+      const dir = await stageFolder(head.skillDir, s.dir, 'alpha', 'x');
       expect(existsSync(join(dir, 'inner', 'notes.md'))).toBe(true);
       expect(existsSync(join(dir, '.git'))).toBe(false);
-      s.dispose();
+      await s.dispose();
     } finally {
-      head.dispose();
+      await head.dispose();
     }
     expect(clones()).toBe(before);
   });
 
-  it('a ref may be a branch or a commit id', () => {
+  it('a ref may be a branch or a commit id', async () => {
     const repo = gitRepo(skillFiles('', 'branchy', { version: '1.0.0' }));
     const first = gitRun(repo.work, 'rev-parse', 'HEAD');
     gitRun(repo.work, 'checkout', '--quiet', '-b', 'next');
     repo.commit(skillFiles('', 'branchy', { version: '2.0.0' }));
     gitRun(repo.work, 'push', '--quiet', repo.bare, 'next');
-    const branch = openSource(`${repo.url}#next`, temp());
+    const branch = await openSource(`${repo.url}#next`, temp());
     expect(readFileSync(join(branch.skillDir, 'skill.toml'), 'utf8')).toContain('version = "2.0.0"');
-    branch.dispose();
-    const commit = openSource(`${repo.url}#${first}`, temp());
+    await branch.dispose();
+    const commit = await openSource(`${repo.url}#${first}`, temp());
     expect(commit.commit).toBe(first);
-    commit.dispose();
+    await commit.dispose();
   });
 
-  it('gives one-line errors for a missing repository, a bad ref, an escaping or missing subpath', () => {
+  it('gives one-line errors for a missing repository, a bad ref, an escaping or missing subpath', async () => {
     const repo = gitRepo(skillFiles('skills/a', 'alpha'));
     const cwd = temp();
     const before = clones();
-    const err = (src: string) => {
+    const err = async (src: string) => {
       try {
-        openSource(src, cwd).dispose();
+        await (await openSource(src, cwd)).dispose();
         return 'no error';
       } catch (e) {
         return (e as Error).message;
       }
     };
-    expect(err(`file://${cwd}/nope.git`)).toMatch(
+    expect(await err(`file://${cwd}/nope.git`)).toMatch(
       /^could not clone file:\/\/.*nope\.git — check that the repository exists/,
     );
-    expect(err(`${repo.url}#no-such-ref`)).toMatch(
+    expect(await err(`${repo.url}#no-such-ref`)).toMatch(
       /^ref "no-such-ref" not found in file:\/\/.* \(not a branch, tag, or commit\)$/,
     );
-    expect(err(`${repo.url}#--orphan=x`)).toBe('ref "--orphan=x" is not a valid branch, tag, or commit name');
-    expect(err(`${repo.url}#:../../etc`)).toMatch(/^invalid subpath "\.\.\/\.\.\/etc": it escapes the repository/);
-    expect(err(`${repo.url}#:skills/zzz`)).toMatch(/^path "skills\/zzz" not found in file:/);
-    expect(err('file:./missing')).toMatch(/^local path not found: /);
-    for (const m of [err(`${repo.url}#no-such-ref`)]) expect(m).not.toContain('\n');
+    expect(await err(`${repo.url}#--orphan=x`)).toBe('ref "--orphan=x" is not a valid branch, tag, or commit name');
+    expect(await err(`${repo.url}#:../../etc`)).toMatch(
+      /^invalid subpath "\.\.\/\.\.\/etc": it escapes the repository/,
+    );
+    expect(await err(`${repo.url}#:skills/zzz`)).toMatch(/^path "skills\/zzz" not found in file:/);
+    expect(await err('file:./missing')).toMatch(/^local path not found: /);
+    for (const m of [await err(`${repo.url}#no-such-ref`)]) expect(m).not.toContain('\n');
     expect(clones()).toBe(before);
   });
 
-  it('GitHub shorthand clones from SKILLSMITH_GITHUB_BASE (no network in tests)', () => {
+  it('GitHub shorthand clones from SKILLSMITH_GITHUB_BASE (no network in tests)', async () => {
     const base = temp();
     const repo = gitRepo(skillFiles('', 'rooted'));
     mkdirSync(join(base, 'acme'));
@@ -175,11 +177,11 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
     spawnSync('git', ['clone', '--quiet', '--bare', repo.bare, join(base, 'acme', 'tools.git')]);
     process.env.SKILLSMITH_GITHUB_BASE = `file://${base}`;
     try {
-      const co = openSource('gh:acme/tools', temp());
+      const co = await openSource('gh:acme/tools', temp());
       expect(existsSync(join(co.skillDir, 'SKILL.md'))).toBe(true);
       expect(co.canonical).toBe('gh:acme/tools');
       expect(co.sourceFor('x')).toMatch(/^gh:acme\/tools\/x@[0-9a-f]{40}$/);
-      co.dispose();
+      await co.dispose();
     } finally {
       delete process.env.SKILLSMITH_GITHUB_BASE;
     }
@@ -187,14 +189,14 @@ describe.skipIf(!requireOrSkip('git', gitAvailable()))('git sources (local bare 
 });
 
 describe('stale temp folders', () => {
-  it('an unmarked (older) clone or staging folder is removed after a day, a fresh one is kept', () => {
+  it('an unmarked (older) clone or staging folder is removed after a day, a fresh one is kept', async () => {
     const old = join(tmpdir(), `skillsmith-stage-test-old-${process.pid}`);
     const fresh = join(tmpdir(), `skillsmith-clone-test-fresh-${process.pid}`);
     mkdirSync(old, { recursive: true });
     mkdirSync(fresh, { recursive: true });
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
     utimesSync(old, twoDaysAgo, twoDaysAgo);
-    sweepLeftovers();
+    await sweepLeftovers();
     expect(existsSync(old)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
     rmSync(fresh, { recursive: true, force: true });
@@ -202,7 +204,7 @@ describe('stale temp folders', () => {
 });
 
 describe('staging copies', () => {
-  it('leaves out .git at every depth', () => {
+  it('leaves out .git at every depth', async () => {
     const src = temp();
     write(src, {
       ...skillFiles('', 'gitty'),
@@ -211,35 +213,35 @@ describe('staging copies', () => {
       'sub/keep.md': 'z',
       'sub/deeper/.git': 'gitfile',
     });
-    const s = makeStagingDir();
-    const dir = stageFolder(src, s.dir, 'gitty', 'gitty');
+    const s = await makeStagingDir();
+    const dir = await stageFolder(src, s.dir, 'gitty', 'gitty');
     expect(existsSync(join(dir, '.git'))).toBe(false);
     expect(existsSync(join(dir, 'sub', '.git'))).toBe(false);
     expect(existsSync(join(dir, 'sub', 'deeper', '.git'))).toBe(false);
     expect(existsSync(join(dir, 'sub', 'keep.md'))).toBe(true);
-    s.dispose();
+    await s.dispose();
   });
 
-  it('refuses a symlink that points outside the skill and enforces the caps', () => {
+  it('refuses a symlink that points outside the skill and enforces the caps', async () => {
     const src = temp();
     write(src, {
       ...skillFiles('', 'linky'),
       'ok-link': { symlink: 'SKILL.md' },
       'bad-link': { symlink: '../../etc/passwd' },
     });
-    const s = makeStagingDir();
-    expect(() => stageFolder(src, s.dir, 'linky', 'file:./linky')).toThrow(
+    const s = await makeStagingDir();
+    await expect(stageFolder(src, s.dir, 'linky', 'file:./linky')).rejects.toThrow(
       /^file:\.\/linky: symlink bad-link → \.\.\/\.\.\/etc\/passwd points outside the skill/,
     );
     const big = temp();
     write(big, skillFiles('', 'big'));
     for (let i = 0; i < 12; i++) writeFileSync(join(big, `f${i}.md`), 'x'.repeat(100));
-    expect(() => stageFolder(big, s.dir, 'big1', 'big', { maxFiles: 10, maxBytes: 1e9 })).toThrow(
+    await expect(stageFolder(big, s.dir, 'big1', 'big', { maxFiles: 10, maxBytes: 1e9 })).rejects.toThrow(
       /holds more than 10 files/,
     );
-    expect(() => stageFolder(big, s.dir, 'big2', 'big', { maxFiles: 1000, maxBytes: 500 })).toThrow(
+    await expect(stageFolder(big, s.dir, 'big2', 'big', { maxFiles: 1000, maxBytes: 500 })).rejects.toThrow(
       /is larger than 500 bytes/,
     );
-    s.dispose();
+    await s.dispose();
   });
 });

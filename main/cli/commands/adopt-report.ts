@@ -64,8 +64,8 @@ export async function adoptSkills(
     );
     return blocked.length ? EXIT.failed : EXIT.ok;
   }
-  const result = await withProjectLock(io.cwd, 'import', () => {
-    for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
+  const result = await withProjectLock(io.cwd, 'import', async () => {
+    for (const line of await recover(io.cwd)) io.err(`note: ${line}\n`);
     if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
     return commitAdoption(scan, { integrity: plan.integrity });
   });

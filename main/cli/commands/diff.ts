@@ -5,7 +5,7 @@ import { fileChanges, manifestDelta } from '../../../shared/lock/changes';
 import { unifiedDiff } from '../../../shared/text/diff';
 import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
 import { readLockOrThrow } from '../../services/lock';
-import { loadFolder } from '../../services/install/candidates';
+import { loadFolder } from '../../services/skills/folder';
 import { installedSkills, SKILLS_DIR } from '../../services/skills/locate';
 import { readSkillTree } from '../../services/skills/reader';
 import { makeStagingDir, openSource, stageFolder } from '../../services/sources';
@@ -28,13 +28,13 @@ const USAGE = [
 const DIFF_EXIT = { same: EXIT.ok, differs: EXIT.failed, trouble: EXIT.usage } as const;
 
 /** `diff <a> [<b>]` — read-only; exit 0 same, 1 differs, 2 trouble (diff(1) codes). */
-export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
+export async function runDiff(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const args = argv.filter((a) => !a.startsWith('-'));
   if (args.length === 0 || args.length > 2) {
     io.err(`${USAGE}\n`);
     return DIFF_EXIT.trouble;
   }
-  const cleanups: Array<() => void> = [];
+  const cleanups: Array<() => Promise<void>> = [];
   try {
     let a: Side;
     let b: Side;
@@ -51,10 +51,10 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
         return DIFF_EXIT.trouble;
       }
       a = side(io.cwd, join(io.cwd, SKILLS_DIR, entry.name), entry.name);
-      b = fetched(io.cwd, entry.source, cleanups);
+      b = await fetched(io.cwd, entry.source, cleanups);
     } else {
-      a = target(io.cwd, args[0]!, cleanups);
-      b = target(io.cwd, args[1]!, cleanups);
+      a = await target(io.cwd, args[0]!, cleanups);
+      b = await target(io.cwd, args[1]!, cleanups);
     }
     const changes = a.skill && b.skill ? manifestDelta(a.skill.manifest, b.skill.manifest) : [];
     const files = fileChanges(a.tree, b.tree);
@@ -82,7 +82,7 @@ export function runDiff(argv: readonly string[], io: CliIo): ExitCode {
     io.err(`skillsmith diff: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     return DIFF_EXIT.trouble;
   } finally {
-    for (const c of cleanups) c();
+    for (const c of cleanups) await c();
   }
 }
 
@@ -97,19 +97,19 @@ function side(cwd: string, abs: string, hint: string): Side {
   };
 }
 
-function fetched(cwd: string, source: string, cleanups: Array<() => void>): Side {
-  const co = openSource(source, cwd);
+async function fetched(cwd: string, source: string, cleanups: Array<() => Promise<void>>): Promise<Side> {
+  const co = await openSource(source, cwd);
   try {
-    const staging = makeStagingDir();
+    const staging = await makeStagingDir();
     cleanups.push(staging.dispose);
-    const dir = stageFolder(co.skillDir, staging.dir, 'fetched', source);
+    const dir = await stageFolder(co.skillDir, staging.dir, 'fetched', source);
     return side(cwd, dir, co.subpath.split('/').pop() || 'fetched');
   } finally {
-    co.dispose();
+    await co.dispose();
   }
 }
 
-function target(cwd: string, arg: string, cleanups: Array<() => void>): Side {
+async function target(cwd: string, arg: string, cleanups: Array<() => Promise<void>>): Promise<Side> {
   const abs = resolve(cwd, arg.startsWith('file:') && !arg.startsWith('file://') ? arg.slice(5) : arg);
   if (existsSync(abs)) return side(cwd, abs, arg);
   if (installedSkills(cwd).some((s) => s.nameHint === arg)) return side(cwd, join(cwd, SKILLS_DIR, arg), arg);

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/targets/import';
 import { IMPORT_SOURCE, upsertEntry } from '../../../shared/lock/lockfile';
 import { readLockOrThrow, treeIntegrityFast } from '../../services/lock';
-import { loadFolder } from '../../services/install/candidates';
+import { loadFolder } from '../../services/skills/folder';
 import { SKILLS_DIR } from '../../services/skills/locate';
 import { makeStagingDir } from '../../services/sources';
 import { withProjectLock } from '../../services/workspace/project-lock';
@@ -64,7 +64,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
     return EXIT.failed;
   }
-  const scan = scanAdoption(io.cwd);
+  const scan = await scanAdoption(io.cwd);
   try {
     const sources = collect(io.cwd, new Set(scan.plan.items.flatMap((i) => i.copies)));
     const adopting = scan.plan.items.length > 0 || scan.plan.skillsLock !== undefined;
@@ -78,7 +78,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
     if (!adopting || code !== EXIT.ok) return code;
     return await adoptSkills(scan, { write: flags.write === true, compile: !flags['no-compile'] }, io);
   } finally {
-    scan.dispose();
+    await scan.dispose();
   }
 }
 
@@ -102,7 +102,7 @@ async function importInstructions(
   }
 
   // Safety checks on what is being imported (the reference runs none).
-  const staging = makeStagingDir();
+  const staging = await makeStagingDir();
   try {
     const dir = join(staging.dir, name);
     mkdirSync(dir);
@@ -126,8 +126,8 @@ async function importInstructions(
       io.out(`\nre-run with --write to save it to .kitbash/skills/${name}/, then: skillsmith compile\n`);
       return EXIT.ok;
     }
-    return await withProjectLock(io.cwd, 'import', () => {
-      for (const line of recover(io.cwd)) io.err(`note: ${line}\n`);
+    return await withProjectLock(io.cwd, 'import', async () => {
+      for (const line of await recover(io.cwd)) io.err(`note: ${line}\n`);
       if (existsSync(join(io.cwd, SKILLS_DIR, name))) {
         io.err(`.kitbash/skills/${name}/ already exists — pass --name <other> or remove it first.\n`);
         return EXIT.failed;
@@ -135,7 +135,7 @@ async function importInstructions(
       if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
       const lock = readLockOrThrow(io.cwd).entries;
       const integrity = treeIntegrityFast(loaded.value.tree);
-      applyChange(
+      await applyChange(
         io.cwd,
         {
           put: new Map([[name, { tree: loaded.value.tree, executable: new Set<string>() }]]),
@@ -150,6 +150,6 @@ async function importInstructions(
       return EXIT.ok;
     });
   } finally {
-    staging.dispose();
+    await staging.dispose();
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
-import { withEnforcement } from '../../services/install/enforcement';
+import { probeEnforcement, withEnforcement } from '../../services/install/enforcement';
 import { listCheckout, pickSkills, type SourceSkill } from '../../services/install/listing';
 import { checkoutAt, openSource, type Checkout } from '../../services/sources';
 import { commitInstall, stageInstall } from '../../services/install/stage';
@@ -47,7 +47,7 @@ async function chooseSkills(
   io: CliIo,
 ): Promise<{ picks: SourceSkill[] } | { code: ExitCode }> {
   const names = flags.skill ?? [];
-  const listing = listCheckout(co, source);
+  const listing = await listCheckout(co, source);
   if (listing.single && names.length === 0) return { picks: [...listing.skills] };
   if (listing.skills.length === 0) {
     io.err(
@@ -96,8 +96,10 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
     for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd)))
       io.err(`note: ${line}\n`);
   }
+  // The sandbox probe behind the review's enforcement labels runs while the source is fetched.
+  probeEnforcement();
   // One fetch: the listing and every pick are staged from the same checkout.
-  const co = openSource(source, io.cwd);
+  const co = await openSource(source, io.cwd);
   try {
     const chosen = await chooseSkills(source, co, flags, io);
     if ('code' in chosen) return chosen.code;
@@ -118,14 +120,14 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
     }
     return worst;
   } finally {
-    co.dispose();
+    await co.dispose();
   }
 }
 
 /** The single-skill install: stage, review, approve, commit, recompile. */
 async function installOne(source: string, checkout: Checkout, flags: Flags, io: CliIo): Promise<ExitCode> {
   const note = flags.json ? io.err : io.out;
-  const staged = stageInstall(io.cwd, source, { checkout });
+  const staged = await stageInstall(io.cwd, source, { checkout, ...(flags['no-compile'] ? { compile: false } : {}) });
   if (process.env.SKILLSMITH_TIMINGS === '1') io.err(`timings: ${JSON.stringify(staged.timings)}\n`);
   try {
     const review = await withEnforcement(staged.review);
@@ -169,12 +171,13 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
     }
     const integrity = approved;
     return await withProjectLock(io.cwd, `install ${source}`, async () => {
-      const result = commitInstall(staged, { integrity });
+      const result = await commitInstall(staged, { integrity });
       note(`installed ${what}\n  pinned in kitbash.lock\n`);
-      if (result.installed.length && !flags['no-compile']) await recompileAfterChange(io.cwd, note, 'install');
+      if (result.installed.length && !flags['no-compile'])
+        await recompileAfterChange(io.cwd, note, 'install', staged.planned);
       return EXIT.ok;
     });
   } finally {
-    staged.dispose();
+    await staged.dispose();
   }
 }

@@ -33,7 +33,7 @@ export async function runPreview(argv: readonly string[], io: CliIo): Promise<Ex
       if (!flags.json) io.out(`${staged.text.trimEnd()}\n\n`);
       return previewSkill(staged.skill, io, flags.json ? { review: staged.review } : undefined);
     } finally {
-      staged.dispose();
+      await staged.dispose();
     }
   }
   return previewSkill(loadSkillArg(arg, io.cwd), io, flags.json ? {} : undefined);

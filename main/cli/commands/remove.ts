@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isKsfName } from '../../../shared/names';
 import { applyRemove, planRemove } from '../../services/install/remove';
-import { installedSkills } from '../../services/skills/locate';
+import { installedSkillsAsync } from '../../services/skills/locate';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { recover } from '../../services/workspace/txn';
@@ -24,14 +24,14 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
   if (existsSync(join(io.cwd, '.kitbash')))
     for (const line of await withProjectLock(io.cwd, `remove ${name}`, () => recover(io.cwd)))
       io.err(`note: ${line}\n`);
-  const installed = installedSkills(io.cwd).map((s) => s.nameHint);
+  const installed = (await installedSkillsAsync(io.cwd)).map((s) => s.nameHint);
   if (!installed.includes(name)) {
     io.err(
       `${name} is not installed.\n${installed.length ? `  installed: ${installed.join(', ')}` : '  no skills installed yet.'}\n`,
     );
     return EXIT.failed;
   }
-  const plan = planRemove(io.cwd, name);
+  const plan = await planRemove(io.cwd, name);
   if (plan.dependents.length) {
     io.err(dependentsMessage(name, plan.dependents));
     return EXIT.failed;
@@ -54,17 +54,17 @@ export async function runRemove(argv: readonly string[], io: CliIo): Promise<Exi
       );
   }
   return withProjectLock(io.cwd, `remove ${name}`, async () => {
-    if (!installedSkills(io.cwd).some((s) => s.nameHint === name)) {
+    if (!(await installedSkillsAsync(io.cwd)).some((s) => s.nameHint === name)) {
       io.err(`${name} was removed by another command meanwhile — nothing to do.\n`);
       return EXIT.failed;
     }
-    const now = planRemove(io.cwd, name);
+    const now = await planRemove(io.cwd, name);
     if (now.dependents.length) {
       io.err(dependentsMessage(name, now.dependents));
       return EXIT.failed;
     }
     const names = [name, ...also.filter((o) => now.orphans.includes(o))];
-    applyRemove(io.cwd, names);
+    await applyRemove(io.cwd, names);
     for (const n of names) io.out(`removed ${n}\n`);
     if (!flags['no-compile']) await recompileAfterChange(io.cwd, io.out, 'remove');
     return EXIT.ok;

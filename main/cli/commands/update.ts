@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
 import { unifiedDiff } from '../../../shared/text/diff';
-import { readLockOrThrow } from '../../services/lock';
+import { readLockAsyncOrThrow } from '../../services/lock';
 import { withEnforcement } from '../../services/install/enforcement';
 import { commitInstall } from '../../services/install/stage';
 import { checkUpdate } from '../../services/install/update';
 import { withProjectLock } from '../../services/workspace/project-lock';
-import { recompileAfterChange } from '../../services/workspace/recompile';
+import { recompileAfterChange, type PlannedCompile } from '../../services/workspace/recompile';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
@@ -35,7 +35,7 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   // Recover under the lock, then fetch, review and ask without it; each commit takes it again.
   if (existsSync(join(io.cwd, '.kitbash')))
     for (const line of await withProjectLock(io.cwd, command, () => recover(io.cwd))) io.err(`note: ${line}\n`);
-  const lock = readLockOrThrow(io.cwd).entries;
+  const lock = (await readLockAsyncOrThrow(io.cwd)).entries;
   let entries = [...lock].sort((a, b) => (a.name < b.name ? -1 : 1));
   if (name !== undefined) {
     entries = entries.filter((e) => e.name === name);
@@ -55,8 +55,10 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   let skipped = 0;
   let failed = 0;
   const reviews: unknown[] = [];
+  // The plan made with the last update applied: the recompile uses it if nothing moved since.
+  let planned: PlannedCompile | undefined;
   for (const entry of entries) {
-    const c = checkUpdate(io.cwd, entry);
+    const c = await checkUpdate(io.cwd, entry, flags['no-compile'] ? { compile: false } : {});
     if (c.kind === 'failed') {
       io.err(`✗ ${c.message}\n`);
       failed++;
@@ -102,9 +104,9 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         }
       }
       // A refused commit fails this skill only; a project another process holds stops the command.
-      const refused = await withProjectLock(io.cwd, command, () => {
+      const refused = await withProjectLock(io.cwd, command, async () => {
         try {
-          commitInstall(c.staged, { integrity: review.integrity }, 'update');
+          await commitInstall(c.staged, { integrity: review.integrity }, 'update');
           return undefined;
         } catch (e) {
           if (isCoded(e, 'forbidden')) return e;
@@ -118,8 +120,9 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
       }
       say(`updated ${entry.name}@${to}\n  re-pinned in kitbash.lock\n`);
       updated++;
+      planned = c.staged.planned;
     } finally {
-      c.staged.dispose();
+      await c.staged.dispose();
     }
   }
   if (flags.json) io.out(`${JSON.stringify(reviews, null, 2)}\n`);
@@ -127,6 +130,6 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
     `${updated} updated · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`,
   );
   if (updated && !flags['no-compile'])
-    await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update'));
+    await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update', planned));
   return failed || skipped ? EXIT.failed : EXIT.ok;
 }

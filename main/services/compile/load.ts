@@ -27,7 +27,7 @@ export function loadInstalled(root: string): { skills: Skill[]; failures: Failed
 }
 
 /** A load error on one line: the file, the problem, and the manifest violations after a dash. */
-function oneLine(e: SkillsmithError): string {
+export function oneLine(e: SkillsmithError): string {
   const head = formatError({ ...e, detail: [] });
   return e.detail?.length ? `${head} — ${e.detail.join('; ')}` : head;
 }

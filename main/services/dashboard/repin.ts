@@ -5,12 +5,12 @@ import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import type { InstallReview } from '../../../shared/lock/review';
 import { CodedError, isCoded } from '../../../shared/result';
 import { withEnforcement } from '../install/enforcement';
-import { readLockOrThrow } from '../lock';
-import { installedSkills, SKILLS_DIR } from '../skills/locate';
+import { readLockAsyncOrThrow } from '../lock';
+import { installedSkillsAsync, SKILLS_DIR } from '../skills/locate';
 import { withProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { recover } from '../workspace/txn';
-import { toView } from '../install/review-view';
+import { standingDelta, toView } from '../install/review-view';
 import type { ReviewStore } from '../install/reviews';
 import { commitInstall, stageInstall, type StagedInstall } from '../install/stage';
 
@@ -34,7 +34,7 @@ export class RepinFlow {
     const { staged, review } = await stageRepin(project, dir);
     const id = this.reviews.putUpdate(project, IMPORT_SOURCE, review, staged);
     this.mine.add(id);
-    return toView(id, review, staged, project);
+    return toView(id, review, staged, await standingDelta(staged));
   }
 
   async apply(project: string, id: string, integrity: string): Promise<RepinResult> {
@@ -61,24 +61,24 @@ export class RepinFlow {
       return {
         outcome: 'changed',
         message: `${dir} changed since you reviewed it (or its checks did) — nothing pinned; read the new review`,
-        review: toView(next, fresh.review, fresh.staged, project),
+        review: toView(next, fresh.review, fresh.staged, await standingDelta(fresh.staged)),
       };
     }
-    fresh.staged.dispose();
+    await fresh.staged.dispose();
     const taken = this.reviews.take(id)!;
     this.mine.delete(id);
     const notes: string[] = [];
     try {
       await withProjectLock(project, `re-pin (app) ${dir}`, async () => {
-        notes.push(...recover(project));
+        notes.push(...(await recover(project)));
         // The commit refuses a blocked review and files that changed since, whatever was asked.
-        commitInstall(taken.staged, { integrity }, 're-pin');
-        await recompileAfterChange(project, (t) => notes.push(t.trim()), 're-pin');
+        await commitInstall(taken.staged, { integrity }, 're-pin');
+        await recompileAfterChange(project, (t) => notes.push(t.trim()), 're-pin', taken.staged.planned);
       });
     } catch (e) {
       throw refusal(e);
     } finally {
-      taken.staged.dispose();
+      await taken.staged.dispose();
     }
     return { outcome: 'pinned', name: dir, version: taken.review.nodes[0]!.version, notes };
   }
@@ -91,13 +91,13 @@ export class RepinFlow {
 
 /** Stage the installed folder `dir` as an install of itself, pinned as `import:local`. */
 async function stageRepin(project: string, dir: string): Promise<{ staged: StagedInstall; review: InstallReview }> {
-  if (!installedSkills(project).some((s) => s.nameHint === dir && s.kind === 'folder'))
+  if (!(await installedSkillsAsync(project)).some((s) => s.nameHint === dir && s.kind === 'folder'))
     throw new CodedError('not-found', `${dir} is not an installed skill folder`);
   let prior: LockEntry | undefined;
   let staged: StagedInstall;
   try {
-    prior = readLockOrThrow(project).entries.find((e) => e.name === dir);
-    staged = stageInstall(project, `file:${join(project, SKILLS_DIR, dir)}`, {
+    prior = (await readLockAsyncOrThrow(project)).entries.find((e) => e.name === dir);
+    staged = await stageInstall(project, `file:${join(project, SKILLS_DIR, dir)}`, {
       replacing: dir,
       lockSource: IMPORT_SOURCE,
     });
@@ -111,7 +111,7 @@ async function stageRepin(project: string, dir: string): Promise<{ staged: Stage
     });
     return { staged: pinnedAsImport(staged, prior, review), review };
   } catch (e) {
-    staged.dispose();
+    await staged.dispose();
     throw refusal(e);
   }
 }

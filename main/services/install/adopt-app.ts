@@ -1,5 +1,5 @@
 import { CodedError, isCoded } from '../../../shared/result';
-import { acquireProjectLock } from '../workspace/project-lock';
+import { acquireProjectLockAsync } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { commitAdoption, scanAdoption, type AdoptPlan } from './adopt';
 import { listSourceSkills } from './listing';
@@ -23,24 +23,24 @@ function userError(e: unknown): never {
 }
 
 /** Run `read` over a fresh scan of the project's hand-written skills, then dispose the scan. */
-export function scanForApp<T>(root: string, read: (plan: AdoptPlan) => T): T {
+export async function scanForApp<T>(root: string, read: (plan: AdoptPlan) => T): Promise<T> {
   let scan;
   try {
-    scan = scanAdoption(root);
+    scan = await scanAdoption(root);
   } catch (e) {
     userError(e);
   }
   try {
     return read(scan.plan);
   } finally {
-    scan.dispose();
+    await scan.dispose();
   }
 }
 
 export async function adoptShown(root: string, integrity: string) {
-  const release = acquireProjectLock(root, { command: 'adopt (app)' });
+  const release = await acquireProjectLockAsync(root, { command: 'adopt (app)' });
   try {
-    const scan = scanAdoption(root);
+    const scan = await scanAdoption(root);
     try {
       if (scan.plan.integrity !== integrity)
         throw new CodedError(
@@ -49,12 +49,12 @@ export async function adoptShown(root: string, integrity: string) {
         );
       if (!scan.plan.items.some((i) => i.status === 'adoptable'))
         throw new CodedError('not-found', 'there is nothing to adopt');
-      const result = commitAdoption(scan, { integrity });
+      const result = await commitAdoption(scan, { integrity });
       const notes: string[] = [];
       await recompileAfterChange(root, (t) => notes.push(t.trim()), 'adopt');
       return { adopted: result.adopted, retired: result.retired, notes };
     } finally {
-      scan.dispose();
+      await scan.dispose();
     }
   } catch (e) {
     return userError(e);
@@ -64,9 +64,9 @@ export async function adoptShown(root: string, integrity: string) {
 }
 
 /** The skills a source offers, for picking one before the install review. */
-export function listSourceForApp(source: string, root: string) {
+export async function listSourceForApp(source: string, root: string) {
   try {
-    const l = listSourceSkills(source, root);
+    const l = await listSourceSkills(source, root);
     return { single: l.single, skills: l.skills.map((s) => ({ ...s })) };
   } catch (e) {
     return userError(e);

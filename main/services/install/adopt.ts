@@ -26,9 +26,9 @@ import { adoptLocations, type AdoptLocation } from '../../../shared/targets/adop
 import { GENERATED_MARK } from '../../../shared/targets/common';
 import { resolveTargets } from '../../../shared/targets/registry';
 import { diskProject } from '../compile/project-files';
-import { readLockOrThrow, treeIntegrityFast } from '../lock';
+import { readLockAsyncOrThrow, treeIntegrityFast } from '../lock';
 import { SKILLS_DIR } from '../skills/locate';
-import { readSkillTree } from '../skills/reader';
+import { readSkillTree, readSkillTreeAsync } from '../skills/reader';
 import { makeStagingDir, stageSkill } from '../sources';
 import { applyChange, recover } from '../workspace/txn';
 import { loadFolderFromTree, projectConfigOrThrow } from './stage';
@@ -75,7 +75,7 @@ export interface AdoptScan {
   readonly project: string;
   readonly plan: AdoptPlan;
   readonly staged: ReadonlyMap<string, Staged>;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 /** The generated marker in a file's first bytes means compile wrote it: not a hand-written copy. */
@@ -137,14 +137,14 @@ function readSkillsLock(project: string): { entries: SkillsLockEntry[]; problem?
  * the same caps, checks and review as install. Nothing in the project is written; the
  * caller must `dispose()` the scan.
  */
-export function scanAdoption(project: string): AdoptScan {
+export async function scanAdoption(project: string): Promise<AdoptScan> {
   const config = projectConfigOrThrow(project);
   const locations = adoptLocations();
   const sel = resolveTargets(diskProject(project), config.targets);
   const active = new Set(sel.ok ? sel.value.targets.map((t) => t.id) : []);
   const activeDirs = new Set(locations.filter((l) => l.targets.some((t) => active.has(t))).map((l) => l.dir));
   const skillsLock = readSkillsLock(project);
-  const staging = makeStagingDir();
+  const staging = await makeStagingDir();
   const staged = new Map<string, Staged>();
   const items: AdoptItem[] = [];
   try {
@@ -175,7 +175,7 @@ export function scanAdoption(project: string): AdoptScan {
       let dir: string;
       let executable: readonly string[] = [];
       try {
-        if (from.kind === 'folder') ({ dir, executable } = stageSkill(abs, staging.dir, name, from.path));
+        if (from.kind === 'folder') ({ dir, executable } = await stageSkill(abs, staging.dir, name, from.path));
         else {
           dir = join(staging.dir, name);
           mkdirSync(dir);
@@ -186,7 +186,7 @@ export function scanAdoption(project: string): AdoptScan {
         leave('invalid', e.message);
         continue;
       }
-      const tree = readSkillTree(dir, from.path);
+      const tree = await readSkillTreeAsync(dir, from.path);
       let skill;
       try {
         if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
@@ -268,7 +268,7 @@ export function scanAdoption(project: string): AdoptScan {
       });
     }
   } catch (e) {
-    staging.dispose();
+    await staging.dispose();
     throw e;
   }
   const names = new Set(items.map((i) => i.name));
@@ -298,23 +298,23 @@ export function scanAdoption(project: string): AdoptScan {
  * copies that compile will regenerate moved out. A copy edited since the review, or a name
  * installed meanwhile, refuses the whole change. Call it holding the project lock.
  */
-export function commitAdoption(
+export async function commitAdoption(
   scan: AdoptScan,
   approval: { integrity: string },
-): { adopted: string[]; retired: string[] } {
+): Promise<{ adopted: string[]; retired: string[] }> {
   const { project, plan } = scan;
   if (approval.integrity !== plan.integrity)
     throw new CodedError(
       'forbidden',
       `the approval names ${approval.integrity}, but the adoption review is ${plan.integrity} — nothing adopted`,
     );
-  recover(project);
-  let entries = [...readLockOrThrow(project).entries];
+  await recover(project);
+  let entries = [...(await readLockAsyncOrThrow(project)).entries];
   const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
   const retire: string[] = [];
   for (const item of plan.items.filter((i) => i.status === 'adoptable')) {
     const s = scan.staged.get(item.name)!;
-    const tree = readSkillTree(s.dir, item.name);
+    const tree = await readSkillTreeAsync(s.dir, item.name);
     if (!tree.ok || treeIntegrityFast(tree.value) !== s.entry.integrity)
       throw new CodedError('forbidden', `${item.name}: the staged copy changed after the review — nothing adopted`);
     if (existsSync(join(project, SKILLS_DIR, item.name)))
@@ -332,6 +332,6 @@ export function commitAdoption(
     retire.push(...item.retire);
   }
   if (put.size === 0) return { adopted: [], retired: [] };
-  applyChange(project, { put, remove: [], lock: entries, retire }, 'adopt');
+  await applyChange(project, { put, remove: [], lock: entries, retire }, 'adopt');
   return { adopted: [...put.keys()], retired: retire };
 }

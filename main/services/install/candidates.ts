@@ -1,6 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CodedError, type Result } from '../../../shared/result';
+import { CodedError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { SEMVER_RE, type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
@@ -8,8 +8,9 @@ import type { TreeEntry } from '../../../shared/ksf/tree';
 import type { Catalog } from '../../../shared/project/sources';
 import type { Candidate } from '../../../shared/resolve/resolve';
 import { gitSourceString, parseSource } from '../../../shared/lock/source';
-import { installedSkills } from '../skills/locate';
-import { readSkillTree } from '../skills/reader';
+import { loadFolderAsync } from '../skills/folder';
+import { mapLimit, READ_LANES } from '../skills/limit';
+import type { ProjectIndex } from '../skills/project-index';
 import { cloneRepo, git } from '../sources/git';
 import type { Checkout } from '../sources';
 
@@ -17,7 +18,7 @@ import type { Checkout } from '../sources';
 export interface CandidateOrigin {
   readonly candidate: Candidate;
   /** Folder to stage from; a function when it must first be checked out (a git tag). */
-  readonly dir: () => string;
+  readonly dir: () => Promise<string>;
   readonly source: string;
   readonly canonical: string;
   readonly kind: 'local' | 'git' | 'github';
@@ -25,67 +26,86 @@ export interface CandidateOrigin {
   readonly installed: boolean;
 }
 
-/** Read and load one skill folder; a failure is the reader's or the loader's. */
-export function loadFolder(abs: string, display: string, nameHint?: string): Result<Skill> {
-  const tree = readSkillTree(abs, display);
-  return tree.ok ? loadSkill(tree.value, nameHint !== undefined ? { nameHint } : {}) : tree;
-}
-
 function candidateOf(skill: Skill, id: string, origin: string): Candidate {
   const m = skill.manifest;
   return { id, name: m.skill.name, version: m.skill.version, dependencies: m.dependencies, origin };
 }
 
+const at = (p: string) => (): Promise<string> => Promise.resolve(p);
+
 /** Skill folders directly inside `dir` (those with a SKILL.md), by name. */
-function skillFolders(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && existsSync(join(dir, d.name, 'SKILL.md')))
+async function skillFolders(dir: string): Promise<string[]> {
+  const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const named = dirents.filter((d) => d.isDirectory() && !d.name.startsWith('.'));
+  const hasMd = await Promise.all(
+    named.map((d) =>
+      stat(join(dir, d.name, 'SKILL.md')).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return named
+    .filter((_, i) => hasMd[i])
     .map((d) => d.name)
     .sort();
 }
 
-/** The other skill folders next to the requested one in its source. */
-export function siblingCandidates(co: Checkout): CandidateOrigin[] {
-  const out: CandidateOrigin[] = [];
-  const relBase = co.siblingsDir === co.repoDir ? '' : co.subpath.split('/').slice(0, -1).join('/');
-  for (const name of skillFolders(co.siblingsDir)) {
-    const abs = join(co.siblingsDir, name);
-    if (resolve(abs) === resolve(co.skillDir)) continue;
-    const loaded = loadFolder(abs, name, name);
-    if (!loaded.ok) continue;
-    const rel = relBase ? `${relBase}/${name}` : name;
-    const source = co.sourceFor(rel);
-    out.push({
-      candidate: candidateOf(loaded.value, `sibling:${rel}`, 'sibling'),
-      dir: () => abs,
-      source,
-      canonical: source,
-      kind: co.spec.kind,
-      ...(co.commit ? { commit: co.commit } : {}),
-      installed: false,
-    });
-  }
-  return out;
+/** Each skill folder directly inside `dir` that loads, with its name. */
+async function loadableFolders(dir: string): Promise<{ name: string; abs: string; skill: Skill }[]> {
+  const names = await skillFolders(dir);
+  const loaded = await mapLimit(names, READ_LANES, (name) => loadFolderAsync(join(dir, name), name, name));
+  return names.flatMap((name, i) => {
+    const l = loaded[i]!;
+    return l.ok ? [{ name, abs: join(dir, name), skill: l.value }] : [];
+  });
 }
 
-/** Every installed skill, as the one version that may be used for its name. */
-export function installedCandidates(root: string): CandidateOrigin[] {
-  const out: CandidateOrigin[] = [];
-  for (const loc of installedSkills(root)) {
-    if (loc.kind !== 'folder') continue;
-    const loaded = loadFolder(loc.abs, loc.display, loc.nameHint);
-    if (!loaded.ok) continue;
-    out.push({
-      candidate: candidateOf(loaded.value, `installed:${loc.nameHint}`, 'installed'),
-      dir: () => loc.abs,
-      source: '',
-      canonical: '',
-      kind: 'local',
-      installed: true,
+/** The other skill folders next to the requested one in its source. */
+export async function siblingCandidates(co: Checkout): Promise<CandidateOrigin[]> {
+  const relBase = co.siblingsDir === co.repoDir ? '' : co.subpath.split('/').slice(0, -1).join('/');
+  return (await loadableFolders(co.siblingsDir))
+    .filter((f) => resolve(f.abs) !== resolve(co.skillDir))
+    .map((f) => {
+      const rel = relBase ? `${relBase}/${f.name}` : f.name;
+      const source = co.sourceFor(rel);
+      return {
+        candidate: candidateOf(f.skill, `sibling:${rel}`, 'sibling'),
+        dir: at(f.abs),
+        source,
+        canonical: source,
+        kind: co.spec.kind,
+        ...(co.commit ? { commit: co.commit } : {}),
+        installed: false,
+      };
     });
-  }
-  return out;
+}
+
+/**
+ * Every installed skill, as the one version that may be used for its name — from the
+ * project's index: only folders that changed since it last saw them are read.
+ */
+export async function installedCandidates(index: ProjectIndex): Promise<CandidateOrigin[]> {
+  return (await index.summaries()).flatMap((s): CandidateOrigin[] =>
+    s.ok
+      ? [
+          {
+            candidate: {
+              id: `installed:${s.loc.nameHint}`,
+              name: s.summary.name,
+              version: s.summary.version,
+              dependencies: s.summary.dependencies,
+              origin: 'installed',
+            },
+            dir: at(s.loc.abs),
+            source: '',
+            canonical: '',
+            kind: 'local',
+            installed: true,
+          },
+        ]
+      : [],
+  );
 }
 
 /** A release tag: `v<semver>` releases every skill, `<name>@<semver>` only that one. */
@@ -99,42 +119,41 @@ function releaseTag(tag: string): { only?: string; version: string } | undefined
 /** An opened `[sources]` catalog: its candidates, and the clone to remove afterwards. */
 export interface OpenCatalog {
   readonly candidates: CandidateOrigin[];
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 /**
  * A catalog's skills: every skill folder at its root (or `path`), and for git
  * repositories also each version tagged `<name>@x.y.z` or `vX.Y.Z`.
  */
-export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
-  const parsed = parseSource(cat.source, (p) => existsSync(resolve(cwd, p)));
+export async function openCatalog(cat: Catalog, cwd: string): Promise<OpenCatalog> {
+  const exists = (p: string) =>
+    stat(p).then(
+      () => true,
+      () => false,
+    );
+  const local = await exists(resolve(cwd, cat.source));
+  const parsed = parseSource(cat.source, () => local);
   if (!parsed.ok) throw new CodedError('invalid-input', `[sources].${cat.name}: ${parsed.error.message}`);
   const spec = parsed.value;
   if (spec.kind === 'local') {
     const base = resolve(cwd, spec.path, cat.path ?? '');
-    if (!existsSync(base))
+    if (!(await exists(base)))
       throw new CodedError('invalid-input', `[sources].${cat.name}: local path not found: ${base}`);
-    const candidates = skillFolders(base).flatMap((name): CandidateOrigin[] => {
-      const abs = join(base, name);
-      const loaded = loadFolder(abs, name, name);
-      if (!loaded.ok) return [];
-      return [
-        {
-          candidate: candidateOf(loaded.value, `catalog:${cat.name}:${name}`, `catalog ${cat.name}`),
-          dir: () => abs,
-          source: `file:${abs}`,
-          canonical: `file:${abs}`,
-          kind: 'local',
-          installed: false,
-        },
-      ];
-    });
-    return { candidates, dispose: () => undefined };
+    const candidates = (await loadableFolders(base)).map((f): CandidateOrigin => ({
+      candidate: candidateOf(f.skill, `catalog:${cat.name}:${f.name}`, `catalog ${cat.name}`),
+      dir: at(f.abs),
+      source: `file:${f.abs}`,
+      canonical: `file:${f.abs}`,
+      kind: 'local',
+      installed: false,
+    }));
+    return { candidates, dispose: () => Promise.resolve() };
   }
   const url = spec.kind === 'git' ? spec.url : `https://github.com/${spec.owner}/${spec.repo}.git`;
-  const clone = cloneRepo(url, cat.ref ?? spec.ref, `[sources].${cat.name} (${url})`, true);
+  const clone = await cloneRepo(url, cat.ref ?? spec.ref, `[sources].${cat.name} (${url})`, true);
   const sub = (cat.path ?? spec.subpath ?? '').replace(/^\/+|\/+$/g, '');
-  const extra: Array<() => void> = [];
+  const extra: Array<() => Promise<void>> = [];
   const candidates: CandidateOrigin[] = [];
   const seen = new Set<string>();
   const add = (c: CandidateOrigin) => {
@@ -144,14 +163,11 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
     candidates.push(c);
   };
   const relOf = (name: string) => (sub ? `${sub}/${name}` : name);
-  for (const name of skillFolders(join(clone.dir, sub))) {
-    const abs = join(clone.dir, sub, name);
-    const loaded = loadFolder(abs, name, name);
-    if (!loaded.ok) continue;
+  for (const { name, abs, skill } of await loadableFolders(join(clone.dir, sub))) {
     const source = gitSourceString(url, clone.commit, relOf(name));
     add({
-      candidate: candidateOf(loaded.value, `catalog:${cat.name}:${name}@HEAD`, `catalog ${cat.name}`),
-      dir: () => abs,
+      candidate: candidateOf(skill, `catalog:${cat.name}:${name}@HEAD`, `catalog ${cat.name}`),
+      dir: at(abs),
       source,
       canonical: source,
       kind: 'git',
@@ -159,26 +175,26 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
       installed: false,
     });
   }
-  const tags = git(['-C', clone.dir, 'tag', '--list'])
-    .stdout.split('\n')
+  const tags = (await git(['-C', clone.dir, 'tag', '--list'])).stdout
+    .split('\n')
     .map((t) => t.trim())
     .filter((t) => releaseTag(t) !== undefined)
     .sort();
   for (const tag of tags) {
     const { only, version } = releaseTag(tag)!;
-    const commit = git(['-C', clone.dir, 'rev-list', '-n', '1', tag]).stdout.trim();
-    const listing = git(['-C', clone.dir, 'ls-tree', '--name-only', `${tag}:${sub || '.'}`.replace(/:\.$/, ':')]);
+    const commit = (await git(['-C', clone.dir, 'rev-list', '-n', '1', tag])).stdout.trim();
+    const listing = await git(['-C', clone.dir, 'ls-tree', '--name-only', `${tag}:${sub || '.'}`.replace(/:\.$/, ':')]);
     if (listing.code !== 0) continue;
     for (const name of listing.stdout.split('\n').filter(Boolean)) {
       if (only !== undefined && name !== only) continue;
       const rel = relOf(name);
-      const show = (file: string): Uint8Array | undefined => {
-        const r = git(['-C', clone.dir, 'cat-file', '-p', `${tag}:${rel}/${file}`]);
+      const show = async (file: string): Promise<Uint8Array | undefined> => {
+        const r = await git(['-C', clone.dir, 'cat-file', '-p', `${tag}:${rel}/${file}`]);
         return r.code === 0 ? Buffer.from(r.stdout, 'utf8') : undefined;
       };
-      const md = show('SKILL.md');
+      const md = await show('SKILL.md');
       if (!md) continue;
-      const toml = show('skill.toml');
+      const toml = await show('skill.toml');
       const entries: TreeEntry[] = [
         { kind: 'file', path: 'SKILL.md', bytes: md },
         ...(toml ? [{ kind: 'file' as const, path: 'skill.toml', bytes: toml }] : []),
@@ -190,9 +206,9 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
       if (!loaded.ok) continue;
       if (only !== undefined && loaded.value.manifest.skill.version !== version) continue; // the tag names this version
       let checkedOut: string | undefined;
-      const dir = (): string => {
+      const dir = async (): Promise<string> => {
         if (checkedOut) return checkedOut;
-        const wt = cloneRepo(clone.dir, tag, `[sources].${cat.name} at ${tag}`, true);
+        const wt = await cloneRepo(clone.dir, tag, `[sources].${cat.name} at ${tag}`, true);
         extra.push(wt.dispose);
         checkedOut = join(wt.dir, rel);
         return checkedOut;
@@ -211,9 +227,9 @@ export function openCatalog(cat: Catalog, cwd: string): OpenCatalog {
   }
   return {
     candidates,
-    dispose: () => {
-      for (const d of extra) d();
-      clone.dispose();
+    dispose: async () => {
+      for (const d of extra) await d();
+      await clone.dispose();
     },
   };
 }

@@ -10,12 +10,22 @@ function restrictionFor(permission: string): RestrictionId {
 }
 
 /**
+ * Start the sandbox probe (it spawns the sandbox tools, and is kept per process) so that
+ * it runs while the source is fetched and staged, instead of after.
+ */
+export function probeEnforcement(): void {
+  probeReport(currentHost()).catch(() => undefined);
+}
+
+/**
  * Label each declared permission with how this machine's sandbox would hold a skill to
  * it (the sandbox probe). Labels do not change the review's integrity.
  */
 export async function withEnforcement(review: InstallReview): Promise<InstallReview> {
   const host = currentHost();
   const nodes = [];
+  // Nodes that declare the same permissions get the same rows (a closure can hold hundreds).
+  const reports = new Map<string, ReturnType<typeof probeReport>>();
   for (const n of review.nodes) {
     // Probed with the node's own declared permissions, so the rows (e.g. the tools row)
     // describe what this skill declares rather than an empty default.
@@ -27,9 +37,12 @@ export async function withEnforcement(review: InstallReview): Promise<InstallRev
         .filter((p) => p.permission.startsWith('tool:') && p.declared)
         .map((p) => p.permission.slice(5)),
     };
+    const key = JSON.stringify(permissions);
+    let report = reports.get(key);
+    if (!report) reports.set(key, (report = probeReport(host, { permissions })));
     let rows;
     try {
-      rows = (await probeReport(host, { permissions })).rows;
+      rows = (await report).rows;
     } catch {
       return review;
     }

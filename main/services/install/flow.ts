@@ -2,14 +2,14 @@ import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/insta
 import { unifiedDiff } from '../../../shared/text/diff';
 import type { InstallReview } from '../../../shared/lock/review';
 import { CodedError, fail, isCoded, ok, type Result } from '../../../shared/result';
-import { readLockOrThrow } from '../lock';
-import { installedSkills, SKILLS_DIR } from '../skills/locate';
+import { readLockAsyncOrThrow } from '../lock';
+import { installedSkillsAsync, SKILLS_DIR } from '../skills/locate';
 import { withProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { recover } from '../workspace/txn';
 import { withEnforcement } from './enforcement';
 import { applyRemove, planRemove } from './remove';
-import { compileWithout, toView } from './review-view';
+import { compileWithout, standingDelta, toView } from './review-view';
 import type { LiveReview, ReviewStore } from './reviews';
 import { commitInstall } from './stage';
 import { checkUpdate } from './update';
@@ -48,7 +48,8 @@ export class InstallFlow {
       throw asCodedError(e, 'install');
     }
     await progress('planning the standing cost per target', 1, 2);
-    const view = toView(begun.id, begun.review, this.reviews.stagedOf(begun.id), project);
+    const staged = this.reviews.stagedOf(begun.id);
+    const view = toView(begun.id, begun.review, staged, await standingDelta(staged));
     await progress('review ready', 2, 2);
     return view;
   }
@@ -70,7 +71,12 @@ export class InstallFlow {
       return {
         outcome: 'changed' as const,
         message: `the source changed since you reviewed it (was ${pending.review.integrity.slice(0, 19)}…, now ${fresh.review.integrity.slice(0, 19)}…) — nothing installed; read the new review`,
-        review: toView(fresh.id, fresh.review, this.reviews.stagedOf(fresh.id), pending.project),
+        review: toView(
+          fresh.id,
+          fresh.review,
+          this.reviews.stagedOf(fresh.id),
+          await standingDelta(this.reviews.stagedOf(fresh.id)),
+        ),
       };
     }
     this.reviews.drop(fresh.id);
@@ -91,10 +97,10 @@ export class InstallFlow {
 
   /** Refetch a pinned skill and build its update review (kept until applied, cancelled or expired). */
   async checkUpdate(project: string, name: string, progress: Progress): Promise<UpdateCheck> {
-    const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
+    const entry = (await readLockAsyncOrThrow(project)).entries.find((e) => e.name === name);
     if (!entry) throw new CodedError('not-found', `${name} is not pinned in kitbash.lock — nothing to update`);
     await progress(`refetching ${entry.source}`, 0, 2);
-    const c = checkUpdate(project, entry);
+    const c = await checkUpdate(project, entry);
     if (c.kind === 'failed') throw new CodedError('invalid-input', `update: ${c.message.split('\n')[0]}`);
     if (c.kind === 'up-to-date') {
       await progress('up to date', 2, 2);
@@ -109,7 +115,7 @@ export class InstallFlow {
     try {
       review = await withEnforcement(c.review);
     } catch (e) {
-      c.staged.dispose();
+      await c.staged.dispose();
       throw asCodedError(e, 'update');
     }
     await progress('building the review diff', 1, 2);
@@ -124,7 +130,7 @@ export class InstallFlow {
       diffs.push({ path: f.path, diff: d });
     }
     const id = this.reviews.putUpdate(project, entry.source, review, c.staged);
-    const view = toView(id, review, c.staged, project, diffs);
+    const view = toView(id, review, c.staged, await standingDelta(c.staged), diffs);
     await progress('review ready', 2, 2);
     return {
       status: 'changed' as const,
@@ -153,14 +159,14 @@ export class InstallFlow {
     const notes: string[] = [];
     try {
       await withProjectLock(pending.project, `update (app) ${pending.review.root}`, async () => {
-        notes.push(...recover(pending.project));
-        commitInstall(staged, { integrity }, 'update');
-        await recompileAfterChange(pending.project, (t) => notes.push(t.trim()), 'update');
+        notes.push(...(await recover(pending.project)));
+        await commitInstall(staged, { integrity }, 'update');
+        await recompileAfterChange(pending.project, (t) => notes.push(t.trim()), 'update', staged.planned);
       });
     } catch (e) {
       throw asCodedError(e, 'update');
     } finally {
-      staged.dispose();
+      await staged.dispose();
     }
     return {
       outcome: 'updated' as const,
@@ -170,19 +176,19 @@ export class InstallFlow {
     };
   }
 
-  planRemove(project: string, name: string) {
-    if (!installedSkills(project).some((s) => s.nameHint === name))
+  async planRemove(project: string, name: string) {
+    if (!(await installedSkillsAsync(project)).some((s) => s.nameHint === name))
       throw new CodedError('not-found', `${name} is not installed`);
     try {
-      const plan = planRemove(project, name);
-      const entry = readLockOrThrow(project).entries.find((e) => e.name === name);
+      const plan = await planRemove(project, name);
+      const entry = (await readLockAsyncOrThrow(project)).entries.find((e) => e.name === name);
       return {
         name,
         version: entry?.version ?? null,
         dependents: [...plan.dependents],
         orphans: [...plan.orphans],
         deletes: [name, ...plan.orphans].map((n) => `${SKILLS_DIR.split('\\').join('/')}/${n}/`),
-        compile: compileWithout(project, [name]),
+        compile: await compileWithout(project, [name]),
       };
     } catch (e) {
       throw asCodedError(e, 'remove');
@@ -195,10 +201,10 @@ export class InstallFlow {
     let done: Result<{ removed: string[]; notes: string[] }>;
     try {
       done = await withProjectLock(project, `remove (app) ${name}`, async () => {
-        notes.push(...recover(project));
-        if (!installedSkills(project).some((s) => s.nameHint === name))
+        notes.push(...(await recover(project)));
+        if (!(await installedSkillsAsync(project)).some((s) => s.nameHint === name))
           return fail('not-found', `${name} is not installed (removed meanwhile?)`);
-        const plan = planRemove(project, name);
+        const plan = await planRemove(project, name);
         if (plan.dependents.length) {
           return fail(
             'forbidden',
@@ -209,7 +215,7 @@ export class InstallFlow {
         if (extra.length)
           return fail('forbidden', `${extra.join(', ')}: not an orphaned dependency of ${name} — nothing removed`);
         const names = [name, ...orphans];
-        applyRemove(project, names);
+        await applyRemove(project, names);
         await recompileAfterChange(project, (t) => notes.push(t.trim()), 'remove');
         return ok({ removed: names, notes });
       });

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { discoverSkills } from '../../../shared/lock/discover';
 import { sourceAt } from '../../../shared/lock/source';
-import { diskProject } from '../compile/project-files';
 import { openSource, type Checkout } from '../sources';
-import { loadFolder } from './candidates';
+import { loadFolderAsync } from '../skills/folder';
+import { mapLimit, READ_LANES } from '../skills/limit';
+import { AsyncDiskView } from '../workspace/disk-view';
 import { fail, formatError, ok, type Result } from '../../../shared/result';
 
 /** One skill a source offers. */
@@ -28,22 +29,26 @@ export interface SourceListing {
  * The skills a source holds (one clone for a git source; nothing is staged or written).
  * A repository of many skills lists each with the source string that installs it alone.
  */
-export function listSourceSkills(raw: string, cwd: string): SourceListing {
-  const co = openSource(raw, cwd);
+export async function listSourceSkills(raw: string, cwd: string): Promise<SourceListing> {
+  const co = await openSource(raw, cwd);
   try {
-    return listCheckout(co, raw);
+    return await listCheckout(co, raw);
   } finally {
-    co.dispose();
+    await co.dispose();
   }
 }
 
 /** listSourceSkills on a source already opened (`raw` as the user typed it). */
-export function listCheckout(co: Checkout, raw: string): SourceListing {
-  const found = discoverSkills(diskProject(co.skillDir));
-  const skills = found.map((f): SourceSkill => {
+export async function listCheckout(co: Checkout, raw: string): Promise<SourceListing> {
+  const found = await new AsyncDiskView(co.skillDir).settle((view) => discoverSkills(view));
+  const loads = await mapLimit(found, READ_LANES, (f) => {
+    const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
+    return loadFolderAsync(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
+  });
+  const skills = found.map((f, i): SourceSkill => {
     const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
     const source = f.rel === '' ? raw : sourceAt(co.spec, f.rel, co.spec.kind === 'local' ? co.skillDir : undefined);
-    const loaded = loadFolder(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
+    const loaded = loads[i]!;
     return loaded.ok
       ? {
           name: loaded.value.manifest.skill.name,

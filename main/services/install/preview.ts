@@ -12,13 +12,13 @@ import { stageInstall } from './stage';
 export async function reviewSource(
   project: string,
   source: string,
-): Promise<{ review: InstallReview; text: string; skill: Skill; dispose(): void }> {
-  const staged = stageInstall(project, source, { reviewOnly: true });
+): Promise<{ review: InstallReview; text: string; skill: Skill; dispose(): Promise<void> }> {
+  const staged = await stageInstall(project, source, { reviewOnly: true });
   try {
     const review = await withEnforcement(staged.review);
     return { review, text: renderReview(review), skill: staged.nodes[0]!.skill, dispose: () => staged.dispose() };
   } catch (e) {
-    staged.dispose();
+    await staged.dispose();
     throw e;
   }
 }

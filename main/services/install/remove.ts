@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dropEntries, type LockEntry } from '../../../shared/lock/lockfile';
-import { readLockOrThrow } from '../lock';
-import { installedSkills, SKILLS_DIR } from '../skills/locate';
+import { SKILLS_DIR } from '../skills/locate';
+import { withProjectIndex, type ProjectIndex } from '../skills/project-index';
 import { applyChange, OWN_FOLDERS } from '../workspace/txn';
 import { assertOwnFoldersInside } from '../fs/inside';
-import { loadFolder } from './candidates';
 
 /** The plan of a remove, before anything is deleted. */
 export interface RemovePlan {
@@ -16,25 +15,30 @@ export interface RemovePlan {
   readonly orphans: readonly string[];
 }
 
-/** name → the names it depends on, from installed manifests (falling back to lock edges). */
-function dependencyGraph(root: string, lock: readonly LockEntry[]): Map<string, string[]> {
+/** name → the names it depends on, from installed manifests (falling back to lock edges), from the project index. */
+async function dependencyGraph(index: ProjectIndex, lock: readonly LockEntry[]): Promise<Map<string, string[]>> {
   const g = new Map<string, string[]>();
-  for (const loc of installedSkills(root)) {
-    if (loc.kind !== 'folder') continue;
-    const l = loadFolder(loc.abs, loc.display, loc.nameHint);
+  for (const s of await index.summaries()) {
+    const name = s.loc.nameHint;
     const fromLock = lock
-      .find((e) => e.name === loc.nameHint)
+      .find((e) => e.name === name)
       ?.dependencies?.map((d) => d.slice(0, d.indexOf('@') < 0 ? d.length : d.indexOf('@')));
-    g.set(loc.nameHint, l.ok ? Object.keys(l.value.manifest.dependencies) : (fromLock ?? []));
+    g.set(name, s.ok ? Object.keys(s.summary.dependencies) : (fromLock ?? []));
   }
   return g;
 }
 
-export function planRemove(root: string, name: string): RemovePlan {
+export async function planRemove(root: string, name: string): Promise<RemovePlan> {
   // Nothing outside the project is ever taken for an installed skill.
   assertOwnFoldersInside(root, OWN_FOLDERS);
-  const lock = readLockOrThrow(root).entries;
-  const g = dependencyGraph(root, lock);
+  return withProjectIndex(root, async (index) => {
+    const lock = (await index.lock()).entries;
+    return removePlanOf(name, await dependencyGraph(index, lock), lock);
+  });
+}
+
+/** Dependents and orphans of `name` in the installed graph `g` (pure). */
+function removePlanOf(name: string, g: ReadonlyMap<string, readonly string[]>, lock: readonly LockEntry[]): RemovePlan {
   const dependents = [...g]
     .filter(([n, deps]) => n !== name && deps.includes(name))
     .map(([n]) => n)
@@ -62,8 +66,18 @@ export function planRemove(root: string, name: string): RemovePlan {
 }
 
 /** Remove installed folders and their pins in one transaction. */
-export function applyRemove(root: string, names: readonly string[]): void {
-  const lock = readLockOrThrow(root).entries;
-  const present = names.filter((n) => existsSync(join(root, SKILLS_DIR, n)));
-  applyChange(root, { put: new Map(), remove: present, lock: dropEntries(lock, names) }, 'remove');
+export async function applyRemove(root: string, names: readonly string[]): Promise<void> {
+  await withProjectIndex(root, async (index) => {
+    const lock = (await index.lock()).entries;
+    const present: string[] = [];
+    for (const n of names)
+      if (
+        await stat(join(root, SKILLS_DIR, n)).then(
+          () => true,
+          () => false,
+        )
+      )
+        present.push(n);
+    await applyChange(root, { put: new Map(), remove: present, lock: dropEntries(lock, names) }, 'remove', index);
+  });
 }

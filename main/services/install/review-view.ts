@@ -1,11 +1,12 @@
 import type { ReviewView } from '../../../shared/ipc/channels/install';
-import { planCompile } from '../../../shared/compile/plan';
+import { planCompile, type FailedSkill } from '../../../shared/compile/plan';
 import type { Skill } from '../../../shared/ksf/model';
 import { lintSkill } from '../../../shared/lint/checks';
 import type { Location } from '../../../shared/lint/types';
 import type { InstallReview } from '../../../shared/lock/review';
-import { diskProject, loadInstalled } from '../compile';
-import { projectConfigOrThrow, type StagedInstall } from './stage';
+import { loadedOf } from '../skills/installed';
+import { planChange } from '../workspace/recompile';
+import { compileSummary, type StagedInstall } from './stage';
 
 /**
  * The install dialog's view of a review: the service's object field for field, plus the
@@ -25,24 +26,37 @@ function locationsOf(skill: Skill | undefined): Map<string, Location[]> {
   return out;
 }
 
-/** Standing tokens per session per target, with the project as it is and with `incoming` installed. */
-function standingDelta(project: string, incoming: readonly Skill[]): ReviewView['standing'] {
+/**
+ * Standing tokens per session per target, with the project as it is and with the staged
+ * skills installed. "After" is the review's compile plan. For an install, "before" is
+ * derived from it by taking out what the incoming skills add — each skill's share of a
+ * target's standing cost depends on that skill alone, and a plan the installed skills
+ * alone would refuse is refused with the new ones too — so the rest of the project is not
+ * planned a second time. An update plans "before" in full (the old version may be what
+ * made the project's plan refuse).
+ */
+export async function standingDelta(staged: StagedInstall | undefined): Promise<ReviewView['standing']> {
+  const planned = staged?.planned;
+  if (!planned) return [];
+  const plan = (skills: readonly Skill[], failures: FailedSkill[] = []) =>
+    planned.view.settle((project) => planCompile({ skills, failures, config: planned.config, project }).standing);
   try {
-    const config = projectConfigOrThrow(project);
-    const { skills, failures } = loadInstalled(project);
-    const view = diskProject(project);
-    const names = new Set(incoming.map((s) => s.manifest.skill.name));
-    const before = planCompile({ skills, failures, config, project: view }).standing;
-    const after = planCompile({
-      skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming],
-      failures,
-      config,
-      project: view,
-    }).standing;
-    return after.map((a) => ({
+    let before: Map<string, number>;
+    if (planned.replaced.length) {
+      const kept = planned.folders.filter((f) => !planned.put.has(f.name));
+      const { skills, failures } = loadedOf([...kept, ...planned.replaced].sort((a, b) => (a.name < b.name ? -1 : 1)));
+      before = new Map((await plan(skills, failures)).map((t) => [t.target, t.tokens]));
+    } else {
+      before = new Map(planned.plan.standing.map((t) => [t.target, t.tokens]));
+      for (const f of planned.folders) {
+        if (!planned.put.has(f.name) || !('skill' in f.outcome)) continue;
+        for (const t of await plan([f.outcome.skill])) before.set(t.target, (before.get(t.target) ?? 0) - t.tokens);
+      }
+    }
+    return planned.plan.standing.map((a) => ({
       target: a.target,
       loading: a.loading,
-      before: before.find((b) => b.target === a.target)?.tokens ?? 0,
+      before: before.get(a.target) ?? 0,
       after: a.tokens,
     }));
   } catch {
@@ -55,11 +69,10 @@ export function toView(
   id: string,
   review: InstallReview,
   staged: StagedInstall | undefined,
-  project: string,
+  standing: ReviewView['standing'],
   diffs?: ReviewView['diffs'],
 ): ReviewView {
   const skills = new Map((staged?.nodes ?? []).map((n) => [n.name, n]));
-  const incoming = (staged?.nodes ?? []).filter((n) => n.stagedDir !== undefined).map((n) => n.skill);
   return {
     id,
     kind: review.kind,
@@ -112,30 +125,19 @@ export function toView(
         }
       : {}),
     agents: (review.agents ?? []).map((a) => ({ ...a })),
-    standing: standingDelta(project, incoming),
+    standing,
     integrity: review.integrity,
   };
 }
 
-/** The compile plan once `names` are gone. */
-export function compileWithout(
+/** The compile plan once the installed folders `names` are gone. */
+export async function compileWithout(
   project: string,
   names: readonly string[],
-): { writes: string[]; prunes: string[]; errors: string[] } {
+): Promise<{ writes: string[]; prunes: string[]; errors: string[] }> {
   try {
-    const config = projectConfigOrThrow(project);
-    const { skills, failures } = loadInstalled(project);
-    const plan = planCompile({
-      skills: skills.filter((s) => !names.includes(s.manifest.skill.name)),
-      failures,
-      config,
-      project: diskProject(project),
-    });
-    return {
-      writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path),
-      prunes: plan.prune.map((p) => p.path),
-      errors: [...plan.errors],
-    };
+    const c = compileSummary((await planChange(project, { remove: names })).plan);
+    return { writes: [...c.writes], prunes: [...c.prunes], errors: [...c.errors] };
   } catch (e) {
     return { writes: [], prunes: [], errors: [(e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim()] };
   }

@@ -1,5 +1,5 @@
 import type { InstallReview } from '../../../shared/lock/review';
-import { acquireProjectLock } from '../workspace/project-lock';
+import { withProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { recover } from '../workspace/txn';
 import { withEnforcement } from './enforcement';
@@ -34,12 +34,12 @@ export class ReviewStore {
   /** Stage `source` for `project` and keep its review. Throws a one-line Error on a bad source. */
   async beginInstall(project: string, source: string): Promise<{ id: string; review: InstallReview }> {
     this.sweep();
-    const staged = stageInstall(project, source);
+    const staged = await stageInstall(project, source);
     let review: InstallReview;
     try {
       review = await withEnforcement(staged.review);
     } catch (e) {
-      staged.dispose();
+      await staged.dispose();
       throw e;
     }
     this.put({ kind: 'install', project, source, review, staged });
@@ -74,12 +74,12 @@ export class ReviewStore {
     return r;
   }
 
-  /** Drop a review without installing anything; false when there was none. */
+  /** Drop a review without installing anything; false when there was none. Its staged copy goes in the background. */
   drop(id: string): boolean {
     const r = this.live.get(id);
     if (!r) return false;
     this.live.delete(id);
-    r.staged.dispose();
+    r.staged.dispose().catch(() => undefined);
     return true;
   }
 
@@ -92,15 +92,16 @@ export class ReviewStore {
     if (!r || r.kind !== 'install')
       throw new Error('this install review has expired or was already used — review the source again');
     const notes: string[] = [];
-    const release = acquireProjectLock(r.project, { command: `install (app) ${r.review.root}` });
     try {
-      notes.push(...recover(r.project));
-      const done = commitInstall(r.staged, { integrity });
-      if (done.installed.length) await recompileAfterChange(r.project, (t) => notes.push(t.trim()), 'install');
-      return { installed: done.installed, notes };
+      return await withProjectLock(r.project, `install (app) ${r.review.root}`, async () => {
+        notes.push(...(await recover(r.project)));
+        const done = await commitInstall(r.staged, { integrity });
+        if (done.installed.length)
+          await recompileAfterChange(r.project, (t) => notes.push(t.trim()), 'install', r.staged.planned);
+        return { installed: done.installed, notes };
+      });
     } finally {
-      release();
-      r.staged.dispose();
+      await r.staged.dispose();
     }
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync } from 'node:fs';
+import { lstat, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CodedError, formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
@@ -20,20 +20,25 @@ import {
 import type { ProjectConfig } from '../../../shared/project/config';
 import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
-import { resolveClosure, type Candidate } from '../../../shared/resolve/resolve';
-import { planCompile } from '../../../shared/compile/plan';
+import type { Candidate, Resolution } from '../../../shared/resolve/resolve';
+import type { CompilePlan } from '../../../shared/compile/plan';
 import type { ReviewAgent } from '../../../shared/lock/holds';
 import { resolveTargets } from '../../../shared/targets/registry';
-import { diskProject, loadInstalled } from '../compile';
-import { readLockOrThrow, treeIntegrityFast } from '../lock';
+import { treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
+import { loadFolderAsync } from '../skills/folder';
+import { mapLimit, READ_LANES } from '../skills/limit';
 import { SKILLS_DIR } from '../skills/locate';
-import { readSkillTree } from '../skills/reader';
+import { withProjectIndex, type ProjectIndex } from '../skills/project-index';
+import { readSkillTreeAsync } from '../skills/reader';
 import { makeStagingDir, openSource, stageSkill, type Checkout } from '../sources';
+import { AsyncDiskView } from '../workspace/disk-view';
 import { faultPoint } from '../workspace/fault';
+import { planChange, projectConfigAsync, type PlannedCompile } from '../workspace/recompile';
 import { applyChange, OWN_FOLDERS, recover } from '../workspace/txn';
 import { assertOwnFoldersInside } from '../fs/inside';
-import { installedCandidates, loadFolder, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
+import { installedCandidates, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
+import { probeEnforcement } from './enforcement';
 
 /** One staged skill: the private copy the review describes and the commit installs. */
 export interface StagedNode {
@@ -56,10 +61,18 @@ export interface StagedInstall {
   readonly project: string;
   readonly review: InstallReview;
   readonly nodes: readonly StagedNode[];
+  /**
+   * The compile plan of the project once this is committed (absent when the caller will not
+   * compile afterwards): the review's compile preview, and — while nothing it read has
+   * changed — exactly what the recompile after the commit applies.
+   */
+  readonly planned?: PlannedCompile;
+  /** The project index the review was made with; the commit tells it the lock it writes. */
+  readonly index: ProjectIndex;
   /** Milliseconds per phase (fetch, candidates, resolve, stage, review), for diagnostics and the bench. */
   readonly timings: Readonly<Record<string, number>>;
   /** Remove the private staging folder. Safe to call twice. */
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 export interface StageOptions {
@@ -75,6 +88,12 @@ export interface StageOptions {
    * The source, already opened (a pick of a multi-skill listing): staged from it, and left to the caller to dispose.
    */
   readonly checkout?: Checkout;
+  /**
+   * False when nothing will be compiled after the commit (`install --no-compile`): the
+   * review then carries no compile preview, and reads nothing about the other skills
+   * that the dependency resolution does not need.
+   */
+  readonly compile?: boolean;
 }
 
 /** kitbash.toml of the project; a malformed file throws its one-line error. */
@@ -97,8 +116,15 @@ function checkoutSource(co: Checkout, origin: string): ReviewSource {
 /**
  * Fetch a source into a private staging folder, resolve its dependencies, and build the
  * review. Nothing in the project is written. The caller must `dispose()` the result.
+ * Everything it reads goes through promises (git through an async child process), so the
+ * app's main thread keeps serving the window during a clone.
  */
-export function stageInstall(project: string, raw: string, options: StageOptions = {}): StagedInstall {
+export async function stageInstall(project: string, raw: string, options: StageOptions = {}): Promise<StagedInstall> {
+  return withProjectIndex(project, (index) => stageWith(index, raw, options));
+}
+
+async function stageWith(index: ProjectIndex, raw: string, options: StageOptions): Promise<StagedInstall> {
+  const project = index.root;
   const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (name: string) => {
@@ -106,26 +132,32 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     timings[name] = Math.round((now - mark) * 100) / 100;
     mark = now;
   };
-  const config = projectConfigOrThrow(project);
+  // The sandbox probe behind the review's enforcement labels runs while the source is fetched and staged.
+  probeEnforcement();
+  const config = await projectConfigAsync(project);
   // Refused before anything is fetched: the commit could not write through these anyway.
   assertOwnFoldersInside(project, OWN_FOLDERS);
-  const lock = readLockOrThrow(project);
-  const co = options.checkout ?? openSource(raw, project);
+  const lock = await index.lock();
+  const co = options.checkout ?? (await openSource(raw, project));
   lap('fetch');
-  const toDispose: Array<() => void> = options.checkout ? [] : [() => co.dispose()];
-  const staging = makeStagingDir();
+  const toDispose: Array<() => Promise<void>> = options.checkout ? [] : [() => co.dispose()];
+  const staging = await makeStagingDir();
   let ok = false;
   try {
     // The requested skill is staged first (the caps apply before anything is read), then loaded from the copy.
-    const rootStaged = stageSkill(co.skillDir, staging.dir, '.requested', raw);
-    const rootTree = readSkillTree(rootStaged.dir, co.spec.raw);
+    const rootStaged = await stageSkill(co.skillDir, staging.dir, '.requested', raw);
+    const rootTree = await readSkillTreeAsync(rootStaged.dir, co.spec.raw);
     if (!rootTree.ok) throw new CodedError('invalid-input', formatError(rootTree.error));
     const rootSkill = loadFolderFromTree(rootTree.value, nameHintOf(co));
     const rootName = rootSkill.manifest.skill.name;
     const rootDir = join(staging.dir, rootName);
-    renameSync(rootStaged.dir, rootDir);
+    await rename(rootStaged.dir, rootDir);
     faultPoint('install:staged');
-    if (options.replacing === undefined && !options.reviewOnly && existsSync(join(project, SKILLS_DIR, rootName))) {
+    if (
+      options.replacing === undefined &&
+      !options.reviewOnly &&
+      (await present(join(project, SKILLS_DIR, rootName), true))
+    ) {
       throw new CodedError(
         'invalid-input',
         `${rootName} is already installed. To reinstall: skillsmith remove ${rootName} && skillsmith install ${raw}`,
@@ -149,16 +181,16 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     const origins = new Map<string, CandidateOrigin>();
     const byName = new Map<string, Candidate[]>();
     if (Object.keys(rootSkill.manifest.dependencies).length > 0) {
-      const pools: CandidateOrigin[][] = [siblingCandidates(co)];
+      const pools: CandidateOrigin[][] = [await siblingCandidates(co)];
       const cats = readCatalogs(config.raw);
       if (!cats.ok) throw new Error(cats.error.message);
       for (const cat of cats.value) {
-        const opened = openCatalog(cat, project);
+        const opened = await openCatalog(cat, project);
         toDispose.push(() => opened.dispose());
         pools.push(opened.candidates);
       }
       const free = new Set([options.replacing, ...(options.replaceable ?? [])]);
-      const installed = installedCandidates(project).filter((c) => !free.has(c.candidate.name));
+      const installed = (await installedCandidates(index)).filter((c) => !free.has(c.candidate.name));
       const installedNames = new Set(installed.map((c) => c.candidate.name));
       for (const c of pools.flat()) {
         if (installedNames.has(c.candidate.name) || c.candidate.name === rootName) continue;
@@ -171,7 +203,12 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       }
     }
     lap('candidates');
-    const resolution = resolveClosure(rootCandidate, byName);
+    // A skill with no dependencies is its own closure; the resolver (and semver, which it
+    // loads) is only brought in when there is something to resolve.
+    const resolution: Resolution =
+      Object.keys(rootCandidate.dependencies).length === 0
+        ? { ok: true, value: [{ candidate: rootCandidate, requiredBy: [], edges: [] }] }
+        : (await import('../../../shared/resolve/resolve')).resolveClosure(rootCandidate, byName);
     lap('resolve');
     if (!resolution.ok) throw new CodedError('invalid-input', resolution.error.message);
 
@@ -188,44 +225,58 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       installed: boolean;
       origin?: CandidateOrigin;
     }> = [];
-    for (const node of ordered) {
+    // Each node is staged, read and loaded concurrently (a closure can hold hundreds); a
+    // failure is reported for the first node in order, as if they had run one by one.
+    const loaded = await mapLimit(
+      ordered,
+      READ_LANES,
+      async (
+        node,
+      ): Promise<
+        { ok: true; skill: Skill; dir?: string; executable: readonly string[] } | { ok: false; error: unknown }
+      > => {
+        try {
+          const c = node.candidate;
+          const origin = c.id === 'root' ? undefined : origins.get(c.id);
+          if (origin?.installed === true) {
+            const l = await loadFolderAsync(await origin.dir(), c.name, c.name);
+            if (!l.ok) throw CodedError.of(l.error);
+            return { ok: true, skill: l.value, executable: [] };
+          }
+          if (c.id === 'root') return { ok: true, skill: rootSkill, dir: rootDir, executable: rootStaged.executable };
+          const st = await stageSkill(await origin!.dir(), staging.dir, c.name, `${c.name} (${origin!.source})`);
+          const tree = await readSkillTreeAsync(st.dir, c.name);
+          if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
+          const skill = loadFolderFromTree(tree.value, c.name);
+          if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
+            throw new CodedError(
+              'invalid-input',
+              `${c.name}: the source changed while it was being staged — try again`,
+            );
+          }
+          return { ok: true, skill, dir: st.dir, executable: st.executable };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      },
+    );
+    const failed = loaded.find((l) => !l.ok);
+    if (failed && !failed.ok) throw failed.error;
+    ordered.forEach((node, i) => {
+      const l = loaded[i]!;
+      if (!l.ok) return;
+      const { skill, dir, executable } = l;
       const c = node.candidate;
       const origin = c.id === 'root' ? undefined : origins.get(c.id);
       const installed = origin?.installed === true;
-      let skill: Skill;
-      let dir: string | undefined;
-      let executable: readonly string[] = [];
-      if (installed) {
-        const l = loadFolder(origin!.dir(), c.name, c.name);
-        if (!l.ok) throw CodedError.of(l.error);
-        skill = l.value;
-      } else if (c.id === 'root') {
-        skill = rootSkill;
-        dir = rootDir;
-        executable = rootStaged.executable;
-      } else {
-        const st = stageSkill(origin!.dir(), staging.dir, c.name, `${c.name} (${origin!.source})`);
-        dir = st.dir;
-        executable = st.executable;
-        const tree = readSkillTree(dir, c.name);
-        if (!tree.ok) throw new CodedError('invalid-input', formatError(tree.error));
-        skill = loadFolderFromTree(tree.value, c.name);
-        if (skill.manifest.skill.name !== c.name || skill.manifest.skill.version !== c.version) {
-          throw new CodedError('invalid-input', `${c.name}: the source changed while it was being staged — try again`);
-        }
-      }
       const integrity = treeIntegrityFast(skill.tree);
       produces.set(c.name, skill.manifest.artifacts.produces);
+      const pin = installed ? lock.entries.find((e) => e.name === c.name) : undefined;
       const source: ReviewSource =
         c.id === 'root'
           ? checkoutSource(co, 'requested')
           : installed
-            ? {
-                raw: lock.entries.find((e) => e.name === c.name)?.source ?? '',
-                canonical: lock.entries.find((e) => e.name === c.name)?.resolved ?? '',
-                kind: 'local',
-                origin: 'installed',
-              }
+            ? { raw: pin?.source ?? '', canonical: pin?.resolved ?? '', kind: 'local', origin: 'installed' }
             : {
                 raw: origin!.source,
                 canonical: origin!.canonical,
@@ -243,12 +294,13 @@ export function stageInstall(project: string, raw: string, options: StageOptions
         installed,
         ...(origin ? { origin } : {}),
       });
-    }
+    });
 
     lap('stage');
     // Transitive dependencies of each node, for consumes ← produces.
+    const nodeByName = new Map(resolution.value.map((x) => [x.candidate.name, x]));
     const depsOf = (name: string, acc = new Set<string>()): Set<string> => {
-      const n = resolution.value.find((x) => x.candidate.name === name);
+      const n = nodeByName.get(name);
       for (const e of n?.edges ?? []) if (!acc.has(e.name)) depsOf(e.name, acc.add(e.name));
       return acc;
     };
@@ -272,7 +324,8 @@ export function stageInstall(project: string, raw: string, options: StageOptions
     });
 
     // The lock after commit (recomputed against the then-current lock at commit time).
-    const nodes: StagedNode[] = staged.map((s) => {
+    const nodes: StagedNode[] = [];
+    for (const s of staged) {
       const c = s.node.candidate;
       const prior = lock.entries.find((e) => e.name === c.name);
       const edges = s.node.edges.map((e) => `${e.name}@${e.range}`);
@@ -293,17 +346,17 @@ export function stageInstall(project: string, raw: string, options: StageOptions
               : {}),
             executable: [...s.executable].sort(),
           };
-      return {
+      nodes.push({
         name: c.name,
         version: c.version,
         ...(s.dir ? { stagedDir: s.dir } : {}),
         executable: s.executable,
-        baseline: s.dir ? installedHash(project, c.name) : null,
+        baseline: s.dir ? await installedHash(project, c.name) : null,
         integrity: s.integrity,
         entry,
         skill: s.skill,
-      };
-    });
+      });
+    }
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
     const notices: string[] = [...config.exceptionProblems];
@@ -311,11 +364,14 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       for (const c of n.consumes)
         if (c.producedBy === null && n.dependencies.length > 0)
           notices.push(`${n.name} consumes ${c.artifact}, which no dependency in the closure produces`);
-    const compile = compilePreview(
-      project,
-      config,
-      staged.filter((x) => x.dir !== undefined).map((x) => x.skill),
-    );
+    const preview =
+      options.compile === false
+        ? undefined
+        : await compilePreview(
+            index,
+            staged.flatMap((x) => (x.dir !== undefined ? [{ name: x.node.candidate.name, tree: x.skill.tree }] : [])),
+          );
+    const planned = preview && 'planned' in preview ? preview.planned : undefined;
     const review: InstallReview = {
       schema: REVIEW_SCHEMA,
       kind: options.replacing !== undefined ? 'update' : 'install',
@@ -325,8 +381,10 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       writes,
       blockers: reviewBlockers(reviewNodes),
       notices,
-      compile,
-      agents: activeAgents(project, config),
+      ...(preview
+        ? { compile: 'planned' in preview ? compileSummary(preview.planned.plan) : failedSummary(preview.error) }
+        : {}),
+      agents: await activeAgents(planned?.view ?? new AsyncDiskView(project), config),
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');
@@ -336,12 +394,14 @@ export function stageInstall(project: string, raw: string, options: StageOptions
       project,
       review,
       nodes,
+      ...(planned ? { planned } : {}),
+      index,
       timings,
       dispose: () => staging.dispose(),
     };
   } finally {
-    for (const d of toDispose) d();
-    if (!ok) staging.dispose();
+    for (const d of toDispose) await d();
+    if (!ok) await staging.dispose();
   }
 }
 
@@ -350,34 +410,47 @@ function mergeRequested(prior: readonly string[] | undefined, add: readonly stri
   return all.length ? { requested: all } : {};
 }
 
-/** The compile plan of the project once `incoming` replaces or joins the installed skills. */
-function compilePreview(
-  project: string,
-  config: ProjectConfig,
-  incoming: readonly Skill[],
-): NonNullable<InstallReview['compile']> {
+/** Whether anything is at `p` (`follow`: through a symlink, as existsSync answers). */
+async function present(p: string, follow = false): Promise<boolean> {
   try {
-    const { skills, failures } = loadInstalled(project);
-    const names = new Set(incoming.map((s) => s.manifest.skill.name));
-    const plan = planCompile({
-      skills: [...skills.filter((s) => !names.has(s.manifest.skill.name)), ...incoming],
-      failures,
-      config,
-      project: diskProject(project),
-    });
-    return {
-      writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path),
-      prunes: plan.prune.map((p) => p.path),
-      errors: [...plan.errors],
-    };
-  } catch (e) {
-    return { writes: [], prunes: [], errors: [e instanceof Error ? e.message.split('\n')[0]! : String(e)] };
+    await (follow ? stat(p) : lstat(p));
+    return true;
+  } catch {
+    return false;
   }
 }
 
+/**
+ * The compile plan of the project once `incoming` replaces or joins the installed skills,
+ * or why it cannot be made (a bad kitbash.toml: the review then says so).
+ */
+async function compilePreview(
+  index: ProjectIndex,
+  incoming: readonly { name: string; tree: SkillTree }[],
+): Promise<{ planned: PlannedCompile } | { error: string }> {
+  try {
+    return { planned: await planChange(index.root, { put: incoming }, index) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
+  }
+}
+
+/** What a review shows of a compile plan. */
+export function compileSummary(plan: CompilePlan): NonNullable<InstallReview['compile']> {
+  return {
+    writes: [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path),
+    prunes: plan.prune.map((p) => p.path),
+    errors: [...plan.errors],
+  };
+}
+
+export function failedSummary(error: string): NonNullable<InstallReview['compile']> {
+  return { writes: [], prunes: [], errors: [error] };
+}
+
 /** The project's active compile targets, for where each permission holds (none when the selection fails). */
-function activeAgents(project: string, config: ProjectConfig): ReviewAgent[] {
-  const sel = resolveTargets(diskProject(project), config.targets);
+async function activeAgents(view: AsyncDiskView, config: ProjectConfig): Promise<ReviewAgent[]> {
+  const sel = await view.settle((v) => resolveTargets(v, config.targets));
   return sel.ok
     ? sel.value.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' }))
     : [];
@@ -400,10 +473,10 @@ function nameHintOf(co: Checkout): string {
 }
 
 /** Tree hash of an installed folder, or null when there is none (an unreadable folder counts as changed). */
-function installedHash(project: string, name: string): string | null {
+async function installedHash(project: string, name: string): Promise<string | null> {
   const dir = join(project, SKILLS_DIR, name);
-  if (!existsSync(dir)) return null;
-  const tree = readSkillTree(dir, name);
+  if (!(await present(dir, true))) return null;
+  const tree = await readSkillTreeAsync(dir, name);
   return tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
 }
 
@@ -412,7 +485,11 @@ function installedHash(project: string, name: string): string | null {
  * staged tree must still hash to what the review showed, and nothing may block it.
  * Call it holding the project lock.
  */
-export function commitInstall(staged: StagedInstall, approval: Approval, step = 'install'): { installed: string[] } {
+export async function commitInstall(
+  staged: StagedInstall,
+  approval: Approval,
+  step = 'install',
+): Promise<{ installed: string[] }> {
   const { review, project } = staged;
   if (approval.integrity !== review.integrity)
     throw new CodedError(
@@ -428,7 +505,7 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
   const verified = new Map<string, SkillTree>();
   for (const n of staged.nodes) {
     if (!n.stagedDir) continue;
-    const tree = readSkillTree(n.stagedDir, n.name);
+    const tree = await readSkillTreeAsync(n.stagedDir, n.name);
     const now = tree.ok ? treeIntegrityFast(tree.value) : 'unreadable';
     if (now !== n.integrity || !tree.ok)
       throw new CodedError(
@@ -437,27 +514,32 @@ export function commitInstall(staged: StagedInstall, approval: Approval, step = 
       );
     verified.set(n.name, tree.value);
   }
-  recover(project);
-  const current = readLockOrThrow(project);
-  let entries: LockEntry[] = [...current.entries];
-  const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
-  for (const n of staged.nodes) {
-    if (n.stagedDir) {
-      // The review described a change from what was installed then; refuse if another command moved it since.
-      if (installedHash(project, n.name) !== n.baseline) {
-        throw new CodedError(
-          'forbidden',
-          `${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`,
-        );
+  await recover(project);
+  const { index } = staged;
+  try {
+    const current = await index.lock();
+    let entries: LockEntry[] = [...current.entries];
+    const put = new Map<string, { tree: SkillTree; executable: ReadonlySet<string> }>();
+    for (const n of staged.nodes) {
+      if (n.stagedDir) {
+        // The review described a change from what was installed then; refuse if another command moved it since.
+        if ((await installedHash(project, n.name)) !== n.baseline) {
+          throw new CodedError(
+            'forbidden',
+            `${n.name} was ${n.baseline === null ? 'installed' : 'changed'} by another command since the review — nothing installed; review again`,
+          );
+        }
+        put.set(n.name, { tree: verified.get(n.name)!, executable: new Set(n.executable) });
       }
-      put.set(n.name, { tree: verified.get(n.name)!, executable: new Set(n.executable) });
+      const prior = entries.find((e) => e.name === n.name);
+      entries = upsertEntry(
+        entries,
+        n.stagedDir || !prior ? n.entry : { ...prior, ...(n.entry.requested ? { requested: n.entry.requested } : {}) },
+      );
     }
-    const prior = entries.find((e) => e.name === n.name);
-    entries = upsertEntry(
-      entries,
-      n.stagedDir || !prior ? n.entry : { ...prior, ...(n.entry.requested ? { requested: n.entry.requested } : {}) },
-    );
+    await applyChange(project, { put, remove: [], lock: entries }, step, index);
+    return { installed: [...put.keys()] };
+  } finally {
+    await index.save();
   }
-  applyChange(project, { put, remove: [], lock: entries }, step);
-  return { installed: [...put.keys()] };
 }

@@ -3,10 +3,10 @@ import { fileChanges, manifestDelta, type FileChange } from '../../../shared/loc
 import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import type { InstallReview } from '../../../shared/lock/review';
 import type { SkillTree } from '../../../shared/ksf/tree';
-import { readLockOrThrow, treeIntegrityFast } from '../lock';
+import { readLockAsyncOrThrow, treeIntegrityFast } from '../lock';
 import { SKILLS_DIR } from '../skills/locate';
-import { readSkillTree } from '../skills/reader';
-import { loadFolder } from './candidates';
+import { readSkillTreeAsync } from '../skills/reader';
+import { loadFolderAsync } from '../skills/folder';
 import { stageInstall, type StagedInstall } from './stage';
 
 export type UpdateCheck =
@@ -27,10 +27,14 @@ export type UpdateCheck =
  * staged, with the full review (manifest delta with escalations, file changes, the new
  * dependency closure); the caller decides, then commits through the install path.
  */
-export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
+export async function checkUpdate(
+  root: string,
+  entry: LockEntry,
+  options: { compile?: boolean } = {},
+): Promise<UpdateCheck> {
   const dir = join(root, SKILLS_DIR, entry.name);
-  const installed = loadFolder(dir, entry.name, entry.name);
-  const tree = readSkillTree(dir, entry.name);
+  const installed = await loadFolderAsync(dir, entry.name, entry.name);
+  const tree = await readSkillTreeAsync(dir, entry.name);
   if (!tree.ok)
     return {
       kind: 'failed',
@@ -43,14 +47,19 @@ export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
       entry,
       note: `${entry.name}: imported in this project (${entry.source || 'no source'}) — nothing to refetch`,
     };
-  const lock = readLockOrThrow(root).entries;
+  const lock = (await readLockAsyncOrThrow(root)).entries;
   // Dependencies installed only because of this skill may move with it.
   const replaceable = lock
     .filter((e) => e.direct === false && (e.requested ?? []).every((r) => r.startsWith(`${entry.name}:`)))
     .map((e) => e.name);
   let staged: StagedInstall;
   try {
-    staged = stageInstall(root, entry.source, { replacing: entry.name, lockSource: entry.source, replaceable });
+    staged = await stageInstall(root, entry.source, {
+      replacing: entry.name,
+      lockSource: entry.source,
+      replaceable,
+      ...(options.compile === false ? { compile: false } : {}),
+    });
   } catch (e) {
     return {
       kind: 'failed',
@@ -64,7 +73,7 @@ export function checkUpdate(root: string, entry: LockEntry): UpdateCheck {
     (n, i) => i > 0 && n.stagedDir !== undefined && lock.find((e) => e.name === n.name)?.integrity !== n.integrity,
   );
   if (installedHash === rootNode.integrity && !depsChanged) {
-    staged.dispose();
+    await staged.dispose();
     return { kind: 'up-to-date', entry };
   }
   const files = fileChanges(tree.value, rootNode.skill.tree);

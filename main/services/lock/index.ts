@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileError, formatError, ok, type Result, type SkillsmithError } from '../../../shared/result';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -28,9 +29,85 @@ export function readLock(root: string): Result<LockState> {
   try {
     bytes = readFileSync(join(root, LOCK_FILE));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { present: false, entries: [] } };
-    return { ok: false, error: fileError(LOCK_FILE, describeFsError(e)) };
+    return unreadLock(e);
   }
+  return parseLockBytes(bytes);
+}
+
+/**
+ * Parsed lock contents remembered by the sha256 of the file's bytes (the project index):
+ * a lock that hashes the same parses the same, so only a changed lock is parsed again.
+ */
+export interface ParsedLockCache {
+  get(sha: string): readonly LockEntry[] | undefined;
+  put(sha: string, entries: readonly LockEntry[]): void;
+}
+
+/** readLock through promises, parsing only a lock `cache` has not seen. */
+export async function readLockAsync(root: string, cache?: ParsedLockCache): Promise<Result<LockState>> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(root, LOCK_FILE));
+  } catch (e) {
+    return unreadLock(e);
+  }
+  if (!cache || bytes.length > MAX_LOCK_BYTES) return parseLockBytes(bytes);
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const known = cache.get(sha);
+  if (known) return { ok: true, value: { present: true, entries: known } };
+  const parsed = parseLockBytes(bytes);
+  if (parsed.ok) cache.put(sha, parsed.value.entries);
+  return parsed;
+}
+
+/**
+ * What parseLock gives back for the file serializeLock writes from `entries` — so that a
+ * command that writes the lock can tell the index what it holds without parsing it —
+ * or undefined for entries where that is not certain (a name missing or pinned twice, a
+ * string TOML cannot hold). tests/workspace/project-index.test.ts holds the two to each other.
+ */
+export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undefined {
+  const names = new Set(entries.map((e) => e.name));
+  if (names.size !== entries.length || names.has('')) return undefined;
+  const strings = (xs: readonly string[] | undefined) => xs === undefined || xs.every(tomlSafe);
+  for (const e of entries) {
+    if (![e.name, e.version, e.source, e.integrity].every(tomlSafe)) return undefined;
+    if ((e.resolved !== undefined && !tomlSafe(e.resolved)) || (e.commit !== undefined && !tomlSafe(e.commit)))
+      return undefined;
+    if (!strings(e.dependencies) || !strings(e.requested) || !strings(e.executable)) return undefined;
+  }
+  return [...entries]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((e) => ({
+      name: e.name,
+      version: e.version,
+      source: e.source,
+      integrity: e.integrity,
+      ...(e.resolved !== undefined ? { resolved: e.resolved } : {}),
+      ...(e.commit !== undefined ? { commit: e.commit } : {}),
+      ...(e.dependencies && e.dependencies.length > 0 ? { dependencies: [...e.dependencies] } : {}),
+      ...(e.requested && e.requested.length > 0 ? { requested: [...e.requested] } : {}),
+      ...(e.direct === false ? { direct: false } : {}),
+      ...(e.executable !== undefined ? { executable: [...e.executable].sort() } : {}),
+    }));
+}
+
+/** A string serializeLock writes so that the TOML reader gives it back (no lone surrogate). */
+const tomlSafe = (s: string): boolean => typeof s === 'string' && !/\p{Cs}/u.test(s);
+
+/** readLockAsync, a parse error thrown as its one-line message (for command code). */
+export async function readLockAsyncOrThrow(root: string, cache?: ParsedLockCache): Promise<LockState> {
+  const r = await readLockAsync(root, cache);
+  if (!r.ok) throw new Error(formatError(r.error));
+  return r.value;
+}
+
+function unreadLock(e: unknown): Result<LockState> {
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: { present: false, entries: [] } };
+  return { ok: false, error: fileError(LOCK_FILE, describeFsError(e)) };
+}
+
+function parseLockBytes(bytes: Buffer): Result<LockState> {
   if (bytes.length > MAX_LOCK_BYTES)
     return { ok: false, error: fileError(LOCK_FILE, 'is larger than 8 MiB — refusing to parse it') };
   const text = decodeUtf8(bytes);

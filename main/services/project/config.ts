@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileError, type Result } from '../../../shared/result';
 import { decodeUtf8 } from '../../../shared/ksf/text';
@@ -17,9 +18,28 @@ export function readProjectConfig(projectRoot: string): Result<ProjectConfig> {
   try {
     bytes = readFileSync(join(projectRoot, CONFIG_FILE));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_CONFIG };
-    return { ok: false, error: fileError(CONFIG_FILE, describeFsError(e)) };
+    return unreadConfig(e);
   }
+  return parseConfigBytes(bytes);
+}
+
+/** readProjectConfig through promises (install steps the app runs must not hold its main thread). */
+export async function readProjectConfigAsync(projectRoot: string): Promise<Result<ProjectConfig>> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(projectRoot, CONFIG_FILE));
+  } catch (e) {
+    return unreadConfig(e);
+  }
+  return parseConfigBytes(bytes);
+}
+
+function unreadConfig(e: unknown): Result<ProjectConfig> {
+  if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: EMPTY_CONFIG };
+  return { ok: false, error: fileError(CONFIG_FILE, describeFsError(e)) };
+}
+
+function parseConfigBytes(bytes: Buffer): Result<ProjectConfig> {
   if (bytes.length > MAX_CONFIG_BYTES)
     return { ok: false, error: fileError(CONFIG_FILE, `is larger than 1 MiB — refusing to parse it`) };
   const decoded = decodeUtf8(bytes);

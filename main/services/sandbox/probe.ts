@@ -103,7 +103,8 @@ export async function probeNetns(
 ): Promise<{ works: boolean; path?: string; reason?: string }> {
   const missing = missingTool(tools);
   if (missing) return { works: false, reason: missing };
-  const work = mkdtempSync(join(tmpdir(), 'skillsmith-netprobe-'));
+  // Named like install's temp folders (pid inside), so the sweep removes one a killed process left.
+  const work = mkdtempSync(join(tmpdir(), `skillsmith-netprobe-${process.pid}-`));
   try {
     let out = '';
     const r = await execute(

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatNs, readdirEntries } from './fs-async';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isSymlink } from '../fs/probe';
 import { fail, ok, type Result } from '../../../shared/result';
@@ -24,39 +25,68 @@ export function displayPath(cwd: string, abs: string): string {
 export function installedSkills(projectRoot: string): SkillLocation[] {
   const dir = join(projectRoot, SKILLS_DIR);
   if (!existsSync(dir)) return [];
-  // Each entry's display path is the folder's plus its name: one relative() for all of them.
-  const base = displayPath(projectRoot, dir);
-  return readdirSync(dir, { withFileTypes: true })
+  return skillEntries(readdirSync(dir, { withFileTypes: true })).flatMap((d) =>
+    locationOf(projectRoot, d, (abs) => existsSync(join(abs, 'SKILL.md')) || isSymlink(join(abs, 'SKILL.md'))),
+  );
+}
+
+/** installedSkills with the folder read through promises (the app's install steps). */
+export async function installedSkillsAsync(projectRoot: string): Promise<SkillLocation[]> {
+  const dir = join(projectRoot, SKILLS_DIR);
+  let dirents: Dirent[];
+  try {
+    dirents = await readdirEntries(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const entries = skillEntries(dirents);
+  // Anything at SKILL.md counts, a dangling symlink included (the sync walk's existsSync || isSymlink).
+  const hasMd = await Promise.all(
+    entries.map((d) =>
+      d.isDirectory() && !d.isSymbolicLink()
+        ? lstatNs(join(dir, d.name, 'SKILL.md')).then((st) => st !== undefined)
+        : false,
+    ),
+  );
+  return entries.flatMap((d, i) => locationOf(projectRoot, d, () => hasMd[i]!));
+}
+
+/** The entries of `.kitbash/skills/` that may be skills, in name order. */
+function skillEntries(dirents: Dirent[]): Dirent[] {
+  return dirents
     .filter((d) => !d.name.startsWith('.'))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((d): SkillLocation[] => {
-      const abs = join(dir, d.name);
-      const display = `${base}/${d.name}`;
-      if (d.isSymbolicLink()) {
-        return [
-          {
-            kind: 'broken',
-            abs,
-            display,
-            nameHint: d.name,
-            problem: 'is a symlink — installed skills must be real folders (reinstall it)',
-          },
-        ];
-      }
-      if (!d.isDirectory()) return [];
-      if (!existsSync(join(abs, 'SKILL.md')) && !isSymlink(join(abs, 'SKILL.md'))) {
-        return [
-          {
-            kind: 'broken',
-            abs,
-            display,
-            nameHint: d.name,
-            problem: 'has no SKILL.md — an incomplete install (reinstall or remove it)',
-          },
-        ];
-      }
-      return [{ kind: 'folder', abs, display, nameHint: d.name }];
-    });
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** What one entry of `.kitbash/skills/` is; `hasSkillMd` answers for a real folder. */
+function locationOf(projectRoot: string, d: Dirent, hasSkillMd: (abs: string) => boolean): SkillLocation[] {
+  const abs = join(projectRoot, SKILLS_DIR, d.name);
+  const display = displayPath(projectRoot, abs);
+  if (d.isSymbolicLink()) {
+    return [
+      {
+        kind: 'broken',
+        abs,
+        display,
+        nameHint: d.name,
+        problem: 'is a symlink — installed skills must be real folders (reinstall it)',
+      },
+    ];
+  }
+  if (!d.isDirectory()) return [];
+  if (!hasSkillMd(abs)) {
+    return [
+      {
+        kind: 'broken',
+        abs,
+        display,
+        nameHint: d.name,
+        problem: 'has no SKILL.md — an incomplete install (reinstall or remove it)',
+      },
+    ];
+  }
+  return [{ kind: 'folder', abs, display, nameHint: d.name }];
 }
 
 /** A failure is `invalid-request`: the command line names nothing this command can read. */

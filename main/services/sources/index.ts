@@ -1,10 +1,10 @@
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { canonicalSource, githubCloneUrl, parseSource, type SourceSpec } from '../../../shared/lock/source';
 import { resolveInside } from '../fs/contain';
 import { copySkillFolder, sourceCaps, type SourceCaps } from './copy';
 import { cloneRepo } from './git';
-import { makeTempDir, sweepLeftovers } from './temp';
+import { discardTempDir, makeTempDir, sweepLeftovers } from './temp';
 import { CodedError } from '../../../shared/result';
 
 /**
@@ -27,19 +27,25 @@ export interface Checkout {
   readonly label: string;
   /** A source string that refetches the folder `rel` (relative to repoDir) at the same commit. */
   sourceFor(rel: string): string;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
+const NOTHING = (): Promise<void> => Promise.resolve();
+
+/** What is at `p`, through symlinks; undefined when nothing is. */
+const statOf = (p: string) => stat(p).catch(() => undefined);
+
 /** Parse and open a source. Git sources are cloned into a temp folder that `dispose` removes. */
-export function openSource(raw: string, cwd: string): Checkout {
-  sweepLeftovers();
-  const parsed = parseSource(raw, (p) => existsSync(resolve(cwd, p)));
+export async function openSource(raw: string, cwd: string): Promise<Checkout> {
+  await sweepLeftovers();
+  const parsed = await parseSourceAt(raw, cwd);
   if (!parsed.ok) throw new CodedError('invalid-input', parsed.error.message);
   const spec = parsed.value;
   if (spec.kind === 'local') {
     const abs = resolve(cwd, spec.path);
-    if (!existsSync(abs)) throw new CodedError('invalid-input', `local path not found: ${abs}`);
-    const dir = statSync(abs).isFile() && /^(SKILL\.md|skill\.toml)$/.test(basename(abs)) ? dirname(abs) : abs;
+    const st = await statOf(abs);
+    if (!st) throw new CodedError('invalid-input', `local path not found: ${abs}`);
+    const dir = st.isFile() && /^(SKILL\.md|skill\.toml)$/.test(basename(abs)) ? dirname(abs) : abs;
     const parent = dirname(dir);
     return {
       spec,
@@ -50,13 +56,13 @@ export function openSource(raw: string, cwd: string): Checkout {
       subpath: basename(dir),
       label: raw,
       sourceFor: (rel) => `file:${join(parent, rel)}`,
-      dispose: () => undefined,
+      dispose: NOTHING,
     };
   }
   const url =
     spec.kind === 'github' ? githubCloneUrl(spec.owner, spec.repo, process.env.SKILLSMITH_GITHUB_BASE) : spec.url;
   const label = spec.kind === 'github' ? `${spec.owner}/${spec.repo}` : spec.url;
-  const clone = cloneRepo(url, spec.ref, label);
+  const clone = await cloneRepo(url, spec.ref, label);
   try {
     const sub = spec.subpath ?? '';
     const abs = sub === '' ? clone.dir : resolveInside(clone.dir, sub);
@@ -65,7 +71,7 @@ export function openSource(raw: string, cwd: string): Checkout {
         'invalid-input',
         `invalid subpath "${sub}": it escapes the repository — use a path inside it, e.g. skills/my-skill`,
       );
-    if (!existsSync(abs) || !statSync(abs).isDirectory())
+    if (!(await statOf(abs))?.isDirectory())
       throw new CodedError(
         'invalid-input',
         `path "${sub}" not found in ${label} — point at the folder that contains SKILL.md`,
@@ -90,9 +96,21 @@ export function openSource(raw: string, cwd: string): Checkout {
       dispose: clone.dispose,
     };
   } catch (e) {
-    clone.dispose();
+    await clone.dispose();
     throw e;
   }
+}
+
+/**
+ * parseSource, with the question "is this a path on disk?" answered through promises: a
+ * source string that is not a URL is a local path when something exists at it.
+ */
+async function parseSourceAt(raw: string, cwd: string): Promise<ReturnType<typeof parseSource>> {
+  const asked = new Set<string>();
+  parseSource(raw, (p) => (asked.add(p), false));
+  const present = new Set<string>();
+  for (const p of asked) if (await statOf(resolve(cwd, p))) present.add(p);
+  return parseSource(raw, (p) => present.has(p));
 }
 
 /**
@@ -112,36 +130,37 @@ export function checkoutAt(co: Checkout, rel: string, raw: string): Checkout {
     siblingsDir: dirname(skillDir),
     subpath: [co.subpath, rel].filter(Boolean).join('/'),
     label: raw,
-    dispose: () => undefined,
+    dispose: NOTHING,
   };
 }
 
 /** A private (0700) temp folder for staged copies. */
-export function makeStagingDir(): { dir: string; dispose(): void } {
-  const dir = makeTempDir('stage');
-  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+export async function makeStagingDir(): Promise<{ dir: string; dispose(): Promise<void> }> {
+  const dir = await makeTempDir('stage');
+  let gone: Promise<void> | undefined;
+  return { dir, dispose: () => (gone ??= discardTempDir(dir, 'stage')) };
 }
 
 /** Copy a checked-out skill folder into the staging folder under `name`. */
-export function stageFolder(
+export async function stageFolder(
   from: string,
   stagingDir: string,
   name: string,
   label: string,
   caps: SourceCaps = sourceCaps(),
-): string {
-  return stageSkill(from, stagingDir, name, label, caps).dir;
+): Promise<string> {
+  return (await stageSkill(from, stagingDir, name, label, caps)).dir;
 }
 
 /** stageFolder, also returning which staged files are executable. */
-export function stageSkill(
+export async function stageSkill(
   from: string,
   stagingDir: string,
   name: string,
   label: string,
   caps: SourceCaps = sourceCaps(),
-): { dir: string; executable: readonly string[] } {
+): Promise<{ dir: string; executable: readonly string[] }> {
   const dest = join(stagingDir, name);
-  const r = copySkillFolder(from, dest, caps, label);
+  const r = await copySkillFolder(from, dest, caps, label);
   return { dir: dest, executable: r.executable };
 }

@@ -43,12 +43,14 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** One try at the lock: the release function, or how long to wait before the next try. */
+type Attempt = { release: () => void } | { waitMs: number };
+
 /**
- * Serialise changes to one project: `.kitbash/.skillsmith.lock` is created exclusively
- * and holds the owner's pid. A lock whose owner is dead (same host) is taken over; a
- * live one is waited for, then refused with a message naming the holder.
+ * The lock protocol, one try at a time, for the two ways of waiting (acquireProjectLock,
+ * acquireProjectLockAsync). Each try is a handful of tiny file operations.
  */
-export function acquireProjectLock(root: string, opts: ProjectLockOptions): () => void {
+function locker(root: string, opts: ProjectLockOptions): { attempt(): Attempt; abandon(): void } {
   const created = !existsSync(join(root, '.kitbash'));
   // Held until release: the lock file is made and removed in this folder, wherever its path leads by then.
   const kitbash = openProjectDir(root, '.kitbash', { create: true });
@@ -64,14 +66,23 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
   // atomic and fails if the lock exists, so no one ever reads a half-written lock and
   // mistakes a live holder for a crashed one.
   const mine = `${name}.${process.pid}.tmp`;
-  rmSync(kitbash.at(mine), { force: true });
-  writeNewFile(kitbash, mine, JSON.stringify(me), 0o644, false);
+  const abandon = () => {
+    rmSync(kitbash.at(mine), { force: true });
+    kitbash.close();
+  };
   try {
-    for (;;) {
-      try {
-        linkSync(kitbash.at(mine), kitbash.at(name));
-        rmSync(kitbash.at(mine), { force: true });
-        return () => {
+    rmSync(kitbash.at(mine), { force: true });
+    writeNewFile(kitbash, mine, JSON.stringify(me), 0o644, false);
+  } catch (e) {
+    abandon();
+    throw e;
+  }
+  const attempt = (): Attempt => {
+    try {
+      linkSync(kitbash.at(mine), kitbash.at(name));
+      rmSync(kitbash.at(mine), { force: true });
+      return {
+        release: () => {
           try {
             const h = readHolder(kitbash.at(name));
             if (h && h.pid === process.pid) rmSync(kitbash.at(name), { force: true });
@@ -82,41 +93,74 @@ export function acquireProjectLock(root: string, opts: ProjectLockOptions): () =
           } finally {
             kitbash.close();
           }
-        };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        },
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = readHolder(kitbash.at(name));
+    if (holder === undefined || (holder.host === me.host && !processAlive(holder.pid))) {
+      // Stale (dead holder, or a torn file from a crash while writing it): take it over
+      // by renaming it aside, so two racing processes cannot both delete and create.
+      const aside = `${name}.stale.${process.pid}`;
+      try {
+        renameSync(kitbash.at(name), kitbash.at(aside));
+        rmSync(kitbash.at(aside), { force: true });
+      } catch {
+        // someone else took it over first; look again
       }
-      const holder = readHolder(kitbash.at(name));
-      if (holder === undefined || (holder.host === me.host && !processAlive(holder.pid))) {
-        // Stale (dead holder, or a torn file from a crash while writing it): take it over
-        // by renaming it aside, so two racing processes cannot both delete and create.
-        const aside = `${name}.stale.${process.pid}`;
-        try {
-          renameSync(kitbash.at(name), kitbash.at(aside));
-          rmSync(kitbash.at(aside), { force: true });
-        } catch {
-          // someone else took it over first; loop and look again
-        }
-        continue;
-      }
-      if (Date.now() >= deadline) {
-        throw new CodedError(
-          'forbidden',
-          `another skillsmith process (pid ${holder.pid}${holder.host !== me.host ? ` on ${holder.host}` : ''}, running "${holder.command}" since ${holder.since}) is changing this project — wait for it to finish, or delete ${PROJECT_LOCK} if that process is gone`,
-        );
-      }
-      sleep(50);
+      return { waitMs: 0 };
+    }
+    if (Date.now() >= deadline) {
+      throw new CodedError(
+        'forbidden',
+        `another skillsmith process (pid ${holder.pid}${holder.host !== me.host ? ` on ${holder.host}` : ''}, running "${holder.command}" since ${holder.since}) is changing this project — wait for it to finish, or delete ${PROJECT_LOCK} if that process is gone`,
+      );
+    }
+    return { waitMs: 50 };
+  };
+  return { attempt, abandon };
+}
+
+/**
+ * Serialise changes to one project: `.kitbash/.skillsmith.lock` is created exclusively
+ * and holds the owner's pid. A lock whose owner is dead (same host) is taken over; a
+ * live one is waited for, then refused with a message naming the holder. This one waits
+ * by blocking the thread (for the few callers that are synchronous); install, update and
+ * remove wait with acquireProjectLockAsync.
+ */
+export function acquireProjectLock(root: string, opts: ProjectLockOptions): () => void {
+  const l = locker(root, opts);
+  try {
+    for (;;) {
+      const a = l.attempt();
+      if ('release' in a) return a.release;
+      if (a.waitMs) sleep(a.waitMs);
     }
   } catch (e) {
-    rmSync(kitbash.at(mine), { force: true });
-    kitbash.close();
+    l.abandon();
+    throw e;
+  }
+}
+
+/** acquireProjectLock, waiting for a live holder on a timer: the thread keeps running meanwhile. */
+export async function acquireProjectLockAsync(root: string, opts: ProjectLockOptions): Promise<() => void> {
+  const l = locker(root, opts);
+  try {
+    for (;;) {
+      const a = l.attempt();
+      if ('release' in a) return a.release;
+      await new Promise((resolve) => setTimeout(resolve, a.waitMs));
+    }
+  } catch (e) {
+    l.abandon();
     throw e;
   }
 }
 
 /** Run `fn` while holding the project lock. */
 export async function withProjectLock<T>(root: string, command: string, fn: () => T | Promise<T>): Promise<T> {
-  const release = acquireProjectLock(root, { command });
+  const release = await acquireProjectLockAsync(root, { command });
   try {
     return await fn();
   } finally {

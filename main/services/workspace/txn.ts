@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, renameSync } from 'node:fs';
+import { readdir, rename, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { LOCK_FILE, serializeLock, type LockEntry } from '../../../shared/lock/lockfile';
 import {
@@ -14,9 +14,10 @@ import {
 } from '../fs/inside';
 import { SKILLS_DIR } from '../skills/locate';
 import type { SkillTree } from '../../../shared/ksf/tree';
+import type { ProjectIndex } from '../skills/project-index';
+import { lstatOrUndefined } from '../skills/stamp';
 import { writeTree } from '../sources/copy';
 import { faultPoint } from './fault';
-import { isPresent } from '../fs/probe';
 
 /**
  * One change to the installed set, applied so that a crash at any point leaves the
@@ -62,16 +63,39 @@ const TXN_PREFIX = '.txn-';
 export const OWN_FOLDERS = ['.kitbash', SKILLS_DIR] as const;
 
 /** Run `fn` on the opened parent folder of the project path `rel` and its last name. */
-function inParent<T>(root: string, rel: string, create: boolean, fn: (parent: ProjectDir, name: string) => T): T {
+async function inParent<T>(
+  root: string,
+  rel: string,
+  create: boolean,
+  fn: (parent: ProjectDir, name: string) => Promise<T>,
+): Promise<T> {
   const dir = posix.dirname(rel);
-  return withProjectDir(root, dir === '.' ? '' : dir, { create }, (parent) => fn(parent, posix.basename(rel)));
+  const parent = openProjectDir(root, dir === '.' ? '' : dir, { create });
+  try {
+    return await fn(parent, posix.basename(rel));
+  } finally {
+    parent.close();
+  }
 }
 
 function sha(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function applyChange(root: string, change: Change, step = 'install'): void {
+/** existsSync through promises: something is at `p`, through a symlink. */
+const exists = (p: string): Promise<boolean> =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
+/** Anything at `p` itself, a dangling symlink included. */
+const isThere = async (p: string): Promise<boolean> => (await lstatOrUndefined(p)) !== undefined;
+
+/**
+ * Apply `change` (see Change). The skill files are written through promises; `index`,
+ * when given, learns the lock it writes, so the next command need not parse it again.
+ */
+export async function applyChange(root: string, change: Change, step = 'install', index?: ProjectIndex): Promise<void> {
   assertOwnFoldersInside(root, OWN_FOLDERS);
   const txnName = `${TXN_PREFIX}${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const dirs: ProjectDir[] = [];
@@ -85,12 +109,12 @@ export function applyChange(root: string, change: Change, step = 'install'): voi
     const base = open('.kitbash');
     const txn = open(`.kitbash/${txnName}`);
     const fresh = open(`.kitbash/${txnName}/new`);
-    const old = open(`.kitbash/${txnName}/old`);
-    for (const [name, from] of change.put) writeTree(from.tree, fresh, name, from.executable);
+    for (const [name, from] of change.put) await writeTree(from.tree, fresh, name, from.executable);
     faultPoint(`${step}:copied`);
     const lockText = serializeLock(change.lock);
     const names = [...change.put.keys()];
-    const replaced = names.filter((n) => existsSync(skills.at(n)));
+    const replaced: string[] = [];
+    for (const n of names) if (await exists(skills.at(n))) replaced.push(n);
     const retire = [...(change.retire ?? [])];
     const journal: Journal = {
       put: names,
@@ -101,22 +125,26 @@ export function applyChange(root: string, change: Change, step = 'install'): voi
     };
     replaceFileIn(txn, 'journal.json', JSON.stringify(journal));
     faultPoint(`${step}:journal`);
+    // `old/` only when something is moved aside: a plain install makes one folder fewer.
+    let old: ProjectDir | undefined;
     for (const n of [...replaced, ...change.remove]) {
-      if (existsSync(skills.at(n))) renameSync(skills.at(n), old.at(n));
+      old ??= open(`.kitbash/${txnName}/old`);
+      if (await exists(skills.at(n))) await rename(skills.at(n), old.at(n));
       faultPoint(`${step}:moved-old`);
     }
     if (retire.length) {
       const retired = open(`.kitbash/${txnName}/retired`);
-      retire.forEach((rel, i) => {
-        inParent(root, rel, false, (parent, name) => renameSync(parent.at(name), retired.at(String(i))));
+      for (const [i, rel] of retire.entries()) {
+        await inParent(root, rel, false, (parent, name) => rename(parent.at(name), retired.at(String(i))));
         faultPoint(`${step}:retired`);
-      });
+      }
     }
     for (const n of names) {
-      renameSync(fresh.at(n), skills.at(n));
+      await rename(fresh.at(n), skills.at(n));
       faultPoint(`${step}:placed`);
     }
     writeFileInside(root, LOCK_FILE, lockText);
+    index?.learnLock(lockText, change.lock);
     faultPoint(`${step}:locked`);
     removeIn(base, txnName);
   } finally {
@@ -125,12 +153,13 @@ export function applyChange(root: string, change: Change, step = 'install'): voi
 }
 
 /** Finish or undo every interrupted transaction; returns one line per transaction handled. */
-export function recover(root: string): string[] {
-  if (!existsSync(join(root, '.kitbash'))) return [];
+export async function recover(root: string): Promise<string[]> {
+  if (!(await exists(join(root, '.kitbash')))) return [];
   assertOwnFoldersInside(root, OWN_FOLDERS);
   const done: string[] = [];
-  withProjectDir(root, '.kitbash', {}, (base) => {
-    for (const d of readdirSync(base.at())) {
+  const base = openProjectDir(root, '.kitbash');
+  try {
+    for (const d of await readdir(base.at())) {
       if (!d.startsWith(TXN_PREFIX)) continue;
       const journal = readJournal(base, d);
       if (!journal) {
@@ -140,38 +169,46 @@ export function recover(root: string): string[] {
       }
       const lockBytes = withProjectDir(root, '', {}, (r) => readFileIn(r, LOCK_FILE));
       const lockSha = lockBytes ? sha(lockBytes) : '';
-      withProjectDir(root, SKILLS_DIR, { create: true }, (skills) => {
-        const inTxn = (part: 'new' | 'old', n: string) => existsSync(base.at(`${d}/${part}/${n}`));
+      const skills = openProjectDir(root, SKILLS_DIR, { create: true });
+      try {
+        const inTxn = (part: 'new' | 'old', n: string) => exists(base.at(`${d}/${part}/${n}`));
         if (lockSha === journal.lockSha) {
           // Committed: make sure every new folder is in place, drop the old ones.
           for (const n of journal.put)
-            if (inTxn('new', n) && !existsSync(skills.at(n))) renameSync(base.at(`${d}/new/${n}`), skills.at(n));
+            if ((await inTxn('new', n)) && !(await exists(skills.at(n))))
+              await rename(base.at(`${d}/new/${n}`), skills.at(n));
           done.push(`completed an interrupted change (${journal.put.length} placed, ${journal.remove.length} removed)`);
         } else {
           // Not committed: take new folders back out, put the old ones back.
           for (const n of journal.put) {
-            const movedAside = inTxn('old', n);
+            const movedAside = await inTxn('old', n);
             const wasReplacement = journal.replaced.includes(n);
-            if (!inTxn('new', n) && existsSync(skills.at(n)) && (movedAside || !wasReplacement)) removeIn(skills, n);
+            if (!(await inTxn('new', n)) && (await exists(skills.at(n))) && (movedAside || !wasReplacement))
+              removeIn(skills, n);
           }
           for (const n of new Set([...journal.replaced, ...journal.remove])) {
-            if (inTxn('old', n) && !existsSync(skills.at(n))) renameSync(base.at(`${d}/old/${n}`), skills.at(n));
+            if ((await inTxn('old', n)) && !(await exists(skills.at(n))))
+              await rename(base.at(`${d}/old/${n}`), skills.at(n));
           }
-          (journal.retire ?? []).forEach((rel, i) => {
+          for (const [i, rel] of (journal.retire ?? []).entries()) {
             const kept = base.at(`${d}/retired/${i}`);
-            if (!isPresent(kept)) return;
-            inParent(root, rel, true, (parent, name) => {
-              if (!isPresent(parent.at(name))) renameSync(kept, parent.at(name));
+            if (!(await isThere(kept))) continue;
+            await inParent(root, rel, true, async (parent, name) => {
+              if (!(await isThere(parent.at(name)))) await rename(kept, parent.at(name));
             });
-          });
+          }
           done.push(
             `rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`,
           );
         }
-      });
+      } finally {
+        skills.close();
+      }
       removeIn(base, d);
     }
-  });
+  } finally {
+    base.close();
+  }
   return done;
 }
 

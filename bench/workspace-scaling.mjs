@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// Install-scaling benchmark: whole-process install of one small skill into projects that
+// already hold 0, 300 and 1,000 installed skills (bench/generate.mjs shapes, pinned in
+// kitbash.lock, compiled once), Skillsmith against kitbash 0.24.1, side by side.
+//
+//   node bench/workspace-scaling.mjs [--runs N] [--sizes 0,300,1000] [--no-write]
+//
+// Every timed run installs into a fresh copy of the project (the copy is not timed). A
+// round runs every case at every size, in an order that rotates from round to round, so
+// drift in the machine's load hits each case alike; the first round is a warm-up. Cases:
+//   - `skillsmith install --yes --no-compile`: the same work as `kitbash install --yes`
+//     (fetch, review with every lint and safety check, copy, pin), which never compiles;
+//   - `skillsmith install --yes`: what a user gets by default — the install, then the
+//     recompile of the project so the new skill reaches every agent.
+// Writes its section of bench/RESULTS.md between markers; the rest is left alone.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generate } from './generate.mjs';
+import { failer, gitCommit, machine } from './lib/env.mjs';
+import { median } from './lib/stats.mjs';
+import { writeResultsSection } from './results-file.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = dirname(HERE);
+const KITBASH_DIR = join(ROOT, 'node_modules', 'kitbash', 'dist');
+const KITBASH = join(KITBASH_DIR, 'index.js');
+const BEGIN = '<!-- workspace-scaling:begin -->';
+const END = '<!-- workspace-scaling:end -->';
+const fail = failer('workspace-scaling');
+
+const opts = { runs: 7, sizes: [0, 300, 1000], write: true };
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--runs') opts.runs = Number(process.argv[++i]);
+  else if (a === '--sizes') opts.sizes = process.argv[++i].split(',').map(Number);
+  else if (a === '--no-write') opts.write = false;
+  else fail(`unknown argument: ${a}`);
+}
+if (!Number.isInteger(opts.runs) || opts.runs < 1) fail('--runs must be a positive integer');
+if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('the CLI is not built — run "npm run build" first');
+if (!existsSync(KITBASH)) fail('node_modules/kitbash is missing — nothing to compare against, no numbers recorded');
+
+const work = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-scale-'));
+// A private copy of the built CLI: out/ is shared with other builds that may replace it mid-run.
+const frozen = join(ROOT, 'node_modules', '.cache', `skillsmith-bench-scale-${process.pid}`);
+mkdirSync(join(frozen, 'bin'), { recursive: true });
+cpSync(join(ROOT, 'out'), join(frozen, 'out'), { recursive: true });
+cpSync(join(ROOT, 'bin', 'skillsmith.cjs'), join(frozen, 'bin', 'skillsmith.cjs'));
+const SKILLSMITH = join(frozen, 'bin', 'skillsmith.cjs');
+process.on('exit', () => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(frozen, { recursive: true, force: true });
+});
+
+function run(argv, cwd) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw r.error;
+  return { ms, code: r.status, out: r.stdout, err: r.stderr };
+}
+
+// --- fixtures ----------------------------------------------------------------------
+// The skill every run installs: manifested, small, clean.
+const skill = join(work, 'src', 'tiny-helper');
+mkdirSync(skill, { recursive: true });
+writeFileSync(
+  join(skill, 'skill.toml'),
+  '[skill]\nname = "tiny-helper"\nversion = "1.0.0"\ndescription = "Summarise the working tree before a commit."\n\n[context]\nbudget = 600\n',
+);
+writeFileSync(
+  join(skill, 'SKILL.md'),
+  '# tiny-helper\n\nRun `git status --short`, group the changes by folder and write one line per group.\n',
+);
+const SOURCE = `file:${skill}`;
+
+const { integrityOf, writeLock } = await import(pathToFileURL(join(KITBASH_DIR, 'lock.js')).href);
+const { loadSkill } = await import(pathToFileURL(join(KITBASH_DIR, 'ksf.js')).href);
+
+/** A project with `n` installed skills, every one pinned, compiled once by Skillsmith. */
+function template(n) {
+  const dir = join(work, `template-${n}`);
+  if (n > 0) generate({ out: dir, count: n, seed: 20240601 });
+  else {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'kitbash.toml'), '[project]\ntargets = ["claude-code", "agentsmd"]\n');
+  }
+  const skills = join(dir, '.kitbash', 'skills');
+  const entries = (existsSync(skills) ? readdirSync(skills) : []).map((name) => {
+    let version = '0.0.0';
+    try {
+      version = loadSkill(join(skills, name), name).manifest.skill.version;
+    } catch {
+      // a fixture skill kitbash cannot load keeps a placeholder version
+    }
+    return { name, version, source: `file:./vendor/${name}`, integrity: integrityOf(join(skills, name)) };
+  });
+  if (entries.length) writeLock(dir, entries);
+  const c = run([SKILLSMITH, 'compile'], dir);
+  if (c.code !== 0 && c.code !== 1) fail(`compiling the ${n}-skill fixture exited ${c.code}: ${c.err.split('\n')[0]}`);
+  return dir;
+}
+
+// Skillsmith's project index (see main/services/skills/project-index.ts) lives in a cache
+// folder of this run; each case installs into the same path every round, so from the
+// second round on the index is warm, as it is for a project in use.
+process.env.SKILLSMITH_CACHE_DIR = join(work, 'cache');
+const templates = new Map(opts.sizes.map((n) => [n, template(n)]));
+function fresh(n, id) {
+  const dir = join(work, `run-${n}-${id}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(templates.get(n), dir, { recursive: true });
+  return dir;
+}
+/** Files written within a file-system tick of being read are read again, never trusted: let the copies settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 3000));
+
+const CASES = [
+  {
+    id: 'kitbash',
+    label: '`kitbash install --yes`',
+    argv: [KITBASH, 'install', SOURCE, '--yes'],
+  },
+  {
+    id: 'skillsmith',
+    label: '`skillsmith install --yes --no-compile`',
+    argv: [SKILLSMITH, 'install', SOURCE, '--yes', '--no-compile'],
+  },
+  {
+    id: 'skillsmith+compile',
+    label: '`skillsmith install --yes` (then recompiles)',
+    argv: [SKILLSMITH, 'install', SOURCE, '--yes'],
+  },
+];
+
+// Check once that every case installs the skill and pins it, before timing anything.
+for (const c of CASES) {
+  const dir = fresh(opts.sizes[0], c.id);
+  const r = run(c.argv, dir);
+  if (r.code !== 0) fail(`${c.label} exited ${r.code}: ${(r.err || r.out).trim().split('\n')[0]}`);
+  if (!existsSync(join(dir, '.kitbash', 'skills', 'tiny-helper', 'SKILL.md')))
+    fail(`${c.label} did not install the skill`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const times = new Map(); // `${case}@${size}` → ms[]
+const loads = [];
+const combos = opts.sizes.flatMap((n) => CASES.map((c) => ({ n, c })));
+for (let round = 0; round <= opts.runs; round++) {
+  const order = combos.map((_, i) => combos[(i + round) % combos.length]);
+  const dirs = order.map(({ n, c }) => fresh(n, c.id));
+  await settle();
+  loads.push(os.loadavg()[0]);
+  for (const [i, { n, c }] of order.entries()) {
+    const r = run(c.argv, dirs[i]);
+    if (r.code !== 0) fail(`${c.label} into ${n} skills exited ${r.code}: ${(r.err || r.out).trim().split('\n')[0]}`);
+    if (round === 0) continue; // warm-up
+    const key = `${c.id}@${n}`;
+    times.set(key, [...(times.get(key) ?? []), r.ms]);
+  }
+}
+loads.push(os.loadavg()[0]);
+
+const ms = (x) => `${Math.round(x)} ms`;
+const cell = (xs) => `${ms(median(xs))} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
+const med = (id, n) => median(times.get(`${id}@${n}`));
+const base = opts.sizes[0];
+const lines = [
+  BEGIN,
+  '## Install scaling: one skill into a project of 0 … 1,000 skills',
+  '',
+  `Written by \`node bench/workspace-scaling.mjs --runs ${opts.runs}\` — ${new Date().toISOString().slice(0, 10)}, commit ${gitCommit()}, ${machine()}, Node ${process.version}; 1-min load average per round ${loads.map((l) => l.toFixed(1)).join(', ')} (the machine is shared: read the ratios, measured side by side, before the absolute times).`,
+  '',
+  "Whole process, one small manifested skill from a local folder (`file:`), into a fresh copy of a project whose skills (bench/generate.mjs, seed 20240601) are all pinned in kitbash.lock and compiled for claude-code and agentsmd. The copies are made, then left 3 s (files younger than a file-system tick are never trusted by Skillsmith's index, as in a project in use), then every row runs at every size in an order that rotates each round; the first round is a warm-up and also fills Skillsmith's project index (a cache folder of the run), as earlier commands do in a real project. Median (min–max) of the measured rounds.",
+  '',
+  `| installed skills | ${CASES.map((c) => c.label).join(' | ')} | Skillsmith / kitbash |`,
+  `|---:|${CASES.map(() => '---:').join('|')}|---:|`,
+  ...opts.sizes.map(
+    (n) =>
+      `| ${n} | ${CASES.map((c) => cell(times.get(`${c.id}@${n}`))).join(' | ')} | ${(med('skillsmith', n) / med('kitbash', n)).toFixed(2)}× |`,
+  ),
+  '',
+  ...opts.sizes
+    .filter((n) => n !== base)
+    .map(
+      (n) =>
+        `- ${n} skills against ${base}: kitbash ${(med('kitbash', n) / med('kitbash', base)).toFixed(2)}×, Skillsmith ${(med('skillsmith', n) / med('skillsmith', base)).toFixed(2)}×, Skillsmith with the recompile ${(med('skillsmith+compile', n) / med('skillsmith+compile', base)).toFixed(2)}× (target for one install at 300 skills: at most 1.5× the empty project).`,
+    ),
+  END,
+];
+const section = `${lines.join('\n')}\n`;
+process.stdout.write(section);
+if (opts.write) {
+  writeResultsSection(BEGIN, END, section);
+  process.stdout.write('wrote the install-scaling section of bench/RESULTS.md\n');
+}

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type { BigIntStats, Dirent } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { lstatNs, readdirEntries } from './fs-async';
+import { join } from 'node:path';
+
+/**
+ * Stamps: what the file system says about a path without reading it — kind, size, mode,
+ * inode and both timestamps to the nanosecond. Any write to a file, and any entry added
+ * to or removed from a folder, changes its ctime (which no user-space tool can set back),
+ * so an unchanged stamp means unchanged bytes — except for a write that lands within the
+ * file system's timestamp tick of when the stamp was taken. Such a stamp is "racy" and is
+ * never trusted: what was read from the path must be read again. (The same rule as git's
+ * index: its "racily clean" entries.)
+ */
+
+/** How close to "now" a timestamp must be to count as racy: wider than any file system's tick (FAT: 2 s). */
+export const RACY_NS = 2_500_000_000n;
+/**
+ * The window on Linux file systems that keep nanosecond timestamps, set from the kernel's
+ * coarse clock: a tick is at most 10 ms (HZ=100), and the margin covers the gap between
+ * that clock and Date.now().
+ */
+const FINE_RACY_NS = 50_000_000n;
+/** statfs magic numbers of those: ext2/3/4, XFS, Btrfs, tmpfs, F2FS, overlayfs (its upper layer's times). */
+const FINE_GRAINED = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x794c7630]);
+const windows = new Map<string, Promise<bigint>>();
+
+/** The racy window for stamps taken under `root`: small on a known local Linux file system, RACY_NS elsewhere. */
+export function racyWindow(root: string): Promise<bigint> {
+  let w = windows.get(root);
+  if (!w) {
+    w =
+      process.platform === 'linux'
+        ? statfs(root).then(
+            (s) => (FINE_GRAINED.has(Number(s.type)) ? FINE_RACY_NS : RACY_NS),
+            () => RACY_NS,
+          )
+        : Promise.resolve(RACY_NS);
+    windows.set(root, w);
+  }
+  return w;
+}
+
+export function nowNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}
+
+/** One path's stamp as a string, or 'absent'. */
+export function stampOf(st: BigIntStats | undefined): string {
+  if (!st) return 'absent';
+  const kind = st.isFile() ? 'f' : st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : 'o';
+  return `${kind}:${st.size}:${st.mode}:${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+/** The newest of a stamp's two timestamps (0 for an absent path). */
+export function newestOf(st: BigIntStats | undefined): bigint {
+  if (!st) return 0n;
+  return st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs;
+}
+
+export const lstatOrUndefined = lstatNs;
+
+/** The stamp of a whole folder: every entry below it, as readSkillTree walks it (top-level `.git` left out). */
+export interface FolderStamp {
+  /** sha256 over every entry's path and stamp, in walk order. */
+  readonly digest: string;
+  /** The newest timestamp of any entry, the folder itself included. */
+  readonly newest: bigint;
+}
+
+const MAX_DEPTH = 33;
+
+/** Stamp a folder with promises; undefined when it cannot be walked (it is then read, never trusted). */
+export async function folderStamp(abs: string): Promise<FolderStamp | undefined> {
+  const h = createHash('sha256');
+  const top = await lstatOrUndefined(abs);
+  if (!top?.isDirectory()) return undefined;
+  let newest = newestOf(top);
+  h.update(`.\0${stampOf(top)}\n`);
+  const walk = async (dir: string, rel: string, depth: number): Promise<boolean> => {
+    if (depth > MAX_DEPTH) return false;
+    let names: Dirent[];
+    try {
+      names = await readdirEntries(dir);
+    } catch {
+      return false;
+    }
+    const sorted = names
+      .filter((d) => !(depth === 0 && d.name === '.git'))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const stats = await Promise.all(sorted.map((d) => lstatOrUndefined(join(dir, d.name))));
+    for (let i = 0; i < sorted.length; i++) {
+      const st = stats[i];
+      if (!st) return false;
+      const r = rel ? `${rel}/${sorted[i]!.name}` : sorted[i]!.name;
+      h.update(`${r}\0${stampOf(st)}\n`);
+      const n = newestOf(st);
+      if (n > newest) newest = n;
+      if (st.isDirectory() && !(await walk(join(dir, sorted[i]!.name), r, depth + 1))) return false;
+    }
+    return true;
+  };
+  if (!(await walk(abs, '', 0))) return undefined;
+  return { digest: h.digest('hex'), newest };
+}
+
+/** Whether a stamp taken at `takenAt` (ns) may be trusted later: nothing in it changed within `window` of then. */
+export function settled(newest: bigint, takenAt: bigint, window: bigint = RACY_NS): boolean {
+  return newest < takenAt - window;
+}
