@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ProjectFiles } from '../../../shared/targets/types';
+import { lstatIfPresent } from '../fs/probe';
 
 /** Largest file the compiler reads from the project (generated outputs, shared files). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -16,11 +17,11 @@ export function diskProject(root: string): ProjectFiles {
   const readBytes = (rel: string): Uint8Array | undefined => {
     if (bytesCache.has(rel)) return bytesCache.get(rel);
     let v: Uint8Array | undefined;
+    const p = join(abs, ...rel.split('/'));
+    const st = lstatIfPresent(p);
     try {
-      const p = join(abs, ...rel.split('/'));
-      const st = lstatSync(p);
       // Never read through a link: generated outputs are regular files.
-      v = st.isFile() && st.size <= MAX_READ_BYTES ? readFileSync(p) : undefined;
+      v = st?.isFile() && st.size <= MAX_READ_BYTES ? readFileSync(p) : undefined;
     } catch {
       v = undefined;
     }
@@ -49,11 +50,7 @@ export function diskProject(root: string): ProjectFiles {
     isExecutable: (rel) => {
       let v = execCache.get(rel);
       if (v === undefined) {
-        try {
-          v = (lstatSync(join(abs, ...rel.split('/'))).mode & 0o111) !== 0;
-        } catch {
-          v = false;
-        }
+        v = ((lstatIfPresent(join(abs, ...rel.split('/')))?.mode ?? 0) & 0o111) !== 0;
         execCache.set(rel, v);
       }
       return v;
