@@ -1,7 +1,6 @@
-import { summarize } from '../../../shared/compile/plan';
+import { summarize, type CompilePlan } from '../../../shared/compile/plan';
 import { TARGET_IDS } from '../../../shared/targets/types';
-import { applyPlan } from '../../services/compile';
-import { planProject } from '../../services/compile';
+import { applyPlan, CompileRecorder, planProject, recordedReport } from '../../services/compile';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
@@ -21,7 +20,25 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     return EXIT.usage;
   }
   const dry = flags['dry-run'] === true;
-  const plan = planProject(io.cwd);
+  const say = flags.json ? io.err : io.out;
+  // Nothing changed since the last complete compile: its report, without reading a skill.
+  const recorded = flags.json ? undefined : recordedReport(io.cwd);
+  if (recorded) return finish({ ...recorded, failures: [] }, dry, flags.strict === true, say, io);
+  const recorder = dry ? undefined : CompileRecorder.start(io.cwd);
+  try {
+    return await planAndApply(io, recorder, dry, flags);
+  } finally {
+    recorder?.abandon();
+  }
+}
+
+async function planAndApply(
+  io: CliIo,
+  recorder: CompileRecorder | undefined,
+  dry: boolean,
+  flags: { json?: boolean; strict?: boolean },
+): Promise<ExitCode> {
+  const plan = recorder ? recorder.plan() : planProject(io.cwd);
   if (flags.json) {
     const bytes = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);
     io.out(
@@ -70,6 +87,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   } else {
     try {
       const applied = await applyPlan(io.cwd, plan);
+      await recorder?.finish(plan, applied);
       for (const p of applied.written) say(`→ ${p}\n`);
       for (const p of applied.rewritten) say(`✂ pruned stale section(s) from ${p}\n`);
       for (const p of applied.removed) say(`✂ removed ${p} (stale)\n`);
@@ -82,6 +100,17 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       throw e;
     }
   }
+  const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
+  return finish({ ...plan, unchanged }, dry, flags.strict === true, say, io);
+}
+
+/** What every compile prints last, from a fresh plan or from the record. */
+interface Outcome extends Pick<CompilePlan, 'warnings' | 'notes' | 'standing' | 'compiled' | 'targets' | 'failures'> {
+  readonly explicitTargets: boolean;
+  readonly unchanged: number;
+}
+
+function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) => void, io: CliIo): ExitCode {
   for (const w of plan.warnings) say(`⚠ ${w}\n`);
   for (const n of plan.notes) say(`ℹ ${n}\n`);
   if (plan.compiled === 0 && plan.failures.length === 0) {
@@ -93,9 +122,8 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       `standing per session: ${plan.standing.map((s) => `${s.target} ~${s.tokens} tok${s.loading === 'eager' ? ' (eager)' : ''}`).join(' · ')}\n`,
     );
   }
-  const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
   say(
-    `${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`,
+    `${dry ? '(dry run) would have ' : ''}${summarize(plan)}${plan.unchanged ? ` (${plural(plan.unchanged, 'file')} already up to date)` : ''}\n`,
   );
   if (plan.failures.length) {
     const n = plan.failures.length;
@@ -110,7 +138,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       `  ${missing.length} more target(s) available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`,
     );
   }
-  if (flags.strict && plan.warnings.length) {
+  if (strict && plan.warnings.length) {
     io.err(`--strict: failing on ${plural(plan.warnings.length, 'warning')}\n`);
     return EXIT.failed;
   }

@@ -36,9 +36,14 @@ export function flushFileSystems(fds: readonly number[]): Promise<boolean> {
   const bin = syncCommand();
   if (bin === null || fds.length === 0) return Promise.resolve(bin !== null);
   return new Promise((resolve) => {
-    const child = spawn(bin, ['-f', ...fds.map((_, i) => `/dev/fd/${i + 3}`)], {
-      stdio: ['ignore', 'ignore', 'ignore', ...fds],
-    });
+    let child;
+    try {
+      child = spawn(bin, ['-f', ...fds.map((_, i) => `/dev/fd/${i + 3}`)], {
+        stdio: ['ignore', 'ignore', 'ignore', ...fds],
+      });
+    } catch {
+      return resolve(false);
+    }
     child.on('error', () => resolve(false));
     child.on('close', (code) => resolve(code === 0));
   });
