@@ -56,7 +56,7 @@ async function compileRecorded(
   try {
     const plan = recorder.plan();
     meanwhile.afterPlan?.();
-    const applied = await applyPlan(root, plan, { durable: false });
+    const applied = await applyPlan(root, plan, { durable: false, written: recorder.written });
     meanwhile.afterApply?.();
     return { applied, recorded: await recorder.finish(plan, applied) };
   } finally {
@@ -85,6 +85,7 @@ describe('the compile record', () => {
       notes: full.notes,
       standing: full.standing,
       unchanged: full.write.length + full.merge.length,
+      summary: `compiled 3 skills for ${full.targets.length} targets`,
     });
     expect(readFileSync(join(root, '.kitbash/cache/.gitignore'), 'utf8')).toBe('*\n');
     // The probe file that timed the compile is gone.
@@ -205,9 +206,13 @@ describe('the compile record', () => {
     expect((await compileRecorded(root, { afterApply: edit })).recorded).toBe(false);
     expect(recordedReport(root)).toBeUndefined();
     expect(alpha()?.changed).toBe(true);
-    // Made hand-written (no generated header) instead: the record holds what a full compile reports about it.
+    // Made hand-written (no generated header) instead: not what was written, so no record either;
+    // the next compile leaves it alone, reports it, and records that.
     const own = () => writeFileSync(out, 'hand written\n');
-    expect((await compileRecorded(root, { afterApply: own })).recorded).toBe(true);
+    expect((await compileRecorded(root, { afterApply: own })).recorded).toBe(false);
+    expect(recordedReport(root)).toBeUndefined();
+    expect((await compileRecorded(root)).recorded).toBe(true);
+    expect(readFileSync(out, 'utf8')).toBe('hand written\n');
     const full = planProject(root);
     expect(full.conflicts.map((c) => c.path)).toEqual(['.claude/skills/alpha']);
     expect(recordedReport(root)?.warnings).toEqual(full.warnings);

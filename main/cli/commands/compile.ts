@@ -1,6 +1,7 @@
-import { summarize, type CompilePlan } from '../../../shared/compile/plan';
+import type { CompilePlan } from '../../../shared/compile/plan';
 import { TARGET_IDS } from '../../../shared/targets/types';
-import { applyPlan, CompileRecorder, planProject, recordedReport } from '../../services/compile';
+import type { CompileRecorder } from '../../services/compile';
+import { recordedReport } from '../../services/compile/recorded';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
@@ -24,20 +25,24 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   // Nothing changed since the last complete compile: its report, without reading a skill.
   const recorded = flags.json ? undefined : recordedReport(io.cwd);
   if (recorded) return finish({ ...recorded, failures: [] }, dry, flags.strict === true, say, io);
-  const recorder = dry ? undefined : CompileRecorder.start(io.cwd);
+  // Only now the planner: the answer above must not pay for loading it.
+  const compile = await import('../../services/compile');
+  const recorder = dry ? undefined : compile.CompileRecorder.start(io.cwd);
   try {
-    return await planAndApply(io, recorder, dry, flags);
+    return await planAndApply(compile, io, recorder, dry, flags);
   } finally {
     recorder?.abandon();
   }
 }
 
 async function planAndApply(
+  compile: typeof import('../../services/compile'),
   io: CliIo,
   recorder: CompileRecorder | undefined,
   dry: boolean,
   flags: { json?: boolean; strict?: boolean },
 ): Promise<ExitCode> {
+  const { applyPlan, planProject } = compile;
   const plan = recorder ? recorder.plan() : planProject(io.cwd);
   if (flags.json) {
     const bytes = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);
@@ -86,7 +91,7 @@ async function planAndApply(
       );
   } else {
     try {
-      const applied = await applyPlan(io.cwd, plan);
+      const applied = await applyPlan(io.cwd, plan, { ...(recorder && { written: recorder.written }) });
       await recorder?.finish(plan, applied);
       for (const p of applied.written) say(`→ ${p}\n`);
       for (const p of applied.rewritten) say(`✂ pruned stale section(s) from ${p}\n`);
@@ -101,13 +106,14 @@ async function planAndApply(
     }
   }
   const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
-  return finish({ ...plan, unchanged }, dry, flags.strict === true, say, io);
+  return finish({ ...plan, unchanged, summary: compile.summarize(plan) }, dry, flags.strict === true, say, io);
 }
 
 /** What every compile prints last, from a fresh plan or from the record. */
 interface Outcome extends Pick<CompilePlan, 'warnings' | 'notes' | 'standing' | 'compiled' | 'targets' | 'failures'> {
   readonly explicitTargets: boolean;
   readonly unchanged: number;
+  readonly summary: string;
 }
 
 function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) => void, io: CliIo): ExitCode {
@@ -123,7 +129,7 @@ function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) =
     );
   }
   say(
-    `${dry ? '(dry run) would have ' : ''}${summarize(plan)}${plan.unchanged ? ` (${plural(plan.unchanged, 'file')} already up to date)` : ''}\n`,
+    `${dry ? '(dry run) would have ' : ''}${plan.summary}${plan.unchanged ? ` (${plural(plan.unchanged, 'file')} already up to date)` : ''}\n`,
   );
   if (plan.failures.length) {
     const n = plan.failures.length;

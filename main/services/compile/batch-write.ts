@@ -20,7 +20,7 @@ const call = <T>(fn: (cb: (e: NodeJS.ErrnoException | null, v: T) => void) => vo
   new Promise((res, rej) => fn((e, v) => (e ? rej(e) : res(v))));
 
 /** Create the temp file exclusively (never through a symlink), write all of `data`, close it. */
-async function stage(path: string, data: string | Uint8Array, executable: boolean): Promise<void> {
+async function stage(path: string, data: string | Uint8Array, executable: boolean): Promise<Uint8Array> {
   const mode = executable ? 0o755 : 0o644;
   const fd = await call<number>((cb) => open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode, cb));
   try {
@@ -29,6 +29,7 @@ async function stage(path: string, data: string | Uint8Array, executable: boolea
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     for (let off = 0; off < buf.length;)
       off += await call<number>((cb) => write(fd, buf, off, buf.length - off, off, cb));
+    return buf;
   } finally {
     await call<void>((cb) => close(fd, (e) => cb(e, undefined)));
   }
@@ -78,12 +79,14 @@ function byFolder(items: readonly Item[]): [string, Item[]][] {
  * The renames reach the disk with the caller's final flush of `dirs` (writer.ts), after its
  * prunes. `durable: false` skips the flushes (renames stay atomic against an interrupted
  * process, not against a power cut) — for scratch copies such as eval workspaces.
- * `executable` files get mode 0755, the others 0644.
+ * `executable` files get mode 0755, the others 0644. `written` receives the bytes staged
+ * for each path (the compile record compares the files on disk with them).
  */
 export async function writeFilesInside(
   dirs: ProjectDirs,
   files: readonly { rel: string; data: string | Uint8Array; executable?: boolean }[],
   durable = true,
+  written?: Map<string, Uint8Array>,
 ): Promise<void> {
   if (!files.length) return;
   const tag = `${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -108,7 +111,8 @@ export async function writeFilesInside(
         staged.push([rel, mine]);
         for (const f of group) {
           mine.push(f);
-          await stage(dir.at(tmpOf(f.name)), f.data, f.executable === true);
+          const bytes = await stage(dir.at(tmpOf(f.name)), f.data, f.executable === true);
+          written?.set(rel ? `${rel}/${f.name}` : f.name, bytes);
         }
       }),
     );

@@ -6,7 +6,9 @@ import { applyPlan, type Applied } from './writer';
 export { applyPlan, type Applied } from './writer';
 export { diskProject } from './project-files';
 export { loadInstalled } from './load';
-export { CompileRecorder, recordedReport, type RecordedReport } from './record';
+export { CompileRecorder } from './record';
+export { summarize } from '../../../shared/compile/plan';
+export { recordedReport, type RecordedReport } from './recorded';
 
 export interface CompileResult {
   readonly plan: CompilePlan;

@@ -4,158 +4,53 @@ import {
   constants,
   fstatSync,
   ftruncateSync,
-  lstatSync,
   openSync,
   readdirSync,
+  readSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
   type Stats,
 } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { planCompile, type CompileInput, type CompilePlan, type TargetStanding } from '../../../shared/compile/plan';
-import type { ProjectFiles, TargetId } from '../../../shared/targets/types';
-import { openProjectDir, readFileIn, writeNewFile, type ProjectDir } from '../fs/inside';
+import { resolve } from 'node:path';
+import { planCompile, summarize, type CompileInput, type CompilePlan } from '../../../shared/compile/plan';
+import type { ProjectFiles } from '../../../shared/targets/types';
+import { openProjectDir, writeNewFile, type ProjectDir } from '../fs/inside';
 import { loadCompileInput } from './load';
-import { diskProject } from './project-files';
+import { diskProject, MAX_READ_BYTES } from './project-files';
+import {
+  at,
+  engine,
+  entryOf,
+  EXISTS,
+  FOLLOW,
+  FORMAT,
+  LIST,
+  look,
+  PRESENT,
+  READ,
+  RECORD,
+  RECORD_DIR,
+  sameSig,
+  sigOf,
+  type Entry,
+  type RecordedReport,
+  type RecordFile,
+  type Sig,
+} from './recorded';
 import type { Applied } from './writer';
 
-/*
- * The compile record: what the last complete compile read, file by file, and what it
- * reported, so that a compile with nothing to do answers from a few thousand lstat calls
- * instead of re-reading and re-emitting every skill and every output.
- *
- * The plan is a pure function of what the planner read — kitbash.toml, the skill folders,
- * and each answer of the project view (exists, read, list) — and of the engine. The record
- * holds, for each path read, the lstat signature (device, inode, mode, size, mtime, ctime)
- * it had once the compile was done; when every path still has it, every answer is the same,
- * so the plan is the same, and it was a plan with nothing to write. Any change — a hand edit,
- * a new skill, a file removed, a new agent folder — changes a signature (ctime cannot be set
- * by hand), and the compile runs in full.
- *
- * A signature only stands for content if the file cannot change without changing it. That
- * fails for a change in the same clock tick as the file's last one, so a signature is kept
- * only when its ctime is older than a timestamp taken from the same file system *before*
- * the content was read: a probe file made at the start (for what the compile read), and
- * again after the writes, once the clock has moved past them (for what it wrote, which is
- * then read back for the re-plan). Anything younger — a file edited while the compile ran —
- * and no record is written: the next compile runs in full.
- */
-
-const RECORD_DIR = '.kitbash/cache';
-const RECORD = 'compile-record.json';
-const FORMAT = 1;
-
-/** How the planner asked about a path. */
-const EXISTS = 1; // exists(): presence only, through a final symlink
-const READ = 2; // bytes or mode, never through a link
-const LIST = 4; // a folder's entries, through a link
-const FOLLOW = 8; // bytes through a link (kitbash.toml)
-
-type Sig = [dev: number, ino: number, mode: number, size: number, mtime: number, ctime: number];
-/** A path, how it was asked about, and its signature (null: absent) — plus the followed one for a symlink. */
-type Entry = [rel: string, flags: number, sig: Sig | null, followed?: Sig | null];
-
-/** What a compile with nothing to do prints, as the full compile found it. */
-export interface RecordedReport {
-  readonly targets: readonly TargetId[];
-  readonly explicitTargets: boolean;
-  readonly compiled: number;
-  readonly warnings: readonly string[];
-  readonly notes: readonly string[];
-  readonly standing: readonly TargetStanding[];
-  /** Files already up to date (every planned one). */
-  readonly unchanged: number;
-}
-
-interface RecordFile {
-  readonly format: number;
-  readonly engine: string;
-  readonly root: string;
-  readonly report: RecordedReport;
-  readonly entries: Entry[];
-}
-
-/** This build of the engine: another build may plan differently, so its record does not count. */
-function engine(): string {
-  const st = statSync(__filename, { throwIfNoEntry: false });
-  return `${FORMAT}:${basename(__filename)}:${st?.size ?? 0}:${st?.mtimeMs ?? 0}`;
-}
-
-function look(abs: string, follow: boolean): Stats | undefined {
-  try {
-    return (follow ? statSync : lstatSync)(abs, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-const sigOf = (st: Stats | undefined): Sig | null =>
-  st ? [st.dev, st.ino, st.mode, st.size, st.mtimeMs, st.ctimeMs] : null;
-
-function sameSig(st: Stats | undefined, sig: Sig | null | undefined): boolean {
-  if (!st || !sig) return !st && !sig;
-  return (
-    st.ctimeMs === sig[5] &&
-    st.ino === sig[1] &&
-    st.size === sig[3] &&
-    st.mtimeMs === sig[4] &&
-    st.mode === sig[2] &&
-    st.dev === sig[0]
-  );
-}
-
-function entryOf(abs: string, rel: string, flags: number): Entry {
-  if (flags === EXISTS) return [rel, EXISTS, look(abs, true) ? [0, 0, 0, 0, 0, 0] : null];
-  const st = look(abs, false);
-  const entry: Entry = [rel, flags, sigOf(st)];
-  if (st?.isSymbolicLink() && flags & (EXISTS | LIST | FOLLOW)) entry.push(sigOf(look(abs, true)));
-  return entry;
-}
-
-function unchanged(abs: string, [, flags, sig, followed]: Entry): boolean {
-  if (flags === EXISTS) return (look(abs, true) !== undefined) === (sig !== null);
-  const st = look(abs, false);
-  if (!sameSig(st, sig)) return false;
-  return followed === undefined || sameSig(look(abs, true), followed);
-}
-
-const at = (root: string, rel: string): string => (rel ? `${root}/${rel}` : root);
-
 /**
- * The recorded report when nothing the last complete compile read has changed since — a
- * compile now would write nothing and print this; undefined otherwise (no record, another
- * engine, another folder, any path changed). Reads only.
+ * Every question a view is asked: how (the flags), whether it found something, and what
+ * exists() answered — to check each against the signature the record keeps for the path.
  */
-export function recordedReport(root: string): RecordedReport | undefined {
-  let rec: RecordFile;
-  try {
-    const dir = openProjectDir(root, RECORD_DIR);
-    let bytes;
-    try {
-      bytes = readFileIn(dir, RECORD);
-    } finally {
-      dir.close();
-    }
-    if (!bytes) return undefined;
-    rec = JSON.parse(bytes.toString('utf8')) as RecordFile;
-  } catch {
-    return undefined;
-  }
-  const abs = resolve(root);
-  if (rec.format !== FORMAT || rec.engine !== engine() || rec.root !== abs || !Array.isArray(rec.entries))
-    return undefined;
-  for (const e of rec.entries) if (!unchanged(at(abs, e[0]), e)) return undefined;
-  return rec.report;
-}
-
-/** Every question a view is asked, and whether it found something (to check it against the disk afterwards). */
 class Reads {
   readonly flags = new Map<string, number>();
   readonly found = new Map<string, boolean>();
+  readonly present = new Map<string, boolean>();
   note(rel: string, flag: number, found: boolean): void {
     this.flags.set(rel, (this.flags.get(rel) ?? 0) | flag);
+    if (flag === EXISTS) this.present.set(rel, found);
     if (found) this.found.set(rel, true);
     else if (!this.found.has(rel)) this.found.set(rel, false);
   }
@@ -302,6 +197,11 @@ export class CompileRecorder {
   private readonly sources = new Map<string, number>();
   private readonly configBefore: Stats | undefined;
   private planned: { input: Omit<CompileInput, 'project'>; view: ProjectFiles } | undefined;
+  /** The lstat each answer of the planner's disk view was read after; a path seen twice, differently, is unstable. */
+  private readonly seen = new Map<string, Sig | null>();
+  private readonly unstable = new Set<string>();
+  /** For applyPlan's `written`: the bytes it staged, to compare the files with (not encoded twice). */
+  readonly written = new Map<string, Uint8Array>();
 
   private constructor(
     private readonly root: string,
@@ -321,7 +221,11 @@ export class CompileRecorder {
   /** planProject's plan, with every path it reads noted. kitbash.toml errors throw. */
   plan(): CompilePlan {
     const input = loadCompileInput(this.root, (rel, how) => this.sources.set(rel, how === 'listed' ? LIST : READ));
-    const view = diskProject(this.root);
+    const view = diskProject(this.root, (rel, st) => {
+      if (st && st.dev !== this.probe.dev) this.unstable.add(rel);
+      if (!this.seen.has(rel)) this.seen.set(rel, sigOf(st));
+      else if (!sameSig(st, this.seen.get(rel))) this.unstable.add(rel);
+    });
     this.planned = { input, view };
     return planCompile({ ...input, project: this.reads.view(view) });
   }
@@ -354,23 +258,38 @@ export class CompileRecorder {
     let reads = this.reads;
     let final = plan;
     let settled = this.probe.started;
+    const verified = new Map<string, Verified>();
     if (touched.size) {
-      // What was written is read back, after the clock has moved past the writes; the rest comes from before.
+      // The project as written: each written file read back (after the clock has moved past
+      // the writes) and compared with what was meant; folders and the rest from the disk.
       const after = await this.probe.after();
       if (after === undefined) return undefined;
       settled = after;
+      const scratch = { buf: Buffer.alloc(0) };
+      for (const [rel, content] of writtenContent(plan, applied)) {
+        const v = readBack(at(this.root, rel), content, this.probe.dev, this.written.get(rel), scratch);
+        if (!v) return undefined;
+        verified.set(rel, v);
+      }
       const fresh = diskProject(this.root);
       const pick = (p: string): ProjectFiles => (touched.has(p) ? fresh : view);
+      // A file read back exists, and so does every folder above it.
+      const there = new Set<string>();
+      for (const rel of verified.keys())
+        for (let p = rel; p && !there.has(p); p = p.slice(0, Math.max(0, p.lastIndexOf('/')))) there.add(p);
       reads = new Reads();
       final = planCompile({
         ...input,
         project: reads.view({
           rootName: view.rootName,
-          exists: (p) => pick(p).exists(p),
-          read: (p) => pick(p).read(p),
+          exists: (p) => there.has(p) || pick(p).exists(p),
+          read: (p) => verified.get(p)?.text ?? pick(p).read(p),
           list: (d) => pick(d).list(d),
-          readBytes: (p) => pick(p).readBytes!(p),
-          isExecutable: (p) => pick(p).isExecutable!(p),
+          readBytes: (p) => verified.get(p)?.bytes ?? pick(p).readBytes!(p),
+          isExecutable: (p) => {
+            const v = verified.get(p);
+            return v ? (v.sig[1] & 0o111) !== 0 : pick(p).isExecutable!(p);
+          },
         }),
       });
     }
@@ -378,20 +297,18 @@ export class CompileRecorder {
 
     const configNow = look(at(this.root, 'kitbash.toml'), true);
     if (!sameSig(configNow, sigOf(this.configBefore))) return undefined;
-    const entries: Entry[] = [];
+    let entries: Entry[] = [];
     const trusted = (sig: Sig | null | undefined, rel: string): boolean =>
-      !sig || (sig[0] === this.probe.dev && sig[5] < (touched.has(rel) ? settled : this.probe.started));
+      !sig || sig[3] < (touched.has(rel) ? settled : this.probe.started);
     for (const [rel, flags] of reads.flags) {
-      const e = entryOf(at(this.root, rel), rel, flags);
-      // Found then, gone now (or the other way round for presence): the answer the plan used is not the disk's.
-      if (e[2] === null ? reads.found.get(rel) === true : flags === EXISTS && reads.found.get(rel) === false)
-        return undefined;
-      if (flags !== EXISTS && !(trusted(e[2], rel) && trusted(e[3], rel))) return undefined;
+      const e = this.entry(rel, flags, reads, touched.has(rel), verified.get(rel));
+      if (!e || (flags !== EXISTS && !(trusted(e[2], rel) && trusted(e[3], rel)))) return undefined;
       entries.push(e);
     }
     for (const [rel, flags] of [...this.sources, ['kitbash.toml', READ | FOLLOW] as const]) {
-      const e = entryOf(at(this.root, rel), rel, flags);
-      if ((e[2] === null && rel !== 'kitbash.toml') || !trusted(e[2], rel) || !trusted(e[3], rel)) return undefined;
+      const e = entryOf(at(this.root, rel), rel, flags, this.probe.dev);
+      if (!e || (e[2] === null && rel !== 'kitbash.toml') || !trusted(e[2], rel) || !trusted(e[3], rel))
+        return undefined;
       entries.push(e);
     }
     const report: RecordedReport = {
@@ -402,15 +319,125 @@ export class CompileRecorder {
       notes: final.notes,
       standing: final.standing,
       unchanged: final.write.length + final.merge.length,
+      summary: summarize(final),
     };
-    const rec: RecordFile = { format: FORMAT, engine: engine(), root: this.root, report, entries };
+    entries = withoutImplied(entries);
+    const rec: RecordFile = { format: FORMAT, engine: engine(), root: this.root, dev: this.probe.dev, report, entries };
     return JSON.stringify(rec);
+  }
+
+  /**
+   * The record's entry for a path the planner asked about, consistent with every answer it
+   * got; undefined when the answers disagree with each other or with the disk. Presence
+   * alone is the answer itself. A file read back after the writes has the signature taken
+   * then; one the disk view read (and the compile did not touch) the lstat the view read it
+   * after; anything else — a touched folder, a symlink — is looked at now.
+   */
+  private entry(rel: string, flags: number, reads: Reads, touched: boolean, verified?: Verified): Entry | undefined {
+    if (flags === EXISTS) return [rel, EXISTS, reads.present.get(rel) ? PRESENT : null];
+    if (verified) return [rel, flags, verified.sig];
+    const present = reads.present.get(rel);
+    if (!touched && this.seen.has(rel) && !this.unstable.has(rel)) {
+      const sig = this.seen.get(rel)!;
+      const link = sig !== null && (sig[1] & constants.S_IFMT) === constants.S_IFLNK;
+      if (!link) return present === undefined || present === (sig !== null) ? [rel, flags, sig] : undefined;
+    }
+    const e = entryOf(at(this.root, rel), rel, flags, this.probe.dev);
+    if (!e) return undefined;
+    // Found then, gone now (or the other way round for presence): the answer the plan used is not the disk's.
+    if (e[2] === null ? reads.found.get(rel) === true : present === false) return undefined;
+    return e;
   }
 
   /** Give up (a dry run, a refusal, a failed write): the probe goes, no record is written. */
   abandon(): void {
     this.probe.close();
   }
+}
+
+/** What the apply wrote, path by path (owned files, merges, and shared files with stale sections cut). */
+function writtenContent(plan: CompilePlan, applied: Applied): Map<string, string | Uint8Array> {
+  const written = new Set([...applied.written, ...applied.rewritten]);
+  const out = new Map<string, string | Uint8Array>();
+  for (const f of [...plan.write, ...plan.merge]) if (f.changed && written.has(f.path)) out.set(f.path, f.content);
+  for (const p of plan.prune) if (p.action === 'rewrite' && written.has(p.path)) out.set(p.path, p.content ?? '');
+  return out;
+}
+
+/**
+ * A written file read back: its signature (taken before the read, from the same descriptor)
+ * if it is a regular file holding exactly `content`, else undefined. With it, what the disk
+ * view would answer for it without reading it again: the planned text itself (when decoding
+ * the bytes gives it back exactly, and the view would read a file that large), or the bytes.
+ */
+interface Verified {
+  readonly sig: Sig;
+  readonly text?: string;
+  readonly bytes?: Uint8Array;
+}
+
+function readBack(
+  abs: string,
+  content: string | Uint8Array,
+  dev: number,
+  staged: Uint8Array | undefined,
+  scratch: { buf: Buffer },
+): Verified | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    const want = staged ?? (typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    if (!st.isFile() || st.dev !== dev || st.size !== want.length) return undefined;
+    // One buffer for every file read back, grown as needed: no fresh pages per file.
+    if (scratch.buf.length < st.size) scratch.buf = Buffer.allocUnsafe(Math.max(st.size, 2 * scratch.buf.length));
+    const got = scratch.buf.subarray(0, st.size);
+    for (let off = 0; off < got.length;) {
+      const n = readSync(fd, got, off, got.length - off, off);
+      if (n === 0) return undefined;
+      off += n;
+    }
+    if (!got.equals(want)) return undefined;
+    const sig = sigOf(st)!;
+    if (st.size > MAX_READ_BYTES) return { sig };
+    if (typeof content !== 'string') return { sig, bytes: want };
+    // A lone surrogate is written as U+FFFD: without those bytes, the text decodes back from them unchanged.
+    return Buffer.from(want.buffer, want.byteOffset, want.length).indexOf(REPLACEMENT) < 0
+      ? { sig, text: content }
+      : { sig };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+
+/**
+ * The entries without those others imply, so a compile with nothing to do checks fewer
+ * paths: a folder's presence when something under it is recorded present (it resolves,
+ * then), and an absence under a path recorded absent (nothing under it can resolve).
+ */
+function withoutImplied(entries: readonly Entry[]): Entry[] {
+  const above = (rel: string): string[] => {
+    const out: string[] = [];
+    for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) out.push(rel.slice(0, i));
+    return out;
+  };
+  const present = new Set<string>();
+  const absent = new Set<string>();
+  for (const [rel, , sig] of entries) {
+    if (sig === null) absent.add(rel);
+    else for (const a of above(rel)) present.add(a);
+  }
+  return entries.filter(([rel, flags, sig]) =>
+    sig === null ? !above(rel).some((a) => absent.has(a)) : !(flags === EXISTS && present.has(rel)),
+  );
 }
 
 /** A plan that writes, merges and prunes nothing, and refuses and skips nothing. */

@@ -28,7 +28,7 @@ export interface Applied {
 export async function applyPlan(
   root: string,
   plan: CompilePlan,
-  options: { durable?: boolean } = {},
+  options: { durable?: boolean; written?: Map<string, Uint8Array> } = {},
 ): Promise<Applied> {
   if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
@@ -55,7 +55,7 @@ export async function applyPlan(
     // Checked above for a clear refusal up front; written through folders opened inside the
     // project, so a folder swapped for a symlink since the check cannot redirect a write.
     dirs = openProjectDirs(root, { fsyncOnClose: durable && !canFlushFileSystems() });
-    await writeFilesInside(dirs, batch, durable);
+    await writeFilesInside(dirs, batch, durable, options.written);
     for (const p of plan.prune) {
       if (p.action === 'rewrite') continue;
       const cut = p.path.lastIndexOf('/');
