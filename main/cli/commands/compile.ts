@@ -117,8 +117,9 @@ interface Outcome extends Pick<CompilePlan, 'warnings' | 'notes' | 'standing' | 
 }
 
 function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) => void, io: CliIo): ExitCode {
-  for (const w of plan.warnings) say(`⚠ ${w}\n`);
-  for (const n of plan.notes) say(`ℹ ${n}\n`);
+  // One write for all of them: a large project has a note per skill.
+  const lines = [...plan.warnings.map((w) => `⚠ ${w}\n`), ...plan.notes.map((n) => `ℹ ${n}\n`)];
+  if (lines.length) say(lines.join(''));
   if (plan.compiled === 0 && plan.failures.length === 0) {
     say('no skills installed — skillsmith install <source> to add one\n');
     return EXIT.ok;
