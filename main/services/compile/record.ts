@@ -424,19 +424,25 @@ const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
  * then), and an absence under a path recorded absent (nothing under it can resolve).
  */
 function withoutImplied(entries: readonly Entry[]): Entry[] {
-  const above = (rel: string): string[] => {
-    const out: string[] = [];
-    for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) out.push(rel.slice(0, i));
-    return out;
-  };
   const present = new Set<string>();
   const absent = new Set<string>();
   for (const [rel, , sig] of entries) {
     if (sig === null) absent.add(rel);
-    else for (const a of above(rel)) present.add(a);
+    // Folders above are added until one is there already (so were the rest above it).
+    else
+      for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) {
+        const up = rel.slice(0, i);
+        if (present.has(up)) break;
+        present.add(up);
+      }
   }
+  const underAbsent = (rel: string): boolean => {
+    for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1))
+      if (absent.has(rel.slice(0, i))) return true;
+    return false;
+  };
   return entries.filter(([rel, flags, sig]) =>
-    sig === null ? !above(rel).some((a) => absent.has(a)) : !(flags === EXISTS && present.has(rel)),
+    sig === null ? !underAbsent(rel) : !(flags === EXISTS && present.has(rel)),
   );
 }
 
