@@ -88,9 +88,9 @@ function generate(dir, count) {
   }
 }
 
-function once(bin, cwd) {
+function once(bin, cwd, verb = 'compile') {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [bin, 'compile'], {
+  const r = spawnSync(process.execPath, [bin, verb], {
     cwd,
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
@@ -98,7 +98,7 @@ function once(bin, cwd) {
   });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.error || r.status !== 0)
-    fail(`${bin} compile failed in ${cwd}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
+    fail(`${bin} ${verb} failed in ${cwd}: ${r.error?.message ?? `exit ${r.status}`}\n${r.stderr}`);
   return ms;
 }
 
@@ -110,7 +110,9 @@ function timeCompile(bin, project, copies) {
   copies.push(copy);
   const fresh = once(bin, copy);
   const again = once(bin, copy);
-  return { fresh, again, load: os.loadavg()[0] };
+  // Node and the CLI starting and doing nothing, in the same moment: the floor under the no-op.
+  const startup = bin === SKILLSMITH ? once(bin, copy, '--version') : undefined;
+  return { fresh, again, startup, load: os.loadavg()[0] };
 }
 
 const fmt = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
@@ -140,6 +142,7 @@ function measure(base, label) {
       kitbashRuns: theirs.length,
       ours: stat(ours.map((x) => x.fresh)),
       oursAgain: stat(ours.map((x) => x.again)),
+      startup: stat(ours.map((x) => x.startup)),
       theirs: stat(theirs.map((x) => x.fresh)),
       theirsAgain: stat(theirs.map((x) => x.again)),
       load: { min: Math.min(...loads), max: Math.max(...loads) },
@@ -202,11 +205,11 @@ const ratio = (r) => (r?.theirs ? r.theirs.med / r.ours.med : undefined);
 const verdict = (x, t) => (x === undefined ? 'not measured' : `${x.toFixed(1)}× — ${x >= t ? 'met' : 'NOT met'}`);
 const table = (rs) =>
   [
-    '| skills | max SKILL.md | runs (kitbash) | Skillsmith | kitbash | ratio | Skillsmith no-op | kitbash no-op | load avg |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| skills | max SKILL.md | runs (kitbash) | Skillsmith | kitbash | ratio | Skillsmith no-op | kitbash no-op | Skillsmith start-up | load avg |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rs.map(
       (r) =>
-        `| ${r.n} | ${r.maxBytes / 1000} KB | ${r.runs} (${r.kitbashRuns}) | ${cell(r.ours)} | ${cell(r.theirs)} | ${r.theirs ? `${(r.theirs.med / r.ours.med).toFixed(1)}×` : '—'} | ${cell(r.oursAgain)} | ${cell(r.theirsAgain)} | ${r.load.min.toFixed(1)}–${r.load.max.toFixed(1)} |`,
+        `| ${r.n} | ${r.maxBytes / 1000} KB | ${r.runs} (${r.kitbashRuns}) | ${cell(r.ours)} | ${cell(r.theirs)} | ${r.theirs ? `${(r.theirs.med / r.ours.med).toFixed(1)}×` : '—'} | ${cell(r.oursAgain)} | ${cell(r.theirsAgain)} | ${cell(r.startup)} | ${r.load.min.toFixed(1)}–${r.load.max.toFixed(1)} |`,
     ),
   ].join('\n');
 const at = (rs, n) => rs.find((r) => r.n === n);
@@ -225,7 +228,9 @@ project — every output written — and then the **no-op**: the same tool compi
 a second time, nothing changed. Four agent markers (\`.claude\`, \`.cursor\`, \`.agents\`,
 \`CONVENTIONS.md\`) plus the AGENTS.md floor: 3.3 files and 2 folders created per skill.
 SKILL.md sizes log-uniform from 200 B up to the listed maximum. Rounds alternate kitbash and
-Skillsmith; each cell is the median (min–max) of the runs in the third column. Skillsmith stages
+Skillsmith; each cell is the median (min–max) of the runs in the third column; "start-up" is
+\`skillsmith --version\` timed right after each Skillsmith round — node and the CLI starting, the
+floor under any command on the machine as loaded at that moment. Skillsmith stages
 every file as a temp file, flushes them with one syncfs per file system, renames them, and
 flushes again, then records what the compile read (SPEC D135, D136); kitbash writes in place
 without flushing.
@@ -240,7 +245,7 @@ ${shmRows.length ? targets(shmRows, 'RAM disk') : ''}
 - Growth (Skillsmith fresh compile, ms per skill), disk: ${growth(rows)}${shmRows.length ? `; RAM disk: ${growth(shmRows)}` : ''}
 - In-process re-plan after editing one of ${replanN} skills (reload that skill, plan everything; merged files are joined only when their bytes are read): median **${replan.toFixed(1)} ms** over 30 edits — target < 20 ms: ${replan < 20 ? 'met' : 'NOT met'}; with AGENTS.md and CONVENTIONS.md joined as well: median ${replanJoined.toFixed(1)} ms
 
-What bounds the fresh compile on the disk, with the profile and syscall counts that show it:
+${at(rows, 3000) ? 'At 3,000 skills CONVENTIONS.md (every body, for aider) is past the 16 MiB the compiler reads of an output, so every compile rewrites it: the no-op there is not one (nor was it before the record).\n\n' : ''}What bounds the fresh compile on the disk, with the profile and syscall counts that show it:
 "Compile" in bench/README.md.
 ${END}
 `;
