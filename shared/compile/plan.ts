@@ -630,7 +630,7 @@ function lazySection(path: string, doc: SharedDoc, changed: boolean): PlannedFil
 }
 
 /** Summary words used by the CLI and the desktop. */
-export function summarize(plan: CompilePlan): string {
+export function summarize(plan: Pick<CompilePlan, 'compiled' | 'targets'>): string {
   return `compiled ${plural(plan.compiled, 'skill')} for ${plural(plan.targets.length, 'target')}`;
 }
 

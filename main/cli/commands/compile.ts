@@ -1,7 +1,7 @@
-import { summarize } from '../../../shared/compile/plan';
+import type { CompilePlan } from '../../../shared/compile/plan';
 import { TARGET_IDS } from '../../../shared/targets/types';
-import { applyPlan } from '../../services/compile';
-import { planProject } from '../../services/compile';
+import type { CompileRecorder } from '../../services/compile';
+import { recordedReport } from '../../services/compile/recorded';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
@@ -21,7 +21,29 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
     return EXIT.usage;
   }
   const dry = flags['dry-run'] === true;
-  const plan = planProject(io.cwd);
+  const say = flags.json ? io.err : io.out;
+  // Nothing changed since the last complete compile: its report, without reading a skill.
+  const recorded = flags.json ? undefined : recordedReport(io.cwd);
+  if (recorded) return finish({ ...recorded, failures: [] }, dry, flags.strict === true, say, io);
+  // Only now the planner: the answer above must not pay for loading it.
+  const compile = await import('../../services/compile');
+  const recorder = dry ? undefined : compile.CompileRecorder.start(io.cwd);
+  try {
+    return await planAndApply(compile, io, recorder, dry, flags);
+  } finally {
+    recorder?.abandon();
+  }
+}
+
+async function planAndApply(
+  compile: typeof import('../../services/compile'),
+  io: CliIo,
+  recorder: CompileRecorder | undefined,
+  dry: boolean,
+  flags: { json?: boolean; strict?: boolean },
+): Promise<ExitCode> {
+  const { applyPlan, planProject } = compile;
+  const plan = recorder ? recorder.plan() : planProject(io.cwd);
   if (flags.json) {
     const bytes = (c: string | Uint8Array): number => (typeof c === 'string' ? Buffer.byteLength(c) : c.length);
     io.out(
@@ -69,7 +91,8 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       );
   } else {
     try {
-      const applied = await applyPlan(io.cwd, plan);
+      const applied = await applyPlan(io.cwd, plan, { ...(recorder && { written: recorder.written }) });
+      await recorder?.finish(plan, applied);
       for (const p of applied.written) say(`→ ${p}\n`);
       for (const p of applied.rewritten) say(`✂ pruned stale section(s) from ${p}\n`);
       for (const p of applied.removed) say(`✂ removed ${p} (stale)\n`);
@@ -82,8 +105,21 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       throw e;
     }
   }
-  for (const w of plan.warnings) say(`⚠ ${w}\n`);
-  for (const n of plan.notes) say(`ℹ ${n}\n`);
+  const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
+  return finish({ ...plan, unchanged, summary: compile.summarize(plan) }, dry, flags.strict === true, say, io);
+}
+
+/** What every compile prints last, from a fresh plan or from the record. */
+interface Outcome extends Pick<CompilePlan, 'warnings' | 'notes' | 'standing' | 'compiled' | 'targets' | 'failures'> {
+  readonly explicitTargets: boolean;
+  readonly unchanged: number;
+  readonly summary: string;
+}
+
+function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) => void, io: CliIo): ExitCode {
+  // One write for all of them: a large project has a note per skill.
+  const lines = [...plan.warnings.map((w) => `⚠ ${w}\n`), ...plan.notes.map((n) => `ℹ ${n}\n`)];
+  if (lines.length) say(lines.join(''));
   if (plan.compiled === 0 && plan.failures.length === 0) {
     say('no skills installed — skillsmith install <source> to add one\n');
     return EXIT.ok;
@@ -93,9 +129,8 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       `standing per session: ${plan.standing.map((s) => `${s.target} ~${s.tokens} tok${s.loading === 'eager' ? ' (eager)' : ''}`).join(' · ')}\n`,
     );
   }
-  const unchanged = [...plan.write, ...plan.merge].filter((f) => !f.changed).length;
   say(
-    `${dry ? '(dry run) would have ' : ''}${summarize(plan)}${unchanged ? ` (${plural(unchanged, 'file')} already up to date)` : ''}\n`,
+    `${dry ? '(dry run) would have ' : ''}${plan.summary}${plan.unchanged ? ` (${plural(plan.unchanged, 'file')} already up to date)` : ''}\n`,
   );
   if (plan.failures.length) {
     const n = plan.failures.length;
@@ -110,7 +145,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
       `  ${missing.length} more target(s) available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`,
     );
   }
-  if (flags.strict && plan.warnings.length) {
+  if (strict && plan.warnings.length) {
     io.err(`--strict: failing on ${plural(plan.warnings.length, 'warning')}\n`);
     return EXIT.failed;
   }

@@ -1,4 +1,5 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import { lstatIfPresent } from '../fs/probe';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 function isWithin(root: string, p: string): boolean {
@@ -20,12 +21,7 @@ export function containment(root: string): (rel: string) => string | undefined {
     const known = dirVerdict.get(dir);
     if (known !== undefined) return known;
     let verdict: boolean;
-    let st;
-    try {
-      st = lstatSync(dir);
-    } catch {
-      st = undefined;
-    }
+    const st = lstatIfPresent(dir);
     if (st === undefined) {
       const up = dirname(dir);
       verdict = up === dir ? false : dirInside(up);
@@ -42,12 +38,7 @@ export function containment(root: string): (rel: string) => string | undefined {
   return (rel) => {
     const abs = resolve(absRoot, rel);
     if (!isWithin(absRoot, abs) || abs === absRoot) return undefined;
-    let st;
-    try {
-      st = lstatSync(abs);
-    } catch {
-      st = undefined;
-    }
+    const st = lstatIfPresent(abs);
     if (st?.isSymbolicLink()) {
       try {
         if (!isWithin(realRoot, realpathSync(abs))) return undefined;

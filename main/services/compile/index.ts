@@ -1,13 +1,14 @@
-import { formatError } from '../../../shared/result';
 import { planCompile, type CompilePlan } from '../../../shared/compile/plan';
-import { readProjectConfig } from '../project/config';
-import { loadInstalled } from './load';
+import { loadCompileInput } from './load';
 import { diskProject } from './project-files';
 import { applyPlan, type Applied } from './writer';
 
 export { applyPlan, type Applied } from './writer';
 export { diskProject } from './project-files';
 export { loadInstalled } from './load';
+export { CompileRecorder } from './record';
+export { summarize } from '../../../shared/compile/plan';
+export { recordedReport, type RecordedReport } from './recorded';
 
 export interface CompileResult {
   readonly plan: CompilePlan;
@@ -17,10 +18,7 @@ export interface CompileResult {
 
 /** Plan the compile of the project at `root` from what is on disk now. kitbash.toml errors throw. */
 export function planProject(root: string): CompilePlan {
-  const config = readProjectConfig(root);
-  if (!config.ok) throw new Error(formatError(config.error));
-  const { skills, failures } = loadInstalled(root);
-  return planCompile({ skills, failures, config: config.value, project: diskProject(root) });
+  return planCompile({ ...loadCompileInput(root), project: diskProject(root) });
 }
 
 /**

@@ -1,14 +1,24 @@
 import { formatError, type SkillsmithError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
-import type { FailedSkill } from '../../../shared/compile/plan';
+import type { CompileInput, FailedSkill } from '../../../shared/compile/plan';
+import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 
-/** Every folder under .kitbash/skills/: the skills that load, and the folders that do not. */
-export function loadInstalled(root: string): { skills: Skill[]; failures: FailedSkill[] } {
+const SKILLS_REL = '.kitbash/skills';
+
+/** How a file or folder was read: its entries listed, its bytes read (never through a link). */
+export type SourceRead = (rel: string, how: 'listed' | 'read') => void;
+
+/**
+ * Every folder under .kitbash/skills/: the skills that load, and the folders that do not.
+ * `seen` hears each path that was read, relative to `root` (for the compile record).
+ */
+export function loadInstalled(root: string, seen?: SourceRead): { skills: Skill[]; failures: FailedSkill[] } {
   const skills: Skill[] = [];
   const failures: FailedSkill[] = [];
+  seen?.(SKILLS_REL, 'listed');
   for (const loc of installedSkills(root)) {
     if (loc.kind === 'broken') {
       failures.push({ name: loc.nameHint, message: loc.problem });
@@ -19,11 +29,22 @@ export function loadInstalled(root: string): { skills: Skill[]; failures: Failed
       failures.push({ name: loc.nameHint, message: oneLine(tree.error) });
       continue;
     }
+    if (seen) {
+      seen(loc.display, 'listed');
+      for (const e of tree.value.entries) seen(`${loc.display}/${e.path}`, e.kind === 'dir' ? 'listed' : 'read');
+    }
     const loaded = loadSkill(tree.value);
     if (!loaded.ok) failures.push({ name: loc.nameHint, message: oneLine(loaded.error) });
     else skills.push(loaded.value);
   }
   return { skills, failures };
+}
+
+/** What the planner needs from the disk besides the project view: kitbash.toml (its errors throw) and the skills. */
+export function loadCompileInput(root: string, seen?: SourceRead): Omit<CompileInput, 'project'> {
+  const config = readProjectConfig(root);
+  if (!config.ok) throw new Error(formatError(config.error));
+  return { ...loadInstalled(root, seen), config: config.value };
 }
 
 /** A load error on one line: the file, the problem, and the manifest violations after a dash. */

@@ -1,7 +1,8 @@
 import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { fingerprint } from '../../../shared/targets/common';
 import { generatedBy, type CompilePlan } from '../../../shared/compile/plan';
-import { readFileIn, withProjectDir, type ProjectDir } from '../fs/inside';
+import { canFlushFileSystems } from '../fs/flush';
+import { openProjectDirs, readFileIn, type ProjectDir, type ProjectDirs } from '../fs/inside';
 import { writeFilesInside } from './batch-write';
 import { containment } from './contain-cache';
 import { CodedError } from '../../../shared/result';
@@ -27,7 +28,7 @@ export interface Applied {
 export async function applyPlan(
   root: string,
   plan: CompilePlan,
-  options: { durable?: boolean } = {},
+  options: { durable?: boolean; written?: Map<string, Uint8Array> } = {},
 ): Promise<Applied> {
   if (plan.errors.length) throw new Error(`the plan has errors; nothing applied:\n${plan.errors.join('\n')}`);
   const all = [...plan.write, ...plan.merge].filter((f) => f.changed).map((f) => f.path);
@@ -47,27 +48,38 @@ export async function applyPlan(
     batch.push({ rel: p.path, data: p.content ?? '' });
     applied.rewritten.push(p.path);
   }
-  // Checked above for a clear refusal up front; written through folders opened inside the
-  // project, so a folder swapped for a symlink since the check cannot redirect a write.
-  await writeFilesInside(root, batch, options.durable !== false);
-  for (const p of plan.prune) {
-    if (p.action === 'rewrite') continue;
-    const cut = p.path.lastIndexOf('/');
-    const [dirRel, name] = cut < 0 ? ['', p.path] : [p.path.slice(0, cut), p.path.slice(cut + 1)];
-    const outcome = withProjectDir(root, dirRel, {}, (dir) => prune(dir, name, p.fingerprint));
-    if (outcome === 'absent') continue;
-    if (outcome !== 'removed') {
-      applied.skipped.push({ path: p.path, why: outcome });
-      continue;
-    }
-    applied.removed.push(p.path);
-    for (const d of p.removeEmptyDirs ?? []) {
-      try {
-        removeEmptyDir(root, d);
-      } catch {
-        // not empty (a user file lives there) or already gone: leave it
+  if (!batch.length && plan.prune.every((p) => p.action === 'rewrite')) return applied;
+  const durable = options.durable !== false;
+  let dirs: ProjectDirs | undefined;
+  try {
+    // Checked above for a clear refusal up front; written through folders opened inside the
+    // project, so a folder swapped for a symlink since the check cannot redirect a write.
+    dirs = openProjectDirs(root, { fsyncOnClose: durable && !canFlushFileSystems() });
+    await writeFilesInside(dirs, batch, durable, options.written);
+    for (const p of plan.prune) {
+      if (p.action === 'rewrite') continue;
+      const cut = p.path.lastIndexOf('/');
+      const [dirRel, name] = cut < 0 ? ['', p.path] : [p.path.slice(0, cut), p.path.slice(cut + 1)];
+      const outcome = dirs.use(dirRel, false, (dir) => prune(dir, name, p.fingerprint));
+      if (outcome === 'absent') continue;
+      if (outcome !== 'removed') {
+        applied.skipped.push({ path: p.path, why: outcome });
+        continue;
+      }
+      applied.removed.push(p.path);
+      for (const d of p.removeEmptyDirs ?? []) {
+        try {
+          removeEmptyDir(dirs, d);
+        } catch {
+          // not empty (a user file lives there) or already gone: leave it
+        }
       }
     }
+    // The renames and deletes reach the disk: one flush per file system, else each folder's fsync.
+    if (durable && (batch.length || applied.removed.length))
+      if (!(canFlushFileSystems() && (await dirs.flushFileSystems()))) await dirs.fsyncFolders();
+  } finally {
+    dirs?.close();
   }
   return applied;
 }
@@ -88,7 +100,7 @@ function prune(dir: ProjectDir, name: string, fp: string | undefined): 'absent' 
   return 'removed';
 }
 
-function removeEmptyDir(root: string, rel: string): void {
+function removeEmptyDir(dirs: ProjectDirs, rel: string): void {
   const cut = rel.lastIndexOf('/');
-  withProjectDir(root, cut < 0 ? '' : rel.slice(0, cut), {}, (dir) => rmdirSync(dir.at(rel.slice(cut + 1))));
+  dirs.use(cut < 0 ? '' : rel.slice(0, cut), false, (dir) => rmdirSync(dir.at(rel.slice(cut + 1))));
 }

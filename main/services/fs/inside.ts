@@ -3,6 +3,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -18,6 +19,7 @@ import {
 } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CodedError } from '../../../shared/result';
+import { flushFileSystems, fsyncAll } from './flush';
 
 /**
  * Writes and deletes inside a project that a concurrent swap of a folder for a symlink
@@ -75,7 +77,7 @@ class Dir implements ProjectDir {
   constructor(
     readonly rel: string,
     private readonly realRoot: string,
-    private readonly fd: number | undefined,
+    readonly fd: number | undefined,
     private readonly path: string,
   ) {}
   at(name?: string): string {
@@ -185,6 +187,141 @@ export function withProjectDir<T>(
   } finally {
     dir.close();
   }
+}
+
+/**
+ * Many folders of one project, each opened once and kept open: a compile writes thousands of
+ * files into a few thousand folders, and opening each from the root again (one descriptor and
+ * one location check per step) cost more than the writes. A folder is opened from its parent's
+ * descriptor by the same rules as openProjectDir — an existing symlink may lead elsewhere
+ * inside the project, never out; a folder made here is entered O_NOFOLLOW — and checked to lie
+ * inside the project. At most `maxOpen` folders stay open: the least recently used one not in
+ * use is closed first (fsynced before, with `fsyncOnClose`) and opened again when asked for;
+ * the first folder seen on each file system stays open, so that file system can be flushed.
+ */
+export interface ProjectDirs {
+  /**
+   * Run `fn` with the folder `rel` opened (made first, folder by folder, with `create`). It
+   * stays open, and its descriptor its own, until `fn` returns or the promise it returns settles.
+   */
+  use<T>(rel: string, create: boolean, fn: (dir: ProjectDir) => T): T;
+  /**
+   * Flush the file systems the folders are on, one syncfs each (fs/flush.ts): every file
+   * written and renamed in them reaches the disk. False where that cannot be done here.
+   */
+  flushFileSystems(): Promise<boolean>;
+  /** fsync every open folder, so the names made, renamed and deleted in them reach the disk. */
+  fsyncFolders(): Promise<void>;
+  close(): void;
+}
+
+interface Cached {
+  readonly dir: Dir;
+  pins: number;
+}
+
+export function openProjectDirs(root: string, opts: { maxOpen?: number; fsyncOnClose?: boolean } = {}): ProjectDirs {
+  const maxOpen = opts.maxOpen ?? 1024;
+  const realRoot = realpathSync(resolve(root));
+  const top = new Dir('', realRoot, PROC_FD ? openDirFd(realRoot, false) : undefined, realRoot);
+  // Insertion order is recency: a folder asked for again moves to the end.
+  const open = new Map<string, Cached>();
+  const devices = new Map<number, Dir>();
+  /** Note the file system of `d`; true when it is the first folder seen there (kept open to flush it). */
+  const device = (d: Dir): boolean => {
+    if (d.fd === undefined) return false;
+    const dev = fstatSync(d.fd).dev;
+    if (devices.has(dev)) return false;
+    devices.set(dev, d);
+    return true;
+  };
+  device(top);
+  const anchors = new Set<Dir>();
+  const evict = (): void => {
+    for (const [rel, e] of open) {
+      if (open.size <= maxOpen) return;
+      if (e.pins > 0 || anchors.has(e.dir)) continue;
+      if (opts.fsyncOnClose && e.dir.fd !== undefined) fsyncSync(e.dir.fd);
+      e.dir.close();
+      open.delete(rel);
+    }
+  };
+  const get = (parts: readonly string[], create: boolean): Cached => {
+    const rel = parts.join('/');
+    const hit = open.get(rel);
+    if (hit) {
+      open.delete(rel);
+      open.set(rel, hit);
+      return hit;
+    }
+    const parent = parts.length > 1 ? get(parts.slice(0, -1), create).dir : top;
+    const name = parts[parts.length - 1]!;
+    let dir: Dir;
+    try {
+      dir = openStep(parent, name, rel, realRoot, false);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !create) throw e;
+      try {
+        mkdirSync(parent.at(name));
+      } catch (m) {
+        if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw m;
+      }
+      // Just made (or made by a racing process): a symlink put there meanwhile is refused.
+      dir = openStep(parent, name, rel, realRoot, true);
+    }
+    try {
+      dir.verify();
+      if (device(dir)) anchors.add(dir);
+    } catch (e) {
+      dir.close();
+      throw e;
+    }
+    const entry = { dir, pins: 0 };
+    open.set(rel, entry);
+    entry.pins++;
+    try {
+      evict();
+    } finally {
+      entry.pins--;
+    }
+    return entry;
+  };
+  const all = (): Dir[] => [top, ...[...open.values()].map((e) => e.dir)];
+  return {
+    use(rel, create, fn) {
+      const parts = segmentsOf(rel);
+      const entry: Cached = parts.length ? get(parts, create) : { dir: top, pins: 0 };
+      entry.pins++;
+      let out;
+      try {
+        out = fn(entry.dir);
+      } catch (e) {
+        entry.pins--;
+        throw e;
+      }
+      if (out instanceof Promise) return out.finally(() => entry.pins--) as typeof out;
+      entry.pins--;
+      return out;
+    },
+    flushFileSystems() {
+      if (!PROC_FD) return Promise.resolve(false);
+      return flushFileSystems([...devices.values()].map((d) => d.fd!));
+    },
+    async fsyncFolders() {
+      const dirs = all();
+      const fds = dirs.map((d) => d.fd ?? openSync(d.at(), O_RDONLY));
+      try {
+        await fsyncAll(fds);
+      } finally {
+        dirs.forEach((d, i) => d.fd === undefined && closeSync(fds[i]!));
+      }
+    },
+    close() {
+      for (const e of open.values()) e.dir.close();
+      open.clear();
+      top.close();
+    },
+  };
 }
 
 function splitRel(rel: string): { dir: string; name: string } {
