@@ -301,7 +301,9 @@ export function renderReview(r: InstallReview): string {
       `${head}: ${escapeTerminal(n.name)}@${escapeTerminal(n.version)} — ${escapeTerminal(n.description)}${n.alreadyInstalled ? ' (already installed, unchanged)' : ''}`,
     );
     lines.push(
-      `${ind}source: ${n.source.raw}${n.source.canonical !== n.source.raw ? ` (${n.source.canonical})` : ''}${n.source.commit ? ` @ ${n.source.commit.slice(0, 12)}` : ''}`,
+      n.alreadyInstalled && !n.source.raw
+        ? `${ind}source: none — not pinned in kitbash.lock; it stays unpinned (re-pin it after its own review)`
+        : `${ind}source: ${n.source.raw}${n.source.canonical !== n.source.raw ? ` (${n.source.canonical})` : ''}${n.source.commit ? ` @ ${n.source.commit.slice(0, 12)}` : ''}`,
     );
     lines.push(
       `${ind}budget ${n.budget.budget} tok · standing ${n.budget.standing} tok/session · ${n.manifest.disclosure} disclosure · mode ${n.manifest.mode}`,

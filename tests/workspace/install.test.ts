@@ -432,6 +432,20 @@ describe.skipIf(!hasGit)('dependencies', () => {
     });
     expect(lock.find((e) => e.name === 'lib')!.direct).toBeUndefined();
   });
+
+  it('an installed dependency the lock does not pin (copied in by hand) satisfies it and stays unpinned', async () => {
+    const p = project();
+    write(p, { ...skillFiles('v/top', 'top', { deps: { lib: '^1' } }), ...skillFiles('.kitbash/skills/lib', 'lib') });
+    const libBefore = readFileSync(join(p, '.kitbash/skills/lib/SKILL.md'), 'utf8');
+    const r = await cli(p, 'install', 'file:./v/top', '--yes', '--no-compile');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('source: none — not pinned in kitbash.lock; it stays unpinned');
+    // Installing a dependent vouches only for what it reviewed: no pin appears for lib.
+    expect(lockOf(p).map((e) => e.name)).toEqual(['top']);
+    expect(lockOf(p)[0]!.dependencies).toEqual(['lib@^1']);
+    expect(readFileSync(join(p, '.kitbash/skills/lib/SKILL.md'), 'utf8')).toBe(libBefore);
+  });
 });
 
 describe.skipIf(!hasGit)('update and diff', () => {

@@ -135,14 +135,16 @@ function notices(dir: string, prior: LockEntry | undefined): string[] {
  */
 function pinnedAsImport(staged: StagedInstall, prior: LockEntry | undefined, review: InstallReview): StagedInstall {
   const [root, ...rest] = staged.nodes;
-  const { resolved: _resolved, commit: _commit, ...entry } = root!.entry;
+  // The root is always staged afresh, so it always has an entry; only installed dependencies may lack one.
+  if (!root?.entry) throw new CodedError('internal', 're-pin: the review staged no skill to pin');
+  const { resolved: _resolved, commit: _commit, ...entry } = root.entry;
   const kept: LockEntry = {
     ...entry,
     source: IMPORT_SOURCE,
     ...(prior?.requested ? { requested: prior.requested } : {}),
     ...(prior?.direct === false ? { direct: false } : {}),
   };
-  return { ...staged, review, nodes: [{ ...root!, entry: kept }, ...rest] };
+  return { ...staged, review, nodes: [{ ...root, entry: kept }, ...rest] };
 }
 
 /** A failure from below as one line naming the step, with its own code; an uncoded one is `internal`. */

@@ -51,7 +51,12 @@ export interface StagedNode {
   /** What `.kitbash/skills/<name>/` held when the review was made: its tree hash, or null when absent. */
   readonly baseline: string | null;
   readonly integrity: string;
-  readonly entry: LockEntry;
+  /**
+   * Its lock entry after commit. Absent for an installed dependency that `kitbash.lock` does not
+   * pin (copied in by hand): installing a dependent never vouches for bytes nobody reviewed, so
+   * it stays unpinned until it is re-pinned after its own review (SPEC D155).
+   */
+  readonly entry?: LockEntry;
   readonly skill: Skill;
 }
 
@@ -330,8 +335,8 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       const prior = lock.entries.find((e) => e.name === c.name);
       const edges = s.node.edges.map((e) => `${e.name}@${e.range}`);
       const requested = s.node.requiredBy.map((r) => `${r.by.replace(/@[^@]*$/, '')}: ${r.range}`);
-      const entry: LockEntry = s.installed
-        ? { ...prior!, ...mergeRequested(prior?.requested, requested) }
+      const entry: LockEntry | undefined = s.installed
+        ? prior && { ...prior, ...mergeRequested(prior.requested, requested) }
         : {
             name: c.name,
             version: c.version,
@@ -353,7 +358,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
         executable: s.executable,
         baseline: s.dir ? await installedHash(project, c.name) : null,
         integrity: s.integrity,
-        entry,
+        ...(entry ? { entry } : {}),
         skill: s.skill,
       });
     }
@@ -531,6 +536,7 @@ export async function commitInstall(
         }
         put.set(n.name, { tree: verified.get(n.name)!, executable: new Set(n.executable) });
       }
+      if (!n.entry) continue;
       const prior = entries.find((e) => e.name === n.name);
       entries = upsertEntry(
         entries,
