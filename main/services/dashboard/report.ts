@@ -1,7 +1,7 @@
 import type { FailedSkill } from '../../../shared/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import type { Skill } from '../../../shared/ksf/model';
-import { EMPTY_CONFIG } from '../../../shared/project/config';
+import { EMPTY_CONFIG, type ProjectConfig } from '../../../shared/project/config';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
 import { listingReport } from '../../../shared/targets/listing';
@@ -12,10 +12,16 @@ import type { PreparedSkill, ProjectFiles, TargetDef } from '../../../shared/tar
 import { diskProject, loadInstalled } from '../compile';
 import { readProjectConfig } from '../project/config';
 
-/** A project as the reports read it: every installed skill loaded, the files view, the active targets. */
+/**
+ * A project as the reports and the live previews read it: every installed skill loaded, the
+ * config, the files view, the active targets.
+ */
 export interface LoadedProject {
   readonly skills: readonly Skill[];
   readonly failures: readonly FailedSkill[];
+  readonly config: ProjectConfig;
+  /** Why kitbash.toml could not be read (then `config` is the empty one). */
+  readonly configError?: string;
   readonly view: ProjectFiles;
   readonly active: CostsReport['active'];
   readonly activeDefs: readonly TargetDef[];
@@ -32,6 +38,8 @@ export function loadProject(root: string): LoadedProject {
     return {
       skills: bySkill,
       failures,
+      config,
+      configError: formatError(read.error),
       view,
       active: { targets: [], explicit: false, error: formatError(read.error) },
       activeDefs: [],
@@ -39,6 +47,7 @@ export function loadProject(root: string): LoadedProject {
   return {
     skills: bySkill,
     failures,
+    config,
     view,
     active: sel.ok
       ? { targets: sel.value.targets.map((t) => t.id), explicit: sel.value.explicit }

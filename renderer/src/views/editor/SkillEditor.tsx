@@ -144,7 +144,7 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
           <Problems diagnostics={diags} editable={editable} onReveal={reveal} onFix={fix} />
         </section>
         <aside className="editor-side" aria-label="Previews">
-          <PreviewSlot project={project} dir={dir} files={session.snapshot} />
+          <PreviewSlot project={project} dir={dir} files={session.snapshot} dirty={tabs.some((t) => t.dirty)} />
         </aside>
       </div>
       <NoticeStack notices={session.notices} />
