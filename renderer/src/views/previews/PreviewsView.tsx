@@ -62,7 +62,13 @@ function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boole
           spellCheck={false}
         />
       )}
-      <VirtualList items={shown} keyOf={(s) => s.dir} estimate={32} maxHeight="75vh" label="Skills to preview">
+      <VirtualList
+        items={shown}
+        keyOf={(s) => s.dir}
+        estimate={32}
+        maxHeight="var(--picker-height, 75vh)"
+        label="Skills to preview"
+      >
         {(s) => (
           <a
             href={`#/previews/${encodeURIComponent(s.dir)}`}
