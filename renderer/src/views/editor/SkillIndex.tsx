@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
+import { SkillSearch } from '../../components/SkillSearch';
 import { VirtualList } from '../../components/VirtualList';
 import { useDashboard } from '../../queries';
 import { NewSkillForm } from './NewSkillForm';
@@ -24,15 +25,7 @@ export function SkillIndex({ project }: { project: ProjectRef }) {
         </p>
         {dash.isPending ? <p className="muted">Loading skills…</p> : null}
         {skills && skills.length > 8 ? (
-          <input
-            className="filter editor-skill-search"
-            type="search"
-            placeholder="Search skills"
-            aria-label="Search skills"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            spellCheck={false}
-          />
+          <SkillSearch query={query} onQuery={setQuery} className="editor-skill-search" />
         ) : null}
         {skills ? (
           <VirtualList

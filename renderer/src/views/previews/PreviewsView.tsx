@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { AddSkillActions, EmptyState, ErrorState } from '../../components/States';
+import { SkillSearch } from '../../components/SkillSearch';
 import { VirtualList } from '../../components/VirtualList';
 import { useDashboard } from '../../queries';
 import { navigate } from '../../route';
@@ -51,17 +52,7 @@ function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boole
   return (
     <nav className="skill-picker" aria-label="Skills">
       <h3>Skills</h3>
-      {skills.length > 8 && (
-        <input
-          className="filter"
-          type="search"
-          placeholder="Search skills"
-          aria-label="Search skills"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          spellCheck={false}
-        />
-      )}
+      {skills.length > 8 && <SkillSearch query={query} onQuery={setQuery} />}
       <VirtualList
         items={shown}
         keyOf={(s) => s.dir}
