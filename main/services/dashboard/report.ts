@@ -1,28 +1,22 @@
-import type { FailedSkill } from '../../../shared/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import type { Skill } from '../../../shared/ksf/model';
-import { EMPTY_CONFIG, type ProjectConfig } from '../../../shared/project/config';
+import { EMPTY_CONFIG } from '../../../shared/project/config';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
 import { listingReport } from '../../../shared/targets/listing';
 import { compatibilityMatrix, matrixCell } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/registry';
-import type { PreparedSkill, ProjectFiles, TargetDef } from '../../../shared/targets/types';
+import type { PreparedSkill, TargetDef } from '../../../shared/targets/types';
 import { diskProject, loadInstalled } from '../compile';
+import type { PreviewProject } from '../previews/live';
 import { readProjectConfig } from '../project/config';
 
 /**
  * A project as the reports and the live previews read it: every installed skill loaded, the
  * config, the files view, the active targets.
  */
-export interface LoadedProject {
-  readonly skills: readonly Skill[];
-  readonly failures: readonly FailedSkill[];
-  readonly config: ProjectConfig;
-  /** Why kitbash.toml could not be read (then `config` is the empty one). */
-  readonly configError?: string;
-  readonly view: ProjectFiles;
+export interface LoadedProject extends PreviewProject {
   readonly active: CostsReport['active'];
   readonly activeDefs: readonly TargetDef[];
 }
