@@ -6,7 +6,7 @@
 //   node bench/previews.mjs [--keys N] [--no-browser] [--no-write]
 //
 // Two measurements per body size:
-//  1. plan: the renderer's pure work for one keystroke, in Node — the edited skill loaded
+//  1. plan: main's work for one preview request, in Node — the edited skill loaded
 //     from its buffers, the whole project re-planned by shared/compile, every active
 //     target's preview (emit, matrix cell, cost) built. This is what the UI waits for.
 //  2. screen: in Chromium over `skillsmith serve`, on the Previews screen, from the input
@@ -31,10 +31,10 @@ const SIZES = [1000, 5000, 20000];
 const fail = failer('previews');
 const opts = keystrokeOptions(fail);
 
-// --- bundle the renderer's planning (the same module the app runs) ----------------
+// --- bundle main's preview planning (the same module the app runs) ------------------
 const engine = await bundleEngine(WORK, {
-  'renderer/src/views/previews/live.ts': ['livePreview'],
-  'main/services/compile/snapshot.ts': ['compileSnapshot'],
+  'main/services/previews/index.ts': ['livePreview', 'editOf'],
+  'main/services/dashboard/report.ts': ['loadProject'],
   'shared/ksf/tokens.ts': ['estimateTokens'],
 });
 
@@ -66,7 +66,7 @@ const planRows = [];
 for (const tokens of SIZES) {
   const dir = join(WORK, `plan-${tokens}`);
   const { toml, md } = project(dir, tokens);
-  const snap = engine.compileSnapshot(dir);
+  const loaded = engine.loadProject(dir);
   let text = md;
   const times = [];
   // Correctness first: the typed character is in every target's output.
@@ -77,7 +77,7 @@ for (const tokens of SIZES) {
       ['SKILL.md', text],
     ]);
     const t0 = performance.now();
-    const live = engine.livePreview(snap, 'bench-body', files);
+    const live = engine.livePreview(loaded, engine.editOf(dir, loaded, 'bench-body', files));
     const t = performance.now() - t0;
     if (live.loadError || live.prepareError || live.plan.errors.length)
       fail(`plan failed: ${live.loadError ?? live.prepareError ?? live.plan.errors[0]}`);
@@ -144,7 +144,7 @@ const lines = [
   '',
   `\`node bench/previews.mjs\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Node ${process.version}. The example workspace (5 skills; targets claude-code, cursor, agentsmd) plus one lazy skill whose SKILL.md body has the given size; each keystroke appends one character to the body.`,
   '',
-  "**plan** — the renderer's work per keystroke, in Node: load the edited skill from its buffers, re-plan the whole project with shared/compile (unchanged skills stay memoised), build each active target's preview (files, matrix cell, standing cost). Checked: every target's output holds the typed text.",
+  "**plan** — main's work per preview request (on its preview thread in the app), in Node: load the edited skill from its buffers, re-plan the whole project with shared/compile (unchanged skills stay memoised), build each active target's preview (files, matrix cell, standing cost). Checked: every target's output holds the typed text.",
   '',
   '| body | measured body | keys | median | p95 |',
   '|---:|---:|---:|---:|---:|',
@@ -153,7 +153,7 @@ const lines = [
 ];
 if (screenRows.length) {
   lines.push(
-    "**screen** — in Chromium over `skillsmith serve`, Previews screen: from the input event of one typed character in the draft to the next animation frame after the selected target's preview text holds it (the selected target cycles through the three). Includes React's render of the draft, the deferred re-plan and the preview's DOM update.",
+    "**screen** — in Chromium over `skillsmith serve`, Previews screen: from the input event of one typed character in the draft to the next animation frame after the selected target's preview text holds it (the selected target cycles through the three). Includes React's render of the draft, the request to main and its re-plan, and the preview's DOM update.",
     '',
     '| body | keys | median | p95 |',
     '|---:|---:|---:|---:|',

@@ -11,12 +11,11 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
-import { gitAvailable, gitRepo } from '../tests/workspace/helpers';
 import { openApp, type App } from './support/app';
 import { haveChromium, screenshot, type Watched } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
-const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
+const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
 type Marker = { startLineNumber: number; startColumn: number; message: string };
 
@@ -103,22 +102,6 @@ async function pick(page: Page, title: string): Promise<void> {
   await page.locator('.action-widget').waitFor({ state: 'hidden' });
 }
 
-/** The lock entry of `dir` pointed at a local git repository holding the installed files (no network). */
-function localSource(project: string, dir: string): void {
-  const skill = join(project, '.kitbash/skills', dir);
-  const files: Record<string, string> = {};
-  for (const f of ['SKILL.md', 'skill.toml']) files[f] = readFileSync(join(skill, f), 'utf8');
-  const repo = gitRepo(files);
-  const lock = join(project, 'kitbash.lock');
-  writeFileSync(
-    lock,
-    readFileSync(lock, 'utf8').replace(
-      new RegExp(`(name = "${dir}"\\nversion = "[^"]*"\\nsource = )"[^"]*"`),
-      `$1${JSON.stringify(repo.url)}`,
-    ),
-  );
-}
-
 const VARIANTS = [
   { width: 1400, colorScheme: 'light' },
   { width: 1400, colorScheme: 'dark' },
@@ -133,7 +116,6 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
 
   beforeAll(async () => {
     app = await openApp(scratchWorkspace);
-    localSource(app.project.project, 'prereview');
     w = await app.open({ width: 1400, height: 900 });
     await w.page.goto(`${app.served.url}#/editor/prereview`);
     await ready(w.page);
@@ -262,24 +244,60 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     expect(readFileSync(toml(), 'utf8')).toContain('version = "1.2.0"');
   }, 60_000);
 
-  it('a drifted pin: the lock finding offers the reviewed update that re-pins it', async () => {
+  it('a drifted pin: re-pinned after a review of the saved files, in place — the edits stay, the lock waits for approval', async () => {
     const { page } = w;
+    const root = app.project.project;
+    const skill = (f: string) => readFileSync(join(root, '.kitbash/skills/prereview', f), 'utf8');
+    const lockFile = () => readFileSync(join(root, 'kitbash.lock'), 'utf8');
+    const pinned = 'integrity = "sha256-67be3f1c8e5e810086d1fbf06dfa2b52a1ebd34a8c689e33158fc35e255cbec9"';
+    // An edit not saved yet, beside the saved ones that drifted from the pin.
+    await tab(page, 'SKILL.md');
+    const unsaved = '8. Name the reviewer in the summary.';
+    const end = (await value(page, 'SKILL.md')).split('\n').length;
+    await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 1), end);
+    await page.keyboard.insertText(`${unsaved}\n`);
+    const saved = { md: skill('SKILL.md'), toml: skill('skill.toml') };
+    expect(saved.md).not.toContain(unsaved);
+    expect(lockFile()).toContain(pinned);
+
     // The save above changed the installed files: the dashboard says drift, and so does the editor.
     await tab(page, 'skill.toml');
     await until(page, 'skill.toml', has(/^lock: the saved files differ from what kitbash\.lock pins/), 'drift');
-    expect(await quickFixMenu(page, 1, 2)).toEqual(['Review the update and re-pin…']);
+    expect(await quickFixMenu(page, 1, 2)).toEqual(['Review the saved files and re-pin…']);
     await settle(page);
     await screenshot(page, 'editor-fix-drift', false);
-    await pick(page, 'Review the update and re-pin…');
-    await expect.poll(async () => decodeURIComponent(await hash(page))).toBe('#/install/update:prereview');
-    const dialog = page.getByRole('dialog', { name: 'Update prereview' });
-    await dialog.waitFor({ timeout: 45_000 });
-    await dialog.getByText(/local edits detected/).waitFor({ timeout: 45_000 });
-    // Nothing is re-pinned until the review is approved.
-    expect(readFileSync(join(app.project.project, 'kitbash.lock'), 'utf8')).toContain(
-      'integrity = "sha256-67be3f1c8e5e810086d1fbf06dfa2b52a1ebd34a8c689e33158fc35e255cbec9"',
-    );
-  }, 90_000);
+    await pick(page, 'Review the saved files and re-pin…');
+
+    // The review opens here, over the editor: no other screen, nothing fetched, nothing written yet.
+    const dialog = page.getByTestId('repin-dialog');
+    await dialog.waitFor({ timeout: 20_000 });
+    await dialog.getByRole('heading', { name: /^Review prereview@/ }).waitFor({ timeout: 45_000 });
+    expect(await hash(page)).toBe('#/editor/prereview');
+    expect(await dialog.getByTestId('repin-unsaved').innerText()).toMatch(/unsaved edits of this skill/);
+    expect(lockFile()).toContain(pinned);
+    expect([skill('SKILL.md'), skill('skill.toml')]).toEqual([saved.md, saved.toml]);
+    await screenshot(page, 'editor-repin-review', false);
+
+    // Approved: the lock pins the saved files; the files themselves and the unsaved edit are untouched.
+    await dialog.locator('[data-action="approve-repin"]').click();
+    await dialog.getByTestId('repin-done').waitFor({ timeout: 45_000 });
+    expect(lockFile()).not.toContain(pinned);
+    expect(lockFile()).toMatch(/name = "prereview"[\s\S]*?integrity = "sha256-[0-9a-f]{64}"/);
+    expect([skill('SKILL.md'), skill('skill.toml')]).toEqual([saved.md, saved.toml]);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+    await until(page, 'skill.toml', hasNot(/^lock:/), 're-pinned');
+    expect(await value(page, 'SKILL.md')).toContain(unsaved);
+
+    // Saving the edit drifts from the new pin, as it should (and the screenshots below show it).
+    await tab(page, 'SKILL.md');
+    await page.evaluate(() => window.__skillsmithEditor!.goto(1, 1));
+    await page.keyboard.press('Control+s');
+    await page.locator('.editor-toast', { hasText: 'Saved SKILL.md' }).waitFor();
+    expect(skill('SKILL.md')).toContain(unsaved);
+    await tab(page, 'skill.toml');
+    await until(page, 'skill.toml', has(/^lock: the saved files differ/), 'drift again');
+  }, 120_000);
 
   it("a skill's preview shows its own problems only; another skill's refusal is one line, gone once fixed", async () => {
     const { page } = w;

@@ -1,10 +1,11 @@
 /**
- * The dashboard, Costs, Matrix and Settings screens of an empty project and of one with 300
- * skills, at 1400 and 900 px, light and dark: nothing pushes the page sideways (wide tables
- * scroll inside their panel), the header keeps "Switch project" on screen, and every screen
- * is saved to e2e/artifacts/ to be looked at.
+ * The dashboard, editor, previews, Costs, Matrix and Settings screens of an empty project and
+ * of one with 300 skills (there, also the editor and previews opened on its first skill), at
+ * 1400 and 900 px, light and dark: nothing pushes the page sideways (wide tables scroll
+ * inside their panel), the header keeps "Switch project" on screen, and every screen is
+ * saved to e2e/artifacts/ to be looked at.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,8 @@ const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
 const SCREENS: [name: string, hash: string, ready: string][] = [
   ['dashboard', '#/dashboard', 'main.dashboard[data-scan="fresh"]'],
+  ['editor', '#/editor', '.editor-index'],
+  ['previews', '#/previews', '.previews-view, .state-empty'],
   ['costs', '#/costs', '.costs-view, .state-empty'],
   ['matrix', '#/matrix', '.matrix-view, .state-empty'],
   ['settings', '#/settings', '[data-testid="settings-view"]'],
@@ -34,6 +37,8 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
   let dir: string;
   let browser: Browser;
   const served: Record<string, Served> = {};
+  /** Per project, its screens: the 300-skill one adds the editor and previews on a skill. */
+  const screens: Record<string, typeof SCREENS> = {};
 
   beforeAll(async () => {
     requireBuiltCli();
@@ -44,6 +49,13 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
     const empty = join(dir, 'empty');
     mkdirSync(empty);
     writeFileSync(join(empty, 'kitbash.toml'), '[project]\ntargets = ["claude-code", "agentsmd"]\n');
+    const first = readdirSync(join(dir, 'skills-300', '.kitbash', 'skills')).sort()[0]!;
+    screens['empty'] = SCREENS;
+    screens['skills-300'] = [
+      ...SCREENS,
+      ['editor-skill', `#/editor/${first}`, '.monaco-editor'],
+      ['previews-skill', `#/previews/${first}`, '.target-tab'],
+    ];
     for (const p of ['skills-300', 'empty'])
       served[p] = await startServe(['--project', join(dir, p)], { SKILLSMITH_DATA_DIR: join(dir, `data-${p}`) });
     browser = await launchChromium();
@@ -63,7 +75,7 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
           const { page, context, errors } = await watchedPage(browser, { width, height: 900, colorScheme });
           try {
             await page.goto(served[project]!.url);
-            for (const [name, hash, ready] of SCREENS) {
+            for (const [name, hash, ready] of screens[project]!) {
               await page.evaluate((h) => (window.location.hash = h), hash);
               await page.locator(ready).first().waitFor({ timeout: 60_000 });
               await settled(page);
@@ -80,5 +92,5 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
           }
         }
       expect(problems).toEqual([]);
-    }, 240_000);
+    }, 420_000);
 });

@@ -1,10 +1,14 @@
 // The screens bench/desktop.mjs measures for long tasks, in tab order: the route, what
 // shows it is there, and what is done on it once it has settled. `skill` is a skill folder
 // of the generated project (the editor and previews open one).
+//
+// Elements are found with CSS selectors, never Playwright's role queries: those run in the
+// page's main thread, and over a list of 1,000 links one query was itself a long task of
+// about a second — the harness, not the app, would have been measured.
 
 /** Type into a search box and clear it again, as a user narrowing a list does. */
 async function search(page, label, text) {
-  const box = page.getByRole('searchbox', { name: label }).first();
+  const box = page.locator(`input[type="search"][aria-label="${label}"]`).first();
   await box.fill(text);
   await page.waitForTimeout(300);
   await box.fill('');
@@ -18,11 +22,14 @@ export function screens(skill) {
       ready: 'main.dashboard[data-scan="fresh"] .tbody [role="row"]',
       did: 'fresh scan shown; sort by lint, filter by text and by failing, scroll the table to the end',
       async use(page) {
-        await page.getByRole('button', { name: /^Lint/ }).click();
+        await page.locator('button', { hasText: /^Lint/ }).first().click();
         await page.fill('input[aria-label="Filter skills"]', 'audit');
         await page.fill('input[aria-label="Filter skills"]', '');
-        await page.getByRole('button', { name: /^Failing/ }).click();
-        await page.getByRole('button', { name: /^All/ }).first().click();
+        await page
+          .locator('button', { hasText: /^Failing/ })
+          .first()
+          .click();
+        await page.locator('button', { hasText: /^All/ }).first().click();
         await page.evaluate(() => {
           const body = document.querySelector('.tbody');
           body.scrollTop = body.scrollHeight;
@@ -33,7 +40,7 @@ export function screens(skill) {
       name: 'editor (skill list)',
       hash: '#/editor',
       ready: '.editor-skill-link',
-      did: 'search the 1,000 names',
+      did: 'search the skill names',
       use: (page) => search(page, 'Search skills', 'audit'),
     },
     {
@@ -55,11 +62,9 @@ export function screens(skill) {
       did: 'search, filter by status, jump to the last row with the keyboard',
       async use(page) {
         await search(page, 'Search skills', 'audit');
-        await page
-          .getByRole('group', { name: 'Filter by status' })
-          .getByRole('button', { name: /^Degraded/ })
-          .click();
-        await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^All/ }).click();
+        const status = page.locator('[role="group"][aria-label="Filter by status"] button');
+        await status.filter({ hasText: /^Degraded/ }).click();
+        await status.filter({ hasText: /^All/ }).click();
         await page.locator('.mcell[tabindex="0"]').focus();
         await page.keyboard.press('PageDown');
       },
@@ -71,7 +76,7 @@ export function screens(skill) {
       did: 'select a skill from the legend, sort the table by agentsmd, search',
       async use(page) {
         await page.locator('.legend-item').first().click();
-        await page.locator('.cost-table thead th', { hasText: 'agentsmd' }).getByRole('button').click();
+        await page.locator('.cost-table thead th', { hasText: 'agentsmd' }).locator('button').click();
         await search(page, 'Search skills by name', 'audit');
       },
     },

@@ -52,7 +52,7 @@ describe('IPC contract surface', () => {
           "editor.read — one file of a skill as it is on disk now",
           "editor.save — write one file atomically unless it changed on disk since \`expected\` (force: write anyway)",
           "editor.create — create a new manifested skill (skill.toml + SKILL.md) under .kitbash/skills/<name>",
-          "compile.snapshot — what the compile planner reads from the open project (skills' files, kitbash.toml, generated outputs), bounded, for live previews",
+          "compile.preview — one skill's compiled output per target with its unsaved buffers, planned as compile would (nothing is written)",
           "compile.plan — the compile plan for the project as saved on disk: files to write, merge and prune (nothing is written)",
           "compile.apply — compile the open project, if its plan is still the one shown (digest); writes through the compile service",
           "adopt.scan — hand-written skills in the open project's agent folders, each with its install review, and what skills-lock.json pins; nothing written",

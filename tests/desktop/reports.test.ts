@@ -1,21 +1,42 @@
 /**
- * The Costs and Matrix views' figures come from main (the dashboard's worker), not from the
- * renderer's copy of every file: they must be the figures the renderer computes from a
- * compile snapshot and the CLI's `matrix` / `explain` print, and a hub answers each once
- * per state of the files.
+ * The Costs and Matrix views' figures come from main (the dashboard's worker): they must be
+ * the figures shared/ gives for the project on disk — computed here afresh from the skills
+ * as `skillsmith compile` loads them, and checked against what compile plans — and what
+ * the CLI's `matrix` / `explain` print; a hub answers each once per state of the files.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CostsReport, MatrixReport } from '../../shared/ipc/channels/reports';
-import { compatibilityMatrix } from '../../shared/targets/matrix';
+import type { Skill } from '../../shared/ksf/model';
+import { standingCost } from '../../shared/targets/cost';
+import { listingReport } from '../../shared/targets/listing';
+import { compatibilityMatrix, matrixCell } from '../../shared/targets/matrix';
+import { prepareSkill } from '../../shared/targets/prepare';
 import { resolveTargets, TARGETS } from '../../shared/targets/registry';
-import { diskProject, loadInstalled } from '../../main/services/compile';
-import { compileSnapshot } from '../../main/services/compile/snapshot';
+import type { PreparedSkill } from '../../shared/targets/types';
+import { diskProject, loadInstalled, planProject } from '../../main/services/compile';
 import { ProjectHub } from '../../main/services/dashboard/hub';
 import { costsOf, explainOf, loadProject, matrixOf } from '../../main/services/dashboard/report';
-import { explainCell, snapshotCosts, snapshotListings } from '../../renderer/src/views/previews/live';
 import { scratch, until, type Scratch } from './helpers';
+
+const ACTIVE = ['claude-code', 'cursor', 'agentsmd'] as const;
+
+/** The project as compile reads it, with shared/'s answers for each skill, by name. */
+function fromShared(root: string) {
+  const view = diskProject(root);
+  const sel = resolveTargets(view, [...ACTIVE]);
+  if (!sel.ok) throw new Error(sel.error.message);
+  const context = { active: sel.value.targets };
+  const skills = [...loadInstalled(root).skills].sort((a: Skill, b: Skill) =>
+    a.manifest.skill.name < b.manifest.skill.name ? -1 : 1,
+  );
+  const prepared = skills.flatMap((s): PreparedSkill[] => {
+    const p = prepareSkill(s);
+    return p.ok ? [p.value] : [];
+  });
+  return { view, context, skills, prepared };
+}
 
 let s: Scratch;
 beforeEach(() => {
@@ -24,14 +45,10 @@ beforeEach(() => {
 afterEach(() => s.cleanup());
 
 describe('the reports', () => {
-  it('price every skill on every target exactly as the renderer does from a snapshot', () => {
+  it('price every skill on every target as shared/ prices it, and add up to what compile plans', () => {
     const report = costsOf(loadProject(s.project));
     expect(CostsReport.safeParse(report).success).toBe(true);
-    const snap = compileSnapshot(s.project);
-    const live = snapshotCosts(snap);
-    expect(report.skills).toEqual(JSON.parse(JSON.stringify(live.skills)));
-    expect(report.listings).toEqual(JSON.parse(JSON.stringify(snapshotListings(snap))));
-    expect(report.active).toEqual({ targets: ['claude-code', 'cursor', 'agentsmd'], explicit: true });
+    const { view, context, skills, prepared } = fromShared(s.project);
     expect(report.skills.map((r) => r.skill)).toEqual([
       'api-style',
       'dependency-audit',
@@ -39,31 +56,54 @@ describe('the reports', () => {
       'release-notes',
       'tidy-commits',
     ]);
+    expect(report.skills.map((r) => r.skill)).toEqual(skills.map((x) => x.manifest.skill.name));
+    for (const p of prepared) {
+      const row = report.skills.find((r) => r.skill === p.name)!;
+      expect(row.disclosure).toBe(p.skill.manifest.context.disclosure);
+      for (const t of TARGETS) {
+        const c = standingCost(p, t, view, context);
+        expect([row.perTarget[t.id], row.loadedPerTarget[t.id]], `${p.name} on ${t.id}`).toEqual([
+          c.tokens,
+          c.loadedTokens,
+        ]);
+      }
+    }
+    expect(report.listings).toEqual(
+      JSON.parse(JSON.stringify(TARGETS.flatMap((t) => listingReport(prepared, t) ?? []))),
+    );
+    expect(report.active).toEqual({ targets: [...ACTIVE], explicit: true });
+    // Each active target's column adds up to the standing tokens compile's plan counts for it.
+    const plan = planProject(s.project);
+    for (const st of plan.standing)
+      expect(
+        report.skills.reduce((n, r) => n + (r.perTarget[st.target] ?? 0), 0),
+        st.target,
+      ).toBe(st.tokens);
     // Eager AGENTS.md pays the whole text; lazy Claude Code the description.
     const pre = report.skills.find((r) => r.skill === 'prereview')!;
     expect(pre.perTarget.agentsmd!).toBeGreaterThan(pre.perTarget['claude-code']! * 5);
   });
 
-  it('grade the matrix as `skillsmith matrix` does, and explain a cell as the renderer did', () => {
+  it('grade the matrix as `skillsmith matrix` does, and explain a cell as shared/ grades and prices it', () => {
     const p = loadProject(s.project);
     const m = matrixOf(p);
     expect(MatrixReport.safeParse(m).success).toBe(true);
-    const config = diskProject(s.project);
-    const sel = resolveTargets(config, ['claude-code', 'cursor', 'agentsmd']);
-    const cli = compatibilityMatrix(loadInstalled(s.project).skills, TARGETS, config, sel.ok ? sel.value.targets : []);
+    const { view, context, skills } = fromShared(s.project);
+    const cli = compatibilityMatrix(skills, TARGETS, view, context.active);
     expect(m.cells).toEqual(JSON.parse(JSON.stringify(cli.cells)));
     expect(m.targets).toEqual(TARGETS.map((t) => t.id));
     expect(m.dirs).toMatchObject({ prereview: 'prereview', 'tidy-commits': 'tidy-commits' });
 
     const x = explainOf(p, 'dependency-audit', 'cursor')!;
-    const before = explainCell(compileSnapshot(s.project), 'dependency-audit', 'cursor')!;
-    expect(x.cell).toEqual(JSON.parse(JSON.stringify(before.cell)));
-    expect([x.standingTokens, x.loadedTokens, x.notes]).toEqual([
-      before.standingTokens,
-      before.loadedTokens,
-      before.notes,
-    ]);
-    expect(x.target).toMatchObject({ id: 'cursor', agent: before.target.agent, loading: 'lazy' });
+    const skill = skills.find((k) => k.manifest.skill.name === 'dependency-audit')!;
+    const prepared = prepareSkill(skill);
+    if (!prepared.ok) throw new Error(prepared.error.message);
+    const cursor = TARGETS.find((t) => t.id === 'cursor')!;
+    const cost = standingCost(prepared.value, cursor, view);
+    expect(x.cell).toEqual(JSON.parse(JSON.stringify(matrixCell(skill, prepared.value, cursor, view))));
+    expect(x.cell.status).toBe(m.cells.find((c) => c.skill === 'dependency-audit' && c.target === 'cursor')!.status);
+    expect([x.standingTokens, x.loadedTokens, x.notes]).toEqual([cost.tokens, cost.loadedTokens, cost.notes]);
+    expect(x.target).toMatchObject({ id: 'cursor', agent: cursor.agent, loading: 'lazy' });
     expect(explainOf(p, 'no-such-skill', 'cursor')).toBeNull();
   });
 

@@ -204,15 +204,15 @@ describe('while skill.toml does not load, the other files are still checked', ()
 });
 
 describe('lock drift: the way back goes through a review', () => {
-  it('a drifted skill says so on skill.toml, and its only fix opens the reviewed update', () => {
+  it('a drifted skill says so on skill.toml, and its only fix opens the re-pin review of its saved files', () => {
     const a = analyze({ dir: 'demo-skill', texts: { 'skill.toml': TOML, 'SKILL.md': MD }, drift: true });
     const d = only(a, 'lock');
     expect([d.file, d.range.startLine, d.severity]).toEqual(['skill.toml', 1, 'warning']);
     expect(d.fixes).toEqual([
       {
-        title: 'Review the update and re-pin…',
+        title: 'Review the saved files and re-pin…',
         edits: [],
-        command: { kind: 'navigate', view: 'install', arg: 'update:demo-skill' },
+        command: { kind: 'repin', dir: 'demo-skill' },
       },
     ]);
     expect(run(TOML).diagnostics).toEqual([]);

@@ -1,21 +1,19 @@
 /**
- * Live previews are the compile engine's plan, not an imitation of it: the renderer's plan
- * from a snapshot plus unsaved buffers must equal, byte for byte, what `compile` plans
- * once those buffers are saved to disk.
+ * Live previews are the compile engine's plan, not an imitation of it: main's plan of the
+ * project with a skill's unsaved buffers laid over it must equal, byte for byte, what
+ * `compile` plans once those buffers are saved to disk; and the page receives that
+ * skill's part of it, bounded, through the contract.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompilePlan } from '../../shared/compile';
-import { compatibilityMatrix } from '../../shared/targets/matrix';
-import { standingCost } from '../../shared/targets/cost';
-import { prepareSkill } from '../../shared/targets/prepare';
-import { TARGETS } from '../../shared/targets/registry';
-import { compileProject, diskProject, loadInstalled, planProject } from '../../main/services/compile';
-import { compileSnapshot } from '../../main/services/compile/snapshot';
-import { activeTargets, livePreview, snapshotCosts, snapshotMatrix } from '../../renderer/src/views/previews/live';
+import { LivePreview as WirePreview } from '../../shared/ipc/channels/compile';
+import { compileProject, loadInstalled, planProject } from '../../main/services/compile';
+import { loadProject } from '../../main/services/dashboard/report';
+import { editOf, livePreview, ownSection, previewOf, TEXT_BOUND } from '../../main/services/previews';
 import { diffLines, diffStats } from '../../renderer/src/views/previews/diff';
-import { scratch, type Scratch } from '../desktop/helpers';
+import { scratch, until, type Scratch } from '../desktop/helpers';
 
 const SK = '.kitbash/skills';
 
@@ -31,6 +29,16 @@ function outputs(plan: CompilePlan): { files: Record<string, string>; prune: str
   return { files, prune: plan.prune.map((p) => `${p.action} ${p.path}`), errors: plan.errors };
 }
 
+/** The project as main loads it for one state of its files; `preview` plans one skill's buffers against it. */
+function snapshot(root: string) {
+  const project = loadProject(root);
+  return {
+    project,
+    preview: (dir: string, files: ReadonlyMap<string, string>, options?: { inactive?: boolean }) =>
+      livePreview(project, editOf(root, project, dir, files), options),
+  };
+}
+
 function save(root: string, dir: string, files: ReadonlyMap<string, string>): void {
   for (const [p, t] of files) {
     mkdirSync(join(root, SK, dir, p, '..'), { recursive: true });
@@ -44,10 +52,10 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-describe('live previews from a snapshot', () => {
+describe('live previews of unsaved buffers', () => {
   it('plan exactly what compile plans from disk, for the saved skill', () => {
-    const snap = compileSnapshot(ws.project);
-    const live = livePreview(snap, 'prereview', savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']));
+    const snap = snapshot(ws.project);
+    const live = snap.preview('prereview', savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']));
     expect(live.loadError).toBeUndefined();
     expect(outputs(live.plan)).toEqual(outputs(planProject(ws.project)));
     expect(live.targets.map((t) => t.target)).toEqual(['claude-code', 'cursor', 'agentsmd']);
@@ -57,14 +65,14 @@ describe('live previews from a snapshot', () => {
 
   it('an unsaved body edit previews what compile writes once it is saved — every target, byte for byte', async () => {
     await compileProject(ws.project, { durable: false });
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
-    const unchanged = livePreview(snap, 'prereview', files);
+    const unchanged = snap.preview('prereview', files);
     expect(unchanged.targets.flatMap((t) => t.files).filter((f) => f.changed)).toEqual([]);
 
     const edited = new Map(files);
     edited.set('SKILL.md', `${files.get('SKILL.md')!.trimEnd()}\n\nAlways cite the line numbers you reviewed.\n`);
-    const live = livePreview(snap, 'prereview', edited);
+    const live = snap.preview('prereview', edited);
     const claude = live.targets.find((t) => t.target === 'claude-code')!;
     const md = claude.files.find((f) => f.path === '.claude/skills/prereview/SKILL.md')!;
     expect(md.changed).toBe(true);
@@ -89,11 +97,11 @@ describe('live previews from a snapshot', () => {
 
   it('follows a rename, a new prompt file and a stale output exactly as compile does', async () => {
     await compileProject(ws.project, { durable: false });
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'tidy-commits', ['SKILL.md']);
     const edited = new Map(files);
     edited.set('SKILL.md', files.get('SKILL.md')!.replace(/^name:.*$/m, 'name: tidy-history'));
-    const live = livePreview(snap, 'tidy-commits', edited);
+    const live = snap.preview('tidy-commits', edited);
     expect(live.name).toBe('tidy-history');
     expect(live.plan.prune.map((p) => p.path)).toContain('.claude/skills/tidy-commits/SKILL.md');
     save(ws.project, 'tidy-commits', edited);
@@ -101,12 +109,12 @@ describe('live previews from a snapshot', () => {
   });
 
   it('a template that reads a new, unsaved prompt file', () => {
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'release-notes', ['SKILL.md', 'skill.toml']);
     const edited = new Map(files);
     edited.set('prompts/extra.md', 'Group the entries by breaking, feature, fix.\n');
     edited.set('SKILL.md', `${files.get('SKILL.md')!}\n{{prompt.extra}}\n`);
-    const live = livePreview(snap, 'release-notes', edited);
+    const live = snap.preview('release-notes', edited);
     expect(live.prepareError).toBeUndefined();
     expect(live.targets[0]!.files[0]!.content).toContain('Group the entries by breaking, feature, fix.');
     save(ws.project, 'release-notes', edited);
@@ -115,11 +123,11 @@ describe('live previews from a snapshot', () => {
   });
 
   it('a manifest that does not load: the same one-line error the compiler reports, and no previews', () => {
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
     const edited = new Map(files);
     edited.set('skill.toml', files.get('skill.toml')!.replace(/^version = .*$/m, 'version = "one"'));
-    const live = livePreview(snap, 'prereview', edited);
+    const live = snap.preview('prereview', edited);
     save(ws.project, 'prereview', edited);
     const failure = loadInstalled(ws.project).failures.find((f) => f.name === 'prereview')!;
     expect(live.loadError).toBe(failure.message);
@@ -128,11 +136,11 @@ describe('live previews from a snapshot', () => {
   });
 
   it('a body over its budget: that skill fails compile (D53), the previews still show each target', () => {
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'api-style', ['SKILL.md', 'skill.toml']);
     const edited = new Map(files);
     edited.set('SKILL.md', `${files.get('SKILL.md')!}\n${'Prefer plural nouns for collections. '.repeat(900)}\n`);
-    const live = livePreview(snap, 'api-style', edited);
+    const live = snap.preview('api-style', edited);
     expect(live.plan.failures.map((f) => f.message).join('\n')).toMatch(
       /api-style: compiled body is ~\d+ tokens, over its budget/,
     );
@@ -141,9 +149,9 @@ describe('live previews from a snapshot', () => {
   });
 
   it('other targets preview what compile writes once they are added to [project].targets', () => {
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
-    const live = livePreview(snap, 'prereview', files, { inactive: true });
+    const live = snap.preview('prereview', files, { inactive: true });
     expect(live.targets.map((t) => `${t.target}${t.inactive ? '*' : ''}`)).toEqual([
       'claude-code',
       'cursor',
@@ -170,21 +178,6 @@ describe('live previews from a snapshot', () => {
     expect(copilot.files.length).toBeGreaterThan(0);
     for (const f of copilot.files)
       expect(typeof f.content === 'string' ? f.content : `<${f.content.length} bytes>`, f.path).toBe(disk[f.path]);
-  });
-
-  it('matrix, costs and active targets from the snapshot equal the engine on disk', () => {
-    const snap = compileSnapshot(ws.project);
-    const { skills } = loadInstalled(ws.project);
-    const view = diskProject(ws.project);
-    expect(snapshotMatrix(snap).matrix).toEqual(compatibilityMatrix(skills, TARGETS, view));
-    const costs = snapshotCosts(snap).skills;
-    for (const s of skills) {
-      const p = prepareSkill(s);
-      if (!p.ok) continue;
-      const row = costs.find((c) => c.skill === s.manifest.skill.name)!;
-      for (const t of TARGETS) expect(row.perTarget[t.id]).toBe(standingCost(p.value, t, view).tokens);
-    }
-    expect(activeTargets(snap)).toEqual({ targets: ['claude-code', 'cursor', 'agentsmd'], explicit: true });
   });
 });
 
@@ -215,15 +208,28 @@ describe('diffLines', () => {
 });
 
 describe('the compile channels through dispatch', () => {
-  it('snapshot, plan and apply validate against the contract; apply refuses a stale plan and writes a current one', async () => {
+  it('preview, plan and apply validate against the contract; apply refuses a stale plan and writes a current one', async () => {
     const { dispatch } = await import('../../main/ipc/dispatch');
     const { testPlatform, testSession } = await import('../desktop/helpers');
     const { session } = testSession(testPlatform(ws.dataDir));
     expect(await dispatch('compile.plan', {}, { session })).toMatchObject({ ok: false, error: { code: 'no-project' } });
     session.open(ws.project);
     try {
-      const snap = await dispatch('compile.snapshot', {}, { session });
-      expect(snap.ok).toBe(true);
+      const files = { 'SKILL.md': readFileSync(join(ws.project, SK, 'prereview', 'SKILL.md'), 'utf8') };
+      const preview = await dispatch('compile.preview', { dir: 'prereview', files, inactive: false }, { session });
+      if (!preview.ok) throw new Error(preview.error.message);
+      expect(WirePreview.safeParse(preview.value).success).toBe(true);
+      expect((preview.value as WirePreview).targets.map((t) => t.target)).toEqual([
+        'claude-code',
+        'cursor',
+        'agentsmd',
+      ]);
+      // Buffers are skill-relative: a path that climbs out is refused before anything is read.
+      for (const bad of ['../prereview/SKILL.md', '/etc/passwd', 'a//b.md', 'prompts/./x.md'])
+        expect(
+          await dispatch('compile.preview', { dir: 'prereview', files: { [bad]: 'x' }, inactive: false }, { session }),
+          bad,
+        ).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
       const plan = await dispatch('compile.plan', {}, { session });
       if (!plan.ok) throw new Error(plan.error.message);
       const p = plan.value as {
@@ -267,30 +273,75 @@ describe('the compile channels through dispatch', () => {
     }
   });
 
-  it('a snapshot carries what the planner reads, and leaves out what is over its size bound', () => {
-    writeFileSync(join(ws.project, 'AGENTS.md'), '# House rules\n\nBe kind.\n');
-    const snap = compileSnapshot(ws.project);
-    expect(snap.config).toContain('targets = ["claude-code", "cursor", "agentsmd"]');
-    expect(snap.files.find((f) => f.path === 'AGENTS.md')?.text).toBe('# House rules\n\nBe kind.\n');
-    expect(snap.skills.map((s) => s.dir)).toEqual([
-      'api-style',
-      'dependency-audit',
-      'prereview',
-      'release-notes',
-      'tidy-commits',
-    ]);
-    const audit = snap.skills.find((s) => s.dir === 'dependency-audit')!;
-    expect(audit.entries.map((e) => `${e.kind}:${e.path}`)).toEqual([
-      'file:SKILL.md',
-      'dir:scripts',
-      'file:scripts/audit.sh',
-      'file:skill.toml',
-    ]);
-    expect(snap.omitted).toEqual([]);
-    // A 5 MiB file inside a skill is over the per-file bound: named in `omitted`, not sent.
-    writeFileSync(join(ws.project, SK, 'prereview', 'big.txt'), 'x'.repeat(5 * 1024 * 1024));
-    const big = compileSnapshot(ws.project);
-    expect(big.omitted).toEqual(['.kitbash/skills/prereview/big.txt']);
+  it("sends a merged file past its bound as sizes and this skill's section, written and on disk", async () => {
+    // Hand-written house rules make AGENTS.md larger than the page is sent whole.
+    writeFileSync(join(ws.project, 'AGENTS.md'), `# House rules\n\n${'Be kind to the next reader. '.repeat(12_000)}\n`);
+    await compileProject(ws.project, { durable: false });
+    const disk = readFileSync(join(ws.project, 'AGENTS.md'), 'utf8');
+    expect(disk.length).toBeGreaterThan(TEXT_BOUND);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    const edited = new Map(files);
+    edited.set('SKILL.md', `${files.get('SKILL.md')!.trimEnd()}\n\nName the file and line of each finding.\n`);
+    const project = loadProject(ws.project);
+    const wire = previewOf(ws.project, project, {
+      dir: 'prereview',
+      files: Object.fromEntries(edited),
+      inactive: false,
+    });
+    expect(WirePreview.safeParse(wire).success).toBe(true);
+    const full = livePreview(project, editOf(ws.project, project, 'prereview', edited));
+    const planned = full.targets.find((t) => t.target === 'agentsmd')!.files[0]!;
+    const agents = wire.targets.find((t) => t.target === 'agentsmd')!.files[0]!;
+    expect(agents).toMatchObject({ path: 'AGENTS.md', merge: 'section', changed: true, onDisk: true, binary: false });
+    expect([agents.text, agents.disk]).toEqual([null, null]);
+    expect(agents.size).toBe(Buffer.byteLength(planned.content as string));
+    expect(agents.section).toBe(ownSection(planned.content as string, 'prereview'));
+    expect(agents.section).toContain('Name the file and line of each finding.');
+    expect(agents.diskSection).toBe(ownSection(disk, 'prereview'));
+    expect(agents.diskSection).not.toContain('Name the file and line of each finding.');
+    // A file within the bound is sent whole, with the disk's copy to diff against.
+    const md = wire.targets.find((t) => t.target === 'claude-code')!.files[0]!;
+    const mdPlanned = full.targets.find((t) => t.target === 'claude-code')!.files[0]!;
+    expect(md).toMatchObject({ path: '.claude/skills/prereview/SKILL.md', changed: true, section: null });
+    expect(md.text).toBe(mdPlanned.content);
+    expect(md.disk).toBe(readFileSync(join(ws.project, '.claude/skills/prereview/SKILL.md'), 'utf8'));
+    // And what compile writes once the buffers are saved is what was planned.
+    save(ws.project, 'prereview', edited);
+    expect(outputs(full.plan)).toEqual(outputs(planProject(ws.project)));
+  });
+
+  it('a folder that is not a skill folder previews as compile reads it: not at all, whatever the buffers say', () => {
+    rmSync(join(ws.project, SK, 'tidy-commits'), { recursive: true });
+    symlinkSync(join(ws.project, SK, 'prereview'), join(ws.project, SK, 'tidy-commits'));
+    const files = savedFiles(ws.project, 'release-notes', ['SKILL.md']);
+    const live = snapshot(ws.project).preview('tidy-commits', files);
+    const failure = loadInstalled(ws.project).failures.find((f) => f.name === 'tidy-commits')!;
+    expect(failure.message).toMatch(/symlink/);
+    expect(live.loadError).toBe(failure.message);
+    expect(live.targets).toEqual([]);
+  });
+});
+
+describe('the hub answers a preview for the state of the files it has', () => {
+  it("plans another skill's change on disk once it is seen, without being asked to forget", async () => {
+    const { ProjectHub } = await import('../../main/services/dashboard/hub');
+    const hub = new ProjectHub(undefined, 40);
+    let changes = 0;
+    const h = hub.acquire(ws.project, () => changes++);
+    try {
+      const files = Object.fromEntries(savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']));
+      const agents = async () =>
+        (await h.preview({ dir: 'prereview', files, inactive: false })).targets.find((t) => t.target === 'agentsmd')!
+          .files[0]!.text!;
+      expect(await agents()).not.toContain('Squash fixups before review.');
+      const other = join(ws.project, SK, 'tidy-commits', 'SKILL.md');
+      writeFileSync(other, `${readFileSync(other, 'utf8')}\nSquash fixups before review.\n`);
+      await until(() => changes > 0);
+      expect(await agents()).toContain('Squash fixups before review.');
+    } finally {
+      h.release();
+      hub.closeAll();
+    }
   });
 });
 
@@ -304,9 +355,9 @@ describe("a skill's preview: its own problems, not the project's", () => {
   it("another skill's refusal is counted apart and never shown as this skill's; fixed, it is gone", () => {
     addServer('api-style', 'db');
     addServer('release-notes', 'db');
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
-    const live = livePreview(snap, 'prereview', files);
+    const live = snap.preview('prereview', files);
     expect(live.plan.errors).toHaveLength(1);
     expect(live.plan.errors[0]).toMatch(/MCP server "db" is declared by both "api-style" and "release-notes"/);
     expect(live.refusals).toEqual([]);
@@ -316,17 +367,17 @@ describe("a skill's preview: its own problems, not the project's", () => {
     // The other skill fixed on disk: a new snapshot, and nothing stays behind.
     const p = join(ws.project, SK, 'release-notes', 'skill.toml');
     writeFileSync(p, readFileSync(p, 'utf8').replace(server('db'), ''));
-    const fixed = livePreview(compileSnapshot(ws.project), 'prereview', files);
+    const fixed = snapshot(ws.project).preview('prereview', files);
     expect([fixed.plan.errors, fixed.refusals, fixed.projectRefusals]).toEqual([[], [], []]);
   });
 
   it('a refusal this skill takes part in is its own', () => {
     addServer('api-style', 'db');
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
     const edited = new Map(files);
     edited.set('skill.toml', files.get('skill.toml')! + server('db'));
-    const live = livePreview(snap, 'prereview', edited);
+    const live = snap.preview('prereview', edited);
     expect(live.refusals).toHaveLength(1);
     expect(live.refusals[0]).toMatch(/declared by both "api-style" and "prereview"/);
     expect(live.projectRefusals).toEqual([]);
@@ -335,14 +386,14 @@ describe("a skill's preview: its own problems, not the project's", () => {
   it("compile skipping this skill (over its budget) is this skill's, another skill's failure is not shown", () => {
     const p = join(ws.project, SK, 'api-style', 'SKILL.md');
     writeFileSync(p, `${readFileSync(p, 'utf8')}\n{{prompt.missing}}\n`);
-    const snap = compileSnapshot(ws.project);
+    const snap = snapshot(ws.project);
     const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
-    const clean = livePreview(snap, 'prereview', files);
+    const clean = snap.preview('prereview', files);
     expect(clean.plan.failures.map((f) => f.name)).toEqual(['api-style']);
     expect(clean.failure).toBeUndefined();
     const edited = new Map(files);
     edited.set('skill.toml', files.get('skill.toml')!.replace(/budget = \d+/, 'budget = 50'));
-    const over = livePreview(snap, 'prereview', edited);
+    const over = snap.preview('prereview', edited);
     expect(over.failure).toMatch(/^prereview: compiled body is ~\d+ tokens, over its budget of 50/);
   });
 });
@@ -369,8 +420,7 @@ describe('hunks', () => {
 });
 
 describe('ownSection', () => {
-  it("cuts one skill's marked section out of a merged file", async () => {
-    const { ownSection } = await import('../../renderer/src/views/previews/FileCard');
+  it("cuts one skill's marked section out of a merged file", () => {
     const doc =
       '<!-- kitbash:begin a -->\nA\n<!-- kitbash:end a -->\n\n<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->\n';
     expect(ownSection(doc, 'b')).toBe('<!-- kitbash:begin b -->\nB\n<!-- kitbash:end b -->');

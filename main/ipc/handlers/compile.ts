@@ -1,9 +1,9 @@
 import { applyShownPlan, currentPlan, diskPlan } from '../../services/compile/disk-plan';
-import { compileSnapshot } from '../../services/compile/snapshot';
 import type { AreaHandlers } from '../table';
 
 export const compileHandlers: AreaHandlers<'compile'> = {
-  snapshot: (_req, { session }) => compileSnapshot(session.requireProject().ref.root),
+  // On the open project's preview thread, against the project as loaded for this state of its files.
+  preview: (req, { session }) => session.requireProject().handle.preview(req),
   plan: (_req, { session }) => {
     const { root } = session.requireProject().ref;
     return diskPlan(root, currentPlan(root));

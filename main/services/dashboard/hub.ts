@@ -1,4 +1,5 @@
 import type { Dashboard } from '../../../shared/ipc/channels/project';
+import type { LivePreview, PreviewRequest } from '../../../shared/ipc/channels/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import { readCachedDashboard, type DashboardCache } from './cache';
 import type { DashboardEngines } from './engines';
@@ -18,6 +19,8 @@ export interface ProjectHandle {
   costs(): Promise<CostsReport>;
   matrix(): Promise<MatrixReport>;
   explain(skill: string, target: string): Promise<Explanation | null>;
+  /** One skill's live compile previews with its unsaved buffers (on a thread of their own). */
+  preview(request: PreviewRequest): Promise<LivePreview>;
   release(): void;
 }
 
@@ -43,6 +46,8 @@ interface Entry {
 export class ProjectHub {
   private readonly entries = new Map<string, Entry>();
   private readonly run: Scanner;
+  /** The live previews' thread: an edit's preview never waits behind a scan of the whole project. */
+  private readonly previews: Scanner;
 
   /**
    * Jobs run on a worker thread (see ./scanner.ts) unless `engines` replaces the wired
@@ -60,6 +65,7 @@ export class ProjectHub {
             ? (await import('./scan')).scanProject(job.root, engines)
             : inProcessScanner(job)) as Scanner)
       : createScanner();
+    this.previews = engines ? inProcessScanner : createScanner();
   }
 
   acquire(root: string, onChange: (paths: string[]) => void): ProjectHandle {
@@ -112,6 +118,8 @@ export class ProjectHub {
       matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation }),
       // Not kept: each is cheap once the matrix has loaded this state of the files.
       explain: (skill, target) => this.run({ kind: 'explain', root, generation: e.generation, skill, target }),
+      // Not kept either: each asks with other buffers.
+      preview: (request) => this.previews({ kind: 'preview', root, generation: e.generation, request }),
       release: () => {
         if (released) return;
         released = true;
@@ -133,5 +141,6 @@ export class ProjectHub {
     for (const e of this.entries.values()) e.watcher.close();
     this.entries.clear();
     this.run.close?.();
+    this.previews.close?.();
   }
 }

@@ -1,12 +1,14 @@
 import type { Dashboard } from '../../../shared/ipc/channels/project';
+import type { LivePreview, PreviewRequest } from '../../../shared/ipc/channels/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
+import { previewOf } from '../previews';
 import { storeDashboard } from './cache';
 import { costsOf, explainOf, loadProject, matrixOf, type LoadedProject } from './report';
 import { scanProject } from './scan';
 
 /**
- * What the dashboard's thread answers: the scan, and the reports of the Costs and Matrix
- * views. `generation` names the state of the project's files (the hub counts its changes),
+ * What the dashboard's threads answer: the scan, the reports of the Costs and Matrix views,
+ * and the editor's live previews. `generation` names the state of the project's files (the hub counts its changes),
  * so the reports of one state share one load of the skills.
  */
 export type Job =
@@ -20,13 +22,15 @@ export type Job =
       readonly generation: number;
       readonly skill: string;
       readonly target: string;
-    };
+    }
+  | { readonly kind: 'preview'; readonly root: string; readonly generation: number; readonly request: PreviewRequest };
 
 export interface JobResults {
   scan: Dashboard;
   costs: CostsReport;
   matrix: MatrixReport;
   explain: Explanation | null;
+  preview: LivePreview;
 }
 
 export type ResultOf<J extends Job> = JobResults[J['kind']];
@@ -59,5 +63,7 @@ export function runJob(job: Job): JobResults[Job['kind']] {
       return matrixOf(project(job.root, job.generation));
     case 'explain':
       return explainOf(project(job.root, job.generation), job.skill, job.target);
+    case 'preview':
+      return previewOf(job.root, project(job.root, job.generation), job.request);
   }
 }

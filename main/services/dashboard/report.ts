@@ -1,4 +1,3 @@
-import type { FailedSkill } from '../../../shared/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import type { Skill } from '../../../shared/ksf/model';
 import { EMPTY_CONFIG } from '../../../shared/project/config';
@@ -8,15 +7,16 @@ import { listingReport } from '../../../shared/targets/listing';
 import { compatibilityMatrix, matrixCell } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/registry';
-import type { PreparedSkill, ProjectFiles, TargetDef } from '../../../shared/targets/types';
+import type { PreparedSkill, TargetDef } from '../../../shared/targets/types';
 import { diskProject, loadInstalled } from '../compile';
+import type { PreviewProject } from '../previews/live';
 import { readProjectConfig } from '../project/config';
 
-/** A project as the reports read it: every installed skill loaded, the files view, the active targets. */
-export interface LoadedProject {
-  readonly skills: readonly Skill[];
-  readonly failures: readonly FailedSkill[];
-  readonly view: ProjectFiles;
+/**
+ * A project as the reports and the live previews read it: every installed skill loaded, the
+ * config, the files view, the active targets.
+ */
+export interface LoadedProject extends PreviewProject {
   readonly active: CostsReport['active'];
   readonly activeDefs: readonly TargetDef[];
 }
@@ -32,6 +32,8 @@ export function loadProject(root: string): LoadedProject {
     return {
       skills: bySkill,
       failures,
+      config,
+      configError: formatError(read.error),
       view,
       active: { targets: [], explicit: false, error: formatError(read.error) },
       activeDefs: [],
@@ -39,6 +41,7 @@ export function loadProject(root: string): LoadedProject {
   return {
     skills: bySkill,
     failures,
+    config,
     view,
     active: sel.ok
       ? { targets: sel.value.targets.map((t) => t.id), explicit: sel.value.explicit }

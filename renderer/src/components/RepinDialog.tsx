@@ -19,10 +19,13 @@ import '../views/previews/previews.css';
 export function RepinDialog({
   root,
   skills,
+  unsaved = false,
   onClose,
 }: {
   root: string;
   skills: readonly SkillRow[];
+  /** Opened from the editor with edits not yet saved: they are not what gets pinned. */
+  unsaved?: boolean;
   onClose: () => void;
 }) {
   const api = useApi();
@@ -93,6 +96,11 @@ export function RepinDialog({
           kitbash.lock pins each skill's files by a fingerprint, so a changed file is noticed and a run refuses it.
           Re-pinning records the files <b>as they are now</b>, after the same review and checks as an install.
         </p>
+        {unsaved && (
+          <div className="banner warn" role="status" data-testid="repin-unsaved">
+            The editor has unsaved edits of this skill. They are not part of this review — save first to pin them.
+          </div>
+        )}
         {skills.length > 1 && (
           <label className="repin-pick">
             <span>Skill</span>

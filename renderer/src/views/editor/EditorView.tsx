@@ -1,11 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useDashboard } from '../../queries';
 import { routeHash } from '../../route';
 import { lastOpen } from './lastOpen';
-import { SkillEditor } from './SkillEditor';
 import { SkillIndex } from './SkillIndex';
 import './editor.css';
+
+// Monaco comes with the skill editor: the skill list opens without parsing it.
+const SkillEditor = lazy(() => import('./SkillEditor').then((m) => ({ default: m.SkillEditor })));
 
 /** `#/editor/<dir>` or `#/editor/<dir>/<file>` (the file's tab is opened). */
 export function parseEditorArg(arg: string | undefined): { dir: string; file?: string } | null {
@@ -18,12 +20,14 @@ export function EditorView({ project, arg }: { project: ProjectRef; arg?: string
   const target = parseEditorArg(arg);
   if (!target) return <Reopen project={project} />;
   return (
-    <SkillEditor
-      key={`${project.root}\u0000${target.dir}`}
-      project={project}
-      dir={target.dir}
-      {...(target.file ? { file: target.file } : {})}
-    />
+    <Suspense fallback={<main className="editor-page muted">Loading the editor…</main>}>
+      <SkillEditor
+        key={`${project.root}\u0000${target.dir}`}
+        project={project}
+        dir={target.dir}
+        {...(target.file ? { file: target.file } : {})}
+      />
+    </Suspense>
   );
 }
 

@@ -10,10 +10,12 @@ export const PreviewSlot = memo(function PreviewSlot({
   project,
   dir,
   files,
+  dirty,
 }: {
   project: ProjectRef;
   dir: string;
   files: ReadonlyMap<string, string>;
+  dirty: boolean;
 }) {
-  return <PreviewPanel project={project} dir={dir} files={files} />;
+  return <PreviewPanel project={project} dir={dir} files={files} dirty={dirty} />;
 });

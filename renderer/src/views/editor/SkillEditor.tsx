@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { evalTemplate } from '../../../../shared/evals/template';
 import { monaco, type editor } from '../../monaco/setup';
+import { useDashboard } from '../../queries';
 import type { Diagnostic, QuickFix } from './analyze';
 import { BudgetMeter } from './BudgetMeter';
-import { runEditorCommand } from './codeActions';
+import { REPIN_EVENT, runEditorCommand } from './codeActions';
 import { ConflictBanners } from './ConflictBanners';
 import { DiffDialog } from './DiffDialog';
 import { EditorHead } from './EditorHead';
@@ -18,6 +19,8 @@ import { useEditorSession } from './useEditorSession';
 import { useMonacoEditor } from './useMonacoEditor';
 import { useStubDecoration } from './useStubDecoration';
 
+const RepinDialog = lazy(() => import('../../components/RepinDialog').then((m) => ({ default: m.RepinDialog })));
+
 /** One skill open: its files in Monaco with live diagnostics, quick fixes and the previews beside. */
 export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string; file?: string }) {
   const host = useRef<HTMLDivElement>(null);
@@ -25,6 +28,14 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
   const session = useEditorSession(project, dir, ed);
   const [active, setActive] = useState(() => firstTab(project.root, dir, file));
   const [diffFor, setDiffFor] = useState<string | null>(null);
+  const [repinning, setRepinning] = useState(false);
+  const row = useDashboard(project.root).data?.skills.find((s) => s.dir === dir);
+  // The drift fix (Monaco's menu or the Problems list): review this skill's saved files here, edits kept.
+  useEffect(() => {
+    const open = (e: Event) => (e as CustomEvent<{ dir: string }>).detail.dir === dir && setRepinning(true);
+    window.addEventListener(REPIN_EVENT, open);
+    return () => window.removeEventListener(REPIN_EVENT, open);
+  }, [dir]);
 
   const tabs = session.tabs();
   const current = session.files.get(active) ?? (session.loaded ? tabs[0] : undefined);
@@ -144,11 +155,24 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
           <Problems diagnostics={diags} editable={editable} onReveal={reveal} onFix={fix} />
         </section>
         <aside className="editor-side" aria-label="Previews">
-          <PreviewSlot project={project} dir={dir} files={session.snapshot} />
+          <PreviewSlot project={project} dir={dir} files={session.snapshot} dirty={tabs.some((t) => t.dirty)} />
         </aside>
       </div>
       <NoticeStack notices={session.notices} />
 
+      {repinning && row ? (
+        <Suspense fallback={null}>
+          <RepinDialog
+            root={project.root}
+            skills={[row]}
+            unsaved={tabs.some((t) => t.dirty)}
+            onClose={() => {
+              setRepinning(false);
+              ed.current?.focus();
+            }}
+          />
+        </Suspense>
+      ) : null}
       {diffFor && conflicted?.conflict ? (
         <DiffDialog
           file={conflicted}

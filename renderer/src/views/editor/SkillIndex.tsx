@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
+import { SkillSearch } from '../../components/SkillSearch';
+import { VirtualList } from '../../components/VirtualList';
 import { useDashboard } from '../../queries';
 import { NewSkillForm } from './NewSkillForm';
 
@@ -8,8 +10,11 @@ export function SkillIndex({ project }: { project: ProjectRef }) {
   const dash = useDashboard(project.root);
   const [query, setQuery] = useState('');
   const q = query.trim().toLowerCase();
-  const shown = (dash.data?.skills ?? []).filter(
-    (s) => !q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q),
+  const skills = dash.data?.skills;
+  const shown = useMemo(
+    () =>
+      (skills ?? []).filter((s) => !q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q)),
+    [skills, q],
   );
   return (
     <main className="editor-index">
@@ -19,32 +24,34 @@ export function SkillIndex({ project }: { project: ProjectRef }) {
           Pick a skill of {project.name} to edit, with lint, safety and budget checks as you type.
         </p>
         {dash.isPending ? <p className="muted">Loading skills…</p> : null}
-        {dash.data && dash.data.skills.length > 8 ? (
-          <input
-            className="filter editor-skill-search"
-            type="search"
-            placeholder="Search skills"
-            aria-label="Search skills"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            spellCheck={false}
-          />
+        {skills && skills.length > 8 ? (
+          <SkillSearch query={query} onQuery={setQuery} className="editor-skill-search" />
         ) : null}
-        {dash.data ? (
-          <ul className="editor-skill-list">
-            {shown.map((s) => (
-              <li key={s.dir}>
-                <a href={`#/editor/${encodeURIComponent(s.dir)}`} className="editor-skill-link" data-skill={s.dir}>
-                  <span className="name">{s.name}</span>
-                  <span className="muted small">{s.description}</span>
-                </a>
-              </li>
-            ))}
-            {dash.data.skills.length === 0 ? <li className="muted">No skills yet — create the first one.</li> : null}
-            {dash.data.skills.length > 0 && shown.length === 0 ? (
-              <li className="muted">No skill matches “{query}”.</li>
-            ) : null}
-          </ul>
+        {skills ? (
+          <VirtualList
+            items={shown}
+            keyOf={(s) => s.dir}
+            estimate={56}
+            maxHeight="min(70vh, 760px)"
+            className="editor-skill-list"
+            label={`Skills (${shown.length} of ${skills.length})`}
+          >
+            {(s) => (
+              <a href={`#/editor/${encodeURIComponent(s.dir)}`} className="editor-skill-link" data-skill={s.dir}>
+                <span className="name">{s.name}</span>
+                <span className="muted small">{s.description}</span>
+              </a>
+            )}
+          </VirtualList>
+        ) : null}
+        {skills?.length === 0 ? <p className="muted">No skills yet — create the first one.</p> : null}
+        {skills && skills.length > 0 && shown.length === 0 ? (
+          <p className="muted">No skill matches “{query}”.</p>
+        ) : null}
+        {skills && skills.length > 8 ? (
+          <p className="muted small" data-testid="skill-count">
+            {shown.length === skills.length ? `${skills.length} skills` : `${shown.length} of ${skills.length} skills`}
+          </p>
         ) : null}
       </section>
       <NewSkillForm project={project} />

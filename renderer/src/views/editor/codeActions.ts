@@ -19,9 +19,13 @@ export function setModelDiagnostics(model: editor.ITextModel, diagnostics: reado
   else byModel.delete(model.uri.toString());
 }
 
-/** What a fix's command does: it only ever moves to another screen, which asks before it writes. */
+/** Asks the open editor of skill `detail.dir` to show its re-pin review. */
+export const REPIN_EVENT = 'skillsmith:editor-repin';
+
+/** What a fix's command does: it only opens another screen or a dialog, which asks before it writes. */
 export function runEditorCommand(c: EditorCommand): void {
-  navigate({ view: c.view, ...(c.arg !== undefined ? { arg: c.arg } : {}) });
+  if (c.kind === 'repin') window.dispatchEvent(new CustomEvent(REPIN_EVENT, { detail: { dir: c.dir } }));
+  else navigate({ view: c.view, ...(c.arg !== undefined ? { arg: c.arg } : {}) });
 }
 
 const toMonaco = (r: Range) => new monaco.Range(r.startLine, r.startColumn, r.endLine, r.endColumn);

@@ -1,40 +1,28 @@
-import { useMemo, useState } from 'react';
-import { sectionMarkers } from '../../../../shared/targets/common';
+import { useState } from 'react';
+import type { PreviewFile } from '../../../../shared/ipc/channels/compile';
+import { formatBytes } from '../../../../shared/text/format';
 import { DiffView } from './DiffView';
-import type { PreviewFile } from './live';
 import { OutputText } from './OutputText';
 
 function fileState(f: PreviewFile): { word: string; cls: string } {
-  if (f.disk === undefined) return { word: 'new', cls: 'new' };
+  if (!f.onDisk) return { word: 'new', cls: 'new' };
   if (f.changed) return { word: 'differs from disk', cls: 'changed' };
   return { word: 'up to date', cls: 'same' };
 }
 
-/** This skill's marked section of a merged file (AGENTS.md, CONVENTIONS.md), markers included. */
-export function ownSection(text: string, skill: string): string | undefined {
-  const { begin, end } = sectionMarkers(skill);
-  const a = text.indexOf(begin);
-  const b = a === -1 ? -1 : text.indexOf(end, a);
-  return b === -1 ? undefined : text.slice(a, b + end.length);
-}
+type Mode = 'section' | 'output' | 'diff';
 
-/** A file's content as text: copied scripts are bytes, shown as text when they are valid UTF-8. */
-function asText(content: string | Uint8Array): string | undefined {
-  if (typeof content === 'string') return content;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(content);
-  } catch {
-    return undefined;
-  }
-}
-
-export function FileCard({ file, skill }: { file: PreviewFile; skill: string }) {
-  const section =
-    file.merge === 'section' && typeof file.content === 'string' ? ownSection(file.content, skill) : undefined;
-  const [mode, setMode] = useState<'section' | 'output' | 'diff'>(section !== undefined ? 'section' : 'output');
-  const text = useMemo(() => asText(file.content), [file.content]);
-  const binary = text === undefined;
+export function FileCard({ file }: { file: PreviewFile }) {
+  const section = file.section ?? undefined;
+  const [mode, setMode] = useState<Mode>(section !== undefined ? 'section' : 'output');
   const state = fileState(file);
+  // Too large to send whole: this skill's section (merged files) is what there is to show.
+  const whole = file.text !== null;
+  const modes: { mode: Mode; label: string }[] = [
+    ...(section !== undefined ? [{ mode: 'section' as const, label: 'This skill' }] : []),
+    ...(whole ? [{ mode: 'output' as const, label: section !== undefined ? 'Whole file' : 'Output' }] : []),
+    ...(whole || section !== undefined ? [{ mode: 'diff' as const, label: 'Diff vs disk' }] : []),
+  ];
   return (
     <article className="preview-file" data-path={file.path} data-state={state.cls}>
       <header className="pf-head">
@@ -45,48 +33,58 @@ export function FileCard({ file, skill }: { file: PreviewFile; skill: string }) 
         {file.servedBy && <span className="tag subtle">shared .agents/skills copy</span>}
         <span className={`pf-state ${state.cls}`}>{state.word}</span>
         <span className="pf-spacer" />
-        {!binary && (
+        {!file.binary && modes.length > 1 && (
           <div className="segmented" role="group" aria-label={`View of ${file.path}`}>
-            {section !== undefined && (
+            {modes.map((m) => (
               <button
+                key={m.mode}
                 type="button"
-                className={mode === 'section' ? 'on' : ''}
-                aria-pressed={mode === 'section'}
-                onClick={() => setMode('section')}
+                className={mode === m.mode ? 'on' : ''}
+                aria-pressed={mode === m.mode}
+                onClick={() => setMode(m.mode)}
               >
-                This skill
+                {m.label}
               </button>
-            )}
-            <button
-              type="button"
-              className={mode === 'output' ? 'on' : ''}
-              aria-pressed={mode === 'output'}
-              onClick={() => setMode('output')}
-            >
-              {section !== undefined ? 'Whole file' : 'Output'}
-            </button>
-            <button
-              type="button"
-              className={mode === 'diff' ? 'on' : ''}
-              aria-pressed={mode === 'diff'}
-              onClick={() => setMode('diff')}
-            >
-              Diff vs disk
-            </button>
+            ))}
           </div>
         )}
       </header>
-      {binary ? (
-        <p className="muted small pf-binary">
-          {(file.content as Uint8Array).length.toLocaleString('en-US')} bytes, copied as is
-        </p>
-      ) : mode === 'section' && section !== undefined ? (
-        <OutputText text={section} />
-      ) : mode !== 'diff' ? (
-        <OutputText text={text} />
+      {file.binary ? (
+        <p className="muted small pf-binary">{file.size.toLocaleString('en-US')} bytes, copied as is</p>
       ) : (
-        <DiffView before={file.disk ?? ''} after={text} absent={file.disk === undefined} />
+        <>
+          {!whole && (
+            <p className="muted small pf-large" data-testid="preview-large">
+              {file.path} as compile writes it is {formatBytes(file.size)} —{' '}
+              {section !== undefined
+                ? "too large to show whole here; this is this skill's section"
+                : 'too large to show here'}
+              .
+            </p>
+          )}
+          <FileBody file={file} mode={mode} section={section} />
+        </>
       )}
     </article>
   );
+}
+
+function FileBody({ file, mode, section }: { file: PreviewFile; mode: Mode; section: string | undefined }) {
+  if (mode === 'section' && section !== undefined) return <OutputText text={section} />;
+  if (mode === 'output' && file.text !== null) return <OutputText text={file.text} />;
+  if (mode !== 'diff') return null;
+  if (file.text !== null && (file.disk !== null || !file.onDisk))
+    return <DiffView before={file.disk ?? ''} after={file.text} absent={!file.onDisk} />;
+  if (section !== undefined)
+    return (
+      <>
+        <p className="muted small pf-large">
+          {file.diskSection === null
+            ? 'This skill has no section in the file on disk yet — compile adds it:'
+            : "This skill's section, on disk → compile:"}
+        </p>
+        <DiffView before={file.diskSection ?? ''} after={section} absent={!file.onDisk} />
+      </>
+    );
+  return <p className="muted small pf-large">The file on disk is too large to compare here.</p>;
 }

@@ -1,35 +1,35 @@
-import { useDeferredValue, useMemo, useState } from 'react';
-import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
+import { useState } from 'react';
+import type { LivePreview } from '../../../../shared/ipc/channels/compile';
 import { formatTokens } from '../../format';
-import { livePreview, type LivePreview } from './live';
 import { TargetDetail } from './TargetDetail';
 import { TargetTabs } from './TargetTabs';
+import { useLivePreview } from './useLivePreview';
 
-export function LivePreviews({
-  snapshot,
-  dir,
-  files,
-}: {
-  snapshot: CompileSnapshot;
-  dir: string;
-  files: ReadonlyMap<string, string>;
-}) {
-  // Typing stays responsive: the plan follows the latest buffers as soon as React is idle.
-  const deferred = useDeferredValue(files);
+export function LivePreviews({ root, dir, files }: { root: string; dir: string; files: ReadonlyMap<string, string> }) {
   const [inactive, setInactive] = useState(false);
-  const live = useMemo(() => livePreview(snapshot, dir, deferred, { inactive }), [snapshot, dir, deferred, inactive]);
+  const { live, error, stale } = useLivePreview(root, dir, files, inactive);
   const [selected, setSelected] = useState<string | null>(null);
+  if (!live)
+    return (
+      <div className="previews-body" aria-busy={!error}>
+        {error ? (
+          <p className="inline-error" role="alert">
+            Could not plan the previews: {error.message}
+          </p>
+        ) : (
+          <p className="muted">Planning the previews…</p>
+        )}
+      </div>
+    );
   const current = live.targets.find((t) => t.target === selected) ?? live.targets[0];
-  const stale = deferred !== files;
 
   return (
     <div className={`previews-body ${stale ? 'stale' : ''}`} data-planned-ms={live.ms.toFixed(1)} aria-busy={stale}>
       <SkillFacts live={live} />
-      {snapshot.omitted.length > 0 && (
-        <div className="banner warn" role="status">
-          {snapshot.omitted.length} large file(s) were left out of the preview snapshot (e.g. {snapshot.omitted[0]});
-          their previews may be incomplete.
-        </div>
+      {error && (
+        <p className="inline-error" role="alert">
+          Could not plan the previews for the latest edit: {error.message}
+        </p>
       )}
       <SkillProblems live={live} />
       {live.projectRefusals.length > 0 && (
@@ -64,7 +64,7 @@ export function LivePreviews({
             </button>
           </div>
           <TargetTabs targets={live.targets} current={current.target} onSelect={setSelected} />
-          <TargetDetail key={current.target} preview={current} skill={live.name ?? dir} />
+          <TargetDetail key={current.target} preview={current} />
         </>
       )}
     </div>
@@ -103,17 +103,16 @@ function SkillProblems({ live }: { live: LivePreview }) {
 }
 
 function SkillFacts({ live }: { live: LivePreview }) {
-  if (live.name === undefined) return null;
-  const bodyOver = live.bodyTokens !== undefined && live.budget !== undefined && live.bodyTokens > live.budget;
-  const stubOver =
-    live.stubTokens !== undefined && live.standingLimit !== undefined && live.stubTokens > live.standingLimit;
+  if (live.name === null) return null;
+  const bodyOver = live.bodyTokens !== null && live.budget !== null && live.bodyTokens > live.budget;
+  const stubOver = live.stubTokens !== null && live.standingLimit !== null && live.stubTokens > live.standingLimit;
   return (
     <div className="skill-facts" data-testid="skill-facts">
       <span className="skill-facts-name">{live.name}</span>
       <span className={`fact ${bodyOver ? 'over' : ''}`} data-fact="body">
         body <b>{formatTokens(live.bodyTokens)}</b> / {formatTokens(live.budget)} tok
       </span>
-      {live.stubTokens !== undefined && (
+      {live.stubTokens !== null && (
         <span className={`fact ${stubOver ? 'over' : ''}`} data-fact="stub">
           stub <b>{formatTokens(live.stubTokens)}</b> / {formatTokens(live.standingLimit)} standing
         </span>

@@ -1,86 +1,112 @@
 import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
-import type { CompileSnapshot } from '../../../../shared/ipc/channels/compile';
 import { AddSkillActions, EmptyState, ErrorState } from '../../components/States';
+import { SkillSearch } from '../../components/SkillSearch';
+import { VirtualList } from '../../components/VirtualList';
+import { useDashboard } from '../../queries';
 import { navigate } from '../../route';
 import { PreviewPanel } from './PreviewPanel';
-import { useCompileSnapshot } from './queries';
-
-/** Text files of a skill as saved (what the editor's buffers start from). */
-function savedFiles(snap: CompileSnapshot, dir: string): Map<string, string> {
-  const s = snap.skills.find((x) => x.dir === dir);
-  const m = new Map<string, string>();
-  for (const e of s?.entries ?? [])
-    if (e.kind === 'file' && e.text !== undefined && /\.(md|toml|ya?ml|txt)$/.test(e.path)) m.set(e.path, e.text);
-  return m;
-}
+import { useSavedFiles } from './queries';
 
 /**
  * The previews screen: pick a skill, try an edit in a scratch draft (never saved from
  * here), and see what every target gets. The editor embeds the same PreviewPanel.
  */
 export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: string }) {
-  const snapshot = useCompileSnapshot(project.root);
-  if (snapshot.isPending)
-    return (
-      <main className="dashboard">
-        <p className="muted">Reading the project…</p>
-      </main>
-    );
-  if (snapshot.isError)
-    return (
-      <main className="dashboard">
-        <ErrorState error={snapshot.error} onRetry={() => void snapshot.refetch()} />
-      </main>
-    );
-  const snap = snapshot.data;
-  const dirs = snap.skills.map((s) => s.dir);
-  const dir = arg && dirs.includes(arg) ? arg : dirs[0];
+  const dash = useDashboard(project.root);
+  // A named skill opens at once; the list (the dashboard's scan) fills in beside it.
+  const skills = useMemo(
+    () => [...(dash.data?.skills ?? [])].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0)),
+    [dash.data],
+  );
+  const dir = arg && (!dash.data || skills.some((s) => s.dir === arg)) ? arg : skills[0]?.dir;
   if (!dir) {
     return (
       <main className="dashboard">
-        <EmptyState title="No skills to preview" actions={<AddSkillActions />}>
-          Install or create a skill; its compiled output per agent shows here.
-        </EmptyState>
+        {dash.isPending ? (
+          <p className="muted">Reading the project…</p>
+        ) : dash.isError ? (
+          <ErrorState error={dash.error} onRetry={() => void dash.refetch()} />
+        ) : (
+          <EmptyState title="No skills to preview" actions={<AddSkillActions />}>
+            Install or create a skill; its compiled output per agent shows here.
+          </EmptyState>
+        )}
       </main>
     );
   }
   return (
     <main className="dashboard previews-view">
       <div className="previews-layout">
-        <nav className="skill-picker" aria-label="Skills">
-          <h3>Skills</h3>
-          <ul>
-            {snap.skills.map((s) => (
-              <li key={s.dir}>
-                <a
-                  href={`#/previews/${encodeURIComponent(s.dir)}`}
-                  className={`skill-pick ${s.dir === dir ? 'on' : ''}`}
-                  aria-current={s.dir === dir ? 'page' : undefined}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    navigate({ view: 'previews', arg: s.dir });
-                  }}
-                >
-                  {s.dir}
-                  {s.broken && (
-                    <span className="status-mark unsupported" title={s.broken}>
-                      {' '}
-                      ○
-                    </span>
-                  )}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <Draft key={dir} project={project} dir={dir} saved={savedFiles(snap, dir)} />
+        <Picker skills={skills} dir={dir} />
+        <Draft key={dir} project={project} dir={dir} />
       </div>
     </main>
   );
 }
 
-function Draft({ project, dir, saved }: { project: ProjectRef; dir: string; saved: Map<string, string> }) {
+function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boolean }[]; dir: string }) {
+  const [query, setQuery] = useState('');
+  const q = query.trim().toLowerCase();
+  const shown = useMemo(() => skills.filter((s) => !q || s.dir.includes(q)), [skills, q]);
+  return (
+    <nav className="skill-picker" aria-label="Skills">
+      <h3>Skills</h3>
+      {skills.length > 8 && <SkillSearch query={query} onQuery={setQuery} />}
+      <VirtualList
+        items={shown}
+        keyOf={(s) => s.dir}
+        estimate={32}
+        maxHeight="var(--picker-height, 75vh)"
+        label="Skills to preview"
+      >
+        {(s) => (
+          <a
+            href={`#/previews/${encodeURIComponent(s.dir)}`}
+            className={`skill-pick ${s.dir === dir ? 'on' : ''}`}
+            aria-current={s.dir === dir ? 'page' : undefined}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate({ view: 'previews', arg: s.dir });
+            }}
+          >
+            {s.dir}
+            {!s.loaded && (
+              <span className="status-mark unsupported" title="does not load — see the dashboard">
+                {' '}
+                ○
+              </span>
+            )}
+          </a>
+        )}
+      </VirtualList>
+    </nav>
+  );
+}
+
+function Draft({ project, dir }: { project: ProjectRef; dir: string }) {
+  const saved = useSavedFiles(project.root, dir);
+  if (saved.isPending)
+    return (
+      <section className="panel draft" aria-label="Scratch draft" aria-busy="true">
+        <p className="muted">Reading {dir}…</p>
+      </section>
+    );
+  if (saved.isError)
+    return (
+      <>
+        <section className="panel draft" aria-label="Scratch draft">
+          <ErrorState error={saved.error} onRetry={() => void saved.refetch()} />
+        </section>
+        <PreviewPanel project={project} dir={dir} files={NO_FILES} dirty={false} />
+      </>
+    );
+  return <Editing project={project} dir={dir} saved={saved.data} />;
+}
+
+const NO_FILES: ReadonlyMap<string, string> = new Map();
+
+function Editing({ project, dir, saved }: { project: ProjectRef; dir: string; saved: ReadonlyMap<string, string> }) {
   const paths = useMemo(
     () => [...saved.keys()].sort((a, b) => (a === 'SKILL.md' ? -1 : b === 'SKILL.md' ? 1 : a < b ? -1 : 1)),
     [saved],
@@ -126,7 +152,7 @@ function Draft({ project, dir, saved }: { project: ProjectRef; dir: string; save
           </button>
         )}
       </section>
-      <PreviewPanel project={project} dir={dir} files={files} />
+      <PreviewPanel project={project} dir={dir} files={files} dirty={dirty} />
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { formatTokens } from '../../format';
 import { FileCard } from './FileCard';
-import type { TargetPreview } from './live';
+import type { TargetPreview } from '../../../../shared/ipc/channels/compile';
 
-export function TargetDetail({ preview: t, skill }: { preview: TargetPreview; skill: string }) {
+export function TargetDetail({ preview: t }: { preview: TargetPreview }) {
   return (
     <div
       className="target-detail"
@@ -64,7 +64,7 @@ export function TargetDetail({ preview: t, skill }: { preview: TargetPreview; sk
       )}
       <div className="preview-files">
         {t.files.map((f) => (
-          <FileCard key={f.path} file={f} skill={skill} />
+          <FileCard key={f.path} file={f} />
         ))}
       </div>
     </div>

@@ -1,4 +1,4 @@
-import type { TargetPreview } from './live';
+import type { TargetPreview } from '../../../../shared/ipc/channels/compile';
 import { formatTokens } from '../../format';
 
 const STATUS_MARK = { full: '●', degraded: '◐', unsupported: '○' } as const;

@@ -1,28 +1,24 @@
-import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
+import { useRefreshOnChange } from '../../use-refresh-on-change';
 
 export const compileKeys = {
-  snapshot: (root: string) => ['compile', 'snapshot', root] as const,
   plan: (root: string) => ['compile', 'plan', root] as const,
+  saved: (root: string, dir: string) => ['compile', 'saved', root, dir] as const,
 };
 
-/** What the planner reads from the open project; refetched when files change on disk. */
-export function useCompileSnapshot(root: string) {
+/** A skill's text files as saved (where a scratch draft starts); refetched when files change on disk. */
+export function useSavedFiles(root: string, dir: string) {
   const api = useApi();
-  const qc = useQueryClient();
-  useEffect(
-    () =>
-      api.on('project.changed', (e) => {
-        if (e.root !== root) return;
-        void qc.invalidateQueries({ queryKey: ['compile', 'snapshot', root] });
-        void qc.invalidateQueries({ queryKey: ['compile', 'plan', root] });
-      }),
-    [api, qc, root],
-  );
+  useRefreshOnChange(root, compileKeys.saved(root, dir));
   return useQuery({
-    queryKey: compileKeys.snapshot(root),
-    queryFn: () => api.compile.snapshot({}),
+    queryKey: compileKeys.saved(root, dir),
+    queryFn: async () => {
+      const skill = await api.editor.open({ dir });
+      const m = new Map<string, string>();
+      for (const f of skill.files) if (f.text !== null && /\.(md|toml|ya?ml|txt)$/.test(f.path)) m.set(f.path, f.text);
+      return m;
+    },
     staleTime: Infinity,
     retry: false,
   });
@@ -46,7 +42,6 @@ export function useApplyCompile(root: string) {
   return useMutation({
     mutationFn: (digest: string) => api.compile.apply({ digest }),
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ['compile', 'snapshot', root] });
       void qc.invalidateQueries({ queryKey: ['compile', 'plan', root] });
       void qc.invalidateQueries({ queryKey: ['project', 'dashboard', root] });
     },

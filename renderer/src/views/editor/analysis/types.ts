@@ -18,12 +18,13 @@ export interface TextEdit {
   readonly text: string;
 }
 
-/** Something a quick fix does outside the buffer: open another screen (never a write of its own). */
-export interface EditorCommand {
-  readonly kind: 'navigate';
-  readonly view: string;
-  readonly arg?: string;
-}
+/**
+ * Something a quick fix does outside the buffer, never a write of its own: open another
+ * screen, or the re-pin review of the skill open here (it pins only what is approved).
+ */
+export type EditorCommand =
+  | { readonly kind: 'navigate'; readonly view: string; readonly arg?: string }
+  | { readonly kind: 'repin'; readonly dir: string };
 
 export interface QuickFix {
   readonly title: string;
