@@ -13,3 +13,8 @@ export function formatBytes(n: number): string {
   const v = n / size;
   return `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit}`;
 }
+
+/** The text with a final newline, added only when missing (generated files always end in one). */
+export function withNewline(s: string): string {
+  return s.endsWith('\n') ? s : `${s}\n`;
+}
