@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { connectApi } from './api';
 import { ApiProvider } from './api/context';
 import { App } from './App';
-import { keys, startInitialDashboard } from './queries';
+import { startInitialDashboard } from './queries';
+import { queryKeys } from './query-keys';
 import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
@@ -24,7 +25,7 @@ const { api } = connectApi((state) => {
 // Start the first requests at once instead of one after the other: most launches have a
 // project open, and its dashboard is the first thing shown — from the last run's scan
 // (marked as such) until the fresh one arrives.
-void queryClient.prefetchQuery({ queryKey: keys.current, queryFn: () => api.project.current({}) });
+void queryClient.prefetchQuery({ queryKey: queryKeys.project.current(), queryFn: () => api.project.current({}) });
 startInitialDashboard(api.project.dashboard({}), api.project.cachedDashboard({}));
 
 function Root() {

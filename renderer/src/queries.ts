@@ -3,29 +3,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard } from '../../shared/ipc';
 import type { TargetId } from '../../shared/targets/types';
 import { useApi } from './api/context';
-
-export const keys = {
-  info: ['app', 'info'] as const,
-  recent: ['app', 'recent'] as const,
-  current: ['project', 'current'] as const,
-  dashboard: (root: string) => ['project', 'dashboard', root] as const,
-  skill: (root: string, dir: string) => ['skills', 'get', root, dir] as const,
-  reports: (root: string) => ['reports', root] as const,
-};
+import { queryKeys } from './query-keys';
 
 export const useAppInfo = () => {
   const api = useApi();
-  return useQuery({ queryKey: keys.info, queryFn: () => api.app.info({}), staleTime: Infinity });
+  return useQuery({ queryKey: queryKeys.app.info(), queryFn: () => api.app.info({}), staleTime: Infinity });
 };
 
 export const useRecent = () => {
   const api = useApi();
-  return useQuery({ queryKey: keys.recent, queryFn: () => api.app.recentProjects({}) });
+  return useQuery({ queryKey: queryKeys.app.recent(), queryFn: () => api.app.recentProjects({}) });
 };
 
 export const useCurrentProject = () => {
   const api = useApi();
-  return useQuery({ queryKey: keys.current, queryFn: () => api.project.current({}) });
+  return useQuery({ queryKey: queryKeys.project.current(), queryFn: () => api.project.current({}) });
 };
 
 let initialDashboard: Promise<Dashboard> | null = null;
@@ -52,7 +44,7 @@ export function startInitialDashboard(
 export const useCachedDashboard = (root: string, enabled: boolean) => {
   const api = useApi();
   return useQuery<Dashboard | null>({
-    queryKey: ['project', 'cached-dashboard', root],
+    queryKey: queryKeys.project.cachedDashboard(root),
     queryFn: async () => {
       const first = initialCached;
       initialCached = null;
@@ -70,7 +62,7 @@ export const useCachedDashboard = (root: string, enabled: boolean) => {
 export const useDashboard = (root: string) => {
   const api = useApi();
   return useQuery<Dashboard>({
-    queryKey: keys.dashboard(root),
+    queryKey: queryKeys.project.dashboard(root),
     queryFn: async () => {
       const first = initialDashboard;
       initialDashboard = null;
@@ -89,7 +81,7 @@ export const useDashboard = (root: string) => {
 export const useCostsReport = (root: string) => {
   const api = useApi();
   return useQuery({
-    queryKey: [...keys.reports(root), 'costs'],
+    queryKey: queryKeys.reports.costs(root),
     queryFn: () => api.reports.costs({}),
     staleTime: Infinity,
     retry: false,
@@ -99,7 +91,7 @@ export const useCostsReport = (root: string) => {
 export const useMatrixReport = (root: string) => {
   const api = useApi();
   return useQuery({
-    queryKey: [...keys.reports(root), 'matrix'],
+    queryKey: queryKeys.reports.matrix(root),
     queryFn: () => api.reports.matrix({}),
     staleTime: Infinity,
     retry: false,
@@ -110,7 +102,7 @@ export const useMatrixReport = (root: string) => {
 export const useExplain = (root: string, skill: string, target: TargetId | undefined) => {
   const api = useApi();
   return useQuery({
-    queryKey: [...keys.reports(root), 'explain', skill, target],
+    queryKey: queryKeys.reports.explain(root, skill, target),
     queryFn: async () => (await api.reports.explain({ skill, target: target! })).explanation,
     enabled: target !== undefined,
     staleTime: Infinity,
@@ -121,7 +113,7 @@ export const useExplain = (root: string, skill: string, target: TargetId | undef
 export const useSkill = (root: string, dir: string | null) => {
   const api = useApi();
   return useQuery({
-    queryKey: keys.skill(root, dir ?? ''),
+    queryKey: queryKeys.skills.get(root, dir ?? ''),
     queryFn: () => api.skills.get({ dir: dir! }),
     enabled: dir !== null,
     retry: false,
@@ -134,8 +126,8 @@ export function useOpenProject() {
   return useMutation({
     mutationFn: (path: string) => api.project.open({ path }),
     onSuccess: (project) => {
-      qc.setQueryData(keys.current, { project });
-      void qc.invalidateQueries({ queryKey: keys.recent });
+      qc.setQueryData(queryKeys.project.current(), { project });
+      void qc.invalidateQueries({ queryKey: queryKeys.app.recent() });
     },
   });
 }
@@ -146,8 +138,8 @@ export function useCloseProject() {
   return useMutation({
     mutationFn: () => api.project.close({}),
     onSuccess: () => {
-      qc.setQueryData(keys.current, { project: null });
-      void qc.invalidateQueries({ queryKey: keys.recent });
+      qc.setQueryData(queryKeys.project.current(), { project: null });
+      void qc.invalidateQueries({ queryKey: queryKeys.app.recent() });
     },
   });
 }
@@ -166,17 +158,17 @@ export function useLiveRefresh(root: string | null): Date | null {
     const offChanged = api.on('project.changed', (e) => {
       if (e.root !== rootRef.current) return;
       setLast(new Date(e.at));
-      void qc.invalidateQueries({ queryKey: ['project', 'dashboard', e.root] });
-      void qc.invalidateQueries({ queryKey: ['skills', 'get', e.root] });
-      void qc.invalidateQueries({ queryKey: keys.reports(e.root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(e.root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.skills.of(e.root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.reports.all(e.root) });
     });
     const offOpened = api.on('project.opened', (p) => {
-      qc.setQueryData(keys.current, { project: p });
-      void qc.invalidateQueries({ queryKey: keys.recent });
+      qc.setQueryData(queryKeys.project.current(), { project: p });
+      void qc.invalidateQueries({ queryKey: queryKeys.app.recent() });
     });
     const offClosed = api.on('project.closed', () => {
-      qc.setQueryData(keys.current, { project: null });
-      void qc.invalidateQueries({ queryKey: keys.recent });
+      qc.setQueryData(queryKeys.project.current(), { project: null });
+      void qc.invalidateQueries({ queryKey: queryKeys.app.recent() });
     });
     return () => {
       offChanged();

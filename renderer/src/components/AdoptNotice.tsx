@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdoptItemView, AdoptPlanView } from '../../../shared/ipc/channels/adopt';
 import { useApi } from '../api/context';
-import { keys } from '../queries';
 import '../views/install/install.css';
 import './adopt.css';
+import { queryKeys } from '../query-keys';
 
 const STATUS_LABEL: Record<AdoptItemView['status'], string> = {
   adoptable: 'will be adopted',
@@ -24,7 +24,7 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const scan = useQuery({
-    queryKey: ['adopt', 'scan', root, scannedAt],
+    queryKey: queryKeys.adopt.scan(root, scannedAt),
     queryFn: () => api.adopt.scan({}),
     retry: false,
   });
@@ -32,7 +32,7 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
     mutationFn: (plan: AdoptPlanView) => api.adopt.apply({ integrity: plan.integrity }),
     onSuccess: () => {
       setOpen(false);
-      void qc.invalidateQueries({ queryKey: keys.dashboard(root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) });
     },
   });
   const plan = scan.data;

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
 import { useApi } from '../api/context';
 import { formatTokens, relativeTime } from '../format';
-import { keys, useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
+import { useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
 import { AdoptNotice } from './AdoptNotice';
 import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
@@ -13,6 +13,7 @@ import { AddSkillActions, DashboardSkeleton, EmptyState, ErrorState, Spinner } f
 import { repinnable, StatusCards, Targets } from './StatusCards';
 import { CompileDialog } from '../views/previews/CompileDialog';
 import { Term } from '../glossary';
+import { queryKeys } from '../query-keys';
 
 // The install review inside it is the install screen's: fetched when the dialog first opens.
 const RepinDialog = lazy(() => import('./RepinDialog').then((m) => ({ default: m.RepinDialog })));
@@ -156,7 +157,7 @@ function SetUp({ root }: { root: string }) {
   const qc = useQueryClient();
   const init = useMutation({
     mutationFn: () => api.project.init({}),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: keys.dashboard(root) }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) }),
   });
   return (
     <div className="banner setup-note" data-testid="setup-note">

@@ -3,10 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { IpcError } from '../../../shared/ipc/errors';
 import { useApi } from '../api/context';
 import { relativeTime } from '../format';
-import { keys, useAppInfo, useOpenProject, useRecent } from '../queries';
+import { useAppInfo, useOpenProject, useRecent } from '../queries';
 import { FolderBrowser } from './FolderBrowser';
 import { Logo } from './Logo';
 import { Spinner } from './States';
+import { queryKeys } from '../query-keys';
 
 /** The project picker: recent projects, open a folder, open the bundled example. */
 export function Picker() {
@@ -38,7 +39,7 @@ export function Picker() {
   };
   const forget = async (p: string) => {
     const r = await api.app.forgetRecent({ path: p });
-    qc.setQueryData(keys.recent, r);
+    qc.setQueryData(queryKeys.app.recent(), r);
   };
 
   const canPick = info.data?.capabilities.pickFolder === true;

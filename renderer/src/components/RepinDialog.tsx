@@ -4,12 +4,12 @@ import type { SkillRow } from '../../../shared/ipc';
 import type { ReviewView } from '../../../shared/ipc/channels/install';
 import type { RepinResult } from '../../../shared/ipc/channels/lock';
 import { useApi } from '../api/context';
-import { keys } from '../queries';
 import { useEscape } from '../use-escape';
 import { ReviewPanel } from '../views/install/ReviewPanel';
 import { Spinner } from './States';
 import '../views/install/install.css';
 import '../views/previews/previews.css';
+import { queryKeys } from '../query-keys';
 
 /**
  * Re-pin from the lock card: pick a drifted or unpinned skill, read its review (the install
@@ -64,7 +64,7 @@ export function RepinDialog({
         return;
       }
       live.current = null;
-      void qc.invalidateQueries({ queryKey: keys.dashboard(root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) });
     },
   });
   // Only a new choice loads a review.

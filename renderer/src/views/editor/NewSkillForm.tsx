@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { isKsfName } from '../../../../shared/names';
 import { useApi } from '../../api/context';
-import { keys } from '../../queries';
 import { navigate } from '../../route';
+import { queryKeys } from '../../query-keys';
 
 /** A new manifested skill: main writes `.kitbash/skills/<name>/` and the editor opens it. */
 export function NewSkillForm({ project }: { project: ProjectRef }) {
@@ -33,7 +33,7 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
         api.editor
           .create({ name, description: description.trim() })
           .then((r) => {
-            void qc.invalidateQueries({ queryKey: keys.dashboard(project.root) });
+            void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(project.root) });
             navigate({ view: 'editor', arg: r.dir });
           })
           .catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)))

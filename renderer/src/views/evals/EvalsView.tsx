@@ -4,14 +4,14 @@ import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
 import { Term } from '../../glossary';
 import { guiWording } from '../../gui-wording';
-import { evalsKeys } from './keys';
 import { SkillEvals } from './SkillEvals';
 import { useEvalsOverview } from './use-evals-overview';
 import './evals.css';
+import { queryKeys } from '../../query-keys';
 
 /** The Evals tab: `#/evals`, `#/evals/<skill>`. */
 export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string }) {
-  useRefreshOnChange(project.root, evalsKeys.overview(project.root));
+  useRefreshOnChange(project.root, queryKeys.evals.overview(project.root));
   const overview = useEvalsOverview(project.root);
   const skills = overview.data?.skills ?? [];
   const selected = skills.find((s) => s.name === arg) ?? (arg === undefined ? skills[0] : undefined) ?? null;

@@ -3,7 +3,7 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import { useApi } from '../../api/context';
 import { ErrorState } from '../../components/States';
 import { Term } from '../../glossary';
-import { evalsKeys } from './keys';
+import { queryKeys } from '../../query-keys';
 
 const W = 640;
 const H = 160;
@@ -16,7 +16,7 @@ const COLOURS = ['var(--accent)', 'var(--accent-2)', 'var(--lazy)', 'var(--eager
 export function HistoryChart({ project, skill }: { project: ProjectRef; skill: string }) {
   const api = useApi();
   const q = useQuery({
-    queryKey: evalsKeys.history(project.root, skill),
+    queryKey: queryKeys.evals.history(project.root, skill),
     queryFn: () => api.evals.history({ skill }),
     retry: false,
   });

@@ -4,8 +4,8 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import { useApi } from '../../api/context';
 import { navigate } from '../../route';
 import { guiWording } from '../../gui-wording';
-import { evalsKeys } from './keys';
 import { useEvalsOverview } from './use-evals-overview';
+import { queryKeys } from '../../query-keys';
 
 /** The editor's "Run evals": starts this skill's evals (with a baseline) and opens the Evals view on it. */
 export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill: string }) {
@@ -17,7 +17,7 @@ export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill:
     mutationFn: () => api.evals.start({ skills: [skill], baseline: true }),
     onSuccess: async (a) => {
       if (!a.ok) return setRefusal(a.message);
-      await qc.invalidateQueries({ queryKey: evalsKeys.overview(project.root) });
+      await qc.invalidateQueries({ queryKey: queryKeys.evals.overview(project.root) });
       navigate({ view: 'evals', arg: skill });
     },
   });

@@ -6,8 +6,8 @@ import { useApi } from '../../api/context';
 import { ErrorState, Spinner } from '../../components/States';
 import { UnifiedDiff } from '../../components/UnifiedDiff';
 import { Assertions } from './Assertions';
-import { evalsKeys } from './keys';
 import { SaveAsEval } from './SaveAsEval';
+import { queryKeys } from '../../query-keys';
 
 /** One trial: the transcript (messages and tool calls), what it changed, and its assertions. */
 export function TrialPanel({
@@ -26,7 +26,7 @@ export function TrialPanel({
   const api = useApi();
   const ask = { runId, skill: result.skill, eval: result.eval, runner: result.runner, baseline, index };
   const q = useQuery({
-    queryKey: evalsKeys.trial(project.root, JSON.stringify(ask)),
+    queryKey: queryKeys.evals.trial(project.root, JSON.stringify(ask)),
     queryFn: () => api.evals.trial(ask),
     retry: false,
   });

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { EvalProgress, EvalsOverview } from '../../../../shared/ipc/channels/evals';
 import { useApi } from '../../api/context';
-import { evalsKeys } from './keys';
+import { queryKeys } from '../../query-keys';
 
 /**
  * One skill's eval run: the runner, trials and baseline chosen, the run started (or one
@@ -32,7 +32,7 @@ export function useEvalRun(project: ProjectRef, overview: EvalsOverview, skill: 
     },
   });
   const status = useQuery({
-    queryKey: evalsKeys.status(project.root, runId ?? ''),
+    queryKey: queryKeys.evals.status(project.root, runId ?? ''),
     queryFn: () => api.evals.status({ runId: runId! }),
     enabled: runId !== null,
     refetchInterval: (q) => (q.state.data?.state === 'running' ? 400 : false),
@@ -41,8 +41,8 @@ export function useEvalRun(project: ProjectRef, overview: EvalsOverview, skill: 
   const running = progress?.state === 'running';
   useEffect(() => {
     if (progress && progress.state !== 'running') {
-      void qc.invalidateQueries({ queryKey: evalsKeys.overview(project.root) });
-      void qc.invalidateQueries({ queryKey: evalsKeys.history(project.root, skill) });
+      void qc.invalidateQueries({ queryKey: queryKeys.evals.overview(project.root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.evals.history(project.root, skill) });
     }
   }, [progress, qc, project.root, skill]);
   const cancel = useMutation({ mutationFn: () => api.evals.cancel({ runId: runId! }) });

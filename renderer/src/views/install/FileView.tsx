@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import type { StagedFile } from '../../../../shared/ipc/channels/review';
 import { useApi } from '../../api/context';
-import { installKeys } from './keys';
 import { showInvisible } from './review-facts';
+import { queryKeys } from '../../query-keys';
 
 /** One staged file as the reviewer reads it: text with its findings marked, or what kind of file it is. */
 export function FileView({ reviewId, skill, path }: { reviewId: string; skill: string; path: string }) {
   const api = useApi();
   const file = useQuery({
-    queryKey: installKeys.reviewFile(reviewId, skill, path),
+    queryKey: queryKeys.install.reviewFile(reviewId, skill, path),
     queryFn: () => api.review.file({ id: reviewId, skill, path }),
   });
   if (file.isPending) return <p className="muted small">Opening {path}…</p>;

@@ -2,20 +2,19 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useApi } from '../../api/context';
-import { keys } from '../../queries';
 import { navigate } from '../../route';
-import { installKeys } from './keys';
 import { Outcome } from './Outcome';
 import { ErrorLine } from './ErrorLine';
 import { ProgressLine } from './ProgressLine';
 import { useProgress } from './use-progress';
+import { queryKeys } from '../../query-keys';
 
 /** `#/install/remove:<dir>`: what goes (and which orphaned dependencies may go with it), then compile's follow-up. */
 export function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string }) {
   const api = useApi();
   const qc = useQueryClient();
   const plan = useQuery({
-    queryKey: installKeys.planRemove(project.root, dir),
+    queryKey: queryKeys.install.planRemove(project.root, dir),
     queryFn: () => api.install.planRemove({ name: dir }),
     retry: false,
     staleTime: 0,
@@ -28,7 +27,7 @@ export function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string 
         orphans: withOrphans ? (plan.data?.orphans ?? []) : [],
       }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: keys.dashboard(project.root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(project.root) });
     },
   });
   const progress = useProgress(null, plan.isPending || remove.isPending);

@@ -3,14 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
 import { useApi } from '../../api/context';
 import { FileView } from './FileView';
-import { installKeys } from './keys';
+import { queryKeys } from '../../query-keys';
 
 /** Every file of one staged skill, each openable: text with its findings marked, binaries named with their size. */
 export function SkillFiles({ reviewId, node }: { reviewId: string; node: ReviewNodeView }) {
   const api = useApi();
   const [open, setOpen] = useState<string | null>(null);
   const files = useQuery({
-    queryKey: installKeys.reviewFiles(reviewId, node.name),
+    queryKey: queryKeys.install.reviewFiles(reviewId, node.name),
     queryFn: () => api.review.files({ id: reviewId, skill: node.name }),
   });
   if (files.isPending) return <p className="muted small">Loading the files…</p>;

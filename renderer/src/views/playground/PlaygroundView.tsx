@@ -5,16 +5,21 @@ import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
-import { SPEC_FILE, specKeys } from './keys';
+import { SPEC_FILE } from './spec-file';
 import { SpecPlayground } from './SpecPlayground';
 import './playground.css';
+import { queryKeys } from '../../query-keys';
 
 /** The Playground tab: `#/playground`, `#/playground/<dir>`. */
 export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const api = useApi();
   // A spec saved in the editor, or a git checkout, is played as it is now on disk.
-  useRefreshOnChange(project.root, specKeys.all(project.root));
-  const list = useQuery({ queryKey: specKeys.list(project.root), queryFn: () => api.spec.list({}), retry: false });
+  useRefreshOnChange(project.root, queryKeys.spec.all(project.root));
+  const list = useQuery({
+    queryKey: queryKeys.spec.list(project.root),
+    queryFn: () => api.spec.list({}),
+    retry: false,
+  });
   const specs = list.data?.specs ?? [];
   const dir = arg ?? (specs.length === 1 ? specs[0]!.dir : undefined);
 

@@ -5,7 +5,7 @@ import type { SkillSpec } from '../../../../shared/skillspec/index';
 import { Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { saveDraft } from '../editor/drafts';
-import { SPEC_FILE } from './keys';
+import { SPEC_FILE } from './spec-file';
 import { appendScenario, expectationFrom, scenarioName } from './scenario-text';
 import type { Shown } from './use-spec';
 

@@ -5,16 +5,17 @@ import { IpcError } from '../../../../shared/ipc/errors';
 import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
-import { SPEC_FILE, specKeys } from './keys';
+import { SPEC_FILE } from './spec-file';
 import { Play } from './Play';
 import { useParsedSpec, useSpecDraft, useStoredInput, type Shown } from './use-spec';
 import { ValidationBanner } from './ValidationBanner';
+import { queryKeys } from '../../query-keys';
 
 /** One skill's spec: loaded (or its unsaved draft), validated, then played. */
 export function SpecPlayground({ project, dir }: { project: ProjectRef; dir: string }) {
   const api = useApi();
   const file = useQuery({
-    queryKey: specKeys.load(project.root, dir),
+    queryKey: queryKeys.spec.load(project.root, dir),
     queryFn: () => api.spec.load({ dir }),
     retry: false,
   });

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SpecFile } from '../../../../shared/ipc/channels/spec';
 import { checkSpecText, type SkillSpec } from '../../../../shared/skillspec/index';
 import { loadDraft, type Draft } from '../editor/drafts';
-import { SPEC_FILE } from './keys';
+import { SPEC_FILE } from './spec-file';
 
 export type Parsed = { ok: true; spec: SkillSpec } | { ok: false; message: string; where: string };
 

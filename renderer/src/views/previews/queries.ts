@@ -1,18 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
+import { queryKeys } from '../../query-keys';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
-
-export const compileKeys = {
-  plan: (root: string) => ['compile', 'plan', root] as const,
-  saved: (root: string, dir: string) => ['compile', 'saved', root, dir] as const,
-};
 
 /** A skill's text files as saved (where a scratch draft starts); refetched when files change on disk. */
 export function useSavedFiles(root: string, dir: string) {
   const api = useApi();
-  useRefreshOnChange(root, compileKeys.saved(root, dir));
+  useRefreshOnChange(root, queryKeys.compile.saved(root, dir));
   return useQuery({
-    queryKey: compileKeys.saved(root, dir),
+    queryKey: queryKeys.compile.saved(root, dir),
     queryFn: async () => {
       const skill = await api.editor.open({ dir });
       const m = new Map<string, string>();
@@ -28,7 +24,7 @@ export function useSavedFiles(root: string, dir: string) {
 export function useDiskPlan(root: string, enabled: boolean) {
   const api = useApi();
   return useQuery({
-    queryKey: compileKeys.plan(root),
+    queryKey: queryKeys.compile.plan(root),
     queryFn: () => api.compile.plan({}),
     enabled,
     staleTime: 0,
@@ -42,8 +38,8 @@ export function useApplyCompile(root: string) {
   return useMutation({
     mutationFn: (digest: string) => api.compile.apply({ digest }),
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ['compile', 'plan', root] });
-      void qc.invalidateQueries({ queryKey: ['project', 'dashboard', root] });
+      void qc.invalidateQueries({ queryKey: queryKeys.compile.plan(root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) });
     },
   });
 }

@@ -4,14 +4,14 @@ import type { AuditEntry } from '../../../../shared/ipc/channels/runs';
 import { useApi } from '../../api/context';
 import { Spinner } from '../../components/States';
 import { guiWording } from '../../gui-wording';
-import { runsKeys } from './keys';
 import { errorText, seconds } from './run-text';
+import { queryKeys } from '../../query-keys';
 
 /** The audit log (.kitbash/runs.jsonl), newest first: every run and refusal, of one skill or all. */
 export function History({ project, skill }: { project: ProjectRef; skill: string | null }) {
   const api = useApi();
   const q = useQuery({
-    queryKey: runsKeys.history(project.root, skill),
+    queryKey: queryKeys.runs.history(project.root, skill),
     queryFn: () => api.runs.history({ ...(skill ? { skill } : {}), limit: 100 }),
     retry: false,
   });

@@ -4,10 +4,10 @@ import { useApi } from '../../api/context';
 import { Spinner } from '../../components/States';
 import { useEscape } from '../../use-escape';
 import { guiWording } from '../../gui-wording';
-import { runsKeys } from './keys';
 import { ADVISORY } from './LabelsTable';
 import { RefusalBox } from './RefusalBox';
 import { errorText, type Ask } from './run-text';
+import { queryKeys } from '../../query-keys';
 
 /**
  * The explicit one-time override: a separate confirmation that asks main for the
@@ -28,7 +28,7 @@ export function OverrideDialog({
   // A fresh key per opening: an override plan (and its token) is never reused from a cache.
   const [nonce] = useState(() => `${Date.now()}-${Math.random()}`);
   const q = useQuery({
-    queryKey: runsKeys.override(JSON.stringify(ask), nonce),
+    queryKey: queryKeys.runs.override(JSON.stringify(ask), nonce),
     queryFn: () => api.runs.plan({ ...ask, unconfined: true }),
     retry: false,
     gcTime: 0,

@@ -6,19 +6,19 @@ import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
 import { Term } from '../../glossary';
 import { History } from './History';
-import { runsKeys } from './keys';
 import { useRunStreams } from './run-store';
 import { SkillRuns } from './SkillRuns';
 import './runs.css';
+import { queryKeys } from '../../query-keys';
 
 /** The Runs tab: `#/runs`, `#/runs/<dir>`. */
 export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const api = useApi();
   useRunStreams(api);
   // Skill files, the lock or the policy changed: labels, plans (drift, refusals) and history may too.
-  useRefreshOnChange(project.root, runsKeys.all(project.root));
+  useRefreshOnChange(project.root, queryKeys.runs.all(project.root));
   const targets = useQuery({
-    queryKey: runsKeys.targets(project.root),
+    queryKey: queryKeys.runs.targets(project.root),
     queryFn: () => api.runs.targets({}),
     retry: false,
   });

@@ -3,9 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { Refusal, RunTarget } from '../../../../shared/ipc/channels/runs';
 import { useApi } from '../../api/context';
-import { runsKeys } from './keys';
 import { useRun } from './run-store';
 import { errorText, splitArgs, type Ask } from './run-text';
+import { queryKeys } from '../../query-keys';
 
 /** The choice value of a gate's verdict run (a script name never holds a NUL). */
 const GATE = '\u0000gate';
@@ -40,7 +40,7 @@ export function useSkillRun(project: ProjectRef, target: RunTarget) {
     : null;
   const askKey = JSON.stringify(ask);
   const plan = useQuery({
-    queryKey: runsKeys.plan(project.root, askKey),
+    queryKey: queryKeys.runs.plan(project.root, askKey),
     queryFn: () => api.runs.plan(ask!),
     enabled: ask !== null,
     retry: false,
@@ -50,7 +50,7 @@ export function useSkillRun(project: ProjectRef, target: RunTarget) {
   const running = runId !== null && run?.exit == null;
 
   useEffect(() => {
-    if (run?.exit) void qc.invalidateQueries({ queryKey: runsKeys.histories(project.root) });
+    if (run?.exit) void qc.invalidateQueries({ queryKey: queryKeys.runs.histories(project.root) });
   }, [run?.exit, qc, project.root]);
 
   const start = useMutation({
@@ -63,7 +63,7 @@ export function useSkillRun(project: ProjectRef, target: RunTarget) {
       if (a.ok) setRunId(a.runId);
       else {
         setRefusedAtStart(a.refusal);
-        void qc.invalidateQueries({ queryKey: runsKeys.histories(project.root) });
+        void qc.invalidateQueries({ queryKey: queryKeys.runs.histories(project.root) });
       }
     },
     onError: (e) => setStartError(errorText(e, 'runs.start')),

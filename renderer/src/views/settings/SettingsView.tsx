@@ -7,13 +7,16 @@ import { ErrorState } from '../../components/States';
 import { BOOLEAN_FIELDS, LIST_FIELDS, NUMBER_FIELDS, draftOf, editsOf, type Draft, type PolicyField } from './draft';
 import { ReviewChanges } from './ReviewChanges';
 import './settings.css';
-
-const settingsKey = (root: string) => ['settings', 'read', root] as const;
+import { queryKeys } from '../../query-keys';
 
 /** kitbash.toml in the app: targets, [policy] and reviewed exceptions, saved only after the change is reviewed. */
 export function SettingsView({ project }: { project: ProjectRef }) {
   const api = useApi();
-  const read = useQuery({ queryKey: settingsKey(project.root), queryFn: () => api.settings.read({}), retry: false });
+  const read = useQuery({
+    queryKey: queryKeys.settings.read(project.root),
+    queryFn: () => api.settings.read({}),
+    retry: false,
+  });
   // Kept here: a save changes the version, which remounts the form.
   const [saved, setSaved] = useState(false);
   if (read.isPending)
@@ -83,8 +86,8 @@ function SettingsForm({
       if (!r.ok) return setRefusal(r);
       setSaved(true);
       setPreview(null);
-      void qc.invalidateQueries({ queryKey: settingsKey(root) });
-      void qc.invalidateQueries({ queryKey: ['project', 'dashboard', root] });
+      void qc.invalidateQueries({ queryKey: queryKeys.settings.read(root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) });
     },
   });
 
