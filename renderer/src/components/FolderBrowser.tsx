@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FolderListing } from '../../../shared/ipc/channels/folders';
 import { useApi } from '../api/context';
-import { useEscape } from '../use-escape';
+import { Dialog } from './Dialog';
 import { Spinner } from './States';
 
 /**
@@ -14,9 +14,6 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
   const [at, setAt] = useState<string | undefined>(undefined);
   const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLDivElement>(null);
-  useEscape(onClose);
-  useEffect(() => ref.current?.focus(), []);
   useEffect(() => {
     let live = true;
     setError(null);
@@ -30,78 +27,69 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
   }, [api, at]);
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        className="modal folder-browser"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="browse-title"
-        tabIndex={-1}
-        ref={ref}
-      >
-        <div className="modal-head">
-          <h2 id="browse-title">Choose a project folder</h2>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
-            ×
-          </button>
-        </div>
-        <div className="folder-where">
-          <button
-            type="button"
-            className="btn"
-            disabled={!listing?.parent}
-            onClick={() => listing?.parent && setAt(listing.parent)}
-            aria-label="Up one folder"
-          >
-            ↑ Up
-          </button>
-          <span className="mono small folder-path" data-testid="folder-path">
-            {listing?.path ?? '…'}
-          </span>
-        </div>
-        {error ? (
-          <p className="inline-error" role="alert">
-            {error}
-          </p>
-        ) : !listing ? (
-          <p className="muted">
-            <Spinner label="Listing" /> Listing folders…
-          </p>
-        ) : listing.folders.length === 0 ? (
-          <p className="muted">No folders here.</p>
-        ) : (
-          <ul className="folder-list" aria-label="Folders">
-            {listing.folders.map((f) => (
-              <li key={f.path}>
-                <button
-                  type="button"
-                  className="folder-item"
-                  onClick={() => setAt(f.path)}
-                  onDoubleClick={() => f.project && onChoose(f.path)}
-                >
-                  <span aria-hidden="true">{f.project ? '✦' : '▸'}</span> {f.name}
-                  {f.project && <span className="tag">project</span>}
-                </button>
-              </li>
-            ))}
-            {listing.truncated && <li className="muted small">more folders than shown — type the path instead</li>}
-          </ul>
-        )}
-        <div className="modal-actions">
-          <button type="button" className="btn ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            disabled={!listing}
-            onClick={() => listing && onChoose(listing.path)}
-            data-action="open-folder"
-          >
-            Open {listing ? `“${listing.path.split(/[\\/]/).pop() || listing.path}”` : 'this folder'}
-          </button>
-        </div>
+    <Dialog onClose={onClose} className="folder-browser" labelledBy="browse-title">
+      <div className="modal-head">
+        <h2 id="browse-title">Choose a project folder</h2>
+        <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
       </div>
-    </div>
+      <div className="folder-where">
+        <button
+          type="button"
+          className="btn"
+          disabled={!listing?.parent}
+          onClick={() => listing?.parent && setAt(listing.parent)}
+          aria-label="Up one folder"
+        >
+          ↑ Up
+        </button>
+        <span className="mono small folder-path" data-testid="folder-path">
+          {listing?.path ?? '…'}
+        </span>
+      </div>
+      {error ? (
+        <p className="inline-error" role="alert">
+          {error}
+        </p>
+      ) : !listing ? (
+        <p className="muted">
+          <Spinner label="Listing" /> Listing folders…
+        </p>
+      ) : listing.folders.length === 0 ? (
+        <p className="muted">No folders here.</p>
+      ) : (
+        <ul className="folder-list" aria-label="Folders">
+          {listing.folders.map((f) => (
+            <li key={f.path}>
+              <button
+                type="button"
+                className="folder-item"
+                onClick={() => setAt(f.path)}
+                onDoubleClick={() => f.project && onChoose(f.path)}
+              >
+                <span aria-hidden="true">{f.project ? '✦' : '▸'}</span> {f.name}
+                {f.project && <span className="tag">project</span>}
+              </button>
+            </li>
+          ))}
+          {listing.truncated && <li className="muted small">more folders than shown — type the path instead</li>}
+        </ul>
+      )}
+      <div className="modal-actions">
+        <button type="button" className="btn ghost" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="btn primary"
+          disabled={!listing}
+          onClick={() => listing && onChoose(listing.path)}
+          data-action="open-folder"
+        >
+          Open {listing ? `“${listing.path.split(/[\\/]/).pop() || listing.path}”` : 'this folder'}
+        </button>
+      </div>
+    </Dialog>
   );
 }

@@ -4,8 +4,8 @@ import type { SkillRow } from '../../../shared/ipc';
 import type { ReviewView } from '../../../shared/ipc/channels/install';
 import type { RepinResult } from '../../../shared/ipc/channels/lock';
 import { useApi } from '../api/context';
-import { useEscape } from '../use-escape';
 import { ReviewPanel } from '../views/install/ReviewPanel';
+import { Dialog } from './Dialog';
 import { Spinner } from './States';
 import '../views/install/install.css';
 import '../views/previews/previews.css';
@@ -30,7 +30,6 @@ export function RepinDialog({
 }) {
   const api = useApi();
   const qc = useQueryClient();
-  const ref = useRef<HTMLDivElement>(null);
   const [dir, setDir] = useState<string | null>(skills.length === 1 ? skills[0]!.dir : null);
   const [review, setReview] = useState<ReviewView | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
@@ -48,8 +47,6 @@ export function RepinDialog({
     dropReview();
     onClose();
   };
-  useEscape(close);
-  useEffect(() => ref.current?.focus(), []);
 
   const load = useMutation({
     mutationFn: (d: string) => api.lock.review({ dir: d }),
@@ -76,146 +73,133 @@ export function RepinDialog({
   const root0 = review?.nodes[0];
   const blocked = (review?.blockers.length ?? 0) > 0;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div
-        className="modal repin-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="repin-title"
-        tabIndex={-1}
-        ref={ref}
-        data-testid="repin-dialog"
-      >
-        <div className="modal-head">
-          <h2 id="repin-title">Re-pin a skill in kitbash.lock</h2>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={close}>
-            ×
-          </button>
+    <Dialog onClose={close} className="repin-dialog" labelledBy="repin-title" testId="repin-dialog">
+      <div className="modal-head">
+        <h2 id="repin-title">Re-pin a skill in kitbash.lock</h2>
+        <button type="button" className="icon-btn" aria-label="Close" onClick={close}>
+          ×
+        </button>
+      </div>
+      <p className="muted small">
+        kitbash.lock pins each skill's files by a fingerprint, so a changed file is noticed and a run refuses it.
+        Re-pinning records the files <b>as they are now</b>, after the same review and checks as an install.
+      </p>
+      {unsaved && (
+        <div className="banner warn" role="status" data-testid="repin-unsaved">
+          The editor has unsaved edits of this skill. They are not part of this review — save first to pin them.
         </div>
-        <p className="muted small">
-          kitbash.lock pins each skill's files by a fingerprint, so a changed file is noticed and a run refuses it.
-          Re-pinning records the files <b>as they are now</b>, after the same review and checks as an install.
-        </p>
-        {unsaved && (
-          <div className="banner warn" role="status" data-testid="repin-unsaved">
-            The editor has unsaved edits of this skill. They are not part of this review — save first to pin them.
-          </div>
-        )}
-        {skills.length > 1 && (
-          <label className="repin-pick">
-            <span>Skill</span>
-            <select
-              className="field"
-              value={dir ?? ''}
-              onChange={(e) => {
-                dropReview();
-                setDir(e.target.value);
-              }}
-            >
-              <option value="" disabled>
-                Choose one of {skills.length}…
+      )}
+      {skills.length > 1 && (
+        <label className="repin-pick">
+          <span>Skill</span>
+          <select
+            className="field"
+            value={dir ?? ''}
+            onChange={(e) => {
+              dropReview();
+              setDir(e.target.value);
+            }}
+          >
+            <option value="" disabled>
+              Choose one of {skills.length}…
+            </option>
+            {skills.map((s) => (
+              <option key={s.dir} value={s.dir}>
+                {s.name} — {s.lock === 'drift' ? 'files changed since pinned' : 'not pinned'}
               </option>
-              {skills.map((s) => (
-                <option key={s.dir} value={s.dir}>
-                  {s.name} — {s.lock === 'drift' ? 'files changed since pinned' : 'not pinned'}
-                </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {done ? (
+        <div className="repin-done" role="status" data-testid="repin-done">
+          <p className="ok-line">
+            ✓ Pinned {done.name}@{done.version} in kitbash.lock.
+          </p>
+          {done.notes.length > 0 && (
+            <ul className="inst-plain small muted">
+              {done.notes.map((n) => (
+                <li key={n}>{n}</li>
               ))}
-            </select>
-          </label>
-        )}
-        {done ? (
-          <div className="repin-done" role="status" data-testid="repin-done">
-            <p className="ok-line">
-              ✓ Pinned {done.name}@{done.version} in kitbash.lock.
-            </p>
-            {done.notes.length > 0 && (
-              <ul className="inst-plain small muted">
-                {done.notes.map((n) => (
-                  <li key={n}>{n}</li>
-                ))}
-              </ul>
-            )}
-          </div>
-        ) : load.isPending ? (
-          <p className="muted">
-            <Spinner label="Reviewing" /> Reading {dir} and running the install checks…
-          </p>
-        ) : load.isError ? (
-          <p className="inline-error" role="alert">
-            {load.error.message}
-          </p>
-        ) : review && root0 ? (
-          <>
-            {changed && (
-              <div className="banner warn" role="status">
-                {changed}
-              </div>
-            )}
-            <div
-              className={`inst-verdict ${blocked ? 'blocked' : 'ready'}`}
-              data-verdict={blocked ? 'blocked' : 'ready'}
-            >
-              <div className="inst-verdict-icon" aria-hidden="true">
-                {blocked ? '✕' : '?'}
-              </div>
-              <div>
-                <h2>
-                  {blocked
-                    ? `Blocked — ${root0.name}@${root0.version} cannot be pinned`
-                    : `Review ${root0.name}@${root0.version} before you pin it`}
-                </h2>
-                {blocked ? (
-                  <>
-                    <ul className="inst-blockers">
-                      {review.blockers.map((b) => (
-                        <li key={b} className="mono">
-                          {b}
-                        </li>
-                      ))}
-                    </ul>
-                    <p className="inst-explain">
-                      Nothing is pinned while a safety finding or the project's policy blocks it. Fix what is flagged in
-                      the skill's files (then review again), or change the policy in{' '}
-                      <a href="#/settings" onClick={close}>
-                        Settings
-                      </a>
-                      ; a safety finding of this exact version can also be accepted below as a reviewed exception.
-                    </p>
-                  </>
-                ) : (
-                  <p className="inst-explain">
-                    No safety or policy finding blocks it. Approving writes kitbash.lock (and recompiles); the skill's
-                    files stay as they are.
-                  </p>
-                )}
-              </div>
-            </div>
-            <ReviewPanel review={review} onReReview={() => dir && load.mutate(dir)} />
-          </>
-        ) : null}
-        {pin.isError && (
-          <p className="inline-error" role="alert">
-            {pin.error.message}
-          </p>
-        )}
-        <div className="modal-actions">
-          <button type="button" className="btn ghost" onClick={close}>
-            {done ? 'Close' : 'Cancel'}
-          </button>
-          {!done && review && (
-            <button
-              type="button"
-              className="btn primary"
-              disabled={blocked || pin.isPending}
-              onClick={() => pin.mutate(review)}
-              title={blocked ? 'a blocked review cannot be approved' : `approves exactly ${review.integrity}`}
-              data-action="approve-repin"
-            >
-              {pin.isPending ? 'Pinning…' : `Pin ${root0?.name ?? ''}`}
-            </button>
+            </ul>
           )}
         </div>
+      ) : load.isPending ? (
+        <p className="muted">
+          <Spinner label="Reviewing" /> Reading {dir} and running the install checks…
+        </p>
+      ) : load.isError ? (
+        <p className="inline-error" role="alert">
+          {load.error.message}
+        </p>
+      ) : review && root0 ? (
+        <>
+          {changed && (
+            <div className="banner warn" role="status">
+              {changed}
+            </div>
+          )}
+          <div className={`inst-verdict ${blocked ? 'blocked' : 'ready'}`} data-verdict={blocked ? 'blocked' : 'ready'}>
+            <div className="inst-verdict-icon" aria-hidden="true">
+              {blocked ? '✕' : '?'}
+            </div>
+            <div>
+              <h2>
+                {blocked
+                  ? `Blocked — ${root0.name}@${root0.version} cannot be pinned`
+                  : `Review ${root0.name}@${root0.version} before you pin it`}
+              </h2>
+              {blocked ? (
+                <>
+                  <ul className="inst-blockers">
+                    {review.blockers.map((b) => (
+                      <li key={b} className="mono">
+                        {b}
+                      </li>
+                    ))}
+                  </ul>
+                  <p className="inst-explain">
+                    Nothing is pinned while a safety finding or the project's policy blocks it. Fix what is flagged in
+                    the skill's files (then review again), or change the policy in{' '}
+                    <a href="#/settings" onClick={close}>
+                      Settings
+                    </a>
+                    ; a safety finding of this exact version can also be accepted below as a reviewed exception.
+                  </p>
+                </>
+              ) : (
+                <p className="inst-explain">
+                  No safety or policy finding blocks it. Approving writes kitbash.lock (and recompiles); the skill's
+                  files stay as they are.
+                </p>
+              )}
+            </div>
+          </div>
+          <ReviewPanel review={review} onReReview={() => dir && load.mutate(dir)} />
+        </>
+      ) : null}
+      {pin.isError && (
+        <p className="inline-error" role="alert">
+          {pin.error.message}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" className="btn ghost" onClick={close}>
+          {done ? 'Close' : 'Cancel'}
+        </button>
+        {!done && review && (
+          <button
+            type="button"
+            className="btn primary"
+            disabled={blocked || pin.isPending}
+            onClick={() => pin.mutate(review)}
+            title={blocked ? 'a blocked review cannot be approved' : `approves exactly ${review.integrity}`}
+            data-action="approve-repin"
+          >
+            {pin.isPending ? 'Pinning…' : `Pin ${root0?.name ?? ''}`}
+          </button>
+        )}
       </div>
-    </div>
+    </Dialog>
   );
 }

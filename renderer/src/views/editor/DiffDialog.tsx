@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { languageOf, monaco, themeName } from '../../monaco/setup';
 import type { FileState } from './session';
-import { useEscape } from '../../use-escape';
+import { Dialog } from '../../components/Dialog';
 
 /**
  * The conflict: the disk's version (left, read-only) against the author's buffer (right,
@@ -43,35 +43,38 @@ export function DiffDialog({
       original.dispose();
     };
   }, [file, disk]);
-  useEscape(onClose);
   return (
-    <div className="ed-modal-backdrop" role="presentation">
-      <div className="diff-dialog" role="dialog" aria-modal="true" aria-label={`Resolve ${file.path}`}>
-        <div className="diff-head">
-          <h2>
-            {file.path} {disk === null ? 'was deleted on disk' : 'changed on disk'}
-          </h2>
-          <p className="muted small">
-            Left: what is on disk now. Right: your version — edit it here to merge both, then keep it.
-          </p>
-        </div>
-        <div className="diff-cols small">
-          <span>On disk</span>
-          <span>Your version (editable)</span>
-        </div>
-        <div className="diff-host" ref={host} />
-        <div className="diff-actions">
-          <button type="button" className="btn ghost" onClick={onClose}>
-            Decide later
-          </button>
-          <button type="button" className="btn" onClick={onTakeDisk} data-action="take-disk">
-            {disk === null ? 'Discard my version' : 'Use the disk version'}
-          </button>
-          <button type="button" className="btn primary" onClick={onKeepMine} data-action="keep-mine">
-            Save my version
-          </button>
-        </div>
+    <Dialog
+      onClose={onClose}
+      className="diff-dialog"
+      backdropClassName="ed-modal-backdrop"
+      label={`Resolve ${file.path}`}
+      backdropCloses={false}
+    >
+      <div className="diff-head">
+        <h2>
+          {file.path} {disk === null ? 'was deleted on disk' : 'changed on disk'}
+        </h2>
+        <p className="muted small">
+          Left: what is on disk now. Right: your version — edit it here to merge both, then keep it.
+        </p>
       </div>
-    </div>
+      <div className="diff-cols small">
+        <span>On disk</span>
+        <span>Your version (editable)</span>
+      </div>
+      <div className="diff-host" ref={host} />
+      <div className="diff-actions">
+        <button type="button" className="btn ghost" onClick={onClose}>
+          Decide later
+        </button>
+        <button type="button" className="btn" onClick={onTakeDisk} data-action="take-disk">
+          {disk === null ? 'Discard my version' : 'Use the disk version'}
+        </button>
+        <button type="button" className="btn primary" onClick={onKeepMine} data-action="keep-mine">
+          Save my version
+        </button>
+      </div>
+    </Dialog>
   );
 }

@@ -1,9 +1,8 @@
-import { useEffect, useRef } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { DiskPlan, PlanFileRow } from '../../../../shared/ipc/channels/compile';
+import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/States';
 import { useApplyCompile, useDiskPlan } from './queries';
-import { useEscape } from '../../use-escape';
 
 /**
  * Compile, in two steps: the plan main makes from the project as saved (files to write,
@@ -20,97 +19,85 @@ export function CompileDialog({
 }) {
   const plan = useDiskPlan(project.root, true);
   const apply = useApplyCompile(project.root);
-  const ref = useRef<HTMLDivElement>(null);
-  useEscape(onClose);
-  useEffect(() => ref.current?.focus(), []);
 
   const result = apply.data;
   const shown: DiskPlan | undefined = result?.status === 'stale' ? result.plan : plan.data;
   const pending = shown ? [...shown.write, ...shown.merge].filter((f) => f.changed).length + shown.prune.length : 0;
 
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        className="modal compile-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="compile-title"
-        tabIndex={-1}
-        ref={ref}
-      >
-        <div className="modal-head">
-          <h2 id="compile-title">Compile {project.name}</h2>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
-            ×
-          </button>
+    <Dialog onClose={onClose} className="compile-dialog" labelledBy="compile-title">
+      <div className="modal-head">
+        <h2 id="compile-title">Compile {project.name}</h2>
+        <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {dirty && (
+        <div className="banner warn" role="status" data-testid="unsaved-note">
+          Compile writes the skills <b>as saved</b>. This skill has unsaved edits, which are not included — save first
+          to compile them.
         </div>
-        {dirty && (
-          <div className="banner warn" role="status" data-testid="unsaved-note">
-            Compile writes the skills <b>as saved</b>. This skill has unsaved edits, which are not included — save first
-            to compile them.
-          </div>
-        )}
-        {plan.isPending ? (
-          <p className="muted">
-            <Spinner label="Planning" /> Planning…
-          </p>
-        ) : plan.isError ? (
-          <p className="inline-error" role="alert">
-            {plan.error instanceof Error ? plan.error.message : String(plan.error)}
-          </p>
-        ) : result?.status === 'applied' ? (
-          <div className="compile-done" data-testid="compile-result">
-            <p className="ok-line">✓ {result.summary}</p>
-            <PathList title="Written" paths={result.written} />
-            <PathList title="Sections pruned" paths={result.rewritten} />
-            <PathList title="Removed" paths={result.removed} />
-            {result.skipped.length > 0 && (
-              <PathList title="Kept" paths={result.skipped.map((s) => `${s.path} — ${s.why}`)} />
-            )}
-            {result.written.length + result.rewritten.length + result.removed.length === 0 && (
-              <p className="muted">Nothing changed: the output was already up to date.</p>
-            )}
-          </div>
-        ) : shown ? (
-          <PlanView plan={shown} />
-        ) : null}
-        {result?.status === 'stale' && (
-          <div className="banner warn" role="status">
-            The project changed since the plan was shown — nothing was written. This is the new plan.
-          </div>
-        )}
-        {result?.status === 'refused' && (
-          <div className="banner error" role="alert">
-            Compile refused: {result.errors.join('; ')}
-          </div>
-        )}
-        {apply.isError && (
-          <p className="inline-error" role="alert">
-            {apply.error instanceof Error ? apply.error.message : String(apply.error)}
-          </p>
-        )}
-        <div className="modal-actions">
-          <button type="button" className="btn ghost" onClick={onClose}>
-            {result?.status === 'applied' ? 'Close' : 'Cancel'}
-          </button>
-          {result?.status !== 'applied' && (
-            <button
-              type="button"
-              className="btn primary"
-              disabled={!shown || shown.errors.length > 0 || apply.isPending}
-              onClick={() => shown && apply.mutate(shown.digest)}
-              data-testid="apply-compile"
-            >
-              {apply.isPending
-                ? 'Writing…'
-                : pending === 0
-                  ? 'Compile (nothing to change)'
-                  : `Write ${pending} change${pending === 1 ? '' : 's'}`}
-            </button>
+      )}
+      {plan.isPending ? (
+        <p className="muted">
+          <Spinner label="Planning" /> Planning…
+        </p>
+      ) : plan.isError ? (
+        <p className="inline-error" role="alert">
+          {plan.error instanceof Error ? plan.error.message : String(plan.error)}
+        </p>
+      ) : result?.status === 'applied' ? (
+        <div className="compile-done" data-testid="compile-result">
+          <p className="ok-line">✓ {result.summary}</p>
+          <PathList title="Written" paths={result.written} />
+          <PathList title="Sections pruned" paths={result.rewritten} />
+          <PathList title="Removed" paths={result.removed} />
+          {result.skipped.length > 0 && (
+            <PathList title="Kept" paths={result.skipped.map((s) => `${s.path} — ${s.why}`)} />
+          )}
+          {result.written.length + result.rewritten.length + result.removed.length === 0 && (
+            <p className="muted">Nothing changed: the output was already up to date.</p>
           )}
         </div>
+      ) : shown ? (
+        <PlanView plan={shown} />
+      ) : null}
+      {result?.status === 'stale' && (
+        <div className="banner warn" role="status">
+          The project changed since the plan was shown — nothing was written. This is the new plan.
+        </div>
+      )}
+      {result?.status === 'refused' && (
+        <div className="banner error" role="alert">
+          Compile refused: {result.errors.join('; ')}
+        </div>
+      )}
+      {apply.isError && (
+        <p className="inline-error" role="alert">
+          {apply.error instanceof Error ? apply.error.message : String(apply.error)}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" className="btn ghost" onClick={onClose}>
+          {result?.status === 'applied' ? 'Close' : 'Cancel'}
+        </button>
+        {result?.status !== 'applied' && (
+          <button
+            type="button"
+            className="btn primary"
+            disabled={!shown || shown.errors.length > 0 || apply.isPending}
+            onClick={() => shown && apply.mutate(shown.digest)}
+            data-testid="apply-compile"
+          >
+            {apply.isPending
+              ? 'Writing…'
+              : pending === 0
+                ? 'Compile (nothing to change)'
+                : `Write ${pending} change${pending === 1 ? '' : 's'}`}
+          </button>
+        )}
       </div>
-    </div>
+    </Dialog>
   );
 }
 
