@@ -69,18 +69,18 @@ async function stop(child) {
 
 /** Resolves when the table shows rows and a typed filter narrows it; then whether the scan shown is the fresh one. */
 async function waitInteractive(page, expectRows) {
-  await page.waitForFunction((n) => document.querySelectorAll('.tbody [role="row"]').length >= n, expectRows, {
+  await page.waitForFunction((n) => document.querySelectorAll('.dash-tbody [role="row"]').length >= n, expectRows, {
     timeout: 60_000,
     polling: 'raf',
   });
   await page.fill('input[aria-label="Filter skills"]', 'zzzz-no-such-skill');
   await page.waitForSelector('.table-empty', { timeout: 10_000 });
   await page.fill('input[aria-label="Filter skills"]', '');
-  return page.evaluate(() => document.querySelector('main.dashboard')?.getAttribute('data-scan'));
+  return page.evaluate(() => document.querySelector('main.dash-view')?.getAttribute('data-scan'));
 }
 
 const freshScan = (page) =>
-  page.waitForSelector('main.dashboard[data-scan="fresh"] .tbody [role="row"]', { timeout: 120_000 });
+  page.waitForSelector('main.dash-view[data-scan="fresh"] .dash-tbody [role="row"]', { timeout: 120_000 });
 
 /** One launch: spawn serve, load the page; ms to interactive, ms to the fresh scan, and which scan was interactive. */
 async function launch(browser, dir, dataDir) {
@@ -146,13 +146,13 @@ try {
       await cdp.send('HeapProfiler.collectGarbage');
       const { metrics } = await cdp.send('Performance.getMetrics');
       const metric = (n) => metrics.find((m) => m.name === n)?.value ?? NaN;
-      const rows = await page.evaluate(() => document.querySelectorAll('.tbody [role="row"]').length);
+      const rows = await page.evaluate(() => document.querySelectorAll('.dash-tbody [role="row"]').length);
       const skills = await page.evaluate(() =>
-        Number(document.querySelector('[data-tile="skills"] .tile-v')?.textContent ?? 'NaN'),
+        Number(document.querySelector('[data-tile="skills"] .dash-tile-v')?.textContent ?? 'NaN'),
       );
       // Scroll the whole table once, then measure again: virtualisation keeps the row count flat.
       await page.evaluate(async () => {
-        const body = document.querySelector('.tbody');
+        const body = document.querySelector('.dash-tbody');
         for (let y = 0; y <= body.scrollHeight; y += 2000) {
           body.scrollTop = y;
           await new Promise((r) => requestAnimationFrame(r));
@@ -160,9 +160,9 @@ try {
       });
       await cdp.send('HeapProfiler.collectGarbage');
       const after = (await cdp.send('Performance.getMetrics')).metrics;
-      const rowsAfter = await page.evaluate(() => document.querySelectorAll('.tbody [role="row"]').length);
+      const rowsAfter = await page.evaluate(() => document.querySelectorAll('.dash-tbody [role="row"]').length);
       const lastVisible = await page.evaluate(() =>
-        [...document.querySelectorAll('.tbody [role="row"]')].at(-1)?.getAttribute('data-skill'),
+        [...document.querySelectorAll('.dash-tbody [role="row"]')].at(-1)?.getAttribute('data-skill'),
       );
       results.memory = {
         skills,

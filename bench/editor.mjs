@@ -114,7 +114,7 @@ async function keystrokes(page, url) {
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${url}#/editor/bench-editor`);
   await page
-    .locator('.editor-host .monaco-editor')
+    .locator('.ed-host .monaco-editor')
     .waitFor({ timeout: 60_000 })
     .catch(async (e) => {
       await page.screenshot({ path: join(os.tmpdir(), 'bench-editor-failed.png') });

@@ -103,18 +103,18 @@ const screenRows =
         prepare: project,
         measure: async (page, url, tokens) => {
           await page.goto(`${url}#/previews/bench-body`);
-          await page.locator('.target-tab').nth(2).waitFor({ timeout: 60_000 });
-          const ids = await page.locator('.target-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
+          await page.locator('.pv-tab').nth(2).waitFor({ timeout: 60_000 });
+          const ids = await page.locator('.pv-tab').evaluateAll((els) => els.map((e) => e.dataset.target));
           const times = [];
           for (let i = 0; i < opts.browserKeys + 5; i++) {
             const id = ids[i % ids.length];
-            await page.locator(`.target-tab[data-target="${id}"]`).click();
-            await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
+            await page.locator(`.pv-tab[data-target="${id}"]`).click();
+            await page.locator(`.pv-detail[data-target="${id}"]`).waitFor();
             const ms = await page.evaluate(async (marker) => {
-              const ta = document.querySelector('textarea.draft-text');
+              const ta = document.querySelector('textarea.pv-draft-text');
               const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
               const holds = () =>
-                [...document.querySelectorAll('.target-detail [data-testid="preview-output"]')].some((p) =>
+                [...document.querySelectorAll('.pv-detail [data-testid="preview-output"]')].some((p) =>
                   p.textContent.includes(marker),
                 );
               // Let the tab switch lay out and paint first: only the keystroke is timed.

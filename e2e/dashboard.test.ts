@@ -16,7 +16,7 @@ const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
 async function waitForDashboard(page: Page, skills: number): Promise<void> {
   await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
-  await page.waitForFunction((n) => document.querySelectorAll('.tbody [role="row"]').length === n, skills, {
+  await page.waitForFunction((n) => document.querySelectorAll('.dash-tbody [role="row"]').length === n, skills, {
     timeout: 20_000,
   });
 }
@@ -66,14 +66,14 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     const { page, errors, offHost } = await open();
     await page.goto(served.url);
     await waitForDashboard(page, 5);
-    expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+    expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
     // The token moves out of the address bar into the tab's session storage.
     expect(new URL(page.url()).searchParams.has('token')).toBe(false);
 
     // Every skill is listed, with budgets, standing per target, lint and lock status.
-    const names = await page.locator('.tbody [role="row"] .skill-name').allInnerTexts();
+    const names = await page.locator('.dash-tbody [role="row"] .skill-name').allInnerTexts();
     expect(names).toEqual(['api-style', 'dependency-audit', 'prereview', 'release-notes', 'tidy-commits']);
-    const headers = (await page.locator('.thead [role="columnheader"]').allInnerTexts()).map((h) =>
+    const headers = (await page.locator('.dash-thead [role="columnheader"]').allInnerTexts()).map((h) =>
       h.replace(/[▲▼]/g, '').trim().toLowerCase(),
     );
     expect(headers).toEqual([
@@ -110,8 +110,8 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     expect(tok(bars[2]!.value)).toBeGreaterThan(tok(bars[0]!.value) * 3);
 
     // Summary and status cards.
-    expect(await page.locator('[data-tile="skills"] .tile-v').innerText()).toBe('5');
-    expect(await page.locator('[data-tile="failures"] .tile-v').innerText()).toBe('1');
+    expect(await page.locator('[data-tile="skills"] .dash-tile-v').innerText()).toBe('5');
+    expect(await page.locator('[data-tile="failures"] .dash-tile-v').innerText()).toBe('1');
     expect(await page.locator('[data-card="Lock"]').innerText()).toMatch(/4 pinned · 1 not pinned/);
     expect(await page.locator('[data-card="Policy"]').innerText()).toMatch(/1 violation/);
     expect(await page.locator('[data-card="Compiled output"]').innerText()).toMatch(
@@ -119,7 +119,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     );
 
     // The problems list carries the findings, failures first, each linking to its skill.
-    const problems = await page.locator('.problem').allInnerTexts();
+    const problems = await page.locator('.dash-problem').allInnerTexts();
     expect(problems[0]).toMatch(/dependency-audit[\s\S]*remote-exec[\s\S]*curl\|sh/);
     expect(problems.join('\n')).toMatch(/tidy-commits[\s\S]*policy[\s\S]*max_budget 2000/);
     expect(problems.join('\n')).toMatch(/api-style[\s\S]*schema[\s\S]*context\.refresh/);
@@ -136,32 +136,32 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await page.goto(served.url);
     await waitForDashboard(page, 5);
     await page.getByRole('button', { name: /^Lint/ }).click();
-    expect(await page.locator('.tbody [role="row"] .skill-name').first().innerText()).toBe('dependency-audit');
+    expect(await page.locator('.dash-tbody [role="row"] .skill-name').first().innerText()).toBe('dependency-audit');
     await page.getByRole('button', { name: /^Warnings/ }).click();
-    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 2);
-    expect(await page.locator('.tbody [role="row"] .skill-name').allInnerTexts()).toEqual([
+    await page.waitForFunction(() => document.querySelectorAll('.dash-tbody [role="row"]').length === 2);
+    expect(await page.locator('.dash-tbody [role="row"] .skill-name').allInnerTexts()).toEqual([
       'api-style',
       'tidy-commits',
     ]);
     await page.getByRole('button', { name: /^All/ }).click();
     await page.getByLabel('Filter skills').fill('changelog');
-    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 0);
+    await page.waitForFunction(() => document.querySelectorAll('.dash-tbody [role="row"]').length === 0);
     expect(await page.locator('.table-empty').innerText()).toMatch(/No skill matches this filter/);
     await screenshot(page, 'dashboard-filtered-empty');
     await page.getByLabel('Filter skills').fill('release');
-    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('.dash-tbody [role="row"]').length === 1);
   });
 
   it('opens a skill from the problems list in the detail drawer', async () => {
     const { page, errors } = await open();
     await page.goto(served.url);
     await waitForDashboard(page, 5);
-    await page.locator('.problem .link', { hasText: 'dependency-audit' }).first().click();
+    await page.locator('.dash-problem .link', { hasText: 'dependency-audit' }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Skill dependency-audit' });
-    await drawer.locator('.checks').waitFor();
-    expect(await drawer.locator('.check.fail').innerText()).toMatch(/remote-exec/);
-    expect(await drawer.locator('.files').innerText()).toMatch(/scripts\/audit\.sh/);
-    expect(await drawer.locator('pre.source').innerText()).toMatch(/^# Dependency audit/);
+    await drawer.locator('.dash-checks').waitFor();
+    expect(await drawer.locator('.dash-check.fail').innerText()).toMatch(/remote-exec/);
+    expect(await drawer.locator('.dash-files').innerText()).toMatch(/scripts\/audit\.sh/);
+    expect(await drawer.locator('pre.dash-drawer-source').innerText()).toMatch(/^# Dependency audit/);
     await screenshot(page, 'skill-drawer', false);
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
@@ -182,7 +182,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await page.goto(served.url);
     await waitForDashboard(page, 5);
     expect(await rowText(page, 'release-notes')).toMatch(/✓ clean locked/);
-    const before = await page.locator('main.dashboard').getAttribute('data-last-change');
+    const before = await page.locator('main.dash-view').getAttribute('data-last-change');
     // A real edit: the skill now fetches and runs a remote script.
     appendFileSync(
       join(ws.project, '.kitbash/skills/release-notes/SKILL.md'),
@@ -194,10 +194,10 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
       { timeout: 10_000 },
     );
     expect(await rowText(page, 'release-notes')).toMatch(/✕ 1 fail · blocked drift/);
-    expect(await page.locator('main.dashboard').getAttribute('data-last-change')).not.toBe(before);
+    expect(await page.locator('main.dash-view').getAttribute('data-last-change')).not.toBe(before);
     expect(await page.locator('[data-card="Lock"]').innerText()).toMatch(/1 skill\(s\) drifted/);
-    expect(await page.locator('[data-tile="failures"] .tile-v').innerText()).toBe('2');
-    expect(await page.locator('.problems').innerText()).toMatch(/release-notes[\s\S]*integrity drift/);
+    expect(await page.locator('[data-tile="failures"] .dash-tile-v').innerText()).toBe('2');
+    expect(await page.locator('.dash-problems').innerText()).toMatch(/release-notes[\s\S]*integrity drift/);
     await screenshot(page, 'dashboard-live-update');
 
     // A new skill folder appears in the table without a reload.
@@ -216,7 +216,9 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await waitForDashboard(page, 6);
     await page.getByRole('button', { name: 'Switch project' }).click();
     await page.getByRole('heading', { name: 'Recent projects' }).waitFor();
-    await expect.poll(() => page.locator('.recent-name').allInnerTexts(), { timeout: 15_000 }).toEqual(['workspace']);
+    await expect
+      .poll(() => page.locator('.app-recent-name').allInnerTexts(), { timeout: 15_000 })
+      .toEqual(['workspace']);
     expect(await page.getByRole('button', { name: /Open the example workspace/ }).isVisible()).toBe(true);
     await screenshot(page, 'picker');
 
@@ -240,7 +242,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await page.waitForFunction(() => /absolute/.test(document.querySelector('.inline-error')?.textContent ?? ''));
     await screenshot(page, 'picker-error');
     await expect
-      .poll(() => page.locator('.recent-name').allInnerTexts(), { timeout: 15_000 })
+      .poll(() => page.locator('.app-recent-name').allInnerTexts(), { timeout: 15_000 })
       .toEqual([empty.split('/').pop(), 'workspace']);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
@@ -272,7 +274,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     const note = page.getByTestId('cached-note');
     await note.waitFor();
     expect(await note.innerText()).toMatch(/^Not current yet\./);
-    expect(await page.locator('main.dashboard').getAttribute('data-scan')).toBe('cached');
+    expect(await page.locator('main.dash-view').getAttribute('data-scan')).toBe('cached');
     expect(await page.getByTestId('scan-info').innerText()).toMatch(/showing the scan from .* scanning now/);
     await screenshot(page, 'dashboard-cached');
     release();
@@ -303,7 +305,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
       const { page, errors } = await open();
       await page.goto(opened.href);
       await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
-      expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+      expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
       // The code left the address bar; a reload still works (the tab keeps the token, the cookie opens the page).
       expect(new URL(page.url()).search).toBe('');
       await page.reload();

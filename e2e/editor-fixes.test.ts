@@ -26,7 +26,7 @@ const value = (page: Page, file: string): Promise<string> =>
 const hash = (page: Page) => page.evaluate(() => window.location.hash);
 
 async function ready(page: Page): Promise<void> {
-  await page.locator('.editor-host .monaco-editor').waitFor({ timeout: 30_000 });
+  await page.locator('.ed-host .monaco-editor').waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
 }
 
@@ -37,7 +37,7 @@ async function openEditor(page: Page, dir: string, file?: string): Promise<void>
 }
 
 const shown = (page: Page, file: string) =>
-  page.waitForFunction((f) => document.querySelector('.editor-host')?.getAttribute('data-file') === f, file);
+  page.waitForFunction((f) => document.querySelector('.ed-host')?.getAttribute('data-file') === f, file);
 
 async function tab(page: Page, file: string): Promise<void> {
   await page.click(`[data-tab="${file}"]`);
@@ -79,7 +79,7 @@ const hasNot = (re: RegExp) => (ms: Marker[]) => !ms.some((m) => re.test(m.messa
 /** The previews follow a pause in typing: let them catch up before a screenshot. */
 async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(350);
-  await page.waitForFunction(() => !document.querySelector('.previews-body[aria-busy="true"]'));
+  await page.waitForFunction(() => !document.querySelector('.pv-body[aria-busy="true"]'));
 }
 
 /** Ctrl+. at line/column: Monaco's quick-fix menu, with its entries' titles. */
@@ -151,7 +151,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await page.keyboard.press('Escape');
     await page.locator('.action-widget').waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'))).toBe(true);
-    await page.locator('.ed-problem[data-code="manifest"] .fix-btn', { hasText: 'Set version = "1.2.0"' }).click();
+    await page.locator('.ed-problem[data-code="manifest"] .ed-fix-btn', { hasText: 'Set version = "1.2.0"' }).click();
     await until(page, 'skill.toml', (ms) => ms.length === 0, 'version fixed');
     expect((await value(page, 'skill.toml')).split('\n')[line - 1]).toBe('version = "1.2.0"');
   }, 60_000);
@@ -188,7 +188,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
 
     await replaceLine(page, line, 'budget = 50');
     await until(page, 'skill.toml', has(/^budget: /), 'over budget again');
-    await page.locator('.ed-problem[data-code="budget"] .fix-btn[data-fix="command"]').click();
+    await page.locator('.ed-problem[data-code="budget"] .ed-fix-btn[data-fix="command"]').click();
     await expect.poll(() => hash(page)).toBe('#/costs/prereview');
     // Back in the editor, the unsaved buffer is still there (kept as a draft).
     await page.goBack();
@@ -227,11 +227,11 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await tab(page, 'SKILL.md');
     const end = (await value(page, 'SKILL.md')).split('\n').length;
     await page.evaluate((l) => window.__skillsmithEditor!.goto(l, 1), end);
-    const grid = page.locator('.editor-grid');
+    const grid = page.locator('.ed-grid');
     const top = (await grid.boundingBox())!.y;
     await page.keyboard.insertText('7. Cite the lines you reviewed.\n');
     await page.keyboard.press('Control+s');
-    const toast = page.locator('.editor-notices [role="status"] .editor-toast', { hasText: 'Saved SKILL.md' });
+    const toast = page.locator('.ed-notices [role="status"] .ed-toast', { hasText: 'Saved SKILL.md' });
     await toast.waitFor({ timeout: 10_000 });
     expect((await grid.boundingBox())!.y).toBe(top);
     expect(await page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'))).toBe(true);
@@ -240,7 +240,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await toast.waitFor({ state: 'detached', timeout: 8_000 });
     // The manifest's fixes above are saved too: the skill on disk is the fixed one.
     await page.locator('button', { hasText: 'Save all' }).click();
-    await page.locator('.editor-toast', { hasText: 'Saved skill.toml' }).waitFor();
+    await page.locator('.ed-toast', { hasText: 'Saved skill.toml' }).waitFor();
     expect(readFileSync(toml(), 'utf8')).toContain('version = "1.2.0"');
   }, 60_000);
 
@@ -293,7 +293,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await tab(page, 'SKILL.md');
     await page.evaluate(() => window.__skillsmithEditor!.goto(1, 1));
     await page.keyboard.press('Control+s');
-    await page.locator('.editor-toast', { hasText: 'Saved SKILL.md' }).waitFor();
+    await page.locator('.ed-toast', { hasText: 'Saved SKILL.md' }).waitFor();
     expect(skill('SKILL.md')).toContain(unsaved);
     await tab(page, 'skill.toml');
     await until(page, 'skill.toml', has(/^lock: the saved files differ/), 'drift again');
@@ -312,7 +312,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await note.waitFor({ timeout: 20_000 });
     expect(await note.innerText()).toMatch(/1 project-wide reason that this skill does not cause/);
     expect(await page.getByTestId('plan-errors').count()).toBe(0);
-    expect(await page.locator('.previews').innerText()).not.toContain('declared by both');
+    expect(await page.locator('.pv-pane').innerText()).not.toContain('declared by both');
     await settle(page);
     await screenshot(page, 'editor-preview-own-problems', false);
     files.forEach((f, i) => writeFileSync(f, saved[i]!));
@@ -337,23 +337,23 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await page.getByLabel('Folder path').fill(other);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 30_000 });
-    await page.locator('.view-tab', { hasText: 'Editor' }).click();
+    await page.locator('.app-view-tab', { hasText: 'Editor' }).click();
     await page.getByRole('form', { name: 'New skill' }).waitFor();
     expect(await hash(page)).toBe('#/editor');
     await page.locator('[data-action="switch-project"]').click();
-    await page.locator('.recent-open', { hasText: 'workspace' }).click();
+    await page.locator('.app-recent-open', { hasText: 'workspace' }).click();
     await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 30_000 });
     expect(await hash(page)).toBe('#/dashboard');
-    await page.locator('.view-tab', { hasText: 'Editor' }).click();
+    await page.locator('.app-view-tab', { hasText: 'Editor' }).click();
     await ready(page);
     await shown(page, 'skill.toml');
     expect(await hash(page)).toBe('#/editor/prereview');
 
     // The Skills link is the way to the list; after it the Editor tab shows the list too.
-    await page.locator('.editor-title a', { hasText: 'Skills' }).click();
+    await page.locator('.ed-title a', { hasText: 'Skills' }).click();
     await page.getByRole('form', { name: 'New skill' }).waitFor();
-    await page.locator('.view-tab', { hasText: 'Dashboard' }).click();
-    await page.locator('.view-tab', { hasText: 'Editor' }).click();
+    await page.locator('.app-view-tab', { hasText: 'Dashboard' }).click();
+    await page.locator('.app-view-tab', { hasText: 'Editor' }).click();
     await page.getByRole('form', { name: 'New skill' }).waitFor();
     expect(await hash(page)).toBe('#/editor');
   }, 90_000);
@@ -403,7 +403,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
           await page.keyboard.press('Escape');
         }
         await page.keyboard.press('Control+s');
-        await page.locator('.editor-toast', { hasText: 'Saved skill.toml' }).waitFor();
+        await page.locator('.ed-toast', { hasText: 'Saved skill.toml' }).waitFor();
         await settle(page);
         await screenshot(page, `editor-notice-${v.width}-${v.colorScheme}`, false);
       } finally {

@@ -33,13 +33,13 @@ const value = (page: Page, file: string): Promise<string | undefined> =>
 
 async function openEditor(page: Page, dir: string): Promise<void> {
   await page.evaluate((d) => (window.location.hash = `#/editor/${d}`), dir);
-  await page.locator('.editor-host .monaco-editor').waitFor({ timeout: 30_000 });
+  await page.locator('.ed-host .monaco-editor').waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
 }
 
 async function tab(page: Page, file: string): Promise<void> {
   await page.click(`[data-tab="${file}"]`);
-  await page.waitForFunction((f) => document.querySelector('.editor-host')?.getAttribute('data-file') === f, file);
+  await page.waitForFunction((f) => document.querySelector('.ed-host')?.getAttribute('data-file') === f, file);
 }
 
 /** Replace line `line` of the active file with `text`, typed as the author would. */
@@ -76,7 +76,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     browser = await launchChromium();
     w = await watchedPage(browser, { width: 1440, height: 900 });
     await w.page.goto(served.url);
-    await w.page.locator('.problem').first().waitFor({ timeout: 30_000 });
+    await w.page.locator('.dash-problem').first().waitFor({ timeout: 30_000 });
   }, 90_000);
 
   afterAll(async () => {
@@ -89,27 +89,31 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
   it("opens from the dashboard: a problem's Edit link lands in the editor with the same finding, in a file it only scans", async () => {
     const { page } = w;
-    await page.locator('.problem', { hasText: 'remote-exec' }).locator('[data-action="edit-skill"]').first().click();
+    await page
+      .locator('.dash-problem', { hasText: 'remote-exec' })
+      .locator('[data-action="edit-skill"]')
+      .first()
+      .click();
     await page.waitForFunction(() => window.location.hash === '#/editor/dependency-audit');
     await openEditor(page, 'dependency-audit');
     const row = page.locator('.ed-problem[data-code="remote-exec"]');
     await row.waitFor();
     expect(await row.innerText()).toMatch(/scripts\/audit\.sh:\d+:\d+[\s\S]*blocks install/i);
-    expect(await page.locator('.editor-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
+    expect(await page.locator('.ed-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
     await screenshot(page, 'editor-dependency-audit', false);
   }, 60_000);
 
   it('creates a skill from scratch: a valid manifested skill that lints clean, opened in the editor', async () => {
     const { page } = w;
     // Back to the skill list (the Editor tab alone would reopen the skill open last).
-    await page.locator('.editor-title a', { hasText: 'Skills' }).click();
+    await page.locator('.ed-title a', { hasText: 'Skills' }).click();
     await page.waitForFunction(() => window.location.hash === '#/editor');
     const form = page.locator('form[aria-label="New skill"]');
     await form.waitFor({ timeout: 30_000 });
     // The form refuses what the manifest would refuse, before asking main.
     await form.locator('input[name="name"]').fill('Changelog Writer');
     await form.locator('textarea[name="description"]').fill('short');
-    expect(await form.locator('.field-error').allInnerTexts()).toHaveLength(2);
+    expect(await form.locator('.ed-field-error').allInnerTexts()).toHaveLength(2);
     expect(await form.locator('button[type="submit"]').isDisabled()).toBe(true);
     await form.locator('input[name="name"]').fill('changelog-writer');
     await form
@@ -125,11 +129,11 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     );
     expect(readFileSync(join(skillDir(), 'SKILL.md'), 'utf8')).toMatch(/^# changelog-writer\n/);
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
-    expect(await page.locator('.editor-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
+    expect(await page.locator('.ed-tabs [role="tab"]').allInnerTexts()).toEqual(['SKILL.md', 'skill.toml']);
     // The budget meter and the standing stub.
     expect(await page.locator('[data-meter="Body"] .ed-meter-value').innerText()).toMatch(/^\d+ \/ 2,000 tok$/);
     expect(await page.locator('[data-meter="Standing stub"] .ed-meter-value').innerText()).toMatch(/^\d+ \/ 100 tok$/);
-    await page.locator('.ss-stub-line').first().waitFor();
+    await page.locator('.ed-stub-line').first().waitFor();
     await screenshot(page, 'editor-new-skill', false);
   }, 90_000);
 
@@ -152,8 +156,8 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(bad[0]!.message).toMatch(/skill\.version "one" is not semver/);
     expect(bad[1]!.message).toMatch(/context\.budget is required and must be 50–20000/);
     // Squiggles are on screen, the tab counts them, the header says errors.
-    await page.locator('.editor-host .squiggly-error').first().waitFor();
-    expect(await page.locator('[data-tab="skill.toml"] .tab-count.fail').innerText()).toBe('2');
+    await page.locator('.ed-host .squiggly-error').first().waitFor();
+    expect(await page.locator('[data-tab="skill.toml"] .ed-tab-count.fail').innerText()).toBe('2');
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'fail');
 
     // A TOML syntax error is marked at its line and column.
@@ -172,7 +176,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await replaceLine(page, versionLine, 'version = "0.2.0"');
     await waitMarkers(page, 'skill.toml', (ms) => ms.length === 0, 'manifest fixed');
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'pass');
-    await page.waitForFunction(() => document.querySelectorAll('.editor-host .squiggly-error').length === 0);
+    await page.waitForFunction(() => document.querySelectorAll('.ed-host .squiggly-error').length === 0);
 
     // Ctrl+S writes it (atomically, through main).
     await page.keyboard.press('Control+s');
@@ -211,7 +215,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     const menu = page.locator('.action-widget', { hasText: 'Remove the invisible characters here' });
     await menu.waitFor({ timeout: 10_000 });
     await page.keyboard.press('Escape');
-    await row.locator('.fix-btn').click();
+    await row.locator('.ed-fix-btn').click();
     await waitMarkers(page, 'SKILL.md', (ms) => !ms.some((m) => /visible-text/.test(m.message)), 'zero-width removed');
     expect(await value(page, 'SKILL.md')).not.toContain('\u200B');
     await page.waitForFunction(() => document.querySelectorAll('.ed-problem.blocking').length === 0);
@@ -219,16 +223,16 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
   it('validates skill.spec.yml with the SkillSpec engine and the schema, and quotes a value containing ": " by quick fix', async () => {
     const { page } = w;
-    await page.locator('.editor-tab.add', { hasText: 'skill.spec.yml' }).click();
+    await page.locator('.ed-tab.add', { hasText: 'skill.spec.yml' }).click();
     await page.waitForFunction(
-      () => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml',
+      () => document.querySelector('.ed-host')?.getAttribute('data-file') === 'skill.spec.yml',
     );
     const lines = (await value(page, 'skill.spec.yml'))!.split('\n');
     const titleLine = lines.findIndex((l) => l.startsWith('title:')) + 1;
     await replaceLine(page, titleLine, 'title: Changelog: the writer');
     const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'spec parse error');
     expect(found[0]!.startLineNumber).toBe(titleLine);
-    const fix = page.locator('.ed-problem[data-code="spec/parse_yaml"] .fix-btn');
+    const fix = page.locator('.ed-problem[data-code="spec/parse_yaml"] .ed-fix-btn');
     expect(await fix.innerText()).toMatch(/Quote the value/);
     await fix.click();
     await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length === 0, 'quoted');
@@ -262,7 +266,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(dirty).toContain('SKILL.md');
     expect(dirty).toContain('skill.spec.yml');
     expect(readFileSync(join(skillDir(), 'SKILL.md'), 'utf8')).not.toContain('Unsaved line');
-    await page.locator('[data-tab="SKILL.md"] .tab-dirty').waitFor();
+    await page.locator('[data-tab="SKILL.md"] .ed-tab-dirty').waitFor();
   }, 60_000);
 
   it('resolves a file changed on disk while open: both versions shown, nothing lost', async () => {
@@ -277,9 +281,9 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(await value(page, 'SKILL.md')).toBe(mine);
 
     await banner.locator('button').click();
-    const dialog = page.locator('.diff-dialog');
+    const dialog = page.locator('.ed-diff-dialog');
     await dialog.waitFor();
-    await page.locator('.diff-dialog .monaco-diff-editor').waitFor();
+    await page.locator('.ed-diff-dialog .monaco-diff-editor').waitFor();
     await page.waitForTimeout(400);
     const shown = (await dialog.innerText()).replace(/\u00a0/g, ' ');
     expect(shown).toContain('(edited on disk)');
@@ -303,7 +307,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     await page.locator('button', { hasText: 'Save all' }).click();
     await dialog.waitFor();
     await page.waitForFunction(() =>
-      (document.querySelector('.diff-dialog') as HTMLElement | null)?.innerText
+      (document.querySelector('.ed-diff-dialog') as HTMLElement | null)?.innerText
         .replace(/\u00a0/g, ' ')
         .includes('(edited twice)'),
     );
@@ -317,7 +321,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
 
   it('opens a draft handed in by another view (drafts.ts format) as the active, unsaved, validated tab', async () => {
     const { page } = w;
-    const root = await page.locator('.project-path').getAttribute('title');
+    const root = await page.locator('.app-project-path').getAttribute('title');
     await page.evaluate(
       ([r]) => {
         const value = {
@@ -335,7 +339,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     );
     await openEditor(page, 'prereview');
     await page.waitForFunction(
-      () => document.querySelector('.editor-host')?.getAttribute('data-file') === 'skill.spec.yml',
+      () => document.querySelector('.ed-host')?.getAttribute('data-file') === 'skill.spec.yml',
     );
     expect(await page.evaluate(() => window.__skillsmithEditor!.dirty())).toEqual(['skill.spec.yml']);
     const found = await waitMarkers(page, 'skill.spec.yml', (ms) => ms.length > 0, 'handed-in draft');
@@ -349,7 +353,7 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
       await dark.page.goto(`${served.url}#/editor/prereview`);
       await openEditor(dark.page, 'prereview');
       await dark.page.waitForFunction(() =>
-        document.querySelector('.editor-host .monaco-editor')?.classList.contains('vs-dark'),
+        document.querySelector('.ed-host .monaco-editor')?.classList.contains('vs-dark'),
       );
       await screenshot(dark.page, 'editor-dark', false);
       expect(dark.errors).toEqual([]);

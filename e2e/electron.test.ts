@@ -52,11 +52,11 @@ describe.skipIf(!binary)('desktop app in Electron', () => {
   });
 
   it('opens the project on the dashboard from app://', async () => {
-    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 5, undefined, {
+    await page.waitForFunction(() => document.querySelectorAll('.dash-tbody [role="row"]').length === 5, undefined, {
       timeout: 30_000,
     });
     expect(page.url()).toBe('app://skillsmith/index.html');
-    expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+    expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
     await screenshot(page, 'electron-dashboard');
   });
 

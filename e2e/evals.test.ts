@@ -84,7 +84,7 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     expect(await flat(page, '[aria-label="Trial assertions"]')).toContain(
       'fail files_changed no changed file matches REVIEW.md',
     );
-    expect(await page.locator('svg.evals-chart circle:not(.baseline-point)').count()).toBe(2);
+    expect(await page.locator('svg.evals-chart circle:not(.evals-baseline-point)').count()).toBe(2);
     await screenshot(page, 'evals-baseline-trial');
     expect(errors).toEqual([]);
   }, 120_000);
@@ -102,7 +102,7 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     const text = await lines();
     expect(text).toContain('- skill_triggered: true');
     expect(text).toContain('- output_contains: "Review complete: 0 blocking findings."');
-    expect(await page.locator('.editor-hint').innerText()).toContain('completion and hover from the eval schema');
+    expect(await page.locator('.ed-hint').innerText()).toContain('completion and hover from the eval schema');
     await screenshot(page, 'evals-saved-as-eval');
     expect(errors).toEqual([]);
   }, 60_000);
@@ -118,9 +118,9 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
       .waitFor({ timeout: 60_000 });
     // Two stored runs now, each with a point for review and for trigger.
     await expect
-      .poll(() => page.locator('svg.evals-chart circle:not(.baseline-point)').count(), { timeout: 10_000 })
+      .poll(() => page.locator('svg.evals-chart circle:not(.evals-baseline-point)').count(), { timeout: 10_000 })
       .toBe(4);
-    expect(await page.locator('svg.evals-chart circle.baseline-point').count()).toBe(2);
+    expect(await page.locator('svg.evals-chart circle.evals-baseline-point').count()).toBe(2);
     await screenshot(page, 'evals-history');
     expect(errors).toEqual([]);
   }, 120_000);

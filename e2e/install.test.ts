@@ -309,7 +309,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     expect(await dialog.locator('.inst-fc.add').allInnerTexts()).toEqual([
       expect.stringMatching(/^\+ scripts\/sync\.sh\s*new script$/i),
     ]);
-    expect(await dialog.locator('.inst-diff-body .add').allInnerTexts()).toEqual(
+    expect(await dialog.locator('.inst-diff-body .diff-add').allInnerTexts()).toEqual(
       expect.arrayContaining([expect.stringMatching(/^\+network = true/)]),
     );
     await screenshot(page, 'update-review');
@@ -353,7 +353,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
       await reviewGit(page, repo.url);
       const dialog = page.getByRole('dialog', { name: 'Install review of stray-skill' });
       expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
-      expect(await dialog.locator('.inst-findings.policy [data-check="policy"]').innerText()).toMatch(
+      expect(await dialog.locator('.inst-findings[data-kind="policy"] [data-check="policy"]').innerText()).toMatch(
         /is not in allow_sources \(gh:skillsmith\/\*\)/,
       );
       expect(await page.locator('.inst-approve').count()).toBe(0);

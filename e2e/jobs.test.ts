@@ -42,16 +42,16 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
     );
     // Jargon is explained where it appears, in GUI words (no CLI flags).
     const terms = await page
-      .locator('.dashboard [data-term]')
+      .locator('.dash-view [data-term]')
       .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-term')))].sort());
     expect(terms).toEqual(expect.arrayContaining(['bare', 'eager', 'gate', 'lazy', 'pinned', 'standing', 'warning']));
-    expect(await page.locator('.dashboard').innerText()).not.toMatch(/--strict|run skillsmith/);
+    expect(await page.locator('.dash-view').innerText()).not.toMatch(/--strict|run skillsmith/);
     const compile = page.locator('[data-card="Compiled output"] [data-action="compile"]');
     await compile.click();
     const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
     await dialog.waitFor();
     // The plan first: files listed, nothing written until Apply.
-    await dialog.locator('.plan-row, .plan-file, li').first().waitFor({ timeout: 20_000 });
+    await dialog.locator('.pv-plan-row, li').first().waitFor({ timeout: 20_000 });
     await screenshot(page, 'jobs-compile-plan', false);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -128,7 +128,7 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
 
     // Back to the first project from the recent list: discard drops the draft.
     await switchBtn.click();
-    await page.locator('.recent-open', { hasText: 'workspace' }).click();
+    await page.locator('.app-recent-open', { hasText: 'workspace' }).click();
     await dashboard(page);
     await switchBtn.click();
     await page.getByRole('button', { name: 'Discard edits and switch' }).click();
@@ -142,11 +142,11 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
         const { page } = await app.open({ width, height: 900, colorScheme });
         await page.goto(app.served.url);
         await page
-          .locator('.recent-open, [role="table"][aria-label="Installed skills"]')
+          .locator('.app-recent-open, [role="table"][aria-label="Installed skills"]')
           .first()
           .waitFor({ timeout: 20_000 });
-        if (await page.locator('.recent-open').count()) {
-          await page.locator('.recent-open', { hasText: 'workspace' }).click();
+        if (await page.locator('.app-recent-open').count()) {
+          await page.locator('.app-recent-open', { hasText: 'workspace' }).click();
           await dashboard(page);
         }
         const box = await page.locator('[data-action="switch-project"]').boundingBox();
@@ -180,14 +180,14 @@ describe.skipIf(!ok)('Browse… in browser mode', () => {
     await dialog.waitFor();
     await expect.poll(() => page.getByTestId('folder-path').innerText()).toBe(app.project.root);
     expect(await page.getByRole('button', { name: 'Up one folder' }).isDisabled()).toBe(true);
-    const item = dialog.locator('.folder-item', { hasText: 'workspace' });
+    const item = dialog.locator('.app-folder-item', { hasText: 'workspace' });
     expect(await item.locator('.tag').innerText()).toBe('project');
     await screenshot(page, 'jobs-browse', false);
     await item.click();
     await expect.poll(() => page.getByTestId('folder-path').innerText()).toBe(app.project.project);
     await page.locator('[data-action="open-folder"]').click();
     await dashboard(page);
-    expect(await page.locator('.project-id h1').innerText()).toBe('workspace');
+    expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
     expect(errors).toEqual([]);
   });
 });
@@ -219,7 +219,7 @@ describe.skipIf(!ok)('the shortcut map', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tab');
     await screenshot(page, 'jobs-editor-keys', false);
     // Glossary words carry their explanation (one module, same text everywhere).
-    expect(await page.locator('.editor-meters [data-term="lazy"]').getAttribute('title')).toMatch(
+    expect(await page.locator('.ed-meters [data-term="lazy"]').getAttribute('title')).toMatch(
       /^Lazy: the agent keeps only each skill’s stub/,
     );
     await page.keyboard.press('Control+Shift+B');
@@ -246,8 +246,8 @@ describe.skipIf(!ok)('the lock card re-pins after review; a bare folder is set u
     await dashboard(page);
     // Edited in place: the dashboard sees the drift by itself.
     appendFileSync(join(root, '.kitbash/skills/release-notes/SKILL.md'), '\nList breaking changes first.\n');
-    const row = page.locator('[role="row"][data-skill="release-notes"] .lock');
-    await expect.poll(() => row.getAttribute('class')).toBe('lock drift');
+    const row = page.locator('[role="row"][data-skill="release-notes"] .dash-lock');
+    await expect.poll(() => row.getAttribute('class')).toBe('dash-lock drift');
     const repin = page.locator('[data-card="Lock"] [data-action="repin"]');
     expect(await repin.innerText()).toBe('Review and re-pin…');
     await repin.click();
@@ -266,7 +266,7 @@ describe.skipIf(!ok)('the lock card re-pins after review; a bare folder is set u
       /name = "release-notes"\nversion = "1\.2\.0"\nsource = "import:local"/,
     );
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
-    await expect.poll(() => row.getAttribute('class')).toBe('lock locked');
+    await expect.poll(() => row.getAttribute('class')).toBe('dash-lock locked');
     await expect.poll(() => activeAction(page)).toBe('repin');
 
     // From the skill's drawer, too. tidy-commits breaks [policy].max_budget: the review says why, and

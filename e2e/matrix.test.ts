@@ -37,12 +37,12 @@ const TARGET_ORDER = [
 
 async function grid(page: Page): Promise<Record<string, string>> {
   return page
-    .locator('.mrow[data-skill]')
+    .locator('.matrix-row[data-skill]')
     .evaluateAll((rows) =>
       Object.fromEntries(
         rows.map((r) => [
           (r as HTMLElement).dataset.skill,
-          [...r.querySelectorAll('.mcell .mmark')].map((m) => m.textContent).join(''),
+          [...r.querySelectorAll('.matrix-cell .matrix-mark')].map((m) => m.textContent).join(''),
         ]),
       ),
     );
@@ -51,7 +51,7 @@ async function grid(page: Page): Promise<Record<string, string>> {
 const focused = (page: Page) =>
   page.evaluate(
     () =>
-      `${(document.activeElement as HTMLElement)?.closest('.mrow')?.getAttribute('data-skill')}@${(document.activeElement as HTMLElement)?.dataset.target}`,
+      `${(document.activeElement as HTMLElement)?.closest('.matrix-row')?.getAttribute('data-skill')}@${(document.activeElement as HTMLElement)?.dataset.target}`,
   );
 
 describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
@@ -80,12 +80,12 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     expect(await grid(page)).toEqual(EXPECTED);
     // The active targets of the project are marked.
     expect(
-      await page.locator('.mhead.active').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target)),
+      await page.locator('.matrix-head.active').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target)),
     ).toEqual(['claude-code', 'cursor', 'agentsmd']);
     await screenshot(page, 'matrix');
 
     // Hover: the cell's reasons.
-    await page.locator('.mrow[data-skill="dependency-audit"] [data-target="aider"]').hover();
+    await page.locator('.matrix-row[data-skill="dependency-audit"] [data-target="aider"]').hover();
     const tip = page.getByRole('tooltip');
     await tip.waitFor();
     expect(await tip.innerText()).toMatch(
@@ -96,14 +96,14 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     await tip.waitFor({ state: 'detached' });
 
     // Focus: one tab stop for the grid (roving tabindex); the focused cell shows its reasons too.
-    expect(await page.locator('.mcell[tabindex="0"]').count()).toBe(1);
-    await page.locator('.mrow[data-skill="api-style"] [data-target="claude-code"]').focus();
+    expect(await page.locator('.matrix-cell[tabindex="0"]').count()).toBe(1);
+    await page.locator('.matrix-row[data-skill="api-style"] [data-target="claude-code"]').focus();
     expect(await focused(page)).toBe('api-style@claude-code');
     expect(await page.getByRole('tooltip').innerText()).toMatch(/Delivered as authored/);
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     expect(await focused(page)).toBe('api-style@cline');
     expect(await page.getByRole('tooltip').innerText()).toMatch(/cline-lazy-only/);
-    expect(await page.locator('.mcell[tabindex="0"]').getAttribute('data-target')).toBe('cline');
+    expect(await page.locator('.matrix-cell[tabindex="0"]').getAttribute('data-target')).toBe('cline');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowLeft');
     expect(await focused(page)).toBe('dependency-audit@copilot');
@@ -141,10 +141,10 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
       .click();
     // Every skill is unsupported on aider (its config does not read CONVENTIONS.md), so every row stays.
     expect(Object.keys(await grid(page))).toHaveLength(5);
-    expect(await page.locator('.mcell.unsupported:not(.dim)').count()).toBe(5);
+    expect(await page.locator('.matrix-cell.unsupported:not(.dim)').count()).toBe(5);
     expect(
       await page
-        .locator('.mcell:not(.dim)')
+        .locator('.matrix-cell:not(.dim)')
         .evaluateAll((cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.target))]),
     ).toEqual(['aider']);
 
@@ -174,14 +174,14 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     });
     await screenshot(page, 'matrix-filtered');
 
-    await page.locator('.mrow[data-skill="prereview"] [data-target="agentsmd"]').click();
+    await page.locator('.matrix-row[data-skill="prereview"] [data-target="agentsmd"]').click();
     const explain = page.getByTestId('explain');
     await explain.waitFor();
     expect(await explain.innerText()).toMatch(
       /prereview[\s\S]*agentsmd[\s\S]*eager-only[\s\S]*loads everything eagerly/,
     );
     await explain.getByRole('button', { name: /Preview prereview/ }).click();
-    await page.locator('.target-tab[data-target="agentsmd"]').waitFor({ timeout: 40_000 });
+    await page.locator('.pv-tab[data-target="agentsmd"]').waitFor({ timeout: 40_000 });
     expect(new URL(page.url()).hash).toBe('#/previews/prereview');
     expect(errors).toEqual([]);
   });
@@ -223,7 +223,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
         .locator('.cost-chart[aria-label] .cost-row')
         .evaluateAll((rs) => rs.map((r) => (r as HTMLElement).dataset.target)),
     ).toEqual(['claude-code', 'cursor', 'agentsmd']);
-    await page.locator('.legend-item', { hasText: 'prereview' }).click();
+    await page.locator('.cost-legend-item', { hasText: 'prereview' }).click();
     const card = page.getByTestId('skill-cost');
     await card.waitFor();
     expect(await card.innerText()).toMatch(/What adopting prereview costs/);
@@ -239,13 +239,13 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     await page.getByRole('grid').waitFor({ timeout: 40_000 });
     expect(
       await page
-        .locator('.mcell.full')
+        .locator('.matrix-cell.full')
         .first()
         .evaluate((c) => getComputedStyle(c).backgroundColor),
     ).toBe('rgb(18, 41, 31)');
     await screenshot(page, 'matrix-dark');
     await page.evaluate(() => (window.location.hash = '#/previews/dependency-audit'));
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
+    await page.locator('.pv-tab').nth(2).waitFor({ timeout: 40_000 });
     await screenshot(page, 'previews-dark');
     expect(errors).toEqual([]);
   });

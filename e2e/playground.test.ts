@@ -228,11 +228,11 @@ describe.skipIf(!ok)('the SkillSpec playground in Chromium', () => {
     // The editor (H8a's) shows the spec tab as unsaved; open it and let it validate.
     const tab = page.locator('[data-tab="skill.spec.yml"]');
     await tab.waitFor({ timeout: 20_000 });
-    expect(await tab.getAttribute('class')).toMatch(/dirty/);
+    expect(await tab.getByLabel('unsaved').count()).toBe(1);
     await tab.click();
-    await page.locator('.editor-host[data-file="skill.spec.yml"]').waitFor();
+    await page.locator('.ed-host[data-file="skill.spec.yml"]').waitFor();
     await page.waitForTimeout(1500);
-    expect(await tab.locator('.tab-count.fail').count()).toBe(0);
+    expect(await tab.locator('.ed-tab-count.fail').count()).toBe(0);
     await screenshot(page, 'playground-save-to-editor');
     expect(beforeEditor, beforeEditor.join('\n')).toEqual([]);
 

@@ -15,11 +15,11 @@ import { scratchWorkspace, type Served } from './support/serve';
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
 const output = (page: Page, path: string) =>
-  page.locator(`.preview-file[data-path="${path}"] [data-testid="preview-output"]`);
+  page.locator(`.pv-file[data-path="${path}"] [data-testid="preview-output"]`);
 
 async function selectTarget(page: Page, id: string): Promise<void> {
-  await page.locator(`.target-tab[data-target="${id}"]`).click();
-  await page.locator(`.target-detail[data-target="${id}"]`).waitFor();
+  await page.locator(`.pv-tab[data-target="${id}"]`).click();
+  await page.locator(`.pv-detail[data-target="${id}"]`).waitFor();
 }
 
 /** The file each target writes for prereview in the example workspace. */
@@ -48,10 +48,10 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
   it('shows each active target with its status and standing cost, and every preview follows the body as it is typed', async () => {
     const { page, errors, offHost } = await open();
     await page.goto(`${served.url}#/previews/prereview`);
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
+    await page.locator('.pv-tab').nth(2).waitFor({ timeout: 40_000 });
     expect(
       await page
-        .locator('.target-tab')
+        .locator('.pv-tab')
         .evaluateAll((els) =>
           els.map((e) => `${(e as HTMLElement).dataset.target}:${(e as HTMLElement).dataset.status}`),
         ),
@@ -65,7 +65,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     expect(facts).toMatch(/prereview[\s\S]*body 284 \/ 1,500 tok/);
     // Lazy claude-code keeps only the description resident; eager AGENTS.md pays the whole text.
     const standing = async (id: string) =>
-      Number(await page.locator(`.target-tab[data-target="${id}"] .tt-cost`).getAttribute('data-standing'));
+      Number(await page.locator(`.pv-tab[data-target="${id}"] .pv-tab-cost`).getAttribute('data-standing'));
     const agentsBefore = await standing('agentsmd');
     expect(agentsBefore).toBeGreaterThan((await standing('claude-code')) * 3);
     await selectTarget(page, 'agentsmd');
@@ -92,13 +92,13 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
         await page
           .waitForFunction(
             ([sel, text]) => (document.querySelector(sel!)?.textContent ?? '').includes(text!),
-            [`.preview-file[data-path="${FILES[id]}"] [data-testid="preview-output"]`, want] as const,
+            [`.pv-file[data-path="${FILES[id]}"] [data-testid="preview-output"]`, want] as const,
             { timeout: 5_000 },
           )
           .catch(async (e: unknown) => {
             await screenshot(page, 'previews-debug');
             throw new Error(
-              `${id}: ${JSON.stringify(want)} not in ${JSON.stringify((await page.locator(`.preview-file[data-path="${FILES[id]}"]`).innerText()).slice(-600))}: ${String(e)}`,
+              `${id}: ${JSON.stringify(want)} not in ${JSON.stringify((await page.locator(`.pv-file[data-path="${FILES[id]}"]`).innerText()).slice(-600))}: ${String(e)}`,
             );
           });
       }
@@ -109,7 +109,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     const section = await output(page, 'AGENTS.md').innerText();
     expect(section).toMatch(/^<!-- kitbash:begin prereview -->/);
     expect(section).not.toContain('api-style');
-    await page.locator('.preview-file[data-path="AGENTS.md"]').getByRole('button', { name: 'Whole file' }).click();
+    await page.locator('.pv-file[data-path="AGENTS.md"]').getByRole('button', { name: 'Whole file' }).click();
     // textContent: lines scrolled out of view are not rendered (content-visibility), so innerText would skip them.
     const agents = (await output(page, 'AGENTS.md').textContent()) ?? '';
     expect(agents).toContain('<!-- kitbash:begin api-style -->');
@@ -118,8 +118,8 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
 
     // The other targets, as compile would write them once added to [project].targets.
     await page.getByTestId('toggle-inactive').click();
-    await page.locator('.target-tab').nth(10).waitFor();
-    expect(await page.locator('.target-tab.inactive').count()).toBe(8);
+    await page.locator('.pv-tab').nth(10).waitFor();
+    expect(await page.locator('.pv-tab.inactive').count()).toBe(8);
     await selectTarget(page, 'zed');
     expect(await page.getByTestId('inactive-note').innerText()).toMatch(/zed is not a target of this project/);
     expect(await output(page, '.agents/skills/prereview/SKILL.md').textContent()).toContain(
@@ -133,8 +133,8 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
   it('diffs against disk, compiles after showing the plan, then shows the unsaved edit as drift', async () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/previews/prereview`);
-    await page.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
-    const file = page.locator(`.preview-file[data-path="${FILES['claude-code']}"]`);
+    await page.locator('.pv-tab').nth(2).waitFor({ timeout: 40_000 });
+    const file = page.locator(`.pv-file[data-path="${FILES['claude-code']}"]`);
     expect(await file.getAttribute('data-state')).toBe('new');
     await file.getByRole('button', { name: 'Diff vs disk' }).click();
     expect(await file.getByTestId('preview-diff').innerText()).toMatch(/not on disk yet — compile creates it/);
@@ -144,13 +144,13 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: /Compile workspace/ });
     await dialog.getByTestId('compile-plan').waitFor();
     const writes = await dialog
-      .locator('[data-group="write"] .plan-row')
+      .locator('[data-group="write"] .pv-plan-row')
       .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path));
     expect(writes).toContain(FILES['claude-code']);
     expect(writes).toContain(FILES.cursor);
     expect(
       await dialog
-        .locator('[data-group="merge"] .plan-row')
+        .locator('[data-group="merge"] .pv-plan-row')
         .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path)),
     ).toEqual(['AGENTS.md']);
     expect(() => readFileSync(join(ws.project, FILES['claude-code']!))).toThrow();
@@ -165,7 +165,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     // The snapshot refreshes: the saved skill is now up to date everywhere.
     await page.waitForFunction(
       (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'same',
-      `.preview-file[data-path="${FILES['claude-code']}"]`,
+      `.pv-file[data-path="${FILES['claude-code']}"]`,
       { timeout: 10_000 },
     );
 
@@ -177,13 +177,13 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
       );
     await page.waitForFunction(
       (sel) => document.querySelector(sel)?.getAttribute('data-state') === 'changed',
-      `.preview-file[data-path="${FILES['claude-code']}"]`,
+      `.pv-file[data-path="${FILES['claude-code']}"]`,
     );
     await file.getByRole('button', { name: 'Diff vs disk' }).click();
     const diff = file.getByTestId('preview-diff');
     expect(await diff.getAttribute('data-added')).toBe('1');
     expect(await diff.getAttribute('data-removed')).toBe('0');
-    expect(await diff.locator('.dl.add').innerText()).toMatch(/Never approve your own change\./);
+    expect(await diff.locator('.pv-dl.add').innerText()).toMatch(/Never approve your own change\./);
     await screenshot(page, 'previews-diff');
 
     // Compile now warns that unsaved edits are not part of it.
@@ -197,18 +197,18 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
   it("through the editor: every target's preview follows the body typed in Monaco, unsaved", async () => {
     const { page, errors } = await open();
     await page.goto(served.url);
-    await page.locator('.project-id h1').waitFor({ timeout: 30_000 });
+    await page.locator('.app-project-id h1').waitFor({ timeout: 30_000 });
     await page.evaluate(() => (window.location.hash = '#/editor/release-notes'));
     await page
-      .locator('.editor-host .monaco-editor')
+      .locator('.ed-host .monaco-editor')
       .waitFor({ timeout: 30_000 })
       .catch(async (e: unknown) => {
         await screenshot(page, 'editor-previews-debug');
         throw e;
       });
     await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
-    const panel = page.locator('.previews[data-skill="release-notes"]');
-    await panel.locator('.target-tab').nth(2).waitFor({ timeout: 40_000 });
+    const panel = page.locator('.pv-pane[data-skill="release-notes"]');
+    await panel.locator('.pv-tab').nth(2).waitFor({ timeout: 40_000 });
     const files: Record<string, string> = {
       'claude-code': '.claude/skills/release-notes/SKILL.md',
       cursor: '.cursor/rules/release-notes.mdc',
@@ -227,10 +227,10 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
       await page.keyboard.type(`${typed ? ' ' : ''}${w}`);
       typed += `${typed ? ' ' : ''}${w}`;
       for (const id of ['claude-code', 'cursor', 'agentsmd']) {
-        await panel.locator(`.target-tab[data-target="${id}"]`).click();
+        await panel.locator(`.pv-tab[data-target="${id}"]`).click();
         await page.waitForFunction(
           ([sel, text]) => (document.querySelector(sel!)?.textContent ?? '').includes(text!),
-          [`.previews .preview-file[data-path="${files[id]}"] [data-testid="preview-output"]`, typed] as const,
+          [`.pv-pane .pv-file[data-path="${files[id]}"] [data-testid="preview-output"]`, typed] as const,
           { timeout: 5_000 },
         );
       }
@@ -239,9 +239,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     expect(readFileSync(join(ws.project, '.kitbash/skills/release-notes/SKILL.md'), 'utf8')).not.toContain(
       'Mention every breaking change first.',
     );
-    expect(await panel.locator(`.preview-file[data-path="${files.agentsmd}"]`).getAttribute('data-state')).not.toBe(
-      'same',
-    );
+    expect(await panel.locator(`.pv-file[data-path="${files.agentsmd}"]`).getAttribute('data-state')).not.toBe('same');
     await screenshot(page, 'editor-previews');
     expect(errors).toEqual([]);
   });

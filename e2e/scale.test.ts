@@ -45,9 +45,9 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
   it('renders a window of rows, scrolls to the last skill, sorts and filters all 1,000', async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(served.url);
-    await page.locator('[data-tile="skills"] .tile-v').waitFor({ timeout: 60_000 });
-    expect(await page.locator('[data-tile="skills"] .tile-v').innerText()).toBe('1000');
-    const rowCount = () => page.evaluate(() => document.querySelectorAll('.tbody [role="row"]').length);
+    await page.locator('[data-tile="skills"] .dash-tile-v').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-tile="skills"] .dash-tile-v').innerText()).toBe('1000');
+    const rowCount = () => page.evaluate(() => document.querySelectorAll('.dash-tbody [role="row"]').length);
     const first = await rowCount();
     expect(first).toBeGreaterThan(5);
     expect(first).toBeLessThan(40);
@@ -56,11 +56,11 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
 
     // Scroll to the very end: the last skill by name is rendered, the DOM did not grow.
     const names = await page.evaluate(async () => {
-      const body = document.querySelector('.tbody') as HTMLElement;
+      const body = document.querySelector('.dash-tbody') as HTMLElement;
       body.scrollTop = body.scrollHeight;
       await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => requestAnimationFrame(r));
-      return [...document.querySelectorAll('.tbody [role="row"]')].map((r) => r.getAttribute('data-skill'));
+      return [...document.querySelectorAll('.dash-tbody [role="row"]')].map((r) => r.getAttribute('data-skill'));
     });
     expect(names.length).toBeLessThan(40);
     const allNames = await page.evaluate(async () => {
@@ -82,8 +82,10 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
 
     // Sort by lint: the failing skills come first. Filter to failing only: far fewer rows.
     await page.getByRole('button', { name: /^Lint/ }).click();
-    await page.evaluate(() => ((document.querySelector('.tbody') as HTMLElement).scrollTop = 0));
-    await page.waitForFunction(() => document.querySelector('.tbody [role="row"] .badge')?.classList.contains('fail'));
+    await page.evaluate(() => ((document.querySelector('.dash-tbody') as HTMLElement).scrollTop = 0));
+    await page.waitForFunction(() =>
+      document.querySelector('.dash-tbody [role="row"] .badge')?.classList.contains('fail'),
+    );
     await page.getByRole('button', { name: /^Failing/ }).click();
     const failing = Number((await page.getByRole('button', { name: /^Failing/ }).innerText()).replace(/\D/g, ''));
     expect(failing).toBeGreaterThan(0);
@@ -99,7 +101,7 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
     try {
       await page.goto(served.url);
       await page.evaluate(() => (window.location.hash = '#/editor'));
-      const links = page.locator('.editor-skill-link');
+      const links = page.locator('.ed-skill-link');
       await links.first().waitFor({ timeout: 60_000 });
       // Virtualised: a window of the 1,000 in the DOM, all of them counted and reachable.
       const inDom = await links.count();
@@ -107,11 +109,11 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
       expect(inDom).toBeLessThan(60);
       expect(await page.getByTestId('skill-count').innerText()).toBe('1000 skills');
       const dirs = await page.evaluate(async () => {
-        const list = document.querySelector('.editor-skill-list')!.parentElement!;
+        const list = document.querySelector('.ed-skill-list')!.parentElement!;
         list.scrollTop = list.scrollHeight;
         await new Promise((r) => setTimeout(r, 100));
         await new Promise((r) => requestAnimationFrame(r));
-        return [...document.querySelectorAll('.editor-skill-link')].map((l) => l.getAttribute('data-skill')!);
+        return [...document.querySelectorAll('.ed-skill-link')].map((l) => l.getAttribute('data-skill')!);
       });
       expect(dirs.length).toBeLessThan(60);
       const all = readdirSync(join(dir, 'project', '.kitbash', 'skills')).sort();
@@ -179,7 +181,7 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
         }, skillColor(x.skill));
         expect(x.color, x.skill).toBe(want);
       }
-      const legend = await page.locator('.cost-legend button.legend-item').count();
+      const legend = await page.locator('.cost-legend button.cost-legend-item').count();
       expect(legend).toBeGreaterThan(0);
       expect(legend).toBeLessThanOrEqual(2 * TOP_SKILLS);
       expect(await page.getByTestId('legend-others').innerText()).toBe(`${1000 - legend} others`);
@@ -214,16 +216,20 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
           .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''));
 
       await page.goto(served.url);
-      await page.locator('.tbody [role="row"]').first().waitFor({ timeout: 60_000 });
-      expect(await cut('.tbody .td.num, .tbody .td:has(.meter), .tbody .td:has(.badge), .tbody .td.mono')).toEqual([]);
-      await fixedWhileScrolling('.tbody', '.tbody [role="row"] > :first-child');
+      await page.locator('.dash-tbody [role="row"]').first().waitFor({ timeout: 60_000 });
+      expect(
+        await cut(
+          '.dash-tbody .dash-td.num, .dash-tbody .dash-td:has(.dash-meter), .dash-tbody .dash-td:has(.badge), .dash-tbody .dash-td.mono',
+        ),
+      ).toEqual([]);
+      await fixedWhileScrolling('.dash-tbody', '.dash-tbody [role="row"] > :first-child');
       // The header moved with the rows.
-      expect(await page.evaluate(() => document.querySelector('.thead')!.scrollLeft)).toBe(400);
+      expect(await page.evaluate(() => document.querySelector('.dash-thead')!.scrollLeft)).toBe(400);
       await screenshot(page, 'scale-dashboard-900', false);
 
       await page.evaluate(() => (window.location.hash = '#/matrix'));
-      await page.locator('.mrow[data-skill]').first().waitFor({ timeout: 60_000 });
-      await fixedWhileScrolling('.matrix-scroll', '.mrow[data-skill] .mskill');
+      await page.locator('.matrix-row[data-skill]').first().waitFor({ timeout: 60_000 });
+      await fixedWhileScrolling('.matrix-scroll', '.matrix-row[data-skill] .matrix-skill');
       await screenshot(page, 'scale-matrix-900', false);
 
       await page.evaluate(() => (window.location.hash = '#/costs'));
@@ -241,20 +247,20 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
     const { page, context } = await watchedPage(browser);
     try {
       await page.goto(`${served.url}#/matrix`);
-      await page.locator('.mrow[data-skill]').first().waitFor({ timeout: 60_000 });
-      expect(await page.locator('.mrow[data-skill]').count()).toBeLessThan(60);
-      await page.locator('.mcell[tabindex="0"]').focus();
+      await page.locator('.matrix-row[data-skill]').first().waitFor({ timeout: 60_000 });
+      expect(await page.locator('.matrix-row[data-skill]').count()).toBeLessThan(60);
+      await page.locator('.matrix-cell[tabindex="0"]').focus();
       await page.keyboard.press('PageDown');
       const last = (await page.evaluate(() => document.querySelector('.matrix-keys')?.textContent)) ?? '';
       expect(last).toMatch(/^1000 skills/);
       await expect
         .poll(() =>
           page.evaluate(() =>
-            (document.activeElement as HTMLElement | null)?.closest('.mrow')?.getAttribute('aria-rowindex'),
+            (document.activeElement as HTMLElement | null)?.closest('.matrix-row')?.getAttribute('aria-rowindex'),
           ),
         )
         .toBe('1001');
-      expect(await page.locator('.mrow[data-skill]').count()).toBeLessThan(60);
+      expect(await page.locator('.matrix-row[data-skill]').count()).toBeLessThan(60);
     } finally {
       await context.close();
     }
@@ -279,8 +285,8 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
         const seen: string[] = [];
         (window as unknown as { __seen: string[] }).__seen = seen;
         new MutationObserver(() => {
-          const main = document.querySelector('main.dashboard');
-          const n = document.querySelector('[data-tile="skills"] .tile-v')?.textContent;
+          const main = document.querySelector('main.dash-view');
+          const n = document.querySelector('[data-tile="skills"] .dash-tile-v')?.textContent;
           if (!main || !n) return;
           const note = document.querySelector('[data-testid="cached-note"]') !== null;
           const state = `${n}:${main.getAttribute('data-scan')}:${note ? 'note' : 'no-note'}`;
@@ -288,7 +294,7 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
         }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       });
       await page.goto(served.url);
-      await page.locator('main.dashboard[data-scan="fresh"]').waitFor({ timeout: 90_000 });
+      await page.locator('main.dash-view[data-scan="fresh"]').waitFor({ timeout: 90_000 });
       const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
       expect(seen[0]).toBe('1000:cached:note');
       expect(seen.at(-1)).toBe('1001:fresh:no-note');

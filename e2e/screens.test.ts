@@ -19,10 +19,10 @@ import { startServe, type Served } from './support/serve';
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
 const SCREENS: [name: string, hash: string, ready: string][] = [
-  ['dashboard', '#/dashboard', 'main.dashboard[data-scan="fresh"]'],
-  ['editor', '#/editor', '.editor-index'],
-  ['previews', '#/previews', '.previews-view, .state-empty'],
-  ['costs', '#/costs', '.costs-view, .state-empty'],
+  ['dashboard', '#/dashboard', 'main.dash-view[data-scan="fresh"]'],
+  ['editor', '#/editor', '.ed-index'],
+  ['previews', '#/previews', '.pv-view, .state-empty'],
+  ['costs', '#/costs', '.cost-view, .state-empty'],
   ['matrix', '#/matrix', '.matrix-view, .state-empty'],
   ['settings', '#/settings', '[data-testid="settings-view"]'],
 ];
@@ -54,7 +54,7 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
     screens['skills-300'] = [
       ...SCREENS,
       ['editor-skill', `#/editor/${first}`, '.monaco-editor'],
-      ['previews-skill', `#/previews/${first}`, '.target-tab'],
+      ['previews-skill', `#/previews/${first}`, '.pv-tab'],
     ];
     for (const p of ['skills-300', 'empty'])
       served[p] = await startServe(['--project', join(dir, p)], { SKILLSMITH_DATA_DIR: join(dir, `data-${p}`) });

@@ -31,7 +31,7 @@ describe.skipIf(!ok)('the shipped renderer over `skillsmith serve`', () => {
     const { page, errors, offHost } = await app.open();
     await page.goto(app.served.url);
     await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.tbody [role="row"]').length === 5, null, {
+    await page.waitForFunction(() => document.querySelectorAll('.dash-tbody [role="row"]').length === 5, null, {
       timeout: 20_000,
     });
 

@@ -19,7 +19,7 @@ export function screens(skill) {
     {
       name: 'dashboard',
       hash: '#/dashboard',
-      ready: 'main.dashboard[data-scan="fresh"] .tbody [role="row"]',
+      ready: 'main.dash-view[data-scan="fresh"] .dash-tbody [role="row"]',
       did: 'fresh scan shown; sort by lint, filter by text and by failing, scroll the table to the end',
       async use(page) {
         await page.locator('button', { hasText: /^Lint/ }).first().click();
@@ -31,7 +31,7 @@ export function screens(skill) {
           .click();
         await page.locator('button', { hasText: /^All/ }).first().click();
         await page.evaluate(() => {
-          const body = document.querySelector('.tbody');
+          const body = document.querySelector('.dash-tbody');
           body.scrollTop = body.scrollHeight;
         });
       },
@@ -39,7 +39,7 @@ export function screens(skill) {
     {
       name: 'editor (skill list)',
       hash: '#/editor',
-      ready: '.editor-skill-link',
+      ready: '.ed-skill-link',
       did: 'search the skill names',
       use: (page) => search(page, 'Search skills', 'audit'),
     },
@@ -54,18 +54,18 @@ export function screens(skill) {
       },
     },
     { name: 'install', hash: '#/install', ready: 'main', did: 'opened' },
-    { name: 'previews', hash: `#/previews/${skill}`, ready: '.target-tab', did: `opened on ${skill}` },
+    { name: 'previews', hash: `#/previews/${skill}`, ready: '.pv-tab', did: `opened on ${skill}` },
     {
       name: 'matrix',
       hash: '#/matrix',
-      ready: '.mrow[data-skill]',
+      ready: '.matrix-row[data-skill]',
       did: 'search, filter by status, jump to the last row with the keyboard',
       async use(page) {
         await search(page, 'Search skills', 'audit');
         const status = page.locator('[role="group"][aria-label="Filter by status"] button');
         await status.filter({ hasText: /^Degraded/ }).click();
         await status.filter({ hasText: /^All/ }).click();
-        await page.locator('.mcell[tabindex="0"]').focus();
+        await page.locator('.matrix-cell[tabindex="0"]').focus();
         await page.keyboard.press('PageDown');
       },
     },
@@ -75,9 +75,9 @@ export function screens(skill) {
       ready: '.cost-row',
       did: 'select a skill from the legend, sort the table by agentsmd, search',
       async use(page) {
-        await page.locator('.legend-item').first().click();
+        await page.locator('.cost-legend-item').first().click();
         await page.locator('.cost-table thead th', { hasText: 'agentsmd' }).locator('button').click();
-        await search(page, 'Search skills by name', 'audit');
+        await search(page, 'Search skills', 'audit');
       },
     },
     { name: 'playground', hash: '#/playground', ready: 'main', did: 'opened' },

@@ -2,8 +2,11 @@ import { useRef } from 'react';
 import { Brand } from './components/Logo';
 import { Picker } from './components/Picker';
 import { ProjectShell } from './components/ProjectShell';
-import { DashboardSkeleton, ErrorState } from './components/States';
+import { DashboardSkeleton } from './components/DashboardSkeleton';
+import { ErrorState } from './components/States';
 import { useCurrentProject, useLiveRefresh } from './queries';
+import './components/app-shell.css';
+import './components/app-picker.css';
 
 export function App({ connected }: { connected: boolean }) {
   const current = useCurrentProject();
@@ -21,7 +24,7 @@ export function App({ connected }: { connected: boolean }) {
   if (current.isPending) {
     return (
       <div className="app-shell">
-        <header className="topbar">
+        <header className="app-topbar">
           <Brand />
         </header>
         <DashboardSkeleton />
@@ -30,7 +33,7 @@ export function App({ connected }: { connected: boolean }) {
   }
   if (current.isError) {
     return (
-      <main className="picker">
+      <main className="app-picker">
         <ErrorState error={current.error} onRetry={() => void current.refetch()} />
       </main>
     );

@@ -1,3 +1,5 @@
+// First, so every component's own CSS comes after the shared components it builds on.
+import './styles.css';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -6,7 +8,6 @@ import { ApiProvider } from './api/context';
 import { App } from './App';
 import { startInitialDashboard } from './queries';
 import { queryKeys } from './query-keys';
-import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
 

@@ -77,9 +77,9 @@ describe('showInvisible', () => {
 describe('diffLineClass', () => {
   it('marks added and deleted lines and hunk headers, not the file headers', () => {
     expect(['+a', '-b', '@@ -1 +1 @@', ' c', '+++ b/x', '--- a/x'].map(diffLineClass)).toEqual([
-      'add',
-      'del',
-      'hunk',
+      'diff-add',
+      'diff-del',
+      'diff-hunk',
       '',
       '',
       '',

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdoptItemView, AdoptPlanView } from '../../../shared/ipc/channels/adopt';
 import { useApi } from '../api/context';
-import '../views/install/install.css';
-import './adopt.css';
+import './dash-adopt.css';
 import { queryKeys } from '../query-keys';
 
 const STATUS_LABEL: Record<AdoptItemView['status'], string> = {
@@ -39,7 +38,7 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
   const done = apply.data;
   if (done) {
     return (
-      <div className="banner adopt-notice" role="status" data-testid="adopt-done">
+      <div className="banner dash-adopt-notice" role="status" data-testid="adopt-done">
         <strong>Adopted {done.adopted.join(', ')}.</strong> Their folders are in <code>.kitbash/skills/</code>, pinned
         in kitbash.lock
         {done.retired.length > 0 && <> — compile now writes {done.retired.join(', ')}</>}.
@@ -52,8 +51,8 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
   if (!plan || plan.items.length === 0) return null;
   const adoptable = plan.items.filter((i) => i.status === 'adoptable');
   return (
-    <section className="banner adopt-notice" aria-label="Hand-written skills" data-testid="adopt-notice">
-      <div className="adopt-head">
+    <section className="banner dash-adopt-notice" aria-label="Hand-written skills" data-testid="adopt-notice">
+      <div className="dash-adopt-head">
         <span>
           <strong>
             {plan.items.length} skill{plan.items.length === 1 ? '' : 's'} written by hand
@@ -68,12 +67,12 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
         )}
       </div>
       {open && (
-        <div role="dialog" aria-label="Adoption review" className="adopt-review" data-integrity={plan.integrity}>
+        <div role="dialog" aria-label="Adoption review" className="dash-adopt-review" data-integrity={plan.integrity}>
           <p className="muted small">
             Adopting copies each skill folder, byte for byte, into <code>.kitbash/skills/</code> after the install
             checks, then lets compile write the agents' copies. Nothing that is not adopted is touched.
           </p>
-          <ul className="adopt-items">
+          <ul className="dash-adopt-items">
             {plan.items.map((i) => (
               <AdoptRow key={i.name} item={i} />
             ))}
@@ -88,7 +87,7 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
               , not in this project — install them from the Install tab to pin them.
             </p>
           )}
-          <div className="inst-actions">
+          <div className="dash-adopt-actions">
             <button type="button" className="btn" onClick={() => setOpen(false)} disabled={apply.isPending}>
               Cancel
             </button>
@@ -103,7 +102,7 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
             </button>
           </div>
           {apply.isError && (
-            <p className="adopt-error" role="alert">
+            <p className="dash-adopt-error" role="alert">
               {apply.error.message}
             </p>
           )}
@@ -116,10 +115,10 @@ export function AdoptNotice({ root, scannedAt }: { root: string; scannedAt: stri
 function AdoptRow({ item }: { item: AdoptItemView }) {
   const r = item.review;
   return (
-    <li className={`adopt-item adopt-${item.status}`} data-skill={item.name}>
+    <li className="dash-adopt-item" data-skill={item.name}>
       <div>
         <span className="mono">{item.name}</span>{' '}
-        <span className={`adopt-status adopt-status-${item.status}`}>{STATUS_LABEL[item.status]}</span>
+        <span className={`dash-adopt-status ${item.status}`}>{STATUS_LABEL[item.status]}</span>
         <span className="muted small mono"> {item.copies.join(', ')}</span>
       </div>
       {r && (
@@ -130,19 +129,19 @@ function AdoptRow({ item }: { item: AdoptItemView }) {
         </div>
       )}
       {r?.safety.map((f) => (
-        <div key={`s-${f.id}`} className="adopt-finding bad small">
+        <div key={`s-${f.id}`} className="dash-adopt-finding bad small">
           ✗ safety: {f.id} — {f.detail}
         </div>
       ))}
       {r?.policy.map((p) => (
-        <div key={`p-${p}`} className="adopt-finding bad small">
+        <div key={`p-${p}`} className="dash-adopt-finding bad small">
           ✗ policy: {p}
         </div>
       ))}
       {r?.lint
         .filter((f) => !r.safety.some((s) => s.id === f.id))
         .map((f) => (
-          <div key={`l-${f.id}`} className="adopt-finding small muted">
+          <div key={`l-${f.id}`} className="dash-adopt-finding small muted">
             {f.status === 'fail' ? '✗' : '⚠'} {f.id} — {f.detail}
           </div>
         ))}

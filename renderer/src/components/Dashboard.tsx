@@ -9,14 +9,16 @@ import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
 import { StandingChart } from './StandingChart';
-import { AddSkillActions, DashboardSkeleton, EmptyState, ErrorState, Spinner } from './States';
+import { DashboardSkeleton } from './DashboardSkeleton';
+import { AddSkillActions, EmptyState, ErrorState, Spinner } from './States';
 import { repinnable, StatusCards, Targets } from './StatusCards';
 import { CompileDialog } from '../views/previews/CompileDialog';
 import { Term } from '../glossary';
 import { queryKeys } from '../query-keys';
+import './dash-view.css';
 
 // The install review inside it is the install screen's: fetched when the dialog first opens.
-const RepinDialog = lazy(() => import('./RepinDialog').then((m) => ({ default: m.RepinDialog })));
+const RepinDialog = lazy(() => import('../views/install/RepinDialog').then((m) => ({ default: m.RepinDialog })));
 
 /**
  * The project overview: targets, costs, the skills table, drift and problems. Until the
@@ -44,9 +46,9 @@ export function DashboardView({ project }: { project: ProjectRef }) {
 
   return (
     <>
-      <div className="view-toolbar">
+      <div className="dash-toolbar">
         {data && (
-          <span className="muted small scan-info" data-testid="scan-info">
+          <span className="muted small dash-scan-info" data-testid="scan-info">
             {old ? (
               <>
                 <Spinner label="Scanning" /> showing the scan from {relativeTime(old.scannedAt)} · scanning now…
@@ -69,7 +71,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
       {!data && dashboard.isPending ? (
         <DashboardSkeleton />
       ) : dashboard.isError ? (
-        <div className="dashboard">
+        <div className="page">
           <ErrorState
             error={dashboard.error}
             onRetry={() => void dashboard.refetch()}
@@ -82,12 +84,12 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         </div>
       ) : (
         <main
-          className={`dashboard ${old ? 'cached' : ''}`}
+          className={`page dash-view ${old ? 'cached' : ''}`}
           data-last-change={lastChange?.toISOString() ?? ''}
           data-scan={old ? 'cached' : 'fresh'}
         >
           {old && (
-            <div className="banner info cached-note" role="status" data-testid="cached-note">
+            <div className="banner info" role="status" data-testid="cached-note">
               <strong>Not current yet.</strong> This is the scan from {new Date(old.scannedAt).toLocaleString()}, kept
               from the last time the project was open; files may have changed since. The fresh scan replaces it in a
               moment.
@@ -160,7 +162,7 @@ function SetUp({ root }: { root: string }) {
     onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) }),
   });
   return (
-    <div className="banner setup-note" data-testid="setup-note">
+    <div className="banner dash-setup-note" data-testid="setup-note">
       <div>
         <strong>This folder is not set up as a project yet.</strong> There is no <code>kitbash.toml</code>: skills are
         compiled for the agent folders found here, with no install policy. Setting it up writes the standard{' '}
@@ -193,35 +195,35 @@ function SummaryTiles({ data }: { data: DashboardData }) {
   const clean = data.skills.filter((s) => s.lint.status === 'pass').length;
   const blocked = data.skills.filter((s) => s.lint.blocking > 0).length;
   return (
-    <div className="tiles">
-      <div className="tile" data-tile="skills">
-        <div className="tile-k">Skills</div>
-        <div className="tile-v">{data.totals.skills}</div>
-        <div className="tile-sub">{clean} clean</div>
+    <div className="dash-tiles">
+      <div className="dash-tile" data-tile="skills">
+        <div className="dash-tile-k">Skills</div>
+        <div className="dash-tile-v">{data.totals.skills}</div>
+        <div className="dash-tile-sub">{clean} clean</div>
       </div>
-      <div className={`tile ${data.totals.failures ? 'bad' : ''}`} data-tile="failures">
-        <div className="tile-k">Failures</div>
-        <div className="tile-v">{data.totals.failures}</div>
-        <div className="tile-sub">
+      <div className={`dash-tile ${data.totals.failures ? 'bad' : ''}`} data-tile="failures">
+        <div className="dash-tile-k">Failures</div>
+        <div className="dash-tile-v">{data.totals.failures}</div>
+        <div className="dash-tile-sub">
           {blocked ? `${blocked} skill(s) blocked: install, run and gate refuse them` : 'none blocking'}
         </div>
       </div>
-      <div className={`tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">
-        <div className="tile-k">Warnings</div>
-        <div className="tile-v">{data.totals.warnings}</div>
-        <div className="tile-sub">
+      <div className={`dash-tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">
+        <div className="dash-tile-k">Warnings</div>
+        <div className="dash-tile-v">{data.totals.warnings}</div>
+        <div className="dash-tile-sub">
           <Term term="warning">shown, never blocking</Term>
         </div>
       </div>
-      <div className="tile" data-tile="standing">
-        <div className="tile-k">
+      <div className="dash-tile" data-tile="standing">
+        <div className="dash-tile-k">
           Highest <Term term="standing">standing cost</Term>
         </div>
-        <div className="tile-v">
+        <div className="dash-tile-v">
           {worst ? formatTokens(worst.tokens) : '—'}
-          <span className="unit">tok</span>
+          <span className="dash-tile-unit">tok</span>
         </div>
-        <div className="tile-sub">{worst ? `per session on ${worst.target}` : 'no active target'}</div>
+        <div className="dash-tile-sub">{worst ? `per session on ${worst.target}` : 'no active target'}</div>
       </div>
     </div>
   );

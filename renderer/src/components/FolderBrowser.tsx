@@ -3,6 +3,7 @@ import type { FolderListing } from '../../../shared/ipc/channels/folders';
 import { useApi } from '../api/context';
 import { Dialog } from './Dialog';
 import { Spinner } from './States';
+import './app-picker.css';
 
 /**
  * Browse… for the browser mode, which has no OS folder dialog: the server lists the
@@ -27,14 +28,14 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
   }, [api, at]);
 
   return (
-    <Dialog onClose={onClose} className="folder-browser" labelledBy="browse-title">
+    <Dialog onClose={onClose} className="app-folder-browser" labelledBy="browse-title">
       <div className="modal-head">
         <h2 id="browse-title">Choose a project folder</h2>
         <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
           ×
         </button>
       </div>
-      <div className="folder-where">
+      <div className="app-folder-where">
         <button
           type="button"
           className="btn"
@@ -44,7 +45,7 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
         >
           ↑ Up
         </button>
-        <span className="mono small folder-path" data-testid="folder-path">
+        <span className="mono small app-folder-path" data-testid="folder-path">
           {listing?.path ?? '…'}
         </span>
       </div>
@@ -59,12 +60,12 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
       ) : listing.folders.length === 0 ? (
         <p className="muted">No folders here.</p>
       ) : (
-        <ul className="folder-list" aria-label="Folders">
+        <ul className="app-folder-list" aria-label="Folders">
           {listing.folders.map((f) => (
             <li key={f.path}>
               <button
                 type="button"
-                className="folder-item"
+                className="app-folder-item"
                 onClick={() => setAt(f.path)}
                 onDoubleClick={() => f.project && onChoose(f.path)}
               >

@@ -1,7 +1,9 @@
+import './app-shell.css';
+
 /** The Skillsmith mark: an anvil-ish hexagon with a spark, drawn inline (no network, no asset). */
 export function Logo({ size = 28 }: { size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" className="logo">
+    <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true">
       <defs>
         <linearGradient id="lg" x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor="var(--accent)" />
@@ -18,9 +20,9 @@ export function Logo({ size = 28 }: { size?: number }) {
 /** The mark and the name, as every top bar starts. */
 export function Brand() {
   return (
-    <div className="brand">
+    <div className="app-brand">
       <Logo />
-      <span className="brand-name">Skillsmith</span>
+      <span className="app-brand-name">Skillsmith</span>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { FolderBrowser } from './FolderBrowser';
 import { Logo } from './Logo';
 import { Spinner } from './States';
 import { queryKeys } from '../query-keys';
+import './app-picker.css';
 
 /** The project picker: recent projects, open a folder, open the bundled example. */
 export function Picker() {
@@ -47,19 +48,19 @@ export function Picker() {
   const projects = recent.data?.projects ?? [];
 
   return (
-    <main className="picker">
-      <header className="picker-hero">
+    <main className="app-picker">
+      <header className="app-picker-hero">
         <Logo size={56} />
         <div>
           <h1>Skillsmith</h1>
-          <p className="tagline">
+          <p className="app-tagline">
             See what every coding agent loads from your skills, what it costs, and what needs fixing.
           </p>
         </div>
       </header>
 
-      <section className="picker-grid">
-        <div className="panel picker-open">
+      <section className="app-picker-grid">
+        <div className="panel app-picker-open">
           <h2>Open a project</h2>
           <p className="muted">
             A project is any folder with a <code>kitbash.toml</code> or installed skills under{' '}
@@ -70,9 +71,9 @@ export function Picker() {
               Open folder…
             </button>
           )}
-          <form className="path-form" onSubmit={submit}>
+          <form className="app-path-form" onSubmit={submit}>
             <label htmlFor="project-path">{canPick ? 'or type a path' : 'Folder path'}</label>
-            <div className="path-row">
+            <div className="app-path-row">
               <input
                 id="project-path"
                 type="text"
@@ -104,7 +105,7 @@ export function Picker() {
           {info.data?.examplePath && (
             <button
               type="button"
-              className="btn ghost wide example"
+              className="btn ghost wide app-example"
               onClick={() => openPath(info.data!.examplePath!)}
               disabled={open.isPending}
             >
@@ -125,36 +126,36 @@ export function Picker() {
           )}
         </div>
 
-        <div className="panel picker-recent">
+        <div className="panel app-picker-recent">
           <h2>Recent projects</h2>
           {recent.isPending ? (
-            <ul className="recent-list">
+            <ul className="app-recent-list">
               {[0, 1, 2].map((i) => (
-                <li key={i} className="recent skeleton-line" />
+                <li key={i} className="app-recent skeleton-line" />
               ))}
             </ul>
           ) : recent.isError ? (
             <p className="inline-error">Could not read the recent list: {recent.error.message}</p>
           ) : projects.length === 0 ? (
-            <div className="recent-empty">
+            <div className="app-recent-empty">
               <p>No recent projects yet.</p>
               <p className="muted">Projects you open appear here, newest first.</p>
             </div>
           ) : (
-            <ul className="recent-list" aria-label="Recent projects">
+            <ul className="app-recent-list" aria-label="Recent projects">
               {projects.map((p) => (
-                <li key={p.path} className={`recent ${p.exists ? '' : 'gone'}`}>
+                <li key={p.path} className={`app-recent ${p.exists ? '' : 'gone'}`}>
                   <button
                     type="button"
-                    className="recent-open"
+                    className="app-recent-open"
                     onClick={() => openPath(p.path)}
                     disabled={!p.exists || open.isPending}
                     title={p.path}
                   >
-                    <span className="recent-name">{p.name}</span>
-                    <span className="recent-path">{p.path}</span>
+                    <span className="app-recent-name">{p.name}</span>
+                    <span className="app-recent-path">{p.path}</span>
                   </button>
-                  <span className="recent-meta">{p.exists ? relativeTime(p.openedAt) : 'missing'}</span>
+                  <span className="app-recent-meta">{p.exists ? relativeTime(p.openedAt) : 'missing'}</span>
                   <button
                     type="button"
                     className="icon-btn"
@@ -180,7 +181,7 @@ export function Picker() {
           }}
         />
       )}
-      <footer className="picker-foot muted">
+      <footer className="app-picker-foot muted">
         Skillsmith {info.data?.version ?? ''} · everything stays on this machine
       </footer>
     </main>

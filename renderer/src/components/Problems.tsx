@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Dashboard } from '../../../shared/ipc';
+import './dash-problems.css';
 
 const FIRST = 50;
 
@@ -17,28 +18,28 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
         </span>
       </div>
       {data.problems.length === 0 ? (
-        <p className="all-clear">
+        <p className="dash-all-clear">
           <span aria-hidden="true">✓</span> No problems — every skill passes lint.
         </p>
       ) : (
-        <ul className="problems" aria-label="Problems">
+        <ul className="dash-problems" aria-label="Problems">
           {shown.map((p, i) => (
-            <li key={i} className={`problem ${p.severity}`}>
-              <span className="sev" aria-label={p.severity}>
+            <li key={i} className={`dash-problem ${p.severity}`}>
+              <span className="dash-sev" aria-label={p.severity}>
                 {p.severity === 'error' ? '✕' : '!'}
               </span>
-              <div className="problem-body">
-                <div className="problem-head">
+              <div className="dash-problem-body">
+                <div className="dash-problem-head">
                   {p.skill ? (
                     <button type="button" className="link" onClick={() => onSelect(p.skill!)}>
                       {p.skill}
                     </button>
                   ) : (
-                    <span className="project-level">project</span>
+                    <span className="dash-project-level">project</span>
                   )}
                   <span className="check-id">{p.source}</span>
                   {p.file && (
-                    <span className="where">
+                    <span className="dash-where">
                       {p.file}
                       {p.line !== undefined ? `:${p.line}` : ''}
                     </span>
@@ -49,14 +50,14 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
                     </a>
                   ) : null}
                 </div>
-                <div className="problem-msg">{p.message}</div>
+                <div className="dash-problem-msg">{p.message}</div>
               </div>
             </li>
           ))}
         </ul>
       )}
       {shown.length < data.problems.length && (
-        <button type="button" className="btn ghost show-all" onClick={() => setAll(true)}>
+        <button type="button" className="btn ghost dash-show-all" onClick={() => setAll(true)}>
           Show all {data.problems.length} problems
         </button>
       )}

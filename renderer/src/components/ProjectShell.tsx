@@ -9,7 +9,7 @@ import { QuickOpen } from './QuickOpen';
 import { SwitchDialog } from './SwitchDialog';
 import { CompileDialog } from '../views/previews/CompileDialog';
 // The dialogs the shell and every screen open (compile, switch, folder picker) are styled there.
-import '../views/previews/previews.css';
+import './app-shell.css';
 
 /** The frame of an open project: brand, project, the view tabs, connection state. */
 export function ProjectShell({ project, connected }: { project: ProjectRef; connected: boolean }) {
@@ -52,7 +52,7 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
   return (
     <div className="app-shell">
       <a
-        className="skip-link"
+        className="app-skip-link"
         href="#main-content"
         onClick={(e) => {
           e.preventDefault();
@@ -63,20 +63,20 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
       >
         Skip to content
       </a>
-      <header className="topbar">
+      <header className="app-topbar">
         <Brand />
-        <div className="project-id">
+        <div className="app-project-id">
           <h1 title={project.name}>{project.name}</h1>
-          <span className="project-path" title={project.root}>
+          <span className="app-project-path" title={project.root}>
             {project.root}
           </span>
         </div>
-        <nav className="view-tabs" aria-label="Project views">
+        <nav className="app-view-tabs" aria-label="Project views">
           {PROJECT_VIEWS.map((v, i) => (
             <a
               key={v.id}
               href={`#/${v.id}`}
-              className={`view-tab ${v.id === view.id ? 'active' : ''}`}
+              className={`app-view-tab ${v.id === view.id ? 'active' : ''}`}
               aria-current={v.id === view.id ? 'page' : undefined}
               title={i < 9 ? `${v.label} (Ctrl+${i + 1})` : v.label}
               onClick={(e) => {
@@ -88,12 +88,12 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
             </a>
           ))}
         </nav>
-        <div className="topbar-right">
+        <div className="app-topbar-right">
           <span
-            className={`live ${connected ? 'on' : 'off'}`}
+            className={`app-live ${connected ? 'on' : 'off'}`}
             title={connected ? 'watching files for changes' : 'not connected — changes on disk are not shown live'}
           >
-            <span className="live-dot" aria-hidden="true" />
+            <span className="app-live-dot" aria-hidden="true" />
             {connected ? 'Live' : 'Offline'}
           </span>
           <button type="button" className="btn ghost" onClick={switchProject} data-action="switch-project">
@@ -103,7 +103,7 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
       </header>
       <Suspense
         fallback={
-          <main className="dashboard" aria-busy="true">
+          <main className="page" aria-busy="true">
             <p className="muted">Loading {view.label}…</p>
           </main>
         }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useDashboard } from '../queries';
 import { navigate } from '../route';
 import { Dialog } from './Dialog';
+import './app-shell.css';
 
 /** Ctrl+P: type part of a skill's name, Enter opens it in the editor. */
 export function QuickOpen({ root, onClose }: { root: string; onClose: () => void }) {
@@ -21,8 +22,8 @@ export function QuickOpen({ root, onClose }: { root: string; onClose: () => void
   return (
     <Dialog
       onClose={onClose}
-      className="quick-open"
-      backdropClassName="quick-open-backdrop"
+      className="app-quick-open"
+      backdropClassName="app-quick-open-backdrop"
       label="Open a skill"
       initialFocus={input}
     >
@@ -49,7 +50,7 @@ export function QuickOpen({ root, onClose }: { root: string; onClose: () => void
           e.preventDefault();
         }}
       />
-      <ul id="quick-open-list" role="listbox" className="quick-open-list" aria-label="Skills">
+      <ul id="quick-open-list" role="listbox" className="app-quick-open-list" aria-label="Skills">
         {matches.map((s, i) => (
           <li
             key={s.dir}
@@ -59,7 +60,7 @@ export function QuickOpen({ root, onClose }: { root: string; onClose: () => void
             className={i === at ? 'on' : ''}
             onMouseDown={(e) => (e.preventDefault(), open(s.dir))}
           >
-            <span className="name">{s.name}</span>
+            <span>{s.name}</span>
             <span className="muted small">{s.description}</span>
           </li>
         ))}

@@ -5,6 +5,7 @@ import { useSkill } from '../queries';
 import { ErrorState, Spinner } from './States';
 import { useEscape } from '../use-escape';
 import { Term } from '../glossary';
+import './dash-drawer.css';
 
 export function SkillDrawer({
   root,
@@ -97,17 +98,17 @@ export function SkillDrawer({
               {verdictWords(row.lint)}
             </p>
           )}
-          <ul className="checks">
+          <ul className="dash-checks">
             {detail.data.checks.map((c, i) => (
-              <li key={i} className={`check ${c.status}`}>
-                <span className="check-mark">{c.status === 'pass' ? '✓' : c.status === 'fail' ? '✕' : '!'}</span>
+              <li key={i} className={`dash-check ${c.status}`}>
+                <span className="dash-check-mark">{c.status === 'pass' ? '✓' : c.status === 'fail' ? '✕' : '!'}</span>
                 <span className="check-id">{c.id}</span>
-                {c.detail && <span className="check-detail">{c.detail}</span>}
+                {c.detail && <span className="dash-check-detail">{c.detail}</span>}
               </li>
             ))}
           </ul>
           <h3>Files</h3>
-          <ul className="files mono small">
+          <ul className="dash-files mono small">
             {detail.data.files.map((f) => (
               <li key={f.path}>
                 <span>{f.path}</span>
@@ -118,7 +119,7 @@ export function SkillDrawer({
           {detail.data.skillMd !== null && (
             <>
               <h3>SKILL.md</h3>
-              <pre className="source">{detail.data.skillMd}</pre>
+              <pre className="dash-drawer-source">{detail.data.skillMd}</pre>
             </>
           )}
         </>

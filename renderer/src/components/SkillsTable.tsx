@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Dashboard, SkillRow } from '../../../shared/ipc';
 import { formatTokens } from '../format';
 import { Term, Word } from '../glossary';
+import './dash-table.css';
 
 type SortKey = 'name' | 'version' | 'source' | 'budget' | 'lint' | 'lock' | 'mode' | `standing:${string}`;
 type LintFilter = 'all' | 'fail' | 'warn' | 'pass';
@@ -112,7 +113,7 @@ export function SkillsTable({
     return (
       <div
         role="columnheader"
-        className={`th ${extraClass}`}
+        className={`dash-th ${extraClass}`}
         aria-sort={active ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}
       >
         <button
@@ -134,7 +135,7 @@ export function SkillsTable({
   };
 
   return (
-    <section className="panel skills-panel" aria-labelledby="skills-title">
+    <section className="panel" aria-labelledby="skills-title">
       <div className="panel-head">
         <h2 id="skills-title">Installed skills</h2>
         <div className="table-tools">
@@ -148,7 +149,7 @@ export function SkillsTable({
                 onClick={() => setLint(f)}
               >
                 {f === 'all' ? 'All' : f === 'fail' ? 'Failing' : f === 'warn' ? 'Warnings' : 'Clean'}{' '}
-                <span className="count">{counts[f]}</span>
+                <span className="segmented-count">{counts[f]}</span>
               </button>
             ))}
           </div>
@@ -163,22 +164,22 @@ export function SkillsTable({
         </div>
       </div>
 
-      <div className="table" role="table" aria-label="Installed skills" aria-rowcount={rows.length + 1}>
-        <div className="thead" role="rowgroup" ref={headRef}>
-          <div className="tr head" role="row" style={{ gridTemplateColumns: columns, minWidth }}>
+      <div className="dash-table" role="table" aria-label="Installed skills" aria-rowcount={rows.length + 1}>
+        <div className="dash-thead" role="rowgroup" ref={headRef}>
+          <div className="dash-tr head" role="row" style={{ gridTemplateColumns: columns, minWidth }}>
             {header('name', 'Skill')}
             {header('version', 'Version')}
             {header('source', 'Source')}
             {header('budget', 'Body / budget')}
             {targets.map((t) => (
-              <div key={t} className="th-wrap" title={`standing tokens per session on ${t}`}>
+              <div key={t} className="dash-th-wrap" title={`standing tokens per session on ${t}`}>
                 {header(`standing:${t}`, t, 'num')}
               </div>
             ))}
             {header('lint', 'Lint')}
             {header('lock', 'Lock')}
             {header('mode', 'Mode')}
-            <div role="columnheader" className="th">
+            <div role="columnheader" className="dash-th">
               Permissions
             </div>
           </div>
@@ -201,7 +202,7 @@ export function SkillsTable({
           </div>
         ) : (
           <div
-            className="tbody"
+            className="dash-tbody"
             role="rowgroup"
             ref={scrollRef}
             // The header scrolls sideways with the rows (it has no scrollbar of its own).
@@ -217,7 +218,7 @@ export function SkillsTable({
                     role="row"
                     aria-rowindex={v.index + 2}
                     data-skill={s.dir}
-                    className={`tr ${selected === s.dir ? 'selected' : ''}`}
+                    className={`dash-tr ${selected === s.dir ? 'selected' : ''}`}
                     style={{
                       gridTemplateColumns: columns,
                       minWidth,
@@ -226,8 +227,8 @@ export function SkillsTable({
                     }}
                     onClick={() => onSelect(s.dir)}
                   >
-                    <div role="cell" className="td name-cell">
-                      <div className="name-line">
+                    <div role="cell" className="dash-td dash-name-cell">
+                      <div className="dash-name-line">
                         <button
                           type="button"
                           className="skill-name link"
@@ -242,29 +243,29 @@ export function SkillsTable({
                           </span>
                         )}
                       </div>
-                      <div className="desc" title={s.description}>
+                      <div className="dash-desc" title={s.description}>
                         {s.description || <em>no description</em>}
                       </div>
                     </div>
-                    <div role="cell" className="td mono" title={s.version ?? undefined}>
+                    <div role="cell" className="dash-td mono" title={s.version ?? undefined}>
                       {s.version ?? '—'}
                     </div>
-                    <div role="cell" className="td source" title={s.source ?? 'local (not in the lock)'}>
+                    <div role="cell" className="dash-td dash-source" title={s.source ?? 'local (not in the lock)'}>
                       {s.source ?? <span className="muted">local</span>}
                     </div>
-                    <div role="cell" className="td">
+                    <div role="cell" className="dash-td">
                       <BudgetMeter used={s.bodyTokens} budget={s.budget} />
                     </div>
                     {targets.map((t) => (
-                      <div key={t} role="cell" className="td num mono" data-standing={t}>
+                      <div key={t} role="cell" className="dash-td num mono" data-standing={t}>
                         {formatTokens(s.standing[t])}
                       </div>
                     ))}
-                    <div role="cell" className="td">
+                    <div role="cell" className="dash-td">
                       <LintBadge row={s} />
                     </div>
-                    <div role="cell" className="td">
-                      <span className={`lock ${s.lock}`}>
+                    <div role="cell" className="dash-td">
+                      <span className={`dash-lock ${s.lock}`}>
                         {s.lock === 'drift' ? (
                           <Term term="drift" plain />
                         ) : s.lock === 'locked' ? (
@@ -276,16 +277,16 @@ export function SkillsTable({
                         )}
                       </span>
                     </div>
-                    <div role="cell" className="td">
+                    <div role="cell" className="dash-td">
                       {s.mode ? (
-                        <span className={`mode ${s.mode}`}>
+                        <span className={`dash-mode ${s.mode}`}>
                           <Word word={s.mode} plain />
                         </span>
                       ) : (
                         '—'
                       )}
                     </div>
-                    <div role="cell" className="td perms">
+                    <div role="cell" className="dash-td">
                       <Permissions row={s} />
                     </div>
                   </div>
@@ -310,11 +311,11 @@ function BudgetMeter({ used, budget }: { used: number | null; budget: number | n
   const ratio = used / Math.max(1, budget);
   const level = ratio > 1 ? 'over' : ratio > 0.8 ? 'near' : 'ok';
   return (
-    <div className={`meter ${level}`} title={`${used} of ${budget} tokens`}>
-      <div className="meter-track">
-        <div className="meter-fill" style={{ width: `${Math.min(100, ratio * 100)}%` }} />
+    <div className={`dash-meter ${level}`} title={`${used} of ${budget} tokens`}>
+      <div className="dash-meter-track">
+        <div className="dash-meter-fill" style={{ width: `${Math.min(100, ratio * 100)}%` }} />
       </div>
-      <span className="meter-text mono">
+      <span className="dash-meter-text mono">
         {formatTokens(used)}/{formatTokens(budget)}
       </span>
     </div>
@@ -353,20 +354,20 @@ function Permissions({ row }: { row: SkillRow }) {
   const { tools, network, write } = row.permissions;
   const shell = tools.filter((t) => t.startsWith('bash'));
   return (
-    <span className="perm-badges">
-      {tools.length === 0 && !network && !write && <span className="perm none">none</span>}
+    <span className="dash-perms">
+      {tools.length === 0 && !network && !write && <span className="dash-perm none">none</span>}
       {tools.length > 0 && (
-        <span className="perm tools" title={tools.join(', ')}>
+        <span className="dash-perm" title={tools.join(', ')}>
           {tools.length} tool{tools.length === 1 ? '' : 's'}
         </span>
       )}
       {shell.length > 0 && (
-        <span className="perm shell" title={shell.join(', ')}>
+        <span className="dash-perm shell" title={shell.join(', ')}>
           shell
         </span>
       )}
-      {network && <span className="perm net">network</span>}
-      {write && <span className="perm write">write</span>}
+      {network && <span className="dash-perm net">network</span>}
+      {write && <span className="dash-perm write">write</span>}
     </span>
   );
 }

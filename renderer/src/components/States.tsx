@@ -1,25 +1,6 @@
 import type { ReactNode } from 'react';
 import { IpcError } from '../../../shared/ipc/errors';
 
-/** Skeleton blocks shaped like the dashboard, so the layout does not jump when data arrives. */
-export function DashboardSkeleton() {
-  return (
-    <div className="dashboard" aria-busy="true" aria-label="Loading the project">
-      <div className="tiles">
-        {[0, 1, 2, 3].map((i) => (
-          <div key={i} className="tile skeleton" />
-        ))}
-      </div>
-      <div className="grid-2">
-        <div className="panel skeleton tall" />
-        <div className="panel skeleton tall" />
-      </div>
-      <div className="panel skeleton table-skeleton" />
-      <p className="loading-note">Scanning skills, targets and the lock…</p>
-    </div>
-  );
-}
-
 export function Spinner({ label }: { label: string }) {
   return (
     <span className="spinner" role="status" aria-label={label}>

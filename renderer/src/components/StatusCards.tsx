@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Dashboard, StatusCard } from '../../../shared/ipc';
 import { Word } from '../glossary';
+import './dash-cards.css';
 
 const ICON: Record<StatusCard['state'], string> = { ok: '✓', warn: '!', error: '✕', none: '–', unavailable: '…' };
 const WORD: Record<StatusCard['state'], string> = {
@@ -69,17 +70,17 @@ export function StatusCards({
     return null;
   };
   return (
-    <div className="status-cards">
+    <div className="dash-cards">
       {[data.lock, data.policy, data.compiled].map((c) => (
-        <div key={c.title} className={`status-card ${c.state}`} data-card={c.title}>
-          <span className="status-icon" aria-hidden="true">
+        <div key={c.title} className={`dash-card ${c.state}`} data-card={c.title}>
+          <span className="dash-card-icon" aria-hidden="true">
             {ICON[c.state]}
           </span>
-          <div className="status-body">
-            <div className="status-title">
-              {c.title} <span className="status-word">{WORD[c.state]}</span>
+          <div className="dash-card-body">
+            <div className="dash-card-title">
+              {c.title} <span className="dash-card-word">{WORD[c.state]}</span>
             </div>
-            <div className="status-detail">{c.detail}</div>
+            <div className="dash-card-detail">{c.detail}</div>
           </div>
           {action(c)}
         </div>
@@ -99,12 +100,12 @@ export function Targets({ data }: { data: Dashboard }) {
           {active.length} of {data.targets.length} compiled for
         </span>
       </div>
-      <ul className="targets">
+      <ul className="dash-targets">
         {active.map((t) => (
-          <li key={t.id} className="target active" title={t.label}>
-            <span className="target-id">{t.id}</span>
-            <span className="target-agent">{t.label}</span>
-            <span className="target-tags">
+          <li key={t.id} className="dash-target active" title={t.label}>
+            <span className="dash-target-id">{t.id}</span>
+            <span className="dash-target-agent">{t.label}</span>
+            <span className="dash-target-tags">
               {t.configured && <span className="tag">configured</span>}
               {t.detected && <span className="tag">detected</span>}
               <span className={`pill ${t.loading}`}>
@@ -115,14 +116,14 @@ export function Targets({ data }: { data: Dashboard }) {
         ))}
       </ul>
       {other.length > 0 && (
-        <details className="targets-other">
+        <details className="dash-targets-other">
           <summary>{other.length} other targets not in use</summary>
-          <ul className="targets">
+          <ul className="dash-targets">
             {other.map((t) => (
-              <li key={t.id} className="target" title={t.label}>
-                <span className="target-id">{t.id}</span>
-                <span className="target-agent">{t.label}</span>
-                <span className="target-tags">{t.detected && <span className="tag">detected</span>}</span>
+              <li key={t.id} className="dash-target" title={t.label}>
+                <span className="dash-target-id">{t.id}</span>
+                <span className="dash-target-agent">{t.label}</span>
+                <span className="dash-target-tags">{t.detected && <span className="tag">detected</span>}</span>
               </li>
             ))}
           </ul>

@@ -22,7 +22,7 @@ export function SwitchDialog({
   return (
     <Dialog
       onClose={onCancel}
-      className="switch-dialog"
+      className="app-switch-dialog"
       role="alertdialog"
       labelledBy="switch-title"
       describedBy="switch-body"

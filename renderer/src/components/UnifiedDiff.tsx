@@ -1,8 +1,8 @@
 /** How a line of a unified diff is shown: added, deleted, a hunk header, or context. */
 export function diffLineClass(line: string): string {
-  if (line.startsWith('+') && !line.startsWith('+++')) return 'add';
-  if (line.startsWith('-') && !line.startsWith('---')) return 'del';
-  return line.startsWith('@@') ? 'hunk' : '';
+  if (line.startsWith('+') && !line.startsWith('+++')) return 'diff-add';
+  if (line.startsWith('-') && !line.startsWith('---')) return 'diff-del';
+  return line.startsWith('@@') ? 'diff-hunk' : '';
 }
 
 /** A unified diff as preformatted text, each line classed by `diffLineClass` (the caller's CSS colours them). */

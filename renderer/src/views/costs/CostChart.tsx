@@ -73,17 +73,17 @@ export function CostChart({ skills, targets, active, selected }: CostPanelProps)
           <button
             key={s}
             type="button"
-            className={`legend-item ${selected === s ? 'on' : ''}`}
+            className={`cost-legend-item ${selected === s ? 'on' : ''}`}
             onClick={() => navigate({ view: 'costs', ...(selected === s ? {} : { arg: s }) })}
             aria-pressed={selected === s}
           >
-            <span className="swatch" style={{ background: skillColor(s) }} />
+            <span className="cost-swatch" style={{ background: skillColor(s) }} />
             {s}
           </button>
         ))}
         {others > 0 && (
-          <span className="legend-item others" data-testid="legend-others">
-            <span className="swatch others" />
+          <span className="cost-legend-item others" data-testid="legend-others">
+            <span className="cost-swatch others" />
             {others} others
           </span>
         )}

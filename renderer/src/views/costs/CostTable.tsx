@@ -52,7 +52,7 @@ export function CostTable({ skills, targets, active, selected }: CostPanelProps)
       >
         <button
           type="button"
-          className="th-sort"
+          className="cost-th-sort"
           onClick={() => setSort({ by, dir: on ? (-sort.dir as 1 | -1) : by === 'skill' ? 1 : -1 })}
         >
           {label}

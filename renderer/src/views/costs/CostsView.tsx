@@ -8,7 +8,6 @@ import { CostChart } from './CostChart';
 import { CostTable } from './CostTable';
 import { ListingPanel, SkillCostCard } from './panels';
 import { skillColor } from './chart';
-import '../previews/previews.css';
 import './costs.css';
 
 /** Standing context cost: what every session pays per agent, for the project and per skill. */
@@ -16,13 +15,13 @@ export function CostsView({ project, arg }: { project: ProjectRef; arg?: string 
   const report = useCostsReport(project.root);
   if (report.isError)
     return (
-      <main className="dashboard">
+      <main className="page">
         <ErrorState error={report.error} onRetry={() => void report.refetch()} />
       </main>
     );
   if (report.isPending)
     return (
-      <main className="dashboard" aria-busy="true">
+      <main className="page" aria-busy="true">
         <p className="muted" data-testid="costs-loading">
           <Spinner label="Pricing" /> Pricing every skill for every agent…
         </p>
@@ -43,7 +42,7 @@ function Costs({ report, focus, updating }: { report: CostsReport; focus: string
 
   if (skills.length === 0) {
     return (
-      <main className="dashboard">
+      <main className="page">
         <EmptyState title="No skills to price" actions={<AddSkillActions />}>
           Install or create a skill to see what it costs each agent per session.
         </EmptyState>
@@ -52,17 +51,17 @@ function Costs({ report, focus, updating }: { report: CostsReport; focus: string
   }
 
   return (
-    <main className="dashboard costs-view" aria-busy={updating}>
+    <main className="page cost-view" aria-busy={updating}>
       <section className="panel" aria-labelledby="cost-title">
         <div className="panel-head">
           <div>
             <h2 id="cost-title">Standing context cost per session</h2>
-            <p className="muted small costs-sub">
+            <p className="muted small cost-sub">
               Tokens each agent holds in every session before any skill is used. Lazy agents keep only each skill's
               description; eager ones load the whole text.
             </p>
           </div>
-          <div className="costs-tools">
+          <div className="cost-tools">
             {updating && (
               <span className="muted small" data-testid="costs-updating">
                 <Spinner label="Updating" /> updating…
@@ -75,7 +74,7 @@ function Costs({ report, focus, updating }: { report: CostsReport; focus: string
                 aria-pressed={scope === 'all'}
                 onClick={() => setScope('all')}
               >
-                All targets <span className="count">{TARGETS.length}</span>
+                All targets <span className="segmented-count">{TARGETS.length}</span>
               </button>
               <button
                 type="button"
@@ -83,7 +82,7 @@ function Costs({ report, focus, updating }: { report: CostsReport; focus: string
                 aria-pressed={scope === 'active'}
                 onClick={() => setScope('active')}
               >
-                Active here <span className="count">{active.targets.length}</span>
+                Active here <span className="segmented-count">{active.targets.length}</span>
               </button>
             </div>
           </div>

@@ -28,11 +28,11 @@ export function SkillCostCard({
           const s = skill.perTarget[t] ?? 0;
           const l = skill.loadedPerTarget[t] ?? 0;
           return (
-            <li key={t} className="cost-row pair" data-target={t}>
+            <li key={t} className="cost-row" data-target={t}>
               <div className="cost-label">
                 <span className="bar-name">{t}</span>
               </div>
-              <div className="pair-bars">
+              <div className="cost-pair-bars">
                 <div className="cost-track thin" title={`standing ${s} tok`}>
                   <span className="cost-seg" style={{ width: `${(s / max) * 100}%`, background: c }} />
                 </div>
@@ -48,8 +48,8 @@ export function SkillCostCard({
         })}
       </ul>
       <p className="muted small chart-note">
-        <span className="swatch inline" style={{ background: c }} /> standing per session ·{' '}
-        <span className="swatch inline loaded" /> loaded when used
+        <span className="cost-swatch inline" style={{ background: c }} /> standing per session ·{' '}
+        <span className="cost-swatch inline loaded" /> loaded when used
       </p>
     </section>
   );
@@ -71,7 +71,7 @@ export function ListingPanel({ reports }: { reports: readonly ListingReport[] })
           descriptions share a character budget; past it the agent cuts them or leaves skills out
         </span>
       </div>
-      <ul className="listing-rows">
+      <ul className="cost-listing">
         {reports.map((r) => (
           <li key={r.target} data-target={r.target} title={r.source}>
             <strong>{r.target}</strong>{' '}
@@ -88,7 +88,7 @@ export function ListingPanel({ reports }: { reports: readonly ListingReport[] })
                 · cut at {r.perSkillChars} chars: {some(r.truncated)}
               </span>
             ) : null}
-            {r.dropped.length > 0 ? <span className="small warn-text"> · left out: {some(r.dropped)}</span> : null}
+            {r.dropped.length > 0 ? <span className="small cost-warn-text"> · left out: {some(r.dropped)}</span> : null}
           </li>
         ))}
       </ul>

@@ -21,7 +21,7 @@ function Bar({ label, used, limit, title }: { label: string; used: number; limit
 /** The body against context.budget and the standing stub against context.standing, as the lint measures them. */
 export const BudgetMeter = memo(function BudgetMeter({ meter }: { meter: Meter }) {
   return (
-    <div className="editor-meters" aria-label="Token budget">
+    <div className="ed-meters" aria-label="Token budget">
       <Bar
         label="Body"
         used={meter.bodyTokens}

@@ -13,7 +13,7 @@ export function ConflictBanners({
       {files
         .filter((f) => f.conflict)
         .map((c) => (
-          <div key={c.path} className="editor-banner conflict" role="alert" data-conflict={c.path}>
+          <div key={c.path} className="ed-banner conflict" role="alert" data-conflict={c.path}>
             <strong>{c.path}</strong>
             {c.conflict?.text === null ? ' was deleted on disk' : ' changed on disk'} while you had unsaved edits.
             Nothing is overwritten until you choose.

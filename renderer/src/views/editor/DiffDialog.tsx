@@ -46,12 +46,12 @@ export function DiffDialog({
   return (
     <Dialog
       onClose={onClose}
-      className="diff-dialog"
+      className="ed-diff-dialog"
       backdropClassName="ed-modal-backdrop"
       label={`Resolve ${file.path}`}
       backdropCloses={false}
     >
-      <div className="diff-head">
+      <div className="ed-diff-head">
         <h2>
           {file.path} {disk === null ? 'was deleted on disk' : 'changed on disk'}
         </h2>
@@ -59,12 +59,12 @@ export function DiffDialog({
           Left: what is on disk now. Right: your version — edit it here to merge both, then keep it.
         </p>
       </div>
-      <div className="diff-cols small">
+      <div className="ed-diff-cols small">
         <span>On disk</span>
         <span>Your version (editable)</span>
       </div>
-      <div className="diff-host" ref={host} />
-      <div className="diff-actions">
+      <div className="ed-diff-host" ref={host} />
+      <div className="ed-diff-actions">
         <button type="button" className="btn ghost" onClick={onClose}>
           Decide later
         </button>

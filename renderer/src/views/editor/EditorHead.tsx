@@ -26,8 +26,8 @@ export function EditorHead({
   onSaveAll: () => void;
 }) {
   return (
-    <div className="editor-head">
-      <div className="editor-title">
+    <div className="ed-head">
+      <div className="ed-title">
         <a href="#/editor" className="muted small" onClick={onBack}>
           Skills
         </a>
@@ -35,7 +35,7 @@ export function EditorHead({
         <h2>{dir}</h2>
         <span className="muted small mono">{path}</span>
       </div>
-      <div className="editor-actions">
+      <div className="ed-actions">
         <StatusBadge summary={analysis?.summary} />
         <RunEvalsButton project={project} skill={dir} />
         <button type="button" className="btn" disabled={!canSave} onClick={onSave} title="Save this file (Ctrl/⌘+S)">

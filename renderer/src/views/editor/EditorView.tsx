@@ -20,7 +20,7 @@ export function EditorView({ project, arg }: { project: ProjectRef; arg?: string
   const target = parseEditorArg(arg);
   if (!target) return <Reopen project={project} />;
   return (
-    <Suspense fallback={<main className="editor-page muted">Loading the editor…</main>}>
+    <Suspense fallback={<main className="ed-page muted">Loading the editor…</main>}>
       <SkillEditor
         key={`${project.root}\u0000${target.dir}`}
         project={project}
@@ -43,5 +43,5 @@ function Reopen({ project }: { project: ProjectRef }) {
     // In place of `#/editor`, so Back leaves the editor instead of bouncing into it again.
     if (back) window.location.replace(routeHash({ view: 'editor', arg: back }));
   }, [back]);
-  return back ? <main className="editor-page muted">Opening {back}…</main> : <SkillIndex project={project} />;
+  return back ? <main className="ed-page muted">Opening {back}…</main> : <SkillIndex project={project} />;
 }

@@ -24,8 +24,8 @@ export function FileTabs({
 }) {
   const [adding, setAdding] = useState(false);
   return (
-    <div className="editor-tabs">
-      <div className="editor-tablist" role="tablist" aria-label="Files">
+    <div className="ed-tabs">
+      <div className="ed-tablist" role="tablist" aria-label="Files">
         {tabs.map((t) => (
           <FileTab
             key={t.path}
@@ -37,12 +37,12 @@ export function FileTabs({
         ))}
       </div>
       {loaded && onAddSpec ? (
-        <button type="button" className="editor-tab add" onClick={onAddSpec}>
+        <button type="button" className="ed-tab add" onClick={onAddSpec}>
           + skill.spec.yml
         </button>
       ) : null}
       {loaded ? (
-        <button type="button" className="editor-tab add" data-testid="new-eval" onClick={onAddEval}>
+        <button type="button" className="ed-tab add" data-testid="new-eval" onClick={onAddEval}>
           + eval
         </button>
       ) : null}
@@ -55,7 +55,7 @@ export function FileTabs({
             }}
           />
         ) : (
-          <button type="button" className="editor-tab add" onClick={() => setAdding(true)}>
+          <button type="button" className="ed-tab add" onClick={() => setAdding(true)}>
             + prompt
           </button>
         )
@@ -69,7 +69,7 @@ function NewPromptInput({ onDone }: { onDone: (name: string | null) => void }) {
   const ok = /^[a-z0-9][a-z0-9-]*$/.test(v);
   return (
     <form
-      className="editor-tab add-form"
+      className="ed-tab add-form"
       onSubmit={(e) => {
         e.preventDefault();
         if (ok) onDone(v);
@@ -108,23 +108,23 @@ function FileTab({
       type="button"
       role="tab"
       aria-selected={active}
-      className={`editor-tab ${active ? 'active' : ''} ${file.dirty ? 'dirty' : ''}`}
+      className={`ed-tab ${active ? 'active' : ''}`}
       data-tab={file.path}
       title={file.dirty ? `${file.path} — unsaved changes${file.restored ? ' (restored draft)' : ''}` : file.path}
       onClick={onClick}
     >
       <span className="mono">{file.path}</span>
       {errors ? (
-        <span className="tab-count fail">{errors}</span>
+        <span className="ed-tab-count fail">{errors}</span>
       ) : warnings ? (
-        <span className="tab-count warn">{warnings}</span>
+        <span className="ed-tab-count warn">{warnings}</span>
       ) : null}
       {file.conflict ? (
-        <span className="tab-flag" title="changed on disk">
+        <span className="ed-tab-flag" title="changed on disk">
           !
         </span>
       ) : null}
-      {file.dirty ? <span className="tab-dirty" aria-label="unsaved" /> : null}
+      {file.dirty ? <span className="ed-tab-dirty" aria-label="unsaved" /> : null}
     </button>
   );
 }

@@ -23,7 +23,7 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
   const ready = isKsfName(name) && !descProblem && description.trim().length >= 10;
   return (
     <form
-      className="panel new-skill"
+      className="panel ed-new-skill"
       aria-label="New skill"
       onSubmit={(e) => {
         e.preventDefault();
@@ -45,7 +45,7 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
         Creates <code>.kitbash/skills/&lt;name&gt;/</code> with a valid <code>skill.toml</code> and a{' '}
         <code>SKILL.md</code> to start from.
       </p>
-      <label className="field">
+      <label className="ed-field">
         <span>Name</span>
         <input
           name="name"
@@ -56,9 +56,9 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
           onChange={(e) => setName(e.target.value)}
           aria-invalid={nameProblem ? true : undefined}
         />
-        {nameProblem ? <span className="field-error">{nameProblem}</span> : null}
+        {nameProblem ? <span className="ed-field-error">{nameProblem}</span> : null}
       </label>
-      <label className="field">
+      <label className="ed-field">
         <span>Description</span>
         <textarea
           name="description"
@@ -68,10 +68,10 @@ export function NewSkillForm({ project }: { project: ProjectRef }) {
           onChange={(e) => setDescription(e.target.value)}
           aria-invalid={descProblem ? true : undefined}
         />
-        {descProblem ? <span className="field-error">{descProblem}</span> : null}
+        {descProblem ? <span className="ed-field-error">{descProblem}</span> : null}
       </label>
       {error ? (
-        <p className="field-error" role="alert">
+        <p className="ed-field-error" role="alert">
           {error}
         </p>
       ) : null}

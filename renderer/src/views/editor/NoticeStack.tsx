@@ -12,7 +12,7 @@ const REGIONS = [
 
 export function NoticeStack({ notices }: { notices: Notices }) {
   return (
-    <div className="editor-notices">
+    <div className="ed-notices">
       {REGIONS.map((r) => (
         <div key={r.kind} role={r.role} aria-live={r.live} aria-atomic="false">
           {notices.list
@@ -29,14 +29,14 @@ export function NoticeStack({ notices }: { notices: Notices }) {
 function Toast({ notice, notices }: { notice: Notice; notices: Notices }) {
   return (
     <div
-      className={`editor-toast ${notice.kind}`}
+      className={`ed-toast ${notice.kind}`}
       data-notice={notice.kind}
       onMouseEnter={() => notices.hold(notice.id)}
       onMouseLeave={() => notices.release(notice.id)}
       onFocus={() => notices.hold(notice.id)}
       onBlur={() => notices.release(notice.id)}
     >
-      <span className="editor-toast-text">{notice.text}</span>
+      <span className="ed-toast-text">{notice.text}</span>
       <button
         type="button"
         className="btn ghost small"

@@ -18,8 +18,8 @@ export const Problems = memo(function Problems({
   onFix: (d: Diagnostic, fix: QuickFix) => void;
 }) {
   return (
-    <div className="editor-problems" aria-label="Problems">
-      <div className="editor-problems-head">
+    <div className="ed-problems" aria-label="Problems">
+      <div className="ed-problems-head">
         <h3>Problems</h3>
         <span className="muted small">
           {diagnostics.length ? `${diagnostics.length}` : 'none — same checks as skillsmith lint'}
@@ -29,14 +29,14 @@ export const Problems = memo(function Problems({
         {diagnostics.map((d, i) => (
           <li key={i} className={`ed-problem ${d.severity} ${d.blocking ? 'blocking' : ''}`} data-code={d.code}>
             <button type="button" onClick={() => onReveal(d)} disabled={!editable.has(d.file)} title={d.message}>
-              <span className={`sev ${d.severity}`} aria-label={d.severity}>
+              <span className={`ed-sev ${d.severity}`} aria-label={d.severity}>
                 {d.severity === 'error' ? '●' : '▲'}
               </span>
-              <span className="mono small loc">
+              <span className="mono small ed-loc">
                 {d.file}:{d.range.startLine}:{d.range.startColumn}
               </span>
-              {d.blocking ? <span className="pill block">blocks install</span> : null}
-              <span className="msg">{d.message.split('\n')[0]}</span>
+              {d.blocking ? <span className="pill ed-block">blocks install</span> : null}
+              <span className="ed-msg">{d.message.split('\n')[0]}</span>
             </button>
             {d.fixes
               .filter((f) => f.command || editable.has(d.file))
@@ -44,7 +44,7 @@ export const Problems = memo(function Problems({
                 <button
                   key={f.title}
                   type="button"
-                  className="btn small fix-btn"
+                  className="btn small ed-fix-btn"
                   title={f.title}
                   data-fix={f.command ? 'command' : 'edit'}
                   onClick={() => onFix(d, f)}

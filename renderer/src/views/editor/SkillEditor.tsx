@@ -19,7 +19,7 @@ import { useEditorSession } from './useEditorSession';
 import { useMonacoEditor } from './useMonacoEditor';
 import { useStubDecoration } from './useStubDecoration';
 
-const RepinDialog = lazy(() => import('../../components/RepinDialog').then((m) => ({ default: m.RepinDialog })));
+const RepinDialog = lazy(() => import('../install/RepinDialog').then((m) => ({ default: m.RepinDialog })));
 
 /** One skill open: its files in Monaco with live diagnostics, quick fixes and the previews beside. */
 export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: string; file?: string }) {
@@ -91,8 +91,8 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
 
   if (session.loadError) {
     return (
-      <main className="editor-page">
-        <div className="panel editor-error" role="alert">
+      <main className="ed-page">
+        <div className="panel ed-error" role="alert">
           <h2>Cannot open {dir}</h2>
           <p>{session.loadError}</p>
           <a className="btn" href="#/editor" onClick={() => forgetOpen(project.root)}>
@@ -108,7 +108,7 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
   const conflicted = diffFor ? session.files.get(diffFor) : undefined;
 
   return (
-    <main className="editor-page">
+    <main className="ed-page">
       <EditorHead
         project={project}
         dir={dir}
@@ -121,8 +121,8 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
         onSaveAll={() => void saveAll()}
       />
       <ConflictBanners files={tabs} onResolve={(path) => (setActive(path), setDiffFor(path))} />
-      <div className="editor-grid">
-        <section className="editor-main panel">
+      <div className="ed-grid">
+        <section className="ed-main panel">
           <FileTabs
             tabs={tabs}
             current={shownPath}
@@ -137,24 +137,24 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
           />
           {shownPath === 'SKILL.md' && meter ? <BudgetMeter meter={meter} /> : null}
           {shownPath?.startsWith('evals/') ? (
-            <div className="editor-hint small muted">
+            <div className="ed-hint small muted">
               An eval (spec/SPEC.md "Evals") — completion and hover from the eval schema; Ctrl+Space for fields. Run it
               from the Evals view.
             </div>
           ) : null}
           {shownPath === 'skill.spec.yml' ? (
-            <div className="editor-hint small muted">
+            <div className="ed-hint small muted">
               SkillSpec v0 — completion and hover from the SkillSpec schema; Ctrl+Space for fields.
             </div>
           ) : null}
-          <div className="editor-host" ref={host} data-file={shownPath ?? ''} />
-          <p className="editor-keys small muted" data-testid="editor-keys">
+          <div className="ed-host" ref={host} data-file={shownPath ?? ''} />
+          <p className="ed-keys small muted" data-testid="editor-keys">
             Tab indents inside the editor — <kbd>Esc</kbd> leaves it (or <kbd>Ctrl</kbd>+<kbd>M</kbd>, then Tab moves
             focus) · <kbd>Ctrl</kbd>+<kbd>S</kbd> saves · <kbd>Ctrl</kbd>+<kbd>.</kbd> quick fixes
           </p>
           <Problems diagnostics={diags} editable={editable} onReveal={reveal} onFix={fix} />
         </section>
-        <aside className="editor-side" aria-label="Previews">
+        <aside className="ed-side" aria-label="Previews">
           <PreviewSlot project={project} dir={dir} files={session.snapshot} dirty={tabs.some((t) => t.dirty)} />
         </aside>
       </div>

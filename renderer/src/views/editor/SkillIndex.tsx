@@ -17,15 +17,15 @@ export function SkillIndex({ project }: { project: ProjectRef }) {
     [skills, q],
   );
   return (
-    <main className="editor-index">
-      <section className="panel editor-index-list">
+    <main className="ed-index">
+      <section className="panel ed-index-list">
         <h2>Edit a skill</h2>
         <p className="muted small">
           Pick a skill of {project.name} to edit, with lint, safety and budget checks as you type.
         </p>
         {dash.isPending ? <p className="muted">Loading skills…</p> : null}
         {skills && skills.length > 8 ? (
-          <SkillSearch query={query} onQuery={setQuery} className="editor-skill-search" />
+          <SkillSearch query={query} onQuery={setQuery} className="ed-skill-search" />
         ) : null}
         {skills ? (
           <VirtualList
@@ -33,12 +33,12 @@ export function SkillIndex({ project }: { project: ProjectRef }) {
             keyOf={(s) => s.dir}
             estimate={56}
             maxHeight="min(70vh, 760px)"
-            className="editor-skill-list"
+            className="ed-skill-list"
             label={`Skills (${shown.length} of ${skills.length})`}
           >
             {(s) => (
-              <a href={`#/editor/${encodeURIComponent(s.dir)}`} className="editor-skill-link" data-skill={s.dir}>
-                <span className="name">{s.name}</span>
+              <a href={`#/editor/${encodeURIComponent(s.dir)}`} className="ed-skill-link" data-skill={s.dir}>
+                <span className="ed-skill-link-name">{s.name}</span>
                 <span className="muted small">{s.description}</span>
               </a>
             )}

@@ -6,7 +6,7 @@ const EditorView = lazy(() => import('./EditorView').then((m) => ({ default: m.E
 
 export function EditorRoute({ project, arg }: ViewProps) {
   return (
-    <Suspense fallback={<main className="editor-page muted">Loading the editor…</main>}>
+    <Suspense fallback={<main className="ed-page muted">Loading the editor…</main>}>
       <EditorView project={project} {...(arg !== undefined ? { arg } : {})} />
     </Suspense>
   );

@@ -61,7 +61,7 @@ export function useMonacoEditor(
     });
     instance.addCommand(
       monaco.KeyCode.Escape,
-      () => document.querySelector<HTMLElement>('.editor-tablist [role="tab"][aria-selected="true"]')?.focus(),
+      () => document.querySelector<HTMLElement>('.ed-tablist [role="tab"][aria-selected="true"]')?.focus(),
       MONACO_ESCAPE,
     );
     const keydown = instance.onKeyDown((e) => session.live.markKeystroke(e.browserEvent.timeStamp));

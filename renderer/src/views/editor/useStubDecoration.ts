@@ -27,8 +27,8 @@ export function useStubDecoration(
         range: new monaco.Range(start, 1, end, 1),
         options: {
           isWholeLine: true,
-          className: 'ss-stub-line',
-          linesDecorationsClassName: 'ss-stub-gutter',
+          className: 'ed-stub-line',
+          linesDecorationsClassName: 'ed-stub-gutter',
           hoverMessage: {
             value: `**Standing stub** — what a lazy agent keeps in every session${tokens ? ` (~${used} of ${of} tokens)` : ''}. The rest of the body loads only when the skill is used.`,
           },

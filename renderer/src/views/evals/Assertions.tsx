@@ -6,7 +6,7 @@ export function Assertions({ items, label }: { items: EvalResultView['assertions
     <ul className="evals-assertions" aria-label={label}>
       {items.map((a, i) => (
         <li key={i} className={a.status}>
-          <span className={`label ${a.status === 'pass' ? 'ok' : a.status === 'unknown' ? 'warn' : 'bad'}`}>
+          <span className={`status-label ${a.status === 'pass' ? 'ok' : a.status === 'unknown' ? 'warn' : 'bad'}`}>
             {a.status}
           </span>{' '}
           <code>{a.kind}</code> {a.detail}

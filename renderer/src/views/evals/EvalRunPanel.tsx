@@ -22,7 +22,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
           Evals of {skill.name} are refused: {guiWording(skill.refused)}.
         </div>
       ) : (
-        <div className="runs-form">
+        <div className="form-row">
           <label>
             <span className="small muted">Runner</span>
             <select aria-label="Runner" value={runner} onChange={(e) => setRunner(e.target.value)} disabled={running}>
@@ -80,14 +80,14 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
       {progress && (
         <div className="evals-progress" data-testid="evals-progress" aria-live="polite">
           <div
-            className="meter"
+            className="evals-meter"
             role="progressbar"
             aria-valuemin={0}
             aria-valuemax={progress.total}
             aria-valuenow={progress.done}
           >
             <div
-              className="meter-fill"
+              className="evals-meter-fill"
               style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 100}%` }}
             />
           </div>

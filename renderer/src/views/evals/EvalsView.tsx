@@ -17,8 +17,8 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
   const selected = skills.find((s) => s.name === arg) ?? (arg === undefined ? skills[0] : undefined) ?? null;
 
   return (
-    <main className="evals" aria-label="Evals">
-      <div className="play-head">
+    <main className="page" aria-label="Evals">
+      <div className="page-head">
         <div>
           <h2>Evals</h2>
           <p className="muted small">
@@ -36,7 +36,7 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
       {overview.isError ? (
         <ErrorState error={overview.error} onRetry={() => void overview.refetch()} />
       ) : overview.isPending ? (
-        <div className="panel play-loading">
+        <div className="panel loading-line">
           <Spinner label="Reading evals" /> Reading the skills' evals…
         </div>
       ) : skills.length === 0 ? (
@@ -45,15 +45,15 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
           a skill (the editor has a template).
         </EmptyState>
       ) : (
-        <div className="runs-grid">
-          <nav className="panel runs-skills" aria-label="Skills with evals">
+        <div className="side-layout">
+          <nav className="panel side-nav" aria-label="Skills with evals">
             <h3>Skills</h3>
             <ul>
               {skills.map((s) => (
                 <li key={s.name}>
                   <button
                     type="button"
-                    className={`runs-skill ${s.name === selected?.name ? 'active' : ''}`}
+                    className={`side-item ${s.name === selected?.name ? 'active' : ''}`}
                     data-skill={s.name}
                     onClick={() => navigate({ view: 'evals', arg: s.name })}
                   >
@@ -67,7 +67,7 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
               ))}
             </ul>
           </nav>
-          <div className="runs-main">
+          <div className="side-main">
             {selected ? (
               <SkillEvals key={selected.name} project={project} overview={overview.data} skill={selected} />
             ) : (

@@ -53,8 +53,8 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
           >
             {[0, 0.5, 1].map((v) => (
               <g key={v}>
-                <line x1={LEFT - 8} x2={W - PAD} y1={y(v)} y2={y(v)} className="grid" />
-                <text x={4} y={y(v) + 4} className="axis">
+                <line x1={LEFT - 8} x2={W - PAD} y1={y(v)} y2={y(v)} className="evals-chart-grid" />
+                <text x={4} y={y(v) + 4} className="evals-chart-axis">
                   {Math.round(v * 100)}%
                 </text>
               </g>
@@ -77,7 +77,7 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
                       fill="var(--panel)"
                       stroke="currentColor"
                       strokeWidth={1.5}
-                      className="baseline-point"
+                      className="evals-baseline-point"
                     >
                       <title>{`${name}: ${Math.round(p.baselinePassRate * 100)}% without the skill (baseline, ${p.startedAt})`}</title>
                     </circle>
@@ -91,7 +91,7 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
               </g>
             ))}
             {runs.map((r) => (
-              <text key={r} x={x(r)} y={H - 6} className="axis" textAnchor="middle">
+              <text key={r} x={x(r)} y={H - 6} className="evals-chart-axis" textAnchor="middle">
                 {points.find((p) => p.runId === r)?.version}
               </text>
             ))}
@@ -99,7 +99,7 @@ export function HistoryChart({ project, skill }: { project: ProjectRef; skill: s
           <ul className="evals-legend">
             {[...series.keys()].map((name, i) => (
               <li key={name}>
-                <span className="swatch" style={{ background: COLOURS[i % COLOURS.length] }} /> {name}
+                <span className="evals-swatch" style={{ background: COLOURS[i % COLOURS.length] }} /> {name}
               </li>
             ))}
           </ul>

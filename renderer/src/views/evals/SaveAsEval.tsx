@@ -35,7 +35,7 @@ export function SaveAsEval({
       >
         Save this as an eval
       </button>
-      {error && <span className="small bad">{error}</span>}
+      {error && <span className="small">{error}</span>}
     </div>
   );
 }

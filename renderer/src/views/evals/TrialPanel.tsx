@@ -61,9 +61,9 @@ export function TrialPanel({
           {transcriptProblem && <div className="banner error small">{transcriptProblem}</div>}
           <ol className="evals-transcript" aria-label="Transcript">
             {entries.map((e, i) => (
-              <li key={i} className={`entry ${e.kind}`}>
-                <span className="entry-kind">{e.kind === 'tool' ? `⚙ ${e.tool ?? 'tool'}` : e.kind}</span>
-                <span className="entry-text">{e.text}</span>
+              <li key={i} className={`evals-entry ${e.kind}`}>
+                <span className="evals-entry-kind">{e.kind === 'tool' ? `⚙ ${e.tool ?? 'tool'}` : e.kind}</span>
+                <span className="evals-entry-text">{e.text}</span>
               </li>
             ))}
             {entries.length === 0 && <li className="muted small">No transcript entries.</li>}
@@ -71,7 +71,7 @@ export function TrialPanel({
           {stderr && (
             <details>
               <summary className="small">stderr</summary>
-              <pre className="runs-pre">{stderr}</pre>
+              <pre className="terminal">{stderr}</pre>
             </details>
           )}
         </div>

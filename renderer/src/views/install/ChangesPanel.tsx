@@ -39,7 +39,7 @@ export function ChangesPanel({ review }: { review: ReviewView }) {
           <h3>Files</h3>
           <ul className="inst-plain mono small">
             {review.fileChanges.map((f) => (
-              <li key={f.path} className={`inst-fc ${f.change === '+' ? 'add' : f.change === '-' ? 'del' : 'mod'}`}>
+              <li key={f.path} className={`inst-fc ${f.change === '+' ? 'add' : f.change === '-' ? 'del' : ''}`}>
                 {f.change} {f.path}
                 {f.change === '+' && f.path.startsWith('scripts/') && (
                   <span className="inst-label escalation">new script</span>

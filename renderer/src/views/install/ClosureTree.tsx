@@ -17,7 +17,7 @@ export function ClosureTree({ review }: { review: ReviewView }) {
           </span>
           {range && <span className="muted small mono">({range})</span>}
           <span className={`inst-role ${n.role}`}>{n.role}</span>
-          {n.alreadyInstalled && <span className="inst-role installed">already installed — nothing written</span>}
+          {n.alreadyInstalled && <span className="inst-role">already installed — nothing written</span>}
           {(n.safety.length > 0 || n.policy.length > 0) && <span className="inst-role blocked">blocks</span>}
         </div>
         <div className="inst-tree-src mono small">

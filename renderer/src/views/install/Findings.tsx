@@ -19,7 +19,7 @@ export function Findings({
 }) {
   if (!items.length) return null;
   return (
-    <div className={`inst-findings ${kind}`}>
+    <div className={`inst-findings ${kind}`} data-kind={kind}>
       <h3>{title}</h3>
       <ul>
         {items.map(({ node, f }, i) => (
@@ -65,7 +65,7 @@ export function Findings({
 export function PolicyFindings({ items }: { items: { node: string; p: string }[] }) {
   if (!items.length) return null;
   return (
-    <div className="inst-findings policy">
+    <div className="inst-findings" data-kind="policy">
       <h3>Policy violations (blocking)</h3>
       <ul>
         {items.map(({ node, p }) => (

@@ -3,12 +3,13 @@ import { InstallFlow } from './InstallFlow';
 import { RemoveFlow } from './RemoveFlow';
 import { UpdateFlow } from './UpdateFlow';
 import './install.css';
+import './review.css';
 
 /** The Install tab: `#/install`, `#/install/update:<dir>`, `#/install/remove:<dir>`. */
 export function InstallView({ project, arg }: { project: ProjectRef; arg?: string }) {
   const m = /^(update|remove):([a-z0-9][a-z0-9-]*)$/.exec(arg ?? '');
   return (
-    <main className="dashboard inst-view">
+    <main className="page inst-view">
       {m?.[1] === 'update' ? (
         <UpdateFlow key={m[2]} project={project} dir={m[2]!} />
       ) : m?.[1] === 'remove' ? (

@@ -23,7 +23,7 @@ export function NodeCard({
             {node.name}
             <span className="mono muted">@{node.version}</span>
             <span className={`inst-role ${node.role}`}>{node.role}</span>
-            {node.alreadyInstalled && <span className="inst-role installed">already installed</span>}
+            {node.alreadyInstalled && <span className="inst-role">already installed</span>}
           </h2>
           <p className="inst-desc">{node.description}</p>
         </div>

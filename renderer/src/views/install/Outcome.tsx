@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './review.css';
 
 const ICON = { done: '✓', blocked: '✕', ready: '?' } as const;
 

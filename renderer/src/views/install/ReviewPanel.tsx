@@ -7,6 +7,7 @@ import { NodeCard } from './NodeCard';
 import { reviewFindings } from './review-facts';
 import { StandingTable } from './StandingTable';
 import { WritesPanel } from './WritesPanel';
+import './review.css';
 
 /** The whole review object, field for field. */
 export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReReview?: () => void }) {
@@ -51,7 +52,7 @@ export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReRe
             </section>
           )}
           {review.notices.length > 0 && (
-            <section className="panel inst-notices" aria-label="Notices">
+            <section className="panel" aria-label="Notices">
               <h2>Read this</h2>
               <ul className="inst-plain">
                 {review.notices.map((n) => (

@@ -27,7 +27,7 @@ export function SkillChecklist({
     });
   const ordered = skills.filter((s) => picked.has(s.source)).map((s) => s.source);
   return (
-    <section className="card inst-checklist" aria-label={`Skills in ${source}`}>
+    <section className="inst-checklist" aria-label={`Skills in ${source}`}>
       <h2>
         {source} holds {skills.length} skills
       </h2>

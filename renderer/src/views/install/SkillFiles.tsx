@@ -22,7 +22,7 @@ export function SkillFiles({ reviewId, node }: { reviewId: string; node: ReviewN
           <li key={f.path}>
             <button
               type="button"
-              className={`linklike ${open === f.path ? 'active' : ''}`}
+              className={`inst-linklike ${open === f.path ? 'active' : ''}`}
               data-file={f.path}
               onClick={() => setOpen(open === f.path ? null : f.path)}
             >

@@ -55,7 +55,7 @@ export function Explain({
   const t = x.target;
   return (
     <aside
-      className="drawer explain"
+      className="drawer matrix-explain"
       role="dialog"
       aria-label={`${skill} on ${target}`}
       tabIndex={-1}
@@ -85,7 +85,7 @@ export function Explain({
       {x.cell.reasons.length > 0 && (
         <>
           <h3>Why</h3>
-          <ul className="td-notes">
+          <ul className="notes">
             {x.cell.reasons.map((r) => (
               <li key={r.code + r.message} className={`note ${x.cell.status}`} data-reason={r.code}>
                 <span className="note-k">{r.code}</span> {r.message}
@@ -109,7 +109,7 @@ export function Explain({
         </div>
       </div>
       <h3>What {target} delivers</h3>
-      <ul className="explain-list">
+      <ul className="matrix-explain-list">
         <li>
           <span className="fact-k">agent</span> {t.agent}
         </li>
@@ -135,7 +135,7 @@ export function Explain({
       {x.notes.length > 0 && (
         <>
           <h3>Notes</h3>
-          <ul className="td-notes">
+          <ul className="notes">
             {x.notes.map((n) => (
               <li key={n} className="note info">
                 {n}
@@ -145,7 +145,7 @@ export function Explain({
         </>
       )}
       {dir && (
-        <div className="explain-actions">
+        <div className="matrix-explain-actions">
           <button type="button" className="btn primary" onClick={() => navigate({ view: 'previews', arg: dir })}>
             Preview {skill}'s output
           </button>

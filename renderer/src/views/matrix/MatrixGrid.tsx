@@ -103,8 +103,8 @@ export function MatrixGrid({
         ref={gridRef}
         style={{ ['--mcols' as string]: columns, minWidth: 170 + targets.length * (compact ? 84 : 120) }}
       >
-        <div role="row" className="mrow head" aria-rowindex={1}>
-          <div role="columnheader" className="mcorner">
+        <div role="row" className="matrix-row head" aria-rowindex={1}>
+          <div role="columnheader" className="matrix-corner">
             skill \ target
           </div>
           {targets.map((t) => {
@@ -113,11 +113,11 @@ export function MatrixGrid({
               <div
                 key={t}
                 role="columnheader"
-                className={`mhead ${active.includes(t) ? 'active' : ''}`}
+                className={`matrix-head ${active.includes(t) ? 'active' : ''}`}
                 title={`${def.agent} — ${def.loading}${active.includes(t) ? ' — active in this project' : ''}`}
                 data-target={t}
               >
-                <span className="mhead-id">{t}</span>
+                <span className="matrix-head-id">{t}</span>
                 <span className={`pill ${def.loading}`}>
                   <Word word={def.loading} plain />
                 </span>
@@ -125,7 +125,7 @@ export function MatrixGrid({
             );
           })}
         </div>
-        <div className="mbody" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="matrix-body" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
             const s = skills[v.index]!;
             const ri = v.index;
@@ -133,14 +133,14 @@ export function MatrixGrid({
               <div
                 key={s}
                 role="row"
-                className="mrow"
+                className="matrix-row"
                 data-skill={s}
                 data-index={ri}
                 aria-rowindex={ri + 2}
                 ref={virtualizer.measureElement}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <div role="rowheader" className="mskill">
+                <div role="rowheader" className="matrix-skill">
                   {s}
                 </div>
                 {targets.map((t, ci) => {
@@ -163,7 +163,7 @@ export function MatrixGrid({
                       // Starts with the visible words (status, reason count) so speech input can name the cell.
                       aria-label={`${STATUS_WORD[st]}${n ? ` ${n}` : ''}: ${s} on ${t}${n ? ` — ${cell!.reasons.map((x) => x.message).join('; ')}` : ''}`}
                       aria-describedby={tipId}
-                      className={`mcell ${st} ${dim ? 'dim' : ''} ${isOpen ? 'open' : ''}`}
+                      className={`matrix-cell ${st} ${dim ? 'dim' : ''} ${isOpen ? 'open' : ''}`}
                       onClick={() => {
                         setFocus({ r: ri, c: ci });
                         if (cell) openCell(cell);
@@ -177,11 +177,11 @@ export function MatrixGrid({
                       onMouseEnter={() => setHover({ skill: s, target: t })}
                       onMouseLeave={() => setHover(null)}
                     >
-                      <span className="mmark" aria-hidden="true">
+                      <span className="matrix-mark" aria-hidden="true">
                         {MARK[st]}
                       </span>
-                      <span className="mword">{STATUS_WORD[st]}</span>
-                      {n > 0 && <span className="mcount">{n}</span>}
+                      <span className="matrix-word">{STATUS_WORD[st]}</span>
+                      {n > 0 && <span className="matrix-count">{n}</span>}
                     </div>
                   );
                 })}
@@ -201,7 +201,7 @@ function CellTip({ cell, grid }: { cell: Cell; grid: HTMLElement | null }) {
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
   useEffect(() => {
     const el = grid?.querySelector<HTMLElement>(
-      `.mrow[data-skill="${CSS.escape(cell.skill)}"] [data-target="${CSS.escape(cell.target)}"]`,
+      `.matrix-row[data-skill="${CSS.escape(cell.skill)}"] [data-target="${CSS.escape(cell.target)}"]`,
     );
     if (!el) return;
     // Fixed to the viewport, so the scrolling grid never clips it; above the cell when there is no room below.
@@ -222,15 +222,15 @@ function CellTip({ cell, grid }: { cell: Cell; grid: HTMLElement | null }) {
       style={pos ? { left: pos.left, top: pos.top } : { visibility: 'hidden' }}
       data-testid="matrix-tip"
     >
-      <div className="tip-head">
+      <div className="matrix-tip-head">
         <b>{cell.skill}</b> on <b>{cell.target}</b>: <span className={`status-chip ${cell.status}`}>{cell.status}</span>
       </div>
       {cell.reasons.length === 0 ? (
-        <p className="tip-line">Delivered as authored.</p>
+        <p className="matrix-tip-line">Delivered as authored.</p>
       ) : (
         <ul>
           {cell.reasons.map((x) => (
-            <li key={x.code + x.message} className="tip-line">
+            <li key={x.code + x.message} className="matrix-tip-line">
               <code>{x.code}</code> {x.message}
             </li>
           ))}

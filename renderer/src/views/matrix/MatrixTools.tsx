@@ -53,11 +53,11 @@ export function MatrixTools({
             data-status-filter={s}
           >
             {s === 'all' ? 'All' : STATUS_WORD[s]}
-            {s !== 'all' && <span className="count">{counts[s]}</span>}
+            {s !== 'all' && <span className="segmented-count">{counts[s]}</span>}
           </button>
         ))}
       </div>
-      <label className="target-select">
+      <label className="matrix-target-select">
         <span className="muted small">Targets</span>
         <select
           className="field"

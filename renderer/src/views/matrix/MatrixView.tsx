@@ -7,7 +7,6 @@ import { cellKey, parseArg, visibleGrid, type StatusFilter, type TargetFilter } 
 import { Explain } from './Explain';
 import { MatrixGrid } from './MatrixGrid';
 import { MatrixTools } from './MatrixTools';
-import '../previews/previews.css';
 import './matrix.css';
 
 /** Skills × targets: does each agent get the skill as authored, a weaker version, or nothing? */
@@ -15,13 +14,13 @@ export function MatrixView({ project, arg }: { project: ProjectRef; arg?: string
   const report = useMatrixReport(project.root);
   if (report.isError)
     return (
-      <main className="dashboard">
+      <main className="page">
         <ErrorState error={report.error} onRetry={() => void report.refetch()} />
       </main>
     );
   if (report.isPending)
     return (
-      <main className="dashboard" aria-busy="true">
+      <main className="page" aria-busy="true">
         <p className="muted" data-testid="matrix-loading">
           <Spinner label="Grading" /> Grading every skill on every agent…
         </p>
@@ -55,7 +54,7 @@ function Matrix({
 
   if (matrix.skills.length === 0 && failures.length === 0) {
     return (
-      <main className="dashboard">
+      <main className="page">
         <EmptyState title="No skills yet" actions={<AddSkillActions />}>
           Install or create a skill to see how each agent receives it.
         </EmptyState>
@@ -64,7 +63,7 @@ function Matrix({
   }
 
   return (
-    <main className="dashboard matrix-view" aria-busy={updating}>
+    <main className="page matrix-view" aria-busy={updating}>
       <section className="panel" aria-labelledby="matrix-title">
         <div className="panel-head">
           <div>

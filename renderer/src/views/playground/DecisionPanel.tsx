@@ -22,9 +22,9 @@ function Field({ k, label, children, testid }: { k: string; label?: ReactNode; c
 function Chips({ items, empty = 'none', cls = '' }: { items: readonly string[]; empty?: string; cls?: string }) {
   if (items.length === 0) return <span className="muted">{empty}</span>;
   return (
-    <span className="chips">
+    <span className="play-chips">
       {items.map((x) => (
-        <span key={x} className={`chip ${cls}`}>
+        <span key={x} className={`play-chip ${cls}`}>
           {x}
         </span>
       ))}
@@ -65,9 +65,9 @@ export function DecisionPanel({
         </p>
       )}
       <Field k="route order">
-        <span className="chips">
+        <span className="play-chips">
           {d.route_order.map((r, i) => (
-            <span key={r} className={`chip ${r === d.route ? 'chosen' : ''}`}>
+            <span key={r} className={`play-chip ${r === d.route ? 'chosen' : ''}`}>
               {i + 1}. {r}
             </span>
           ))}
@@ -85,9 +85,9 @@ export function DecisionPanel({
         {Object.keys(d.allow).length === 0 ? (
           <span className="muted">none</span>
         ) : (
-          <span className="chips">
+          <span className="play-chips">
             {Object.entries(d.allow).map(([k, v]) => (
-              <span key={k} className="chip ok">
+              <span key={k} className="play-chip ok">
                 {k} = {JSON.stringify(v)}
               </span>
             ))}
@@ -144,7 +144,7 @@ export function DecisionPanel({
                       {' '}
                       on{' '}
                       {phrases.map((p) => (
-                        <mark key={p} className="phrase">
+                        <mark key={p} className="play-phrase">
                           {p}
                         </mark>
                       ))}

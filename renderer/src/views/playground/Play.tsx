@@ -86,7 +86,7 @@ function Highlighted({ input, spans }: { input: string; spans: PhraseSpan[] }) {
         s.spans.length ? (
           <mark
             key={i}
-            className={s.spans.some((x) => x.source !== 'heuristic') ? 'phrase' : 'phrase heuristic'}
+            className={s.spans.some((x) => x.source !== 'heuristic') ? 'play-phrase' : 'play-phrase heuristic'}
             data-rule={[...new Set(s.spans.map((x) => x.rule_id))].join(' ')}
             title={s.spans
               .map(

@@ -24,8 +24,8 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
   const dir = arg ?? (specs.length === 1 ? specs[0]!.dir : undefined);
 
   return (
-    <main className="playground" aria-label="SkillSpec playground">
-      <div className="play-head">
+    <main className="page" aria-label="SkillSpec playground">
+      <div className="page-head">
         <div>
           <h2>SkillSpec playground</h2>
           <p className="muted small">
@@ -38,7 +38,7 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
       {list.isError ? (
         <ErrorState error={list.error} onRetry={() => void list.refetch()} />
       ) : list.isPending ? (
-        <div className="panel play-loading">
+        <div className="panel loading-line">
           <Spinner label="Looking for skill.spec.yml files" /> Looking for skill.spec.yml files…
         </div>
       ) : dir === undefined ? (

@@ -43,7 +43,7 @@ export function SpecPlayground({ project, dir }: { project: ProjectRef; dir: str
   }
   if (file.isPending || !parsed) {
     return (
-      <div className="panel play-loading">
+      <div className="panel loading-line">
         <Spinner label="Loading the spec" /> Loading and validating{' '}
         <code>
           {dir}/{SPEC_FILE}

@@ -20,12 +20,12 @@ export function Trace({ events }: { events: DecisionEvent[] }) {
         {shown.map((e, i) => (
           <li
             key={i}
-            className={`ev ev-${e.event} ${e.event === 'rule_evaluated' && !e.matched ? 'dim' : ''}`}
+            className={`play-ev ${e.event} ${e.event === 'rule_evaluated' && !e.matched ? 'dim' : ''}`}
             data-event={e.event}
           >
-            <span className="ev-dot" aria-hidden="true" />
-            <span className="ev-name mono">{e.event}</span>
-            <span className="ev-detail">{eventDetail(e)}</span>
+            <span className="play-ev-dot" aria-hidden="true" />
+            <span className="play-ev-name mono">{e.event}</span>
+            <span className="play-ev-detail">{eventDetail(e)}</span>
           </li>
         ))}
       </ol>

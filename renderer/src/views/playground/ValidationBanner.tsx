@@ -24,7 +24,7 @@ export function ValidationBanner({ file, parsed, refetching }: { file: Shown; pa
   if (!v.ok) {
     const where = v.line !== undefined ? `${file.path}:${v.line}:${v.column ?? 1}` : file.path;
     return (
-      <div className="banner warn-banner" role="alert" data-testid="spec-error">
+      <div className="banner warn" role="alert" data-testid="spec-error">
         <strong>The spec has a problem</strong> — {where}: {v.message}{' '}
         <span className="muted small">({v.kind}, full validation in main)</span>. The rules still play below.
       </div>

@@ -3,6 +3,7 @@ import type { DiskPlan, PlanFileRow } from '../../../../shared/ipc/channels/comp
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/States';
 import { useApplyCompile, useDiskPlan } from './queries';
+import './compile.css';
 
 /**
  * Compile, in two steps: the plan main makes from the project as saved (files to write,
@@ -25,7 +26,7 @@ export function CompileDialog({
   const pending = shown ? [...shown.write, ...shown.merge].filter((f) => f.changed).length + shown.prune.length : 0;
 
   return (
-    <Dialog onClose={onClose} className="compile-dialog" labelledBy="compile-title">
+    <Dialog onClose={onClose} className="pv-compile-dialog" labelledBy="compile-title">
       <div className="modal-head">
         <h2 id="compile-title">Compile {project.name}</h2>
         <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -47,7 +48,7 @@ export function CompileDialog({
           {plan.error instanceof Error ? plan.error.message : String(plan.error)}
         </p>
       ) : result?.status === 'applied' ? (
-        <div className="compile-done" data-testid="compile-result">
+        <div className="pv-compile-done" data-testid="compile-result">
           <p className="ok-line">✓ {result.summary}</p>
           <PathList title="Written" paths={result.written} />
           <PathList title="Sections pruned" paths={result.rewritten} />
@@ -104,11 +105,11 @@ export function CompileDialog({
 function PathList({ title, paths }: { title: string; paths: readonly string[] }) {
   if (!paths.length) return null;
   return (
-    <div className="plan-group">
+    <div className="pv-plan-group">
       <h3>
-        {title} <span className="count">{paths.length}</span>
+        {title} <span className="pv-plan-count">{paths.length}</span>
       </h3>
-      <ul className="plan-list mono">
+      <ul className="pv-plan-list mono">
         {paths.map((p) => (
           <li key={p}>{p}</li>
         ))}
@@ -119,11 +120,11 @@ function PathList({ title, paths }: { title: string; paths: readonly string[] })
 
 function Row({ f, verb }: { f: PlanFileRow; verb: string }) {
   return (
-    <li className={`plan-row ${f.created ? 'new' : 'changed'}`} data-path={f.path}>
-      <span className="plan-verb">{f.created ? 'create' : verb}</span>
-      <span className="plan-path mono">{f.path}</span>
+    <li className={`pv-plan-row ${f.created ? 'new' : 'changed'}`} data-path={f.path}>
+      <span className="pv-plan-verb">{f.created ? 'create' : verb}</span>
+      <span className="pv-plan-path mono">{f.path}</span>
       {f.skill && <span className="muted small">{f.skill}</span>}
-      <span className="muted small plan-bytes">{f.bytes.toLocaleString('en-US')} B</span>
+      <span className="muted small pv-plan-bytes">{f.bytes.toLocaleString('en-US')} B</span>
     </li>
   );
 }
@@ -133,7 +134,7 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
   const merge = plan.merge.filter((f) => f.changed);
   const same = plan.write.length + plan.merge.length - write.length - merge.length;
   return (
-    <div className="plan" data-testid="compile-plan">
+    <div className="pv-plan" data-testid="compile-plan">
       {plan.errors.length > 0 ? (
         <div className="banner error" role="alert">
           <strong>Compile refuses — nothing would be written:</strong>
@@ -158,12 +159,12 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
           ))}
         </div>
       )}
-      <div className="plan-group" data-group="write">
+      <div className="pv-plan-group" data-group="write">
         <h3>
-          Write <span className="count">{write.length}</span>
+          Write <span className="pv-plan-count">{write.length}</span>
         </h3>
         {write.length ? (
-          <ul className="plan-rows">
+          <ul className="pv-plan-rows">
             {write.map((f) => (
               <Row key={f.path} f={f} verb="update" />
             ))}
@@ -172,12 +173,12 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
           <p className="muted small">Nothing to write.</p>
         )}
       </div>
-      <div className="plan-group" data-group="merge">
+      <div className="pv-plan-group" data-group="merge">
         <h3>
-          Merge <span className="count">{merge.length}</span>
+          Merge <span className="pv-plan-count">{merge.length}</span>
         </h3>
         {merge.length ? (
-          <ul className="plan-rows">
+          <ul className="pv-plan-rows">
             {merge.map((f) => (
               <Row key={f.path} f={f} verb={f.merge === 'settings' ? 'merge keys' : 'merge sections'} />
             ))}
@@ -186,16 +187,16 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
           <p className="muted small">No shared file changes.</p>
         )}
       </div>
-      <div className="plan-group" data-group="prune">
+      <div className="pv-plan-group" data-group="prune">
         <h3>
-          Prune <span className="count">{plan.prune.length}</span>
+          Prune <span className="pv-plan-count">{plan.prune.length}</span>
         </h3>
         {plan.prune.length ? (
-          <ul className="plan-rows">
+          <ul className="pv-plan-rows">
             {plan.prune.map((p) => (
-              <li key={p.path} className="plan-row prune" data-path={p.path}>
-                <span className="plan-verb">{p.action === 'delete' ? 'delete' : 'prune sections'}</span>
-                <span className="plan-path mono">{p.path}</span>
+              <li key={p.path} className="pv-plan-row prune" data-path={p.path}>
+                <span className="pv-plan-verb">{p.action === 'delete' ? 'delete' : 'prune sections'}</span>
+                <span className="pv-plan-path mono">{p.path}</span>
                 <span className="muted small">{p.reason}</span>
               </li>
             ))}
@@ -205,7 +206,7 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
         )}
       </div>
       {plan.warnings.length > 0 && (
-        <details className="plan-notes">
+        <details className="pv-plan-notes">
           <summary>{plan.warnings.length} warning(s)</summary>
           <ul>
             {plan.warnings.map((w) => (
@@ -215,7 +216,7 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
         </details>
       )}
       {plan.notes.length > 0 && (
-        <details className="plan-notes">
+        <details className="pv-plan-notes">
           <summary>{plan.notes.length} note(s)</summary>
           <ul>
             {plan.notes.map((w) => (

@@ -30,35 +30,35 @@ export function DiffView({ before, after, absent }: { before: string; after: str
   useEffect(() => setShown(400), [before, after]);
   if (stats.added === 0 && stats.removed === 0)
     return (
-      <p className="muted small pf-same" data-testid="diff-none">
+      <p className="muted small pv-file-same" data-testid="diff-none">
         Identical to the file on disk — compile leaves it alone.
       </p>
     );
   const parts = hunks(lines);
   return (
-    <div className="pf-diff" data-testid="preview-diff" data-added={stats.added} data-removed={stats.removed}>
-      <div className="diff-stats small">
+    <div className="pv-file-diff" data-testid="preview-diff" data-added={stats.added} data-removed={stats.removed}>
+      <div className="pv-diff-stats small">
         {absent ? 'not on disk yet — compile creates it' : 'on disk → compile'}:{' '}
-        <span className="add">+{stats.added}</span> <span className="del">−{stats.removed}</span>
+        <span className="pv-stat-add">+{stats.added}</span> <span className="pv-stat-del">−{stats.removed}</span>
       </div>
-      <div className="diff-lines mono">
+      <div className="pv-diff-lines mono">
         {parts.slice(0, shown).map((l, i) =>
           l.kind === 'fold' ? (
-            <div key={i} className="dl fold">
+            <div key={i} className="pv-dl fold">
               ⋯ {l.count} unchanged line{l.count === 1 ? '' : 's'}
             </div>
           ) : (
-            <div key={i} className={`dl ${l.kind}`}>
-              <span className="ln">{l.oldNo ?? ''}</span>
-              <span className="ln">{l.newNo ?? ''}</span>
-              <span className="sign">{l.kind === 'add' ? '+' : l.kind === 'del' ? '−' : ' '}</span>
-              <span className="tx">{l.text}</span>
+            <div key={i} className={`pv-dl ${l.kind}`}>
+              <span className="pv-dl-ln">{l.oldNo ?? ''}</span>
+              <span className="pv-dl-ln">{l.newNo ?? ''}</span>
+              <span className="pv-dl-sign">{l.kind === 'add' ? '+' : l.kind === 'del' ? '−' : ' '}</span>
+              <span className="pv-dl-tx">{l.text}</span>
             </div>
           ),
         )}
       </div>
       {parts.length > shown && (
-        <button type="button" className="btn ghost small-btn" onClick={() => setShown((n) => n + 2000)}>
+        <button type="button" className="btn ghost pv-small-btn" onClick={() => setShown((n) => n + 2000)}>
           Show {Math.min(2000, parts.length - shown)} more lines
         </button>
       )}

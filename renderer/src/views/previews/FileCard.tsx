@@ -24,15 +24,15 @@ export function FileCard({ file }: { file: PreviewFile }) {
     ...(whole || section !== undefined ? [{ mode: 'diff' as const, label: 'Diff vs disk' }] : []),
   ];
   return (
-    <article className="preview-file" data-path={file.path} data-state={state.cls}>
-      <header className="pf-head">
-        <span className="pf-path">{file.path}</span>
+    <article className="pv-file" data-path={file.path} data-state={state.cls}>
+      <header className="pv-file-head">
+        <span className="pv-file-path">{file.path}</span>
         {file.merge && (
           <span className="tag subtle">{file.merge === 'section' ? 'merged section' : 'settings, merged by key'}</span>
         )}
         {file.servedBy && <span className="tag subtle">shared .agents/skills copy</span>}
-        <span className={`pf-state ${state.cls}`}>{state.word}</span>
-        <span className="pf-spacer" />
+        <span className={`pv-file-state ${state.cls}`}>{state.word}</span>
+        <span className="pv-file-spacer" />
         {!file.binary && modes.length > 1 && (
           <div className="segmented" role="group" aria-label={`View of ${file.path}`}>
             {modes.map((m) => (
@@ -50,11 +50,11 @@ export function FileCard({ file }: { file: PreviewFile }) {
         )}
       </header>
       {file.binary ? (
-        <p className="muted small pf-binary">{file.size.toLocaleString('en-US')} bytes, copied as is</p>
+        <p className="muted small pv-file-binary">{file.size.toLocaleString('en-US')} bytes, copied as is</p>
       ) : (
         <>
           {!whole && (
-            <p className="muted small pf-large" data-testid="preview-large">
+            <p className="muted small pv-file-large" data-testid="preview-large">
               {file.path} as compile writes it is {formatBytes(file.size)} —{' '}
               {section !== undefined
                 ? "too large to show whole here; this is this skill's section"
@@ -78,7 +78,7 @@ function FileBody({ file, mode, section }: { file: PreviewFile; mode: Mode; sect
   if (section !== undefined)
     return (
       <>
-        <p className="muted small pf-large">
+        <p className="muted small pv-file-large">
           {file.diskSection === null
             ? 'This skill has no section in the file on disk yet — compile adds it:'
             : "This skill's section, on disk → compile:"}
@@ -86,5 +86,5 @@ function FileBody({ file, mode, section }: { file: PreviewFile; mode: Mode; sect
         <DiffView before={file.diskSection ?? ''} after={section} absent={!file.onDisk} />
       </>
     );
-  return <p className="muted small pf-large">The file on disk is too large to compare here.</p>;
+  return <p className="muted small pv-file-large">The file on disk is too large to compare here.</p>;
 }

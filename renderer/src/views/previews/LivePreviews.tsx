@@ -11,7 +11,7 @@ export function LivePreviews({ root, dir, files }: { root: string; dir: string; 
   const [selected, setSelected] = useState<string | null>(null);
   if (!live)
     return (
-      <div className="previews-body" aria-busy={!error}>
+      <div className="pv-body" aria-busy={!error}>
         {error ? (
           <p className="inline-error" role="alert">
             Could not plan the previews: {error.message}
@@ -24,7 +24,7 @@ export function LivePreviews({ root, dir, files }: { root: string; dir: string; 
   const current = live.targets.find((t) => t.target === selected) ?? live.targets[0];
 
   return (
-    <div className={`previews-body ${stale ? 'stale' : ''}`} data-planned-ms={live.ms.toFixed(1)} aria-busy={stale}>
+    <div className={`pv-body ${stale ? 'stale' : ''}`} data-planned-ms={live.ms.toFixed(1)} aria-busy={stale}>
       <SkillFacts live={live} />
       {error && (
         <p className="inline-error" role="alert">
@@ -33,7 +33,7 @@ export function LivePreviews({ root, dir, files }: { root: string; dir: string; 
       )}
       <SkillProblems live={live} />
       {live.projectRefusals.length > 0 && (
-        <p className="preview-project-note small" role="status" data-testid="project-refusals">
+        <p className="pv-project-note small" role="status" data-testid="project-refusals">
           Compile is also refused for {live.projectRefusals.length} project-wide reason
           {live.projectRefusals.length === 1 ? '' : 's'} that this skill does not cause —{' '}
           <a href="#/dashboard">see the Dashboard</a>.
@@ -47,7 +47,7 @@ export function LivePreviews({ root, dir, files }: { root: string; dir: string; 
       )}
       {live.targets.length > 0 && current && (
         <>
-          <div className="tabs-bar">
+          <div className="pv-tabs-bar">
             <span className="muted small">
               {inactive
                 ? 'every target — dashed: not compiled in this project'
@@ -55,7 +55,7 @@ export function LivePreviews({ root, dir, files }: { root: string; dir: string; 
             </span>
             <button
               type="button"
-              className="btn ghost small-toggle"
+              className="btn ghost pv-small-toggle"
               aria-pressed={inactive}
               onClick={() => setInactive((v) => !v)}
               data-testid="toggle-inactive"
@@ -107,18 +107,18 @@ function SkillFacts({ live }: { live: LivePreview }) {
   const bodyOver = live.bodyTokens !== null && live.budget !== null && live.bodyTokens > live.budget;
   const stubOver = live.stubTokens !== null && live.standingLimit !== null && live.stubTokens > live.standingLimit;
   return (
-    <div className="skill-facts" data-testid="skill-facts">
-      <span className="skill-facts-name">{live.name}</span>
-      <span className={`fact ${bodyOver ? 'over' : ''}`} data-fact="body">
+    <div className="pv-facts" data-testid="skill-facts">
+      <span className="pv-facts-name">{live.name}</span>
+      <span className={`pv-fact ${bodyOver ? 'over' : ''}`} data-fact="body">
         body <b>{formatTokens(live.bodyTokens)}</b> / {formatTokens(live.budget)} tok
       </span>
       {live.stubTokens !== null && (
-        <span className={`fact ${stubOver ? 'over' : ''}`} data-fact="stub">
+        <span className={`pv-fact ${stubOver ? 'over' : ''}`} data-fact="stub">
           stub <b>{formatTokens(live.stubTokens)}</b> / {formatTokens(live.standingLimit)} standing
         </span>
       )}
       <span className={`pill ${live.disclosure ?? 'unknown'}`}>authored {live.disclosure}</span>
-      <span className="muted small planned">planned in {live.ms < 1 ? '<1' : Math.round(live.ms)} ms</span>
+      <span className="muted small pv-planned">planned in {live.ms < 1 ? '<1' : Math.round(live.ms)} ms</span>
     </div>
   );
 }

@@ -26,7 +26,7 @@ export function OutputText({ text }: { text: string }) {
     return out;
   }, [text]);
   return (
-    <div className="pf-content" data-testid="preview-output" tabIndex={0} aria-label="Compiled output">
+    <div className="pv-file-content" data-testid="preview-output" tabIndex={0} aria-label="Compiled output">
       {blocks.map((b, i) => (
         <Block key={i} text={b.text} lines={b.lines} />
       ))}
@@ -36,7 +36,7 @@ export function OutputText({ text }: { text: string }) {
 
 const Block = memo(function Block({ text, lines }: { text: string; lines: number }) {
   return (
-    <div className="pl" style={{ containIntrinsicSize: `auto ${(lines * 18.6).toFixed(1)}px` }}>
+    <div className="pv-out-line" style={{ containIntrinsicSize: `auto ${(lines * 18.6).toFixed(1)}px` }}>
       {text}
     </div>
   );

@@ -24,10 +24,10 @@ export interface PreviewPanelProps {
 export function PreviewPanel({ project, dir, files, dirty }: PreviewPanelProps) {
   const [compileOpen, setCompileOpen] = useState(false);
   return (
-    <section className="previews panel" aria-label="Compiled previews" data-skill={dir}>
-      <div className="panel-head previews-head">
+    <section className="pv-pane panel" aria-label="Compiled previews" data-skill={dir}>
+      <div className="panel-head">
         <h2>Compiled previews</h2>
-        <div className="previews-actions">
+        <div className="pv-actions">
           <button type="button" className="btn primary" onClick={() => setCompileOpen(true)}>
             Compile…
           </button>

@@ -7,6 +7,7 @@ import { useDashboard } from '../../queries';
 import { navigate } from '../../route';
 import { PreviewPanel } from './PreviewPanel';
 import { useSavedFiles } from './queries';
+import './previews.css';
 
 /**
  * The previews screen: pick a skill, try an edit in a scratch draft (never saved from
@@ -22,7 +23,7 @@ export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: stri
   const dir = arg && (!dash.data || skills.some((s) => s.dir === arg)) ? arg : skills[0]?.dir;
   if (!dir) {
     return (
-      <main className="dashboard">
+      <main className="page">
         {dash.isPending ? (
           <p className="muted">Reading the project…</p>
         ) : dash.isError ? (
@@ -36,8 +37,8 @@ export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: stri
     );
   }
   return (
-    <main className="dashboard previews-view">
-      <div className="previews-layout">
+    <main className="page pv-view">
+      <div className="pv-layout">
         <Picker skills={skills} dir={dir} />
         <Draft key={dir} project={project} dir={dir} />
       </div>
@@ -50,7 +51,7 @@ function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boole
   const q = query.trim().toLowerCase();
   const shown = useMemo(() => skills.filter((s) => !q || s.dir.includes(q)), [skills, q]);
   return (
-    <nav className="skill-picker" aria-label="Skills">
+    <nav className="pv-skill-picker" aria-label="Skills">
       <h3>Skills</h3>
       {skills.length > 8 && <SkillSearch query={query} onQuery={setQuery} />}
       <VirtualList
@@ -63,7 +64,7 @@ function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boole
         {(s) => (
           <a
             href={`#/previews/${encodeURIComponent(s.dir)}`}
-            className={`skill-pick ${s.dir === dir ? 'on' : ''}`}
+            className={`pv-skill-pick ${s.dir === dir ? 'on' : ''}`}
             aria-current={s.dir === dir ? 'page' : undefined}
             onClick={(e) => {
               e.preventDefault();
@@ -72,7 +73,7 @@ function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boole
           >
             {s.dir}
             {!s.loaded && (
-              <span className="status-mark unsupported" title="does not load — see the dashboard">
+              <span className="pv-status-mark unsupported" title="does not load — see the dashboard">
                 {' '}
                 ○
               </span>
@@ -88,14 +89,14 @@ function Draft({ project, dir }: { project: ProjectRef; dir: string }) {
   const saved = useSavedFiles(project.root, dir);
   if (saved.isPending)
     return (
-      <section className="panel draft" aria-label="Scratch draft" aria-busy="true">
+      <section className="panel pv-draft" aria-label="Scratch draft" aria-busy="true">
         <p className="muted">Reading {dir}…</p>
       </section>
     );
   if (saved.isError)
     return (
       <>
-        <section className="panel draft" aria-label="Scratch draft">
+        <section className="panel pv-draft" aria-label="Scratch draft">
           <ErrorState error={saved.error} onRetry={() => void saved.refetch()} />
         </section>
         <PreviewPanel project={project} dir={dir} files={NO_FILES} dirty={false} />
@@ -116,12 +117,12 @@ function Editing({ project, dir, saved }: { project: ProjectRef; dir: string; sa
   const dirty = [...files].some(([p, t]) => saved.get(p) !== t);
   return (
     <>
-      <section className="panel draft" aria-label="Scratch draft">
+      <section className="panel pv-draft" aria-label="Scratch draft">
         <div className="panel-head">
           <h2>Draft</h2>
           <span className="muted small">{dirty ? 'unsaved scratch edits — never written from here' : 'as saved'}</span>
         </div>
-        <div className="segmented draft-tabs" role="tablist" aria-label="Skill files">
+        <div className="segmented pv-draft-tabs" role="tablist" aria-label="Skill files">
           {paths.map((p) => (
             <button
               key={p}
@@ -136,7 +137,7 @@ function Editing({ project, dir, saved }: { project: ProjectRef; dir: string; sa
           ))}
         </div>
         <textarea
-          className="draft-text mono"
+          className="pv-draft-text mono"
           aria-label={`Draft of ${tab}`}
           spellCheck={false}
           value={files.get(tab) ?? ''}

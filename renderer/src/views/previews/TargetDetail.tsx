@@ -5,21 +5,21 @@ import type { TargetPreview } from '../../../../shared/ipc/channels/compile';
 export function TargetDetail({ preview: t }: { preview: TargetPreview }) {
   return (
     <div
-      className="target-detail"
+      className="pv-detail"
       role="tabpanel"
       id={`ppanel-${t.target}`}
       aria-labelledby={`ptab-${t.target}`}
       data-target={t.target}
     >
-      <div className="td-head">
+      <div className="pv-detail-head">
         <div>
-          <span className="td-agent">{t.agent}</span>
+          <span className="pv-detail-agent">{t.agent}</span>
           <span className={`pill ${t.loading}`}>{t.loading}</span>
           <span className={`status-chip ${t.status}`} data-testid="target-status">
             {t.status}
           </span>
         </div>
-        <div className="td-costs">
+        <div className="pv-detail-costs">
           <span title="resident in every session, before the skill is used">
             <b data-testid="standing-tokens">{formatTokens(t.standingTokens)}</b> tok standing
           </span>
@@ -35,16 +35,16 @@ export function TargetDetail({ preview: t }: { preview: TargetPreview }) {
         </div>
       )}
       {t.loading === 'lazy' ? (
-        <p className="muted small td-explain">
+        <p className="muted small pv-detail-explain">
           Lazy: only the description stays in context; the agent loads the body when the skill is used.
         </p>
       ) : (
-        <p className="muted small td-explain">
+        <p className="muted small pv-detail-explain">
           Eager: the whole text is in context in every session, whether the skill is used or not.
         </p>
       )}
       {(t.reasons.length > 0 || t.warnings.length > 0 || t.notes.length > 0) && (
-        <ul className="td-notes">
+        <ul className="notes">
           {t.reasons.map((r) => (
             <li key={`r-${r.code}-${r.message}`} className={`note ${t.status}`} data-reason={r.code}>
               <span className="note-k">{r.code}</span> {r.message}
@@ -62,7 +62,7 @@ export function TargetDetail({ preview: t }: { preview: TargetPreview }) {
           ))}
         </ul>
       )}
-      <div className="preview-files">
+      <div className="pv-files">
         {t.files.map((f) => (
           <FileCard key={f.path} file={f} />
         ))}

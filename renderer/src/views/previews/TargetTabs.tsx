@@ -18,7 +18,7 @@ export function TargetTabs({
     document.getElementById(`ptab-${next.target}`)?.focus();
   };
   return (
-    <div className="target-tabs" role="tablist" aria-label="Targets">
+    <div className="pv-tabs" role="tablist" aria-label="Targets">
       {targets.map((t, i) => (
         <button
           key={t.target}
@@ -28,7 +28,7 @@ export function TargetTabs({
           aria-selected={t.target === current}
           aria-controls={`ppanel-${t.target}`}
           tabIndex={t.target === current ? 0 : -1}
-          className={`target-tab ${t.status} ${t.target === current ? 'on' : ''} ${t.inactive ? 'inactive' : ''}`}
+          className={`pv-tab ${t.status} ${t.target === current ? 'on' : ''} ${t.inactive ? 'inactive' : ''}`}
           data-target={t.target}
           data-status={t.status}
           onClick={() => onSelect(t.target)}
@@ -42,16 +42,16 @@ export function TargetTabs({
           }}
           title={`${t.agent} — ${t.status}${t.reasons.length ? `: ${t.reasons.map((r) => r.message).join('; ')}` : ''}`}
         >
-          <span className="tt-top">
-            <span className={`status-mark ${t.status}`} aria-hidden="true">
+          <span className="pv-tab-top">
+            <span className={`pv-status-mark ${t.status}`} aria-hidden="true">
               {STATUS_MARK[t.status]}
             </span>
-            <span className="tt-id">{t.target}</span>
+            <span className="pv-tab-id">{t.target}</span>
             {t.files.some((f) => f.changed) && (
-              <span className="tt-dot" title="differs from disk" aria-label="differs from disk" />
+              <span className="pv-tab-dot" title="differs from disk" aria-label="differs from disk" />
             )}
           </span>
-          <span className="tt-cost" data-standing={t.standingTokens}>
+          <span className="pv-tab-cost" data-standing={t.standingTokens}>
             {formatTokens(t.standingTokens)} tok/session
           </span>
         </button>

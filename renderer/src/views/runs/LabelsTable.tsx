@@ -29,7 +29,10 @@ export function LabelsTable({ rows, caption }: { rows: readonly RestrictionRowVi
               <td className="mono">{r.id}</td>
               <td>{guiWording(r.what)}</td>
               <td>
-                <span className={`label ${r.label === ADVISORY ? (r.required ? 'bad' : 'warn') : 'ok'}`} data-label>
+                <span
+                  className={`status-label ${r.label === ADVISORY ? (r.required ? 'bad' : 'warn') : 'ok'}`}
+                  data-label
+                >
                   {r.label === ADVISORY ? (
                     <>
                       <Term term="advisory" plain /> — not enforced here

@@ -38,7 +38,7 @@ export function Output({ run, runId }: { run: RunState | null; runId: string }) 
         </span>
       </div>
       <pre
-        className="runs-pre mono"
+        className="terminal mono"
         ref={pre}
         data-testid="output"
         onScroll={(e) =>
@@ -46,7 +46,7 @@ export function Output({ run, runId }: { run: RunState | null; runId: string }) 
         }
       >
         {run?.chunks.map((c, i) => (
-          <span key={i} className={c.stream}>
+          <span key={i} className={`runs-chunk ${c.stream}`}>
             {c.text}
           </span>
         ))}

@@ -27,8 +27,8 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
   const selected = skills.find((s) => s.dir === arg) ?? null;
 
   return (
-    <main className="runs" aria-label="Runs">
-      <div className="play-head">
+    <main className="page" aria-label="Runs">
+      <div className="page-head">
         <div>
           <h2>Runs</h2>
           <p className="muted small">
@@ -58,12 +58,12 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
       {targets.isError ? (
         <ErrorState error={targets.error} onRetry={() => void targets.refetch()} />
       ) : targets.isPending ? (
-        <div className="panel play-loading">
+        <div className="panel loading-line">
           <Spinner label="Probing the sandbox" /> Probing the sandbox and reading installed skills…
         </div>
       ) : (
-        <div className="runs-grid">
-          <nav className="panel runs-skills" aria-label="Skills with scripts">
+        <div className="side-layout">
+          <nav className="panel side-nav" aria-label="Skills with scripts">
             <h3>Skills</h3>
             {runnable.length === 0 ? (
               <p className="muted small">No installed skill has scripts or is a gate.</p>
@@ -73,7 +73,7 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
                   <li key={s.dir}>
                     <button
                       type="button"
-                      className={`runs-skill ${s.dir === arg ? 'active' : ''}`}
+                      className={`side-item ${s.dir === arg ? 'active' : ''}`}
                       data-skill={s.dir}
                       onClick={() => navigate({ view: 'runs', arg: s.dir })}
                     >
@@ -96,7 +96,7 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
               </ul>
             )}
           </nav>
-          <div className="runs-main">
+          <div className="side-main">
             {selected ? (
               <SkillRuns key={selected.dir} project={project} target={selected} />
             ) : (

@@ -32,7 +32,7 @@ export function SkillRuns({ project, target }: { project: ProjectRef; target: Ru
     <>
       <section className="panel runs-setup" aria-label={`Run ${target.dir}`}>
         <TargetHead target={target} gate={r.gate} />
-        <div className="runs-form">
+        <div className="form-row">
           <label>
             <span className="muted small">Script</span>
             <select
@@ -137,15 +137,15 @@ function TargetHead({ target, gate }: { target: RunTarget; gate: boolean }) {
           </span>
         </h2>
         {target.permissions && (
-          <span className="perm-badges small">
-            <span className={`perm-flag ${target.permissions.network ? 'on' : ''}`}>
+          <span className="runs-perms small">
+            <span className={`runs-perm ${target.permissions.network ? 'on' : ''}`}>
               network = {String(target.permissions.network)}
             </span>
-            <span className={`perm-flag ${target.permissions.write ? 'on' : ''}`}>
+            <span className={`runs-perm ${target.permissions.write ? 'on' : ''}`}>
               write = {String(target.permissions.write)}
             </span>
             {target.permissions.tools.length > 0 && (
-              <span className="perm-flag">tools: {target.permissions.tools.join(', ')}</span>
+              <span className="runs-perm">tools: {target.permissions.tools.join(', ')}</span>
             )}
           </span>
         )}

@@ -21,19 +21,19 @@ export function SettingsView({ project }: { project: ProjectRef }) {
   const [saved, setSaved] = useState(false);
   if (read.isPending)
     return (
-      <main className="dashboard">
+      <main className="page">
         <p className="muted">Reading kitbash.toml…</p>
       </main>
     );
   if (read.isError)
     return (
-      <main className="dashboard">
+      <main className="page">
         <ErrorState error={read.error} onRetry={() => void read.refetch()} />
       </main>
     );
   if (read.data.error) {
     return (
-      <main className="dashboard set-view">
+      <main className="page set-view">
         <section className="panel set-broken" role="alert">
           <strong>kitbash.toml cannot be edited here.</strong> {read.data.error}
         </section>
@@ -93,7 +93,7 @@ function SettingsForm({
 
   if (preview)
     return (
-      <main className="dashboard set-view">
+      <main className="page set-view">
         <ReviewChanges
           preview={preview}
           saving={save.isPending}
@@ -110,7 +110,7 @@ function SettingsForm({
     setDraft((d) => ({ ...d, targets: on ? [...cur, id] : cur.filter((t) => t !== id) }));
   };
   return (
-    <main className="dashboard set-view" data-testid="settings-view">
+    <main className="page set-view" data-testid="settings-view">
       {saved && (
         <p className="set-saved" role="status">
           Saved kitbash.toml.

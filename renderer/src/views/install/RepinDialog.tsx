@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SkillRow } from '../../../shared/ipc';
-import type { ReviewView } from '../../../shared/ipc/channels/install';
-import type { RepinResult } from '../../../shared/ipc/channels/lock';
-import { useApi } from '../api/context';
-import { ReviewPanel } from '../views/install/ReviewPanel';
-import { Dialog } from './Dialog';
-import { Spinner } from './States';
-import '../views/install/install.css';
-import '../views/previews/previews.css';
-import { queryKeys } from '../query-keys';
+import type { SkillRow } from '../../../../shared/ipc';
+import type { ReviewView } from '../../../../shared/ipc/channels/install';
+import type { RepinResult } from '../../../../shared/ipc/channels/lock';
+import { useApi } from '../../api/context';
+import { ReviewPanel } from './ReviewPanel';
+import { Dialog } from '../../components/Dialog';
+import { Spinner } from '../../components/States';
+import './repin.css';
+import './review.css';
+import { queryKeys } from '../../query-keys';
 
 /**
  * Re-pin from the lock card: pick a drifted or unpinned skill, read its review (the install
@@ -73,7 +73,7 @@ export function RepinDialog({
   const root0 = review?.nodes[0];
   const blocked = (review?.blockers.length ?? 0) > 0;
   return (
-    <Dialog onClose={close} className="repin-dialog" labelledBy="repin-title" testId="repin-dialog">
+    <Dialog onClose={close} className="inst-repin-dialog" labelledBy="repin-title" testId="repin-dialog">
       <div className="modal-head">
         <h2 id="repin-title">Re-pin a skill in kitbash.lock</h2>
         <button type="button" className="icon-btn" aria-label="Close" onClick={close}>
@@ -90,7 +90,7 @@ export function RepinDialog({
         </div>
       )}
       {skills.length > 1 && (
-        <label className="repin-pick">
+        <label className="inst-repin-pick">
           <span>Skill</span>
           <select
             className="field"
@@ -112,7 +112,7 @@ export function RepinDialog({
         </label>
       )}
       {done ? (
-        <div className="repin-done" role="status" data-testid="repin-done">
+        <div className="inst-repin-done" role="status" data-testid="repin-done">
           <p className="ok-line">
             ✓ Pinned {done.name}@{done.version} in kitbash.lock.
           </p>
