@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useDashboard } from '../../queries';
 import { routeHash } from '../../route';
+import { EditorLoading } from './EditorLoading';
 import { lastOpen } from './lastOpen';
 import { SkillIndex } from './SkillIndex';
 import './editor.css';
@@ -20,7 +21,7 @@ export function EditorView({ project, arg }: { project: ProjectRef; arg?: string
   const target = parseEditorArg(arg);
   if (!target) return <Reopen project={project} />;
   return (
-    <Suspense fallback={<main className="ed-page muted">Loading the editor…</main>}>
+    <Suspense fallback={<EditorLoading />}>
       <SkillEditor
         key={`${project.root}\u0000${target.dir}`}
         project={project}
