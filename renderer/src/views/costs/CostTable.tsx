@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { SkillSearch } from '../../components/SkillSearch';
 import { formatTokens } from '../../format';
 import { navigate } from '../../route';
 import type { SkillCost } from '../../../../shared/ipc/channels/reports';
@@ -71,15 +72,7 @@ export function CostTable({ skills, targets, active, selected }: CostPanelProps)
           <h2 id="per-skill-title">Per skill</h2>
           <span className="muted small">standing tokens per session · click a skill for its breakdown</span>
         </div>
-        <input
-          className="filter"
-          type="search"
-          placeholder="Search skills"
-          aria-label="Search skills by name"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          spellCheck={false}
-        />
+        <SkillSearch query={query} onQuery={setQuery} />
       </div>
       <div className="cost-table-scroll" ref={scrollRef} tabIndex={0} aria-label="Per-skill costs, scrollable">
         <table className="cost-table" aria-rowcount={rows.length + 2}>

@@ -1,4 +1,5 @@
 import type { CellStatus } from '../../../../shared/targets';
+import { SkillSearch } from '../../components/SkillSearch';
 import { Spinner } from '../../components/States';
 import { STATUS_WORD, type StatusFilter, type TargetFilter } from './cells';
 
@@ -33,15 +34,7 @@ export function MatrixTools({
           <Spinner label="Updating" /> updating…
         </span>
       )}
-      <input
-        className="filter"
-        type="search"
-        placeholder="Search skills"
-        aria-label="Search skills"
-        value={query}
-        onChange={(e) => onQuery(e.target.value)}
-        spellCheck={false}
-      />
+      <SkillSearch query={query} onQuery={onQuery} />
       <div className="segmented" role="group" aria-label="Filter by status">
         {(['all', 'full', 'degraded', 'unsupported'] as const).map((s) => (
           <button
