@@ -74,7 +74,8 @@ describe('sandbox probe', () => {
       );
       expect(runCli(['run', 'hello', 'hello.sh'], { cwd: root, env }).code).toBe(0);
       // control: with pasta the same skill runs.
-      expect(runCli(['run', 'online', 'hello.sh', '--', 'net'], { cwd: root }).stdout).toBe('hello net\n');
+      const online = runCli(['run', 'online', 'hello.sh', '--', 'net'], { cwd: root });
+      expect(online.stdout, `exit ${String(online.code)}: ${online.stderr}`).toBe('hello net\n');
     },
   );
 

@@ -180,7 +180,10 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
       expect(blocked.stdout).toBe('blocked: EAFNOSUPPORT\n');
       expect(blocked.result.exitCode).toBe(3);
       const withNet = await run({ projectRoot: root, skill: 'open', script: 'unix.js', args: [sock] });
-      expect(withNet.stdout).toBe('blocked: EAFNOSUPPORT\n');
+      // Networked runs once gave empty stdout on a loaded machine; say what the run reported.
+      expect(withNet.stdout, JSON.stringify({ result: withNet.result, stderr: withNet.stderr })).toBe(
+        'blocked: EAFNOSUPPORT\n',
+      );
       const bare = await run(
         { projectRoot: root, skill: 'open', script: 'unix.js', args: [sock], unconfined: true },
         unconfinedHost(),
