@@ -1,5 +1,5 @@
 // First, so every component's own CSS comes after the shared components it builds on.
-import './styles.css';
+import './styles/index.css';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

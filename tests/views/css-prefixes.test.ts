@@ -1,17 +1,21 @@
 /**
  * The renderer's CSS is global, so names are kept apart by rule instead of by tooling:
  *
- * - One shared stylesheet (renderer/src/styles.css) holds the design tokens and the shared
- *   components — exactly the unprefixed classes listed in SHARED below.
+ * - One shared stylesheet holds the design tokens and the shared components — exactly the
+ *   unprefixed classes listed in SHARED below. It is the folder renderer/src/styles/, split
+ *   by what each file holds and pulled in, in cascade order, by one entry (styles/index.css)
+ *   that `@import`s every other file there once.
  * - Every other stylesheet and component belongs to one area (a view folder, the app shell,
  *   the dashboard), and defines only classes with that area's prefix. It may style a
  *   shared class or a state word (`active`, `warn`, …) only beside one of its own classes,
  *   so nothing it says reaches another screen.
  * - A component's `className` names its own area's classes, the shared ones, and state
  *   words the CSS it can see defines — never another area's; it imports only its own
- *   area's CSS (the shared stylesheet: main.tsx alone).
+ *   area's CSS (the shared stylesheet: main.tsx alone, through its entry). A stylesheet
+ *   `@import`s only its own area's sheets.
  *
- * To add a shared component: define it in styles.css and list its classes here.
+ * To add a shared component: define it in a file of styles/ (a new file: `@import` it from
+ * styles/index.css) and list its classes here.
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +32,7 @@ const AREAS: readonly Area[] = [
   {
     name: 'shared',
     prefix: '',
-    files: /^(styles\.css|glossary\.tsx|components\/(Dialog|SkillSearch|States|UnifiedDiff|VirtualList)\.tsx)$/,
+    files: /^(styles\/[\w-]+\.css|glossary\.tsx|components\/(Dialog|SkillSearch|States|UnifiedDiff|VirtualList)\.tsx)$/,
   },
   {
     name: 'app shell',
@@ -53,9 +57,11 @@ const AREAS: readonly Area[] = [
   { name: 'settings', prefix: 'set-', files: /^views\/settings\/[^/]*\.(tsx?|css)$/ },
 ];
 
-const SHARED_SHEET = 'styles.css';
+const SHARED_DIR = 'styles/';
+/** The one file that pulls in the shared stylesheet, and the one main.tsx imports. */
+const SHARED_ENTRY = `${SHARED_DIR}index.css`;
 
-/** The shared components' classes: everything styles.css may define, and every area may use. */
+/** The shared components' classes: everything styles/ may define, and every area may use. */
 const SHARED = new Set([
   // text
   'mono',
@@ -238,7 +244,7 @@ function readSheet(file: string, area: Area, text: string): Sheet {
   const own = (c: string) => (area.prefix ? c.startsWith(area.prefix) : SHARED.has(c));
   for (const rule of cssRules(text)) {
     if (/(^|[\s,])(:root|html)\b/.test(rule.selector) && area.prefix)
-      problems.push(`${file}:${rule.line} ${rule.selector}: design tokens live in ${SHARED_SHEET}`);
+      problems.push(`${file}:${rule.line} ${rule.selector}: design tokens live in ${SHARED_DIR}`);
     for (const complex of compounds(rule.selector)) {
       const classes = complex.flatMap((c) => c.classes);
       if (area.prefix && classes.length > 0 && !classes.some((c) => own(c) || FOREIGN[area.name]?.test(c)))
@@ -268,6 +274,19 @@ function readSheet(file: string, area: Area, text: string): Sheet {
   const modifiers = new Set([...all].filter((c) => !bases.has(c) && !SHARED.has(c) && !prefixed(c)));
   return { file, area, bases, modifiers, problems };
 }
+
+/** The sheets a stylesheet pulls in with `@import` (quoted or `url(…)`), with their lines. */
+export function cssImports(text: string): { spec: string; line: number }[] {
+  const src = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' '));
+  return [...src.matchAll(/@import\s+(?:url\(\s*)?(["']?)([^"')\s;]+)\1/g)].map((m) => ({
+    spec: m[2]!,
+    line: src.slice(0, m.index).split('\n').length,
+  }));
+}
+
+/** A relative import's target as a path under renderer/src. */
+const resolveFrom = (from: string, spec: string): string =>
+  new URL(spec, `file:///r/${from}`).pathname.slice('/r/'.length);
 
 // ---------- TSX ----------
 
@@ -358,6 +377,7 @@ const sheets = cssFiles.flatMap((f) => {
 });
 const sheetsOf = (area: Area) => sheets.filter((s) => s.area === area);
 const shared = sheets.filter((s) => s.area.prefix === '');
+const cssImportsOf = (f: string) => cssImports(readRenderer(f)).map((i) => ({ ...i, target: resolveFrom(f, i.spec) }));
 
 describe('CSS: one shared stylesheet, one prefix per area', () => {
   it('reads the renderer', () => {
@@ -370,16 +390,28 @@ describe('CSS: one shared stylesheet, one prefix per area', () => {
     expect(lost).toEqual([]);
   });
 
-  it('has one shared stylesheet, defining exactly the listed shared classes', () => {
-    expect(shared.map((s) => s.file)).toEqual([SHARED_SHEET]);
-    const sheet = shared[0]!;
+  it('has one shared stylesheet, styles/, pulled in whole by its entry and nothing else', () => {
+    const files = shared.map((s) => s.file);
+    expect(files.filter((f) => !f.startsWith(SHARED_DIR))).toEqual([]);
+    expect(files).toContain(SHARED_ENTRY);
+    // The entry only orders the others: each of them once, no rules of its own.
+    expect(cssRules(readRenderer(SHARED_ENTRY))).toEqual([]);
+    expect(
+      cssImportsOf(SHARED_ENTRY)
+        .map((i) => i.target)
+        .sort(),
+    ).toEqual(files.filter((f) => f !== SHARED_ENTRY));
+  });
+
+  it('has the shared stylesheet define exactly the listed shared classes', () => {
+    const bases = new Set(shared.flatMap((s) => [...s.bases]));
     const listedUnused = [...SHARED].filter(
       (c) =>
-        !sheet.bases.has(c) &&
+        !bases.has(c) &&
         !tsxFiles.some((f) => areaOf(f)?.prefix === '' && classUses(f, readRenderer(f)).some((u) => u.token === c)),
     );
     expect(listedUnused).toEqual([]);
-    expect([...sheet.bases].filter((c) => !SHARED.has(c))).toEqual([]);
+    expect([...bases].filter((c) => !SHARED.has(c))).toEqual([]);
   });
 
   it('lists no shared class under an area prefix', () => {
@@ -390,7 +422,7 @@ describe('CSS: one shared stylesheet, one prefix per area', () => {
     expect(sheets.flatMap((s) => s.problems)).toEqual([]);
   });
 
-  it('imports CSS only from its own area; the shared stylesheet from main.tsx alone', () => {
+  it('imports CSS only from its own area; the shared stylesheet from main.tsx alone, first', () => {
     const bad: string[] = [];
     for (const f of rendererFiles(/\.tsx?$/)) {
       const sf = parseTs(f, readRenderer(f));
@@ -398,23 +430,35 @@ describe('CSS: one shared stylesheet, one prefix per area', () => {
         if (!ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier)) continue;
         const spec = s.moduleSpecifier.text;
         if (!spec.endsWith('.css')) continue;
-        const target = new URL(spec, `file:///r/${f}`).pathname.slice('/r/'.length);
-        if (target === SHARED_SHEET) {
-          if (f !== 'main.tsx') bad.push(`${f} imports ${target}`);
+        const target = resolveFrom(f, spec);
+        if (target.startsWith(SHARED_DIR)) {
+          if (f !== 'main.tsx' || target !== SHARED_ENTRY) bad.push(`${f} imports ${target}`);
         } else if (areaOf(target) !== areaOf(f)) bad.push(`${f} (${areaOf(f)?.name}) imports ${target}`);
       }
     }
+    // First, so every component's own CSS comes after the shared components it builds on.
+    const first = parseTs('main.tsx', readRenderer('main.tsx')).statements.find(ts.isImportDeclaration);
+    if (
+      !first ||
+      !ts.isStringLiteral(first.moduleSpecifier) ||
+      resolveFrom('main.tsx', first.moduleSpecifier.text) !== SHARED_ENTRY
+    )
+      bad.push(`main.tsx does not import ${SHARED_ENTRY} first`);
+    for (const f of cssFiles)
+      for (const { target, line } of cssImportsOf(f)) {
+        if (areaOf(target) !== areaOf(f)) bad.push(`${f}:${line} (${areaOf(f)?.name}) @imports ${target}`);
+        else if (target.startsWith(SHARED_DIR) && f !== SHARED_ENTRY) bad.push(`${f}:${line} @imports ${target}`);
+      }
     expect(bad).toEqual([]);
   });
 
   it('imports every area stylesheet somewhere (no orphan CSS)', () => {
-    const imported = new Set(
-      rendererFiles(/\.tsx?$/).flatMap((f) =>
-        [...readRenderer(f).matchAll(/^import '([^']+\.css)';$/gm)].map((m) =>
-          new URL(m[1]!, `file:///r/${f}`).pathname.slice('/r/'.length),
-        ),
+    const imported = new Set([
+      ...rendererFiles(/\.tsx?$/).flatMap((f) =>
+        [...readRenderer(f).matchAll(/^import '([^']+\.css)';$/gm)].map((m) => resolveFrom(f, m[1]!)),
       ),
-    );
+      ...cssFiles.flatMap((f) => cssImportsOf(f).map((i) => i.target)),
+    ]);
     expect(cssFiles.filter((f) => !imported.has(f))).toEqual([]);
   });
 
@@ -473,6 +517,16 @@ describe('the rules catch what they are for', () => {
     '@keyframes runs-pulse { from { opacity: 0 } }',
   ])('accepts %s', (css) => {
     expect(problems(css)).toEqual([]);
+  });
+
+  it('reads a sheet’s @imports, not the ones in comments', () => {
+    const css =
+      "/* @import './old.css'; */\n@import './a.css';\n@import url(\"b.css\");\n@import url(c.css) screen;\n.x { }";
+    expect(cssImports(css)).toEqual([
+      { spec: './a.css', line: 2 },
+      { spec: 'b.css', line: 3 },
+      { spec: 'c.css', line: 4 },
+    ]);
   });
 
   it('reads the classes a component writes, including chosen and built ones', () => {

@@ -5,7 +5,11 @@ import { routeHash } from '../../route';
 import { EditorLoading } from './EditorLoading';
 import { lastOpen } from './lastOpen';
 import { SkillIndex } from './SkillIndex';
-import './editor.css';
+import './editor-page.css';
+import './editor-tabs.css';
+import './editor-problems.css';
+import './editor-index.css';
+import './editor-diff.css';
 
 // Monaco comes with the skill editor: the skill list opens without parsing it.
 const SkillEditor = lazy(() => import('./SkillEditor').then((m) => ({ default: m.SkillEditor })));

@@ -3,7 +3,9 @@ import { InstallFlow } from './InstallFlow';
 import { RemoveFlow } from './RemoveFlow';
 import { UpdateFlow } from './UpdateFlow';
 import './install.css';
-import './review.css';
+import './review-summary.css';
+import './review-standing.css';
+import './review-details.css';
 
 /** The Install tab: `#/install`, `#/install/update:<dir>`, `#/install/remove:<dir>`. */
 export function InstallView({ project, arg }: { project: ProjectRef; arg?: string }) {

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import './review.css';
+import './review-summary.css';
+import './review-standing.css';
+import './review-details.css';
 
 const ICON = { done: '✓', blocked: '✕', ready: '?' } as const;
 

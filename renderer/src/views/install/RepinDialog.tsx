@@ -8,7 +8,9 @@ import { ReviewPanel } from './ReviewPanel';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/States';
 import './repin.css';
-import './review.css';
+import './review-summary.css';
+import './review-standing.css';
+import './review-details.css';
 import { queryKeys } from '../../query-keys';
 
 /**

@@ -7,7 +7,9 @@ import { NodeCard } from './NodeCard';
 import { reviewFindings } from './review-facts';
 import { StandingTable } from './StandingTable';
 import { WritesPanel } from './WritesPanel';
-import './review.css';
+import './review-summary.css';
+import './review-standing.css';
+import './review-details.css';
 
 /** The whole review object, field for field. */
 export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReReview?: () => void }) {
