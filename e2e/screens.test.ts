@@ -1,9 +1,10 @@
 /**
- * The dashboard, editor, previews, Costs, Matrix and Settings screens of an empty project and
- * of one with 300 skills (there, also the editor and previews opened on its first skill), at
- * 1400 and 900 px, light and dark: nothing pushes the page sideways (wide tables scroll
- * inside their panel), the header keeps "Switch project" on screen, and every screen is
- * saved to e2e/artifacts/ to be looked at.
+ * Every screen (dashboard, editor, install, previews, Costs, Matrix, playground, Runs, Evals,
+ * Settings) of an empty project and of one with 300 skills (there, also the editor and
+ * previews opened on its first skill), at 1400 and 900 px, light and dark: nothing pushes
+ * the page sideways (wide tables scroll inside their panel), the header keeps "Switch
+ * project" on screen, an empty project's empty states each offer an action, and every
+ * screen is saved to e2e/artifacts/ to be looked at.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,10 @@ const SCREENS: [name: string, hash: string, ready: string][] = [
   ['previews', '#/previews', '.pv-view, .state-empty'],
   ['costs', '#/costs', '.cost-view, .state-empty'],
   ['matrix', '#/matrix', '.matrix-view, .state-empty'],
+  ['install', '#/install', 'main.inst-view'],
+  ['playground', '#/playground', 'main[aria-label="SkillSpec playground"]'],
+  ['runs', '#/runs', 'main[aria-label="Runs"]'],
+  ['evals', '#/evals', 'main[aria-label="Evals"]'],
   ['settings', '#/settings', '[data-testid="settings-view"]'],
 ];
 
@@ -82,6 +87,11 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
               const where = `${project} ${name} ${width} ${colorScheme}`;
               const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
               if (over > 0) problems.push(`${where}: the page is ${over} px wider than the window`);
+              // An empty project's screens each offer the next step, not only say what is missing.
+              const bare = await page
+                .locator('.state-empty:not(:has(.state-actions a, .state-actions button))')
+                .count();
+              if (project === 'empty' && bare > 0) problems.push(`${where}: an empty state offers no action`);
               const sw = await page.locator('[data-action="switch-project"]').boundingBox();
               if (!sw || sw.x + sw.width > width) problems.push(`${where}: Switch project is off screen`);
               await screenshot(page, `screens-${project}-${name}-${width}-${colorScheme}`, false);

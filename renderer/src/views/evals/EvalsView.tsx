@@ -40,7 +40,15 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
           <Spinner label="Reading evals" /> Reading the skills' evals…
         </div>
       ) : skills.length === 0 ? (
-        <EmptyState title="No evals to run" icon="◎">
+        <EmptyState
+          title="No evals to run"
+          icon="◎"
+          actions={
+            <a className="btn primary" href="#/editor" data-action="open-editor">
+              Open the editor
+            </a>
+          }
+        >
           No installed skill has an audit, behavioral or trigger eval. Add <code>evals/&lt;name&gt;.eval.yaml</code> to
           a skill (the editor has a template).
         </EmptyState>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useApi } from '../../api/context';
-import { EmptyState, ErrorState, Spinner } from '../../components/States';
+import { AddSkillActions, EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
 import { Term } from '../../glossary';
@@ -99,6 +99,11 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
           <div className="side-main">
             {selected ? (
               <SkillRuns key={selected.dir} project={project} target={selected} />
+            ) : runnable.length === 0 && !arg ? (
+              <EmptyState title="Nothing to run yet" icon="▷" actions={<AddSkillActions />}>
+                Runs start a skill&apos;s scripts or its gate. Install a skill that has some, or write one with a{' '}
+                <code>scripts/</code> folder.
+              </EmptyState>
             ) : (
               <EmptyState title="Pick a skill" icon="▷">
                 {arg ? (
