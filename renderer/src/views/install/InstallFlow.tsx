@@ -12,6 +12,7 @@ import { SourceForm } from './SourceForm';
 import { useDraft } from './use-draft';
 import { useInstallReview } from './use-install-review';
 import { Verdict } from './Verdict';
+import { DoneNotes } from './lists';
 
 /** Enter a source → review → approve (bound to the reviewed hash) or discard. */
 export function InstallFlow({ project }: { project: ProjectRef }) {
@@ -71,13 +72,7 @@ export function InstallFlow({ project }: { project: ProjectRef }) {
           <p className="inst-explain">
             <Term term="pinned">Pinned</Term> in kitbash.lock.
           </p>
-          {done.notes.length > 0 && (
-            <ul className="inst-plain small muted">
-              {done.notes.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          )}
+          <DoneNotes notes={done.notes} />
           <div className="inst-actions">
             <button type="button" className="btn" onClick={() => navigate({ view: 'dashboard' })}>
               Open the dashboard

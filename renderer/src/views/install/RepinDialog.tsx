@@ -12,6 +12,7 @@ import './review-summary.css';
 import './review-standing.css';
 import './review-details.css';
 import { queryKeys } from '../../query-keys';
+import { BlockerList, DoneNotes } from './lists';
 
 /**
  * Re-pin from the lock card: pick a drifted or unpinned skill, read its review (the install
@@ -118,13 +119,7 @@ export function RepinDialog({
           <p className="ok-line">
             ✓ Pinned {done.name}@{done.version} in kitbash.lock.
           </p>
-          {done.notes.length > 0 && (
-            <ul className="inst-plain small muted">
-              {done.notes.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          )}
+          <DoneNotes notes={done.notes} />
         </div>
       ) : load.isPending ? (
         <p className="muted">
@@ -153,13 +148,7 @@ export function RepinDialog({
               </h2>
               {blocked ? (
                 <>
-                  <ul className="inst-blockers">
-                    {review.blockers.map((b) => (
-                      <li key={b} className="mono">
-                        {b}
-                      </li>
-                    ))}
-                  </ul>
+                  <BlockerList blockers={review.blockers} />
                   <p className="inst-explain">
                     Nothing is pinned while a safety finding or the project's policy blocks it. Fix what is flagged in
                     the skill's files (then review again), or change the policy in{' '}

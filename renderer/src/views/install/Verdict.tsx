@@ -3,6 +3,7 @@ import { permissionSummary } from '../../../../shared/lock/holds';
 import { Term } from '../../glossary';
 import { Outcome } from './Outcome';
 import { hotPermissions } from './review-facts';
+import { BlockerList } from './lists';
 
 /** The verdict at the top: blocked (with every reason) or ready for a decision. */
 export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' | 'update' }) {
@@ -15,13 +16,7 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
         <h2>
           Blocked — {root?.name}@{root?.version} cannot be {verb === 'install' ? 'installed' : 'updated'}
         </h2>
-        <ul className="inst-blockers">
-          {review.blockers.map((b) => (
-            <li key={b} className="mono">
-              {b}
-            </li>
-          ))}
-        </ul>
+        <BlockerList blockers={review.blockers} />
         <p className="inst-explain">
           Safety findings and the project's <code>[policy]</code> in <code>kitbash.toml</code> are not a question for
           the reviewer: there is no way to approve this review, here or from the command line. Nothing has been written
