@@ -345,7 +345,7 @@ async function oneTrial(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     const transcript = readTranscript(job.runner.transcript, run.stdout, name);
-    const after = snapshot(ws.dir);
+    const after = await snapshot(ws.dir);
     const changed = changedPaths(ws.before, after);
     const expectsExit = job.evalFile.assert.some((a) => a.kind === 'exit_code');
     const outcome: TrialResult['outcome'] =

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { unifiedDiff } from '../../../shared/text/diff';
 import { compileProject } from '../compile/index';
 import { SKILLS_DIR } from '../skills/locate';
+import { firstLine, git } from '../sources/git';
 
 /** Folders of a skill that stay out of a trial: the answer key and its material. */
 const NOT_INSTALLED = new Set(['evals', 'fixtures']);
@@ -29,7 +29,9 @@ export interface TrialWorkspace {
  * A fresh workspace for one trial: the fixture copied in, the skill installed under
  * `.kitbash/skills/` and compiled for the runner's target by the project's own compiler
  * (the same plan and writer `skillsmith compile` uses), then `git init` and one commit,
- * so the agent starts in a clean repository and every change it makes is exact.
+ * so the agent starts in a clean repository and every change it makes is exact. Every step
+ * goes through promises: from the app, trials run on main's thread, which keeps serving
+ * the window while a large fixture is copied, committed and hashed.
  */
 export async function makeWorkspace(opts: {
   dir: string;
@@ -38,17 +40,17 @@ export async function makeWorkspace(opts: {
   target: string;
 }): Promise<TrialWorkspace> {
   const ws = opts.dir;
-  mkdirSync(ws, { recursive: true });
-  if (opts.fixtureDir) cpSync(opts.fixtureDir, ws, { recursive: true, verbatimSymlinks: true });
+  await mkdir(ws, { recursive: true });
+  if (opts.fixtureDir) await cp(opts.fixtureDir, ws, { recursive: true, verbatimSymlinks: true });
   let skillDir: string | undefined;
   if (opts.skill) {
     skillDir = join(ws, SKILLS_DIR, opts.skill.name);
-    cpSync(opts.skill.dir, skillDir, {
+    await cp(opts.skill.dir, skillDir, {
       recursive: true,
       verbatimSymlinks: true,
       filter: (src) => !NOT_INSTALLED.has(relative(opts.skill!.dir, src).split(sep)[0]!),
     });
-    writeFileSync(
+    await writeFile(
       join(ws, 'kitbash.toml'),
       `# written by skillsmith eval: this trial's agent\n[project]\ntargets = [${JSON.stringify(opts.target)}]\n`,
     );
@@ -56,11 +58,11 @@ export async function makeWorkspace(opts: {
     if (plan.errors.length)
       throw new Error(`compiling ${opts.skill.name} for ${opts.target} failed: ${plan.errors.join('; ')}`);
   }
-  gitInit(ws);
-  return { dir: ws, ...(skillDir ? { skillDir } : {}), before: snapshot(ws) };
+  await gitInit(ws);
+  return { dir: ws, ...(skillDir ? { skillDir } : {}), before: await snapshot(ws) };
 }
 
-function gitInit(ws: string): void {
+async function gitInit(ws: string): Promise<void> {
   // No user or system git config: hooks, signing and templates of the host stay out.
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -69,51 +71,41 @@ function gitInit(ws: string): void {
     HOME: ws,
     GIT_TEMPLATE_DIR: '',
   };
-  const git = (...args: string[]): void => {
-    const r = spawnSync(
-      'git',
-      [
-        '-c',
-        'user.name=skillsmith',
-        '-c',
-        'user.email=eval@skillsmith.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        '-c',
-        'init.defaultBranch=main',
-        ...args,
-      ],
-      { cwd: ws, env, encoding: 'utf8' },
-    );
-    if (r.error || r.status !== 0)
-      throw new Error(
-        `git ${args[0]} in the trial workspace failed: ${r.error?.message ?? r.stderr.trim().split('\n')[0]}`,
-      );
+  const identity = [
+    ...['-c', 'user.name=skillsmith', '-c', 'user.email=eval@skillsmith.invalid'],
+    ...['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main'],
+  ];
+  const run = async (...args: string[]): Promise<void> => {
+    const failed = (why: string) => new Error(`git ${args[0]} in the trial workspace failed: ${why}`);
+    const r = await git([...identity, ...args], ws, env).catch((e: unknown) => {
+      throw failed(e instanceof Error ? e.message : String(e));
+    });
+    if (r.code !== 0) throw failed(firstLine(r.stderr));
   };
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-q', '--allow-empty', '--no-verify', '-m', 'trial fixture');
+  await run('init', '-q');
+  await run('add', '-A');
+  await run('commit', '-q', '--allow-empty', '--no-verify', '-m', 'trial fixture');
 }
 
 /** Every file under `root` except `.git/`, by workspace-relative path. */
-export function snapshot(root: string): Snapshot {
+export async function snapshot(root: string): Promise<Snapshot> {
   const out = new Map<string, FileState>();
-  const walk = (dir: string): void => {
-    for (const d of readdirSync(dir, { withFileTypes: true })) {
+  const walk = async (dir: string): Promise<void> => {
+    for (const d of await readdir(dir, { withFileTypes: true })) {
       const abs = join(dir, d.name);
       const rel = relative(root, abs).split(sep).join('/');
       if (rel === '.git') continue;
-      if (d.isDirectory()) walk(abs);
-      else if (d.isSymbolicLink()) out.set(rel, { hash: `symlink:${readlinkSync(abs)}` });
+      if (d.isDirectory()) await walk(abs);
+      else if (d.isSymbolicLink()) out.set(rel, { hash: `symlink:${await readlink(abs)}` });
       else if (d.isFile()) {
-        const bytes = readFileSync(abs);
+        const bytes = await readFile(abs);
         const hash = createHash('sha256').update(bytes).digest('hex');
         const text = bytes.length <= DIFF_MAX_BYTES && !bytes.includes(0) ? bytes.toString('utf8') : undefined;
         out.set(rel, { hash, ...(text !== undefined ? { text } : {}) });
       }
     }
   };
-  walk(root);
+  await walk(root);
   return out;
 }
 

@@ -13,17 +13,22 @@ const MAX_OUTPUT = 64 * 1024 * 1024;
 
 /**
  * Run the system git without a prompt or a pager; missing git is a clear one-line error.
- * Asynchronous: a clone can take minutes, and the app's main thread must keep serving the
- * window meanwhile.
+ * `baseEnv` replaces the inherited environment for a caller that must keep the user's git
+ * configuration out (an eval trial's repository). Asynchronous: a clone can take minutes,
+ * and the app's main thread must keep serving the window meanwhile.
  */
-export function git(args: readonly string[], cwd?: string): Promise<GitResult> {
+export function git(
+  args: readonly string[],
+  cwd?: string,
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...args], {
       ...(cwd !== undefined ? { cwd } : {}),
       stdio: ['ignore', 'pipe', 'pipe'],
       // Never prompt (a hidden prompt would hang the install), never page, messages in English.
       env: {
-        ...process.env,
+        ...baseEnv,
         GIT_TERMINAL_PROMPT: '0',
         GIT_ASKPASS: '',
         SSH_ASKPASS: '',
