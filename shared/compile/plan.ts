@@ -297,8 +297,10 @@ export function planCompile(input: CompileInput): CompilePlan {
       );
     }
   }
-  // Merged files: whether they change is known from the sections; their bytes are joined on first use.
-  const lazyDocs = new Map<string, { doc: SharedDoc; changed: boolean }>();
+  // Merged files: whether they change is known from the sections; their text is joined on first
+  // use, once — the budget check and the content share it (AGENTS.md is megabytes at a few
+  // hundred eager skills, and the docs are not touched after step 2).
+  const lazyDocs = new Map<string, LazyDoc>();
   for (const [path, doc] of docs) {
     lazyDocs.set(path, { doc, changed: doc.dirty || !(project.read(path) ?? '').endsWith('\n') });
     files.set(path, { content: '', merge: 'section' });
@@ -309,7 +311,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     for (const a of t.alwaysLoaded) {
       const lazy = lazyDocs.get(a.path);
       if (!lazy) continue;
-      const bytes = utf8Length(lazy.doc.toString());
+      const bytes = utf8Length(joined(lazy));
       if (bytes > a.maxBytes)
         warnings.push(
           `${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`,
@@ -389,7 +391,7 @@ export function planCompile(input: CompileInput): CompilePlan {
   for (const [path, f] of files) {
     const lazy = lazyDocs.get(path);
     if (lazy) {
-      merge.push(lazySection(path, lazy.doc, lazy.changed));
+      merge.push(lazySection(path, lazy));
       continue;
     }
     const modeChanged =
@@ -487,15 +489,27 @@ function handWritten(
   return out;
 }
 
+/** A merged file's sections, and their text once joined. */
+interface LazyDoc {
+  readonly doc: SharedDoc;
+  readonly changed: boolean;
+  text?: string;
+}
+
+function joined(lazy: LazyDoc): string {
+  if (lazy.text === undefined) lazy.text = lazy.doc.toString();
+  return lazy.text;
+}
+
 /** A merged markdown file whose content is joined from its sections when first read. */
-function lazySection(path: string, doc: SharedDoc, changed: boolean): PlannedFile {
+function lazySection(path: string, lazy: LazyDoc): PlannedFile {
   let text: string | undefined;
   return {
     path,
-    changed,
+    changed: lazy.changed,
     merge: 'section',
     get content(): string {
-      if (text === undefined) text = withNewline(doc.toString());
+      if (text === undefined) text = withNewline(joined(lazy));
       return text;
     },
   };

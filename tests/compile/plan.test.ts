@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { planCompile, type CompilePlan } from '../../shared/compile/plan';
 import { SharedDoc } from '../../shared/compile/sections';
 import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../shared/project/config';
@@ -341,4 +341,26 @@ describe('standing totals in the plan', () => {
     ]);
   });
   void utf8;
+});
+
+describe('merged files are joined once per plan', () => {
+  it('the always-loaded budget check and the written content share one join of AGENTS.md', () => {
+    const cfg = config('[project]\ntargets = ["agentsmd"]\n');
+    const skills = [skill('one'), skill('two'), skill('three')];
+    const join = vi.spyOn(SharedDoc.prototype, 'toString');
+    try {
+      const p = plan(skills, { 'AGENTS.md': '# House rules\n' }, cfg);
+      const text = content(p, 'AGENTS.md');
+      content(p, 'AGENTS.md');
+      // AGENTS.md is always loaded (its budget is checked on the joined text), and the content is read twice.
+      expect(join).toHaveBeenCalledTimes(1);
+      join.mockRestore();
+      // The same bytes as a join made afresh from the same sections.
+      const again = plan(skills, { 'AGENTS.md': '# House rules\n' }, cfg);
+      expect(text).toBe(content(again, 'AGENTS.md'));
+      expect(text.startsWith('# House rules\n')).toBe(true);
+    } finally {
+      join.mockRestore();
+    }
+  });
 });

@@ -13,6 +13,7 @@ import {
   type PreparedSkill,
 } from '../../shared/targets';
 import { sha256Hex } from '../../shared/lock/sha256';
+import { utf8Length } from '../../shared/targets/common';
 import { memProject, skill, bareSkill, utf8 } from './helpers';
 
 function prep(s: Parameters<typeof prepareSkill>[0]): PreparedSkill {
@@ -136,6 +137,38 @@ describe('constraints and lowering', () => {
   it('sha256 matches node:crypto', () => {
     for (const text of ['', 'abc', 'x'.repeat(55), 'y'.repeat(56), 'z'.repeat(64), 'é'.repeat(1000)]) {
       expect(sha256Hex(utf8(text))).toBe(createHash('sha256').update(text).digest('hex'));
+    }
+  });
+});
+
+describe('utf8Length', () => {
+  it('is the number of bytes UTF-8 encodes, for every kind of code unit and where the runs outside ASCII meet', () => {
+    const cases = [
+      '',
+      'plain ascii\n',
+      'é',
+      '€ — ©',
+      '𝄞',
+      '\ud800',
+      '\udc00',
+      'a\ud800b',
+      '\udc00\ud800',
+      'x\ud83d',
+      '\ude00x',
+      '\ud83d\ude00\ud83d',
+      'mixed 𝄞 runs € and é\ud83d then ascii',
+    ];
+    for (const s of cases) expect(utf8Length(s), JSON.stringify(s)).toBe(Buffer.byteLength(s, 'utf8'));
+    // Every code unit class, in random order, many times over (seeded, so a failure repeats).
+    const units = [0x41, 0x0a, 0x7f, 0x80, 0x7ff, 0x800, 0x2014, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0xfffd, 0xffff];
+    let seed = 12345;
+    for (let round = 0; round < 200; round++) {
+      let s = '';
+      for (let i = 0; i < 64; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        s += String.fromCharCode(units[seed % units.length]!);
+      }
+      expect(utf8Length(s), JSON.stringify(s)).toBe(Buffer.byteLength(s, 'utf8'));
     }
   });
 });
