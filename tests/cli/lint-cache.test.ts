@@ -73,6 +73,15 @@ describe('skillsmith lint with its cache', () => {
     expect(lint('--no-cache').stdout).toBe(cold.stdout);
   });
 
+  it('a warm lint reads no skill file: every folder answers from its settled stamp (D132)', () => {
+    const cold = lint('--no-cache');
+    lint();
+    const warm = lint();
+    expect(warm.stderr).toContain(`${SKILLS} from the cache, 0 folder(s) read`);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.code).toBe(cold.code);
+  });
+
   it('a changed file is linted again, the rest still come from the cache', () => {
     lint();
     writeFiles(root, {
