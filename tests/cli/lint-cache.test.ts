@@ -8,12 +8,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { racyWindow } from '../../main/services/skills/stamp';
 import { runCli, skillsmithBin, type RunResult } from '../support/paths';
 import { cleanSkill, cleanup, requireBuiltCli, tempProject, toml, writeFiles } from './helpers';
 
 const SKILLS = 80;
 let root = '';
 let cacheDir = '';
+let writtenAt = 0;
 
 const lint = (...args: string[]): RunResult =>
   runCli(['lint', ...args], { cwd: root, env: { SKILLSMITH_CACHE_DIR: cacheDir, SKILLSMITH_TIMINGS: '1' } });
@@ -49,6 +51,7 @@ beforeAll(() => {
       });
     else cleanSkill(root, `.kitbash/skills/${name}`, name, { 'scripts/run.sh': `#!/bin/sh\necho ${i}\n` });
   }
+  writtenAt = Date.now();
 });
 afterAll(() => {
   cleanup();
@@ -73,7 +76,10 @@ describe('skillsmith lint with its cache', () => {
     expect(lint('--no-cache').stdout).toBe(cold.stdout);
   });
 
-  it('a warm lint reads no skill file: every folder answers from its settled stamp (D132)', () => {
+  it('a warm lint reads no skill file: every folder answers from its settled stamp (D132)', async () => {
+    // A stamp is recorded only once it has settled: past the file system's racy window.
+    const settle = writtenAt + Number(await racyWindow(root)) / 1e6 + 100 - Date.now();
+    if (settle > 0) await new Promise((done) => setTimeout(done, settle));
     const cold = lint('--no-cache');
     lint();
     const warm = lint();

@@ -245,6 +245,8 @@ describe('the lint cache trusts a settled folder stamp (D132)', () => {
     const abs = join(root, '.kitbash', 'skills', 'alpha');
     const first = listedStampSync(abs)!;
     expect(first.paths).toEqual(['SKILL.md', 'scripts', 'scripts/run.sh']);
+    // More entries than the reader accepts: nothing to record.
+    expect(listedStampSync(abs, 2)).toBeUndefined();
     expect(restampSync(abs, first.paths)).toBe(first.digest);
     writeFileSync(join(abs, 'scripts', 'new.sh'), 'x');
     expect(restampSync(abs, first.paths)).not.toBe(first.digest);

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pkg from '../../../package.json';
 import type { SkillReport } from '../../../shared/lint/report/model';
-import type { SkillTree } from '../../../shared/ksf/tree';
+import { LIMITS, type SkillTree } from '../../../shared/ksf/tree';
 import { isReport } from '../../../shared/lint/report/valid';
 import { bundledEntry } from '../bundled';
 import { describeFsError } from '../fs/describe-error';
@@ -156,7 +156,7 @@ export function stampKey(engine: string, location: SkillLocation, options: Check
  */
 export function stampFolder(engine: string, location: SkillLocation, options: CheckOptions): StampRecord | undefined {
   const takenAt = Date.now();
-  const stamp = listedStampSync(location.abs);
+  const stamp = listedStampSync(location.abs, LIMITS.maxEntries);
   if (!stamp || !(stamp.newestMs < takenAt - racyWindowMsSync(location.abs, stamp.dev))) return undefined;
   return { s: stampKey(engine, location, options, stamp.digest), n: stamp.paths };
 }

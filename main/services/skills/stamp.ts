@@ -157,8 +157,12 @@ function stampOfMs(st: Stats): string {
   return `${kind}:${st.size}:${st.mode}:${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
-/** Walk and stamp a folder, listing it (taken before its bytes are read); undefined when it cannot be walked. */
-export function listedStampSync(abs: string): ListedStamp | undefined {
+/**
+ * Walk and stamp a folder, listing it (taken before its bytes are read); undefined when it
+ * cannot be walked or holds more than `maxEntries` entries (the reader refuses such a
+ * folder anyway, so there is nothing to record).
+ */
+export function listedStampSync(abs: string, maxEntries = Number.POSITIVE_INFINITY): ListedStamp | undefined {
   const top = lstatSyncOrUndefined(abs);
   if (!top?.isDirectory()) return undefined;
   const h = createHash('sha256').update(`.\0${stampOfMs(top)}\n`);
@@ -179,7 +183,7 @@ export function listedStampSync(abs: string): ListedStamp | undefined {
       const st = lstatSyncOrUndefined(`${dir}${sep}${name}`);
       if (!st) return false;
       const r = rel ? `${rel}/${name}` : name;
-      paths.push(r);
+      if (paths.push(r) > maxEntries) return false;
       h.update(`${r}\0${stampOfMs(st)}\n`);
       newestMs = Math.max(newestMs, st.mtimeMs, st.ctimeMs);
       if (st.isDirectory() && !walk(`${dir}${sep}${name}`, r, depth + 1)) return false;
