@@ -8,12 +8,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { racyWindow } from '../../main/services/skills/stamp';
 import { runCli, skillsmithBin, type RunResult } from '../support/paths';
 import { cleanSkill, cleanup, requireBuiltCli, tempProject, toml, writeFiles } from './helpers';
 
 const SKILLS = 80;
 let root = '';
 let cacheDir = '';
+let writtenAt = 0;
 
 const lint = (...args: string[]): RunResult =>
   runCli(['lint', ...args], { cwd: root, env: { SKILLSMITH_CACHE_DIR: cacheDir, SKILLSMITH_TIMINGS: '1' } });
@@ -49,6 +51,7 @@ beforeAll(() => {
       });
     else cleanSkill(root, `.kitbash/skills/${name}`, name, { 'scripts/run.sh': `#!/bin/sh\necho ${i}\n` });
   }
+  writtenAt = Date.now();
 });
 afterAll(() => {
   cleanup();
@@ -71,6 +74,18 @@ describe('skillsmith lint with its cache', () => {
     expect(warm.stdout).toBe(cold.stdout);
     expect(warm.code).toBe(cold.code);
     expect(lint('--no-cache').stdout).toBe(cold.stdout);
+  });
+
+  it('a warm lint reads no skill file: every folder answers from its settled stamp (D132)', async () => {
+    // A stamp is recorded only once it has settled: past the file system's racy window.
+    const settle = writtenAt + Number(await racyWindow(root)) / 1e6 + 100 - Date.now();
+    if (settle > 0) await new Promise((done) => setTimeout(done, settle));
+    const cold = lint('--no-cache');
+    lint();
+    const warm = lint();
+    expect(warm.stderr).toContain(`${SKILLS} from the cache, 0 folder(s) read`);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.code).toBe(cold.code);
   });
 
   it('a changed file is linted again, the rest still come from the cache', () => {

@@ -3,7 +3,7 @@ import { describeFsError } from '../../services/fs/describe-error';
 import { resolveInside } from '../../services/fs/contain';
 import { writeFileInside } from '../../services/fs/inside';
 import { openLintCache } from '../../services/skills/cache';
-import { checkAll } from '../../services/skills/pool';
+import { reportsFromStamps } from '../../services/skills/warm';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
 import { renderHuman } from '../../../shared/lint/report/human';
 import { renderJson } from '../../../shared/lint/report/json';
@@ -38,7 +38,7 @@ interface CheckFlags {
  * `lint` and `test` share one pipeline: locate → read → load → check → render. `test`
  * adds the evals listing and reports itself as the static tier.
  */
-export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: CliIo): ExitCode {
+export async function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const parsed = parseCommandArgs(argv, FLAGS[kind]);
   const positionals = parsed.positionals;
   const flags: CheckFlags = parsed.flags;
@@ -64,7 +64,18 @@ export function runCheck(kind: 'lint' | 'test', argv: readonly string[], io: Cli
 
   // Reports of unchanged skills come from the lint cache (SPEC.md D131) unless --no-cache.
   const cache = flags['no-cache'] ? undefined : openLintCache(io.cwd, (m) => io.err(`skillsmith ${kind}: ${m}\n`));
-  let reports: SkillReport[] = checkAll(locations, { schema: flags.schema === true, evals: kind === 'test' }, cache);
+  const options = { schema: flags.schema === true, evals: kind === 'test' };
+  // Unchanged folders answer from their stamps (D132); only if some do not is the lint
+  // engine loaded at all — it is most of the bundle a warm lint would otherwise compile.
+  const answered = cache ? reportsFromStamps(locations, options, cache) : [];
+  let reports: SkillReport[];
+  if (answered.length > 0 && answered.every((r) => r !== undefined)) {
+    reports = answered;
+    if (process.env.SKILLSMITH_TIMINGS === '1')
+      io.err(
+        `timings: lint ${locations.length} skills on 1 thread(s), ${locations.length} from the cache, 0 folder(s) read\n`,
+      );
+  } else reports = (await import('../../services/skills/pool')).checkAll(locations, options, cache, answered);
   // Installed skills are reported in manifest-name order; explicit targets in the order given.
   if (positionals.length === 0) reports = [...reports].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 

@@ -4,13 +4,14 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pkg from '../../../package.json';
 import type { SkillReport } from '../../../shared/lint/report/model';
-import type { SkillTree } from '../../../shared/ksf/tree';
+import { LIMITS, type SkillTree } from '../../../shared/ksf/tree';
 import { isReport } from '../../../shared/lint/report/valid';
 import { bundledEntry } from '../bundled';
 import { describeFsError } from '../fs/describe-error';
 import { writeFileAtomic } from '../fs/atomic';
 import type { CheckOptions } from './lint';
 import type { SkillLocation } from './locate';
+import { listedStampSync, racyWindowMsSync, restampSync } from './stamp';
 
 /*
  * The lint cache (SPEC.md D131): a skill's report, keyed by a SHA-256 of everything the
@@ -24,6 +25,11 @@ import type { SkillLocation } from './locate';
  * linted again; an unreadable file is ignored with a one-line notice and rewritten. Writes
  * are atomic (temp file, then rename), so two lints at once never tear the file: the last
  * one to finish wins, and each reports only what it read or linted itself.
+ *
+ * An entry may also carry the stamp of the folder it was read from (D132: every entry's
+ * size, mode, inode and both times, as the install index takes it, stamp.ts), recorded only
+ * when that stamp had settled. A later lint that finds the folder with the very same stamp
+ * reuses the key without reading or hashing a byte; any other stamp is read and hashed.
  */
 
 const FORMAT = 'skillsmith-lint-cache';
@@ -41,8 +47,23 @@ interface Entry {
   readonly p: string;
   /** The report, as JSON text (parsed only on a hit). */
   readonly r: string;
-  /** SHA-256 of key, path and text: an entry that does not match it is not used. */
+  /** SHA-256 of key, path, text and stamp: an entry that does not match it is not used. */
   readonly c: string;
+  /** The stamp key (stampKey()) of the folder as it was when its bytes were read, once settled. */
+  readonly s?: string;
+  /** The paths that stamp covers (ListedStamp.paths), to take it again without listing. */
+  readonly n?: readonly string[];
+}
+
+/** A settled folder stamp to record with a report: its stamp key and the paths it covers. */
+export interface StampRecord {
+  readonly s: string;
+  readonly n: readonly string[];
+}
+
+/** A recorded stamp and the report key it stands for. */
+export interface StampedKey extends StampRecord {
+  readonly key: string;
 }
 
 interface CacheFile {
@@ -108,8 +129,57 @@ export function reportKey(engine: string, location: SkillLocation, options: Chec
   return h.update(head).digest('hex');
 }
 
-function entryCheck(key: string, path: string, text: string): string {
-  return createHash('sha256').update(`${key}\0${path}\0${text}`).digest('hex');
+function entryCheck(key: string, path: string, text: string, stamp?: StampRecord): string {
+  // Without a stamp, the check of format 1 as first written, so those files stay valid.
+  const tail = stamp === undefined ? '' : `\0${stamp.s}\0${stamp.n.join('\0')}`;
+  return createHash('sha256').update(`${key}\0${path}\0${text}${tail}`).digest('hex');
+}
+
+/**
+ * What a folder's stamp stands for in the cache: the folder's stamp digest with everything
+ * else its report key holds apart from the bytes (engine, options, where it is shown and
+ * read from). Equal stamp keys mean an equal report key, while the stamp had settled.
+ */
+export function stampKey(engine: string, location: SkillLocation, options: CheckOptions, digest: string): string {
+  const opts = `${options.schema ? 1 : 0}${options.evals ? 1 : 0}`;
+  return createHash('sha256')
+    .update(`${FORMAT}-stamp\0${engine}\0${opts}\0${location.abs}\0${location.display}\0${location.nameHint}\0`)
+    .update(digest)
+    .digest('hex');
+}
+
+/**
+ * Stamp a skill folder before its bytes are read (D132), listing it: a write after this
+ * moves a ctime past the stamp, so a stamp never stands for bytes older than it. The record
+ * is returned only if the stamp had settled (nothing in it changed within the file system's
+ * racy window of taking it); undefined otherwise, or when the folder cannot be walked.
+ */
+export function stampFolder(engine: string, location: SkillLocation, options: CheckOptions): StampRecord | undefined {
+  const takenAt = Date.now();
+  const stamp = listedStampSync(location.abs, LIMITS.maxEntries);
+  if (!stamp || !(stamp.newestMs < takenAt - racyWindowMsSync(location.abs, stamp.dev))) return undefined;
+  return { s: stampKey(engine, location, options, stamp.digest), n: stamp.paths };
+}
+
+/**
+ * The report key of a folder whose stamp, taken again now over the recorded paths without
+ * listing anything, is one recorded for it; undefined when none is.
+ */
+export function keyFromStamps(
+  recorded: readonly StampedKey[] | undefined,
+  engine: string,
+  location: SkillLocation,
+  options: CheckOptions,
+): string | undefined {
+  if (!recorded) return undefined;
+  const digests = new Map<string, string | undefined>();
+  for (const r of recorded) {
+    const list = r.n.join('\0');
+    if (!digests.has(list)) digests.set(list, restampSync(location.abs, r.n));
+    const digest = digests.get(list);
+    if (digest !== undefined && stampKey(engine, location, options, digest) === r.s) return r.key;
+  }
+  return undefined;
 }
 
 /**
@@ -132,6 +202,8 @@ export interface CacheLocation {
 export class LintCache {
   private readonly entries: Map<string, Entry>;
   private readonly fresh = new Map<string, Entry>();
+  /** Folder as shown → its recorded stamps, from the entries as read (verified by get() on use). */
+  private readonly stamps = new Map<string, StampedKey[]>();
   private dirty = false;
   private damageNoticed = false;
 
@@ -157,7 +229,16 @@ export class LintCache {
     const cache = new LintCache(file, where.engine, entries, notice);
     if (read.file && read.file.engine === where.engine) {
       // Only keys this cache writes (SHA-256 in hex): nothing else can ever be asked for.
-      for (const [key, e] of Object.entries(read.file.entries)) if (KEY.test(key)) entries.set(key, e);
+      for (const [key, e] of Object.entries(read.file.entries)) {
+        if (!KEY.test(key)) continue;
+        entries.set(key, e);
+        const { p, s, n } = (e ?? {}) as Partial<Entry>;
+        if (typeof p !== 'string' || typeof s !== 'string' || !KEY.test(s) || !Array.isArray(n)) continue;
+        if (!n.every((x) => typeof x === 'string')) continue;
+        const list = cache.stamps.get(p);
+        if (list) list.push({ s, n, key });
+        else cache.stamps.set(p, [{ s, n, key }]);
+      }
     } else if (read.problem) cache.dirty = true;
     return cache;
   }
@@ -176,13 +257,27 @@ export class LintCache {
     return this.entries.has(key);
   }
 
+  /** The stamps recorded for a folder as shown (each entry is verified by get() when used). */
+  stampsOf(display: string): readonly StampedKey[] | undefined {
+    return this.stamps.get(display);
+  }
+
+  /** Every recorded stamp by folder, for helper threads. */
+  allStamps(): [string, StampedKey[]][] {
+    return [...this.stamps];
+  }
+
   /** The cached report, when the entry is intact; a damaged one is dropped (and reported once). */
   get(key: string): SkillReport | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
     let report: unknown;
     try {
-      if (typeof e.r !== 'string' || typeof e.p !== 'string' || e.c !== entryCheck(key, e.p, e.r))
+      if (
+        typeof e.r !== 'string' ||
+        typeof e.p !== 'string' ||
+        e.c !== entryCheck(key, e.p, e.r, e.s === undefined ? undefined : { s: e.s, n: e.n! })
+      )
         throw new Error('check hash');
       report = JSON.parse(e.r);
     } catch {
@@ -190,6 +285,12 @@ export class LintCache {
     }
     if (isReport(report) && report.path === e.p) return report;
     this.entries.delete(key);
+    const list = this.stamps.get(e.p);
+    if (list)
+      this.stamps.set(
+        e.p,
+        list.filter((r) => r.key !== key),
+      );
     if (!this.damageNoticed)
       this.notice(`ignoring a damaged entry of the lint cache ${this.file} — that skill is linted again`);
     this.damageNoticed = true;
@@ -197,10 +298,23 @@ export class LintCache {
     return undefined;
   }
 
-  put(key: string, report: SkillReport): void {
+  /** Store a report; `stamp` is the settled stamp key of the folder it was read from, if any. */
+  put(key: string, report: SkillReport, stamp?: StampRecord): void {
     if (!isReport(report)) return;
     const r = JSON.stringify(report);
-    this.fresh.set(key, { p: report.path, r, c: entryCheck(key, report.path, r) });
+    const c = entryCheck(key, report.path, r, stamp);
+    this.fresh.set(key, stamp === undefined ? { p: report.path, r, c } : { p: report.path, r, c, ...stamp });
+    this.dirty = true;
+  }
+
+  /**
+   * Record a settled stamp for an entry found by its key (the folder's times moved, its bytes
+   * did not), so the next lint need not read it. Only after get() has verified the entry.
+   */
+  restamp(key: string, stamp: StampRecord): void {
+    const e = this.entries.get(key);
+    if (!e || e.s === stamp.s) return;
+    this.fresh.set(key, { p: e.p, r: e.r, c: entryCheck(key, e.p, e.r, stamp), ...stamp });
     this.dirty = true;
   }
 

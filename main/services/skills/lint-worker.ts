@@ -8,7 +8,14 @@ import type { WorkerJob, WorkerResult } from './pool';
 const job = workerData as WorkerJob;
 const counters = new Int32Array(job.state);
 const known = job.cache && new Set(job.cache.keys);
-const probe = job.cache && known && { engine: job.cache.engine, has: (key: string) => known.has(key) };
+const stamps = job.cache && new Map(job.cache.stamps);
+const probe = job.cache &&
+  known &&
+  stamps && {
+    engine: job.cache.engine,
+    has: (key: string) => known.has(key),
+    stampsOf: (display: string) => stamps.get(display),
+  };
 for (let i = Atomics.add(counters, 0, 1); i < job.locations.length; i = Atomics.add(counters, 0, 1)) {
   const result: WorkerResult = { index: i, checked: checkThrough(job.locations[i]!, job.options, probe) };
   job.port.postMessage(result);

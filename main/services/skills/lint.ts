@@ -6,7 +6,7 @@ import { lintSkill } from '../../../shared/lint/checks';
 import { evalsCheck } from '../../../shared/lint/evals';
 import type { SkillReport } from '../../../shared/lint/report/model';
 import { jsonSchemaIssues } from '../schema/manifest-schema';
-import { reportKey } from './cache';
+import { keyFromStamps, reportKey, stampFolder, type StampedKey, type StampRecord } from './cache';
 import type { SkillLocation } from './locate';
 import { readSkillTree } from './reader';
 
@@ -18,10 +18,12 @@ export interface CheckOptions {
   readonly evals: boolean;
 }
 
-/** What a check consults of the lint cache: the engine stamp and which keys it holds. */
+/** What a check consults of the lint cache: the engine stamp, which keys it holds, and recorded stamps. */
 export interface CacheProbe {
   readonly engine: string;
   has(key: string): boolean;
+  /** The stamps recorded for a folder as shown (D132). */
+  stampsOf(display: string): readonly StampedKey[] | undefined;
 }
 
 /**
@@ -31,6 +33,10 @@ export interface CacheProbe {
 export interface Checked {
   readonly key?: string;
   readonly report?: SkillReport;
+  /** The folder's stamp, when it had settled before its bytes were read: to record with the key. */
+  readonly stamp?: StampRecord;
+  /** Whether the folder's files were read (false: answered by its stamp, or not a folder). */
+  readonly read?: boolean;
 }
 
 /** Read, load and check one skill folder; a folder that does not load becomes a failed report. */
@@ -40,16 +46,21 @@ export function checkLocation(location: SkillLocation, options: CheckOptions): S
 
 /**
  * Like checkLocation, but a folder whose key the cache holds is not loaded or linted. The
- * key is a hash of the very bytes read here, the ones a miss then lints.
+ * key is a hash of the very bytes read here, the ones a miss then lints — or, for a folder
+ * whose settled stamp the cache recorded (D132), the key recorded with it, and nothing is
+ * read. The stamp is taken before the bytes are read, so it never vouches for older bytes.
  */
 export function checkThrough(location: SkillLocation, options: CheckOptions, cache: CacheProbe | undefined): Checked {
   if (location.kind === 'broken') return { report: failed(location, `${location.display}: ${location.problem}`) };
+  const known = cache && keyFromStamps(cache.stampsOf(location.display), cache.engine, location, options);
+  if (known !== undefined) return { key: known, read: false };
+  const stamp = cache && stampFolder(cache.engine, location, options);
   const tree = readSkillTree(location.abs, location.display);
-  if (!tree.ok) return { report: failed(location, formatError(tree.error), tree.error) };
+  if (!tree.ok) return { report: failed(location, formatError(tree.error), tree.error), read: true };
   const key = cache ? reportKey(cache.engine, location, options, tree.value) : undefined;
-  if (key !== undefined && cache!.has(key)) return { key };
+  if (key !== undefined && cache!.has(key)) return { key, stamp, read: true };
   const loaded = loadSkill(tree.value, { nameHint: location.nameHint });
-  if (!loaded.ok) return { report: failed(location, formatError(loaded.error), loaded.error) };
+  if (!loaded.ok) return { report: failed(location, formatError(loaded.error), loaded.error), read: true };
   const skill = loaded.value;
   const checks = lintSkill(skill, options.schema ? { jsonSchema: jsonSchemaIssues } : {});
   const evals = options.evals ? evalsCheck(skill) : undefined;
@@ -60,7 +71,7 @@ export function checkThrough(location: SkillLocation, options: CheckOptions, cac
     manifested: skill.manifested,
     checks: evals ? [...checks, evals] : checks,
   };
-  return { key, report };
+  return { key, report, stamp, read: true };
 }
 
 function failed(location: SkillLocation, detail: string, error?: SkillsmithError): SkillReport {

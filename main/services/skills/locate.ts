@@ -5,6 +5,7 @@ import { isSymlink } from '../fs/probe';
 import { fail, ok, type Result } from '../../../shared/result';
 
 export const SKILLS_DIR = join('.kitbash', 'skills');
+const SKILLS_DISPLAY = '.kitbash/skills';
 
 /** A skill folder to check, or why the thing in its place is not one. */
 export type SkillLocation =
@@ -26,7 +27,7 @@ export function installedSkills(projectRoot: string): SkillLocation[] {
   const dir = join(projectRoot, SKILLS_DIR);
   if (!existsSync(dir)) return [];
   return skillEntries(readdirSync(dir, { withFileTypes: true })).flatMap((d) =>
-    locationOf(projectRoot, d, (abs) => existsSync(join(abs, 'SKILL.md')) || isSymlink(join(abs, 'SKILL.md'))),
+    locationOf(dir, d, (abs) => existsSync(`${abs}${sep}SKILL.md`) || isSymlink(`${abs}${sep}SKILL.md`)),
   );
 }
 
@@ -49,7 +50,7 @@ export async function installedSkillsAsync(projectRoot: string): Promise<SkillLo
         : false,
     ),
   );
-  return entries.flatMap((d, i) => locationOf(projectRoot, d, () => hasMd[i]!));
+  return entries.flatMap((d, i) => locationOf(dir, d, () => hasMd[i]!));
 }
 
 /** The entries of `.kitbash/skills/` that may be skills, in name order. */
@@ -59,10 +60,13 @@ function skillEntries(dirents: Dirent[]): Dirent[] {
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** What one entry of `.kitbash/skills/` is; `hasSkillMd` answers for a real folder. */
-function locationOf(projectRoot: string, d: Dirent, hasSkillMd: (abs: string) => boolean): SkillLocation[] {
-  const abs = join(projectRoot, SKILLS_DIR, d.name);
-  const display = displayPath(projectRoot, abs);
+/** What one entry of `.kitbash/skills/` (the folder `dir`, as join(projectRoot, SKILLS_DIR) gives it) is. */
+function locationOf(dir: string, d: Dirent, hasSkillMd: (abs: string) => boolean): SkillLocation[] {
+  // A name from readdir is one clean segment (dot-names are filtered out), so this is what
+  // join() and displayPath() give, without their normalising per skill: a warm lint
+  // locates a thousand skills before anything else.
+  const abs = `${dir}${sep}${d.name}`;
+  const display = `${SKILLS_DISPLAY}/${d.name}`;
   if (d.isSymbolicLink()) {
     return [
       {

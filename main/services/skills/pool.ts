@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SkillReport } from '../../../shared/lint/report/model';
 import { bundledEntry } from '../bundled';
-import type { LintCache } from './cache';
+import type { LintCache, StampedKey } from './cache';
 import { checkThrough, type CacheProbe, type CheckOptions, type Checked } from './lint';
 import type { SkillLocation } from './locate';
 
@@ -29,8 +29,12 @@ export interface WorkerJob {
   /** Int32Array over a SharedArrayBuffer: [next index to claim, results posted]. */
   readonly state: SharedArrayBuffer;
   readonly port: MessagePort;
-  /** The cache's engine stamp and keys, when there is a cache. */
-  readonly cache?: { readonly engine: string; readonly keys: readonly string[] };
+  /** The cache's engine stamp, keys and recorded folder stamps, when there is a cache. */
+  readonly cache?: {
+    readonly engine: string;
+    readonly keys: readonly string[];
+    readonly stamps: readonly (readonly [string, readonly StampedKey[]])[];
+  };
 }
 
 /** What a worker posts per skill. */
@@ -47,19 +51,33 @@ export interface WorkerResult {
  * With a cache, a skill whose key it holds is not linted again, and the new reports are
  * saved to it at the end. A cache that knows as many skills as there are starts no helpers
  * until lints turn out to be needed: reading and hashing alone is quicker than a thread.
+ * `answered` holds reports the caller already took from the cache (by folder stamp, D132):
+ * those locations are not checked again.
  */
-export function checkAll(locations: readonly SkillLocation[], options: CheckOptions, cache?: LintCache): SkillReport[] {
+export function checkAll(
+  all: readonly SkillLocation[],
+  options: CheckOptions,
+  cache?: LintCache,
+  answered: readonly (SkillReport | undefined)[] = [],
+): SkillReport[] {
+  const todo: number[] = [];
+  for (let i = 0; i < all.length; i++) if (answered[i] === undefined) todo.push(i);
+  const locations = todo.length === all.length ? all : todo.map((i) => all[i]!);
   const results: (Checked | undefined)[] = Array.from({ length: locations.length }, () => undefined);
   const workerFile = bundledEntry('lint-worker.js');
   const helpers = locations.length < PARALLEL_THRESHOLD || workerFile === undefined ? 0 : helperThreads();
-  const probe: CacheProbe | undefined = cache && { engine: cache.engine, has: (k) => cache.has(k) };
+  const probe: CacheProbe | undefined = cache && {
+    engine: cache.engine,
+    has: (k) => cache.has(k),
+    stampsOf: (d) => cache.stampsOf(d),
+  };
 
   const state = new SharedArrayBuffer(8);
   const counters = new Int32Array(state);
   const channels: { port: MessagePort; worker: Worker }[] = [];
   const startHelpers = () => {
     if (channels.length > 0 || workerFile === undefined) return;
-    const known = cache && { engine: cache.engine, keys: cache.keys() };
+    const known = cache && { engine: cache.engine, keys: cache.keys(), stamps: cache.allStamps() };
     for (let w = 0; w < helpers; w++) {
       const { port1, port2 } = new MessageChannel();
       const job: WorkerJob = { locations, options, state, port: port2, ...(known ? { cache: known } : {}) };
@@ -96,25 +114,37 @@ export function checkAll(locations: readonly SkillLocation[], options: CheckOpti
   }
   for (const { worker } of channels) void worker.terminate();
 
-  let hits = 0;
+  let hits = all.length - locations.length;
+  let read = 0;
   const reports = results.map((r, i): SkillReport => {
     let checked = r ?? checkThrough(locations[i]!, options, probe);
+    if (checked.read) read++;
     if (!checked.report) {
       const cached = cache!.get(checked.key!);
       if (cached) {
         hits++;
+        if (checked.stamp !== undefined) cache!.restamp(checked.key!, checked.stamp);
         return cached;
       }
       // A damaged entry: lint the folder as it is now, under the key of what is read now.
-      checked = checkThrough(locations[i]!, options, cache && { engine: cache.engine, has: () => false });
+      checked = checkThrough(
+        locations[i]!,
+        options,
+        cache && { engine: cache.engine, has: () => false, stampsOf: () => undefined },
+      );
+      if (checked.read) read++;
     }
-    if (cache && checked.key !== undefined) cache.put(checked.key, checked.report!);
+    if (cache && checked.key !== undefined) cache.put(checked.key, checked.report!, checked.stamp);
     return checked.report!;
   });
   cache?.save();
   if (process.env.SKILLSMITH_TIMINGS === '1')
     process.stderr.write(
-      `timings: lint ${locations.length} skills on ${channels.length + 1} thread(s), ${hits} from the cache\n`,
+      `timings: lint ${all.length} skills on ${channels.length + 1} thread(s), ${hits} from the cache, ` +
+        `${read} folder(s) read\n`,
     );
-  return reports;
+  if (locations === all) return reports;
+  const out = answered.slice() as SkillReport[];
+  todo.forEach((at, j) => (out[at] = reports[j]!));
+  return out;
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { BigIntStats, Dirent } from 'node:fs';
+import { lstatSync, readdirSync, statfsSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { lstatNs, readdirEntries } from './fs-async';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 /**
  * Stamps: what the file system says about a path without reading it — kind, size, mode,
@@ -41,6 +41,27 @@ export function racyWindow(root: string): Promise<bigint> {
   }
   return w;
 }
+
+/**
+ * racyWindow in milliseconds and without a promise, for the synchronous lint (D132), by the
+ * same rule. Asked once per device: every folder on one file system shares its tick.
+ */
+export function racyWindowMsSync(path: string, dev: number): number {
+  let w = syncWindows.get(dev);
+  if (w === undefined) {
+    w = RACY_NS;
+    if (process.platform === 'linux') {
+      try {
+        if (FINE_GRAINED.has(Number(statfsSync(path).type))) w = FINE_RACY_NS;
+      } catch {
+        // Unknown file system: the wide window.
+      }
+    }
+    syncWindows.set(dev, w);
+  }
+  return Number(w) / 1e6;
+}
+const syncWindows = new Map<number, bigint>();
 
 export function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
@@ -103,6 +124,92 @@ export async function folderStamp(abs: string): Promise<FolderStamp | undefined>
   };
   if (!(await walk(abs, '', 0))) return undefined;
   return { digest: h.digest('hex'), newest };
+}
+
+/**
+ * A folder stamp for the synchronous lint (D132), kept with the paths it covers so that it
+ * can be taken again without listing a folder: a folder's ctime moves whenever an entry is
+ * added to, removed from or renamed in it, so while every folder on the list keeps its
+ * stamp, the list is still complete. Times are read as milliseconds (a double keeps them to
+ * a fraction of a microsecond, far finer than any racy window), which is cheaper than
+ * BigInt stats by the thousand.
+ */
+export interface ListedStamp {
+  /** sha256 over the folder's own stamp and every listed entry's path and stamp, in walk order. */
+  readonly digest: string;
+  /** Every entry below the folder, as readSkillTree walks it (top-level `.git` left out). */
+  readonly paths: readonly string[];
+  /** The newest timestamp of any entry, the folder itself included, in ms. */
+  readonly newestMs: number;
+  readonly dev: number;
+}
+
+function lstatSyncOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function stampOfMs(st: Stats): string {
+  const kind = st.isFile() ? 'f' : st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : 'o';
+  return `${kind}:${st.size}:${st.mode}:${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
+}
+
+/**
+ * Walk and stamp a folder, listing it (taken before its bytes are read); undefined when it
+ * cannot be walked or holds more than `maxEntries` entries (the reader refuses such a
+ * folder anyway, so there is nothing to record).
+ */
+export function listedStampSync(abs: string, maxEntries = Number.POSITIVE_INFINITY): ListedStamp | undefined {
+  const top = lstatSyncOrUndefined(abs);
+  if (!top?.isDirectory()) return undefined;
+  const h = createHash('sha256').update(`.\0${stampOfMs(top)}\n`);
+  const paths: string[] = [];
+  let newestMs = Math.max(top.mtimeMs, top.ctimeMs);
+  const walk = (dir: string, rel: string, depth: number): boolean => {
+    if (depth > MAX_DEPTH) return false;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return false;
+    }
+    names.sort();
+    for (const name of names) {
+      if (depth === 0 && name === '.git') continue;
+      // A name from readdir is one clean segment: no join() (and its normalising) needed.
+      const st = lstatSyncOrUndefined(`${dir}${sep}${name}`);
+      if (!st) return false;
+      const r = rel ? `${rel}/${name}` : name;
+      if (paths.push(r) > maxEntries) return false;
+      h.update(`${r}\0${stampOfMs(st)}\n`);
+      newestMs = Math.max(newestMs, st.mtimeMs, st.ctimeMs);
+      if (st.isDirectory() && !walk(`${dir}${sep}${name}`, r, depth + 1)) return false;
+    }
+    return true;
+  };
+  if (!walk(abs, '', 0)) return undefined;
+  return { digest: h.digest('hex'), paths, newestMs, dev: top.dev };
+}
+
+/**
+ * The digest listedStampSync would give now, if the folder still holds exactly `paths`:
+ * one lstat per entry and no listing. A path gone or any stamp changed gives another digest
+ * (or undefined), never the recorded one.
+ */
+export function restampSync(abs: string, paths: readonly string[]): string | undefined {
+  const top = lstatSyncOrUndefined(abs);
+  if (!top?.isDirectory()) return undefined;
+  const h = createHash('sha256').update(`.\0${stampOfMs(top)}\n`);
+  const prefix = `${abs}${sep}`;
+  for (const r of paths) {
+    const st = lstatSyncOrUndefined(prefix + (sep === '/' ? r : r.split('/').join(sep)));
+    if (!st) return undefined;
+    h.update(`${r}\0${stampOfMs(st)}\n`);
+  }
+  return h.digest('hex');
 }
 
 /** Whether a stamp taken at `takenAt` (ns) may be trusted later: nothing in it changed within `window` of then. */
