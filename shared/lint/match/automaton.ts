@@ -36,54 +36,83 @@ export class Automaton {
     this.shift = shift;
     const width = 1 << shift;
 
-    // The trie: `goto` rows hold child state + 1 (0 = no edge).
+    // Built once per process, at start-up, in code that never gets optimised, where every
+    // small array allocated early costs a young-generation collection: so only typed arrays,
+    // no loop over every cell of the ~200,000-cell table, and no per-state lists (D145).
+    // The trie is written into the table itself, one cell per edge holding the child's
+    // number (0 = none; the root is never a child), with each state's children also linked
+    // (first child, next sibling, its column) so the walk below visits edges, not cells.
     let states = 1;
     for (const s of strings) states += s.length;
-    const goto = new Int32Array(states * width);
-    const own: number[][] = [[]];
+    const cells = new Int32Array(states * width);
+    const firstChild = new Int32Array(states).fill(-1);
+    const sibling = new Int32Array(states);
+    const edge = new Int32Array(states);
+    // The strings a state ends itself, in the order given: a linked list through `ownNext`.
+    const ownFirst = new Int32Array(states).fill(-1);
+    const ownLast = new Int32Array(states).fill(-1);
+    const ownNext = new Int32Array(strings.length).fill(-1);
     let count = 1;
-    strings.forEach((s, id) => {
+    for (let id = 0; id < strings.length; id++) {
+      const s = strings[id]!;
       let state = 0;
       for (let i = 0; i < s.length; i++) {
-        const edge = state * width + column[s.charCodeAt(i)]!;
-        if (goto[edge] === 0) {
-          goto[edge] = ++count;
-          own.push([]);
+        const at = state * width + column[s.charCodeAt(i)]!;
+        let child = cells[at]!;
+        if (child === 0) {
+          cells[at] = child = count++;
+          edge[child] = column[s.charCodeAt(i)]!;
+          sibling[child] = firstChild[state]!;
+          firstChild[state] = child;
         }
-        state = goto[edge]! - 1;
+        state = child;
       }
-      own[state]!.push(id);
-    });
+      if (ownLast[state]! < 0) ownFirst[state] = id;
+      else ownNext[ownLast[state]!] = id;
+      ownLast[state] = id;
+    }
 
-    // Breadth first: a state's row is its failure state's row with its own edges on top.
-    const table = new Int32Array(count * width);
+    // Breadth first: a state's row is its failure state's row with its own edges on top;
+    // every shallower state is done by then, so that row is final and already encoded (the
+    // copy replaces the row's trie cells, whose children are still linked). The strings a
+    // state ends are its own, then its failure state's (recursively): only their number is
+    // kept here, for the flag bit.
     const fail = new Int32Array(count);
-    const ends: number[][] = own;
-    const queue: number[] = [0];
-    for (let head = 0; head < queue.length; head++) {
+    const endCount = new Int32Array(count);
+    const queue = new Int32Array(count);
+    let tail = 1;
+    for (let head = 0; head < tail; head++) {
       const state = queue[head]!;
       const row = state * width;
-      if (state !== 0) {
-        table.copyWithin(row, fail[state]! * width, fail[state]! * width + width);
-        ends[state]!.push(...ends[fail[state]!]!);
-      }
-      for (let col = 0; col < width; col++) {
-        const child = goto[row + col]! - 1;
-        if (child < 0) continue;
-        fail[child] = state === 0 ? 0 : table[row + col]!;
-        table[row + col] = child;
-        queue.push(child);
+      // The root's row keeps 0 wherever it has no edge: such a unit goes back to the root.
+      if (state !== 0) cells.copyWithin(row, fail[state]! * width, fail[state]! * width + width);
+      for (let child = firstChild[state]!; child >= 0; child = sibling[child]!) {
+        // Before the edge is written, the cell holds where the failure row goes on that unit.
+        const to = state === 0 ? 0 : cells[row + edge[child]!]! >> shift;
+        fail[child] = to;
+        let n = endCount[to]!;
+        for (let k = ownFirst[child]!; k >= 0; k = ownNext[k]!) n++;
+        endCount[child] = n;
+        cells[row + edge[child]!] = (child << shift) | (n > 0 ? 1 : 0);
+        queue[tail++] = child;
       }
     }
+    // A view, not a copy: only the first `count` rows were ever touched, and on a VM a fresh
+    // page costs ~10 µs to fault in, so the untouched tail costs nothing and a copy would.
+    const table = cells.subarray(0, count * width);
     this.next = table;
-    for (let i = 0; i < table.length; i++) table[i] = (table[i]! << shift) | (ends[table[i]!]!.length > 0 ? 1 : 0);
     this.endsAt = new Int32Array(count);
-    const flat: number[] = [];
-    for (let state = 0; state < count; state++) {
-      this.endsAt[state] = flat.length;
-      flat.push(...ends[state]!, -1);
+    let total = count;
+    for (let state = 0; state < count; state++) total += endCount[state]!;
+    this.ends = new Int32Array(total);
+    for (let state = 0, at = 0; state < count; state++) {
+      this.endsAt[state] = at;
+      for (let on = state; ; on = fail[on]!) {
+        for (let k = ownFirst[on]!; k >= 0; k = ownNext[k]!) this.ends[at++] = k;
+        if (on === 0) break;
+      }
+      this.ends[at++] = -1;
     }
-    this.ends = Int32Array.from(flat);
     this.lengths = Int32Array.from(strings, (s) => s.length);
   }
 
