@@ -13,7 +13,7 @@ export interface Command {
 }
 
 // Every verb is loaded on demand, lint and test too: `--version`, `help` and the verbs that
-// never lint then neither read nor compile the lint engine's chunk (SPEC.md D145).
+// never lint then neither read nor compile the lint engine's chunk.
 const COMMANDS: Record<string, Command> = {
   lint: {
     summary:

@@ -94,8 +94,9 @@ describe('labels are backed by escape tests', () => {
   });
 
   it('every label claiming enforcement here (strictest and granted) names at least one backing test', async () => {
-    const report = await probeReport(currentHost());
-    for (const row of [...report.rows, ...report.granted]) {
+    const report = await probeReport(currentHost(), { granted: true });
+    expect(report.granted?.map((r) => r.id)).toEqual(['network', 'filesystem']);
+    for (const row of [...report.rows, ...(report.granted ?? [])]) {
       if (row.label === LABEL.advisory) continue;
       expect([row.id, row.label, BACKING[row.id].length > 0]).toEqual([row.id, row.label, true]);
     }
@@ -127,5 +128,18 @@ describe('the review dialog and the Runs tab show the same labels', () => {
           : { label: 'enforced', detail: `${row.label}: ${row.what}` },
       );
     }
+  });
+
+  it('probes the network namespace only when a network row must say whether it holds', async () => {
+    const host = currentHost();
+    const quiet = await probeReport(host, { permissions: { network: false, write: true, tools: [] } });
+    // Without it the review of a skill that declares no network pays for no pasta start.
+    expect(quiet.status.netns).toBeUndefined();
+    expect(quiet.granted).toBeUndefined();
+    const asked = await probeReport(host, { permissions: { network: true, write: false, tools: [] } });
+    if (asked.status.works && asked.status.backend === 'bubblewrap') expect(asked.status.netns).toBeDefined();
+    // The rows of a skill without network read the same either way.
+    const full = await probeReport(host, { permissions: { network: false, write: true, tools: [] }, granted: true });
+    expect(quiet.rows).toEqual(full.rows);
   });
 });

@@ -18,7 +18,7 @@ export async function runSandbox(argv: readonly string[], io: CliIo): Promise<Ex
         : `unknown subcommand "${positionals.join(' ')}" (expected: probe [--json])`,
     );
   }
-  const report = await probeReport(currentHost(), { fresh: true });
+  const report = await probeReport(currentHost(), { fresh: true, granted: true });
   const refused = unenforced(report.rows).length > 0;
   io.out(flags.json ? renderProbeJson(report, refused) : renderProbe(report, refused));
   return refused ? EXIT.failed : EXIT.ok;
@@ -38,7 +38,12 @@ export function renderProbeJson(r: ProbeReport, refused: boolean): string {
         ...(s.detail ? { detail: s.detail } : {}),
         runsAllowed: !refused,
         restrictions: r.rows.map((row) => ({ id: row.id, label: row.label, required: row.required, what: row.what })),
-        granted: r.granted.map((row) => ({ id: row.id, label: row.label, required: row.required, what: row.what })),
+        granted: (r.granted ?? []).map((row) => ({
+          id: row.id,
+          label: row.label,
+          required: row.required,
+          what: row.what,
+        })),
         ...(s.netns ? { networkNamespace: s.netns } : {}),
       },
       null,
@@ -61,7 +66,7 @@ export function renderProbe(r: ProbeReport, refused: boolean): string {
   const lw = Math.max(...r.rows.map((row) => row.label.length));
   for (const row of r.rows) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
   lines.push('', 'for a skill granted network = true and write = true:');
-  for (const row of r.granted) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
+  for (const row of r.granted ?? []) lines.push(`  ${row.id.padEnd(width)}  ${row.label.padEnd(lw)}  ${row.what}`);
   if (s.netns && !s.netns.works)
     lines.push(`  (a skill with network = true is refused here: ${s.netns.reason ?? 'no network namespace'})`);
   lines.push('');

@@ -218,15 +218,19 @@ export function unconfinedCommand(policy: SandboxPolicy, argv: readonly string[]
 export interface ProbeReport {
   readonly platform: NodeJS.Platform;
   readonly status: BackendStatus;
-  /** Labels for the strictest policy (no network, no writes). */
+  /** Labels for the strictest policy (no network, no writes), or for the permissions asked about. */
   readonly rows: readonly RestrictionRow[];
-  /** The network and filesystem rows as they read for a skill granted network and write. */
-  readonly granted: readonly RestrictionRow[];
+  /** The network and filesystem rows as they read for a skill granted network and write, when asked for. */
+  readonly granted?: readonly RestrictionRow[];
 }
 
 /**
  * What `sandbox probe` prints: the backend and every restriction's label here — for the
  * strictest policy, or for a skill's declared permissions (what an install review shows).
+ * Whether `network = true` can be held (a sandbox with pasta attached, ~0.2–0.4 s of child
+ * processes) is probed only when the answer is shown: for permissions that declare network,
+ * or with `granted`. Every other row reads the same without it, so an install of a skill
+ * that declares no network does not pay for it.
  */
 export async function probeReport(
   host: SandboxHost,
@@ -234,13 +238,16 @@ export async function probeReport(
     fresh?: boolean;
     permissions?: { readonly network: boolean; readonly write: boolean; readonly tools: readonly string[] };
     producesArtifacts?: boolean;
+    /** Also the rows for a skill granted network and write (`sandbox probe`). */
+    granted?: boolean;
   } = {},
 ): Promise<ProbeReport> {
-  const status = await withNetns(
-    await probeBackend(host, { ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}), version: true }),
-    host,
-  );
   const perm = opts.permissions ?? { network: false, write: false, tools: [] };
+  const backend = await probeBackend(host, {
+    ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}),
+    version: true,
+  });
+  const status = perm.network || opts.granted ? await withNetns(backend, host) : backend;
   const base = {
     timeoutMs: DEFAULT_TIMEOUT_MS,
     maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES,
@@ -249,6 +256,7 @@ export async function probeReport(
     env: {},
   };
   const rows = restrictionRows(status, { ...base, network: perm.network, write: perm.write, tools: perm.tools });
+  if (!opts.granted) return { platform: host.platform, status, rows };
   const granted = restrictionRows(status, { ...base, network: true, write: true, tools: [] }).filter(
     (r) => r.id === 'network' || r.id === 'filesystem',
   );
