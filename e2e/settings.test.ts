@@ -57,9 +57,10 @@ describe.skipIf(!ok)('the settings view in Chromium', () => {
         const after = readFileSync(file, 'utf8');
         expect(after).toBe(before.replace('max_budget = 2000', 'max_budget = 1'));
         expect(after).toContain('# Team rules every installed skill must satisfy');
-        // The form re-reads the saved file: nothing left to change.
+        // The form re-reads the saved file: nothing left to change. It does so after the notice,
+        // so the review button is waited for rather than read at once (it raced on a busy machine).
+        await page.locator('[data-action="settings-review"]:disabled').waitFor({ timeout: 20_000 });
         expect(await page.locator('input[data-field="max_budget"]').inputValue()).toBe('1');
-        expect(await page.locator('[data-action="settings-review"]').isDisabled()).toBe(true);
       }
       expect(errors).toEqual([]);
       expect(offHost).toEqual([]);
