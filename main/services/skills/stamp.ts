@@ -26,6 +26,11 @@ const FINE_RACY_NS = 50_000_000n;
 const FINE_GRAINED = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0xf2f52010, 0x794c7630]);
 const windows = new Map<string, Promise<bigint>>();
 
+/** The window for a file system of this statfs type (undefined: not known). */
+function windowOf(type: number | bigint | undefined): bigint {
+  return process.platform === 'linux' && type !== undefined && FINE_GRAINED.has(Number(type)) ? FINE_RACY_NS : RACY_NS;
+}
+
 /** The racy window for stamps taken under `root`: small on a known local Linux file system, RACY_NS elsewhere. */
 export function racyWindow(root: string): Promise<bigint> {
   let w = windows.get(root);
@@ -33,7 +38,7 @@ export function racyWindow(root: string): Promise<bigint> {
     w =
       process.platform === 'linux'
         ? statfs(root).then(
-            (s) => (FINE_GRAINED.has(Number(s.type)) ? FINE_RACY_NS : RACY_NS),
+            (s) => windowOf(s.type),
             () => RACY_NS,
           )
         : Promise.resolve(RACY_NS);
@@ -49,13 +54,10 @@ export function racyWindow(root: string): Promise<bigint> {
 export function racyWindowMsSync(path: string, dev: number): number {
   let w = syncWindows.get(dev);
   if (w === undefined) {
-    w = RACY_NS;
-    if (process.platform === 'linux') {
-      try {
-        if (FINE_GRAINED.has(Number(statfsSync(path).type))) w = FINE_RACY_NS;
-      } catch {
-        // Unknown file system: the wide window.
-      }
+    try {
+      w = windowOf(process.platform === 'linux' ? statfsSync(path).type : undefined);
+    } catch {
+      w = RACY_NS; // Unknown file system: the wide window.
     }
     syncWindows.set(dev, w);
   }
