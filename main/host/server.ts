@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import { Session, type Platform } from '../ipc/session';
+import type { Platform, Session } from '../ipc/session';
 import { rendererCsp } from './csp';
 import { contentTypeFor, existingFileInside, mapUrlPath } from './static';
 
@@ -94,12 +94,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     return Date.now() < expires;
   };
 
-  function tab(id: string): TabSession {
+  /** The tab's session, made on its first request once the session module is loaded (`sessionClass`). */
+  function tab(id: string, SessionClass: SessionClass): TabSession {
     let t = tabs.get(id);
     if (!t) {
       if (tabs.size >= MAX_SESSIONS) evictOldest();
       const sockets = new Set<WebSocket>();
-      const session = new Session(options.platform, (event, payload) => {
+      const session = new SessionClass(options.platform, (event, payload) => {
         const frame = JSON.stringify({ event, payload });
         for (const s of sockets) if (s.readyState === s.OPEN) s.send(frame);
       });
@@ -198,8 +199,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
           e instanceof BodyTooLarge ? 'request body too large' : 'request body is not JSON',
         );
       }
-      const t = tab(sessionId);
-      const { dispatch } = await loadDispatch();
+      const [{ dispatch }, SessionClass] = await Promise.all([loadDispatch(), sessionClass()]);
+      const t = tab(sessionId, SessionClass);
       const envelope = await dispatch(decodeURIComponent(url.pathname.slice('/rpc/'.length)), body, {
         session: t.session,
       });
@@ -237,7 +238,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (req.method === 'HEAD') return void res.end();
     if (!firstScriptSent && found.file.endsWith('.js')) {
       firstScriptSent = true;
-      res.once('finish', () => options.onFirstScript?.());
+      res.once('finish', () => {
+        options.onFirstScript?.();
+        // The browser now parses the script and the server is idle: load what its first call needs.
+        setImmediate(() => void Promise.all([loadDispatch(), sessionClass()]).catch(() => undefined));
+      });
     }
     createReadStream(found.file)
       .on('error', () => res.destroy())
@@ -288,8 +293,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (!authorised(req, url, 'events')) return reject(401, 'Unauthorized');
     const sessionId = url.searchParams.get('session');
     if (!sessionId || !SESSION_ID.test(sessionId)) return reject(400, 'Bad Request: session');
+    const SessionClass = await sessionClass();
     (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
-      const t = tab(sessionId);
+      const t = tab(sessionId, SessionClass);
       t.sockets.add(ws);
       if (t.expiry) {
         clearTimeout(t.expiry);
@@ -338,10 +344,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
   };
 }
 
-// The handler table (and everything it reaches) loads on the first call, after the
-// server is listening and its URL printed.
+// The handler table and the session's services (and everything they reach, some 150 ms of
+// module loading) load once the first script is on its way to the browser — while the
+// page is parsed — or on the first call, never before the URL is printed.
 let dispatchModule: Promise<typeof import('../ipc/dispatch')> | undefined;
 const loadDispatch = () => (dispatchModule ??= import('../ipc/dispatch'));
+type SessionClass = typeof Session;
+let sessionModule: Promise<SessionClass> | undefined;
+const sessionClass = () => (sessionModule ??= import('../ipc/session').then((m) => m.Session));
 
 function text(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, {

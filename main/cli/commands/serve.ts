@@ -67,15 +67,18 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
 
   // Scan the project while the browser parses the page's script (the server is idle
   // then), so the first dashboard request finds the result cached. Started when the
-  // first script has been sent, or after a moment if no browser comes. The handle lives
-  // as long as the server.
-  const warm = project ? platform.hub.acquire(project, () => undefined) : undefined;
-  let warmed = false;
+  // first script has been sent, or right after the URL is printed; the project's watchers
+  // are set up then too, not before the URL. The handle lives as long as the server.
+  let warm: ReturnType<typeof platform.hub.acquire> | undefined;
   const warmUp = () => {
-    if (warmed || !warm) return;
-    warmed = true;
-    // The tab's own request reports any problem.
-    setImmediate(() => void warm.dashboard().catch(() => undefined));
+    if (warm || !project) return;
+    // The tab's own request reports any problem (a folder gone since, a scan that fails).
+    try {
+      warm = platform.hub.acquire(project, () => undefined);
+    } catch {
+      return;
+    }
+    void warm.dashboard().catch(() => undefined);
   };
   let host;
   try {
@@ -94,9 +97,9 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     if (code === 'EACCES') throw new Error(`port ${port} needs privileges — use a port above 1023`);
     throw e;
   }
-  // The scan runs on a worker thread, so it can start at once without holding up the page.
-  warmUp();
   io.out(`Skillsmith running at ${host.url}\n`);
+  // The scan runs on a worker thread, so it can start at once without holding up the page.
+  setImmediate(warmUp);
   io.out(project ? `project: ${project}\n` : 'no project yet: pick one in the browser\n');
   io.out('press Ctrl+C to stop\n');
   // Not host.url: the opener's argv is in the process list, and the URL lands in the
