@@ -1,10 +1,9 @@
 import { formatError, type SkillsmithError } from '../../../shared/result';
-import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import type { CompileInput, FailedSkill } from '../../../shared/compile/plan';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
-import { readSkillTree } from '../skills/reader';
+import { READ_EACH_TIME, type FolderReads } from '../skills/folder-reads';
 
 const SKILLS_REL = '.kitbash/skills';
 
@@ -15,7 +14,11 @@ export type SourceRead = (rel: string, how: 'listed' | 'read') => void;
  * Every folder under .kitbash/skills/: the skills that load, and the folders that do not.
  * `seen` hears each path that was read, relative to `root` (for the compile record).
  */
-export function loadInstalled(root: string, seen?: SourceRead): { skills: Skill[]; failures: FailedSkill[] } {
+export function loadInstalled(
+  root: string,
+  seen?: SourceRead,
+  reads: FolderReads = READ_EACH_TIME,
+): { skills: Skill[]; failures: FailedSkill[] } {
   const skills: Skill[] = [];
   const failures: FailedSkill[] = [];
   seen?.(SKILLS_REL, 'listed');
@@ -24,7 +27,7 @@ export function loadInstalled(root: string, seen?: SourceRead): { skills: Skill[
       failures.push({ name: loc.nameHint, message: loc.problem });
       continue;
     }
-    const tree = readSkillTree(loc.abs, loc.display);
+    const tree = reads.tree(loc.abs, loc.display);
     if (!tree.ok) {
       failures.push({ name: loc.nameHint, message: oneLine(tree.error) });
       continue;
@@ -33,7 +36,7 @@ export function loadInstalled(root: string, seen?: SourceRead): { skills: Skill[
       seen(loc.display, 'listed');
       for (const e of tree.value.entries) seen(`${loc.display}/${e.path}`, e.kind === 'dir' ? 'listed' : 'read');
     }
-    const loaded = loadSkill(tree.value);
+    const loaded = reads.skill(tree.value);
     if (!loaded.ok) failures.push({ name: loc.nameHint, message: oneLine(loaded.error) });
     else skills.push(loaded.value);
   }

@@ -4,6 +4,7 @@ import { listingReport, listingWarnings, prepareSkill, TARGETS } from '../../../
 import { loadInstalled } from '../compile';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { projectStatus, type ProjectStatus } from '../workspace/status';
+import type { FolderReads } from '../skills/folder-reads';
 import type { DashboardEngines, PinState, ScanEngines } from './engines';
 
 /**
@@ -11,9 +12,9 @@ import type { DashboardEngines, PinState, ScanEngines } from './engines';
  * drift, policy violations, resolved and detected targets, per-target standing cost,
  * compiled-output drift) and the target registry (labels, loading). Computed once per scan.
  */
-export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): ScanEngines => {
+export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, reads?: FolderReads): ScanEngines => {
   let memo: ProjectStatus | undefined;
-  const status = () => (memo ??= projectStatus(root));
+  const status = () => (memo ??= projectStatus(root, reads ? { reads } : {}));
   const byFolder = () => new Map(status().skills.map((s) => [basename(s.folder), s]));
   let folders: ReturnType<typeof byFolder> | undefined;
   const skill = (dir: string) => (folders ??= byFolder()).get(dir);
@@ -43,7 +44,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig): 
         loading: t.loading,
       }));
       // Each active agent's skills listing at session start: what is cut or left out (issue 13).
-      const ready = loadInstalled(root).skills.flatMap((k) => {
+      const ready = loadInstalled(root, undefined, reads).skills.flatMap((k) => {
         const p = prepareSkill(k);
         return p.ok ? [p.value] : [];
       });

@@ -1,4 +1,5 @@
 import type { ProjectConfig } from '../../../shared/project/config';
+import type { FolderReads } from '../skills/folder-reads';
 import type { Problem, StatusCard, TargetInfo } from '../../../shared/ipc/channels/project';
 
 export type PinState = 'locked' | 'drift' | 'unlocked' | 'missing';
@@ -27,4 +28,5 @@ export interface ScanEngines {
   compiled(): { card: StatusCard; problems: Problem[] };
 }
 
-export type DashboardEngines = (root: string, config: ProjectConfig) => ScanEngines;
+/** `reads`: how the engines read skill folders — the scan passes reads that answer each folder once. */
+export type DashboardEngines = (root: string, config: ProjectConfig, reads?: FolderReads) => ScanEngines;

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatError } from '../../../shared/result';
-import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
@@ -9,12 +8,11 @@ import { resolveBody } from '../../../shared/lint/rules/body';
 import { skillVerdict } from '../../../shared/policy/verdict';
 import { CONFIG_FILE, EMPTY_CONFIG } from '../../../shared/project/config';
 import type { Dashboard, Problem, SkillRow } from '../../../shared/ipc/channels/project';
-import { treeIntegrityFast } from '../lock/index';
 import { readProjectConfig } from '../project/config';
 import { installedSkills, type SkillLocation } from '../skills/locate';
 import { openLintCache } from '../skills/cache';
 import { checkAll } from '../skills/pool';
-import { readSkillTree } from '../skills/reader';
+import { folderReadsOnce, type FolderReads } from '../skills/folder-reads';
 import { ENGINES } from './adapters';
 import type { DashboardEngines } from './engines';
 
@@ -43,7 +41,9 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
   const locations = installedSkills(root);
   const cache = openLintCache(root, (m) => process.stderr.write(`skillsmith: ${m}\n`));
   const reports = checkAll(locations, { schema: false, evals: false }, cache);
-  const engines = makeEngines(root, config);
+  // Each folder is read once for the rows, the project status and the listing alike.
+  const reads = folderReadsOnce();
+  const engines = makeEngines(root, config, reads);
   const { targets, problems: targetProblems } = engines.targets();
   problems.push(...targetProblems);
   const active = targets.filter((t) => t.active);
@@ -54,7 +54,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
 
   const skills: SkillRow[] = locations.map((location, i) => {
     const report = reports[i]!;
-    const loaded = loadFor(location);
+    const loaded = loadFor(location, reads);
     // The same computation as the review, `run` and the Runs tab (shared/policy/verdict).
     const verdict = skillVerdict(report.checks, {
       skill: report.name,
@@ -159,17 +159,18 @@ function lineOf(line: number | undefined): { line?: number } {
 /** The loaded skill and its token counts, or undefined when it does not load (lint reports why). */
 function loadFor(
   location: SkillLocation,
+  reads: FolderReads,
 ): { skill: Skill; integrity: string; tokens: { body: number; stub: number } } | undefined {
   if (location.kind !== 'folder') return undefined;
-  const tree = readSkillTree(location.abs, location.display);
+  const tree = reads.tree(location.abs, location.display);
   if (!tree.ok) return undefined;
-  const loaded = loadSkill(tree.value, { nameHint: location.nameHint });
+  const loaded = reads.skill(tree.value, location.nameHint);
   if (!loaded.ok) return undefined;
   const resolved = resolveBody(loaded.value);
   const body = resolved.ok ? resolved.value.text : loaded.value.body;
   return {
     skill: loaded.value,
-    integrity: treeIntegrityFast(tree.value),
+    integrity: reads.integrity(tree.value),
     tokens: { body: estimateTokens(body), stub: estimateTokens(standingStub(body)) },
   };
 }

@@ -16,11 +16,10 @@ import { standingCostOf } from '../../../shared/targets/cost';
 import { TARGETS } from '../../../shared/targets/registry';
 import { planCompile, type FailedSkill } from '../../../shared/compile/plan';
 import { diskProject, type DriftEntry } from '../compile';
-import { readLock, treeIntegrityFast } from '../lock';
+import { readLock } from '../lock';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
-import { readSkillTree } from '../skills/reader';
-import { loadSkill } from '../../../shared/ksf/load';
+import { READ_EACH_TIME, type FolderReads } from '../skills/folder-reads';
 import { resolve } from 'node:path';
 
 /** One installed folder as the dashboard and doctor see it. */
@@ -93,7 +92,11 @@ export function mcpMatrix(): string[] {
  * read once and the compile plan is made from the same loaded skills.
  * `costs: false` skips the per-target standing cost, `compiled: false` the compile plan.
  */
-export function projectStatus(root: string, options: { compiled?: boolean; costs?: boolean } = {}): ProjectStatus {
+export function projectStatus(
+  root: string,
+  options: { compiled?: boolean; costs?: boolean; reads?: FolderReads } = {},
+): ProjectStatus {
+  const reads = options.reads ?? READ_EACH_TIME;
   const cfg = readProjectConfig(root);
   const config = cfg.ok ? cfg.value : undefined;
   const lock = readLock(root);
@@ -124,7 +127,7 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       failures.push({ name: loc.nameHint, message: loc.problem });
       continue;
     }
-    const tree = readSkillTree(loc.abs, loc.display);
+    const tree = reads.tree(loc.abs, loc.display);
     if (!tree.ok) {
       skills.push({
         folder: loc.display,
@@ -137,8 +140,8 @@ export function projectStatus(root: string, options: { compiled?: boolean; costs
       failures.push({ name: loc.nameHint, message: oneLine(formatError(tree.error)) });
       continue;
     }
-    const integrity = treeIntegrityFast(tree.value);
-    const loaded = loadSkill(tree.value, { nameHint: loc.nameHint });
+    const integrity = reads.integrity(tree.value);
+    const loaded = reads.skill(tree.value, loc.nameHint);
     const lockState = pin ? (pin.integrity === integrity ? 'ok' : 'drift') : 'unpinned';
     if (!loaded.ok) {
       skills.push({
