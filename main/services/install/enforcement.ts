@@ -14,7 +14,7 @@ function restrictionFor(permission: string): RestrictionId {
  * it runs while the source is fetched and staged, instead of after.
  */
 export function probeEnforcement(): void {
-  probeReport(currentHost()).catch(() => undefined);
+  probeReport(currentHost(), { version: false }).catch(() => undefined);
 }
 
 /**
@@ -39,7 +39,7 @@ export async function withEnforcement(review: InstallReview): Promise<InstallRev
     };
     const key = JSON.stringify(permissions);
     let report = reports.get(key);
-    if (!report) reports.set(key, (report = probeReport(host, { permissions })));
+    if (!report) reports.set(key, (report = probeReport(host, { permissions, version: false })));
     let rows;
     try {
       rows = (await report).rows;

@@ -240,12 +240,17 @@ export async function probeReport(
     producesArtifacts?: boolean;
     /** Also the rows for a skill granted network and write (`sandbox probe`). */
     granted?: boolean;
+    /**
+     * False to leave out the backend's version: no label depends on it, and asking
+     * (`bwrap --version`) is one more child process for a caller that shows only labels.
+     */
+    version?: boolean;
   } = {},
 ): Promise<ProbeReport> {
   const perm = opts.permissions ?? { network: false, write: false, tools: [] };
   const backend = await probeBackend(host, {
     ...(opts.fresh !== undefined ? { fresh: opts.fresh } : {}),
-    version: true,
+    version: opts.version ?? true,
   });
   const status = perm.network || opts.granted ? await withNetns(backend, host) : backend;
   const base = {
