@@ -29,7 +29,8 @@ import {
 import { findSecrets, SECRETS } from '../../shared/lint/safety/secrets';
 import { findInvisible, INVISIBLE_RUN } from '../../shared/lint/safety/visible-text';
 import { scanSet } from '../../shared/lint/scan';
-import { SCANNER_EXPRESSIONS, scannerMatcher } from '../../shared/lint/scanners';
+import { LITERALS_TABLE } from '../../shared/lint/match/literals-table';
+import { SCANNER_EXPRESSIONS } from '../../shared/lint/scanners';
 import { readSkillTree } from '../../main/services/skills/reader';
 import { skillDirs } from '../support/corpus';
 import { corpusDir, repoRoot, requireOrSkip } from '../support/paths';
@@ -126,6 +127,11 @@ const PATTERNS: readonly Pattern[] = [
   { label: 'invisible', re: INVISIBLE_RUN },
 ];
 
+/**
+ * The scanners' matcher, built here: the lazy one (scannerMatcher) scans its first texts
+ * per rule, and every text here must go through the automaton.
+ */
+const matcher = new Matcher(SCANNER_EXPRESSIONS, LITERALS_TABLE);
 /** The per-rule scan: a matcher that knows no expression reads each one's whole text. */
 const perRuleScan = (text: string): TextScan => new Matcher([]).scan(text);
 
@@ -133,7 +139,7 @@ const folded = (re: RegExp, s: string) => (re.ignoreCase ? s.toLowerCase() : s);
 const LITERALS = new Map(PATTERNS.map((p) => [p.re, literalsOf(p.re)]));
 
 function compareText(text: string, where: string, problems: string[]): void {
-  const scan = scannerMatcher().scan(text);
+  const scan = matcher.scan(text);
   const plain = perRuleScan(text);
   for (const p of PATTERNS) {
     const expected = perRule(text, p);
@@ -171,7 +177,7 @@ function compareSkill(dir: string, root: string, problems: string[]): string[] {
   if (!skill.ok) return [];
   const { documents } = scanSet(skill.value);
   for (const d of documents) compareText(d.text, `${tree.value.root}/${d.path}`, problems);
-  const withScan = (docs: readonly FlowDocument[]) => docs.map((d) => ({ ...d, scan: scannerMatcher().scan(d.text) }));
+  const withScan = (docs: readonly FlowDocument[]) => docs.map((d) => ({ ...d, scan: matcher.scan(d.text) }));
   const withPlain = (docs: readonly FlowDocument[]) => docs.map((d) => ({ ...d, scan: perRuleScan(d.text) }));
   if (JSON.stringify(downloadThenRun(withScan(documents))) !== JSON.stringify(downloadThenRun(withPlain(documents))))
     problems.push(`${tree.value.root}: download → run across files differs from the per-rule path`);

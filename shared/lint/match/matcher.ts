@@ -239,11 +239,42 @@ export function literalsKey(re: RegExp): string {
   return `${re.flags}/${re.source}`;
 }
 
-/** A matcher built on first use. */
+/** What scans a text for a set of expressions: a Matcher, or one that is not built yet. */
+export interface TextScanner {
+  scan(text: string): TextScan;
+}
+
+/**
+ * The automaton costs about 8 ms to build, more than the per-rule path spends on the few
+ * small files of one skill, but soon repaid over many. So the first texts, up to this many
+ * characters (each counted as at least DIRECT_TEXT_MIN, at most 8 texts), are scanned per
+ * rule: a lint of one small skill (an install) never builds it, a lint of many pays a
+ * millisecond or two more.
+ */
+const DIRECT_BUDGET = 8192;
+const DIRECT_TEXT_MIN = 1024;
+
+/**
+ * A matcher built once the texts scanned have added up to more than DIRECT_BUDGET. Before,
+ * each text is scanned by a matcher that knows no expression, which runs each one's own
+ * search over the whole text: the per-rule path whose results the matcher reproduces (D130).
+ */
 export function lazyMatcher(
   expressions: () => readonly RegExp[],
   table?: Readonly<Record<string, Literals>>,
-): () => Matcher {
+): () => TextScanner {
   let matcher: Matcher | undefined;
-  return () => (matcher ??= new Matcher(expressions(), table));
+  let perRule: Matcher | undefined;
+  let direct = 0;
+  const scanner: TextScanner = {
+    scan(text) {
+      if (!matcher) {
+        direct += Math.max(text.length, DIRECT_TEXT_MIN);
+        if (direct <= DIRECT_BUDGET) return (perRule ??= new Matcher([])).scan(text);
+        matcher = new Matcher(expressions(), table);
+      }
+      return matcher.scan(text);
+    },
+  };
+  return () => scanner;
 }
