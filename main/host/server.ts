@@ -22,8 +22,6 @@ export interface HostOptions {
   readonly codeTtlMs?: number;
   /** How long a tab's session outlives its last event socket. */
   readonly sessionGraceMs?: number;
-  /** Called once, when the first script of the page has been sent (the browser is now busy parsing it). */
-  readonly onFirstScript?: () => void;
 }
 
 export interface Host {
@@ -238,11 +236,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     if (req.method === 'HEAD') return void res.end();
     if (!firstScriptSent && found.file.endsWith('.js')) {
       firstScriptSent = true;
-      res.once('finish', () => {
-        options.onFirstScript?.();
-        // The browser now parses the script and the server is idle: load what its first call needs.
-        setImmediate(() => void Promise.all([loadDispatch(), sessionClass()]).catch(() => undefined));
-      });
+      // The browser now parses the script and the server is idle: load what its first call needs.
+      res.once('finish', () =>
+        setImmediate(() => void Promise.all([loadDispatch(), sessionClass()]).catch(() => undefined)),
+      );
     }
     createReadStream(found.file)
       .on('error', () => res.destroy())

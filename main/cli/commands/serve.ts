@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { startHost } from '../../host/server';
 import { builtRendererDir } from '../../host/locate';
 import { hostPlatform } from '../../host/platform';
+import type { ProjectHandle } from '../../services/dashboard/hub';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
@@ -65,32 +66,15 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     project = platform.recent.last() ?? (flags.example ? (platform.examplePath ?? undefined) : undefined);
   }
 
-  // Scan the project while the browser parses the page's script (the server is idle
-  // then), so the first dashboard request finds the result cached. Started when the
-  // first script has been sent, or right after the URL is printed; the project's watchers
-  // are set up then too, not before the URL. The handle lives as long as the server.
-  let warm: ReturnType<typeof platform.hub.acquire> | undefined;
-  const warmUp = () => {
-    if (warm || !project) return;
-    // The tab's own request reports any problem (a folder gone since, a scan that fails).
-    try {
-      warm = platform.hub.acquire(project, () => undefined);
-    } catch {
-      return;
-    }
-    void warm.dashboard().catch(() => undefined);
-  };
   let host;
   try {
     host = await startHost({
       rendererDir,
       platform,
       port,
-      onFirstScript: warmUp,
       ...(project ? { initialProject: project } : {}),
     });
   } catch (e) {
-    warm?.release();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new Error(`port ${port} is already in use — pick another with --port, or omit it for a free one`);
@@ -98,8 +82,21 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     throw e;
   }
   io.out(`Skillsmith running at ${host.url}\n`);
-  // The scan runs on a worker thread, so it can start at once without holding up the page.
-  setImmediate(warmUp);
+  // The project's watchers and a warm-up scan start on the next turn, after the URL is out:
+  // the scan runs on the dashboard's worker while the browser loads the page, so its first
+  // dashboard request finds the result cached. The handle lives as long as the server.
+  let warm: ProjectHandle | undefined;
+  let stopping = false;
+  setImmediate(() => {
+    if (!project || stopping) return;
+    // The tab's own request reports any problem (a folder gone since, a scan that fails).
+    try {
+      warm = platform.hub.acquire(project, () => undefined);
+    } catch {
+      return;
+    }
+    void warm.dashboard().catch(() => undefined);
+  });
   io.out(project ? `project: ${project}\n` : 'no project yet: pick one in the browser\n');
   io.out('press Ctrl+C to stop\n');
   // Not host.url: the opener's argv is in the process list, and the URL lands in the
@@ -109,6 +106,7 @@ export async function runServe(argv: readonly string[], io: CliIo, hooks: ServeH
     (hooks.launch ?? ((c, a) => launchOpener(c, a, io)))(cmd, args);
   }
   await (hooks.stopped ?? untilSignal());
+  stopping = true;
   await host.close();
   warm?.release();
   platform.hub.closeAll();
