@@ -1,5 +1,5 @@
 /** The dashboard's services: the scan, the debounced watcher, the hub and the recent list. */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../shared/ipc/channels/project';
@@ -91,7 +91,7 @@ describe('watchProject', () => {
     const bursts: string[][] = [];
     const w = watchProject(s.project, (p) => bursts.push(p), 80);
     try {
-      await new Promise((r) => setTimeout(r, 50));
+      await w.ready;
       for (let i = 0; i < 5; i++) appendFileSync(join(s.project, '.kitbash/skills/prereview/SKILL.md'), `line ${i}\n`);
       writeFileSync(join(s.project, 'kitbash.lock'), readFileSync(join(s.project, 'kitbash.lock')));
       await until(() => bursts.length > 0);
@@ -125,6 +125,55 @@ describe('watchProject', () => {
           .flat()
           .filter((p) => p.startsWith('.git')),
       ).toEqual([]);
+    } finally {
+      w.close();
+    }
+  });
+  it('watches a folder tree moved in, and a folder replaced under the same name', async () => {
+    const skills = join(s.project, '.kitbash', 'skills');
+    const bursts: string[][] = [];
+    const w = watchProject(s.project, (p) => bursts.push(p), 40);
+    const seen = (path: string) => until(() => bursts.flat().includes(path));
+    try {
+      await w.ready;
+      // Staged outside the watched folders, then moved in whole, as an install commits.
+      const staged = join(s.dir, 'staged');
+      mkdirSync(join(staged, 'scripts', 'deep'), { recursive: true });
+      renameSync(staged, join(skills, 'moved'));
+      await seen('.kitbash/skills/moved');
+      writeFileSync(join(skills, 'moved', 'scripts', 'deep', 'run.sh'), 'echo\n');
+      await seen('.kitbash/skills/moved/scripts/deep/run.sh');
+
+      // The same path, another folder: the old watch saw nothing of the new one.
+      renameSync(join(skills, 'moved'), join(s.dir, 'old'));
+      mkdirSync(join(s.dir, 'new', 'scripts'), { recursive: true });
+      renameSync(join(s.dir, 'new'), join(skills, 'moved'));
+      const n = bursts.length;
+      await until(() => bursts.length > n);
+      writeFileSync(join(skills, 'moved', 'scripts', 'x.sh'), 'echo\n');
+      await seen('.kitbash/skills/moved/scripts/x.sh');
+      // The folder moved away is no longer reported as the project's.
+      const m = bursts.length;
+      writeFileSync(join(s.dir, 'old', 'scripts', 'deep', 'late.sh'), 'echo\n');
+      await new Promise((r) => setTimeout(r, 150));
+      expect(bursts.slice(m).flat()).toEqual([]);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('reports nothing from a node_modules folder inside a watched folder', async () => {
+    const dep = join(s.project, '.kitbash', 'skills', 'prereview', 'node_modules', 'dep');
+    mkdirSync(dep, { recursive: true });
+    const bursts: string[][] = [];
+    const w = watchProject(s.project, (p) => bursts.push(p), 40);
+    try {
+      await w.ready;
+      writeFileSync(join(dep, 'index.js'), 'x');
+      appendFileSync(join(s.project, '.kitbash/skills/prereview/SKILL.md'), 'x\n');
+      await until(() => bursts.length > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(bursts.flat()).toEqual(['.kitbash/skills/prereview/SKILL.md']);
     } finally {
       w.close();
     }

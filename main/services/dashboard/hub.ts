@@ -64,7 +64,7 @@ export class ProjectHub {
           job.kind === 'scan'
             ? (await import('./scan')).scanProject(job.root, engines)
             : inProcessScanner(job)) as Scanner)
-      : createScanner();
+      : createScanner({ background: true });
     this.previews = engines ? inProcessScanner : createScanner();
   }
 
@@ -95,12 +95,18 @@ export class ProjectHub {
     e.listeners.add(onChange);
     let released = false;
     // The code behind each job (lint, targets, lock, compile) loads on the first one, so a
-    // host or window can be up before it is parsed.
+    // host or window can be up before it is parsed. A job reads the files only once they are
+    // all watched, so no change slips in between its read and the watch; its worker starts
+    // meanwhile.
+    const run = <J extends Job>(job: J, scanner: Scanner = this.run): Promise<ResultOf<J>> => {
+      scanner.prepare?.();
+      return e.watcher.ready.then(() => scanner(job));
+    };
     const ask = <J extends Job>(key: string, job: J): Promise<ResultOf<J>> => {
       const answers = e.answers;
       let p = answers.get(key) as Promise<ResultOf<J>> | undefined;
       if (!p) {
-        const asked = this.run(job);
+        const asked = run(job);
         p = asked;
         answers.set(key, asked);
         asked.catch(() => {
@@ -117,9 +123,9 @@ export class ProjectHub {
       costs: () => ask('costs', { kind: 'costs', root, generation: e.generation }),
       matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation }),
       // Not kept: each is cheap once the matrix has loaded this state of the files.
-      explain: (skill, target) => this.run({ kind: 'explain', root, generation: e.generation, skill, target }),
+      explain: (skill, target) => run({ kind: 'explain', root, generation: e.generation, skill, target }),
       // Not kept either: each asks with other buffers.
-      preview: (request) => this.previews({ kind: 'preview', root, generation: e.generation, request }),
+      preview: (request) => run({ kind: 'preview', root, generation: e.generation, request }, this.previews),
       release: () => {
         if (released) return;
         released = true;

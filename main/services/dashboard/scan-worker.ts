@@ -1,3 +1,5 @@
+// First: a background worker lowers its priority before loading the scan code.
+import './background';
 import { parentPort } from 'node:worker_threads';
 import { fail, ok } from '../../../shared/result';
 import { runJob, type Job } from './jobs';

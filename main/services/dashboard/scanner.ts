@@ -1,3 +1,4 @@
+import { access } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Result } from '../../../shared/result';
 import { bundledEntry } from '../bundled';
@@ -8,6 +9,8 @@ export type ScanAnswer = { id: number } & Result<unknown>;
 
 export interface Scanner {
   <J extends Job>(job: J): Promise<ResultOf<J>>;
+  /** Start the worker thread now, so its start-up overlaps whatever comes before the first job. */
+  prepare?(): void;
   /** Stop the worker thread, if one was started. */
   close?(): void;
 }
@@ -18,9 +21,10 @@ export const inProcessScanner: Scanner = async (job) => (await import('./jobs'))
 /**
  * Runs jobs on a worker thread when the built worker exists (the app and `serve`), else in
  * this thread (tests run the TypeScript sources). A worker that fails to start or dies
- * hands its pending jobs, and all later ones, to this thread.
+ * hands its pending jobs, and all later ones, to this thread. `background`: the worker runs
+ * at a lower priority (./background.ts).
  */
-export function createScanner(): Scanner {
+export function createScanner(options: { background?: boolean } = {}): Scanner {
   const file = bundledEntry('scan-worker.js');
   if (!file) return inProcessScanner;
   let worker: Worker | undefined;
@@ -37,7 +41,10 @@ export function createScanner(): Scanner {
     }
   };
   const start = (): Worker => {
-    const w = new Worker(file);
+    // libuv's thread pool takes its threads' priority from the thread that first uses it:
+    // use it here first, so a background worker's async I/O can never start it at its own.
+    if (options.background) access(file, () => undefined);
+    const w = new Worker(file, { workerData: { background: options.background === true } });
     w.on('message', (m: ScanAnswer) => {
       const p = pending.get(m.id);
       if (!p) return;
@@ -67,6 +74,14 @@ export function createScanner(): Scanner {
       }
     });
   }) as Scanner;
+  scanner.prepare = () => {
+    if (broken || worker) return;
+    try {
+      worker = start();
+    } catch {
+      giveUp();
+    }
+  };
   scanner.close = () => {
     const w = worker;
     worker = undefined;
