@@ -1,7 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { watchRoots } from '../../../shared/targets/registry';
+import { lstatNs, readdirEntries, statNs } from '../skills/fs-async';
+import { displayPath } from '../skills/locate';
 
 /**
  * Paths at a project root whose changes the dashboard cares about: the skills, and what each
@@ -47,9 +48,9 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
 
   const note = (abs: string, entryMoved: boolean) => {
     if (closed) return;
-    const rel = relative(root, abs).split(sep).join('/');
+    const rel = displayPath(root, abs);
     if (IGNORED.test(rel)) return;
-    pending.add(rel || '.');
+    pending.add(rel);
     if (entryMoved) moved.add(abs);
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, debounceMs);
@@ -96,7 +97,7 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
    */
   async function walk(dir: string, follow: boolean): Promise<void> {
     if (closed) return;
-    const st = await (follow ? stat(dir) : lstat(dir)).catch(() => undefined);
+    const st = await (follow ? statNs(dir) : lstatNs(dir));
     if (closed) return;
     if (!st?.isDirectory()) return dropUnder(dir);
     const id = `${st.dev}:${st.ino}`;
@@ -105,10 +106,10 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
     if (known) dropUnder(dir);
     // Watched before it is listed, so an entry made during the listing is reported.
     watchFolder(dir, id);
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await readdirEntries(dir).catch(() => []);
     for (const e of entries) {
       const child = join(dir, e.name);
-      if (e.isDirectory() && !IGNORED.test(relative(root, child).split(sep).join('/'))) await walk(child, false);
+      if (e.isDirectory() && !IGNORED.test(displayPath(root, child))) await walk(child, false);
     }
   }
   /** An entry that moved: walked if it is (now) a watched kind of folder, dropped if it is gone. */
