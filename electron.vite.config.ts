@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { UserConfig } from 'vite';
+import { monacoStages } from './build/monaco-stages';
 
 // One build for every runtime piece: the Electron main process and the `skillsmith`
 // CLI share the main bundle (and its chunks of shared/), the preload is CommonJS so it
@@ -48,10 +49,17 @@ export default defineConfig({
  * the constant false, so the hooks and their chunk are dropped from it entirely.
  */
 export function rendererConfig({ testHooks }: { testHooks: boolean }): UserConfig {
+  // Monaco's core evaluated in stages of about this much source (before minification): on
+  // the bench machine a stage is then 20–100 ms of main thread (700 kB stages still made
+  // 200–450 ms tasks: some modules do far more at load than their size suggests).
+  const stages = monacoStages({
+    entry: resolve(__dirname, 'node_modules/monaco-editor/esm/vs/editor/edcore.main.js'),
+    maxStageBytes: 350_000,
+  });
   return {
     root: resolve(__dirname, 'renderer'),
     base: './',
-    plugins: [react()],
+    plugins: [react(), stages.plugin],
     define: { __SKILLSMITH_TEST_HOOKS__: JSON.stringify(testHooks) },
     // Monaco's editor and YAML workers, and the editor's diagnostics worker, are built here
     // as ES-module chunks (Vite's default iife worker format cannot code-split them);
@@ -62,7 +70,11 @@ export function rendererConfig({ testHooks }: { testHooks: boolean }): UserConfi
       minify: true,
       outDir: resolve(__dirname, testHooks ? 'out/renderer-test' : 'out/renderer'),
       emptyOutDir: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'renderer/index.html') },
+        output: { codeSplitting: { groups: stages.chunkGroups } },
+      },
+      modulePreload: { resolveDependencies: stages.resolveDependencies },
     },
   };
 }

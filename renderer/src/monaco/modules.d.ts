@@ -20,3 +20,8 @@ declare module 'monaco-editor/esm/vs/common/workers.js' {
     keepIdleModels?: boolean;
   }): import('monaco-editor').editor.MonacoWebWorker<T>;
 }
+
+// build/monaco-stages.ts: one loader per stage of Monaco's editor core, in evaluation order.
+declare module 'virtual:monaco-stages' {
+  export const STAGES: readonly (() => Promise<unknown>)[];
+}

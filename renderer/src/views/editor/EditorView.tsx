@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { useDashboard } from '../../queries';
+import { loadMonacoInStages } from '../../monaco/load';
 import { routeHash } from '../../route';
 import { EditorLoading } from './EditorLoading';
 import { lastOpen } from './lastOpen';
@@ -11,8 +12,13 @@ import './editor-problems.css';
 import './editor-index.css';
 import './editor-diff.css';
 
-// Monaco comes with the skill editor: the skill list opens without parsing it.
-const SkillEditor = lazy(() => import('./SkillEditor').then((m) => ({ default: m.SkillEditor })));
+// Monaco comes with the skill editor: the skill list opens without parsing it. Its core is
+// evaluated in stages first, so the page keeps painting while it loads.
+const SkillEditor = lazy(() =>
+  loadMonacoInStages()
+    .then(() => import('./SkillEditor'))
+    .then((m) => ({ default: m.SkillEditor })),
+);
 
 /** `#/editor/<dir>` or `#/editor/<dir>/<file>` (the file's tab is opened). */
 export function parseEditorArg(arg: string | undefined): { dir: string; file?: string } | null {
