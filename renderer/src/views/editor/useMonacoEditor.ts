@@ -34,7 +34,10 @@ export function useMonacoEditor(
       fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Code', 'JetBrains Mono', Menlo, Consolas, monospace",
       wordWrap: 'on',
       renderWhitespace: 'selection',
-      unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: false },
+      // allowedLocales only tunes the ambiguous-character check, which is off. Its default
+      // ("_os") makes the first model shown start Intl (ICU) on the main thread: with the
+      // editor's first render, a 200–350 ms task (bench/desktop.mjs long tasks).
+      unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: false, allowedLocales: {} },
       scrollBeyondLastLine: false,
       // Monaco's dimmed final line number fails contrast (axe); a plain one does not.
       renderFinalNewline: 'on',
