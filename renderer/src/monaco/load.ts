@@ -12,14 +12,17 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Evaluates Monaco's editor core in stages (build/monaco-stages.ts), each its own task,
- * so opening the first editor never blocks the page for the whole core at once. Importing
- * the editor afterwards finds the core evaluated; without this it would still work, in one
- * long task.
+ * Evaluates Monaco's editor core in stages (build/monaco-stages.ts), then the rest of the
+ * editor's Monaco set-up (languages, themes, the YAML service), each its own task, so
+ * opening the first editor never blocks the page for the whole core at once. Importing
+ * the editor afterwards finds all of it evaluated; without this it would still work, in
+ * one long task.
  */
 export async function loadMonacoInStages(): Promise<void> {
   for (const stage of STAGES) {
     await stage();
     await nextTask();
   }
+  await import('./setup');
+  await nextTask();
 }
