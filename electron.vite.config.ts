@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { UserConfig } from 'vite';
-import { monacoStages } from './build/monaco-stages';
+import { monacoStages } from './tooling/monaco-stages';
 
 // One build for every runtime piece: the Electron main process and the `skillsmith`
 // CLI share the main bundle (and its chunks of shared/), the preload is CommonJS so it

@@ -1,5 +1,5 @@
 /**
- * build/monaco-stages.ts: Monaco's core is evaluated in stages, one task each, and the
+ * tooling/monaco-stages.ts: Monaco's core is evaluated in stages, one task each, and the
  * stages must run every module in exactly the order the core's entry alone would. These
  * tests hold the planner to that on hand-made graphs (cycles included) and on the real
  * monaco-editor tree, and check the built renderer preloads every stage at the first.
@@ -7,7 +7,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { esmImportGraph, evaluationOrder, monacoStages, planStages, type ImportGraph } from '../../build/monaco-stages';
+import {
+  esmImportGraph,
+  evaluationOrder,
+  monacoStages,
+  planStages,
+  type ImportGraph,
+} from '../../tooling/monaco-stages';
 import { repoRoot, requireOrSkip } from '../support/paths';
 
 const graphOf =

@@ -12,7 +12,7 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Evaluates Monaco's editor core in stages (build/monaco-stages.ts), then the rest of the
+ * Evaluates Monaco's editor core in stages (tooling/monaco-stages.ts), then the rest of the
  * editor's Monaco set-up (languages, themes, the YAML service), each its own task, so
  * opening the first editor never blocks the page for the whole core at once. Importing
  * the editor afterwards finds all of it evaluated; without this it would still work, in

@@ -21,7 +21,7 @@ declare module 'monaco-editor/esm/vs/common/workers.js' {
   }): import('monaco-editor').editor.MonacoWebWorker<T>;
 }
 
-// build/monaco-stages.ts: one loader per stage of Monaco's editor core, in evaluation order.
+// tooling/monaco-stages.ts: one loader per stage of Monaco's editor core, in evaluation order.
 declare module 'virtual:monaco-stages' {
   export const STAGES: readonly (() => Promise<unknown>)[];
 }

@@ -68,10 +68,10 @@ export interface StagePlan {
 }
 
 /**
- * Cuts the evaluation of `entry` into stages of about `maxWeight` each (a single module
- * heavier than that is a stage of its own). A cut is made only where the stages so far
- * reproduce the entry's evaluation order exactly; a cycle through a module still being
- * evaluated moves the cut to the next place where they do.
+ * Cuts the evaluation of `entry` into stages of about `maxWeight` each (cuts fall between
+ * modules, so a heavy module makes its stage heavier). A cut is made only where the stages
+ * so far reproduce the entry's evaluation order exactly; a cycle through a module still
+ * being evaluated moves the cut to the next place where they do.
  */
 export function planStages(
   graph: ImportGraph,
