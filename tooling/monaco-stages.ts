@@ -63,6 +63,8 @@ export function evaluationOrder(graph: ImportGraph, entries: readonly string[], 
 export interface StagePlan {
   /** What each stage imports; evaluated in this order, then `entry`. */
   readonly stages: readonly (readonly string[])[];
+  /** The modules each stage evaluates, in order (what its imports reach that no earlier stage ran). */
+  readonly modules: readonly (readonly string[])[];
   /** The weight each stage evaluates (the last entry: what the entry itself still runs). */
   readonly weights: readonly number[];
 }
@@ -81,16 +83,21 @@ export function planStages(
 ): StagePlan {
   const reference = evaluationOrder(graph, [entry]);
   const stages: string[][] = [];
+  const modules: string[][] = [];
   const weights: number[] = [];
   const seen = new Set<string>();
   // Per module being visited: its imports completed since the last cut.
   const frames: string[][] = [];
   let evaluated = 0;
+  let cutAt = 0;
   let sinceCut = 0;
   const cutHere = (): void => {
     const imports = frames.flat();
     const staged = evaluationOrder(graph, stages.concat([imports]).flat());
     if (staged.length !== evaluated || staged.some((f, i) => f !== reference[i])) return;
+    // The stages so far run exactly the reference's first `evaluated` modules.
+    modules.push(reference.slice(cutAt, evaluated));
+    cutAt = evaluated;
     stages.push(imports);
     weights.push(sinceCut);
     sinceCut = 0;
@@ -116,7 +123,7 @@ export function planStages(
   const all = evaluationOrder(graph, [...stages.flat(), entry]);
   if (all.length !== reference.length || all.some((f, i) => f !== reference[i]))
     throw new Error(`monaco stages: the staged evaluation of ${entry} differs from the entry's own order`);
-  return { stages, weights };
+  return { stages, modules, weights };
 }
 
 const STAGE_PREFIX = '\0monaco-stage:';
@@ -138,16 +145,14 @@ export function monacoStages(options: { entry: string; maxStageBytes: number }):
   chunkGroups: { name: string; test: (id: string) => boolean; priority: number }[];
   resolveDependencies: (file: string, deps: string[]) => string[];
 } {
-  const graph = esmImportGraph();
-  const plan = planStages(graph, options.entry, (f) => statSync(f).size, options.maxStageBytes);
+  const plan = planStages(esmImportGraph(), options.entry, (f) => statSync(f).size, options.maxStageBytes);
   // A stage's modules import only modules of the same or earlier stages (the plan proves
   // it), so a chunk per stage imports only earlier chunks: no cycle between chunks, and
   // one file per stage to fetch.
   const stageOf = new Map<string, number>();
-  const seen = new Set<string>();
-  plan.stages.forEach((imports, k) => {
+  plan.modules.forEach((files, k) => {
     stageOf.set(STAGE_PREFIX + k, k);
-    for (const f of evaluationOrder(graph, imports, seen)) stageOf.set(f, k);
+    for (const f of files) stageOf.set(f, k);
   });
   const chunkGroups = plan.stages.map((_, k) => ({
     name: `monaco-${k}`,

@@ -70,6 +70,9 @@ describe('planStages', () => {
     expect(plan.stages.length).toBeGreaterThanOrEqual(7);
     const { staged, reference } = orders(graph, 'entry', plan.stages);
     expect(staged).toEqual(reference);
+    // What each stage runs, end to end: the reference's order up to the last cut.
+    const run = plan.modules.flat();
+    expect(run).toEqual(reference.slice(0, run.length));
     expect(plan.weights.reduce((a, b) => a + b, 0)).toBe(reference.length);
     // Each stage is about the limit: a cut is checked after every completed import.
     expect(Math.max(...plan.weights)).toBeLessThanOrEqual(11);
@@ -90,7 +93,7 @@ describe('planStages', () => {
 
   it('makes no stage when the whole evaluation is under the limit', () => {
     const graph = graphOf({ entry: ['a', 'b'] });
-    expect(planStages(graph, 'entry', unit, 10)).toEqual({ stages: [], weights: [3] });
+    expect(planStages(graph, 'entry', unit, 10)).toEqual({ stages: [], modules: [], weights: [3] });
   });
 });
 
