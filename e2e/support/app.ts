@@ -49,16 +49,18 @@ export function requireBuiltApp(): void {
  */
 export async function openApp<P extends AppProject>(
   make: () => P,
-  opts: { env?: (project: P) => Record<string, string> } = {},
+  opts: { env?: (project: P) => Record<string, string>; wrap?: readonly string[] } = {},
 ): Promise<App<P>> {
   requireBuiltApp();
   const project = make();
   let served: Served | undefined;
   try {
-    served = await startServe(['--project', project.project], {
-      SKILLSMITH_DATA_DIR: project.dataDir,
-      ...opts.env?.(project),
-    });
+    served = await startServe(
+      ['--project', project.project],
+      { SKILLSMITH_DATA_DIR: project.dataDir, ...opts.env?.(project) },
+      undefined,
+      opts.wrap,
+    );
     const browser = await launchChromium();
     const pages: Watched[] = [];
     const running = served;

@@ -20,10 +20,17 @@ export const TEST_RENDERER = join(repoRoot, 'out', 'renderer-test');
 
 /**
  * Start the real `skillsmith serve` (the built CLI) as a child process and wait for its
- * first line, which must be the URL. It serves the test build of the renderer.
+ * first line, which must be the URL. It serves the test build of the renderer. `wrap` is a
+ * command that runs it (it must exec its arguments, so signals reach serve).
  */
-export function startServe(args: readonly string[], env: Record<string, string>, timeoutMs = 20_000): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [skillsmithBin, 'serve', ...args], {
+export function startServe(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  wrap: readonly string[] = [],
+): Promise<Served> {
+  const command = [...wrap, process.execPath, skillsmithBin, 'serve', ...args];
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     cwd: repoRoot,
     env: { ...process.env, SKILLSMITH_RENDERER_DIR: TEST_RENDERER, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -62,8 +62,10 @@ export class Session {
     if (this.current?.ref.root === root) return this.current.ref;
     this.close();
     const ref = { root, name: basename(root) || root };
-    const handle = this.platform.hub.acquire(root, (paths) =>
-      this.emit('project.changed', { root, paths, at: new Date().toISOString() }),
+    const handle = this.platform.hub.acquire(
+      root,
+      (paths) => this.emit('project.changed', { root, paths, at: new Date().toISOString() }),
+      (status) => this.emit('project.watch', { root, ...status }),
     );
     this.current = { ref, handle };
     try {

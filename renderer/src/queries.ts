@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Dashboard } from '../../shared/ipc';
+import type { Dashboard, WatchStatus } from '../../shared/ipc';
 import type { TargetId } from '../../shared/targets/types';
 import { useApi } from './api/context';
 import { queryKeys } from './query-keys';
@@ -144,6 +144,16 @@ export function useCloseProject() {
   });
 }
 
+/** Whether changes on disk reach this window (main's watch of the project); updated by `useLiveRefresh`. */
+export function useWatchStatus(root: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.project.watch(root),
+    queryFn: (): Promise<WatchStatus> => api.project.watchStatus({}),
+    staleTime: Infinity,
+  });
+}
+
 /**
  * Live refresh: main's debounced watcher sends `project.changed`; the dashboard and any
  * open skill refetch. Returns when the last change arrived, for the header's indicator.
@@ -162,6 +172,13 @@ export function useLiveRefresh(root: string | null): Date | null {
       void qc.invalidateQueries({ queryKey: queryKeys.skills.of(e.root) });
       void qc.invalidateQueries({ queryKey: queryKeys.reports.all(e.root) });
     });
+    const offWatch = api.on('project.watch', ({ root, ...status }) => {
+      if (root !== rootRef.current) return;
+      // An answer still in flight is older than this event: it must not overwrite it.
+      void qc
+        .cancelQueries({ queryKey: queryKeys.project.watch(root) })
+        .then(() => qc.setQueryData(queryKeys.project.watch(root), status));
+    });
     const offOpened = api.on('project.opened', (p) => {
       qc.setQueryData(queryKeys.project.current(), { project: p });
       void qc.invalidateQueries({ queryKey: queryKeys.app.recent() });
@@ -172,6 +189,7 @@ export function useLiveRefresh(root: string | null): Date | null {
     });
     return () => {
       offChanged();
+      offWatch();
       offOpened();
       offClosed();
     };

@@ -17,6 +17,8 @@ export const queryKeys = {
     dashboard: (root: string) => ['project', 'dashboard', root] as const,
     /** The last scan kept from an earlier run; never invalidated (it is read once, for the first paint). */
     cachedDashboard: (root: string) => ['project', 'cached-dashboard', root] as const,
+    /** Whether changes on disk reach the window; set by the `project.watch` event. */
+    watch: (root: string) => ['project', 'watch', root] as const,
   },
   skills: {
     /** Every open skill of the project (the prefix of `get`): a change on disk or an install refetches them. */

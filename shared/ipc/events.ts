@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventStream } from './define';
+import { WatchStatus } from './channels/project';
 
 /**
  * Main → renderer event streams. Add a stream here and both transports carry it; the
@@ -10,6 +11,11 @@ export const EVENTS = {
   'project.changed': eventStream(
     'files of the open project changed on disk (debounced)',
     z.object({ root: z.string(), paths: z.array(z.string()), at: z.string() }),
+  ),
+  /** The watch of the open project changed: a folder could (no longer) be watched. */
+  'project.watch': eventStream(
+    "whether changes on disk reach this window changed (the open project's folders watched and not)",
+    WatchStatus.extend({ root: z.string() }),
   ),
   /** The open project was switched from outside the renderer (a menu, the command line). */
   'project.opened': eventStream(

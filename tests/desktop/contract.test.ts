@@ -29,6 +29,7 @@ describe('IPC contract surface', () => {
           "project.close — close the project (back to the picker)",
           "project.dashboard — scan the open project: targets, skills, costs, lock/policy/compile status, problems",
           "project.cachedDashboard — the open project's last scan kept from an earlier run, for the first paint while a fresh scan runs (may be out of date)",
+          "project.watchStatus — whether changes on disk reach this window: the open project's folders watched and not, and why (answers once the first watch walk is done)",
           "project.init — set the open folder up as a project: write kitbash.toml from the template and create .kitbash/skills/ (never overwrites)",
           "skills.get — one installed skill: its files, manifest, SKILL.md and checks",
           "spec.list — installed skills that carry a skill.spec.yml",
@@ -76,6 +77,7 @@ describe('IPC contract surface', () => {
         ],
         "events": [
           "project.changed — files of the open project changed on disk (debounced)",
+          "project.watch — whether changes on disk reach this window changed (the open project's folders watched and not)",
           "project.opened — main opened a project for this window (menu, second instance)",
           "project.closed — main closed this window's project (menu)",
           "progress — progress of a long operation",

@@ -6,7 +6,8 @@ import { Dashboard } from '../../shared/ipc/channels/project';
 import { ProjectHub } from '../../main/services/dashboard/hub';
 import { RecentProjects } from '../../main/services/dashboard/recent';
 import { scanProject } from '../../main/services/dashboard/scan';
-import { watchProject } from '../../main/services/dashboard/watch';
+import { watchFailure, watchProject } from '../../main/services/dashboard/watch';
+import type { WatchStatus } from '../../shared/ipc/channels/project';
 import { defaultDataDir } from '../../main/services/dashboard/data-dir';
 import { scratch, until, type Scratch } from './helpers';
 
@@ -174,6 +175,42 @@ describe('watchProject', () => {
       await until(() => bursts.length > 0);
       await new Promise((r) => setTimeout(r, 100));
       expect(bursts.flat()).toEqual(['.kitbash/skills/prereview/SKILL.md']);
+    } finally {
+      w.close();
+    }
+  });
+});
+
+describe('the watch status', () => {
+  const err = (code: string, message = `${code}: boom`) => Object.assign(new Error(message), { code });
+
+  it('names the folder and the limit to raise; a folder that is gone is no failure', () => {
+    expect(watchFailure('.kitbash/skills/a', err('ENOSPC'))).toBe(
+      ".kitbash/skills/a: not watched — the system's limit on file watches is reached (raise fs.inotify.max_user_watches)",
+    );
+    expect(watchFailure('.claude', err('EMFILE'))).toMatch(/^\.claude: not watched — too many watchers or open files/);
+    expect(watchFailure('x', err('EACCES'))).toBe('x: not watched — permission denied');
+    expect(watchFailure('x', err('EIO', 'EIO: i/o error\nsecond line'))).toBe('x: not watched — EIO: i/o error');
+    expect(watchFailure('x', err('ENOENT'))).toBeNull();
+    expect(watchFailure('x', err('ENOTDIR'))).toBeNull();
+  });
+
+  it('is live with every folder counted once ready, and tells of each change in the count', async () => {
+    const seen: WatchStatus[] = [];
+    const w = watchProject(
+      s.project,
+      () => undefined,
+      40,
+      (st) => seen.push(st),
+    );
+    try {
+      await w.ready;
+      const first = w.status();
+      expect(first).toMatchObject({ state: 'live', unwatched: 0, reason: null });
+      expect(seen).toEqual([first]);
+      mkdirSync(join(s.project, '.kitbash', 'skills', 'prereview', 'new-folder'));
+      await until(() => seen.length === 2);
+      expect(seen[1]).toEqual({ ...first, watched: first.watched + 1 });
     } finally {
       w.close();
     }

@@ -38,7 +38,7 @@ const AREAS: readonly Area[] = [
     name: 'app shell',
     prefix: 'app-',
     files:
-      /^(main\.tsx|App\.tsx|api\/context\.tsx|views\/registry\.tsx|components\/(ProjectShell|Logo|Picker|FolderBrowser|QuickOpen|SwitchDialog)\.tsx|components\/app-[\w-]+\.css)$/,
+      /^(main\.tsx|App\.tsx|api\/context\.tsx|views\/registry\.tsx|components\/(ProjectShell|LiveBadge|Logo|Picker|FolderBrowser|QuickOpen|SwitchDialog)\.tsx|components\/app-[\w-]+\.css)$/,
   },
   {
     name: 'dashboard',

@@ -7,5 +7,6 @@ export const projectHandlers: AreaHandlers<'project'> = {
   close: (_req, { session }) => ({ closed: session.close() }),
   dashboard: (_req, { session }) => session.requireProject().handle.dashboard(),
   cachedDashboard: (_req, { session }) => ({ dashboard: session.requireProject().handle.cachedDashboard() }),
+  watchStatus: (_req, { session }) => session.requireProject().handle.watchStatus(),
   init: (_req, { session }) => ({ created: initProject(session.requireProject().ref.root) }),
 };

@@ -1,4 +1,4 @@
-import type { Dashboard } from '../../../shared/ipc/channels/project';
+import type { Dashboard, WatchStatus } from '../../../shared/ipc/channels/project';
 import type { LivePreview, PreviewRequest } from '../../../shared/ipc/channels/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import { readCachedDashboard, type DashboardCache } from './cache';
@@ -19,6 +19,8 @@ export interface ProjectHandle {
   costs(): Promise<CostsReport>;
   matrix(): Promise<MatrixReport>;
   explain(skill: string, target: string): Promise<Explanation | null>;
+  /** Whether changes on disk reach the viewers, once the first watch walk is done. */
+  watchStatus(): Promise<WatchStatus>;
   /** One skill's live compile previews with its unsaved buffers (on a thread of their own). */
   preview(request: PreviewRequest): Promise<LivePreview>;
   release(): void;
@@ -36,6 +38,7 @@ interface Entry {
   answers: Map<string, Promise<unknown>>;
   watcher: ProjectWatcher;
   listeners: Set<(paths: string[]) => void>;
+  watchListeners: Set<(status: WatchStatus) => void>;
 }
 
 /**
@@ -68,7 +71,8 @@ export class ProjectHub {
     this.previews = engines ? inProcessScanner : createScanner();
   }
 
-  acquire(root: string, onChange: (paths: string[]) => void): ProjectHandle {
+  /** `onWatch` hears when the watch's status changes (a folder could no longer be watched). */
+  acquire(root: string, onChange: (paths: string[]) => void, onWatch?: (status: WatchStatus) => void): ProjectHandle {
     let entry = this.entries.get(root);
     if (!entry) {
       const created: Entry = {
@@ -77,6 +81,7 @@ export class ProjectHub {
         generation: ++generations,
         answers: new Map(),
         listeners: new Set(),
+        watchListeners: new Set(),
         watcher: watchProject(
           root,
           (paths) => {
@@ -85,6 +90,9 @@ export class ProjectHub {
             for (const l of created.listeners) l(paths);
           },
           this.debounceMs,
+          (status) => {
+            for (const l of created.watchListeners) l(status);
+          },
         ),
       };
       entry = created;
@@ -93,6 +101,7 @@ export class ProjectHub {
     const e = entry;
     e.refs++;
     e.listeners.add(onChange);
+    if (onWatch) e.watchListeners.add(onWatch);
     let released = false;
     // The code behind each job (lint, targets, lock, compile) loads on the first one, so a
     // host or window can be up before it is parsed. A job reads the files only once they are
@@ -120,6 +129,7 @@ export class ProjectHub {
       root,
       dashboard: () => ask('scan', { kind: 'scan', root, ...(cacheFile ? { cacheFile } : {}) }),
       cachedDashboard: () => (cacheFile ? readCachedDashboard(cacheFile, root) : null),
+      watchStatus: () => e.watcher.ready.then(() => e.watcher.status()),
       costs: () => ask('costs', { kind: 'costs', root, generation: e.generation }),
       matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation }),
       // Not kept: each is cheap once the matrix has loaded this state of the files.
@@ -130,6 +140,7 @@ export class ProjectHub {
         if (released) return;
         released = true;
         e.listeners.delete(onChange);
+        if (onWatch) e.watchListeners.delete(onWatch);
         if (--e.refs === 0) {
           e.watcher.close();
           this.entries.delete(root);

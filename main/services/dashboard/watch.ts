@@ -1,5 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
+import type { WatchStatus } from '../../../shared/ipc/channels/project';
 import { watchRoots } from '../../../shared/targets/registry';
 import { lstatNs, readdirEntries, statNs } from '../skills/fs-async';
 import { displayPath } from '../skills/locate';
@@ -18,7 +19,27 @@ export interface ProjectWatcher {
    * read begun after it misses no later change.
    */
   readonly ready: Promise<void>;
+  /** Whether every folder the dashboard reads is watched; meaningful once `ready` settled. */
+  status(): WatchStatus;
   close(): void;
+}
+
+/**
+ * Why a folder could not be watched, in one line: the limit to raise when it is a limit.
+ * Null when the folder is simply gone (its parent's event walks it again).
+ */
+export function watchFailure(rel: string, error: unknown): string | null {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+  const why =
+    code === 'ENOSPC'
+      ? "the system's limit on file watches is reached (raise fs.inotify.max_user_watches)"
+      : code === 'EMFILE'
+        ? 'too many watchers or open files (raise fs.inotify.max_user_instances or ulimit -n)'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : String((error as Error | undefined)?.message ?? error).split('\n')[0];
+  return `${rel}: not watched — ${why}`;
 }
 
 /**
@@ -34,9 +55,22 @@ export interface ProjectWatcher {
  * only; a folder that appears, goes or is replaced is (re)walked before its burst is
  * reported, so a read that follows a report sees it watched.
  */
-export function watchProject(root: string, onChange: (paths: string[]) => void, debounceMs = 120): ProjectWatcher {
+export function watchProject(
+  root: string,
+  onChange: (paths: string[]) => void,
+  debounceMs = 120,
+  onStatus?: (status: WatchStatus) => void,
+): ProjectWatcher {
   /** Watched folders, with the identity of the folder each watch was put on. */
   const armed = new Map<string, { watcher: FSWatcher; id: string }>();
+  /**
+   * Folders that exist but could not be watched (or whose watch failed), with why. Their
+   * changes reach no one, and the status says so: over the inotify limit a folder fails
+   * silently otherwise, and the app would claim to be live while it is not.
+   */
+  const failed = new Map<string, string>();
+  let reported = '';
+  let started = false;
   let timer: NodeJS.Timeout | undefined;
   let pending = new Set<string>();
   /** Entries created, removed or renamed since the last burst: folders among them are (re)walked. */
@@ -65,8 +99,33 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
     void serially(async () => {
       for (const abs of entries) await rewalk(abs);
     }).then(() => {
+      report();
       if (!closed) onChange(paths);
     });
+  };
+
+  const status = (): WatchStatus => {
+    const first = failed.values().next();
+    return {
+      state: failed.size === 0 ? 'live' : armed.size === 0 ? 'off' : 'partial',
+      watched: armed.size,
+      unwatched: failed.size,
+      reason: first.done ? null : first.value,
+    };
+  };
+  /** Tells `onStatus` when the status changed; quiet until the first walk is done. */
+  const report = () => {
+    if (closed || !started || !onStatus) return;
+    const now = status();
+    const key = JSON.stringify(now);
+    if (key !== reported) {
+      reported = key;
+      onStatus(now);
+    }
+  };
+  const fail = (dir: string, error: unknown) => {
+    const why = watchFailure(displayPath(root, dir), error);
+    if (why) failed.set(dir, why);
   };
 
   const watchFolder = (dir: string, id: string) => {
@@ -74,20 +133,31 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
       const watcher = watch(dir, { persistent: false }, (event, file) =>
         note(file ? join(dir, file.toString()) : dir, event === 'rename'),
       );
-      watcher.on('error', () => undefined);
+      watcher.on('error', (e) => {
+        // The watch is gone: the folder is unwatched until something walks it again.
+        if (armed.get(dir)?.watcher !== watcher) return;
+        watcher.close();
+        armed.delete(dir);
+        fail(dir, e);
+        report();
+      });
       armed.set(dir, { watcher, id });
-    } catch {
-      // Gone between the look and the watch (its parent's event re-walks it), or over the
-      // inotify limit: nothing this watcher can report either way.
+      failed.delete(dir);
+    } catch (e) {
+      // Gone between the look and the watch (its parent's event re-walks it), or over a
+      // limit: the status names it.
+      fail(dir, e);
     }
   };
   const dropUnder = (dir: string) => {
+    const under = (d: string) => d === dir || d.startsWith(dir + sep);
     for (const [d, a] of armed) {
-      if (d === dir || d.startsWith(dir + sep)) {
+      if (under(d)) {
         a.watcher.close();
         armed.delete(d);
       }
     }
+    for (const d of failed.keys()) if (under(d)) failed.delete(d);
   };
 
   /**
@@ -121,9 +191,13 @@ export function watchProject(root: string, onChange: (paths: string[]) => void, 
   watchFolder(root, '');
   const ready = serially(async () => {
     for (const name of ROOTS) await walk(join(root, name), true);
+  }).then(() => {
+    started = true;
+    report();
   });
   return {
     ready,
+    status,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -5,6 +5,7 @@ import { useApi } from '../api/context';
 import { formatTokens, relativeTime } from '../format';
 import { useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
 import { AdoptNotice } from './AdoptNotice';
+import { WatchNotice } from './LiveBadge';
 import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
 import { SkillsTable } from './SkillsTable';
@@ -101,6 +102,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
               settings.
             </div>
           )}
+          <WatchNotice root={project.root} />
           {!data!.hasConfig && <SetUp root={project.root} />}
           <AdoptNotice root={project.root} scannedAt={data!.scannedAt} />
           <SummaryTiles data={data!} />

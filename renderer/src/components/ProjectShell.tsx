@@ -4,6 +4,7 @@ import { useCloseProject } from '../queries';
 import { navigate, useRoute } from '../route';
 import { clearProjectDrafts, FLUSH_DRAFTS_EVENT, projectDrafts } from '../views/editor/drafts';
 import { findView, PROJECT_VIEWS } from '../views/registry';
+import { LiveBadge } from './LiveBadge';
 import { Brand } from './Logo';
 import { QuickOpen } from './QuickOpen';
 import { SwitchDialog } from './SwitchDialog';
@@ -89,13 +90,7 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
           ))}
         </nav>
         <div className="app-topbar-right">
-          <span
-            className={`app-live ${connected ? 'on' : 'off'}`}
-            title={connected ? 'watching files for changes' : 'not connected — changes on disk are not shown live'}
-          >
-            <span className="app-live-dot" aria-hidden="true" />
-            {connected ? 'Live' : 'Offline'}
-          </span>
+          <LiveBadge root={project.root} connected={connected} />
           <button type="button" className="btn ghost" onClick={switchProject} data-action="switch-project">
             Switch project
           </button>

@@ -103,6 +103,19 @@ export const Dashboard = z.object({
 });
 export type Dashboard = z.infer<typeof Dashboard>;
 
+/**
+ * Whether changes on disk reach the window: 'live' when every folder the dashboard reads is
+ * watched, 'partial' when some could not be (an inotify limit, permissions), 'off' when none is.
+ */
+export const WatchStatus = z.object({
+  state: z.enum(['live', 'partial', 'off']),
+  watched: z.number().int(),
+  unwatched: z.number().int(),
+  /** The first folder not watched and why, in one line; null when none failed. */
+  reason: z.string().nullable(),
+});
+export type WatchStatus = z.infer<typeof WatchStatus>;
+
 export const projectChannels = {
   open: channel(
     "open a project folder (the user chose it); it becomes this window's project",
@@ -120,6 +133,11 @@ export const projectChannels = {
     "the open project's last scan kept from an earlier run, for the first paint while a fresh scan runs (may be out of date)",
     Empty,
     z.object({ dashboard: Dashboard.nullable() }),
+  ),
+  watchStatus: channel(
+    "whether changes on disk reach this window: the open project's folders watched and not, and why (answers once the first watch walk is done)",
+    Empty,
+    WatchStatus,
   ),
   init: channel(
     'set the open folder up as a project: write kitbash.toml from the template and create .kitbash/skills/ (never overwrites)',
