@@ -144,13 +144,16 @@ export function useCloseProject() {
   });
 }
 
-/** Whether changes on disk reach this window (main's watch of the project); updated by `useLiveRefresh`. */
+/**
+ * Whether changes on disk reach this window (main's watch of the project). `useLiveRefresh`
+ * writes each change main sends; asked again on every mount, since a window that had the
+ * project closed missed the changes meanwhile.
+ */
 export function useWatchStatus(root: string) {
   const api = useApi();
   return useQuery({
     queryKey: queryKeys.project.watch(root),
     queryFn: (): Promise<WatchStatus> => api.project.watchStatus({}),
-    staleTime: Infinity,
   });
 }
 
