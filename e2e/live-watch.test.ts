@@ -5,8 +5,9 @@
  * serve runs in a user namespace of its own whose watch limit the test lowers.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { watchRoots } from '../shared/targets/registry';
 import { requireOrSkip } from '../tests/support/paths';
@@ -43,7 +44,8 @@ const limited = (limit: number) => [
   'sh',
 ];
 
-async function watchStatus(served: Served): Promise<unknown> {
+/** `channel` answered by serve's RPC for the project it has open. */
+async function ask(served: Served, channel: string, body: unknown = {}): Promise<unknown> {
   const headers = {
     'content-type': 'application/json',
     'x-skillsmith-token': served.token,
@@ -58,7 +60,13 @@ async function watchStatus(served: Served): Promise<unknown> {
   const { project } = (await call('project.current', {})) as { project: { root: string } | null };
   if (!project) throw new Error('serve has no project open');
   await call('project.open', { path: project.root });
-  return call('project.watchStatus', {});
+  return call(channel, body);
+}
+
+async function openEditor(page: Page, dir: string): Promise<void> {
+  await page.evaluate((d) => (window.location.hash = `#/editor/${d}`), dir);
+  await page.locator('.ed-host .monaco-editor').waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
 }
 
 describe.skipIf(!ok)('"Live" only when every folder is watched', () => {
@@ -66,13 +74,22 @@ describe.skipIf(!ok)('"Live" only when every folder is watched', () => {
     const app = await openApp(scratchWorkspace);
     try {
       const total = foldersToWatch(app.project.project);
-      expect(await watchStatus(app.served)).toEqual({ state: 'live', watched: total, unwatched: 0, reason: null });
+      expect(await ask(app.served, 'project.watchStatus')).toEqual({
+        state: 'live',
+        watched: total,
+        unwatched: 0,
+        reason: null,
+      });
       const { page, errors } = await app.open();
       await page.goto(app.served.url);
       const badge = page.getByTestId('live-badge');
       await expect.poll(() => badge.innerText()).toBe('Live');
       expect(await badge.getAttribute('title')).toBe(`watching all ${total} folders of the project for changes`);
       expect(await page.getByTestId('watch-notice').count()).toBe(0);
+
+      expect(await ask(app.served, 'project.watchGap', { path: '.kitbash/skills/prereview' })).toEqual({ gap: null });
+      await openEditor(page, 'prereview');
+      expect(await page.getByTestId('editor-watch-gap').count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {
       await app.close();
@@ -84,7 +101,7 @@ describe.skipIf(!ok)('"Live" only when every folder is watched', () => {
     const app = await openApp(scratchWorkspace, { wrap: limited(3) });
     try {
       const total = foldersToWatch(app.project.project);
-      const status = (await watchStatus(app.served)) as { reason: string };
+      const status = (await ask(app.served, 'project.watchStatus')) as { reason: string };
       expect(status).toEqual({
         state: 'partial',
         watched: 3,
@@ -105,10 +122,32 @@ describe.skipIf(!ok)('"Live" only when every folder is watched', () => {
       await notice.waitFor();
       expect((await notice.innerText()).replace(/\s+/g, ' ')).toBe(
         `Not every folder is watched. ${total - 3} of ${total} folders of this project are not watched, so changes ` +
-          `made there (by an editor, git, or an agent) appear only after Rescan. ${status.reason}. Reopen the ` +
-          'project once that is fixed.',
+          `made there (by an editor, git, or an agent) appear only after Rescan. Reopen the project once the ` +
+          `cause below is fixed. ${status.reason}`,
       );
       await screenshot(page, 'dashboard-partly-live');
+
+      // The editor of a skill whose folder is missed says so, and reads the files again
+      // when the window gets the focus back.
+      const gap =
+        ".kitbash/skills/prereview: not watched — the system's limit on file watches is reached (raise fs.inotify.max_user_watches)";
+      expect(await ask(app.served, 'project.watchGap', { path: '.kitbash/skills/prereview' })).toEqual({ gap });
+      await openEditor(page, 'prereview');
+      const banner = page.getByTestId('editor-watch-gap');
+      await banner.waitFor();
+      expect((await banner.innerText()).replace(/\s+/g, ' ')).toBe(
+        "Changes on disk may not show here as they happen. This skill's files are read again whenever you come " +
+          `back to this window, and a save never overwrites a file that changed on disk. ${gap}`,
+      );
+      await screenshot(page, 'editor-watch-gap');
+      const file = join(app.project.project, '.kitbash', 'skills', 'prereview', 'SKILL.md');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\nA line written by another program.\n`);
+      const shown = () => page.evaluate(() => window.__skillsmithEditor!.value('SKILL.md') ?? '');
+      // The watch really misses it: nothing reaches the page by itself.
+      await page.waitForTimeout(1500);
+      expect(await shown()).not.toContain('A line written by another program.');
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await expect.poll(shown).toContain('A line written by another program.');
       expect(errors).toEqual([]);
     } finally {
       await app.close();

@@ -158,6 +158,19 @@ export function useWatchStatus(root: string) {
 }
 
 /**
+ * Why a change made on disk in folder `path` (project-relative) or under it might not reach
+ * this window, or null when every such folder is watched. Asked again whenever the watch
+ * changes (`useLiveRefresh`).
+ */
+export function useWatchGap(root: string, path: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.project.watchGap(root, path),
+    queryFn: async (): Promise<string | null> => (await api.project.watchGap({ path })).gap,
+  });
+}
+
+/**
  * Live refresh: main's debounced watcher sends `project.changed`; the dashboard and any
  * open skill refetch. Returns when the last change arrived, for the header's indicator.
  */
@@ -181,6 +194,7 @@ export function useLiveRefresh(root: string | null): Date | null {
       void qc
         .cancelQueries({ queryKey: queryKeys.project.watch(root) })
         .then(() => qc.setQueryData(queryKeys.project.watch(root), status));
+      void qc.invalidateQueries({ queryKey: queryKeys.project.watchGaps(root) });
     });
     const offOpened = api.on('project.opened', (p) => {
       qc.setQueryData(queryKeys.project.current(), { project: p });

@@ -19,6 +19,9 @@ export const queryKeys = {
     cachedDashboard: (root: string) => ['project', 'cached-dashboard', root] as const,
     /** Whether changes on disk reach the window; set by the `project.watch` event. */
     watch: (root: string) => ['project', 'watch', root] as const,
+    /** Why changes in one folder might not reach the window (the prefix: every folder asked about). */
+    watchGaps: (root: string) => ['project', 'watch-gap', root] as const,
+    watchGap: (root: string, path: string) => ['project', 'watch-gap', root, path] as const,
   },
   skills: {
     /** Every open skill of the project (the prefix of `get`): a change on disk or an install refetches them. */

@@ -217,6 +217,24 @@ describe('the watch status', () => {
   });
 });
 
+describe('the watch of one folder', () => {
+  it('has no gap where every folder at or under it is watched, and names a folder outside the watch', async () => {
+    const w = watchProject(s.project, () => undefined, 40);
+    try {
+      await w.ready;
+      expect(w.gapUnder('.kitbash')).toBeNull();
+      expect(w.gapUnder('.kitbash/skills/prereview')).toBeNull();
+      expect(w.gapUnder('notes')).toBe('notes: not among the folders Skillsmith watches');
+      mkdirSync(join(s.project, 'notes'));
+      await new Promise((r) => setTimeout(r, 200));
+      // Not a folder the dashboard reads: still not watched, and still said.
+      expect(w.gapUnder('notes')).toBe('notes: not among the folders Skillsmith watches');
+    } finally {
+      w.close();
+    }
+  });
+});
+
 describe('ProjectHub', () => {
   it('shares one watcher and cached scan per folder and drops it with the last viewer', async () => {
     const hub = new ProjectHub(undefined, 40);

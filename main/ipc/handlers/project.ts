@@ -8,5 +8,6 @@ export const projectHandlers: AreaHandlers<'project'> = {
   dashboard: (_req, { session }) => session.requireProject().handle.dashboard(),
   cachedDashboard: (_req, { session }) => ({ dashboard: session.requireProject().handle.cachedDashboard() }),
   watchStatus: (_req, { session }) => session.requireProject().handle.watchStatus(),
+  watchGap: async (req, { session }) => ({ gap: await session.requireProject().handle.watchGap(req.path) }),
   init: (_req, { session }) => ({ created: initProject(session.requireProject().ref.root) }),
 };

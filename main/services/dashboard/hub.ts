@@ -21,6 +21,8 @@ export interface ProjectHandle {
   explain(skill: string, target: string): Promise<Explanation | null>;
   /** Whether changes on disk reach the viewers, once the first watch walk is done. */
   watchStatus(): Promise<WatchStatus>;
+  /** Why changes in folder `rel` or under it might not reach the viewers; null when all are watched. */
+  watchGap(rel: string): Promise<string | null>;
   /** One skill's live compile previews with its unsaved buffers (on a thread of their own). */
   preview(request: PreviewRequest): Promise<LivePreview>;
   release(): void;
@@ -130,6 +132,7 @@ export class ProjectHub {
       dashboard: () => ask('scan', { kind: 'scan', root, ...(cacheFile ? { cacheFile } : {}) }),
       cachedDashboard: () => (cacheFile ? readCachedDashboard(cacheFile, root) : null),
       watchStatus: () => e.watcher.ready.then(() => e.watcher.status()),
+      watchGap: (rel) => e.watcher.ready.then(() => e.watcher.gapUnder(rel)),
       costs: () => ask('costs', { kind: 'costs', root, generation: e.generation }),
       matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation }),
       // Not kept: each is cheap once the matrix has loaded this state of the files.

@@ -21,8 +21,19 @@ export interface ProjectWatcher {
   readonly ready: Promise<void>;
   /** Whether every folder the dashboard reads is watched; meaningful once `ready` settled. */
   status(): WatchStatus;
+  /**
+   * Why a change made in the folder `rel` (relative to the root) or in one under it might
+   * not reach the viewers, or null when all of them are watched; meaningful once `ready`
+   * settled.
+   */
+  gapUnder(rel: string): string | null;
   close(): void;
 }
+
+const isUnder =
+  (dir: string) =>
+  (d: string): boolean =>
+    d === dir || d.startsWith(dir + sep);
 
 /**
  * Why a folder could not be watched, in one line: the limit to raise when it is a limit.
@@ -150,7 +161,7 @@ export function watchProject(
     }
   };
   const dropUnder = (dir: string) => {
-    const under = (d: string) => d === dir || d.startsWith(dir + sep);
+    const under = isUnder(dir);
     for (const [d, a] of armed) {
       if (under(d)) {
         a.watcher.close();
@@ -195,9 +206,16 @@ export function watchProject(
     started = true;
     report();
   });
+  const gapUnder = (rel: string): string | null => {
+    const dir = join(root, rel);
+    const under = isUnder(dir);
+    for (const [d, why] of failed) if (under(d)) return why;
+    return armed.has(dir) ? null : `${displayPath(root, dir)}: not among the folders Skillsmith watches`;
+  };
   return {
     ready,
     status,
+    gapUnder,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { channel, Empty } from '../define';
-import { AbsolutePath, CheckStatus } from '../schemas';
+import { AbsolutePath, CheckStatus, ProjectRelativePath } from '../schemas';
 
 /** The open project and its dashboard. */
 
@@ -138,6 +138,11 @@ export const projectChannels = {
     "whether changes on disk reach this window: the open project's folders watched and not, and why (answers once the first watch walk is done)",
     Empty,
     WatchStatus,
+  ),
+  watchGap: channel(
+    'why a change made on disk in one folder of the open project, or in one under it, might not reach this window (null: all of them are watched)',
+    z.object({ path: ProjectRelativePath }).strict(),
+    z.object({ gap: z.string().nullable() }),
   ),
   init: channel(
     'set the open folder up as a project: write kitbash.toml from the template and create .kitbash/skills/ (never overwrites)',

@@ -18,6 +18,7 @@ import { newEvalPath, promptTemplate, specTemplate } from './templates';
 import { useEditorSession } from './useEditorSession';
 import { useMonacoEditor } from './useMonacoEditor';
 import { useStubDecoration } from './useStubDecoration';
+import { WatchGapBanner } from './WatchGapBanner';
 
 const RepinDialog = lazy(() => import('../install/RepinDialog').then((m) => ({ default: m.RepinDialog })));
 
@@ -120,6 +121,7 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
         onSave={() => current && void saveFile(current.path)}
         onSaveAll={() => void saveAll()}
       />
+      <WatchGapBanner root={project.root} path={session.path || `.kitbash/skills/${dir}`} />
       <ConflictBanners files={tabs} onResolve={(path) => (setActive(path), setDiffFor(path))} />
       <div className="ed-grid">
         <section className="ed-main panel">

@@ -329,6 +329,8 @@ export class EditorSession {
 
   /** Files of this skill changed on disk: reconcile every buffer with what is there now. */
   async refreshFromDisk(): Promise<void> {
+    // Before the first load is in, that load reads the disk as it is (with the drafts).
+    if (!this.loaded) return;
     let skill: EditorSkill;
     try {
       skill = await this.api.editor.open({ dir: this.dir });

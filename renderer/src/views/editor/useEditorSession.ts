@@ -41,14 +41,22 @@ export function useEditorSession(
     };
   }, [session, ed]);
 
-  // Files changed on disk (another editor, git, the CLI): reconcile.
+  // Files changed on disk (another editor, git, the CLI): reconcile. The watch reports them;
+  // coming back to the window reads them again too, since the watch can miss a folder (over
+  // the system's watch limit) and an edit made elsewhere is what a person comes back from.
   useEffect(() => {
     const prefix = `${session.path || `.kitbash/skills/${dir}`}/`;
-    return api.on('project.changed', (e) => {
+    const off = api.on('project.changed', (e) => {
       if (e.root !== project.root) return;
       if (e.paths.length === 0 || e.paths.some((p) => p.startsWith(prefix) || p === prefix.slice(0, -1)))
         void session.refreshFromDisk();
     });
+    const back = () => void session.refreshFromDisk();
+    window.addEventListener('focus', back);
+    return () => {
+      off();
+      window.removeEventListener('focus', back);
+    };
   }, [api, session, project.root, dir]);
 
   const drift = useDashboard(project.root).data?.skills.find((s) => s.dir === dir)?.lock === 'drift';
