@@ -90,6 +90,7 @@ const SHARED = new Set([
   'terminal',
   // messages
   'banner',
+  'banner-detail',
   'inline-error',
   'ok-line',
   // badges, pills, tags, chips, the reasons behind a status

@@ -44,7 +44,7 @@ export function WatchNotice({ root }: { root: string }) {
       <strong>{s.state === 'off' ? 'Changes on disk are not shown live.' : 'Not every folder is watched.'}</strong>{' '}
       {s.unwatched} of {s.watched + s.unwatched} folders of this project are not watched, so changes made there (by an
       editor, git, or an agent) appear only after <em>Rescan</em>. Reopen the project once the cause below is fixed.
-      {s.reason ? <span className="app-watch-reason">{s.reason}</span> : null}
+      {s.reason ? <span className="banner-detail">{s.reason}</span> : null}
     </div>
   );
 }

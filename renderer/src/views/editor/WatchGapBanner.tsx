@@ -13,7 +13,7 @@ export function WatchGapBanner({ root, path }: { root: string; path: string }) {
       <span>
         <strong>Changes on disk may not show here as they happen.</strong> This skill&apos;s files are read again
         whenever you come back to this window, and a save never overwrites a file that changed on disk.
-        <span className="ed-watch-reason">{gap}</span>
+        <span className="banner-detail">{gap}</span>
       </span>
     </div>
   );
