@@ -2,9 +2,9 @@
  * The app at 1,000 skills (the generated benchmark project): the dashboard's table and the
  * matrix stay virtualised — a few dozen rows in the DOM however far they scroll — sorting,
  * filtering and search work over all of them; the cost chart draws the costliest skills and
- * groups the rest, in colours that come from the skill names; tables keep their first
- * column in view at 900 px; and a later launch paints the last scan, marked, until the
- * fresh one replaces it.
+ * groups the rest, in colours that come from the skill names; the install screen lists the
+ * installed skills as a searchable window; tables keep their first column in view at 900 px;
+ * and a later launch paints the last scan, marked, until the fresh one replaces it.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,6 +145,34 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('the install screen lists the 1,000 installed skills as a window, searchable', async () => {
+    const { page, context, errors } = await watchedPage(browser);
+    try {
+      await page.goto(`${served.url}#/install`);
+      const rows = page.locator('.inst-installed-row');
+      await rows.first().waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('installed-count').innerText()).toBe('1000 skill(s)');
+      const inDom = await rows.count();
+      expect(inDom).toBeGreaterThan(5);
+      expect(inDom).toBeLessThan(60);
+      await screenshot(page, 'scale-install', false);
+      const all = readdirSync(join(dir, 'project', '.kitbash', 'skills')).sort();
+      const name = all[700]!;
+      await page.locator('.inst-installed').getByRole('searchbox', { name: 'Search skills' }).fill(name);
+      await expect.poll(() => rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-skill')!))).toContain(name);
+      const found = await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-skill')!));
+      expect(found.every((d) => d.includes(name))).toBe(true);
+      expect(await page.getByTestId('installed-count').innerText()).toBe(`${found.length} of 1000 skills`);
+      await page.locator(`.inst-installed-row[data-skill="${name}"]`).getByRole('button', { name: 'Remove…' }).click();
+      await expect
+        .poll(() => page.evaluate(() => window.location.hash))
+        .toBe(`#/install/${encodeURIComponent(`remove:${name}`)}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 
   it('charts the costliest skills per target and groups the rest, in colours from the names', async () => {
     const { page, context, errors } = await watchedPage(browser);
