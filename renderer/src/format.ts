@@ -1,7 +1,9 @@
+import { formatCount } from '../../shared/text/format';
+
 export function formatTokens(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
   if (n >= 10_000) return `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`;
-  return n.toLocaleString('en-US');
+  return formatCount(n);
 }
 
 export function relativeTime(iso: string, now: number = Date.now()): string {

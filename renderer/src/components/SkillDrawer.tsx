@@ -6,6 +6,7 @@ import { ErrorState, Spinner } from './States';
 import { useEscape } from '../use-escape';
 import { Term } from '../glossary';
 import './dash-drawer.css';
+import { formatCount } from '../../../shared/text/format';
 
 export function SkillDrawer({
   root,
@@ -112,7 +113,7 @@ export function SkillDrawer({
             {detail.data.files.map((f) => (
               <li key={f.path}>
                 <span>{f.path}</span>
-                <span className="muted">{f.bytes.toLocaleString('en-US')} B</span>
+                <span className="muted">{formatCount(f.bytes)} B</span>
               </li>
             ))}
           </ul>

@@ -2,8 +2,9 @@ import { formatTokens } from '../../format';
 import { Word } from '../../glossary';
 import { navigate } from '../../route';
 import { chartRows, legendSkills, othersCount, skillColor, TOP_SKILLS, type CostPanelProps } from './chart';
+import { formatCount } from '../../../../shared/text/format';
 
-const tok = (n: number): string => `${n.toLocaleString('en-US')} tok`;
+const tok = (n: number): string => `${formatCount(n)} tok`;
 
 /**
  * One bar per target: its costliest skills as segments, the rest as one "others" segment;

@@ -1,5 +1,6 @@
 import { formatTokens } from '../../format';
 import type { CostsReport, SkillCost } from '../../../../shared/ipc/channels/reports';
+import { formatCount } from '../../../../shared/text/format';
 
 type ListingReport = CostsReport['listings'][number];
 
@@ -76,8 +77,8 @@ export function ListingPanel({ reports }: { reports: readonly ListingReport[] })
           <li key={r.target} data-target={r.target} title={r.source}>
             <strong>{r.target}</strong>{' '}
             <span className="muted small">
-              {r.usedChars.toLocaleString('en-US')}
-              {r.totalChars !== undefined ? ` / ${r.totalChars.toLocaleString('en-US')}` : ''} chars
+              {formatCount(r.usedChars)}
+              {r.totalChars !== undefined ? ` / ${formatCount(r.totalChars)}` : ''} chars
             </span>
             {r.truncated.length === 0 && r.dropped.length === 0 ? (
               <span className="small"> · everything fits</span>

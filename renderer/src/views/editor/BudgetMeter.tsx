@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Word } from '../../glossary';
 import type { Meter } from './analyze';
+import { formatCount } from '../../../../shared/text/format';
 
 function Bar({ label, used, limit, title }: { label: string; used: number; limit: number; title: string }) {
   const pct = limit > 0 ? used / limit : 1;
@@ -12,7 +13,7 @@ function Bar({ label, used, limit, title }: { label: string; used: number; limit
         <span className="ed-meter-fill" style={{ width: `${Math.min(100, pct * 100)}%` }} />
       </span>
       <span className="ed-meter-value mono">
-        {used.toLocaleString()} / {limit.toLocaleString()} tok
+        {formatCount(used)} / {formatCount(limit)} tok
       </span>
     </div>
   );

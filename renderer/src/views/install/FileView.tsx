@@ -3,6 +3,7 @@ import type { StagedFile } from '../../../../shared/ipc/channels/review';
 import { useApi } from '../../api/context';
 import { showInvisible } from './review-facts';
 import { queryKeys } from '../../query-keys';
+import { formatCount } from '../../../../shared/text/format';
 
 /** One staged file as the reviewer reads it: text with its findings marked, or what kind of file it is. */
 export function FileView({ reviewId, skill, path }: { reviewId: string; skill: string; path: string }) {
@@ -25,8 +26,7 @@ function FileBody({ f }: { f: StagedFile }) {
   if (f.kind === 'binary') {
     return (
       <p className="small" data-testid="file-binary">
-        <strong className="mono">{f.path}</strong> is a binary file of {f.bytes.toLocaleString('en-US')} bytes — not
-        shown as text.
+        <strong className="mono">{f.path}</strong> is a binary file of {formatCount(f.bytes)} bytes — not shown as text.
       </p>
     );
   }
@@ -44,7 +44,7 @@ function FileBody({ f }: { f: StagedFile }) {
   return (
     <div className="inst-file" data-testid="file-text" data-path={f.path}>
       <div className="mono small muted">
-        {f.path} · {f.bytes.toLocaleString('en-US')} B{f.truncated ? ' · cut at 512 KiB' : ''}
+        {f.path} · {formatCount(f.bytes)} B{f.truncated ? ' · cut at 512 KiB' : ''}
       </div>
       <pre className="inst-file-body">
         {lines.map((raw, i) => {

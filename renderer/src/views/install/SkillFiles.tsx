@@ -4,6 +4,7 @@ import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
 import { useApi } from '../../api/context';
 import { FileView } from './FileView';
 import { queryKeys } from '../../query-keys';
+import { formatCount } from '../../../../shared/text/format';
 
 /** Every file of one staged skill, each openable: text with its findings marked, binaries named with their size. */
 export function SkillFiles({ reviewId, node }: { reviewId: string; node: ReviewNodeView }) {
@@ -30,10 +31,10 @@ export function SkillFiles({ reviewId, node }: { reviewId: string; node: ReviewN
             </button>{' '}
             <span className="muted">
               {f.kind === 'binary'
-                ? `binary, ${f.bytes.toLocaleString('en-US')} B`
+                ? `binary, ${formatCount(f.bytes)} B`
                 : f.kind === 'symlink'
                   ? 'symlink'
-                  : `${f.bytes.toLocaleString('en-US')} B`}
+                  : `${formatCount(f.bytes)} B`}
             </span>
             {f.findings > 0 && <span className="inst-label advisory"> {f.findings} finding(s)</span>}
           </li>

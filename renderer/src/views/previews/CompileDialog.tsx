@@ -4,6 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/States';
 import { useApplyCompile, useDiskPlan } from './queries';
 import './compile.css';
+import { formatCount } from '../../../../shared/text/format';
 
 /**
  * Compile, in two steps: the plan main makes from the project as saved (files to write,
@@ -124,7 +125,7 @@ function Row({ f, verb }: { f: PlanFileRow; verb: string }) {
       <span className="pv-plan-verb">{f.created ? 'create' : verb}</span>
       <span className="pv-plan-path mono">{f.path}</span>
       {f.skill && <span className="muted small">{f.skill}</span>}
-      <span className="muted small pv-plan-bytes">{f.bytes.toLocaleString('en-US')} B</span>
+      <span className="muted small pv-plan-bytes">{formatCount(f.bytes)} B</span>
     </li>
   );
 }

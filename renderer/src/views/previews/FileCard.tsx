@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PreviewFile } from '../../../../shared/ipc/channels/compile';
-import { formatBytes } from '../../../../shared/text/format';
+import { formatBytes, formatCount } from '../../../../shared/text/format';
 import { DiffView } from './DiffView';
 import { OutputText } from './OutputText';
 
@@ -50,7 +50,7 @@ export function FileCard({ file }: { file: PreviewFile }) {
         )}
       </header>
       {file.binary ? (
-        <p className="muted small pv-file-binary">{file.size.toLocaleString('en-US')} bytes, copied as is</p>
+        <p className="muted small pv-file-binary">{formatCount(file.size)} bytes, copied as is</p>
       ) : (
         <>
           {!whole && (
