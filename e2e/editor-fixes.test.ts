@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
 import { haveChromium, screenshot, type Watched } from './support/browser';
+import { editorReady, editorShows, openEditor } from './support/editor';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -25,23 +26,9 @@ const value = (page: Page, file: string): Promise<string> =>
   page.evaluate((f) => window.__skillsmithEditor!.value(f) ?? '', file);
 const hash = (page: Page) => page.evaluate(() => window.location.hash);
 
-async function ready(page: Page): Promise<void> {
-  await page.locator('.ed-host .monaco-editor').waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
-}
-
-async function openEditor(page: Page, dir: string, file?: string): Promise<void> {
-  await page.evaluate((h) => (window.location.hash = h), `#/editor/${dir}${file ? `%2F${file}` : ''}`);
-  await ready(page);
-  if (file) await shown(page, file);
-}
-
-const shown = (page: Page, file: string) =>
-  page.waitForFunction((f) => document.querySelector('.ed-host')?.getAttribute('data-file') === f, file);
-
 async function tab(page: Page, file: string): Promise<void> {
   await page.click(`[data-tab="${file}"]`);
-  await shown(page, file);
+  await editorShows(page, file);
 }
 
 /** The 1-based line of the active file that `pred` picks. */
@@ -118,7 +105,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     app = await openApp(scratchWorkspace);
     w = await app.open({ width: 1400, height: 900 });
     await w.page.goto(`${app.served.url}#/editor/prereview`);
-    await ready(w.page);
+    await editorReady(w.page);
   }, 90_000);
 
   afterAll(async () => {
@@ -192,8 +179,8 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await expect.poll(() => hash(page)).toBe('#/costs/prereview');
     // Back in the editor, the unsaved buffer is still there (kept as a draft).
     await page.goBack();
-    await ready(page);
-    await shown(page, 'skill.toml');
+    await editorReady(page);
+    await editorShows(page, 'skill.toml');
     expect((await value(page, 'skill.toml')).split('\n')[line - 1]).toBe('budget = 50');
     await replaceLine(page, line, 'budget = 1500');
     await until(page, 'skill.toml', (ms) => ms.length === 0, 'budget back');
@@ -326,8 +313,8 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await openEditor(page, 'prereview');
     await tab(page, 'skill.toml');
     await page.reload();
-    await ready(page);
-    await shown(page, 'skill.toml');
+    await editorReady(page);
+    await editorShows(page, 'skill.toml');
     expect(await hash(page)).toBe('#/editor/prereview');
 
     // Another project, then back: its dashboard first; the Editor tab reopens prereview on skill.toml.
@@ -345,8 +332,8 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 30_000 });
     expect(await hash(page)).toBe('#/dashboard');
     await page.locator('.app-view-tab', { hasText: 'Editor' }).click();
-    await ready(page);
-    await shown(page, 'skill.toml');
+    await editorReady(page);
+    await editorShows(page, 'skill.toml');
     expect(await hash(page)).toBe('#/editor/prereview');
 
     // The Skills link is the way to the list; after it the Editor tab shows the list too.
@@ -393,8 +380,8 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
           );
           await page.goto(`${app.served.url}#/editor/prereview%2Fskill.toml`);
           await page.reload();
-          await ready(page);
-          await shown(page, 'skill.toml');
+          await editorReady(page);
+          await editorShows(page, 'skill.toml');
           await until(page, 'skill.toml', (ms) => ms.length > 0, c.name);
           const [line, col] = c.at(text);
           expect((await quickFixMenu(page, line, col)).length, c.name).toBeGreaterThan(0);

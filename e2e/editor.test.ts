@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { requireBuiltApp } from './support/app';
 import { haveChromium, launchChromium, screenshot, watchedPage, type Watched } from './support/browser';
+import { editorShows, openEditor } from './support/editor';
 import { scratchWorkspace, startServe, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -31,15 +32,9 @@ const markers = (page: Page, file: string): Promise<Marker[]> =>
 const value = (page: Page, file: string): Promise<string | undefined> =>
   page.evaluate((f) => window.__skillsmithEditor!.value(f), file);
 
-async function openEditor(page: Page, dir: string): Promise<void> {
-  await page.evaluate((d) => (window.location.hash = `#/editor/${d}`), dir);
-  await page.locator('.ed-host .monaco-editor').waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
-}
-
 async function tab(page: Page, file: string): Promise<void> {
   await page.click(`[data-tab="${file}"]`);
-  await page.waitForFunction((f) => document.querySelector('.ed-host')?.getAttribute('data-file') === f, file);
+  await editorShows(page, file);
 }
 
 /** Replace line `line` of the active file with `text`, typed as the author would. */

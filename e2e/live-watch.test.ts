@@ -7,12 +7,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { watchRoots } from '../shared/targets/registry';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp } from './support/app';
 import { haveChromium, screenshot } from './support/browser';
+import { openEditor } from './support/editor';
 import { scratchWorkspace, type Served } from './support/serve';
 
 const ok =
@@ -61,12 +61,6 @@ async function ask(served: Served, channel: string, body: unknown = {}): Promise
   if (!project) throw new Error('serve has no project open');
   await call('project.open', { path: project.root });
   return call(channel, body);
-}
-
-async function openEditor(page: Page, dir: string): Promise<void> {
-  await page.evaluate((d) => (window.location.hash = `#/editor/${d}`), dir);
-  await page.locator('.ed-host .monaco-editor').waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => window.__skillsmithEditor?.analysis() != null, null, { timeout: 30_000 });
 }
 
 describe.skipIf(!ok)('"Live" only when every folder is watched', () => {

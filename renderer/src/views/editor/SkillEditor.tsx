@@ -15,7 +15,7 @@ import { NoticeStack } from './NoticeStack';
 import { PreviewSlot } from './PreviewSlot';
 import { Problems } from './Problems';
 import { newEvalPath, promptTemplate, specTemplate } from './templates';
-import { useEditorSession } from './useEditorSession';
+import { skillFolder, useEditorSession } from './useEditorSession';
 import { useMonacoEditor } from './useMonacoEditor';
 import { useStubDecoration } from './useStubDecoration';
 import { WatchGapBanner } from './WatchGapBanner';
@@ -121,7 +121,7 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
         onSave={() => current && void saveFile(current.path)}
         onSaveAll={() => void saveAll()}
       />
-      <WatchGapBanner root={project.root} path={session.path || `.kitbash/skills/${dir}`} />
+      <WatchGapBanner root={project.root} path={skillFolder(session)} />
       <ConflictBanners files={tabs} onResolve={(path) => (setActive(path), setDiffFor(path))} />
       <div className="ed-grid">
         <section className="ed-main panel">

@@ -45,10 +45,11 @@ export function useEditorSession(
   // coming back to the window reads them again too, since the watch can miss a folder (over
   // the system's watch limit) and an edit made elsewhere is what a person comes back from.
   useEffect(() => {
-    const prefix = `${session.path || `.kitbash/skills/${dir}`}/`;
     const off = api.on('project.changed', (e) => {
       if (e.root !== project.root) return;
-      if (e.paths.length === 0 || e.paths.some((p) => p.startsWith(prefix) || p === prefix.slice(0, -1)))
+      // Read at each change: where the folder is, is known only once the load is in.
+      const folder = skillFolder(session);
+      if (e.paths.length === 0 || e.paths.some((p) => p === folder || p.startsWith(`${folder}/`)))
         void session.refreshFromDisk();
     });
     const back = () => void session.refreshFromDisk();
@@ -57,10 +58,15 @@ export function useEditorSession(
       off();
       window.removeEventListener('focus', back);
     };
-  }, [api, session, project.root, dir]);
+  }, [api, session, project.root]);
 
   const drift = useDashboard(project.root).data?.skills.find((s) => s.dir === dir)?.lock === 'drift';
   useEffect(() => session.setDrift(drift), [session, drift]);
 
   return session;
+}
+
+/** The skill's folder in the project: where the load found it, or where KSF puts it until then. */
+export function skillFolder(session: EditorSession): string {
+  return session.path || `.kitbash/skills/${session.dir}`;
 }
