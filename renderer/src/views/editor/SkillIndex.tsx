@@ -1,21 +1,16 @@
-import { useMemo, useState } from 'react';
-import type { ProjectRef } from '../../../../shared/ipc';
-import { SkillSearch } from '../../components/SkillSearch';
+import type { Dashboard, ProjectRef } from '../../../../shared/ipc';
+import { SkillSearch, useSkillSearch } from '../../components/SkillSearch';
 import { VirtualList } from '../../components/VirtualList';
 import { useDashboard } from '../../queries';
 import { NewSkillForm } from './NewSkillForm';
 
+const searched = (s: Dashboard['skills'][number]) => [s.name, s.description];
+
 /** No skill chosen: the list of skills (searchable once it is long) and the "new skill" form. */
 export function SkillIndex({ project }: { project: ProjectRef }) {
   const dash = useDashboard(project.root);
-  const [query, setQuery] = useState('');
-  const q = query.trim().toLowerCase();
   const skills = dash.data?.skills;
-  const shown = useMemo(
-    () =>
-      (skills ?? []).filter((s) => !q || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q)),
-    [skills, q],
-  );
+  const { query, setQuery, shown } = useSkillSearch(skills, searched);
   return (
     <main className="ed-index">
       <section className="panel ed-index-list">

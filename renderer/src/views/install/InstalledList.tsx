@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
-import type { ProjectRef } from '../../../../shared/ipc';
-import { SkillSearch } from '../../components/SkillSearch';
+import type { Dashboard, ProjectRef } from '../../../../shared/ipc';
+import { SkillSearch, useSkillSearch } from '../../components/SkillSearch';
 import { VirtualList } from '../../components/VirtualList';
 import { useDashboard } from '../../queries';
 import { navigate } from '../../route';
 import { ErrorLine } from './ErrorLine';
+
+const searched = (s: Dashboard['skills'][number]) => [s.name, s.dir, s.source];
 
 /**
  * The skills installed now, each with its way to update or remove it. The list is virtual
@@ -13,17 +14,8 @@ import { ErrorLine } from './ErrorLine';
  */
 export function InstalledList({ project }: { project: ProjectRef }) {
   const dash = useDashboard(project.root);
-  const [query, setQuery] = useState('');
-  const q = query.trim().toLowerCase();
   const skills = dash.data?.skills;
-  const shown = useMemo(
-    () =>
-      (skills ?? []).filter(
-        (s) =>
-          !q || s.name.toLowerCase().includes(q) || s.dir.includes(q) || (s.source ?? '').toLowerCase().includes(q),
-      ),
-    [skills, q],
-  );
+  const { query, setQuery, shown } = useSkillSearch(skills, searched);
   const total = skills?.length ?? 0;
   return (
     <section className="panel inst-installed" aria-label="Installed skills">
