@@ -8,14 +8,7 @@ import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
 import { DEFAULT_MAX_MCP_TOOLS, type ProjectConfig } from '../project/config';
-import {
-  DELIVERY_RECORD,
-  GENERATED_MARK,
-  generatedBy,
-  indexFolder,
-  readDeliveryRecord,
-  utf8Length,
-} from '../targets/common';
+import { DELIVERY_RECORD, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord } from '../targets/common';
 import { listingReport, listingWarnings } from '../targets/listing';
 import { prepareSkill } from '../targets/prepare';
 import { AGENTS_DIR_TARGETS, resolveTargets, TARGETS, VENDOR_NEUTRAL_ALIASES } from '../targets/registry';
@@ -120,12 +113,11 @@ function emitted(
   t: TargetDef,
   p: PreparedSkill,
   project: ProjectFiles,
-  facts: string,
+  key: string,
   context: EmitContext,
 ): TargetOutput {
   let perSkill = emitMemo.get(p.skill);
   if (!perSkill) emitMemo.set(p.skill, (perSkill = new Map()));
-  const key = `${t.id}\0${facts}`;
   const hit = perSkill.get(key);
   if (hit) return hit;
   const out = t.emit(p, project, context);
@@ -247,23 +239,22 @@ export function planCompile(input: CompileInput): CompilePlan {
   const failedNames = new Set(failures.map((f) => f.name));
 
   // 2. Emit per skill, per target, in emit order.
-  const files = new Map<
-    string,
-    { content: string | Uint8Array; skill?: string; merge?: 'section' | 'settings'; executable?: true }
-  >();
+  const files = new Map<string, PendingFile>();
   const owners = new Map<string, string>();
-  const writers = new Map<string, Set<TargetId>>();
+  // Targets writing each path: nearly always one, so a short list rather than a Set per path.
+  const writers = new Map<string, TargetId[]>();
   const docs = new Map<string, SharedDoc>();
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
-  const facts = new Map(targets.map((t) => [t.id, t.emitFacts?.(project) ?? '']));
   const keepKey = [...installed].sort().join('\0');
   const context: EmitContext = { active: targets };
   const index = indexFolder(context);
+  // The emit memo's key per target, made once: a key built per skill is a new string to hash each time.
+  const emitKeys = new Map(targets.map((t) => [t.id, `${t.id}\0${t.emitFacts?.(project) ?? ''}\0${index ?? ''}`]));
   for (const p of ready) {
     for (const t of targets) {
-      const out = emitted(t, p, project, `${facts.get(t.id)!}\0${index ?? ''}`, context);
-      warnings.push(...out.warnings);
-      notes.push(...out.notes);
+      const out = emitted(t, p, project, emitKeys.get(t.id)!, context);
+      if (out.warnings.length) warnings.push(...out.warnings);
+      if (out.notes.length) notes.push(...out.notes);
       for (const f of out.files) {
         if (f.merge) {
           let doc = docs.get(f.path);
@@ -281,14 +272,12 @@ export function planCompile(input: CompileInput): CompilePlan {
             );
           }
           owners.set(f.path, p.name);
-          let w = writers.get(f.path);
-          if (!w) writers.set(f.path, (w = new Set()));
-          w.add(t.id);
-          files.set(f.path, {
-            content: f.content,
-            skill: p.name,
-            ...(f.executable ? { executable: true as const } : {}),
-          });
+          const w = writers.get(f.path);
+          if (!w) writers.set(f.path, [t.id]);
+          else if (!w.includes(t.id)) w.push(t.id);
+          const file: PendingFile = { content: f.content, skill: p.name };
+          if (f.executable) file.executable = true;
+          files.set(f.path, file);
         }
       }
       standing.set(
@@ -297,9 +286,9 @@ export function planCompile(input: CompileInput): CompilePlan {
       );
     }
   }
-  // Merged files: whether they change is known from the sections; their text is joined on first
-  // use, once — the budget check and the content share it (AGENTS.md is megabytes at a few
-  // hundred eager skills, and the docs are not touched after step 2).
+  // Merged files: whether they change is known from the sections, and their size from the parts';
+  // their text is joined only when read (AGENTS.md is megabytes at a few hundred eager skills,
+  // and the docs are not touched after step 2).
   const lazyDocs = new Map<string, LazyDoc>();
   for (const [path, doc] of docs) {
     lazyDocs.set(path, { doc, changed: doc.dirty || !(project.read(path) ?? '').endsWith('\n') });
@@ -311,7 +300,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     for (const a of t.alwaysLoaded) {
       const lazy = lazyDocs.get(a.path);
       if (!lazy) continue;
-      const bytes = utf8Length(joined(lazy));
+      const bytes = lazy.doc.byteLength();
       if (bytes > a.maxBytes)
         warnings.push(
           `${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`,
@@ -398,14 +387,15 @@ export function planCompile(input: CompileInput): CompilePlan {
       project.isExecutable !== undefined &&
       typeof f.content !== 'string' &&
       (f.executable === true) !== project.isExecutable(path);
-    const planned: PlannedFile = {
+    // Assigned one by one, not spread: a plan holds thousands, and V8 copies a spread slowly.
+    const planned: { -readonly [K in keyof PlannedFile]: PlannedFile[K] } = {
       path,
       content: f.content,
       changed: modeChanged || !sameContent(project, path, f.content),
-      ...(f.skill ? { skill: f.skill } : {}),
-      ...(f.merge ? { merge: f.merge } : {}),
-      ...(f.executable ? { executable: true } : {}),
     };
+    if (f.skill) planned.skill = f.skill;
+    if (f.merge) planned.merge = f.merge;
+    if (f.executable) planned.executable = true;
     (f.merge ? merge : write).push(planned);
   }
 
@@ -444,8 +434,8 @@ const SKILL_DIRS: readonly string[] = [...new Set(TARGETS.flatMap((t) => (t.skil
  */
 function handWritten(
   project: ProjectFiles,
-  files: Map<string, { content: string | Uint8Array; skill?: string; merge?: unknown }>,
-  writers: ReadonlyMap<string, ReadonlySet<TargetId>>,
+  files: Map<string, PendingFile>,
+  writers: ReadonlyMap<string, readonly TargetId[]>,
 ): Conflict[] {
   const units = new Map<string, { skill: string; paths: string[]; folder: boolean }>();
   for (const [path, f] of files) {
@@ -489,16 +479,18 @@ function handWritten(
   return out;
 }
 
-/** A merged file's sections, and their text once joined. */
+/** A file as the plan gathers it, before it is compared with the disk. */
+interface PendingFile {
+  content: string | Uint8Array;
+  skill?: string;
+  merge?: 'section' | 'settings';
+  executable?: true;
+}
+
+/** A merged file's sections, and whether they change it. */
 interface LazyDoc {
   readonly doc: SharedDoc;
   readonly changed: boolean;
-  text?: string;
-}
-
-function joined(lazy: LazyDoc): string {
-  if (lazy.text === undefined) lazy.text = lazy.doc.toString();
-  return lazy.text;
 }
 
 /** A merged markdown file whose content is joined from its sections when first read. */
@@ -509,7 +501,7 @@ function lazySection(path: string, lazy: LazyDoc): PlannedFile {
     changed: lazy.changed,
     merge: 'section',
     get content(): string {
-      if (text === undefined) text = withNewline(joined(lazy));
+      if (text === undefined) text = withNewline(lazy.doc.toString());
       return text;
     },
   };

@@ -1,3 +1,5 @@
+import { utf8Length } from '../text/utf8';
+
 /**
  * A shared markdown file (AGENTS.md, CONVENTIONS.md, GEMINI.md) as text and marked
  * sections. Built once from the file on disk, then sections are replaced or appended
@@ -9,6 +11,8 @@ interface Part {
   text: string;
   /** Set for a marked section. */
   name?: string;
+  /** UTF-8 length of `text`, once measured. */
+  bytes?: number;
 }
 
 export class SharedDoc {
@@ -54,7 +58,8 @@ export class SharedDoc {
   /** An independent copy (parsing is the expensive part; re-plans start from a copy). */
   clone(): SharedDoc {
     const doc = new SharedDoc();
-    for (const p of this.parts) doc.parts.push({ ...p });
+    // Measured here, the original's parts carry their sizes into every later copy.
+    for (const p of this.parts) doc.parts.push({ text: p.text, name: p.name, bytes: (p.bytes ??= utf8Length(p.text)) });
     for (const [k, v] of this.index) doc.index.set(k, v);
     doc.pruned.push(...this.pruned);
     doc.dirty = this.dirty;
@@ -65,7 +70,8 @@ export class SharedDoc {
   upsert(name: string, section: string): void {
     const at = this.index.get(name);
     if (at !== undefined) {
-      if (this.parts[at]!.text !== section) this.dirty = true;
+      if (this.parts[at]!.text === section) return;
+      this.dirty = true;
       this.parts[at] = { text: section, name };
       return;
     }
@@ -74,7 +80,10 @@ export class SharedDoc {
       for (let i = this.parts.length - 1; i >= 0; i--) {
         const p = this.parts[i]!;
         const trimmed = p.name ? p.text : trimEndWhitespace(p.text);
-        p.text = trimmed;
+        if (trimmed !== p.text) {
+          p.text = trimmed;
+          p.bytes = undefined;
+        }
         if (trimmed !== '') break;
       }
       this.parts.push({ text: '\n\n' });
@@ -96,6 +105,19 @@ export class SharedDoc {
 
   toString(): string {
     return this.parts.map((p) => p.text).join('');
+  }
+
+  /**
+   * UTF-8 length of `toString()`, without joining it: the always-loaded limit is checked on
+   * every plan, and joining a merged file of a thousand sections to measure it cost more than
+   * the rest of a re-plan's merge. The parts' sizes add up to the whole's because no part
+   * boundary splits a surrogate pair: every boundary touches a section marker or the
+   * separators around one, all ASCII.
+   */
+  byteLength(): number {
+    let n = 0;
+    for (const p of this.parts) n += p.bytes ??= utf8Length(p.text);
+    return n;
   }
 }
 

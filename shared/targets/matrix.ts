@@ -7,7 +7,8 @@ import type { Skill } from '../ksf/model';
 import { estimateTokens } from '../ksf/tokens';
 import { MCP_GAPS, varRefs } from '../mcp/emit';
 import { aiderWiringNote } from './aider';
-import { bundledFiles, fileTokens, handWrittenIn, indexFolder, userOnly, utf8Length } from './common';
+import { bundledFiles, fileTokens, handWrittenIn, indexFolder, userOnly } from './common';
+import { utf8Length } from '../text/utf8';
 import { EMPTY_PROJECT } from './cost';
 import { prepareSkill } from './prepare';
 import { detectTargets, TARGETS } from './registry';
@@ -210,7 +211,7 @@ export function alwaysLoadedOver(
     for (const p of skills)
       for (const f of target.emit(p, project, context).files)
         if (f.merge && f.path === a.path) doc.upsert(p.name, f.content as string);
-    const bytes = utf8Length(doc.toString());
+    const bytes = doc.byteLength();
     if (bytes > a.maxBytes)
       out.push({
         code: 'always-loaded-budget',

@@ -1,4 +1,5 @@
-import { emitSkillDir, utf8Length } from './common';
+import { emitSkillDir } from './common';
+import { utf8Length } from '../text/utf8';
 import type { ConstraintViolation, TargetDef } from './types';
 import type { Skill } from '../ksf/model';
 import { AGENT_SKILLS_NAME_RE, isAgentSkillsName } from '../names';

@@ -343,16 +343,16 @@ describe('standing totals in the plan', () => {
   void utf8;
 });
 
-describe('merged files are joined once per plan', () => {
-  it('the always-loaded budget check and the written content share one join of AGENTS.md', () => {
+describe('merged files are joined only when read', () => {
+  it('the always-loaded budget check measures the sections without joining AGENTS.md; the content joins once', () => {
     const cfg = config('[project]\ntargets = ["agentsmd"]\n');
     const skills = [skill('one'), skill('two'), skill('three')];
     const join = vi.spyOn(SharedDoc.prototype, 'toString');
     try {
       const p = plan(skills, { 'AGENTS.md': '# House rules\n' }, cfg);
+      expect(join).not.toHaveBeenCalled();
       const text = content(p, 'AGENTS.md');
       content(p, 'AGENTS.md');
-      // AGENTS.md is always loaded (its budget is checked on the joined text), and the content is read twice.
       expect(join).toHaveBeenCalledTimes(1);
       join.mockRestore();
       // The same bytes as a join made afresh from the same sections.
@@ -362,5 +362,45 @@ describe('merged files are joined once per plan', () => {
     } finally {
       join.mockRestore();
     }
+  });
+
+  it("a doc's byte length is its joined text's, through parsing, cuts, copies, replacements and appends", () => {
+    const section = (name: string, body: string) =>
+      `<!-- kitbash:begin ${name} -->\n${body}\n<!-- kitbash:end ${name} -->`;
+    const onDisk = [
+      '# Règles — 家のルール 🏠  \n\n',
+      section('kept', 'ünïcödé 𝄞'),
+      '\n\nbetween, with a lone surrogate \ud800 and trailing spaces   \n\n',
+      section('dropped', 'gone ✂'),
+      '\n\n',
+      section('replaced', 'old'),
+      '\n\ntail 😀\t \n',
+    ].join('');
+    const base = SharedDoc.parse(onDisk, (n) => n !== 'dropped');
+    const bytes = (d: SharedDoc) => Buffer.byteLength(d.toString(), 'utf8');
+    expect(base.byteLength()).toBe(bytes(base));
+    const doc = base.clone();
+    doc.upsert('replaced', section('replaced', 'nouveau ✓'));
+    doc.upsert('kept', section('kept', 'ünïcödé 𝄞'));
+    doc.upsert('added', section('added', '追加 🎉'));
+    doc.upsert('second', section('second', 'plain'));
+    expect(doc.byteLength()).toBe(bytes(doc));
+    // The copy it came from is untouched, and measures the same as before.
+    expect(base.byteLength()).toBe(bytes(base));
+    expect(base.toString()).not.toContain('nouveau');
+  });
+
+  it('the over-limit warning names the bytes the written AGENTS.md has', () => {
+    const cfg = config('[project]\ntargets = ["agentsmd"]\n');
+    const big = Array.from({ length: 6 }, (_, i) => {
+      const name = `big-${'abcdef'[i]}`;
+      return bareSkill(name, `---\nname: ${name}\ndescription: d\n---\n# Big\n\n${'é ✓ 𝄞 '.repeat(900)}\n`);
+    });
+    const p = plan(big, { 'AGENTS.md': '# House rules — ü\n' }, cfg);
+    const warning = p.warnings.find((w) => w.startsWith('AGENTS.md is '));
+    expect(warning).toBeDefined();
+    const written = Buffer.byteLength(content(p, 'AGENTS.md'), 'utf8');
+    expect(written).toBeGreaterThan(32768);
+    expect(warning).toContain(`AGENTS.md is ${written} bytes`);
   });
 });

@@ -13,7 +13,7 @@ import {
   type PreparedSkill,
 } from '../../shared/targets';
 import { sha256Hex } from '../../shared/lock/sha256';
-import { utf8Length } from '../../shared/targets/common';
+import { utf8Length } from '../../shared/text/utf8';
 import { memProject, skill, bareSkill, utf8 } from './helpers';
 
 function prep(s: Parameters<typeof prepareSkill>[0]): PreparedSkill {

@@ -3,7 +3,8 @@ import type {
   PreviewFile as WireFile,
   TargetPreview as WireTarget,
 } from '../../../shared/ipc/channels/compile';
-import { sectionMarkers, utf8Length } from '../../../shared/targets/common';
+import { sectionMarkers } from '../../../shared/targets/common';
+import { utf8Length } from '../../../shared/text/utf8';
 import type { LivePreview, PreviewFile, TargetPreview } from './live';
 
 /**
