@@ -7,10 +7,11 @@ import { utf8Length } from '../text/utf8';
  */
 const SECTION_RE = /<!-- kitbash:begin ([a-z0-9-]+) -->[\s\S]*?<!-- kitbash:end \1 -->/g;
 
+/** Never changed once made (only its size is filled in), so copies of a doc share them. */
 interface Part {
-  text: string;
+  readonly text: string;
   /** Set for a marked section. */
-  name?: string;
+  readonly name?: string;
   /** UTF-8 length of `text`, once measured. */
   bytes?: number;
 }
@@ -58,8 +59,8 @@ export class SharedDoc {
   /** An independent copy (parsing is the expensive part; re-plans start from a copy). */
   clone(): SharedDoc {
     const doc = new SharedDoc();
-    // Measured here, the original's parts carry their sizes into every later copy.
-    for (const p of this.parts) doc.parts.push({ text: p.text, name: p.name, bytes: (p.bytes ??= utf8Length(p.text)) });
+    // The parts themselves are shared: a size measured through any copy serves them all.
+    for (const p of this.parts) doc.parts.push(p);
     for (const [k, v] of this.index) doc.index.set(k, v);
     doc.pruned.push(...this.pruned);
     doc.dirty = this.dirty;
@@ -80,10 +81,7 @@ export class SharedDoc {
       for (let i = this.parts.length - 1; i >= 0; i--) {
         const p = this.parts[i]!;
         const trimmed = p.name ? p.text : trimEndWhitespace(p.text);
-        if (trimmed !== p.text) {
-          p.text = trimmed;
-          p.bytes = undefined;
-        }
+        if (trimmed !== p.text) this.parts[i] = { text: trimmed };
         if (trimmed !== '') break;
       }
       this.parts.push({ text: '\n\n' });
