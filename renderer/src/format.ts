@@ -14,5 +14,27 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   if (m < 60) return `${m} min ago`;
   const h = Math.round(m / 60);
   if (h < 48) return `${h} h ago`;
-  return new Date(iso).toLocaleDateString();
+  return formatDate(iso);
+}
+
+/**
+ * Local date and time as `2026-12-05 14:20`, year first so no reader mistakes the day for the
+ * month. Not `toLocaleString()`: the first call in a page starts Intl (tens of ms), and the
+ * dashboard's first render of a kept scan would pay it while a person waits for it.
+ */
+export function formatDateTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${formatDate(iso)} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** Local date as `2026-12-05` (see formatDateTime). */
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }

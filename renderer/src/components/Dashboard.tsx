@@ -2,7 +2,7 @@ import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
 import { useApi } from '../api/context';
-import { formatTokens, relativeTime } from '../format';
+import { formatDateTime, formatTokens, relativeTime } from '../format';
 import { useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
 import { AdoptNotice } from './AdoptNotice';
 import { WatchNotice } from './LiveBadge';
@@ -96,9 +96,8 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         >
           {old && (
             <div className="banner info" role="status" data-testid="cached-note">
-              <strong>Not current yet.</strong> This is the scan from {new Date(old.scannedAt).toLocaleString()}, kept
-              from the last time the project was open; files may have changed since. The fresh scan replaces it in a
-              moment.
+              <strong>Not current yet.</strong> This is the scan from {formatDateTime(old.scannedAt)}, kept from the
+              last time the project was open; files may have changed since. The fresh scan replaces it in a moment.
             </div>
           )}
           {data!.configError && (

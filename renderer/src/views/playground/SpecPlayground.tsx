@@ -5,6 +5,7 @@ import { IpcError } from '../../../../shared/ipc/errors';
 import { useApi } from '../../api/context';
 import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
+import { formatDateTime } from '../../format';
 import { SPEC_FILE } from './spec-file';
 import { Play } from './Play';
 import { useParsedSpec, useSpecDraft, useStoredInput, type Shown } from './use-spec';
@@ -60,7 +61,7 @@ export function SpecPlayground({ project, dir }: { project: ProjectRef; dir: str
       {hasDraft && (
         <label className="play-draft small">
           <input type="checkbox" checked={playDraft} onChange={(e) => setPlayDraft(e.target.checked)} /> Play the
-          unsaved draft from the editor ({new Date(draft.at).toLocaleTimeString()}) instead of the file on disk
+          unsaved draft from the editor ({formatDateTime(draft.at)}) instead of the file on disk
         </label>
       )}
       <ValidationBanner

@@ -5,6 +5,7 @@ import { useApi } from '../../api/context';
 import { Spinner } from '../../components/States';
 import { guiWording } from '../../gui-wording';
 import { errorText, seconds } from './run-text';
+import { formatDateTime } from '../../format';
 import { queryKeys } from '../../query-keys';
 
 /** The audit log (.kitbash/runs.jsonl), newest first: every run and refusal, of one skill or all. */
@@ -59,7 +60,7 @@ function HistoryRow({ r }: { r: AuditEntry }) {
   return (
     <tr data-run={r.runId} className={r.override ? 'override' : ''}>
       <td className="small" title={r.time}>
-        {new Date(r.time).toLocaleString()}
+        {formatDateTime(r.time)}
       </td>
       <td>{r.skill}</td>
       <td className="mono small">{r.script ?? (r.mode === 'gate' ? '(gate)' : '')}</td>
