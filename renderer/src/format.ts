@@ -18,14 +18,16 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
 }
 
 /**
- * Local date and time as `2026-12-05 14:20`, year first so no reader mistakes the day for the
- * month. Not `toLocaleString()`: the first call in a page starts Intl (tens of ms), and the
- * dashboard's first render of a kept scan would pay it while a person waits for it.
+ * Local date and time as `2026-12-05 14:20` (`14:20:07` with seconds), year first so no reader
+ * mistakes the day for the month. Not `toLocaleString()`: the first call in a page starts Intl
+ * (tens of ms), and the dashboard's first render of a kept scan would pay it while a person
+ * waits for it.
  */
-export function formatDateTime(iso: string): string {
+export function formatDateTime(iso: string, { seconds = false } = {}): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${formatDate(iso)} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}${seconds ? `:${pad2(d.getSeconds())}` : ''}`;
+  return `${formatDate(iso)} ${time}`;
 }
 
 /** Local date as `2026-12-05` (see formatDateTime). */

@@ -1,10 +1,10 @@
-import { utf8Length } from '../text/utf8';
-
 /**
  * A shared markdown file (AGENTS.md, CONVENTIONS.md, GEMINI.md) as text and marked
  * sections. Built once from the file on disk, then sections are replaced or appended
  * in place, so merging n skills costs O(total size), not O(n × size).
  */
+import { utf8Length } from '../text/utf8';
+
 const SECTION_RE = /<!-- kitbash:begin ([a-z0-9-]+) -->[\s\S]*?<!-- kitbash:end \1 -->/g;
 
 /** Never changed once made (only its size is filled in), so copies of a doc share them. */

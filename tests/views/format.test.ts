@@ -13,6 +13,7 @@ describe('formatDateTime and formatDate', () => {
   it('write local time, year first, zero-padded', () => {
     const iso = new Date(2026, 0, 5, 9, 7, 42).toISOString();
     expect(formatDateTime(iso)).toBe('2026-01-05 09:07');
+    expect(formatDateTime(iso, { seconds: true })).toBe('2026-01-05 09:07:42');
     expect(formatDate(iso)).toBe('2026-01-05');
     const late = new Date(2026, 11, 31, 23, 59).toISOString();
     expect(formatDateTime(late)).toBe('2026-12-31 23:59');

@@ -61,7 +61,7 @@ export function SpecPlayground({ project, dir }: { project: ProjectRef; dir: str
       {hasDraft && (
         <label className="play-draft small">
           <input type="checkbox" checked={playDraft} onChange={(e) => setPlayDraft(e.target.checked)} /> Play the
-          unsaved draft from the editor ({formatDateTime(draft.at)}) instead of the file on disk
+          unsaved draft from the editor ({formatDateTime(draft.at, { seconds: true })}) instead of the file on disk
         </label>
       )}
       <ValidationBanner

@@ -60,7 +60,7 @@ function HistoryRow({ r }: { r: AuditEntry }) {
   return (
     <tr data-run={r.runId} className={r.override ? 'override' : ''}>
       <td className="small" title={r.time}>
-        {formatDateTime(r.time)}
+        {formatDateTime(r.time, { seconds: true })}
       </td>
       <td>{r.skill}</td>
       <td className="mono small">{r.script ?? (r.mode === 'gate' ? '(gate)' : '')}</td>
