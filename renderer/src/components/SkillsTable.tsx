@@ -3,12 +3,14 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Dashboard, SkillRow } from '../../../shared/ipc';
 import { formatTokens } from '../format';
 import { Term, Word } from '../glossary';
+import { sizedAfterLayout } from './virtual-rect';
 import './dash-table.css';
 
 type SortKey = 'name' | 'version' | 'source' | 'budget' | 'lint' | 'lock' | 'mode' | `standing:${string}`;
 type LintFilter = 'all' | 'fail' | 'warn' | 'pass';
 
 const ROW_HEIGHT = 56;
+const MAX_BODY_HEIGHT = 560;
 const GAP = 12;
 const PAD = 12;
 
@@ -102,11 +104,13 @@ export function SkillsTable({
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
+  const bodyHeight = Math.min(rows.length * ROW_HEIGHT, MAX_BODY_HEIGHT);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
+    ...sizedAfterLayout(bodyHeight),
   });
 
   const counts = useMemo(() => {
@@ -215,7 +219,7 @@ export function SkillsTable({
             ref={scrollRef}
             // The header scrolls sideways with the rows (it has no scrollbar of its own).
             onScroll={(e) => headRef.current && (headRef.current.scrollLeft = e.currentTarget.scrollLeft)}
-            style={{ height: Math.min(rows.length * ROW_HEIGHT, 560) }}
+            style={{ height: bodyHeight }}
           >
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth }}>
               {virtualizer.getVirtualItems().map((v) => {

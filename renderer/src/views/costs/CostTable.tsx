@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SkillSearch } from '../../components/SkillSearch';
+import { sizedAfterLayout } from '../../components/virtual-rect';
 import { formatTokens } from '../../format';
 import { navigate } from '../../route';
 import type { SkillCost } from '../../../../shared/ipc/channels/reports';
@@ -37,6 +38,8 @@ export function CostTable({ skills, targets, active, selected }: CostPanelProps)
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // The scroller's max-height in costs.css.
+    ...sizedAfterLayout(560),
   });
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { TARGETS } from '../../../../shared/targets/registry';
 import { Word } from '../../glossary';
+import { sizedAfterLayout } from '../../components/virtual-rect';
 import { navigate } from '../../route';
 import type { MatrixCell as Cell } from '../../../../shared/ipc/channels/reports';
 import { cellKey, MARK, STATUS_WORD, type StatusFilter } from './cells';
@@ -40,6 +41,8 @@ export function MatrixGrid({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // The scroller's max-height in matrix.css: max(360px, 100vh - 300px).
+    ...sizedAfterLayout(Math.max(360, window.innerHeight - 300)),
   });
   const items = virtualizer.getVirtualItems();
 
