@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import type { Connection } from './api';
 import { Brand } from './components/Logo';
 import { Picker } from './components/Picker';
 import { ProjectShell } from './components/ProjectShell';
@@ -8,7 +9,7 @@ import { useCurrentProject, useLiveRefresh } from './queries';
 import './components/app-shell.css';
 import './components/app-picker.css';
 
-export function App({ connected }: { connected: boolean }) {
+export function App({ connection }: { connection: Connection }) {
   const current = useCurrentProject();
   // Subscribed here too so a project opened from a native menu switches the view.
   useLiveRefresh(current.data?.project?.root ?? null);
@@ -39,5 +40,5 @@ export function App({ connected }: { connected: boolean }) {
     );
   }
   const project = current.data.project;
-  return project ? <ProjectShell key={project.root} project={project} connected={connected} /> : <Picker />;
+  return project ? <ProjectShell key={project.root} project={project} connection={connection} /> : <Picker />;
 }

@@ -3,7 +3,7 @@ import './styles/index.css';
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { connectApi } from './api';
+import { connectApi, type Connection } from './api';
 import { ApiProvider } from './api/context';
 import { App } from './App';
 import { startInitialDashboard } from './queries';
@@ -12,15 +12,15 @@ import { queryKeys } from './query-keys';
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } });
 
 // Connection state of the event stream, as a tiny external store.
-let connected = false;
+let connection: Connection = 'connecting';
 let wasConnected = false;
 const subscribers = new Set<() => void>();
 const { api } = connectApi((state) => {
-  connected = state === 'open';
+  connection = state;
   for (const s of subscribers) s();
   // Events may have been missed while disconnected: after a reconnect, refetch what is on screen.
-  if (connected && wasConnected) void queryClient.invalidateQueries();
-  if (connected) wasConnected = true;
+  if (state === 'open' && wasConnected) void queryClient.invalidateQueries();
+  if (state === 'open') wasConnected = true;
 });
 
 // Start the first requests at once instead of one after the other: most launches have a
@@ -30,11 +30,11 @@ void queryClient.prefetchQuery({ queryKey: queryKeys.project.current(), queryFn:
 startInitialDashboard(api.project.dashboard({}), api.project.cachedDashboard({}));
 
 function Root() {
-  const isConnected = useSyncExternalStore(
+  const current = useSyncExternalStore(
     (cb) => (subscribers.add(cb), () => subscribers.delete(cb)),
-    () => connected,
+    () => connection,
   );
-  return <App connected={isConnected} />;
+  return <App connection={current} />;
 }
 
 const root = document.getElementById('root');

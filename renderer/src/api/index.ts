@@ -30,6 +30,12 @@ function preloadTransport(bridge: PreloadBridge): Transport {
   };
 }
 
+/**
+ * The event stream to main: 'connecting' until its first answer, then 'open' or 'closed'
+ * (a closed stream is retried, and stays 'closed' until a retry opens it).
+ */
+export type Connection = 'connecting' | 'open' | 'closed';
+
 /** The Api over whichever transport this page has: the Electron preload, or the loopback host. */
 export function connectApi(onConnection?: (state: 'open' | 'closed') => void): {
   api: Api;

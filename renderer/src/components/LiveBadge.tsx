@@ -1,4 +1,5 @@
 import type { WatchStatus } from '../../../shared/ipc';
+import type { Connection } from '../api';
 import { useWatchStatus } from '../queries';
 
 interface Shown {
@@ -7,9 +8,19 @@ interface Shown {
   title: string;
 }
 
-/** What the header may claim about changes on disk: "Live" only when every folder is watched. */
-export function liveBadge(connected: boolean, status: WatchStatus | undefined, failed: boolean): Shown {
-  if (!connected) return { tone: 'off', label: 'Offline', title: 'not connected — changes on disk are not shown live' };
+/**
+ * What the header may claim about changes on disk: "Live" only when every folder is watched,
+ * "Offline" only once the event stream has failed (never while it is still connecting).
+ */
+export function liveBadge(connection: Connection, status: WatchStatus | undefined, failed: boolean): Shown {
+  if (connection === 'connecting')
+    return {
+      tone: 'off',
+      label: 'Connecting',
+      title: 'connecting to Skillsmith — changes on disk show live once connected',
+    };
+  if (connection === 'closed')
+    return { tone: 'off', label: 'Offline', title: 'not connected — changes on disk are not shown live' };
   if (failed)
     return { tone: 'warn', label: 'Not live', title: 'the watch of the project could not be checked — use Rescan' };
   if (!status) return { tone: 'off', label: 'Starting', title: "starting to watch the project's folders" };
@@ -23,9 +34,9 @@ export function liveBadge(connected: boolean, status: WatchStatus | undefined, f
   };
 }
 
-export function LiveBadge({ root, connected }: { root: string; connected: boolean }) {
+export function LiveBadge({ root, connection }: { root: string; connection: Connection }) {
   const watch = useWatchStatus(root);
-  const shown = liveBadge(connected, watch.data, watch.isError);
+  const shown = liveBadge(connection, watch.data, watch.isError);
   return (
     <span className={`app-live ${shown.tone}`} title={shown.title} data-testid="live-badge">
       <span className="app-live-dot" aria-hidden="true" />

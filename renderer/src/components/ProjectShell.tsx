@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import type { ProjectRef } from '../../../shared/ipc';
+import type { Connection } from '../api';
 import { useCloseProject } from '../queries';
 import { navigate, useRoute } from '../route';
 import { clearProjectDrafts, FLUSH_DRAFTS_EVENT, projectDrafts } from '../views/editor/drafts';
@@ -13,7 +14,7 @@ import { CompileDialog } from '../views/previews/CompileDialog';
 import './app-shell.css';
 
 /** The frame of an open project: brand, project, the view tabs, connection state. */
-export function ProjectShell({ project, connected }: { project: ProjectRef; connected: boolean }) {
+export function ProjectShell({ project, connection }: { project: ProjectRef; connection: Connection }) {
   const route = useRoute();
   const view = findView(route.view);
   const close = useCloseProject();
@@ -90,7 +91,7 @@ export function ProjectShell({ project, connected }: { project: ProjectRef; conn
           ))}
         </nav>
         <div className="app-topbar-right">
-          <LiveBadge root={project.root} connected={connected} />
+          <LiveBadge root={project.root} connection={connection} />
           <button type="button" className="btn ghost" onClick={switchProject} data-action="switch-project">
             Switch project
           </button>
