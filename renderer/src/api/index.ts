@@ -1,6 +1,8 @@
 import type { Api, EventName } from '../../../shared/ipc/contract';
 import { createApi, type Transport } from '../../../shared/ipc/client';
-import { webTransport } from './web';
+import { webTransport, type Connection } from './web';
+
+export type { Connection } from './web';
 
 /** What the Electron preload exposes as `window.skillsmith`: named methods returning envelopes. */
 interface PreloadBridge {
@@ -30,14 +32,8 @@ function preloadTransport(bridge: PreloadBridge): Transport {
   };
 }
 
-/**
- * The event stream to main: 'connecting' until its first answer, then 'open' or 'closed'
- * (a closed stream is retried, and stays 'closed' until a retry opens it).
- */
-export type Connection = 'connecting' | 'open' | 'closed';
-
 /** The Api over whichever transport this page has: the Electron preload, or the loopback host. */
-export function connectApi(onConnection?: (state: 'open' | 'closed') => void): {
+export function connectApi(onConnection?: (state: Exclude<Connection, 'connecting'>) => void): {
   api: Api;
   transport: 'electron' | 'web';
 } {

@@ -1,6 +1,12 @@
 import type { EventName } from '../../../shared/ipc/contract';
 import type { Transport } from '../../../shared/ipc/client';
 
+/**
+ * The event stream to main: 'connecting' until its first answer, then 'open' or 'closed'
+ * (a closed stream is retried, and stays 'closed' until a retry opens it).
+ */
+export type Connection = 'connecting' | 'open' | 'closed';
+
 const TOKEN_KEY = 'skillsmith.token';
 const SESSION_KEY = 'skillsmith.session';
 
@@ -18,7 +24,7 @@ function randomId(): string {
  * carries a one-time code instead, which leaves the address bar at once and is exchanged
  * for the token (the host spends it: the history entry opens nothing afterwards).
  */
-export function webTransport(onConnection?: (state: 'open' | 'closed') => void): Transport {
+export function webTransport(onConnection?: (state: Exclude<Connection, 'connecting'>) => void): Transport {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get('token');
   const code = url.searchParams.get('code');
