@@ -90,7 +90,8 @@ export { generatedBy };
 // recomputes only what the edit touched.
 
 interface TargetOutput {
-  readonly files: readonly { path: string; content: string | Uint8Array; merge: boolean; executable?: true }[];
+  /** Owned files carry the plan's entry for them, made once per emit so a re-plan allocates none. */
+  readonly files: readonly { path: string; content: string | Uint8Array; merge: boolean; pending?: PendingFile }[];
   readonly warnings: readonly string[];
   readonly notes: readonly string[];
   readonly eagerTokens: number;
@@ -125,7 +126,11 @@ function emitted(
   const files = out.files.map((f) => {
     if (typeof f.content === 'string' && !f.bundled) eagerTokens += estimateTokens(f.content);
     const content = f.merge || f.bundled || typeof f.content !== 'string' ? f.content : withNewline(f.content);
-    return { path: f.path, content, merge: f.merge === true, ...(f.executable ? { executable: true as const } : {}) };
+    if (f.merge) return { path: f.path, content, merge: true };
+    const dir = SKILL_DIRS.find((d) => f.path.startsWith(`${d}/${p.name}/`));
+    const pending: PendingFile = { content, skill: p.name, unit: dir ? `${dir}/${p.name}` : f.path, folder: !!dir };
+    if (f.executable) pending.executable = true;
+    return { path: f.path, content, merge: false, pending };
   });
   const result: TargetOutput = { files, warnings: out.warnings, notes: out.notes, eagerTokens };
   perSkill.set(key, result);
@@ -242,7 +247,10 @@ export function planCompile(input: CompileInput): CompilePlan {
   const files = new Map<string, PendingFile>();
   const owners = new Map<string, string>();
   // Targets writing each path: nearly always one, so a short list rather than a Set per path.
-  const writers = new Map<string, TargetId[]>();
+  const writers = new Map<string, readonly TargetId[]>();
+  const only = new Map(ids.map((id) => [id, [id] as const]));
+  const said = new Set<string>();
+  const once = (line: string) => !said.has(line) && !!said.add(line);
   const docs = new Map<string, SharedDoc>();
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
   const keepKey = [...installed].sort().join('\0');
@@ -253,17 +261,18 @@ export function planCompile(input: CompileInput): CompilePlan {
   for (const p of ready) {
     for (const t of targets) {
       const out = emitted(t, p, project, emitKeys.get(t.id)!, context);
-      if (out.warnings.length) warnings.push(...out.warnings);
-      if (out.notes.length) notes.push(...out.notes);
+      // A target's note about the project (aider's wiring, say) comes with every skill's emit: said once.
+      for (const w of out.warnings) if (once(w)) warnings.push(w);
+      for (const n of out.notes) if (once(n)) notes.push(n);
       for (const f of out.files) {
-        if (f.merge) {
+        if (!f.pending) {
           let doc = docs.get(f.path);
           if (!doc) {
             doc = baseDoc(project, f.path, installed, keepKey);
             docs.set(f.path, doc);
           }
           doc.upsert(p.name, f.content as string);
-          files.set(f.path, { content: '', merge: 'section' });
+          files.set(f.path, SECTION);
         } else {
           const prev = owners.get(f.path);
           if (prev !== undefined && prev !== p.name) {
@@ -273,11 +282,9 @@ export function planCompile(input: CompileInput): CompilePlan {
           }
           owners.set(f.path, p.name);
           const w = writers.get(f.path);
-          if (!w) writers.set(f.path, [t.id]);
-          else if (!w.includes(t.id)) w.push(t.id);
-          const file: PendingFile = { content: f.content, skill: p.name };
-          if (f.executable) file.executable = true;
-          files.set(f.path, file);
+          if (!w) writers.set(f.path, only.get(t.id)!);
+          else if (!w.includes(t.id)) writers.set(f.path, [...w, t.id]);
+          files.set(f.path, f.pending);
         }
       }
       standing.set(
@@ -292,7 +299,7 @@ export function planCompile(input: CompileInput): CompilePlan {
   const lazyDocs = new Map<string, LazyDoc>();
   for (const [path, doc] of docs) {
     lazyDocs.set(path, { doc, changed: doc.dirty || !(project.read(path) ?? '').endsWith('\n') });
-    files.set(path, { content: '', merge: 'section' });
+    files.set(path, SECTION);
   }
 
   // 2b. Always-loaded files past their readers' documented limit: the rest is never read.
@@ -387,16 +394,7 @@ export function planCompile(input: CompileInput): CompilePlan {
       project.isExecutable !== undefined &&
       typeof f.content !== 'string' &&
       (f.executable === true) !== project.isExecutable(path);
-    // Assigned one by one, not spread: a plan holds thousands, and V8 copies a spread slowly.
-    const planned: { -readonly [K in keyof PlannedFile]: PlannedFile[K] } = {
-      path,
-      content: f.content,
-      changed: modeChanged || !sameContent(project, path, f.content),
-    };
-    if (f.skill) planned.skill = f.skill;
-    if (f.merge) planned.merge = f.merge;
-    if (f.executable) planned.executable = true;
-    (f.merge ? merge : write).push(planned);
+    (f.merge ? merge : write).push(plannedFile(path, f, modeChanged || !sameContent(project, path, f.content)));
   }
 
   // 7. Prune: what the previous compile wrote that this plan no longer produces.
@@ -437,18 +435,20 @@ function handWritten(
   files: Map<string, PendingFile>,
   writers: ReadonlyMap<string, readonly TargetId[]>,
 ): Conflict[] {
-  const units = new Map<string, { skill: string; paths: string[]; folder: boolean }>();
+  // Only units with something on disk are gathered (null: nothing there) — in a project not yet compiled, none.
+  const units = new Map<string, { skill: string; paths: string[]; folder: boolean } | null>();
   for (const [path, f] of files) {
-    if (f.skill === undefined || f.merge) continue;
-    const dir = SKILL_DIRS.find((d) => path.startsWith(`${d}/${f.skill}/`));
-    const key = dir ? `${dir}/${f.skill}` : path;
-    let u = units.get(key);
-    if (!u) units.set(key, (u = { skill: f.skill, paths: [], folder: dir !== undefined }));
-    u.paths.push(path);
+    if (f.skill === undefined || f.unit === undefined) continue;
+    let u = units.get(f.unit);
+    if (u === undefined) {
+      u = project.exists(f.unit) ? { skill: f.skill, paths: [], folder: f.folder === true } : null;
+      units.set(f.unit, u);
+    }
+    u?.paths.push(path);
   }
   const out: Conflict[] = [];
   for (const [key, u] of units) {
-    if (!project.exists(key)) continue;
+    if (!u) continue;
     let inTheWay: boolean;
     if (u.folder) {
       const md = project.read(`${key}/SKILL.md`);
@@ -479,12 +479,37 @@ function handWritten(
   return out;
 }
 
-/** A file as the plan gathers it, before it is compared with the disk. */
+/** A file as the plan gathers it, before it is compared with the disk. Never changed once made. */
 interface PendingFile {
   content: string | Uint8Array;
   skill?: string;
   merge?: 'section' | 'settings';
   executable?: true;
+  /** A skill's owned file: what is left alone when the user wrote it — its skill folder, or the file. */
+  unit?: string;
+  /** Whether `unit` is a skill folder of a skill-dir target. */
+  folder?: boolean;
+}
+
+/** Every merged-section file's entry while the plan gathers files (its text is the doc's). */
+const SECTION: PendingFile = Object.freeze({ content: '', merge: 'section' });
+
+/** The plan's entries by the file they were made from: a re-plan reuses those of unchanged skills. */
+const plannedMemo = new WeakMap<PendingFile, { changed?: PlannedFile; same?: PlannedFile }>();
+
+function plannedFile(path: string, f: PendingFile, changed: boolean): PlannedFile {
+  let memo = plannedMemo.get(f);
+  if (!memo) plannedMemo.set(f, (memo = {}));
+  const hit = changed ? memo.changed : memo.same;
+  if (hit) return hit;
+  // Assigned one by one, not spread: a plan holds thousands, and V8 copies a spread slowly.
+  const planned: { -readonly [K in keyof PlannedFile]: PlannedFile[K] } = { path, content: f.content, changed };
+  if (f.skill) planned.skill = f.skill;
+  if (f.merge) planned.merge = f.merge;
+  if (f.executable) planned.executable = true;
+  if (changed) memo.changed = planned;
+  else memo.same = planned;
+  return planned;
 }
 
 /** A merged file's sections, and whether they change it. */

@@ -16,6 +16,10 @@ interface Part {
   bytes?: number;
 }
 
+/** The separators every appended section brings, shared by all docs (a re-plan appends a thousand). */
+const BLANK_LINE: Part = { text: '\n\n', bytes: 2 };
+const NEWLINE: Part = { text: '\n', bytes: 1 };
+
 export class SharedDoc {
   private readonly parts: Part[] = [];
   private readonly index = new Map<string, number>();
@@ -84,13 +88,13 @@ export class SharedDoc {
         if (trimmed !== p.text) this.parts[i] = { text: trimmed };
         if (trimmed !== '') break;
       }
-      this.parts.push({ text: '\n\n' });
+      this.parts.push(BLANK_LINE);
     } else {
       this.parts.length = 0;
     }
     this.index.set(name, this.parts.length);
     this.parts.push({ text: section, name });
-    this.parts.push({ text: '\n' });
+    this.parts.push(NEWLINE);
     this.sections++;
   }
 

@@ -343,6 +343,40 @@ describe('standing totals in the plan', () => {
   void utf8;
 });
 
+describe('re-plans', () => {
+  it("a note every skill's emit carries about the project (aider's wiring) is said once", () => {
+    const p = plan([skill('n1'), skill('n2'), skill('n3')], { 'CONVENTIONS.md': '# House rules\n' });
+    const wiring = p.notes.filter((n) => n.startsWith('aider: CONVENTIONS.md is written'));
+    expect(wiring).toHaveLength(1);
+    // Notes that name a skill are still one per skill.
+    expect(p.notes.filter((n) => / → aider: aider is eager/.test(n))).toHaveLength(3);
+  });
+
+  it("reuse unchanged skills' entries, and each entry still follows the disk it is compared with", () => {
+    const [a, b] = [skill('ra'), skill('rb')];
+    const files = { '.claude/': '' };
+    const first = plan([a, b], files);
+    const entry = (p: CompilePlan, path: string) => p.write.find((f) => f.path === path)!;
+    const aPath = '.claude/skills/ra/SKILL.md';
+    const bPath = '.claude/skills/rb/SKILL.md';
+    // Written once, the same skills plan nothing to change — and a hand edit to one file shows again.
+    const written = applyToMemory(files, first);
+    const second = plan([a, b], written);
+    expect(entry(second, aPath).changed).toBe(false);
+    const edited = plan([a, b], { ...written, [aPath]: `${written[aPath]}hand edit\n` });
+    expect(entry(edited, aPath).changed).toBe(true);
+    expect(entry(edited, bPath).changed).toBe(false);
+    // An edited skill gets new entries; the other's are the same objects, equal to a fresh plan's.
+    const b2 = skill('rb', { body: '# rb\n\nChanged body.\n' });
+    const third = plan([a, b2], written);
+    expect(entry(third, aPath)).toBe(entry(second, aPath));
+    expect(entry(third, bPath)).not.toBe(entry(second, bPath));
+    expect(entry(third, bPath)).toMatchObject({ changed: true, skill: 'rb' });
+    expect(entry(third, bPath).content).toContain('Changed body.');
+    expect(third.write.map((f) => ({ ...f }))).toEqual(plan([skill('ra'), b2], written).write.map((f) => ({ ...f })));
+  });
+});
+
 describe('merged files are joined only when read', () => {
   it('the always-loaded budget check measures the sections without joining AGENTS.md; the content joins once', () => {
     const cfg = config('[project]\ntargets = ["agentsmd"]\n');
