@@ -83,22 +83,24 @@ export function planPrune(
   for (const loc of MANAGED_DIRS) {
     for (const e of project.list(loc.dir)) {
       if (loc.wholeDir ? e.kind !== 'dir' : e.kind !== 'file' || !e.name.endsWith(loc.suffix)) continue;
-      const rel = loc.wholeDir ? `${loc.dir}/${e.name}${loc.suffix}` : `${loc.dir}/${e.name}`;
-      const text = project.read(rel);
+      const f = factsOf(project, e);
+      const rel = once(f, 'rel', () => (loc.wholeDir ? `${loc.dir}/${e.name}${loc.suffix}` : `${loc.dir}/${e.name}`))!;
+      const text = once(f, 'text', () => project.read(rel));
       if (text === undefined) continue;
-      const source = generatedBy(text);
+      const source = once(f, 'source', () => generatedBy(text));
       if (source === undefined) continue;
       if (loc.wholeDir) {
         if (failedNames.has(source)) continue;
         const folder = `${loc.dir}/${e.name}`;
         const stale = !keep(rel);
-        const recordPath = `${folder}/${DELIVERY_RECORD}`;
-        const delivered = staleDelivered(project, folder, project.read(recordPath), text, stale ? undefined : files);
+        const recordPath = once(f, 'recordPath', () => `${folder}/${DELIVERY_RECORD}`)!;
+        const record = once(f, 'record', () => project.read(recordPath));
+        const listed = once(f, 'listed', () => [...readDeliveryRecord(record, text)])!;
+        const delivered = staleDelivered(project, folder, listed, stale ? undefined : files, (f.intact ??= new Map()));
         const why = stale ? 'delivered file of a stale skill' : 'delivered file no longer in the skill';
         prune.push(
           ...delivered.map((s) => ({ path: s.path, action: 'delete' as const, reason: why, fingerprint: s.print })),
         );
-        const record = project.read(recordPath);
         const recordGoes = record !== undefined && !files.has(recordPath) && generatedBy(record) !== undefined;
         const dirs = new Set<string>();
         for (const { path: s } of delivered)
@@ -124,6 +126,38 @@ export function planPrune(
   return prune;
 }
 
+/** What pruning read and derived of one entry of a managed folder: a function of the view alone. */
+interface Facts {
+  rel?: string;
+  text?: string | undefined;
+  source?: string | undefined;
+  recordPath?: string;
+  record?: string | undefined;
+  listed?: readonly (readonly [string, string])[];
+  /** Delivered path → whether it still holds the delivered bytes. */
+  intact?: Map<string, boolean>;
+}
+
+/**
+ * Facts by listing entry of a snapshot view (ProjectFiles.snapshot), whose listings are the same
+ * objects every time: a re-plan then reads and parses no generated folder again (at 1,000 skills,
+ * 2,000 of them). Any other view gets fresh facts, so it is asked exactly what it was before.
+ */
+const factsMemo = new WeakMap<object, Facts>();
+
+function factsOf(project: ProjectFiles, entry: object): Facts {
+  if (!project.snapshot) return {};
+  let f = factsMemo.get(entry);
+  if (!f) factsMemo.set(entry, (f = {}));
+  return f;
+}
+
+/** `f[key]`, made by `make` the first time (an undefined result is kept too). */
+function once<K extends keyof Facts>(f: Facts, key: K, make: () => Facts[K]): Facts[K] {
+  if (!(key in f)) f[key] = make();
+  return f[key];
+}
+
 /**
  * Files the delivery record of a generated skill folder names that are no longer planned, and
  * that still hold exactly the bytes delivered (an edited copy is left alone).
@@ -131,16 +165,20 @@ export function planPrune(
 function staleDelivered(
   project: ProjectFiles,
   folder: string,
-  record: string | undefined,
-  skillMd: string,
+  listed: readonly (readonly [string, string])[],
   planned: ReadonlyMap<string, unknown> | undefined,
+  intact: Map<string, boolean>,
 ): { path: string; print: string }[] {
   const out: { path: string; print: string }[] = [];
-  for (const [rel, print] of readDeliveryRecord(record, skillMd)) {
+  for (const [rel, print] of listed) {
     const path = `${folder}/${rel}`;
     if (planned?.has(path)) continue;
-    const bytes = project.readBytes?.(path);
-    if (bytes && fingerprint(bytes) === print) out.push({ path, print });
+    let same = intact.get(path);
+    if (same === undefined) {
+      const bytes = project.readBytes?.(path);
+      intact.set(path, (same = bytes !== undefined && fingerprint(bytes) === print));
+    }
+    if (same) out.push({ path, print });
   }
   return out;
 }

@@ -7,9 +7,12 @@ import { utf8Length } from '../text/utf8';
 
 const SECTION_RE = /<!-- kitbash:begin ([a-z0-9-]+) -->[\s\S]*?<!-- kitbash:end \1 -->/g;
 
-/** Never changed once made (only its size is filled in), so copies of a doc share them. */
+/**
+ * Never changed once made, so copies of a doc share them — except that its size is filled in,
+ * and its text may be swapped for an equal string (see `upsert`).
+ */
 interface Part {
-  readonly text: string;
+  text: string;
   /** Set for a marked section. */
   readonly name?: string;
   /** UTF-8 length of `text`, once measured. */
@@ -75,7 +78,13 @@ export class SharedDoc {
   upsert(name: string, section: string): void {
     const at = this.index.get(name);
     if (at !== undefined) {
-      if (this.parts[at]!.text === section) return;
+      const part = this.parts[at]!;
+      if (part.text === section) {
+        // Equal but not the same string (one parsed from the disk, one emitted): comparing them reads both
+        // whole (AGENTS.md is megabytes), so the part keeps the emitted one, which the next re-plan passes again.
+        part.text = section;
+        return;
+      }
       this.dirty = true;
       this.parts[at] = { text: section, name };
       return;

@@ -45,6 +45,11 @@ export interface ProjectFiles {
   readBytes?(path: string): Uint8Array | undefined;
   /** True when the file has an execute bit, when the view knows (a disk does; memory views may not). */
   isExecutable?(path: string): boolean;
+  /**
+   * True when every answer is fixed once given and asking again has no effect (nothing records
+   * the reads): a planner run again over this view may reuse what it derived from it.
+   */
+  readonly snapshot?: boolean;
 }
 
 /** One file a target writes for one skill. `merge`: a section merged into a shared file. */

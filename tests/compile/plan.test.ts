@@ -375,6 +375,18 @@ describe('re-plans', () => {
     expect(entry(third, bPath).content).toContain('Changed body.');
     expect(third.write.map((f) => ({ ...f }))).toEqual(plan([skill('ra'), b2], written).write.map((f) => ({ ...f })));
   });
+
+  it('over one snapshot view, a hand-written file is judged again when the skill now delivers its name', () => {
+    const v1 = skill('hw');
+    const compiled = applyToMemory({ '.claude/': '' }, plan([v1], { '.claude/': '' }));
+    const view = { ...memProject({ ...compiled, '.claude/skills/hw/notes.md': 'mine\n' }), snapshot: true };
+    const planOver = (s: Skill) => planCompile({ skills: [s], failures: [], config: EMPTY_CONFIG, project: view });
+    expect(planOver(v1).conflicts).toEqual([]);
+    // No verdict is reused for different entries: notes.md is now delivered, and the user's copy is in the way.
+    const v2 = skill('hw', { files: { 'notes.md': "the skill's notes\n" } });
+    expect(planOver(v2).conflicts).toEqual([{ skill: 'hw', path: '.claude/skills/hw', targets: ['claude-code'] }]);
+    expect(planOver(v1).conflicts).toEqual([]);
+  });
 });
 
 describe('merged files are joined only when read', () => {

@@ -37,6 +37,8 @@ export function diskProject(root: string, observe?: (rel: string, st: Stats | un
   const listCache = new Map<string, { name: string; kind: 'file' | 'dir' | 'other' }[]>();
   return {
     rootName: basename(abs),
+    // Every answer is cached, so it never changes; with an observer, reads are being recorded.
+    snapshot: observe === undefined,
     exists: (rel) => {
       let v = existsCache.get(rel);
       if (v === undefined) existsCache.set(rel, (v = existsSync(join(abs, ...rel.split('/')))));
