@@ -173,32 +173,53 @@ const engine = await bundleEngine(WORK, {
 const replanN = 1000;
 const rp = join(WORK, `p${replanN}`);
 if (!existsSync(rp)) generate(rp, replanN);
-const config = engine.readProjectConfig(rp);
-const { skills } = engine.loadInstalled(rp);
-const project = engine.diskProject(rp);
-const first = engine.planCompile({ skills, failures: [], config: config.value, project });
-if (first.errors.length) fail(`re-plan project does not plan: ${first.errors[0]}`);
-const times = [];
-const joined = [];
-const editDir = join(rp, '.kitbash', 'skills', 'skill-0500');
-const original = readFileSync(join(editDir, 'SKILL.md'), 'utf8');
-for (let i = 0; i < 31; i++) {
-  writeFileSync(join(editDir, 'SKILL.md'), `${original}\nEdit ${i}.\n`);
-  const t0 = process.hrtime.bigint();
-  const tree = engine.readSkillTree(editDir, '.kitbash/skills/skill-0500');
-  const loaded = engine.loadSkill(tree.value);
-  const next = skills.map((s) => (s.manifest.skill.name === 'skill-0500' ? loaded.value : s));
-  const plan = engine.planCompile({ skills: next, failures: [], config: config.value, project });
-  times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  for (const f of plan.merge) void f.content.length;
-  joined.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  if (plan.errors.length || !plan.merge.some((f) => f.path === 'AGENTS.md' && f.changed))
-    fail('re-plan did not see the edit');
+
+/**
+ * Re-plans `project` 31 times, each after appending a line to one skill's SKILL.md (the first
+ * is a warm-up), over one view of the project as the app keeps one per watcher generation.
+ * Returns the median ms of the plan alone and with the merged files' text joined as well.
+ */
+function replanAfterEdits(project) {
+  const config = engine.readProjectConfig(project);
+  const { skills } = engine.loadInstalled(project);
+  const view = engine.diskProject(project);
+  const first = engine.planCompile({ skills, failures: [], config: config.value, project: view });
+  if (first.errors.length) fail(`re-plan project does not plan: ${first.errors[0]}`);
+  const times = [];
+  const joined = [];
+  const editDir = join(project, '.kitbash', 'skills', 'skill-0500');
+  const original = readFileSync(join(editDir, 'SKILL.md'), 'utf8');
+  for (let i = 0; i < 31; i++) {
+    writeFileSync(join(editDir, 'SKILL.md'), `${original}\nEdit ${i}.\n`);
+    const t0 = process.hrtime.bigint();
+    const tree = engine.readSkillTree(editDir, '.kitbash/skills/skill-0500');
+    const loaded = engine.loadSkill(tree.value);
+    const next = skills.map((s) => (s.manifest.skill.name === 'skill-0500' ? loaded.value : s));
+    const plan = engine.planCompile({ skills: next, failures: [], config: config.value, project: view });
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    for (const f of plan.merge) void f.content.length;
+    joined.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    // aider's CONVENTIONS.md carries every body: the edit must be in it.
+    const conventions = plan.merge.find((f) => f.path === 'CONVENTIONS.md');
+    if (plan.errors.length || !conventions?.changed || !conventions.content.includes(`\nEdit ${i}.\n`))
+      fail('re-plan did not see the edit');
+  }
+  writeFileSync(join(editDir, 'SKILL.md'), original);
+  return { plan: median(times.slice(1)), joined: median(joined.slice(1)) };
 }
-writeFileSync(join(editDir, 'SKILL.md'), original);
-const replan = median(times.slice(1));
-const replanJoined = median(joined.slice(1));
-process.stdout.write(`re-plan after one edit (${replanN} skills): median ${replan.toFixed(1)} ms (target < 20 ms)\n`);
+
+// As generated (nothing compiled yet: every output is new), then a compiled copy — the app's case,
+// where every skill folder and merged section on disk is compared with what the plan would write.
+const replan = replanAfterEdits(rp);
+const compiledCopy = join(WORK, `p${replanN}-compiled`);
+rmSync(compiledCopy, { recursive: true, force: true });
+cpSync(rp, compiledCopy, { recursive: true });
+once(SKILLSMITH, compiledCopy);
+const replanCompiled = replanAfterEdits(compiledCopy);
+rmSync(compiledCopy, { recursive: true, force: true });
+process.stdout.write(
+  `re-plan after one edit (${replanN} skills): median ${replan.plan.toFixed(1)} ms, compiled ${replanCompiled.plan.toFixed(1)} ms (target < 20 ms)\n`,
+);
 
 // --- report ------------------------------------------------------------------------
 const ratio = (r) => (r?.theirs ? r.theirs.med / r.ours.med : undefined);
@@ -243,7 +264,7 @@ ${shmRows.length ? `**On a RAM disk** (/dev/shm, tmpfs — file creation nearly 
 ${targets(rows, 'Disk')}
 ${shmRows.length ? targets(shmRows, 'RAM disk') : ''}
 - Growth (Skillsmith fresh compile, ms per skill), disk: ${growth(rows)}${shmRows.length ? `; RAM disk: ${growth(shmRows)}` : ''}
-- In-process re-plan after editing one of ${replanN} skills (reload that skill, plan everything; merged files are joined only when their bytes are read): median **${replan.toFixed(1)} ms** over 30 edits — target < 20 ms: ${replan < 20 ? 'met' : 'NOT met'}; with AGENTS.md and CONVENTIONS.md joined as well: median ${replanJoined.toFixed(1)} ms
+- In-process re-plan after editing one of ${replanN} skills (reload that skill, plan everything over one view of the project; merged files are joined only when their bytes are read), median over 30 edits — target < 20 ms: before the first compile **${replan.plan.toFixed(1)} ms** (${replan.plan < 20 ? 'met' : 'NOT met'}), with AGENTS.md and CONVENTIONS.md joined as well ${replan.joined.toFixed(1)} ms; once compiled (the app's case: every output on disk is compared) **${replanCompiled.plan.toFixed(1)} ms** (${replanCompiled.plan < 20 ? 'met' : 'NOT met'}), joined ${replanCompiled.joined.toFixed(1)} ms
 
 ${at(rows, 3000) ? 'At 3,000 skills CONVENTIONS.md (every body, for aider) is past the 16 MiB the compiler reads of an output, so every compile rewrites it: the no-op there is not one (nor was it before the record).\n\n' : ''}What bounds the fresh compile on the disk, with the profile and syscall counts that show it:
 "Compile" in bench/README.md.
