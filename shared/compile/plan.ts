@@ -249,8 +249,8 @@ export function planCompile(input: CompileInput): CompilePlan {
   // Targets writing each path: nearly always one, so a short list rather than a Set per path.
   const writers = new Map<string, readonly TargetId[]>();
   const only = new Map(ids.map((id) => [id, [id] as const]));
-  const said = new Set<string>();
-  const once = (line: string) => !said.has(line) && !!said.add(line);
+  const newWarning = firstTime<string>();
+  const newNote = firstTime<string>();
   const docs = new Map<string, SharedDoc>();
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
   const keepKey = [...installed].sort().join('\0');
@@ -262,8 +262,8 @@ export function planCompile(input: CompileInput): CompilePlan {
     for (const t of targets) {
       const out = emitted(t, p, project, emitKeys.get(t.id)!, context);
       // A target's note about the project (aider's wiring, say) comes with every skill's emit: said once.
-      for (const w of out.warnings) if (once(w)) warnings.push(w);
-      for (const n of out.notes) if (once(n)) notes.push(n);
+      for (const w of out.warnings) if (newWarning(w)) warnings.push(w);
+      for (const n of out.notes) if (newNote(n)) notes.push(n);
       for (const f of out.files) {
         if (!f.pending) {
           let doc = docs.get(f.path);
@@ -523,7 +523,7 @@ function plannedFile(path: string, f: PendingFile, changed: boolean): PlannedFil
   let memo = plannedMemo.get(f);
   if (!memo) plannedMemo.set(f, (memo = {}));
   const hit = changed ? memo.changed : memo.same;
-  if (hit) return hit;
+  if (hit?.path === path) return hit;
   // Assigned one by one, not spread: a plan holds thousands, and V8 copies a spread slowly.
   const planned: { -readonly [K in keyof PlannedFile]: PlannedFile[K] } = { path, content: f.content, changed };
   if (f.skill) planned.skill = f.skill;
@@ -532,6 +532,12 @@ function plannedFile(path: string, f: PendingFile, changed: boolean): PlannedFil
   if (changed) memo.changed = planned;
   else memo.same = planned;
   return planned;
+}
+
+/** A predicate true the first time it sees each value. */
+function firstTime<T>(): (value: T) => boolean {
+  const seen = new Set<T>();
+  return (value) => !seen.has(value) && !!seen.add(value);
 }
 
 /** A merged file's sections, and whether they change it. */

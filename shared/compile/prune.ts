@@ -84,18 +84,20 @@ export function planPrune(
     for (const e of project.list(loc.dir)) {
       if (loc.wholeDir ? e.kind !== 'dir' : e.kind !== 'file' || !e.name.endsWith(loc.suffix)) continue;
       const f = factsOf(project, e);
-      const rel = once(f, 'rel', () => (loc.wholeDir ? `${loc.dir}/${e.name}${loc.suffix}` : `${loc.dir}/${e.name}`))!;
-      const text = once(f, 'text', () => project.read(rel));
+      const rel = remembered(f, 'rel', () =>
+        loc.wholeDir ? `${loc.dir}/${e.name}${loc.suffix}` : `${loc.dir}/${e.name}`,
+      )!;
+      const text = remembered(f, 'text', () => project.read(rel));
       if (text === undefined) continue;
-      const source = once(f, 'source', () => generatedBy(text));
+      const source = remembered(f, 'source', () => generatedBy(text));
       if (source === undefined) continue;
       if (loc.wholeDir) {
         if (failedNames.has(source)) continue;
         const folder = `${loc.dir}/${e.name}`;
         const stale = !keep(rel);
-        const recordPath = once(f, 'recordPath', () => `${folder}/${DELIVERY_RECORD}`)!;
-        const record = once(f, 'record', () => project.read(recordPath));
-        const listed = once(f, 'listed', () => [...readDeliveryRecord(record, text)])!;
+        const recordPath = remembered(f, 'recordPath', () => `${folder}/${DELIVERY_RECORD}`)!;
+        const record = remembered(f, 'record', () => project.read(recordPath));
+        const listed = remembered(f, 'listed', () => [...readDeliveryRecord(record, text)])!;
         const delivered = staleDelivered(project, folder, listed, stale ? undefined : files, (f.intact ??= new Map()));
         const why = stale ? 'delivered file of a stale skill' : 'delivered file no longer in the skill';
         prune.push(
@@ -153,7 +155,7 @@ function factsOf(project: ProjectFiles, entry: object): Facts {
 }
 
 /** `f[key]`, made by `make` the first time (an undefined result is kept too). */
-function once<K extends keyof Facts>(f: Facts, key: K, make: () => Facts[K]): Facts[K] {
+function remembered<K extends keyof Facts>(f: Facts, key: K, make: () => Facts[K]): Facts[K] {
   if (!(key in f)) f[key] = make();
   return f[key];
 }

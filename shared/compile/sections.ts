@@ -20,8 +20,8 @@ interface Part {
 }
 
 /** The separators every appended section brings, shared by all docs (a re-plan appends a thousand). */
-const BLANK_LINE: Part = { text: '\n\n', bytes: 2 };
-const NEWLINE: Part = { text: '\n', bytes: 1 };
+const BLANK_LINE: Part = Object.freeze({ text: '\n\n', bytes: 2 });
+const NEWLINE: Part = Object.freeze({ text: '\n', bytes: 1 });
 
 export class SharedDoc {
   private readonly parts: Part[] = [];
