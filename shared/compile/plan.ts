@@ -452,10 +452,12 @@ function handWritten(
   const out: Conflict[] = [];
   for (const [key, u] of units) {
     if (!u) continue;
-    const hit = memo?.get(key);
-    const inTheWay = hit && sameEntries(hit.entries, u.entries) ? hit.inTheWay : unitInTheWay(project, key, u, files);
-    memo?.set(key, { entries: u.entries, inTheWay });
-    if (!inTheWay) continue;
+    let verdict = memo?.get(key);
+    if (!verdict || !sameEntries(verdict.entries, u.entries)) {
+      verdict = { entries: u.entries, inTheWay: unitInTheWay(project, key, u, files) };
+      memo?.set(key, verdict);
+    }
+    if (!verdict.inTheWay) continue;
     for (const p of u.paths) files.delete(p);
     const ids = new Set<TargetId>();
     for (const p of u.paths) for (const id of writers.get(p) ?? []) ids.add(id);
