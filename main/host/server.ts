@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -272,10 +273,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
   });
 
-  // ws loads with the first socket, after the URL is printed.
+  // ws loads with the first socket, after the URL is printed; required, not import()ed: as an
+  // ES module import, Node first scans ws's CommonJS sources for their exports (about 30 ms
+  // of this thread, while the page waits for its first answers).
   let wss: WebSocketServer | undefined;
-  const socketServer = async () =>
-    (wss ??= new (await import('ws')).WebSocketServer({ noServer: true, maxPayload: 64 * 1024 }));
+  const socketServer = () =>
+    (wss ??= new (createRequire(__filename)('ws') as typeof import('ws')).WebSocketServer({
+      noServer: true,
+      maxPayload: 64 * 1024,
+    }));
   server.on('upgrade', (req, socket, head) => {
     void upgrade(req, socket, head).catch(() => socket.destroy());
   });
@@ -291,7 +297,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     const sessionId = url.searchParams.get('session');
     if (!sessionId || !SESSION_ID.test(sessionId)) return reject(400, 'Bad Request: session');
     const SessionClass = await sessionClass();
-    (await socketServer()).handleUpgrade(req, socket, head, (ws) => {
+    socketServer().handleUpgrade(req, socket, head, (ws) => {
       const t = tab(sessionId, SessionClass);
       t.sockets.add(ws);
       if (t.expiry) {
