@@ -2,6 +2,12 @@ import type { SkillTree } from './tree';
 import type { TomlTable } from './toml';
 
 export const SEMVER_RE = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+/**
+ * What a new skill starts with (the new-skill form) and what a missing field is filled with.
+ * Here, not beside the repairs that also use it: those load semver, which a writer of a new
+ * skill's files (and the IPC dispatch that loads it) has no use for.
+ */
+export const NEW_SKILL_DEFAULTS = { version: '0.1.0', budget: 2000, standing: 100, disclosure: 'lazy' } as const;
 export const COMMAND_RE = /^\/[a-z][a-z0-9-]*$/;
 export const ARTIFACT_REF_RE = /^[a-z][a-z0-9-]*@\d+$/;
 

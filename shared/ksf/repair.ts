@@ -6,11 +6,8 @@ import semver from 'semver';
 import { isKsfName } from '../names';
 import { slug } from './load';
 import { BUDGET_RANGE, STANDING_RANGE } from './manifest';
-import { SEMVER_RE } from './model';
+import { NEW_SKILL_DEFAULTS, SEMVER_RE } from './model';
 import { standingStub } from './stub';
-
-/** What a new skill starts with (the new-skill form) and what a missing field is filled with. */
-export const NEW_SKILL_DEFAULTS = { version: '0.1.0', budget: 2000, standing: 100, disclosure: 'lazy' } as const;
 
 /** A valid version for what was written: `v1.2` → `1.2.0`; nothing like a version → the new-skill default. */
 export function semverFor(text: string): string {

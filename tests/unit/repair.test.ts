@@ -11,11 +11,11 @@ import {
   clampContext,
   descriptionFrom,
   nameFor,
-  NEW_SKILL_DEFAULTS,
   problemField,
   semverFor,
   standingFor,
 } from '../../shared/ksf/repair';
+import { NEW_SKILL_DEFAULTS } from '../../shared/ksf/model';
 import { parseToml, type TomlTable } from '../../shared/ksf/toml';
 import { lintFiles, lintSkill } from '../../shared/lint/checks';
 import { schemaFindings, schemaWarnings } from '../../shared/lint/schema-warnings';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../shared/ksf/load';
-import { NEW_SKILL_DEFAULTS } from '../../../shared/ksf/repair';
+import { NEW_SKILL_DEFAULTS } from '../../../shared/ksf/model';
 import { KSF_NAME_RE, isKsfName } from '../../../shared/names';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { CodedError, formatError } from '../../../shared/result';

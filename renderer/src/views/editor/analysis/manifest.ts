@@ -9,10 +9,10 @@ import {
   clampContext,
   descriptionFrom,
   nameFor,
-  NEW_SKILL_DEFAULTS,
   problemField,
   semverFor,
 } from '../../../../../shared/ksf/repair';
+import { NEW_SKILL_DEFAULTS } from '../../../../../shared/ksf/model';
 import { splitFrontmatter } from '../../../../../shared/ksf/frontmatter';
 import { BUDGET_RANGE } from '../../../../../shared/ksf/manifest';
 import { estimateTokens } from '../../../../../shared/ksf/tokens';
