@@ -152,7 +152,7 @@ function prune(versions: string, dir: string, bundle: string): void {
   }
 }
 
-/** The bundle folder a folder of entries was made for ('' when it does not say: then it is kept). */
+/** The bundle folder a folder of entries was made for (the folder itself when it does not say, so it is kept). */
 function bundleOf(folder: string): string {
   try {
     return readFileSync(join(folder, BUNDLE_FILE), 'utf8') || folder;
