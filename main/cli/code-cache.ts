@@ -111,7 +111,11 @@ function privateFolder(dir: string): boolean {
   }
 }
 
-/** Whole or not at all: a temp file of this process, then a rename. A failure only loses the entry. */
+/**
+ * Whole or not at all: a temp file of this process, then a rename. A failure only loses the
+ * entry. Not fs/atomic's writeFileAtomic: its fsync per file (~20 ms each here) would be paid
+ * at exit for every chunk, and an entry a crash leaves torn fails V8's checksum anyway.
+ */
 function writeEntry(dir: string, key: string, data: Buffer): void {
   const temp = join(dir, `${key}.${process.pid}.tmp`);
   try {
