@@ -22,7 +22,7 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'main/index.ts'),
           cli: resolve(__dirname, 'main/cli/index.ts'),
-          'code-cache': resolve(__dirname, 'main/cli/code-cache.ts'),
+          'code-cache': resolve(__dirname, 'main/services/code-cache.ts'),
           'lint-worker': resolve(__dirname, 'main/services/skills/lint-worker.ts'),
           'scan-worker': resolve(__dirname, 'main/services/dashboard/scan-worker.ts'),
         },

@@ -2,6 +2,7 @@ import { access } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Result } from '../../../shared/result';
 import { bundledEntry } from '../bundled';
+import { codeCacheBundle } from '../code-cache';
 import type { Job, ResultOf } from './jobs';
 
 /** The worker's answer to one job; a failure's message is what the job threw. */
@@ -44,7 +45,10 @@ export function createScanner(options: { background?: boolean } = {}): Scanner {
     // libuv's thread pool takes its threads' priority from the thread that first uses it:
     // use it here first, so a background worker's async I/O can never start it at its own.
     if (options.background) access(file, () => undefined);
-    const w = new Worker(file, { workerData: { background: options.background === true } });
+    const codeCache = codeCacheBundle();
+    const w = new Worker(file, {
+      workerData: { background: options.background === true, ...(codeCache ? { codeCache } : {}) },
+    });
     w.on('message', (m: ScanAnswer) => {
       const p = pending.get(m.id);
       if (!p) return;

@@ -13,15 +13,17 @@ import {
 import Module from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import vm from 'node:vm';
-import { cacheDir } from '../services/skills/index-file';
+import { isMainThread, threadId } from 'node:worker_threads';
+import { cacheDir } from './skills/index-file';
 
 /**
  * V8's code cache for the CLI's own bundle. Node 20 has no `module.enableCompileCache`
  * (22.1+), so every process parsed and compiled the same chunks again: in `serve`, the
  * app's loopback host, that was about 200 ms of its main thread in the first second, while
  * the page waited for its first answers. Here each chunk of the bundle is compiled with the
- * bytes V8 kept from an earlier run, and the functions it compiled are kept at exit for the
- * next one.
+ * bytes V8 kept from an earlier run, and the functions it compiled are kept for the next one
+ * (see CodeCache.keep). The dashboard's scan thread is handed the same bundle folder
+ * (codeCacheBundle), so that its chunks come from the cache as well.
  *
  * Only the bundle's own files go this way (everything else takes Node's loader untouched).
  * An entry is found by the SHA-256 of the source it was made from, and V8 checks it again
@@ -29,14 +31,15 @@ import { cacheDir } from '../services/skills/index-file';
  * torn entry only costs a normal compile. The folder holds code that runs, so it is used only
  * when it is a real directory of this user that nobody else can write to.
  */
-export function useCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env): void {
-  if (env.SKILLSMITH_CODE_CACHE === '0') return;
+export function useCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process.env): CodeCache | undefined {
+  if (env.SKILLSMITH_CODE_CACHE === '0') return undefined;
   const bundle = bundleDir.endsWith(sep) ? bundleDir : bundleDir + sep;
   const versions = join(cacheDir(env), 'code', `${process.versions.v8}-${process.arch}`);
   const dir = join(versions, createHash('sha256').update(bundle).digest('hex').slice(0, 16));
-  if (!privateFolder(dir)) return;
+  if (!privateFolder(dir)) return undefined;
   const made: { key: string; script: vm.Script }[] = [];
   let used = 0;
+  let compiledWithout = 0;
   const loader = Module as unknown as { prototype: { _compile: Compile } } & ModuleStatics;
   const original = loader.prototype._compile;
   loader.prototype._compile = function compileCached(this: LoadingModule, content: string, filename: string) {
@@ -52,20 +55,44 @@ export function useCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process
       cachedData = undefined;
     }
     const script = new vm.Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
-    if (!cachedData || script.cachedDataRejected) made.push({ key, script });
-    else used++;
+    if (!cachedData || script.cachedDataRejected) {
+      made.push({ key, script });
+      compiledWithout++;
+    } else used++;
     const wrapper = script.runInThisContext({ displayErrors: true }) as CommonJsWrapper;
     return wrapper.call(this.exports, this.exports, requireFor(this, loader), this, filename, dirname(filename));
   };
-  process.once('exit', () => {
+  inUse = bundleDir;
+  const keep = (): void => {
+    if (made.length > 0) {
+      for (const { key, script } of made.splice(0)) writeEntry(dir, key, script.createCachedData());
+      writeEntry(dir, BUNDLE_FILE, Buffer.from(bundle));
+      prune(versions, dir, bundle);
+    }
     if (env.SKILLSMITH_TIMINGS === '1')
-      process.stderr.write(`timings: code cache: ${used} chunk(s) compiled from it, ${made.length} without\n`);
-    if (made.length === 0) return;
-    for (const { key, script } of made) writeEntry(dir, key, script.createCachedData());
-    writeEntry(dir, BUNDLE_FILE, Buffer.from(bundle));
-    prune(versions, dir, bundle);
-  });
+      process.stderr.write(
+        `timings: code cache${isMainThread ? '' : ` (thread ${threadId})`}: ` +
+          `${used} chunk(s) compiled from it, ${compiledWithout} without\n`,
+      );
+  };
+  // A worker thread's 'exit' does not come when it is terminated: its owner calls keep().
+  if (isMainThread) process.once('exit', keep);
+  return { keep };
 }
+
+/** A thread's code cache, once in use. */
+export interface CodeCache {
+  /**
+   * Writes an entry for each chunk compiled without one, holding every function of it
+   * compiled so far. The main thread does this at exit; a worker thread, which is usually
+   * terminated rather than let exit, once its first piece of work has run.
+   */
+  keep(): void;
+}
+
+/** The bundle folder this thread's chunks are cached for: a worker thread started from here uses it too. */
+let inUse: string | undefined;
+export const codeCacheBundle = (): string | undefined => inUse;
 
 type Compile = (this: LoadingModule, content: string, filename: string) => unknown;
 type CommonJsWrapper = (
@@ -117,7 +144,8 @@ function privateFolder(dir: string): boolean {
  * at exit for every chunk, and an entry a crash leaves torn fails V8's checksum anyway.
  */
 function writeEntry(dir: string, key: string, data: Buffer): void {
-  const temp = join(dir, `${key}.${process.pid}.tmp`);
+  // Threads of one process may write the same entry at once: each its own temp file.
+  const temp = join(dir, `${key}.${process.pid}-${threadId}.tmp`);
   try {
     writeFileSync(temp, data, { mode: 0o600 });
     renameSync(temp, join(dir, key));
@@ -166,7 +194,7 @@ function bundleOf(folder: string): string {
 }
 
 /** An entry, the bundle file, or either's temp file. */
-const OWN_NAME = /^([0-9a-f]{40}|bundle)(\.\d+\.tmp)?$/;
+const OWN_NAME = /^([0-9a-f]{40}|bundle)(\.\d+(-\d+)?\.tmp)?$/;
 
 /** Removes the files of `dir` written here that `unwanted` names, but not a temp file still being written. */
 function removeEntries(dir: string, unwanted: (name: string) => boolean): void {
