@@ -1,6 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import type { ScanWorkerData } from './scanner';
 
 /** The nice value of a background scan thread: it yields the CPU to the window and the page. */
 const BACKGROUND_NICE = 10;
@@ -22,4 +23,4 @@ function lowerThisThread(): void {
   }
 }
 
-if ((workerData as { background?: boolean } | null)?.background === true) lowerThisThread();
+if (((workerData ?? {}) as Partial<ScanWorkerData>).background === true) lowerThisThread();

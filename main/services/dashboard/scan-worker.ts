@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { fail, ok } from '../../../shared/result';
 import { useCodeCache } from '../code-cache';
 import type { Job } from './jobs';
-import type { ScanAnswer } from './scanner';
+import type { ScanAnswer, ScanWorkerData } from './scanner';
 
 // The dashboard's scans and reports on their own thread, so the Electron main process
 // (windows, menus, IPC) and the loopback host (serving the page) stay responsive while a
@@ -15,10 +15,8 @@ import type { ScanAnswer } from './scanner';
 // import before this file's own code): after the priority is lowered, and through the code
 // cache when the thread that started this one uses it (`serve`). The first job compiles most
 // of what later launches run, so what it compiled is kept once it is answered.
-const codeCache =
-  typeof (workerData as { codeCache?: unknown } | null)?.codeCache === 'string'
-    ? useCodeCache((workerData as { codeCache: string }).codeCache)
-    : undefined;
+const { codeCache: bundle } = (workerData ?? {}) as Partial<ScanWorkerData>;
+const codeCache = bundle ? useCodeCache(bundle) : undefined;
 const jobs = import('./jobs');
 let kept = false;
 

@@ -5,6 +5,14 @@ import { bundledEntry } from '../bundled';
 import { codeCacheBundle } from '../code-cache';
 import type { Job, ResultOf } from './jobs';
 
+/** What the scan worker is started with. */
+export interface ScanWorkerData {
+  /** Run at a lower priority (./background.ts). */
+  readonly background: boolean;
+  /** The bundle folder whose code cache the starting thread uses (../code-cache.ts). */
+  readonly codeCache?: string;
+}
+
 /** The worker's answer to one job; a failure's message is what the job threw. */
 export type ScanAnswer = { id: number } & Result<unknown>;
 
@@ -46,9 +54,8 @@ export function createScanner(options: { background?: boolean } = {}): Scanner {
     // use it here first, so a background worker's async I/O can never start it at its own.
     if (options.background) access(file, () => undefined);
     const codeCache = codeCacheBundle();
-    const w = new Worker(file, {
-      workerData: { background: options.background === true, ...(codeCache ? { codeCache } : {}) },
-    });
+    const workerData: ScanWorkerData = { background: options.background === true, ...(codeCache ? { codeCache } : {}) };
+    const w = new Worker(file, { workerData });
     w.on('message', (m: ScanAnswer) => {
       const p = pending.get(m.id);
       if (!p) return;
