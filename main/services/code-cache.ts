@@ -75,7 +75,7 @@ export function useCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process
           `${used} chunk(s) compiled from it, ${compiledWithout} without\n`,
       );
   };
-  // A worker thread's 'exit' does not come when it is terminated: its owner calls keep().
+  // A worker thread's 'exit' does not come when it is terminated: the worker's own code calls keep().
   if (isMainThread) process.once('exit', keep);
   return { keep };
 }
