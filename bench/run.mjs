@@ -17,7 +17,7 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RESULTS_FILE, writeResultsSection } from './results-file.mjs';
-import { profileRun } from './lib/profile.mjs';
+import { phaseTable, profileRun } from './lib/profile.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
@@ -326,16 +326,7 @@ const profiles = opts.profile
       ['warm', profileRun(warm.argv, { cwd, env: warm.env })],
     ]
   : [];
-const profileTable = profiles.length
-  ? [
-      '| phase (inclusive; one profiled run each) | ' + profiles.map(([name]) => name).join(' | ') + ' |',
-      '|---|' + profiles.map(() => '---:|').join(''),
-      `| whole process (profiled, so slower) | ${profiles.map(([, p]) => ms(p.wall)).join(' | ')} |`,
-      ...profiles[0][1].phases.map(
-        ([label], i) => `| ${label} | ${profiles.map(([, p]) => ms(p.phases[i][1])).join(' | ')} |`,
-      ),
-    ].join('\n')
-  : '(run without --no-profile to add it)';
+const profileTable = profiles.length ? phaseTable(profiles) : '(run without --no-profile to add it)';
 const m = machine();
 const date = new Date().toISOString();
 const projectRel = relative(ROOT, cwd) || '.';

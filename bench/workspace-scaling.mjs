@@ -3,7 +3,7 @@
 // already hold 0, 300 and 1,000 installed skills (bench/generate.mjs shapes, pinned in
 // kitbash.lock, compiled once), Skillsmith against kitbash 0.24.1, side by side.
 //
-//   node bench/workspace-scaling.mjs [--runs N] [--sizes 0,300,1000] [--no-write]
+//   node bench/workspace-scaling.mjs [--runs N] [--sizes 0,300,1000] [--no-write] [--no-profile]
 //
 // Every timed run installs into a fresh copy of the project (the copy is not timed). A
 // round runs every case at every size, in an order that rotates from round to round, so
@@ -25,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generate } from './generate.mjs';
 import { failer, gitCommit, machine } from './lib/env.mjs';
+import { INSTALL_PHASES, phaseTable, profileRun } from './lib/profile.mjs';
 import { median } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
@@ -36,12 +37,13 @@ const BEGIN = '<!-- workspace-scaling:begin -->';
 const END = '<!-- workspace-scaling:end -->';
 const fail = failer('workspace-scaling');
 
-const opts = { runs: 7, sizes: [0, 300, 1000], write: true };
+const opts = { runs: 7, sizes: [0, 300, 1000], write: true, profile: true };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === '--runs') opts.runs = Number(process.argv[++i]);
   else if (a === '--sizes') opts.sizes = process.argv[++i].split(',').map(Number);
   else if (a === '--no-write') opts.write = false;
+  else if (a === '--no-profile') opts.profile = false;
   else fail(`unknown argument: ${a}`);
 }
 if (!Number.isInteger(opts.runs) || opts.runs < 1) fail('--runs must be a positive integer');
@@ -181,10 +183,43 @@ for (let round = 0; round <= opts.runs; round++) {
 }
 loads.push(os.loadavg()[0]);
 
+// The floor under every row: Node starting and doing nothing, right after the rounds.
+const bare = median(Array.from({ length: 7 }, () => run(['-e', '0'], work).ms));
+
+// Where one install's time goes: one profiled run per column, each into a fresh copy, settled
+// (and primed, for the project in use) exactly as in the rounds.
+const base = opts.sizes[0];
+const big = opts.sizes.includes(300) ? 300 : opts.sizes[opts.sizes.length - 1];
+const caseOf = (id) => CASES.find((c) => c.id === id);
+const PROFILED = [
+  [`kitbash, ${base}`, caseOf('kitbash'), base],
+  [`--no-compile, ${base}`, caseOf('skillsmith'), base],
+  [`with the recompile, ${base}`, caseOf('skillsmith+compile'), base],
+  [`with the recompile, ${big}`, caseOf('skillsmith+compile'), big],
+  [`in use, ${big}`, caseOf('skillsmith+compile+used'), big],
+];
+const profiles = [];
+if (opts.profile) {
+  const dirs = PROFILED.map(([, c, n]) => fresh(n, `prof-${c.id}`));
+  await settle();
+  for (const [i, [name, c]] of PROFILED.entries()) {
+    if (c.prime && run(c.prime, dirs[i]).code !== 0) fail(`priming the profiled ${c.label} failed`);
+    profiles.push([name, profileRun(c.argv, { cwd: dirs[i], phases: INSTALL_PHASES })]);
+  }
+}
+/** Inclusive ms of the phase whose label starts with `start`, in the profiled column `col`. */
+const phase = (col, start) => profiles[col][1].phases.find(([label]) => label.startsWith(start))[1];
+
 const ms = (x) => `${Math.round(x)} ms`;
 const cell = (xs) => `${ms(median(xs))} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
 const med = (id, n) => median(times.get(`${id}@${n}`));
-const base = opts.sizes[0];
+const grow = (id) => med(id, big) / med(id, base);
+const verdict = (ok) => (ok ? 'met' : '**not met**');
+const GROWING = ['loading skills', 'planning every skill', '`lstat` calls', 'bytes decoded', 'garbage collector'];
+const grown = (col) => GROWING.reduce((t, p) => t + phase(col, p), 0).toFixed(0);
+const bounds = profiles.length
+  ? `What bounds these, from the profiles (inclusive ms of one run each: read the sizes of the parts, not the totals). Before any work a Skillsmith process pays what kitbash's does not: ${phase(1, 'loading modules').toFixed(0)} ms loading modules against kitbash's ${phase(0, 'loading modules').toFixed(0)}, and the sandbox probe behind the review's enforcement labels, ${phase(1, 'sandbox probe').toFixed(0)} ms; Node's own start (\`node -e 0\`: ${ms(bare)} here, median of 7 after the rounds) is the same for both. What grows with the project is the recompile, which kitbash never does: loading the installed skills, planning every skill for every target, the \`lstat\` of every stamp, decoding what is read back and the garbage collector add up to ${grown(2)} ms in the empty project, ${grown(3)} ms at ${big} skills and ${grown(4)} ms in the project in use. Why a plan updated per skill would not remove them: SPEC.md D142 and "The recompile after install" in bench/README.md.`
+  : '(run without --no-profile to add where the time goes)';
 const lines = [
   BEGIN,
   '## Install scaling: one skill into a project of 0 … 1,000 skills',
@@ -204,8 +239,15 @@ const lines = [
     .filter((n) => n !== base)
     .map(
       (n) =>
-        `- ${n} skills against ${base}: kitbash ${(med('kitbash', n) / med('kitbash', base)).toFixed(2)}×, Skillsmith ${(med('skillsmith', n) / med('skillsmith', base)).toFixed(2)}×, Skillsmith with the recompile ${(med('skillsmith+compile', n) / med('skillsmith+compile', base)).toFixed(2)}×, into a project in use ${(med('skillsmith+compile+used', n) / med('skillsmith+compile+used', base)).toFixed(2)}× (target for one install at 300 skills: at most 1.5× the empty project).`,
+        `- ${n} skills against ${base}: kitbash ${(med('kitbash', n) / med('kitbash', base)).toFixed(2)}×, Skillsmith ${(med('skillsmith', n) / med('skillsmith', base)).toFixed(2)}×, Skillsmith with the recompile ${(med('skillsmith+compile', n) / med('skillsmith+compile', base)).toFixed(2)}×, into a project in use ${(med('skillsmith+compile+used', n) / med('skillsmith+compile+used', base)).toFixed(2)}×.`,
     ),
+  '',
+  `Target: one install into ${big} skills at most 1.5× the same install into ${base}. With the recompile (the default): ${grow('skillsmith+compile').toFixed(2)}×, ${verdict(grow('skillsmith+compile') <= 1.5)} (into a project in use ${grow('skillsmith+compile+used').toFixed(2)}×); without it (\`--no-compile\`, kitbash's work): ${grow('skillsmith').toFixed(2)}×, ${verdict(grow('skillsmith') <= 1.5)}.`,
+  '',
+  `Target: a single install no slower than kitbash's. Into the empty project, \`--no-compile\` (the same work) ${ms(med('skillsmith', base))} against kitbash's ${ms(med('kitbash', base))}: ${verdict(med('skillsmith', base) <= med('kitbash', base))}.`,
+  '',
+  ...(profiles.length ? [phaseTable(profiles), ''] : []),
+  bounds,
   END,
 ];
 const section = `${lines.join('\n')}\n`;

@@ -6,6 +6,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** CommonJS (Module._load) and ES modules (translate, link, the import job), built-ins included. */
+const LOADERS = new Set(['Module._load', 'loadAndTranslate', '_link', 'getModuleJobForImport']);
+const loadingModules = [
+  "loading modules (the bundle's chunks, from V8's code cache, and Node's built-ins)",
+  (f) => LOADERS.has(f.functionName),
+];
+const gc = ['garbage collector', (f) => f.functionName === '(garbage collector)'];
+/** The `lstat` system call itself (native frame), wherever it was made from. */
+const lstatCalls = (label) => [label, (f) => f.functionName === 'lstat' && f.url === ''];
+
 /**
  * Phases by the function that runs them. Inlined callees count in their caller, so the
  * scanners' automaton may show under contentChecks rather than its own name.
@@ -29,7 +39,36 @@ export const LINT_PHASES = [
   ['content and safety scanners (contentChecks)', (f) => f.functionName === 'contentChecks'],
   ['building the one-pass matcher (Matcher)', (f) => f.functionName === 'Matcher'],
   ['rendering and writing the report', (f) => f.functionName === 'renderHuman' || f.functionName === 'out'],
-  ['garbage collector', (f) => f.functionName === '(garbage collector)'],
+  gc,
+];
+
+/**
+ * One `install` (bench/workspace-scaling.mjs); kitbash's run fills only the generic rows. Only
+ * synchronous functions are named: an async caller's samples stop at its first `await`.
+ */
+export const INSTALL_PHASES = [
+  loadingModules,
+  ['sandbox probe: bwrap started once, for the review (probeBackend)', (f) => f.functionName === 'probeBackend'],
+  ['lint and safety checks of the incoming skill (lintSkill)', (f) => f.functionName === 'lintSkill'],
+  ['loading skills: decode, frontmatter, TOML (loadSkill)', (f) => f.functionName === 'loadSkill'],
+  ['planning every skill for every target, merged files joined (planCompile)', (f) => f.functionName === 'planCompile'],
+  lstatCalls('`lstat` calls: the stamps of every folder and output'),
+  [
+    'bytes decoded to text: skill files and outputs read back',
+    (f) => f.functionName === 'toString' && f.url === 'node:buffer',
+  ],
+  gc,
+  ['idle: waiting for the disk, a sync or the probe', (f) => f.functionName === '(idle)'],
+];
+
+/** A second `compile` with nothing to do (bench/compile.mjs). */
+export const NOOP_COMPILE_PHASES = [
+  loadingModules,
+  ['compile command (runCompile), of which:', (f) => f.functionName === 'runCompile'],
+  ['— every path of the compile record taken again (recordedReport)', (f) => f.functionName === 'recordedReport'],
+  lstatCalls('— `lstat` system calls'),
+  ['— `Stats` objects built from them', (f) => f.functionName === 'getStatsFromBinding'],
+  gc,
 ];
 
 /** Profiles `node <argv>` in `cwd`; returns the wall time and [label, ms] per phase. */
@@ -70,4 +109,17 @@ function summarise(p, phases) {
     });
   }
   return { wall: (p.endTime - p.startTime) / 1000, phases: phases.map(([label], k) => [label, totals[k]]) };
+}
+
+/** A Markdown table of `profiles` ([column name, profileRun result][]), one row per phase. */
+export function phaseTable(profiles) {
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  return [
+    `| phase (inclusive; one profiled run each) | ${profiles.map(([name]) => name).join(' | ')} |`,
+    `|---|${profiles.map(() => '---:|').join('')}`,
+    `| the profiled span (Node's own start-up is before it; the profiler slows the rest) | ${profiles.map(([, p]) => ms(p.wall)).join(' | ')} |`,
+    ...profiles[0][1].phases.map(
+      ([label], i) => `| ${label} | ${profiles.map(([, p]) => ms(p.phases[i][1])).join(' | ')} |`,
+    ),
+  ].join('\n');
 }
