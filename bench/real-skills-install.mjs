@@ -171,7 +171,7 @@ function report({ sources, set, refused, uncompilable, timed, batch, defaultMode
       ? []
       : [
           '',
-          "What bounds it: one process per skill, so the totals are the installs' per-process difference times the number of skills. Where one install's time goes, Skillsmith's and kitbash's side by side, is profiled in the install-scaling section (its empty-project columns).",
+          "What bounds it: one process per skill, and the compiles are close, so the gap between the totals is mostly one install's per-process difference times the number of skills. Where one install's time goes, Skillsmith's and kitbash's side by side, is profiled in the install-scaling section (its empty-project columns).",
         ]),
     '',
     `Left out of both (so both tools do the same work): refused by kitbash's install (${refused.kitbash.size}): ${names(refused.kitbash)}; refused by Skillsmith's install (${refused.skillsmith.size}): ${names(refused.skillsmith)}; skills over which kitbash's compile refuses the whole project (${uncompilable.size}): ${[...uncompilable].map(([k, v]) => `${k} (${v})`).join('; ') || 'none'}. Both are driven one process per skill: kitbash has no way to install several skills in one process (Skillsmith's \`install <source> --skill a --skill b …\` can, from one source, and is not used here).`,
