@@ -199,7 +199,8 @@ const PROFILED = [
   [`in use, ${big}`, caseOf('skillsmith+compile+used'), big],
 ];
 const profiles = [];
-if (opts.profile) {
+// With one size there is no larger project to profile beside the empty one.
+if (opts.profile && big !== base) {
   const dirs = PROFILED.map(([, c, n]) => fresh(n, `prof-${c.id}`));
   await settle();
   for (const [i, [name, c]] of PROFILED.entries()) {
@@ -219,7 +220,9 @@ const GROWING = ['loading skills', 'planning every skill', '`lstat` calls', 'byt
 const grown = (col) => GROWING.reduce((t, p) => t + phase(col, p), 0).toFixed(0);
 const bounds = profiles.length
   ? `What bounds these, from the profiles (inclusive ms of one run each: read the sizes of the parts, not the totals). Before any work a Skillsmith process pays what kitbash's does not: ${phase(1, 'loading modules').toFixed(0)} ms loading modules against kitbash's ${phase(0, 'loading modules').toFixed(0)}, and the sandbox probe behind the review's enforcement labels, ${phase(1, 'sandbox probe').toFixed(0)} ms; Node's own start (\`node -e 0\`: ${ms(bare)} here, median of 7 after the rounds) is the same for both. What grows with the project is the recompile, which kitbash never does: loading the installed skills, planning every skill for every target, the \`lstat\` of every stamp, decoding what is read back and the garbage collector add up to ${grown(2)} ms in the empty project, ${grown(3)} ms at ${big} skills and ${grown(4)} ms in the project in use. Why a plan updated per skill would not remove them from a fresh copy (nothing it could trust survives a copy), and what it would still leave in a project in use (every merged file joined and written whole): SPEC.md D142 and "The recompile after install" in bench/README.md.`
-  : '(run without --no-profile to add where the time goes)';
+  : opts.profile
+    ? '(one size only: no larger project to profile beside the empty one)'
+    : '(run without --no-profile to add where the time goes)';
 const lines = [
   BEGIN,
   '## Install scaling: one skill into a project of 0 … 1,000 skills',
@@ -241,8 +244,12 @@ const lines = [
       (n) =>
         `- ${n} skills against ${base}: kitbash ${(med('kitbash', n) / med('kitbash', base)).toFixed(2)}×, Skillsmith ${(med('skillsmith', n) / med('skillsmith', base)).toFixed(2)}×, Skillsmith with the recompile ${(med('skillsmith+compile', n) / med('skillsmith+compile', base)).toFixed(2)}×, into a project in use ${(med('skillsmith+compile+used', n) / med('skillsmith+compile+used', base)).toFixed(2)}×.`,
     ),
-  '',
-  `Target: one install into ${big} skills at most 1.5× the same install into ${base}. With the recompile (the default): ${grow('skillsmith+compile').toFixed(2)}×, ${verdict(grow('skillsmith+compile') <= 1.5)} (into a project in use ${grow('skillsmith+compile+used').toFixed(2)}×); without it (\`--no-compile\`, kitbash's work): ${grow('skillsmith').toFixed(2)}×, ${verdict(grow('skillsmith') <= 1.5)}.`,
+  ...(big === base
+    ? []
+    : [
+        '',
+        `Target: one install into ${big} skills at most 1.5× the same install into ${base}. With the recompile (the default): ${grow('skillsmith+compile').toFixed(2)}×, ${verdict(grow('skillsmith+compile') <= 1.5)} (into a project in use ${grow('skillsmith+compile+used').toFixed(2)}×); without it (\`--no-compile\`, kitbash's work): ${grow('skillsmith').toFixed(2)}×, ${verdict(grow('skillsmith') <= 1.5)}.`,
+      ]),
   '',
   `Target: a single install no slower than kitbash's. Into the empty project, \`--no-compile\` (the same work) ${ms(med('skillsmith', base))} against kitbash's ${ms(med('kitbash', base))}: ${verdict(med('skillsmith', base) <= med('kitbash', base))}.`,
   '',
