@@ -183,9 +183,6 @@ for (let round = 0; round <= opts.runs; round++) {
 }
 loads.push(os.loadavg()[0]);
 
-// The floor under every row: Node starting and doing nothing, right after the rounds.
-const bare = median(Array.from({ length: 7 }, () => run(['-e', '0'], work).ms));
-
 // Where one install's time goes: one profiled run per column, each into a fresh copy, settled
 // (and primed, for the project in use) exactly as in the rounds.
 const base = opts.sizes[0];
@@ -199,8 +196,11 @@ const PROFILED = [
   [`in use, ${big}`, caseOf('skillsmith+compile+used'), big],
 ];
 const profiles = [];
+let bare = NaN;
 // With one size there is no larger project to profile beside the empty one.
 if (opts.profile && big !== base) {
+  // The floor under every row, for the bound written from the profiles: Node starting and doing nothing.
+  bare = median(Array.from({ length: 7 }, () => run(['-e', '0'], work).ms));
   const dirs = PROFILED.map(([, c, n]) => fresh(n, `prof-${c.id}`));
   await settle();
   for (const [i, [name, c]] of PROFILED.entries()) {
