@@ -28,6 +28,12 @@ export const PRESETS: readonly RunnerConfig[] = [
       '--verbose',
       '--permission-mode',
       'acceptEdits',
+      // Measured with the real CLI (tests/agents/claude-code.test.ts): in -p mode acceptEdits
+      // denies the Skill tool for every skill whose SKILL.md has allowed-tools, and a skill's
+      // allowed-tools pre-approves nothing, so its scripts could never run. The trial's
+      // sandbox is what contains the agent; these only stop it refusing itself.
+      '--allowedTools',
+      'Skill,Bash,Read,Write,Edit,Glob,Grep',
     ],
     target: claudeCode.id,
     timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,

@@ -32,6 +32,10 @@ export interface SkillSpec {
   /** Extra skill.toml tables, e.g. '[permissions]\nnetwork = true'. */
   readonly toml?: string;
   readonly version?: string;
+  /** The skill's description (skill.toml), which agents list to their model. */
+  readonly description?: string;
+  /** The SKILL.md body. */
+  readonly body?: string;
   /** scripts/<name> → content; made executable unless listed in `plain`. */
   readonly scripts?: Readonly<Record<string, string>>;
   readonly plain?: readonly string[];
@@ -49,12 +53,12 @@ export function installSkills(
   for (const [name, spec] of Object.entries(skills)) {
     const dir = join(root, '.kitbash', 'skills', name);
     const files: Record<string, string> = {
-      'SKILL.md': `# ${name}\n\nA skill the sandbox tests run.\n`,
+      'SKILL.md': spec.body ?? `# ${name}\n\nA skill the sandbox tests run.\n`,
       'skill.toml': [
         `[skill]`,
         `name = "${name}"`,
         `version = "${spec.version ?? '1.0.0'}"`,
-        `description = "A skill the sandbox tests run."`,
+        `description = ${JSON.stringify(spec.description ?? 'A skill the sandbox tests run.')}`,
         '',
         '[context]',
         'budget = 1500',

@@ -1,0 +1,92 @@
+/**
+ * The real Claude Code (the version pinned in tooling/agents) in a project Skillsmith
+ * compiled, its model the scripted API: what it lists to its model is what compile
+ * delivered, and a delivered skill loads, writes and runs its script for real.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeCode } from '../../shared/targets/claude-code';
+import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
+import { runCli } from '../support/paths';
+import { claudeArgv, claudeEnv, claudeListing } from './harness/claude';
+import { startTestNetwork, type TestNetwork } from './harness/net';
+import { agentsOrSkip, runAgent } from './harness/suite';
+
+const bins = agentsOrSkip();
+
+describe.skipIf(!bins)('the real Claude Code', () => {
+  let net: TestNetwork;
+  beforeAll(() => {
+    net = startTestNetwork();
+  });
+  afterAll(() => {
+    net?.close();
+    cleanup();
+  });
+
+  const compiled = (skills: Parameters<typeof installSkills>[1]): string => {
+    const root = tempDir('skillsmith-agent-');
+    installSkills(root, skills);
+    writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = [${JSON.stringify(claudeCode.id)}]\n`);
+    const r = runCli(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    return root;
+  };
+  const run = (root: string, script: readonly unknown[], task = 'Help me with this repository.') =>
+    runAgent({
+      net,
+      dir: tempDir('skillsmith-agent-run-'),
+      cwd: root,
+      script,
+      argv: () => claudeArgv(bins!.claude, task),
+      env: claudeEnv,
+    });
+
+  it('lists every skill compile delivered, with its description, and nothing else of the project', async () => {
+    // What Claude Code lists on its own (bundled skills), from a project with no skill.
+    const empty = await run(compiled({}), [{ text: 'Nothing to do.' }]);
+    expect(empty.code, empty.stderr).toBe(0);
+    const builtIn = new Set((claudeListing(empty.turns[0]!) ?? []).map((s) => s.name));
+    const root = compiled({
+      'alpha-notes': { description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
+      'beta-deploy': { description: 'Check a deployment plan before it runs. Use before any deploy.' },
+      // Degraded for Claude Code (no hooks): compiled instruction-only, so still delivered.
+      'hooks-only': { description: 'Needs agent hooks.', toml: '[targets]\nrequires = ["hooks"]' },
+    });
+    const r = await run(root, [{ text: 'Nothing to do.' }]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.turns.length).toBe(1);
+    const listed = claudeListing(r.turns[0]!);
+    expect(listed, 'Claude Code sent no skill listing').toBeDefined();
+    expect(listed!.filter((s) => !builtIn.has(s.name))).toEqual([
+      { name: 'alpha-notes', description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
+      { name: 'beta-deploy', description: 'Check a deployment plan before it runs. Use before any deploy.' },
+      { name: 'hooks-only', description: 'Needs agent hooks.' },
+    ]);
+  });
+
+  it('loads a delivered skill with its Skill tool, writes a file and runs the bundled script', async () => {
+    const root = compiled({
+      greeter: {
+        description: 'Greets the team. Use when asked for a greeting.',
+        body: '# greeter\n\nWrite GREETING.txt, then run scripts/stamp.sh.\n',
+        toml: '[targets]\nrequires = ["scripts"]',
+        scripts: { 'stamp.sh': '#!/bin/sh\necho "stamped by $(basename "$0")" > STAMP.txt\necho stamp-ran\n' },
+      },
+    });
+    const r = await run(root, [
+      { tool: 'Skill', input: { skill: 'greeter' } },
+      { tool: 'Write', input: { file_path: join(root, 'GREETING.txt'), content: 'hello team\n' } },
+      { tool: 'Bash', input: { command: 'sh .claude/skills/greeter/scripts/stamp.sh', description: 'stamp' } },
+      { text: 'Greeted and stamped.' },
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    // The skill's body reached the model after the Skill call: it was loaded, not just named.
+    const afterSkill = JSON.stringify(r.turns[1]!.body.messages);
+    expect(afterSkill).toContain('Write GREETING.txt, then run scripts/stamp.sh.');
+    expect(readFileSync(join(root, 'GREETING.txt'), 'utf8')).toBe('hello team\n');
+    expect(existsSync(join(root, 'STAMP.txt'))).toBe(true);
+    expect(JSON.stringify(r.turns[3]!.body.messages)).toContain('stamp-ran');
+  });
+});

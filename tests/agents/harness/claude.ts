@@ -1,0 +1,67 @@
+/**
+ * Claude Code as the real-agent suites run it: headless (`-p`, stream-json), its model at
+ * the scripted API through ANTHROPIC_BASE_URL, telemetry, error reporting and update
+ * checks off, a private HOME. Where it lists skills to its model is read here from the
+ * recorded requests.
+ */
+import { commandFor, findRunner } from '../../../shared/evals/runners';
+import type { Recorded } from './net';
+
+export const CLAUDE_LISTING_HEADER = 'The following skills are available for use with the Skill tool:';
+
+/** The variables Claude Code gets besides PATH: its model API, a key, and quiet. */
+export function claudeEnv(apiUrl: string, home: string): Record<string, string> {
+  return {
+    HOME: home,
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-scripted',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+  };
+}
+
+/** The eval preset's command (shared/evals/runners.ts), run from `bin`. */
+export function claudeArgv(bin: string, task: string): string[] {
+  const [, ...rest] = commandFor(findRunner([], 'claude-code')!, task);
+  return [bin, ...rest];
+}
+
+/** Every text the request puts before the model: system blocks and message text parts. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an Anthropic Messages request body
+export function textsOf(body: any): string[] {
+  const out: string[] = [];
+  const push = (c: unknown): void => {
+    if (typeof c === 'string') out.push(c);
+    else if (Array.isArray(c)) for (const p of c) push(typeof p === 'object' && p && 'text' in p ? p.text : undefined);
+  };
+  push(body?.system);
+  for (const m of body?.messages ?? []) push(m?.content);
+  return out;
+}
+
+export interface Listed {
+  readonly name: string;
+  readonly description: string;
+}
+
+/**
+ * The skills a Claude Code request lists: the lines `- name: description` under the
+ * listing header (a description may run over several lines until the next `- `).
+ */
+export function claudeListing(req: Recorded): Listed[] | undefined {
+  const text = textsOf(req.body).find((t) => t.includes(CLAUDE_LISTING_HEADER));
+  if (text === undefined) return undefined;
+  const after = text.slice(text.indexOf(CLAUDE_LISTING_HEADER) + CLAUDE_LISTING_HEADER.length);
+  const out: Listed[] = [];
+  for (const line of after.split('\n')) {
+    const m = /^- ([^:\s][^:]*?): ?(.*)$/.exec(line);
+    if (m) out.push({ name: m[1]!, description: m[2]! });
+    else if (out.length && line !== '' && !line.startsWith('<')) {
+      const last = out.pop()!;
+      out.push({ ...last, description: `${last.description}\n${line}` });
+    } else if (line.startsWith('<')) break;
+  }
+  return out;
+}
