@@ -34,9 +34,14 @@ export const claudeCode: TargetDef = {
   },
   listingBudget: {
     perSkillChars: 1536,
-    totalChars: 8000,
+    totalChars: 30_000,
+    overflow: 'name-only',
+    // Its 11 bundled skills' lines, measured; /review and /security-review come after the
+    // project's skills and take only what is left.
+    reservedChars: 4_284,
     source:
-      'Claude Code: descriptions share about 1% of the context window (8,000 characters fallback), 1,536 characters each',
+      'Claude Code 2.1.197 (default model), measured through tests/agents: the skills listing keeps to about 30,000 characters with its bundled skills first; past it a skill is listed by name alone, never left out; descriptions are cut at 1,536 characters (documented)',
+    measured: { version: '2.1.197', checked: '2026-12-07' },
   },
   importFrom: [{ dir: '.claude/skills', layout: 'skill-dir' }],
   watchRoots: ['.claude'],

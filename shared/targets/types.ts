@@ -126,13 +126,22 @@ export interface ImportSource {
   readonly suffix?: string;
 }
 
-/** How the agent lists skills at session start, from its documentation (what gets truncated or dropped). */
+/** How the agent lists skills at session start (what gets truncated, dropped or named only). */
 export interface ListingBudget {
   /** Characters of one skill's description shown in the listing (more is cut). */
   readonly perSkillChars?: number;
-  /** Characters all listed descriptions share (skills past it are dropped from the listing). */
+  /** Characters the listing may take (what happens past it: `overflow`). */
   readonly totalChars?: number;
+  /**
+   * Past the budget: `drop` leaves skills out of the listing; `name-only` keeps every skill's
+   * name and leaves out the descriptions of those that no longer fit. Absent: `drop`.
+   */
+  readonly overflow?: 'drop' | 'name-only';
+  /** Characters of the budget the agent's own bundled skills take first (measured). */
+  readonly reservedChars?: number;
   readonly source: string;
+  /** The agent version and day the behaviour was measured with the real CLI (tests/agents/), if it was. */
+  readonly measured?: { readonly version: string; readonly checked: string };
 }
 
 /**

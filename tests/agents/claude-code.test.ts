@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costsOf, loadProject } from '../../main/services/dashboard/report';
 import { claudeCode } from '../../shared/targets/claude-code';
 import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
 import { runCli } from '../support/paths';
@@ -88,5 +89,32 @@ describe.skipIf(!bins)('the real Claude Code', () => {
     expect(readFileSync(join(root, 'GREETING.txt'), 'utf8')).toBe('hello team\n');
     expect(existsSync(join(root, 'STAMP.txt'))).toBe(true);
     expect(JSON.stringify(r.turns[3]!.body.messages)).toContain('stamp-ran');
+  });
+
+  it("the Costs card's listing prediction is what it sent on a project of 150 skills", async () => {
+    // Descriptions of 140–200 characters (KSF allows up to 200) in a fixed shuffled order, long
+    // enough to pass the budget, so a model that counted wrongly or kept a plain prefix would
+    // name other skills.
+    const skills: Record<string, { description: string }> = {};
+    for (let i = 1; i <= 150; i++) {
+      const len = 140 + ((i * 73) % 61);
+      const text = `Skill ${i} handles one recurring chore of the team; use it when that chore comes up again. `;
+      skills[`recurring-team-chore-${String(i).padStart(3, '0')}`] = {
+        description: text.repeat(4).slice(0, len).trimEnd(),
+      };
+    }
+    const root = compiled(skills);
+    const r = await run(root, [{ text: 'Nothing to do.' }]);
+    expect(r.code, r.stderr).toBe(0);
+    const listed = (claudeListing(r.turns[0]!) ?? []).filter((s) => s.name in skills);
+    // Every skill is listed, by name at least, and a listed description is the whole one.
+    expect(listed.map((s) => s.name).sort()).toEqual(Object.keys(skills).sort());
+    for (const s of listed) if (s.description !== undefined) expect(s.description).toBe(skills[s.name]!.description);
+    const sentNameOnly = listed.filter((s) => s.description === undefined).map((s) => s.name);
+    expect(sentNameOnly.length, 'the listing fits: the test no longer measures the budget').toBeGreaterThan(10);
+
+    const card = costsOf(loadProject(root)).listings.find((l) => l.target === claudeCode.id)!;
+    expect(card.dropped).toEqual([]);
+    expect(card.nameOnly).toEqual(sentNameOnly);
   });
 });

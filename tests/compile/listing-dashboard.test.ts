@@ -13,11 +13,11 @@ afterAll(() => {
 });
 
 describe('dashboard: context budget per agent', () => {
-  it('lists, per active agent, the skills whose descriptions are cut or left out of the listing', () => {
+  it('lists, per active agent, the skills whose descriptions are cut or named only in the listing', () => {
     const root = mkdtempSync(join(tmpdir(), 'skillsmith-listing-'));
     made.push(root);
     const files: Files = { '.claude/.keep': '' };
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < 100; i++) {
       const n = `s-${String(i).padStart(2, '0')}`;
       files[`.kitbash/skills/${n}/SKILL.md`] =
         `---\nname: ${n}\ndescription: ${'d'.repeat(i === 0 ? 1600 : 300)}\n---\nBody.\n`;
@@ -29,7 +29,7 @@ describe('dashboard: context budget per agent', () => {
     expect(mine[0]!.message).toMatch(
       /^claude-code: 1 description\(s\) cut at 1536 characters in the skills listing — s-00/,
     );
-    expect(mine[1]!.message).toMatch(/^claude-code: 9 skill\(s\) left out of the skills listing at session start/);
+    expect(mine[1]!.message).toMatch(/^claude-code: 22 skill\(s\) listed by name only at session start/);
     expect(problems.filter((p) => p.message.startsWith('cursor: '))).toEqual([]);
   });
 });

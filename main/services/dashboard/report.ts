@@ -76,6 +76,7 @@ export function costsOf(p: LoadedProject): CostsReport {
     ...r,
     truncated: [...r.truncated],
     dropped: [...r.dropped],
+    nameOnly: [...r.nameOnly],
   }));
   return { skills, failures: [...p.failures], listings, active: p.active };
 }

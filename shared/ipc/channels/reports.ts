@@ -37,6 +37,7 @@ export const ListingRow = z.object({
   perSkillChars: z.number().optional(),
   truncated: z.array(z.string()),
   dropped: z.array(z.string()),
+  nameOnly: z.array(z.string()),
   source: z.string(),
 });
 

@@ -43,12 +43,13 @@ export function textsOf(body: any): string[] {
 
 export interface Listed {
   readonly name: string;
-  readonly description: string;
+  readonly description?: string;
 }
 
 /**
  * The skills a Claude Code request lists: the lines `- name: description` under the
- * listing header (a description may run over several lines until the next `- `).
+ * listing header (a description may run over several lines until the next `- `). Past its
+ * budget Claude Code lists a skill by name alone (`- name`): its description is undefined.
  */
 export function claudeListing(req: Recorded): Listed[] | undefined {
   const text = textsOf(req.body).find((t) => t.includes(CLAUDE_LISTING_HEADER));
@@ -56,12 +57,13 @@ export function claudeListing(req: Recorded): Listed[] | undefined {
   const after = text.slice(text.indexOf(CLAUDE_LISTING_HEADER) + CLAUDE_LISTING_HEADER.length);
   const out: Listed[] = [];
   for (const line of after.split('\n')) {
-    const m = /^- ([^:\s][^:]*?): ?(.*)$/.exec(line);
-    if (m) out.push({ name: m[1]!, description: m[2]! });
-    else if (out.length && line !== '' && !line.startsWith('<')) {
+    if (line.startsWith('<')) break;
+    const m = /^- ([^:\s]+)(?:: ?(.*))?$/.exec(line);
+    if (m) out.push(m[2] === undefined ? { name: m[1]! } : { name: m[1]!, description: m[2] });
+    else if (out.length && line !== '') {
       const last = out.pop()!;
-      out.push({ ...last, description: `${last.description}\n${line}` });
-    } else if (line.startsWith('<')) break;
+      out.push({ ...last, description: `${last.description ?? ''}\n${line}` });
+    }
   }
   return out;
 }

@@ -69,7 +69,8 @@ export function ListingPanel({ reports }: { reports: readonly ListingReport[] })
       <div className="panel-head">
         <h2 id="listing-title">Skills listing at session start</h2>
         <span className="muted small">
-          descriptions share a character budget; past it the agent cuts them or leaves skills out
+          descriptions share a character budget; past it the agent cuts them, names skills without them or leaves skills
+          out
         </span>
       </div>
       <ul className="cost-listing">
@@ -80,7 +81,7 @@ export function ListingPanel({ reports }: { reports: readonly ListingReport[] })
               {formatCount(r.usedChars)}
               {r.totalChars !== undefined ? ` / ${formatCount(r.totalChars)}` : ''} chars
             </span>
-            {r.truncated.length === 0 && r.dropped.length === 0 ? (
+            {r.truncated.length === 0 && r.dropped.length === 0 && r.nameOnly.length === 0 ? (
               <span className="small"> · everything fits</span>
             ) : null}
             {r.truncated.length > 0 ? (
@@ -88,6 +89,9 @@ export function ListingPanel({ reports }: { reports: readonly ListingReport[] })
                 {' '}
                 · cut at {r.perSkillChars} chars: {some(r.truncated)}
               </span>
+            ) : null}
+            {r.nameOnly.length > 0 ? (
+              <span className="small cost-warn-text"> · named without a description: {some(r.nameOnly)}</span>
             ) : null}
             {r.dropped.length > 0 ? <span className="small cost-warn-text"> · left out: {some(r.dropped)}</span> : null}
           </li>
