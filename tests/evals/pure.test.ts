@@ -397,6 +397,8 @@ describe('runners', () => {
       '--verbose',
       '--permission-mode',
       'acceptEdits',
+      '--allowedTools',
+      'Skill,Bash,Read,Write,Edit,Glob,Grep',
     ]);
     expect(commandFor(PRESETS[1]!, 't').slice(0, 3)).toEqual(['codex', 'exec', '--json']);
   });

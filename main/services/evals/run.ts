@@ -24,7 +24,7 @@ import { readTranscript } from '../../../shared/evals/transcript';
 import { writeFileAtomic } from '../fs/atomic';
 import { readProjectConfig } from '../project/config';
 import { judgeArtifact, listArtifacts } from '../runs/artifacts';
-import { probeBackend, currentHost } from '../sandbox/probe';
+import { currentHost, probeBackend, withNetns } from '../sandbox/probe';
 import type { BackendStatus } from '../sandbox/types';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
@@ -230,7 +230,7 @@ export async function runEvals(
   emit({ type: 'planned', runId, total });
   const parentEnv = deps.parentEnv ?? process.env;
   const homes = [parentEnv.HOME ?? '', safeHome()].filter((h) => h !== '');
-  const backend = await (deps.probe ?? (() => probeBackend(currentHost(parentEnv))))();
+  const backend = await (deps.probe ?? (() => probeForTrials(parentEnv, jobs)))();
   const results: EvalResult[] = [];
   let done = 0;
   let runnerUnavailable = false;
@@ -276,6 +276,16 @@ export async function runEvals(
   };
   if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
   return run;
+}
+
+/** The sandbox as the trials need it: with the network namespace probed when a runner has network. */
+async function probeForTrials(
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  jobs: readonly Job[],
+): Promise<BackendStatus> {
+  const host = currentHost(parentEnv);
+  const status = await probeBackend(host);
+  return jobs.some((j) => j.runner.network) ? withNetns(status, host) : status;
 }
 
 export function trialPath(skill: string, evalName: string, runner: string, baseline: boolean, index: number): string {

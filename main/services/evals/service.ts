@@ -20,7 +20,7 @@ import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { blockingSafety, EVALS_DIR, runEvals, trialPath, type EvalRequest, type EvalRun } from './run';
-import { resolveExecutable } from './trial';
+import { resolveExecutable } from './install-reads';
 
 /** What the Evals view lists: each skill's runner-tier evals, the runners, and problems. */
 export interface EvalsOverview {

@@ -1,7 +1,8 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { RunnerConfig } from '../../../shared/evals/model';
 import { execute } from '../sandbox/exec';
+import { agentInstall, resolveExecutable } from './install-reads';
 import { DEFAULT_LIMITS, ENV_ALLOWLIST, restrictionRows, unenforced } from '../sandbox/policy';
 import { wrapCommand } from '../sandbox/probe';
 import type { BackendStatus, SandboxPolicy } from '../sandbox/types';
@@ -37,33 +38,12 @@ export interface TrialSpec {
 }
 
 /**
- * Where an argv[0] lives: a path with a slash is relative to the project root (a stand-in
- * agent checked into the project), a bare name is looked up on the parent's PATH.
- */
-export function resolveExecutable(cmd: string, projectRoot: string, path: string | undefined): string | undefined {
-  const runnable = (p: string): boolean => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (cmd.includes('/')) {
-    const abs = isAbsolute(cmd) ? cmd : resolve(projectRoot, cmd);
-    return runnable(abs) ? abs : undefined;
-  }
-  for (const d of (path ?? '').split(delimiter)) if (d && runnable(join(d, cmd))) return join(d, cmd);
-  return undefined;
-}
-
-/**
  * The policy of one trial: the workspace writable, the network as the runner declares
  * it, a private empty HOME, the environment cleared except the allowlist and the
  * runner's named variables; the user's homes and the project itself hidden, with the
  * runner's executable and its declared `read` paths made visible again.
  */
-export function trialPolicy(spec: TrialSpec, executable: string): SandboxPolicy {
+export function trialPolicy(spec: TrialSpec, executable: string, installReads: readonly string[] = []): SandboxPolicy {
   const { runner } = spec;
   const env: Record<string, string> = {};
   for (const k of ENV_ALLOWLIST) {
@@ -80,7 +60,11 @@ export function trialPolicy(spec: TrialSpec, executable: string): SandboxPolicy 
   env.HOME = homeDir;
   env.TMPDIR = scratchDir;
   const reads = [
-    ...new Set([executable, ...runner.read.map((r) => (isAbsolute(r) ? r : resolve(spec.projectRoot, r)))]),
+    ...new Set([
+      executable,
+      ...installReads,
+      ...runner.read.map((r) => (isAbsolute(r) ? r : resolve(spec.projectRoot, r))),
+    ]),
   ];
   return {
     network: runner.network,
@@ -106,6 +90,21 @@ export function trialPolicy(spec: TrialSpec, executable: string): SandboxPolicy 
 }
 
 /**
+ * Why a trial cannot start sandboxed, naming the cause of each restriction the sandbox
+ * cannot hold: the network namespace's own reason for the network, the backend's otherwise.
+ */
+export function refusal(ids: readonly string[], backend: BackendStatus): string {
+  const reasons = new Set(
+    ids.map((id) =>
+      id === 'network' && backend.works
+        ? `no private network: ${backend.netns?.reason ?? 'the network namespace was not probed'}`
+        : (backend.reason ?? `${backend.backend} is not available`),
+    ),
+  );
+  return `the sandbox cannot hold ${ids.join(', ')} here — ${[...reasons].join('; ')}; evals run only sandboxed`;
+}
+
+/**
  * Run one trial's agent inside the sandbox. This is the only place a trial executes,
  * so a change to the sandbox's API lands here once. Never throws.
  */
@@ -120,23 +119,26 @@ export async function runTrialProcess(spec: TrialSpec): Promise<TrialRun> {
       message: `runner ${spec.runner.id}: ${cmd ?? '(empty command)'} not found${cmd?.includes('/') ? '' : ' on PATH'} — is the agent installed?`,
     };
   }
-  const policy = trialPolicy(spec, executable);
+  // The project is hidden like a home: a stand-in agent at its root shows only itself.
+  const install = agentInstall(executable, spec.projectRoot, spec.parentEnv.PATH, [
+    ...spec.homes,
+    resolve(spec.projectRoot),
+  ]);
+  const policy = trialPolicy(spec, install.executable, install.reads);
   const missing = unenforced(restrictionRows(spec.backend, policy));
   if (missing.length) {
     return {
       ...base,
       outcome: 'refused',
-      message: `the sandbox cannot hold ${missing.map((r) => r.id).join(', ')} here — ${spec.backend.reason ?? `${spec.backend.backend} is not available`}; evals run only sandboxed`,
+      message: refusal(
+        missing.map((r) => r.id),
+        spec.backend,
+      ),
     };
   }
   mkdirSync(policy.scratchDir, { recursive: true });
   mkdirSync(policy.homeDir, { recursive: true });
-  // The executable's folder too: an interpreter script next to its helpers.
-  const cmdLine = wrapCommand(
-    spec.backend,
-    { ...policy, extraReadable: [...new Set([...(policy.extraReadable ?? []), dirname(executable)])] },
-    [executable, ...args],
-  );
+  const cmdLine = wrapCommand(spec.backend, policy, [install.executable, ...args]);
   if (!cmdLine) return { ...base, outcome: 'refused', message: 'no sandbox backend to run the agent with' };
   let stdout = '';
   let stderr = '';

@@ -14,7 +14,15 @@
  *   { "text": "..." }                     answer in text and end the turn
  *   { "error": { "status": 401, "body": {...} } }   an HTTP error instead of a turn
  *   { "cut": true }                        start streaming, then drop the connection
- * Past the end of the script every turn answers "done.". Vendors live in vendors/*.mjs:
+ * Past the end of the script every turn answers "done.".
+ *
+ * For runs with many sessions at once (an eval's trials), the script may instead be
+ *   { "conversations": [ { "when": { "includes": S, "excludes": S }, "steps": [...] }, ... ] }
+ * Each request then plays the first conversation whose `when` holds for the text the agent
+ * sent (system prompt and messages), at the step its own history has reached (the number
+ * of model turns in it): no shared counter, so the order sessions run in does not matter.
+ *
+ * Vendors live in vendors/*.mjs:
  * each says which requests are its own, which of them are turns, and how to stream a step.
  * It prints "listening" on stdout once it accepts connections.
  */
@@ -33,9 +41,22 @@ const arg = (name) => {
   return args[i + 1];
 };
 const [host, port] = arg('--listen').split(/:(?=\d+$)/);
-const steps = JSON.parse(readFileSync(arg('--script'), 'utf8'));
+const script = JSON.parse(readFileSync(arg('--script'), 'utf8'));
 const log = arg('--log');
 let next = 0;
+let turns = 0;
+
+/** The step this turn plays (see the header). */
+function pick(vendor, body) {
+  if (Array.isArray(script)) return script[next++] ?? { text: 'done.' };
+  const text = vendor.texts(body).join('\n');
+  const conversation = script.conversations.find(
+    ({ when = {} }) =>
+      (when.includes === undefined || text.includes(when.includes)) &&
+      (when.excludes === undefined || !text.includes(when.excludes)),
+  );
+  return conversation?.steps[vendor.turnIndex(body)] ?? { text: 'done.' };
+}
 
 const server = createServer((req, res) => {
   const chunks = [];
@@ -50,8 +71,7 @@ const server = createServer((req, res) => {
     }
     const vendor = VENDORS.find((v) => v.owns(req.method ?? '', req.url ?? ''));
     const turn = vendor !== undefined && body !== null && vendor.isTurn(req.url ?? '', body);
-    const step = turn ? (steps[next] ?? { text: 'done.' }) : undefined;
-    if (turn) next++;
+    const step = turn ? pick(vendor, body) : undefined;
     appendFileSync(
       log,
       JSON.stringify({
@@ -59,7 +79,7 @@ const server = createServer((req, res) => {
         url: req.url,
         headers: req.headers,
         vendor: vendor?.id ?? null,
-        turn: turn ? next : null,
+        turn: turn ? ++turns : null,
         step: step ?? null,
         body: body ?? raw,
       }) + '\n',
@@ -75,7 +95,7 @@ const server = createServer((req, res) => {
       res.end(JSON.stringify(step.error.body ?? { error: { message: `scripted ${step.error.status}` } }));
       return;
     }
-    vendor.stream(req.url ?? '', body, step, next, res);
+    vendor.stream(req.url ?? '', body, step, turns, res);
   });
 });
 server.listen(Number(port), host, () => process.stdout.write('listening\n'));

@@ -100,7 +100,7 @@ export interface ModelApi {
 }
 
 /** Start the scripted model API in the network's model host. */
-export async function startModelApi(net: TestNetwork, script: readonly unknown[], dir: string): Promise<ModelApi> {
+export async function startModelApi(net: TestNetwork, script: unknown, dir: string): Promise<ModelApi> {
   const scriptFile = join(dir, `model-script-${made}.json`);
   const log = join(dir, `model-requests-${made}.jsonl`);
   writeFileSync(scriptFile, JSON.stringify(script));

@@ -35,7 +35,7 @@ export async function runAgent(opts: {
   /** A folder for the script, the request log and the agent's HOME. */
   dir: string;
   cwd: string;
-  script: readonly unknown[];
+  script: unknown;
   argv: (apiUrl: string) => string[];
   env: (apiUrl: string, home: string) => Record<string, string>;
   timeoutMs?: number;

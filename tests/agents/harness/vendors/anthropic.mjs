@@ -18,6 +18,19 @@ export const anthropic = {
     return stream(body, { text: 'ok' }, 0, res);
   },
   stream: (url, body, step, n, res) => stream(body, step, n, res),
+  /** The model turns the conversation already holds. */
+  turnIndex: (body) => (body.messages ?? []).filter((m) => m.role === 'assistant').length,
+  /** The text the agent put before the model: system blocks and message text. */
+  texts(body) {
+    const out = [];
+    const push = (c) => {
+      if (typeof c === 'string') out.push(c);
+      else if (Array.isArray(c)) for (const p of c) if (p && typeof p.text === 'string') out.push(p.text);
+    };
+    push(body.system);
+    for (const m of body.messages ?? []) push(m.content);
+    return out;
+  },
 };
 
 function stream(body, step, n, res) {
