@@ -1,0 +1,121 @@
+/**
+ * The real Gemini CLI (the version pinned in tooling/agents) in a project Skillsmith compiled,
+ * run with the eval preset's command, its model the scripted API: what it lists to its model
+ * is what compile delivered, and a delivered skill loads, writes and runs its script for real.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTranscript } from '../../shared/evals/transcript';
+import { gemini } from '../../shared/targets/gemini';
+import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
+import { runCli } from '../support/paths';
+import { geminiArgv, geminiEnv, geminiListing, systemTextOf } from './harness/gemini';
+import { startTestNetwork, type TestNetwork } from './harness/net';
+import { agentsOrSkip, runAgent } from './harness/suite';
+
+const bins = agentsOrSkip();
+
+describe.skipIf(!bins)('the real Gemini CLI', () => {
+  let net: TestNetwork;
+  beforeAll(() => {
+    net = startTestNetwork();
+  });
+  afterAll(() => {
+    net?.close();
+    cleanup();
+  });
+
+  const compile = (root: string): string => {
+    writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = [${JSON.stringify(gemini.id)}]\n`);
+    const r = runCli(['compile'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    return root;
+  };
+  const compiled = (skills: Parameters<typeof installSkills>[1]): string => {
+    const root = tempDir('skillsmith-agent-');
+    installSkills(root, skills);
+    return compile(root);
+  };
+  const run = (
+    root: string,
+    script: readonly unknown[],
+    opts: { task?: string; argv?: (argv: string[]) => string[] } = {},
+  ) =>
+    runAgent({
+      net,
+      dir: tempDir('skillsmith-agent-run-'),
+      cwd: root,
+      script,
+      argv: () => (opts.argv ?? ((a) => a))(geminiArgv(bins!.gemini, opts.task ?? 'Help me with this repository.')),
+      env: geminiEnv,
+    });
+  const byName = <T extends { name: string }>(xs: readonly T[]): T[] =>
+    [...xs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  /** The skills Gemini lists on its own (bundled with the CLI), from a project with no skill. */
+  let builtIn: Set<string> | undefined;
+  const builtIns = async (): Promise<Set<string>> => {
+    if (builtIn) return builtIn;
+    const empty = await run(compiled({}), [{ text: 'Nothing to do.' }]);
+    expect(empty.code, empty.stderr).toBe(0);
+    builtIn = new Set((geminiListing(empty.turns[0]!) ?? []).map((s) => s.name));
+    return builtIn;
+  };
+
+  const greeter = {
+    description: 'Greets the team. Use when asked for a greeting.',
+    body: '# greeter\n\nWrite GREETING.txt, then run scripts/stamp.sh.\n',
+    toml: '[targets]\nrequires = ["scripts"]',
+    scripts: { 'stamp.sh': '#!/bin/sh\necho "stamped by $(basename "$0")" > STAMP.txt\necho stamp-ran\n' },
+  };
+
+  it('lists every skill compile delivered, with its description, in YOLO mode, and nothing else of the project', async () => {
+    const own = await builtIns();
+    const root = compiled({
+      'alpha-notes': { description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
+      'beta-deploy': { description: 'Check a deployment plan before it runs. Use before any deploy.' },
+      // Degraded for Gemini (no hooks): compiled instruction-only, so still delivered.
+      'hooks-only': { description: 'Needs agent hooks.', toml: '[targets]\nrequires = ["hooks"]' },
+    });
+    const r = await run(root, [{ text: 'Nothing to do.' }]);
+    // Exit 0 rather than 55: the preset's --skip-trust lets -p run in a fresh folder.
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.turns.length).toBe(1);
+    // --yolo held: an untrusted folder would have been put back to "default" approval.
+    expect(systemTextOf(r.turns[0]!.body)).toContain('operating in **YOLO** mode');
+    const listed = geminiListing(r.turns[0]!);
+    expect(listed, 'Gemini CLI sent no skill listing').toBeDefined();
+    expect(byName(listed!.filter((s) => !own.has(s.name)))).toEqual([
+      { name: 'alpha-notes', description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
+      { name: 'beta-deploy', description: 'Check a deployment plan before it runs. Use before any deploy.' },
+      { name: 'hooks-only', description: 'Needs agent hooks.' },
+    ]);
+  });
+
+  it('loads a delivered skill with activate_skill, writes a file and runs the bundled script', async () => {
+    const root = compiled({ greeter });
+    const r = await run(root, [
+      { tool: 'activate_skill', input: { name: 'greeter' } },
+      { tool: 'write_file', input: { file_path: join(root, 'GREETING.txt'), content: 'hello team\n' } },
+      {
+        tool: 'run_shell_command',
+        input: { command: 'sh .gemini/skills/greeter/scripts/stamp.sh', description: 'stamp' },
+      },
+      { text: 'Greeted and stamped.' },
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.turns.length).toBe(4);
+    // The skill's body reached the model after activate_skill: it was loaded, not just named.
+    expect(JSON.stringify(r.turns[1]!.body.contents)).toContain('Write GREETING.txt, then run scripts/stamp.sh.');
+    expect(readFileSync(join(root, 'GREETING.txt'), 'utf8')).toBe('hello team\n');
+    expect(readFileSync(join(root, 'STAMP.txt'), 'utf8')).toBe('stamped by stamp.sh\n');
+    expect(JSON.stringify(r.turns[3]!.body.contents)).toContain('stamp-ran');
+    // What `skillsmith eval` reads from the same run.
+    const t = readTranscript('gemini', r.stdout, 'greeter');
+    expect(t.skillLoaded).toBe('yes');
+    expect(t.tools).toEqual(['activate_skill', 'write_file', 'run_shell_command']);
+    expect(t.output).toBe('Greeted and stamped.');
+    expect(readTranscript('gemini', r.stdout, 'other-skill').skillLoaded).toBe('no');
+  });
+});
