@@ -1,7 +1,9 @@
 /**
  * The real Gemini CLI (the version pinned in tooling/agents) in a project Skillsmith compiled,
  * run with the eval preset's command, its model the scripted API: what it lists to its model
- * is what compile delivered, and a delivered skill loads, writes and runs its script for real.
+ * is what compile delivered, a delivered skill loads, writes and runs its script for real,
+ * and the eval transcript reader's verdicts hold on the CLI's real stream-json output,
+ * including its failures.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -117,5 +119,66 @@ describe.skipIf(!bins)('the real Gemini CLI', () => {
     expect(t.tools).toEqual(['activate_skill', 'write_file', 'run_shell_command']);
     expect(t.output).toBe('Greeted and stamped.');
     expect(readTranscript('gemini', r.stdout, 'other-skill').skillLoaded).toBe('no');
+  });
+
+  describe('transcript verdicts on its real output', () => {
+    const verdict = async (script: readonly unknown[], argv?: (a: string[]) => string[]) => {
+      const r = await run(compiled({ greeter }), script, argv ? { argv } : {});
+      return { r, t: readTranscript('gemini', r.stdout, 'greeter') };
+    };
+    const apiError = (status: number, name: string) => ({
+      error: { status, body: { error: { code: status, message: `scripted ${status}`, status: name } } },
+    });
+
+    it('an activation the CLI refuses is not a load: "no" once the run completes', async () => {
+      // additionalProperties is false in activate_skill's schema: the call names the skill, and fails.
+      const { r, t } = await verdict([
+        { tool: 'activate_skill', input: { name: 'greeter', force: true } },
+        { text: 'ok.' },
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const events = r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const use = events.find((e) => e.type === 'tool_use' && e.tool_name === 'activate_skill');
+      expect(use?.parameters).toEqual({ name: 'greeter', force: true });
+      expect(events.find((e) => e.type === 'tool_result' && e.tool_id === use?.tool_id)?.status).toBe('error');
+      expect(JSON.stringify(r.turns[1]!.body.contents)).not.toContain('Write GREETING.txt');
+      expect(t.skillLoaded).toBe('no');
+    });
+
+    it('activating a skill it does not list is not a load of that name', async () => {
+      const r = await run(compiled({ greeter }), [
+        { tool: 'activate_skill', input: { name: 'nope' } },
+        { text: 'ok.' },
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('"status":"error"');
+      expect(readTranscript('gemini', r.stdout, 'nope').skillLoaded).toBe('no');
+    });
+
+    it.each([
+      ['an auth error (401)', [apiError(401, 'UNAUTHENTICATED')], 401],
+      ['an API error (500)', [apiError(500, 'INTERNAL')], 500],
+      ['a stream cut mid-answer', [{ cut: true }], undefined],
+    ])('%s is "unknown", never "no"', async (_, script, status) => {
+      const { r, t } = await verdict(script);
+      expect(r.code).not.toBe(0);
+      expect(r.turns.length).toBe(1);
+      expect(r.stdout).toContain('"type":"result"');
+      expect(r.stdout).toContain('"status":"error"');
+      if (status) expect(r.stdout).toContain(`scripted ${status}`);
+      expect(t.skillLoaded).toBe('unknown');
+    });
+
+    it('without --skip-trust it exits 55 in a fresh folder before asking its model: "unknown"', async () => {
+      const { r, t } = await verdict([], (a) => a.filter((x) => x !== '--skip-trust'));
+      expect(r.code).toBe(55);
+      expect(r.requests).toEqual([]);
+      expect(r.stderr).toContain('not running in a trusted directory');
+      expect(r.stderr).toContain('Approval mode overridden to "default" because the current folder is not trusted.');
+      expect(t.skillLoaded).toBe('unknown');
+    });
   });
 });
