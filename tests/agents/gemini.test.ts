@@ -1,15 +1,16 @@
 /**
  * The real Gemini CLI (the version pinned in tooling/agents) in a project Skillsmith compiled,
  * run with the eval preset's command, its model the scripted API: what it lists to its model
- * is what compile delivered, a delivered skill loads, writes and runs its script for real,
- * and the eval transcript reader's verdicts hold on the CLI's real stream-json output,
- * including its failures.
+ * is what compile delivered (and what the Costs card predicts), a delivered skill loads,
+ * writes and runs its script for real, and the eval transcript reader's verdicts hold on
+ * the CLI's real stream-json output, including its failures.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTranscript } from '../../shared/evals/transcript';
 import { gemini } from '../../shared/targets/gemini';
+import { costsOf, loadProject } from '../../main/services/dashboard/report';
 import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
 import { runCli } from '../support/paths';
 import { geminiArgv, geminiEnv, geminiListing, systemTextOf } from './harness/gemini';
@@ -180,5 +181,43 @@ describe.skipIf(!bins)('the real Gemini CLI', () => {
       expect(r.stderr).toContain('Approval mode overridden to "default" because the current folder is not trusted.');
       expect(t.skillLoaded).toBe('unknown');
     });
+  });
+
+  it('lists 150 skills as the Costs card predicts: nothing cut, nothing left out', async () => {
+    const own = await builtIns();
+    const root = tempDir('skillsmith-agent-');
+    // Bare skills (SKILL.md alone), whose descriptions may run past skill.toml's 200 characters.
+    for (let i = 0; i < 150; i++) {
+      const name = `s-${String(i).padStart(3, '0')}`;
+      const description = `Skill ${i} does a thing; use when asked for thing ${i}. `
+        .repeat(100)
+        .slice(0, 40 + i * 30)
+        .trim();
+      mkdirSync(join(root, '.kitbash', 'skills', name), { recursive: true });
+      writeFileSync(
+        join(root, '.kitbash', 'skills', name, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`,
+      );
+    }
+    compile(root);
+    const project = loadProject(root);
+    const card = costsOf(project).listings.find((l) => l.target === gemini.id);
+    expect(card, 'the Costs card has no Gemini listing').toBeDefined();
+    const predicted = project.skills
+      .map((s) => ({ name: s.manifest.skill.name, description: s.manifest.skill.description }))
+      .filter((s) => !card!.dropped.includes(s.name))
+      .map((s) =>
+        card!.truncated.includes(s.name)
+          ? { ...s, description: [...s.description].slice(0, card!.perSkillChars).join('') }
+          : s,
+      );
+    expect(predicted).toHaveLength(150);
+    expect(Math.max(...predicted.map((s) => s.description.length))).toBe(4509);
+
+    const r = await run(root, [{ text: 'Nothing to do.' }]);
+    expect(r.code, r.stderr).toBe(0);
+    const listed = geminiListing(r.turns[0]!)!.filter((s) => !own.has(s.name));
+    expect(byName(listed)).toEqual(byName(predicted));
+    expect(listed.reduce((n, s) => n + s.description.length, 0)).toBe(341_208);
   });
 });
