@@ -60,7 +60,21 @@ export const PRESETS: readonly RunnerConfig[] = [
   {
     id: 'gemini',
     preset: 'gemini',
-    command: ['gemini', '-p', '{task}', '--output-format', 'stream-json', '--yolo'],
+    command: [
+      'gemini',
+      '-p',
+      '{task}',
+      '--output-format',
+      'stream-json',
+      '--yolo',
+      // Measured with the real CLI 0.61.0 (tests/agents/gemini.test.ts): in a trial's fresh
+      // workspace, an untrusted folder, -p exits 55 before its first request, having already
+      // turned --yolo back into "default" approval (its source also skips workspace skills
+      // there). --skip-trust trusts this one session, the same as GEMINI_CLI_TRUST_WORKSPACE
+      // (the CLI sets that itself), so the preset needs no fixed env; with it the workspace
+      // skills are listed and the system prompt says YOLO mode.
+      '--skip-trust',
+    ],
     target: gemini.id,
     timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,
     network: true,

@@ -137,10 +137,18 @@ function codex(events: readonly Record<string, unknown>[], skill: string): Read 
   return out;
 }
 
-/** Gemini CLI `--output-format stream-json`: init, message, tool_use, tool_result, error, result. */
+/**
+ * Gemini CLI `--output-format stream-json`: init, message, tool_use, tool_result, error, result.
+ * Measured with Gemini CLI 0.61.0 (tests/agents/gemini.test.ts): an activation the CLI refuses
+ * (a name not in its listing) still has its tool_use, answered by a tool_result with status
+ * "error", so only a successful result for the same tool_id is evidence; and an API error
+ * (401, 500, a dropped stream) ends in a `result` with status "error", which is not a run
+ * that could have loaded the skill and did not.
+ */
 function gemini(events: readonly Record<string, unknown>[], skill: string): Read {
   const out: Read = { entries: [], output: '', evidence: false, complete: false };
   let reply = '';
+  const loading = new Set<string>();
   for (const e of events) {
     const type = str(e.type);
     if (type === 'message' && e.role === 'assistant') {
@@ -150,13 +158,19 @@ function gemini(events: readonly Record<string, unknown>[], skill: string): Read
       const name = str(e.tool_name);
       const params = rec(e.parameters);
       out.entries.push({ kind: 'tool', tool: name, text: JSON.stringify(params) });
-      if (name === 'activate_skill' && params.name === skill) out.evidence = true;
-      if (readsSkillFile(str(params.file_path) || str(params.absolute_path) || str(params.command), skill))
-        out.evidence = true;
+      const loads =
+        (name === 'activate_skill' && params.name === skill) ||
+        readsSkillFile(str(params.file_path) || str(params.absolute_path) || str(params.command), skill);
+      if (loads && str(e.tool_id) !== '') loading.add(str(e.tool_id));
+    } else if (type === 'tool_result') {
+      if (e.status === 'success' && loading.has(str(e.tool_id))) out.evidence = true;
+      else if (e.status === 'error')
+        out.entries.push({ kind: 'error', text: str(rec(e.error).message) || str(e.output) });
     } else if (type === 'error') out.entries.push({ kind: 'error', text: str(e.message) });
     else if (type === 'result') {
-      out.complete = true;
-      out.entries.push({ kind: e.status === 'error' ? 'error' : 'result', text: str(e.status) });
+      out.complete = e.status === 'success';
+      const failure = str(rec(e.error).message);
+      out.entries.push({ kind: e.status === 'success' ? 'result' : 'error', text: failure || str(e.status) });
     }
   }
   out.output = reply;

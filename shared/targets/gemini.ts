@@ -1,4 +1,3 @@
-import { AGENT_SKILLS_DESCRIPTION } from './limits';
 import { emitSkillDir } from './common';
 import type { TargetDef } from './types';
 
@@ -21,7 +20,13 @@ export const gemini: TargetDef = {
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: false,
-  descriptionLimit: AGENT_SKILLS_DESCRIPTION,
+  // No descriptionLimit: Gemini CLI neither cuts nor ignores a description over the Agent
+  // Skills specification's 1,024 characters (measured with ones up to 4,509 characters).
+  listingBudget: {
+    measured: { version: '0.61.0', checked: '2026-12-07' },
+    source:
+      'Gemini CLI 0.61.0, measured 2026-12-07 through tests/agents: every skill is listed in the system instruction with its whole description (150 skills, 341,208 description characters, none over 4,509, none cut or left out)',
+  },
   importFrom: [{ dir: '.gemini/skills', layout: 'skill-dir' }],
   watchRoots: ['GEMINI.md', '.gemini'],
   mcp: { path: '.gemini/settings.json', shape: 'gemini-settings', merged: true },

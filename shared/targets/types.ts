@@ -126,7 +126,11 @@ export interface ImportSource {
   readonly suffix?: string;
 }
 
-/** How the agent lists skills at session start (what gets truncated, dropped or named only). */
+/**
+ * How the agent lists skills at session start, from its documentation or measured (what gets
+ * truncated, dropped or named only); neither limit set: it was measured to list every skill
+ * in full.
+ */
 export interface ListingBudget {
   /** Characters of one skill's description shown in the listing (more is cut). */
   readonly perSkillChars?: number;

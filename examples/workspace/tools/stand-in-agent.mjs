@@ -80,8 +80,15 @@ function finish(skill, tools, reply) {
   } else if (format === 'gemini') {
     say({ type: 'init', timestamp: '2026-12-02T00:00:00Z', session_id: 's-1', model: 'stand-in' });
     say({ type: 'message', role: 'user', content: task });
-    if (skill) say({ type: 'tool_use', tool_name: 'activate_skill', tool_id: 'a1', parameters: { name: skill.name } });
-    for (const [i, t] of tools.entries()) say({ type: 'tool_use', tool_name: 'write_file', tool_id: `w${i}`, parameters: { file_path: t.path } });
+    // As Gemini CLI 0.61.0 streams them: every tool_use is answered by a tool_result with its tool_id.
+    if (skill) {
+      say({ type: 'tool_use', tool_name: 'activate_skill', tool_id: 'a1', parameters: { name: skill.name } });
+      say({ type: 'tool_result', tool_id: 'a1', status: 'success', output: `Skill **${skill.name}** activated.` });
+    }
+    for (const [i, t] of tools.entries()) {
+      say({ type: 'tool_use', tool_name: 'write_file', tool_id: `w${i}`, parameters: { file_path: t.path } });
+      say({ type: 'tool_result', tool_id: `w${i}`, status: 'success' });
+    }
     say({ type: 'message', role: 'assistant', content: reply, delta: true });
     say({ type: 'result', status: 'success', stats: { total_tokens: 15 } });
   } else say(reply);
