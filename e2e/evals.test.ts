@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeBwrap } from '../main/services/sandbox/bwrap';
 import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { repinSkill } from '../tests/sandbox/helpers';
 import { openApp, type App, type AppProject } from './support/app';
 import { haveChromium, screenshot } from './support/browser';
 
@@ -31,6 +32,8 @@ function exampleCopy(): AppProject {
     '---\nname: sleepy\ndescription: A skill whose eval makes the stand-in agent wait forever\n---\n# Sleepy\n',
   );
   writeFileSync(join(sleepy, 'evals/wait.eval.yaml'), 'tier: behavioral\ntask: "[sleep]"\nassert:\n  - exit_code: 0\n');
+  // Pinned as an install would: eval refuses a skill kitbash.lock does not pin.
+  repinSkill(project, 'sleepy');
   return { project, dataDir: join(root, 'data'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 

@@ -7,7 +7,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../cli/helpers';
-import { bwrapWorks, cleanup, tempDir } from '../sandbox/helpers';
+import { bwrapWorks, cleanup, repinSkill, tempDir } from '../sandbox/helpers';
 import { repoRoot, runCli } from '../support/paths';
 
 const ok = await bwrapWorks();
@@ -59,6 +59,8 @@ describe.skipIf(!ok)('skillsmith eval (CLI)', () => {
       join(ws, '.kitbash/skills/prereview/evals/review.eval.yaml'),
       'tier: behavioral\ntask: Write a haiku\nassert:\n  - files_changed: [REVIEW.md]\n',
     );
+    // Re-pinned, as a reviewed edit would be: eval refuses a skill that drifted from its pin.
+    repinSkill(ws, 'prereview');
     const r = runCli(['eval', 'prereview'], { cwd: ws });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  ✗ review (stand-in) files_changed: no changed file matches REVIEW.md');

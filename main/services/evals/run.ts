@@ -31,6 +31,7 @@ import { readSkillTree } from '../skills/reader';
 import { runTrialProcess } from './trial';
 import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspace';
 import { isRealDir } from '../fs/probe';
+import { pinRefusal, verifySkill } from '../lock/index';
 
 export const EVALS_DIR = join('.kitbash', 'evals');
 
@@ -153,6 +154,11 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
         parsed.push(p.value);
     }
     if (parsed.length === 0) continue;
+    const pin = verifySkill(root, loc.nameHint);
+    if (!pin.ok) {
+      problems.push(`${skill.manifest.skill.name}: refused — ${pinRefusal(loc.nameHint, pin.error)}`);
+      continue;
+    }
     const unsafe = blockingSafety(skill);
     if (unsafe.length) {
       problems.push(
