@@ -10,6 +10,7 @@ import { repoRoot } from '../support/paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEvals, type EvalEvent, type EvalRequest } from '../../main/services/evals/run';
 import { EvalService } from '../../main/services/evals/service';
+import { approveRunner } from '../../main/services/evals/approvals';
 import { cleanup, installSkills, repinSkill, tempDir, bwrapWorks } from '../sandbox/helpers';
 
 // The example workspace's stand-in agent: the one `skillsmith eval` runs there in CI.
@@ -66,6 +67,9 @@ assert:
 files_unchanged: ["*.js"]
 `;
 
+// Approvals go to a folder of this test process, never the user's config.
+process.env.SKILLSMITH_CONFIG_DIR = tempDir('skillsmith-evals-config-');
+
 function makeProject(extraEvals: Record<string, string> = {}): string {
   const root = tempDir('skillsmith-evals-');
   writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = ["claude-code"]\n${runners}`);
@@ -87,6 +91,8 @@ function makeProject(extraEvals: Record<string, string> = {}): string {
       },
     },
   });
+  // What `skillsmith eval --approve-runner <id>` records, for every runner of the table.
+  for (const id of ['cc', 'cx', 'gm', 'plain', 'missing']) approveRunner(root, id);
   return root;
 }
 

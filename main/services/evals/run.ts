@@ -28,6 +28,7 @@ import { probeBackend, currentHost } from '../sandbox/probe';
 import type { BackendStatus } from '../sandbox/types';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
+import { requireApproved } from './approvals';
 import { runTrialProcess } from './trial';
 import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspace';
 import { isRealDir } from '../fs/probe';
@@ -193,6 +194,11 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
         jobs.push({ skill, skillDir: loc.abs, evalFile: e, runner, repeat: req.repeat ?? e.repeat });
     }
   }
+  // Before any trial: a runner reaches the user's secrets, files and network only with consent.
+  requireApproved(
+    root,
+    jobs.map((j) => j.runner),
+  );
   return { jobs, problems };
 }
 

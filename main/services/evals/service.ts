@@ -224,7 +224,8 @@ export class EvalService {
           if (!active.runId)
             resolve({
               ok: false,
-              message: isCoded(e, 'invalid-request') ? message : `the eval run failed: ${message}`,
+              // A runner not approved (forbidden) says which one and what it asks for, as it is.
+              message: isCoded(e, 'invalid-request', 'forbidden') ? message : `the eval run failed: ${message}`,
             });
           active.state = 'failed';
           active.message = message;
