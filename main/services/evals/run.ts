@@ -104,7 +104,8 @@ export function blockingSafety(skill: Skill): string[] {
 /**
  * The skills, eval files and runners a request names. A request that cannot start at all
  * (bad arguments, no runner, a bad runner table) throws an `invalid-request` CodedError: the
- * CLI exits 2 on it, the app shows its message as it is.
+ * CLI exits 2 on it, the app shows its message as it is. A runner the user has not approved
+ * throws RunnerNotApproved (`forbidden`), which the CLI may turn into a question.
  */
 export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] } {
   const root = req.projectRoot;
