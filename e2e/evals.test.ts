@@ -7,17 +7,20 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeBwrap } from '../main/services/sandbox/bwrap';
-import { repoRoot, requireOrSkip } from '../tests/support/paths';
+import { repoRoot, requireOrSkip, runCli } from '../tests/support/paths';
+import { repinSkill } from '../tests/sandbox/helpers';
 import { openApp, type App, type AppProject } from './support/app';
 import { haveChromium, screenshot } from './support/browser';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 const bwrap = await probeBwrap();
 const sandboxOk = requireOrSkip(`bubblewrap (${bwrap.reason ?? 'ok'})`, bwrap.works);
+
+const configEnv = (root: string): Record<string, string> => ({ SKILLSMITH_CONFIG_DIR: join(root, 'config') });
 
 function exampleCopy(): AppProject {
   const root = mkdtempSync(join(tmpdir(), 'skillsmith-evals-e2e-'));
@@ -31,6 +34,11 @@ function exampleCopy(): AppProject {
     '---\nname: sleepy\ndescription: A skill whose eval makes the stand-in agent wait forever\n---\n# Sleepy\n',
   );
   writeFileSync(join(sleepy, 'evals/wait.eval.yaml'), 'tier: behavioral\ntask: "[sleep]"\nassert:\n  - exit_code: 0\n');
+  // Pinned as an install would: eval refuses a skill kitbash.lock does not pin.
+  repinSkill(project, 'sleepy');
+  // The stand-in runner approved as a user would, into this suite's own config folder.
+  const approved = runCli(['eval', '--approve-runner', 'stand-in'], { cwd: project, env: configEnv(root) });
+  if (approved.code !== 0) throw new Error(approved.stderr);
   return { project, dataDir: join(root, 'data'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
@@ -40,7 +48,7 @@ const flat = async (page: Page, selector: string): Promise<string> =>
 describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
   let app: App<AppProject>;
   beforeAll(async () => {
-    app = await openApp(exampleCopy);
+    app = await openApp(exampleCopy, { env: (p) => configEnv(dirname(p.project)) });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

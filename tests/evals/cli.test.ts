@@ -7,8 +7,8 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../cli/helpers';
-import { bwrapWorks, cleanup, tempDir } from '../sandbox/helpers';
-import { repoRoot, runCli } from '../support/paths';
+import { bwrapWorks, cleanup, repinSkill, tempDir } from '../sandbox/helpers';
+import { configDirForTests, repoRoot, runCli } from '../support/paths';
 
 const ok = await bwrapWorks();
 const example = join(repoRoot, 'examples/workspace');
@@ -20,6 +20,43 @@ describe.skipIf(!ok)('skillsmith eval (CLI)', () => {
     requireBuiltCli();
     ws = join(tempDir('skillsmith-eval-cli-'), 'workspace');
     cpSync(example, ws, { recursive: true, verbatimSymlinks: true });
+  });
+
+  it('refuses an unapproved runner without a terminal, and --approve-runner records what it prints', () => {
+    const refused = runCli(['eval'], { cwd: ws });
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toBe(
+      'skillsmith eval: runner stand-in: not approved yet — it asks for no network, env none, reads none; approve it with: skillsmith eval --approve-runner stand-in\n',
+    );
+    const approved = runCli(['eval', '--approve-runner', 'stand-in'], { cwd: ws });
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe(
+      [
+        `approved runner stand-in in ${ws}:`,
+        '  command: ./tools/stand-in-agent.mjs --format claude-code {task}',
+        '  reads: nothing outside the trial workspace (read-only)',
+        '  env: none of your variables',
+        '  network: off',
+        '  target: claude-code, transcript: claude-code, timeout: 60 s',
+        `recorded in ${join(configDirForTests(), 'runner-approvals.json')}; any change to it asks again`,
+        '',
+      ].join('\n'),
+    );
+    // A preset used as it is passes its API key and the network: it asks too.
+    expect(runCli(['eval', '--runner', 'codex'], { cwd: ws }).stderr).toBe(
+      'skillsmith eval: runner codex: not approved yet — it asks for network, env CODEX_API_KEY, OPENAI_API_KEY, reads none; approve it with: skillsmith eval --approve-runner codex\n',
+    );
+    expect(runCli(['eval', '--approve-runner', 'codex'], { cwd: ws }).stdout).toContain(
+      '  env: CODEX_API_KEY, OPENAI_API_KEY (passed from your environment)\n  network: on — it can reach any host\n',
+    );
+    // A cloned change to what the runner may do asks again, saying what changed.
+    const toml = join(ws, 'kitbash.toml');
+    const before = readFileSync(toml, 'utf8');
+    writeFileSync(toml, `${before}env = ["SECRET_TOKEN"]\nnetwork = true\n`);
+    expect(runCli(['eval'], { cwd: ws }).stderr).toBe(
+      'skillsmith eval: runner stand-in: changed since you approved it (env: + SECRET_TOKEN; network: off → on) — it asks for network, env SECRET_TOKEN, reads none; approve it with: skillsmith eval --approve-runner stand-in\n',
+    );
+    writeFileSync(toml, before);
   });
 
   it('runs the example workspace evals with a baseline: exit 0, a table per skill', () => {
@@ -59,6 +96,8 @@ describe.skipIf(!ok)('skillsmith eval (CLI)', () => {
       join(ws, '.kitbash/skills/prereview/evals/review.eval.yaml'),
       'tier: behavioral\ntask: Write a haiku\nassert:\n  - files_changed: [REVIEW.md]\n',
     );
+    // Re-pinned, as a reviewed edit would be: eval refuses a skill that drifted from its pin.
+    repinSkill(ws, 'prereview');
     const r = runCli(['eval', 'prereview'], { cwd: ws });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('  ✗ review (stand-in) files_changed: no changed file matches REVIEW.md');

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { skillIntegrity, writeLock, type LockEntry } from '../../main/services/lock/index';
+import { readLockOrThrow, skillIntegrity, writeLock, type LockEntry } from '../../main/services/lock/index';
 import { probeBwrap } from '../../main/services/sandbox/bwrap';
 import type { RunDeps } from '../../main/services/runs/service';
 import { startRun } from '../../main/services/runs/service';
@@ -93,6 +93,22 @@ export function installSkills(
       root,
       entries.sort((a, b) => (a.name < b.name ? -1 : 1)),
     );
+}
+
+/**
+ * Pin an installed skill's current files (again), as a reviewed install or edit would:
+ * eval and run refuse a skill that drifted from kitbash.lock or is not in it.
+ */
+export function repinSkill(root: string, name: string, version = '0.0.0'): void {
+  const integrity = skillIntegrity(join(root, '.kitbash', 'skills', name));
+  if (!integrity.ok) throw new Error(`cannot hash ${name}`);
+  const others = readLockOrThrow(root).entries.filter((e) => e.name !== name);
+  const old = readLockOrThrow(root).entries.find((e) => e.name === name);
+  const entry = old ?? { name, version, source: `file:./src/${name}` };
+  writeLock(
+    root,
+    [...others, { ...entry, integrity: integrity.value }].sort((a, b) => (a.name < b.name ? -1 : 1)),
+  );
 }
 
 /** A project folder with the given skills installed and pinned. */

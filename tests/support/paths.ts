@@ -87,11 +87,30 @@ function cacheDirForTests(): string {
   return testCacheDir;
 }
 
+let testConfigDir: string | undefined;
+
+/**
+ * The config folder (runner approvals) the CLI gets in tests unless the caller names one:
+ * a temporary folder per test process, so tests never approve anything for the user.
+ */
+export function configDirForTests(): string {
+  if (testConfigDir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'skillsmith-test-config-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    testConfigDir = made;
+  }
+  return testConfigDir;
+}
+
 /** Run `node bin/skillsmith.cjs <args>` (from the repository root unless `cwd` is given). */
 export function runCli(args: readonly string[], opts?: RunOptions): RunResult {
   return runNodeScript(skillsmithBin, args, {
     ...opts,
-    env: { SKILLSMITH_CACHE_DIR: process.env.SKILLSMITH_CACHE_DIR ?? cacheDirForTests(), ...opts?.env },
+    env: {
+      SKILLSMITH_CACHE_DIR: process.env.SKILLSMITH_CACHE_DIR ?? cacheDirForTests(),
+      SKILLSMITH_CONFIG_DIR: process.env.SKILLSMITH_CONFIG_DIR ?? configDirForTests(),
+      ...opts?.env,
+    },
   });
 }
 

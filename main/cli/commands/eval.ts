@@ -7,9 +7,11 @@ import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { isDirectory } from '../../services/fs/probe';
 import { CodedError } from '../../../shared/result';
+import { approveRunnerCommand, approveRunnersFirst } from './eval-approve';
 
 const FLAGS = {
   runner: { type: 'string' },
+  'approve-runner': { type: 'string' },
   repeat: { type: 'string' },
   baseline: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -17,12 +19,18 @@ const FLAGS = {
 } as const;
 
 /**
- * `skillsmith eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]`.
+ * `skillsmith eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]`,
+ * and `skillsmith eval --approve-runner ID`.
  * Exit 0 when every eval meets its threshold, 1 otherwise, 2 for usage errors and a
- * runner that cannot start (not installed, no sandbox).
+ * runner that cannot start (not installed, not approved, no sandbox).
  */
 export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
+  if (flags['approve-runner'] !== undefined) {
+    if (positionals.length || Object.keys(flags).length > 1)
+      throw new CodedError('invalid-request', '--approve-runner ID takes nothing else: approve, then run');
+    return approveRunnerCommand(flags['approve-runner'], io);
+  }
   let repeat: number | undefined;
   if (flags.repeat !== undefined) {
     repeat = Number(flags.repeat);
@@ -37,6 +45,16 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
     if (isDirectory(junitPath))
       throw new CodedError('invalid-request', `--junit ${flags.junit}: is a folder — name the report file`);
   }
+  const refused = await approveRunnersFirst(
+    {
+      projectRoot: io.cwd,
+      skills: positionals,
+      ...(flags.runner !== undefined ? { runner: flags.runner } : {}),
+      baseline: false,
+    },
+    io,
+  );
+  if (refused !== undefined) return refused;
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.on('SIGINT', onSignal);

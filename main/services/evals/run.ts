@@ -28,9 +28,11 @@ import { currentHost, probeBackend, withNetns } from '../sandbox/probe';
 import type { BackendStatus } from '../sandbox/types';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
+import { requireApproved } from './approvals';
 import { runTrialProcess } from './trial';
 import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspace';
 import { isRealDir } from '../fs/probe';
+import { pinRefusal, verifySkill } from '../lock/index';
 
 export const EVALS_DIR = join('.kitbash', 'evals');
 
@@ -102,7 +104,8 @@ export function blockingSafety(skill: Skill): string[] {
 /**
  * The skills, eval files and runners a request names. A request that cannot start at all
  * (bad arguments, no runner, a bad runner table) throws an `invalid-request` CodedError: the
- * CLI exits 2 on it, the app shows its message as it is.
+ * CLI exits 2 on it, the app shows its message as it is. A runner the user has not approved
+ * throws RunnerNotApproved (`forbidden`), which the CLI may turn into a question.
  */
 export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] } {
   const root = req.projectRoot;
@@ -153,6 +156,11 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
         parsed.push(p.value);
     }
     if (parsed.length === 0) continue;
+    const pin = verifySkill(root, loc.nameHint);
+    if (!pin.ok) {
+      problems.push(`${skill.manifest.skill.name}: refused — ${pinRefusal(loc.nameHint, pin.error)}`);
+      continue;
+    }
     const unsafe = blockingSafety(skill);
     if (unsafe.length) {
       problems.push(
@@ -187,6 +195,11 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
         jobs.push({ skill, skillDir: loc.abs, evalFile: e, runner, repeat: req.repeat ?? e.repeat });
     }
   }
+  // Before any trial: a runner reaches the user's secrets, files and network only with consent.
+  requireApproved(
+    root,
+    jobs.map((j) => j.runner),
+  );
   return { jobs, problems };
 }
 

@@ -16,6 +16,7 @@ import { fail, formatError, isCoded } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
 import { decodeUtf8 } from '../../../shared/ksf/text';
 import { resolveInside } from '../fs/contain';
+import { pinRefusal, verifySkill } from '../lock/index';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
@@ -34,7 +35,7 @@ export interface EvalsOverview {
         readonly file: string;
       }
     >;
-    /** Why its evals are refused (a blocking safety check), or null. */
+    /** Why its evals are refused (not what kitbash.lock pins, a blocking safety check), or null. */
     readonly refused: string | null;
   }>;
   readonly runners: ReadonlyArray<{
@@ -153,13 +154,18 @@ export class EvalService {
         }
       }
       if (evals.length === 0) continue;
+      const pin = verifySkill(root, loc.nameHint);
       const unsafe = blockingSafety(loaded.value);
       const m = loaded.value.manifest.skill;
       skills.push({
         name: m.name,
         version: m.version,
         evals,
-        refused: unsafe.length ? `a blocking safety check fails (${unsafe.join('; ')})` : null,
+        refused: !pin.ok
+          ? pinRefusal(loc.nameHint, pin.error)
+          : unsafe.length
+            ? `a blocking safety check fails (${unsafe.join('; ')})`
+            : null,
       });
     }
     return { skills, runners, problems };
@@ -218,7 +224,8 @@ export class EvalService {
           if (!active.runId)
             resolve({
               ok: false,
-              message: isCoded(e, 'invalid-request') ? message : `the eval run failed: ${message}`,
+              // A runner not approved (forbidden) says which one and what it asks for, as it is.
+              message: isCoded(e, 'invalid-request', 'forbidden') ? message : `the eval run failed: ${message}`,
             });
           active.state = 'failed';
           active.message = message;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { unifiedDiff } from '../../../shared/text/diff';
 import { compileProject } from '../compile/index';
 import { SKILLS_DIR } from '../skills/locate';
@@ -10,6 +10,23 @@ import { firstLine, git } from '../sources/git';
 const NOT_INSTALLED = new Set(['evals', 'fixtures']);
 /** Text files up to this size keep their content so the workspace diff can be shown. */
 const DIFF_MAX_BYTES = 256 * 1024;
+
+/**
+ * A fixture or skill is someone else's folder: a `.git` anywhere in it (a folder, a
+ * `gitdir:` file, a symlink) would hand the host-side git calls below its config — a
+ * core.fsmonitor or hook runs a program on the host, outside the sandbox. None is copied.
+ * Case-folded, since a case-insensitive disk finds `.GIT` as `.git`.
+ */
+const notGit = (src: string): boolean => basename(src).toLowerCase() !== '.git';
+
+/**
+ * Set on every git call, so nothing configured or shipped anywhere runs a program: the
+ * workspace's own config is the one `git init` just wrote, and these win over it anyway.
+ */
+const NO_PROGRAMS = [
+  ...['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.untrackedCache=false'],
+  ...['-c', 'core.attributesFile=/dev/null', '-c', 'core.excludesFile=/dev/null', '-c', 'protocol.allow=never'],
+];
 
 export interface FileState {
   readonly hash: string;
@@ -41,14 +58,14 @@ export async function makeWorkspace(opts: {
 }): Promise<TrialWorkspace> {
   const ws = opts.dir;
   await mkdir(ws, { recursive: true });
-  if (opts.fixtureDir) await cp(opts.fixtureDir, ws, { recursive: true, verbatimSymlinks: true });
+  if (opts.fixtureDir) await cp(opts.fixtureDir, ws, { recursive: true, verbatimSymlinks: true, filter: notGit });
   let skillDir: string | undefined;
   if (opts.skill) {
     skillDir = join(ws, SKILLS_DIR, opts.skill.name);
     await cp(opts.skill.dir, skillDir, {
       recursive: true,
       verbatimSymlinks: true,
-      filter: (src) => !NOT_INSTALLED.has(relative(opts.skill!.dir, src).split(sep)[0]!),
+      filter: (src) => notGit(src) && !NOT_INSTALLED.has(relative(opts.skill!.dir, src).split(sep)[0]!),
     });
     await writeFile(
       join(ws, 'kitbash.toml'),
@@ -68,10 +85,14 @@ async function gitInit(ws: string): Promise<void> {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    // The trial folder is the repository: git never looks above it for another one.
+    GIT_CEILING_DIRECTORIES: dirname(ws),
     HOME: ws,
     GIT_TEMPLATE_DIR: '',
   };
   const identity = [
+    ...NO_PROGRAMS,
     ...['-c', 'user.name=skillsmith', '-c', 'user.email=eval@skillsmith.invalid'],
     ...['-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main'],
   ];

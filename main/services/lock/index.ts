@@ -139,6 +139,20 @@ export function treeIntegrityFast(tree: SkillTree): string {
   return treeIntegrity(tree, nodeHasher());
 }
 
+/**
+ * The refusal a user reads when a skill is not what kitbash.lock pins, with the way forward.
+ * One wording for every command that refuses to run an unpinned skill (`run`, `gate`, `eval`).
+ */
+export function pinRefusal(name: string, error: PinError): string {
+  if (error.reason === 'uncovered' || error.reason === 'modes')
+    return `refusing to run ${error.message} — only exactly what was pinned runs; reinstall it (and review the change)`;
+  if (error.reason === 'drift')
+    return `${name} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`;
+  const forward =
+    error.reason === 'unreadable' ? '' : "; install it with skillsmith install (or re-pin it from the app's dashboard)";
+  return `${error.message} — a skill runs only when its files match the pin in kitbash.lock${forward}`;
+}
+
 /** `sha256-<hex>` of a skill folder on disk, by the reference's algorithm. */
 export function skillIntegrity(dir: string): Result<string> {
   const tree = readSkillTree(dir, dir);

@@ -7,7 +7,7 @@ import { loadSkill } from '../../../shared/ksf/load';
 import { type Skill } from '../../../shared/ksf/model';
 import { isKsfName } from '../../../shared/names';
 import { describeBlocking, RESOLVE_BLOCKING } from '../../../shared/policy/verdict';
-import { treeIntegrityFast, verifySkill, type PinCheck } from '../lock/index';
+import { pinRefusal, treeIntegrityFast, verifySkill, type PinCheck } from '../lock/index';
 import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
@@ -127,15 +127,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   }
 
   const pin = (deps.verify ?? verifySkill)(root, req.skill);
-  if (!pin.ok) {
-    const msg =
-      pin.error.reason === 'uncovered' || pin.error.reason === 'modes'
-        ? `refusing to run ${pin.error.message} — only exactly what was pinned runs; reinstall it (and review the change)`
-        : pin.error.reason === 'drift'
-          ? `${req.skill} drifted since it was reviewed: its files no longer match the integrity pinned in kitbash.lock — reinstall or update it (and review the change) before running it`
-          : `${pin.error.message} — a skill runs only when its files match the pin in kitbash.lock`;
-    return refuse('integrity', msg);
-  }
+  if (!pin.ok) return refuse('integrity', pinRefusal(req.skill, pin.error));
 
   const tree = readSkillTree(skillDir, `${SKILLS_DIR}/${req.skill}`.split('\\').join('/'));
   if (!tree.ok) return refuse('invalid-skill', formatError(tree.error), { integrity: pin.value.integrity });

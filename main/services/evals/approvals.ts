@@ -1,0 +1,202 @@
+import { chmodSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  grantChanges,
+  grantKey,
+  notApprovedMessage,
+  refusedRead,
+  refusedReadMessage,
+  runnerGrant,
+  type PendingApproval,
+  type RunnerGrant,
+} from '../../../shared/evals/consent';
+import type { RunnerConfig } from '../../../shared/evals/model';
+import { findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
+import { CodedError, formatError } from '../../../shared/result';
+import { writeFileAtomic } from '../fs/atomic';
+import { readProjectConfig } from '../project/config';
+
+/**
+ * The user's runner approvals (SPEC.md "Evals", Runner approval): one file per user, outside
+ * every project, since a project's own files are exactly what the approval is about.
+ */
+export const APPROVALS_FILE = 'runner-approvals.json';
+const FORMAT = 'skillsmith-runner-approvals';
+const VERSION = 1;
+
+interface ApprovalRecord {
+  readonly project: string;
+  readonly runner: string;
+  readonly approvedAt: string;
+  readonly grant: RunnerGrant;
+}
+
+interface ApprovalsFile {
+  readonly format: typeof FORMAT;
+  readonly version: number;
+  /** By grantKey: an approval covers exactly one definition of one runner in one project. */
+  readonly approvals: Record<string, ApprovalRecord>;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Skillsmith's per-user config folder: SKILLSMITH_CONFIG_DIR when set (tests, portable use),
+ * else the platform's config location. Not the cache folder: clearing a cache must not
+ * approve or forget anything.
+ */
+export function configDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.SKILLSMITH_CONFIG_DIR) return env.SKILLSMITH_CONFIG_DIR;
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Skillsmith');
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Skillsmith');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'skillsmith');
+}
+
+/** Where a notice about a damaged approvals file goes (the CLI's stderr, the app's log). */
+export type Notice = (line: string) => void;
+const stderrNotice: Notice = (line) => process.stderr.write(`${line}\n`);
+
+function readFile(dir: string, notice: Notice): ApprovalsFile['approvals'] {
+  const file = join(dir, APPROVALS_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const j = JSON.parse(text) as Partial<ApprovalsFile>;
+    if (j.format === FORMAT && j.version === VERSION && j.approvals && typeof j.approvals === 'object')
+      return Object.fromEntries(
+        Object.entries(j.approvals).filter(
+          ([, r]) => typeof r?.project === 'string' && typeof r.runner === 'string' && Array.isArray(r.grant?.command),
+        ),
+      );
+  } catch {
+    // reported below, as a foreign format is
+  }
+  notice(`skillsmith: ignoring the damaged runner approvals file ${file} — runners will ask for approval again`);
+  return {};
+}
+
+/** The invoking user's home folders, real and as named, for the read refusals. */
+function homes(env: Env): string[] {
+  const named = [env.HOME, env.USERPROFILE, homedir()];
+  try {
+    named.push(userInfo().homedir);
+  } catch {
+    // no passwd entry (a container's arbitrary uid): the others still count
+  }
+  const out = new Set<string>();
+  for (const h of named) {
+    if (!h) continue;
+    out.add(resolve(h));
+    out.add(realOr(h));
+  }
+  return [...out];
+}
+
+const realOr = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
+};
+
+/**
+ * The grant of a runner in this project: its reads resolved as the trial resolves them
+ * (relative to the project), each refused if it reaches the root, a home, or a credential
+ * folder — as named or through a symlink. Throws `invalid-request` naming the path.
+ */
+export function grantFor(projectRoot: string, runner: RunnerConfig, env: Env = process.env): RunnerGrant {
+  const h = homes(env);
+  const reads = runner.read.map((r) => (isAbsolute(r) ? resolve(r) : resolve(projectRoot, r)));
+  for (const [i, abs] of reads.entries()) {
+    const why = refusedRead(abs, h) ?? refusedRead(realOr(abs), h);
+    if (why) throw new CodedError('invalid-request', refusedReadMessage(runner.id, runner.read[i]!, why));
+  }
+  return runnerGrant(runner, reads);
+}
+
+/** Runners the user has not approved for this project as they are defined now. */
+export function pendingApprovals(
+  projectRoot: string,
+  runners: readonly RunnerConfig[],
+  opts: { env?: Env; notice?: Notice } = {},
+): PendingApproval[] {
+  const env = opts.env ?? process.env;
+  const project = realOr(projectRoot);
+  const recorded = Object.values(readFile(configDir(env), opts.notice ?? stderrNotice));
+  const keys = new Set(recorded.map((r) => grantKey(r.grant, r.project)));
+  const out: PendingApproval[] = [];
+  for (const r of runners) {
+    const grant = grantFor(projectRoot, r, env);
+    if (keys.has(grantKey(grant, project)) || out.some((p) => p.grant.id === r.id)) continue;
+    const last = recorded
+      .filter((x) => x.project === project && x.runner === r.id)
+      .sort((a, b) => (a.approvedAt < b.approvedAt ? 1 : -1))[0];
+    out.push({ grant, changes: last ? grantChanges(last.grant, grant) : [] });
+  }
+  return out;
+}
+
+/** Record the user's approval of a runner as defined now (the file owner-only, written atomically). */
+export function recordApproval(
+  projectRoot: string,
+  grant: RunnerGrant,
+  opts: { env?: Env; notice?: Notice; now?: Date } = {},
+): void {
+  const dir = configDir(opts.env ?? process.env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A folder made earlier by something else keeps its mode; this one holds only ours.
+  if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  const project = realOr(projectRoot);
+  const approvals = readFile(dir, opts.notice ?? stderrNotice);
+  approvals[grantKey(grant, project)] = {
+    project,
+    runner: grant.id,
+    approvedAt: (opts.now ?? new Date()).toISOString(),
+    grant,
+  };
+  const file: ApprovalsFile = { format: FORMAT, version: VERSION, approvals };
+  writeFileAtomic(join(dir, APPROVALS_FILE), JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+}
+
+/**
+ * Approve a runner by id (configured in kitbash.toml, or a preset) as it is defined now:
+ * what `skillsmith eval --approve-runner` records. Returns what was approved.
+ */
+export function approveRunner(
+  projectRoot: string,
+  id: string,
+  opts: { env?: Env; notice?: Notice; now?: Date } = {},
+): RunnerGrant {
+  const config = readProjectConfig(projectRoot);
+  if (!config.ok) throw new CodedError('invalid-request', formatError(config.error));
+  const configured = readRunners(config.value.raw);
+  if (!configured.ok) throw new CodedError('invalid-request', configured.error.message);
+  const runner = findRunner(configured.value, id);
+  if (!runner)
+    throw new CodedError(
+      'invalid-request',
+      `--approve-runner ${id}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+    );
+  const grant = grantFor(projectRoot, runner, opts.env);
+  recordApproval(projectRoot, grant, opts);
+  return grant;
+}
+
+/** Eval refused before anything ran: runners the user has not approved here. */
+export class RunnerNotApproved extends CodedError {
+  constructor(readonly pending: readonly PendingApproval[]) {
+    super('forbidden', pending.map(notApprovedMessage).join('\n'));
+  }
+}
+
+/** Throws RunnerNotApproved unless every runner is approved for this project as defined now. */
+export function requireApproved(projectRoot: string, runners: readonly RunnerConfig[]): void {
+  const pending = pendingApprovals(projectRoot, runners);
+  if (pending.length) throw new RunnerNotApproved(pending);
+}
