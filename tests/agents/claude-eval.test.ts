@@ -85,20 +85,26 @@ describe.skipIf(!bins)('skillsmith eval with the real Claude Code', () => {
   });
 
   it('runs real trials with and without the skill: triggered, the file written, the effect shown', async () => {
-    const env = claudeEnv(api.url, '/nonexistent');
-    delete (env as Record<string, string>).HOME;
-    const r = await runInAgentNs(net, [process.execPath, skillsmithBin, 'eval', '--baseline', '--json'], {
-      cwd: root,
-      env: {
-        // The agent where npm put it: a symlink in a bin folder under this user's home.
-        PATH: `${dirname(bins!.claude)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-        HOME: process.env.HOME ?? '/root',
-        LANG: 'C.UTF-8',
-        SKILLSMITH_CACHE_DIR: tempDir('skillsmith-eval-cache-'),
-        ...env,
-      },
-      timeoutMs: 300_000,
-    });
+    const { HOME: _, ...agentEnv } = claudeEnv(api.url, '');
+    const env = {
+      // The agent where npm put it: a symlink in a bin folder under this user's home.
+      PATH: `${dirname(bins!.claude)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: process.env.HOME ?? '/root',
+      LANG: 'C.UTF-8',
+      SKILLSMITH_CACHE_DIR: tempDir('skillsmith-eval-cache-'),
+      SKILLSMITH_CONFIG_DIR: tempDir('skillsmith-eval-config-'),
+      ...agentEnv,
+    };
+    const skillsmith = (...args: string[]) =>
+      runInAgentNs(net, [process.execPath, skillsmithBin, ...args], { cwd: root, env, timeoutMs: 300_000 });
+    // The runner passes the user's variables and the network: nothing runs before approval.
+    const refused = await skillsmith('eval', '--baseline', '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^skillsmith eval: runner claude: not approved yet — it asks for network, env /);
+    expect(api.requests()).toEqual([]);
+    expect((await skillsmith('eval', '--approve-runner', 'claude')).code).toBe(0);
+
+    const r = await skillsmith('eval', '--baseline', '--json');
     expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 2000)}`).toBe(0);
     const out = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>> };
     expect(out.results).toHaveLength(1);
