@@ -397,8 +397,10 @@ describe('runners', () => {
       '--verbose',
       '--permission-mode',
       'acceptEdits',
+      '--allowedTools',
+      'Skill,Bash,Read,Write,Edit,Glob,Grep',
     ]);
-    expect(commandFor(PRESETS[1]!, 't').slice(0, 3)).toEqual(['codex', 'exec', '--json']);
+    expect(commandFor(PRESETS[1]!, 't')).toEqual(['codex', 'exec', '--json', '--sandbox', 'danger-full-access', 't']);
   });
 
   it('reads [evals.runners.<id>], with presets overridden field by field', () => {
