@@ -1,7 +1,8 @@
 /**
  * The real Codex CLI (the version pinned in tooling/agents) in a project Skillsmith compiled
  * for the `agents` target, its model the scripted API: what it lists to its model is what
- * compile delivered, a delivered skill loads, writes and runs its script for real.
+ * compile delivered, a delivered skill loads, writes and runs its script for real, and the
+ * eval transcript reader judges real `codex exec --json` streams.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,8 @@ const GREETER: Skills = {
 };
 const BODY = 'Write GREETING.txt, then run scripts/stamp.sh.';
 const sh = (cmd: string) => ({ tool: 'exec_command', input: { cmd } });
+/** Codex retries a failed request and a dropped stream (about 30 requests, 25 s); enough to outlast it. */
+const always = (step: unknown) => Array.from({ length: 40 }, () => step);
 
 describe.skipIf(!bins)('the real Codex CLI', () => {
   let net: TestNetwork;
@@ -113,5 +116,48 @@ describe.skipIf(!bins)('the real Codex CLI', () => {
     expect(answer(3)).toContain('stamp-ran');
     expect(answer(4)).toContain(BODY);
     expect(readTranscript('codex', r.stdout, 'greeter').skillLoaded).toBe('yes');
+  });
+
+  describe('transcript verdicts (readTranscript codex) on real streams', () => {
+    const verdict = async (skills: Skills, script: readonly unknown[]) => {
+      const r = await run(compiledForAgents(skills), script);
+      return { r, t: readTranscript('codex', r.stdout, 'greeter') };
+    };
+
+    it('a cat of SKILL.md is a load', async () => {
+      const { r, t } = await verdict(GREETER, [sh('cat .agents/skills/greeter/SKILL.md'), { text: 'ok' }]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(t.skillLoaded).toBe('yes');
+    });
+
+    it('a read after a cd into the skill folder is a load', async () => {
+      const { r, t } = await verdict(GREETER, [sh('cd .agents/skills/greeter && cat SKILL.md'), { text: 'ok' }]);
+      expect(inputTexts(r.turns[1]!.body).at(-1)).toContain(BODY);
+      expect(t.skillLoaded).toBe('yes');
+    });
+
+    it('a read that fails (no such file) is not a load, and the finished run says no', async () => {
+      const { r, t } = await verdict({}, [sh('cat .agents/skills/greeter/SKILL.md'), { text: 'ok' }]);
+      expect(inputTexts(r.turns[1]!.body).at(-1)).toContain('No such file');
+      expect(t.skillLoaded).toBe('no');
+    });
+
+    it('an auth error is unknown, never no', async () => {
+      const { r, t } = await verdict(GREETER, always({ error: { status: 401 } }));
+      expect(r.code).not.toBe(0);
+      expect(t.skillLoaded).toBe('unknown');
+    });
+
+    it('a server error that outlasts the retries is unknown', async () => {
+      const { r, t } = await verdict(GREETER, always({ error: { status: 500 } }));
+      expect(r.code).not.toBe(0);
+      expect(t.skillLoaded).toBe('unknown');
+    }, 120_000);
+
+    it('a stream cut mid-answer every time is unknown', async () => {
+      const { r, t } = await verdict(GREETER, always({ cut: true }));
+      expect(r.code).not.toBe(0);
+      expect(t.skillLoaded).toBe('unknown');
+    }, 120_000);
   });
 });
