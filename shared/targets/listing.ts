@@ -1,11 +1,11 @@
 /**
  * What each agent lists at session start (issue 13 item 8): descriptions share a documented
  * character budget (Claude Code: about 1% of the context window, 1,536 characters each; Codex:
- * about 2%, 8,000 characters), so past it skills are cut or left out of the listing before
- * the user ever asks for them. Figures come from each target module's `listingBudget`.
+ * 2% of its model's window, shared evenly), so past it descriptions are cut or skills left out
+ * of the listing before the user ever asks for them. Figures come from each target module's `listingBudget`.
  */
 import { userOnly } from './common';
-import type { PreparedSkill, TargetDef, TargetId } from './types';
+import type { ListingBudget, PreparedSkill, TargetDef, TargetId } from './types';
 
 export interface ListingReport {
   readonly target: TargetId;
@@ -20,8 +20,8 @@ export interface ListingReport {
   readonly source: string;
 }
 
-/** Per-entry overhead of a listing line (name, separator, line break), in characters. */
-const ENTRY_OVERHEAD = 4;
+/** An entry's characters besides its description, where the target does not say: name, separator, line break. */
+const DEFAULT_ENTRY: NonNullable<ListingBudget['entryChars']> = { fixed: 4, perName: 1 };
 
 /** The listing a target's agent builds from these skills (name order), or undefined when it documents no budget. */
 export function listingReport(skills: readonly PreparedSkill[], target: TargetDef): ListingReport | undefined {
@@ -30,6 +30,8 @@ export function listingReport(skills: readonly PreparedSkill[], target: TargetDe
   const listed = skills
     .filter((p) => !(target.userInvocation && userOnly(p)))
     .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  if (b.overflow === 'shorten') return shortened(listed, target.id, b);
+  const e = b.entryChars ?? DEFAULT_ENTRY;
   let used = 0;
   const truncated: string[] = [];
   const dropped: string[] = [];
@@ -39,7 +41,7 @@ export function listingReport(skills: readonly PreparedSkill[], target: TargetDe
       truncated.push(p.name);
       len = b.perSkillChars;
     }
-    const entry = p.name.length + len + ENTRY_OVERHEAD;
+    const entry = e.fixed + e.perName * p.name.length + len;
     if (b.totalChars !== undefined && used + entry > b.totalChars) dropped.push(p.name);
     else used += entry;
   }
@@ -52,6 +54,57 @@ export function listingReport(skills: readonly PreparedSkill[], target: TargetDe
     dropped,
     source: b.source,
   };
+}
+
+/**
+ * An agent that shortens rather than drops (Codex): the agent's own skills first, then the
+ * project's; an entry stays while its bare line fits, and the room left is shared evenly, so
+ * every description longer than the share is cut to it. `usedChars` counts the agent's own
+ * entries too, since they spend the same budget; `perSkillChars` is the share, when it cuts.
+ */
+function shortened(listed: readonly PreparedSkill[], target: TargetId, b: ListingBudget): ListingReport {
+  const e = b.entryChars ?? DEFAULT_ENTRY;
+  const total = b.totalChars ?? Infinity;
+  const entries = [
+    ...(b.builtIn ?? []).map((s) => ({ name: s.name, len: s.descriptionChars, ours: false })),
+    ...listed.map((p) => ({ name: p.name, len: [...p.description].length, ours: true })),
+  ];
+  const kept: typeof entries = [];
+  const dropped: string[] = [];
+  let bare = 0;
+  for (const x of entries) {
+    const cost = e.fixed + e.perName * x.name.length;
+    if (bare + cost <= total) {
+      bare += cost;
+      kept.push(x);
+    } else if (x.ours) dropped.push(x.name);
+  }
+  const share = evenShare(
+    kept.map((x) => x.len),
+    total - bare,
+  );
+  const truncated = kept.filter((x) => x.ours && x.len > share).map((x) => x.name);
+  return {
+    target,
+    usedChars: bare + kept.reduce((n, x) => n + Math.min(x.len, share), 0),
+    ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
+    ...(Number.isFinite(share) ? { perSkillChars: share } : {}),
+    truncated,
+    dropped,
+    source: b.source,
+  };
+}
+
+/** The largest share s with the sum of min(length, s) within `room`; Infinity when everything fits. */
+function evenShare(lengths: readonly number[], room: number): number {
+  const sorted = [...lengths].sort((x, y) => x - y);
+  let rest = room;
+  for (let i = 0; i < sorted.length; i++) {
+    const left = sorted.length - i;
+    if (sorted[i]! * left > rest) return Math.max(0, Math.floor(rest / left));
+    rest -= sorted[i]!;
+  }
+  return Infinity;
 }
 
 /** One warning line per problem in a report (none when everything fits). */

@@ -132,6 +132,20 @@ export interface ListingBudget {
   readonly perSkillChars?: number;
   /** Characters all listed descriptions share (skills past it are dropped from the listing). */
   readonly totalChars?: number;
+  /**
+   * What the agent does past `totalChars`: `drop` (the default) leaves out the skills that no
+   * longer fit, in name order; `shorten` cuts every description longer than an even share of
+   * the room left, and leaves a skill out only when even its entry without a description
+   * does not fit.
+   */
+  readonly overflow?: 'drop' | 'shorten';
+  /**
+   * Characters an entry takes besides its description, `fixed` plus `perName` times the
+   * name's length (an agent that lists the path repeats the name). Default: 4 + the name.
+   */
+  readonly entryChars?: { readonly fixed: number; readonly perName: number };
+  /** The agent's own skills, listed before the project's and sharing `totalChars` with them. */
+  readonly builtIn?: readonly { readonly name: string; readonly descriptionChars: number }[];
   readonly source: string;
 }
 

@@ -1,13 +1,15 @@
 /**
  * The real Codex CLI (the version pinned in tooling/agents) in a project Skillsmith compiled
  * for the `agents` target, its model the scripted API: what it lists to its model is what
- * compile delivered, a delivered skill loads, writes and runs its script for real, and the
- * eval transcript reader judges real `codex exec --json` streams.
+ * compile delivered, a delivered skill loads, writes and runs its script for real, the
+ * eval transcript reader judges real `codex exec --json` streams, and the Costs card's
+ * listing prediction for Codex is what Codex sent.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { costsOf, loadProject } from '../../main/services/dashboard/report';
 import { readTranscript } from '../../shared/evals/transcript';
 import { agents } from '../../shared/targets/agents';
 import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
@@ -158,6 +160,51 @@ describe.skipIf(!bins)('the real Codex CLI', () => {
       const { r, t } = await verdict(GREETER, always({ cut: true }));
       expect(r.code).not.toBe(0);
       expect(t.skillLoaded).toBe('unknown');
+    }, 120_000);
+  });
+
+  describe('its skill listing budget, against the Costs card (listingReport)', () => {
+    /** n skills, each with the longest description a manifest allows (200 characters). */
+    const many = (n: number): Skills =>
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => {
+          const head = `Skill number ${i} does its own distinct job. `;
+          return [`s${String(i).padStart(3, '0')}-tool`, { description: head + 'x'.repeat(200 - head.length) }];
+        }),
+      );
+    /** What Codex's default model was sent, and what the Costs card predicts for the agents target. */
+    const measure = async (n: number) => {
+      const skills = many(n);
+      const root = compiledForAgents(skills);
+      const r = await run(root, [{ text: 'ok' }], { model: null });
+      expect(r.code, r.stderr).toBe(0);
+      const listed = codexListing(r.turns[0]!) ?? [];
+      const predicted = costsOf(loadProject(root)).listings.find((l) => l.target === agents.id)!;
+      const full = new Map(Object.entries(skills).map(([name, s]) => [name, s.description!]));
+      const ours = listed.filter((s) => full.has(s.name));
+      return { listed, ours, full, predicted };
+    };
+
+    it('150 skills at the longest description fit whole with the default model, as predicted', async () => {
+      const { listed, ours, full, predicted } = await measure(150);
+      expect(ours.map((s) => [s.name, s.description])).toEqual([...full]);
+      expect(predicted.truncated).toEqual([]);
+      expect(predicted.dropped).toEqual([]);
+      // The bundled skills the prediction reserves room for are the ones Codex listed.
+      expect(listed.filter((s) => !full.has(s.name)).map((s) => [s.name, [...s.description].length])).toEqual(
+        agents.listingBudget!.builtIn!.map((b) => [b.name, b.descriptionChars]),
+      );
+    }, 120_000);
+
+    it('past the budget every description is shortened evenly and none is dropped, as predicted', async () => {
+      const { ours, full, predicted } = await measure(200);
+      const cut = ours.filter((s) => s.description !== full.get(s.name));
+      expect(cut.length).toBeGreaterThan(0);
+      for (const s of cut) expect(full.get(s.name)!.startsWith(s.description)).toBe(true);
+      expect(predicted.truncated).toEqual(cut.map((s) => s.name));
+      expect(predicted.dropped).toEqual([...full.keys()].filter((n) => !ours.some((s) => s.name === n)));
+      // Codex counts tokens of 4 bytes, so its lengths land within 4 of the predicted share.
+      for (const s of cut) expect(Math.abs(s.description.length - predicted.perSkillChars!)).toBeLessThanOrEqual(4);
     }, 120_000);
   });
 });
