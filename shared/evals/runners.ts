@@ -47,15 +47,27 @@ export const PRESETS: readonly RunnerConfig[] = [
   {
     id: 'codex',
     preset: 'codex',
-    command: ['codex', 'exec', '--json', '--sandbox', 'workspace-write', '{task}'],
+    command: [
+      'codex',
+      'exec',
+      '--json',
+      // Measured with the real CLI 0.171.0 inside the trial sandbox: under workspace-write
+      // Codex wraps each command in its own bubblewrap, which cannot map its user namespace
+      // inside ours ("bwrap: setting up uid map: Operation not permitted"), and with HOME
+      // under /tmp it also refuses to install its sandbox helper; every command failed and
+      // the JSON stream showed none of them. The trial's sandbox is what contains the agent.
+      '--sandbox',
+      'danger-full-access',
+      '{task}',
+    ],
     target: agents.id,
     timeoutMs: DEFAULT_RUNNER_TIMEOUT_MS,
     network: true,
     env: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
     read: [],
     transcript: 'codex',
-    doc: 'https://developers.openai.com/codex/noninteractive (codex exec --json: thread/turn/item JSONL; --sandbox workspace-write, as --full-auto is deprecated; a skill is loaded by reading its SKILL.md)',
-    checked: '2026-12-02',
+    doc: 'https://developers.openai.com/codex/noninteractive (codex exec --json: thread/turn/item JSONL; a skill is loaded by reading its SKILL.md)',
+    checked: '2026-12-07',
   },
   {
     id: 'gemini',

@@ -102,15 +102,35 @@ function claude(events: readonly Record<string, unknown>[], skill: string): Read
   return out;
 }
 
-/** Codex `exec --json`: thread/turn events and items (agent_message, command_execution, …). */
+/**
+ * A shell command that changes into this skill's folder and then names SKILL.md there, as
+ * `cd .agents/skills/x && cat SKILL.md` (Codex wraps it: `/bin/bash -lc 'cd … && cat SKILL.md'`).
+ */
+function readsSkillFileAfterCd(command: string, skill: string): boolean {
+  const name = skill.replace(/[-]/g, '\\-');
+  return new RegExp(
+    `(?:^|[\\s;&|('"])cd\\s+['"]?(?:\\S*/)?skills/${name}/?['"]?\\s*(?:&&|;|\\n)[^]*?[\\s"'](?:\\./)?SKILL\\.md\\b`,
+  ).test(command);
+}
+
+/**
+ * Codex `exec --json`: thread/turn events and items (agent_message, command_execution, …).
+ * A read counts only when its command exited 0 (a `cat` of a missing file is no load). Codex
+ * retries a failed request or a dropped stream itself and, when it gives up, ends with
+ * `turn.failed` (and a non-zero exit) instead of `turn.completed`: only a turn that completed
+ * and never failed can say "not loaded".
+ */
 function codex(events: readonly Record<string, unknown>[], skill: string): Read {
   const out: Read = { entries: [], output: '', evidence: false, complete: false };
+  let completed = false;
+  let failed = false;
   for (const e of events) {
     const type = str(e.type);
-    if (type === 'turn.completed') out.complete = true;
-    else if (type === 'turn.failed' || type === 'error')
+    if (type === 'turn.completed') completed = true;
+    else if (type === 'turn.failed' || type === 'error') {
+      if (type === 'turn.failed') failed = true;
       out.entries.push({ kind: 'error', text: str(rec(e.error).message) || str(e.message) });
-    else if (type === 'item.completed') {
+    } else if (type === 'item.completed') {
       const item = rec(e.item);
       const it = str(item.type);
       if (it === 'agent_message') {
@@ -119,7 +139,8 @@ function codex(events: readonly Record<string, unknown>[], skill: string): Read 
       } else if (it === 'command_execution') {
         const command = str(item.command);
         out.entries.push({ kind: 'tool', tool: 'shell', text: command });
-        if (readsSkillFile(command, skill)) out.evidence = true;
+        const succeeded = item.exit_code === 0 && str(item.status) !== 'failed';
+        if (succeeded && (readsSkillFile(command, skill) || readsSkillFileAfterCd(command, skill))) out.evidence = true;
       } else if (it === 'file_change') {
         const changes = Array.isArray(item.changes) ? item.changes.map((c) => str(rec(c).path)).join(', ') : '';
         out.entries.push({ kind: 'tool', tool: 'file_change', text: changes });
@@ -134,6 +155,7 @@ function codex(events: readonly Record<string, unknown>[], skill: string): Read 
       }
     }
   }
+  out.complete = completed && !failed;
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { AGENT_SKILLS_DESCRIPTION, CODEX_LISTING } from './limits';
+import { AGENT_SKILLS_DESCRIPTION } from './limits';
 import { emitSkillDir } from './common';
 import type { TargetDef } from './types';
 
@@ -21,7 +21,28 @@ export const agents: TargetDef = {
   frontmatterKeys: 'any',
   userInvocation: false,
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
-  listingBudget: CODEX_LISTING,
+  /*
+   * Codex CLI 0.171.0, measured 2026-12-07 through tests/agents (tests/agents/codex.test.ts).
+   * Each listed skill is a line `- name: description (file: r1/name/SKILL.md)`, and the lines,
+   * its four bundled skills' first, share 2% of the model's context window counted as tokens
+   * of 4 bytes: 10,000 tokens (40,000 bytes) for its default model, gpt-6.2-sol, and 5,440
+   * for a model it has no metadata for (a 272,000-token window). Over it, every description
+   * is shortened to the same length (within 4 bytes); at 600 skills none were left out, and
+   * 150 skills at Skillsmith's longest description (200 characters) fit whole.
+   */
+  listingBudget: {
+    totalChars: 40_000,
+    overflow: 'shorten',
+    entryChars: { fixed: 26, perName: 2 },
+    builtIn: [
+      { name: 'imagegen', descriptionChars: 570 },
+      { name: 'openai-docs', descriptionChars: 624 },
+      { name: 'skill-creator', descriptionChars: 106 },
+      { name: 'skill-installer', descriptionChars: 225 },
+    ],
+    source:
+      'Codex CLI 0.171.0, measured 2026-12-07 through tests/agents: 2% of the context window (about 40,000 characters with its default model), descriptions shortened evenly past it',
+  },
   importFrom: [{ dir: '.agents/skills', layout: 'skill-dir' }],
   watchRoots: ['.agents', '.codex'],
   mcp: {

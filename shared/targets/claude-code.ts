@@ -36,9 +36,22 @@ export const claudeCode: TargetDef = {
     perSkillChars: 1536,
     totalChars: 30_000,
     overflow: 'name-only',
-    // Its 11 bundled skills' lines, measured; /review and /security-review come after the
-    // project's skills and take only what is left.
-    reservedChars: 4_284,
+    entryChars: { fixed: 5, perName: 1 },
+    // Its bundled skills, measured (4,284 characters of lines); /review and /security-review come
+    // after the project's skills and take only what is left.
+    builtIn: [
+      { name: 'deep-research', descriptionChars: 470 },
+      { name: 'update-config', descriptionChars: 690 },
+      { name: 'keybindings-help', descriptionChars: 228 },
+      { name: 'verify', descriptionChars: 250 },
+      { name: 'code-review', descriptionChars: 346 },
+      { name: 'simplify', descriptionChars: 176 },
+      { name: 'fewer-permission-prompts', descriptionChars: 163 },
+      { name: 'loop', descriptionChars: 306 },
+      { name: 'claude-api', descriptionChars: 1068 },
+      { name: 'run', descriptionChars: 361 },
+      { name: 'init', descriptionChars: 59 },
+    ],
     source:
       'Claude Code 2.1.197 (default model), measured through tests/agents: the skills listing keeps to about 30,000 characters with its bundled skills first; past it a skill is listed by name alone, never left out; descriptions are cut at 1,536 characters (documented)',
     measured: { version: '2.1.197', checked: '2026-12-07' },

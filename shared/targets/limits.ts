@@ -2,7 +2,7 @@
  * Vendor figures several target modules share (each module declares which apply to it).
  * Sources are the vendors' documents as summarised in the shared reference/ecosystem.md.
  */
-import type { AlwaysLoadedFile, DescriptionLimit, ListingBudget } from './types';
+import type { AlwaysLoadedFile, DescriptionLimit } from './types';
 
 /** The Agent Skills specification: `description` is at most 1,024 characters. */
 export const AGENT_SKILLS_DESCRIPTION: DescriptionLimit = {
@@ -17,10 +17,4 @@ export const AGENTS_MD: AlwaysLoadedFile = {
   path: 'AGENTS.md',
   maxBytes: 32 * 1024,
   source: 'Codex project_doc_max_bytes default (32 KiB); the rest of AGENTS.md is not read',
-};
-
-/** Codex lists skills in about 2% of the context window, 8,000 characters by default. */
-export const CODEX_LISTING: ListingBudget = {
-  totalChars: 8000,
-  source: 'Codex skills list: about 2% of the context window, 8,000 characters when unknown',
 };

@@ -1,8 +1,9 @@
 /**
  * What each agent lists at session start (issue 13 item 8): descriptions share a documented
- * character budget (Claude Code: about 1% of the context window, 1,536 characters each; Codex:
- * about 2%, 8,000 characters), so past it skills are cut or left out of the listing before
- * the user ever asks for them. Figures come from each target module's `listingBudget`.
+ * character budget (Claude Code: about 30,000 characters, measured; Codex: 2% of its model's
+ * window, shared evenly), so past it descriptions are cut, skills named without one or left out
+ * of the listing before the user ever asks for them. Figures come from each target module's
+ * `listingBudget`.
  */
 import { userOnly } from './common';
 import type { ListingBudget, PreparedSkill, TargetDef, TargetId } from './types';
@@ -22,12 +23,8 @@ export interface ListingReport {
   readonly source: string;
 }
 
-/** Per-entry overhead of a listing line (name, separator, line break), in characters. */
-const ENTRY_OVERHEAD = 4;
-/** A `- name: description` line (with its line break) less the name and the description. */
-const NAMED_OVERHEAD = 5;
-/** A `- name` line (with its line break) less the name. */
-const NAME_ONLY_OVERHEAD = 3;
+/** An entry's characters besides its description, where the target does not say: name, separator, line break. */
+const DEFAULT_ENTRY: NonNullable<ListingBudget['entryChars']> = { fixed: 4, perName: 1 };
 
 /** The listing a target's agent builds from these skills (name order), or undefined when it documents no budget. */
 export function listingReport(skills: readonly PreparedSkill[], target: TargetDef): ListingReport | undefined {
@@ -36,65 +33,121 @@ export function listingReport(skills: readonly PreparedSkill[], target: TargetDe
   const listed = skills
     .filter((p) => !(target.userInvocation && userOnly(p)))
     .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  if (b.overflow === 'shorten') return shortened(listed, target.id, b);
+  if (b.overflow === 'name-only') return namesKept(listed, target.id, b);
+  const e = b.entryChars ?? DEFAULT_ENTRY;
+  let used = 0;
   const truncated: string[] = [];
-  const entries = listed.map((p) => {
+  const dropped: string[] = [];
+  for (const p of listed) {
     let len = [...p.description].length;
     if (b.perSkillChars !== undefined && len > b.perSkillChars) {
       truncated.push(p.name);
       len = b.perSkillChars;
     }
-    return { name: p.name, len };
-  });
-  const fit = b.overflow === 'name-only' ? namesKept(entries, b) : dropPast(entries, b);
+    const entry = e.fixed + e.perName * p.name.length + len;
+    if (b.totalChars !== undefined && used + entry > b.totalChars) dropped.push(p.name);
+    else used += entry;
+  }
   return {
     target: target.id,
-    usedChars: fit.used,
+    usedChars: used,
     ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
     ...(b.perSkillChars !== undefined ? { perSkillChars: b.perSkillChars } : {}),
     truncated,
-    dropped: fit.dropped,
-    nameOnly: fit.nameOnly,
+    dropped,
+    nameOnly: [],
     source: b.source,
   };
 }
 
-interface Entry {
-  readonly name: string;
-  /** The description's length in the listing (after the per-skill cut). */
-  readonly len: number;
-}
-interface Fit {
-  readonly used: number;
-  readonly dropped: string[];
-  readonly nameOnly: string[];
-}
-
-/** Skills in name order until the budget; every later one that does not fit is left out. */
-function dropPast(entries: readonly Entry[], b: ListingBudget): Fit {
-  let used = b.reservedChars ?? 0;
-  const dropped: string[] = [];
-  for (const e of entries) {
-    const size = e.name.length + e.len + ENTRY_OVERHEAD;
-    if (b.totalChars !== undefined && used + size > b.totalChars) dropped.push(e.name);
-    else used += size;
+/**
+ * An agent that names every skill (Claude Code, measured): its own skills' lines first, then
+ * every project skill's `- name` line, then descriptions in name order while the listing stays
+ * within the budget; a description that does not fit leaves its skill named only, and shorter
+ * ones after it may still fit.
+ */
+function namesKept(listed: readonly PreparedSkill[], target: TargetId, b: ListingBudget): ListingReport {
+  const e = b.entryChars ?? DEFAULT_ENTRY;
+  const total = b.totalChars ?? Infinity;
+  // A `- name` line is the entry without its description and the `: ` before it.
+  const bare = (name: string): number => e.fixed - 2 + e.perName * name.length;
+  let used =
+    (b.builtIn ?? []).reduce((n, s) => n + e.fixed + e.perName * s.name.length + s.descriptionChars, 0) +
+    listed.reduce((n, p) => n + bare(p.name), 0);
+  const truncated: string[] = [];
+  const nameOnly: string[] = [];
+  for (const p of listed) {
+    let len = [...p.description].length;
+    if (b.perSkillChars !== undefined && len > b.perSkillChars) {
+      truncated.push(p.name);
+      len = b.perSkillChars;
+    }
+    if (used + len + 2 > total) nameOnly.push(p.name);
+    else used += len + 2;
   }
-  return { used, dropped, nameOnly: [] };
+  return {
+    target,
+    usedChars: used,
+    ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
+    ...(b.perSkillChars !== undefined ? { perSkillChars: b.perSkillChars } : {}),
+    truncated,
+    dropped: [],
+    nameOnly,
+    source: b.source,
+  };
 }
 
 /**
- * Every name is listed; descriptions go in, in name order, while the whole listing stays
- * within the budget, and one that does not fit leaves its skill named only while shorter
- * ones after it may still fit (Claude Code 2.1.197, measured: see claude-code.ts).
+ * An agent that shortens rather than drops (Codex): the agent's own skills first, then the
+ * project's; an entry stays while its bare line fits, and the room left is shared evenly, so
+ * every description longer than the share is cut to it. `usedChars` counts the agent's own
+ * entries too, since they spend the same budget; `perSkillChars` is the share, when it cuts.
  */
-function namesKept(entries: readonly Entry[], b: ListingBudget): Fit {
-  let used = (b.reservedChars ?? 0) + entries.reduce((n, e) => n + e.name.length + NAME_ONLY_OVERHEAD, 0);
-  const nameOnly: string[] = [];
-  for (const e of entries) {
-    const more = e.len + NAMED_OVERHEAD - NAME_ONLY_OVERHEAD;
-    if (b.totalChars !== undefined && used + more > b.totalChars) nameOnly.push(e.name);
-    else used += more;
+function shortened(listed: readonly PreparedSkill[], target: TargetId, b: ListingBudget): ListingReport {
+  const e = b.entryChars ?? DEFAULT_ENTRY;
+  const total = b.totalChars ?? Infinity;
+  const entries = [
+    ...(b.builtIn ?? []).map((s) => ({ name: s.name, len: s.descriptionChars, ours: false })),
+    ...listed.map((p) => ({ name: p.name, len: [...p.description].length, ours: true })),
+  ];
+  const kept: typeof entries = [];
+  const dropped: string[] = [];
+  let bare = 0;
+  for (const x of entries) {
+    const cost = e.fixed + e.perName * x.name.length;
+    if (bare + cost <= total) {
+      bare += cost;
+      kept.push(x);
+    } else if (x.ours) dropped.push(x.name);
   }
-  return { used, dropped: [], nameOnly };
+  const share = evenShare(
+    kept.map((x) => x.len),
+    total - bare,
+  );
+  const truncated = kept.filter((x) => x.ours && x.len > share).map((x) => x.name);
+  return {
+    target,
+    usedChars: bare + kept.reduce((n, x) => n + Math.min(x.len, share), 0),
+    ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
+    ...(Number.isFinite(share) ? { perSkillChars: share } : {}),
+    truncated,
+    dropped,
+    nameOnly: [],
+    source: b.source,
+  };
+}
+
+/** The largest share s with the sum of min(length, s) within `room`; Infinity when everything fits. */
+function evenShare(lengths: readonly number[], room: number): number {
+  const sorted = [...lengths].sort((x, y) => x - y);
+  let rest = room;
+  for (let i = 0; i < sorted.length; i++) {
+    const left = sorted.length - i;
+    if (sorted[i]! * left > rest) return Math.max(0, Math.floor(rest / left));
+    rest -= sorted[i]!;
+  }
+  return Infinity;
 }
 
 /** One warning line per problem in a report (none when everything fits). */

@@ -137,12 +137,20 @@ export interface ListingBudget {
   /** Characters the listing may take (what happens past it: `overflow`). */
   readonly totalChars?: number;
   /**
-   * Past the budget: `drop` leaves skills out of the listing; `name-only` keeps every skill's
-   * name and leaves out the descriptions of those that no longer fit. Absent: `drop`.
+   * What the agent does past `totalChars`: `drop` (the default) leaves out the skills that no
+   * longer fit, in name order; `shorten` cuts every description longer than an even share of
+   * the room left, and leaves a skill out only when even its entry without a description
+   * does not fit; `name-only` lists every skill's name and leaves out the descriptions that
+   * no longer fit.
    */
-  readonly overflow?: 'drop' | 'name-only';
-  /** Characters of the budget the agent's own bundled skills take first (measured). */
-  readonly reservedChars?: number;
+  readonly overflow?: 'drop' | 'shorten' | 'name-only';
+  /**
+   * Characters an entry takes besides its description, `fixed` plus `perName` times the
+   * name's length (an agent that lists the path repeats the name). Default: 4 + the name.
+   */
+  readonly entryChars?: { readonly fixed: number; readonly perName: number };
+  /** The agent's own skills, listed before the project's and sharing `totalChars` with them. */
+  readonly builtIn?: readonly { readonly name: string; readonly descriptionChars: number }[];
   readonly source: string;
   /** The agent version and day the behaviour was measured with the real CLI (tests/agents/), if it was. */
   readonly measured?: { readonly version: string; readonly checked: string };

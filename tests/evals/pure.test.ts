@@ -400,7 +400,7 @@ describe('runners', () => {
       '--allowedTools',
       'Skill,Bash,Read,Write,Edit,Glob,Grep',
     ]);
-    expect(commandFor(PRESETS[1]!, 't').slice(0, 3)).toEqual(['codex', 'exec', '--json']);
+    expect(commandFor(PRESETS[1]!, 't')).toEqual(['codex', 'exec', '--json', '--sandbox', 'danger-full-access', 't']);
   });
 
   it('reads [evals.runners.<id>], with presets overridden field by field', () => {
