@@ -265,10 +265,10 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
       expect(run.runnerUnavailable).toBe(true);
     });
 
-    it('cancel stops before the next trial', async () => {
+    it('cancel stops before the next trial (one at a time)', async () => {
       const c = new AbortController();
       const run = await runEvals(
-        { projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'] },
+        { projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'], jobs: 1 },
         { signal: c.signal, onEvent: (e) => (e.type === 'trial' ? c.abort() : undefined) },
         { parentEnv },
       );

@@ -14,10 +14,14 @@ const FLAGS = {
   baseline: { type: 'boolean' },
   json: { type: 'boolean' },
   junit: { type: 'string' },
+  jobs: { type: 'string' },
 } as const;
 
+/** Above this, more trials at once only queue on the machine's cores and the agent's rate limits. */
+const MAX_JOBS = 256;
+
 /**
- * `skillsmith eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE]`.
+ * `skillsmith eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--jobs N] [--json] [--junit FILE]`.
  * Exit 0 when every eval meets its threshold, 1 otherwise, 2 for usage errors and a
  * runner that cannot start (not installed, no sandbox).
  */
@@ -28,6 +32,12 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
     repeat = Number(flags.repeat);
     if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT)
       throw new CodedError('invalid-request', `--repeat ${flags.repeat}: want a whole number from 1 to ${MAX_REPEAT}`);
+  }
+  let jobs: number | undefined;
+  if (flags.jobs !== undefined) {
+    jobs = Number(flags.jobs);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS)
+      throw new CodedError('invalid-request', `--jobs ${flags.jobs}: want a whole number from 1 to ${MAX_JOBS}`);
   }
   let junitPath: string | undefined;
   if (flags.junit !== undefined) {
@@ -48,6 +58,7 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
         skills: positionals,
         ...(flags.runner !== undefined ? { runner: flags.runner } : {}),
         ...(repeat !== undefined ? { repeat } : {}),
+        ...(jobs !== undefined ? { jobs } : {}),
         baseline: flags.baseline === true,
       },
       { signal: controller.signal, onEvent: (e) => (flags.json ? undefined : progress(e, io)) },
