@@ -1,4 +1,5 @@
 import { evalHuman, evalJson, evalJunit } from '../../../shared/evals/report';
+import { usageText } from '../../../shared/evals/usage';
 import { MAX_REPEAT } from '../../../shared/evals/parse';
 import { writeFileAtomic } from '../../services/fs/atomic';
 import { resolveInside } from '../../services/fs/contain';
@@ -85,7 +86,7 @@ function progress(e: EvalEvent, io: CliIo): void {
   if (e.type === 'trial') {
     const t = e.trial;
     io.err(
-      `  [${e.done}/${e.total}] ${e.skill} ${e.eval} (${e.runner}${t.baseline ? ', baseline' : ''}) trial ${t.index + 1}: ${t.passed ? 'pass' : t.outcome === 'completed' ? 'fail' : t.outcome}\n`,
+      `  [${e.done}/${e.total}] ${e.skill} ${e.eval} (${e.runner}${t.baseline ? ', baseline' : ''}) trial ${t.index + 1}: ${t.passed ? 'pass' : t.outcome === 'completed' ? 'fail' : t.outcome} (${(t.durationMs / 1000).toFixed(1)} s${t.usage ? `, ${usageText(t.usage)}` : ''})\n`,
     );
   }
 }

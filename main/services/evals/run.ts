@@ -16,6 +16,7 @@ import { judgeTrial, type ArtifactSeen } from '../../../shared/evals/score';
 import { mapBounded } from '../../../shared/evals/pool';
 import { summariseEval } from '../../../shared/evals/summary';
 import { readTranscript } from '../../../shared/evals/transcript';
+import { readUsage } from '../../../shared/evals/usage';
 import { writeFileAtomic } from '../fs/atomic';
 import { readProjectConfig } from '../project/config';
 import { judgeArtifact, listArtifacts } from '../runs/artifacts';
@@ -370,6 +371,7 @@ async function oneTrial(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     const transcript = readTranscript(job.runner.transcript, run.stdout, name);
+    const usage = readUsage(job.runner.transcript, run.stdout);
     const after = await snapshot(ws.dir);
     const changed = changedPaths(ws.before, after);
     const expectsExit = job.evalFile.assert.some((a) => a.kind === 'exit_code');
@@ -438,6 +440,7 @@ async function oneTrial(
       assertions,
       changed,
       ...(message !== undefined ? { message } : {}),
+      ...(usage ? { usage } : {}),
     };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
