@@ -27,7 +27,7 @@ const COMMANDS: Record<string, Command> = {
   },
   eval: {
     summary:
-      'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--jobs N] [--json] [--junit FILE]  run audit, behavioral and trigger evals against coding agents, sandboxed',
+      'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--jobs N] [--shard K/N] [--json] [--junit FILE] | eval merge <results.json>... [--json] [--junit FILE]  run audit, behavioral and trigger evals against coding agents, sandboxed; join CI shards',
     run: async (argv, io) => (await import('./commands/eval')).runEval(argv, io),
   },
   spec: {

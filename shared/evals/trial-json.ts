@@ -46,7 +46,7 @@ const OUTCOMES: readonly TrialOutcome[] = [
 
 /** The trial back from its JSON, or a one-line reason (`at` names where it sits). */
 export function trialFromJson(v: unknown, at: string): TrialResult | string {
-  const o = rec(v);
+  const o = asRecord(v);
   if (!o) return `${at}: not an object`;
   const bad = (field: string): string => `${at}.${field}: missing or malformed`;
   const index = o.index;
@@ -65,7 +65,7 @@ export function trialFromJson(v: unknown, at: string): TrialResult | string {
   if (!Array.isArray(o.assertions)) return bad('assertions');
   const assertions: AssertionResult[] = [];
   for (const a of o.assertions) {
-    const r = rec(a);
+    const r = asRecord(a);
     if (
       !r ||
       !ASSERTION_KINDS.includes(r.kind as AssertionResult['kind']) ||
@@ -82,7 +82,7 @@ export function trialFromJson(v: unknown, at: string): TrialResult | string {
   if (o.message !== undefined && typeof o.message !== 'string') return bad('message');
   let usage: TrialResult['usage'];
   if (o.usage !== undefined) {
-    const u = rec(o.usage);
+    const u = asRecord(o.usage);
     const num = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0;
     if (
       !u ||
@@ -117,6 +117,7 @@ export function trialFromJson(v: unknown, at: string): TrialResult | string {
   };
 }
 
-function rec(v: unknown): Record<string, unknown> | undefined {
+/** A JSON object (not an array, not null) as a record, else undefined. */
+export function asRecord(v: unknown): Record<string, unknown> | undefined {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }

@@ -1,4 +1,5 @@
 import type { TranscriptFormat, TrialResult, TrialUsage } from './model';
+import { asRecord } from './trial-json';
 
 /**
  * What a trial cost, read from its agent's own final accounting (the formats of
@@ -12,7 +13,7 @@ export function readUsage(format: TranscriptFormat, stdout: string): TrialUsage 
   if (format === 'claude-code') {
     // `result` closes the session with the totals of every turn.
     const r = events.filter((e) => e.type === 'result').pop();
-    const u = obj(r?.usage);
+    const u = asRecord(r?.usage);
     const input = count(u?.input_tokens);
     const output = count(u?.output_tokens);
     if (!u || input === undefined || output === undefined) return undefined;
@@ -32,7 +33,7 @@ export function readUsage(format: TranscriptFormat, stdout: string): TrialUsage 
     let total: { inputTokens: number; outputTokens: number; cachedTokens?: number } | undefined;
     for (const e of events) {
       if (e.type !== 'turn.completed') continue;
-      const u = obj(e.usage);
+      const u = asRecord(e.usage);
       const input = count(u?.input_tokens);
       const output = count(u?.output_tokens);
       if (input === undefined || output === undefined) return undefined;
@@ -48,7 +49,7 @@ export function readUsage(format: TranscriptFormat, stdout: string): TrialUsage 
     return total;
   }
   const r = events.filter((e) => e.type === 'result').pop();
-  const stats = obj(r?.stats);
+  const stats = asRecord(r?.stats);
   const input = count(stats?.input_tokens);
   const output = count(stats?.output_tokens);
   if (!stats || input === undefined || output === undefined) return undefined;
@@ -107,17 +108,13 @@ function jsonLines(stdout: string): Record<string, unknown>[] {
     const t = line.trim();
     if (!t.startsWith('{')) continue;
     try {
-      const v = obj(JSON.parse(t));
+      const v = asRecord(JSON.parse(t));
       if (v) out.push(v);
     } catch {
       // not an event; the transcript reader reports unreadable streams
     }
   }
   return out;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 function count(v: unknown): number | undefined {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { commandFor, findRunner, PRESETS, readRunners } from '../../../shared/ev
 import { judgeTrial, type ArtifactSeen } from '../../../shared/evals/score';
 import { mapBounded } from '../../../shared/evals/pool';
 import { summariseEval } from '../../../shared/evals/summary';
+import { shardOf, type PlannedEval, type Shard } from '../../../shared/evals/shard';
 import { readTranscript } from '../../../shared/evals/transcript';
 import { readUsage } from '../../../shared/evals/usage';
 import { writeFileAtomic } from '../fs/atomic';
@@ -41,6 +42,8 @@ export interface EvalRequest {
   readonly evals?: readonly string[];
   /** Trials in flight at once, each in its own sandbox and folders; default `defaultJobs()`. */
   readonly jobs?: number;
+  /** Run only this shard's trials (shared/evals/shard.ts); `eval merge` joins the shards. */
+  readonly shard?: Shard;
 }
 
 /** As many trials at once as the machine has cores: the CLI's and the app's default. */
@@ -81,6 +84,14 @@ export interface EvalRun {
   readonly cancelled: boolean;
   /** How each runner used was set up, so a stored transcript can be read again. */
   readonly runners: Readonly<Record<string, Pick<RunnerConfig, 'command' | 'target' | 'transcript'>>>;
+  readonly baseline: boolean;
+  /** Digest of what decides the trials and their verdicts: shards merge only when it agrees. */
+  readonly config: string;
+  /** Every eval × runner with its trial counts before sharding. */
+  readonly plan: readonly PlannedEval[];
+  readonly shard?: Shard;
+  /** A merge of shards: their run ids, in shard order. */
+  readonly mergedFrom?: readonly string[];
 }
 
 interface Job {
@@ -225,15 +236,23 @@ export async function runEvals(
   const { jobs, problems } = planEvals(req);
   const now = deps.now ?? (() => new Date());
   const started = now();
-  const runId = `${started.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const runId = newRunId(started);
   const dirRel = `${EVALS_DIR.split('\\').join('/')}/${runId}`;
   const outDir = join(req.projectRoot, EVALS_DIR, runId);
   const emit = opts.onEvent ?? (() => undefined);
   // Every trial of every eval, in the order a serial run takes them; a trial's place here
   // fixes its place in the results whatever order the trials finish in.
-  const units = jobs.flatMap((job, j) =>
+  const planned = jobs.flatMap((job, j) =>
     tasksOf(job, req.baseline).map((task, i) => ({ j, task, index: task.withSkill ? i : i - job.repeat })),
   );
+  const shard = req.shard;
+  const units = shard
+    ? planned.filter((u) => {
+        const job = jobs[u.j]!;
+        const id = { skill: job.skill.manifest.skill.name, eval: job.evalFile.name, runner: job.runner.id };
+        return shardOf({ ...id, baseline: !u.task.withSkill, index: u.index }, shard.count) === shard.index;
+      })
+    : planned;
   const total = units.length;
   emit({ type: 'planned', runId, total });
   const parentEnv = deps.parentEnv ?? process.env;
@@ -299,9 +318,50 @@ export async function runEvals(
     runnerUnavailable,
     cancelled: opts.signal?.aborted === true,
     runners,
+    baseline: req.baseline,
+    config: configDigest(jobs, req.baseline),
+    plan: jobs.map((job) => {
+      const tasks = tasksOf(job, req.baseline);
+      const m = job.skill.manifest.skill;
+      return {
+        skill: m.name,
+        version: m.version,
+        eval: job.evalFile.name,
+        tier: job.evalFile.tier,
+        threshold: job.evalFile.threshold,
+        runner: job.runner.id,
+        trials: tasks.filter((t) => t.withSkill).length,
+        baselineTrials: tasks.filter((t) => !t.withSkill).length,
+      };
+    }),
+    ...(shard ? { shard } : {}),
   };
   if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
   return run;
+}
+
+/** A run folder's name: sortable by time, unique on one machine. */
+export function newRunId(at: Date): string {
+  return `${at.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * What must agree between shards for their trials to be one run's: the skills' versions and
+ * eval files, each runner's setup, the repeat count and the baseline. Not the machine, the
+ * time or the shard.
+ */
+function configDigest(jobs: readonly Job[], baseline: boolean): string {
+  const canon = jobs.map((j) => ({
+    skill: j.skill.manifest.skill.name,
+    version: j.skill.manifest.skill.version,
+    evalFile: j.evalFile,
+    repeat: j.repeat,
+    runner: { ...j.runner },
+  }));
+  return createHash('sha256')
+    .update(JSON.stringify({ baseline, jobs: canon }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function trialPath(skill: string, evalName: string, runner: string, baseline: boolean, index: number): string {
