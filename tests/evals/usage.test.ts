@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TrialResult } from '../../shared/evals/model';
+import { TrialView } from '../../shared/ipc/channels/evals';
 import { evalHuman, evalJson } from '../../shared/evals/report';
 import { summariseEval } from '../../shared/evals/summary';
 import { trialFromJson, trialJson } from '../../shared/evals/trial-json';
@@ -159,5 +160,15 @@ describe('usage totals and output', () => {
     expect(trialFromJson({ ...trialJson(trial(0)), outcome: 'nope' }, 'a.json: results[0].trial_results[0]')).toBe(
       'a.json: results[0].trial_results[0].outcome: missing or malformed',
     );
+  });
+
+  it('reaches the app: the trial view the IPC answers with keeps it', () => {
+    expect(TrialView.parse(trials[0]).usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 10,
+      cachedTokens: 60,
+      costUsd: 0.01,
+    });
+    expect('usage' in TrialView.parse(trials[1])).toBe(false);
   });
 });
