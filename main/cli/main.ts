@@ -27,7 +27,7 @@ const COMMANDS: Record<string, Command> = {
   },
   eval: {
     summary:
-      'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--json] [--junit FILE] | eval --approve-runner ID  run audit, behavioral and trigger evals against coding agents, sandboxed; a runner runs only once approved',
+      'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--jobs N] [--shard K/N] [--json] [--junit FILE] | eval merge <results.json>... | eval --approve-runner ID  run audit, behavioral and trigger evals against coding agents, sandboxed; a runner runs only once approved; join CI shards',
     run: async (argv, io) => (await import('./commands/eval')).runEval(argv, io),
   },
   spec: {

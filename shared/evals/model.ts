@@ -110,6 +110,18 @@ export interface AssertionResult {
 
 export type TrialOutcome = 'completed' | 'timeout' | 'not-found' | 'crashed' | 'unparseable' | 'refused' | 'cancelled';
 
+/**
+ * Tokens (and cost, where the agent says) one trial used, as its transcript reports them.
+ * `inputTokens` counts every prompt token, cached ones included; `cachedTokens` is the part
+ * read from the provider's cache.
+ */
+export interface TrialUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cachedTokens?: number;
+  readonly costUsd?: number;
+}
+
 export interface TrialResult {
   readonly index: number;
   /** True when run without the skill (`--baseline`). */
@@ -128,6 +140,8 @@ export interface TrialResult {
   /** Files the agent changed, workspace-relative, sorted. */
   readonly changed: readonly string[];
   readonly message?: string;
+  /** Absent when the transcript does not report it: unknown, never zero. */
+  readonly usage?: TrialUsage;
 }
 
 export interface TriggerScore {

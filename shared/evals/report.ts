@@ -1,10 +1,21 @@
 import type { EvalResult } from './model';
+import { trialJson } from './trial-json';
+import { totalUsage, usageTotalText, type UsageTotal } from './usage';
 
-/** `--json`: the shape the issue fixes, plus the trigger scores and the effect interval. */
-export function evalJson(results: readonly EvalResult[], problems: readonly string[] = []): string {
+/**
+ * `--json`: the shape the issue fixes, plus the trigger scores, the effect interval, token
+ * usage, every trial, and (`header`) what identifies the run for `eval merge`.
+ */
+export function evalJson(
+  results: readonly EvalResult[],
+  problems: readonly string[] = [],
+  header?: Record<string, unknown>,
+): string {
+  const all = totalUsage(results.flatMap((r) => r.trialResults));
   return (
     JSON.stringify(
       {
+        ...(header ? { run: header } : {}),
         results: results.map((r) => ({
           skill: r.skill,
           eval: r.eval,
@@ -27,13 +38,32 @@ export function evalJson(results: readonly EvalResult[], problems: readonly stri
             ? { precision: nullableRound(r.trigger.precision), recall: nullableRound(r.trigger.recall) }
             : {}),
           ...(r.error ? { error: r.error } : {}),
+          version: r.version,
+          tier: r.tier,
+          threshold: r.threshold,
+          usage: usageJson(totalUsage(r.trialResults)),
+          trial_results: r.trialResults.map(trialJson),
         })),
+        usage: usageJson(all),
         ...(problems.length ? { problems } : {}),
       },
       null,
       2,
     ) + '\n'
   );
+}
+
+/** Null when no trial reported usage: unknown, not zero. */
+function usageJson(u: UsageTotal | null): Record<string, unknown> | null {
+  if (!u) return null;
+  return {
+    input_tokens: u.inputTokens,
+    output_tokens: u.outputTokens,
+    cached_tokens: u.cachedTokens,
+    cost_usd: u.costUsd,
+    trials_reported: u.reported,
+    trials: u.trials,
+  };
 }
 
 const round = (x: number): number => Math.round(x * 10000) / 10000;
@@ -121,6 +151,10 @@ export function evalHuman(results: readonly EvalResult[]): string {
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
     out.push(skill);
     for (const row of rows) out.push(`  ${row.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd());
+    for (const r of rs) {
+      const u = totalUsage(r.trialResults);
+      if (u) out.push(`  tokens ${r.eval} (${r.runner}): ${usageTotalText(u)}`);
+    }
     for (const r of rs.filter((x) => !x.passed)) {
       if (r.error) out.push(`  ✗ ${r.eval} (${r.runner}): ${r.error}`);
       for (const a of r.assertions.filter((x) => x.status !== 'pass'))
@@ -133,5 +167,7 @@ export function evalHuman(results: readonly EvalResult[]): string {
     }
     out.push('');
   }
+  const all = totalUsage(results.flatMap((r) => r.trialResults));
+  if (all) out.push(`tokens in all: ${usageTotalText(all)}`, '');
   return out.join('\n');
 }

@@ -510,6 +510,11 @@ describe('reports', () => {
       'triggered_rate',
       'assertions',
       'delta',
+      'version',
+      'tier',
+      'threshold',
+      'usage',
+      'trial_results',
     ]);
     expect(j.results[0]).toMatchObject({
       pass_rate: 0.6667,

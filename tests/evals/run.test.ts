@@ -154,6 +154,10 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
       expect(base.every((t) => t.outcome === 'completed' && !t.passed && t.changed.length === 0)).toBe(true);
       // The compiled skill is in the workspace exactly as compile lays it out for the target.
       expect(r.trialResults[0]!.changed).toEqual(['.kitbash/artifacts/findings.json', 'REVIEW.md']);
+      // Only the stand-in's Codex stream reports tokens; the others' are unknown, not zero.
+      expect(r.trialResults[0]!.usage).toEqual(
+        runner === 'cx' ? { inputTokens: 10, outputTokens: 5, cachedTokens: 0 } : undefined,
+      );
     },
   );
 
@@ -272,10 +276,10 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
       expect(run.runnerUnavailable).toBe(true);
     });
 
-    it('cancel stops before the next trial', async () => {
+    it('cancel stops before the next trial (one at a time)', async () => {
       const c = new AbortController();
       const run = await runEvals(
-        { projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'] },
+        { projectRoot: p, skills: [], runner: 'cc', baseline: false, evals: ['review'], jobs: 1 },
         { signal: c.signal, onEvent: (e) => (e.type === 'trial' ? c.abort() : undefined) },
         { parentEnv },
       );

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir, userInfo } from 'node:os';
+import { availableParallelism, homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { CodedError, fail, formatError } from '../../../shared/result';
 import { loadSkill } from '../../../shared/ksf/load';
@@ -12,15 +12,12 @@ import type { EvalFile, EvalResult, RunnerConfig, TrialResult } from '../../../s
 import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
 import { commandFor, findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
-import {
-  deltaInterval,
-  judgeTrial,
-  scoreTrigger,
-  summariseAssertions,
-  triggerRate,
-  type ArtifactSeen,
-} from '../../../shared/evals/score';
+import { judgeTrial, type ArtifactSeen } from '../../../shared/evals/score';
+import { mapBounded } from '../../../shared/evals/pool';
+import { summariseEval } from '../../../shared/evals/summary';
+import { shardOf, type PlannedEval, type Shard } from '../../../shared/evals/shard';
 import { readTranscript } from '../../../shared/evals/transcript';
+import { readUsage } from '../../../shared/evals/usage';
 import { writeFileAtomic } from '../fs/atomic';
 import { readProjectConfig } from '../project/config';
 import { judgeArtifact, listArtifacts } from '../runs/artifacts';
@@ -45,6 +42,15 @@ export interface EvalRequest {
   readonly baseline: boolean;
   /** Only these eval names (the app's "run one cell"). */
   readonly evals?: readonly string[];
+  /** Trials in flight at once, each in its own sandbox and folders; default `defaultJobs()`. */
+  readonly jobs?: number;
+  /** Run only this shard's trials (shared/evals/shard.ts); `eval merge` joins the shards. */
+  readonly shard?: Shard;
+}
+
+/** As many trials at once as the machine has cores: the CLI's and the app's default. */
+export function defaultJobs(): number {
+  return availableParallelism();
 }
 
 export type EvalEvent =
@@ -80,6 +86,14 @@ export interface EvalRun {
   readonly cancelled: boolean;
   /** How each runner used was set up, so a stored transcript can be read again. */
   readonly runners: Readonly<Record<string, Pick<RunnerConfig, 'command' | 'target' | 'transcript'>>>;
+  readonly baseline: boolean;
+  /** Digest of what decides the trials and their verdicts: shards merge only when it agrees. */
+  readonly config: string;
+  /** Every eval × runner with its trial counts before sharding. */
+  readonly plan: readonly PlannedEval[];
+  readonly shard?: Shard;
+  /** A merge of shards: their run ids, in shard order. */
+  readonly mergedFrom?: readonly string[];
 }
 
 interface Job {
@@ -235,27 +249,56 @@ export async function runEvals(
   const { jobs, problems } = planEvals(req);
   const now = deps.now ?? (() => new Date());
   const started = now();
-  const runId = `${started.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+  const runId = newRunId(started);
   const dirRel = `${EVALS_DIR.split('\\').join('/')}/${runId}`;
   const outDir = join(req.projectRoot, EVALS_DIR, runId);
   const emit = opts.onEvent ?? (() => undefined);
-  const total = jobs.reduce((n, j) => n + tasksOf(j, req.baseline).length, 0);
+  // Every trial of every eval, in the order a serial run takes them; a trial's place here
+  // fixes its place in the results whatever order the trials finish in.
+  const planned = jobs.flatMap((job, j) =>
+    tasksOf(job, req.baseline).map((task, i) => ({ j, task, index: task.withSkill ? i : i - job.repeat })),
+  );
+  const shard = req.shard;
+  const units = shard
+    ? planned.filter((u) => {
+        const job = jobs[u.j]!;
+        const id = { skill: job.skill.manifest.skill.name, eval: job.evalFile.name, runner: job.runner.id };
+        return shardOf({ ...id, baseline: !u.task.withSkill, index: u.index }, shard.count) === shard.index;
+      })
+    : planned;
+  const total = units.length;
   emit({ type: 'planned', runId, total });
   const parentEnv = deps.parentEnv ?? process.env;
   const homes = [parentEnv.HOME ?? '', safeHome()].filter((h) => h !== '');
   const backend = await (deps.probe ?? (() => probeForTrials(parentEnv, jobs)))();
   const results: EvalResult[] = [];
+  const got: (TrialResult | undefined)[] = [];
+  const left = jobs.map((_, j) => units.filter((u) => u.j === j).length);
   let done = 0;
   let runnerUnavailable = false;
-  for (const job of jobs) {
-    const trials: TrialResult[] = [];
-    const name = job.skill.manifest.skill.name;
-    const version = job.skill.manifest.skill.version;
-    const tasks = tasksOf(job, req.baseline);
-    for (const [i, task] of tasks.entries()) {
-      if (opts.signal?.aborted) break;
-      const index = task.withSkill ? i : i - job.repeat;
-      const trial = await oneTrial(req, job, task, index, {
+  // Results go out in plan order: an eval is reported once it and every eval before it is done.
+  const flush = (all: boolean): void => {
+    while (results.length < jobs.length && (all || left[results.length] === 0)) {
+      const j = results.length;
+      const job = jobs[j]!;
+      const trials = units.flatMap((u, k) => (u.j === j && got[k] ? [got[k]] : []));
+      const m = job.skill.manifest.skill;
+      const result = summariseEval(
+        { skill: m.name, version: m.version, eval: job.evalFile, runner: job.runner.id },
+        trials,
+        req.baseline,
+      );
+      results.push(result);
+      emit({ type: 'result', result });
+    }
+  };
+  flush(false);
+  await mapBounded(
+    units,
+    req.jobs ?? defaultJobs(),
+    async (u, k) => {
+      const job = jobs[u.j]!;
+      const trial = await oneTrial(req, job, u.task, u.index, {
         outDir,
         parentEnv,
         homes,
@@ -264,13 +307,15 @@ export async function runEvals(
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
       if (trial.outcome === 'not-found' || trial.outcome === 'refused') runnerUnavailable = true;
-      trials.push(trial);
+      got[k] = trial;
+      left[u.j]!--;
+      const name = job.skill.manifest.skill.name;
       emit({ type: 'trial', skill: name, eval: job.evalFile.name, runner: job.runner.id, done: ++done, total, trial });
-    }
-    const result = summarise(job, name, version, trials, req.baseline);
-    results.push(result);
-    emit({ type: 'result', result });
-  }
+      flush(false);
+    },
+    opts.signal ? { signal: opts.signal } : {},
+  );
+  flush(true);
   const runners = Object.fromEntries(
     jobs.map((j) => [
       j.runner.id,
@@ -286,6 +331,23 @@ export async function runEvals(
     runnerUnavailable,
     cancelled: opts.signal?.aborted === true,
     runners,
+    baseline: req.baseline,
+    config: configDigest(jobs, req.baseline),
+    plan: jobs.map((job) => {
+      const tasks = tasksOf(job, req.baseline);
+      const m = job.skill.manifest.skill;
+      return {
+        skill: m.name,
+        version: m.version,
+        eval: job.evalFile.name,
+        tier: job.evalFile.tier,
+        threshold: job.evalFile.threshold,
+        runner: job.runner.id,
+        trials: tasks.filter((t) => t.withSkill).length,
+        baselineTrials: tasks.filter((t) => !t.withSkill).length,
+      };
+    }),
+    ...(shard ? { shard } : {}),
   };
   if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
   return run;
@@ -299,6 +361,30 @@ async function probeForTrials(
   const host = currentHost(parentEnv);
   const status = await probeBackend(host);
   return jobs.some((j) => j.runner.network) ? withNetns(status, host) : status;
+}
+
+/** A run folder's name: sortable by time, unique on one machine. */
+export function newRunId(at: Date): string {
+  return `${at.toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * What must agree between shards for their trials to be one run's: the skills' versions and
+ * eval files, each runner's setup, the repeat count and the baseline. Not the machine, the
+ * time or the shard.
+ */
+function configDigest(jobs: readonly Job[], baseline: boolean): string {
+  const canon = jobs.map((j) => ({
+    skill: j.skill.manifest.skill.name,
+    version: j.skill.manifest.skill.version,
+    evalFile: j.evalFile,
+    repeat: j.repeat,
+    runner: { ...j.runner },
+  }));
+  return createHash('sha256')
+    .update(JSON.stringify({ baseline, jobs: canon }))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function trialPath(skill: string, evalName: string, runner: string, baseline: boolean, index: number): string {
@@ -368,6 +454,7 @@ async function oneTrial(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     const transcript = readTranscript(job.runner.transcript, run.stdout, name);
+    const usage = readUsage(job.runner.transcript, run.stdout);
     const after = await snapshot(ws.dir);
     const changed = changedPaths(ws.before, after);
     const expectsExit = job.evalFile.assert.some((a) => a.kind === 'exit_code');
@@ -436,6 +523,7 @@ async function oneTrial(
       assertions,
       changed,
       ...(message !== undefined ? { message } : {}),
+      ...(usage ? { usage } : {}),
     };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -450,51 +538,6 @@ function failed(outcome: TrialResult['outcome'], message: string): Parameters<ty
     changed: [],
     artifacts: () => [],
     message,
-  };
-}
-
-function summarise(
-  job: Job,
-  skill: string,
-  version: string,
-  trials: readonly TrialResult[],
-  baseline: boolean,
-): EvalResult {
-  const e = job.evalFile;
-  const withSkill = trials.filter((t) => !t.baseline);
-  const without = trials.filter((t) => t.baseline);
-  const k = withSkill.filter((t) => t.passed).length;
-  const n = withSkill.length;
-  const trigger = e.tier === 'trigger' ? scoreTrigger(withSkill) : undefined;
-  const passRate = trigger ? triggerRate(trigger) : n ? k / n : 0;
-  const hasBaseline = baseline && e.tier !== 'trigger' && without.length > 0;
-  const kb = without.filter((t) => t.passed).length;
-  const baselinePassRate = hasBaseline ? kb / without.length : null;
-  const delta =
-    hasBaseline && n > 0
-      ? n > 1
-        ? deltaInterval(k, n, kb, without.length)
-        : { value: k / n - kb / without.length, interval: null }
-      : null;
-  const told = withSkill.filter((t) => t.skillLoaded !== 'unknown');
-  const unavailable = withSkill.find((t) => t.outcome === 'not-found' || t.outcome === 'refused');
-  return {
-    skill,
-    version,
-    eval: e.name,
-    tier: e.tier,
-    runner: job.runner.id,
-    trials: n,
-    threshold: e.threshold,
-    passed: n > 0 && passRate >= e.threshold,
-    passRate,
-    baselinePassRate,
-    delta,
-    triggeredRate: told.length ? withSkill.filter((t) => t.skillLoaded === 'yes').length / n : null,
-    ...(trigger ? { trigger } : {}),
-    assertions: summariseAssertions(withSkill),
-    trialResults: trials,
-    ...(unavailable?.message ? { error: unavailable.message } : {}),
   };
 }
 

@@ -46,6 +46,14 @@ export const TrialView = z.object({
   assertions: z.array(AssertionView),
   changed: z.array(z.string()),
   message: z.string().optional(),
+  usage: z
+    .object({
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      cachedTokens: z.number().optional(),
+      costUsd: z.number().optional(),
+    })
+    .optional(),
 });
 export type TrialView = z.infer<typeof TrialView>;
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
+import { totalUsage, usageTotalText } from '../../../../shared/evals/usage';
 import { Assertions } from './Assertions';
 import type { Cell } from './eval-text';
 import { TrialPanel } from './TrialPanel';
@@ -7,6 +8,7 @@ import { TrialPanel } from './TrialPanel';
 /** One eval on one runner: its assertions over all trials, and each trial (with or without the skill) to open. */
 export function CellDetail({ project, cell }: { project: ProjectRef; cell: Cell }) {
   const r = cell.result;
+  const usage = totalUsage(r.trialResults);
   const [trial, setTrial] = useState<{ baseline: boolean; index: number } | null>(
     r.trialResults[0] ? { baseline: r.trialResults[0].baseline, index: r.trialResults[0].index } : null,
   );
@@ -21,6 +23,7 @@ export function CellDetail({ project, cell }: { project: ProjectRef; cell: Cell 
         </span>
       </div>
       {r.error && <div className="banner error">{r.error}</div>}
+      {usage && <p className="small muted">Tokens: {usageTotalText(usage)}</p>}
       <Assertions items={r.assertions} label="Assertions" />
       <div className="evals-trials" role="tablist" aria-label="Trials">
         {r.trialResults.map((t) => (

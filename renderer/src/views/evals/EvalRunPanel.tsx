@@ -1,4 +1,5 @@
 import type { EvalsOverview } from '../../../../shared/ipc/channels/evals';
+import { totalUsage, usageTotalText } from '../../../../shared/evals/usage';
 import { ErrorState } from '../../components/States';
 import { Term } from '../../glossary';
 import { guiWording } from '../../gui-wording';
@@ -10,6 +11,8 @@ type SkillRow = EvalsOverview['skills'][number];
 export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview; skill: SkillRow; run: EvalRun }) {
   const { configured, runner, setRunner, repeat, setRepeat, baseline, setBaseline, start, cancel, progress, running } =
     run;
+  // Tokens of the run so far, over the evals already finished.
+  const runUsage = progress ? totalUsage(progress.results.flatMap((r) => r.trialResults)) : null;
   return (
     <section className="panel" aria-label="Run evals">
       <div className="panel-head">
@@ -100,6 +103,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
                   ? `failed: ${guiWording(progress.message ?? '')}`
                   : `done — ${progress.done} trial(s)`}
           </span>
+          {runUsage && <span className="small muted">tokens: {usageTotalText(runUsage)}</span>}
           {progress.problems.map((p) => (
             <div key={p} className="banner error small">
               {guiWording(p)}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { EvalResultView } from '../../../../shared/ipc/channels/evals';
 import { evalFromTrial } from '../../../../shared/evals/template';
+import { usageText } from '../../../../shared/evals/usage';
 import { useApi } from '../../api/context';
 import { ErrorState, Spinner } from '../../components/States';
 import { UnifiedDiff } from '../../components/UnifiedDiff';
@@ -52,6 +53,7 @@ export function TrialPanel({
         {trial.exitCode !== null ? ` · exit ${trial.exitCode}` : ''} · {(trial.durationMs / 1000).toFixed(1)} s · skill
         loaded: {trial.skillLoaded}
         {trial.tools.length ? ` · tools: ${trial.tools.join(', ')}` : ''}
+        {trial.usage ? ` · ${usageText(trial.usage)}` : ''}
         {trial.message ? ` · ${trial.message}` : ''}
       </p>
       <Assertions items={trial.assertions} label="Trial assertions" />
