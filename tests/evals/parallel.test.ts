@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { approveRunner } from '../../main/services/evals/approvals';
 import { runEvals, type EvalEvent, type EvalRequest } from '../../main/services/evals/run';
 import type { EvalResult } from '../../shared/evals/model';
 import { bwrapWorks, cleanup, installSkills, tempDir } from '../sandbox/helpers';
@@ -28,6 +29,9 @@ const tick = () => {
 };
 tick();
 `;
+
+// Approvals go to a folder of this test's, never the user's.
+process.env.SKILLSMITH_CONFIG_DIR = tempDir('skillsmith-evals-config-');
 
 function project(): { root: string; tmpRoot: string } {
   const root = tempDir('skillsmith-evals-par-');
@@ -66,6 +70,7 @@ transcript = "claude-code"
       },
     },
   });
+  for (const id of ['bar', 'cc']) approveRunner(root, id);
   return { root, tmpRoot: tempDir('skillsmith-evals-ws-') };
 }
 

@@ -32,6 +32,7 @@ describe.skipIf(!ok)('skillsmith eval --shard and eval merge (CLI)', () => {
     requireBuiltCli();
     ws = join(tempDir('skillsmith-eval-shard-'), 'workspace');
     cpSync(example, ws, { recursive: true, verbatimSymlinks: true });
+    expect(runCli(['eval', '--approve-runner', 'stand-in'], { cwd: ws }).code).toBe(0);
     for (const k of [1, 2, 3]) {
       const r = runCli(['eval', ...flags, '--shard', `${k}/3`], { cwd: ws });
       expect(r.code, r.stderr).toBe(0);
