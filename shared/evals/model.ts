@@ -99,6 +99,12 @@ export interface Transcript {
   readonly output: string;
   /** Set when the format was expected but the stream could not be read. */
   readonly problem?: string;
+  /**
+   * Whether the agent's own stream says its session ran to a normal end: `yes` (its final
+   * event, not an error), `no` (it ended in an API, auth or connection error, or never
+   * reached its end), `unknown` for plain text, which says nothing about it.
+   */
+  readonly finished: Tri;
 }
 
 export interface AssertionResult {

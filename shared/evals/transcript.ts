@@ -13,6 +13,7 @@ export function readTranscript(format: TranscriptFormat, stdout: string, skill: 
       tools: [],
       entries: stdout ? [{ kind: 'message', text: stdout }] : [],
       output: stdout,
+      finished: 'unknown',
     };
   const events: Record<string, unknown>[] = [];
   let bad = 0;
@@ -33,6 +34,7 @@ export function readTranscript(format: TranscriptFormat, stdout: string, skill: 
       tools: [],
       entries: [],
       output: stdout,
+      finished: 'no',
       problem:
         stdout.trim() === ''
           ? `no ${format} events on stdout (empty output)`
@@ -51,6 +53,7 @@ export function readTranscript(format: TranscriptFormat, stdout: string, skill: 
     tools: [...new Set(r.entries.filter((e) => e.kind === 'tool').map((e) => e.tool!))],
     entries: r.entries,
     output: r.output,
+    finished: r.complete ? 'yes' : 'no',
   };
 }
 
@@ -70,16 +73,24 @@ function readsSkillFile(text: string, skill: string): boolean {
   return new RegExp(`(?:^|[\\s"'/])skills/${skill.replace(/[-]/g, '\\-')}/SKILL\\.md\\b`).test(text);
 }
 
-/** Claude Code `-p --output-format stream-json --verbose`: system/assistant/user/result lines. */
+/**
+ * Claude Code `-p --output-format stream-json --verbose`: system/assistant/user/result lines.
+ * A load is a `Skill` call naming the skill (Claude Code also accepts `/name`) or a read of its
+ * SKILL.md, counted only once its `tool_result` came back without `is_error`: a denied or
+ * unknown skill answers with an error result. The run completed only when the `result` line
+ * is not an error: an API, auth or connection error ends in `is_error: true`, after which
+ * nothing can be said of what the model would have done (measured with 2.1.197).
+ */
 function claude(events: readonly Record<string, unknown>[], skill: string): Read {
   const out: Read = { entries: [], output: '', evidence: false, complete: false };
+  const loads = new Set<string>();
   let lastText = '';
   for (const e of events) {
     const type = str(e.type);
+    const content = rec(e.message).content;
+    const parts = (Array.isArray(content) ? content : []).map(rec);
     if (type === 'assistant') {
-      const content = rec(e.message).content;
-      for (const c of Array.isArray(content) ? content : []) {
-        const part = rec(c);
+      for (const part of parts) {
         if (part.type === 'text') {
           lastText = str(part.text);
           out.entries.push({ kind: 'message', text: lastText });
@@ -87,12 +98,19 @@ function claude(events: readonly Record<string, unknown>[], skill: string): Read
           const name = str(part.name);
           const input = rec(part.input);
           out.entries.push({ kind: 'tool', tool: name, text: JSON.stringify(input) });
-          if (name === 'Skill' && (input.skill === skill || input.command === skill)) out.evidence = true;
-          if (readsSkillFile(str(input.file_path) || str(input.command), skill)) out.evidence = true;
+          const named = (v: unknown): boolean => str(v).replace(/^\//, '') === skill;
+          const loading =
+            (name === 'Skill' && (named(input.skill) || named(input.command))) ||
+            readsSkillFile(str(input.file_path) || str(input.command), skill);
+          if (loading) loads.add(str(part.id));
         }
       }
+    } else if (type === 'user') {
+      for (const part of parts)
+        if (part.type === 'tool_result' && loads.has(str(part.tool_use_id)) && part.is_error !== true)
+          out.evidence = true;
     } else if (type === 'result') {
-      out.complete = true;
+      out.complete = e.is_error !== true;
       const text = str(e.result);
       out.entries.push({ kind: e.is_error === true ? 'error' : 'result', text });
       if (text) lastText = text;

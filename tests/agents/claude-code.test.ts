@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costsOf, loadProject } from '../../main/services/dashboard/report';
+import { readTranscript } from '../../shared/evals/transcript';
 import { claudeCode } from '../../shared/targets/claude-code';
 import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
 import { runCli } from '../support/paths';
@@ -116,5 +117,42 @@ describe.skipIf(!bins)('the real Claude Code', () => {
     const card = costsOf(loadProject(root)).listings.find((l) => l.target === claudeCode.id)!;
     expect(card.dropped).toEqual([]);
     expect(card.nameOnly).toEqual(sentNameOnly);
+  });
+
+  describe('transcript verdicts on what it really printed', () => {
+    const error = (status: number, type: string) => ({
+      error: { status, body: { type: 'error', error: { type, message: `scripted ${type}` } } },
+    });
+    // Claude Code retries a failed request; with retries off one failing step is the whole run.
+    const verdict = async (script: readonly unknown[]) => {
+      const root = compiled({ greeter: { description: 'Greets the team. Use when asked for a greeting.' } });
+      const r = await runAgent({
+        net,
+        dir: tempDir('skillsmith-agent-run-'),
+        cwd: root,
+        script,
+        argv: () => claudeArgv(bins!.claude, 'Greet the team.'),
+        env: (url, home) => ({ ...claudeEnv(url, home), CLAUDE_CODE_MAX_RETRIES: '0' }),
+      });
+      return { code: r.code, t: readTranscript('claude-code', r.stdout, 'greeter') };
+    };
+
+    it.each([
+      ['loaded by name', 'yes', 'yes', [{ tool: 'Skill', input: { skill: 'greeter' } }, { text: 'ok' }]],
+      ['as /name, which it accepts', 'yes', 'yes', [{ tool: 'Skill', input: { skill: '/greeter' } }, { text: 'ok' }]],
+      [
+        'an unknown skill: the call fails',
+        'no',
+        'yes',
+        [{ tool: 'Skill', input: { skill: 'greeter-x' } }, { text: 'ok' }],
+      ],
+      ['no skill used', 'no', 'yes', [{ text: 'Hello, team.' }]],
+      ['an auth error', 'unknown', 'no', [error(401, 'authentication_error')]],
+      ['an API error', 'unknown', 'no', [error(500, 'api_error')]],
+      ['killed mid-stream', 'unknown', 'no', [{ cut: true }]],
+    ] as const)('%s → loaded %s, finished %s', async (_, loaded, finished, script) => {
+      const { t } = await verdict(script);
+      expect([t.skillLoaded, t.finished]).toEqual([loaded, finished]);
+    });
   });
 });

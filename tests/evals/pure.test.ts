@@ -162,7 +162,13 @@ describe('the eval file', () => {
   });
 });
 
-const transcript = { skillLoaded: 'yes' as const, tools: [], entries: [], output: 'Review complete: 3 findings' };
+const transcript = {
+  skillLoaded: 'yes' as const,
+  tools: [],
+  entries: [],
+  output: 'Review complete: 3 findings',
+  finished: 'yes' as const,
+};
 const obs = (over: Partial<TrialObservation> = {}): TrialObservation => ({
   outcome: 'completed',
   exitCode: 0,
@@ -364,19 +370,28 @@ describe('transcripts, in each preset format', () => {
     expect(t.output).toBe('I used the prereview skill\n');
   });
 
-  it('recognises a direct read of SKILL.md as loading (Claude Code Read tool)', () => {
-    const line = JSON.stringify({
-      type: 'assistant',
-      message: {
-        content: [{ type: 'tool_use', name: 'Read', input: { file_path: '/w/.claude/skills/prereview/SKILL.md' } }],
-      },
-    });
+  it('recognises a direct read of SKILL.md as loading (Claude Code Read tool), once it succeeded', () => {
+    const read = (path: string): string =>
+      JSON.stringify({
+        type: 'assistant',
+        message: { content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: path } }] },
+      });
+    const answer = (isError: boolean): string =>
+      JSON.stringify({
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: 'r1', content: 'x', is_error: isError }] },
+      });
+    const line = read('/w/.claude/skills/prereview/SKILL.md');
     // Evidence counts even in a stream cut short; only "not loaded" needs the final event.
-    expect(readTranscript('claude-code', `${line}\n`, 'prereview').skillLoaded).toBe('yes');
-    const other = line.replace('prereview/SKILL.md', 'prereview/prompts/x.md');
-    expect(readTranscript('claude-code', `${other}\n{"type":"result","result":"x"}\n`, 'prereview').skillLoaded).toBe(
-      'no',
-    );
+    expect(readTranscript('claude-code', `${line}\n${answer(false)}\n`, 'prereview').skillLoaded).toBe('yes');
+    // A read that failed, or whose answer never came, loaded nothing.
+    expect(readTranscript('claude-code', `${line}\n${answer(true)}\n`, 'prereview').skillLoaded).toBe('unknown');
+    expect(readTranscript('claude-code', `${line}\n`, 'prereview').skillLoaded).toBe('unknown');
+    const other = read('/w/.claude/skills/prereview/prompts/x.md');
+    expect(
+      readTranscript('claude-code', `${other}\n${answer(false)}\n{"type":"result","result":"x"}\n`, 'prereview')
+        .skillLoaded,
+    ).toBe('no');
   });
 });
 

@@ -249,6 +249,14 @@ describe.skipIf(!ok)('skillsmith eval (service, sandboxed stand-in agents)', () 
       expect(run.results[0]).toMatchObject({ passed: true });
     });
 
+    it('an asserted exit code never turns a session that did not run to its end into a completed one', async () => {
+      // Same exit 3, but the agent speaks a stream that never reached its final event.
+      const { run } = await evals({ projectRoot: p, runner: 'cc', evals: ['exit-expected'] });
+      expect(run.results[0]).toMatchObject({ passed: false });
+      expect(run.results[0]!.trialResults[0]).toMatchObject({ outcome: 'crashed' });
+      expect(run.results[0]!.trialResults[0]!.message).toMatch(/the agent exited 3/);
+    });
+
     it('a missing runner executable is reported per trial and marks the run as unable to start', async () => {
       const { run } = await evals({ projectRoot: p, runner: 'missing', evals: ['review'] });
       expect(run.runnerUnavailable).toBe(true);

@@ -66,8 +66,16 @@ function main() {
 function finish(skill, tools, reply) {
   if (format === 'claude-code') {
     say({ type: 'system', subtype: 'init', session_id: 's-1', tools: ['Skill', 'Read', 'Write', 'Bash'] });
-    if (skill) say({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Skill', input: { skill: skill.name } }] } });
-    for (const [i, t] of tools.entries()) say({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `w${i}`, name: 'Write', input: { file_path: t.path } }] } });
+    // Each tool_use is answered by a user line with its tool_result, as the real CLI writes them.
+    const result = (id, content) => say({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] } });
+    if (skill) {
+      say({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Skill', input: { skill: skill.name } }] } });
+      result('t1', `Launching skill: ${skill.name}`);
+    }
+    for (const [i, t] of tools.entries()) {
+      say({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: `w${i}`, name: 'Write', input: { file_path: t.path } }] } });
+      result(`w${i}`, `File created successfully at: ${t.path}`);
+    }
     say({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: reply }] } });
     say({ type: 'result', subtype: 'success', is_error: false, result: reply, session_id: 's-1' });
   } else if (format === 'codex') {

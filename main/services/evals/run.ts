@@ -457,6 +457,8 @@ async function oneTrial(
     const usage = readUsage(job.runner.transcript, run.stdout);
     const after = await snapshot(ws.dir);
     const changed = changedPaths(ws.before, after);
+    // A non-zero exit an exit_code assertion expects still needs a session that ran to its end:
+    // an agent that crashed, or never got past its API key, is not one that chose to fail.
     const expectsExit = job.evalFile.assert.some((a) => a.kind === 'exit_code');
     const outcome: TrialResult['outcome'] =
       run.outcome === 'not-found'
@@ -467,7 +469,7 @@ async function oneTrial(
             ? 'timeout'
             : run.outcome === 'cancelled'
               ? 'cancelled'
-              : run.outcome !== 'exited' || (run.exitCode !== 0 && !expectsExit)
+              : run.outcome !== 'exited' || (run.exitCode !== 0 && !(expectsExit && transcript.finished !== 'no'))
                 ? 'crashed'
                 : transcript.problem
                   ? 'unparseable'
@@ -534,7 +536,7 @@ function failed(outcome: TrialResult['outcome'], message: string): Parameters<ty
   return {
     outcome,
     exitCode: null,
-    transcript: { skillLoaded: 'unknown', tools: [], entries: [], output: '' },
+    transcript: { skillLoaded: 'unknown', tools: [], entries: [], output: '', finished: 'no' },
     changed: [],
     artifacts: () => [],
     message,
