@@ -78,6 +78,11 @@ export interface RunnerConfig {
   readonly checked?: string;
   /** The preset this runner starts from, if any. */
   readonly preset?: string;
+  /**
+   * The npm package of the agent and the versions whose headless output was read through
+   * the real CLI (tests/agents/): another version's transcript may read wrong.
+   */
+  readonly verified?: { readonly package: string; readonly agent: string; readonly versions: readonly string[] };
 }
 
 /** Three-valued: a transcript that does not say is never read as a pass. */

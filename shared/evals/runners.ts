@@ -43,6 +43,7 @@ export const PRESETS: readonly RunnerConfig[] = [
     transcript: 'claude-code',
     doc: 'https://code.claude.com/docs/en/headless (claude -p; stream-json needs --verbose; not --bare, which skips skills; the Skill tool_use names the skill)',
     checked: '2026-12-02',
+    verified: { package: '@anthropic-ai/claude-code', agent: 'Claude Code', versions: ['2.1.197'] },
   },
   {
     id: 'codex',
@@ -68,6 +69,7 @@ export const PRESETS: readonly RunnerConfig[] = [
     transcript: 'codex',
     doc: 'https://developers.openai.com/codex/noninteractive (codex exec --json: thread/turn/item JSONL; a skill is loaded by reading its SKILL.md)',
     checked: '2026-12-07',
+    verified: { package: '@openai/codex', agent: 'Codex CLI', versions: ['0.171.0'] },
   },
   {
     id: 'gemini',
@@ -95,6 +97,7 @@ export const PRESETS: readonly RunnerConfig[] = [
     transcript: 'gemini',
     doc: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/headless.md (stream-json: init, message, tool_use, tool_result, result; skills load through activate_skill)',
     checked: '2026-12-02',
+    verified: { package: '@google/gemini-cli', agent: 'Gemini CLI', versions: ['0.61.0'] },
   },
 ];
 
@@ -181,6 +184,8 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
             preset: base.id,
             ...(base.doc ? { doc: base.doc } : {}),
             ...(base.checked ? { checked: base.checked } : {}),
+            // Only while the command is the preset's: another program has other output.
+            ...(base.verified && command[0] === base.command[0] ? { verified: base.verified } : {}),
           }
         : {}),
     });
@@ -196,4 +201,21 @@ export function findRunner(configured: readonly RunnerConfig[], id: string): Run
 /** `{task}` substituted in every element (the task is one argv element, never shell text). */
 export function commandFor(runner: RunnerConfig, task: string): string[] {
   return runner.command.map((c) => c.split('{task}').join(task));
+}
+
+/**
+ * A warning when the agent a preset runs is not a version its transcript reader was
+ * verified with, or its version cannot be told; undefined when it was verified.
+ */
+export function versionWarning(
+  runner: RunnerConfig,
+  installed: { readonly name: string; readonly version: string } | undefined,
+): string | undefined {
+  const v = runner.verified;
+  if (!v) return undefined;
+  const known = v.versions.join(', ');
+  if (installed === undefined || installed.name !== v.package)
+    return `runner ${runner.id}: cannot tell which ${v.agent} version runs (not the npm package ${v.package}); its output was verified with ${known} only, so verdicts may read wrong`;
+  if (v.versions.includes(installed.version)) return undefined;
+  return `runner ${runner.id}: ${v.agent} ${installed.version} is not a version this preset was verified with (${known}); its output may have changed, so verdicts may read wrong`;
 }

@@ -106,6 +106,8 @@ describe.skipIf(!bins)('skillsmith eval with the real Claude Code', () => {
 
     const r = await skillsmith('eval', '--baseline', '--json');
     expect(r.code, `${r.stderr}\n${r.stdout.slice(0, 2000)}`).toBe(0);
+    // The pinned CLI is the version the preset was verified with: no warning.
+    expect(r.stderr).not.toMatch(/^warning:/m);
     const out = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>> };
     expect(out.results).toHaveLength(1);
     const res = out.results[0]!;

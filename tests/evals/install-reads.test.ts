@@ -2,8 +2,9 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentInstall, shebangInterpreter } from '../../main/services/evals/install-reads';
+import { agentInstall, installedPackage, shebangInterpreter } from '../../main/services/evals/install-reads';
 import { refusal } from '../../main/services/evals/trial';
+import { findRunner, readRunners, versionWarning } from '../../shared/evals/runners';
 import { cleanup, tempDir } from '../sandbox/helpers';
 
 afterAll(cleanup);
@@ -56,5 +57,34 @@ describe('refusal', () => {
       'the sandbox cannot hold network here — no private network: pasta (Debian package passt) is not installed (no /usr/bin/pasta); evals run only sandboxed',
     );
     expect(msg).not.toMatch(/bubblewrap is not available/);
+  });
+});
+
+describe('the agent version a preset was verified with', () => {
+  const claude = findRunner([], 'claude-code')!;
+  it('reads the npm package an agent belongs to, and nothing outside node_modules', () => {
+    const d = tempDir('skillsmith-pkg-');
+    const pkg = join(d, 'lib/node_modules/@anthropic-ai/claude-code');
+    file(join(pkg, 'package.json'), JSON.stringify({ name: '@anthropic-ai/claude-code', version: '2.1.197' }), 0o644);
+    const exe = file(join(pkg, 'bin/claude.exe'), '\x7fELF');
+    expect(installedPackage(exe)).toEqual({ name: '@anthropic-ai/claude-code', version: '2.1.197' });
+    file(join(d, 'package.json'), JSON.stringify({ name: 'outside', version: '1.0.0' }), 0o644);
+    expect(installedPackage(file(join(d, 'bin/claude'), '\x7fELF'))).toBeUndefined();
+  });
+
+  it('warns for a version it was not verified with, or one it cannot tell, and not otherwise', () => {
+    expect(versionWarning(claude, { name: '@anthropic-ai/claude-code', version: '2.1.197' })).toBeUndefined();
+    expect(versionWarning(claude, { name: '@anthropic-ai/claude-code', version: '2.2.0' })).toBe(
+      'runner claude-code: Claude Code 2.2.0 is not a version this preset was verified with (2.1.197); its output may have changed, so verdicts may read wrong',
+    );
+    expect(versionWarning(claude, undefined)).toMatch(
+      /^runner claude-code: cannot tell which Claude Code version runs/,
+    );
+    // A runner of one's own, or a preset whose command was replaced, claims no verification.
+    const own = readRunners({
+      evals: { runners: { mine: { preset: 'claude-code', command: ['./agent', '{task}'] } } },
+    });
+    expect(own.ok && own.value[0]!.verified).toBe(undefined);
+    expect(versionWarning({ ...claude, verified: undefined }, undefined)).toBeUndefined();
   });
 });

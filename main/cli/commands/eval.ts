@@ -92,6 +92,7 @@ export async function runEval(argv: readonly string[], io: CliIo): Promise<ExitC
     process.off('SIGINT', onSignal);
   }
   for (const p of run.problems) io.err(`${p}\n`);
+  for (const w of run.warnings) io.err(`warning: ${w}\n`);
   if (flags.json) io.out(evalJson(run.results, run.problems, runHeader(run)));
   else if (run.results.length === 0)
     io.out('no audit, behavioral or trigger evals to run (the static tier runs in "skillsmith test").\n');

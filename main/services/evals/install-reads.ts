@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 
 /**
@@ -101,4 +101,30 @@ function safeRealpath(p: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The npm package an installed agent belongs to: the first package.json above its real
+ * path, inside node_modules (never read above it); undefined for anything else.
+ */
+export function installedPackage(executable: string): { name: string; version: string } | undefined {
+  const real = safeRealpath(executable);
+  if (real === undefined || !real.split(sep).includes('node_modules')) return undefined;
+  for (let d = dirname(real); basename(d) !== 'node_modules' && d !== dirname(d); d = dirname(d)) {
+    let text: string;
+    try {
+      text = readFileSync(join(d, 'package.json'), 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const j = JSON.parse(text) as { name?: unknown; version?: unknown };
+      return typeof j.name === 'string' && typeof j.version === 'string'
+        ? { name: j.name, version: j.version }
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }

@@ -35,6 +35,8 @@ export function mergeEvalRuns(
     startedAt: started.toISOString(),
     results: m.results,
     problems: m.problems,
+    // Each shard warned on its own machine; the shards' JSON does not carry them.
+    warnings: [],
     runnerUnavailable: m.runnerUnavailable,
     cancelled: false,
     runners: m.runners,

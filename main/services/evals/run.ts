@@ -11,7 +11,7 @@ import { SAFETY_CHECK_IDS } from '../../../shared/lint/types';
 import type { EvalFile, EvalResult, RunnerConfig, TrialResult } from '../../../shared/evals/model';
 import { RUNNER_TIERS } from '../../../shared/evals/model';
 import { parseEvalFile } from '../../../shared/evals/parse';
-import { commandFor, findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
+import { commandFor, findRunner, PRESETS, readRunners, versionWarning } from '../../../shared/evals/runners';
 import { judgeTrial, type ArtifactSeen } from '../../../shared/evals/score';
 import { mapBounded } from '../../../shared/evals/pool';
 import { summariseEval } from '../../../shared/evals/summary';
@@ -26,6 +26,7 @@ import type { BackendStatus } from '../sandbox/types';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { requireApproved } from './approvals';
+import { installedPackage, resolveExecutable } from './install-reads';
 import { runTrialProcess } from './trial';
 import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspace';
 import { isRealDir } from '../fs/probe';
@@ -81,6 +82,8 @@ export interface EvalRun {
   readonly results: readonly EvalResult[];
   /** Skills refused, eval files that did not parse: one line each. */
   readonly problems: readonly string[];
+  /** What does not stop the run but weakens its verdicts (an agent version no preset was verified with). */
+  readonly warnings: readonly string[];
   /** True when some runner could not start (missing executable, no sandbox). */
   readonly runnerUnavailable: boolean;
   readonly cancelled: boolean;
@@ -328,6 +331,7 @@ export async function runEvals(
     startedAt: started.toISOString(),
     results,
     problems,
+    warnings: agentVersionWarnings(jobs, req.projectRoot, parentEnv.PATH),
     runnerUnavailable,
     cancelled: opts.signal?.aborted === true,
     runners,
@@ -351,6 +355,16 @@ export async function runEvals(
   };
   if (jobs.length > 0) writeFileAtomic(join(outDir, 'results.json'), JSON.stringify(run, null, 2) + '\n');
   return run;
+}
+
+/** One warning per runner whose agent is not a version its preset was verified with. */
+function agentVersionWarnings(jobs: readonly Job[], root: string, path: string | undefined): string[] {
+  const runners = [...new Map(jobs.map((j) => [j.runner.id, j.runner])).values()];
+  return runners.flatMap((r) => {
+    const exe = r.command[0] === undefined ? undefined : resolveExecutable(r.command[0], root, path);
+    if (exe === undefined) return [];
+    return versionWarning(r, installedPackage(exe)) ?? [];
+  });
 }
 
 /** The sandbox as the trials need it: with the network namespace probed when a runner has network. */
