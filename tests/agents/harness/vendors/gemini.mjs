@@ -20,6 +20,19 @@ const declarations = (body) =>
 export const gemini = {
   id: 'gemini',
   owns: (method, url) => url.startsWith('/v1beta/models/'),
+  /** The model turns the conversation already holds. */
+  turnIndex: (body) => (body.contents ?? []).filter((c) => c?.role === 'model').length,
+  /** The text the agent put before the model: the system instruction and every text part. */
+  texts(body) {
+    const out = [];
+    const push = (parts) => {
+      for (const p of Array.isArray(parts) ? parts : []) if (typeof p?.text === 'string') out.push(p.text);
+    };
+    if (typeof body.systemInstruction === 'string') out.push(body.systemInstruction);
+    else push(body.systemInstruction?.parts);
+    for (const c of body.contents ?? []) push(c?.parts);
+    return out;
+  },
   isTurn: (url, body) => GENERATE.test(url) && declarations(body).length > 0,
   side(url, body, res) {
     if (/:countTokens(?:\?|$)/.test(url)) return json(res, { totalTokens: 100 });

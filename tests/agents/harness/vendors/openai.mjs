@@ -12,6 +12,19 @@ const path = (url) => url.split('?')[0];
 export const openai = {
   id: 'openai',
   owns: (method, url) => url.startsWith('/v1/responses') || url.startsWith('/v1/models'),
+  /** The model turns the conversation already holds: its function calls and assistant messages. */
+  turnIndex: (body) =>
+    (body.input ?? []).filter((x) => x?.type === 'function_call' || (x?.type === 'message' && x.role === 'assistant'))
+      .length,
+  /** The text the agent put before the model: instructions and every message's text. */
+  texts(body) {
+    const out = typeof body.instructions === 'string' ? [body.instructions] : [];
+    for (const x of body.input ?? []) {
+      if (typeof x?.content === 'string') out.push(x.content);
+      else if (Array.isArray(x?.content)) for (const c of x.content) if (typeof c?.text === 'string') out.push(c.text);
+    }
+    return out;
+  },
   isTurn: (url, body) => path(url) === '/v1/responses' && Array.isArray(body.input),
   side(url, body, res) {
     // An empty list: Codex keeps its bundled model metadata rather than a scripted one.
