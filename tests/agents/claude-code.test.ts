@@ -3,41 +3,24 @@
  * compiled, its model the scripted API: what it lists to its model is what compile
  * delivered, and a delivered skill loads, writes and runs its script for real.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costsOf, loadProject } from '../../main/services/dashboard/report';
 import { readTranscript } from '../../shared/evals/transcript';
 import { claudeCode } from '../../shared/targets/claude-code';
-import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
-import { runCli } from '../support/paths';
+import { tempDir } from '../sandbox/helpers';
 import { claudeArgv, claudeEnv, claudeListing } from './harness/claude';
-import { startTestNetwork, type TestNetwork } from './harness/net';
-import { agentsOrSkip, runAgent } from './harness/suite';
+import { agentsOrSkip, compiledProject, DELIVERY, networkForSuite, runAgent } from './harness/suite';
 
 const bins = agentsOrSkip();
 
 describe.skipIf(!bins)('the real Claude Code', () => {
-  let net: TestNetwork;
-  beforeAll(() => {
-    net = startTestNetwork();
-  });
-  afterAll(() => {
-    net?.close();
-    cleanup();
-  });
-
-  const compiled = (skills: Parameters<typeof installSkills>[1]): string => {
-    const root = tempDir('skillsmith-agent-');
-    installSkills(root, skills);
-    writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = [${JSON.stringify(claudeCode.id)}]\n`);
-    const r = runCli(['compile'], { cwd: root });
-    expect(r.code, r.stderr).toBe(0);
-    return root;
-  };
+  const net = networkForSuite();
+  const compiled = (skills: Parameters<typeof compiledProject>[1]): string => compiledProject(claudeCode.id, skills);
   const run = (root: string, script: readonly unknown[], task = 'Help me with this repository.') =>
     runAgent({
-      net,
+      net: net(),
       dir: tempDir('skillsmith-agent-run-'),
       cwd: root,
       script,
@@ -50,22 +33,13 @@ describe.skipIf(!bins)('the real Claude Code', () => {
     const empty = await run(compiled({}), [{ text: 'Nothing to do.' }]);
     expect(empty.code, empty.stderr).toBe(0);
     const builtIn = new Set((claudeListing(empty.turns[0]!) ?? []).map((s) => s.name));
-    const root = compiled({
-      'alpha-notes': { description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
-      'beta-deploy': { description: 'Check a deployment plan before it runs. Use before any deploy.' },
-      // Degraded for Claude Code (no hooks): compiled instruction-only, so still delivered.
-      'hooks-only': { description: 'Needs agent hooks.', toml: '[targets]\nrequires = ["hooks"]' },
-    });
+    const root = compiled(DELIVERY.skills);
     const r = await run(root, [{ text: 'Nothing to do.' }]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.turns.length).toBe(1);
     const listed = claudeListing(r.turns[0]!);
     expect(listed, 'Claude Code sent no skill listing').toBeDefined();
-    expect(listed!.filter((s) => !builtIn.has(s.name))).toEqual([
-      { name: 'alpha-notes', description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
-      { name: 'beta-deploy', description: 'Check a deployment plan before it runs. Use before any deploy.' },
-      { name: 'hooks-only', description: 'Needs agent hooks.' },
-    ]);
+    expect(listed!.filter((s) => !builtIn.has(s.name))).toEqual(DELIVERY.listed);
   });
 
   it('loads a delivered skill with its Skill tool, writes a file and runs the bundled script', async () => {
@@ -127,7 +101,7 @@ describe.skipIf(!bins)('the real Claude Code', () => {
     const verdict = async (script: readonly unknown[]) => {
       const root = compiled({ greeter: { description: 'Greets the team. Use when asked for a greeting.' } });
       const r = await runAgent({
-        net,
+        net: net(),
         dir: tempDir('skillsmith-agent-run-'),
         cwd: root,
         script,

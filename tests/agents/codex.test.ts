@@ -6,29 +6,23 @@
  * listing prediction for Codex is what Codex sent.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { costsOf, loadProject } from '../../main/services/dashboard/report';
 import { readTranscript } from '../../shared/evals/transcript';
 import { agents } from '../../shared/targets/agents';
-import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
-import { runCli } from '../support/paths';
+import { tempDir } from '../sandbox/helpers';
 import { codexArgv, codexEnv, codexListing, inputTexts } from './harness/codex';
-import { startTestNetwork, type TestNetwork } from './harness/net';
-import { agentsOrSkip, runAgent } from './harness/suite';
+import { agentsOrSkip, compiledProject, DELIVERY, networkForSuite, runAgent } from './harness/suite';
 
 const bins = agentsOrSkip();
 
-type Skills = Parameters<typeof installSkills>[1];
+type Skills = Parameters<typeof compiledProject>[1];
 
 /** A project with these skills compiled for the agents target, committed as an eval trial's workspace is. */
 function compiledForAgents(skills: Skills): string {
-  const root = tempDir('skillsmith-agent-');
-  installSkills(root, skills);
-  writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = [${JSON.stringify(agents.id)}]\n`);
-  const r = runCli(['compile'], { cwd: root });
-  expect(r.code, r.stderr).toBe(0);
+  const root = compiledProject(agents.id, skills);
   // Codex refuses to run outside a git repository; a trial workspace is one (evals/workspace.ts).
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: root, stdio: 'pipe' });
@@ -52,18 +46,11 @@ const sh = (cmd: string) => ({ tool: 'exec_command', input: { cmd } });
 const always = (step: unknown) => Array.from({ length: 40 }, () => step);
 
 describe.skipIf(!bins)('the real Codex CLI', () => {
-  let net: TestNetwork;
-  beforeAll(() => {
-    net = startTestNetwork();
-  });
-  afterAll(() => {
-    net?.close();
-    cleanup();
-  });
+  const net = networkForSuite();
 
   const run = (root: string, script: readonly unknown[], opts: { model?: string | null } = {}) =>
     runAgent({
-      net,
+      net: net(),
       dir: tempDir('skillsmith-agent-run-'),
       cwd: root,
       script,
@@ -77,22 +64,14 @@ describe.skipIf(!bins)('the real Codex CLI', () => {
     expect(empty.code, empty.stderr).toBe(0);
     const builtIn = new Set((codexListing(empty.turns[0]!) ?? []).map((s) => s.name));
     expect(builtIn.size).toBeGreaterThan(0);
-    const root = compiledForAgents({
-      'alpha-notes': { description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
-      'beta-deploy': { description: 'Check a deployment plan before it runs. Use before any deploy.' },
-      'hooks-only': { description: 'Needs agent hooks.', toml: '[targets]\nrequires = ["hooks"]' },
-    });
+    const root = compiledForAgents(DELIVERY.skills);
     const r = await run(root, [{ text: 'Nothing to do.' }]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.turns.length).toBe(1);
     const listed = codexListing(r.turns[0]!);
     expect(listed, 'Codex sent no skill listing').toBeDefined();
     const ours = listed!.filter((s) => !builtIn.has(s.name));
-    expect(ours.map(({ name, description }) => ({ name, description }))).toEqual([
-      { name: 'alpha-notes', description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
-      { name: 'beta-deploy', description: 'Check a deployment plan before it runs. Use before any deploy.' },
-      { name: 'hooks-only', description: 'Needs agent hooks.' },
-    ]);
+    expect(ours.map(({ name, description }) => ({ name, description }))).toEqual(DELIVERY.listed);
     for (const s of ours) {
       expect(s.root).toBe(join(root, '.agents', 'skills'));
       expect(s.file).toMatch(new RegExp(`^r\\d+/${s.name}/SKILL\\.md$`));

@@ -7,46 +7,27 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTranscript } from '../../shared/evals/transcript';
 import { gemini } from '../../shared/targets/gemini';
 import { costsOf, loadProject } from '../../main/services/dashboard/report';
-import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
-import { runCli } from '../support/paths';
+import { tempDir } from '../sandbox/helpers';
 import { geminiArgv, geminiEnv, geminiListing, systemTextOf } from './harness/gemini';
-import { startTestNetwork, type TestNetwork } from './harness/net';
-import { agentsOrSkip, runAgent } from './harness/suite';
+import { agentsOrSkip, compileFor, compiledProject, DELIVERY, networkForSuite, runAgent } from './harness/suite';
 
 const bins = agentsOrSkip();
 
 describe.skipIf(!bins)('the real Gemini CLI', () => {
-  let net: TestNetwork;
-  beforeAll(() => {
-    net = startTestNetwork();
-  });
-  afterAll(() => {
-    net?.close();
-    cleanup();
-  });
-
-  const compile = (root: string): string => {
-    writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = [${JSON.stringify(gemini.id)}]\n`);
-    const r = runCli(['compile'], { cwd: root });
-    expect(r.code, r.stderr).toBe(0);
-    return root;
-  };
-  const compiled = (skills: Parameters<typeof installSkills>[1]): string => {
-    const root = tempDir('skillsmith-agent-');
-    installSkills(root, skills);
-    return compile(root);
-  };
+  const net = networkForSuite();
+  const compile = (root: string): string => compileFor(root, gemini.id);
+  const compiled = (skills: Parameters<typeof compiledProject>[1]): string => compiledProject(gemini.id, skills);
   const run = (
     root: string,
     script: readonly unknown[],
     opts: { task?: string; argv?: (argv: string[]) => string[] } = {},
   ) =>
     runAgent({
-      net,
+      net: net(),
       dir: tempDir('skillsmith-agent-run-'),
       cwd: root,
       script,
@@ -75,12 +56,7 @@ describe.skipIf(!bins)('the real Gemini CLI', () => {
 
   it('lists every skill compile delivered, with its description, in YOLO mode, and nothing else of the project', async () => {
     const own = await builtIns();
-    const root = compiled({
-      'alpha-notes': { description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
-      'beta-deploy': { description: 'Check a deployment plan before it runs. Use before any deploy.' },
-      // Degraded for Gemini (no hooks): compiled instruction-only, so still delivered.
-      'hooks-only': { description: 'Needs agent hooks.', toml: '[targets]\nrequires = ["hooks"]' },
-    });
+    const root = compiled(DELIVERY.skills);
     const r = await run(root, [{ text: 'Nothing to do.' }]);
     // Exit 0 rather than 55: the preset's --skip-trust lets -p run in a fresh folder.
     expect(r.code, r.stderr).toBe(0);
@@ -89,11 +65,7 @@ describe.skipIf(!bins)('the real Gemini CLI', () => {
     expect(systemTextOf(r.turns[0]!.body)).toContain('operating in **YOLO** mode');
     const listed = geminiListing(r.turns[0]!);
     expect(listed, 'Gemini CLI sent no skill listing').toBeDefined();
-    expect(byName(listed!.filter((s) => !own.has(s.name)))).toEqual([
-      { name: 'alpha-notes', description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
-      { name: 'beta-deploy', description: 'Check a deployment plan before it runs. Use before any deploy.' },
-      { name: 'hooks-only', description: 'Needs agent hooks.' },
-    ]);
+    expect(byName(listed!.filter((s) => !own.has(s.name)))).toEqual(DELIVERY.listed);
   });
 
   it('loads a delivered skill with activate_skill, writes a file and runs the bundled script', async () => {

@@ -15,7 +15,8 @@ export interface TestHost {
   close(): void;
 }
 
-const ip = (...args: string[]): void => {
+/** `ip …`, throwing with its stderr when it fails. */
+export const ip = (...args: string[]): void => {
   const r = spawnSync('ip', args, { encoding: 'utf8' });
   if (r.status !== 0)
     throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message || `exit ${String(r.status)}`}`);

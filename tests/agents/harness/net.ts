@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:chi
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ip } from '../../sandbox/netns-host';
 
 const MODEL_API = fileURLToPath(new URL('./model-api.mjs', import.meta.url));
 let made = 0;
@@ -24,18 +25,6 @@ export interface TestNetwork {
   /** argv prefixed so it runs in the agent namespace. */
   inAgentNs(argv: readonly string[]): string[];
   close(): void;
-}
-
-const ip = (...args: string[]): void => {
-  const r = spawnSync('ip', args, { encoding: 'utf8' });
-  if (r.status !== 0)
-    throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message || `exit ${String(r.status)}`}`);
-};
-
-/** Whether this machine lets the test make namespaces (root with iproute2). */
-export function canMakeNetns(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  return spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).status === 0;
 }
 
 export function startTestNetwork(): TestNetwork {

@@ -3,11 +3,14 @@
  * CLIs installed), a test network per file, and a run of one agent in a compiled project
  * against a scripted model API.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { requireOrSkip } from '../../support/paths';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { cleanup, installSkills, tempDir } from '../../sandbox/helpers';
+import { canMakeNetns } from '../../sandbox/netns-host';
+import { requireOrSkip, runCli } from '../../support/paths';
 import { ensureAgents, type AgentBins } from './install';
-import { canMakeNetns, runInAgentNs, startModelApi, type Ran, type Recorded, type TestNetwork } from './net';
+import { runInAgentNs, startModelApi, startTestNetwork, type Ran, type Recorded, type TestNetwork } from './net';
 
 /**
  * The pinned CLIs, or undefined when this machine cannot run the suites (not root, no
@@ -59,3 +62,53 @@ export async function runAgent(opts: {
     api.close();
   }
 }
+
+/**
+ * The test network of one suite: made before its tests, removed after them (and the suite's
+ * temporary folders with it). `net()` is the network inside a test.
+ */
+export function networkForSuite(): () => TestNetwork {
+  let net: TestNetwork | undefined;
+  beforeAll(() => {
+    net = startTestNetwork();
+  });
+  afterAll(() => {
+    net?.close();
+    cleanup();
+  });
+  return () => net!;
+}
+
+type Skills = Parameters<typeof installSkills>[1];
+
+/** `skillsmith compile` in `root` for one target (kitbash.toml written for it). */
+export function compileFor(root: string, target: string): string {
+  writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = [${JSON.stringify(target)}]\n`);
+  const r = runCli(['compile'], { cwd: root });
+  expect(r.code, r.stderr).toBe(0);
+  return root;
+}
+
+/** A project with these skills installed and pinned, compiled for one target. */
+export function compiledProject(target: string, skills: Skills): string {
+  const root = tempDir('skillsmith-agent-');
+  installSkills(root, skills);
+  return compileFor(root, target);
+}
+
+/**
+ * The skills every delivery test compiles, and what each agent must list of them beyond its
+ * own: all three, the one needing hooks too (degraded to instruction-only, still delivered).
+ */
+export const DELIVERY = {
+  skills: {
+    'alpha-notes': { description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
+    'beta-deploy': { description: 'Check a deployment plan before it runs. Use before any deploy.' },
+    'hooks-only': { description: 'Needs agent hooks.', toml: '[targets]\nrequires = ["hooks"]' },
+  },
+  listed: [
+    { name: 'alpha-notes', description: 'Summarise meeting notes into action items. Use when notes are pasted.' },
+    { name: 'beta-deploy', description: 'Check a deployment plan before it runs. Use before any deploy.' },
+    { name: 'hooks-only', description: 'Needs agent hooks.' },
+  ],
+} as const;
