@@ -18,6 +18,11 @@ export interface RunnerGrant {
   readonly network: boolean;
   readonly env: readonly string[];
   readonly read: readonly string[];
+  /**
+   * Files copied from the home folder into the trial's HOME; absent when none, so approvals
+   * from before the field still hold.
+   */
+  readonly home?: readonly string[];
   readonly transcript: string;
   readonly timeoutMs: number;
 }
@@ -38,6 +43,7 @@ export function runnerGrant(runner: RunnerConfig, absoluteReads: readonly string
     // Order does not change what the agent gets, so it does not ask again.
     env: [...new Set(runner.env)].sort(),
     read: [...new Set(absoluteReads)].sort(),
+    ...(runner.home.length ? { home: [...new Set(runner.home)].sort() } : {}),
     transcript: runner.transcript,
     timeoutMs: runner.timeoutMs,
   };
@@ -77,6 +83,7 @@ export function grantChanges(before: RunnerGrant, now: RunnerGrant): string[] {
     for (const x of a) if (!b.includes(x)) out.push(`${what}: − ${x}`);
   };
   diff('read', before.read, now.read);
+  diff('home', before.home ?? [], now.home ?? []);
   diff('env', before.env, now.env);
   if (before.network !== now.network)
     out.push(`network: ${before.network ? 'on' : 'off'} → ${now.network ? 'on' : 'off'}`);
@@ -91,15 +98,28 @@ export function grantSummary(g: RunnerGrant): string[] {
   return [
     `command: ${argv(g.command)}`,
     `reads: ${g.read.length ? g.read.join(', ') : 'nothing outside the trial workspace'} (read-only)`,
+    ...(g.home?.length
+      ? [`home: copies ${g.home.map((h) => `~/${h}`).join(', ')} into the trial's private home (${lends(g.home)})`]
+      : []),
     `env: ${g.env.length ? `${g.env.join(', ')} (passed from your environment)` : 'none of your variables'}`,
     `network: ${g.network ? 'on — it can reach any host' : 'off'}`,
     `target: ${g.target}, transcript: ${g.transcript}, timeout: ${g.timeoutMs / 1000} s`,
   ];
 }
 
+/** What lending these home files gives the agent; a file from a login folder is named as such. */
+function lends(files: readonly string[]): string {
+  const from = files.flatMap((f) => {
+    const c = CREDENTIAL_PATHS.find((x) => f === x || f.startsWith(`${x}/`));
+    return c ? [`~/${f} is from ~/${c}, a login or credential location: the agent gets its contents`] : [];
+  });
+  return ['the agent may change the copies, never the originals', ...from].join('; ');
+}
+
 /** The one-line refusal of an unapproved runner, with the command that approves it. */
 export function notApprovedMessage(p: PendingApproval): string {
-  const asks = `it asks for ${p.grant.network ? 'network' : 'no network'}, env ${p.grant.env.join(', ') || 'none'}, reads ${p.grant.read.join(', ') || 'none'}`;
+  const copies = p.grant.home?.length ? `, copies of ${p.grant.home.map((h) => `~/${h}`).join(', ')}` : '';
+  const asks = `it asks for ${p.grant.network ? 'network' : 'no network'}, env ${p.grant.env.join(', ') || 'none'}, reads ${p.grant.read.join(', ') || 'none'}${copies}`;
   const why = p.changes.length ? `changed since you approved it (${p.changes.join('; ')})` : 'not approved yet';
   return `runner ${p.grant.id}: ${why} — ${asks}; approve it with: skillsmith eval --approve-runner ${p.grant.id}`;
 }
@@ -174,5 +194,5 @@ export function refusedRead(path: string, homes: readonly string[]): string | un
 
 /** The one-line refusal of a read path, naming the file, the runner and the path. */
 export function refusedReadMessage(runner: string, path: string, why: string, file = 'kitbash.toml'): string {
-  return `${file}: evals.runners.${runner}.read: ${path} is refused — ${why}; an agent signs in through its API-key variable in env (e.g. env = ["ANTHROPIC_API_KEY"]), never its login folder`;
+  return `${file}: evals.runners.${runner}.read: ${path} is refused — ${why}; an agent signs in through its API-key variable in env (e.g. env = ["ANTHROPIC_API_KEY"]), or a login file you name in home (copied into the trial, e.g. home = [".codex/auth.json"]), never by reading its login folder`;
 }

@@ -72,6 +72,13 @@ export interface RunnerConfig {
   readonly env: readonly string[];
   /** Extra read-only paths (absolute, or relative to the project root). */
   readonly read: readonly string[];
+  /**
+   * Files of the caller's home (relative to it) copied into each trial's private HOME: an
+   * agent's config it must be able to write beside (Codex writes its sessions next to its
+   * config.toml), or a login the user chooses to lend it. Copies, so nothing it changes
+   * reaches the originals.
+   */
+  readonly home: readonly string[];
   readonly transcript: TranscriptFormat;
   /** Where the preset's command comes from, and when it was checked. */
   readonly doc?: string;

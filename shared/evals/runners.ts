@@ -40,6 +40,7 @@ export const PRESETS: readonly RunnerConfig[] = [
     network: true,
     env: ['ANTHROPIC_API_KEY'],
     read: [],
+    home: [],
     transcript: 'claude-code',
     doc: 'https://code.claude.com/docs/en/headless (claude -p; stream-json needs --verbose; not --bare, which skips skills; the Skill tool_use names the skill)',
     checked: '2026-12-02',
@@ -66,6 +67,7 @@ export const PRESETS: readonly RunnerConfig[] = [
     network: true,
     env: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
     read: [],
+    home: [],
     transcript: 'codex',
     doc: 'https://developers.openai.com/codex/noninteractive (codex exec --json: thread/turn/item JSONL; a skill is loaded by reading its SKILL.md)',
     checked: '2026-12-07',
@@ -94,6 +96,7 @@ export const PRESETS: readonly RunnerConfig[] = [
     network: true,
     env: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
     read: [],
+    home: [],
     transcript: 'gemini',
     doc: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/headless.md (stream-json: init, message, tool_use, tool_result, result; skills load through activate_skill)',
     checked: '2026-12-02',
@@ -103,7 +106,7 @@ export const PRESETS: readonly RunnerConfig[] = [
 
 export type RunnersRead = Result<RunnerConfig[]>;
 
-const KEYS = new Set(['preset', 'command', 'target', 'timeout', 'network', 'env', 'read', 'transcript']);
+const KEYS = new Set(['preset', 'command', 'target', 'timeout', 'network', 'env', 'read', 'home', 'transcript']);
 
 /**
  * `[evals.runners.<id>]` of kitbash.toml. A runner either names a `preset` and overrides
@@ -156,7 +159,7 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
     }
     const network = v.network ?? base?.network ?? false;
     if (typeof network !== 'boolean') return fail('invalid-input', `${at}.network: must be true or false`);
-    const list = (k: 'env' | 'read', ok: (s: string) => boolean, what: string): string[] | string => {
+    const list = (k: 'env' | 'read' | 'home', ok: (s: string) => boolean, what: string): string[] | string => {
       const x = v[k] ?? base?.[k] ?? [];
       if (!Array.isArray(x) || x.some((s) => typeof s !== 'string' || !ok(s)))
         return `${at}.${k}: must be a list of ${what}`;
@@ -166,6 +169,12 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
     if (typeof env === 'string') return fail('invalid-input', env);
     const read = list('read', (s) => s !== '', 'paths');
     if (typeof read === 'string') return fail('invalid-input', read);
+    const home = list(
+      'home',
+      (s) => homeRelative(s) !== undefined,
+      'files under your home folder (.codex/config.toml)',
+    );
+    if (typeof home === 'string') return fail('invalid-input', home);
     const transcript = v.transcript ?? base?.transcript ?? 'text';
     if (typeof transcript !== 'string' || !(TRANSCRIPT_FORMATS as readonly string[]).includes(transcript)) {
       return fail('invalid-input', `${at}.transcript: must be one of ${TRANSCRIPT_FORMATS.join(', ')}`);
@@ -178,6 +187,7 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
       network,
       env,
       read,
+      home: [...new Set(home.map((h) => homeRelative(h)!))],
       transcript: transcript as TranscriptFormat,
       ...(base
         ? {
@@ -191,6 +201,17 @@ export function readRunners(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Ru
     });
   }
   return ok(runners);
+}
+
+/**
+ * A `home` entry as a path relative to the home folder (`~/` allowed), or undefined when it
+ * is not one: absolute, empty, stepping out with `..`, or another user's (`~name`).
+ */
+export function homeRelative(entry: string): string | undefined {
+  const p = entry.replace(/^~\//, '').split('\\').join('/');
+  const parts = p.split('/').filter((x) => x !== '' && x !== '.');
+  if (/^([/~]|[A-Za-z]:)/.test(p) || parts.length === 0 || parts.includes('..')) return undefined;
+  return parts.join('/');
 }
 
 /** A runner by id: configured ones first, then the presets. */

@@ -24,6 +24,7 @@ const runner = (over: Partial<RunnerConfig> = {}): RunnerConfig => ({
   network: false,
   env: [],
   read: [],
+  home: [],
   transcript: 'text',
   ...over,
 });
@@ -144,7 +145,7 @@ describe('the approvals store', () => {
     );
     symlinkSync(join(home, '.ssh'), join(link, 'keys'));
     expect(() => approveRunner(link, 'agent', { env: henv })).toThrow(
-      'kitbash.toml: evals.runners.agent.read: keys is refused — a credential location (~/.ssh); an agent signs in through its API-key variable in env (e.g. env = ["ANTHROPIC_API_KEY"]), never its login folder',
+      'kitbash.toml: evals.runners.agent.read: keys is refused — a credential location (~/.ssh); an agent signs in through its API-key variable in env (e.g. env = ["ANTHROPIC_API_KEY"]), or a login file you name in home (copied into the trial, e.g. home = [".codex/auth.json"]), never by reading its login folder',
     );
     const root = project(
       `[evals.runners.agent]\ncommand = ["./agent", "{task}"]\ntarget = "claude-code"\nread = ["/"]\n`,

@@ -444,6 +444,7 @@ describe('runners', () => {
       network: false,
       env: ['KEY'],
       read: ['/opt/x'],
+      home: [],
       transcript: 'codex',
     });
     expect(r.value[1]).toMatchObject({

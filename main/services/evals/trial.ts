@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { RunnerConfig } from '../../../shared/evals/model';
 import { execute } from '../sandbox/exec';
+import { seedHome } from './home-seed';
 import { agentInstall, resolveExecutable } from './install-reads';
 import { DEFAULT_LIMITS, ENV_ALLOWLIST, restrictionRows, unenforced } from '../sandbox/policy';
 import { wrapCommand } from '../sandbox/probe';
@@ -138,6 +139,13 @@ export async function runTrialProcess(spec: TrialSpec): Promise<TrialRun> {
   }
   mkdirSync(policy.scratchDir, { recursive: true });
   mkdirSync(policy.homeDir, { recursive: true });
+  const fromHome = spec.parentEnv.HOME || spec.homes[0];
+  const unseeded = spec.runner.home.length
+    ? fromHome
+      ? seedHome(spec.runner.id, spec.runner.home, fromHome, policy.homeDir)
+      : `runner ${spec.runner.id}: home: no home folder to copy from (HOME is not set)`
+    : undefined;
+  if (unseeded) return { ...base, outcome: 'refused', message: unseeded };
   const cmdLine = wrapCommand(spec.backend, policy, [install.executable, ...args]);
   if (!cmdLine) return { ...base, outcome: 'refused', message: 'no sandbox backend to run the agent with' };
   let stdout = '';
