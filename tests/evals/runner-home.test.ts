@@ -10,7 +10,9 @@ import { grantChanges, grantKey, grantSummary, notApprovedMessage, runnerGrant }
 import type { RunnerConfig } from '../../shared/evals/model';
 import { homeRelative, readRunners } from '../../shared/evals/runners';
 import { MAX_HOME_FILE_BYTES, seedHome } from '../../main/services/evals/home-seed';
-import { cleanup, tempDir } from '../sandbox/helpers';
+import { runTrialProcess } from '../../main/services/evals/trial';
+import { currentHost, probeBackend } from '../../main/services/sandbox/probe';
+import { bwrapWorks, cleanup, tempDir } from '../sandbox/helpers';
 
 afterAll(cleanup);
 
@@ -89,5 +91,33 @@ describe('seedHome', () => {
     expect(seedHome('codex', ['.big'], from, to)).toBe(
       `runner codex: home: ~/.big is ${MAX_HOME_FILE_BYTES + 1} bytes, over the ${MAX_HOME_FILE_BYTES}-byte limit for a copied home file`,
     );
+  });
+});
+
+describe.runIf(await bwrapWorks())('a trial with home files, sandboxed', () => {
+  it('sees the copy at its path in the private home, may change it and write beside it; the original holds', async () => {
+    const home = tempDir('skillsmith-home-user-');
+    mkdirSync(join(home, '.cfg'));
+    writeFileSync(join(home, '.cfg', 'agent.toml'), 'provider = "local"\n');
+    const runDir = tempDir('skillsmith-home-run-');
+    const script = [
+      'cat "$HOME/.cfg/agent.toml"',
+      'echo changed > "$HOME/.cfg/agent.toml"',
+      'echo beside > "$HOME/.cfg/state" && cat "$HOME/.cfg/state"',
+      `test -e ${JSON.stringify(join(home, '.cfg'))} && echo original-visible || echo original-hidden`,
+    ].join('; ');
+    const run = await runTrialProcess({
+      projectRoot: tempDir('skillsmith-home-project-'),
+      runner: runner({ home: ['.cfg/agent.toml'] }),
+      argv: ['/bin/sh', '-c', script],
+      workspace: tempDir('skillsmith-home-ws-'),
+      runDir,
+      backend: await probeBackend(currentHost()),
+      parentEnv: { PATH: '/usr/bin:/bin', HOME: home },
+      homes: [home],
+    });
+    expect([run.outcome, run.exitCode, run.stderr]).toEqual(['exited', 0, '']);
+    expect(run.stdout).toBe('provider = "local"\nbeside\noriginal-hidden\n');
+    expect(readFileSync(join(home, '.cfg', 'agent.toml'), 'utf8')).toBe('provider = "local"\n');
   });
 });

@@ -83,6 +83,7 @@ export function trialPolicy(spec: TrialSpec, executable: string, installReads: r
     extraReadable: reads,
     scratchDir,
     homeDir,
+    homeFiles: runner.home,
     hiddenHomes: [...new Set([...spec.homes, resolve(spec.projectRoot)].filter((h) => h !== '' && h !== '/'))],
     env,
     timeoutMs: runner.timeoutMs,

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { capture, firstLines } from './process';
 import { seccompSupported, unixSocketFilter } from './seccomp';
 import type { BackendStatus, RunLimits, SandboxPolicy, WrappedCommand } from './types';
@@ -107,6 +108,8 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   for (const p of policy.extraWritable) a.push('--bind', p, p);
   a.push('--ro-bind', policy.skillDir, policy.skillDir);
   a.push('--size', size, '--tmpfs', policy.scratchDir, '--size', size, '--tmpfs', policy.homeDir);
+  // A bind's source is read from the host's root, not through the tmpfs just mounted there.
+  for (const rel of policy.homeFiles ?? []) a.push('--bind', join(policy.homeDir, rel), join(policy.homeDir, rel));
   // bwrap's own root is a tmpfs with no size cap; once every mount point exists, it goes read-only.
   a.push('--remount-ro', '/');
   a.push('--clearenv');

@@ -98,6 +98,12 @@ export interface SandboxPolicy {
   readonly scratchDir: string;
   /** Per-run empty private home (HOME), removed after the run. */
   readonly homeDir: string;
+  /**
+   * Files copied into `homeDir` on the host before the run (an eval runner's `home` list),
+   * relative to it. Where HOME is a private tmpfs they are bound over it, writable: the run
+   * may change the copies, never the originals.
+   */
+  readonly homeFiles?: readonly string[];
   /** Real home folders of the invoking user, hidden from the run (empty and read-only). */
   readonly hiddenHomes: readonly string[];
   /** The complete environment of the run (already allowlisted). */
