@@ -1,7 +1,7 @@
 /**
  * `skillsmith eval --baseline` with each shipped preset, as a user sets it up (the agent on
  * PATH from an npm install under the home folder, its key named in `env`), plus the harness's
- * base URL: real trials of the real Claude Code and Gemini CLI in Skillsmith's sandbox,
+ * base URL: real trials of the real Claude Code, Codex and Gemini CLI in Skillsmith's sandbox,
  * the network linked out through pasta to the test network's model host, with the right
  * triggered verdicts and the effect. Nothing runs before the runner is approved.
  */
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
 import { skillsmithBin } from '../support/paths';
 import { claudeEnv } from './harness/claude';
+import { codexEnv } from './harness/codex';
 import { geminiEnv } from './harness/gemini';
 import { runInAgentNs, startModelApi, startTestNetwork, type ModelApi, type TestNetwork } from './harness/net';
 import { agentsOrSkip } from './harness/suite';
@@ -41,15 +42,17 @@ interface Agent {
   readonly env: (apiUrl: string, home: string) => Record<string, string>;
   /** Extra `read` paths the runner needs (a config folder the env points at). */
   readonly read?: (home: string) => string[];
+  /**
+   * Files of the harness's home the runner copies into the trial (its `home` field); the
+   * harness's home is then the caller's HOME, as a user's own would be.
+   */
+  readonly home?: readonly string[];
   /** Text only a session that lists the skill sends its model. */
   readonly listed: string;
   /** With the skill listed: load it, greet with the shell, answer. */
   readonly steps: readonly unknown[];
 }
 
-// Not Codex yet: 0.171.0 ignores OPENAI_BASE_URL and reads its provider table from a writable
-// CODEX_HOME (read-only, it exits "Read-only file system"), while a trial's HOME is private and
-// empty, so nothing can point it at the harness without a way to seed the trial's HOME.
 const AGENTS: readonly Agent[] = [
   {
     runner: 'claude',
@@ -60,6 +63,22 @@ const AGENTS: readonly Agent[] = [
     steps: [
       { tool: 'Skill', input: { skill: 'greeter' } },
       { tool: 'Bash', input: { command: GREET, description: 'greet' } },
+      { text: 'Greeted the team.' },
+    ],
+  },
+  {
+    runner: 'codex',
+    preset: 'codex',
+    bin: () => bins!.codex,
+    // Codex 0.171.0 ignores OPENAI_BASE_URL and wants its provider table in a CODEX_HOME it can
+    // write beside (read-only, it exits "Read-only file system"): the user's ~/.codex/config.toml,
+    // copied into the trial's private home by the runner's `home` field, is how it gets there.
+    env: (url, home) => ({ OPENAI_API_KEY: codexEnv(url, home).OPENAI_API_KEY! }),
+    home: ['.codex/config.toml'],
+    listed: `- greeter: ${DESCRIPTION}`,
+    steps: [
+      { tool: 'exec_command', input: { cmd: 'cat .agents/skills/greeter/SKILL.md' } },
+      { tool: 'exec_command', input: { cmd: GREET } },
       { text: 'Greeted the team.' },
     ],
   },
@@ -120,13 +139,14 @@ describe.skipIf(!bins).each(AGENTS)('skillsmith eval with the real $preset', (ag
         `preset = ${JSON.stringify(agent.preset)}`,
         `env = ${list(Object.keys(agentEnv))}`,
         ...(agent.read ? [`read = ${list(agent.read(home))}`] : []),
+        ...(agent.home ? [`home = ${list(agent.home)}`] : []),
         '',
       ].join('\n'),
     );
     env = {
       // The agent where npm put it: a symlink in a bin folder under this user's home.
       PATH: `${dirname(agent.bin())}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-      HOME: process.env.HOME ?? '/root',
+      HOME: agent.home ? home : (process.env.HOME ?? '/root'),
       LANG: 'C.UTF-8',
       SKILLSMITH_CACHE_DIR: tempDir('skillsmith-eval-cache-'),
       SKILLSMITH_CONFIG_DIR: tempDir('skillsmith-eval-config-'),
@@ -167,5 +187,5 @@ describe.skipIf(!bins).each(AGENTS)('skillsmith eval with the real $preset', (ag
       1,
       true,
     ]);
-  });
+  }, 600_000);
 });
