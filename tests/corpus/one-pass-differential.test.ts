@@ -33,6 +33,7 @@ import { LITERALS_TABLE } from '../../shared/lint/match/literals-table';
 import { SCANNER_EXPRESSIONS } from '../../shared/lint/scanners';
 import { readSkillTree } from '../../main/services/skills/reader';
 import { skillDirs } from '../support/corpus';
+import { seeded } from '../support/random';
 import { corpusDir, repoRoot, requireOrSkip } from '../support/paths';
 
 const realSkills = resolve(corpusDir, 'real-skills');
@@ -185,16 +186,11 @@ function compareSkill(dir: string, root: string, problems: string[]): string[] {
 }
 
 let benchProject = '';
-/** bench/lib/stats.mjs's seeded PRNG: the same seed, the same texts. */
-let random: (seed: number) => () => number;
 beforeAll(async () => {
   benchProject = mkdtempSync(join(tmpdir(), 'skillsmith-one-pass-'));
   const { generate } = (await import(pathToFileURL(join(repoRoot, 'bench', 'generate.mjs')).href)) as {
     generate: (o: { out: string; count: number }) => unknown;
   };
-  ({ mulberry32: random } = (await import(pathToFileURL(join(repoRoot, 'bench', 'lib', 'stats.mjs')).href)) as {
-    mulberry32: typeof random;
-  });
   generate({ out: benchProject, count: 1000 });
 }, 120_000);
 afterAll(() => rmSync(benchProject, { recursive: true, force: true }));
@@ -236,7 +232,7 @@ describe('the one-pass matcher finds what the per-rule path finds', () => {
   );
 
   it('on seeded random mixes of hostile spellings, their pieces and noise', () => {
-    const next = random(20261203);
+    const next = seeded(20261203);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
     const pieces = HOSTILE.flatMap((h) => h.split(/(?<=[\s|;()"'`$=])/));
     const noise = [

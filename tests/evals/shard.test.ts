@@ -10,18 +10,7 @@ import { evalJson } from '../../shared/evals/report';
 import { parseShard, runHeader, shardOf, type PlannedEval } from '../../shared/evals/shard';
 import { summariseEval } from '../../shared/evals/summary';
 import { formatError } from '../../shared/result';
-
-/** mulberry32: the same stand-in trials on every machine and every run of the test. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../support/random';
 
 interface StandIn {
   readonly plan: PlannedEval[];
@@ -33,7 +22,7 @@ const id = (p: Pick<PlannedEval, 'skill' | 'eval' | 'runner'>): string => `${p.s
 
 /** A random run: a few evals × runners, each trial's verdict, outcome and usage drawn from the seed. */
 function standInRun(seed: number): StandIn {
-  const rnd = prng(seed);
+  const rnd = seeded(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const baseline = rnd() < 0.6;
   const plan: PlannedEval[] = [];

@@ -9,6 +9,7 @@ import { Automaton } from '../../shared/lint/match/automaton';
 import { Matcher } from '../../shared/lint/match/matcher';
 import { LITERALS_TABLE } from '../../shared/lint/match/literals-table';
 import { SCANNER_EXPRESSIONS } from '../../shared/lint/scanners';
+import { seeded } from '../support/random';
 
 interface Built {
   column: Uint8Array | Uint16Array;
@@ -89,16 +90,6 @@ function expectSameBuild(strings: readonly string[]): void {
   expect([...built.ends]).toEqual([...want.ends]);
 }
 
-/** A seeded generator (mulberry32), so a failure names a set that can be rebuilt. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('Automaton construction', () => {
   it("builds the reference construction's table for the scanners' literals", () => {
     const strings = (new Matcher(SCANNER_EXPRESSIONS, LITERALS_TABLE) as unknown as { automaton: Automaton }).automaton
@@ -110,7 +101,7 @@ describe('Automaton construction', () => {
   it('builds the reference table for random sets: shared prefixes, nested and repeated strings', () => {
     const alphabet = ['a', 'b', 'c', ' ', 'é', '\u200b', '|', 'ab', 'abc'];
     for (let seed = 1; seed <= 200; seed++) {
-      const next = random(seed);
+      const next = seeded(seed);
       const strings: string[] = [];
       const n = 1 + Math.floor(next() * 30);
       for (let i = 0; i < n; i++) {
