@@ -40,23 +40,35 @@ export function listingReport(skills: readonly PreparedSkill[], target: TargetDe
   const truncated: string[] = [];
   const dropped: string[] = [];
   for (const p of listed) {
-    let len = [...p.description].length;
-    if (b.perSkillChars !== undefined && len > b.perSkillChars) {
-      truncated.push(p.name);
-      len = b.perSkillChars;
-    }
-    const entry = e.fixed + e.perName * p.name.length + len;
+    const entry = e.fixed + e.perName * p.name.length + cappedLength(p, b, truncated);
     if (b.totalChars !== undefined && used + entry > b.totalChars) dropped.push(p.name);
     else used += entry;
   }
+  return report(target.id, b, b.perSkillChars, { usedChars: used, truncated, dropped, nameOnly: [] });
+}
+
+/** A description's length as listed: cut to the per-skill cap, and the skill noted when it is. */
+function cappedLength(p: PreparedSkill, b: ListingBudget, truncated: string[]): number {
+  const len = [...p.description].length;
+  if (b.perSkillChars === undefined || len <= b.perSkillChars) return len;
+  truncated.push(p.name);
+  return b.perSkillChars;
+}
+
+function report(
+  target: TargetId,
+  b: ListingBudget,
+  perSkillChars: number | undefined,
+  found: Pick<ListingReport, 'usedChars' | 'truncated' | 'dropped' | 'nameOnly'>,
+): ListingReport {
   return {
-    target: target.id,
-    usedChars: used,
+    target,
+    usedChars: found.usedChars,
     ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
-    ...(b.perSkillChars !== undefined ? { perSkillChars: b.perSkillChars } : {}),
-    truncated,
-    dropped,
-    nameOnly: [],
+    ...(perSkillChars !== undefined ? { perSkillChars } : {}),
+    truncated: found.truncated,
+    dropped: found.dropped,
+    nameOnly: found.nameOnly,
     source: b.source,
   };
 }
@@ -78,24 +90,11 @@ function namesKept(listed: readonly PreparedSkill[], target: TargetId, b: Listin
   const truncated: string[] = [];
   const nameOnly: string[] = [];
   for (const p of listed) {
-    let len = [...p.description].length;
-    if (b.perSkillChars !== undefined && len > b.perSkillChars) {
-      truncated.push(p.name);
-      len = b.perSkillChars;
-    }
+    const len = cappedLength(p, b, truncated);
     if (used + len + 2 > total) nameOnly.push(p.name);
     else used += len + 2;
   }
-  return {
-    target,
-    usedChars: used,
-    ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
-    ...(b.perSkillChars !== undefined ? { perSkillChars: b.perSkillChars } : {}),
-    truncated,
-    dropped: [],
-    nameOnly,
-    source: b.source,
-  };
+  return report(target, b, b.perSkillChars, { usedChars: used, truncated, dropped: [], nameOnly });
 }
 
 /**
@@ -126,16 +125,12 @@ function shortened(listed: readonly PreparedSkill[], target: TargetId, b: Listin
     total - bare,
   );
   const truncated = kept.filter((x) => x.ours && x.len > share).map((x) => x.name);
-  return {
-    target,
+  return report(target, b, Number.isFinite(share) ? share : undefined, {
     usedChars: bare + kept.reduce((n, x) => n + Math.min(x.len, share), 0),
-    ...(b.totalChars !== undefined ? { totalChars: b.totalChars } : {}),
-    ...(Number.isFinite(share) ? { perSkillChars: share } : {}),
     truncated,
     dropped,
     nameOnly: [],
-    source: b.source,
-  };
+  });
 }
 
 /** The largest share s with the sum of min(length, s) within `room`; Infinity when everything fits. */
