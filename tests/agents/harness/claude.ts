@@ -7,6 +7,12 @@
 import { commandFor, findRunner } from '../../../shared/evals/runners';
 import type { Recorded } from './net';
 
+// The scripted API's own reading of a request (a module of the model API process), so what
+// the listing is looked for in is what the API matched its conversations against.
+const { anthropic } = (await import(new URL('./vendors/anthropic.mjs', import.meta.url).href)) as {
+  anthropic: { texts(body: unknown): string[] };
+};
+
 export const CLAUDE_LISTING_HEADER = 'The following skills are available for use with the Skill tool:';
 
 /** The variables Claude Code gets besides PATH: its model API, a key, and quiet. */
@@ -28,19 +34,6 @@ export function claudeArgv(bin: string, task: string): string[] {
   return [bin, ...rest];
 }
 
-/** Every text the request puts before the model: system blocks and message text parts. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an Anthropic Messages request body
-export function textsOf(body: any): string[] {
-  const out: string[] = [];
-  const push = (c: unknown): void => {
-    if (typeof c === 'string') out.push(c);
-    else if (Array.isArray(c)) for (const p of c) push(typeof p === 'object' && p && 'text' in p ? p.text : undefined);
-  };
-  push(body?.system);
-  for (const m of body?.messages ?? []) push(m?.content);
-  return out;
-}
-
 export interface Listed {
   readonly name: string;
   readonly description?: string;
@@ -52,7 +45,7 @@ export interface Listed {
  * budget Claude Code lists a skill by name alone (`- name`): its description is undefined.
  */
 export function claudeListing(req: Recorded): Listed[] | undefined {
-  const text = textsOf(req.body).find((t) => t.includes(CLAUDE_LISTING_HEADER));
+  const text = anthropic.texts(req.body ?? {}).find((t) => t.includes(CLAUDE_LISTING_HEADER));
   if (text === undefined) return undefined;
   const after = text.slice(text.indexOf(CLAUDE_LISTING_HEADER) + CLAUDE_LISTING_HEADER.length);
   const out: Listed[] = [];
