@@ -62,6 +62,8 @@ describe('IPC contract surface', () => {
           "sources.list — the skills a source holds (one clone, nothing staged or written): the source itself, or each skill of a repository of many",
           "evals.overview — skills with audit/behavioral/trigger evals, the runners (configured and presets, whether each can start here) and the newest stored result per cell",
           "evals.start — run evals like \`skillsmith eval\` (sandboxed trials; refused for a skill with a blocking safety failure); poll evals.status",
+          "evals.runners — the runners an eval run would use, each with whether it is approved as defined now, what it may do and what changed since its approval",
+          "evals.approveRunner — record the user's approval of a runner as listed by evals.runners (refused if its definition changed since)",
           "evals.status — progress and results so far of an eval run this process started",
           "evals.cancel — cancel an eval run this window started (the trial in flight is killed)",
           "evals.trial — one stored trial: its transcript (messages and tool calls), workspace diff, stderr and assertion results",

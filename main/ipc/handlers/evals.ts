@@ -1,6 +1,8 @@
 import { evalService } from '../../services/evals/service';
 import type { AreaHandlers } from '../table';
+import type { EvalRunRequest } from '../../../shared/ipc/channels/evals';
 import { CodedError } from '../../../shared/result';
+import { grantSummary } from '../../../shared/evals/consent';
 
 /** Thin: validate (the contract did), call the eval service, map its answer. */
 export const evalsHandlers: AreaHandlers<'evals'> = {
@@ -18,13 +20,24 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
   },
   start: async (req, { session }) => {
     const { ref } = session.requireProject();
-    return evalService.start(ref.root, session, {
-      skills: req.skills,
-      baseline: req.baseline,
-      ...(req.evals ? { evals: req.evals } : {}),
-      ...(req.runner !== undefined ? { runner: req.runner } : {}),
-      ...(req.repeat !== undefined ? { repeat: req.repeat } : {}),
-    });
+    return evalService.start(ref.root, session, runRequest(req));
+  },
+  runners: (req, { session }) => {
+    const { ref } = session.requireProject();
+    return {
+      runners: evalService.runnerApprovals(ref.root, runRequest(req)).map((s) => ({
+        id: s.grant.id,
+        key: s.key,
+        approved: s.approved,
+        summary: grantSummary(s.grant),
+        changes: [...s.changes],
+      })),
+    };
+  },
+  approveRunner: (req, { session }) => {
+    const { ref } = session.requireProject();
+    const grant = evalService.approveShown(ref.root, req.runner, req.key);
+    return { runner: grant.id, summary: grantSummary(grant) };
   },
   status: (req, { session }) => {
     session.requireProject();
@@ -52,6 +65,17 @@ export const evalsHandlers: AreaHandlers<'evals'> = {
     return { points: evalService.history(ref.root, req.skill) };
   },
 };
+
+/** The contract's run request as the service takes it (no absent keys set to undefined). */
+function runRequest(req: EvalRunRequest) {
+  return {
+    skills: req.skills,
+    baseline: req.baseline,
+    ...(req.evals ? { evals: req.evals } : {}),
+    ...(req.runner !== undefined ? { runner: req.runner } : {}),
+    ...(req.repeat !== undefined ? { repeat: req.repeat } : {}),
+  };
+}
 
 type Stored = ReturnType<typeof evalService.storedRuns>[number]['results'][number];
 

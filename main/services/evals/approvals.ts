@@ -120,26 +120,49 @@ export function grantFor(projectRoot: string, runner: RunnerConfig, env: Env = p
   return runnerGrant(runner, reads);
 }
 
+/** One runner as the user would be asked about it: approved as defined now, or not and why. */
+export interface RunnerStatus extends PendingApproval {
+  /** grantKey of this definition in this project: what an approval from the app is bound to. */
+  readonly key: string;
+  readonly approved: boolean;
+}
+
+/** Each runner once (first occurrence), with whether this definition of it is approved here. */
+export function runnerStatuses(
+  projectRoot: string,
+  runners: readonly RunnerConfig[],
+  opts: { env?: Env; notice?: Notice } = {},
+): RunnerStatus[] {
+  const env = opts.env ?? process.env;
+  const project = realOr(projectRoot);
+  const recorded = Object.values(readFile(configDir(env), opts.notice ?? stderrNotice));
+  const keys = new Set(recorded.map((r) => grantKey(r.grant, r.project)));
+  const out: RunnerStatus[] = [];
+  for (const r of runners) {
+    if (out.some((s) => s.grant.id === r.id)) continue;
+    const grant = grantFor(projectRoot, r, env);
+    const key = grantKey(grant, project);
+    if (keys.has(key)) {
+      out.push({ grant, key, approved: true, changes: [] });
+      continue;
+    }
+    const last = recorded
+      .filter((x) => x.project === project && x.runner === r.id)
+      .sort((a, b) => (a.approvedAt < b.approvedAt ? 1 : -1))[0];
+    out.push({ grant, key, approved: false, changes: last ? grantChanges(last.grant, grant) : [] });
+  }
+  return out;
+}
+
 /** Runners the user has not approved for this project as they are defined now. */
 export function pendingApprovals(
   projectRoot: string,
   runners: readonly RunnerConfig[],
   opts: { env?: Env; notice?: Notice } = {},
 ): PendingApproval[] {
-  const env = opts.env ?? process.env;
-  const project = realOr(projectRoot);
-  const recorded = Object.values(readFile(configDir(env), opts.notice ?? stderrNotice));
-  const keys = new Set(recorded.map((r) => grantKey(r.grant, r.project)));
-  const out: PendingApproval[] = [];
-  for (const r of runners) {
-    const grant = grantFor(projectRoot, r, env);
-    if (keys.has(grantKey(grant, project)) || out.some((p) => p.grant.id === r.id)) continue;
-    const last = recorded
-      .filter((x) => x.project === project && x.runner === r.id)
-      .sort((a, b) => (a.approvedAt < b.approvedAt ? 1 : -1))[0];
-    out.push({ grant, changes: last ? grantChanges(last.grant, grant) : [] });
-  }
-  return out;
+  return runnerStatuses(projectRoot, runners, opts)
+    .filter((s) => !s.approved)
+    .map(({ grant, changes }) => ({ grant, changes }));
 }
 
 /** Record the user's approval of a runner as defined now (the file owner-only, written atomically). */
@@ -166,12 +189,14 @@ export function recordApproval(
 
 /**
  * Approve a runner by id (configured in kitbash.toml, or a preset) as it is defined now:
- * what `skillsmith eval --approve-runner` records. Returns what was approved.
+ * what `skillsmith eval --approve-runner` records. With `shownKey` (the app), only if the
+ * definition is still the one the user was shown: kitbash.toml may change between showing
+ * and clicking. Returns what was approved.
  */
 export function approveRunner(
   projectRoot: string,
   id: string,
-  opts: { env?: Env; notice?: Notice; now?: Date } = {},
+  opts: { env?: Env; notice?: Notice; now?: Date; shownKey?: string } = {},
 ): RunnerGrant {
   const config = readProjectConfig(projectRoot);
   if (!config.ok) throw new CodedError('invalid-request', formatError(config.error));
@@ -184,6 +209,11 @@ export function approveRunner(
       `--approve-runner ${id}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
     );
   const grant = grantFor(projectRoot, runner, opts.env);
+  if (opts.shownKey !== undefined && grantKey(grant, realOr(projectRoot)) !== opts.shownKey)
+    throw new CodedError(
+      'forbidden',
+      `kitbash.toml: runner ${id} changed since it was shown for approval — nothing was approved; review it again`,
+    );
   recordApproval(projectRoot, grant, opts);
   return grant;
 }

@@ -125,6 +125,20 @@ export function blockingSafety(skill: Skill): string[] {
  * throws RunnerNotApproved (`forbidden`), which the CLI may turn into a question.
  */
 export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] } {
+  const planned = planJobs(req);
+  // Before any trial: a runner reaches the user's secrets, files and network only with consent.
+  requireApproved(
+    req.projectRoot,
+    planned.jobs.map((j) => j.runner),
+  );
+  return planned;
+}
+
+/**
+ * planEvals without the approval check: what the app lists for approval before it starts
+ * the same request.
+ */
+export function planJobs(req: EvalRequest): { jobs: Job[]; problems: string[] } {
   const root = req.projectRoot;
   const config = readProjectConfig(root);
   if (!config.ok) throw new CodedError('invalid-request', formatError(config.error));
@@ -212,11 +226,6 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
         jobs.push({ skill, skillDir: loc.abs, evalFile: e, runner, repeat: req.repeat ?? e.repeat });
     }
   }
-  // Before any trial: a runner reaches the user's secrets, files and network only with consent.
-  requireApproved(
-    root,
-    jobs.map((j) => j.runner),
-  );
   return { jobs, problems };
 }
 

@@ -20,8 +20,10 @@ import { pinRefusal, verifySkill } from '../lock/index';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
-import { blockingSafety, EVALS_DIR, runEvals, trialPath, type EvalRequest, type EvalRun } from './run';
+import { blockingSafety, EVALS_DIR, planJobs, runEvals, trialPath, type EvalRequest, type EvalRun } from './run';
 import { resolveExecutable } from './install-reads';
+import { approveRunner, runnerStatuses, type RunnerStatus } from './approvals';
+import type { RunnerGrant } from '../../../shared/evals/consent';
 
 /** What the Evals view lists: each skill's runner-tier evals, the runners, and problems. */
 export interface EvalsOverview {
@@ -169,6 +171,23 @@ export class EvalService {
       });
     }
     return { skills, runners, problems };
+  }
+
+  /**
+   * The runners a run of `req` would use, each with its approval as defined now: what the
+   * app asks about before it starts the run. Throws what planning the run would throw.
+   */
+  runnerApprovals(root: string, req: Omit<EvalRequest, 'projectRoot'>): RunnerStatus[] {
+    const { jobs } = planJobs({ projectRoot: root, ...req });
+    return runnerStatuses(
+      root,
+      jobs.map((j) => j.runner),
+    );
+  }
+
+  /** Approve a runner exactly as the user was shown it (its grant key), in the CLI's approvals file. */
+  approveShown(root: string, runner: string, key: string): RunnerGrant {
+    return approveRunner(root, runner, { shownKey: key });
   }
 
   /** Start a run; resolves once it is planned (or refuses with the reason). */

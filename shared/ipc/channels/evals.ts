@@ -139,6 +139,33 @@ export const EvalProgress = z.object({
 });
 export type EvalProgress = z.infer<typeof EvalProgress>;
 
+/** What a run covers: the same request lists its runners for approval and starts it. */
+const RunRequest = z
+  .object({
+    skills: z.array(SkillName).max(64),
+    evals: z.array(EvalName).max(256).optional(),
+    runner: RunnerId.optional(),
+    repeat: z.number().int().min(1).max(100).optional(),
+    baseline: z.boolean(),
+  })
+  .strict();
+export type EvalRunRequest = z.infer<typeof RunRequest>;
+
+/** sha256 hex of a runner's grant in this project (shared/evals/consent.ts grantKey). */
+const GrantKey = z.string().regex(/^[0-9a-f]{64}$/, 'not a runner grant key');
+
+export const RunnerApproval = z.object({
+  id: z.string(),
+  /** What approving binds to: evals.approveRunner refuses once the definition differs. */
+  key: z.string(),
+  approved: z.boolean(),
+  /** What the runner may do, one line each, as `skillsmith eval` prints it (grantSummary). */
+  summary: z.array(z.string()),
+  /** What changed since the last approval of this runner here; empty on first use. */
+  changes: z.array(z.string()),
+});
+export type RunnerApproval = z.infer<typeof RunnerApproval>;
+
 export const evalsChannels = {
   overview: channel(
     'skills with audit/behavioral/trigger evals, the runners (configured and presets, whether each can start here) and the newest stored result per cell',
@@ -147,19 +174,21 @@ export const evalsChannels = {
   ),
   start: channel(
     'run evals like `skillsmith eval` (sandboxed trials; refused for a skill with a blocking safety failure); poll evals.status',
-    z
-      .object({
-        skills: z.array(SkillName).max(64),
-        evals: z.array(EvalName).max(256).optional(),
-        runner: RunnerId.optional(),
-        repeat: z.number().int().min(1).max(100).optional(),
-        baseline: z.boolean(),
-      })
-      .strict(),
+    RunRequest,
     z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), runId: z.string() }),
       z.object({ ok: z.literal(false), message: z.string() }),
     ]),
+  ),
+  runners: channel(
+    'the runners an eval run would use, each with whether it is approved as defined now, what it may do and what changed since its approval',
+    RunRequest,
+    z.object({ runners: z.array(RunnerApproval) }),
+  ),
+  approveRunner: channel(
+    "record the user's approval of a runner as listed by evals.runners (refused if its definition changed since)",
+    z.object({ runner: RunnerId, key: GrantKey }).strict(),
+    z.object({ runner: z.string(), summary: z.array(z.string()) }),
   ),
   status: channel(
     'progress and results so far of an eval run this process started',
