@@ -13,6 +13,9 @@ const IN_THE_APP: readonly [RegExp, string][] = [
   [/; --max-[a-z-]+\)/g, ')'],
   [/ or pass --runner \(/g, ' or pick a runner in the Runner list ('],
   [/^--runner (\S+): no such runner/, 'Runner $1: no such runner'],
+  [/^--approve-runner (\S+): no such runner/, 'Runner $1: no such runner'],
+  // The app asks for the approval itself when a run starts.
+  [/; approve it with: skillsmith eval --approve-runner \S+/g, '; start the run again to review and approve it'],
 ];
 
 /** A message from main as the app words it: no command-line flags. */

@@ -67,4 +67,15 @@ describe('guiWording', () => {
     );
     expect(guiWording('plain text -- with a dash pair')).toBe('plain text -- with a dash pair');
   });
+
+  it('words a runner refusal as the app asks for approval itself', () => {
+    const line =
+      'runner agent: not approved yet — it asks for no network, env none, reads none; approve it with: skillsmith eval --approve-runner agent';
+    expect(guiWording(line)).toBe(
+      'runner agent: not approved yet — it asks for no network, env none, reads none; start the run again to review and approve it',
+    );
+    expect(guiWording('--approve-runner ghost: no such runner (configured: agent; presets: gemini)')).toBe(
+      'Runner ghost: no such runner (configured: agent; presets: gemini)',
+    );
+  });
 });

@@ -9,8 +9,21 @@ type SkillRow = EvalsOverview['skills'][number];
 
 /** Run a skill's evals: runner, trials and baseline, then the run's progress. */
 export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview; skill: SkillRow; run: EvalRun }) {
-  const { configured, runner, setRunner, repeat, setRepeat, baseline, setBaseline, start, cancel, progress, running } =
-    run;
+  const {
+    configured,
+    runner,
+    setRunner,
+    repeat,
+    setRepeat,
+    baseline,
+    setBaseline,
+    start,
+    request,
+    approval,
+    cancel,
+    progress,
+    running,
+  } = run;
   // Tokens of the run so far, over the evals already finished.
   const runUsage = progress ? totalUsage(progress.results.flatMap((r) => r.trialResults)) : null;
   return (
@@ -68,7 +81,12 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
               Cancel
             </button>
           ) : (
-            <button type="button" className="btn primary" onClick={() => start.mutate()} disabled={start.isPending}>
+            <button
+              type="button"
+              className="btn primary"
+              onClick={() => start.mutate(request())}
+              disabled={start.isPending}
+            >
               Run evals
             </button>
           )}
@@ -80,6 +98,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
         </div>
       )}
       {start.isError && <ErrorState error={start.error} />}
+      {approval}
       {progress && (
         <div className="evals-progress" data-testid="evals-progress" aria-live="polite">
           <div

@@ -1,40 +1,41 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
-import { useApi } from '../../api/context';
 import { navigate } from '../../route';
 import { guiWording } from '../../gui-wording';
 import { useEvalsOverview } from './use-evals-overview';
 import { queryKeys } from '../../query-keys';
+import { useApprovedStart } from './RunnerApproval';
 
-/** The editor's "Run evals": starts this skill's evals (with a baseline) and opens the Evals view on it. */
+/**
+ * The editor's "Run evals": starts this skill's evals (with a baseline) and opens the Evals view
+ * on it; a runner not approved as defined now is asked about first, as in the Evals view.
+ */
 export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill: string }) {
-  const api = useApi();
   const qc = useQueryClient();
   const overview = useEvalsOverview(project.root);
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const start = useMutation({
-    mutationFn: () => api.evals.start({ skills: [skill], baseline: true }),
-    onSuccess: async (a) => {
-      if (!a.ok) return setRefusal(a.message);
-      await qc.invalidateQueries({ queryKey: queryKeys.evals.overview(project.root) });
-      navigate({ view: 'evals', arg: skill });
-    },
+  const { start, dialog } = useApprovedStart(() => {
+    void qc
+      .invalidateQueries({ queryKey: queryKeys.evals.overview(project.root) })
+      .then(() => navigate({ view: 'evals', arg: skill }));
   });
+  const refusal = start.data && !start.data.ok ? start.data.message : null;
   const entry = overview.data?.skills.find((s) => s.name === skill);
   if (!entry) return null;
   const why = entry.refused ?? refusal;
   const reason = why === null ? null : guiWording(why);
   return (
-    <button
-      type="button"
-      className="btn"
-      disabled={entry.refused !== null || start.isPending}
-      title={reason ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
-      onClick={() => start.mutate()}
-      data-testid="editor-run-evals"
-    >
-      Run evals{refusal ? ' — refused' : ''}
-    </button>
+    <>
+      <button
+        type="button"
+        className="btn"
+        disabled={entry.refused !== null || start.isPending}
+        title={reason ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
+        onClick={() => start.mutate({ skills: [skill], baseline: true })}
+        data-testid="editor-run-evals"
+      >
+        Run evals{refusal ? ' — refused' : ''}
+      </button>
+      {dialog}
+    </>
   );
 }

@@ -1,14 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApprovedStart } from './RunnerApproval';
 import type { ProjectRef } from '../../../../shared/ipc';
-import type { EvalProgress, EvalsOverview } from '../../../../shared/ipc/channels/evals';
+import type { EvalProgress, EvalRunRequest, EvalsOverview } from '../../../../shared/ipc/channels/evals';
 import { useApi } from '../../api/context';
 import { queryKeys } from '../../query-keys';
 
 /**
  * One skill's eval run: the runner, trials and baseline chosen, the run started (or one
  * started elsewhere, e.g. the editor's "Run evals", picked up and followed), its progress
- * polled while it runs, and the stored results re-read when it ends.
+ * polled while it runs, and the stored results re-read when it ends. A runner not approved
+ * as defined now is asked about first (`approval`, the dialog to render).
  */
 export function useEvalRun(project: ProjectRef, overview: EvalsOverview, skill: string) {
   const api = useApi();
@@ -19,17 +21,12 @@ export function useEvalRun(project: ProjectRef, overview: EvalsOverview, skill: 
   const [baseline, setBaseline] = useState(true);
   const [runId, setRunId] = useState<string | null>(overview.active);
 
-  const start = useMutation({
-    mutationFn: () =>
-      api.evals.start({
-        skills: [skill],
-        baseline,
-        ...(runner ? { runner } : {}),
-        ...(repeat ? { repeat: Number(repeat) } : {}),
-      }),
-    onSuccess: (a) => {
-      if (a.ok) setRunId(a.runId);
-    },
+  const { start, dialog: approval } = useApprovedStart(setRunId);
+  const request = (): EvalRunRequest => ({
+    skills: [skill],
+    baseline,
+    ...(runner ? { runner } : {}),
+    ...(repeat ? { repeat: Number(repeat) } : {}),
   });
   const status = useQuery({
     queryKey: queryKeys.evals.status(project.root, runId ?? ''),
@@ -46,7 +43,21 @@ export function useEvalRun(project: ProjectRef, overview: EvalsOverview, skill: 
     }
   }, [progress, qc, project.root, skill]);
   const cancel = useMutation({ mutationFn: () => api.evals.cancel({ runId: runId! }) });
-  return { configured, runner, setRunner, repeat, setRepeat, baseline, setBaseline, start, cancel, progress, running };
+  return {
+    configured,
+    runner,
+    setRunner,
+    repeat,
+    setRepeat,
+    baseline,
+    setBaseline,
+    start,
+    request,
+    approval,
+    cancel,
+    progress,
+    running,
+  };
 }
 
 export type EvalRun = ReturnType<typeof useEvalRun>;
