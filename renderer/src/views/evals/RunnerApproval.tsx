@@ -3,7 +3,6 @@ import { useMutation } from '@tanstack/react-query';
 import type { EvalRunRequest, RunnerApproval } from '../../../../shared/ipc/channels/evals';
 import { useApi } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
-import '../install/review-summary.css';
 import './runner-approval.css';
 
 type Started = { ok: true; runId: string } | { ok: false; message: string };
@@ -146,11 +145,11 @@ export function RunnerApprovalDialog({
         return (
           <section
             key={r.id}
-            className={`inst-verdict ready evals-approve-runner${r.changes.length ? ' changed' : ''}`}
+            className={`evals-approve-runner${r.changes.length ? ' changed' : ''}`}
             aria-label={`Runner ${r.id}`}
             data-runner={r.id}
           >
-            <div className="inst-verdict-icon" aria-hidden="true">
+            <div className="evals-approve-icon" aria-hidden="true">
               {r.changes.length ? '!' : '?'}
             </div>
             <div>
