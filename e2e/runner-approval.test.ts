@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeBwrap } from '../main/services/sandbox/bwrap';
 import { repoRoot, requireOrSkip, runCli } from '../tests/support/paths';
 import { openApp, type App, type AppProject } from './support/app';
+import { scan } from './support/axe';
 import { haveChromium } from './support/browser';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -159,6 +160,16 @@ describe.skipIf(!ok || !sandboxOk)('runner approval in Chromium', () => {
       'env: GITHUB_TOKEN, STAND_IN_TOKEN (passed from your environment)',
     ]);
     await page.screenshot({ path: '/tmp/approve-changed-1400x900.png' });
+    expect(await scan(page)).toEqual([]);
+    // The warning colours in dark mode too.
+    const dark = await app.open({ width: 1400, height: 900, colorScheme: 'dark' });
+    await startRun(dark.page, app.served.url);
+    await dark.page.getByRole('dialog', { name: 'Approve runner stand-in?' }).waitFor();
+    await dark.page.screenshot({ path: '/tmp/approve-changed-dark-1400x900.png' });
+    expect(await scan(dark.page)).toEqual([]);
+    await dark.page.keyboard.press('Escape');
+    await dark.page.context().close();
+    expect(dark.errors).toEqual([]);
 
     // kitbash.toml edited again while the dialog shows the previous definition.
     setRunner(project, RUNNER.replace('network = true', 'network = false'));
