@@ -187,4 +187,20 @@ describe.skipIf(!ok || !sandboxOk)('runner approval in Chromium', () => {
     expect(Object.keys(JSON.parse(readFileSync(approvals(project), 'utf8')).approvals)).toHaveLength(1);
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it("the editor's Run evals asks the same way, and Cancel stays in the editor", async () => {
+    const project = app.project.project;
+    const before = runs(project);
+    const { page, errors } = await app.open();
+    await page.goto(`${app.served.url}#/editor/prereview`);
+    await page.getByTestId('editor-run-evals').click();
+    const dialog = page.getByRole('dialog', { name: 'Approve runner stand-in?' });
+    await dialog.waitFor({ timeout: 20_000 });
+    expect(await lines(page, 'stand-in')).toContain('network: off');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toMatch(/#\/editor\/prereview$/);
+    expect(runs(project)).toEqual(before);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
