@@ -8,13 +8,13 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
+import { installSkills, tempDir } from '../sandbox/helpers';
 import { skillsmithBin } from '../support/paths';
 import { claudeEnv } from './harness/claude';
 import { codexEnv } from './harness/codex';
 import { geminiEnv } from './harness/gemini';
-import { runInAgentNs, startModelApi, startTestNetwork, type ModelApi, type TestNetwork } from './harness/net';
-import { agentsOrSkip } from './harness/suite';
+import { runInAgentNs, startModelApi, type ModelApi } from './harness/net';
+import { agentsOrSkip, networkForSuite } from './harness/suite';
 
 const bins = agentsOrSkip();
 
@@ -104,15 +104,14 @@ const AGENTS: readonly Agent[] = [
 ];
 
 describe.skipIf(!bins).each(AGENTS)('skillsmith eval with the real $preset', (agent) => {
-  let net: TestNetwork;
+  const net = networkForSuite();
   let api: ModelApi;
   let root: string;
   let env: Record<string, string>;
   beforeAll(async () => {
-    net = startTestNetwork();
     // With the skill listed, the model loads it and follows it; without, it cannot greet.
     api = await startModelApi(
-      net,
+      net(),
       {
         conversations: [
           { when: { includes: agent.listed }, steps: agent.steps },
@@ -153,14 +152,10 @@ describe.skipIf(!bins).each(AGENTS)('skillsmith eval with the real $preset', (ag
       ...agentEnv,
     };
   }, 120_000);
-  afterAll(() => {
-    api?.close();
-    net?.close();
-    cleanup();
-  });
+  afterAll(() => api?.close());
 
   const skillsmith = (...args: string[]) =>
-    runInAgentNs(net, [process.execPath, skillsmithBin, ...args], { cwd: root, env, timeoutMs: 300_000 });
+    runInAgentNs(net(), [process.execPath, skillsmithBin, ...args], { cwd: root, env, timeoutMs: 300_000 });
 
   it('runs real trials with and without the skill once approved: triggered, the file written, the effect', async () => {
     // The runner passes the user's variables and the network: nothing runs before approval.
