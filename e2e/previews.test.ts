@@ -71,7 +71,11 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     await selectTarget(page, 'agentsmd');
     expect(await page.locator('[data-reason="eager-only"]').innerText()).toMatch(/agentsmd loads everything eagerly/);
     await selectTarget(page, 'claude-code');
-    expect(await output(page, FILES['claude-code']!).innerText()).toMatch(/^---\nname: prereview\n/);
+    // Polled and by textContent: the preview renders after the tab switch, and content-visibility
+    // leaves innerText empty for lines not yet laid out (seen under load in CI).
+    await expect
+      .poll(async () => (await output(page, FILES['claude-code']!).textContent()) ?? '', { timeout: 10_000 })
+      .toMatch(/^---\nname: prereview\n/);
     await screenshot(page, 'previews');
 
     // Type into the body, a few words at a time; after each step every target's preview has them.
