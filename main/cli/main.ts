@@ -104,12 +104,12 @@ const COMMANDS: Record<string, Command> = {
   },
   run: {
     summary:
-      'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [-- args]  a skill script in the sandbox',
+      'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [--raw] [-- args]  a skill script in the sandbox (its output escaped unless --raw)',
     run: async (argv, io) => (await import('./commands/run')).runRun(argv, io),
   },
   gate: {
     summary:
-      "gate <skill> [--script NAME] [--timeout S] [--unconfined] [-- args]  a gate's verdict: script exit code and validated artifacts",
+      "gate <skill> [--script NAME] [--timeout S] [--unconfined] [--raw] [-- args]  a gate's verdict: script exit code and validated artifacts",
     run: async (argv, io) => (await import('./commands/gate')).runGate(argv, io),
   },
 };

@@ -6,6 +6,7 @@ import { startRun } from '../../services/runs/service';
 import type { RunEvent, RunMode, RunPlan, RunResult } from '../../services/runs/types';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { CodedError } from '../../../shared/result';
+import { escapeTerminal } from '../../../shared/terminal/escape';
 
 const FLAGS = {
   timeout: { type: 'string' },
@@ -17,6 +18,7 @@ const FLAGS = {
   'max-scratch': { type: 'string' },
   env: { type: 'string', multiple: true },
   unconfined: { type: 'boolean' },
+  raw: { type: 'boolean' },
   script: { type: 'string' },
 } as const;
 
@@ -28,6 +30,8 @@ export interface ParsedRun {
   limits?: Partial<RunLimits>;
   env: Record<string, string>;
   unconfined: boolean;
+  /** `--raw`: pass the script's own output on unescaped (control sequences and all). */
+  raw: boolean;
   script?: string;
 }
 
@@ -54,7 +58,13 @@ export function parseRunArgs(
       ),
     );
   }
-  const out: ParsedRun = { positionals, args, env: {}, unconfined: values.unconfined === true };
+  const out: ParsedRun = {
+    positionals,
+    args,
+    env: {},
+    unconfined: values.unconfined === true,
+    raw: values.raw === true,
+  };
   if (typeof values.timeout === 'string') {
     const s = Number(values.timeout);
     if (!Number.isFinite(s) || s <= 0 || s > 86_400)
@@ -127,7 +137,7 @@ function parseSize(s: string): number | undefined {
 
 /**
  * `skillsmith run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N]
- * [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]]... [--unconfined] [-- args]`
+ * [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]]... [--unconfined] [--raw] [-- args]`
  */
 export function runRun(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const p = parseRunArgs(argv, false, process.env);
@@ -167,7 +177,7 @@ export async function runAndReport(
         ...(p.limits ? { limits: p.limits } : {}),
       },
       {},
-      { signal: controller.signal, onEvent: (e) => render(e, io, mode) },
+      { signal: controller.signal, onEvent: (e) => render(e, io, mode, p.raw) },
     );
   } finally {
     process.off('SIGINT', onSignal);
@@ -189,18 +199,20 @@ export function exitCodeOf(r: RunResult, mode: RunMode): ExitCode {
   return r.exitCode ?? EXIT.ok;
 }
 
-function render(e: RunEvent, io: CliIo, mode: RunMode): void {
+function render(e: RunEvent, io: CliIo, mode: RunMode, raw: boolean): void {
   switch (e.type) {
     case 'started':
       io.err(describePlan(e.plan));
       return;
-    // The script's own streams are its output, passed on byte for byte (they may be piped);
-    // everything Skillsmith says around them is escaped.
+    // The script's own streams are escaped like everything else a skill says: raw, an OSC 52
+    // sequence writes the clipboard, OSC 0 retitles the window, and CR or cursor movement
+    // rewrites lines — a forged "■ exit 0" over a failure. Escaped here (not left to a
+    // terminalIo) so the guarantee holds for any io; `--raw` is the explicit opt-out.
     case 'stdout':
-      (io.raw ?? io).out(e.text);
+      (io.raw ?? io).out(raw ? e.text : escapeTerminal(e.text, 'text'));
       return;
     case 'stderr':
-      (io.raw ?? io).err(e.text);
+      (io.raw ?? io).err(raw ? e.text : escapeTerminal(e.text, 'text'));
       return;
     case 'truncated':
       io.err(`\n[skillsmith: ${e.stream} reached the ${formatBytes(e.limitBytes)} cap — the rest is dropped]\n`);

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../components/States';
 import { guiWording } from '../../gui-wording';
 import type { RunState } from './run-store';
-import { seconds } from './run-text';
+import { outputText, seconds } from './run-text';
 import { useElapsed } from './use-elapsed';
 
 /** The run's output as it streams (following the end unless scrolled up), then its exit, verdict and caps. */
@@ -47,7 +47,7 @@ export function Output({ run, runId }: { run: RunState | null; runId: string }) 
       >
         {run?.chunks.map((c, i) => (
           <span key={i} className={`runs-chunk ${c.stream}`}>
-            {c.text}
+            {outputText(c.text)}
           </span>
         ))}
         {!run?.chunks.length && <span className="muted">{exit ? '(no output)' : 'waiting for output…'}</span>}

@@ -1,5 +1,6 @@
 /** Small pure pieces of the Runs view: what was typed, and how results are worded. */
 import { IpcError } from '../../../../shared/ipc/errors';
+import { escapeTerminal } from '../../../../shared/terminal/escape';
 
 /** What to run, as `runs.plan` and `runs.start` take it. */
 export interface Ask {
@@ -26,4 +27,14 @@ export function errorText(e: unknown, where: string): string {
 /** A duration: milliseconds under a second, else seconds (two decimals under ten). */
 export function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+/**
+ * A chunk of a script's output as the panel shows it: control characters as visible escapes
+ * (`\e`, `\r`, `\x07`), newlines and tabs kept. A browser neither runs nor shows them — ESC
+ * and BEL vanish, CR folds into a space — so without this an OSC 52 clipboard write or a
+ * line the script "erased" would pass unseen; the CLI shows the same escapes.
+ */
+export function outputText(text: string): string {
+  return escapeTerminal(text, 'text');
 }
