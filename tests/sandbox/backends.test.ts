@@ -307,7 +307,7 @@ describe('probe', () => {
       { permissions: { network: true, write: true, tools: ['read'] }, producesArtifacts: true },
     );
     expect(r.rows.find((x) => x.id === 'network')?.what).toMatch(
-      /^the outside world only \(permissions.network = true\).*no route to this machine's loopback or its own addresses/,
+      /^the outside world only \(permissions.network = true\).*no route to this machine's loopback or its own addresses, nor to link-local ones \(fe80::\/10, 169\.254\.0\.0\/16\); names resolve only through resolvers outside this machine$/,
     );
     expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(
       /^the project's existing files and folders writable \(permissions.write = true\) and \.kitbash\/artifacts\/; no new top-level entries; read-only even if they do not exist yet: .*\.claude.*\.mcp\.json/,

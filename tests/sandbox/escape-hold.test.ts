@@ -9,23 +9,13 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../support/paths';
-import { bwrapWorks, cleanup, NODE_SHEBANG, project, run, tempDir, unconfinedHost } from './helpers';
+import { bwrapWorks, cleanup, CONNECT, NODE_SHEBANG, project, run, tempDir, unconfinedHost } from './helpers';
 import { canMakeNetns, startTestHost, type TestHost } from './netns-host';
 import { GREETING, tcpServer } from './servers';
 
 const ok = await bwrapWorks();
 const netnsOk = ok && requireOrSkip('root with iproute2 (ip netns) for the network test host', canMakeNetns());
 afterAll(cleanup);
-
-const CONNECT = `${NODE_SHEBANG}
-const [host, port] = process.argv.slice(2);
-const s = require('net').connect(Number(port), host);
-let data = '';
-s.on('data', (d) => (data += d));
-s.on('end', () => { console.log('connected: ' + data); process.exit(0); });
-s.on('error', (e) => { console.log('blocked: ' + e.code); process.exit(3); });
-setTimeout(() => { console.log('blocked: no answer'); process.exit(3); }, 8000);
-`;
 
 const UNIX = `${NODE_SHEBANG}
 const s = require('net').connect(process.argv[2].replace(/^@/, '\\0'));

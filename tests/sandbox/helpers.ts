@@ -169,6 +169,17 @@ export function fakeBwrap(dir: string, kind: 'userns' | 'broken' = 'userns'): st
 
 export const NODE_SHEBANG = '#!/usr/bin/env node\n';
 
+/** `connect.js <host> <port>`: prints `connected: <what the peer said>` (exit 0) or `blocked: <why>` (exit 3). */
+export const CONNECT = `${NODE_SHEBANG}
+const [host, port] = process.argv.slice(2);
+const s = require('net').connect(Number(port), host);
+let data = '';
+s.on('data', (d) => (data += d));
+s.on('end', () => { console.log('connected: ' + data); process.exit(0); });
+s.on('error', (e) => { console.log('blocked: ' + e.code); process.exit(3); });
+setTimeout(() => { console.log('blocked: no answer'); process.exit(3); }, 8000);
+`;
+
 export function exists(p: string): boolean {
   return existsSync(p);
 }

@@ -1,5 +1,7 @@
 /** Servers the escape tests start on the host's loopback, outside any sandbox. */
-import { createSocket, type Socket } from 'node:dgram';
+import { type Socket } from 'node:dgram';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:net';
 
 export const GREETING = 'hello-from-the-host';
@@ -18,20 +20,19 @@ export async function tcpServer(): Promise<{ port: number; connections: () => nu
 
 export const DNS_ANSWER = '10.20.30.40';
 
-/** A DNS server answering every A question with DNS_ANSWER. */
-export async function dnsServer(): Promise<{ port: number; queries: () => number; close: () => Promise<void> }> {
+interface DnsResponder {
+  serve(address: string, port: number, answer: string, onQuery?: () => void): Promise<Socket>;
+}
+/** Shared with the test host's namespace, which runs plain JavaScript (dns-responder.cjs). */
+export const DNS_RESPONDER = fileURLToPath(new URL('./dns-responder.cjs', import.meta.url));
+const responder = createRequire(import.meta.url)(DNS_RESPONDER) as DnsResponder;
+
+/** A DNS server answering every A question with DNS_ANSWER (on the host's loopback unless told). */
+export async function dnsServer(
+  address = '127.0.0.1',
+  port = 0,
+): Promise<{ port: number; queries: () => number; close: () => Promise<void> }> {
   let n = 0;
-  const sock: Socket = createSocket('udp4');
-  sock.on('message', (msg, rinfo) => {
-    n++;
-    // Header: copy the id, set QR + RD + RA, one question, one answer.
-    let end = 12;
-    while (end < msg.length && msg[end] !== 0) end += msg[end]! + 1;
-    const question = msg.subarray(12, end + 5);
-    const header = Buffer.from([msg[0]!, msg[1]!, 0x81, 0x80, 0, 1, 0, 1, 0, 0, 0, 0]);
-    const answer = Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...DNS_ANSWER.split('.').map(Number)]);
-    sock.send(Buffer.concat([header, question, answer]), rinfo.port, rinfo.address);
-  });
-  await new Promise<void>((r) => sock.bind(0, '127.0.0.1', r));
+  const sock = await responder.serve(address, port, DNS_ANSWER, () => n++);
   return { port: sock.address().port, queries: () => n, close: () => new Promise((r) => sock.close(() => r())) };
 }

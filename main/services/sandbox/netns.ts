@@ -1,12 +1,16 @@
-import { existsSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { isolationBatch, outsideResolvers, runResolvConf } from '../../../shared/sandbox/network';
 import { capture, firstLines } from './process';
 
 export const DEFAULT_PASTA = '/usr/bin/pasta';
 const NSENTER = '/usr/bin/nsenter';
-/** Where the run's resolver points; pasta forwards it to the host's first nameserver (DNS only). */
-export const DNS_FORWARD = '169.254.53.53';
+/**
+ * Where the host's resolvers are named: the system file, then systemd-resolved's list of
+ * its upstream servers (for when the system file names only its stub on 127.0.0.53).
+ */
+const RESOLV_FILES = ['/etc/resolv.conf', '/run/systemd/resolve/resolv.conf'];
 
 export interface NetnsTools {
   readonly pasta: string;
@@ -32,6 +36,26 @@ export function missingTool(t: NetnsTools): string | undefined {
   return undefined;
 }
 
+/**
+ * The run's resolv.conf text: the first of the host's resolver lists that names a resolver
+ * outside this machine. Never pasta's DNS forwarding: it sends the queries to the host's
+ * first nameserver even when that is a loopback stub, a host service the run may not reach.
+ */
+export function runResolvConfText(read: (p: string) => string = (p) => readFileSync(p, 'utf8')): string {
+  const own = hostAddresses();
+  for (const file of RESOLV_FILES) {
+    let text: string;
+    try {
+      text = read(file);
+    } catch {
+      continue;
+    }
+    const found = outsideResolvers(text, own);
+    if (found.length) return runResolvConf(found);
+  }
+  return runResolvConf([]);
+}
+
 /** Every address of this host except loopback: the run gets an unreachable route to each. */
 export function hostAddresses(): string[] {
   const out = new Set<string>();
@@ -46,10 +70,12 @@ export function hostAddresses(): string[] {
 /**
  * Give the sandbox's (empty) network namespace an outbound link: pasta attaches to it and
  * forwards its connections through ordinary sockets of this user, with no forwarding of
- * the host's loopback (-T/-U none, --no-map-gw) and none into the sandbox (-t/-u none);
- * then every address of this host gets an unreachable route inside the namespace, so
- * host services bound to them are out of reach too. pasta daemonizes once the link is
- * up; its pid file lets the caller stop it. Resolves to an error message, or undefined.
+ * the host's loopback (-T/-U none, --no-map-gw), none into the sandbox (-t/-u none) and
+ * no DNS forwarding (the run's resolv.conf names outside resolvers: runResolvConfText);
+ * then every address of this host gets an unreachable route inside the namespace and
+ * link-local destinations a prohibit rule (isolationBatch), so host services bound to
+ * them are out of reach too. pasta daemonizes once the link is up; its pid file lets the
+ * caller stop it. Resolves to an error message, or undefined.
  */
 export async function attachNetwork(pid: number, t: NetnsTools, workDir: string): Promise<string | undefined> {
   const ns = (kind: string): string => `/proc/${pid}/ns/${kind}`;
@@ -74,8 +100,6 @@ export async function attachNetwork(pid: number, t: NetnsTools, workDir: string)
       'none',
       '-u',
       'none',
-      '--dns-forward',
-      DNS_FORWARD,
       '-q',
       '-P',
       pidFile,
@@ -85,18 +109,33 @@ export async function attachNetwork(pid: number, t: NetnsTools, workDir: string)
   );
   if (pasta.code !== 0)
     return `pasta could not attach the run's network namespace: ${firstLines(pasta.stderr.replace(/^Failed to send.*syslog\s*$/gm, '')) || `exit ${String(pasta.code)}`}`;
-  const routes = hostAddresses().map((a) => `route add unreachable ${a}`);
-  if (routes.length === 0) return undefined;
-  const batch = join(workDir, 'routes.batch');
-  writeFileSync(batch, routes.join('\n') + '\n');
-  const ip = await capture(
-    t.nsenter,
-    ['-t', String(pid), '-n', ...(joinUserns ? ['-U', '--preserve-credentials'] : []), t.ip, '-batch', batch],
-    { env, timeoutMs: 60_000 },
-  );
-  return ip.code === 0
-    ? undefined
-    : `could not cut the routes to this host inside the run's network namespace: ${firstLines(ip.stderr) || `exit ${String(ip.code)}`}`;
+  // A kernel booted without IPv6 has no IPv6 rules to add, and nothing to reach over it.
+  const cut = isolationBatch(hostAddresses(), existsSync('/proc/net/if_inet6'));
+  for (const [family, lines] of [
+    [[], cut.all],
+    [['-6'], cut.inet6],
+  ] as const) {
+    if (!lines.length) continue;
+    const batch = join(workDir, `isolate${family.join('')}.batch`);
+    writeFileSync(batch, lines.join('\n') + '\n');
+    const ip = await capture(
+      t.nsenter,
+      [
+        '-t',
+        String(pid),
+        '-n',
+        ...(joinUserns ? ['-U', '--preserve-credentials'] : []),
+        t.ip,
+        ...family,
+        '-batch',
+        batch,
+      ],
+      { env, timeoutMs: 60_000 },
+    );
+    if (ip.code !== 0)
+      return `could not cut the routes to this host inside the run's network namespace: ${firstLines(ip.stderr) || `exit ${String(ip.code)}`}`;
+  }
+  return undefined;
 }
 
 /** Stop the pasta of one run (it also quits when the namespace goes). */

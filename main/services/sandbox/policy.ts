@@ -100,7 +100,7 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
   switch (id) {
     case 'network':
       return p.network
-        ? "the outside world only (permissions.network = true): a private network namespace linked out through pasta — no route to this machine's loopback or its own addresses"
+        ? "the outside world only (permissions.network = true): a private network namespace linked out through pasta — no route to this machine's loopback or its own addresses, nor to link-local ones (fe80::/10, 169.254.0.0/16); names resolve only through resolvers outside this machine"
         : 'no network — a private namespace with only its own loopback';
     case 'unix-sockets':
       return 'no Unix-socket connects, path or abstract (seccomp refuses socket(AF_UNIX)); /run and /var/run are not there';

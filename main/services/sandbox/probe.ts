@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { bwrapCommand, DEFAULT_BWRAP, probeBwrap } from './bwrap';
 import { makeRunCgroup } from './cgroup';
 import { execute } from './exec';
-import { attachNetwork, DNS_FORWARD, missingTool, netnsTools, stopPasta, type NetnsTools } from './netns';
+import { attachNetwork, missingTool, netnsTools, runResolvConfText, stopPasta, type NetnsTools } from './netns';
 import { DEFAULT_LIMITS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, restrictionRows } from './policy';
 import { DEFAULT_SANDBOX_EXEC, probeSandboxExec, sandboxExecCommand } from './seatbelt';
 import type { BackendStatus, RestrictionRow, SandboxPolicy, WrappedCommand } from './types';
@@ -177,7 +177,7 @@ export function wrapCommand(
     let resolv: { file: string; target: string } | undefined;
     if (policy.network) {
       resolv = { file: join(work, 'resolv.conf'), target: safeRealpath('/etc/resolv.conf') };
-      writeFileSync(resolv.file, `nameserver ${DNS_FORWARD}\n`);
+      writeFileSync(resolv.file, runResolvConfText());
     }
     return bwrapCommand(
       policy,
