@@ -11,6 +11,7 @@ import { LABEL, RESTRICTIONS, type RestrictionId } from '../../main/services/san
 
 const E = 'escape.test.ts';
 const H = 'escape-hold.test.ts';
+const N = 'network-hold.test.ts';
 
 /** The escape tests behind each restriction: [file, exact test title]. */
 export const BACKING: Readonly<Record<RestrictionId, readonly (readonly [string, string])[]>> = {
@@ -21,6 +22,9 @@ export const BACKING: Readonly<Record<RestrictionId, readonly (readonly [string,
     ],
     [H, '(15.2) with network = true a test host in another namespace is reached; without it, not'],
     [H, "(15.2) with network = true the host's loopback and its own addresses are not reached"],
+    [N, "the host's IPv6 link-local address is not reached; from the host itself it is"],
+    [N, "none of the host's own non-loopback addresses, IPv4 or IPv6, is reached; from the host each is"],
+    [N, 'resolvers on the loopback or at a host address are left out; the outside one answers'],
     [
       'cli.test.ts',
       'shows how network and write read when granted; without pasta a network = true skill is refused, others run',
