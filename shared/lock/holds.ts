@@ -8,6 +8,7 @@
  */
 import { lowerTools } from '../targets/common';
 import type { PermissionEntry } from './review';
+import { carriesGrants, isGrant, powerLabel, type NodePowers } from './powers';
 
 /** An active compile target as the review needs it. */
 export interface ReviewAgent {
@@ -55,15 +56,29 @@ function runnerText(p: PermissionEntry): string {
   return "advisory: Skillsmith's runner runs scripts; it does not mediate an agent's tools";
 }
 
-function agentHold(p: PermissionEntry, a: ReviewAgent): AgentHold {
+function agentHold(p: PermissionEntry, a: ReviewAgent, powers?: Pick<NodePowers, 'agents'>): AgentHold {
   const base = { target: a.target, agent: a.agent };
   if (p.permission.startsWith('tool:')) {
     const tool = p.permission.slice(5);
     if (p.declaredIn !== undefined) {
+      // A bare skill's frontmatter is delivered as written where the format keeps it; what
+      // compile wrote for this agent decides (shared/lock/powers.ts).
+      const row = powers?.agents
+        .find((x) => x.target === a.target)
+        ?.powers.find((x) => x.kind === 'allowed-tools' && x.value === tool);
+      if (row?.status === 'acts')
+        return {
+          ...base,
+          hold: 'native',
+          text: 'compile delivers the SKILL.md allowed-tools as written; the agent pre-approves the tool, and its own permission settings still apply',
+        };
       return {
         ...base,
         hold: 'advisory',
-        text: "compile does not carry a bare skill's SKILL.md allowed-tools (only skill.toml [permissions].tools); the agent's own rights apply",
+        text:
+          row?.status === 'inert'
+            ? "compile writes the SKILL.md allowed-tools into its files, but the agent is not documented to act on it; the agent's own rights apply"
+            : "compile does not write the SKILL.md allowed-tools for this agent; the agent's own rights apply",
       };
     }
     const lowered = lowerTools([tool]).lowered;
@@ -90,12 +105,13 @@ function agentHold(p: PermissionEntry, a: ReviewAgent): AgentHold {
 export function permissionHolds(
   permissions: readonly PermissionEntry[],
   agents: readonly ReviewAgent[],
+  powers?: Pick<NodePowers, 'agents'>,
 ): PermissionHold[] {
   return permissions.map((p) => ({
     permission: p.permission,
     declared: p.declared,
     runner: runnerText(p),
-    agents: agents.map((a) => agentHold(p, a)),
+    agents: agents.map((a) => agentHold(p, a, powers)),
   }));
 }
 
@@ -110,16 +126,40 @@ export function groupedHolds(h: PermissionHold): { agents: string[]; hold: Agent
   return out;
 }
 
-/** True when the skill asks for nothing: no tools, no network, no write. Not a safety rating. */
-export function declaresNothing(permissions: readonly PermissionEntry[]): boolean {
-  return permissions.every((p) => !p.declared);
+/**
+ * True when the skill asks for nothing: no tools, no network, no write, and no hook or tool
+ * grant that an agent acts on once compiled. Not a safety rating.
+ */
+export function declaresNothing(
+  permissions: readonly PermissionEntry[],
+  powers?: Pick<NodePowers, 'carried'>,
+): boolean {
+  return permissions.every((p) => !p.declared) && !carriesGrants(powers);
 }
 
 /** One sentence for the headline: what the permissions mean, never "safe". */
-export function permissionSummary(permissions: readonly PermissionEntry[], agents: readonly ReviewAgent[]): string {
+export function permissionSummary(
+  permissions: readonly PermissionEntry[],
+  agents: readonly ReviewAgent[],
+  powers?: Pick<NodePowers, 'carried' | 'agents'>,
+): string {
   const names = agents.map((a) => a.agent);
   const where = names.length ? `in ${[...new Set(names)].join(', ')}` : 'in any coding agent';
   const runner = (id: string) => permissions.find((p) => p.permission === id)?.enforcement?.label;
+  const grants = (powers?.carried ?? []).filter((x) => isGrant(x.kind));
+  if (grants.length > 0) {
+    const kinds = [...new Set(grants.map((x) => powerLabel(x.kind)))].join(', ');
+    // Only the agents that act on one of them; with no target active, any agent that would.
+    const acting = (powers?.agents ?? [])
+      .filter((a) => a.powers.some((x) => x.status === 'acts' && isGrant(x.kind)))
+      .map((a) => a.agent);
+    const in_ = acting.length
+      ? `in ${acting.join(', ')}`
+      : agents.length
+        ? 'no active agent acts on them yet, but'
+        : 'once compiled,';
+    return `It carries hooks or tool grants (${kinds}): ${in_} the agent runs or grants them itself, outside Skillsmith's runner — read each power below.`;
+  }
   if (declaresNothing(permissions)) {
     const held =
       runner('network') === 'enforced' && runner('write') === 'enforced'

@@ -14,8 +14,11 @@ import type { Policy } from '../project/config';
 import type { PolicyException } from '../policy/exceptions';
 import { manifestViolations } from '../policy/policy';
 import { skillVerdict, type AcceptedFinding, type SkillVerdict } from '../policy/verdict';
-import { declaresNothing, groupedHolds, permissionHolds, permissionSummary, type ReviewAgent } from './holds';
+import { groupedHolds, permissionHolds, permissionSummary, type ReviewAgent } from './holds';
 import { Sha256 } from './sha256';
+import { skillPowers } from '../ksf/powers';
+import type { TargetDef } from '../targets/types';
+import { carriesGrants, nodePowers, powerLines, type NodePowers } from './powers';
 import { utf8Encode } from './integrity';
 import { escapeTerminal } from '../terminal/escape';
 
@@ -106,6 +109,8 @@ export interface ReviewNode {
   readonly integrity: string;
   /** Project-relative paths this node writes (empty when already installed). */
   readonly files: readonly string[];
+  /** What the compiled skill can make each active agent do (hooks, tool grants, load-time commands, …). */
+  readonly powers: NodePowers;
 }
 
 export interface InstallReview {
@@ -169,6 +174,8 @@ export interface NodeInput {
   readonly integrity: string;
   /** Project-relative folder it is installed to, e.g. `.kitbash/skills/<name>`. */
   readonly installDir: string;
+  /** The project's active compile targets: what each is delivered of the skill's powers. */
+  readonly targets?: readonly TargetDef[];
 }
 
 /** Build one node of the review from the loaded skill and its checks. */
@@ -192,7 +199,7 @@ export function reviewNode(input: NodeInput): ReviewNode {
   const permissions: PermissionEntry[] = [
     ...m.permissions.tools.map((t) => ({ permission: `tool:${t}`, declared: true })),
     // A bare skill has no [permissions]; the agent still reads its frontmatter tool list.
-    ...(skill.manifested ? [] : frontmatterTools(skill.frontmatter?.data['allowed-tools'])).map((t) => ({
+    ...(skill.manifested ? [] : skillPowers(skill.skillMd).allowedTools).map((t) => ({
       permission: `tool:${t}`,
       declared: true,
       declaredIn: 'SKILL.md allowed-tools' as const,
@@ -249,29 +256,8 @@ export function reviewNode(input: NodeInput): ReviewNode {
     files: input.alreadyInstalled
       ? []
       : skill.tree.entries.filter((e) => e.kind !== 'dir').map((e) => `${input.installDir}/${e.path}`),
+    powers: nodePowers(skill, input.targets ?? []),
   };
-}
-
-/**
- * `allowed-tools` as written in frontmatter: a YAML list or a comma- (Claude Code) or
- * space-separated (Agent Skills) string.
- */
-export function frontmatterTools(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const inner = value.trim().replace(/^\[/, '').replace(/\]$/, '');
-  const parts = inner.includes(',') ? inner.split(',') : inner.split(/\s+/);
-  return [
-    ...new Set(
-      parts
-        .map((t) =>
-          t
-            .trim()
-            .replace(/^["']|["']$/g, '')
-            .trim(),
-        )
-        .filter((t) => t !== ''),
-    ),
-  ];
 }
 
 /** The hash an approval names: over each node's name, version and tree hash, in review order. */
@@ -315,17 +301,22 @@ export function renderReview(r: InstallReview): string {
       if (p?.declared) return "YES (allowed when Skillsmith's runner runs its scripts)";
       return `no${p?.enforcement ? ` (${p.enforcement.label} in Skillsmith's runner)` : ''}`;
     };
-    if (declaresNothing(n.permissions))
-      lines.push(`${ind}permissions: declares no permissions (no tools, network no, write no)`);
+    if (n.permissions.every((p) => !p.declared))
+      lines.push(
+        carriesGrants(n.powers)
+          ? `${ind}permissions: none declared (no tools, network no, write no) — but it delivers hooks or tool grants an agent acts on (powers, below)`
+          : `${ind}permissions: declares no permissions (no tools, network no, write no)`,
+      );
     else
       lines.push(
         `${ind}permissions: tools [${tools.length ? tools.join(', ') : 'none'}] · network ${flag('network')} · write ${flag('write')}`,
       );
-    lines.push(`${ind}  ${permissionSummary(n.permissions, r.agents ?? [])}`);
-    for (const h of permissionHolds(n.permissions, r.agents ?? [])) {
+    lines.push(`${ind}  ${permissionSummary(n.permissions, r.agents ?? [], n.powers)}`);
+    for (const h of permissionHolds(n.permissions, r.agents ?? [], n.powers)) {
       lines.push(`${ind}  ${h.permission}${h.declared ? '' : ' (not declared)'}: Skillsmith's runner — ${h.runner}`);
       for (const g of groupedHolds(h)) lines.push(`${ind}    in ${g.agents.join(', ')}: ${g.hold} — ${g.text}`);
     }
+    for (const l of powerLines(n.powers)) lines.push(`${ind}${escapeTerminal(l)}`);
     if (n.requires.length) lines.push(`${ind}requires: ${n.requires.join(', ')}`);
     if (n.manifest.mcpServers.length)
       lines.push(`${ind}mcp servers: ${n.manifest.mcpServers.map((s) => `${s.name} (${s.subject})`).join(', ')}`);

@@ -44,6 +44,11 @@ export const agentPlugins: TargetDef = {
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: false,
+  // Several agents read these folders; a key counts when one of them is documented to act on it.
+  actsOn: {
+    keys: ['allowed-tools', 'context', 'user-invocable'],
+    source: 'GitHub Copilot (allowed-tools, context, user-invocable) and Cursor (user-invocable) read these skills',
+  },
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
   importFrom: [{ dir: `${AGENT_PLUGIN_DIR}/skills`, layout: 'skill-dir' }],
   watchRoots: ['plugin.json', AGENT_PLUGIN_DIR],

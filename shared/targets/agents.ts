@@ -20,6 +20,11 @@ export const agents: TargetDef = {
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: false,
+  // Several agents read these folders; a key counts when one of them is documented to act on it.
+  actsOn: {
+    keys: ['allowed-tools', 'context', 'user-invocable'],
+    source: 'GitHub Copilot (allowed-tools, context, user-invocable) and Cursor (user-invocable) read these skills',
+  },
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
   /*
    * Codex CLI 0.171.0, measured 2026-12-07 through tests/agents (tests/agents/codex.test.ts).

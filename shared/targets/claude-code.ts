@@ -26,6 +26,21 @@ export const claudeCode: TargetDef = {
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: true,
+  actsOn: {
+    keys: [
+      'hooks',
+      'allowed-tools',
+      'disallowed-tools',
+      'context',
+      'agent',
+      'model',
+      'disable-model-invocation',
+      'user-invocable',
+    ],
+    dynamicContext: true,
+    source:
+      'code.claude.com/docs/en/skills: hooks run on tool events, allowed-tools pre-approves tools, context: fork runs the skill in a subagent; !`command` lines run when the skill loads',
+  },
   descriptionLimit: {
     max: 1536,
     unit: 'chars',

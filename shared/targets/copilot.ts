@@ -22,6 +22,10 @@ export const copilot: TargetDef = {
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: true,
+  actsOn: {
+    keys: ['allowed-tools', 'context', 'disable-model-invocation', 'user-invocable'],
+    source: 'github/docs content/copilot/concepts/agents/about-agent-skills.md',
+  },
   descriptionLimit: AGENT_SKILLS_DESCRIPTION,
   importFrom: [
     { dir: '.github/skills', layout: 'skill-dir' },

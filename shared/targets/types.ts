@@ -1,4 +1,5 @@
 import type { Skill } from '../ksf/model';
+import type { PowerKey } from '../ksf/powers';
 
 /** Target ids, in the reference's emit order. */
 export const TARGET_IDS = [
@@ -237,6 +238,14 @@ export interface TargetDef {
   readonly frontmatterKeys: 'any' | readonly string[];
   /** True when the agent honours `disable-model-invocation: true` (user-only skills). */
   readonly userInvocation: boolean;
+  /**
+   * What the agent does with a delivered SKILL.md beyond reading it, from its documentation:
+   * the frontmatter keys it acts on (runs `hooks`, pre-approves `allowed-tools`, …) and whether
+   * it runs the body's dynamic-context commands when the skill loads. Absent: none. The install
+   * review reads it to say which delivered powers the agent acts on; a key written into the
+   * file that is not listed is reported as delivered but not acted on.
+   */
+  readonly actsOn?: { readonly keys: readonly PowerKey[]; readonly dynamicContext?: true; readonly source: string };
   readonly descriptionLimit?: DescriptionLimit;
   readonly listingBudget?: ListingBudget;
   /** Where hand-written skills for this agent live in a project (for import --write). */

@@ -55,6 +55,7 @@ export const zed: TargetDef = {
   alwaysLoaded: [],
   frontmatterKeys: 'any',
   userInvocation: true,
+  actsOn: { keys: ['disable-model-invocation'], source: 'zed-industries/zed docs/src/ai/skills.md' },
   listingBudget: {
     totalChars: 50 * 1024,
     source: 'Zed: the skills catalog is capped at 50 KB; skills that do not fit are dropped with a warning',

@@ -13,6 +13,7 @@ import {
   type ReviewNode,
 } from '../../shared/lock/review';
 import type { PolicyException } from '../../shared/policy/exceptions';
+import { targetById } from '../../shared/targets/registry';
 import { loaded, manifestToml, SIMPLE_BODY, tree } from './helpers';
 
 const AGENTS: ReviewAgent[] = [
@@ -36,6 +37,7 @@ function node(files: Record<string, string>, exceptions: PolicyException[] = [])
     producedByDeps: new Map(),
     integrity: treeIntegrity(t),
     installDir: '.kitbash/skills/demo',
+    targets: AGENTS.map((a) => targetById(a.target)!),
   });
   // As withEnforcement labels it on a machine whose sandbox works.
   return {
@@ -116,7 +118,7 @@ describe('a skill that declares tools, network and write', () => {
 });
 
 describe('the tools row', () => {
-  it("shows a bare skill's SKILL.md allowed-tools as declared, and says compile does not carry them", () => {
+  it("shows a bare skill's SKILL.md allowed-tools as declared, and where compile delivers them", () => {
     const n = node({
       'SKILL.md': `---\nname: demo\ndescription: A bare one.\nallowed-tools: Bash, Read\n---\n${SIMPLE_BODY}`,
     });
@@ -125,7 +127,19 @@ describe('the tools row', () => {
       ['tool:Read', 'SKILL.md allowed-tools'],
     ]);
     expect(renderReview(review(n))).toContain('permissions: tools [Bash, Read]');
-    expect(permissionHolds(n.permissions, AGENTS)[0]!.agents.every((a) => a.hold === 'advisory')).toBe(true);
+    // Claude Code's SKILL.md keeps the author's frontmatter; Cursor's rule file does not.
+    expect(permissionHolds(n.permissions, AGENTS, n.powers)[0]!.agents.map((a) => [a.agent, a.hold, a.text])).toEqual([
+      [
+        'Claude Code',
+        'native',
+        'compile delivers the SKILL.md allowed-tools as written; the agent pre-approves the tool, and its own permission settings still apply',
+      ],
+      [
+        'Cursor',
+        'advisory',
+        "compile does not write the SKILL.md allowed-tools for this agent; the agent's own rights apply",
+      ],
+    ]);
   });
 });
 

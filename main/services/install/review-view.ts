@@ -107,6 +107,11 @@ export function toView(
         dependencies: n.dependencies.map((d) => ({ ...d })),
         consumes: n.consumes.map((c) => ({ ...c })),
         files: [...n.files],
+        powers: {
+          carried: n.powers.carried.map((x) => ({ ...x })),
+          agents: n.powers.agents.map((a) => ({ ...a, powers: a.powers.map((x) => ({ ...x })) })),
+          ...(n.powers.note !== undefined ? { note: n.powers.note } : {}),
+        },
       };
     }),
     writes: [...review.writes],

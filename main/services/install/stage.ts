@@ -22,7 +22,7 @@ import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
 import type { Candidate, Resolution } from '../../../shared/resolve/resolve';
 import type { CompilePlan } from '../../../shared/compile/plan';
-import type { ReviewAgent } from '../../../shared/lock/holds';
+import type { TargetDef } from '../../../shared/targets/types';
 import { resolveTargets } from '../../../shared/targets/registry';
 import { treeIntegrityFast } from '../lock';
 import { readProjectConfig } from '../project/config';
@@ -309,6 +309,8 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       for (const e of n?.edges ?? []) if (!acc.has(e.name)) depsOf(e.name, acc.add(e.name));
       return acc;
     };
+    // The active compile targets decide what of each skill's powers reaches which agent.
+    const targets = await activeTargets(new AsyncDiskView(project), config);
     const reviewNodes: ReviewNode[] = staged.map((s) => {
       const deps = depsOf(s.node.candidate.name);
       return reviewNode({
@@ -325,6 +327,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
         producedByDeps: new Map([...produces].filter(([n]) => deps.has(n))),
         integrity: s.integrity,
         installDir: `${SKILLS_DIR.split('\\').join('/')}/${s.node.candidate.name}`,
+        targets,
       });
     });
 
@@ -389,7 +392,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       ...(preview
         ? { compile: 'planned' in preview ? compileSummary(preview.planned.plan) : failedSummary(preview.error) }
         : {}),
-      agents: await activeAgents(planned?.view ?? new AsyncDiskView(project), config),
+      agents: targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' })),
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');
@@ -453,12 +456,10 @@ export function failedSummary(error: string): NonNullable<InstallReview['compile
   return { writes: [], prunes: [], errors: [error] };
 }
 
-/** The project's active compile targets, for where each permission holds (none when the selection fails). */
-async function activeAgents(view: AsyncDiskView, config: ProjectConfig): Promise<ReviewAgent[]> {
+/** The project's active compile targets, for where each permission and power holds (none when the selection fails). */
+async function activeTargets(view: AsyncDiskView, config: ProjectConfig): Promise<readonly TargetDef[]> {
   const sel = await view.settle((v) => resolveTargets(v, config.targets));
-  return sel.ok
-    ? sel.value.targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' }))
-    : [];
+  return sel.ok ? sel.value.targets : [];
 }
 
 export function loadFolderFromTree(tree: SkillTree, name: string): Skill {

@@ -50,6 +50,22 @@ const Permission = z.object({
     .optional(),
 });
 
+/** shared/lock/powers.ts POWER_KINDS, spelled here so the preload bundle does not pull in the targets. */
+const PowerKind = z.enum([
+  'hooks',
+  'allowed-tools',
+  'disallowed-tools',
+  'context',
+  'agent',
+  'model',
+  'disable-model-invocation',
+  'user-invocable',
+  'dynamic-context',
+  'mcp-server',
+  'executable',
+]);
+const Power = z.object({ kind: PowerKind, value: z.string() });
+
 export const ReviewNodeView = z.object({
   name: z.string(),
   version: z.string(),
@@ -99,6 +115,18 @@ export const ReviewNodeView = z.object({
   consumes: z.array(z.object({ artifact: z.string(), producedBy: z.string().nullable() })),
   integrity: z.string(),
   files: z.array(z.string()),
+  /** What the compiled skill can make each active agent do (shared/lock/powers.ts). */
+  powers: z.object({
+    carried: z.array(Power),
+    agents: z.array(
+      z.object({
+        target: z.string(),
+        agent: z.string(),
+        powers: z.array(Power.extend({ status: z.enum(['acts', 'inert', 'dropped']) })),
+      }),
+    ),
+    note: z.string().optional(),
+  }),
 });
 export type ReviewNodeView = z.infer<typeof ReviewNodeView>;
 
