@@ -59,7 +59,7 @@ const COMMANDS: Record<string, Command> = {
   },
   update: {
     summary:
-      'update [name] [--yes] [--json] [--no-compile]  refetch pinned sources; review diff with escalations, then the install path',
+      'update [name] [--yes] [--approve <integrity>] [--json] [--no-compile]  refetch pinned sources; review diff with escalations (approved only by --approve), then the install path',
     run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
   },
   diff: {

@@ -12,6 +12,7 @@ import { prepareSkill } from '../targets/prepare';
 import { TARGETS } from '../targets/registry';
 import type { PreparedSkill, ProjectFiles, TargetDef } from '../targets/types';
 import type { FieldChange } from './changes';
+import { escapeTerminal } from '../terminal/escape';
 
 export type PowerKind = PowerKey | 'dynamic-context' | 'mcp-server' | 'executable';
 
@@ -175,7 +176,7 @@ export function powersDelta(before: readonly Power[], after: readonly Power[]): 
       after: change === '+' ? p.value : '',
       escalation,
       ...(why ? { why } : {}),
-      line: `${p.kind}: ${change} ${p.value}${escalation ? `  ⚠ escalation${why ? ` — ${why}` : ''}` : ''}`,
+      line: `${p.kind}: ${change} ${escapeTerminal(p.value)}${escalation ? `  ⚠ escalation${why ? ` — ${why}` : ''}` : ''}`,
     });
   };
   for (const p of after) if (!had.has(keyOf(p)) && !skip(p)) push(p, '+', isGrant(p.kind));

@@ -4,10 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lintSkill } from '../../shared/lint/checks';
-import { permissionHolds, permissionSummary } from '../../shared/lock/holds';
+import { permissionHolds, permissionSummary, type ReviewAgent } from '../../shared/lock/holds';
 import { treeIntegrity } from '../../shared/lock/integrity';
 import { nodePowers, powersDelta } from '../../shared/lock/powers';
-import { renderReview, reviewBlockers, reviewIntegrity, reviewNode, REVIEW_SCHEMA } from '../../shared/lock/review';
+import {
+  renderReview,
+  reviewBlockers,
+  reviewIntegrity,
+  reviewNode,
+  REVIEW_SCHEMA,
+  type InstallReview,
+} from '../../shared/lock/review';
 import { skillPowers } from '../../shared/ksf/powers';
 import { targetById } from '../../shared/targets/registry';
 import type { TargetDef } from '../../shared/targets/types';
@@ -63,22 +70,24 @@ function reviewOf(files: Record<string, string>, ids: string[]) {
     installDir: '.kitbash/skills/guard',
     targets: targets(...ids),
   });
-  const agents = targets(...ids).map((d) => ({ target: d.id, agent: d.agent, tools: d.nativeTools ?? 'prose' }));
-  return {
-    node: n,
-    review: {
-      schema: REVIEW_SCHEMA,
-      kind: 'install' as const,
-      root: n.name,
-      source: n.source,
-      nodes: [n],
-      writes: [...n.files, 'kitbash.lock'],
-      blockers: reviewBlockers([n]),
-      notices: [],
-      agents,
-      integrity: reviewIntegrity([n]),
-    },
+  const agents: ReviewAgent[] = targets(...ids).map((d) => ({
+    target: d.id,
+    agent: d.agent,
+    tools: d.nativeTools ?? 'prose',
+  }));
+  const review: InstallReview = {
+    schema: REVIEW_SCHEMA,
+    kind: 'install' as const,
+    root: n.name,
+    source: n.source,
+    nodes: [n],
+    writes: [...n.files, 'kitbash.lock'],
+    blockers: reviewBlockers([n]),
+    notices: [],
+    agents,
+    integrity: reviewIntegrity([n]),
   };
+  return { node: n, review };
 }
 
 describe('reading the powers of a SKILL.md', () => {
@@ -183,10 +192,10 @@ describe('the review names each power (CLI text and JSON)', () => {
   });
 
   it('the headline says it carries hooks and tool grants, and where the tools hold', () => {
-    expect(permissionSummary(node.permissions, review.agents, node.powers)).toMatch(
+    expect(permissionSummary(node.permissions, review.agents!, node.powers)).toMatch(
       /^It carries hooks or tool grants \(hook, allowed-tools, load-time command\): in Claude Code the agent runs/,
     );
-    const holds = permissionHolds(node.permissions, review.agents, node.powers);
+    const holds = permissionHolds(node.permissions, review.agents!, node.powers);
     const bash = holds.find((h) => h.permission === 'tool:Bash(*)')!;
     expect(bash.agents.map((a) => a.hold)).toEqual(['native', 'advisory']);
   });

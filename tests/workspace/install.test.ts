@@ -449,7 +449,7 @@ describe.skipIf(!hasGit)('dependencies', () => {
 });
 
 describe.skipIf(!hasGit)('update and diff', () => {
-  it('update shows escalations (network, budget, new script, new dependency) and applies only with --yes', async () => {
+  it('update shows escalations (network, budget, new script, new dependency) and applies only with --approve', async () => {
     const repo = gitRepo({ ...skillFiles('s/tool', 'tool'), ...skillFiles('s/helper', 'helper') });
     const p = project();
     const src = `${repo.url}#:s/tool`;
@@ -474,7 +474,9 @@ describe.skipIf(!hasGit)('update and diff', () => {
     expect(noTty.stdout).toContain('    dependencies: none → helper@^1  ⚠ escalation — new dependencies: helper\n');
     expect(noTty.stdout).toContain('    scripts: none → scripts/run.sh  ⚠ escalation — new scripts: scripts/run.sh\n');
     expect(noTty.stdout).toContain('⚠ new dependency: helper@1.0.0');
-    expect(noTty.stderr).toContain('tool: not applied — no terminal to ask; rerun with --yes to apply.');
+    expect(noTty.stderr).toMatch(
+      /tool: not applied — no terminal to ask; rerun with --approve sha256-[0-9a-f]{64} to apply exactly this review\./,
+    );
     expect(lockOf(p).find((e) => e.name === 'tool')!.version).toBe('1.0.0');
 
     const asJson = await cli(p, 'update', 'tool', '--json');
@@ -489,9 +491,16 @@ describe.skipIf(!hasGit)('update and diff', () => {
     ]);
     expect(reviews[0]!.fileChanges).toEqual(expect.arrayContaining([{ path: 'scripts/run.sh', change: '+' }]));
 
+    // --yes does not approve an escalation; --approve naming this very review does.
     const yes = await cli(p, 'update', 'tool', '--yes', '--no-compile');
-    expect(yes.code).toBe(0);
-    expect(yes.stdout).toContain('updated tool@1.1.0\n  re-pinned in kitbash.lock');
+    expect(yes.code).toBe(1);
+    expect(yes.stderr).toContain(
+      `tool: not applied — the update escalates (budget, permissions.network, dependencies, scripts), and --yes does not approve an escalation. Read the review, then rerun with --approve ${reviews[0]!.integrity}.`,
+    );
+    expect(lockOf(p).find((e) => e.name === 'tool')!.version).toBe('1.0.0');
+    const approved = await cli(p, 'update', 'tool', '--approve', reviews[0]!.integrity, '--no-compile');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('updated tool@1.1.0\n  re-pinned in kitbash.lock');
     const lock = lockOf(p);
     expect(lock.find((e) => e.name === 'tool')).toMatchObject({
       version: '1.1.0',

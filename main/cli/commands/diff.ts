@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Skill } from '../../../shared/ksf/model';
 import { fileChanges, manifestDelta } from '../../../shared/lock/changes';
+import { nodePowers, powersDelta } from '../../../shared/lock/powers';
 import { unifiedDiff } from '../../../shared/text/diff';
 import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
 import { readLockOrThrow } from '../../services/lock';
@@ -56,7 +57,13 @@ export async function runDiff(argv: readonly string[], io: CliIo): Promise<ExitC
       a = await target(io.cwd, args[0]!, cleanups);
       b = await target(io.cwd, args[1]!, cleanups);
     }
-    const changes = a.skill && b.skill ? manifestDelta(a.skill.manifest, b.skill.manifest) : [];
+    const changes =
+      a.skill && b.skill
+        ? [
+            ...manifestDelta(a.skill.manifest, b.skill.manifest),
+            ...powersDelta(nodePowers(a.skill, []).carried, nodePowers(b.skill, []).carried),
+          ]
+        : [];
     const files = fileChanges(a.tree, b.tree);
     if (!changes.length && !files.length) {
       io.out(`no differences: ${escapeTerminal(b.label)}\n`);

@@ -17,18 +17,23 @@ import { CodedError, isCoded } from '../../../shared/result';
 
 const FLAGS = {
   yes: { type: 'boolean', short: 'y' },
+  approve: { type: 'string' },
   json: { type: 'boolean' },
   'no-compile': { type: 'boolean' },
 } as const;
 
 /**
- * `update [name] [--yes] [--json]`: refetch pinned sources, show the review diff with escalations, apply through the
- * install path.
+ * `update [name] [--yes] [--approve <integrity>] [--json]`: refetch pinned sources, show the review diff with
+ * escalations, apply through the install path. `--yes` applies an update that asks for nothing more; one that
+ * escalates (new hooks, tool grants, scripts, MCP servers, …) is applied only with `--approve` naming its review.
  */
 export async function runUpdate(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length > 1)
-    throw new CodedError('invalid-request', 'usage: skillsmith update [<skill-name>] [--yes] [--json]');
+    throw new CodedError(
+      'invalid-request',
+      'usage: skillsmith update [<skill-name>] [--yes] [--approve <integrity>] [--json] [--no-compile]',
+    );
   const name = positionals[0];
   const say = flags.json ? io.err : io.out;
   const command = `update${name ? ` ${name}` : ''}`;
@@ -89,10 +94,29 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         continue;
       }
       const to = review.nodes[0]!.version;
-      let yes = flags.yes === true;
+      const escalations = (review.changes ?? []).filter((x) => x.escalation).map((x) => x.field);
+      // --approve names exactly this review; --yes approves only an update that asks for nothing more.
+      const approved = flags.approve !== undefined && flags.approve === review.integrity;
+      if (flags.approve !== undefined && !approved && (name !== undefined || entries.length === 1)) {
+        io.err(
+          `${entry.name}: not applied — --approve names ${flags.approve}, but what was fetched now hashes to ${review.integrity}. Review it again.\n`,
+        );
+        failed++;
+        continue;
+      }
+      let yes = approved || (flags.yes === true && escalations.length === 0);
+      if (!yes && flags.yes === true && escalations.length > 0) {
+        io.err(
+          `${entry.name}: not applied — the update escalates (${[...new Set(escalations)].join(', ')}), and --yes does not approve an escalation. Read the review, then rerun with --approve ${review.integrity}.\n`,
+        );
+        skipped++;
+        continue;
+      }
       if (!yes) {
         if (!interactive()) {
-          io.err(`${entry.name}: not applied — no terminal to ask; rerun with --yes to apply.\n`);
+          io.err(
+            `${entry.name}: not applied — no terminal to ask; rerun with ${escalations.length ? '' : '--yes, or with '}--approve ${review.integrity} to apply exactly this review.\n`,
+          );
           skipped++;
           continue;
         }

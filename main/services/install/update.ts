@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileChanges, manifestDelta, type FileChange } from '../../../shared/lock/changes';
+import { nodePowers, powersDelta } from '../../../shared/lock/powers';
 import { IMPORT_SOURCE, type LockEntry } from '../../../shared/lock/lockfile';
 import type { InstallReview } from '../../../shared/lock/review';
 import type { SkillTree } from '../../../shared/ksf/tree';
@@ -79,11 +80,15 @@ export async function checkUpdate(
   const files = fileChanges(tree.value, rootNode.skill.tree);
   const scripts = (t: SkillTree) =>
     t.entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('scripts/')).map((e) => e.path);
+  // Hooks, tool grants and load-time commands are compared by what some agent acts on once compiled.
   const changes = installed.ok
-    ? manifestDelta(installed.value.manifest, rootNode.skill.manifest, {
-        before: scripts(tree.value),
-        after: scripts(rootNode.skill.tree),
-      })
+    ? [
+        ...manifestDelta(installed.value.manifest, rootNode.skill.manifest, {
+          before: scripts(tree.value),
+          after: scripts(rootNode.skill.tree),
+        }),
+        ...powersDelta(nodePowers(installed.value, []).carried, staged.review.nodes[0]!.powers.carried),
+      ]
     : [];
   const notices = [...staged.review.notices];
   const localEdits = installedHash !== entry.integrity;
