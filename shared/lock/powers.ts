@@ -122,7 +122,25 @@ function sourcePowers(skill: Skill): Power[] {
 /** The powers of one skill in each active target, and what some agent acts on across every target. */
 export function nodePowers(skill: Skill, active: readonly TargetDef[]): NodePowers {
   const source = sourcePowers(skill);
-  const prepared = prepareSkill(skill);
+  // Emitted from the files that can hold a power (and the prompts a body inlines): every
+  // other file is delivered byte for byte as data, and fingerprinting each of them once per
+  // target would make a large closure's review slow for nothing.
+  const lean: Skill = {
+    ...skill,
+    tree: {
+      ...skill.tree,
+      entries: skill.tree.entries.filter(
+        (e) =>
+          e.kind !== 'file' ||
+          e.executable === true ||
+          e.path === 'SKILL.md' ||
+          e.path === 'skill.toml' ||
+          e.path.startsWith('scripts/') ||
+          e.path.startsWith('prompts/'),
+      ),
+    },
+  };
+  const prepared = prepareSkill(lean);
   if (!prepared.ok)
     return {
       carried: source,

@@ -5,6 +5,7 @@ import type { TextScan } from '../match/matcher';
 import { findDynamicContext, isPreprocessed } from '../safety/dynamic-context';
 import { downloadThenRun, findRemoteExec } from '../safety/remote-exec';
 import { findSecrets } from '../safety/secrets';
+import { skillPowers } from '../../ksf/powers';
 import { distinctCodePoints, findInvisible, isHarmlessRun } from '../safety/visible-text';
 import { scannerMatcher as matcher } from '../scanners';
 import { scanSet, type ScanDocument, type StructuralFinding } from '../scan';
@@ -77,6 +78,26 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
       doc: byPath.get(f.path)!,
     }));
 
+  // A hook's command is run by the agent as a shell command: it gets the checks a script
+  // gets, read as YAML gives it (a folded or escaped command is one line only once parsed).
+  const skillMdDoc = documents.find((d) => d.path === 'SKILL.md');
+  const hooks = skillMdDoc ? skillPowers(skillMdDoc.text).hooks.filter((h) => h.type === 'command') : [];
+  const hookFindings = (find: (text: string, scan: TextScan) => Hit[], known: readonly Finding[]): Finding[] => {
+    if (!skillMdDoc) return [];
+    const seen = known.filter((f) => f.doc === skillMdDoc).map((f) => f.hit);
+    return hooks.flatMap((h) =>
+      newHits(seen, find(h.command, matcher().scan(h.command))).map((hit) => ({
+        hit: {
+          ...hit,
+          label: `hook ${escapeTerminal(h.event)}: ${hit.label}`,
+          offset: h.offset,
+          length: Math.max(1, Math.min(h.command.length, skillMdDoc.text.length - h.offset)),
+        },
+        doc: skillMdDoc,
+      })),
+    );
+  };
+
   const patternChecks = [
     {
       id: 'dynamic-context',
@@ -105,7 +126,7 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   ] as const;
   for (const { id, find, resolvedBody, applies, extra, lead } of patternChecks) {
     const scanned = scan(find, resolvedBody, applies);
-    const found = [...scanned.found, ...extra];
+    const found = [...scanned.found, ...extra, ...(id === 'dynamic-context' ? [] : hookFindings(find, scanned.found))];
     const { resolvedOnly } = scanned;
     if (found.length === 0 && resolvedOnly.length === 0) continue;
     const items = [
