@@ -3,6 +3,7 @@ import type { ReviewAgent } from '../../../../shared/lock/holds';
 import { formatTokens } from '../../format';
 import { Term, Word } from '../../glossary';
 import { PermissionTable } from './PermissionTable';
+import { PowersTable } from './PowersTable';
 import { SkillFiles } from './SkillFiles';
 
 /** One skill of the closure, field for field: source, manifest, permissions, budget, what it consumes, its files. */
@@ -51,8 +52,8 @@ export function NodeCard({
           <>
             <dt>manifest</dt>
             <dd className="inst-warn-text">
-              none — a <Term term="bare">bare</Term> SKILL.md: defaults applied; the author declared no permissions or
-              budget
+              none — a <Term term="bare">bare</Term> SKILL.md: defaults applied; no skill.toml declares its network,
+              writes or budget (its SKILL.md powers are listed below)
             </dd>
           </>
         )}
@@ -97,6 +98,7 @@ export function NodeCard({
       </dl>
       <h3>Permissions</h3>
       <PermissionTable node={node} agents={agents} />
+      <PowersTable node={node} />
       <h3>Budget</h3>
       <dl className="inst-facts inst-budget" data-field="budget">
         <dt>budget</dt>

@@ -9,10 +9,10 @@ type Permission = ReviewNodeView['permissions'][number];
  * Per permission: declared or not, what Skillsmith's runner holds on this machine, and what each target agent receives.
  */
 export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: readonly ReviewAgent[] }) {
-  const holds = permissionHolds(node.permissions, agents);
+  const holds = permissionHolds(node.permissions, agents, node.powers);
   return (
     <>
-      {declaresNothing(node.permissions) && (
+      {declaresNothing(node.permissions, node.powers) && (
         <p className="small" data-testid="declares-nothing">
           <strong>Declares no permissions.</strong> It says what the author asked for, not what the skill does: read its
           files below.
@@ -111,7 +111,7 @@ export function PermChips({ node }: { node: ReviewNodeView }) {
             )}
           </span>
         ))}
-      {declaresNothing(node.permissions) && <span className="muted small">declares no permissions</span>}
+      {declaresNothing(node.permissions, node.powers) && <span className="muted small">declares no permissions</span>}
     </span>
   );
 }

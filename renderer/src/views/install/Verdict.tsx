@@ -37,7 +37,9 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
         {review.nodes.length > 1 ? `${review.nodes.length} skills in the closure. ` : ''}
         {review.writes.length} file(s) will be written.{' '}
         {hot.length > 0 && <strong className="inst-hot-inline">Asks for: {hot.join(', ')}. </strong>}
-        <span data-testid="permission-summary">{root ? permissionSummary(root.permissions, review.agents) : ''}</span>
+        <span data-testid="permission-summary">
+          {root ? permissionSummary(root.permissions, review.agents, root.powers) : ''}
+        </span>
         {accepted > 0 && (
           <strong className="inst-hot-inline" data-testid="accepted-headline">
             {' '}
