@@ -56,7 +56,7 @@ function runnerText(p: PermissionEntry): string {
   return "advisory: Skillsmith's runner runs scripts; it does not mediate an agent's tools";
 }
 
-function agentHold(p: PermissionEntry, a: ReviewAgent, powers?: Pick<NodePowers, 'agents'>): AgentHold {
+function agentHold(p: PermissionEntry, a: ReviewAgent, powers?: NodePowers): AgentHold {
   const base = { target: a.target, agent: a.agent };
   if (p.permission.startsWith('tool:')) {
     const tool = p.permission.slice(5);
@@ -105,7 +105,7 @@ function agentHold(p: PermissionEntry, a: ReviewAgent, powers?: Pick<NodePowers,
 export function permissionHolds(
   permissions: readonly PermissionEntry[],
   agents: readonly ReviewAgent[],
-  powers?: Pick<NodePowers, 'agents'>,
+  powers?: NodePowers,
 ): PermissionHold[] {
   return permissions.map((p) => ({
     permission: p.permission,
@@ -132,7 +132,7 @@ export function groupedHolds(h: PermissionHold): { agents: string[]; hold: Agent
  */
 export function declaresNothing(
   permissions: readonly PermissionEntry[],
-  powers?: Pick<NodePowers, 'carried'>,
+  powers?: NodePowers,
 ): boolean {
   return permissions.every((p) => !p.declared) && !carriesGrants(powers);
 }
@@ -141,7 +141,7 @@ export function declaresNothing(
 export function permissionSummary(
   permissions: readonly PermissionEntry[],
   agents: readonly ReviewAgent[],
-  powers?: Pick<NodePowers, 'carried' | 'agents'>,
+  powers?: NodePowers,
 ): string {
   const names = agents.map((a) => a.agent);
   const where = names.length ? `in ${[...new Set(names)].join(', ')}` : 'in any coding agent';
