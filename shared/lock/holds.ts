@@ -130,10 +130,7 @@ export function groupedHolds(h: PermissionHold): { agents: string[]; hold: Agent
  * True when the skill asks for nothing: no tools, no network, no write, and no hook or tool
  * grant that an agent acts on once compiled. Not a safety rating.
  */
-export function declaresNothing(
-  permissions: readonly PermissionEntry[],
-  powers?: NodePowers,
-): boolean {
+export function declaresNothing(permissions: readonly PermissionEntry[], powers?: NodePowers): boolean {
   return permissions.every((p) => !p.declared) && !carriesGrants(powers);
 }
 
