@@ -1,6 +1,7 @@
 import type { Skill } from '../ksf/model';
 import { decodeLenient, isBinary } from '../ksf/text';
 import { distinctCodePoints, findInvisible } from './safety/visible-text';
+import { skillPowers } from '../ksf/powers';
 
 /** One text the safety scanners read, named by its path inside the skill. */
 export interface ScanDocument {
@@ -48,8 +49,17 @@ export function scanSet(skill: Skill): ScanSet {
   }
   const textOf = (path: string): string => documents.find((d) => d.path === path)?.text ?? '';
   if (skill.rawManifest) hidden.push(...escapedInvisible('skill.toml', textOf('skill.toml'), skill.rawManifest, ''));
-  if (skill.frontmatter)
+  if (skill.frontmatter) {
     hidden.push(...escapedInvisible('SKILL.md', textOf('SKILL.md'), skill.frontmatter.data, 'frontmatter'));
+    // Hooks and tool lists are maps and lists, which the scalar reading above leaves out.
+    const p = skillPowers(textOf('SKILL.md'));
+    const nested = {
+      hooks: p.hooks.map((h) => h.command),
+      'allowed-tools': p.allowedTools,
+      'disallowed-tools': p.disallowedTools,
+    };
+    hidden.push(...escapedInvisible('SKILL.md', textOf('SKILL.md'), nested, 'frontmatter'));
+  }
   return { documents, hidden };
 }
 
