@@ -179,13 +179,23 @@ const WHY: Partial<Record<PowerKind, string>> = {
  * What an update changes in the powers some agent acts on. New hooks, tool grants,
  * load-time commands and executables, and a removed `disallowed-tools` entry, are
  * escalations; other settings are plain changes. New scripts are already reported by the
- * manifest delta (`scripts`) and MCP servers by its `mcp.servers` lines, so they are left out.
+ * manifest delta (`scripts`) and MCP servers by its `mcp.servers` lines, so they are left out;
+ * so are a manifested skill's tool lists (`manifested`: the skill after the update has skill.toml).
  */
-export function powersDelta(before: readonly Power[], after: readonly Power[]): FieldChange[] {
+export function powersDelta(
+  before: readonly Power[],
+  after: readonly Power[],
+  opts: { readonly manifested?: boolean } = {},
+): FieldChange[] {
   const out: FieldChange[] = [];
   const had = new Set(before.map(keyOf));
   const has = new Set(after.map(keyOf));
-  const skip = (p: Power) => p.kind === 'mcp-server' || (p.kind === 'executable' && p.value.startsWith('scripts/'));
+  // A manifested skill's delivered tool lists are its lowered [permissions].tools, which the
+  // manifest delta already reports (`permissions.tools`); said twice, they would read as two grants.
+  const skip = (p: Power) =>
+    p.kind === 'mcp-server' ||
+    (p.kind === 'executable' && p.value.startsWith('scripts/')) ||
+    (opts.manifested === true && (p.kind === 'allowed-tools' || p.kind === 'disallowed-tools'));
   const push = (p: Power, change: '+' | '-', escalation: boolean) => {
     const why = escalation ? WHY[p.kind] : undefined;
     out.push({

@@ -230,3 +230,18 @@ describe('an update that adds powers', () => {
     expect(d.find((c) => c.field === 'hooks')?.escalation).toBe(false);
   });
 });
+
+describe('the powers delta of a manifested skill', () => {
+  it('leaves its tool lists to the manifest delta (permissions.tools), keeping load-time commands', () => {
+    const toml = (tools: string) => manifestToml({ name: 'guard', extra: `[permissions]\ntools = [${tools}]` });
+    const a = skillOf({ 'SKILL.md': '# Guard\n\nbody\n', 'skill.toml': toml('') });
+    const b = skillOf({ 'SKILL.md': '# Guard\n\nNow: !`date`\n', 'skill.toml': toml('"read"') });
+    const d = powersDelta(nodePowers(a, []).carried, nodePowers(b, []).carried, { manifested: true });
+    expect(d.map((c) => c.field)).toEqual(['dynamic-context']);
+    // Without the flag the lowered Read would be reported a second time.
+    expect(powersDelta(nodePowers(a, []).carried, nodePowers(b, []).carried).map((c) => c.field)).toEqual([
+      'allowed-tools',
+      'dynamic-context',
+    ]);
+  });
+});

@@ -61,7 +61,9 @@ export async function runDiff(argv: readonly string[], io: CliIo): Promise<ExitC
       a.skill && b.skill
         ? [
             ...manifestDelta(a.skill.manifest, b.skill.manifest),
-            ...powersDelta(nodePowers(a.skill, []).carried, nodePowers(b.skill, []).carried),
+            ...powersDelta(nodePowers(a.skill, []).carried, nodePowers(b.skill, []).carried, {
+              manifested: b.skill.manifested,
+            }),
           ]
         : [];
     const files = fileChanges(a.tree, b.tree);

@@ -87,7 +87,9 @@ export async function checkUpdate(
           before: scripts(tree.value),
           after: scripts(rootNode.skill.tree),
         }),
-        ...powersDelta(nodePowers(installed.value, []).carried, staged.review.nodes[0]!.powers.carried),
+        ...powersDelta(nodePowers(installed.value, []).carried, staged.review.nodes[0]!.powers.carried, {
+          manifested: rootNode.skill.manifested,
+        }),
       ]
     : [];
   const notices = [...staged.review.notices];
