@@ -14,4 +14,12 @@ export {
   type TargetStanding,
 } from './plan';
 export { SharedDoc } from './sections';
+export {
+  describeWithheld,
+  withheldReason,
+  withheldSkills,
+  type ReviewFacts,
+  type WithheldReason,
+  type WithheldSkill,
+} from './deliver';
 export { memoryView } from './view';

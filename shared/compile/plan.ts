@@ -16,6 +16,7 @@ import type { EmitContext, Loading, PreparedSkill, ProjectFiles, TargetDef, Targ
 import { planPrune, type PlannedPrune } from './prune';
 import { SharedDoc } from './sections';
 import { plural, withNewline } from '../text/format';
+import type { WithheldSkill } from './deliver';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
 export interface FailedSkill {
@@ -27,6 +28,11 @@ export interface FailedSkill {
 export interface CompileInput {
   readonly skills: readonly Skill[];
   readonly failures?: readonly FailedSkill[];
+  /**
+   * Loaded skills that may not be delivered (shared/compile/deliver.ts): none of their
+   * files is planned, and what an earlier compile delivered of them is pruned.
+   */
+  readonly withheld?: readonly WithheldSkill[];
   readonly config: ProjectConfig;
   readonly project: ProjectFiles;
 }
@@ -75,6 +81,8 @@ export interface CompilePlan {
   readonly warnings: readonly string[];
   readonly notes: readonly string[];
   readonly failures: readonly FailedSkill[];
+  /** Skills that load but were not delivered because their bytes are not the reviewed ones. */
+  readonly withheld: readonly WithheldSkill[];
   /** Hand-written files in the way: nothing is written there. */
   readonly conflicts: readonly Conflict[];
   readonly compiled: number;
@@ -181,7 +189,12 @@ const SAFE_RELATIVE = /^(?!\.\.?(?:\/|$))[^/\\\0]+(?:\/(?!\.\.?(?:\/|$))[^/\\\0]
 export function planCompile(input: CompileInput): CompilePlan {
   const { project, config } = input;
   const failures: FailedSkill[] = [...(input.failures ?? [])];
-  const skills = [...input.skills].sort(byName);
+  const withheld = input.withheld ?? [];
+  // A withheld skill is planned as if it were not installed, so its earlier output is pruned.
+  const held = new Set(withheld.map((w) => w.name));
+  const skills = (held.size ? input.skills.filter((s) => !held.has(s.manifest.skill.name)) : [...input.skills]).sort(
+    byName,
+  );
   const errors: string[] = [];
   const warnings: string[] = [];
   const notes: string[] = [];
@@ -195,6 +208,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     warnings,
     notes,
     failures,
+    withheld,
     conflicts: [],
     compiled: 0,
     standing: [],
@@ -416,6 +430,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     warnings,
     notes,
     failures,
+    withheld,
     conflicts: inTheWay,
     compiled: ready.length,
     standing: standingList,

@@ -7,6 +7,7 @@ import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 import { plural } from '../../../shared/text/format';
 import { isCoded } from '../../../shared/result';
+import { describeWithheld } from '../../../shared/compile/deliver';
 import { EXIT } from '../io';
 
 const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
@@ -24,7 +25,7 @@ export async function runCompile(argv: readonly string[], io: CliIo): Promise<Ex
   const say = flags.json ? io.err : io.out;
   // Nothing changed since the last complete compile: its report, without reading a skill.
   const recorded = flags.json ? undefined : recordedReport(io.cwd);
-  if (recorded) return finish({ ...recorded, failures: [] }, dry, flags.strict === true, say, io);
+  if (recorded) return finish({ ...recorded, failures: [], withheld: [] }, dry, flags.strict === true, say, io);
   // Only now the planner: the answer above must not pay for loading it.
   const compile = await import('../../services/compile');
   const recorder = dry ? undefined : compile.CompileRecorder.start(io.cwd);
@@ -62,6 +63,7 @@ async function planAndApply(
           warnings: plan.warnings,
           notes: plan.notes,
           failures: plan.failures,
+          withheld: plan.withheld,
           standing: plan.standing,
           dryRun: dry,
         },
@@ -73,6 +75,8 @@ async function planAndApply(
   const say = flags.json ? io.err : io.out;
   for (const f of plan.failures)
     io.err(`✗ ${escapeTerminal(f.name)}: skipped — ${escapeTerminal(f.message.split('\n')[0] ?? '')}\n`);
+  // Said before anything is written, so that the removals below read as what they are.
+  for (const w of plan.withheld) io.err(`✗ ${escapeTerminal(describeWithheld(w))}\n`);
   if (plan.errors.length) {
     for (const e of plan.errors) io.err(`✗ ${e}\n`);
     io.err('nothing was written.\n');
@@ -110,7 +114,10 @@ async function planAndApply(
 }
 
 /** What every compile prints last, from a fresh plan or from the record. */
-interface Outcome extends Pick<CompilePlan, 'warnings' | 'notes' | 'standing' | 'compiled' | 'targets' | 'failures'> {
+interface Outcome extends Pick<
+  CompilePlan,
+  'warnings' | 'notes' | 'standing' | 'compiled' | 'targets' | 'failures' | 'withheld'
+> {
   readonly explicitTargets: boolean;
   readonly unchanged: number;
   readonly summary: string;
@@ -120,7 +127,7 @@ function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) =
   // One write for all of them: a large project has a note per skill.
   const lines = [...plan.warnings.map((w) => `⚠ ${w}\n`), ...plan.notes.map((n) => `ℹ ${n}\n`)];
   if (lines.length) say(lines.join(''));
-  if (plan.compiled === 0 && plan.failures.length === 0) {
+  if (plan.compiled === 0 && plan.failures.length === 0 && plan.withheld.length === 0) {
     say('no skills installed — skillsmith install <source> to add one\n');
     return EXIT.ok;
   }
@@ -136,6 +143,13 @@ function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) =
     const n = plan.failures.length;
     io.err(
       `${plural(n, 'installed skill')} could not be loaded or compiled and ${n === 1 ? 'was' : 'were'} skipped — the others were written; their existing output is untouched. Fix the named file or reinstall.\n`,
+    );
+    return EXIT.failed;
+  }
+  if (plan.withheld.length) {
+    const n = plan.withheld.length;
+    io.err(
+      `${plural(n, 'skill')} ${n === 1 ? 'was' : 'were'} not delivered: compile delivers only the bytes that were reviewed (pinned in kitbash.lock) and are free of blocking findings — ${dry ? 'what Skillsmith delivered of them earlier would be removed' : 'what Skillsmith delivered of them earlier was removed'}.\n`,
     );
     return EXIT.failed;
   }

@@ -42,6 +42,7 @@ export function diskPlan(root: string, plan: CompilePlan): DiskPlan {
     notes: [...plan.notes],
     compiled: plan.compiled,
     failures: plan.failures.map((f) => ({ ...f })),
+    withheld: plan.withheld.map((w) => ({ ...w })),
     digest: planDigest(plan),
   };
 }
@@ -61,5 +62,10 @@ export async function applyShownPlan(root: string, digest: string) {
   if (current.errors.length) return { status: 'refused' as const, errors: [...current.errors] };
   if (planDigest(current) !== digest) return { status: 'stale' as const, plan: diskPlan(root, current) };
   const applied = await applyPlan(root, current, { durable: true });
-  return { status: 'applied' as const, ...applied, summary: summarize(current) };
+  return {
+    status: 'applied' as const,
+    ...applied,
+    summary: summarize(current),
+    withheld: current.withheld.map((w) => ({ ...w })),
+  };
 }

@@ -253,7 +253,8 @@ export class CompileRecorder {
     plan: CompilePlan,
     applied: Applied,
   ): Promise<string | undefined> {
-    if (plan.errors.length || plan.failures.length) return undefined;
+    // A withheld skill is reported on every compile until it is resolved: never answered from a record.
+    if (plan.errors.length || plan.failures.length || plan.withheld.length) return undefined;
     const touched = touchedBy(plan, applied);
     let reads = this.reads;
     let final = plan;
@@ -305,10 +306,15 @@ export class CompileRecorder {
       if (!e || (flags !== EXISTS && !(trusted(e[2], rel) && trusted(e[3], rel)))) return undefined;
       entries.push(e);
     }
-    for (const [rel, flags] of [...this.sources, ['kitbash.toml', READ | FOLLOW] as const]) {
+    // kitbash.lock decides what may be delivered (its pins), so a changed lock is a changed compile.
+    const optional = new Set(['kitbash.toml', 'kitbash.lock']);
+    for (const [rel, flags] of [
+      ...this.sources,
+      ['kitbash.toml', READ | FOLLOW] as const,
+      ['kitbash.lock', READ | FOLLOW] as const,
+    ]) {
       const e = entryOf(at(this.root, rel), rel, flags, this.probe.dev);
-      if (!e || (e[2] === null && rel !== 'kitbash.toml') || !trusted(e[2], rel) || !trusted(e[3], rel))
-        return undefined;
+      if (!e || (e[2] === null && !optional.has(rel)) || !trusted(e[2], rel) || !trusted(e[3], rel)) return undefined;
       entries.push(e);
     }
     const report: RecordedReport = {

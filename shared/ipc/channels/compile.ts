@@ -117,6 +117,14 @@ export const PlanFileRow = z.object({
 });
 export type PlanFileRow = z.infer<typeof PlanFileRow>;
 
+/** A skill compile does not deliver (shared/compile/deliver.ts), with why and the way forward. */
+export const Withheld = z.object({
+  name: z.string(),
+  reason: z.enum(['drift', 'blocked', 'unverified']),
+  message: z.string(),
+  forward: z.string(),
+});
+
 export const DiskPlan = z.object({
   errors: z.array(z.string()),
   targets: z.array(z.string()),
@@ -128,6 +136,8 @@ export const DiskPlan = z.object({
   compiled: z.number().int(),
   /** Skill folders that do not load (their outputs are kept). */
   failures: z.array(z.object({ name: z.string(), message: z.string() })),
+  /** Skills that load but are not delivered: not the reviewed bytes, or a blocking finding (their outputs are pruned). */
+  withheld: z.array(Withheld),
   /** Identifies this plan: apply refuses when the project's plan is no longer this one. */
   digest: z.string(),
 });
@@ -141,6 +151,8 @@ export const ApplyResult = z.discriminatedUnion('status', [
     removed: z.array(z.string()),
     skipped: z.array(z.object({ path: z.string(), why: z.string() })),
     summary: z.string(),
+    /** The skills this compile did not deliver (as in the plan shown). */
+    withheld: z.array(Withheld),
   }),
   /** The plan changed since it was shown (files edited in between): nothing was written; here is the new one. */
   z.object({ status: z.literal('stale'), plan: DiskPlan }),

@@ -51,6 +51,7 @@ export function CompileDialog({
       ) : result?.status === 'applied' ? (
         <div className="pv-compile-done" data-testid="compile-result">
           <p className="ok-line">✓ {result.summary}</p>
+          <WithheldList withheld={result.withheld} />
           <PathList title="Written" paths={result.written} />
           <PathList title="Sections pruned" paths={result.rewritten} />
           <PathList title="Removed" paths={result.removed} />
@@ -130,6 +131,34 @@ function Row({ f, verb }: { f: PlanFileRow; verb: string }) {
   );
 }
 
+/** What each reason is called where the plan shows it. */
+const WITHHELD_LABEL: Record<DiskPlan['withheld'][number]['reason'], string> = {
+  drift: 'changed since its review',
+  blocked: 'fails a blocking check',
+  unverified: 'cannot be checked against kitbash.lock',
+};
+
+/** The skills compile does not deliver, each with why and the way forward. */
+export function WithheldList({ withheld }: { withheld: DiskPlan['withheld'] }) {
+  if (!withheld.length) return null;
+  return (
+    <div className="banner error" role="alert" data-testid="compile-withheld">
+      <strong>
+        Not delivered — compile hands an agent only the bytes that were reviewed, free of blocking findings; what
+        Skillsmith delivered of {withheld.length === 1 ? 'this skill' : 'these skills'} earlier is pruned:
+      </strong>
+      <ul>
+        {withheld.map((w) => (
+          <li key={w.name} data-skill={w.name} data-reason={w.reason}>
+            <b>{w.name}</b> {WITHHELD_LABEL[w.reason]}: {w.message}.{' '}
+            <span className="muted">To deliver it: {w.forward}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function PlanView({ plan }: { plan: DiskPlan }) {
   const write = plan.write.filter((f) => f.changed);
   const merge = plan.merge.filter((f) => f.changed);
@@ -160,6 +189,7 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
           ))}
         </div>
       )}
+      <WithheldList withheld={plan.withheld} />
       <div className="pv-plan-group" data-group="write">
         <h3>
           Write <span className="pv-plan-count">{write.length}</span>
