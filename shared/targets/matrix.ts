@@ -13,6 +13,7 @@ import { EMPTY_PROJECT } from './cost';
 import { prepareSkill } from './prepare';
 import { detectTargets, TARGETS } from './registry';
 import { SharedDoc } from '../compile/sections';
+import type { WithheldSkill } from '../compile/deliver';
 import type { EmitContext, PreparedSkill, ProjectFiles, TargetDef, TargetId } from './types';
 
 export type CellStatus = 'full' | 'degraded' | 'unsupported';
@@ -22,7 +23,7 @@ export interface Reason {
    * Stable id: missing-capability, zed-name, zed-description-empty, zed-description-bytes,
    * cline-lazy-only, eager-only, mcp-no-surface, mcp-skipped, aider-not-wired, empty-description,
    * does-not-compile, bundled-not-delivered, description-over-limit, user-only-unsupported,
-   * always-loaded-budget, hand-written.
+   * always-loaded-budget, hand-written, not-delivered.
    */
   readonly code: string;
   readonly message: string;
@@ -161,38 +162,52 @@ export function matrixCell(
 /**
  * The grid over skills (in name order) × targets (emit order; all eleven by default).
  * `active`: the targets the project compiles for (detected by default) — they decide, e.g.,
- * whether AGENTS.md carries bodies or an index.
+ * whether AGENTS.md carries bodies or an index. `withheld`: skills compile does not deliver
+ * (shared/compile/deliver.ts) — no agent gets them, so each of their cells is unsupported.
  */
 export function compatibilityMatrix(
   skills: readonly Skill[],
   targets: readonly TargetDef[] = TARGETS,
   project: ProjectFiles = EMPTY_PROJECT,
   active: readonly TargetDef[] = detectTargets(project),
+  withheld: readonly WithheldSkill[] = [],
 ): Matrix {
+  const held = new Map(withheld.map((w) => [w.name, w]));
   const sorted = [...skills].sort((a, b) =>
     a.manifest.skill.name < b.manifest.skill.name ? -1 : a.manifest.skill.name > b.manifest.skill.name ? 1 : 0,
   );
   const context: EmitContext = { active };
   const prepared = sorted.map((s) => prepareSkill(s));
-  const ready = prepared.flatMap((p) => (p.ok ? [p.value] : []));
+  // A withheld skill has no section in the always-loaded files, so it takes none of their budget.
+  const ready = prepared.flatMap((p, i) => (p.ok && !held.has(sorted[i]!.manifest.skill.name) ? [p.value] : []));
   const budgets = new Map(targets.map((t) => [t.id, alwaysLoadedOver(t, ready, project, context)]));
   const cells: Cell[] = [];
   sorted.forEach((s, i) => {
     const p = prepared[i]!;
-    for (const t of targets)
-      cells.push(
-        matrixCell(
-          s,
-          p.ok ? p.value : undefined,
-          t,
-          project,
-          p.ok ? undefined : p.error.message,
-          context,
-          budgets.get(t.id),
-        ),
+    const w = held.get(s.manifest.skill.name);
+    for (const t of targets) {
+      const cell = matrixCell(
+        s,
+        p.ok ? p.value : undefined,
+        t,
+        project,
+        p.ok ? undefined : p.error.message,
+        context,
+        budgets.get(t.id),
       );
+      cells.push(w ? notDelivered(cell, w) : cell);
+    }
   });
   return { skills: sorted.map((s) => s.manifest.skill.name), targets: targets.map((t) => t.id), cells };
+}
+
+/** A withheld skill's cell: unsupported, the reason first, what the agent would otherwise get after it. */
+export function notDelivered(cell: Cell, w: WithheldSkill): Cell {
+  return {
+    ...cell,
+    status: 'unsupported',
+    reasons: [{ code: 'not-delivered', message: `not delivered: ${w.message} — ${w.forward}` }, ...cell.reasons],
+  };
 }
 
 /**

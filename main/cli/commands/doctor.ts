@@ -7,6 +7,7 @@ import { projectStatus } from '../../services/workspace/status';
 import { recover } from '../../services/workspace/txn';
 import { parseCommandArgs } from '../args';
 import type { CliIo, ExitCode } from '../io';
+import { describeWithheld } from '../../../shared/compile/deliver';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 import { EXIT } from '../io';
 
@@ -104,6 +105,8 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
       );
     compiled = wrong.length;
   }
+  // Drift already fails above as an integrity problem; this says what compile does about it.
+  for (const w of s.withheld ?? []) out(`  ⚠ compile: ${escapeTerminal(describeWithheld(w))}\n`);
   if (problems || s.policyViolations.length || compiled) {
     if (problems) io.err(`${problems} integrity problem(s) — reinstall or investigate\n`);
     if (s.policyViolations.length)

@@ -23,9 +23,9 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const config = readProjectConfig(io.cwd);
   if (!config.ok) throw new Error(formatError(config.error));
   const project = diskProject(io.cwd);
-  const { skills, failures } = loadInstalled(io.cwd);
+  const { skills, failures, withheld } = loadInstalled(io.cwd, undefined, undefined, config.value);
   const sel = resolveTargets(project, config.value.targets);
-  const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.value.targets : undefined);
+  const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.value.targets : undefined, withheld);
   const active = sel.ok ? sel.value.targets.map((t) => t.id) : [];
   if (flags.json) {
     io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);

@@ -4,6 +4,7 @@ import { listingReport, listingWarnings, prepareSkill, TARGETS } from '../../../
 import { loadInstalled } from '../compile';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { projectStatus, type ProjectStatus } from '../workspace/status';
+import { describeWithheld } from '../../../shared/compile/deliver';
 import type { FolderReads } from '../skills/folder-reads';
 import type { DashboardEngines, PinState, ScanEngines } from './engines';
 
@@ -178,11 +179,13 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
           problems: [],
         };
       const drift = st.compiledDrift;
+      // A skill compile does not deliver is an error on its row, with the way forward, and on the card.
+      const withheld = withheldOf(st);
       if (drift.length === 0)
-        return {
-          card: { state: 'ok', title: 'Compiled output', detail: 'agent files match a fresh compile' },
-          problems: [],
-        };
+        return withheld.card(
+          { state: 'ok', title: 'Compiled output', detail: 'agent files match a fresh compile' },
+          [],
+        );
       const missing = drift.filter((d) => d.kind === 'missing');
       const changed = drift.filter((d) => d.kind !== 'missing');
       const problems: Problem[] = [];
@@ -226,7 +229,33 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
               title: 'Compiled output',
               detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — Compile… updates them`,
             };
-      return { card, problems };
+      return withheld.card(card, problems);
     },
   };
 };
+
+/** The withheld skills of a status as dashboard problems, and the card that names them before anything else. */
+function withheldOf(st: ProjectStatus) {
+  const held = st.withheld ?? [];
+  const dirOf = new Map(st.skills.map((s) => [s.name, basename(s.folder)]));
+  const problems: Problem[] = held.map((w) => ({
+    severity: 'error',
+    skill: dirOf.get(w.name) ?? null,
+    source: 'compile',
+    message: describeWithheld(w),
+  }));
+  return {
+    card(card: StatusCard, rest: Problem[]): { card: StatusCard; problems: Problem[] } {
+      if (!held.length) return { card, problems: rest };
+      const names = held.map((w) => w.name).join(', ');
+      return {
+        card: {
+          state: 'error',
+          title: 'Compiled output',
+          detail: `${held.length} skill(s) not delivered (${names}) — not the reviewed bytes, or a blocking finding; ${card.detail}`,
+        },
+        problems: [...problems, ...rest],
+      };
+    },
+  };
+}

@@ -4,7 +4,8 @@ import { EMPTY_CONFIG } from '../../../shared/project/config';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
 import { listingReport } from '../../../shared/targets/listing';
-import { compatibilityMatrix, matrixCell } from '../../../shared/targets/matrix';
+import { compatibilityMatrix, matrixCell, notDelivered } from '../../../shared/targets/matrix';
+import type { WithheldSkill } from '../../../shared/compile/deliver';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/registry';
 import type { PreparedSkill, TargetDef } from '../../../shared/targets/types';
@@ -19,12 +20,14 @@ import { readProjectConfig } from '../project/config';
 export interface LoadedProject extends PreviewProject {
   readonly active: CostsReport['active'];
   readonly activeDefs: readonly TargetDef[];
+  /** Skills compile does not deliver (not the reviewed bytes, or a blocking finding). */
+  readonly withheld: readonly WithheldSkill[];
 }
 
 export function loadProject(root: string): LoadedProject {
   const read = readProjectConfig(root);
   const config = read.ok ? read.value : EMPTY_CONFIG;
-  const { skills, failures } = loadInstalled(root);
+  const { skills, failures, withheld } = loadInstalled(root, undefined, undefined, config);
   const view = diskProject(root);
   const sel = resolveTargets(view, config.targets);
   const bySkill = [...skills].sort((a, b) => (a.manifest.skill.name < b.manifest.skill.name ? -1 : 1));
@@ -37,6 +40,7 @@ export function loadProject(root: string): LoadedProject {
       view,
       active: { targets: [], explicit: false, error: formatError(read.error) },
       activeDefs: [],
+      withheld,
     };
   return {
     skills: bySkill,
@@ -47,6 +51,7 @@ export function loadProject(root: string): LoadedProject {
       ? { targets: sel.value.targets.map((t) => t.id), explicit: sel.value.explicit }
       : { targets: [], explicit: false, error: sel.error.message },
     activeDefs: sel.ok ? sel.value.targets : [],
+    withheld,
   };
 }
 
@@ -83,7 +88,7 @@ export function costsOf(p: LoadedProject): CostsReport {
 
 /** The compatibility matrix, graded with the active targets as compile would write them. */
 export function matrixOf(p: LoadedProject): MatrixReport {
-  const m = compatibilityMatrix(p.skills, TARGETS, p.view, p.activeDefs);
+  const m = compatibilityMatrix(p.skills, TARGETS, p.view, p.activeDefs, p.withheld);
   const dirs: Record<string, string> = {};
   for (const s of p.skills) dirs[s.manifest.skill.name] = folderOf(s);
   return {
@@ -102,13 +107,15 @@ export function explainOf(p: LoadedProject, skillName: string, targetId: string)
   const skill = p.skills.find((s) => s.manifest.skill.name === skillName);
   if (!t || !skill) return null;
   const prepared = prepareSkill(skill);
-  const cell = matrixCell(
+  const graded = matrixCell(
     skill,
     prepared.ok ? prepared.value : undefined,
     t,
     p.view,
     prepared.ok ? undefined : prepared.error.message,
   );
+  const held = p.withheld.find((w) => w.name === skillName);
+  const cell = held ? notDelivered(graded, held) : graded;
   const cost = prepared.ok ? standingCost(prepared.value, t, p.view) : undefined;
   return {
     cell: { ...cell, reasons: cell.reasons.map((r) => ({ code: r.code, message: r.message })) },

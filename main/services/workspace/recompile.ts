@@ -6,7 +6,8 @@ import type { SkillTree } from '../../../shared/ksf/tree';
 import { CONFIG_FILE, type ProjectConfig } from '../../../shared/project/config';
 import { applyPlan } from '../compile';
 import { oneLine } from '../compile/load';
-import { treeIntegrityFast } from '../lock';
+import { readLockAsync, treeIntegrityFast } from '../lock';
+import { describeWithheld, withheldSkills, type ReviewFacts } from '../../../shared/compile/deliver';
 import { readProjectConfigAsync } from '../project/config';
 import { readInstalled, loadedOf, type InstalledFolder } from '../skills/installed';
 import { displayPath, installedSkillsAsync, SKILLS_DIR } from '../skills/locate';
@@ -91,7 +92,18 @@ export async function planChange(
   }
   folders.sort(byName);
   const { skills, failures } = loadedOf(folders);
-  const plan = await view.settle((project) => planCompile({ skills, failures, config, project }));
+  // Delivered only as compile would deliver after the commit: the lock then pins each put
+  // folder's reviewed tree, and no longer pins what the change removes.
+  const lock = await readLockAsync(root);
+  let pins: ReviewFacts['pins'];
+  if (!lock.ok) pins = { error: formatError({ ...lock.error, detail: [] }) };
+  else {
+    const after = new Map(lock.value.entries.filter((e) => !gone.has(e.name)).map((e) => [e.name, e.integrity]));
+    for (const [name, p] of put) after.set(name, p.integrity);
+    pins = after;
+  }
+  const withheld = withheldSkills(skills, { pins, integrityOf: (sk) => treeIntegrityFast(sk.tree), config });
+  const plan = await view.settle((project) => planCompile({ skills, failures, withheld, config, project }));
   index.rememberPlanReads(view.readSet());
   return { plan, config, view, folders, replaced, put };
 }
@@ -167,5 +179,6 @@ export async function recompileAfterChange(
     );
   }
   for (const f of plan.failures) note(`✗ ${f.name}: not compiled — ${f.message.split('\n')[0]}\n`);
+  for (const w of plan.withheld) note(`✗ ${describeWithheld(w)}\n`);
   faultPoint(`${step}:compiled`);
 }

@@ -15,6 +15,7 @@ import { detectTargets, resolveTargets } from '../../../shared/targets/registry'
 import { standingCostOf } from '../../../shared/targets/cost';
 import { TARGETS } from '../../../shared/targets/registry';
 import { planCompile, type FailedSkill } from '../../../shared/compile/plan';
+import { withheldSkills, type WithheldSkill } from '../../../shared/compile/deliver';
 import { diskProject, type DriftEntry } from '../compile';
 import { readLock } from '../lock';
 import { readProjectConfig } from '../project/config';
@@ -62,6 +63,8 @@ export interface ProjectStatus {
   /** Generated files that differ from what compile would write now (undefined: not computed). */
   readonly compiledDrift?: readonly DriftEntry[];
   readonly compileErrors?: readonly string[];
+  /** Skills compile would not deliver (computed with the compile plan; undefined when that is not). */
+  readonly withheld?: readonly WithheldSkill[];
   /** Interrupted changes waiting for recovery. */
   readonly interrupted: number;
   /** MCP servers declared across installed skills, with the tool-budget line and its warnings. */
@@ -208,10 +211,17 @@ export function projectStatus(
 
   let drift: DriftEntry[] | undefined;
   let compileErrors: readonly string[] | undefined;
+  let withheld: WithheldSkill[] | undefined;
   if (options.compiled !== false && config) {
     try {
+      // What compile would not deliver, judged on the trees read above, as compile judges them.
+      withheld = withheldSkills(loadedSkills, {
+        pins: lock.ok ? new Map(entries.map((e) => [e.name, e.integrity])) : { error: formatError(lock.error) },
+        integrityOf: (sk) => reads.integrity(sk.tree),
+        config,
+      });
       // The compile plan over the skills loaded above (what `compile` would do now).
-      const plan = planCompile({ skills: loadedSkills, failures, config, project: view });
+      const plan = planCompile({ skills: loadedSkills, failures, withheld, config, project: view });
       if (plan.errors.length) compileErrors = plan.errors;
       else {
         drift = [
@@ -251,6 +261,7 @@ export function projectStatus(
     },
     ...(drift ? { compiledDrift: drift } : {}),
     ...(compileErrors ? { compileErrors } : {}),
+    ...(withheld ? { withheld } : {}),
     interrupted,
     mcp: {
       servers: mcpServers.servers.map((x) => x.name),
