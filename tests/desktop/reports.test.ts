@@ -11,7 +11,7 @@ import { CostsReport, MatrixReport } from '../../shared/ipc/channels/reports';
 import type { Skill } from '../../shared/ksf/model';
 import { standingCost } from '../../shared/targets/cost';
 import { listingReport } from '../../shared/targets/listing';
-import { compatibilityMatrix, matrixCell } from '../../shared/targets/matrix';
+import { compatibilityMatrix, matrixCell, notDelivered } from '../../shared/targets/matrix';
 import { prepareSkill } from '../../shared/targets/prepare';
 import { resolveTargets, TARGETS } from '../../shared/targets/registry';
 import type { PreparedSkill } from '../../shared/targets/types';
@@ -28,14 +28,18 @@ function fromShared(root: string) {
   const sel = resolveTargets(view, [...ACTIVE]);
   if (!sel.ok) throw new Error(sel.error.message);
   const context = { active: sel.value.targets };
-  const skills = [...loadInstalled(root).skills].sort((a: Skill, b: Skill) =>
+  const installed = loadInstalled(root);
+  const skills = [...installed.skills].sort((a: Skill, b: Skill) =>
     a.manifest.skill.name < b.manifest.skill.name ? -1 : 1,
   );
   const prepared = skills.flatMap((s): PreparedSkill[] => {
     const p = prepareSkill(s);
     return p.ok ? [p.value] : [];
   });
-  return { view, context, skills, prepared };
+  // Compile does not deliver the example's dependency-audit (its curl | sh blocks): no agent pays for it.
+  const withheld = installed.withheld;
+  const delivered = prepared.filter((p) => !withheld.some((w) => w.name === p.name));
+  return { view, context, skills, prepared, delivered, withheld };
 }
 
 let s: Scratch;
@@ -48,7 +52,8 @@ describe('the reports', () => {
   it('price every skill on every target as shared/ prices it, and add up to what compile plans', () => {
     const report = costsOf(loadProject(s.project));
     expect(CostsReport.safeParse(report).success).toBe(true);
-    const { view, context, skills, prepared } = fromShared(s.project);
+    const { view, context, skills, prepared, delivered, withheld } = fromShared(s.project);
+    expect(withheld.map((w) => w.name)).toEqual(['dependency-audit']);
     expect(report.skills.map((r) => r.skill)).toEqual([
       'api-style',
       'dependency-audit',
@@ -60,6 +65,11 @@ describe('the reports', () => {
     for (const p of prepared) {
       const row = report.skills.find((r) => r.skill === p.name)!;
       expect(row.disclosure).toBe(p.skill.manifest.context.disclosure);
+      if (p.name === 'dependency-audit') {
+        expect(row.error).toMatch(/^not delivered: fails a blocking check: remote-exec/);
+        expect(Object.values(row.perTarget).every((v) => v === null)).toBe(true);
+        continue;
+      }
       for (const t of TARGETS) {
         const c = standingCost(p, t, view, context);
         expect([row.perTarget[t.id], row.loadedPerTarget[t.id]], `${p.name} on ${t.id}`).toEqual([
@@ -69,7 +79,7 @@ describe('the reports', () => {
       }
     }
     expect(report.listings).toEqual(
-      JSON.parse(JSON.stringify(TARGETS.flatMap((t) => listingReport(prepared, t) ?? []))),
+      JSON.parse(JSON.stringify(TARGETS.flatMap((t) => listingReport(delivered, t) ?? []))),
     );
     expect(report.active).toEqual({ targets: [...ACTIVE], explicit: true });
     // Each active target's column adds up to the standing tokens compile's plan counts for it.
@@ -88,8 +98,8 @@ describe('the reports', () => {
     const p = loadProject(s.project);
     const m = matrixOf(p);
     expect(MatrixReport.safeParse(m).success).toBe(true);
-    const { view, context, skills } = fromShared(s.project);
-    const cli = compatibilityMatrix(skills, TARGETS, view, context.active);
+    const { view, context, skills, withheld } = fromShared(s.project);
+    const cli = compatibilityMatrix(skills, TARGETS, view, context.active, withheld);
     expect(m.cells).toEqual(JSON.parse(JSON.stringify(cli.cells)));
     expect(m.targets).toEqual(TARGETS.map((t) => t.id));
     expect(m.dirs).toMatchObject({ prereview: 'prereview', 'tidy-commits': 'tidy-commits' });
@@ -100,7 +110,12 @@ describe('the reports', () => {
     if (!prepared.ok) throw new Error(prepared.error.message);
     const cursor = TARGETS.find((t) => t.id === 'cursor')!;
     const cost = standingCost(prepared.value, cursor, view);
-    expect(x.cell).toEqual(JSON.parse(JSON.stringify(matrixCell(skill, prepared.value, cursor, view))));
+    // Not delivered (a blocking finding): unsupported, that reason first, the cell's own grading after it.
+    expect(x.cell).toEqual(
+      JSON.parse(JSON.stringify(notDelivered(matrixCell(skill, prepared.value, cursor, view), withheld[0]!))),
+    );
+    expect(x.cell.status).toBe('unsupported');
+    expect(x.cell.reasons[0]!.code).toBe('not-delivered');
     expect(x.cell.status).toBe(m.cells.find((c) => c.skill === 'dependency-audit' && c.target === 'cursor')!.status);
     expect([x.standingTokens, x.loadedTokens, x.notes]).toEqual([cost.tokens, cost.loadedTokens, cost.notes]);
     expect(x.target).toMatchObject({ id: 'cursor', agent: cursor.agent, loading: 'lazy' });

@@ -48,7 +48,20 @@ describe('scanProject', () => {
     expect(total).toBe(d.skills.reduce((n, r) => n + r.standing['agentsmd']!, 0));
     expect(d.lock).toMatchObject({ state: 'warn', detail: '4 pinned · 1 not pinned' });
     expect(d.policy).toMatchObject({ state: 'error' });
-    expect(d.compiled.state).toBe('warn');
+    // dependency-audit's curl | sh blocks: compile does not deliver it, and the card and its row say so.
+    expect(d.compiled).toMatchObject({
+      state: 'error',
+      detail: expect.stringMatching(/^1 skill\(s\) not delivered \(dependency-audit\)/),
+    });
+    expect(d.skills.find((r) => r.dir === 'dependency-audit')!.standing['agentsmd']).toBe(0);
+    expect(d.problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        skill: 'dependency-audit',
+        source: 'compile',
+        message: expect.stringMatching(/^dependency-audit: not delivered — fails a blocking check: remote-exec/),
+      }),
+    );
     expect(d.problems[0]).toMatchObject({
       severity: 'error',
       skill: 'dependency-audit',
@@ -61,7 +74,7 @@ describe('scanProject', () => {
         .filter((p) => p.severity === 'error')
         .map((p) => p.source)
         .sort(),
-    ).toEqual(['policy', 'remote-exec']);
+    ).toEqual(['compile', 'policy', 'remote-exec']);
   });
 
   it('sees drift, a missing pin and a broken kitbash.toml', () => {

@@ -583,8 +583,10 @@ describe('init, list, doctor, import', () => {
     expect(bad.stderr).toContain('  ✗ bbb: installed but not pinned in kitbash.lock — reinstall to pin it.');
     expect(bad.stderr).toContain('  ✗ ccc: installed but not pinned');
     expect(bad.stdout).toContain('  ⚠ zzz: in kitbash.lock but not installed');
-    expect(bad.stderr).toMatch(
-      /✗ compiled output drift: \.claude\/skills\/aaa\/SKILL\.md — differs from what compile writes/,
+    // A drifted skill is not delivered (compile delivers only reviewed bytes): its output would go.
+    expect(bad.stderr).toMatch(/✗ compiled output drift: \.claude\/skills\/aaa\/SKILL\.md — compile would remove it/);
+    expect(bad.stdout).toContain(
+      '  ⚠ compile: aaa: not delivered — its files differ from the integrity pinned in kitbash.lock',
     );
 
     writeFileSync(join(p, 'kitbash.lock'), `${lockText}<<<<<<< HEAD\n=======\n>>>>>>> theirs\n`);

@@ -45,9 +45,12 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
         loading: t.loading,
       }));
       // Each active agent's skills listing at session start: what is cut or left out (issue 13).
-      const ready = loadInstalled(root, undefined, reads).skills.flatMap((k) => {
-        const p = prepareSkill(k);
-        return p.ok ? [p.value] : [];
+      // Withheld skills are not in any agent's listing: compile does not deliver them.
+      const installed = loadInstalled(root, undefined, reads, config);
+      const held = new Set(installed.withheld.map((w) => w.name));
+      const ready = installed.skills.flatMap((k) => {
+        const p = held.has(k.manifest.skill.name) ? undefined : prepareSkill(k);
+        return p?.ok ? [p.value] : [];
       });
       for (const t of TARGETS.filter((x) => active.has(x.id))) {
         const r = listingReport(ready, t);
@@ -58,7 +61,10 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
     },
 
     standing(dir, target) {
-      const cost = skill(dir)?.targetCost?.find((c) => c.target === target.id);
+      // A skill compile does not deliver is resident in no agent's context.
+      const k = skill(dir);
+      if (k && status().withheld?.some((w) => w.name === k.name)) return 0;
+      const cost = k?.targetCost?.find((c) => c.target === target.id);
       return cost ? cost.tokens : null;
     },
 

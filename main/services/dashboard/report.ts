@@ -59,13 +59,17 @@ export function loadProject(root: string): LoadedProject {
 export function costsOf(p: LoadedProject): CostsReport {
   const context = { active: p.activeDefs };
   const ready: PreparedSkill[] = [];
+  const held = new Map(p.withheld.map((w) => [w.name, w]));
   const skills = p.skills.map((s) => {
     const prepared = prepareSkill(s);
+    // A skill compile does not deliver costs no agent anything: priced like one that does not compile.
+    const w = held.get(s.manifest.skill.name);
+    const error = w ? `not delivered: ${w.message}` : prepared.ok ? undefined : prepared.error.message;
     const perTarget: Record<string, number | null> = {};
     const loadedPerTarget: Record<string, number | null> = {};
-    if (prepared.ok) ready.push(prepared.value);
+    if (prepared.ok && !w) ready.push(prepared.value);
     for (const t of TARGETS) {
-      const c = prepared.ok ? standingCost(prepared.value, t, p.view, context) : null;
+      const c = prepared.ok && !w ? standingCost(prepared.value, t, p.view, context) : null;
       perTarget[t.id] = c ? c.tokens : null;
       loadedPerTarget[t.id] = c ? c.loadedTokens : null;
     }
@@ -74,7 +78,7 @@ export function costsOf(p: LoadedProject): CostsReport {
       disclosure: s.manifest.context.disclosure,
       perTarget,
       loadedPerTarget,
-      ...(prepared.ok ? {} : { error: prepared.error.message }),
+      ...(error === undefined ? {} : { error }),
     };
   });
   const listings = TARGETS.flatMap((t) => listingReport(ready, t) ?? []).map((r) => ({
