@@ -47,8 +47,15 @@ function save(root: string, dir: string, files: ReadonlyMap<string, string>): vo
 }
 
 let ws: Scratch;
+/** The example's kitbash.lock, for the tests that keep it. */
+let pinned: Buffer;
 beforeEach(() => {
   ws = scratch();
+  // These tests edit and save the example's skills to hold previews against compile. Without the
+  // lock every skill is the project's own, so an edit is not drift, which compile would not deliver
+  // (that case has its own test below, with the lock).
+  pinned = readFileSync(join(ws.project, 'kitbash.lock'));
+  rmSync(join(ws.project, 'kitbash.lock'));
 });
 afterEach(() => ws.cleanup());
 
@@ -61,6 +68,25 @@ describe('live previews of unsaved buffers', () => {
     expect(live.targets.map((t) => t.target)).toEqual(['claude-code', 'cursor', 'agentsmd']);
     // Never compiled: every file is new.
     expect(live.targets.flatMap((t) => t.files).every((f) => f.disk === undefined && f.changed)).toBe(true);
+  });
+
+  it('with the lock: an edit to a pinned skill previews that compile will not deliver it, as compile plans once saved', () => {
+    writeFileSync(join(ws.project, 'kitbash.lock'), pinned);
+    const snap = snapshot(ws.project);
+    const files = savedFiles(ws.project, 'prereview', ['SKILL.md', 'skill.toml']);
+    expect(snap.preview('prereview', files).failure).toBeUndefined();
+    const edited = new Map(files);
+    edited.set('SKILL.md', `${files.get('SKILL.md')!.trimEnd()}\n\nAn edit after the review.\n`);
+    const live = snap.preview('prereview', edited);
+    expect(live.failure).toMatch(
+      /^prereview: not delivered — its files differ from the integrity pinned in kitbash\.lock/,
+    );
+    expect(live.targets.every((t) => t.status === 'unsupported' && t.reasons[0]!.code === 'not-delivered')).toBe(true);
+    save(ws.project, 'prereview', edited);
+    const disk = planProject(ws.project);
+    expect(outputs(live.plan)).toEqual(outputs(disk));
+    expect(disk.withheld.map((w) => `${w.name}:${w.reason}`)).toEqual(['dependency-audit:blocked', 'prereview:drift']);
+    expect(disk.write.some((f) => f.skill === 'prereview')).toBe(false);
   });
 
   it('an unsaved body edit previews what compile writes once it is saved — every target, byte for byte', async () => {
@@ -253,8 +279,14 @@ describe('the compile channels through dispatch', () => {
       const applied = await dispatch('compile.apply', { digest: fresh }, { session });
       expect(applied).toMatchObject({
         ok: true,
-        value: { status: 'applied', summary: 'compiled 5 skills for 3 targets' },
+        value: {
+          status: 'applied',
+          summary: 'compiled 4 skills for 3 targets',
+          // The example's dependency-audit pipes curl into sh: not delivered, and the answer says so.
+          withheld: [expect.objectContaining({ name: 'dependency-audit', reason: 'blocked' })],
+        },
       });
+      expect(() => readFileSync(join(ws.project, '.claude/skills/dependency-audit/SKILL.md'))).toThrow();
       expect(readFileSync(join(ws.project, '.claude/skills/tidy-commits/SKILL.md'), 'utf8')).toContain(
         'One more rule.',
       );
@@ -346,7 +378,9 @@ describe('the hub answers a preview for the state of the files it has', () => {
 });
 
 describe("a skill's preview: its own problems, not the project's", () => {
-  const server = (name: string) => `\n[mcp.servers.${name}]\ntransport = "stdio"\ncommand = "${name}-mcp"\n`;
+  // A server the mcp check passes (tools listed): one it fails blocks the skill, and compile would not deliver it.
+  const server = (name: string) =>
+    `\n[mcp.servers.${name}]\ntransport = "stdio"\ncommand = "${name}-mcp"\ntools = ["query"]\n`;
   const addServer = (dir: string, name: string) => {
     const p = join(ws.project, SK, dir, 'skill.toml');
     writeFileSync(p, readFileSync(p, 'utf8') + server(name));

@@ -5,11 +5,11 @@ import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
 import { listingReport } from '../../../shared/targets/listing';
 import { compatibilityMatrix, matrixCell, notDelivered } from '../../../shared/targets/matrix';
-import type { WithheldSkill } from '../../../shared/compile/deliver';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/registry';
 import type { PreparedSkill, TargetDef } from '../../../shared/targets/types';
 import { diskProject, loadInstalled } from '../compile';
+import { lockPins } from '../compile/load';
 import type { PreviewProject } from '../previews/live';
 import { readProjectConfig } from '../project/config';
 
@@ -20,14 +20,13 @@ import { readProjectConfig } from '../project/config';
 export interface LoadedProject extends PreviewProject {
   readonly active: CostsReport['active'];
   readonly activeDefs: readonly TargetDef[];
-  /** Skills compile does not deliver (not the reviewed bytes, or a blocking finding). */
-  readonly withheld: readonly WithheldSkill[];
 }
 
 export function loadProject(root: string): LoadedProject {
   const read = readProjectConfig(root);
   const config = read.ok ? read.value : EMPTY_CONFIG;
   const { skills, failures, withheld } = loadInstalled(root, undefined, undefined, config);
+  const pins = lockPins(root);
   const view = diskProject(root);
   const sel = resolveTargets(view, config.targets);
   const bySkill = [...skills].sort((a, b) => (a.manifest.skill.name < b.manifest.skill.name ? -1 : 1));
@@ -41,6 +40,7 @@ export function loadProject(root: string): LoadedProject {
       active: { targets: [], explicit: false, error: formatError(read.error) },
       activeDefs: [],
       withheld,
+      pins,
     };
   return {
     skills: bySkill,
@@ -52,6 +52,7 @@ export function loadProject(root: string): LoadedProject {
       : { targets: [], explicit: false, error: sel.error.message },
     activeDefs: sel.ok ? sel.value.targets : [],
     withheld,
+    pins,
   };
 }
 

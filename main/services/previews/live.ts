@@ -6,6 +6,13 @@
  * at 1,000 skills the page gets this skill's answer, not every skill's files.
  */
 import { planCompile, type CompilePlan, type FailedSkill, type PlannedFile } from '../../../shared/compile';
+import {
+  describeWithheld,
+  withheldReason,
+  type ReviewFacts,
+  type WithheldSkill,
+} from '../../../shared/compile/deliver';
+import { treeIntegrityFast } from '../lock/index';
 import { loadSkill } from '../../../shared/ksf/load';
 import type { Skill } from '../../../shared/ksf/model';
 import { standingStub } from '../../../shared/ksf/stub';
@@ -14,7 +21,7 @@ import type { SkillTree, TreeEntry } from '../../../shared/ksf/tree';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
-import { matrixCell, type Reason } from '../../../shared/targets/matrix';
+import { matrixCell, notDelivered, type Reason } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { TARGETS, VENDOR_NEUTRAL_ALIASES } from '../../../shared/targets/registry';
 import type { CellStatus, Loading, PreparedSkill, ProjectFiles, TargetDef, TargetId } from '../../../shared/targets';
@@ -27,6 +34,10 @@ export interface PreviewProject {
   /** Why kitbash.toml could not be read (then `config` is the empty one and compile refuses). */
   readonly configError?: string;
   readonly view: ProjectFiles;
+  /** kitbash.lock's pins, as compile checks them (shared/compile/deliver.ts). */
+  readonly pins: ReviewFacts['pins'];
+  /** Skills compile does not deliver as they are on disk (not the reviewed bytes, or a blocking finding). */
+  readonly withheld: readonly WithheldSkill[];
 }
 
 /** The skill being edited: its folder as it is on disk (null: there is none yet) and its buffers. */
@@ -150,8 +161,28 @@ function without(p: PreviewProject, dir: string): { skills: Skill[]; failures: F
   };
 }
 
-const plannedWith = (p: PreviewProject, skills: readonly Skill[], failures: readonly FailedSkill[]) =>
-  planCompile({ skills, failures, config: p.config, project: p.view });
+const plannedWith = (
+  p: PreviewProject,
+  skills: readonly Skill[],
+  failures: readonly FailedSkill[],
+  withheld: readonly WithheldSkill[] = p.withheld,
+) => planCompile({ skills, failures, withheld, config: p.config, project: p.view });
+
+// The edited skill is hashed per keystroke; the same Skill object is hashed once.
+const integrityMemo = new WeakMap<Skill, string>();
+function integrityOf(s: Skill): string {
+  let i = integrityMemo.get(s);
+  if (i === undefined) integrityMemo.set(s, (i = treeIntegrityFast(s.tree)));
+  return i;
+}
+
+/** What compile withholds with the edited skill in the project: the others as on disk, it as edited. */
+function withheldWith(p: PreviewProject, rest: readonly Skill[], edited: Skill | undefined): WithheldSkill[] {
+  const names = new Set(rest.map((s) => s.manifest.skill.name));
+  const out = p.withheld.filter((w) => names.has(w.name));
+  const mine = edited && withheldReason(edited, { pins: p.pins, integrityOf, config: p.config });
+  return mine ? [...out, mine] : out;
+}
 
 /**
  * The plan's refusals with skill `dir` left out of the project: what compile refuses
@@ -185,7 +216,8 @@ export function livePreview(p: PreviewProject, edit: Edit, options: { inactive?:
     ? [...rest.skills, edited.skill].sort((a, b) => byDir(folderOf(a), folderOf(b)))
     : rest.skills;
   const failures = edited.ok ? rest.failures : [...rest.failures, edited.failure].sort((a, b) => byDir(a.name, b.name));
-  const plan = plannedWith(p, skills, failures);
+  const withheld = withheldWith(p, rest.skills, edited.ok ? edited.skill : undefined);
+  const plan = plannedWith(p, skills, failures, withheld);
   const planned = p.configError === undefined ? plan : { ...plan, errors: [p.configError, ...plan.errors] };
   const regardless = projectRefusals(p, edit.dir);
   const split = {
@@ -215,7 +247,8 @@ export function livePreview(p: PreviewProject, edit: Edit, options: { inactive?:
       targets: [],
     };
   const prepared = prep.value;
-  const failure = plan.failures.find((f) => f.name === m.skill.name)?.message;
+  const held = plan.withheld.find((w) => w.name === m.skill.name);
+  const failure = plan.failures.find((f) => f.name === m.skill.name)?.message ?? (held && describeWithheld(held));
   const byPath = planFiles(plan);
   const targets = TARGETS.filter((t) => plan.targets.includes(t.id)).map((t) =>
     targetPreview(t, skill, prepared, p.view, plan, byPath),
@@ -227,6 +260,7 @@ export function livePreview(p: PreviewProject, edit: Edit, options: { inactive?:
       const withIt = planCompile({
         skills,
         failures,
+        withheld,
         config: { ...p.config, targets: [...plan.targets, t.id] },
         project: p.view,
       });
@@ -257,7 +291,9 @@ function targetPreview(
   // Emitted, graded and priced as this plan's compile would: with its active targets.
   const context = { active: TARGETS.filter((x) => plan.targets.includes(x.id)) };
   const out = t.emit(p, view, context);
-  const cell = matrixCell(skill, p, t, view, undefined, context);
+  const graded = matrixCell(skill, p, t, view, undefined, context);
+  const held = plan.withheld.find((w) => w.name === skill.manifest.skill.name);
+  const cell = held ? notDelivered(graded, held) : graded;
   const cost = standingCost(p, t, view, context);
   const alias = VENDOR_NEUTRAL_ALIASES.find((a) => a.id === t.id);
   const files: PreviewFile[] = out.files.map((f) => {
