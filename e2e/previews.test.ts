@@ -159,10 +159,24 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
     ).toEqual(['AGENTS.md']);
     expect(() => readFileSync(join(ws.project, FILES['claude-code']!))).toThrow();
     expect(await dialog.getByTestId('unsaved-note').count()).toBe(0);
+    // dependency-audit pipes curl into sh: the plan says it is not delivered, why, and the way forward.
+    expect(writes.some((w) => w?.includes('dependency-audit'))).toBe(false);
+    const held = dialog.getByTestId('compile-plan').getByTestId('compile-withheld');
+    expect(await held.locator('li').evaluateAll((li) => li.map((l) => (l as HTMLElement).dataset.skill))).toEqual([
+      'dependency-audit',
+    ]);
+    expect(await held.locator('li[data-skill="dependency-audit"]').getAttribute('data-reason')).toBe('blocked');
+    expect(await held.innerText()).toMatch(
+      /dependency-audit: fails a blocking check: remote-exec — .* at scripts\/audit\.sh:5\. To deliver it: .*\[\[policy\.exceptions\]\]/,
+    );
     await screenshot(page, 'compile-plan', false);
     await dialog.getByTestId('apply-compile').click();
     await dialog.getByTestId('compile-result').waitFor();
-    expect(await dialog.getByTestId('compile-result').innerText()).toMatch(/compiled 5 skills for 3 targets/);
+    expect(await dialog.getByTestId('compile-result').innerText()).toMatch(/compiled 4 skills for 3 targets/);
+    expect(await dialog.getByTestId('compile-result').getByTestId('compile-withheld').innerText()).toMatch(
+      /dependency-audit/,
+    );
+    expect(() => readFileSync(join(ws.project, '.claude/skills/dependency-audit/SKILL.md'))).toThrow();
     expect(readFileSync(join(ws.project, FILES['claude-code']!), 'utf8')).toMatch(/name: prereview/);
     await dialog.locator('.modal-actions').getByRole('button', { name: 'Close' }).click();
 

@@ -131,13 +131,6 @@ function Row({ f, verb }: { f: PlanFileRow; verb: string }) {
   );
 }
 
-/** What each reason is called where the plan shows it. */
-const WITHHELD_LABEL: Record<DiskPlan['withheld'][number]['reason'], string> = {
-  drift: 'changed since its review',
-  blocked: 'fails a blocking check',
-  unverified: 'cannot be checked against kitbash.lock',
-};
-
 /** The skills compile does not deliver, each with why and the way forward. */
 export function WithheldList({ withheld }: { withheld: DiskPlan['withheld'] }) {
   if (!withheld.length) return null;
@@ -150,8 +143,7 @@ export function WithheldList({ withheld }: { withheld: DiskPlan['withheld'] }) {
       <ul>
         {withheld.map((w) => (
           <li key={w.name} data-skill={w.name} data-reason={w.reason}>
-            <b>{w.name}</b> {WITHHELD_LABEL[w.reason]}: {w.message}.{' '}
-            <span className="muted">To deliver it: {w.forward}</span>
+            <b>{w.name}</b>: {w.message}. <span className="muted">To deliver it: {w.forward}</span>
           </li>
         ))}
       </ul>
