@@ -15,7 +15,8 @@ const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 /** The example workspace's grid (skills × the eleven targets in emit order): ✓ full, ◐ degraded, ✕ unsupported. */
 const EXPECTED = {
   'api-style': '✓✓✓✓✓◐✓✓✕✓✓',
-  'dependency-audit': '✓◐✓✓✓✓◐✓✕◐✓',
+  // Its script pipes curl into sh: compile does not deliver it, so no agent gets it (not-delivered).
+  'dependency-audit': '✕✕✕✕✕✕✕✕✕✕✕',
   // prereview tells the agent to run scripts/check.sh, which no rule-file target receives.
   prereview: '✓◐✓✓✓✓◐✓✕◐✓',
   'release-notes': '✓✓✓✓✓✓✓✓✕◐✓',
@@ -89,7 +90,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const tip = page.getByRole('tooltip');
     await tip.waitFor();
     expect(await tip.innerText()).toMatch(
-      /dependency-audit on aider[\s\S]*unsupported[\s\S]*aider-not-wired[\s\S]*missing-capability[\s\S]*eager-only/i,
+      /dependency-audit on aider[\s\S]*unsupported[\s\S]*not-delivered[\s\S]*aider-not-wired[\s\S]*missing-capability[\s\S]*eager-only/i,
     );
     await screenshot(page, 'matrix-hover', false);
     await page.mouse.move(5, 5);
@@ -119,9 +120,9 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const explain = page.getByTestId('explain');
     await explain.waitFor();
     expect(new URL(page.url()).hash).toBe('#/matrix/dependency-audit%40cursor');
-    expect(await explain.getByTestId('explain-status').innerText()).toMatch(/degraded/i);
+    expect(await explain.getByTestId('explain-status').innerText()).toMatch(/unsupported/i);
     expect(await explain.innerText()).toMatch(
-      /Cursor[\s\S]*missing-capability[\s\S]*Standing \/ session[\s\S]*capabilities/i,
+      /Cursor[\s\S]*not-delivered[\s\S]*remote-exec[\s\S]*missing-capability[\s\S]*Standing \/ session[\s\S]*capabilities/i,
     );
     await page.waitForTimeout(300); // the drawer's slide-in
     await screenshot(page, 'matrix-explain');
@@ -139,12 +140,13 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
       .getByRole('group', { name: 'Filter by status' })
       .getByRole('button', { name: /^Unsupported/ })
       .click();
-    // Every skill is unsupported on aider (its config does not read CONVENTIONS.md), so every row stays.
+    // Every skill is unsupported on aider (its config does not read CONVENTIONS.md), so every row stays;
+    // dependency-audit is not delivered at all, so it is unsupported everywhere.
     expect(Object.keys(await grid(page))).toHaveLength(5);
-    expect(await page.locator('.matrix-cell.unsupported:not(.dim)').count()).toBe(5);
+    expect(await page.locator('.matrix-cell.unsupported:not(.dim)').count()).toBe(4 + 11);
     expect(
       await page
-        .locator('.matrix-cell:not(.dim)')
+        .locator('.matrix-row:not([data-skill="dependency-audit"]) .matrix-cell:not(.dim)')
         .evaluateAll((cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.target))]),
     ).toEqual(['aider']);
 
@@ -152,22 +154,16 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
       .getByRole('group', { name: 'Filter by status' })
       .getByRole('button', { name: /^Degraded/ })
       .click();
-    expect(Object.keys(await grid(page))).toEqual([
-      'api-style',
-      'dependency-audit',
-      'prereview',
-      'release-notes',
-      'tidy-commits',
-    ]);
+    expect(Object.keys(await grid(page))).toEqual(['api-style', 'prereview', 'release-notes', 'tidy-commits']);
     await page.getByLabel('Filter by target').selectOption('cursor');
-    expect(await grid(page)).toEqual({ 'dependency-audit': '◐', prereview: '◐' });
+    expect(await grid(page)).toEqual({ prereview: '◐' });
     await page.getByLabel('Filter by target').selectOption('claude-code');
     expect(await page.getByTestId('matrix-empty').innerText()).toMatch(/No skill has a degraded cell/);
     await page.getByRole('group', { name: 'Filter by status' }).getByRole('button', { name: /^All/ }).click();
     await page.getByLabel('Filter by target').selectOption('active');
     expect(await grid(page)).toEqual({
       'api-style': '✓✓✓',
-      'dependency-audit': '✓◐◐',
+      'dependency-audit': '✕✕✕',
       prereview: '✓◐◐',
       'release-notes': '✓✓◐',
       'tidy-commits': '✓✓◐',
