@@ -114,13 +114,17 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     expect(await page.locator('[data-tile="failures"] .dash-tile-v').innerText()).toBe('1');
     expect(await page.locator('[data-card="Lock"]').innerText()).toMatch(/4 pinned · 1 not pinned/);
     expect(await page.locator('[data-card="Policy"]').innerText()).toMatch(/1 violation/);
+    // Compile does not deliver dependency-audit (its curl | sh blocks): the card says so first.
     expect(await page.locator('[data-card="Compiled output"]').innerText()).toMatch(
-      /not compiled yet — \d+ file\(s\) to write/,
+      /1 skill\(s\) not delivered \(dependency-audit\)[\s\S]*not compiled yet — \d+ file\(s\) to write/,
     );
 
     // The problems list carries the findings, failures first, each linking to its skill.
     const problems = await page.locator('.dash-problem').allInnerTexts();
     expect(problems[0]).toMatch(/dependency-audit[\s\S]*remote-exec[\s\S]*curl\|sh/);
+    expect(problems.join('\n')).toMatch(
+      /dependency-audit: not delivered — fails a blocking check: remote-exec[\s\S]*To deliver it: .*\[\[policy\.exceptions\]\]/,
+    );
     expect(problems.join('\n')).toMatch(/tidy-commits[\s\S]*policy[\s\S]*max_budget 2000/);
     expect(problems.join('\n')).toMatch(/api-style[\s\S]*schema[\s\S]*context\.refresh/);
     // Never-compiled output is one finding, not one per generated file.
