@@ -113,6 +113,9 @@ describe('compile delivers only what was reviewed', () => {
     const cells = m.cells.filter((c) => c.skill === 'fetcher');
     expect(cells.length).toBeGreaterThan(0);
     expect(cells.every((c) => c.status === 'unsupported' && c.reasons[0]?.code === 'not-delivered')).toBe(true);
+    const x = cli(root, 'explain', 'fetcher', 'cursor');
+    expect(x.stdout).toMatch(/^✗ fetcher → cursor: unsupported\n/);
+    expect(x.stdout).toContain('✗ not-delivered: not delivered: fails a blocking check: remote-exec');
   });
 
   it('a reviewed exception for the finding lets the skill through', () => {

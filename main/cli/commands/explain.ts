@@ -1,5 +1,11 @@
 import { prepareSkill } from '../../../shared/targets/prepare';
-import { matrixCell } from '../../../shared/targets/matrix';
+import { matrixCell, notDelivered } from '../../../shared/targets/matrix';
+import { withheldReason } from '../../../shared/compile/deliver';
+import { EMPTY_CONFIG } from '../../../shared/project/config';
+import { lockPins } from '../../services/compile/load';
+import { treeIntegrityFast } from '../../services/lock/index';
+import { readProjectConfig } from '../../services/project/config';
+import { SKILLS_DIR } from '../../services/skills/locate';
 import { standingCost } from '../../../shared/targets/cost';
 import { targetById } from '../../../shared/targets/registry';
 import { TARGET_IDS } from '../../../shared/targets/types';
@@ -26,7 +32,19 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   const skill = loadSkillArg(positionals[0]!, io.cwd);
   const project = diskProject(io.cwd);
   const p = prepareSkill(skill);
-  const cell = matrixCell(skill, p.ok ? p.value : undefined, target, project, p.ok ? undefined : p.error.message);
+  const graded = matrixCell(skill, p.ok ? p.value : undefined, target, project, p.ok ? undefined : p.error.message);
+  // An installed skill is graded as the matrix grades it: not delivered when compile withholds it.
+  const name = skill.manifest.skill.name;
+  const config = readProjectConfig(io.cwd);
+  const held =
+    skill.tree.root === `${SKILLS_DIR.split('\\').join('/')}/${name}`
+      ? withheldReason(skill, {
+          pins: lockPins(io.cwd),
+          integrityOf: (s) => treeIntegrityFast(s.tree),
+          config: config.ok ? config.value : EMPTY_CONFIG,
+        })
+      : undefined;
+  const cell = held ? notDelivered(graded, held) : graded;
   const cost = p.ok ? standingCost(p.value, target, project) : undefined;
   if (flags.json) {
     io.out(
