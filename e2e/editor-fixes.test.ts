@@ -10,6 +10,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repinSkill } from '../tests/sandbox/helpers';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
 import { haveChromium, screenshot, type Watched } from './support/browser';
@@ -288,12 +289,17 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
 
   it("a skill's preview shows its own problems only; another skill's refusal is one line, gone once fixed", async () => {
     const { page } = w;
-    const server = '\n[mcp.servers.db]\ntransport = "stdio"\ncommand = "db-mcp"\n';
+    // A server the mcp check passes: one it fails would block the skill, and compile would not deliver it.
+    const server = '\n[mcp.servers.db]\ntransport = "stdio"\ncommand = "db-mcp"\ntools = ["query"]\n';
     const files = ['api-style', 'release-notes'].map((d) =>
       join(app.project.project, '.kitbash/skills', d, 'skill.toml'),
     );
     const saved = files.map((f) => readFileSync(f, 'utf8'));
+    const lock = join(app.project.project, 'kitbash.lock');
+    const pinned = readFileSync(lock, 'utf8');
     files.forEach((f, i) => writeFileSync(f, saved[i] + server));
+    // Pinned again as edited, as a reviewed re-pin would: a drifted skill is not delivered, so it could not clash.
+    for (const d of ['api-style', 'release-notes']) repinSkill(app.project.project, d);
     await openEditor(page, 'prereview');
     const note = page.getByTestId('project-refusals');
     await note.waitFor({ timeout: 20_000 });
@@ -303,6 +309,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     await settle(page);
     await screenshot(page, 'editor-preview-own-problems', false);
     files.forEach((f, i) => writeFileSync(f, saved[i]!));
+    writeFileSync(lock, pinned);
     await note.waitFor({ state: 'detached', timeout: 20_000 });
   }, 60_000);
 

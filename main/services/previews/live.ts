@@ -176,12 +176,22 @@ function integrityOf(s: Skill): string {
   return i;
 }
 
-/** What compile withholds with the edited skill in the project: the others as on disk, it as edited. */
-function withheldWith(p: PreviewProject, rest: readonly Skill[], edited: Skill | undefined): WithheldSkill[] {
+/**
+ * What compile withholds with the edited skill in the project: the others as on disk, and it as
+ * edited (`mine`). The preview plans the edited skill as delivered all the same — its author
+ * sees what it delivers once it may be (re-pinned, fixed) — and says that compile would not
+ * deliver it now: `failure`, and every target's cell not-delivered.
+ */
+function withheldWith(
+  p: PreviewProject,
+  rest: readonly Skill[],
+  edited: Skill | undefined,
+): { others: WithheldSkill[]; mine: WithheldSkill | undefined } {
   const names = new Set(rest.map((s) => s.manifest.skill.name));
-  const out = p.withheld.filter((w) => names.has(w.name));
-  const mine = edited && withheldReason(edited, { pins: p.pins, integrityOf, config: p.config });
-  return mine ? [...out, mine] : out;
+  return {
+    others: p.withheld.filter((w) => names.has(w.name)),
+    mine: edited && withheldReason(edited, { pins: p.pins, integrityOf, config: p.config }),
+  };
 }
 
 /**
@@ -216,7 +226,7 @@ export function livePreview(p: PreviewProject, edit: Edit, options: { inactive?:
     ? [...rest.skills, edited.skill].sort((a, b) => byDir(folderOf(a), folderOf(b)))
     : rest.skills;
   const failures = edited.ok ? rest.failures : [...rest.failures, edited.failure].sort((a, b) => byDir(a.name, b.name));
-  const withheld = withheldWith(p, rest.skills, edited.ok ? edited.skill : undefined);
+  const { others: withheld, mine } = withheldWith(p, rest.skills, edited.ok ? edited.skill : undefined);
   const plan = plannedWith(p, skills, failures, withheld);
   const planned = p.configError === undefined ? plan : { ...plan, errors: [p.configError, ...plan.errors] };
   const regardless = projectRefusals(p, edit.dir);
@@ -247,11 +257,10 @@ export function livePreview(p: PreviewProject, edit: Edit, options: { inactive?:
       targets: [],
     };
   const prepared = prep.value;
-  const held = plan.withheld.find((w) => w.name === m.skill.name);
-  const failure = plan.failures.find((f) => f.name === m.skill.name)?.message ?? (held && describeWithheld(held));
+  const failure = plan.failures.find((f) => f.name === m.skill.name)?.message ?? (mine && describeWithheld(mine));
   const byPath = planFiles(plan);
   const targets = TARGETS.filter((t) => plan.targets.includes(t.id)).map((t) =>
-    targetPreview(t, skill, prepared, p.view, plan, byPath),
+    targetPreview(t, skill, prepared, p.view, plan, byPath, mine),
   );
   if (options.inactive && !plan.errors.length) {
     // Each other target as if it were added to the project's: the same planner, one more target.
@@ -265,7 +274,7 @@ export function livePreview(p: PreviewProject, edit: Edit, options: { inactive?:
         project: p.view,
       });
       if (withIt.errors.length) continue;
-      targets.push({ ...targetPreview(t, skill, prepared, p.view, withIt, planFiles(withIt)), inactive: true });
+      targets.push({ ...targetPreview(t, skill, prepared, p.view, withIt, planFiles(withIt), mine), inactive: true });
     }
     const order = (id: TargetId): number => TARGETS.findIndex((t) => t.id === id);
     targets.sort((x, y) => order(x.target) - order(y.target));
@@ -287,12 +296,12 @@ function targetPreview(
   view: ProjectFiles,
   plan: CompilePlan,
   byPath: ReadonlyMap<string, PlannedFile>,
+  held: WithheldSkill | undefined,
 ): TargetPreview {
   // Emitted, graded and priced as this plan's compile would: with its active targets.
   const context = { active: TARGETS.filter((x) => plan.targets.includes(x.id)) };
   const out = t.emit(p, view, context);
   const graded = matrixCell(skill, p, t, view, undefined, context);
-  const held = plan.withheld.find((w) => w.name === skill.manifest.skill.name);
   const cell = held ? notDelivered(graded, held) : graded;
   const cost = standingCost(p, t, view, context);
   const alias = VENDOR_NEUTRAL_ALIASES.find((a) => a.id === t.id);
