@@ -136,7 +136,7 @@ export const DiskPlan = z.object({
   compiled: z.number().int(),
   /** Skill folders that do not load (their outputs are kept). */
   failures: z.array(z.object({ name: z.string(), message: z.string() })),
-  /** Skills that load but are not delivered: not the reviewed bytes, or a blocking finding (their outputs are pruned). */
+  /** Skills that load but are not delivered: not the reviewed bytes, or a blocking finding (outputs pruned). */
   withheld: z.array(Withheld),
   /** Identifies this plan: apply refuses when the project's plan is no longer this one. */
   digest: z.string(),
