@@ -1,7 +1,7 @@
 import { sweepLeftovers } from '../services/sources/temp';
 import { EXIT, terminalIo, type CliIo, type ExitCode } from './io';
 import { VERSION } from './version';
-import { ERROR_CODES, isCoded } from '../../shared/result';
+import { ERROR_CODES, formatError, isCoded } from '../../shared/result';
 
 /**
  * One entry per verb. A command may be async (install, run, serve); `main` awaits it.
@@ -10,22 +10,33 @@ import { ERROR_CODES, isCoded } from '../../shared/result';
 export interface Command {
   readonly summary: string;
   run(argv: readonly string[], io: CliIo): ExitCode | Promise<ExitCode>;
+  /**
+   * The verb reads the project in the working directory: a `kitbash.toml` that does not load
+   * stops it before it starts, with one line and this code (SPEC §10.7). A function decides
+   * per command line (`eval merge` reads only its files); `doctor` reports it itself.
+   */
+  readonly project?: ExitCode | ((argv: readonly string[]) => ExitCode | undefined);
 }
+
+const PROJECT = EXIT.failed;
 
 // Every verb is loaded on demand, lint and test too: `--version`, `help` and the verbs that
 // never lint then neither read nor compile the lint engine's chunk.
 const COMMANDS: Record<string, Command> = {
   lint: {
+    project: PROJECT,
     summary:
       'lint [path | name | file:source ...] [--strict] [--schema] [--json] [--sarif FILE] [--no-cache]  static checks and safety scanners',
     run: async (argv, io) => (await import('./commands/check')).runCheck('lint', argv, io),
   },
   test: {
+    project: PROJECT,
     summary:
       'test [name | path ...] [--strict] [--json] [--no-cache]  the static tier, plus a listing of evals/*.eval.yaml (the other tiers: eval)',
     run: async (argv, io) => (await import('./commands/check')).runCheck('test', argv, io),
   },
   eval: {
+    project: (argv) => (argv[0] === 'merge' ? undefined : PROJECT),
     summary:
       'eval [skill ...] [--runner ID] [--repeat N] [--baseline] [--jobs N] [--shard K/N] [--json] [--junit FILE] | eval merge <results.json>... | eval --approve-runner ID  run audit, behavioral and trigger evals against coding agents, sandboxed; a runner runs only once approved; join CI shards',
     run: async (argv, io) => (await import('./commands/eval')).runEval(argv, io),
@@ -36,20 +47,24 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/spec')).runSpec(argv, io),
   },
   init: {
+    project: PROJECT,
     summary: 'init  write kitbash.toml (if absent) and create .kitbash/skills/',
     run: async (argv, io) => (await import('./commands/init')).runInit(argv, io),
   },
   install: {
+    project: PROJECT,
     summary:
       'install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed); a source of many skills is listed',
     run: async (argv, io) => (await import('./commands/install')).runInstall(argv, io),
   },
   remove: {
+    project: PROJECT,
     summary:
       'remove <name> [--yes] [--no-compile]  remove an installed skill (refused while others depend on it), then recompile',
     run: async (argv, io) => (await import('./commands/remove')).runRemove(argv, io),
   },
   list: {
+    project: PROJECT,
     summary: 'list [--json]  installed skills with versions and per-target standing cost',
     run: async (argv, io) => (await import('./commands/list')).runList(argv, io),
   },
@@ -58,36 +73,44 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/doctor')).runDoctor(argv, io),
   },
   update: {
+    project: PROJECT,
     summary:
       'update [name] [--yes] [--approve <integrity>] [--json] [--no-compile]  refetch pinned sources; review diff with escalations (approved only by --approve), then the install path',
     run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
   },
   diff: {
+    // diff(1)'s codes: a project it cannot read is trouble, not a difference.
+    project: EXIT.usage,
     summary:
       'diff <name> [<name | path | source>]  manifest, permission and file diff (exit 0 same, 1 differs, 2 trouble)',
     run: async (argv, io) => (await import('./commands/diff')).runDiff(argv, io),
   },
   import: {
+    project: PROJECT,
     summary:
       "import [--write] [--name N] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents' folders → adopted into .kitbash/skills",
     run: async (argv, io) => (await import('./commands/import')).runImport(argv, io),
   },
   compile: {
+    project: PROJECT,
     summary:
       "compile [--strict] [--dry-run] [--json]  write every target agent's native files (dry-run: print the plan, write nothing)",
     run: async (argv, io) => (await import('./commands/compile')).runCompile(argv, io),
   },
   preview: {
+    project: PROJECT,
     summary:
       "preview <path | name | file:source | git source> [--json]  each target's output with standing and loaded tokens (a git source: its install review first); nothing written",
     run: async (argv, io) => (await import('./commands/preview')).runPreview(argv, io),
   },
   explain: {
+    project: PROJECT,
     summary:
       'explain <skill> <target> [--json]  why a skill is full, degraded or unsupported on a target, and what it costs',
     run: async (argv, io) => (await import('./commands/explain')).runExplain(argv, io),
   },
   matrix: {
+    project: PROJECT,
     summary: 'matrix [--json]  installed skills × targets: full, degraded or unsupported, with reasons',
     run: async (argv, io) => (await import('./commands/matrix')).runMatrix(argv, io),
   },
@@ -103,11 +126,13 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv, io) => (await import('./commands/sandbox')).runSandbox(argv, io),
   },
   run: {
+    project: PROJECT,
     summary:
       'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [--raw] [-- args]  a skill script in the sandbox (its output escaped unless --raw)',
     run: async (argv, io) => (await import('./commands/run')).runRun(argv, io),
   },
   gate: {
+    project: PROJECT,
     summary:
       "gate <skill> [--script NAME] [--timeout S] [--unconfined] [--raw] [-- args]  a gate's verdict: script exit code and validated artifacts",
     run: async (argv, io) => (await import('./commands/gate')).runGate(argv, io),
@@ -125,10 +150,26 @@ function usage(): string {
   lines.push(
     '',
     'With no target, lint and test check every skill under .kitbash/skills/.',
-    "Exit codes: 0 clean, 1 failures (or warnings with --strict), 2 usage errors; run and gate pass the script's own code on.",
+    'Exit codes: 0 ok; 1 failures (warnings too with --strict), refusals, or a project file that does not load;',
+    "2 usage errors (diff: 2 trouble); 130 cancelled; run and gate pass the script's own code on.",
     '"skillsmith <command> --help" shows one command.',
   );
   return lines.join('\n') + '\n';
+}
+
+/** A project verb's refusal when the working directory's kitbash.toml does not load. */
+async function brokenProject(
+  c: Command,
+  argv: readonly string[],
+  cwd: string,
+): Promise<{ message: string; exit: ExitCode } | undefined> {
+  const exit = typeof c.project === 'function' ? c.project(argv) : c.project;
+  if (exit === undefined) return undefined;
+  // Loaded here, not at the top: `--version` and `help` never parse TOML.
+  const { readProjectConfig } = await import('../services/project/config');
+  const config = readProjectConfig(cwd);
+  // The first line only: a config error's place and problem; its detail is doctor's to show.
+  return config.ok ? undefined : { message: formatError(config.error).split('\n')[0]!, exit };
 }
 
 export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitCode> {
@@ -157,6 +198,11 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<ExitC
   // A killed install's clone and staging copies go now, whatever this command is.
   await sweepLeftovers();
   try {
+    const refused = await brokenProject(c, rest, io.cwd);
+    if (refused) {
+      io.err(`skillsmith ${command}: ${refused.message}\n`);
+      return refused.exit;
+    }
     return await c.run(rest, io);
   } catch (e) {
     // Never a stack trace for the user; the message says what went wrong, the code how to exit.

@@ -199,9 +199,9 @@ export function approveRunner(
   opts: { env?: Env; notice?: Notice; now?: Date; shownKey?: string } = {},
 ): RunnerGrant {
   const config = readProjectConfig(projectRoot);
-  if (!config.ok) throw new CodedError('invalid-request', formatError(config.error));
+  if (!config.ok) throw new CodedError('invalid-input', formatError(config.error));
   const configured = readRunners(config.value.raw);
-  if (!configured.ok) throw new CodedError('invalid-request', configured.error.message);
+  if (!configured.ok) throw new CodedError('invalid-input', configured.error.message);
   const runner = findRunner(configured.value, id);
   if (!runner)
     throw new CodedError(

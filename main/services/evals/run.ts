@@ -141,9 +141,9 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
 export function planJobs(req: EvalRequest): { jobs: Job[]; problems: string[] } {
   const root = req.projectRoot;
   const config = readProjectConfig(root);
-  if (!config.ok) throw new CodedError('invalid-request', formatError(config.error));
+  if (!config.ok) throw new CodedError('invalid-input', formatError(config.error));
   const configured = readRunners(config.value.raw);
-  if (!configured.ok) throw new CodedError('invalid-request', configured.error.message);
+  if (!configured.ok) throw new CodedError('invalid-input', configured.error.message);
   const forced = req.runner !== undefined ? findRunner(configured.value, req.runner) : undefined;
   if (req.runner !== undefined && !forced) {
     throw new CodedError(
