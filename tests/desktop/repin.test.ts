@@ -77,7 +77,7 @@ describe('re-pin after review', () => {
       expect(after.commit).toBeUndefined();
       // The other pins are untouched.
       expect(lockEntry('prereview')!.integrity).toBe(
-        'sha256-67be3f1c8e5e810086d1fbf06dfa2b52a1ebd34a8c689e33158fc35e255cbec9',
+        'sha256-5582a0ee8ab70942ba4b9eb9358b501452f9a6ff44a1b9db5191229198286be5',
       );
     } finally {
       session.dispose();

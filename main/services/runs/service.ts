@@ -13,7 +13,7 @@ import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { formatBytes } from '../../../shared/text/format';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
-import { writeLayout } from '../sandbox/protect';
+import { enclosingGit, writeLayout } from '../sandbox/protect';
 import {
   currentHost,
   probeBackend,
@@ -232,6 +232,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
     ...(m.permissions.write ? { layout: writeLayout(root) } : {}),
     ...(req.limits ? { limits: req.limits } : {}),
+    enclosingGit: enclosingGit(root, homes),
   });
   // A writable island must be a real folder inside the project: bwrap would follow a symlink
   // and bind whatever it points at writable.

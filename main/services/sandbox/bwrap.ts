@@ -101,6 +101,8 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   // Declared extra reads (an eval runner's executable and config): read-only, only if present.
   for (const p of policy.extraReadable ?? []) if (exists(p)) a.push('--ro-bind', p, p);
   a.push('--ro-bind', policy.workspace, policy.workspace);
+  // Outside the project, so never under a writable bind: read-only whatever `write` says.
+  for (const p of policy.enclosingGit ?? []) if (exists(p)) a.push('--ro-bind', p, p);
   if (policy.write) {
     for (const p of policy.writableEntries) a.push('--bind', p, p);
     for (const p of policy.protectedInside) a.push('--ro-bind', p, p);

@@ -48,6 +48,8 @@ export interface PolicyInput {
   /** How `write = true` is laid out (writeLayout of the workspace); absent → nothing writable but scratch. */
   readonly layout?: WriteLayout;
   readonly limits?: Partial<RunLimits>;
+  /** The enclosing repository's git paths to show read-only (`enclosingGit`). */
+  readonly enclosingGit?: readonly string[];
 }
 
 /**
@@ -68,6 +70,10 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
   env.KITBASH_PROJECT_ROOT = workspace;
   env.KITBASH_SKILL_DIR = input.skillDir;
   env.KITBASH_ARTIFACTS_DIR = join(workspace, '.kitbash', 'artifacts');
+  const enclosing = input.enclosingGit ?? [];
+  // The project is a bind mount and its parents a tmpfs: git's discovery stops at that
+  // boundary unless told to cross it to the repository's (read-only) git directory.
+  if (enclosing.length > 0) env.GIT_DISCOVERY_ACROSS_FILESYSTEM = '1';
   Object.assign(env, input.passEnv ?? {});
   return {
     network: manifest.permissions.network,
@@ -80,6 +86,7 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
     protectedInside: input.layout?.protectedInside ?? [],
     limits: { ...DEFAULT_LIMITS, ...input.limits },
     extraWritable: manifest.artifacts.produces.length > 0 ? [join(workspace, '.kitbash', 'artifacts')] : [],
+    ...(enclosing.length > 0 ? { enclosingGit: enclosing } : {}),
     scratchDir: input.scratchDir,
     homeDir: input.homeDir,
     hiddenHomes: [...new Set(input.hiddenHomes.filter((h) => h !== '' && h !== '/'))],
@@ -91,7 +98,7 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
 
 type Described = Pick<
   SandboxPolicy,
-  'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env' | 'limits'
+  'network' | 'write' | 'tools' | 'timeoutMs' | 'maxOutputBytes' | 'extraWritable' | 'env' | 'limits' | 'enclosingGit'
 >;
 
 /** What each restriction holds the run to, in words. */
@@ -110,8 +117,12 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
         ? `the project's existing files and folders writable (permissions.write = true)${extra}; no new top-level entries; read-only even if they do not exist yet: ${protectedNames().join(', ')}, the git directory wherever it is, core.hooksPath and include.path targets, submodules' .git`
         : `everything read-only except private scratch folders${extra}`;
     }
-    case 'reading':
-      return `visible: ${['/usr', '/bin', '/lib*', '/opt', '/etc'].join(', ')} (without shadow, gshadow, sudoers, ssh host keys, ssl/private), the PATH folders outside homes, the project, the skill, a private HOME and /tmp; other homes, /root, /srv, /mnt, /media, /var, /run are absent`;
+    case 'reading': {
+      const git = p.enclosingGit?.length
+        ? ', the git directory of the repository the project is a folder of (read-only)'
+        : '';
+      return `visible: ${['/usr', '/bin', '/lib*', '/opt', '/etc'].join(', ')} (without shadow, gshadow, sudoers, ssh host keys, ssl/private), the PATH folders outside homes, the project${git}, the skill, a private HOME and /tmp; other homes, /root, /srv, /mnt, /media, /var, /run are absent`;
+    }
     case 'skill-folder':
       return "the skill's own folder, every installed skill (.kitbash/) and kitbash.lock read-only";
     case 'pinning':

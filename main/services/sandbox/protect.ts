@@ -117,6 +117,37 @@ export function gitProtectedPaths(workspace: string): string[] {
   return [...out];
 }
 
+/**
+ * The git paths of the repository the project is a folder of, when its `.git` lies above the
+ * project root: the `.git` folder, or a `.git` file with the git dir and common dir it names.
+ * Nothing when the project is its repository's top (its `.git` is already in view, read-only)
+ * or is in no repository, and nothing when that repository's top is `/` or holds a hidden
+ * home: a home kept in git (dotfiles) would show the home's history through it.
+ */
+export function enclosingGit(workspace: string, hiddenHomes: readonly string[]): string[] {
+  if (kindOf(join(workspace, '.git')) !== undefined) return [];
+  for (let top = dirname(workspace); ; top = dirname(top)) {
+    const dotGit = join(top, '.git');
+    const kind = kindOf(dotGit);
+    if (kind === 'dir' || kind === 'file') {
+      if (top === dirname(top) || hiddenHomes.some((h) => holds(top, h))) return [];
+      if (kind === 'dir') return [dotGit];
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
+      if (!m) return [];
+      const gitDir = resolve(top, m[1]!);
+      const common = readSmall(join(gitDir, 'commondir'))?.trim();
+      return [dotGit, gitDir, ...(common ? [resolve(gitDir, common)] : [])];
+    }
+    if (top === dirname(top)) return [];
+  }
+}
+
+/** `outer` is `inner` or one of its parents. */
+function holds(outer: string, inner: string): boolean {
+  const rel = relative(outer, resolve(inner));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
 function kindOf(p: string): 'dir' | 'file' | 'other' | undefined {
   try {
     const st = lstatSync(p);

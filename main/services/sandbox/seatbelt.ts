@@ -26,7 +26,7 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
   const hidden = list('HIDDEN_HOME', policy.hiddenHomes);
   const writable = list('WRITABLE', policy.extraWritable);
   const readOnly = list('READ_ONLY', policy.readOnlyInWorkspace);
-  const readable = list('READABLE', policy.extraReadable ?? []);
+  const readable = list('READABLE', [...(policy.extraReadable ?? []), ...(policy.enclosingGit ?? [])]);
 
   const lines = [
     '(version 1)',
@@ -87,6 +87,7 @@ export function sandboxExecCommand(
     extraWritable: policy.extraWritable.map(real),
     readOnlyInWorkspace: policy.readOnlyInWorkspace.map(real),
     ...(policy.extraReadable ? { extraReadable: policy.extraReadable.map(real) } : {}),
+    ...(policy.enclosingGit ? { enclosingGit: policy.enclosingGit.map(real) } : {}),
   };
   const { profile, params } = seatbeltProfile(resolved);
   const args = ['-p', profile];

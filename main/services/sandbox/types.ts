@@ -94,6 +94,12 @@ export interface SandboxPolicy {
    * declared `read` paths); read-only, bound after the homes are covered.
    */
   readonly extraReadable?: readonly string[];
+  /**
+   * The git directory of the repository the project is a folder of (`enclosingGit`),
+   * shown read-only so `git diff` and `git log` work in a project below its repository's
+   * top; empty when the project is the top (its `.git` is inside the project already).
+   */
+  readonly enclosingGit?: readonly string[];
   /** Per-run scratch folder (TMPDIR), always writable, removed after the run. */
   readonly scratchDir: string;
   /** Per-run empty private home (HOME), removed after the run. */
