@@ -15,7 +15,7 @@ export interface HostOptions {
   readonly platform: Platform;
   /** 0 or absent: a free port. */
   readonly port?: number;
-  /** Opened for every new browser tab. */
+  /** Opened for a new browser tab until a tab opens another project; then that one is. */
   readonly initialProject?: string;
   /** For tests; a fresh random token otherwise. */
   readonly token?: string;
@@ -94,6 +94,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
   };
 
   /** The tab's session, made on its first request once the session module is loaded (`sessionClass`). */
+  // The project a tab had open last: a new tab, or one whose session expired while it was
+  // away, reopens it rather than the one the server started on.
+  let lastProject = options.initialProject;
   function tab(id: string, SessionClass: SessionClass): TabSession {
     let t = tabs.get(id);
     if (!t) {
@@ -105,9 +108,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
       });
       t = { session, sockets, expiry: undefined, lastUsed: Date.now() };
       tabs.set(id, t);
-      if (options.initialProject) {
+      if (lastProject) {
         try {
-          session.open(options.initialProject);
+          session.open(lastProject);
         } catch {
           // A vanished --project folder leaves the tab on the picker.
         }
@@ -204,6 +207,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
         session: t.session,
       });
       if (t.sockets.size === 0) scheduleExpiry(sessionId, t);
+      lastProject = t.session.project?.root ?? lastProject;
       const json = JSON.stringify(envelope);
       res.writeHead(200, {
         'content-type': 'application/json; charset=utf-8',

@@ -10,6 +10,7 @@ import { Brand } from './Logo';
 import { QuickOpen } from './QuickOpen';
 import { SwitchDialog } from './SwitchDialog';
 import { CompileDialog } from '../views/previews/CompileDialog';
+import { currentShell, shortcutFor, shortcutLabel } from '../shortcuts';
 // The dialogs the shell and every screen open (compile, switch, folder picker) are styled there.
 import './app-shell.css';
 
@@ -34,22 +35,24 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
 
   const [quickOpen, setQuickOpen] = useState(false);
   const [compiling, setCompiling] = useState(false);
-  // The shortcut map (README, "Keyboard"): Ctrl/Cmd+1…9 the n-th tab, Ctrl+P open a skill,
-  // Ctrl+Shift+B compile (plan first). Ctrl+S is the editor's.
+  // The shortcut map (README, "Keyboard"; shortcuts.ts): the n-th tab, open a skill, compile
+  // (plan first) — Ctrl/Cmd in Electron, Alt+Shift in a browser. Ctrl+S is the editor's.
+  const shell = currentShell();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-      const key = e.key.toLowerCase();
-      if (!e.shiftKey && /^[1-9]$/.test(key) && PROJECT_VIEWS[Number(key) - 1])
-        navigate({ view: PROJECT_VIEWS[Number(key) - 1]!.id });
-      else if (!e.shiftKey && key === 'p') setQuickOpen(true);
-      else if (e.shiftKey && key === 'b') setCompiling(true);
-      else return;
+      const action = shortcutFor(e, shell);
+      if (!action) return;
+      if (action.kind === 'tab') {
+        const target = PROJECT_VIEWS[action.index];
+        if (!target) return;
+        navigate({ view: target.id });
+      } else if (action.kind === 'quick-open') setQuickOpen(true);
+      else setCompiling(true);
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [shell]);
 
   return (
     <div className="app-shell">
@@ -80,7 +83,7 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
               href={`#/${v.id}`}
               className={`app-view-tab ${v.id === view.id ? 'active' : ''}`}
               aria-current={v.id === view.id ? 'page' : undefined}
-              title={i < 9 ? `${v.label} (Ctrl+${i + 1})` : v.label}
+              title={i < 9 ? `${v.label} (${shortcutLabel({ kind: 'tab', index: i }, shell)})` : v.label}
               onClick={(e) => {
                 e.preventDefault();
                 navigate({ view: v.id });

@@ -4,7 +4,7 @@ import { navigate } from '../route';
 import { Dialog } from './Dialog';
 import './app-shell.css';
 
-/** Ctrl+P: type part of a skill's name, Enter opens it in the editor. */
+/** Ctrl+P (Alt+Shift+P in a browser): type part of a skill's name, Enter opens it in the editor. */
 export function QuickOpen({ root, onClose }: { root: string; onClose: () => void }) {
   const dash = useDashboard(root);
   const [query, setQuery] = useState('');
