@@ -116,7 +116,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     expect(await page.locator('[data-card="Policy"]').innerText()).toMatch(/1 violation/);
     // Compile does not deliver dependency-audit (its curl | sh blocks): the card says so first.
     expect(await page.locator('[data-card="Compiled output"]').innerText()).toMatch(
-      /1 skill\(s\) not delivered \(dependency-audit\)[\s\S]*not compiled yet — \d+ file\(s\) to write/,
+      /1 skill not delivered \(dependency-audit\)[\s\S]*not compiled yet — \d+ files to write/,
     );
 
     // The problems list carries the findings, failures first, each linking to its skill.
@@ -199,7 +199,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     );
     expect(await rowText(page, 'release-notes')).toMatch(/✕ 1 fail · blocked drift/);
     expect(await page.locator('main.dash-view').getAttribute('data-last-change')).not.toBe(before);
-    expect(await page.locator('[data-card="Lock"]').innerText()).toMatch(/1 skill\(s\) drifted/);
+    expect(await page.locator('[data-card="Lock"]').innerText()).toMatch(/1 skill drifted/);
     expect(await page.locator('[data-tile="failures"] .dash-tile-v').innerText()).toBe('2');
     expect(await page.locator('.dash-problems').innerText()).toMatch(/release-notes[\s\S]*integrity drift/);
     await screenshot(page, 'dashboard-live-update');
@@ -248,6 +248,10 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await expect
       .poll(() => page.locator('.app-recent-name').allInnerTexts(), { timeout: 15_000 })
       .toEqual([empty.split('/').pop(), 'workspace']);
+    // Back to the workspace: a new tab opens the project a tab had open last (browser mode
+    // remembers it), and the tests below start from the workspace.
+    await page.locator('.app-recent-open', { hasText: 'workspace' }).click();
+    await waitForDashboard(page, 6);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 

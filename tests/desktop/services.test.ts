@@ -51,7 +51,7 @@ describe('scanProject', () => {
     // dependency-audit's curl | sh blocks: compile does not deliver it, and the card and its row say so.
     expect(d.compiled).toMatchObject({
       state: 'error',
-      detail: expect.stringMatching(/^1 skill\(s\) not delivered \(dependency-audit\)/),
+      detail: expect.stringMatching(/^1 skill not delivered \(dependency-audit\)/),
     });
     expect(d.skills.find((r) => r.dir === 'dependency-audit')!.standing['agentsmd']).toBe(0);
     expect(d.problems).toContainEqual(

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { basename } from 'node:path';
 import type { Problem, StatusCard, TargetInfo } from '../../../shared/ipc/channels/project';
 import { listingReport, listingWarnings, prepareSkill, TARGETS } from '../../../shared/targets';
@@ -33,7 +34,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
           severity: 'error',
           skill: null,
           source: 'targets',
-          message: `unknown target(s) in kitbash.toml: ${unknown.join(', ')}`,
+          message: `unknown ${unknown.length === 1 ? 'target' : 'targets'} in kitbash.toml: ${unknown.join(', ')}`,
           file: 'kitbash.toml',
         });
       const targets: TargetInfo[] = TARGETS.map((t) => ({
@@ -114,14 +115,14 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
       let card: StatusCard;
       if (!st.lockPresent) {
         card = installed
-          ? { state: 'warn', title: 'Lock', detail: `no kitbash.lock — ${installed} skill(s) not pinned` }
+          ? { state: 'warn', title: 'Lock', detail: `no kitbash.lock — ${plural(installed, 'skill')} not pinned` }
           : { state: 'none', title: 'Lock', detail: 'no kitbash.lock (nothing installed)' };
       } else if (drift || st.missing.length) {
         card = {
           state: 'error',
           title: 'Lock',
           detail: [
-            drift ? `${drift} skill(s) drifted` : '',
+            drift ? `${plural(drift, 'skill')} drifted` : '',
             st.missing.length ? `${st.missing.length} pinned but missing` : '',
           ]
             .filter(Boolean)
@@ -130,7 +131,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
       } else if (unpinned) {
         card = { state: 'warn', title: 'Lock', detail: `${installed - unpinned} pinned · ${unpinned} not pinned` };
       } else {
-        card = { state: 'ok', title: 'Lock', detail: `integrity ok · ${installed} skill(s) pinned` };
+        card = { state: 'ok', title: 'Lock', detail: `integrity ok · ${plural(installed, 'skill')} pinned` };
       }
       return { card, perSkill, problems };
     },
@@ -147,7 +148,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
         message: v.message,
       }));
       const card: StatusCard = problems.length
-        ? { state: 'error', title: 'Policy', detail: `${problems.length} violation(s) of [policy]` }
+        ? { state: 'error', title: 'Policy', detail: `${plural(problems.length, 'violation')} of [policy]` }
         : { state: 'ok', title: 'Policy', detail: 'every installed skill satisfies [policy]' };
       return { card, problems };
     },
@@ -165,7 +166,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
             detail:
               st.compileErrors.length === 1
                 ? st.compileErrors[0]!
-                : `compile refuses: ${st.compileErrors.length} problem(s), first: ${st.compileErrors[0]}`,
+                : `compile refuses: ${plural(st.compileErrors.length, 'problem')}, first: ${st.compileErrors[0]}`,
           },
           problems: st.compileErrors.map((m) => ({
             severity: 'error' as const,
@@ -205,7 +206,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
           severity: 'warning',
           skill: null,
           source: 'compile',
-          message: `${missing.length} generated file(s) not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — Compile… on the dashboard writes them`,
+          message: `${plural(missing.length, 'generated file')} not written yet (${sample}${missing.length > 3 ? ', …' : ''}) — Compile… on the dashboard writes them`,
         });
       }
       for (const d of changed.slice(0, 20)) {
@@ -225,15 +226,19 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
           severity: 'warning',
           skill: null,
           source: 'compile',
-          message: `… and ${changed.length - 20} more out-of-date file(s)`,
+          message: `… and ${plural(changed.length - 20, 'more out-of-date file')}`,
         });
       const card: StatusCard =
         changed.length === 0
-          ? { state: 'warn', title: 'Compiled output', detail: `not compiled yet — ${missing.length} file(s) to write` }
+          ? {
+              state: 'warn',
+              title: 'Compiled output',
+              detail: `not compiled yet — ${plural(missing.length, 'file')} to write`,
+            }
           : {
               state: 'warn',
               title: 'Compiled output',
-              detail: `${changed.length} file(s) out of date${missing.length ? `, ${missing.length} not written` : ''} — Compile… updates them`,
+              detail: `${plural(changed.length, 'file')} out of date${missing.length ? `, ${missing.length} not written` : ''} — Compile… updates them`,
             };
       return withheld.card(card, problems);
     },
@@ -258,7 +263,7 @@ function withheldOf(st: ProjectStatus) {
         card: {
           state: 'error',
           title: 'Compiled output',
-          detail: `${held.length} skill(s) not delivered (${names}) — not the reviewed bytes, or a blocking finding; ${card.detail}`,
+          detail: `${plural(held.length, 'skill')} not delivered (${names}) — not the reviewed bytes, or a blocking finding; ${card.detail}`,
         },
         problems: [...problems, ...rest],
       };

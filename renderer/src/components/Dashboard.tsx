@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
@@ -211,7 +212,7 @@ function SummaryTiles({ data }: { data: DashboardData }) {
         <div className="dash-tile-k">Failures</div>
         <div className="dash-tile-v">{data.totals.failures}</div>
         <div className="dash-tile-sub">
-          {blocked ? `${blocked} skill(s) blocked: install, run and gate refuse them` : 'none blocking'}
+          {blocked ? `${plural(blocked, 'skill')} blocked: install, run and gate refuse them` : 'none blocking'}
         </div>
       </div>
       <div className={`dash-tile ${data.totals.warnings ? 'warn' : ''}`} data-tile="warnings">

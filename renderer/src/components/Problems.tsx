@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { useState } from 'react';
 import type { Dashboard } from '../../../shared/ipc';
 import './dash-problems.css';
@@ -14,7 +15,7 @@ export function Problems({ data, onSelect }: { data: Dashboard; onSelect: (dir: 
       <div className="panel-head">
         <h2 id="problems-title">Problems</h2>
         <span className="muted small">
-          {errors} error(s) · {warnings} warning(s)
+          {plural(errors, 'error')} · {plural(warnings, 'warning')}
         </span>
       </div>
       {data.problems.length === 0 ? (

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Dashboard, SkillRow } from '../../../shared/ipc';
@@ -310,8 +311,8 @@ export function SkillsTable({
       </div>
       <div className="table-foot muted small">
         {rows.length === data.skills.length
-          ? `${rows.length} skill(s)`
-          : `${rows.length} of ${data.skills.length} skill(s)`}{' '}
+          ? plural(rows.length, 'skill')
+          : `${rows.length} of ${plural(data.skills.length, 'skill')}`}{' '}
         · standing columns are tokens per session
       </div>
     </section>
@@ -336,7 +337,7 @@ function BudgetMeter({ used, budget }: { used: number | null; budget: number | n
 
 /** The row's verdict in the same words as the drawer, the Runs tab and the review (one computation). */
 export function verdictWords(lint: SkillRow['lint']): string {
-  const parts = [`${lint.failures} failure(s)`, `${lint.warnings} warning(s)`];
+  const parts = [plural(lint.failures, 'failure'), plural(lint.warnings, 'warning')];
   if (lint.blocking) parts.push(`${lint.blocking} blocking — refused by install, run and gate`);
   if (lint.accepted) parts.push(`${lint.accepted} accepted by exception`);
   return parts.join(', ');

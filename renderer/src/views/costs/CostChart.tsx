@@ -2,7 +2,7 @@ import { formatTokens } from '../../format';
 import { Word } from '../../glossary';
 import { navigate } from '../../route';
 import { chartRows, legendSkills, othersCount, skillColor, TOP_SKILLS, type CostPanelProps } from './chart';
-import { formatCount } from '../../../../shared/text/format';
+import { formatCount, plural } from '../../../../shared/text/format';
 
 const tok = (n: number): string => `${formatCount(n)} tok`;
 
@@ -58,7 +58,7 @@ export function CostChart({ skills, targets, active, selected }: CostPanelProps)
                   <span
                     className={`cost-seg others ${selected ? 'faded' : ''}`}
                     style={{ width: `${(r.others.tokens / max) * 100}%` }}
-                    title={`${r.others.count} other skill(s): ${tok(r.others.tokens)} on ${t.id}`}
+                    title={`${plural(r.others.count, 'other skill')}: ${tok(r.others.tokens)} on ${t.id}`}
                     data-others={r.others.count}
                     data-tokens={r.others.tokens}
                   />

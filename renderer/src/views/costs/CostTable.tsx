@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/text/format';
 import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SkillSearch } from '../../components/SkillSearch';
@@ -151,7 +152,9 @@ export function CostTable({ skills, targets, active, selected }: CostPanelProps)
         )}
       </div>
       <div className="table-foot muted small">
-        {rows.length === skills.length ? `${skills.length} skill(s)` : `${rows.length} of ${skills.length} skill(s)`}
+        {rows.length === skills.length
+          ? plural(skills.length, 'skill')
+          : `${rows.length} of ${plural(skills.length, 'skill')}`}
       </div>
     </section>
   );

@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/text/format';
 import type { EvalsOverview } from '../../../../shared/ipc/channels/evals';
 import { totalUsage, usageTotalText } from '../../../../shared/evals/usage';
 import { ErrorState } from '../../components/States';
@@ -120,7 +121,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
                 ? `cancelled after ${progress.done} of ${progress.total} trials`
                 : progress.state === 'failed'
                   ? `failed: ${guiWording(progress.message ?? '')}`
-                  : `done — ${progress.done} trial(s)`}
+                  : `done — ${plural(progress.done, 'trial')}`}
           </span>
           {runUsage && <span className="small muted">tokens: {usageTotalText(runUsage)}</span>}
           {progress.problems.map((p) => (

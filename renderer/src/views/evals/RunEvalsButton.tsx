@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/text/format';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { navigate } from '../../route';
@@ -29,7 +30,10 @@ export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill:
         type="button"
         className="btn"
         disabled={entry.refused !== null || start.isPending}
-        title={reason ?? `Run ${skill}'s ${entry.evals.length} eval(s) against the configured runners, with a baseline`}
+        title={
+          reason ??
+          `Run ${skill}'s ${plural(entry.evals.length, 'eval')} against the configured runners, with a baseline`
+        }
         onClick={() => start.mutate({ skills: [skill], baseline: true })}
         data-testid="editor-run-evals"
       >

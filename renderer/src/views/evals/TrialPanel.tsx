@@ -1,3 +1,4 @@
+import { plural } from '../../../../shared/text/format';
 import { useQuery } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { EvalResultView } from '../../../../shared/ipc/channels/evals';
@@ -80,7 +81,9 @@ export function TrialPanel({
         <div>
           <h4>
             Workspace diff{' '}
-            {trial.changed.length ? <span className="muted small">({trial.changed.length} file(s))</span> : null}
+            {trial.changed.length ? (
+              <span className="muted small">({plural(trial.changed.length, 'file')})</span>
+            ) : null}
           </h4>
           {diff ? (
             <UnifiedDiff diff={diff} className="evals-diff" label="Workspace diff" />

@@ -1,4 +1,5 @@
 import type { Dashboard, ProjectRef } from '../../../../shared/ipc';
+import { plural } from '../../../../shared/text/format';
 import { SkillSearch, useSkillSearch } from '../../components/SkillSearch';
 import { VirtualList } from '../../components/VirtualList';
 import { useDashboard } from '../../queries';
@@ -22,7 +23,7 @@ export function InstalledList({ project }: { project: ProjectRef }) {
       <div className="panel-head">
         <h2>Installed</h2>
         <span className="muted small" data-testid="installed-count">
-          {shown.length === total ? `${total} skill(s)` : `${shown.length} of ${total} skills`}
+          {shown.length === total ? plural(total, 'skill') : `${shown.length} of ${plural(total, 'skill')}`}
         </span>
       </div>
       {dash.isError && <ErrorLine error={dash.error} origin="project.dashboard" />}
