@@ -73,7 +73,7 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
         <div className="app-project-id">
           <h1 title={project.name}>{project.name}</h1>
           <span className="app-project-path" title={project.root}>
-            {project.root}
+            <bdi>{project.root}</bdi>
           </span>
         </div>
         <nav className="app-view-tabs" aria-label="Project views">
