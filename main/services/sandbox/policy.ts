@@ -119,7 +119,7 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
     }
     case 'reading': {
       const git = p.enclosingGit?.length
-        ? ', the git directory of the repository the project is a folder of (read-only)'
+        ? ', the git directory of the repository the project is a folder of (read-only; its history holds every committed file of that repository)'
         : '';
       return `visible: ${['/usr', '/bin', '/lib*', '/opt', '/etc'].join(', ')} (without shadow, gshadow, sudoers, ssh host keys, ssl/private), the PATH folders outside homes, the project${git}, the skill, a private HOME and /tmp; other homes, /root, /srv, /mnt, /media, /var, /run are absent`;
     }
