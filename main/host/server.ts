@@ -93,10 +93,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     return Date.now() < expires;
   };
 
-  /** The tab's session, made on its first request once the session module is loaded (`sessionClass`). */
   // The project a tab had open last: a new tab, or one whose session expired while it was
   // away, reopens it rather than the one the server started on.
   let lastProject = options.initialProject;
+  /** The tab's session, made on its first request once the session module is loaded (`sessionClass`). */
   function tab(id: string, SessionClass: SessionClass): TabSession {
     let t = tabs.get(id);
     if (!t) {
