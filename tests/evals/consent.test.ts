@@ -8,32 +8,19 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { grantChanges, grantKey, refusedRead, runnerGrant, type RunnerGrant } from '../../shared/evals/consent';
-import type { RunnerConfig } from '../../shared/evals/model';
 import { approveRunner, configDir, pendingApprovals, RunnerNotApproved } from '../../main/services/evals/approvals';
 import { runEvals } from '../../main/services/evals/run';
 import { EvalService } from '../../main/services/evals/service';
+import { runnerConfig } from './runner-fixture';
 import { cleanup, installSkills, tempDir } from '../sandbox/helpers';
 
 afterAll(cleanup);
 
-const runner = (over: Partial<RunnerConfig> = {}): RunnerConfig => ({
-  id: 'agent',
-  command: ['./agent', '{task}'],
-  target: 'claude-code',
-  timeoutMs: 600_000,
-  network: false,
-  env: [],
-  read: [],
-  home: [],
-  transcript: 'text',
-  ...over,
-});
-
 describe('the approval key and what changed (pure)', () => {
-  const g = runnerGrant(runner({ env: ['B', 'A'] }), []);
+  const g = runnerGrant(runnerConfig({ env: ['B', 'A'] }), []);
   it('is one hash per definition and project, whatever the order of env names', () => {
     expect(grantKey(g, '/p')).toMatch(/^[0-9a-f]{64}$/);
-    expect(grantKey(runnerGrant(runner({ env: ['A', 'B'] }), []), '/p')).toBe(grantKey(g, '/p'));
+    expect(grantKey(runnerGrant(runnerConfig({ env: ['A', 'B'] }), []), '/p')).toBe(grantKey(g, '/p'));
     expect(grantKey(g, '/q')).not.toBe(grantKey(g, '/p'));
     for (const over of [
       { command: ['./other', '{task}'] },
@@ -43,8 +30,8 @@ describe('the approval key and what changed (pure)', () => {
       { timeoutMs: 1000 },
       { transcript: 'codex' as const },
     ])
-      expect(grantKey(runnerGrant(runner({ env: ['A', 'B'], ...over }), []), '/p')).not.toBe(grantKey(g, '/p'));
-    expect(grantKey(runnerGrant(runner({ env: ['A', 'B'] }), ['/opt/x']), '/p')).not.toBe(grantKey(g, '/p'));
+      expect(grantKey(runnerGrant(runnerConfig({ env: ['A', 'B'], ...over }), []), '/p')).not.toBe(grantKey(g, '/p'));
+    expect(grantKey(runnerGrant(runnerConfig({ env: ['A', 'B'] }), ['/opt/x']), '/p')).not.toBe(grantKey(g, '/p'));
   });
 
   it('names each change', () => {
@@ -109,7 +96,7 @@ describe('the approvals store', () => {
 
   it('asks on first use, not after approval, and again with what changed; owner-only files', () => {
     const root = project(table);
-    const r = runner({ read: ['tools'] });
+    const r = runnerConfig({ read: ['tools'] });
     expect(pendingApprovals(root, [r], { env })).toEqual([
       { grant: expect.objectContaining({ id: 'agent', read: [join(root, 'tools')] }), changes: [] },
     ]);
@@ -128,7 +115,7 @@ describe('the approvals store', () => {
     const root = project(table);
     writeFileSync(join(config, 'runner-approvals.json'), '{"format": "skillsmith-runner-approvals", ');
     const notices: string[] = [];
-    expect(pendingApprovals(root, [runner()], { env, notice: (l) => notices.push(l) })).toHaveLength(1);
+    expect(pendingApprovals(root, [runnerConfig()], { env, notice: (l) => notices.push(l) })).toHaveLength(1);
     expect(notices).toEqual([
       `skillsmith: ignoring the damaged runner approvals file ${join(config, 'runner-approvals.json')} — runners will ask for approval again`,
     ]);

@@ -7,27 +7,14 @@ import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { grantChanges, grantKey, grantSummary, notApprovedMessage, runnerGrant } from '../../shared/evals/consent';
-import type { RunnerConfig } from '../../shared/evals/model';
 import { homeRelative, readRunners } from '../../shared/evals/runners';
 import { MAX_HOME_FILE_BYTES, seedHome } from '../../main/services/evals/home-seed';
 import { runTrialProcess } from '../../main/services/evals/trial';
 import { currentHost, probeBackend } from '../../main/services/sandbox/probe';
+import { runnerConfig } from './runner-fixture';
 import { bwrapWorks, cleanup, tempDir } from '../sandbox/helpers';
 
 afterAll(cleanup);
-
-const runner = (over: Partial<RunnerConfig> = {}): RunnerConfig => ({
-  id: 'agent',
-  command: ['./agent', '{task}'],
-  target: 'agents',
-  timeoutMs: 600_000,
-  network: false,
-  env: [],
-  read: [],
-  home: [],
-  transcript: 'text',
-  ...over,
-});
 
 describe('the home field of a runner', () => {
   it('takes paths relative to the home folder, ~/ allowed, and refuses any other', () => {
@@ -48,8 +35,8 @@ describe('the home field of a runner', () => {
   });
 
   it('is part of the approval: adding a file asks again, naming it and a login folder as such', () => {
-    const before = runnerGrant(runner(), []);
-    const now = runnerGrant(runner({ home: ['.codex/config.toml', '.gitconfig-extra'] }), []);
+    const before = runnerGrant(runnerConfig(), []);
+    const now = runnerGrant(runnerConfig({ home: ['.codex/config.toml', '.gitconfig-extra'] }), []);
     // No home files: the grant is what it was before the field existed, so old approvals hold.
     expect(Object.keys(before)).not.toContain('home');
     expect(grantKey(now, '/p')).not.toBe(grantKey(before, '/p'));
@@ -108,7 +95,7 @@ describe.runIf(await bwrapWorks())('a trial with home files, sandboxed', () => {
     ].join('; ');
     const run = await runTrialProcess({
       projectRoot: tempDir('skillsmith-home-project-'),
-      runner: runner({ home: ['.cfg/agent.toml'] }),
+      runner: runnerConfig({ home: ['.cfg/agent.toml'] }),
       argv: ['/bin/sh', '-c', script],
       workspace: tempDir('skillsmith-home-ws-'),
       runDir,
