@@ -63,7 +63,7 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.getByRole('button', { name: 'Run evals' }).click();
     await page
       .getByTestId('evals-progress')
-      .getByText(/^done — 10 trial\(s\)$/)
+      .getByText(/^done — 10 trials$/)
       .waitFor({ timeout: 60_000 });
 
     const review = page.locator('[data-cell="review/stand-in"]');
@@ -122,7 +122,7 @@ describe.skipIf(!ok || !sandboxOk)('the Evals view in Chromium', () => {
     await page.waitForURL(/#\/evals\/prereview$/);
     await page
       .getByTestId('evals-progress')
-      .getByText(/^done — 10 trial\(s\)$/)
+      .getByText(/^done — 10 trials$/)
       .waitFor({ timeout: 60_000 });
     // Two stored runs now, each with a point for review and for trigger.
     await expect

@@ -134,7 +134,7 @@ describe.skipIf(!ok || !sandboxOk)('runner approval in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     await page
       .getByTestId('evals-progress')
-      .getByText(/^done — \d+ trial\(s\)$/)
+      .getByText(/^done — \d+ trials?$/)
       .waitFor({ timeout: 60_000 });
     expect(runs(project)).toHaveLength(1);
     const file = JSON.parse(readFileSync(approvals(project), 'utf8')) as {
