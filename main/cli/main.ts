@@ -120,6 +120,11 @@ const COMMANDS: Record<string, Command> = {
     // Loaded on demand: the host (ws, zod, the dashboard) stays out of lint's start-up.
     run: async (argv, io) => (await import('./commands/serve')).runServe(argv, io),
   },
+  'agent-hook': {
+    summary:
+      "agent-hook <target>  the hook an agent runs before each shell command: routes a delivered skill's script through run, refuses what cannot be routed (reads the agent's JSON on stdin)",
+    run: async (argv, io) => (await import('./commands/agent-hook')).runAgentHook(argv, io),
+  },
   sandbox: {
     summary:
       "sandbox probe [--json]  which sandbox this machine has, and each restriction's enforcement label (exit 1: runs refused)",

@@ -7,7 +7,7 @@ import type { Skill } from '../ksf/model';
 import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
-import { DEFAULT_MAX_MCP_TOOLS, type ProjectConfig } from '../project/config';
+import { DEFAULT_MAX_MCP_TOOLS, enforceInAgent, type ProjectConfig } from '../project/config';
 import { DELIVERY_RECORD, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord } from '../targets/common';
 import { listingReport, listingWarnings } from '../targets/listing';
 import { prepareSkill } from '../targets/prepare';
@@ -17,6 +17,7 @@ import { planPrune, type PlannedPrune } from './prune';
 import { SharedDoc } from './sections';
 import { plural, withNewline } from '../text/format';
 import type { WithheldSkill } from './deliver';
+import { planScriptGuards } from './guard';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
 export interface FailedSkill {
@@ -396,6 +397,14 @@ export function planCompile(input: CompileInput): CompilePlan {
   if (ready.length)
     for (const t of targets) for (const f of t.projectFiles?.(project) ?? []) files.set(f.path, { content: f.content });
 
+  // 6b. Each agent's script guard, in step with the skills delivered there (SPEC D200).
+  const guards = planScriptGuards(targets, files.keys(), project, enforceInAgent(config));
+  if (guards.errors.length) {
+    errors.push(...guards.errors);
+    return empty(ids, selection.value.explicit);
+  }
+  for (const f of guards.merge) files.set(f.path, { content: f.content, merge: 'settings' });
+
   const write: PlannedFile[] = [];
   const merge: PlannedFile[] = [];
   for (const [path, f] of files) {
@@ -412,7 +421,7 @@ export function planCompile(input: CompileInput): CompilePlan {
   }
 
   // 7. Prune: what the previous compile wrote that this plan no longer produces.
-  const prune = planPrune(project, files, failedNames);
+  const prune = [...planPrune(project, files, failedNames), ...guards.prune];
 
   const standingList: TargetStanding[] = targets.map((t: TargetDef) => ({
     target: t.id,

@@ -5,6 +5,7 @@
 import type { McpServer, Skill } from '../ksf/model';
 import { TARGETS } from '../targets/registry';
 import type { McpGap, TargetDef, TargetId } from '../targets/types';
+import { hasJsonComment } from '../text/format';
 
 export const PLUGIN_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
 
@@ -110,20 +111,6 @@ function runs(s: McpServer, entry: Record<string, unknown>): Record<string, unkn
 }
 
 const httpType = (t: string): string => (t === 'streamable-http' ? 'http' : t);
-
-/** True when `src` has a `//` or `/*` outside string literals (JSON.parse would drop those comments). */
-export function hasJsonComment(src: string): boolean {
-  let inString = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) return true;
-  }
-  return false;
-}
 
 /**
  * Merge `ours` under `key` of a JSON settings file: every other key and every other server

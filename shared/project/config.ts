@@ -92,6 +92,15 @@ function readPolicy(t: TomlTable): Policy {
 }
 
 /**
+ * `[policy] enforce_in_agent`: whether compile adds each agent's script guard (SPEC D200). On
+ * unless literally `false`, with or without a `[policy]` table, since it is what makes the
+ * review's "held in the agent" true.
+ */
+export function enforceInAgent(config: ProjectConfig): boolean {
+  return !(isTable(config.raw.policy) && config.raw.policy.enforce_in_agent === false);
+}
+
+/**
  * Git leaves `<<<<<<<` / `>>>>>>>` at line starts; TOML would report them as a puzzling
  * syntax error. (`=======` alone is not taken as a marker: it is legal inside a string.)
  */

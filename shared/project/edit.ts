@@ -21,6 +21,7 @@ export const POLICY_KEYS = {
   deny_mcp: 'boolean',
   max_mcp_tools: 'integer',
   allow_mcp_servers: 'strings',
+  enforce_in_agent: 'boolean',
 } as const;
 export type PolicyKey = keyof typeof POLICY_KEYS;
 export type PolicyValue = boolean | number | readonly string[];

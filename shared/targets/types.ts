@@ -1,5 +1,6 @@
 import type { Skill } from '../ksf/model';
 import type { PowerKey } from '../ksf/powers';
+import type { GuardDecision } from '../sandbox/guard';
 
 /** Target ids, in the reference's emit order. */
 export const TARGET_IDS = [
@@ -194,6 +195,47 @@ export interface ManagedDir {
   readonly wholeDir?: true;
 }
 
+/** A shell command an agent's hook was asked about, read from the hook's input. */
+export interface GuardQuestion {
+  /** The command about to run; absent when the tool is not one that runs commands (then it passes). */
+  readonly command?: string;
+  /** Where it runs (absolute). */
+  readonly cwd: string;
+  /** The project root the agent was started in (absolute). */
+  readonly root: string;
+  /** The tool's whole input, as the agent sent it (a routed command replaces only its command). */
+  readonly toolInput: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * How an agent lets a project hold a delivered skill's scripts to their declared permissions
+ * (SPEC D200): a hook the agent runs before each shell command, merged into a project
+ * settings file, that routes a run of a delivered script through `skillsmith run`.
+ */
+export interface ScriptGuard {
+  /** Project-relative settings file the hook lives in. */
+  readonly settings: string;
+  /**
+   * `current` with the hook for `guarded` (skill names) merged in, or taken out when `guarded` is
+   * empty — the user's own entries untouched. `content` undefined: nothing is left of the file.
+   * `has`: whether `current` holds Skillsmith's hook.
+   */
+  merge(
+    current: string | undefined,
+    guarded: readonly string[],
+  ): { readonly content: string | undefined; readonly had: boolean } | { readonly error: string };
+  /** The hook's input (untrusted bytes the agent wrote to its stdin), or why it cannot be read. */
+  readInput(
+    text: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): { readonly ok: true; readonly value: GuardQuestion } | { readonly ok: false; readonly error: string };
+  /** What the hook prints for a decision; `routed`: the command that replaces a routed one. */
+  answer(decision: GuardDecision, question: GuardQuestion, routed?: string): string;
+  /** Where the hook's contract is documented, and the version it was proven with (tests/agents). */
+  readonly source: string;
+  readonly verified: { readonly version: string; readonly checked: string };
+}
+
 /** What an emitter may know about the rest of the compile. */
 export interface EmitContext {
   /** The targets this compile writes for. */
@@ -263,6 +305,14 @@ export interface TargetDef {
    * target is active, so output of a target dropped from the project is cleaned up too.
    */
   readonly managedDirs: readonly ManagedDir[];
+  /**
+   * The hook that holds a delivered skill's scripts to their declared permissions inside the
+   * agent; absent: the agent offers none (`guardAbsence` says why), and declared permissions
+   * are advisory there.
+   */
+  readonly scriptGuard?: ScriptGuard;
+  /** Why the agent has no script guard, from its documentation (and binary, for the CLIs). */
+  readonly guardAbsence?: string;
   /** How the target carries declared MCP servers; absent: it writes none. */
   readonly mcp?: McpSurface;
   /** Hand-written instruction files and rule folders this agent reads (for import). */

@@ -32,3 +32,22 @@ export function formatBytes(n: number): string {
 export function withNewline(s: string): string {
   return s.endsWith('\n') ? s : `${s}\n`;
 }
+
+/** One word for a POSIX shell: as is when it holds nothing the shell reads, else single-quoted. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+/** True when `src` has a `//` or `/*` outside string literals (JSON.parse would drop those comments). */
+export function hasJsonComment(src: string): boolean {
+  let inString = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '/' && (src[i + 1] === '/' || src[i + 1] === '*')) return true;
+  }
+  return false;
+}

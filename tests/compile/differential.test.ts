@@ -54,7 +54,21 @@ const scratch = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
  */
 function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
+  // D200: where scripts reach Claude Code, its settings hold the script guard, and only that.
+  const guarded = [...tree.keys()]
+    .filter((p) => /^\.claude\/skills\/[^/]+\/(?!SKILL\.md$|\.skillsmith-delivered$)/.test(p))
+    .map((p) => p.split('/')[2]!);
+  expect(tree.has('.claude/settings.json'), 'the script guard is there exactly when scripts are (D200)').toBe(
+    guarded.length > 0,
+  );
   for (const [path, text] of tree) {
+    if (path === '.claude/settings.json') {
+      const hooks = (JSON.parse(text) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } }).hooks;
+      expect(Object.keys(hooks), `${path}: the guard alone (D200)`).toEqual(['PreToolUse']);
+      expect(hooks.PreToolUse).toHaveLength(1);
+      for (const name of guarded) expect(hooks.PreToolUse[0]!.hooks[0]!.command).toContain(`*skills/${name}*`);
+      continue;
+    }
     // D50: the whole skill folder arrives beside SKILL.md (skill.toml excepted), with its delivery record.
     const folder = /^(?:\.claude|\.agents|\.github|\.gemini|agent-plugin)\/skills\/([^/]+)\/(.+)$/.exec(path);
     if (folder && folder[2] !== 'SKILL.md') {

@@ -82,7 +82,12 @@ describe('writer', () => {
     rmSync(join(root, '.kitbash/skills/sc'), { recursive: true });
     writeTree(root, installed('other'));
     const gone = await compileProject(root);
-    expect(gone.applied!.removed).toEqual(['.claude/skills/sc/.skillsmith-delivered', '.claude/skills/sc/SKILL.md']);
+    // The script guard goes with the last skill that had scripts (SPEC D200).
+    expect(gone.applied!.removed).toEqual([
+      '.claude/skills/sc/.skillsmith-delivered',
+      '.claude/skills/sc/SKILL.md',
+      '.claude/settings.json',
+    ]);
     expect(readFileSync(join(root, '.claude/skills/sc/scripts/a.sh'), 'utf8')).toBe('echo edited\n');
     expect(existsSync(join(root, '.claude/skills/sc/NOTES.md'))).toBe(true);
   });

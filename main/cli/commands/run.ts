@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatBytes } from '../../../shared/text/format';
+import { formatBytes, shellQuote } from '../../../shared/text/format';
 import { formatSeconds } from '../../services/sandbox/policy';
 import { LABEL, type RunLimits } from '../../services/sandbox/types';
 import { startRun } from '../../services/runs/service';
@@ -276,8 +276,4 @@ export function describeExit(r: RunResult, mode: RunMode): string {
   }
   if (r.message && r.outcome !== 'failed-to-start') parts.push(`■ ${r.message}`);
   return parts.join('\n') + '\n';
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }

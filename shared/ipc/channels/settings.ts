@@ -31,6 +31,7 @@ const VALUE_SCHEMA: Record<PolicyKey, z.ZodTypeAny> = {
   deny_mcp: z.boolean(),
   max_mcp_tools: Count,
   allow_mcp_servers: Strings,
+  enforce_in_agent: z.boolean(),
 };
 
 const PolicyEdit = z

@@ -15,13 +15,19 @@ export type PolicyField =
   | 'deny_remote_exec'
   | 'deny_mcp'
   | 'max_mcp_tools'
-  | 'allow_mcp_servers';
+  | 'allow_mcp_servers'
+  | 'enforce_in_agent';
 
 export const BOOLEAN_FIELDS = [
   { key: 'deny_network', label: 'Refuse skills that declare network access', fallback: false },
   { key: 'deny_write', label: 'Refuse skills that declare write access', fallback: false },
   { key: 'deny_remote_exec', label: 'Block download-then-execute findings (remote-exec)', fallback: true },
   { key: 'deny_mcp', label: 'Refuse skills that declare MCP servers', fallback: false },
+  {
+    key: 'enforce_in_agent',
+    label: 'Run delivered scripts through the sandbox inside agents that allow it (a hook in Claude Code)',
+    fallback: true,
+  },
 ] as const satisfies readonly { key: PolicyField; label: string; fallback: boolean }[];
 
 export const NUMBER_FIELDS = [
