@@ -3,14 +3,14 @@
  * compiled, its model the scripted API: what it lists to its model is what compile
  * delivered, and a delivered skill loads, writes and runs its script for real.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { costsOf, loadProject } from '../../main/services/dashboard/report';
 import { readTranscript } from '../../shared/evals/transcript';
 import { claudeCode } from '../../shared/targets/claude-code';
 import { tempDir } from '../sandbox/helpers';
-import { claudeArgv, claudeEnv, claudeListing } from './harness/claude';
+import { agentPath, claudeArgv, claudeEnv, claudeListing } from './harness/claude';
 import { agentsOrSkip, compiledProject, DELIVERY, networkForSuite, runAgent } from './harness/suite';
 
 const bins = agentsOrSkip();
@@ -25,7 +25,7 @@ describe.skipIf(!bins)('the real Claude Code', () => {
       cwd: root,
       script,
       argv: () => claudeArgv(bins!.claude, task),
-      env: claudeEnv,
+      env: (url: string, home: string) => ({ ...claudeEnv(url, home), PATH: agentPath(true) }),
     });
 
   it('lists every skill compile delivered, with its description, and nothing else of the project', async () => {
@@ -47,10 +47,12 @@ describe.skipIf(!bins)('the real Claude Code', () => {
       greeter: {
         description: 'Greets the team. Use when asked for a greeting.',
         body: '# greeter\n\nWrite GREETING.txt, then run scripts/stamp.sh.\n',
-        toml: '[targets]\nrequires = ["scripts"]',
-        scripts: { 'stamp.sh': '#!/bin/sh\necho "stamped by $(basename "$0")" > STAMP.txt\necho stamp-ran\n' },
+        // Its script runs through the script guard (SPEC D200): in the sandbox, with the write it declares.
+        toml: '[targets]\nrequires = ["scripts"]\n\n[permissions]\nwrite = true',
+        scripts: { 'stamp.sh': '#!/bin/sh\necho "stamped by $(basename "$0")" > notes/STAMP.txt\necho stamp-ran\n' },
       },
     });
+    mkdirSync(join(root, 'notes'));
     const r = await run(root, [
       { tool: 'Skill', input: { skill: 'greeter' } },
       { tool: 'Write', input: { file_path: join(root, 'GREETING.txt'), content: 'hello team\n' } },
@@ -62,7 +64,7 @@ describe.skipIf(!bins)('the real Claude Code', () => {
     const afterSkill = JSON.stringify(r.turns[1]!.body.messages);
     expect(afterSkill).toContain('Write GREETING.txt, then run scripts/stamp.sh.');
     expect(readFileSync(join(root, 'GREETING.txt'), 'utf8')).toBe('hello team\n');
-    expect(existsSync(join(root, 'STAMP.txt'))).toBe(true);
+    expect(readFileSync(join(root, 'notes', 'STAMP.txt'), 'utf8')).toBe('stamped by stamp.sh\n');
     expect(JSON.stringify(r.turns[3]!.body.messages)).toContain('stamp-ran');
   });
 

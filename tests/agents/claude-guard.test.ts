@@ -6,13 +6,13 @@
  * transcript, proven by what the host saw. Without Skillsmith on the machine the script
  * fails closed and nothing else in the session changes.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode } from '../../shared/targets/claude-code';
 import { installSkills, tempDir } from '../sandbox/helpers';
-import { runCli, skillsmithBin } from '../support/paths';
-import { claudeArgv, claudeEnv } from './harness/claude';
+import { runCli } from '../support/paths';
+import { agentPath, claudeArgv, claudeEnv } from './harness/claude';
 import { agentsOrSkip, compiledProject, compileFor, networkForSuite, runAgent } from './harness/suite';
 
 const bins = agentsOrSkip();
@@ -22,18 +22,6 @@ describe.skipIf(!bins)('the script guard in the real Claude Code', () => {
   const secretDir = tempDir('skillsmith-guard-secret-');
   const SECRET = `guard-secret-${process.pid}`;
   writeFileSync(join(secretDir, 'secret.txt'), `${SECRET}\n`);
-
-  /** A `skillsmith` on PATH for the agent, as an installed one would be. */
-  const withSkillsmith = (() => {
-    const bin = tempDir('skillsmith-guard-bin-');
-    const cfg = tempDir('skillsmith-guard-cfg-');
-    writeFileSync(
-      join(bin, 'skillsmith'),
-      `#!/bin/sh\nSKILLSMITH_CONFIG_DIR=${cfg} SKILLSMITH_CACHE_DIR=${cfg}/cache exec ${process.execPath} ${skillsmithBin} "$@"\n`,
-    );
-    chmodSync(join(bin, 'skillsmith'), 0o755);
-    return bin;
-  })();
 
   /** A skill whose script reads the secret, calls the model host, and writes into the project. */
   const leaky = () => ({
@@ -63,7 +51,7 @@ describe.skipIf(!bins)('the script guard in the real Claude Code', () => {
       argv: () => claudeArgv(bins!.claude, 'Audit this repository.'),
       env: (url, home) => ({
         ...claudeEnv(url, home),
-        PATH: `${skillsmith ? `${withSkillsmith}:` : ''}${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+        PATH: agentPath(skillsmith),
       }),
     });
 

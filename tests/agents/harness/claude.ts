@@ -4,7 +4,11 @@
  * checks off, a private HOME. Where it lists skills to its model is read here from the
  * recorded requests.
  */
+import { chmodSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { commandFor, findRunner } from '../../../shared/evals/runners';
+import { tempDir } from '../../sandbox/helpers';
+import { skillsmithBin } from '../../support/paths';
 import type { Recorded } from './net';
 
 // The scripted API's own reading of a request (a module of the model API process), so what
@@ -26,6 +30,23 @@ export function claudeEnv(apiUrl: string, home: string): Record<string, string> 
     DISABLE_ERROR_REPORTING: '1',
     DISABLE_AUTOUPDATER: '1',
   };
+}
+
+/**
+ * A PATH for the agent with `skillsmith` on it, as an installed one would be (the script
+ * guard of SPEC D200 calls it), its per-user folders private to the run; `false`: without.
+ */
+export function agentPath(skillsmith: boolean): string {
+  const base = `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+  if (!skillsmith) return base;
+  const bin = tempDir('skillsmith-agent-bin-');
+  const cfg = tempDir('skillsmith-agent-cfg-');
+  writeFileSync(
+    join(bin, 'skillsmith'),
+    `#!/bin/sh\nSKILLSMITH_CONFIG_DIR=${cfg} SKILLSMITH_CACHE_DIR=${cfg}/cache exec ${process.execPath} ${skillsmithBin} "$@"\n`,
+  );
+  chmodSync(join(bin, 'skillsmith'), 0o755);
+  return `${bin}:${base}`;
 }
 
 /** The eval preset's command (shared/evals/runners.ts), run from `bin`. */
