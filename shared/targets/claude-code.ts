@@ -90,7 +90,9 @@ const guard: ScriptGuard = {
       out.permissionDecision = 'deny';
       out.permissionDecisionReason = decision.reason;
     } else {
-      out.permissionDecision = 'allow';
+      // No permissionDecision: the agent's own permission rules then judge the routed command
+      // as they would have judged the original ("allow" would skip them; "ask" is a refusal
+      // under -p). Measured with 2.1.197 (tests/agents/claude-guard.test.ts).
       out.permissionDecisionReason = `Skillsmith runs ${decision.skill}/${decision.script} in its sandbox, with the permissions its review approved`;
       out.updatedInput = { ...question.toolInput, command: routed };
     }

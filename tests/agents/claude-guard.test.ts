@@ -10,6 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode } from '../../shared/targets/claude-code';
+import { enforcementCells } from '../../shared/targets/enforcement';
+import { TARGETS } from '../../shared/targets/registry';
 import { installSkills, tempDir } from '../sandbox/helpers';
 import { runCli } from '../support/paths';
 import { agentPath, claudeArgv, claudeEnv } from './harness/claude';
@@ -42,13 +44,17 @@ describe.skipIf(!bins)('the script guard in the real Claude Code', () => {
     },
   });
 
-  const run = (root: string, script: readonly unknown[], skillsmith: boolean) =>
+  const run = (root: string, script: readonly unknown[], skillsmith: boolean, allowed = 'Skill,Bash,Read') =>
     runAgent({
       net: net(),
       dir: tempDir('skillsmith-agent-run-'),
       cwd: root,
       script,
-      argv: () => claudeArgv(bins!.claude, 'Audit this repository.'),
+      argv: () => {
+        const argv = claudeArgv(bins!.claude, 'Audit this repository.');
+        argv[argv.indexOf('--allowedTools') + 1] = allowed;
+        return argv;
+      },
       env: (url, home) => ({
         ...claudeEnv(url, home),
         PATH: agentPath(skillsmith),
@@ -102,6 +108,30 @@ describe.skipIf(!bins)('the script guard in the real Claude Code', () => {
     expect(seen.hostSaw).toBe(0);
     expect(existsSync(join(root, 'LEAK.txt'))).toBe(false);
     expect(seen.unrelated).toContain('unrelated-command-ran');
+    // Every "enforced in the agent" cell the matrix shows is one this run proves.
+    const proof: Record<string, () => void> = {
+      network: () => expect([seen.hostSaw, seen.script.includes('network: refused')]).toEqual([0, true]),
+      write: () => expect(seen.script).toContain('write: refused'),
+      'outside reads': () => expect(seen.all).not.toContain(SECRET),
+    };
+    const enforced = enforcementCells(TARGETS, true).filter((c) => c.status === 'enforced');
+    expect(enforced.length).toBeGreaterThan(0);
+    for (const c of enforced) {
+      expect(c.target, 'an enforced cell for an agent this suite does not run').toBe(claudeCode.id);
+      expect(proof[c.permission], `no proof for ${c.permission}`).toBeDefined();
+      proof[c.permission]!();
+    }
+  });
+
+  it('a routed run still needs the agent’s own permission for Bash: the hook grants nothing', async () => {
+    const root = compiledProject(claudeCode.id, leaky());
+    const r = await run(root, leakRun, true, 'Skill,Read');
+    expect(r.code, r.stderr).toBe(0);
+    const seen = results(r);
+    expect(seen.script).toContain('"is_error":true');
+    expect(seen.script).not.toContain('leak-finished');
+    expect(seen.all).not.toContain(SECRET);
+    expect(seen.hostSaw).toBe(0);
   });
 
   it('without the guard (enforce_in_agent = false) the same script leaks: the test can tell', async () => {

@@ -268,7 +268,8 @@ describe('the compile channels through dispatch', () => {
         merge: { path: string }[];
       };
       expect(p.write.find((f) => f.path === '.claude/skills/prereview/SKILL.md')).toMatchObject({ created: true });
-      expect(p.merge.map((f) => f.path)).toEqual(['AGENTS.md']);
+      // prereview bundles a script: Claude Code's settings get the script guard (SPEC D200).
+      expect(p.merge.map((f) => f.path)).toEqual(['AGENTS.md', '.claude/settings.json']);
 
       // The project changes after the plan was shown: nothing is written, the new plan comes back.
       writeFileSync(

@@ -19,6 +19,7 @@ const report: MatrixReport = {
   ],
   failures: [],
   dirs: {},
+  enforcement: [],
   active: { targets: ['claude-code', 'cursor'], explicit: true },
 };
 const byKey = new Map(report.cells.map((c) => [cellKey(c.skill, c.target), c]));

@@ -1,9 +1,11 @@
 import { CodedError, formatError } from '../../../shared/result';
+import { enforcementCells, HELD_LABEL } from '../../../shared/targets/enforcement';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { resolveTargets, TARGETS } from '../../../shared/targets/registry';
 import { loadInstalled } from '../../services/compile/load';
 import { diskProject } from '../../services/compile/project-files';
 import { readProjectConfig } from '../../services/project/config';
+import { enforceInAgent } from '../../../shared/project/config';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
@@ -27,8 +29,11 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const sel = resolveTargets(project, config.value.targets);
   const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.value.targets : undefined, withheld);
   const active = sel.ok ? sel.value.targets.map((t) => t.id) : [];
+  const enforcement = enforcementCells(TARGETS, enforceInAgent(config.value));
   if (flags.json) {
-    io.out(`${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, failures }, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify({ skills: m.skills, targets: m.targets, active, cells: m.cells, enforcement, failures }, null, 2)}\n`,
+    );
     return failures.length ? EXIT.failed : EXIT.ok;
   }
   for (const f of failures) io.err(`✗ ${escapeTerminal(f.name)}: failed to load — ${f.message.split('\n')[0]}\n`);
@@ -50,6 +55,15 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   for (const c of m.cells) {
     if (c.status === 'full') continue;
     io.out(`${GLYPH[c.status]} ${escapeTerminal(c.skill)} → ${c.target}: ${c.reasons.map((r) => r.code).join(', ')}\n`);
+  }
+  io.out("\nDeclared permissions when the agent runs a skill's scripts itself:\n");
+  for (const t of m.targets) {
+    const cells = enforcement.filter((c) => c.target === t);
+    const by = (s: 'enforced' | 'advisory') => cells.filter((c) => c.status === s).map((c) => c.permission);
+    const parts = (['enforced', 'advisory'] as const)
+      .filter((s) => by(s).length)
+      .map((s) => `${by(s).join(', ')} ${HELD_LABEL[s]}`);
+    io.out(`  ${t}: ${parts.join('; ')}\n`);
   }
   return failures.length ? EXIT.failed : EXIT.ok;
 }

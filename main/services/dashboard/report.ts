@@ -1,6 +1,7 @@
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import type { Skill } from '../../../shared/ksf/model';
-import { EMPTY_CONFIG } from '../../../shared/project/config';
+import { EMPTY_CONFIG, enforceInAgent } from '../../../shared/project/config';
+import { enforcementCells } from '../../../shared/targets/enforcement';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
 import { listingReport } from '../../../shared/targets/listing';
@@ -103,6 +104,7 @@ export function matrixOf(p: LoadedProject): MatrixReport {
     failures: [...p.failures],
     dirs,
     active: p.active,
+    enforcement: enforcementCells(TARGETS, enforceInAgent(p.config)),
   };
 }
 

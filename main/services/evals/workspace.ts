@@ -69,7 +69,9 @@ export async function makeWorkspace(opts: {
     });
     await writeFile(
       join(ws, 'kitbash.toml'),
-      `# written by skillsmith eval: this trial's agent\n[project]\ntargets = [${JSON.stringify(opts.target)}]\n`,
+      // No script guard (SPEC D200) in a trial: the trial's own sandbox already holds the whole
+      // agent, scripts included, and a second sandbox cannot start inside it.
+      `# written by skillsmith eval: this trial's agent\n[project]\ntargets = [${JSON.stringify(opts.target)}]\n\n[policy]\nenforce_in_agent = false\n`,
     );
     const { plan } = await compileProject(ws, { durable: false });
     if (plan.errors.length)

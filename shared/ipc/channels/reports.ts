@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TARGET_IDS } from '../../targets/types';
+import { HELD_PERMISSIONS } from '../../targets/enforcement';
 import { channel, Empty } from '../define';
 import { SkillName } from '../schemas';
 
@@ -59,6 +60,15 @@ export const MatrixCell = z.object({
 });
 export type MatrixCell = z.infer<typeof MatrixCell>;
 
+/** Where a declared permission holds when the agent runs a skill's scripts itself (SPEC D200). */
+export const EnforcementCell = z.object({
+  target: Target,
+  permission: z.enum(HELD_PERMISSIONS),
+  status: z.enum(['enforced', 'advisory']),
+  why: z.string(),
+});
+export type EnforcementCell = z.infer<typeof EnforcementCell>;
+
 export const MatrixReport = z.object({
   skills: z.array(z.string()),
   targets: z.array(Target),
@@ -67,6 +77,7 @@ export const MatrixReport = z.object({
   /** Skill name → its folder under `.kitbash/skills/`. */
   dirs: z.record(z.string(), z.string()),
   active: ActiveTargets,
+  enforcement: z.array(EnforcementCell),
 });
 export type MatrixReport = z.infer<typeof MatrixReport>;
 

@@ -4,6 +4,7 @@ import type { MatrixReport } from '../../../../shared/ipc/channels/reports';
 import { AddSkillActions, EmptyState, ErrorState, Spinner } from '../../components/States';
 import { useMatrixReport } from '../../queries';
 import { cellKey, parseArg, visibleGrid, type StatusFilter, type TargetFilter } from './cells';
+import { EnforcementTable } from './EnforcementTable';
 import { Explain } from './Explain';
 import { MatrixGrid } from './MatrixGrid';
 import { MatrixTools } from './MatrixTools';
@@ -130,6 +131,7 @@ function Matrix({
         </p>
       </section>
       {open && <Explain root={root} skill={open.skill} target={open.target} dir={dirs[open.skill]} />}
+      <EnforcementTable report={report} />
     </main>
   );
 }
