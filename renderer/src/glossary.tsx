@@ -23,6 +23,7 @@ export const GLOSSARY = {
     'Warnings are shown but never block installing or compiling; only a strict check (as CI may run) fails on them.',
   advisory:
     'Advisory: the skill declares the restriction, but nothing on this machine holds the script to it — the skill is trusted to keep it.',
+  held: 'Held in the agent: the agent’s own runs of the skill’s scripts go through Skillsmith’s sandbox, by a hook compile adds to the agent’s settings, so the declared network, write and reads hold there too. The agent’s own tools are not covered.',
   exception:
     'Reviewed exception: an entry in kitbash.toml that accepts one blocking finding of one exact version of a skill, naming who accepted it and why; any change to the skill ends it.',
   closure:

@@ -19,13 +19,18 @@ export interface ReviewAgent {
    * does not.
    */
   readonly tools: 'comma' | 'space' | 'prose';
+  /** True when compile adds this agent's script guard (SPEC D200): its runs of the scripts go through the sandbox. */
+  readonly guard?: boolean;
 }
 
 export interface AgentHold {
   readonly target: string;
   readonly agent: string;
-  /** `native`: the agent receives it in its own format; `advisory`: it is text, the agent's own rights apply. */
-  readonly hold: 'native' | 'advisory';
+  /**
+   * `native`: the agent receives it in its own format; `held`: the agent's runs of the scripts
+   * go through the sandbox (script guard); `advisory`: it is text, the agent's own rights apply.
+   */
+  readonly hold: 'native' | 'held' | 'advisory';
   readonly text: string;
 }
 
@@ -92,6 +97,14 @@ function agentHold(p: PermissionEntry, a: ReviewAgent, powers?: NodePowers): Age
     return { ...base, hold: 'advisory', text: "only text in the compiled skill; the agent's own rights apply" };
   }
   const what = p.permission === 'network' ? 'network access' : 'file writes';
+  if (a.guard)
+    return {
+      ...base,
+      hold: 'held',
+      text: p.declared
+        ? `its runs of the scripts go through Skillsmith's sandbox, which allows the declared ${what}; its own tools keep the agent's rights`
+        : `its runs of the scripts go through Skillsmith's sandbox (no ${what}), by a hook compile adds; its own tools, and a script it copies elsewhere or feeds to an interpreter as text, keep the agent's rights`,
+    };
   return {
     ...base,
     hold: 'advisory',
@@ -140,8 +153,13 @@ export function permissionSummary(
   agents: readonly ReviewAgent[],
   powers?: NodePowers,
 ): string {
-  const names = agents.map((a) => a.agent);
-  const where = names.length ? `in ${[...new Set(names)].join(', ')}` : 'in any coding agent';
+  const guarded = [...new Set(agents.filter((a) => a.guard).map((a) => a.agent))];
+  const names = [...new Set(agents.filter((a) => !a.guard).map((a) => a.agent))];
+  const where = names.length ? `in ${names.join(', ')}` : guarded.length ? '' : 'in any coding agent';
+  // Where a hook routes the agent's runs of the scripts through the sandbox, only the instructions keep the agent's rights.
+  const inGuarded = guarded.length
+    ? ` In ${guarded.join(', ')}, its scripts run through the same sandbox when the agent runs them (a hook compile adds); its instructions keep the agent's own rights.`
+    : '';
   const runner = (id: string) => permissions.find((p) => p.permission === id)?.enforcement?.label;
   const grants = (powers?.carried ?? []).filter((x) => isGrant(x.kind));
   if (grants.length > 0) {
@@ -162,8 +180,12 @@ export function permissionSummary(
       runner('network') === 'enforced' && runner('write') === 'enforced'
         ? 'holds its scripts to no network and a read-only project on this machine'
         : 'cannot hold its scripts to no network and a read-only project on this machine';
-    return `It declares no permissions. That is not a safety rating: Skillsmith's runner ${held}, but ${where} its instructions and scripts run with the agent's own rights.`;
+    const rest = where ? `, but ${where} its instructions and scripts run with the agent's own rights.` : '.';
+    return `It declares no permissions. That is not a safety rating: Skillsmith's runner ${held}${rest}${inGuarded}`;
   }
   const asked = permissions.filter((p) => p.declared).map((p) => p.permission.replace(/^tool:/, 'tool '));
-  return `It declares: ${asked.join(', ')}. Skillsmith's runner grants network and write only when declared; ${where} only tool lists can be passed natively — network and write are the agent's own rights.`;
+  const rest = where
+    ? `; ${where} only tool lists can be passed natively — network and write are the agent's own rights.`
+    : '.';
+  return `It declares: ${asked.join(', ')}. Skillsmith's runner grants network and write only when declared${rest}${inGuarded}`;
 }

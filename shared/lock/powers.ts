@@ -228,7 +228,7 @@ export function statusText(kind: PowerKind, status: PowerStatus): string {
     case 'mcp-server':
       return "written into the agent's MCP configuration; it runs with the agent's rights";
     case 'executable':
-      return 'delivered; the agent can run it with its own rights';
+      return "delivered; the agent can run it — with its own rights, or only through Skillsmith's sandbox where compile adds its script guard";
     default:
       return 'the agent applies it';
   }

@@ -17,7 +17,7 @@ import {
   type ReviewNode,
   type ReviewSource,
 } from '../../../shared/lock/review';
-import type { ProjectConfig } from '../../../shared/project/config';
+import { enforceInAgent, type ProjectConfig } from '../../../shared/project/config';
 import { readCatalogs } from '../../../shared/project/sources';
 import { sourceViolations } from '../../../shared/policy/policy';
 import type { Candidate, Resolution } from '../../../shared/resolve/resolve';
@@ -392,7 +392,12 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       ...(preview
         ? { compile: 'planned' in preview ? compileSummary(preview.planned.plan) : failedSummary(preview.error) }
         : {}),
-      agents: targets.map((t) => ({ target: t.id, agent: t.agent, tools: t.nativeTools ?? 'prose' })),
+      agents: targets.map((t) => ({
+        target: t.id,
+        agent: t.agent,
+        tools: t.nativeTools ?? 'prose',
+        ...(t.scriptGuard && enforceInAgent(config) ? { guard: true } : {}),
+      })),
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');

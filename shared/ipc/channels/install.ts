@@ -152,7 +152,14 @@ export const ReviewView = z.object({
     .object({ writes: z.array(z.string()), prunes: z.array(z.string()), errors: z.array(z.string()) })
     .optional(),
   /** Active compile targets (empty: none is active), for where each permission holds. */
-  agents: z.array(z.object({ target: z.string(), agent: z.string(), tools: z.enum(['comma', 'space', 'prose']) })),
+  agents: z.array(
+    z.object({
+      target: z.string(),
+      agent: z.string(),
+      tools: z.enum(['comma', 'space', 'prose']),
+      guard: z.boolean().optional(),
+    }),
+  ),
   /** Standing tokens per session per compile target, before and after the install. */
   standing: z.array(z.object({ target: z.string(), loading: z.string(), before: z.number(), after: z.number() })),
   integrity: Integrity,

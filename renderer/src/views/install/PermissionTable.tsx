@@ -57,7 +57,7 @@ export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents
                   ) : (
                     groupedHolds(holds[i]!).map((g) => (
                       <div key={g.agents.join()} className="small" data-hold={g.hold}>
-                        <span className={`inst-label ${g.hold === 'native' ? 'enforced' : 'advisory'}`}>
+                        <span className={`inst-label ${g.hold === 'advisory' ? 'advisory' : 'enforced'}`}>
                           <Word word={g.hold} plain />
                         </span>{' '}
                         {g.agents.join(', ')}: <span className="muted">{g.text}</span>
