@@ -156,7 +156,7 @@ export function permissionSummary(
   const guarded = [...new Set(agents.filter((a) => a.guard).map((a) => a.agent))];
   const names = [...new Set(agents.filter((a) => !a.guard).map((a) => a.agent))];
   const where = names.length ? `in ${names.join(', ')}` : guarded.length ? '' : 'in any coding agent';
-  // Where a hook routes the agent's runs of the scripts through the sandbox, only the instructions keep the agent's rights.
+  // Where a hook routes the agent's runs of the scripts through the sandbox, only the instructions keep its rights.
   const inGuarded = guarded.length
     ? ` In ${guarded.join(', ')}, its scripts run through the same sandbox when the agent runs them (a hook compile adds); its instructions keep the agent's own rights.`
     : '';
