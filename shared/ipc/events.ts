@@ -55,6 +55,23 @@ export const EVENTS = {
         verdict: z.enum(['pass', 'fail']).optional(),
         verdictDetail: z.string().optional(),
         message: z.string().optional(),
+        /** write = true: what was applied to the project from the run's staged copy, and what was refused (D183). */
+        writes: z
+          .object({
+            applied: z.array(
+              z.object({
+                path: z.string(),
+                change: z.enum(['added', 'changed', 'deleted']),
+                kind: z.enum(['file', 'dir', 'symlink', 'other']),
+                diff: z.string().optional(),
+              }),
+            ),
+            refused: z.array(
+              z.object({ path: z.string(), change: z.enum(['added', 'changed', 'deleted']), reason: z.string() }),
+            ),
+            notApplied: z.string().optional(),
+          })
+          .optional(),
       }),
     ]),
   ),

@@ -128,30 +128,23 @@ describe('bubblewrap argv', () => {
     expect(at(a, '--bind', '/tmp/skillsmith-run-x/home', '/tmp/skillsmith-run-x/home')).toBe(-1);
   });
 
-  it('write = false binds the workspace read-only; write = true binds only its unprotected entries writable, protected paths inside read-only after them', () => {
+  it('write = false binds the workspace read-only; write = true binds its staged copy over it, the protected entries read-only after that', () => {
     const ro = bwrapArgs(policy(), ['x'], opts);
     expect(at(ro, '--ro-bind', '/home/dev/proj', '/home/dev/proj')).toBeGreaterThan(0);
     expect(ro.filter((v) => v === '--bind')).toEqual([]);
-    const w = bwrapArgs(
-      policy(
-        { write: true },
-        {
-          writableEntries: ['/home/dev/proj/src', '/home/dev/proj/README.md'],
-          protectedInside: ['/home/dev/proj/src/hooks'],
-        },
-      ),
-      ['x'],
-      opts,
-    );
+    const stage = { dir: '/tmp/skillsmith-run-x/stage', bound: ['/home/dev/proj/.git', '/home/dev/proj/.kitbash'] };
+    // A stage without write = true is never laid out: the policy drops it.
+    expect(policy({}, {}).stage).toBeUndefined();
+    const w = bwrapArgs(policy({ write: true }, { stage }), ['x'], opts);
     const ws = at(w, '--ro-bind', '/home/dev/proj', '/home/dev/proj');
-    const src = at(w, '--bind', '/home/dev/proj/src', '/home/dev/proj/src');
+    const staged = at(w, '--bind', stage.dir, '/home/dev/proj');
     expect(ws).toBeGreaterThan(0);
-    expect(src).toBeGreaterThan(ws);
-    expect(at(w, '--bind', '/home/dev/proj/README.md', '/home/dev/proj/README.md')).toBeGreaterThan(ws);
-    expect(at(w, '--ro-bind', '/home/dev/proj/src/hooks', '/home/dev/proj/src/hooks')).toBeGreaterThan(src);
+    expect(staged).toBeGreaterThan(ws);
+    expect(at(w, '--ro-bind', '/home/dev/proj/.git', '/home/dev/proj/.git')).toBeGreaterThan(staged);
+    expect(at(w, '--ro-bind', '/home/dev/proj/.kitbash', '/home/dev/proj/.kitbash')).toBeGreaterThan(staged);
     expect(
       at(w, '--ro-bind', '/home/dev/proj/.kitbash/skills/demo', '/home/dev/proj/.kitbash/skills/demo'),
-    ).toBeGreaterThan(src);
+    ).toBeGreaterThan(staged);
     expect(at(w, '--bind', '/home/dev/proj', '/home/dev/proj')).toBe(-1);
   });
 
@@ -227,13 +220,22 @@ describe('macOS sandbox-exec profile', () => {
     expect(profile).not.toContain('network');
   });
 
-  it('write = true adds the workspace to the writable set; the skill deny still comes after it', () => {
-    const { profile } = seatbeltProfile(policy({ write: true }));
+  it('write = true makes only the staged copy writable, never the project; the run works in the copy', () => {
+    const stage = { dir: '/tmp/skillsmith-run-x/stage', bound: [] };
+    const p = policy({ write: true }, { stage });
+    const { profile, params } = seatbeltProfile(p);
     const lines = profile.split('\n');
-    const w = lines.findIndex((l) => l.startsWith('(allow file-write*') && l.includes('WORKSPACE'));
-    const d = lines.findIndex((l) => l.startsWith('(deny file-write*') && l.includes('SKILL_DIR'));
+    const w = lines.findIndex((l) => l.startsWith('(allow file-write*') && l.includes('STAGE'));
     expect(w).toBeGreaterThan(0);
-    expect(d).toBeGreaterThan(w);
+    expect(params.STAGE).toBe(stage.dir);
+    expect(lines.some((l) => l.startsWith('(allow file-write*') && l.includes('WORKSPACE'))).toBe(false);
+    const cmd = sandboxExecCommand(p, ['/bin/echo'], '/usr/bin/sandbox-exec', (x) => x);
+    expect(cmd.cwd).toBe(stage.dir);
+    expect(cmd.env.KITBASH_PROJECT_ROOT).toBe(stage.dir);
+    // Without write, the project is the working folder and nothing of it is writable.
+    const ro = sandboxExecCommand(policy(), ['/bin/echo'], '/usr/bin/sandbox-exec', (x) => x);
+    expect(ro.cwd).toBe('/home/dev/proj');
+    expect(ro.args[1]).not.toContain('STAGE');
   });
 
   it('network = true allows sockets and the DNS service; produces re-allows the artifacts folder after the read-only islands', () => {
@@ -310,7 +312,7 @@ describe('probe', () => {
       /^the outside world only \(permissions.network = true\).*no route to this machine's loopback or its own addresses, nor to link-local ones \(fe80::\/10, 169\.254\.0\.0\/16\); names resolve only through resolvers outside this machine$/,
     );
     expect(r.rows.find((x) => x.id === 'filesystem')?.what).toMatch(
-      /^the project's existing files and folders writable \(permissions.write = true\) and \.kitbash\/artifacts\/; no new top-level entries; read-only even if they do not exist yet: .*\.claude.*\.mcp\.json/,
+      /^the run writes a staged copy of the project \(permissions.write = true\) and \.kitbash\/artifacts\/; afterwards its new, changed and deleted files and folders are applied, anywhere in the project, except — at any depth — .*\.claude.*\.mcp\.json.*\.npmrc.*kitbash\.\*/,
     );
     expect(r.rows.find((x) => x.id === 'tools')?.what).toContain('"read"');
   });

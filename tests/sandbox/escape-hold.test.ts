@@ -116,7 +116,12 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
 
     const r = await run({ projectRoot: root, skill: 'writer', script: 'write.js', args: [...planted, ...granted] });
     const out = parse(r.stdout);
-    for (const p of planted) expect([p, out[p]]).toEqual([p, 'EROFS']);
+    // An existing protected entry is the real one, read-only, in the run (EROFS); anything
+    // else lands in the run's staged copy and is refused by name when applied (D183).
+    const why = Object.fromEntries((r.result.writes?.refused ?? []).map((w) => [w.path, w.reason]));
+    for (const p of planted)
+      expect([p, out[p] === 'EROFS' || (out[p] === 'written' && /^protected: /.test(why[p] ?? ''))]).toEqual([p, true]);
+    expect(why['tools/hooks/pre-commit']).toBe('protected: tools/hooks is part of the git directory or its hooks');
     for (const p of granted) expect([p, out[p]]).toEqual([p, 'written']);
     for (const p of planted)
       if (!['.git', 'gitdata/config', 'vendor/lib/.git', '.gitmodules'].includes(p))
@@ -130,7 +135,7 @@ describe.skipIf(!ok)('issue 15 — write means the project, not what runs later'
     expect(existsSync(join(root, '.claude'))).toBe(false);
     const row = r.events.find((e) => e.type === 'started');
     const what = row?.type === 'started' ? row.plan.rows.find((x) => x.id === 'filesystem')?.what : '';
-    for (const name of ['.claude', '.mcp.json', '.husky', '.vscode', 'lefthook.yml', '.envrc', 'kitbash.lock', '.git'])
+    for (const name of ['.claude', '.mcp.json', '.husky', '.vscode', 'lefthook*.yml', '.envrc', 'kitbash.*', '.git'])
       expect(what).toContain(name);
 
     // Without the sandbox the same script plants every one of them: the test can fail.

@@ -246,10 +246,16 @@ describe.skipIf(!ok)('escape tests under bubblewrap', () => {
 
     // control: the same script with write = true writes the project.
     const allowed = await run({ projectRoot: root, skill: 'open', script: 'writes.js', args: [outside] });
-    // write = true: the project, but never what runs later outside the sandbox or governs it.
-    expect(JSON.parse(allowed.stdout)).toEqual({ ...denied, workspace: 'written', scratch: 'written' });
+    // write = true: the project, new top-level files included (D183), but never what runs
+    // later outside the sandbox or governs it: those are the real entries, read-only.
+    expect(JSON.parse(allowed.stdout)).toEqual({
+      ...denied,
+      newTopLevel: 'written',
+      workspace: 'written',
+      scratch: 'written',
+    });
     expect(readFileSync(join(root, 'src', 'written-by-skill.txt'), 'utf8')).toBe('x');
-    expect(existsSync(join(root, 'new-top-level.txt'))).toBe(false);
+    expect(readFileSync(join(root, 'new-top-level.txt'), 'utf8')).toBe('x');
     expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
     expect(existsSync(join(root, '.kitbash', 'skills', 'open', 'tampered.txt'))).toBe(false);
     expect(readFileSync(join(root, 'kitbash.lock'), 'utf8')).toBe(lockBefore);

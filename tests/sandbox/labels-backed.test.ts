@@ -41,6 +41,15 @@ export const BACKING: Readonly<Record<RestrictionId, readonly (readonly [string,
     ],
     [H, '(15.1) protected paths that do not exist cannot be created; existing project files are written'],
     [H, "(15.1) in a monorepo the parent repository's .git is out of reach"],
+    [
+      'write-apply.test.ts',
+      'a write-granted script creates REVIEW.md and a new folder at the root; every protected write is refused and named',
+    ],
+    ['write-apply.test.ts', 'a symlink the run makes to outside the project is not applied; one inside it is'],
+    [
+      'write-apply.test.ts',
+      'a hard link is never applied as a link: an outside file stays untouched, a linked copy is its own file',
+    ],
   ],
   reading: [[H, '(15.3) system folders and the project are visible; secrets, other homes and host folders are not']],
   'skill-folder': [

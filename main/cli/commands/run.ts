@@ -274,6 +274,29 @@ export function describeExit(r: RunResult, mode: RunMode): string {
       );
     parts.push(r.verdict === 'pass' ? '■ gate: pass' : `■ gate: fail — ${r.verdictDetail ?? 'no verdict'}`);
   }
+  if (r.writes) parts.push(...describeWrites(r.writes));
   if (r.message && r.outcome !== 'failed-to-start') parts.push(`■ ${r.message}`);
   return parts.join('\n') + '\n';
+}
+
+const CHANGE_MARK = { added: '+', changed: '~', deleted: '-' } as const;
+
+/** What a write-granted run changed in the project: each applied path, each refused one with why (D183). */
+function describeWrites(w: NonNullable<RunResult['writes']>): string[] {
+  // The run chose these names: escaped like its output, so a name cannot rewrite the terminal.
+  const name = (p: string): string => escapeTerminal(p);
+  if (w.notApplied) return [`■ project unchanged: ${w.notApplied}`];
+  const out = [
+    w.applied.length === 0
+      ? '■ project unchanged: the run changed nothing that was applied'
+      : `■ applied to the project: ${w.applied.length} ${w.applied.length === 1 ? 'change' : 'changes'}`,
+    ...w.applied.map((a) => `  ${CHANGE_MARK[a.change]} ${name(a.path)}${a.kind === 'dir' ? '/' : ''}`),
+  ];
+  if (w.refused.length > 0) {
+    out.push(
+      `■ refused: ${w.refused.length} ${w.refused.length === 1 ? 'path' : 'paths'} the run changed were not applied`,
+    );
+    for (const f of w.refused) out.push(`  ✗ ${name(f.path)} (${f.change}) — ${name(f.reason)}`);
+  }
+  return out;
 }

@@ -77,7 +77,6 @@ export function trialPolicy(spec: TrialSpec, executable: string, installReads: r
     readOnlyInWorkspace: [],
     // The trial workspace is a throwaway copy: the agent may change any of it.
     writableEntries: [spec.workspace],
-    protectedInside: [],
     limits: DEFAULT_LIMITS,
     extraWritable: [],
     extraReadable: reads,

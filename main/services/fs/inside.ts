@@ -332,7 +332,7 @@ function splitRel(rel: string): { dir: string; name: string } {
 }
 
 /** Temp name beside `name`: hidden, unique to this process and call. */
-function tempName(name: string): string {
+export function tempName(name: string): string {
   return `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 }
 
@@ -358,10 +358,10 @@ export function writeNewFile(
  * folder is still inside the project — if it was moved out meanwhile, the new file is
  * taken back out and the write refused.
  */
-export function replaceFileIn(dir: ProjectDir, name: string, data: string | Uint8Array): void {
+export function replaceFileIn(dir: ProjectDir, name: string, data: string | Uint8Array, mode = 0o644): void {
   const tmp = tempName(name);
   try {
-    writeNewFile(dir, tmp, data);
+    writeNewFile(dir, tmp, data, mode);
     renameSync(dir.at(tmp), dir.at(name));
   } catch (e) {
     rmQuiet(dir, tmp);

@@ -28,6 +28,12 @@ export interface AuditRecord {
   readonly strays?: number | true;
   readonly verdict?: 'pass' | 'fail';
   readonly refused?: string;
+  /** `write = true`: what was applied ("added REVIEW.md"), each refused path with its reason, or why nothing was. */
+  readonly writes?: {
+    readonly applied: readonly string[];
+    readonly refused: readonly string[];
+    readonly notApplied?: string;
+  };
 }
 
 /**

@@ -101,6 +101,15 @@ export class RunDesk {
               ...(r.verdict ? { verdict: r.verdict } : {}),
               ...(r.verdictDetail ? { verdictDetail: r.verdictDetail } : {}),
               ...(r.message ? { message: r.message } : {}),
+              ...(r.writes
+                ? {
+                    writes: {
+                      applied: r.writes.applied.map((w) => ({ ...w })),
+                      refused: r.writes.refused.map((w) => ({ ...w })),
+                      ...(r.writes.notApplied ? { notApplied: r.writes.notApplied } : {}),
+                    },
+                  }
+                : {}),
             });
           }
         },

@@ -13,7 +13,8 @@ import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { formatBytes } from '../../../shared/text/format';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
-import { enclosingGit, writeLayout } from '../sandbox/protect';
+import { enclosingGit } from '../sandbox/protect';
+import { applyStage, stageProject, type Stage } from '../sandbox/stage';
 import {
   currentHost,
   probeBackend,
@@ -49,6 +50,8 @@ export interface Prepared {
   /** @internal what executeRun needs besides the plan */
   readonly policy?: SandboxPolicy;
   readonly runDir?: string;
+  /** `write = true`: the staged copy the run writes into, applied after it (D183). */
+  readonly stage?: Stage;
   readonly request: RunRequest;
   readonly skill: Skill;
 }
@@ -219,6 +222,17 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const probed = await (deps.probe ?? probeBackend)(host);
   const status = m.permissions.network ? await withNetns(probed, host) : probed;
   const runDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'skillsmith-run-'));
+  // Staged only for a script that runs sandboxed: --unconfined runs in the project itself,
+  // which its plan says before it runs.
+  let stage: Stage | undefined;
+  if (m.permissions.write && scriptName !== undefined && req.unconfined !== true) {
+    try {
+      stage = await stageProject(root, join(runDir, 'stage'));
+    } catch (e) {
+      rmSync(runDir, { recursive: true, force: true });
+      return refuse('bad-request', `${req.skill}: ${e instanceof Error ? e.message : String(e)}`, known);
+    }
+  }
   const policy = policyFromManifest({
     manifest: m,
     workspace: root,
@@ -230,7 +244,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     hiddenHomes: homes,
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
     ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
-    ...(m.permissions.write ? { layout: writeLayout(root) } : {}),
+    ...(stage ? { stage: { dir: stage.dir, bound: stage.bound } } : {}),
     ...(req.limits ? { limits: req.limits } : {}),
     enclosingGit: enclosingGit(root, homes),
   });
@@ -286,7 +300,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     override,
     produces,
   };
-  return { ok: true, value: { plan, policy, runDir, request: req, skill } };
+  return { ok: true, value: { plan, policy, runDir, request: req, skill, ...(stage ? { stage } : {}) } };
 }
 
 export interface ExecuteOptions {
@@ -296,13 +310,14 @@ export interface ExecuteOptions {
 
 /** Run a prepared plan: stream its events, judge a gate's artifacts, append the audit record. */
 export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}): Promise<RunResult> {
-  const { plan, policy, runDir } = prepared;
+  const { plan, policy, runDir, stage } = prepared;
   const emit = opts.onEvent ?? (() => undefined);
   const root = prepared.request.projectRoot;
   const startedAt = new Date();
   emit({ type: 'started', plan });
 
   let exec: ExecOutcome | undefined;
+  let writes: RunResult['writes'];
   const before = new Map<string, number>();
   try {
     if (plan.argv.length > 0 && policy) {
@@ -323,6 +338,7 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
           else if (e.type === 'truncated') emit({ type: 'truncated', stream: e.stream, limitBytes: e.limitBytes });
         },
       });
+      if (stage) writes = stagedWrites(root, stage, exec);
     }
   } finally {
     if (runDir) rmSync(runDir, { recursive: true, force: true });
@@ -344,6 +360,7 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     durationMs: exec?.durationMs ?? 0,
     dropped: exec?.dropped ?? { stdout: 0, stderr: 0 },
     strays: exec?.strays ?? 0,
+    ...(writes ? { writes } : {}),
     ...(exec?.spawnError
       ? { message: exec.spawnError }
       : limitMessage(exec, policy)
@@ -371,6 +388,15 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     ...(result.dropped.stdout || result.dropped.stderr ? { truncated: result.dropped } : {}),
     ...(result.strays ? { strays: result.strays } : {}),
     ...(result.verdict ? { verdict: result.verdict } : {}),
+    ...(writes
+      ? {
+          writes: {
+            applied: writes.applied.map((w) => `${w.change} ${w.path}`),
+            refused: writes.refused.map((w) => `${w.path}: ${w.reason}`),
+            ...(writes.notApplied ? { notApplied: writes.notApplied } : {}),
+          },
+        }
+      : {}),
   };
   try {
     appendAudit(root, record);
@@ -407,6 +433,27 @@ export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: Execut
     };
   }
   return executeRun(p.value, opts);
+}
+
+/**
+ * A write-granted run's changes reach the project only when the script ran to its end (any
+ * exit code: a checker that exits 1 may still have written its report); a run killed by its
+ * timeout or cancelled may have stopped half-way through a change, so nothing of it is applied.
+ */
+function stagedWrites(root: string, stage: Stage, exec: ExecOutcome): RunResult['writes'] {
+  if (exec.spawnError || exec.timedOut || exec.cancelled) {
+    const why = exec.spawnError ? 'did not start' : exec.timedOut ? 'timed out' : 'was cancelled';
+    return { applied: [], refused: [], notApplied: `the run ${why}: none of its changes were applied` };
+  }
+  try {
+    return applyStage(root, stage);
+  } catch (e) {
+    return {
+      applied: [],
+      refused: [],
+      notApplied: `its changes could not be read back (${e instanceof Error ? e.message : String(e)})`,
+    };
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AppliedWrite, RefusedWrite } from '../../../shared/sandbox/writes';
 import type { ArtifactVerdict } from './artifacts';
 import type { BackendStatus, RestrictionRow, RunLimits } from '../sandbox/types';
 
@@ -93,6 +94,15 @@ export interface RunResult {
   readonly verdict?: 'pass' | 'fail';
   /** Why the verdict failed, one line (gate mode). */
   readonly verdictDetail?: string;
+  /**
+   * `write = true`: the changes applied to the project from the run's staged copy, each
+   * refused one with its reason, or why none were applied (D183).
+   */
+  readonly writes?: {
+    readonly applied: readonly AppliedWrite[];
+    readonly refused: readonly RefusedWrite[];
+    readonly notApplied?: string;
+  };
   /** Set when refused. */
   readonly refusal?: { readonly reason: RefusalReason; readonly message: string };
   readonly message?: string;

@@ -76,9 +76,9 @@ export interface BwrapOptions {
 /**
  * The bwrap argv for one run. Mount order matters: later mounts cover earlier ones. The
  * root is an empty tmpfs holding only the system folders (read-only), /etc's secrets
- * covered, size-capped private /tmp, TMPDIR and HOME, the project read-only with (for
- * `write`) its unprotected top-level entries bound writable and the protected paths inside
- * them covered again, and the skill. bwrap reports its child's PID on fd 5 and waits for
+ * covered, size-capped private /tmp, TMPDIR and HOME, the project read-only (for `write`,
+ * its staged copy writable in its place, the protected top-level entries read-only over
+ * it), and the skill. bwrap reports its child's PID on fd 5 and waits for
  * fd 6, so a cgroup and the network namespace's link are in place before the script runs.
  */
 export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: BwrapOptions = {}): string[] {
@@ -103,9 +103,12 @@ export function bwrapArgs(policy: SandboxPolicy, argv: readonly string[], opts: 
   a.push('--ro-bind', policy.workspace, policy.workspace);
   // Outside the project, so never under a writable bind: read-only whatever `write` says.
   for (const p of policy.enclosingGit ?? []) if (exists(p)) a.push('--ro-bind', p, p);
-  if (policy.write) {
-    for (const p of policy.writableEntries) a.push('--bind', p, p);
-    for (const p of policy.protectedInside) a.push('--ro-bind', p, p);
+  for (const p of policy.writableEntries) a.push('--bind', p, p);
+  // write = true: the run sees its staged copy at the project's path; what it changes there
+  // is applied afterwards by the runner's rules. The protected entries it sees are the real ones, read-only.
+  if (policy.stage) {
+    a.push('--bind', policy.stage.dir, policy.workspace);
+    for (const p of policy.stage.bound) a.push('--ro-bind', p, p);
   }
   for (const p of policy.extraWritable) a.push('--bind', p, p);
   a.push('--ro-bind', policy.skillDir, policy.skillDir);

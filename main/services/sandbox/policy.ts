@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Manifest } from '../../../shared/ksf/model';
 import { formatBytes } from '../../../shared/text/format';
-import { protectedNames, type WriteLayout } from './protect';
+import { protectedNames } from '../../../shared/sandbox/protected';
 import {
   LABEL,
   REQUIRED,
@@ -45,8 +45,8 @@ export interface PolicyInput {
   readonly hiddenHomes: readonly string[];
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
-  /** How `write = true` is laid out (writeLayout of the workspace); absent → nothing writable but scratch. */
-  readonly layout?: WriteLayout;
+  /** `write = true`: the staged copy the run writes into (stageProject); absent → nothing writable but scratch. */
+  readonly stage?: SandboxPolicy['stage'];
   readonly limits?: Partial<RunLimits>;
   /** The enclosing repository's git paths to show read-only (`enclosingGit`). */
   readonly enclosingGit?: readonly string[];
@@ -81,9 +81,9 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
     tools: manifest.permissions.tools,
     workspace,
     skillDir: input.skillDir,
-    readOnlyInWorkspace: input.layout?.protectedPaths ?? protectedNames().map((p) => join(workspace, p)),
-    writableEntries: input.layout?.writable ?? [],
-    protectedInside: input.layout?.protectedInside ?? [],
+    readOnlyInWorkspace: protectedNames().map((p) => join(workspace, p)),
+    writableEntries: [],
+    ...(manifest.permissions.write && input.stage ? { stage: input.stage } : {}),
     limits: { ...DEFAULT_LIMITS, ...input.limits },
     extraWritable: manifest.artifacts.produces.length > 0 ? [join(workspace, '.kitbash', 'artifacts')] : [],
     ...(enclosing.length > 0 ? { enclosingGit: enclosing } : {}),
@@ -114,7 +114,7 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
     case 'filesystem': {
       const extra = p.extraWritable.length ? ' and .kitbash/artifacts/' : '';
       return p.write
-        ? `the project's existing files and folders writable (permissions.write = true)${extra}; no new top-level entries; read-only even if they do not exist yet: ${protectedNames().join(', ')}, the git directory wherever it is, core.hooksPath and include.path targets, submodules' .git`
+        ? `the run writes a staged copy of the project (permissions.write = true)${extra}; afterwards its new, changed and deleted files and folders are applied, anywhere in the project, except — at any depth — ${protectedNames().join(', ')}, the git directory wherever it is, core.hooksPath and include.path targets; symlinks leading out of the project or into a protected name, special files, and deleting anything but ordinary files and folders are refused and named; hard links are applied as separate files`
         : `everything read-only except private scratch folders${extra}`;
     }
     case 'reading': {

@@ -17,6 +17,7 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
     SKILL_DIR: policy.skillDir,
     SCRATCH: policy.scratchDir,
     RUN_HOME: policy.homeDir,
+    ...(policy.stage ? { STAGE: policy.stage.dir } : {}),
   };
   const list = (prefix: string, paths: readonly string[]): string[] =>
     paths.map((p, i) => {
@@ -42,12 +43,13 @@ export function seatbeltProfile(policy: SandboxPolicy): { profile: string; param
   if (hidden.length) lines.push(`(deny file-read* ${hidden.join(' ')})`);
   if (readable.length) lines.push(`(allow file-read* ${readable.join(' ')})`);
   lines.push(
-    '(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME")))',
+    `(allow file-read* (subpath (param "WORKSPACE")) (subpath (param "SKILL_DIR")) (subpath (param "SCRATCH")) (subpath (param "RUN_HOME"))${policy.stage ? ' (subpath (param "STAGE"))' : ''})`,
   );
   const writes = [
     '(subpath (param "SCRATCH"))',
     '(subpath (param "RUN_HOME"))',
-    ...(policy.write ? ['(subpath (param "WORKSPACE"))'] : []),
+    // write = true: only the staged copy; the runner applies its changes by the rules afterwards (D183).
+    ...(policy.stage ? ['(subpath (param "STAGE"))'] : []),
     ...writable,
   ];
   lines.push(`(allow file-write* ${writes.join(' ')})`);
@@ -86,6 +88,7 @@ export function sandboxExecCommand(
     hiddenHomes: policy.hiddenHomes.map(real),
     extraWritable: policy.extraWritable.map(real),
     readOnlyInWorkspace: policy.readOnlyInWorkspace.map(real),
+    ...(policy.stage ? { stage: { ...policy.stage, dir: real(policy.stage.dir) } } : {}),
     ...(policy.extraReadable ? { extraReadable: policy.extraReadable.map(real) } : {}),
     ...(policy.enclosingGit ? { enclosingGit: policy.enclosingGit.map(real) } : {}),
   };
@@ -93,6 +96,12 @@ export function sandboxExecCommand(
   const args = ['-p', profile];
   for (const [k, v] of Object.entries(params)) args.push('-D', `${k}=${v}`);
   args.push(...argv);
+  // Seatbelt cannot show the copy at the project's path, so the run works in the copy at its
+  // own path; the project stays readable (read-only) where it is.
+  if (policy.stage) {
+    const env = { ...policy.env, KITBASH_PROJECT_ROOT: policy.stage.dir };
+    return { file: path, args, env, cwd: policy.stage.dir, reportsStrays: false };
+  }
   return { file: path, args, env: policy.env, cwd: policy.workspace, reportsStrays: false };
 }
 

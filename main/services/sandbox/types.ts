@@ -82,10 +82,13 @@ export interface SandboxPolicy {
   readonly skillDir: string;
   /** Protected paths under the workspace that stay read-only even when `write` (existing or not). */
   readonly readOnlyInWorkspace: readonly string[];
-  /** `write`: the project's existing unprotected top-level entries, bound writable (the root stays read-only). */
+  /** Folders bound writable at their own path (an eval trial's throwaway workspace). */
   readonly writableEntries: readonly string[];
-  /** `write`: existing protected paths inside writable entries, bound read-only over them. */
-  readonly protectedInside: readonly string[];
+  /**
+   * `write`: the staged copy the run writes into instead of the project (D183), and the
+   * project's protected top-level entries shown read-only over their stand-ins in it.
+   */
+  readonly stage?: { readonly dir: string; readonly bound: readonly string[] };
   readonly limits: RunLimits;
   /** Writable even when `write` is false (a gate's `.kitbash/artifacts/`). */
   readonly extraWritable: readonly string[];

@@ -5,6 +5,7 @@ import { Spinner } from '../../components/States';
 import { Term } from '../../glossary';
 import { LabelsTable } from './LabelsTable';
 import { Output } from './Output';
+import { WritesPanel } from './Writes';
 import { OverrideDialog } from './OverrideDialog';
 import { PlanBox } from './PlanBox';
 import { RefusalBox } from './RefusalBox';
@@ -116,6 +117,7 @@ export function SkillRuns({ project, target }: { project: ProjectRef; target: Ru
         />
       )}
       {r.runId && <Output run={r.run} runId={r.runId} />}
+      {r.run?.exit?.writes && <WritesPanel writes={r.run.exit.writes} />}
     </>
   );
 }
