@@ -119,7 +119,7 @@ const skillToml = (name: string, extra = ''): string =>
     extra,
   ].join('\n');
 
-function writeSkill(root: string, name: string, s: SkillFiles): void {
+export function writeSkill(root: string, name: string, s: SkillFiles): void {
   const dir = join(root, '.kitbash', 'skills', name);
   const files: Record<string, string> = {
     'SKILL.md': `# ${name}\n\nA skill the playground and runs suites use.\n`,
