@@ -156,6 +156,37 @@ describe('run', () => {
     expect(readAudit(root).map((x) => x.exitCode)).toEqual([0, 5]);
   });
 
+  it.skipIf(!ok)('a write-granted run prints what it applied and each refused path with why (escaped)', () => {
+    const writes = {
+      scripts: {
+        'w.sh': [
+          '#!/bin/sh',
+          'echo review > REVIEW.md',
+          'mkdir -p src/.git && echo "[core]" > src/.git/config',
+          `touch "$(printf 'evil\\033]0;x\\007')"`,
+          'exit 1',
+        ].join('\n'),
+      },
+      toml: '[permissions]\nwrite = true\n',
+    };
+    const root = project({ writes });
+    const r = runCli(['run', 'writes', 'w.sh'], { cwd: root });
+    // A checker that exits 1 may have written its report: its changes are applied all the same.
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^■ applied to the project: 3 changes$/m);
+    expect(r.stderr).toMatch(/^ {2}\+ REVIEW\.md$/m);
+    // The folder made to hold the refused .git is ordinary: applied, empty.
+    expect(r.stderr).toMatch(/^ {2}\+ src\/$/m);
+    expect(r.stderr).toMatch(/^ {2}\+ evil\\e\]0;x\\x07$/m);
+    expect(r.stderr).toMatch(/^■ refused: 2 paths the run changed were not applied$/m);
+    expect(r.stderr).toMatch(
+      /^ {2}✗ src\/\.git\/config \(added\) — protected: \.git holds code or settings another program runs or reads later$/m,
+    );
+    expect(r.stderr).not.toContain('\x1b');
+    expect(existsSync(join(root, 'REVIEW.md'))).toBe(true);
+    expect(existsSync(join(root, 'src', '.git'))).toBe(false);
+  });
+
   it('refuses with the reasons and exit 1 when the sandbox cannot be built', () => {
     const root = project({ hello: HELLO });
     const r = runCli(['run', 'hello', 'hello.sh'], { cwd: root, env: { SKILLSMITH_BWRAP: fake() } });
