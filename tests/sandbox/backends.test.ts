@@ -133,8 +133,6 @@ describe('bubblewrap argv', () => {
     expect(at(ro, '--ro-bind', '/home/dev/proj', '/home/dev/proj')).toBeGreaterThan(0);
     expect(ro.filter((v) => v === '--bind')).toEqual([]);
     const stage = { dir: '/tmp/skillsmith-run-x/stage', bound: ['/home/dev/proj/.git', '/home/dev/proj/.kitbash'] };
-    // A stage without write = true is never laid out: the policy drops it.
-    expect(policy({}, {}).stage).toBeUndefined();
     const w = bwrapArgs(policy({ write: true }, { stage }), ['x'], opts);
     const ws = at(w, '--ro-bind', '/home/dev/proj', '/home/dev/proj');
     const staged = at(w, '--bind', stage.dir, '/home/dev/proj');

@@ -50,8 +50,6 @@ export interface Prepared {
   /** @internal what executeRun needs besides the plan */
   readonly policy?: SandboxPolicy;
   readonly runDir?: string;
-  /** `write = true`: the staged copy the run writes into, applied after it (D183). */
-  readonly stage?: Stage;
   readonly request: RunRequest;
   readonly skill: Skill;
 }
@@ -222,17 +220,6 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const probed = await (deps.probe ?? probeBackend)(host);
   const status = m.permissions.network ? await withNetns(probed, host) : probed;
   const runDir = mkdtempSync(join(deps.tmpRoot ?? tmpdir(), 'skillsmith-run-'));
-  // Staged only for a script that runs sandboxed: --unconfined runs in the project itself,
-  // which its plan says before it runs.
-  let stage: Stage | undefined;
-  if (m.permissions.write && scriptName !== undefined && req.unconfined !== true) {
-    try {
-      stage = await stageProject(root, join(runDir, 'stage'));
-    } catch (e) {
-      rmSync(runDir, { recursive: true, force: true });
-      return refuse('bad-request', `${req.skill}: ${e instanceof Error ? e.message : String(e)}`, known);
-    }
-  }
   const policy = policyFromManifest({
     manifest: m,
     workspace: root,
@@ -244,7 +231,6 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     hiddenHomes: homes,
     ...(req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {}),
     ...(req.maxOutputBytes !== undefined ? { maxOutputBytes: req.maxOutputBytes } : {}),
-    ...(stage ? { stage: { dir: stage.dir, bound: stage.bound } } : {}),
     ...(req.limits ? { limits: req.limits } : {}),
     enclosingGit: enclosingGit(root, homes),
   });
@@ -300,7 +286,7 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
     override,
     produces,
   };
-  return { ok: true, value: { plan, policy, runDir, request: req, skill, ...(stage ? { stage } : {}) } };
+  return { ok: true, value: { plan, policy, runDir, request: req, skill } };
 }
 
 export interface ExecuteOptions {
@@ -310,7 +296,7 @@ export interface ExecuteOptions {
 
 /** Run a prepared plan: stream its events, judge a gate's artifacts, append the audit record. */
 export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}): Promise<RunResult> {
-  const { plan, policy, runDir, stage } = prepared;
+  const { plan, policy, runDir } = prepared;
   const emit = opts.onEvent ?? (() => undefined);
   const root = prepared.request.projectRoot;
   const startedAt = new Date();
@@ -320,14 +306,20 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
   let writes: RunResult['writes'];
   const before = new Map<string, number>();
   try {
-    if (plan.argv.length > 0 && policy) {
+    if (plan.argv.length > 0 && policy && runDir) {
+      // write = true: the copy is made now, when the script is about to run (a plan shown and
+      // never run costs nothing); --unconfined runs in the project itself, as its plan says.
+      const staged = policy.write && !plan.override ? await stageOrWhy(root, join(runDir, 'stage')) : undefined;
+      if (typeof staged === 'string') throw new StageFailed(staged);
+      const stage = staged;
+      const confined: SandboxPolicy = stage ? { ...policy, stage: { dir: stage.dir, bound: stage.bound } } : policy;
       mkdirSync(policy.scratchDir, { recursive: true });
       mkdirSync(policy.homeDir, { recursive: true });
       for (const d of policy.extraWritable) mkdirSync(d, { recursive: true });
       for (const ref of plan.produces) for (const f of listArtifacts(root, ref)) before.set(f.abs, f.mtimeMs);
       const cmd = plan.override
         ? unconfinedCommand(policy, plan.argv)
-        : wrapCommand(plan.backend, policy, plan.argv, runDir);
+        : wrapCommand(plan.backend, confined, plan.argv, runDir);
       if (!cmd) throw new Error('no sandbox backend to run with');
       exec = await execute(cmd, {
         timeoutMs: policy.timeoutMs,
@@ -340,6 +332,9 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
       });
       if (stage) writes = stagedWrites(root, stage, exec);
     }
+  } catch (e) {
+    if (!(e instanceof StageFailed)) throw e;
+    exec = { ...NOT_STARTED, spawnError: e.message };
   } finally {
     if (runDir) rmSync(runDir, { recursive: true, force: true });
   }
@@ -433,6 +428,27 @@ export async function startRun(req: RunRequest, deps: RunDeps = {}, opts: Execut
     };
   }
   return executeRun(p.value, opts);
+}
+
+class StageFailed extends Error {}
+
+const NOT_STARTED: ExecOutcome = {
+  code: null,
+  signal: null,
+  timedOut: false,
+  cancelled: false,
+  durationMs: 0,
+  dropped: { stdout: 0, stderr: 0 },
+  strays: 0,
+};
+
+/** The staged copy, or why it could not be made (the run then does not start). */
+async function stageOrWhy(root: string, dir: string): Promise<Stage | string> {
+  try {
+    return await stageProject(root, dir);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
 }
 
 /**

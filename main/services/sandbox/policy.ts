@@ -45,8 +45,6 @@ export interface PolicyInput {
   readonly hiddenHomes: readonly string[];
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
-  /** `write = true`: the staged copy the run writes into (stageProject); absent → nothing writable but scratch. */
-  readonly stage?: SandboxPolicy['stage'];
   readonly limits?: Partial<RunLimits>;
   /** The enclosing repository's git paths to show read-only (`enclosingGit`). */
   readonly enclosingGit?: readonly string[];
@@ -82,8 +80,8 @@ export function policyFromManifest(input: PolicyInput): SandboxPolicy {
     workspace,
     skillDir: input.skillDir,
     readOnlyInWorkspace: protectedNames().map((p) => join(workspace, p)),
+    // write = true: the staged copy is added when the script is about to run (executeRun).
     writableEntries: [],
-    ...(manifest.permissions.write && input.stage ? { stage: input.stage } : {}),
     limits: { ...DEFAULT_LIMITS, ...input.limits },
     extraWritable: manifest.artifacts.produces.length > 0 ? [join(workspace, '.kitbash', 'artifacts')] : [],
     ...(enclosing.length > 0 ? { enclosingGit: enclosing } : {}),
