@@ -13,12 +13,17 @@ export function Output({ run, runId }: { run: RunState | null; runId: string }) 
   useEffect(() => {
     if (follow && pre.current) pre.current.scrollTop = pre.current.scrollHeight;
   }, [run?.chars, follow]);
+  const panel = useRef<HTMLElement>(null);
+  // A new run: bring its output into view, where the user just clicked Run.
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [runId]);
   const exit = run?.exit;
   const ok = exit && exit.outcome === 'exited' && exit.exitCode === 0 && exit.verdict !== 'fail';
   return (
-    <section className="panel runs-output" aria-label="Output" data-run={runId}>
+    <section className="runs-output" aria-label="Output" data-run={runId} ref={panel}>
       <div className="panel-head">
-        <h2>Output</h2>
+        <h3>Output</h3>
         <span className="runs-status" data-testid="status">
           {!exit ? (
             <>

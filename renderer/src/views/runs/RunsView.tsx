@@ -30,7 +30,7 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
     <main className="page" aria-label="Runs">
       <div className="page-head">
         <div>
-          <h2>Runs</h2>
+          <h1>Runs</h1>
           <p className="muted small">
             Run a script or <Term term="gate">gate</Term> of an installed skill inside the sandbox its manifest
             declares. Output streams live; every run and refusal lands in <code>.kitbash/runs.jsonl</code>.
@@ -64,7 +64,7 @@ export function RunsView({ project, arg }: { project: ProjectRef; arg?: string }
       ) : (
         <div className="side-layout">
           <nav className="panel side-nav" aria-label="Skills with scripts">
-            <h3>Skills</h3>
+            <h2 className="label">Skills</h2>
             {runnable.length === 0 ? (
               <p className="muted small">No installed skill has scripts or is a gate.</p>
             ) : (

@@ -103,6 +103,9 @@ export function SkillRuns({ project, target }: { project: ProjectRef; target: Ru
             {r.startError}
           </div>
         )}
+        {/* The output streams right under the Run button it answers, above the long restrictions table. */}
+        {r.runId && <Output run={r.run} runId={r.runId} />}
+        {r.run?.exit?.writes && <WritesPanel writes={r.run.exit.writes} />}
         {answer?.ok && <PlanBox plan={answer.plan} />}
         {!answer && target.rows.length > 0 && <LabelsTable rows={target.rows} caption="Sandbox labels" />}
       </section>
@@ -116,8 +119,6 @@ export function SkillRuns({ project, target }: { project: ProjectRef; target: Ru
           }}
         />
       )}
-      {r.runId && <Output run={r.run} runId={r.runId} />}
-      {r.run?.exit?.writes && <WritesPanel writes={r.run.exit.writes} />}
     </>
   );
 }
