@@ -181,7 +181,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     const dialog = page.getByRole('dialog', { name: 'Install review of quick-setup' });
     expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
     expect(await dialog.locator('.inst-verdict').innerText()).toMatch(
-      /Blocked — quick-setup@1\.0\.0 cannot be installed[\s\S]*quick-setup: safety: remote-exec[\s\S]*there is no way to approve/,
+      /Blocked — quick-setup@1\.0\.0 cannot be installed[\s\S]*quick-setup: safety: remote-exec[\s\S]*cannot be approved as it is, here or from the command line/,
     );
     const finding = dialog.locator('.inst-findings.safety [data-check="remote-exec"]');
     expect(await finding.locator('.inst-span').innerText()).toMatch(/^scripts\/setup\.sh:3:\d+–\d+$/);

@@ -10,6 +10,8 @@ type Permission = ReviewNodeView['permissions'][number];
  */
 export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents: readonly ReviewAgent[] }) {
   const holds = permissionHolds(node.permissions, agents, node.powers);
+  // Every tool row's runner sentence is the same: said once under the table, not on each row.
+  const toolRunner = holds.find((h) => h.permission.startsWith('tool:'))?.runner;
   return (
     <>
       {declaresNothing(node.permissions, node.powers) && (
@@ -49,7 +51,7 @@ export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents
                 </td>
                 <td data-field="runner">
                   {!(HOT.has(p.permission) && p.declared) && <Enforcement p={p} />}
-                  <div className="small">{holds[i]!.runner}</div>
+                  {!isTool(p) && <div className="small">{holds[i]!.runner}</div>}
                 </td>
                 <td data-field="agents">
                   {agents.length === 0 ? (
@@ -70,9 +72,16 @@ export function PermissionTable({ node, agents }: { node: ReviewNodeView; agents
           </tbody>
         </table>
       </div>
+      {toolRunner && (
+        <p className="small muted" data-testid="tools-runner">
+          Tools, in Skillsmith&apos;s runner: {toolRunner}
+        </p>
+      )}
     </>
   );
 }
+
+const isTool = (p: Permission): boolean => p.permission.startsWith('tool:');
 
 function Enforcement({ p }: { p: Permission }) {
   if (!p.enforcement) return <span className="muted">not probed</span>;
