@@ -49,27 +49,35 @@ export function AcceptFinding({
         of this exact version of {node}. It is written to kitbash.toml with your name and reason, shown in every review,
         and stops matching as soon as any byte of the skill changes.
       </p>
-      <label className="small">
+      <label className="inst-accept-check">
         <input type="checkbox" checked={read} onChange={(e) => setRead(e.target.checked)} data-testid="accept-read" /> I
         read {file} around line {line}
       </label>
-      <input
-        aria-label="Accepted by"
-        placeholder="your name or address"
-        value={by}
-        onChange={(e) => setBy(e.target.value)}
-        data-testid="accept-by"
-      />
-      <input
-        aria-label="Why it is acceptable"
-        placeholder="why this is acceptable"
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        data-testid="accept-reason"
-      />
+      <div className="inst-accept-fields">
+        <label className="inst-accept-field">
+          <span>Accepted by</span>
+          <input
+            className="filter"
+            placeholder="your name or address"
+            value={by}
+            onChange={(e) => setBy(e.target.value)}
+            data-testid="accept-by"
+          />
+        </label>
+        <label className="inst-accept-field grow">
+          <span>Why it is acceptable</span>
+          <input
+            className="filter"
+            placeholder="what you checked, and why it is safe here"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            data-testid="accept-reason"
+          />
+        </label>
+      </div>
       <button
         type="button"
-        className="btn"
+        className="btn primary inst-accept-submit"
         data-testid="accept-submit"
         disabled={!read || by.trim() === '' || reason.trim() === '' || accept.isPending}
         onClick={() => accept.mutate()}
