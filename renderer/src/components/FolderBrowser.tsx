@@ -10,9 +10,18 @@ import './app-picker.css';
  * folders of the user's home (and nothing outside it); projects are marked. Choosing a
  * folder hands its path back; nothing is opened until then.
  */
-export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) => void; onClose: () => void }) {
+export function FolderBrowser({
+  start,
+  onChoose,
+  onClose,
+}: {
+  /** Where to open (the current project's parent); outside the home folder or gone, it opens on home. */
+  start?: string;
+  onChoose: (path: string) => void;
+  onClose: () => void;
+}) {
   const api = useApi();
-  const [at, setAt] = useState<string | undefined>(undefined);
+  const [at, setAt] = useState<string | undefined>(start);
   const [listing, setListing] = useState<FolderListing | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -21,7 +30,12 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
     api.folders
       .list(at === undefined ? {} : { path: at })
       .then((r) => live && setListing(r))
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+      .catch((e: unknown) => {
+        if (!live) return;
+        // The starting folder is only a guess: one the server will not list falls back to home.
+        if (at !== undefined && at === start) setAt(undefined);
+        else setError(e instanceof Error ? e.message : String(e));
+      });
     return () => {
       live = false;
     };
@@ -58,7 +72,23 @@ export function FolderBrowser({ onChoose, onClose }: { onChoose: (path: string) 
           <Spinner label="Listing" /> Listing folders…
         </p>
       ) : listing.folders.length === 0 ? (
-        <p className="muted">No folders here.</p>
+        <div className="app-folder-empty" data-testid="no-folders">
+          <p>
+            {listing.parent
+              ? 'This folder has no sub-folders to show.'
+              : 'Your home folder has no sub-folders to show, and the picker lists only folders inside it.'}{' '}
+            <span className="muted">Hidden folders (names starting with a dot) are not listed.</span>
+          </p>
+          <p className="muted small">
+            {listing.parent ? 'Go up, or type' : 'Type'} the project&apos;s path in the field behind this dialog
+            instead.
+          </p>
+          {listing.parent && (
+            <button type="button" className="btn" onClick={() => listing.parent && setAt(listing.parent)}>
+              ↑ Go up to {listing.parent.split(/[\\/]/).pop() || listing.parent}
+            </button>
+          )}
+        </div>
       ) : (
         <ul className="app-folder-list" aria-label="Folders">
           {listing.folders.map((f) => (

@@ -46,6 +46,8 @@ export function Picker() {
   const canPick = info.data?.capabilities.pickFolder === true;
   const error = open.error ?? (pickError ? new Error(pickError) : null);
   const projects = recent.data?.projects ?? [];
+  // Browse… starts beside the typed path or the last project, where the next one most likely is.
+  const browseFrom = parentFolder(path.trim() || projects[0]?.path);
 
   return (
     <main className="app-picker">
@@ -173,6 +175,7 @@ export function Picker() {
       </section>
       {browsing && (
         <FolderBrowser
+          {...(browseFrom ? { start: browseFrom } : {})}
           onClose={() => setBrowsing(false)}
           onChoose={(p) => {
             setBrowsing(false);
@@ -186,4 +189,10 @@ export function Picker() {
       </footer>
     </main>
   );
+}
+
+/** The folder that holds `path` (either separator), or undefined for a root or nothing. */
+function parentFolder(path: string | undefined): string | undefined {
+  const cut = path ? Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) : -1;
+  return cut > 0 ? path!.slice(0, cut) : undefined;
 }
