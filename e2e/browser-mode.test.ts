@@ -14,7 +14,7 @@ import { scratchWorkspace, startServe } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
-const projectName = (page: Page) => page.locator('.app-project-id h1').innerText({ timeout: 20_000 });
+const projectName = (page: Page) => page.locator('.app-project-name').innerText({ timeout: 20_000 });
 
 describe.skipIf(!ok)('browser mode remembers the last project', () => {
   let app: App<ReturnType<typeof scratchWorkspace>>;

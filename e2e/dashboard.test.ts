@@ -66,7 +66,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     const { page, errors, offHost } = await open();
     await page.goto(served.url);
     await waitForDashboard(page, 5);
-    expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
+    expect(await page.locator('.app-project-name').innerText()).toBe('workspace');
     // The token moves out of the address bar into the tab's session storage.
     expect(new URL(page.url()).searchParams.has('token')).toBe(false);
 
@@ -186,7 +186,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     await page.goto(served.url);
     await waitForDashboard(page, 5);
     expect(await rowText(page, 'release-notes')).toMatch(/✓ clean locked/);
-    const before = await page.locator('main.dash-view').getAttribute('data-last-change');
+    const before = await page.locator('.dash-view').getAttribute('data-last-change');
     // A real edit: the skill now fetches and runs a remote script.
     appendFileSync(
       join(ws.project, '.kitbash/skills/release-notes/SKILL.md'),
@@ -198,7 +198,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
       { timeout: 10_000 },
     );
     expect(await rowText(page, 'release-notes')).toMatch(/✕ 1 fail · blocked drift/);
-    expect(await page.locator('main.dash-view').getAttribute('data-last-change')).not.toBe(before);
+    expect(await page.locator('.dash-view').getAttribute('data-last-change')).not.toBe(before);
     expect(await page.locator('[data-card="Lock"]').innerText()).toMatch(/1 skill drifted/);
     expect(await page.locator('[data-tile="failures"] .dash-tile-v').innerText()).toBe('2');
     expect(await page.locator('.dash-problems').innerText()).toMatch(/release-notes[\s\S]*integrity drift/);
@@ -282,7 +282,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
     const note = page.getByTestId('cached-note');
     await note.waitFor();
     expect(await note.innerText()).toMatch(/^Not current yet\./);
-    expect(await page.locator('main.dash-view').getAttribute('data-scan')).toBe('cached');
+    expect(await page.locator('.dash-view').getAttribute('data-scan')).toBe('cached');
     expect(await page.getByTestId('scan-info').innerText()).toMatch(/showing the scan from .* scanning now/);
     await screenshot(page, 'dashboard-cached');
     release();
@@ -313,7 +313,7 @@ describe.skipIf(!ok)('the app in Chromium over `skillsmith serve`', () => {
       const { page, errors } = await open();
       await page.goto(opened.href);
       await page.locator('[role="table"][aria-label="Installed skills"]').waitFor({ timeout: 20_000 });
-      expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
+      expect(await page.locator('.app-project-name').innerText()).toBe('workspace');
       // The code left the address bar; a reload still works (the tab keeps the token, the cookie opens the page).
       expect(new URL(page.url()).search).toBe('');
       await page.reload();

@@ -56,7 +56,7 @@ describe.skipIf(!binary)('desktop app in Electron', () => {
       timeout: 30_000,
     });
     expect(page.url()).toBe('app://skillsmith/index.html');
-    expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
+    expect(await page.locator('.app-project-name').innerText()).toBe('workspace');
     await screenshot(page, 'electron-dashboard');
   });
 

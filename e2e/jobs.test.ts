@@ -193,7 +193,7 @@ describe.skipIf(!ok)('Browse… in browser mode', () => {
     await expect.poll(() => page.getByTestId('folder-path').innerText()).toBe(app.project.project);
     await page.locator('[data-action="open-folder"]').click();
     await dashboard(page);
-    expect(await page.locator('.app-project-id h1').innerText()).toBe('workspace');
+    expect(await page.locator('.app-project-name').innerText()).toBe('workspace');
     expect(errors).toEqual([]);
   });
 });

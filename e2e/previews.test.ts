@@ -215,7 +215,7 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
   it("through the editor: every target's preview follows the body typed in Monaco, unsaved", async () => {
     const { page, errors } = await open();
     await page.goto(served.url);
-    await page.locator('.app-project-id h1').waitFor({ timeout: 30_000 });
+    await page.locator('.app-project-name').waitFor({ timeout: 30_000 });
     await page.evaluate(() => (window.location.hash = '#/editor/release-notes'));
     await page
       .locator('.ed-host .monaco-editor')

@@ -313,7 +313,7 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
         const seen: string[] = [];
         (window as unknown as { __seen: string[] }).__seen = seen;
         new MutationObserver(() => {
-          const main = document.querySelector('main.dash-view');
+          const main = document.querySelector('.dash-view');
           const n = document.querySelector('[data-tile="skills"] .dash-tile-v')?.textContent;
           if (!main || !n) return;
           const note = document.querySelector('[data-testid="cached-note"]') !== null;
@@ -322,7 +322,7 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
         }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
       });
       await page.goto(served.url);
-      await page.locator('main.dash-view[data-scan="fresh"]').waitFor({ timeout: 90_000 });
+      await page.locator('.dash-view[data-scan="fresh"]').waitFor({ timeout: 90_000 });
       const seen = await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
       expect(seen[0]).toBe('1000:cached:note');
       expect(seen.at(-1)).toBe('1001:fresh:no-note');

@@ -20,7 +20,7 @@ import { startServe, type Served } from './support/serve';
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 
 const SCREENS: [name: string, hash: string, ready: string][] = [
-  ['dashboard', '#/dashboard', 'main.dash-view[data-scan="fresh"]'],
+  ['dashboard', '#/dashboard', '.dash-view[data-scan="fresh"]'],
   ['editor', '#/editor', '.ed-index'],
   ['previews', '#/previews', '.pv-view, .state-empty'],
   ['costs', '#/costs', '.cost-view, .state-empty'],

@@ -12,8 +12,10 @@ interface Violation {
   nodes: { target: string[] }[];
 }
 
-/** axe-core over the page as it is now: its serious and critical violations, one line each. */
-export async function scan(page: Page): Promise<string[]> {
+const IMPACTS = ['minor', 'moderate', 'serious', 'critical'];
+
+/** axe-core over the page as it is now: its violations of `least` impact or worse (default serious), one per line. */
+export async function scan(page: Page, least: 'moderate' | 'serious' = 'serious'): Promise<string[]> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const axe = (
@@ -28,7 +30,7 @@ export async function scan(page: Page): Promise<string[]> {
     }));
   });
   return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => IMPACTS.indexOf(v.impact ?? 'minor') >= IMPACTS.indexOf(least))
     .map(
       (v) =>
         `${v.impact} ${v.id}: ${v.help} — ${v.nodes

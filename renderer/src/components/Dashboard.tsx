@@ -52,8 +52,9 @@ export function DashboardView({ project }: { project: ProjectRef }) {
   const row = data?.skills.find((s) => s.dir === selected);
 
   return (
-    <>
+    <main className="dash-main">
       <div className="dash-toolbar">
+        <h1>Dashboard</h1>
         {data && (
           <span className="muted small dash-scan-info" data-testid="scan-info">
             {old ? (
@@ -90,7 +91,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           />
         </div>
       ) : (
-        <main
+        <div
           className={`page dash-view ${old ? 'cached' : ''}`}
           data-last-change={lastChange?.toISOString() ?? ''}
           data-scan={old ? 'cached' : 'fresh'}
@@ -136,7 +137,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
               <Problems data={data!} onSelect={setSelected} />
             </>
           )}
-        </main>
+        </div>
       )}
       {compiling && <CompileDialog project={project} dirty={false} onClose={() => setCompiling(false)} />}
       {repinning && (
@@ -156,7 +157,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
           }}
         />
       )}
-    </>
+    </main>
   );
 }
 

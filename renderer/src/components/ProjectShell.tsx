@@ -60,8 +60,10 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
         className="app-skip-link"
         href="#main-content"
         onClick={(e) => {
+          // The hash is the app's route: focus the view's <main> instead of following the link.
           e.preventDefault();
-          const main = document.querySelector<HTMLElement>('main, [role="main"]');
+          const target = document.getElementById('main-content');
+          const main = target?.querySelector<HTMLElement>('main') ?? target;
           main?.setAttribute('tabindex', '-1');
           main?.focus();
         }}
@@ -71,7 +73,9 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
       <header className="app-topbar">
         <Brand />
         <div className="app-project-id">
-          <h1 title={project.name}>{project.name}</h1>
+          <span className="app-project-name" title={project.name}>
+            {project.name}
+          </span>
           <span className="app-project-path" title={project.root}>
             <bdi>{project.root}</bdi>
           </span>
@@ -100,15 +104,17 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
           </button>
         </div>
       </header>
-      <Suspense
-        fallback={
-          <main className="page" aria-busy="true">
-            <p className="muted">Loading {view.label}…</p>
-          </main>
-        }
-      >
-        {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
-      </Suspense>
+      <div id="main-content" tabIndex={-1} className="app-main-content">
+        <Suspense
+          fallback={
+            <main className="page" aria-busy="true">
+              <p className="muted">Loading {view.label}…</p>
+            </main>
+          }
+        >
+          {view.render({ project, ...(route.view === view.id && route.arg !== undefined ? { arg: route.arg } : {}) })}
+        </Suspense>
+      </div>
       {quickOpen && <QuickOpen root={project.root} onClose={() => setQuickOpen(false)} />}
       {compiling && (
         <CompileDialog

@@ -55,7 +55,7 @@ function Costs({ report, focus, updating }: { report: CostsReport; focus: string
       <section className="panel" aria-labelledby="cost-title">
         <div className="panel-head">
           <div>
-            <h2 id="cost-title">Standing context cost per session</h2>
+            <h1 id="cost-title">Standing context cost per session</h1>
             <p className="muted small cost-sub">
               Tokens each agent holds in every session before any skill is used. Lazy agents keep only each skill's
               description; eager ones load the whole text.

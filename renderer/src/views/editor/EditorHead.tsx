@@ -32,7 +32,7 @@ export function EditorHead({
           Skills
         </a>
         <span className="muted small">/</span>
-        <h2>{dir}</h2>
+        <h1>{dir}</h1>
         <span className="muted small mono">{path}</span>
       </div>
       <div className="ed-actions">

@@ -20,7 +20,7 @@ export const Problems = memo(function Problems({
   return (
     <div className="ed-problems" aria-label="Problems">
       <div className="ed-problems-head">
-        <h3>Problems</h3>
+        <h2 className="label">Problems</h2>
         <span className="muted small">
           {diagnostics.length ? `${diagnostics.length}` : 'none — same checks as skillsmith lint'}
         </span>

@@ -94,7 +94,7 @@ export function SkillEditor({ project, dir, file }: { project: ProjectRef; dir: 
     return (
       <main className="ed-page">
         <div className="panel ed-error" role="alert">
-          <h2>Cannot open {dir}</h2>
+          <h1>Cannot open {dir}</h1>
           <p>{session.loadError}</p>
           <a className="btn" href="#/editor" onClick={() => forgetOpen(project.root)}>
             Back to the skill list

@@ -14,7 +14,7 @@ export function SkillIndex({ project }: { project: ProjectRef }) {
   return (
     <main className="ed-index">
       <section className="panel ed-index-list">
-        <h2>Edit a skill</h2>
+        <h1>Edit a skill</h1>
         <p className="muted small">
           Pick a skill of {project.name} to edit, with lint, safety and budget checks as you type.
         </p>

@@ -20,7 +20,7 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
     <main className="page" aria-label="Evals">
       <div className="page-head">
         <div>
-          <h2>Evals</h2>
+          <h1>Evals</h1>
           <p className="muted small">
             A skill's behavioral and trigger evals run against coding agents, each trial in a fresh sandboxed workspace
             — with the skill and, for a <Term term="baseline">baseline</Term>, without. Results and transcripts land in{' '}
@@ -55,7 +55,7 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
       ) : (
         <div className="side-layout">
           <nav className="panel side-nav" aria-label="Skills with evals">
-            <h3>Skills</h3>
+            <h2 className="label">Skills</h2>
             <ul>
               {skills.map((s) => (
                 <li key={s.name}>

@@ -103,7 +103,8 @@ export function InstallFlow({ project }: { project: ProjectRef }) {
             </button>
             {review.blockers.length > 0 && (
               <span className="inst-no-approve">
-                Cannot be approved — blocked by {review.blockers.length} finding(s)
+                Cannot be approved as it is — blocked by{' '}
+                {review.blockers.length === 1 ? '1 finding' : `${review.blockers.length} findings`}
               </span>
             )}
             {review.blockers.length === 0 && (

@@ -12,6 +12,7 @@ export function InstallView({ project, arg }: { project: ProjectRef; arg?: strin
   const m = /^(update|remove):([a-z0-9][a-z0-9-]*)$/.exec(arg ?? '');
   return (
     <main className="page inst-view">
+      <h1>{m?.[1] === 'update' ? `Update ${m[2]}` : m?.[1] === 'remove' ? `Remove ${m[2]}` : 'Install a skill'}</h1>
       {m?.[1] === 'update' ? (
         <UpdateFlow key={m[2]} project={project} dir={m[2]!} />
       ) : m?.[1] === 'remove' ? (

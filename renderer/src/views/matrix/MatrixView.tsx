@@ -68,7 +68,7 @@ function Matrix({
       <section className="panel" aria-labelledby="matrix-title">
         <div className="panel-head">
           <div>
-            <h2 id="matrix-title">Compatibility matrix</h2>
+            <h1 id="matrix-title">Compatibility matrix</h1>
             <p className="muted small matrix-sub">
               How each agent receives each skill. <b>Full</b>: as authored · <b>Degraded</b>: a weaker version (missing
               capability, eager loading…) · <b>Unsupported</b>: the agent drops or never triggers it.

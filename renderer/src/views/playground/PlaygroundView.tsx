@@ -27,7 +27,7 @@ export function PlaygroundView({ project, arg }: { project: ProjectRef; arg?: st
     <main className="page" aria-label="SkillSpec playground">
       <div className="page-head">
         <div>
-          <h2>SkillSpec playground</h2>
+          <h1>SkillSpec playground</h1>
           <p className="muted small">
             Type what a user might say; the decision and its trace follow as you type. Nothing here runs or writes
             anything.

@@ -38,6 +38,7 @@ export function PreviewsView({ project, arg }: { project: ProjectRef; arg?: stri
   }
   return (
     <main className="page pv-view">
+      <h1>Previews</h1>
       <div className="pv-layout">
         <Picker skills={skills} dir={dir} />
         <Draft key={dir} project={project} dir={dir} />
@@ -52,7 +53,7 @@ function Picker({ skills, dir }: { skills: readonly { dir: string; loaded: boole
   const shown = useMemo(() => skills.filter((s) => !q || s.dir.includes(q)), [skills, q]);
   return (
     <nav className="pv-skill-picker" aria-label="Skills">
-      <h3>Skills</h3>
+      <h2 className="label">Skills</h2>
       {skills.length > 8 && <SkillSearch query={query} onQuery={setQuery} />}
       <VirtualList
         items={shown}

@@ -111,6 +111,7 @@ function SettingsForm({
   };
   return (
     <main className="page set-view" data-testid="settings-view">
+      <h1>Settings</h1>
       {saved && (
         <p className="set-saved" role="status">
           Saved kitbash.toml.
