@@ -24,11 +24,12 @@ const SIZES = [
   { width: 900, height: 700 },
 ] as const;
 
-/** True when the whole of `el` is inside the window as it is now, without scrolling. */
+/** True when the whole of `el` is inside the window as it is now, below the sticky top bar, without scrolling. */
 async function inView(page: Page, el: Locator): Promise<boolean> {
   const box = await el.boundingBox();
+  const top = (await page.locator('.app-topbar').boundingBox())!.height;
   const vp = page.viewportSize()!;
-  return box !== null && box.y >= 0 && box.x >= 0 && box.y + box.height <= vp.height && box.x + box.width <= vp.width;
+  return box !== null && box.y >= top && box.x >= 0 && box.y + box.height <= vp.height && box.x + box.width <= vp.width;
 }
 
 describe.skipIf(!ok || !sandboxOk)('a run shows its output where Run was clicked', () => {

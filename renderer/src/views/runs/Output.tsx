@@ -14,11 +14,11 @@ export function Output({ run, runId }: { run: RunState | null; runId: string }) 
     if (follow && pre.current) pre.current.scrollTop = pre.current.scrollHeight;
   }, [run?.chars, follow]);
   const panel = useRef<HTMLElement>(null);
-  // A new run: bring its output into view, where the user just clicked Run.
+  const exit = run?.exit;
+  // A new run, and its end (the exit line and any verdict below it): keep the output in view, where Run was clicked.
   useEffect(() => {
     panel.current?.scrollIntoView({ block: 'nearest' });
-  }, [runId]);
-  const exit = run?.exit;
+  }, [runId, exit]);
   const ok = exit && exit.outcome === 'exited' && exit.exitCode === 0 && exit.verdict !== 'fail';
   return (
     <section className="runs-output" aria-label="Output" data-run={runId} ref={panel}>

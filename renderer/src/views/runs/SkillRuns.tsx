@@ -81,6 +81,9 @@ export function SkillRuns({ project, target }: { project: ProjectRef; target: Ru
             </button>
           )}
         </div>
+        {/* The output streams right under the Run button it answers, above the long restrictions table. */}
+        {r.runId && <Output run={r.run} runId={r.runId} />}
+        {r.run?.exit?.writes && <WritesPanel writes={r.run.exit.writes} />}
         {plan.isFetching && (
           <p className="small muted">
             <Spinner label="Checking the run" /> Checking what would run and how it is confined…
@@ -103,9 +106,6 @@ export function SkillRuns({ project, target }: { project: ProjectRef; target: Ru
             {r.startError}
           </div>
         )}
-        {/* The output streams right under the Run button it answers, above the long restrictions table. */}
-        {r.runId && <Output run={r.run} runId={r.runId} />}
-        {r.run?.exit?.writes && <WritesPanel writes={r.run.exit.writes} />}
         {answer?.ok && <PlanBox plan={answer.plan} />}
         {!answer && target.rows.length > 0 && <LabelsTable rows={target.rows} caption="Sandbox labels" />}
       </section>
