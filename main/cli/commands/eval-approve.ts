@@ -1,11 +1,6 @@
 import { grantSummary, notApprovedMessage, type PendingApproval } from '../../../shared/evals/consent';
-import {
-  APPROVALS_FILE,
-  approveRunner,
-  configDir,
-  recordApproval,
-  RunnerNotApproved,
-} from '../../services/evals/approvals';
+import { APPROVALS_FILE, approveRunner, recordApproval, RunnerNotApproved } from '../../services/evals/approvals';
+import { configDir } from '../../services/user/config-dir';
 import { planEvals, type EvalRequest } from '../../services/evals/run';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { confirm, interactive } from './prompt';

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -16,6 +16,7 @@ import { findRunner, PRESETS, readRunners } from '../../../shared/evals/runners'
 import { CodedError, formatError } from '../../../shared/result';
 import { writeFileAtomic } from '../fs/atomic';
 import { readProjectConfig } from '../project/config';
+import { configDir, ensureConfigDir, realOr, stderrNotice, type Notice } from '../user/config-dir';
 
 /**
  * The user's runner approvals (SPEC.md "Evals", Runner approval): one file per user, outside
@@ -40,22 +41,6 @@ interface ApprovalsFile {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/**
- * Skillsmith's per-user config folder: SKILLSMITH_CONFIG_DIR when set (tests, portable use),
- * else the platform's config location. Not the cache folder: clearing a cache must not
- * approve or forget anything.
- */
-export function configDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.SKILLSMITH_CONFIG_DIR) return env.SKILLSMITH_CONFIG_DIR;
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Skillsmith');
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Skillsmith');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'skillsmith');
-}
-
-/** Where a notice about a damaged approvals file goes (the CLI's stderr, the app's log). */
-export type Notice = (line: string) => void;
-const stderrNotice: Notice = (line) => process.stderr.write(`${line}\n`);
 
 function readFile(dir: string, notice: Notice): ApprovalsFile['approvals'] {
   const file = join(dir, APPROVALS_FILE);
@@ -96,14 +81,6 @@ function homes(env: Env): string[] {
   }
   return [...out];
 }
-
-const realOr = (p: string): string => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return resolve(p);
-  }
-};
 
 /**
  * The grant of a runner in this project: its reads resolved as the trial resolves them
@@ -171,10 +148,7 @@ export function recordApproval(
   grant: RunnerGrant,
   opts: { env?: Env; notice?: Notice; now?: Date } = {},
 ): void {
-  const dir = configDir(opts.env ?? process.env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // A folder made earlier by something else keeps its mode; this one holds only ours.
-  if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  const dir = ensureConfigDir(opts.env ?? process.env);
   const project = realOr(projectRoot);
   const approvals = readFile(dir, opts.notice ?? stderrNotice);
   approvals[grantKey(grant, project)] = {
