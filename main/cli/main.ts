@@ -136,6 +136,12 @@ const COMMANDS: Record<string, Command> = {
       'run <skill> <script> [--timeout S] [--max-output BYTES] [--max-processes N] [--max-open-files N] [--max-cpu S] [--max-memory SIZE] [--max-scratch SIZE] [--env NAME[=VALUE]] [--unconfined] [--raw] [-- args]  a skill script in the sandbox (its output escaped unless --raw)',
     run: async (argv, io) => (await import('./commands/run')).runRun(argv, io),
   },
+  exceptions: {
+    project: PROJECT,
+    summary:
+      'exceptions [list] [--json] | exceptions confirm <id>... | --all  which [[policy.exceptions]] take effect for you; confirm those that arrived with the project (once, as written)',
+    run: async (argv, io) => (await import('./commands/exceptions')).runExceptions(argv, io),
+  },
   gate: {
     project: PROJECT,
     summary:

@@ -36,7 +36,7 @@ export interface ReviewFacts {
   readonly pins: ReadonlyMap<string, string> | { readonly error: string };
   /** The tree integrity of exactly the files compile read for the skill (the edge hashes them). */
   readonly integrityOf: (skill: Skill) => string;
-  readonly config: Pick<ProjectConfig, 'policy' | 'exceptions'>;
+  readonly config: Pick<ProjectConfig, 'policy' | 'exceptions' | 'unconfirmedExceptions'>;
 }
 
 export const FORWARD_DRIFT =
@@ -83,6 +83,7 @@ export function withheldReason(skill: Skill, facts: ReviewFacts): WithheldSkill 
     integrity,
     ...(facts.config.policy ? { policy: facts.config.policy } : {}),
     exceptions: facts.config.exceptions,
+    ...(facts.config.unconfirmedExceptions ? { unconfirmed: facts.config.unconfirmedExceptions } : {}),
   });
   if (verdict.blocking.length === 0) return undefined;
   return {

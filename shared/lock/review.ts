@@ -11,7 +11,7 @@ import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import type { Check } from '../lint/types';
 import type { Policy } from '../project/config';
-import type { PolicyException } from '../policy/exceptions';
+import { unconfirmedNote, type PolicyException } from '../policy/exceptions';
 import { manifestViolations } from '../policy/policy';
 import { skillVerdict, type AcceptedFinding, type SkillVerdict } from '../policy/verdict';
 import { groupedHolds, permissionHolds, permissionSummary, type ReviewAgent } from './holds';
@@ -98,6 +98,8 @@ export interface ReviewNode {
   readonly safety: readonly Finding[];
   /** Blocking findings a `[[policy.exceptions]]` entry accepts for exactly this version (shown, never hidden). */
   readonly accepted: readonly AcceptedFinding[];
+  /** One line per kitbash.toml exception for a blocking finding here that this user has not confirmed (spec D190). */
+  readonly unconfirmed: readonly string[];
   /** The same counts the dashboard, the Runs tab and `run` use (one computation: shared/policy/verdict). */
   readonly verdict: Pick<SkillVerdict, 'status' | 'failures' | 'warnings'>;
   readonly policy: readonly string[];
@@ -167,6 +169,8 @@ export interface NodeInput {
   readonly policy?: Policy;
   /** `[[policy.exceptions]]` of the project; only entries naming this skill and this integrity can match. */
   readonly exceptions?: readonly PolicyException[];
+  /** Entries held back because this user has not confirmed them: they accept nothing. */
+  readonly unconfirmed?: readonly PolicyException[];
   readonly sourceViolations: readonly string[];
   readonly dependencies: readonly { name: string; range: string; version: string }[];
   /** `produces` of every node this one (transitively) depends on, by node name. */
@@ -187,6 +191,7 @@ export function reviewNode(input: NodeInput): ReviewNode {
     integrity: input.integrity,
     ...(input.policy ? { policy: input.policy } : {}),
     exceptions: input.exceptions ?? [],
+    ...(input.unconfirmed ? { unconfirmed: input.unconfirmed } : {}),
   });
   const lint: Finding[] = [];
   const safety: Finding[] = [];
@@ -248,6 +253,7 @@ export function reviewNode(input: NodeInput): ReviewNode {
     lint,
     safety,
     accepted: verdict.accepted,
+    unconfirmed: verdict.blocking.flatMap((b) => (b.unconfirmed ?? []).map(unconfirmedNote)),
     verdict: { status: verdict.status, failures: verdict.failures, warnings: verdict.warnings },
     policy: input.policy ? [...input.sourceViolations, ...manifestViolations(input.policy, m)] : [],
     dependencies: input.dependencies,
@@ -272,6 +278,7 @@ export function reviewBlockers(nodes: readonly ReviewNode[]): string[] {
   const out: string[] = [];
   for (const n of nodes) {
     for (const s of n.safety) out.push(`${n.name}: safety: ${s.id} — ${s.detail}`);
+    for (const u of n.unconfirmed) out.push(`${n.name}: ${u}`);
     for (const p of n.policy) out.push(`${n.name}: policy: ${p}`);
   }
   return out;
@@ -336,6 +343,7 @@ export function renderReview(r: InstallReview): string {
       lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
     }
     for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
+    for (const u of n.unconfirmed) lines.push(`${ind}✗ ${escapeTerminal(u)}`);
     for (const a of n.accepted)
       lines.push(
         `${ind}⚠ accepted by exception: ${a.id} at ${escapeTerminal(a.file)}:${a.line} — ${escapeTerminal(a.detail ?? '')} (accepted by ${escapeTerminal(a.by)}: ${escapeTerminal(a.reason)}; matches this exact version only)`,

@@ -1,6 +1,8 @@
 import { isTable } from '../ksf/toml';
 import { fail, type Result } from '../result';
-import { INTEGRITY_RE } from '../lock/integrity';
+import { canonicalJson } from '../evals/consent';
+import { INTEGRITY_RE, utf8Encode } from '../lock/integrity';
+import { sha256Hex } from '../lock/sha256';
 import { isKsfName } from '../names';
 import { SAFETY_CHECK_IDS, type CheckId } from '../lint/types';
 
@@ -124,4 +126,18 @@ export function exceptionToml(e: PolicyException): string {
       `reason = ${q(e.reason)}`,
     ].join('\n') + '\n'
   );
+}
+
+/**
+ * The id of an entry as written, every field included: what a user's confirmation is bound
+ * to (spec D190), so an entry edited in any field — even its reason — is a new entry.
+ */
+export function exceptionId(e: PolicyException): string {
+  const fields = Object.fromEntries(EXCEPTION_KEYS.map((k) => [k, e[k]]));
+  return sha256Hex(utf8Encode(canonicalJson(fields))).slice(0, 16);
+}
+
+/** Why an entry in kitbash.toml does not take effect for this user, and how to change that — one line. */
+export function unconfirmedNote(e: PolicyException): string {
+  return `exception for ${e.skill} ${e.check} at ${e.file}:${e.line} in kitbash.toml arrived with the project and is not confirmed by you — confirm with \`skillsmith exceptions confirm ${exceptionId(e)}\` or in the app's Settings`;
 }

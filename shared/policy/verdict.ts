@@ -1,7 +1,7 @@
 import type { Check, CheckId, Location } from '../lint/types';
 import { SAFETY_CHECK_IDS } from '../lint/types';
 import type { Policy } from '../project/config';
-import { exceptionMatches, type PolicyException } from './exceptions';
+import { exceptionMatches, unconfirmedNote, type PolicyException } from './exceptions';
 
 /** A blocking failure: a safety check with at least one location no exception accepts. */
 export interface BlockingFinding {
@@ -9,6 +9,8 @@ export interface BlockingFinding {
   readonly detail: string;
   /** The locations still blocking (all of the check's, minus accepted ones). */
   readonly locations: readonly Location[];
+  /** Entries in kitbash.toml that would accept one of these locations but this user has not confirmed. */
+  readonly unconfirmed?: readonly PolicyException[];
 }
 
 /** A finding a `[[policy.exceptions]]` entry accepts for this exact version. */
@@ -40,6 +42,8 @@ export interface VerdictContext {
   readonly integrity: string;
   readonly policy?: Policy;
   readonly exceptions: readonly PolicyException[];
+  /** Entries held back as unconfirmed (spec D190): never accept anything, only explain a refusal. */
+  readonly unconfirmed?: readonly PolicyException[];
 }
 
 /**
@@ -77,7 +81,10 @@ export function skillVerdict(checks: readonly Check[], ctx: VerdictContext): Ski
     // A failure without a location cannot be named by an exception, so it always blocks.
     if (open.length > 0 || locations.length === 0) {
       failures++;
-      blocking.push({ id: c.id, detail, locations: open });
+      const held = (ctx.unconfirmed ?? []).filter((x) =>
+        open.some((l) => exceptionMatches(x, ctx.skill, ctx.integrity, c.id, l.file, l.line)),
+      );
+      blocking.push({ id: c.id, detail, locations: open, ...(held.length ? { unconfirmed: held } : {}) });
     }
   }
   return { status: failures ? 'fail' : warnings ? 'warn' : 'pass', failures, warnings, blocking, accepted };
@@ -87,7 +94,8 @@ export function skillVerdict(checks: readonly Check[], ctx: VerdictContext): Ski
 export function describeBlocking(skill: string, b: BlockingFinding): string {
   const at = b.locations[0];
   const more = b.locations.length > 1 ? ` (+${b.locations.length - 1} more)` : '';
-  return `${skill}: ${b.id} — ${b.detail}${at ? ` at ${at.file}:${at.line}${more}` : ''}`;
+  const held = b.unconfirmed?.[0];
+  return `${skill}: ${b.id} — ${b.detail}${at ? ` at ${at.file}:${at.line}${more}` : ''}${held ? `; ${unconfirmedNote(held)}` : ''}`;
 }
 
 /** How to get past a blocking finding, said the same way everywhere. */

@@ -24,8 +24,13 @@ export interface ProjectConfig {
   readonly targets?: readonly string[];
   /** Absent when the file has no `[policy]` table — the reference then applies no policy at all. */
   readonly policy?: Policy;
-  /** Valid `[[policy.exceptions]]` entries (Skillsmith's addition; the reference ignores the key). */
+  /**
+   * Valid `[[policy.exceptions]]` entries that take effect (Skillsmith's addition; the reference ignores the key).
+   * As parsed here: every valid entry. As main reads it for a project: only those this user confirmed (spec D190).
+   */
   readonly exceptions: readonly PolicyException[];
+  /** Valid entries main held back because this user has not confirmed them: shown, never applied. */
+  readonly unconfirmedExceptions?: readonly PolicyException[];
   /** One line per entry that was dropped because it is malformed or names a check never acceptable. */
   readonly exceptionProblems: readonly string[];
   /**

@@ -126,6 +126,8 @@ describe('compile delivers only what was reviewed', () => {
       join(root, 'kitbash.toml'),
       `${TARGETED}\n${exceptionToml({ skill: 'fetcher', integrity: integrity.value, check: 'remote-exec', file: 'scripts/get.sh', line: 2, by: 'ana', reason: 'pinned installer, read it' })}`,
     );
+    // Written by hand here, as a team member would, so confirmed the way a user does (spec D190).
+    expect(cli(root, 'exceptions', 'confirm', '--all').code).toBe(0);
     const r = cli(root, 'compile');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('not delivered');

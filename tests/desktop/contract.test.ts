@@ -72,6 +72,7 @@ describe('IPC contract surface', () => {
           "settings.read — kitbash.toml of the open project: its text, version, the values the Settings view edits and the known targets",
           "settings.preview — what a settings change would write to kitbash.toml (a diff) and which installed skills it blocks or unblocks; nothing written",
           "settings.apply — write a settings change to kitbash.toml atomically under the project lock, keeping comments and layout; refused when the file changed since it was read",
+          "settings.confirmException — confirm, for this user, one [[policy.exceptions]] entry of kitbash.toml that arrived with the project, as written now (by its id)",
           "reports.costs — standing and loaded tokens of every installed skill on every target, and each agent’s skills listing (nothing written)",
           "reports.matrix — the compatibility matrix of the installed skills on every target (nothing written)",
           "reports.explain — one matrix cell explained, as \`skillsmith explain\` does: reasons, what the target delivers, the cost",

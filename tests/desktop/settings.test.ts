@@ -11,6 +11,7 @@ import type { SettingsData, SettingsPreview } from '../../shared/ipc/channels/se
 import { TARGET_IDS } from '../../shared/targets/registry';
 import { exceptionToml } from '../../shared/policy/exceptions';
 import { verdictFor } from '../../main/services/verdict/index';
+import { useTestConfigDir } from '../support/exceptions';
 import { scratch, testPlatform, testSession, type Scratch } from './helpers';
 
 let s: Scratch | undefined;
@@ -70,8 +71,8 @@ describe('settings.read / preview / apply', () => {
     expect(readFileSync(file, 'utf8')).toBe(before.replace('deny_remote_exec = true', 'deny_remote_exec = false'));
   });
 
-  it('removing a reviewed exception shows the skill it accepted becoming blocked', async () => {
-    const { file, call } = setup();
+  it('an exception that arrived with the project is shown unconfirmed and accepts nothing; confirming it over IPC makes it take effect', async () => {
+    const { file, raw, call } = setup();
     const v = verdictFor(s!.project, 'dependency-audit');
     if (!v.ok) throw new Error(v.error.message);
     const b = v.value.verdict.blocking[0]!;
@@ -80,14 +81,37 @@ describe('settings.read / preview / apply', () => {
       file,
       `${readFileSync(file, 'utf8')}\n${exceptionToml({ skill: v.value.name, integrity: v.value.integrity, check: b.id, file: at.file, line: at.line, by: 'ana', reason: 'pinned mirror' })}`,
     );
-    const d = await call<SettingsData>('settings.read', {});
-    expect(d.exceptions).toEqual([
+    useTestConfigDir();
+    const arrived = await call<SettingsData>('settings.read', {});
+    const id = arrived.exceptions[0]!.id!;
+    expect(arrived.exceptions).toEqual([
       {
         index: 0,
         entry: expect.objectContaining({ skill: 'dependency-audit', check: 'remote-exec', by: 'ana' }),
+        id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        confirmed: false,
         problem: null,
       },
     ]);
+    // Unconfirmed, it never unblocked the skill: removing it blocks nothing that was not blocked.
+    const none = await call<SettingsPreview>('settings.preview', {
+      version: arrived.version,
+      edits: [{ kind: 'removeException', index: 0 }],
+    });
+    expect(none.ok && none.effects.map((e) => [e.skill, e.change])).toEqual([['dependency-audit', 'still-blocked']]);
+    const forged = await raw('settings.confirmException', { id: 'not-an-id' });
+    expect(forged.ok || forged.error.code).toBe('invalid-request');
+    const stale = await call<{ ok: boolean; message?: string }>('settings.confirmException', {
+      id: '0123456789abcdef',
+    });
+    expect(stale).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/no \[\[policy\.exceptions\]\] entry with id 0123456789abcdef/),
+    });
+    expect(await call('settings.confirmException', { id })).toEqual({ ok: true });
+
+    const d = await call<SettingsData>('settings.read', {});
+    expect(d.exceptions).toEqual([expect.objectContaining({ index: 0, id, confirmed: true })]);
     const p = await call<SettingsPreview>('settings.preview', {
       version: d.version,
       edits: [{ kind: 'removeException', index: 0 }],

@@ -13,6 +13,7 @@ import { scanProject } from '../../main/services/dashboard/scan';
 import { verdictFor } from '../../main/services/verdict/index';
 import type { RunTarget } from '../../shared/ipc/channels/runs';
 import { exceptionToml } from '../../shared/policy/exceptions';
+import { confirmAllExceptions } from '../support/exceptions';
 import { scratch, testPlatform, testSession, type Scratch } from './helpers';
 
 let s: Scratch;
@@ -85,6 +86,7 @@ describe('one verdict for the dashboard, the drawer and the Runs tab', () => {
       join(s.project, 'kitbash.toml'),
       `\n${exceptionToml({ skill: 'dependency-audit', integrity: v.value.integrity, check: 'remote-exec', file: 'scripts/audit.sh', line: 5, by: 'ana', reason: 'read the installer' })}`,
     );
+    confirmAllExceptions(s.project);
     const row = scanProject(s.project).skills.find((r) => r.dir === 'dependency-audit')!;
     expect(row.lint).toMatchObject({ blocking: 0, accepted: 1, failures: 0 });
     const problem = scanProject(s.project).problems.find((p) => p.source === 'remote-exec')!;

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../../main/services/runs/audit';
 import { verdictFor } from '../../main/services/verdict/index';
 import { exceptionToml } from '../../shared/policy/exceptions';
+import { confirmAllExceptions } from '../support/exceptions';
 import { runCli } from '../support/paths';
 import { cleanup, fakeBwrap, installSkills, project, run, tempDir } from './helpers';
 
@@ -25,6 +26,8 @@ function accept(root: string, integrity: string, line = 3): void {
     join(root, 'kitbash.toml'),
     `# team rules\n[policy]\ndeny_remote_exec = true\n\n${exceptionToml({ skill: 'fetcher', integrity, check: 'remote-exec', file: 'scripts/get.sh', line, by: 'ana', reason: 'pinned installer, read it' })}`,
   );
+  // Written by this team member, so confirmed here (spec D190); tests/cli/exceptions covers a clone's.
+  confirmAllExceptions(root);
 }
 
 describe('run and gate refuse a blocked skill, whoever put it in the project', () => {

@@ -11,8 +11,8 @@ const DATA: SettingsData = {
   targets: ['claude-code', 'cursor'],
   policy: { max_budget: 2000, deny_remote_exec: true, allow_sources: ['github:acme/*'] },
   exceptions: [
-    { index: 0, entry: null, problem: 'bad' },
-    { index: 1, entry: null, problem: 'bad' },
+    { index: 0, entry: null, id: null, confirmed: false, problem: 'bad' },
+    { index: 1, entry: null, id: null, confirmed: false, problem: 'bad' },
   ],
   known: [],
 };

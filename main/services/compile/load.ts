@@ -32,7 +32,7 @@ export function loadInstalled(
   root: string,
   seen?: SourceRead,
   reads: FolderReads = READ_EACH_TIME,
-  config?: Pick<ProjectConfig, 'policy' | 'exceptions'>,
+  config?: Pick<ProjectConfig, 'policy' | 'exceptions' | 'unconfirmedExceptions'>,
 ): { skills: Skill[]; failures: FailedSkill[]; withheld: WithheldSkill[] } {
   const skills: Skill[] = [];
   const failures: FailedSkill[] = [];

@@ -21,6 +21,7 @@ import { diskProject, MAX_READ_BYTES } from './project-files';
 import {
   at,
   engine,
+  exceptionsInEffect,
   entryOf,
   EXISTS,
   FOLLOW,
@@ -328,7 +329,17 @@ export class CompileRecorder {
       summary: summarize(final),
     };
     entries = withoutImplied(entries);
-    const rec: RecordFile = { format: FORMAT, engine: engine(), root: this.root, dev: this.probe.dev, report, entries };
+    const exceptions = exceptionsInEffect(this.root);
+    if (exceptions === undefined) return undefined;
+    const rec: RecordFile = {
+      format: FORMAT,
+      engine: engine(),
+      root: this.root,
+      dev: this.probe.dev,
+      report,
+      entries,
+      exceptions,
+    };
     return JSON.stringify(rec);
   }
 

@@ -2,7 +2,9 @@ import { existsSync, lstatSync, readdirSync, statSync, type Stats } from 'node:f
 import { basename, dirname, resolve } from 'node:path';
 import type { TargetStanding } from '../../../shared/compile/plan';
 import type { TargetId } from '../../../shared/targets/types';
+import { exceptionId } from '../../../shared/policy/exceptions';
 import { openProjectDir, readFileIn } from '../fs/inside';
+import { readProjectConfig } from '../project/config';
 
 /*
  * The compile record: what the last complete compile read, file by file, and what it
@@ -63,6 +65,18 @@ export interface RecordFile {
   readonly dev: number;
   readonly report: RecordedReport;
   readonly entries: Entry[];
+  /** exceptionsInEffect when it was written: the user's confirmations live outside the project. */
+  readonly exceptions: string;
+}
+
+/**
+ * The ids of the [[policy.exceptions]] that take effect for this user now (spec D190). The
+ * plan depends on them, but the per-user record they come from is no file of the project,
+ * so no signature covers it: the record is keyed by them instead.
+ */
+export function exceptionsInEffect(root: string): string | undefined {
+  const config = readProjectConfig(root);
+  return config.ok ? config.value.exceptions.map(exceptionId).sort().join(',') : undefined;
 }
 
 /**
@@ -144,5 +158,6 @@ export function recordedReport(root: string): RecordedReport | undefined {
   if (rec.format !== FORMAT || rec.engine !== engine() || rec.root !== abs || !Array.isArray(rec.entries))
     return undefined;
   for (const e of rec.entries) if (!unchanged(at(abs, e[0]), e, rec.dev)) return undefined;
+  if (rec.exceptions !== exceptionsInEffect(abs)) return undefined;
   return rec.report;
 }

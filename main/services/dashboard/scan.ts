@@ -6,6 +6,7 @@ import { standingStub } from '../../../shared/ksf/stub';
 import { estimateTokens } from '../../../shared/ksf/tokens';
 import { resolveBody } from '../../../shared/lint/rules/body';
 import { skillVerdict } from '../../../shared/policy/verdict';
+import { unconfirmedNote } from '../../../shared/policy/exceptions';
 import { CONFIG_FILE, EMPTY_CONFIG } from '../../../shared/project/config';
 import type { Dashboard, Problem, SkillRow } from '../../../shared/ipc/channels/project';
 import { readProjectConfig } from '../project/config';
@@ -61,6 +62,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
       integrity: loaded?.integrity ?? '',
       ...(config.policy ? { policy: config.policy } : {}),
       exceptions: config.exceptions,
+      ...(config.unconfirmedExceptions ? { unconfirmed: config.unconfirmedExceptions } : {}),
     });
     for (const c of report.checks) {
       if (c.status === 'pass') continue;
@@ -69,13 +71,14 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
         c.status === 'fail' && !verdict.blocking.some((b) => b.id === c.id)
           ? verdict.accepted.filter((a) => a.id === c.id)
           : [];
+      const held = verdict.blocking.find((b) => b.id === c.id)?.unconfirmed?.[0];
       problems.push({
         severity: c.status === 'fail' && accepted.length === 0 ? 'error' : 'warning',
         skill: location.nameHint,
         source: c.id,
         message: accepted.length
           ? `${c.detail ?? c.id} — accepted by exception for this exact version (${accepted.map((a) => `${a.file}:${a.line} by ${a.by}: ${a.reason}`).join('; ')})`
-          : (c.detail ?? c.id),
+          : `${c.detail ?? c.id}${held ? `; ${unconfirmedNote(held)}` : ''}`,
         ...(at ? { file: `${location.display}/${at.file}`, line: at.line } : {}),
       });
     }

@@ -321,6 +321,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
         checks: lintSkill(s.skill),
         ...(config.policy ? { policy: config.policy } : {}),
         exceptions: config.exceptions,
+        ...(config.unconfirmedExceptions ? { unconfirmed: config.unconfirmedExceptions } : {}),
         sourceViolations:
           config.policy && !s.installed ? sourceViolations(config.policy, s.source.raw, s.source.canonical) : [],
         dependencies: s.node.edges.map((e) => ({ name: e.name, range: e.range, version: e.version })),

@@ -13,6 +13,7 @@ import { isBlockingCheck } from '../../../shared/policy/verdict';
 import { CONFIG_FILE, parseProjectConfig } from '../../../shared/project/config';
 import { writeFileAtomic } from '../fs/atomic';
 import { acquireProjectLock } from '../workspace/project-lock';
+import { recordConfirmations } from './confirmations';
 import { fail, ok, type Result } from '../../../shared/result';
 
 /** What a caller (the app's review) asks to accept: one finding it showed the user. Nothing else is trusted. */
@@ -73,12 +74,14 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
         'forbidden',
         `${CONFIG_FILE} does not parse (${parsedBefore.error.message}) — fix it first; nothing written`,
       );
-    if (
-      parsedBefore.value.exceptions.some((e) =>
-        exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line),
-      )
-    ) {
-      return ok(entry);
+    // The user approved this finding in the review: an entry already there for it (one that
+    // arrived with a clone, say) is what they accept, so that entry is what gets confirmed.
+    const existing = parsedBefore.value.exceptions.find((e) =>
+      exceptionMatches(e, entry.skill, entry.integrity, entry.check, entry.file, entry.line),
+    );
+    if (existing) {
+      recordConfirmations(project, [existing]);
+      return ok(existing);
     }
     const after = `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}${before === '' ? '' : '\n'}${exceptionToml(entry)}`;
     const parsedAfter = parseProjectConfig(after);
@@ -94,6 +97,7 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
       );
     }
     writeFileAtomic(path, after);
+    recordConfirmations(project, [entry]);
     return ok(entry);
   } finally {
     release();

@@ -9,7 +9,7 @@ import { isTable } from '../../../shared/ksf/toml';
 import { IMPORT_SOURCE } from '../../../shared/lock/lockfile';
 import { canonicalSource, parseSource } from '../../../shared/lock/source';
 import { unifiedDiff } from '../../../shared/text/diff';
-import { validateException } from '../../../shared/policy/exceptions';
+import { exceptionId, validateException } from '../../../shared/policy/exceptions';
 import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
 import { describeBlocking } from '../../../shared/policy/verdict';
 import { CONFIG_FILE, parseProjectConfig, type ProjectConfig } from '../../../shared/project/config';
@@ -21,6 +21,8 @@ import { readLock, treeIntegrityFast } from '../lock/index';
 import { installedSkills } from '../skills/locate';
 import { readSkillTree } from '../skills/reader';
 import { verdictOfSkill } from '../verdict/index';
+import { confirmExceptions, withConfirmations } from '../policy/confirmations';
+import { readProjectConfig } from '../project/config';
 import { acquireProjectLock } from '../workspace/project-lock';
 
 /** Largest kitbash.toml the view edits (the same bound as the config reader). */
@@ -84,6 +86,7 @@ export function readSettings(root: string): SettingsData {
     else if (Array.isArray(v)) policy[key] = v.filter((s): s is string => typeof s === 'string');
   }
   const list = policyTable && Array.isArray(policyTable.exceptions) ? policyTable.exceptions : [];
+  const held = withConfirmations(root, parsed.value).unconfirmedExceptions ?? [];
   return {
     text,
     version,
@@ -103,9 +106,11 @@ export function readSettings(root: string): SettingsData {
               by: v.value.by,
               reason: v.value.reason,
             },
+            id: exceptionId(v.value),
+            confirmed: !held.some((h) => exceptionId(h) === exceptionId(v.value)),
             problem: null,
           }
-        : { index, entry: null, problem: v.error.message };
+        : { index, entry: null, id: null, confirmed: false, problem: v.error.message };
     }),
     known,
   };
@@ -177,9 +182,11 @@ export function effectsOf(
       .map((e) => [e.name, { raw: e.source, ...(e.resolved !== undefined ? { resolved: e.resolved } : {}) }] as const),
   );
   const out: { skill: string; change: 'blocked' | 'unblocked' | 'still-blocked'; reasons: string[] }[] = [];
+  // An entry this user has not confirmed unblocks nothing, before or after the edit (spec D190).
+  const [beforeHere, afterHere] = [withConfirmations(root, before), withConfirmations(root, after)];
   for (const s of loadInstalled(root)) {
-    const was = blockers(root, s, before, sources);
-    const now = blockers(root, s, after, sources);
+    const was = blockers(root, s, beforeHere, sources);
+    const now = blockers(root, s, afterHere, sources);
     if (was.length === 0 && now.length > 0) out.push({ skill: s.name, change: 'blocked', reasons: now });
     else if (was.length > 0 && now.length === 0) out.push({ skill: s.name, change: 'unblocked', reasons: was });
     else if (now.length > 0 && now.join('\n') !== was.join('\n'))
@@ -241,4 +248,20 @@ export function applySettings(
   } finally {
     release();
   }
+}
+
+/**
+ * The user confirms one [[policy.exceptions]] entry the Settings view showed as arrived with
+ * the project. Bound to the entry's id, so an entry edited since it was shown confirms nothing.
+ */
+export function confirmSettingsException(root: string, id: string): { ok: true } | Refusal {
+  const config = readProjectConfig(root);
+  if (!config.ok) return { ok: false, conflict: false, message: `${formatError(config.error)} — nothing confirmed` };
+  try {
+    confirmExceptions(root, config.value, { ids: [id] });
+  } catch (e) {
+    if (isCoded(e, 'invalid-request')) return { ok: false, conflict: true, message: e.message };
+    throw e;
+  }
+  return { ok: true };
 }

@@ -15,13 +15,14 @@ import { readSkillTree } from '../skills/reader';
 export function verdictOfSkill(
   skill: Skill,
   integrity: string,
-  config: Pick<ProjectConfig, 'policy' | 'exceptions'>,
+  config: Pick<ProjectConfig, 'policy' | 'exceptions' | 'unconfirmedExceptions'>,
 ): SkillVerdict {
   return skillVerdict(lintSkill(skill), {
     skill: skill.manifest.skill.name,
     integrity,
     ...(config.policy ? { policy: config.policy } : {}),
     exceptions: config.exceptions,
+    ...(config.unconfirmedExceptions ? { unconfirmed: config.unconfirmedExceptions } : {}),
   });
 }
 

@@ -89,7 +89,15 @@ export const SettingsData = z.object({
   policy: z.record(z.string(), z.union([z.boolean(), z.number(), z.array(z.string())])).nullable(),
   /** Every [[policy.exceptions]] table in file order (index = its position), invalid ones with their problem. */
   exceptions: z.array(
-    z.object({ index: z.number().int(), entry: SettingsException.nullable(), problem: z.string().nullable() }),
+    z.object({
+      index: z.number().int(),
+      entry: SettingsException.nullable(),
+      /** The entry's id as written (null when invalid): what a confirmation is bound to. */
+      id: z.string().nullable(),
+      /** False: arrived with the project and not confirmed by this user — it accepts nothing (spec D190). */
+      confirmed: z.boolean(),
+      problem: z.string().nullable(),
+    }),
   ),
   /** Target ids the registry knows, with the agent each serves. */
   known: z.array(z.object({ id: z.string(), agent: z.string() })),
@@ -125,6 +133,14 @@ export const settingsChannels = {
     z.object({ version: Version, edits: Edits }).strict(),
     z.discriminatedUnion('ok', [
       z.object({ ok: z.literal(true), version: Version }),
+      z.object({ ok: z.literal(false), conflict: z.boolean(), message: z.string() }),
+    ]),
+  ),
+  confirmException: channel(
+    'confirm, for this user, one [[policy.exceptions]] entry of kitbash.toml that arrived with the project, as written now (by its id)',
+    z.object({ id: z.string().regex(/^[0-9a-f]{16}$/) }).strict(),
+    z.discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true) }),
       z.object({ ok: z.literal(false), conflict: z.boolean(), message: z.string() }),
     ]),
   ),

@@ -91,6 +91,15 @@ function SettingsForm({
     },
   });
 
+  const confirm = useMutation({
+    mutationFn: (id: string) => api.settings.confirmException({ id }),
+    onSuccess: (r) => {
+      if (!r.ok) return setRefusal(r);
+      void qc.invalidateQueries({ queryKey: queryKeys.settings.read(root) });
+      void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) });
+    },
+  });
+
   if (preview)
     return (
       <main className="page set-view">
@@ -208,7 +217,8 @@ function SettingsForm({
         <div className="panel-head">
           <h2 id="set-exceptions">Reviewed exceptions</h2>
           <span className="muted small">
-            Each accepts one finding of one exact skill version; written from the install review.
+            Each accepts one finding of one exact skill version once you have confirmed it; the install review writes
+            and confirms them.
           </span>
         </div>
         {data.exceptions.length === 0 ? (
@@ -226,9 +236,24 @@ function SettingsForm({
                         {x.entry.file}:{x.entry.line}
                       </code>{' '}
                       — {x.entry.by}: {x.entry.reason}
+                      {!x.confirmed && (
+                        <span className="set-unconfirmed">
+                          Arrived with the project, not confirmed by you: it accepts nothing until you confirm it.
+                        </span>
+                      )}
                     </span>
                   ) : (
                     <span className="set-invalid">Ignored entry: {x.problem}</span>
+                  )}
+                  {x.entry && x.id !== null && !x.confirmed && (
+                    <button
+                      type="button"
+                      className="btn"
+                      disabled={confirm.isPending || gone}
+                      onClick={() => confirm.mutate(x.id!)}
+                    >
+                      Confirm
+                    </button>
                   )}
                   <button
                     type="button"
