@@ -245,30 +245,33 @@ function SettingsForm({
                   ) : (
                     <span className="set-invalid">Ignored entry: {x.problem}</span>
                   )}
-                  {x.entry && x.id !== null && !x.confirmed && (
+                  <span className="set-actions">
+                    {x.entry && x.id !== null && !x.confirmed && (
+                      <button
+                        type="button"
+                        className="btn"
+                        data-action="confirm-exception"
+                        disabled={confirm.isPending || gone}
+                        onClick={() => confirm.mutate(x.id!)}
+                      >
+                        Confirm
+                      </button>
+                    )}
                     <button
                       type="button"
                       className="btn"
-                      disabled={confirm.isPending || gone}
-                      onClick={() => confirm.mutate(x.id!)}
+                      onClick={() =>
+                        setDraft((d) => {
+                          const remove = new Set(d.remove);
+                          if (gone) remove.delete(x.index);
+                          else remove.add(x.index);
+                          return { ...d, remove };
+                        })
+                      }
                     >
-                      Confirm
+                      {gone ? 'Keep' : 'Remove'}
                     </button>
-                  )}
-                  <button
-                    type="button"
-                    className="btn"
-                    onClick={() =>
-                      setDraft((d) => {
-                        const remove = new Set(d.remove);
-                        if (gone) remove.delete(x.index);
-                        else remove.add(x.index);
-                        return { ...d, remove };
-                      })
-                    }
-                  >
-                    {gone ? 'Keep' : 'Remove'}
-                  </button>
+                  </span>
                 </li>
               );
             })}
