@@ -57,7 +57,7 @@ export function runExceptions(argv: readonly string[], io: CliIo): ExitCode {
   io.out(
     done.length
       ? `recorded for you in ${join(configDir(), CONFIRMATIONS_FILE)}; editing an entry asks again\n`
-      : 'nothing to confirm: every entry is confirmed\n',
+      : 'nothing to confirm: no entry is waiting for your confirmation\n',
   );
   return EXIT.ok;
 }
