@@ -26,6 +26,8 @@ export function pluginManifest(project: Pick<ProjectFiles, 'rootName'>): string 
 export const agentPlugins: TargetDef = {
   id: 'agent-plugins',
   agent: 'Agent Plugins clients (Codex, Cursor, Copilot, Kiro, VS Code)',
+  guardAbsence:
+    'A plugin package carries no hook Skillsmith could rely on across its clients; each client runs the scripts with its own rights',
   markers: ['plugin.json', AGENT_PLUGIN_DIR],
   outputs: [
     'agent-plugin/skills/<n>/SKILL.md',

@@ -6,6 +6,8 @@ import type { TargetDef } from './types';
 export const agents: TargetDef = {
   id: 'agents',
   agent: 'Codex and other .agents/skills readers',
+  guardAbsence:
+    "Codex 0.171.0 has PreToolUse hooks (.codex/hooks.json), but runs a project's hook only after each user trusts the project and the hook's hash in their own ~/.codex/config.toml (checked with the binary), so a committed hook does not hold for a teammate",
   markers: ['.agents', '.codex'],
   outputs: ['.agents/skills/<n>/SKILL.md', '.agents/skills/<n>/scripts/** (requires scripts)'],
   shape: 'skill-dir',

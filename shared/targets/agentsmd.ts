@@ -9,6 +9,7 @@ import type { TargetDef } from './types';
 export const agentsmd: TargetDef = {
   id: 'agentsmd',
   agent: 'anything reading AGENTS.md (Codex, Gemini CLI, …)',
+  guardAbsence: 'AGENTS.md is instructions only; its readers share no hook before their shell commands',
   markers: [],
   outputs: ['AGENTS.md (section <n>: the body, or an index line when .agents/skills/ serves the same agents)'],
   shape: 'merged-section',

@@ -16,6 +16,7 @@ export function aiderWiringNote(project: ProjectFiles): string | undefined {
 export const aider: TargetDef = {
   id: 'aider',
   agent: 'Aider',
+  guardAbsence: 'Aider documents no hook before its shell commands',
   markers: ['CONVENTIONS.md', '.aider.conf.yml'],
   outputs: ['CONVENTIONS.md (section <n>)'],
   shape: 'merged-section',

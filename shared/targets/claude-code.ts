@@ -114,6 +114,7 @@ export const claudeCode: TargetDef = {
     '.claude/skills/<n>/SKILL.md',
     '.claude/skills/<n>/scripts/** (requires scripts)',
     '.claude/commands/<command>.md',
+    '.claude/settings.json (the script guard hook, merged by key, while a delivered skill has scripts)',
   ],
   shape: 'skill-dir',
   loading: 'lazy',

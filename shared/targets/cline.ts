@@ -17,6 +17,8 @@ function clineConstraints(skill: Skill): ConstraintViolation[] {
 export const cline: TargetDef = {
   id: 'cline',
   agent: 'Cline',
+  guardAbsence:
+    'Cline documents PreToolUse hook files that may block a tool call, but no way to rewrite one, and the answer format is unverified here',
   markers: ['.clinerules', '.cline'],
   outputs: ['.agents/skills/<n>/SKILL.md', '.agents/skills/<n>/scripts/** (requires scripts)'],
   shape: 'skill-dir',

@@ -6,6 +6,8 @@ import type { TargetDef } from './types';
 export const copilot: TargetDef = {
   id: 'copilot',
   agent: 'GitHub Copilot',
+  guardAbsence:
+    'Copilot CLI documents preToolUse hooks in .github/hooks/ that deny on error, but its CLI needs a GitHub sign-in, so no run here has proven one',
   markers: ['.github'],
   outputs: ['.github/skills/<n>/SKILL.md', '.github/skills/<n>/scripts/** (requires scripts)'],
   shape: 'skill-dir',

@@ -6,6 +6,8 @@ import type { TargetDef } from './types';
 export const cursor: TargetDef = {
   id: 'cursor',
   agent: 'Cursor',
+  guardAbsence:
+    'Cursor documents beforeShellExecution hooks in .cursor/hooks.json, but its agent is not on npm, so no run here has proven one',
   markers: ['.cursor'],
   outputs: ['.cursor/rules/<n>.mdc'],
   shape: 'rule-file',

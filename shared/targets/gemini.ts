@@ -5,6 +5,8 @@ import type { TargetDef } from './types';
 export const gemini: TargetDef = {
   id: 'gemini',
   agent: 'Gemini CLI',
+  guardAbsence:
+    "Gemini CLI 0.61.0 has BeforeTool hooks in .gemini/settings.json that can deny or rewrite a shell command, but loads a project's hooks only in a folder the user trusted (checked with the binary); not lowered yet",
   markers: ['GEMINI.md', '.gemini'],
   outputs: ['.gemini/skills/<n>/SKILL.md', '.gemini/skills/<n>/scripts/** (requires scripts)'],
   shape: 'skill-dir',

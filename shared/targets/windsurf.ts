@@ -5,6 +5,8 @@ import type { TargetDef } from './types';
 export const windsurf: TargetDef = {
   id: 'windsurf',
   agent: 'Devin Desktop (Windsurf)',
+  guardAbsence:
+    "Windsurf's pre_run_command hook can block a command but not route it elsewhere, and no run here has proven one",
   markers: ['.devin', '.windsurf'],
   outputs: ['.devin/rules/<n>.md (when .devin/ exists)', '.windsurf/rules/<n>.md (otherwise)'],
   shape: 'rule-file',

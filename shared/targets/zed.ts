@@ -41,6 +41,7 @@ export function zedConstraints(skill: Skill): ConstraintViolation[] {
 export const zed: TargetDef = {
   id: 'zed',
   agent: 'Zed',
+  guardAbsence: 'Zed documents no hook before its terminal commands',
   markers: ['.zed'],
   outputs: ['.agents/skills/<n>/SKILL.md', '.agents/skills/<n>/scripts/** (requires scripts)'],
   shape: 'skill-dir',
