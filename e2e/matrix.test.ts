@@ -132,6 +132,44 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     expect(offHost).toEqual([]);
   });
 
+  it('says per agent where declared permissions hold when the agent runs the scripts (D200)', async () => {
+    for (const size of [
+      { width: 1400, height: 900 },
+      { width: 900, height: 700 },
+    ]) {
+      const { page, errors } = await app.open(size);
+      await page.goto(`${served.url}#/matrix`);
+      const table = page.getByTestId('enforcement');
+      await table.waitFor({ timeout: 40_000 });
+      const rows = await table
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => (c as HTMLElement).innerText.trim())));
+      // The project's own agents first; Claude Code's script guard holds network, write and reads.
+      expect(rows[0]!.slice(0, 5)).toEqual([
+        'claude-code · this project',
+        'enforced in the agent',
+        'enforced in the agent',
+        'enforced in the agent',
+        'advisory',
+      ]);
+      expect(rows[0]![5]).toMatch(/through skillsmith run/);
+      expect(rows).toHaveLength(11);
+      for (const r of rows.slice(1)) {
+        expect(r.slice(1, 5)).toEqual(['advisory', 'advisory', 'advisory', 'advisory']);
+        expect(r[5]).toMatch(/with its own rights/);
+      }
+      // Nothing is cut off at either size: the table fits its panel.
+      expect(await table.locator('.matrix-held-scroll').evaluate((d) => d.scrollWidth <= d.clientWidth + 1)).toBe(true);
+      // Every cell gives its reason.
+      expect(await table.locator('td[title=""]').count()).toBe(0);
+      expect(await table.locator('tbody tr').nth(1).locator('td').first().getAttribute('title')).toMatch(/.{30,}/);
+      await table.scrollIntoViewIfNeeded();
+      await screenshot(page, `matrix-enforcement-${size.width}`, false);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
   it('filters by status and by target, and a click opens the explanation', async () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/matrix`);

@@ -28,6 +28,7 @@ export function EnforcementTable({ report }: { report: Pick<MatrixReport, 'enfor
                   {p}
                 </th>
               ))}
+              <th scope="col">Why</th>
             </tr>
           </thead>
           <tbody>
@@ -49,6 +50,7 @@ export function EnforcementTable({ report }: { report: Pick<MatrixReport, 'enfor
                     </td>
                   );
                 })}
+                <td className="small muted matrix-held-why">{cell(t, 'network')?.why}</td>
               </tr>
             ))}
           </tbody>
