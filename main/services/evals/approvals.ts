@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import {
   grantChanges,
   grantKey,
@@ -14,17 +13,23 @@ import {
 import type { RunnerConfig } from '../../../shared/evals/model';
 import { findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
 import { CodedError, formatError } from '../../../shared/result';
-import { writeFileAtomic } from '../fs/atomic';
 import { readProjectConfig } from '../project/config';
-import { configDir, ensureConfigDir, realOr, stderrNotice, type Notice } from '../user/config-dir';
+import {
+  configDir,
+  ensureConfigDir,
+  readUserRecords,
+  realOr,
+  stderrNotice,
+  writeUserRecords,
+  type Notice,
+  type UserRecords,
+} from '../user/config-dir';
 
 /**
  * The user's runner approvals (SPEC.md "Evals", Runner approval): one file per user, outside
  * every project, since a project's own files are exactly what the approval is about.
  */
 export const APPROVALS_FILE = 'runner-approvals.json';
-const FORMAT = 'skillsmith-runner-approvals';
-const VERSION = 1;
 
 interface ApprovalRecord {
   readonly project: string;
@@ -33,37 +38,18 @@ interface ApprovalRecord {
   readonly grant: RunnerGrant;
 }
 
-interface ApprovalsFile {
-  readonly format: typeof FORMAT;
-  readonly version: number;
-  /** By grantKey: an approval covers exactly one definition of one runner in one project. */
-  readonly approvals: Record<string, ApprovalRecord>;
-}
-
 type Env = Readonly<Record<string, string | undefined>>;
 
-function readFile(dir: string, notice: Notice): ApprovalsFile['approvals'] {
-  const file = join(dir, APPROVALS_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const j = JSON.parse(text) as Partial<ApprovalsFile>;
-    if (j.format === FORMAT && j.version === VERSION && j.approvals && typeof j.approvals === 'object')
-      return Object.fromEntries(
-        Object.entries(j.approvals).filter(
-          ([, r]) => typeof r?.project === 'string' && typeof r.runner === 'string' && Array.isArray(r.grant?.command),
-        ),
-      );
-  } catch {
-    // reported below, as a foreign format is
-  }
-  notice(`skillsmith: ignoring the damaged runner approvals file ${file} — runners will ask for approval again`);
-  return {};
-}
+/** By grantKey: an approval covers exactly one definition of one runner in one project. */
+const APPROVALS: UserRecords<ApprovalRecord> = {
+  file: APPROVALS_FILE,
+  format: 'skillsmith-runner-approvals',
+  version: 1,
+  field: 'approvals',
+  valid: (_, r) => typeof r?.project === 'string' && typeof r.runner === 'string' && Array.isArray(r.grant?.command),
+  damaged: (path) =>
+    `skillsmith: ignoring the damaged runner approvals file ${path} — runners will ask for approval again`,
+};
 
 /** The invoking user's home folders, real and as named, for the read refusals. */
 function homes(env: Env): string[] {
@@ -112,7 +98,7 @@ export function runnerStatuses(
 ): RunnerStatus[] {
   const env = opts.env ?? process.env;
   const project = realOr(projectRoot);
-  const recorded = Object.values(readFile(configDir(env), opts.notice ?? stderrNotice));
+  const recorded = Object.values(readUserRecords(configDir(env), APPROVALS, opts.notice ?? stderrNotice));
   const keys = new Set(recorded.map((r) => grantKey(r.grant, r.project)));
   const out: RunnerStatus[] = [];
   for (const r of runners) {
@@ -150,15 +136,14 @@ export function recordApproval(
 ): void {
   const dir = ensureConfigDir(opts.env ?? process.env);
   const project = realOr(projectRoot);
-  const approvals = readFile(dir, opts.notice ?? stderrNotice);
+  const approvals = readUserRecords(dir, APPROVALS, opts.notice ?? stderrNotice);
   approvals[grantKey(grant, project)] = {
     project,
     runner: grant.id,
     approvedAt: (opts.now ?? new Date()).toISOString(),
     grant,
   };
-  const file: ApprovalsFile = { format: FORMAT, version: VERSION, approvals };
-  writeFileAtomic(join(dir, APPROVALS_FILE), JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+  writeUserRecords(dir, APPROVALS, approvals);
 }
 
 /**

@@ -1,10 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { exceptionId, type PolicyException } from '../../../shared/policy/exceptions';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { CodedError } from '../../../shared/result';
-import { writeFileAtomic } from '../fs/atomic';
-import { configDir, ensureConfigDir, realOr, stderrNotice, type Notice } from '../user/config-dir';
+import {
+  configDir,
+  ensureConfigDir,
+  readUserRecords,
+  realOr,
+  stderrNotice,
+  writeUserRecords,
+  type Notice,
+  type UserRecords,
+} from '../user/config-dir';
 
 /**
  * The user's confirmations of `[[policy.exceptions]]` entries (spec D190): one file per user,
@@ -13,8 +19,6 @@ import { configDir, ensureConfigDir, realOr, stderrNotice, type Notice } from '.
  * now, takes effect.
  */
 export const CONFIRMATIONS_FILE = 'exception-confirmations.json';
-const FORMAT = 'skillsmith-exception-confirmations';
-const VERSION = 1;
 
 interface Confirmation {
   readonly project: string;
@@ -23,12 +27,18 @@ interface Confirmation {
   readonly confirmedAt: string;
 }
 
-interface ConfirmationsFile {
-  readonly format: typeof FORMAT;
-  readonly version: number;
-  /** By `<project real path>\0<exception id>`. */
-  readonly confirmations: Record<string, Confirmation>;
-}
+const keyOf = (project: string, id: string): string => `${project}\0${id}`;
+
+/** By `<project real path>\0<exception id>`. */
+const CONFIRMATIONS: UserRecords<Confirmation> = {
+  file: CONFIRMATIONS_FILE,
+  format: 'skillsmith-exception-confirmations',
+  version: 1,
+  field: 'confirmations',
+  valid: (k, r) => typeof r?.project === 'string' && typeof r.id === 'string' && k === keyOf(r.project, r.id),
+  damaged: (path) =>
+    `skillsmith: ignoring the damaged exception confirmations file ${path} — no [[policy.exceptions]] entry takes effect until confirmed again`,
+};
 
 type Env = Readonly<Record<string, string | undefined>>;
 export interface ConfirmOptions {
@@ -37,36 +47,15 @@ export interface ConfirmOptions {
   readonly now?: Date;
 }
 
+// Said once per process: every reader of kitbash.toml passes here, and one line is enough.
 const told = new Set<string>();
 
-const keyOf = (project: string, id: string): string => `${project}\0${id}`;
-
-function readConfirmations(dir: string, notice: Notice): ConfirmationsFile['confirmations'] {
-  const file = join(dir, CONFIRMATIONS_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
-  try {
-    const j = JSON.parse(text) as Partial<ConfirmationsFile>;
-    if (j.format === FORMAT && j.version === VERSION && j.confirmations && typeof j.confirmations === 'object')
-      return Object.fromEntries(
-        Object.entries(j.confirmations).filter(
-          ([k, r]) => typeof r?.project === 'string' && typeof r.id === 'string' && k === keyOf(r.project, r.id),
-        ),
-      );
-  } catch {
-    // reported below, as a foreign format is
-  }
-  // Said once per process: every reader of kitbash.toml passes here, and one line is enough.
-  if (told.has(file)) return {};
-  told.add(file);
-  notice(
-    `skillsmith: ignoring the damaged exception confirmations file ${file} — no [[policy.exceptions]] entry takes effect until confirmed again`,
-  );
-  return {};
+function readConfirmations(dir: string, notice: Notice): Record<string, Confirmation> {
+  const tell = (line: string): void => {
+    told.add(dir);
+    notice(line);
+  };
+  return readUserRecords(dir, CONFIRMATIONS, tell, told.has(dir));
 }
 
 /**
@@ -105,8 +94,7 @@ export function recordConfirmations(
     const id = exceptionId(e);
     confirmations[keyOf(project, id)] = { project, id, skill: e.skill, confirmedAt };
   }
-  const file: ConfirmationsFile = { format: FORMAT, version: VERSION, confirmations };
-  writeFileAtomic(join(dir, CONFIRMATIONS_FILE), JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+  writeUserRecords(dir, CONFIRMATIONS, confirmations);
 }
 
 /**

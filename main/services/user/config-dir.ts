@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, realpathSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,4 +37,50 @@ export function ensureConfigDir(env: Env = process.env): string {
   // A folder made earlier by something else keeps its mode; this one holds only ours.
   if (process.platform !== 'win32') chmodSync(dir, 0o700);
   return dir;
+}
+
+/**
+ * One per-user record file: `{ format, version, [field]: { key: record } }`. `format` and
+ * `field` name the file's kind; a record `valid` rejects is dropped alone.
+ */
+export interface UserRecords<T> {
+  readonly file: string;
+  readonly format: string;
+  readonly version: number;
+  readonly field: string;
+  valid(key: string, record: T): boolean;
+  /** The line said when the file is damaged or foreign: then no record counts. */
+  damaged(path: string): string;
+}
+
+/** The records of `kind` in `dir`; none (and `notice` told, unless `quiet`) when the file is damaged. */
+export function readUserRecords<T>(
+  dir: string,
+  kind: UserRecords<T>,
+  notice: Notice,
+  quiet = false,
+): Record<string, T> {
+  const path = join(dir, kind.file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const j = JSON.parse(text) as Record<string, unknown>;
+    const records = j[kind.field];
+    if (j.format === kind.format && j.version === kind.version && records && typeof records === 'object')
+      return Object.fromEntries(Object.entries(records as Record<string, T>).filter(([k, r]) => kind.valid(k, r)));
+  } catch {
+    // reported below, as a foreign format is
+  }
+  if (!quiet) notice(kind.damaged(path));
+  return {};
+}
+
+/** Write the records of `kind` (the file owner-only, atomically, in an owner-only folder). */
+export function writeUserRecords<T>(dir: string, kind: UserRecords<T>, records: Record<string, T>): void {
+  const body = { format: kind.format, version: kind.version, [kind.field]: records };
+  writeFileAtomic(join(dir, kind.file), JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
 }
