@@ -156,7 +156,8 @@ describe.skipIf(!ok)('compiled previews in Chromium', () => {
       await dialog
         .locator('[data-group="merge"] .pv-plan-row')
         .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.path)),
-    ).toEqual(['AGENTS.md']);
+      // prereview's script brings Claude Code's script guard into its settings (SPEC D200).
+    ).toEqual(['AGENTS.md', '.claude/settings.json']);
     expect(() => readFileSync(join(ws.project, FILES['claude-code']!))).toThrow();
     expect(await dialog.getByTestId('unsaved-note').count()).toBe(0);
     // dependency-audit pipes curl into sh: the plan says it is not delivered, why, and the way forward.
