@@ -15,6 +15,7 @@ export interface GuardPlan {
   readonly merge: readonly { readonly path: string; readonly content: string }[];
   readonly prune: readonly PlannedPrune[];
   readonly errors: readonly string[];
+  readonly notes: readonly string[];
 }
 
 /** A file an agent could run: in scripts/, executable, or a script by its extension. */
@@ -44,6 +45,7 @@ export function planScriptGuards(
   const merge: { path: string; content: string }[] = [];
   const prune: PlannedPrune[] = [];
   const errors: string[] = [];
+  const notes: string[] = [];
   for (const t of TARGETS) {
     const g = t.scriptGuard;
     if (!g || !t.skillDir) continue;
@@ -59,8 +61,12 @@ export function planScriptGuards(
     }
     if (!guarded.length && !r.had) continue;
     if (r.content !== undefined) {
-      if (guarded.length) merge.push({ path: g.settings, content: r.content });
-      else if (r.content !== current)
+      if (guarded.length) {
+        merge.push({ path: g.settings, content: r.content });
+        notes.push(
+          `${t.id}: ${g.settings} holds Skillsmith's script guard — ${t.agent} runs the scripts of ${guarded.join(', ')} only through skillsmith run, in the sandbox with their declared permissions`,
+        );
+      } else if (r.content !== current)
         prune.push({
           path: g.settings,
           action: 'rewrite',
@@ -78,5 +84,5 @@ export function planScriptGuards(
         });
     }
   }
-  return { merge, prune, errors };
+  return { merge, prune, errors, notes };
 }

@@ -404,6 +404,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     return empty(ids, selection.value.explicit);
   }
   for (const f of guards.merge) files.set(f.path, { content: f.content, merge: 'settings' });
+  notes.push(...guards.notes);
 
   const write: PlannedFile[] = [];
   const merge: PlannedFile[] = [];
