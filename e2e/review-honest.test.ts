@@ -49,13 +49,17 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     let dialog = await review(page, url, quiet.url, 'quiet-notes');
     const summary = await dialog.getByTestId('permission-summary').innerText();
     expect(summary).toMatch(
-      /^It declares no permissions\. That is not a safety rating: Skillsmith's runner .* but in .* its instructions and scripts run with the agent's own rights\.$/,
+      /^It declares no permissions\. That is not a safety rating: Skillsmith's runner .* but in .* its instructions and scripts run with the agent's own rights\. In Claude Code, its scripts run through the same sandbox when the agent runs them \(a hook compile adds\); its instructions keep the agent's own rights\.$/,
     );
     const all = await dialog.innerText();
     expect(all.match(/.{0,80}(neither network nor write|\bsafe\b).{0,40}/i)?.[0]).toBeUndefined();
     expect(await dialog.getByTestId('declares-nothing').count()).toBe(1);
     expect(await dialog.locator('tr[data-permission="network"] [data-field="agents"]').innerText()).toMatch(
       /advisory .*not enforced: compile cannot pass "no network access" to the agent/i,
+    );
+    // Where the script guard holds (SPEC D200), the row says so, and what it does not cover.
+    expect(await dialog.locator('tr[data-permission="network"] [data-field="agents"]').innerText()).toMatch(
+      /held\s*Claude Code: its runs of the scripts go through Skillsmith's sandbox \(no network access\)/i,
     );
     // Every file can be opened.
     await dialog.locator('[data-file="SKILL.md"]').click();

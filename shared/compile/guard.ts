@@ -1,12 +1,12 @@
 /**
  * The compile step that keeps each agent's script guard (SPEC D200) in step with what is
  * delivered: the hook is merged into the agent's settings while a delivered skill there
- * carries a file the agent could run, and taken out again when the last one goes or the
+ * carries files besides its SKILL.md, and taken out again when the last one goes or the
  * project turns `[policy] enforce_in_agent` off. A guard that cannot be written stops the
  * compile: delivering scripts the review says are held, without the hook, would make that
  * claim false.
  */
-import { fingerprint } from '../targets/common';
+import { DELIVERY_RECORD, fingerprint } from '../targets/common';
 import { TARGETS } from '../targets/registry';
 import type { ProjectFiles, TargetDef } from '../targets/types';
 import type { PlannedPrune } from './prune';
@@ -18,30 +18,29 @@ export interface GuardPlan {
   readonly notes: readonly string[];
 }
 
-/** A file an agent could run: in scripts/, executable, or a script by its extension. */
-const RUNNABLE = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$/;
-
-/** Skill names under `skillDir` with a planned file the agent could run. */
-export function guardedSkills(
-  skillDir: string,
-  planned: Iterable<readonly [string, { readonly executable?: boolean }]>,
-): string[] {
+/**
+ * Skill names under `skillDir` with a planned file besides SKILL.md and the delivery record.
+ * Any bundled file, not only scripts/: an agent can run a file of any name with an
+ * interpreter, and the review's "held" must not depend on how a file is named.
+ */
+export function guardedSkills(skillDir: string, planned: Iterable<string>): string[] {
   const out = new Set<string>();
-  for (const [p, f] of planned) {
+  for (const p of planned) {
     if (!p.startsWith(`${skillDir}/`)) continue;
     const [name, ...rest] = p.slice(skillDir.length + 1).split('/');
     const file = rest.join('/');
-    if (name && (file.startsWith('scripts/') || f.executable === true || RUNNABLE.test(file))) out.add(name);
+    if (name && file && file !== 'SKILL.md' && file !== DELIVERY_RECORD) out.add(name);
   }
   return [...out].sort();
 }
 
 export function planScriptGuards(
   active: readonly TargetDef[],
-  planned: ReadonlyMap<string, { readonly executable?: boolean }>,
+  planned: Iterable<string>,
   project: ProjectFiles,
   enabled: boolean,
 ): GuardPlan {
+  const paths = [...planned];
   const merge: { path: string; content: string }[] = [];
   const prune: PlannedPrune[] = [];
   const errors: string[] = [];
@@ -49,7 +48,7 @@ export function planScriptGuards(
   for (const t of TARGETS) {
     const g = t.scriptGuard;
     if (!g || !t.skillDir) continue;
-    const guarded = enabled && active.includes(t) ? guardedSkills(t.skillDir, planned) : [];
+    const guarded = enabled && active.includes(t) ? guardedSkills(t.skillDir, paths) : [];
     const current = project.read(g.settings);
     const r = g.merge(current, guarded);
     if ('error' in r) {

@@ -398,7 +398,7 @@ export function planCompile(input: CompileInput): CompilePlan {
     for (const t of targets) for (const f of t.projectFiles?.(project) ?? []) files.set(f.path, { content: f.content });
 
   // 6b. Each agent's script guard, in step with the skills delivered there (SPEC D200).
-  const guards = planScriptGuards(targets, files, project, enforceInAgent(config));
+  const guards = planScriptGuards(targets, files.keys(), project, enforceInAgent(config));
   if (guards.errors.length) {
     errors.push(...guards.errors);
     return empty(ids, selection.value.explicit);

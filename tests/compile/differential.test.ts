@@ -56,7 +56,7 @@ function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   // D200: where scripts reach Claude Code, its settings hold the script guard, and only that.
   const guarded = [...tree.keys()]
-    .filter((p) => /^\.claude\/skills\/[^/]+\/scripts\//.test(p))
+    .filter((p) => /^\.claude\/skills\/[^/]+\/(?!SKILL\.md$|\.skillsmith-delivered$)/.test(p))
     .map((p) => p.split('/')[2]!);
   expect(tree.has('.claude/settings.json'), 'the script guard is there exactly when scripts are (D200)').toBe(
     guarded.length > 0,

@@ -59,6 +59,8 @@ describe.skipIf(!hasGit)('install: stage → review → approve → commit', () 
         '.claude/skills/alpha/SKILL.md',
         '.claude/skills/alpha/prompts/p.md',
         '.claude/skills/alpha/.skillsmith-delivered',
+        // A bundled file brings Claude Code's script guard (SPEC D200).
+        '.claude/settings.json',
       ],
       prunes: [],
       errors: [],
