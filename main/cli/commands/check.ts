@@ -1,7 +1,3 @@
-import { relative } from 'node:path';
-import { describeFsError } from '../../services/fs/describe-error';
-import { resolveInside } from '../../services/fs/contain';
-import { writeFileInside } from '../../services/fs/inside';
 import { openLintCache } from '../../services/skills/cache';
 import { reportsFromStamps } from '../../services/skills/warm';
 import { installedSkills, resolveTarget, type SkillLocation } from '../../services/skills/locate';
@@ -12,8 +8,8 @@ import { renderSarif } from '../../../shared/lint/report/sarif';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { VERSION } from '../version';
-import { isDirectory } from '../../services/fs/probe';
-import { CodedError, isCoded } from '../../../shared/result';
+import { CodedError } from '../../../shared/result';
+import { reportTarget, SARIF_REPORT, writeReport } from '../report-file';
 
 const FLAGS = {
   lint: {
@@ -44,17 +40,7 @@ export async function runCheck(kind: 'lint' | 'test', argv: readonly string[], i
   const flags: CheckFlags = parsed.flags;
   const { sarif } = flags;
 
-  let sarifPath: string | undefined;
-  if (sarif !== undefined) {
-    sarifPath = resolveInside(io.cwd, sarif);
-    if (!sarifPath)
-      throw new CodedError('invalid-request', `refusing to write the SARIF report outside the project: ${sarif}`);
-    if (isDirectory(sarifPath))
-      throw new CodedError(
-        'invalid-request',
-        `--sarif ${sarif}: is a folder — name the report file, e.g. ${sarif.replace(/\/?$/, '/skillsmith.sarif')}`,
-      );
-  }
+  const sarifFile = sarif === undefined ? undefined : reportTarget(io.cwd, SARIF_REPORT, sarif);
 
   const locations = positionals.length ? positionals.map((p) => locate(p, io.cwd)) : installedSkills(io.cwd);
   if (locations.length === 0) {
@@ -82,21 +68,9 @@ export async function runCheck(kind: 'lint' | 'test', argv: readonly string[], i
   const t = totals(reports);
   io.out(flags.json ? renderJson(reports) : renderHuman(reports, t, kind === 'lint' ? 'linted' : 'tested'));
 
-  if (sarifPath !== undefined && sarif !== undefined) {
-    try {
-      // Checked above, written through folders opened inside the project (no swap redirects it).
-      writeFileInside(
-        io.cwd,
-        relative(io.cwd, sarifPath),
-        renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`)),
-      );
-    } catch (e) {
-      io.err(
-        `skillsmith ${kind}: cannot write the SARIF report ${sarif}: ${isCoded(e, 'outside-project') ? e.message : describeFsError(e)}\n`,
-      );
-      return EXIT.failed;
-    }
-    (flags.json ? io.err : io.out)(`→ ${sarif} (SARIF 2.1.0)\n`);
+  if (sarifFile !== undefined) {
+    const text = renderSarif(reports, VERSION, (r, file) => (r.path === '.' ? file : `${r.path}/${file}`));
+    if (!writeReport(io, kind, sarifFile, text, flags.json === true)) return EXIT.failed;
   }
 
   const code = exitCodeFor(t, flags.strict === true);

@@ -58,6 +58,14 @@ export function renderSarif(
     fullDescription: { text: HELP[id as CheckId] ?? `The skillsmith "${id}" check.` },
     properties: { tags: ['skillsmith', 'agent-skills'] },
   }));
+  return sarifLog(version, rules, results);
+}
+
+/**
+ * The one SARIF 2.1.0 envelope every report (lint, verify) is written in: one run by
+ * `skillsmith`, pretty-printed with a final newline.
+ */
+export function sarifLog(version: string, rules: readonly unknown[], results: readonly unknown[]): string {
   const doc = {
     $schema: 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json',
     version: '2.1.0',
