@@ -72,6 +72,12 @@ const COMMANDS: Record<string, Command> = {
     summary: 'doctor [--json]  targets, standing cost, lock integrity, policy recheck, compiled-output drift',
     run: async (argv, io) => (await import('./commands/doctor')).runDoctor(argv, io),
   },
+  verify: {
+    project: PROJECT,
+    summary:
+      'verify [--frozen] [--json] [--sarif FILE]  re-hash installed skills against kitbash.lock and agent files against compile (--frozen: also fail when install or compile would change anything); for CI',
+    run: async (argv, io) => (await import('./commands/verify')).runVerify(argv, io),
+  },
   update: {
     project: PROJECT,
     summary:

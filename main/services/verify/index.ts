@@ -1,0 +1,127 @@
+/**
+ * `skillsmith verify`: the project's installed skills against kitbash.lock, and the agents'
+ * folders against what compile would write now (SPEC D202–D205). The reading, hashing and
+ * compile plan are doctor's (`projectStatus`); this module only decides what each answer
+ * means for a CI gate, as a pure function over that status.
+ */
+import { LOCK_FILE } from '../../../shared/lock/lockfile';
+import { CONFIG_FILE } from '../../../shared/project/config';
+import { describeWithheld } from '../../../shared/compile/deliver';
+import { projectStatus, type ProjectStatus } from '../workspace/status';
+import { folderReadsOnce } from '../skills/folder-reads';
+import { plural } from '../../../shared/text/format';
+
+export const VERIFY_SCHEMA = 1;
+
+/** Every kind of finding, in report order (SPEC D203). */
+export const FINDING_KINDS = [
+  'project-unreadable',
+  'lock-unreadable',
+  'lock-missing',
+  'skill-broken',
+  'skill-drift',
+  'skill-unpinned',
+  'pin-without-skill',
+  'skill-withheld',
+  'delivery-differs',
+  'delivery-stale',
+  'delivery-missing',
+  'compile-unchecked',
+  'interrupted',
+] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+export interface VerifyFinding {
+  readonly kind: FindingKind;
+  /** `error` fails the run; `warning` is reported and fails only under `--frozen`, where it is an error. */
+  readonly level: 'error' | 'warning';
+  /** Project-relative, `/`-separated: the skill folder, the agent file, or the project file at fault. */
+  readonly path: string;
+  readonly skill?: string;
+  readonly message: string;
+}
+
+export interface VerifiedSkill {
+  readonly name: string;
+  readonly path: string;
+  readonly version: string | null;
+  /** The installed folder's tree integrity now (null: it could not be read). */
+  readonly integrity: string | null;
+  /** What kitbash.lock pins (null: not pinned). */
+  readonly pinned: string | null;
+  readonly state: 'ok' | 'drift' | 'unpinned' | 'broken';
+}
+
+export interface VerifyReport {
+  readonly schema: typeof VERIFY_SCHEMA;
+  readonly frozen: boolean;
+  readonly ok: boolean;
+  readonly skills: readonly VerifiedSkill[];
+  readonly findings: readonly VerifyFinding[];
+  readonly counts: { readonly errors: number; readonly warnings: number };
+}
+
+/** Read the project (never writing, never recovering) and judge it. */
+export function verifyProject(root: string, frozen: boolean): VerifyReport {
+  return judgeStatus(projectStatus(root, { costs: false, reads: folderReadsOnce() }), frozen);
+}
+
+/** The decision: what in a project's status fails `verify` (and `verify --frozen`). */
+export function judgeStatus(s: ProjectStatus, frozen: boolean): VerifyReport {
+  const found: VerifyFinding[] = [];
+  // What is pending rather than wrong: compile or recovery has not run yet. --frozen fails on it.
+  const pending = frozen ? 'error' : 'warning';
+  const add = (kind: FindingKind, level: VerifyFinding['level'], path: string, message: string, skill?: string) =>
+    found.push({ kind, level, path, message, ...(skill === undefined ? {} : { skill }) });
+
+  if (s.configError) add('project-unreadable', 'error', CONFIG_FILE, firstLine(s.configError));
+  if (s.lockError) add('lock-unreadable', 'error', LOCK_FILE, firstLine(s.lockError));
+  const lockMissing = !s.lockError && !s.lockPresent && s.skills.length > 0;
+  if (lockMissing)
+    add('lock-missing', 'error', LOCK_FILE, `${plural(s.skills.length, 'skill')} installed but nothing is pinned`);
+  for (const k of s.skills) {
+    if (k.version === undefined)
+      add('skill-broken', 'error', k.folder, `does not load: ${firstLine(k.loadError ?? '')}`, k.name);
+    if (k.lock === 'drift')
+      add('skill-drift', 'error', k.folder, `files differ from the integrity pinned in ${LOCK_FILE}`, k.name);
+    else if (k.lock === 'unpinned' && !lockMissing && !s.lockError)
+      add('skill-unpinned', 'error', k.folder, `installed but not pinned in ${LOCK_FILE}`, k.name);
+  }
+  for (const m of s.missing)
+    add('pin-without-skill', 'error', LOCK_FILE, `pins ${m.name}, which is not installed`, m.name);
+  // Drift is reported above; withholding is then its consequence, not a second finding.
+  for (const w of s.withheld ?? [])
+    if (w.reason !== 'drift' && w.reason !== 'unverified')
+      add('skill-withheld', pending, `.kitbash/skills/${w.name}`, describeWithheld(w), w.name);
+  for (const d of s.compiledDrift ?? []) {
+    if (d.kind === 'differs') add('delivery-differs', 'error', d.path, 'differs from what compile writes');
+    else if (d.kind === 'stale') add('delivery-stale', 'error', d.path, 'compile would remove it');
+    else add('delivery-missing', pending, d.path, 'not written yet — compile would create it');
+  }
+  if (s.compileErrors?.length)
+    add('compile-unchecked', 'error', CONFIG_FILE, `delivered files not checked: ${firstLine(s.compileErrors[0]!)}`);
+  if (s.interrupted)
+    add('interrupted', pending, '.kitbash', `${plural(s.interrupted, 'interrupted change')} waiting for recovery`);
+
+  const findings = found.sort((a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind));
+  const errors = findings.filter((f) => f.level === 'error').length;
+  return {
+    schema: VERIFY_SCHEMA,
+    frozen,
+    ok: errors === 0,
+    skills: s.skills.map((k) => ({
+      name: k.name,
+      path: k.folder,
+      version: k.version ?? null,
+      integrity: k.integrity ?? null,
+      pinned: k.pin?.integrity ?? null,
+      state: k.lock,
+    })),
+    findings,
+    counts: { errors, warnings: findings.length - errors },
+  };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]!;
+}
