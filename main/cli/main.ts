@@ -78,6 +78,11 @@ const COMMANDS: Record<string, Command> = {
       'verify [--frozen] [--json] [--sarif FILE]  re-hash installed skills against kitbash.lock and agent files against compile (--frozen: also fail when install or compile would change anything); for CI',
     run: async (argv, io) => (await import('./commands/verify')).runVerify(argv, io),
   },
+  sbom: {
+    project: PROJECT,
+    summary: 'sbom [--output FILE]  CycloneDX 1.6 JSON inventory of the installed, pinned skills',
+    run: async (argv, io) => (await import('./commands/sbom')).runSbom(argv, io),
+  },
   update: {
     project: PROJECT,
     summary:
