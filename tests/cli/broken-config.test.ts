@@ -21,6 +21,8 @@ const VERBS: ReadonlyArray<readonly [readonly string[], number]> = [
   [['init'], 1],
   [['compile'], 1],
   [['matrix'], 1],
+  [['verify', '--frozen', '--json'], 1],
+  [['sbom', '--output', 'bom.json'], 1],
   [['import'], 1],
   [['update', '--yes'], 1],
   [['explain', 'api-style', 'claude-code'], 1],

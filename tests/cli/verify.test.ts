@@ -1,5 +1,5 @@
 /** `skillsmith verify [--frozen] [--json] [--sarif FILE]` (SPEC D202–D205). */
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSkills, tempDir, cleanup as cleanupProjects } from '../sandbox/helpers';
@@ -98,6 +98,29 @@ describe('verify fails on what was changed by hand', () => {
     const { code, report } = verify(root);
     expect(code).toBe(1);
     expect(kinds(report)).toEqual(['error delivery-differs .claude/skills/alpha/SKILL.md']);
+  });
+});
+
+describe('verify fails on a project it cannot vouch for', () => {
+  it('skills installed without a kitbash.lock, and a folder that does not load', () => {
+    const root = compiled();
+    rmSync(join(root, 'kitbash.lock'));
+    writeFileSync(join(root, '.kitbash/skills/beta/skill.toml'), '[skill\n');
+    const { code, report } = verify(root);
+    expect(code).toBe(1);
+    expect(kinds(report)).toEqual(
+      expect.arrayContaining(['error lock-missing kitbash.lock', 'error skill-broken .kitbash/skills/beta']),
+    );
+    // Without a lock nothing is pinned; that is one finding, not one per skill.
+    expect(report.findings.some((f) => f.kind === 'skill-unpinned')).toBe(false);
+  });
+
+  it('an interrupted change is pending: a warning, an error under --frozen', () => {
+    const root = compiled();
+    mkdirSync(join(root, '.kitbash/.txn-interrupted'));
+    expect(kinds(verify(root).report)).toEqual(['warning interrupted .kitbash']);
+    expect(verify(root).code).toBe(0);
+    expect(verify(root, '--frozen').code).toBe(1);
   });
 });
 
