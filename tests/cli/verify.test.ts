@@ -169,6 +169,7 @@ describe('--frozen', () => {
     const frozen = verify(root, '--frozen');
     expect(frozen.code).toBe(1);
     expect(kinds(frozen.report)).toEqual(['error skill-withheld .kitbash/skills/piped']);
+    expect(frozen.report.findings[0]!.message).toMatch(/^not delivered — fails a blocking check: remote-exec/);
   });
 });
 

@@ -92,7 +92,8 @@ export function judgeStatus(s: ProjectStatus, frozen: boolean): VerifyReport {
   // Drift is reported above; withholding is then its consequence, not a second finding.
   for (const w of s.withheld ?? [])
     if (w.reason !== 'drift' && w.reason !== 'unverified')
-      add('skill-withheld', pending, `.kitbash/skills/${w.name}`, describeWithheld(w), w.name);
+      // The path names the skill already; the description without its `<name>: ` lead.
+      add('skill-withheld', pending, `.kitbash/skills/${w.name}`, describeWithheld(w).slice(w.name.length + 2), w.name);
   for (const d of s.compiledDrift ?? []) {
     if (d.kind === 'differs') add('delivery-differs', 'error', d.path, 'differs from what compile writes');
     else if (d.kind === 'stale') add('delivery-stale', 'error', d.path, 'compile would remove it');
