@@ -78,7 +78,7 @@ describe('verify fails on what was changed by hand', () => {
 
   it('an unpinned skill and a pin without a skill', () => {
     const root = compiled();
-    installSkills(root, { gamma: {} }, { pin: false });
+    installSkills(root, { gamma: { toml: '[dependencies]\nalpha = "^1.0.0"\n' } }, { pin: false });
     rmSync(join(root, '.kitbash/skills/alpha'), { recursive: true });
     const { code, report } = verify(root);
     expect(code).toBe(1);
@@ -86,6 +86,7 @@ describe('verify fails on what was changed by hand', () => {
       expect.arrayContaining([
         'error skill-unpinned .kitbash/skills/gamma',
         'error pin-without-skill kitbash.lock',
+        'error dependency-missing .kitbash/skills/gamma',
         // alpha's delivered copies are now output compile would remove
         'error delivery-stale .claude/skills/alpha/SKILL.md',
       ]),

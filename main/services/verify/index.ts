@@ -22,6 +22,7 @@ export const FINDING_KINDS = [
   'skill-drift',
   'skill-unpinned',
   'pin-without-skill',
+  'dependency-missing',
   'skill-withheld',
   'delivery-differs',
   'delivery-stale',
@@ -89,6 +90,11 @@ export function judgeStatus(s: ProjectStatus, frozen: boolean): VerifyReport {
   }
   for (const m of s.missing)
     add('pin-without-skill', 'error', LOCK_FILE, `pins ${m.name}, which is not installed`, m.name);
+  const installed = new Set(s.skills.map((k) => k.name));
+  for (const k of s.skills)
+    for (const dep of Object.keys(k.dependencies))
+      if (!installed.has(dep))
+        add('dependency-missing', 'error', k.folder, `depends on ${dep}, which is not installed`, k.name);
   // Drift is reported above; withholding is then its consequence, not a second finding.
   for (const w of s.withheld ?? [])
     if (w.reason !== 'drift' && w.reason !== 'unverified')

@@ -9,6 +9,7 @@ const HELP: Record<FindingKind, string> = {
   'skill-drift': "An installed skill's files must hash to the integrity kitbash.lock pins.",
   'skill-unpinned': 'Every installed skill must have a kitbash.lock pin.',
   'pin-without-skill': 'Every kitbash.lock pin must name an installed skill.',
+  'dependency-missing': "Every skill a skill's manifest depends on must be installed.",
   'skill-withheld': 'An installed skill that compile does not deliver (blocking findings).',
   'delivery-differs': "An agent's file must be what compile writes from the installed skills.",
   'delivery-stale': 'An agent folder holds generated output compile would remove.',
