@@ -103,6 +103,26 @@ describe('analyze: hard errors at their lines', () => {
     expect(a.diagnostics[0]!.message).toMatch(/^invalid TOML: /);
   });
 
+  it('shows every problem of a manifest with three distinct errors, not only the first', () => {
+    // Two syntax errors the parser meets one after the other, then a field out of range.
+    const toml = TOML.replace('name = "demo-skill"', 'name = demo-skill')
+      .replace('budget = 500', 'budget = 500 500')
+      .replace('standing = 40', 'standing = 4000');
+    const a = analyze({ dir: 'demo-skill', texts: { 'skill.toml': toml, 'SKILL.md': MD } });
+    expect(a.diagnostics.map((d) => [d.code, d.severity, d.range.startLine])).toEqual([
+      ['toml', 'error', 2],
+      ['toml', 'error', 7],
+      ['manifest', 'error', 8],
+    ]);
+    expect(a.diagnostics[2]!.message).toBe('invalid manifest: context.standing must be 0–500');
+  });
+
+  it('leaves out a field whose line is a syntax error: that error already says what is wrong there', () => {
+    const toml = TOML.replace('version = "1.0.0"', 'version = 1.0.0.0');
+    const a = analyze({ dir: 'demo-skill', texts: { 'skill.toml': toml, 'SKILL.md': MD } });
+    expect(a.diagnostics.map((d) => [d.code, d.range.startLine])).toEqual([['toml', 3]]);
+  });
+
   it('indexes TOML keys under their tables, dotted and quoted keys included', () => {
     const keys = tomlKeys(
       '[skill]\nname = "x"\n  "quoted.key" = 1\n[mcp.servers.db]\ncommand = "x" # c\nenv.HOME = "/"\n',

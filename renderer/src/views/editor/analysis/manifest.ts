@@ -1,7 +1,8 @@
 /**
- * The skill does not load: its hard error at its place, and for a manifest that parses but
- * does not validate, one diagnostic per problem with the fix where the value is certain
- * (a valid version, a name from the folder, a missing field inserted, a budget in range).
+ * The skill does not load. For skill.toml, every problem at its place — each syntax error,
+ * then each field that does not validate, with the fix where the value is certain (a valid
+ * version, a name from the folder, a missing field inserted, a budget in range); for another
+ * file, its hard error.
  */
 import { formatError, type SkillsmithError } from '../../../../../shared/result';
 import {
@@ -15,6 +16,7 @@ import {
 import { NEW_SKILL_DEFAULTS } from '../../../../../shared/ksf/model';
 import { splitFrontmatter } from '../../../../../shared/ksf/frontmatter';
 import { BUDGET_RANGE } from '../../../../../shared/ksf/manifest';
+import { manifestProblems } from '../../../../../shared/ksf/manifest-problems';
 import { estimateTokens } from '../../../../../shared/ksf/tokens';
 import { insertLines, lineRange, tokenAt } from './text';
 import { locateKey, tableSpan, tomlKeys, valueRange, type TomlKey } from './toml-index';
@@ -25,17 +27,31 @@ type Texts = Readonly<Record<string, string>>;
 export function loadErrorDiagnostics(error: SkillsmithError, texts: Texts, dir: string): Diagnostic[] {
   const file = (error.file ?? '').replace(/^\.\//, '');
   const text = texts[file];
-  if (file === 'skill.toml' && text !== undefined && error.detail) {
-    const index = tomlKeys(text);
-    return error.detail.map((p) => ({
-      file,
-      severity: 'error' as const,
-      code: 'manifest',
-      message: `invalid manifest: ${p}`,
-      range: locateKey(index, p) ?? lineRange(text, 1),
-      blocking: false,
-      fixes: manifestFixes(p, text, index, texts, dir),
-    }));
+  // The load stops at the manifest's first error; the author sees them all.
+  const problems = file === 'skill.toml' && text !== undefined ? manifestProblems(text) : [];
+  if (problems.length > 0) {
+    const index = tomlKeys(text!);
+    return problems.map((p) =>
+      p.kind === 'toml'
+        ? {
+            file,
+            severity: 'error' as const,
+            code: 'toml',
+            message: `invalid TOML: ${p.message}`,
+            range: tokenAt(text!, p.line, p.column),
+            blocking: false,
+            fixes: [],
+          }
+        : {
+            file,
+            severity: 'error' as const,
+            code: 'manifest',
+            message: `invalid manifest: ${p.problem}`,
+            range: locateKey(index, p.problem) ?? lineRange(text!, 1),
+            blocking: false,
+            fixes: manifestFixes(p.problem, text!, index, texts, dir),
+          },
+    );
   }
   if (text !== undefined && error.line !== undefined) {
     return [
