@@ -6,6 +6,7 @@ import { navigate, useRoute } from '../route';
 import { clearProjectDrafts, FLUSH_DRAFTS_EVENT, projectDrafts } from '../views/editor/drafts';
 import { findView, PROJECT_VIEWS } from '../views/registry';
 import { LiveBadge } from './LiveBadge';
+import { splitProjectPath } from './project-path';
 import { Brand } from './Logo';
 import { QuickOpen } from './QuickOpen';
 import { SwitchDialog } from './SwitchDialog';
@@ -53,6 +54,7 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [shell]);
+  const path = splitProjectPath(project.root);
 
   return (
     <div className="app-shell">
@@ -77,7 +79,10 @@ export function ProjectShell({ project, connection }: { project: ProjectRef; con
             {project.name}
           </span>
           <span className="app-project-path" title={project.root}>
-            <bdi>{project.root}</bdi>
+            <span className="app-project-path-head">
+              <bdi>{path.head}</bdi>
+            </span>
+            <bdi className="app-project-path-tail">{path.tail}</bdi>
           </span>
         </div>
         <nav className="app-view-tabs" aria-label="Project views">
