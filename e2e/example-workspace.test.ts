@@ -53,7 +53,7 @@ describe('examples/workspace', () => {
     const t = runCli(['test', 'prereview'], { cwd: workspace });
     expect(t.code).toBe(0);
     expect(t.stdout).toMatch(
-      /evals — 3 eval file\(s\) — static: basic\.eval\.yaml; behavioral: review\.eval\.yaml; trigger: trigger\.eval\.yaml; 2 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"/,
+      /evals — 3 eval files — static: basic\.eval\.yaml; behavioral: review\.eval\.yaml; trigger: trigger\.eval\.yaml; 2 audit\/behavioral\/trigger evals need a runner — run them with "skillsmith eval"/,
     );
   });
 });

@@ -129,7 +129,7 @@ describe.skipIf(!ok)('the review says what holds where', () => {
     expect(await refusal.innerText()).toMatch(
       /dependency-audit: remote-exec — .* at scripts\/audit\.sh:5\. To resolve: fix the skill/,
     );
-    expect(await page.getByTestId('runs-verdict').innerText()).toMatch(/1 failure\(s\), 0 warning\(s\), 1 blocking/);
+    expect(await page.getByTestId('runs-verdict').innerText()).toMatch(/1 failure, 0 warnings, 1 blocking/);
     expect(await page.getByTestId('run').isDisabled()).toBe(true);
     await screenshot(page, 'runs-refused-blocked');
     expect(errors).toEqual([]);

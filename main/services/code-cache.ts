@@ -1,3 +1,4 @@
+import { plural } from '../../shared/text/format';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -72,7 +73,7 @@ export function useCodeCache(bundleDir: string, env: NodeJS.ProcessEnv = process
     if (env.SKILLSMITH_TIMINGS === '1')
       process.stderr.write(
         `timings: code cache${isMainThread ? '' : ` (thread ${threadId})`}: ` +
-          `${used} chunk(s) compiled from it, ${compiledWithout} without\n`,
+          `${plural(used, 'chunk')} compiled from it, ${compiledWithout} without\n`,
       );
   };
   // A worker thread's 'exit' does not come when it is terminated: the worker's own code calls keep().

@@ -1,3 +1,4 @@
+import { plural } from '../text/format';
 import type { Transcript, TranscriptEntry, TranscriptFormat, Tri } from './model';
 
 /**
@@ -38,7 +39,7 @@ export function readTranscript(format: TranscriptFormat, stdout: string, skill: 
       problem:
         stdout.trim() === ''
           ? `no ${format} events on stdout (empty output)`
-          : `stdout is not a ${format} JSON event stream (${bad} unreadable line(s))`,
+          : `stdout is not a ${format} JSON event stream (${plural(bad, 'unreadable line')})`,
     };
   }
   const r =

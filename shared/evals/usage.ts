@@ -1,3 +1,4 @@
+import { plural } from '../text/format';
 import type { TranscriptFormat, TrialResult, TrialUsage } from './model';
 import { asRecord } from './trial-json';
 
@@ -99,7 +100,7 @@ export function usageText(
 
 /** A total with how many trials it covers, e.g. `… tokens — 3 of 4 trials reported usage`. */
 export function usageTotalText(u: UsageTotal): string {
-  return `${usageText(u)} — ${u.reported} of ${u.trials} trial(s) reported usage`;
+  return `${usageText(u)} — ${u.reported} of ${plural(u.trials, 'trial')} reported usage`;
 }
 
 function jsonLines(stdout: string): Record<string, unknown>[] {

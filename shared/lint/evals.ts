@@ -1,3 +1,4 @@
+import { plural } from '../text/format';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import type { Skill } from '../ksf/model';
 import { decodeUtf8 } from '../ksf/text';
@@ -44,9 +45,11 @@ export function evalsCheck(skill: Skill): Check | undefined {
   const listing = TIERS.filter((t) => byTier.has(t)).map((t) => `${t}: ${byTier.get(t)!.join(', ')}`);
   const needsRunner =
     (byTier.get('audit')?.length ?? 0) + (byTier.get('behavioral')?.length ?? 0) + (byTier.get('trigger')?.length ?? 0);
-  const parts = [`${files.length} eval file(s)${listing.length ? ` — ${listing.join('; ')}` : ''}`];
+  const parts = [`${plural(files.length, 'eval file')}${listing.length ? ` — ${listing.join('; ')}` : ''}`];
   if (needsRunner)
-    parts.push(`${needsRunner} audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"`);
+    parts.push(
+      `${plural(needsRunner, 'audit/behavioral/trigger eval')} need${needsRunner === 1 ? 's' : ''} a runner — run ${needsRunner === 1 ? 'it' : 'them'} with "skillsmith eval"`,
+    );
   parts.push(...problems);
   return { id: 'evals', status: problems.length ? 'warn' : 'pass', detail: parts.join('; ') };
 }

@@ -1,3 +1,4 @@
+import { plural } from '../text/format';
 import type { Skill } from '../ksf/model';
 import { splitCode } from '../ksf/templates';
 import { decodeUtf8 } from '../ksf/text';
@@ -71,13 +72,13 @@ export function linksCheck(skill: Skill, spans: Spans): Check | undefined {
   }
   if (relative === 0) return undefined;
   if (missing.length === 0)
-    return { id: 'links', status: 'pass', detail: `${relative} relative link(s), all in the folder` };
+    return { id: 'links', status: 'pass', detail: `${plural(relative, 'relative link')}, all in the folder` };
   const shown = names.slice(0, MAX_LISTED).join(', ');
   const more = names.length > MAX_LISTED ? `, and ${names.length - MAX_LISTED} more` : '';
   return {
     id: 'links',
     status: 'warn',
-    detail: `links to file(s) not in the skill folder: ${shown}${more}`,
+    detail: `links to ${names.length === 1 ? 'a file' : 'files'} not in the skill folder: ${shown}${more}`,
     locations: missing,
   };
 }

@@ -42,7 +42,7 @@ export function scanSet(skill: Skill): ScanSet {
     else if (isBinary(entry.bytes)) continue;
     else text = decodeLenient(entry.bytes).text;
     if (text.includes('\0')) {
-      hidden.push({ path: entry.path, message: 'NUL byte(s) inside a text file — characters a reviewer cannot see' });
+      hidden.push({ path: entry.path, message: 'NUL bytes inside a text file — characters a reviewer cannot see' });
       text = text.replaceAll('\0', '');
     }
     documents.push({ path: entry.path, text });

@@ -6,6 +6,7 @@
  * Approval names `integrity` (a hash over every staged node's tree hash). Commit
  * re-hashes the staged trees and refuses when the value differs.
  */
+import { plural } from '../text/format';
 import type { Skill } from '../ksf/model';
 import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
@@ -363,13 +364,13 @@ export function renderReview(r: InstallReview): string {
     if (r.compile.errors.length) lines.push(`  compile afterwards would refuse: ${r.compile.errors[0]}`);
     else if (r.compile.writes.length || r.compile.prunes.length) {
       lines.push(
-        `  then compile writes ${r.compile.writes.length} generated file(s)${r.compile.prunes.length ? ` and prunes ${r.compile.prunes.length}` : ''}: ${[...r.compile.writes, ...r.compile.prunes.map((p) => `-${p}`)].join(', ')}`,
+        `  then compile writes ${plural(r.compile.writes.length, 'generated file')}${r.compile.prunes.length ? ` and prunes ${r.compile.prunes.length}` : ''}: ${[...r.compile.writes, ...r.compile.prunes.map((p) => `-${p}`)].join(', ')}`,
       );
     }
   }
   const count = r.writes.length;
   lines.push(
-    `  writes ${count} file${count === 1 ? '' : 's'} (${r.nodes.filter((n) => !n.alreadyInstalled).length} skill folder(s) under .kitbash/skills/ and kitbash.lock)`,
+    `  writes ${count} file${count === 1 ? '' : 's'} (${plural(r.nodes.filter((n) => !n.alreadyInstalled).length, 'skill folder')} under .kitbash/skills/ and kitbash.lock)`,
   );
   lines.push(`  integrity: ${r.integrity}`);
   return lines.join('\n') + '\n';

@@ -5,7 +5,7 @@
 import type { McpServer, Skill } from '../ksf/model';
 import { TARGETS } from '../targets/registry';
 import type { McpGap, TargetDef, TargetId } from '../targets/types';
-import { hasJsonComment } from '../text/format';
+import { hasJsonComment, plural } from '../text/format';
 
 export const PLUGIN_MCP_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json';
 
@@ -78,8 +78,10 @@ export function toolBudget(servers: readonly McpServer[], cap: number): { line: 
     if (s.tools.includes('*')) open.push(s.name);
     else declared += s.tools.length;
   }
-  const bound = open.length ? `${declared}+ (${open.length} server(s) declare "*")` : `${declared}`;
-  const line = `MCP tool budget: ${bound} tool(s) across ${servers.length} server(s); cap ${cap}. Real token cost is unmeasured — it needs the server's tool schemas, and reading those means running it.`;
+  const bound = open.length
+    ? `${declared}+ (${plural(open.length, 'server')} declare${open.length === 1 ? 's' : ''} "*")`
+    : `${declared}`;
+  const line = `MCP tool budget: ${bound} ${declared === 1 && !open.length ? 'tool' : 'tools'} across ${plural(servers.length, 'server')}; cap ${cap}. Real token cost is unmeasured — it needs the server's tool schemas, and reading those means running it.`;
   const warnings: string[] = [];
   if (declared > cap) {
     warnings.push(
@@ -128,7 +130,7 @@ export function mergeSettings(
   if (current !== undefined) {
     if (hasJsonComment(current)) {
       return {
-        warning: `${target}: ${rel} contains comments, which rewriting would delete. Nothing was written — add the MCP server(s) there by hand, or strip the comments.`,
+        warning: `${target}: ${rel} contains comments, which rewriting would delete. Nothing was written — add the MCP servers there by hand, or strip the comments.`,
       };
     }
     if (current.trim()) {

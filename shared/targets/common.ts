@@ -263,7 +263,7 @@ export function emitSkillDir(def: TargetDef, dir: string, p: PreparedSkill, opts
     if (kept.length) fm.push(`allowed-tools: ${kept.join(opts.allowedTools === 'space' ? ' ' : ', ')}`);
     if (unlowered.length)
       notes.push(
-        `${p.name} → ${def.id}: tool(s) ${unlowered.join(', ')} have no ${def.agent} equivalent — kept in the prose permissions block only`,
+        `${p.name} → ${def.id}: ${unlowered.length === 1 ? 'tool' : 'tools'} ${unlowered.join(', ')} ${unlowered.length === 1 ? 'has' : 'have'} no ${def.agent} equivalent — kept in the prose permissions block only`,
       );
     if (spaced.length)
       notes.push(

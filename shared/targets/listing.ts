@@ -5,6 +5,7 @@
  * of the listing before the user ever asks for them. Figures come from each target module's
  * `listingBudget`.
  */
+import { plural } from '../text/format';
 import { userOnly } from './common';
 import type { ListingBudget, PreparedSkill, TargetDef, TargetId } from './types';
 
@@ -152,15 +153,15 @@ export function listingWarnings(r: ListingReport): string[] {
   const out: string[] = [];
   if (r.truncated.length)
     out.push(
-      `${r.target}: ${r.truncated.length} description(s) cut at ${r.perSkillChars} characters in the skills listing — ${list(r.truncated)} (${r.source})`,
+      `${r.target}: ${plural(r.truncated.length, 'description')} cut at ${r.perSkillChars} characters in the skills listing — ${list(r.truncated)} (${r.source})`,
     );
   if (r.nameOnly.length)
     out.push(
-      `${r.target}: ${r.nameOnly.length} skill(s) listed by name only at session start, past its ~${r.totalChars}-character budget: the model sees no description to choose them by — ${list(r.nameOnly)} (${r.source})`,
+      `${r.target}: ${plural(r.nameOnly.length, 'skill')} listed by name only at session start, past its ~${r.totalChars}-character budget: the model sees no description to choose them by — ${list(r.nameOnly)} (${r.source})`,
     );
   if (r.dropped.length)
     out.push(
-      `${r.target}: ${r.dropped.length} skill(s) left out of the skills listing at session start, past its ~${r.totalChars}-character budget — ${list(r.dropped)} (${r.source})`,
+      `${r.target}: ${plural(r.dropped.length, 'skill')} left out of the skills listing at session start, past its ~${r.totalChars}-character budget — ${list(r.dropped)} (${r.source})`,
     );
   return out;
 }

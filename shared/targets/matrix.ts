@@ -3,6 +3,7 @@
  * as authored (full), a weaker version of it (degraded), or would drop or ignore it
  * (unsupported) — each with machine-readable reasons.
  */
+import { plural } from '../text/format';
 import type { Skill } from '../ksf/model';
 import { estimateTokens } from '../ksf/tokens';
 import { MCP_GAPS, varRefs } from '../mcp/emit';
@@ -97,7 +98,7 @@ export function matrixCell(
         .join(', ');
       degraded.push({
         code: 'bundled-not-delivered',
-        message: `${bundled.length} bundled file(s) (${shown}${bundled.length > 3 ? ', …' : ''}) are not delivered — ${target.id} gets only the instructions, so links to them are dead`,
+        message: `${plural(bundled.length, 'bundled file')} (${shown}${bundled.length > 3 ? ', …' : ''}) ${bundled.length === 1 ? 'is' : 'are'} not delivered — ${target.id} gets only the instructions, so links to ${bundled.length === 1 ? 'it is' : 'them are'} dead`,
       });
     }
   }
@@ -144,14 +145,14 @@ export function matrixCell(
     if (gap) {
       (strict ? dropped : degraded).push({
         code: 'mcp-no-surface',
-        message: `${servers.length} MCP server(s) not delivered (${gap.reason}: ${gap.detail})${strict ? ' — on_unsupported = "error" makes compile refuse' : ''}`,
+        message: `${plural(servers.length, 'MCP server')} not delivered (${gap.reason}: ${gap.detail})${strict ? ' — on_unsupported = "error" makes compile refuse' : ''}`,
       });
     } else if (target.id === 'zed' || target.id === 'agent-plugins') {
       const skipped = servers.filter((s) => varRefs(s).length > 0).map((s) => s.name);
       if (skipped.length)
         degraded.push({
           code: 'mcp-skipped',
-          message: `MCP server(s) ${skipped.join(', ')} use \${VAR} references, which ${target.id} cannot express — not written`,
+          message: `MCP ${skipped.length === 1 ? 'server' : 'servers'} ${skipped.join(', ')} use${skipped.length === 1 ? 's' : ''} \${VAR} references, which ${target.id} cannot express — not written`,
         });
     }
   }

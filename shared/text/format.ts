@@ -1,6 +1,6 @@
-/** `1 skill`, `3 skills`: a count with its noun, made plural by an `s`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 skill`, `3 skills`: a count with its noun, made plural by an `s` unless `many` says otherwise. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 /**

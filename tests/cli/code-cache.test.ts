@@ -17,7 +17,7 @@ let cache = '';
 const run = (env: Record<string, string> = {}): RunResult =>
   runCli(['--version'], { env: { SKILLSMITH_CACHE_DIR: cache, SKILLSMITH_TIMINGS: '1', ...env } });
 const counts = (r: { stderr: string }): { used: number; without: number } => {
-  const m = /code cache(?: \(thread \d+\))?: (\d+) chunk\(s\) compiled from it, (\d+) without/.exec(r.stderr);
+  const m = /code cache(?: \(thread \d+\))?: (\d+) chunks? compiled from it, (\d+) without/.exec(r.stderr);
   return { used: Number(m?.[1] ?? NaN), without: Number(m?.[2] ?? NaN) };
 };
 /** The one folder of entries this bundle uses under the cache. */

@@ -83,7 +83,7 @@ describe('skillsmith lint with its cache', () => {
     const cold = lint('--no-cache');
     lint();
     const warm = lint();
-    expect(warm.stderr).toContain(`${SKILLS} from the cache, 0 folder(s) read`);
+    expect(warm.stderr).toContain(`${SKILLS} from the cache, 0 folders read`);
     expect(warm.stdout).toBe(cold.stdout);
     expect(warm.code).toBe(cold.code);
   });

@@ -20,7 +20,7 @@ describe('skillsmith test', () => {
     const r = cli(root, 'test', 'work/with-evals');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^ {4}· evals — 2 eval file\(s\) — static: a\.eval\.yaml; behavioral: b\.eval\.yaml; 1 audit\/behavioral\/trigger eval\(s\) need a runner — run them with "skillsmith eval"$/m,
+      /^ {4}· evals — 2 eval files — static: a\.eval\.yaml; behavioral: b\.eval\.yaml; 1 audit\/behavioral\/trigger eval needs a runner — run it with "skillsmith eval"$/m,
     );
     expect(r.stdout).toContain('tested 1 skill(s) · 0 failure(s) · 0 warning(s) (static tier)');
   });

@@ -97,7 +97,7 @@ describe('capability delivery', () => {
     }
     const notes = TARGETS[0]!.emit(p.value, memProject()).notes;
     expect(notes).toContain(
-      'tooled → claude-code: tool(s) frobnicate have no Claude Code equivalent — kept in the prose permissions block only',
+      'tooled → claude-code: tool frobnicate has no Claude Code equivalent — kept in the prose permissions block only',
     );
   });
 });

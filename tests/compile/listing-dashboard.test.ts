@@ -26,10 +26,8 @@ describe('dashboard: context budget per agent', () => {
     const { problems } = ENGINES(root, EMPTY_CONFIG).targets();
     const mine = problems.filter((p) => p.message.startsWith('claude-code: '));
     expect(mine.map((p) => p.severity)).toEqual(['warning', 'warning']);
-    expect(mine[0]!.message).toMatch(
-      /^claude-code: 1 description\(s\) cut at 1536 characters in the skills listing — s-00/,
-    );
-    expect(mine[1]!.message).toMatch(/^claude-code: 22 skill\(s\) listed by name only at session start/);
+    expect(mine[0]!.message).toMatch(/^claude-code: 1 description cut at 1536 characters in the skills listing — s-00/);
+    expect(mine[1]!.message).toMatch(/^claude-code: 22 skills listed by name only at session start/);
     expect(problems.filter((p) => p.message.startsWith('cursor: '))).toEqual([]);
   });
 });

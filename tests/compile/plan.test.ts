@@ -297,7 +297,7 @@ describe('MCP', () => {
       context_servers: { own: { command: 'own' }, 'm1-srv': { command: 'srv', args: ['--port', '1'] } },
     });
     expect(p.notes).toContain(
-      "MCP tool budget: 2 tool(s) across 1 server(s); cap 100. Real token cost is unmeasured — it needs the server's tool schemas, and reading those means running it.",
+      "MCP tool budget: 2 tools across 1 server; cap 100. Real token cost is unmeasured — it needs the server's tool schemas, and reading those means running it.",
     );
   });
 

@@ -295,7 +295,7 @@ describe('context budget per agent (listing)', () => {
     expect(r.dropped).toEqual([]);
     expect(r.nameOnly).toEqual(many.slice(78).map((s) => s.manifest.skill.name));
     expect(listingWarnings(r)[1]).toMatch(
-      /^claude-code: 22 skill\(s\) listed by name only at session start, past its ~30000-character budget: the model sees no description to choose them by — s-78, s-79/,
+      /^claude-code: 22 skills listed by name only at session start, past its ~30000-character budget: the model sees no description to choose them by — s-78, s-79/,
     );
   });
   it('compile warns per agent; a user-only skill is not in the listing where the agent honours the key; targets without a documented budget report nothing', () => {

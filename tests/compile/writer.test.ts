@@ -101,7 +101,7 @@ describe('writer', () => {
     const r = await compileProject(root);
     expect(readFileSync(join(root, '.zed/settings.json'), 'utf8')).toBe(settings);
     expect(r.plan.warnings).toContain(
-      'zed: .zed/settings.json contains comments, which rewriting would delete. Nothing was written — add the MCP server(s) there by hand, or strip the comments.',
+      'zed: .zed/settings.json contains comments, which rewriting would delete. Nothing was written — add the MCP servers there by hand, or strip the comments.',
     );
   });
 

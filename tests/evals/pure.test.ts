@@ -360,7 +360,7 @@ describe('transcripts, in each preset format', () => {
   it('reports output that is not the expected event stream as a problem', () => {
     const t = readTranscript('claude-code', 'hello\nworld\n', 'prereview');
     expect(t.skillLoaded).toBe('unknown');
-    expect(t.problem).toBe('stdout is not a claude-code JSON event stream (2 unreadable line(s))');
+    expect(t.problem).toBe('stdout is not a claude-code JSON event stream (2 unreadable lines)');
     expect(readTranscript('codex', '', 'x').problem).toBe('no codex events on stdout (empty output)');
   });
 

@@ -74,7 +74,7 @@ describe.skipIf(!ok)('skillsmith eval --shard and eval merge (CLI)', () => {
     const r = runCli(['eval', 'merge', 'shard-3.json', 'shard-1.json', 'shard-2.json'], { cwd: ws });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}review +stand-in +3 +100% \(≥ 100%\) +0% +\+100% \[\+\d+%, \+100%\] +100% +✓$/m);
-    expect(r.stdout).toMatch(/^merged 3 shard\(s\) into \.kitbash\/evals\/[\w-]+\/$/m);
+    expect(r.stdout).toMatch(/^merged 3 shards into \.kitbash\/evals\/[\w-]+\/$/m);
   });
 
   it('refuses overlapping, missing and foreign shards with one line naming the file', () => {

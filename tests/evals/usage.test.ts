@@ -109,7 +109,7 @@ describe('usage totals and output', () => {
   it('sums only the trials that reported usage and says how many did', () => {
     const t = totalUsage(trials)!;
     expect(t).toEqual({ inputTokens: 150, outputTokens: 15, cachedTokens: 60, costUsd: 0.01, reported: 2, trials: 3 });
-    expect(usageTotalText(t)).toBe('150 in (60 cached) / 15 out tokens, $0.0100 — 2 of 3 trial(s) reported usage');
+    expect(usageTotalText(t)).toBe('150 in (60 cached) / 15 out tokens, $0.0100 — 2 of 3 trials reported usage');
     expect(totalUsage([trial(0)])).toBeNull();
   });
 
@@ -140,10 +140,10 @@ describe('usage totals and output', () => {
     expect(j.usage).toEqual(total);
     const human = evalHuman([r]);
     expect(human).toContain(
-      '  tokens e (cx): 150 in (60 cached) / 15 out tokens, $0.0100 — 2 of 3 trial(s) reported usage',
+      '  tokens e (cx): 150 in (60 cached) / 15 out tokens, $0.0100 — 2 of 3 trials reported usage',
     );
     expect(human).toContain(
-      'tokens in all: 150 in (60 cached) / 15 out tokens, $0.0100 — 2 of 3 trial(s) reported usage',
+      'tokens in all: 150 in (60 cached) / 15 out tokens, $0.0100 — 2 of 3 trials reported usage',
     );
     const none = summariseEval(
       { skill: 's', version: '1.0.0', eval: { name: 'e', tier: 'behavioral', threshold: 1 }, runner: 'cc' },

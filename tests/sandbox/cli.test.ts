@@ -327,7 +327,7 @@ describe.skipIf(!ok)('gate', () => {
     const bad = runCli(['gate', 'review', '--env', `FINDINGS=${findings('error')}`], { cwd: root });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(
-      /^ {2}✗ findings@1 \.kitbash\/artifacts\/findings\.json — 1 error\(s\), 0 warning\(s\), 0 note\(s\)$/m,
+      /^ {2}✗ findings@1 \.kitbash\/artifacts\/findings\.json — 1 error, 0 warnings, 0 notes$/m,
     );
     expect(bad.stderr).toMatch(/^■ gate: fail — \.kitbash\/artifacts\/findings\.json fails: 1 error/m);
     const good = runCli(['gate', 'review', '--env', `FINDINGS=${findings('warning')}`], { cwd: root });

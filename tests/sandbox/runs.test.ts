@@ -326,7 +326,7 @@ describe.skipIf(!ok)('gate mode', () => {
           ref: 'findings@1',
           file: '.kitbash/artifacts/findings.json',
           status: 'pass',
-          detail: '0 error(s), 0 warning(s), 1 note(s)',
+          detail: '0 errors, 0 warnings, 1 note',
         },
       ],
     });
@@ -334,7 +334,7 @@ describe.skipIf(!ok)('gate mode', () => {
     expect(fail.result).toMatchObject({
       verdict: 'fail',
       exitCode: 0,
-      artifacts: [{ status: 'fail', detail: '2 error(s), 0 warning(s), 1 note(s)' }],
+      artifacts: [{ status: 'fail', detail: '2 errors, 0 warnings, 1 note' }],
     });
     const invalid = await gate(root, 'broken');
     expect(invalid.result.verdict).toBe('fail');

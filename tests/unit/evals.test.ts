@@ -19,16 +19,14 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
     expect(evals({ 'evals/a.eval.yaml': 'tier: static\n', 'evals/b.eval.yaml': 'tier: static\nname: b\n' })).toEqual({
       id: 'evals',
       status: 'pass',
-      detail: '2 eval file(s) — static: a.eval.yaml, b.eval.yaml',
+      detail: '2 eval files — static: a.eval.yaml, b.eval.yaml',
     });
   });
 
   it('a valid file next to a broken one is still listed', () => {
     const c = evals({ 'evals/good.eval.yaml': 'tier: static', 'evals/bad.eval.yaml': 'tier: nope' });
     expect(c?.status).toBe('warn');
-    expect(c?.detail).toMatch(
-      /^2 eval file\(s\) — static: good\.eval\.yaml; evals\/bad\.eval\.yaml: tier must be one of/,
-    );
+    expect(c?.detail).toMatch(/^2 eval files — static: good\.eval\.yaml; evals\/bad\.eval\.yaml: tier must be one of/);
   });
 
   it('says how many audit/behavioral evals were not run', () => {
@@ -39,7 +37,7 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
     });
     expect(c?.status).toBe('pass');
     expect(c?.detail).toBe(
-      '3 eval file(s) — static: c.eval.yaml; audit: a.eval.yaml; behavioral: b.eval.yaml; 2 audit/behavioral/trigger eval(s) need a runner — run them with "skillsmith eval"',
+      '3 eval files — static: c.eval.yaml; audit: a.eval.yaml; behavioral: b.eval.yaml; 2 audit/behavioral/trigger evals need a runner — run them with "skillsmith eval"',
     );
   });
 
@@ -68,6 +66,6 @@ describe('evalsCheck (SPEC §9.1 #17, §10.2)', () => {
 
   it('never executes anything: a command in an eval file is only listed', () => {
     const c = evals({ 'evals/run.eval.yaml': 'tier: behavioral\nrun: touch /tmp/skillsmith-evals-must-not-run\n' });
-    expect(c?.detail).toContain('need a runner — run them with "skillsmith eval"');
+    expect(c?.detail).toContain('needs a runner — run it with "skillsmith eval"');
   });
 });

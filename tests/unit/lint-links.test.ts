@@ -17,7 +17,7 @@ describe('links: relative links to files the skill folder does not hold (SPEC §
     const c = check(md, { 'FORMS.md': 'x', 'scripts/run.sh': 'x' })!;
     expect(c.status).toBe('warn');
     expect(c.detail).toBe(
-      'links to file(s) not in the skill folder: references/api.md#auth (SKILL.md:7), assets/logo%20big.png (SKILL.md:9)',
+      'links to files not in the skill folder: references/api.md#auth (SKILL.md:7), assets/logo%20big.png (SKILL.md:9)',
     );
     expect(c.locations![0]).toMatchObject({ file: 'SKILL.md', line: 7 });
   });
@@ -27,7 +27,7 @@ describe('links: relative links to files the skill folder does not hold (SPEC §
       '# L\n\n[web](https://x.y) [top](#top) [abs](/etc/passwd)\n\n```md\n[gone](gone.md)\n```\n\n`[gone](gone.md)`\n\n[ok](prompts/p.md)\n';
     expect(check(md, { 'prompts/p.md': 'Back to [skill](../SKILL.md); [missing](../nope.md).\n' })).toMatchObject({
       status: 'warn',
-      detail: 'links to file(s) not in the skill folder: ../nope.md (prompts/p.md:1)',
+      detail: 'links to a file not in the skill folder: ../nope.md (prompts/p.md:1)',
     });
     expect(check('# L\n\n[ok](prompts/p.md)\n', { 'prompts/p.md': 'x' })).toMatchObject({ status: 'pass' });
   });

@@ -235,7 +235,7 @@ describe('mcp in lintSkill', () => {
       ),
       'mcp',
     );
-    expect(c).toEqual({ id: 'mcp', status: 'pass', detail: '2 server(s): abc, zed' });
+    expect(c).toEqual({ id: 'mcp', status: 'pass', detail: '2 servers: abc, zed' });
   });
 
   it('warns on ["*"] only', () => {

@@ -606,14 +606,14 @@ describe('init, list, doctor, import', () => {
     const fresh = await cli(p, 'doctor');
     expect(fresh.code).toBe(0);
     expect(fresh.stdout).toContain(
-      '⚠ 1 generated file(s) not written yet (e.g. .claude/skills/netty/SKILL.md) — run skillsmith compile',
+      '⚠ 1 generated file not written yet (e.g. .claude/skills/netty/SKILL.md) — run skillsmith compile',
     );
     expect(fresh.stdout).not.toContain('in sync');
     writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code"]\n\n[policy]\ndeny_network = true\n');
     const bad = await cli(p, 'doctor');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('  ✗ policy: netty declares network permission and deny_network = true\n');
-    expect(bad.stderr).toContain('1 policy violation(s) — see [policy] in kitbash.toml');
+    expect(bad.stderr).toContain('1 policy violation — see [policy] in kitbash.toml');
     writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code"]\n');
     expect((await cli(p, 'doctor')).code).toBe(0);
   });
@@ -630,9 +630,7 @@ describe('init, list, doctor, import', () => {
     const i = await cli(p, 'install', 'file:./v/m', '--yes', '--no-compile');
     expect(i.stdout).toContain('mcp servers: files (npx -y files-server)');
     const r = await cli(p, 'doctor');
-    expect(r.stdout).toContain(
-      '\nMCP servers declared: files\n  MCP tool budget: 2 tool(s) across 1 server(s); cap 100.',
-    );
+    expect(r.stdout).toContain('\nMCP servers declared: files\n  MCP tool budget: 2 tools across 1 server; cap 100.');
     expect(r.stdout).toContain('  ✓ claude-code    .mcp.json\n');
     expect(r.stdout).toContain('  · cline          no output — no-project-scope: ');
   });

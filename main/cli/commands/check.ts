@@ -59,7 +59,7 @@ export async function runCheck(kind: 'lint' | 'test', argv: readonly string[], i
     reports = answered;
     if (process.env.SKILLSMITH_TIMINGS === '1')
       io.err(
-        `timings: lint ${locations.length} skills on 1 thread(s), ${locations.length} from the cache, 0 folder(s) read\n`,
+        `timings: lint ${locations.length} skills on 1 thread, ${locations.length} from the cache, 0 folders read\n`,
       );
   } else reports = (await import('../../services/skills/pool')).checkAll(locations, options, cache, answered);
   // Installed skills are reported in manifest-name order; explicit targets in the order given.

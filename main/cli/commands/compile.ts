@@ -89,16 +89,14 @@ async function planAndApply(
         say(`would merge ${f.path}${f.merge === 'settings' ? ' (settings, by key)' : ' (marked sections)'}\n`);
     for (const p of plan.prune)
       say(
-        p.action === 'rewrite'
-          ? `would prune stale section(s) from ${p.path}\n`
-          : `would remove ${p.path} (${p.reason})\n`,
+        p.action === 'rewrite' ? `would prune stale text from ${p.path}\n` : `would remove ${p.path} (${p.reason})\n`,
       );
   } else {
     try {
       const applied = await applyPlan(io.cwd, plan, { ...(recorder && { written: recorder.written }) });
       await recorder?.finish(plan, applied);
       for (const p of applied.written) say(`→ ${p}\n`);
-      for (const p of applied.rewritten) say(`✂ pruned stale section(s) from ${p}\n`);
+      for (const p of applied.rewritten) say(`✂ pruned stale text from ${p}\n`);
       for (const p of applied.removed) say(`✂ removed ${p} (stale)\n`);
       for (const s of applied.skipped) say(`· kept ${s.path} — ${s.why}\n`);
     } catch (e) {
@@ -156,7 +154,7 @@ function finish(plan: Outcome, dry: boolean, strict: boolean, say: (s: string) =
   if (plan.targets.length < TARGET_IDS.length && !plan.explicitTargets) {
     const missing = TARGET_IDS.filter((id) => !plan.targets.includes(id));
     say(
-      `  ${missing.length} more target(s) available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`,
+      `  ${plural(missing.length, 'more target')} available — add ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''} under [project].targets in kitbash.toml, or create their agent dirs.\n`,
     );
   }
   if (strict && plan.warnings.length) {

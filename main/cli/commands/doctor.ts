@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TARGETS } from '../../../shared/targets/registry';
@@ -61,7 +62,7 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
   }
   if (s.skills.length && !s.lockPresent) {
     io.err(
-      `  ✗ ${s.skills.length} skill(s) installed but ${LOCK_FILE} is missing — nothing is pinned. Reinstall to regenerate it.\n`,
+      `  ✗ ${plural(s.skills.length, 'skill')} installed but ${LOCK_FILE} is missing — nothing is pinned. Reinstall to regenerate it.\n`,
     );
     return EXIT.failed;
   }
@@ -101,17 +102,20 @@ export async function runDoctor(argv: readonly string[], io: CliIo): Promise<Exi
       );
     if (missing.length)
       out(
-        `  ⚠ ${missing.length} generated file(s) not written yet (e.g. ${missing[0]!.path}) — run skillsmith compile\n`,
+        `  ⚠ ${plural(missing.length, 'generated file')} not written yet (e.g. ${missing[0]!.path}) — run skillsmith compile\n`,
       );
     compiled = wrong.length;
   }
   // Drift already fails above as an integrity problem; this says what compile does about it.
   for (const w of s.withheld ?? []) out(`  ⚠ compile: ${escapeTerminal(describeWithheld(w))}\n`);
   if (problems || s.policyViolations.length || compiled) {
-    if (problems) io.err(`${problems} integrity problem(s) — reinstall or investigate\n`);
+    if (problems) io.err(`${plural(problems, 'integrity problem')} — reinstall or investigate\n`);
     if (s.policyViolations.length)
-      io.err(`${s.policyViolations.length} policy violation(s) — see [policy] in kitbash.toml\n`);
-    if (compiled) io.err(`${compiled} generated file(s) differ from what compile writes — run skillsmith compile\n`);
+      io.err(`${plural(s.policyViolations.length, 'policy violation')} — see [policy] in kitbash.toml\n`);
+    if (compiled)
+      io.err(
+        `${plural(compiled, 'generated file')} differ${compiled === 1 ? 's' : ''} from what compile writes — run skillsmith compile\n`,
+      );
     return EXIT.failed;
   }
   out('lock integrity: ok\n');

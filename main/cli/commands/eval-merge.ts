@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { resolve } from 'node:path';
 import { evalHuman, evalJson, evalJunit } from '../../../shared/evals/report';
 import { runHeader } from '../../../shared/evals/shard';
@@ -28,7 +29,7 @@ export function runEvalMerge(argv: readonly string[], io: CliIo): ExitCode {
   const run = merged.value;
   for (const p of run.problems) io.err(`${p}\n`);
   if (flags.json) io.out(evalJson(run.results, run.problems, runHeader(run)));
-  else io.out(`${evalHuman(run.results)}merged ${run.mergedFrom?.length ?? 0} shard(s) into ${run.dir}/\n`);
+  else io.out(`${evalHuman(run.results)}merged ${plural(run.mergedFrom?.length ?? 0, 'shard')} into ${run.dir}/\n`);
   if (junitPath !== undefined) writeFileAtomic(junitPath, evalJunit(run.results));
   if (run.runnerUnavailable) {
     const why = run.results.find((r) => r.error)?.error;

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { evalHuman, evalJson, evalJunit } from '../../../shared/evals/report';
 import { usageText } from '../../../shared/evals/usage';
 import { parseShard, runHeader, type Shard } from '../../../shared/evals/shard';
@@ -120,7 +121,7 @@ export function junitTarget(cwd: string, file: string): string {
 }
 
 function progress(e: EvalEvent, io: CliIo): void {
-  if (e.type === 'planned' && e.total > 0) io.err(`eval run ${e.runId}: ${e.total} trial(s)\n`);
+  if (e.type === 'planned' && e.total > 0) io.err(`eval run ${e.runId}: ${plural(e.total, 'trial')}\n`);
   if (e.type === 'trial') {
     const t = e.trial;
     io.err(

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatBytes, shellQuote } from '../../../shared/text/format';
+import { formatBytes, shellQuote, plural } from '../../../shared/text/format';
 import { formatSeconds } from '../../services/sandbox/policy';
 import { LABEL, type RunLimits } from '../../services/sandbox/types';
 import { startRun } from '../../services/runs/service';
@@ -263,7 +263,7 @@ export function describeExit(r: RunResult, mode: RunMode): string {
   else parts.push(`■ exit ${String(r.exitCode)} in ${took}`);
   if (r.strays)
     parts.push(
-      `■ ${r.strays === true ? 'processes' : `${r.strays} process(es)`} still running when the script exited — killed`,
+      `■ ${r.strays === true ? 'processes' : plural(r.strays, 'process', 'processes')} still running when the script exited — killed`,
     );
   for (const s of ['stdout', 'stderr'] as const)
     if (r.dropped[s]) parts.push(`■ ${s} truncated: ${r.dropped[s]} bytes dropped`);

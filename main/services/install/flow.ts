@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import type { ReviewView, UpdateCheck } from '../../../shared/ipc/channels/install';
 import { unifiedDiff } from '../../../shared/text/diff';
 import type { InstallReview } from '../../../shared/lock/review';
@@ -239,7 +240,7 @@ function refuseUnapprovable(review: InstallReview, integrity: string): void {
   if (review.blockers.length > 0) {
     throw new CodedError(
       'forbidden',
-      `blocked — ${review.blockers.length} safety or policy finding(s) (${review.blockers[0]}); a blocked review cannot be approved`,
+      `blocked — ${plural(review.blockers.length, 'safety or policy finding')} (${review.blockers[0]}); a blocked review cannot be approved`,
     );
   }
   if (integrity !== review.integrity)

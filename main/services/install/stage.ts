@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { randomBytes } from 'node:crypto';
 import { lstat, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -511,7 +512,7 @@ export async function commitInstall(
   if (review.blockers.length > 0)
     throw new CodedError(
       'forbidden',
-      `blocked — ${review.blockers.length} safety or policy finding(s); nothing installed`,
+      `blocked — ${plural(review.blockers.length, 'safety or policy finding')}; nothing installed`,
     );
   // Re-read and re-hash every staged tree; what gets written is these verified bytes.
   const verified = new Map<string, SkillTree>();

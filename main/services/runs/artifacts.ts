@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { createRequire } from 'node:module';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -192,7 +193,7 @@ export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVer
     case 'findings@1': {
       const list = d.findings as Array<{ severity: string }>;
       const count = (s: string): number => list.filter((f) => f.severity === s).length;
-      const summary = `${count('error')} error(s), ${count('warning')} warning(s), ${count('note')} note(s)`;
+      const summary = `${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ${plural(count('note'), 'note')}`;
       return { ...base, status: count('error') > 0 ? 'fail' : 'pass', detail: summary };
     }
     case 'verify@1': {
@@ -201,12 +202,12 @@ export function judgeArtifact(file: ArtifactFile, producer: string): ArtifactVer
       return {
         ...base,
         status: d.verdict === 'fail' ? 'fail' : 'pass',
-        detail: `verdict ${String(d.verdict)} (${checks.length} check(s), ${failed} failed)`,
+        detail: `verdict ${String(d.verdict)} (${plural(checks.length, 'check')}, ${failed} failed)`,
       };
     }
     case 'plan@1':
-      return { ...base, status: 'pass', detail: `${(d.steps as unknown[]).length} step(s)` };
+      return { ...base, status: 'pass', detail: plural((d.steps as unknown[]).length, 'step') };
     default:
-      return { ...base, status: 'pass', detail: `${(d.measurements as unknown[]).length} measurement(s)` };
+      return { ...base, status: 'pass', detail: plural((d.measurements as unknown[]).length, 'measurement') };
   }
 }

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SkillReport } from '../../../shared/lint/report/model';
@@ -140,8 +141,8 @@ export function checkAll(
   cache?.save();
   if (process.env.SKILLSMITH_TIMINGS === '1')
     process.stderr.write(
-      `timings: lint ${all.length} skills on ${channels.length + 1} thread(s), ${hits} from the cache, ` +
-        `${read} folder(s) read\n`,
+      `timings: lint ${all.length} skills on ${plural(channels.length + 1, 'thread')}, ${hits} from the cache, ` +
+        `${plural(read, 'folder')} read\n`,
     );
   if (locations === all) return reports;
   const out = answered.slice() as SkillReport[];

@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { join } from 'node:path';
 import { planCompile, type CompilePlan } from '../../../shared/compile/plan';
 import { formatError } from '../../../shared/result';
@@ -171,7 +172,7 @@ export async function recompileAfterChange(
     return;
   }
   const changed = applied.written.length + applied.rewritten.length + applied.removed.length;
-  note(`compiled for ${plan.targets.length} target(s): ${changed} generated file(s) changed\n`);
+  note(`compiled for ${plural(plan.targets.length, 'target')}: ${plural(changed, 'generated file')} changed\n`);
   // A hand-written file in the way is left alone; the user must hear that the skill did not arrive there.
   for (const c of plan.conflicts) {
     note(

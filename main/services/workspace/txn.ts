@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/text/format';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rename, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
@@ -198,7 +199,7 @@ export async function recover(root: string): Promise<string[]> {
             });
           }
           done.push(
-            `rolled back an interrupted change (${journal.put.length + journal.remove.length} skill folder(s) restored)`,
+            `rolled back an interrupted change (${plural(journal.put.length + journal.remove.length, 'skill folder')} restored)`,
           );
         }
       } finally {

@@ -1,3 +1,4 @@
+import { plural } from '../../text/format';
 import type { Skill } from '../../ksf/model';
 import type { Resolution } from '../../ksf/templates';
 import { findInjection } from '../injection';
@@ -210,7 +211,7 @@ function runsByFile(found: readonly Finding[], at: (f: Finding) => Location): st
   for (const f of found) byFile.set(f.doc.path, [...(byFile.get(f.doc.path) ?? []), f]);
   return [...byFile].map(([file, fs]) => {
     const first = at(fs[0]!);
-    return `${escapeTerminal(file)}:${first.line}:${first.column}: ${fs.length} run(s) of invisible characters (${distinctCodePoints(fs.map((f) => f.hit)).join(', ')})`;
+    return `${escapeTerminal(file)}:${first.line}:${first.column}: ${plural(fs.length, 'run')} of invisible characters (${distinctCodePoints(fs.map((f) => f.hit)).join(', ')})`;
   });
 }
 

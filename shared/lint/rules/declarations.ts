@@ -1,3 +1,4 @@
+import { plural } from '../../text/format';
 import { ARTIFACT_REF_RE, type Skill } from '../../ksf/model';
 import { lintMcpServers } from '../mcp';
 import { schemaWarnings } from '../schema-warnings';
@@ -25,7 +26,11 @@ export function mcpCheck(skill: Skill): Check | undefined {
   const { failures, warnings } = lintMcpServers(servers);
   if (failures.length) return { id: 'mcp', status: 'fail', detail: failures.join('; ') };
   if (warnings.length) return { id: 'mcp', status: 'warn', detail: warnings.join('; ') };
-  return { id: 'mcp', status: 'pass', detail: `${servers.length} server(s): ${servers.map((s) => s.name).join(', ')}` };
+  return {
+    id: 'mcp',
+    status: 'pass',
+    detail: `${plural(servers.length, 'server')}: ${servers.map((s) => s.name).join(', ')}`,
+  };
 }
 
 export function artifactsCheck(skill: Skill): Check | undefined {

@@ -1,4 +1,5 @@
 import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
+import { plural } from '../../../../shared/text/format';
 import type { ReviewAgent } from '../../../../shared/lock/holds';
 import { formatTokens } from '../../format';
 import { Term, Word } from '../../glossary';
@@ -135,7 +136,7 @@ export function NodeCard({
       )}
       {node.files.length > 0 && (
         <details className="inst-node-files" open>
-          <summary>{node.files.length} file(s) of this skill — open any to read it before approving</summary>
+          <summary>{plural(node.files.length, 'file')} of this skill — open any to read it before approving</summary>
           <SkillFiles reviewId={reviewId} node={node} />
         </details>
       )}

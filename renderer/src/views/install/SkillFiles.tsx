@@ -4,7 +4,7 @@ import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
 import { useApi } from '../../api/context';
 import { FileView } from './FileView';
 import { queryKeys } from '../../query-keys';
-import { formatCount } from '../../../../shared/text/format';
+import { formatCount, plural } from '../../../../shared/text/format';
 
 /** Every file of one staged skill, each openable: text with its findings marked, binaries named with their size. */
 export function SkillFiles({ reviewId, node }: { reviewId: string; node: ReviewNodeView }) {
@@ -36,7 +36,7 @@ export function SkillFiles({ reviewId, node }: { reviewId: string; node: ReviewN
                   ? 'symlink'
                   : `${formatCount(f.bytes)} B`}
             </span>
-            {f.findings > 0 && <span className="inst-label advisory"> {f.findings} finding(s)</span>}
+            {f.findings > 0 && <span className="inst-label advisory"> {plural(f.findings, 'finding')}</span>}
           </li>
         ))}
       </ul>

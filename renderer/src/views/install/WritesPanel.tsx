@@ -1,4 +1,5 @@
 import type { ReviewView } from '../../../../shared/ipc/channels/install';
+import { plural } from '../../../../shared/text/format';
 
 /** What approval writes: the skills' files, then what compile generates or prunes, and the hash approval names. */
 export function WritesPanel({ review }: { review: ReviewView }) {
@@ -47,7 +48,7 @@ function CompileList({ writes, prunes }: { writes: readonly string[]; prunes: re
   return (
     <details>
       <summary className="small muted">
-        writes {writes.length} generated file(s)
+        writes {plural(writes.length, 'generated file')}
         {prunes.length ? `, prunes ${prunes.length}` : ''}
       </summary>
       {list}

@@ -4,7 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/States';
 import { useApplyCompile, useDiskPlan } from './queries';
 import './compile.css';
-import { formatCount } from '../../../../shared/text/format';
+import { formatCount, plural } from '../../../../shared/text/format';
 
 /**
  * Compile, in two steps: the plan main makes from the project as saved (files to write,
@@ -230,7 +230,7 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
       </div>
       {plan.warnings.length > 0 && (
         <details className="pv-plan-notes">
-          <summary>{plan.warnings.length} warning(s)</summary>
+          <summary>{plural(plan.warnings.length, 'warning')}</summary>
           <ul>
             {plan.warnings.map((w) => (
               <li key={w}>{w}</li>
@@ -240,7 +240,7 @@ export function PlanView({ plan }: { plan: DiskPlan }) {
       )}
       {plan.notes.length > 0 && (
         <details className="pv-plan-notes">
-          <summary>{plan.notes.length} note(s)</summary>
+          <summary>{plural(plan.notes.length, 'note')}</summary>
           <ul>
             {plan.notes.map((w) => (
               <li key={w}>{w}</li>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { plural } from '../../../../shared/text/format';
 import type { LivePreview } from '../../../../shared/ipc/channels/compile';
 import { formatTokens } from '../../format';
 import { TargetDetail } from './TargetDetail';
@@ -51,7 +52,7 @@ export function LivePreviews({ root, dir, files }: { root: string; dir: string; 
             <span className="muted small">
               {inactive
                 ? 'every target — dashed: not compiled in this project'
-                : `the ${live.plan.targets.length} target(s) this project compiles for`}
+                : `the ${plural(live.plan.targets.length, 'target')} this project compiles for`}
             </span>
             <button
               type="button"

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { plural } from '../../../../shared/text/format';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { PlanAnswer, RunTarget } from '../../../../shared/ipc/channels/runs';
 import { Spinner } from '../../components/States';
@@ -155,7 +156,8 @@ function TargetHead({ target, gate }: { target: RunTarget; gate: boolean }) {
       </div>
       {target.verdict && (
         <p className={`small ${target.verdict.blocking.length ? 'inline-error' : 'muted'}`} data-testid="runs-verdict">
-          Checks: {target.verdict.failures} failure(s), {target.verdict.warnings} <Term term="warning">warning(s)</Term>
+          Checks: {plural(target.verdict.failures, 'failure')}, {target.verdict.warnings}{' '}
+          <Term term="warning">{target.verdict.warnings === 1 ? 'warning' : 'warnings'}</Term>
           {target.verdict.blocking.length > 0 && (
             <>
               , {target.verdict.blocking.length} blocking — runs are refused until it is fixed or accepted by a{' '}
