@@ -237,7 +237,7 @@ describe.skipIf(!ok)('editing: quick fixes, checks kept, own problems, notices, 
     const root = app.project.project;
     const skill = (f: string) => readFileSync(join(root, '.kitbash/skills/prereview', f), 'utf8');
     const lockFile = () => readFileSync(join(root, 'kitbash.lock'), 'utf8');
-    const pinned = 'integrity = "sha256-5582a0ee8ab70942ba4b9eb9358b501452f9a6ff44a1b9db5191229198286be5"';
+    const pinned = 'integrity = "sha256-fe1bbb5b1e6c1291feb333e23deceb120783d291bb5ad66e9af5f5793e0fe321"';
     // An edit not saved yet, beside the saved ones that drifted from the pin.
     await tab(page, 'SKILL.md');
     const unsaved = '8. Name the reviewer in the summary.';

@@ -22,6 +22,7 @@ describe('examples/workspace', () => {
       '.kitbash/skills/prereview/evals/basic.eval.yaml',
       '.kitbash/skills/prereview/evals/review.eval.yaml',
       '.kitbash/skills/prereview/evals/trigger.eval.yaml',
+      '.kitbash/skills/prereview/skill.spec.yml',
       'tools/stand-in-agent.mjs',
       '.kitbash/skills/release-notes/prompts/sections.md',
       '.kitbash/skills/api-style/skill.toml',
@@ -55,5 +56,17 @@ describe('examples/workspace', () => {
     expect(t.stdout).toMatch(
       /evals — 3 eval files — static: basic\.eval\.yaml; behavioral: review\.eval\.yaml; trigger: trigger\.eval\.yaml; 2 audit\/behavioral\/trigger evals need a runner — run them with "skillsmith eval"/,
     );
+  });
+
+  it('carries a SkillSpec the Playground opens on, valid and passing its own tests', () => {
+    const spec = '.kitbash/skills/prereview/skill.spec.yml';
+    expect(runCli(['spec', 'validate', spec], { cwd: workspace })).toMatchObject({
+      code: 0,
+      stdout: `ok: ${spec} is example.prereview (skillspec/v0)\n`,
+    });
+    expect(runCli(['spec', 'test', spec], { cwd: workspace })).toMatchObject({
+      code: 0,
+      stdout: 'skillspec test: 4/4 passed\n',
+    });
   });
 });

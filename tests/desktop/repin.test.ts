@@ -77,7 +77,7 @@ describe('re-pin after review', () => {
       expect(after.commit).toBeUndefined();
       // The other pins are untouched.
       expect(lockEntry('prereview')!.integrity).toBe(
-        'sha256-5582a0ee8ab70942ba4b9eb9358b501452f9a6ff44a1b9db5191229198286be5',
+        'sha256-fe1bbb5b1e6c1291feb333e23deceb120783d291bb5ad66e9af5f5793e0fe321',
       );
     } finally {
       session.dispose();
