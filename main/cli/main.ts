@@ -63,6 +63,11 @@ const COMMANDS: Record<string, Command> = {
       'remove <name> [--yes] [--no-compile]  remove an installed skill (refused while others depend on it), then recompile',
     run: async (argv, io) => (await import('./commands/remove')).runRemove(argv, io),
   },
+  sign: {
+    summary:
+      'sign <skill> --key FILE  a Sigstore bundle (OMS, DSSE) over the whole skill folder, written to its skill.oms.sig',
+    run: async (argv, io) => (await import('./commands/sign')).runSign(argv, io),
+  },
   list: {
     project: PROJECT,
     summary: 'list [--json]  installed skills with versions and per-target standing cost',
