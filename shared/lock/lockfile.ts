@@ -33,6 +33,10 @@ export interface LockEntry {
    * empty) when Skillsmith installed the folder; a run refuses when the bits on disk differ.
    */
   readonly executable?: readonly string[];
+  /** Who signed the installed folder, when its signature verified at install (SPEC D214). */
+  readonly signedBy?: string;
+  /** `sha256:<hex>` of that signature file (skill.oms.sig), with `signedBy`. */
+  readonly signature?: string;
 }
 
 /** Parse `kitbash.lock`; `file` is the display path for the one-line error. */
@@ -80,6 +84,9 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
       ...(requested && requested.length > 0 ? { requested } : {}),
       ...(raw.direct === false ? { direct: false } : {}),
       ...(executable ? { executable } : {}),
+      ...(typeof raw.signed_by === 'string' && typeof raw.signature === 'string'
+        ? { signedBy: raw.signed_by, signature: raw.signature }
+        : {}),
     });
   }
   return { ok: true, value: entries };
@@ -106,6 +113,8 @@ export function serializeLock(entries: readonly LockEntry[]): string {
       if (e.requested && e.requested.length > 0) lines.push(`requested = ${arr(e.requested)}`);
       if (e.direct === false) lines.push('direct = false');
       if (e.executable !== undefined) lines.push(`executable = ${arr([...e.executable].sort())}`);
+      if (e.signedBy !== undefined && e.signature !== undefined)
+        lines.push(`signed_by = ${q(e.signedBy)}`, `signature = ${q(e.signature)}`);
       return lines.join('\n');
     });
   return `${LOCK_HEADER}\n\n${blocks.join('\n\n')}\n`;

@@ -7,6 +7,7 @@
  * re-hashes the staged trees and refuses when the value differs.
  */
 import { plural } from '../text/format';
+import { describeSignature, type SignatureState } from '../policy/signature';
 import type { Skill } from '../ksf/model';
 import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
@@ -104,6 +105,8 @@ export interface ReviewNode {
   /** The same counts the dashboard, the Runs tab and `run` use (one computation: shared/policy/verdict). */
   readonly verdict: Pick<SkillVerdict, 'status' | 'failures' | 'warnings'>;
   readonly policy: readonly string[];
+  /** The signature check of the staged folder (SPEC D210); absent for a node not staged. */
+  readonly signature?: SignatureState;
   /** `[dependencies]` with the version the resolver chose. */
   readonly dependencies: readonly { readonly name: string; readonly range: string; readonly version: string }[];
   /** `artifacts.consumes` entries and which dependency's `produces` satisfies each (null: none in the closure). */
@@ -299,6 +302,7 @@ export function renderReview(r: InstallReview): string {
         ? `${ind}source: none — not pinned in kitbash.lock; it stays unpinned (re-pin it after its own review)`
         : `${ind}source: ${n.source.raw}${n.source.canonical !== n.source.raw ? ` (${n.source.canonical})` : ''}${n.source.commit ? ` @ ${n.source.commit.slice(0, 12)}` : ''}`,
     );
+    if (n.signature) lines.push(`${ind}signature: ${escapeTerminal(describeSignature(n.signature))}`);
     lines.push(
       `${ind}budget ${n.budget.budget} tok · standing ${n.budget.standing} tok/session · ${n.manifest.disclosure} disclosure · mode ${n.manifest.mode}`,
     );

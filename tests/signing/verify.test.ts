@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkBundle, subjectDigest, type TrustedPublisher } from '../../main/services/signing/bundle';
 import { loadTrustedPublishers, verifyFolder } from '../../main/services/signing/folder';
+import type { PublisherEntry } from '../../shared/policy/signature';
 import { cleanSkill, cleanup, cli, requireBuiltCli, tempProject, writeFiles } from '../cli/helpers';
 
 const OMS_FIXTURE = join(
@@ -35,13 +36,13 @@ beforeAll(() => {
 });
 afterAll(cleanup);
 
-function trust(entries: unknown): TrustedPublisher[] {
+function trust(entries: PublisherEntry[]): TrustedPublisher[] {
   const t = loadTrustedPublishers(project, entries);
   if (!t.ok) throw new Error(t.error.message);
   return t.value;
 }
 
-function stateOf(entries: unknown) {
+function stateOf(entries: PublisherEntry[]) {
   const r = verifyFolder(skill, trust(entries));
   if (!r.ok) throw new Error(r.error.message);
   return r.value;

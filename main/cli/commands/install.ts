@@ -8,6 +8,7 @@ import { commitInstall, stageInstall } from '../../services/install/stage';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recover } from '../../services/workspace/txn';
+import { quarantineInvalid } from '../../services/signing/review';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { ask, confirm, interactive } from './prompt';
@@ -134,6 +135,12 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
     io.out(flags.json ? `${JSON.stringify(review, null, 2)}\n` : renderReview(review));
     if (review.blockers.length > 0) {
       for (const b of review.blockers) io.err(`  ✗ ${b}\n`);
+      for (const q of quarantineInvalid(
+        io.cwd,
+        review.nodes,
+        staged.nodes.map((n) => n.stagedDir),
+      ))
+        io.err(`  quarantined: ${q}/ (its signature fails verification; never delivered)\n`);
       io.err(
         'blocked — a skill in this install fails a non-bypassable safety check or the [policy] in kitbash.toml; nothing installed.\n',
       );

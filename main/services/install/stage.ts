@@ -40,6 +40,7 @@ import { applyChange, OWN_FOLDERS, recover } from '../workspace/txn';
 import { assertOwnFoldersInside } from '../fs/inside';
 import { installedCandidates, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
 import { probeEnforcement } from './enforcement';
+import { verifiedPin, withSignatures } from '../signing/review';
 
 /** One staged skill: the private copy the review describes and the commit installs. */
 export interface StagedNode {
@@ -312,7 +313,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     };
     // The active compile targets decide what of each skill's powers reaches which agent.
     const targets = await activeTargets(new AsyncDiskView(project), config);
-    const reviewNodes: ReviewNode[] = staged.map((s) => {
+    const unsigned: ReviewNode[] = staged.map((s) => {
       const deps = depsOf(s.node.candidate.name);
       return reviewNode({
         skill: s.skill,
@@ -332,6 +333,14 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
         targets,
       });
     });
+
+    const signed = withSignatures(
+      project,
+      config.raw,
+      unsigned,
+      staged.map((s) => s.dir),
+    );
+    const reviewNodes = signed.nodes;
 
     // The lock after commit (recomputed against the then-current lock at commit time).
     const nodes: StagedNode[] = [];
@@ -355,6 +364,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
               ? { direct: false }
               : {}),
             executable: [...s.executable].sort(),
+            ...verifiedPin(reviewNodes.find((n) => n.name === c.name)?.signature),
           };
       nodes.push({
         name: c.name,
@@ -369,7 +379,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     }
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
-    const notices: string[] = [...config.exceptionProblems];
+    const notices: string[] = [...config.exceptionProblems, ...signed.notices];
     for (const n of reviewNodes)
       for (const c of n.consumes)
         if (c.producedBy === null && n.dependencies.length > 0)

@@ -1,3 +1,4 @@
+import type { SignatureState } from '../../../shared/policy/signature';
 import { createHash, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
 
 /**
@@ -23,14 +24,6 @@ export interface ManifestFile {
 export type TrustedPublisher =
   | { readonly kind: 'key'; readonly label: string; readonly key: KeyObject }
   | { readonly kind: 'ca'; readonly label: string; readonly ca: X509Certificate; readonly identity?: string };
-
-/** What a signature check found. `digest` is the sha256 of the signature file's bytes. */
-export type SignatureState =
-  | { readonly state: 'verified'; readonly by: string; readonly digest: string }
-  | { readonly state: 'untrusted'; readonly by: string; readonly digest: string; readonly reason: string }
-  | { readonly state: 'unsigned' }
-  | { readonly state: 'invalid'; readonly digest: string; readonly reason: string }
-  | { readonly state: 'unknown-format'; readonly digest: string; readonly reason: string };
 
 /** A bundle whose signature checked out: who signed it (if trusted) and the files it lists. */
 export interface CheckedBundle {
@@ -192,7 +185,9 @@ export function checkBundle(text: string, trusted: readonly TrustedPublisher[], 
   }
   if (isObj(vm.publicKey)) {
     const hint = typeof vm.publicKey.hint === 'string' ? vm.publicKey.hint : '';
-    const named = trusted.find((t) => t.kind === 'key' && hint !== '' && keyId(t.key) === hint);
+    const named = trusted.find(
+      (t): t is Extract<TrustedPublisher, { kind: 'key' }> => t.kind === 'key' && hint !== '' && keyId(t.key) === hint,
+    );
     if (named && !good(named.key))
       return { ok: false, state: 'invalid', reason: `the signature does not match ${named.label}` };
     for (const t of trusted) if (t.kind === 'key' && good(t.key)) return done(t.label, true);

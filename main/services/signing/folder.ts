@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import type { PublisherEntry, SignatureState } from '../../../shared/policy/signature';
 import { fail, fileError, ok, type Result } from '../../../shared/result';
 import { writeFileAtomic } from '../fs/atomic';
 import { describeFsError } from '../fs/describe-error';
@@ -17,7 +18,6 @@ import {
   signatureState,
   subjectDigest,
   type ManifestFile,
-  type SignatureState,
   type TrustedPublisher,
 } from './bundle';
 
@@ -135,41 +135,30 @@ export function verifyFolder(
 }
 
 /**
- * `[policy] trusted_publishers`: each entry `{ key = "FILE" }` (a PEM public key) or
- * `{ ca = "FILE", identity = "…" }` (a pinned PEM CA certificate, optionally one signer's
- * identity under it); files are relative to the project. An entry that does not load is an error.
+ * The `[policy] trusted_publishers` entries (SPEC D213) loaded: key and CA files are
+ * relative to the project; one that does not load is an error naming kitbash.toml.
  */
-export function loadTrustedPublishers(project: string, entries: unknown): Result<TrustedPublisher[]> {
-  if (entries === undefined) return ok([]);
-  const bad = (message: string) => ({ ok: false as const, error: fileError('kitbash.toml', message) });
-  if (!Array.isArray(entries)) return bad('[policy] trusted_publishers must be an array of tables');
+export function loadTrustedPublishers(project: string, entries: readonly PublisherEntry[]): Result<TrustedPublisher[]> {
   const out: TrustedPublisher[] = [];
   for (const [i, e] of entries.entries()) {
-    const where = `[policy] trusted_publishers[${i}]`;
-    if (typeof e !== 'object' || e === null) return bad(`${where} is not a table`);
-    const t = e as Record<string, unknown>;
-    const path = typeof t.key === 'string' ? t.key : typeof t.ca === 'string' ? t.ca : undefined;
-    if (path === undefined) return bad(`${where} names neither key = "FILE" nor ca = "FILE"`);
+    const path = e.key ?? e.ca ?? '';
+    const where = `[policy] trusted_publishers[${i}]: ${path}`;
     let pem: Buffer;
     try {
       pem = readFileSync(resolve(project, path));
     } catch (err) {
-      return bad(`${where}: ${path}: ${describeFsError(err)}`);
+      return { ok: false, error: fileError('kitbash.toml', `${where}: ${describeFsError(err)}`) };
     }
     try {
-      if (typeof t.key === 'string') out.push({ kind: 'key', label: `key ${path}`, key: createPublicKey(pem) });
+      if (e.key !== undefined) out.push({ kind: 'key', label: `key ${path}`, key: createPublicKey(pem) });
       else {
         const ca = new X509Certificate(pem);
-        const identity = typeof t.identity === 'string' ? t.identity : undefined;
-        out.push({
-          kind: 'ca',
-          label: `CA ${/CN=([^\n]+)/.exec(ca.subject)?.[1] ?? path}`,
-          ca,
-          ...(identity ? { identity } : {}),
-        });
+        const label = `CA ${/CN=([^\n]+)/.exec(ca.subject)?.[1] ?? path}`;
+        out.push({ kind: 'ca', label, ca, ...(e.identity !== undefined ? { identity: e.identity } : {}) });
       }
     } catch {
-      return bad(`${where}: ${path} is not a PEM ${typeof t.key === 'string' ? 'public key' : 'certificate'}`);
+      const what = e.key !== undefined ? 'a PEM public key' : 'a PEM certificate';
+      return { ok: false, error: fileError('kitbash.toml', `${where} is not ${what}`) };
     }
   }
   return ok(out);

@@ -111,6 +111,15 @@ export const ReviewNodeView = z.object({
     warnings: z.number().int(),
   }),
   policy: z.array(z.string()),
+  /** The staged folder's signature check (SPEC D210). */
+  signature: z
+    .object({
+      state: z.enum(['verified', 'untrusted', 'unsigned', 'invalid', 'unknown-format']),
+      by: z.string().optional(),
+      digest: z.string().optional(),
+      reason: z.string().optional(),
+    })
+    .optional(),
   dependencies: z.array(z.object({ name: z.string(), range: z.string(), version: z.string() })),
   consumes: z.array(z.object({ artifact: z.string(), producedBy: z.string().nullable() })),
   integrity: z.string(),

@@ -1,0 +1,80 @@
+import { fileError, ok, type Result } from '../result';
+import { isTable, type TomlTable } from '../ksf/toml';
+
+/** What a skill folder's signature check found (SPEC D210). `digest`: sha256 of the signature file. */
+export type SignatureState =
+  | { readonly state: 'verified'; readonly by: string; readonly digest: string }
+  | { readonly state: 'untrusted'; readonly by: string; readonly digest: string; readonly reason: string }
+  | { readonly state: 'unsigned' }
+  | { readonly state: 'invalid'; readonly digest: string; readonly reason: string }
+  | { readonly state: 'unknown-format'; readonly digest: string; readonly reason: string };
+
+/** One `[policy] trusted_publishers` entry as written: a key file, or a CA file with an optional identity. */
+export interface PublisherEntry {
+  readonly key?: string;
+  readonly ca?: string;
+  readonly identity?: string;
+}
+
+export interface SigningPolicy {
+  /** true: refuse what is not verified; 'warn': say so in the review; false: only an invalid signature blocks. */
+  readonly requireSigned: boolean | 'warn';
+  readonly trustedPublishers: readonly PublisherEntry[];
+}
+
+/** `require_signed` and `trusted_publishers` of `[policy]`; a malformed value is an error naming kitbash.toml. */
+export function readSigningPolicy(raw: Readonly<TomlTable>, file = 'kitbash.toml'): Result<SigningPolicy> {
+  const policy = raw.policy;
+  if (!isTable(policy)) return ok({ requireSigned: false, trustedPublishers: [] });
+  const t = policy;
+  const rs = t.require_signed ?? false;
+  if (rs !== true && rs !== false && rs !== 'warn')
+    return { ok: false, error: fileError(file, `[policy] require_signed must be true, false or "warn"`) };
+  const list = t.trusted_publishers ?? [];
+  if (!Array.isArray(list))
+    return { ok: false, error: fileError(file, '[policy] trusted_publishers must be an array of tables') };
+  const entries: PublisherEntry[] = [];
+  for (const [i, e] of list.entries()) {
+    const x = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+    const str = (k: string) => (typeof x[k] === 'string' ? { [k]: x[k] as string } : {});
+    if ((typeof x.key === 'string') === (typeof x.ca === 'string'))
+      return {
+        ok: false,
+        error: fileError(
+          file,
+          `[policy] trusted_publishers[${i}] must name exactly one of key = "FILE" or ca = "FILE"`,
+        ),
+      };
+    entries.push({ ...str('key'), ...str('ca'), ...str('identity') });
+  }
+  return ok({ requireSigned: rs, trustedPublishers: entries });
+}
+
+/** The review's words for a signature state, one line. */
+export function describeSignature(s: SignatureState): string {
+  switch (s.state) {
+    case 'verified':
+      return `verified — signed by ${s.by}`;
+    case 'untrusted':
+      return `untrusted — ${s.reason}`;
+    case 'unsigned':
+      return 'unsigned — no skill.oms.sig';
+    case 'invalid':
+      return `invalid — ${s.reason}`;
+    case 'unknown-format':
+      return `unknown format — ${s.reason}`;
+  }
+}
+
+/**
+ * What the policy makes of a skill's signature: `block` refuses the install (an invalid
+ * signature always does, whatever the policy), `warn` is a notice the reviewer reads.
+ */
+export function signatureVerdict(s: SignatureState, policy: SigningPolicy): { block?: string; warn?: string } {
+  if (s.state === 'verified') return {};
+  const line = `signature ${describeSignature(s)}`;
+  if (s.state === 'invalid') return { block: `${line} (quarantined under .kitbash/quarantine/)` };
+  if (policy.requireSigned === true) return { block: `${line}, and require_signed = true` };
+  if (policy.requireSigned === 'warn') return { warn: `${line} (require_signed = "warn")` };
+  return {};
+}
