@@ -73,7 +73,7 @@ export function describeSignature(s: SignatureState): string {
 export function signatureVerdict(s: SignatureState, policy: SigningPolicy): { block?: string; warn?: string } {
   if (s.state === 'verified') return {};
   const line = `signature ${describeSignature(s)}`;
-  if (s.state === 'invalid') return { block: `${line} (quarantined under .kitbash/quarantine/)` };
+  if (s.state === 'invalid') return { block: `${line} — a signature that fails verification is never installed` };
   if (policy.requireSigned === true) return { block: `${line}, and require_signed = true` };
   if (policy.requireSigned === 'warn') return { warn: `${line} (require_signed = "warn")` };
   return {};

@@ -49,7 +49,7 @@ describe('install under [policy] require_signed and trusted_publishers', () => {
     const r = install('tampered');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'tampered: policy: signature invalid — scripts/go.sh: changed since it was signed (quarantined under .kitbash/quarantine/)',
+      'tampered: policy: signature invalid — scripts/go.sh: changed since it was signed — a signature that fails verification is never installed',
     );
     expect(r.stderr).toContain('quarantined: .kitbash/quarantine/tampered/');
     expect(existsSync(join(project, '.kitbash/skills/tampered'))).toBe(false);

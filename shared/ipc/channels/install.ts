@@ -113,12 +113,13 @@ export const ReviewNodeView = z.object({
   policy: z.array(z.string()),
   /** The staged folder's signature check (SPEC D210). */
   signature: z
-    .object({
-      state: z.enum(['verified', 'untrusted', 'unsigned', 'invalid', 'unknown-format']),
-      by: z.string().optional(),
-      digest: z.string().optional(),
-      reason: z.string().optional(),
-    })
+    .discriminatedUnion('state', [
+      z.object({ state: z.literal('verified'), by: z.string(), digest: z.string() }),
+      z.object({ state: z.literal('untrusted'), by: z.string(), digest: z.string(), reason: z.string() }),
+      z.object({ state: z.literal('unsigned') }),
+      z.object({ state: z.literal('invalid'), digest: z.string(), reason: z.string() }),
+      z.object({ state: z.literal('unknown-format'), digest: z.string(), reason: z.string() }),
+    ])
     .optional(),
   dependencies: z.array(z.object({ name: z.string(), range: z.string(), version: z.string() })),
   consumes: z.array(z.object({ artifact: z.string(), producedBy: z.string().nullable() })),

@@ -1,6 +1,7 @@
 import type { ReviewNodeView } from '../../../../shared/ipc/channels/install';
 import { plural } from '../../../../shared/text/format';
 import type { ReviewAgent } from '../../../../shared/lock/holds';
+import { describeSignature } from '../../../../shared/policy/signature';
 import { formatTokens } from '../../format';
 import { Term, Word } from '../../glossary';
 import { PermissionTable } from './PermissionTable';
@@ -45,6 +46,18 @@ export function NodeCard({
           {node.source.commit && <span className="mono muted"> @ {node.source.commit}</span>}
           <span className="muted"> · found as {node.source.origin}</span>
         </dd>
+        {node.signature && (
+          <>
+            <dt>signature</dt>
+            <dd
+              className={node.signature.state === 'verified' ? undefined : 'inst-warn-text'}
+              data-field="signature"
+              data-state={node.signature.state}
+            >
+              {describeSignature(node.signature)}
+            </dd>
+          </>
+        )}
         <dt>mode</dt>
         <dd>
           <Word word={node.manifest.mode} /> · <Word word={node.manifest.disclosure} /> disclosure
