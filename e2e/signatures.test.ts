@@ -85,6 +85,17 @@ describe.skipIf(!ok)('signatures in the install review', () => {
       expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
       expect(await dialog.getByRole('button', { name: /approve/i }).count()).toBe(0);
       await screenshot(page, `signature-invalid-${width}`, false);
+
+      // The approved one lands signed: the lock records who, and the dashboard shows it.
+      await review(page, app.served.url, signedRepo(`kept-${width}`, keyFile, false));
+      await page.getByRole('button', { name: `Approve and install kept-${width}@1.0.0` }).click();
+      await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
+      await page.goto(`${app.served.url}#/dashboard`);
+      const row = page.locator(`[role="row"][data-skill="kept-${width}"]`);
+      await row.waitFor({ timeout: 45_000 });
+      expect(await row.locator('.dash-signed').getAttribute('data-signed-by')).toBe('key team.pub');
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, `signature-dashboard-${width}`, false);
       expect(errors).toEqual([]);
     });
   }

@@ -71,7 +71,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
 
     lock() {
       const st = status();
-      const perSkill = new Map<string, { state: PinState; source: string | null }>();
+      const perSkill = new Map<string, { state: PinState; source: string | null; signedBy: string | null }>();
       const problems: Problem[] = [];
       if (st.lockError) {
         problems.push({ severity: 'error', skill: null, source: 'lock', message: st.lockError, file: 'kitbash.lock' });
@@ -83,7 +83,7 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
         const dir = basename(s.folder);
         const state: PinState =
           s.lock === 'ok' ? 'locked' : s.lock === 'drift' ? 'drift' : s.pin ? 'drift' : 'unlocked';
-        perSkill.set(dir, { state, source: s.pin?.source ?? null });
+        perSkill.set(dir, { state, source: s.pin?.source ?? null, signedBy: s.pin?.signedBy ?? null });
         if (state === 'drift') {
           drift++;
           problems.push({

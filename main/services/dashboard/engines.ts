@@ -19,7 +19,7 @@ export interface ScanEngines {
   /** Lock integrity: the card, and per installed skill folder its pin state and source. */
   lock(): {
     card: StatusCard;
-    perSkill: ReadonlyMap<string, { state: PinState; source: string | null }>;
+    perSkill: ReadonlyMap<string, { state: PinState; source: string | null; signedBy: string | null }>;
     problems: Problem[];
   };
   /** `[policy]` against the installed skills. */

@@ -108,6 +108,7 @@ export function scanProject(root: string, makeEngines: DashboardEngines = ENGINE
         accepted: verdict.accepted.length,
       },
       lock: pin?.state ?? 'unknown',
+      signedBy: pin?.signedBy ?? null,
       mode: m?.targets.mode ?? null,
       disclosure: m?.context.disclosure ?? null,
       permissions: {

@@ -289,6 +289,11 @@ export function SkillsTable({
                           s.lock
                         )}
                       </span>
+                      {s.signedBy !== null && (
+                        <span className="dash-signed" data-signed-by={s.signedBy} title={`signed by ${s.signedBy}`}>
+                          signed
+                        </span>
+                      )}
                     </div>
                     <div role="cell" className="dash-td">
                       {s.mode ? (

@@ -51,6 +51,8 @@ export const SkillRow = z.object({
     accepted: z.number().int(),
   }),
   lock: LockState,
+  /** Who signed the pinned folder, as kitbash.lock records it (SPEC D214); null: no verified signature. */
+  signedBy: z.string().nullable(),
   mode: z.enum(['skill', 'gate']).nullable(),
   disclosure: z.enum(['lazy', 'eager']).nullable(),
   permissions: z.object({ tools: z.array(z.string()), network: z.boolean(), write: z.boolean() }),
