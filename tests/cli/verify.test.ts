@@ -220,3 +220,39 @@ describe('--sarif and the command line', () => {
     expect(FINDING_KINDS.filter((k) => !spec.includes(`| \`${k}\``))).toEqual([]);
   });
 });
+
+describe('verify checks signatures again (SPEC D213)', () => {
+  const withPolicy = (root: string, line: string) =>
+    writeFileSync(join(root, 'kitbash.toml'), `[project]\ntargets = ["claude-code", "cursor"]\n\n[policy]\n${line}\n`);
+
+  it('require_signed = true fails an unsigned skill; "warn" reports it; no policy says nothing', () => {
+    const root = compiled();
+    withPolicy(root, 'require_signed = true');
+    const strict = verify(root);
+    expect(strict.code).toBe(1);
+    expect(kinds(strict.report)).toEqual([
+      'error signature .kitbash/skills/alpha',
+      'error signature .kitbash/skills/beta',
+    ]);
+    expect(strict.report.findings[0]!.message).toMatch(/unsigned.*require_signed = true/);
+    withPolicy(root, 'require_signed = "warn"');
+    const warned = verify(root);
+    expect(warned.code).toBe(0);
+    expect(kinds(warned.report)).toEqual([
+      'warning signature .kitbash/skills/alpha',
+      'warning signature .kitbash/skills/beta',
+    ]);
+    expect(verify(root, '--frozen').code).toBe(1);
+    withPolicy(root, 'deny_network = false');
+    expect(kinds(verify(root).report)).toEqual([]);
+  });
+
+  it('a trusted publisher that does not load fails once, naming kitbash.toml', () => {
+    const root = compiled();
+    withPolicy(root, 'trusted_publishers = [{ key = "missing.pem" }]');
+    const { code, report } = verify(root);
+    expect(code).toBe(1);
+    expect(kinds(report)).toEqual(['error signature kitbash.toml']);
+    expect(report.findings[0]!.message).toMatch(/kitbash\.toml.*missing\.pem/);
+  });
+});

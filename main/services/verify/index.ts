@@ -10,6 +10,11 @@ import { describeWithheld } from '../../../shared/compile/deliver';
 import { projectStatus, type ProjectStatus } from '../workspace/status';
 import { folderReadsOnce } from '../skills/folder-reads';
 import { plural } from '../../../shared/text/format';
+import { join } from 'node:path';
+import { readSigningPolicy, signatureVerdict } from '../../../shared/policy/signature';
+import { formatError } from '../../../shared/result';
+import { loadTrustedPublishers, verifyFolder } from '../signing/folder';
+import { readProjectConfig } from '../project/config';
 
 export const VERIFY_SCHEMA = 1;
 
@@ -23,6 +28,7 @@ export const FINDING_KINDS = [
   'skill-unpinned',
   'pin-without-skill',
   'dependency-missing',
+  'signature',
   'skill-withheld',
   'delivery-differs',
   'delivery-stale',
@@ -62,9 +68,53 @@ export interface VerifyReport {
   readonly counts: { readonly errors: number; readonly warnings: number };
 }
 
-/** Read the project (never writing, never recovering) and judge it. */
+/** Read the project (never writing, never recovering) and judge it, signatures included. */
 export function verifyProject(root: string, frozen: boolean): VerifyReport {
-  return judgeStatus(projectStatus(root, { costs: false, reads: folderReadsOnce() }), frozen);
+  const status = projectStatus(root, { costs: false, reads: folderReadsOnce() });
+  const report = judgeStatus(status, frozen);
+  const signed = signatureFindings(root, status, frozen);
+  if (signed.length === 0) return report;
+  const findings = [...report.findings, ...signed].sort(
+    (a, b) => FINDING_KINDS.indexOf(a.kind) - FINDING_KINDS.indexOf(b.kind),
+  );
+  const errors = findings.filter((f) => f.level === 'error').length;
+  return { ...report, ok: errors === 0, findings, counts: { errors, warnings: findings.length - errors } };
+}
+
+/**
+ * Each installed skill's signature checked again, as install checked it (SPEC D210–D213):
+ * an invalid one fails, and so does anything not verified under `require_signed = true`;
+ * `"warn"` reports it (an error under `--frozen`, as every warning is). A policy that does
+ * not load fails once, naming kitbash.toml.
+ */
+function signatureFindings(root: string, s: ProjectStatus, frozen: boolean): VerifyFinding[] {
+  const config = readProjectConfig(root);
+  if (!config.ok) return [];
+  const policy = readSigningPolicy(config.value.raw);
+  const trusted = policy.ok ? loadTrustedPublishers(root, policy.value.trustedPublishers) : policy;
+  if (!policy.ok || !trusted.ok) {
+    const error = !policy.ok ? policy.error : !trusted.ok ? trusted.error : undefined;
+    return [{ kind: 'signature', level: 'error', path: CONFIG_FILE, message: formatError(error!).split('\n')[0]! }];
+  }
+  const out: VerifyFinding[] = [];
+  for (const k of s.skills) {
+    const state = verifyFolder(join(root, k.folder), trusted.value);
+    if (!state.ok) {
+      out.push({ kind: 'signature', level: 'error', path: k.folder, skill: k.name, message: state.error.message });
+      continue;
+    }
+    const v = signatureVerdict(state.value, policy.value);
+    if (v.block) out.push({ kind: 'signature', level: 'error', path: k.folder, skill: k.name, message: v.block });
+    else if (v.warn)
+      out.push({
+        kind: 'signature',
+        level: frozen ? 'error' : 'warning',
+        path: k.folder,
+        skill: k.name,
+        message: v.warn,
+      });
+  }
+  return out;
 }
 
 /** The decision: what in a project's status fails `verify` (and `verify --frozen`). */

@@ -10,6 +10,7 @@ const HELP: Record<FindingKind, string> = {
   'skill-unpinned': 'Every installed skill must have a kitbash.lock pin.',
   'pin-without-skill': 'Every kitbash.lock pin must name an installed skill.',
   'dependency-missing': "Every skill a skill's manifest depends on must be installed.",
+  signature: "A skill's signature must verify, and be from a trusted publisher where [policy] require_signed says so.",
   'skill-withheld': 'An installed skill that compile does not deliver (blocking findings).',
   'delivery-differs': "An agent's file must be what compile writes from the installed skills.",
   'delivery-stale': 'An agent folder holds generated output compile would remove.',
