@@ -8,6 +8,7 @@ import { standingStub } from '../ksf/stub';
 import { estimateTokens } from '../ksf/tokens';
 import { collectServers, emitMcp, toolBudget } from '../mcp/emit';
 import { DEFAULT_MAX_MCP_TOOLS, enforceInAgent, type ProjectConfig } from '../project/config';
+import { boundMergedFiles, readLimits, type MergedDoc } from './read-limits';
 import { DELIVERY_RECORD, GENERATED_MARK, generatedBy, indexFolder, readDeliveryRecord } from '../targets/common';
 import { listingReport, listingWarnings } from '../targets/listing';
 import { prepareSkill } from '../targets/prepare';
@@ -267,6 +268,7 @@ export function planCompile(input: CompileInput): CompilePlan {
   const newWarning = firstTime<string>();
   const newNote = firstTime<string>();
   const docs = new Map<string, SharedDoc>();
+  const limitedSections = new Map([...readLimits(targets).keys()].map((path) => [path, [] as Section[]]));
   const standing = new Map<TargetId, number>(ids.map((id) => [id, 0]));
   const keepKey = [...installed].sort().join('\0');
   const context: EmitContext = { active: targets };
@@ -287,6 +289,7 @@ export function planCompile(input: CompileInput): CompilePlan {
             docs.set(f.path, doc);
           }
           doc.upsert(p.name, f.content as string);
+          limitedSections.get(f.path)?.push({ name: p.name, content: f.content as string });
           files.set(f.path, SECTION);
         } else {
           const prev = owners.get(f.path);
@@ -317,18 +320,8 @@ export function planCompile(input: CompileInput): CompilePlan {
     files.set(path, SECTION);
   }
 
-  // 2b. Always-loaded files past their readers' documented limit: the rest is never read.
-  for (const t of targets) {
-    for (const a of t.alwaysLoaded) {
-      const lazy = lazyDocs.get(a.path);
-      if (!lazy) continue;
-      const bytes = lazy.doc.byteLength();
-      if (bytes > a.maxBytes)
-        warnings.push(
-          `${a.path} is ${bytes} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}) — skills past it are not read there`,
-        );
-    }
-  }
+  // 2b. Always-loaded files past their readers' documented limit: cut to it, the skills left out named.
+  warnings.push(...boundMergedFiles(targets, project, lazyDocs, limitedSections));
 
   // 2c. Each agent's skills listing: descriptions cut, or skills left out, at session start.
   for (const t of targets) {
@@ -568,10 +561,8 @@ function firstTime<T>(): (value: T) => boolean {
 }
 
 /** A merged file's sections, and whether they change it. */
-interface LazyDoc {
-  readonly doc: SharedDoc;
-  readonly changed: boolean;
-}
+type LazyDoc = MergedDoc;
+type Section = { name: string; content: string };
 
 /** A merged markdown file whose content is joined from its sections when first read. */
 function lazySection(path: string, lazy: LazyDoc): PlannedFile {

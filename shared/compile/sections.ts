@@ -153,3 +153,38 @@ function trimEndWhitespace(s: string): string {
   while (end > 0 && /\s/.test(s[end - 1]!)) end--;
   return end === s.length ? s : s.slice(0, end);
 }
+
+/** A merged file cut to its readers' limit: the document written, and the sections that did not fit. */
+export interface BoundedDoc {
+  readonly doc: SharedDoc;
+  /** Skills whose section would have taken the file past the limit, in emit order: not written there. */
+  readonly left: readonly string[];
+  /** The file's size with every section in it: what it would have grown to. */
+  readonly unbounded: number;
+}
+
+/**
+ * The merged file with as many sections as fit in `maxBytes`, in emit order, each one that
+ * does not fit left out (a smaller one after it may still fit). Built from the user's own
+ * text (`base`, no sections): what lies past the limit is never read by the agent, so writing
+ * it would cost the file's every other reader and give this one nothing (spec D221).
+ */
+export function boundDoc(
+  base: SharedDoc,
+  sections: readonly { name: string; content: string }[],
+  maxBytes: number,
+): BoundedDoc {
+  const all = base.clone();
+  for (const s of sections) all.upsert(s.name, s.content);
+  const unbounded = all.byteLength();
+  if (unbounded <= maxBytes) return { doc: all, left: [], unbounded };
+  let doc = base.clone();
+  const left: string[] = [];
+  for (const s of sections) {
+    const next = doc.clone();
+    next.upsert(s.name, s.content);
+    if (next.byteLength() <= maxBytes) doc = next;
+    else left.push(s.name);
+  }
+  return { doc, left, unbounded };
+}

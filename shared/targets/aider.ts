@@ -1,4 +1,5 @@
 import { emitMerged } from './common';
+import { CONVENTIONS_MD } from './limits';
 import type { ProjectFiles, TargetDef } from './types';
 
 /** Whether aider will actually read CONVENTIONS.md, as an info note (undefined: it is wired). */
@@ -27,7 +28,7 @@ export const aider: TargetDef = {
     url: 'https://aider.chat/docs/usage/conventions.html',
     checked: '2026-12-01',
   },
-  alwaysLoaded: [],
+  alwaysLoaded: [CONVENTIONS_MD],
   frontmatterKeys: [],
   userInvocation: false,
   importFrom: [],

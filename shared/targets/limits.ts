@@ -18,3 +18,14 @@ export const AGENTS_MD: AlwaysLoadedFile = {
   maxBytes: 32 * 1024,
   source: 'Codex project_doc_max_bytes default (32 KiB); the rest of AGENTS.md is not read',
 };
+
+/**
+ * Aider documents no limit for a `--read` file: it sends the whole file with every request.
+ * Skillsmith bounds CONVENTIONS.md at the same 32 KiB as AGENTS.md (about 8k tokens, a quarter
+ * of a 32k-token model's window) rather than let it grow without end — its own choice (spec D221).
+ */
+export const CONVENTIONS_MD: AlwaysLoadedFile = {
+  path: 'CONVENTIONS.md',
+  maxBytes: 32 * 1024,
+  source: 'no documented aider limit; Skillsmith bounds it at 32 KiB, about 8k tokens sent with every request',
+};

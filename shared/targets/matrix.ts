@@ -13,7 +13,7 @@ import { utf8Length } from '../text/utf8';
 import { EMPTY_PROJECT } from './cost';
 import { prepareSkill } from './prepare';
 import { detectTargets, TARGETS } from './registry';
-import { SharedDoc } from '../compile/sections';
+import { boundDoc, SharedDoc } from '../compile/sections';
 import type { WithheldSkill } from '../compile/deliver';
 import type { EmitContext, PreparedSkill, ProjectFiles, TargetDef, TargetId } from './types';
 
@@ -54,7 +54,7 @@ export function matrixCell(
   project: ProjectFiles = EMPTY_PROJECT,
   why?: string,
   context?: EmitContext,
-  overBudget: readonly Reason[] = [],
+  leftOut: readonly Reason[] = [],
 ): Cell {
   const name = skill.manifest.skill.name;
   const degraded: Reason[] = [];
@@ -80,7 +80,7 @@ export function matrixCell(
     });
   }
   const emitted = prepared ? target.emit(prepared, project, context) : undefined;
-  degraded.push(...overBudget);
+  dropped.push(...leftOut);
   const inTheWay = emitted ? handWrittenIn(project, emitted.files) : undefined;
   if (inTheWay)
     dropped.push({
@@ -181,7 +181,7 @@ export function compatibilityMatrix(
   const prepared = sorted.map((s) => prepareSkill(s));
   // A withheld skill has no section in the always-loaded files, so it takes none of their budget.
   const ready = prepared.flatMap((p, i) => (p.ok && !held.has(sorted[i]!.manifest.skill.name) ? [p.value] : []));
-  const budgets = new Map(targets.map((t) => [t.id, alwaysLoadedOver(t, ready, project, context)]));
+  const budgets = new Map(targets.map((t) => [t.id, alwaysLoadedLeftOut(t, ready, project, context)]));
   const cells: Cell[] = [];
   sorted.forEach((s, i) => {
     const p = prepared[i]!;
@@ -194,7 +194,7 @@ export function compatibilityMatrix(
         project,
         p.ok ? undefined : p.error.message,
         context,
-        budgets.get(t.id),
+        budgets.get(t.id)?.get(s.manifest.skill.name),
       );
       cells.push(w ? notDelivered(cell, w) : cell);
     }
@@ -212,27 +212,36 @@ export function notDelivered(cell: Cell, w: WithheldSkill): Cell {
 }
 
 /**
- * An always-loaded file's size with every skill's section in it (plus the user's own text),
- * against its readers' documented limit: over it, every skill there is degraded, with the numbers.
+ * The skills an always-loaded file has no room for, as compile bounds it (spec D221): each
+ * one's reason names the size the file would have grown to and its readers' limit.
  */
-export function alwaysLoadedOver(
+export function alwaysLoadedLeftOut(
   target: TargetDef,
   skills: readonly PreparedSkill[],
   project: ProjectFiles,
   context: EmitContext,
-): Reason[] {
-  const out: Reason[] = [];
+): Map<string, Reason[]> {
+  const out = new Map<string, Reason[]>();
   for (const a of target.alwaysLoaded) {
-    const doc = SharedDoc.parse(project.read(a.path) ?? '', () => false);
-    for (const p of skills)
-      for (const f of target.emit(p, project, context).files)
-        if (f.merge && f.path === a.path) doc.upsert(p.name, f.content as string);
-    const bytes = doc.byteLength();
-    if (bytes > a.maxBytes)
-      out.push({
-        code: 'always-loaded-budget',
-        message: `${a.path} would be ${bytes} bytes, over ${a.maxBytes} (${a.source}) — what lies past the limit is not read`,
-      });
+    const sections = skills.flatMap((p) =>
+      target
+        .emit(p, project, context)
+        .files.filter((f) => f.merge && f.path === a.path)
+        .map((f) => ({ name: p.name, content: f.content as string })),
+    );
+    const bounded = boundDoc(
+      SharedDoc.parse(project.read(a.path) ?? '', () => false),
+      sections,
+      a.maxBytes,
+    );
+    for (const name of bounded.left)
+      out.set(name, [
+        ...(out.get(name) ?? []),
+        {
+          code: 'always-loaded-budget',
+          message: `not written to ${a.path}: with every skill it would be ${bounded.unbounded} bytes, over the ${a.maxBytes}-byte limit of its readers (${a.source}); the skills that fit are written, this one is not`,
+        },
+      ]);
   }
   return out;
 }

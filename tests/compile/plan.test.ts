@@ -4,6 +4,8 @@ import { SharedDoc } from '../../shared/compile/sections';
 import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../shared/project/config';
 import { bareSkill, memProject, skill, utf8 } from './helpers';
 import type { Skill } from '../../shared/ksf/model';
+import { mergedSection } from '../../shared/targets/common';
+import { prepareSkill } from '../../shared/targets/prepare';
 
 function config(text: string): ProjectConfig {
   const r = parseProjectConfig(text);
@@ -437,17 +439,23 @@ describe('merged files are joined only when read', () => {
     expect(base.byteLength()).toBe(bytes(base));
   });
 
-  it('the over-limit warning names the bytes the written AGENTS.md has', () => {
+  it('the over-limit warning names, in UTF-8 bytes, the size AGENTS.md would have grown to', () => {
     const cfg = config('[project]\ntargets = ["agentsmd"]\n');
     const big = Array.from({ length: 6 }, (_, i) => {
       const name = `big-${'abcdef'[i]}`;
       return bareSkill(name, `---\nname: ${name}\ndescription: d\n---\n# Big\n\n${'é ✓ 𝄞 '.repeat(900)}\n`);
     });
     const p = plan(big, { 'AGENTS.md': '# House rules — ü\n' }, cfg);
-    const warning = p.warnings.find((w) => w.startsWith('AGENTS.md is '));
-    expect(warning).toBeDefined();
+    const warning = p.warnings.find((w) => w.startsWith('AGENTS.md would be '));
     const written = Buffer.byteLength(content(p, 'AGENTS.md'), 'utf8');
-    expect(written).toBeGreaterThan(32768);
-    expect(warning).toContain(`AGENTS.md is ${written} bytes`);
+    expect(written).toBeLessThanOrEqual(32768);
+    // Each left-out section would have come after a blank line (the file's last newline is the first half).
+    const left = /not written there: ([a-z, -]+)\./.exec(warning ?? '')![1]!.split(', ');
+    const rest = left.reduce((n, name) => {
+      const prepared = prepareSkill(big.find((b) => b.manifest.skill.name === name)!);
+      if (!prepared.ok) throw new Error(prepared.error.message);
+      return n + Buffer.byteLength(mergedSection(prepared.value), 'utf8') + 2;
+    }, 0);
+    expect(warning).toContain(`AGENTS.md would be ${written + rest} bytes, over the 32768-byte limit`);
   });
 });

@@ -192,22 +192,31 @@ describe('always-loaded files stay small (D55)', () => {
     };
     expect(content(plan([eagerSkill], { '.agents/': '' }), 'AGENTS.md')).toContain('Whole body.');
   });
-  it('over the 32 KiB Codex limit: a warning with the numbers, and the matrix degrades every cell there', () => {
+  it('over the 32 KiB Codex limit: the sections that fit are written, the rest named, in compile and the matrix', () => {
     const big = Array.from({ length: 8 }, (_, i) =>
       bare(`big-${'abcdefgh'[i]}`, `---\nname: big-${'abcdefgh'[i]}\ndescription: d\n---\n${'x '.repeat(2500)}\n`),
     );
     const p = plan(big, {});
-    expect(p.warnings.find((w) => w.startsWith('AGENTS.md is '))).toMatch(
-      /^AGENTS\.md is \d+ bytes, over the 32768-byte limit of its readers \(Codex project_doc_max_bytes/,
+    expect(p.warnings.find((w) => w.startsWith('AGENTS.md '))).toMatch(
+      /^AGENTS\.md would be \d+ bytes, over the 32768-byte limit of its readers \(Codex project_doc_max_bytes.*\) — not written there: big-g, big-h\./,
     );
+    const agentsMd = content(p, 'AGENTS.md') as string;
+    expect(utf8(agentsMd).length).toBeLessThanOrEqual(32768);
+    expect(agentsMd).toContain('## Skill: big-f');
+    expect(agentsMd).not.toContain('big-g');
     const m = compatibilityMatrix(
       big,
       TARGETS.filter((t) => t.id === 'agentsmd'),
       memProject(),
     );
-    expect(
-      m.cells.every((c) => c.status === 'degraded' && c.reasons.some((r) => r.code === 'always-loaded-budget')),
-    ).toBe(true);
+    const left = m.cells.filter((c) => c.reasons.some((r) => r.code === 'always-loaded-budget'));
+    expect(left.map((c) => [c.skill, c.status])).toEqual([
+      ['big-g', 'unsupported'],
+      ['big-h', 'unsupported'],
+    ]);
+    expect(left[0]!.reasons.find((r) => r.code === 'always-loaded-budget')!.message).toMatch(
+      /^not written to AGENTS\.md: with every skill it would be \d{5} bytes, over the 32768-byte limit/,
+    );
   });
 });
 
