@@ -310,8 +310,9 @@ describe('the compile channels through dispatch', () => {
     }
   });
 
-  it("sends a merged file past its bound as sizes and this skill's section, written and on disk", async () => {
-    // Hand-written house rules make AGENTS.md larger than the page is sent whole.
+  it('sends a merged file past its bound as sizes; house rules past the readers limit leave no room for the skill', async () => {
+    // Hand-written house rules make AGENTS.md larger than the page is sent whole, and larger than
+    // its readers read (spec D221): no skill's section is written after them.
     writeFileSync(join(ws.project, 'AGENTS.md'), `# House rules\n\n${'Be kind to the next reader. '.repeat(12_000)}\n`);
     await compileProject(ws.project, { durable: false });
     const disk = readFileSync(join(ws.project, 'AGENTS.md'), 'utf8');
@@ -329,13 +330,15 @@ describe('the compile channels through dispatch', () => {
     const full = livePreview(project, editOf(ws.project, project, 'prereview', edited));
     const planned = full.targets.find((t) => t.target === 'agentsmd')!.files[0]!;
     const agents = wire.targets.find((t) => t.target === 'agentsmd')!.files[0]!;
-    expect(agents).toMatchObject({ path: 'AGENTS.md', merge: 'section', changed: true, onDisk: true, binary: false });
+    expect(agents).toMatchObject({ path: 'AGENTS.md', merge: 'section', changed: false, onDisk: true, binary: false });
     expect([agents.text, agents.disk]).toEqual([null, null]);
     expect(agents.size).toBe(Buffer.byteLength(planned.content as string));
-    expect(agents.section).toBe(ownSection(planned.content as string, 'prereview'));
-    expect(agents.section).toContain('Name the file and line of each finding.');
-    expect(agents.diskSection).toBe(ownSection(disk, 'prereview'));
-    expect(agents.diskSection).not.toContain('Name the file and line of each finding.');
+    expect(planned.content as string).not.toContain('kitbash:begin prereview');
+    expect(agents.section).toBeNull();
+    expect(agents.diskSection).toBeNull();
+    expect(full.plan.warnings.find((w) => w.startsWith('AGENTS.md would be'))).toMatch(
+      /over the 32768-byte limit .* — not written there: .*prereview/,
+    );
     // A file within the bound is sent whole, with the disk's copy to diff against.
     const md = wire.targets.find((t) => t.target === 'claude-code')!.files[0]!;
     const mdPlanned = full.targets.find((t) => t.target === 'claude-code')!.files[0]!;
