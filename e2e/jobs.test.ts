@@ -5,7 +5,7 @@
  * the action, and the keyboard basics (browser mode's Alt+Shift+1…9, skip link, focus back to the opener).
  * Screens at 1400 and 900 px, light and dark, go to e2e/artifacts/.
  */
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,25 +293,49 @@ describe.skipIf(!ok)('the lock card re-pins after review; a bare folder is set u
     expect(errors).toEqual([]);
   });
 
-  it('a folder without kitbash.toml offers to set it up, and the template is written', async () => {
+  it('a folder without kitbash.toml is set up for the targets chosen in its picker, each priced', async () => {
     const { page, errors } = await app.open();
     await page.goto(app.served.url);
     await dashboard(page);
     const bare = mkdtempSync(join(app.project.root, 'bare-'));
+    // A Cursor folder and one skill not yet set up: cursor is proposed, and every choice is priced for the skill.
+    mkdirSync(join(bare, '.cursor'));
+    mkdirSync(join(bare, '.kitbash', 'skills', 'house-style'), { recursive: true });
+    writeFileSync(
+      join(bare, '.kitbash', 'skills', 'house-style', 'SKILL.md'),
+      `---\nname: house-style\ndescription: The house style for this code.\n---\n# House style\n\n${'Prefer small functions. '.repeat(80)}\n`,
+    );
     await page.locator('[data-action="switch-project"]').click();
     await page.getByLabel('Folder path').fill(bare);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     const note = page.getByTestId('setup-note');
     await note.waitFor();
     expect(await note.innerText()).toMatch(/not set up as a project yet/);
-    await screenshot(page, 'jobs-setup-bare');
+    const picker = note.getByTestId('setup-targets');
+    const box = (id: string) => picker.locator(`[data-target="${id}"] input`);
+    const cost = async (id: string) =>
+      Number(await picker.locator(`[data-target="${id}"] .dash-setup-target-cost`).getAttribute('data-cost'));
+    expect(await box('cursor').isChecked()).toBe(true);
+    expect(await box('agentsmd').isChecked()).toBe(false);
+    expect(await cost('agentsmd')).toBeGreaterThan(300);
+    expect(await cost('cursor')).toBeLessThan(50);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await screenshot(page, 'jobs-setup-picker-1400', false);
+    await page.setViewportSize({ width: 900, height: 700 });
+    await note.scrollIntoViewIfNeeded();
+    await screenshot(page, 'jobs-setup-picker-900', false);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    // Nothing ticked: nothing can be set up.
+    await box('cursor').uncheck();
+    expect(await note.locator('[data-action="init"]').isDisabled()).toBe(true);
+    await box('claude-code').check();
+    await box('aider').check();
     await note.locator('[data-action="init"]').click();
     await note.waitFor({ state: 'detached' });
-    expect(readFileSync(join(bare, 'kitbash.toml'), 'utf8')).toMatch(/^# kitbash project configuration/);
+    const written = readFileSync(join(bare, 'kitbash.toml'), 'utf8');
+    expect(written).toMatch(/^# kitbash project configuration/);
+    expect(written).toMatch(/^targets = \["claude-code", "aider"\]$/m);
     expect(existsSync(join(bare, '.kitbash', 'skills'))).toBe(true);
-    // The empty project still offers its next steps.
-    await page.getByRole('heading', { name: 'No skills installed yet' }).waitFor();
-    expect(await page.locator('.state-empty [data-action="install-skill"]').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });

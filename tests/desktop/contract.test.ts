@@ -31,7 +31,7 @@ describe('IPC contract surface', () => {
           "project.cachedDashboard — the open project's last scan kept from an earlier run, for the first paint while a fresh scan runs (may be out of date)",
           "project.watchStatus — whether changes on disk reach this window: the open project's folders watched and not, and why (answers once the first watch walk is done)",
           "project.watchGap — why a change made on disk in one folder of the open project, or in one under it, might not reach this window (null: all of them are watched)",
-          "project.init — set the open folder up as a project: write kitbash.toml from the template and create .kitbash/skills/ (never overwrites)",
+          "project.init — set the open folder up as a project: write kitbash.toml from the template with the chosen targets and create .kitbash/skills/ (never overwrites)",
           "skills.get — one installed skill: its files, manifest, SKILL.md and checks",
           "spec.list — installed skills that carry a skill.spec.yml",
           "spec.load — one installed skill's skill.spec.yml: its text and the full validation (imports, sidecars)",

@@ -22,6 +22,7 @@ import { ProjectHub } from '../../main/services/dashboard/hub';
 import { runJob } from '../../main/services/dashboard/jobs';
 import { scanProject } from '../../main/services/dashboard/scan';
 import { INIT_TEMPLATE, initProject } from '../../main/services/project/init';
+import { templateWithTargets } from '../../shared/targets/choose';
 import { scratch, testPlatform, testSession, type Scratch } from './helpers';
 
 let s: Scratch;
@@ -156,11 +157,30 @@ describe('init from the app', () => {
     try {
       const before = await dispatch('project.dashboard', {}, { session });
       expect(before).toMatchObject({ ok: true, value: { hasConfig: false } });
-      expect(await dispatch('project.init', {}, { session })).toEqual({ ok: true, value: { created: true } });
-      expect(readFileSync(join(dir, 'kitbash.toml'), 'utf8')).toBe(INIT_TEMPLATE);
+      // Before set-up every target is offered with its price; the renderer's choice is checked in main.
+      if (!before.ok) throw new Error('no dashboard');
+      const offered = (before.value as Dashboard).targets;
+      expect(offered.every((t) => t.setup !== null)).toBe(true);
+      expect(await dispatch('project.init', {}, { session })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-request' },
+      });
+      expect(await dispatch('project.init', { targets: ['emacs'] }, { session })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid-request' },
+      });
+      expect(existsSync(join(dir, 'kitbash.toml'))).toBe(false);
+      expect(await dispatch('project.init', { targets: ['cursor'] }, { session })).toEqual({
+        ok: true,
+        value: { created: true },
+      });
+      expect(readFileSync(join(dir, 'kitbash.toml'), 'utf8')).toBe(templateWithTargets(INIT_TEMPLATE, ['cursor']));
       expect(statSync(join(dir, '.kitbash', 'skills')).isDirectory()).toBe(true);
       expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
-      expect(await dispatch('project.init', {}, { session })).toEqual({ ok: true, value: { created: false } });
+      expect(await dispatch('project.init', { targets: ['cursor'] }, { session })).toEqual({
+        ok: true,
+        value: { created: false },
+      });
       expect(scanProject(dir).hasConfig).toBe(true);
     } finally {
       session.dispose();
@@ -170,7 +190,7 @@ describe('init from the app', () => {
   it('never overwrites a kitbash.toml it did not write', () => {
     const mine = '[project]\ntargets = ["cursor"]\n# my own\n';
     writeFileSync(join(s.project, 'kitbash.toml'), mine);
-    expect(initProject(s.project)).toBe(false);
+    expect(initProject(s.project, ['cursor'])).toBe(false);
     expect(readFileSync(join(s.project, 'kitbash.toml'), 'utf8')).toBe(mine);
     expect(readdirSync(s.project).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });

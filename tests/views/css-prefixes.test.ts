@@ -44,7 +44,7 @@ const AREAS: readonly Area[] = [
     name: 'dashboard',
     prefix: 'dash-',
     files:
-      /^components\/((Dashboard|DashboardSkeleton|StatusCards|StandingChart|SkillsTable|SkillDrawer|Problems|AdoptNotice)\.tsx|dash-[\w-]+\.css)$/,
+      /^components\/((Dashboard|DashboardSkeleton|StatusCards|StandingChart|SkillsTable|SkillDrawer|Problems|AdoptNotice|SetUp)\.tsx|dash-[\w-]+\.css)$/,
   },
   { name: 'editor', prefix: 'ed-', files: /^views\/editor\/[^/]*\.(tsx?|css)$/ },
   { name: 'previews', prefix: 'pv-', files: /^views\/previews\/[^/]*\.(tsx?|css)$/ },

@@ -533,10 +533,10 @@ describe.skipIf(!hasGit)('update and diff', () => {
 });
 
 describe('init, list, doctor, import', () => {
-  it('init writes the reference template once', async () => {
+  it('init writes the reference template once, with the chosen targets', async () => {
     const p = temp();
-    const r = await cli(p, 'init');
-    expect(r.stdout).toMatch(/^created kitbash\.toml and \.kitbash\/skills\//);
+    const r = await cli(p, 'init', '--targets', 'claude-code');
+    expect(r.stdout).toMatch(/^created kitbash\.toml \(targets: claude-code\) and \.kitbash\/skills\//m);
     expect(readFileSync(join(p, 'kitbash.toml'), 'utf8')).toMatch(/^# kitbash project configuration/);
     expect(existsSync(join(p, '.kitbash', 'skills'))).toBe(true);
     expect((await cli(p, 'init')).stdout).toBe('kitbash.toml already exists — nothing to do\n');

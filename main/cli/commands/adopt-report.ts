@@ -9,6 +9,9 @@ import { withProjectLock } from '../../services/workspace/project-lock';
 import { recover } from '../../services/workspace/txn';
 import type { CliIo, ExitCode } from '../io';
 import { INIT_TEMPLATE } from './init';
+import { CodedError } from '../../../shared/result';
+import { chooseTargets } from './choose-targets';
+import { templateWithTargets } from '../../../shared/targets/choose';
 import { EXIT } from '../io';
 
 /** The adoption part of `import`: each hand-written skill with its review, and what skills-lock.json pins. */
@@ -45,7 +48,7 @@ export function renderAdoption(plan: AdoptPlan): string {
 /** Show the adoption review; with `write`, adopt what passed it (one journaled change), then recompile. */
 export async function adoptSkills(
   scan: AdoptScan,
-  opts: { write: boolean; compile: boolean },
+  opts: { write: boolean; compile: boolean; targets?: string },
   io: CliIo,
 ): Promise<ExitCode> {
   const { plan } = scan;
@@ -64,9 +67,13 @@ export async function adoptSkills(
     );
     return blocked.length ? EXIT.failed : EXIT.ok;
   }
+  // Adopting sets the project up when it is not: its targets are chosen, never the floor by default (spec D220).
+  const chosen = existsSync(join(io.cwd, 'kitbash.toml')) ? undefined : await chooseTargets(opts.targets, [], io);
+  if (chosen && !chosen.ok) throw CodedError.of(chosen.error);
   const result = await withProjectLock(io.cwd, 'import', async () => {
     for (const line of await recover(io.cwd)) io.err(`note: ${line}\n`);
-    if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileAtomic(join(io.cwd, 'kitbash.toml'), INIT_TEMPLATE);
+    if (chosen && !existsSync(join(io.cwd, 'kitbash.toml')))
+      writeFileAtomic(join(io.cwd, 'kitbash.toml'), templateWithTargets(INIT_TEMPLATE, chosen.value));
     return commitAdoption(scan, { integrity: plan.integrity });
   });
   io.out(

@@ -25,10 +25,18 @@ import { EXIT, type CliIo, type ExitCode } from '../io';
 import { scanAdoption } from '../../services/install/adopt';
 import { adoptSkills } from './adopt-report';
 import { INIT_TEMPLATE } from './init';
+import { chooseTargets } from './choose-targets';
+import { templateWithTargets } from '../../../shared/targets/choose';
+import { prepareSkill } from '../../../shared/targets/prepare';
 import { isRealFile } from '../../services/fs/probe';
 import { CodedError, formatError } from '../../../shared/result';
 
-const FLAGS = { write: { type: 'boolean' }, name: { type: 'string' }, 'no-compile': { type: 'boolean' } } as const;
+const FLAGS = {
+  write: { type: 'boolean' },
+  name: { type: 'string' },
+  'no-compile': { type: 'boolean' },
+  targets: { type: 'string' },
+} as const;
 
 /** Hand-written instruction files; `skills` are rule files that are skills (adopted instead of merged). */
 function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
@@ -52,14 +60,17 @@ function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
 }
 
 /**
- * `import [--write] [--name N] [--no-compile]`: existing agent instruction files → one skill
+ * `import [--write] [--name N] [--targets a,b] [--no-compile]`: existing agent instruction files → one skill
  * + a drift report, and skills written by hand in the agents' folders → adopted into
  * `.kitbash/skills` (see ./adopt-report). The safety checks run on everything imported.
  */
 export async function runImport(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length)
-    throw new CodedError('invalid-request', 'usage: skillsmith import [--write] [--name <skill-name>] [--no-compile]');
+    throw new CodedError(
+      'invalid-request',
+      'usage: skillsmith import [--write] [--name <skill-name>] [--targets <a,b>] [--no-compile]',
+    );
   if (flags.name !== undefined && !isKsfName(flags.name)) {
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
     return EXIT.failed;
@@ -76,7 +87,11 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
       return EXIT.ok;
     }
     if (!adopting || code !== EXIT.ok) return code;
-    return await adoptSkills(scan, { write: flags.write === true, compile: !flags['no-compile'] }, io);
+    return await adoptSkills(
+      scan,
+      { write: flags.write === true, compile: !flags['no-compile'], targets: flags.targets },
+      io,
+    );
   } finally {
     await scan.dispose();
   }
@@ -84,7 +99,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
 
 async function importInstructions(
   sources: readonly ImportSource[],
-  flags: { write?: boolean; name?: string },
+  flags: { write?: boolean; name?: string; targets?: string },
   io: CliIo,
 ): Promise<ExitCode> {
   io.out(`found ${sources.length} agent config file${sources.length === 1 ? '' : 's'}:\n`);
@@ -126,13 +141,26 @@ async function importInstructions(
       io.out(`\nre-run with --write to save it to .kitbash/skills/${name}/, then: skillsmith compile\n`);
       return EXIT.ok;
     }
+    // A project set up here gets its targets chosen, priced for the imported skill (spec D220).
+    const prepared = prepareSkill(loaded.value);
+    const setUp = !existsSync(join(io.cwd, 'kitbash.toml'));
+    const chosen = setUp
+      ? await chooseTargets(
+          flags.targets,
+          prepared.ok ? [prepared.value] : [],
+          io,
+          sources.map((s) => s.agent),
+        )
+      : undefined;
+    if (chosen && !chosen.ok) throw CodedError.of(chosen.error);
     return await withProjectLock(io.cwd, 'import', async () => {
       for (const line of await recover(io.cwd)) io.err(`note: ${line}\n`);
       if (existsSync(join(io.cwd, SKILLS_DIR, name))) {
         io.err(`.kitbash/skills/${name}/ already exists — pass --name <other> or remove it first.\n`);
         return EXIT.failed;
       }
-      if (!existsSync(join(io.cwd, 'kitbash.toml'))) writeFileInside(io.cwd, 'kitbash.toml', INIT_TEMPLATE);
+      if (chosen && !existsSync(join(io.cwd, 'kitbash.toml')))
+        writeFileInside(io.cwd, 'kitbash.toml', templateWithTargets(INIT_TEMPLATE, chosen.value));
       const lock = readLockOrThrow(io.cwd).entries;
       const integrity = treeIntegrityFast(loaded.value.tree);
       await applyChange(

@@ -9,5 +9,5 @@ export const projectHandlers: AreaHandlers<'project'> = {
   cachedDashboard: (_req, { session }) => ({ dashboard: session.requireProject().handle.cachedDashboard() }),
   watchStatus: (_req, { session }) => session.requireProject().handle.watchStatus(),
   watchGap: async (req, { session }) => ({ gap: await session.requireProject().handle.watchGap(req.path) }),
-  init: (_req, { session }) => ({ created: initProject(session.requireProject().ref.root) }),
+  init: (req, { session }) => ({ created: initProject(session.requireProject().ref.root, req.targets) }),
 };

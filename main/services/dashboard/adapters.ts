@@ -1,5 +1,9 @@
 import { plural } from '../../../shared/text/format';
-import { basename } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CONFIG_FILE } from '../../../shared/project/config';
+import { targetChoices } from '../../../shared/targets/choose';
+import { diskProject } from '../compile/project-files';
 import type { Problem, StatusCard, TargetInfo } from '../../../shared/ipc/channels/project';
 import { listingReport, listingWarnings, prepareSkill, TARGETS } from '../../../shared/targets';
 import { loadInstalled } from '../compile';
@@ -37,14 +41,6 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
           message: `unknown ${unknown.length === 1 ? 'target' : 'targets'} in kitbash.toml: ${unknown.join(', ')}`,
           file: 'kitbash.toml',
         });
-      const targets: TargetInfo[] = TARGETS.map((t) => ({
-        id: t.id,
-        label: t.agent,
-        detected: detected.has(t.id),
-        configured: configured.has(t.id),
-        active: active.has(t.id),
-        loading: t.loading,
-      }));
       // Each active agent's skills listing at session start: what is cut or left out (issue 13).
       // Withheld skills are not in any agent's listing: compile does not deliver them.
       const installed = loadInstalled(root, undefined, reads, config);
@@ -52,6 +48,22 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
       const ready = installed.skills.flatMap((k) => {
         const p = held.has(k.manifest.skill.name) ? undefined : prepareSkill(k);
         return p?.ok ? [p.value] : [];
+      });
+      // Priced only before set-up, where the target picker shows it: every skill emitted for every target.
+      const choices = existsSync(join(root, CONFIG_FILE))
+        ? undefined
+        : new Map(targetChoices(ready, diskProject(root)).map((c) => [c.id, c]));
+      const targets: TargetInfo[] = TARGETS.map((t) => {
+        const c = choices?.get(t.id);
+        return {
+          id: t.id,
+          label: t.agent,
+          detected: detected.has(t.id),
+          configured: configured.has(t.id),
+          active: active.has(t.id),
+          loading: t.loading,
+          setup: c ? { tokens: c.tokens, proposed: c.detected } : null,
+        };
       });
       for (const t of TARGETS.filter((x) => active.has(x.id))) {
         const r = listingReport(ready, t);

@@ -1,6 +1,8 @@
 import { existsSync, linkSync, renameSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { CONFIG_FILE } from '../../../shared/project/config';
+import { templateWithTargets } from '../../../shared/targets/choose';
+import type { TargetId } from '../../../shared/targets/types';
 import { withProjectDir, writeNewFile } from '../fs/inside';
 import { SKILLS_DIR } from '../skills/locate';
 
@@ -23,15 +25,17 @@ export const INIT_TEMPLATE = `# kitbash project configuration — https://github
 `;
 
 /**
- * `init`: write kitbash.toml from the template and create `.kitbash/skills/`. The file is
+ * `init`: write kitbash.toml from the template, with the chosen `[project].targets` (spec
+ * D220), and create `.kitbash/skills/`. The file is
  * written whole under a temporary name, then linked into place — the link fails if a
  * kitbash.toml exists, so one is never overwritten, even one created a moment ago.
  * Returns false when kitbash.toml was already there (nothing is written then).
  */
-export function initProject(root: string): boolean {
+export function initProject(root: string, targets: readonly TargetId[]): boolean {
+  const text = templateWithTargets(INIT_TEMPLATE, targets);
   const created = withProjectDir(root, '', {}, (dir) => {
     const tmp = `.${CONFIG_FILE}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeNewFile(dir, tmp, INIT_TEMPLATE);
+    writeNewFile(dir, tmp, text);
     try {
       linkSync(dir.at(tmp), dir.at(CONFIG_FILE));
       return true;

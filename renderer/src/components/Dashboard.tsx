@@ -1,11 +1,10 @@
 import { plural } from '../../../shared/text/format';
 import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard as DashboardData, ProjectRef } from '../../../shared/ipc';
-import { useApi } from '../api/context';
 import { formatDateTime, formatTokens, relativeTime } from '../format';
 import { useCachedDashboard, useCloseProject, useDashboard, useLiveRefresh } from '../queries';
 import { AdoptNotice } from './AdoptNotice';
+import { SetUp } from './SetUp';
 import { WatchNotice } from './LiveBadge';
 import { Problems } from './Problems';
 import { SkillDrawer } from './SkillDrawer';
@@ -16,7 +15,6 @@ import { AddSkillActions, EmptyState, ErrorState, Spinner } from './States';
 import { repinnable, StatusCards, Targets } from './StatusCards';
 import { CompileDialog } from '../views/previews/CompileDialog';
 import { Term } from '../glossary';
-import { queryKeys } from '../query-keys';
 import './dash-view.css';
 
 // The install review inside it is the install screen's: fetched when the dialog first opens.
@@ -109,7 +107,7 @@ export function DashboardView({ project }: { project: ProjectRef }) {
             </div>
           )}
           <WatchNotice root={project.root} />
-          {!data!.hasConfig && <SetUp root={project.root} />}
+          {!data!.hasConfig && <SetUp root={project.root} targets={data!.targets} />}
           <AdoptNotice root={project.root} scannedAt={data!.scannedAt} />
           <SummaryTiles data={data!} />
           <StatusCards
@@ -158,40 +156,6 @@ export function DashboardView({ project }: { project: ProjectRef }) {
         />
       )}
     </main>
-  );
-}
-
-/** A folder without kitbash.toml: offer to set it up (the template `init` writes; nothing is overwritten). */
-function SetUp({ root }: { root: string }) {
-  const api = useApi();
-  const qc = useQueryClient();
-  const init = useMutation({
-    mutationFn: () => api.project.init({}),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.project.dashboard(root) }),
-  });
-  return (
-    <div className="banner dash-setup-note" data-testid="setup-note">
-      <div>
-        <strong>This folder is not set up as a project yet.</strong> There is no <code>kitbash.toml</code>: skills are
-        compiled for the agent folders found here, with no install policy. Setting it up writes the standard{' '}
-        <code>kitbash.toml</code> (every option commented out) and creates <code>.kitbash/skills/</code>.
-        {init.isError && (
-          <span className="inline-error" role="alert">
-            {' '}
-            {init.error.message}
-          </span>
-        )}
-      </div>
-      <button
-        type="button"
-        className="btn primary"
-        onClick={() => init.mutate()}
-        disabled={init.isPending}
-        data-action="init"
-      >
-        {init.isPending ? 'Setting up…' : 'Set up this folder'}
-      </button>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { channel, Empty } from '../define';
 import { AbsolutePath, CheckStatus, ProjectRelativePath } from '../schemas';
+import { TARGET_IDS } from '../../targets/types';
 
 /** The open project and its dashboard. */
 
@@ -18,6 +19,11 @@ export const TargetInfo = z.object({
   active: z.boolean(),
   /** How the agent loads skills: lazily (standing = the stub) or eagerly (the whole body). */
   loading: z.enum(['lazy', 'eager', 'unknown']),
+  /**
+   * Before set-up only (else null): what choosing this target would cost — Σ standing tokens per
+   * session of the skills here — and whether set-up proposes it (its agent left a marker here).
+   */
+  setup: z.object({ tokens: z.number().int(), proposed: z.boolean() }).nullable(),
 });
 export type TargetInfo = z.infer<typeof TargetInfo>;
 
@@ -147,8 +153,8 @@ export const projectChannels = {
     z.object({ gap: z.string().nullable() }),
   ),
   init: channel(
-    'set the open folder up as a project: write kitbash.toml from the template and create .kitbash/skills/ (never overwrites)',
-    Empty,
+    'set the open folder up as a project: write kitbash.toml from the template with the chosen targets and create .kitbash/skills/ (never overwrites)',
+    z.object({ targets: z.array(z.enum(TARGET_IDS)).min(1) }).strict(),
     z.object({ created: z.boolean() }),
   ),
 } as const;
