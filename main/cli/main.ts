@@ -48,7 +48,7 @@ const COMMANDS: Record<string, Command> = {
   },
   init: {
     project: PROJECT,
-    summary: 'init  write kitbash.toml (if absent) and create .kitbash/skills/',
+    summary: 'init [--targets a,b]  write kitbash.toml (if absent) with the chosen targets and create .kitbash/skills/',
     run: async (argv, io) => (await import('./commands/init')).runInit(argv, io),
   },
   install: {
@@ -104,7 +104,7 @@ const COMMANDS: Record<string, Command> = {
   import: {
     project: PROJECT,
     summary:
-      "import [--write] [--name N] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents' folders → adopted into .kitbash/skills",
+      "import [--write] [--name N] [--targets a,b] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents' folders → adopted into .kitbash/skills",
     run: async (argv, io) => (await import('./commands/import')).runImport(argv, io),
   },
   compile: {

