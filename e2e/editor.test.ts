@@ -155,15 +155,18 @@ describe.skipIf(!ok)('the skill editor in Chromium over `skillsmith serve`', () 
     expect(await page.locator('[data-tab="skill.toml"] .ed-tab-count.fail').innerText()).toBe('2');
     await page.waitForFunction(() => document.querySelector('[data-status]')?.getAttribute('data-status') === 'fail');
 
-    // A TOML syntax error is marked at its line and column.
+    // A TOML syntax error is marked at its line, and the other problems stay marked beside it.
     await replaceLine(page, budgetLine, 'budget = = 5');
     const syntax = await waitMarkers(
       page,
       'skill.toml',
-      (ms) => ms.length === 1 && /invalid TOML/.test(ms[0]!.message),
+      (ms) => ms.length === 2 && ms.some((m) => /invalid TOML/.test(m.message)),
       'TOML syntax',
     );
-    expect(syntax[0]!.startLineNumber).toBe(budgetLine);
+    expect(syntax.map((m) => [m.startLineNumber, /invalid TOML/.test(m.message)])).toEqual([
+      [versionLine, false],
+      [budgetLine, true],
+    ]);
     await screenshot(page, 'editor-invalid-manifest', false);
 
     await replaceLine(page, budgetLine, 'budget = 2000');
