@@ -63,9 +63,10 @@ export function guardCommand(input: GuardInput): GuardDecision {
     .map((w, i) => ({ i, w, skill: inFolder(resolvePath(cwd, w)) }))
     .filter((t) => t.skill !== undefined);
   if (touched.length === 0 && cwdSkill === undefined) return { kind: 'pass' };
-  const program = baseName(words[0] ?? '');
+  // A program named by path is whatever file is there, not the reader or interpreter it is named like.
+  const program = words[0]!.includes('/') ? '' : words[0]!;
   if (READERS.has(program)) return { kind: 'pass' };
-  const at = INTERPRETERS.has(program) && !words[0]!.includes('/') ? 1 : 0;
+  const at = INTERPRETERS.has(program) ? 1 : 0;
   const first = touched[0];
   if (first === undefined || first.i !== at || touched.length > 1)
     return deny(first?.skill ?? cwdSkill!, 'only a run of one of its scripts, by path, can be routed');
@@ -155,8 +156,4 @@ function join(base: string, rel: string): string {
     else parts.push(seg);
   }
   return `/${parts.join('/')}`;
-}
-
-function baseName(p: string): string {
-  return p.slice(p.lastIndexOf('/') + 1);
 }

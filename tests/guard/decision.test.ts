@@ -64,6 +64,9 @@ describe('the script guard decision', () => {
       expect(d.kind, cmd).toBe('deny');
       expect(d.kind === 'deny' && d.reason).toMatch(/skillsmith run (audit|notes) scripts\/<file>/);
     }
+    // A program named by path is not the reader or interpreter its name suggests.
+    expect(ask('./cat .claude/skills/audit/scripts/check.sh').kind).toBe('deny');
+    expect(ask('/tmp/python3 .claude/skills/audit/scripts/check.sh').kind).toBe('deny');
     // Working inside a delivered folder: anything that is not a reader or a script run.
     expect(ask('rm -rf scripts', `${root}/.claude/skills/audit`).kind).toBe('deny');
     expect(ask('ls', `${root}/.claude/skills/audit`).kind).toBe('pass');
