@@ -104,7 +104,7 @@ const COMMANDS: Record<string, Command> = {
   import: {
     project: PROJECT,
     summary:
-      "import [--write] [--name N] [--targets a,b] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents' folders → adopted into .kitbash/skills",
+      "import [--write] [--details] [--name N] [--targets a,b] [--no-compile]  existing CLAUDE.md, AGENTS.md, .cursor/rules, … → one skill and a drift report; hand-written skills in the agents' folders → adopted into .kitbash/skills",
     run: async (argv, io) => (await import('./commands/import')).runImport(argv, io),
   },
   compile: {

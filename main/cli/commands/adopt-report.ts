@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { powerLabel } from '../../../shared/lock/powers';
 import { renderReview } from '../../../shared/lock/review';
+import { plural } from '../../../shared/text/format';
 import { SKILLS_LOCK_FILE } from '../../../shared/lock/skills-lock';
-import { commitAdoption, type AdoptPlan, type AdoptScan } from '../../services/install/adopt';
+import { commitAdoption, type AdoptItem, type AdoptPlan, type AdoptScan } from '../../services/install/adopt';
 import { writeFileAtomic } from '../../services/fs/atomic';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
@@ -14,20 +16,27 @@ import { chooseTargets } from './choose-targets';
 import { templateWithTargets } from '../../../shared/targets/choose';
 import { EXIT } from '../io';
 
+/**
+ * Past this many hand-written skills the review lists one line each (what it declares and
+ * carries) instead of every full review, which at 150 skills ran to thousands of lines;
+ * `--details` prints them all.
+ */
+const FULL_REVIEW_LIMIT = 8;
+
 /** The adoption part of `import`: each hand-written skill with its review, and what skills-lock.json pins. */
-export function renderAdoption(plan: AdoptPlan): string {
+function renderAdoption(plan: AdoptPlan, details: boolean): string {
   const lines: string[] = [];
   if (plan.items.length) {
-    lines.push(
-      '',
-      `— ${plan.items.length} skill${plan.items.length === 1 ? '' : 's'} written by hand in the agents' folders —`,
-    );
+    lines.push('', `— ${plural(plan.items.length, 'skill')} written by hand in the agents' folders —`);
     for (const i of plan.items) {
-      if (i.review) lines.push(renderReview(i.review).trimEnd());
+      if (i.review && details) lines.push(renderReview(i.review).trimEnd());
       if (i.status === 'adoptable')
-        lines.push(`  → adopt ${i.name} into .kitbash/skills/${i.name}/ (from ${i.copies[0]})`);
+        lines.push(
+          `  → adopt ${i.name} into .kitbash/skills/${i.name}/ (from ${i.copies[0]})${details ? '' : ` · ${declares(i)}`}`,
+        );
       else lines.push(`  ✗ ${i.name} (${i.copies.join(', ')}): not adopted — ${i.status}: ${i.reason ?? ''}`);
     }
+    lines.push('', adoptionSummary(plan.items, details));
   }
   const lock = plan.skillsLock;
   if (lock) {
@@ -45,14 +54,34 @@ export function renderAdoption(plan: AdoptPlan): string {
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
+/** What one adoptable skill declares and carries, for the one-line listing. */
+function declares(i: AdoptItem): string {
+  const n = i.review?.nodes[0];
+  if (!n) return 'no review';
+  const declared = n.permissions.filter((p) => p.declared).map((p) => p.permission.replace(/^tool:/, 'tool '));
+  const carried = [...new Set(n.powers.carried.map((p) => powerLabel(p.kind)))];
+  return [
+    declared.length ? `declares ${declared.join(', ')}` : 'declares no permissions',
+    ...(carried.length ? [`carries ${carried.join(', ')}`] : []),
+    ...(n.manifest.scripts.length ? [plural(n.manifest.scripts.length, 'script')] : []),
+  ].join(' · ');
+}
+
+/** One line that adds the listing up, so a long dry run ends with what it would do. */
+function adoptionSummary(items: readonly AdoptItem[], details: boolean): string {
+  const count = (s: AdoptItem['status']) => items.filter((i) => i.status === s).length;
+  const left = items.length - count('adoptable') - count('blocked');
+  return `${plural(items.length, 'hand-written skill')}: ${count('adoptable')} to adopt, ${count('blocked')} blocked, ${left} left as ${left === 1 ? 'it is' : 'they are'}${details ? '' : ' — skillsmith import --details prints every review'}`;
+}
+
 /** Show the adoption review; with `write`, adopt what passed it (one journaled change), then recompile. */
 export async function adoptSkills(
   scan: AdoptScan,
-  opts: { write: boolean; compile: boolean; targets?: string },
+  opts: { write: boolean; compile: boolean; targets?: string; details?: boolean },
   io: CliIo,
 ): Promise<ExitCode> {
   const { plan } = scan;
-  io.out(renderAdoption(plan));
+  io.out(renderAdoption(plan, opts.details || plan.items.length <= FULL_REVIEW_LIMIT));
   const adoptable = plan.items.filter((i) => i.status === 'adoptable');
   const blocked = plan.items.filter((i) => i.status === 'blocked');
   for (const b of blocked) io.err(`  ✗ ${b.name}: blocked — ${b.reason ?? ''}\n`);

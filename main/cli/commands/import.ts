@@ -36,6 +36,7 @@ const FLAGS = {
   name: { type: 'string' },
   'no-compile': { type: 'boolean' },
   targets: { type: 'string' },
+  details: { type: 'boolean' },
 } as const;
 
 /** Hand-written instruction files; `skills` are rule files that are skills (adopted instead of merged). */
@@ -60,16 +61,17 @@ function collect(root: string, skills: ReadonlySet<string>): ImportSource[] {
 }
 
 /**
- * `import [--write] [--name N] [--targets a,b] [--no-compile]`: existing agent instruction files → one skill
- * + a drift report, and skills written by hand in the agents' folders → adopted into
- * `.kitbash/skills` (see ./adopt-report). The safety checks run on everything imported.
+ * `import [--write] [--details] [--name N] [--targets a,b] [--no-compile]`: existing agent
+ * instruction files → one skill + a drift report, and skills written by hand in the agents'
+ * folders → adopted into `.kitbash/skills` (see ./adopt-report). The safety checks run on
+ * everything imported.
  */
 export async function runImport(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length)
     throw new CodedError(
       'invalid-request',
-      'usage: skillsmith import [--write] [--name <skill-name>] [--targets <a,b>] [--no-compile]',
+      'usage: skillsmith import [--write] [--details] [--name <skill-name>] [--targets <a,b>] [--no-compile]',
     );
   if (flags.name !== undefined && !isKsfName(flags.name)) {
     io.err(`invalid skill name "${flags.name}" — use --name <a-z, digits, hyphens, 2–41 chars>\n`);
@@ -89,7 +91,7 @@ export async function runImport(argv: readonly string[], io: CliIo): Promise<Exi
     if (!adopting || code !== EXIT.ok) return code;
     return await adoptSkills(
       scan,
-      { write: flags.write === true, compile: !flags['no-compile'], targets: flags.targets },
+      { write: flags.write === true, compile: !flags['no-compile'], targets: flags.targets, details: flags.details },
       io,
     );
   } finally {
