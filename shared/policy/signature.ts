@@ -9,17 +9,23 @@ export type SignatureState =
   | { readonly state: 'invalid'; readonly digest: string; readonly reason: string }
   | { readonly state: 'unknown-format'; readonly digest: string; readonly reason: string };
 
-/** One `[policy] trusted_publishers` entry as written: a key file, or a CA file with an optional identity. */
+/**
+ * One `[policy] trusted_publishers` entry as written: a key file, a CA file with an optional
+ * identity, or a keyless Sigstore identity with its OIDC issuer.
+ */
 export interface PublisherEntry {
   readonly key?: string;
   readonly ca?: string;
   readonly identity?: string;
+  readonly issuer?: string;
 }
 
 export interface SigningPolicy {
   /** true: refuse what is not verified; 'warn': say so in the review; false: only an invalid signature blocks. */
   readonly requireSigned: boolean | 'warn';
   readonly trustedPublishers: readonly PublisherEntry[];
+  /** `sigstore_trust_root`: a trusted_root.json to check keyless signatures against instead of the shipped one. */
+  readonly trustRoot?: string;
 }
 
 /** `require_signed` and `trusted_publishers` of `[policy]`; a malformed value is an error naming kitbash.toml. */
@@ -37,17 +43,24 @@ export function readSigningPolicy(raw: Readonly<TomlTable>, file = 'kitbash.toml
   for (const [i, e] of list.entries()) {
     const x = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
     const str = (k: string) => (typeof x[k] === 'string' ? { [k]: x[k] as string } : {});
-    if ((typeof x.key === 'string') === (typeof x.ca === 'string'))
+    const kinds = ['key', 'ca', 'issuer'].filter((k) => typeof x[k] === 'string').length;
+    if (kinds !== 1 || (typeof x.issuer === 'string' && typeof x.identity !== 'string'))
       return {
         ok: false,
         error: fileError(
           file,
-          `[policy] trusted_publishers[${i}] must name exactly one of key = "FILE" or ca = "FILE"`,
+          `[policy] trusted_publishers[${i}] must name exactly one of key = "FILE", ca = "FILE" or issuer = "URL" (with identity = "…")`,
         ),
       };
-    entries.push({ ...str('key'), ...str('ca'), ...str('identity') });
+    entries.push({ ...str('key'), ...str('ca'), ...str('identity'), ...str('issuer') });
   }
-  return ok({ requireSigned: rs, trustedPublishers: entries });
+  const root = t.sigstore_trust_root;
+  if (root !== undefined && (typeof root !== 'string' || root === ''))
+    return {
+      ok: false,
+      error: fileError(file, '[policy] sigstore_trust_root must be a file path (a trusted_root.json)'),
+    };
+  return ok({ requireSigned: rs, trustedPublishers: entries, ...(root !== undefined ? { trustRoot: root } : {}) });
 }
 
 /** The review's words for a signature state, one line. */

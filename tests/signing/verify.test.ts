@@ -37,7 +37,7 @@ beforeAll(() => {
 afterAll(cleanup);
 
 function trust(entries: PublisherEntry[]): TrustedPublisher[] {
-  const t = loadTrustedPublishers(project, entries);
+  const t = loadTrustedPublishers(project, { requireSigned: false, trustedPublishers: entries });
   if (!t.ok) throw new Error(t.error.message);
   return t.value;
 }
@@ -119,7 +119,10 @@ describe('skillsmith sign and the signature check, end to end', () => {
   });
 
   it('a trusted publisher entry that does not load is a one-line error naming kitbash.toml', () => {
-    const r = loadTrustedPublishers(project, [{ key: 'keys/missing.pub' }]);
+    const r = loadTrustedPublishers(project, {
+      requireSigned: false,
+      trustedPublishers: [{ key: 'keys/missing.pub' }],
+    });
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error).toMatchObject({ file: 'kitbash.toml' });
     expect(!r.ok && r.error.message).toMatch(/^\[policy\] trusted_publishers\[0\]: keys\/missing\.pub: /);

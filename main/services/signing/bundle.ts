@@ -1,5 +1,7 @@
 import type { SignatureState } from '../../../shared/policy/signature';
 import { createHash, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
+import type { TrustMaterial } from '@sigstore/verify';
+import { checkKeyless } from './keyless';
 
 /**
  * Sigstore bundles (v0.3, DSSE envelope) carrying an OpenSSF Model Signing (OMS) in-toto
@@ -20,10 +22,20 @@ export interface ManifestFile {
   readonly sha256: string;
 }
 
-/** A publisher the project trusts: a public key, or a CA that issued the signing certificate. */
+/**
+ * A publisher the project trusts: a public key, a CA that issued the signing certificate, or
+ * a keyless identity (certificate identity and OIDC issuer) checked against a Sigstore trust root.
+ */
 export type TrustedPublisher =
   | { readonly kind: 'key'; readonly label: string; readonly key: KeyObject }
-  | { readonly kind: 'ca'; readonly label: string; readonly ca: X509Certificate; readonly identity?: string };
+  | { readonly kind: 'ca'; readonly label: string; readonly ca: X509Certificate; readonly identity?: string }
+  | {
+      readonly kind: 'keyless';
+      readonly label: string;
+      readonly identity: string;
+      readonly issuer: string;
+      readonly trust: TrustMaterial;
+    };
 
 /** A bundle whose signature checked out: who signed it (if trusted) and the files it lists. */
 export interface CheckedBundle {
@@ -31,6 +43,8 @@ export interface CheckedBundle {
   readonly trusted: boolean;
   readonly files: readonly ManifestFile[];
   readonly subjectDigest: string;
+  /** Why an untrusted signer is not trusted, where the default reason would not say it. */
+  readonly why?: string;
 }
 
 type Checked =
@@ -157,9 +171,15 @@ export function checkBundle(text: string, trusted: readonly TrustedPublisher[], 
       return false;
     }
   };
-  const done = (signer: string, isTrusted: boolean): Checked => ({
+  const done = (signer: string, isTrusted: boolean, why?: string): Checked => ({
     ok: true,
-    value: { signer, trusted: isTrusted, files: statement.files, subjectDigest: statement.subject },
+    value: {
+      signer,
+      trusted: isTrusted,
+      files: statement.files,
+      subjectDigest: statement.subject,
+      ...(why !== undefined ? { why } : {}),
+    },
   });
 
   const chainCerts = isObj(vm.x509CertificateChain) ? vm.x509CertificateChain.certificates : undefined;
@@ -181,7 +201,8 @@ export function checkBundle(text: string, trusted: readonly TrustedPublisher[], 
       if (t.kind !== 'ca' || (t.identity !== undefined && t.identity !== by)) continue;
       if (chainTo(chain, t.ca, now)) return done(`${by} (${t.label})`, true);
     }
-    return done(by, false);
+    const k = keyless(b, by, trusted);
+    return k ? done(k.signer, k.trusted, k.why) : done(by, false);
   }
   if (isObj(vm.publicKey)) {
     const hint = typeof vm.publicKey.hint === 'string' ? vm.publicKey.hint : '';
@@ -195,6 +216,22 @@ export function checkBundle(text: string, trusted: readonly TrustedPublisher[], 
     return { ok: false, state: 'untrusted', by, reason: `signed by ${by}, which is no trusted publisher's` };
   }
   return { ok: false, state: 'unknown-format', reason: 'the bundle has neither a certificate nor a public key' };
+}
+
+/**
+ * A certificate no pinned CA vouches for, checked as a keyless Sigstore signature when a
+ * keyless publisher is trusted: who signed, and whether a publisher names them; undefined
+ * when no keyless publisher is trusted. A bundle the Sigstore checks refuse (no Fulcio chain,
+ * no valid log entry) is untrusted, not invalid: its DSSE signature already matched its own
+ * certificate, so only who vouches for that certificate is in doubt.
+ */
+function keyless(bundle: unknown, by: string, trusted: readonly TrustedPublisher[]) {
+  const publishers = trusted.filter((t) => t.kind === 'keyless');
+  if (publishers.length === 0) return undefined;
+  const k = checkKeyless(bundle, publishers[0]!.trust, publishers);
+  if (!k.ok) return { signer: by, trusted: false, why: k.reason };
+  const signer = `${k.identity} (issuer ${k.issuer})`;
+  return { signer, trusted: k.trusted, why: `${signer} is no trusted publisher` };
 }
 
 /** Files the signature lists and the folder's files disagree on, one line each; empty when they match. */
@@ -237,7 +274,7 @@ export function signatureState(
       state: 'untrusted',
       by: c.value.signer,
       digest,
-      reason: `${c.value.signer}: its certificate chain leads to no trusted publisher`,
+      reason: c.value.why ?? `${c.value.signer}: its certificate chain leads to no trusted publisher`,
     };
   return { state: 'verified', by: c.value.signer, digest };
 }

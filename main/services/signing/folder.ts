@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { PublisherEntry, SignatureState } from '../../../shared/policy/signature';
+import type { SignatureState, SigningPolicy } from '../../../shared/policy/signature';
 import { fail, fileError, ok, type Result } from '../../../shared/result';
 import { writeFileAtomic } from '../fs/atomic';
 import { describeFsError } from '../fs/describe-error';
@@ -20,6 +20,7 @@ import {
   type ManifestFile,
   type TrustedPublisher,
 } from './bundle';
+import { loadTrustRoot } from './keyless';
 
 /** Every file of a skill folder as OMS lists it (path order); a symlink is refused, as OMS does. */
 export function folderManifest(dir: string): Result<ManifestFile[]> {
@@ -47,8 +48,8 @@ export function folderManifest(dir: string): Result<ManifestFile[]> {
   return ok(out.sort((a, b) => (a.name < b.name ? -1 : 1)));
 }
 
-/** The Sigstore bundle (OMS statement in a DSSE envelope) signing these files with `key`. */
-export function bundleFor(skillName: string, files: readonly ManifestFile[], key: KeyObject): string {
+/** The DSSE payload of a folder's signature: the OMS in-toto statement over these files. */
+export function omsPayload(skillName: string, files: readonly ManifestFile[]): Buffer {
   const statement = {
     _type: 'https://in-toto.io/Statement/v1',
     subject: [{ name: skillName, digest: { sha256: subjectDigest(files) } }],
@@ -58,7 +59,12 @@ export function bundleFor(skillName: string, files: readonly ManifestFile[], key
       resources: files.map((f) => ({ digest: f.sha256, algorithm: 'sha256', name: f.name })),
     },
   };
-  const payload = Buffer.from(JSON.stringify(statement, null, 2));
+  return Buffer.from(JSON.stringify(statement, null, 2));
+}
+
+/** The Sigstore bundle (OMS statement in a DSSE envelope) signing these files with `key`. */
+export function bundleFor(skillName: string, files: readonly ManifestFile[], key: KeyObject): string {
+  const payload = omsPayload(skillName, files);
   const sig = sign(hashFor(key), pae(INTOTO_PAYLOAD_TYPE, payload), key);
   const bundle = {
     mediaType: BUNDLE_MEDIA_TYPE,
@@ -135,12 +141,22 @@ export function verifyFolder(
 }
 
 /**
- * The `[policy] trusted_publishers` entries (SPEC D213) loaded: key and CA files are
- * relative to the project; one that does not load is an error naming kitbash.toml.
+ * The `[policy] trusted_publishers` entries (SPEC D213, D215) loaded: key, CA and trust root
+ * files are relative to the project; one that does not load is an error naming kitbash.toml.
+ * The Sigstore trust root is read only when a keyless publisher needs it.
  */
-export function loadTrustedPublishers(project: string, entries: readonly PublisherEntry[]): Result<TrustedPublisher[]> {
+export function loadTrustedPublishers(project: string, policy: SigningPolicy): Result<TrustedPublisher[]> {
   const out: TrustedPublisher[] = [];
+  const entries = policy.trustedPublishers;
+  const keyless = entries.filter((e) => e.issuer !== undefined);
+  const trust = keyless.length ? loadTrustRoot(project, policy.trustRoot) : undefined;
+  if (trust && !trust.ok) return trust;
   for (const [i, e] of entries.entries()) {
+    if (e.issuer !== undefined && e.identity !== undefined && trust?.ok) {
+      const label = `${e.identity} (issuer ${e.issuer})`;
+      out.push({ kind: 'keyless', label, identity: e.identity, issuer: e.issuer, trust: trust.value });
+      continue;
+    }
     const path = e.key ?? e.ca ?? '';
     const where = `[policy] trusted_publishers[${i}]: ${path}`;
     let pem: Buffer;

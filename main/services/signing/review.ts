@@ -27,7 +27,7 @@ export function withSignatures(
 ): { nodes: ReviewNode[]; notices: string[] } {
   const policy = readSigningPolicy(raw);
   if (!policy.ok) throw CodedError.of(policy.error);
-  const trusted = loadTrustedPublishers(project, policy.value.trustedPublishers);
+  const trusted = loadTrustedPublishers(project, policy.value);
   if (!trusted.ok) throw CodedError.of(trusted.error);
   const notices: string[] = [];
   const out = nodes.map((n, i) => {

@@ -91,7 +91,7 @@ function signatureFindings(root: string, s: ProjectStatus, frozen: boolean): Ver
   const config = readProjectConfig(root);
   if (!config.ok) return [];
   const policy = readSigningPolicy(config.value.raw);
-  const trusted = policy.ok ? loadTrustedPublishers(root, policy.value.trustedPublishers) : policy;
+  const trusted = policy.ok ? loadTrustedPublishers(root, policy.value) : policy;
   if (!policy.ok || !trusted.ok) {
     const error = !policy.ok ? policy.error : !trusted.ok ? trusted.error : undefined;
     return [{ kind: 'signature', level: 'error', path: CONFIG_FILE, message: formatError(error!).split('\n')[0]! }];
