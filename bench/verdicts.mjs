@@ -1,0 +1,313 @@
+#!/usr/bin/env node
+// Verdict quality of the blocking safety checks on skills the rule authors did not tune on
+// (issue 39, item 4), beside the tuning part.
+//
+//   node bench/verdicts.mjs --heldout DIR [--no-write] [--stub]
+//
+// DIR holds one folder per public repository, `<owner>+<name>`, each the `git archive` of one
+// commit with that commit in a file COMMIT (kept outside this repository; see bench/README.md).
+// Every folder holding a SKILL.md is linted by the BUILT CLI (`skillsmith lint --json
+// --no-cache`), and every location of every blocking finding is judged by the hand-read
+// labels of bench/heldout-verdicts.json (key repo@commit/skill/check/file/line). Real
+// installer pipelines are found by a grep independent of the rules (PIPELINE below), judged
+// by hand in the same file, and recall is the share remote-exec reports at their line. The
+// tuning part (real-skills k-dense-scientific-skills) and the real-skills held-out part
+// (mattpocock-skills, obra-superpowers) are linted the same way and judged by
+// tests/corpus/safety-verdicts.json. A finding or pipeline without a label is printed (with
+// --stub, as JSON to fill in), the run exits 1 and bench/RESULTS.md is left alone.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { failer, ROOT } from './lib/env.mjs';
+import { writeResultsSection } from './results-file.mjs';
+
+const SKILLSMITH = join(ROOT, 'bin', 'skillsmith.cjs');
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'real-skills');
+const LABELS = join(ROOT, 'bench', 'heldout-verdicts.json');
+const REAL_VERDICTS = join(ROOT, 'tests', 'corpus', 'safety-verdicts.json');
+const BEGIN = '<!-- bench:verdicts:begin -->';
+const END = '<!-- bench:verdicts:end -->';
+const BLOCKING = ['visible-text', 'dynamic-context', 'remote-exec', 'secrets', 'mcp'];
+const TUNING = ['k-dense-scientific-skills'];
+const HELD_OUT_REAL = ['mattpocock-skills', 'obra-superpowers'];
+/** Download piped into a shell or PowerShell's iex, on one line: the installer shapes, read without the rules. */
+const PIPELINE =
+  /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*\|\s*(?:iex|Invoke-Expression)\b|\bsh\s+<\(\s*(?:curl|wget)\b|\bsh\s+-c\s+"\$\((?:curl|wget)\b/;
+/** Characters that render as nothing: spelled out, so the labels file shows them and carries none. */
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
+const fail = failer('verdicts');
+
+const opts = { heldout: undefined, write: true, stub: false };
+for (let i = 2; i < process.argv.length; i++) {
+  if (process.argv[i] === '--heldout') opts.heldout = process.argv[++i];
+  else if (process.argv[i] === '--no-write') opts.write = false;
+  else if (process.argv[i] === '--stub') opts.stub = true;
+  else fail(`unknown argument ${process.argv[i]}`);
+}
+if (!opts.heldout) fail('usage: node bench/verdicts.mjs --heldout DIR [--no-write] [--stub]');
+if (!existsSync(opts.heldout)) fail(`${opts.heldout}: no such folder`);
+if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('not built — run npm run build first');
+if (!existsSync(CORPUS)) fail(`corpus not found at ${CORPUS}`);
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    return fail(`${file}: ${e.message}`);
+  }
+}
+
+/** Every folder holding SKILL.md at or below `dir`, in name order; .git and node_modules skipped. */
+function skillDirs(dir, out = []) {
+  const names = readdirSync(dir).sort();
+  if (names.includes('SKILL.md')) out.push(dir);
+  for (const n of names) {
+    if (n === '.git' || n === 'node_modules') continue;
+    const p = join(dir, n);
+    if (lstatSync(p).isDirectory()) skillDirs(p, out);
+  }
+  return out;
+}
+
+function filesUnder(dir, out = []) {
+  for (const n of readdirSync(dir).sort()) {
+    const p = join(dir, n);
+    const st = lstatSync(p);
+    if (st.isDirectory() && n !== '.git' && n !== 'node_modules') filesUnder(p, out);
+    else if (st.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** Lints `rels` (paths relative to `cwd`) in batches; returns the reports in order. */
+function lint(cwd, rels) {
+  const reports = [];
+  for (let i = 0; i < rels.length; i += 150) {
+    const batch = rels.slice(i, i + 150);
+    const r = spawnSync(process.execPath, [SKILLSMITH, 'lint', '--json', '--no-cache', ...batch], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    if (r.status !== 0 && r.status !== 1) fail(`skillsmith lint exited ${r.status} in ${cwd}: ${r.stderr.trim()}`);
+    const out = JSON.parse(r.stdout);
+    if (out.length !== batch.length) fail(`skillsmith lint reported ${out.length} skills for ${batch.length} paths`);
+    reports.push(...out);
+  }
+  return reports;
+}
+
+/** The text a location covers on its first line, at most 80 characters. */
+function snippet(skillDir, loc) {
+  const file = join(skillDir, loc.file);
+  if (loc.line < 1 || !existsSync(file)) return '';
+  const line = readFileSync(file, 'utf8').split('\n')[loc.line - 1] ?? '';
+  const end = loc.endLine === loc.line ? loc.endColumn - 1 : line.length;
+  const text = line
+    .slice(loc.column - 1, Math.max(end, loc.column - 1))
+    .trim()
+    .replace(INVISIBLE, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** Every location of every blocking finding: { skill, check, file, line, snippet }. */
+function blockingFindings(report, skill, skillDir) {
+  const found = [];
+  for (const c of report.checks) {
+    if (c.status !== 'fail' || !BLOCKING.includes(c.id)) continue;
+    const locs = c.locations?.length ? c.locations : [{ file: '-', line: 0 }];
+    for (const l of locs) found.push({ skill, check: c.id, file: l.file, line: l.line, snippet: snippet(skillDir, l) });
+  }
+  return found;
+}
+
+function emptyTally() {
+  return { trueFindings: 0, falseAlarms: 0, unjudged: [] };
+}
+
+/** The real-skills part made of `repos`, judged by tests/corpus/safety-verdicts.json. */
+function realPart(repos) {
+  const judged = new Map(
+    readJson(REAL_VERDICTS).entries.map((v) => [`${v.skill}  ${v.check}  ${v.file}:${v.line}`, v]),
+  );
+  const dirs = repos.flatMap((r) => skillDirs(join(CORPUS, r)));
+  const rels = dirs.map((d) => relative(CORPUS, d));
+  const tally = { skills: dirs.length, ...emptyTally(), everTrue: 0, everFalse: 0 };
+  lint(CORPUS, rels).forEach((report, i) => {
+    for (const f of blockingFindings(report, rels[i], dirs[i])) {
+      const v = judged.get(`${f.skill}  ${f.check}  ${f.file}:${f.line}`);
+      if (!v) tally.unjudged.push(f);
+      else if (v.verdict) tally.trueFindings++;
+      else tally.falseAlarms++;
+    }
+  });
+  for (const v of judged.values()) {
+    if (!repos.some((r) => v.skill.startsWith(`${r}/`))) continue;
+    if (v.verdict) tally.everTrue++;
+    else tally.everFalse++;
+  }
+  return tally;
+}
+
+/** One held-out repository: its findings judged, its installer pipelines found and judged. */
+function heldOutRepo(name, labels) {
+  const root = join(opts.heldout, name);
+  const commitFile = join(root, 'COMMIT');
+  if (!existsSync(commitFile)) fail(`${commitFile}: missing — write the archived commit there`);
+  const commit = readFileSync(commitFile, 'utf8').trim().slice(0, 12);
+  const dirs = skillDirs(root);
+  const rels = dirs.map((d) => relative(opts.heldout, d));
+  const repo = { name, commit, skills: dirs.length, findings: [], pipelines: [], byCheck: {}, ...emptyTally() };
+  const reported = new Set();
+  lint(opts.heldout, rels).forEach((report, i) => {
+    const skill = relative(root, dirs[i]);
+    const seen = new Set();
+    for (const f of blockingFindings(report, skill, dirs[i])) {
+      const key = `${name}@${commit}/${skill}/${f.check}/${f.file}/${f.line}`;
+      // several matches on one line are one finding, as in tests/corpus/safety-verdicts.json
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const label = labels.findings[key];
+      const row = (repo.byCheck[f.check] ??= emptyTally());
+      if (f.check === 'remote-exec') reported.add(`${skill}/${f.file}/${f.line}`);
+      repo.findings.push({ key, ...f, verdict: label?.verdict });
+      for (const t of [repo, row]) {
+        if (label === undefined) t.unjudged.push({ key, snippet: f.snippet });
+        else if (label.verdict) t.trueFindings++;
+        else t.falseAlarms++;
+      }
+    }
+  });
+  for (const dir of dirs) {
+    const skill = relative(root, dir);
+    for (const file of filesUnder(dir)) {
+      const bytes = readFileSync(file);
+      if (bytes.length > 4 * 1024 * 1024 || bytes.subarray(0, 8192).includes(0)) continue;
+      bytes
+        .toString('utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          if (!PIPELINE.test(text)) return;
+          const at = `${skill}/${relative(dir, file)}/${i + 1}`;
+          const key = `${name}@${commit}/${at}`;
+          const m = text.match(PIPELINE);
+          const snip = text.slice(Math.max(0, m.index - 10), m.index + 70).trim();
+          repo.pipelines.push({ key, snippet: snip, real: labels.pipelines[key]?.real, reported: reported.has(at) });
+        });
+    }
+  }
+  return repo;
+}
+
+const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(0)} % (${n} of ${d})`);
+
+const labels = readJson(LABELS);
+const repoNames = readdirSync(opts.heldout)
+  .filter((n) => lstatSync(join(opts.heldout, n)).isDirectory())
+  .sort();
+const repos = repoNames.map((n) => heldOutRepo(n, labels));
+const tuning = realPart(TUNING);
+const heldOutReal = realPart(HELD_OUT_REAL);
+
+const unjudged = [
+  ...repos.flatMap((r) => r.unjudged.map((u) => ({ kind: 'finding', ...u }))),
+  ...repos.flatMap((r) => r.pipelines.filter((p) => p.real === undefined).map((p) => ({ kind: 'pipeline', ...p }))),
+  ...[...tuning.unjudged, ...heldOutReal.unjudged].map((u) => ({ kind: 'real-skills', ...u })),
+];
+
+const STATUSES = ['contaminated', 'possibly-seen', 'clean'];
+for (const r of repos) {
+  r.status = labels.repos[r.name]?.status;
+  if (!STATUSES.includes(r.status))
+    fail(`bench/heldout-verdicts.json: repos.${r.name}.status must be one of ${STATUSES.join(', ')}`);
+}
+const sum = (rs) =>
+  rs.reduce(
+    (t, r) => ({
+      skills: t.skills + r.skills,
+      trueFindings: t.trueFindings + r.trueFindings,
+      falseAlarms: t.falseAlarms + r.falseAlarms,
+      skillsBlocked: t.skillsBlocked + new Set(r.findings.map((f) => f.skill)).size,
+      skillsFalselyBlocked:
+        t.skillsFalselyBlocked +
+        [...new Set(r.findings.map((f) => f.skill))].filter((s) =>
+          r.findings.filter((f) => f.skill === s).every((f) => f.verdict === false),
+        ).length,
+    }),
+    { skills: 0, trueFindings: 0, falseAlarms: 0, skillsBlocked: 0, skillsFalselyBlocked: 0 },
+  );
+const total = sum(repos);
+const row = (part, repoList, t) =>
+  `| ${part} | ${repoList} | ${t.skills} | ${t.trueFindings + t.falseAlarms} | ${t.trueFindings} | ${t.falseAlarms} | ${pct(t.trueFindings, t.trueFindings + t.falseAlarms)} |`;
+const group = (status) => repos.filter((r) => r.status === status);
+const names = (rs) => rs.map((r) => r.name.replace('+', '/')).join(', ');
+const pipelines = repos.flatMap((r) => r.pipelines).filter((p) => p.real === true);
+const caught = pipelines.filter((p) => p.reported).length;
+const checks = {};
+for (const r of repos) {
+  for (const [id, t] of Object.entries(r.byCheck)) {
+    const c = (checks[id] ??= { trueFindings: 0, falseAlarms: 0 });
+    c.trueFindings += t.trueFindings;
+    c.falseAlarms += t.falseAlarms;
+  }
+}
+
+const lines = [
+  BEGIN,
+  '## Verdict quality (held-out)',
+  '',
+  `Measured by \`node bench/verdicts.mjs --heldout DIR\` on the built CLI. Each location of a blocking`,
+  'finding is one finding, judged by hand in `bench/heldout-verdicts.json` (true: the text is the',
+  'threat or leak the check names; false: a false alarm). Precision = true findings / all blocking',
+  'findings.',
+  '',
+  '| part | repositories | skills | blocking findings | true | false alarms | precision |',
+  '|---|---|---|---|---|---|---|',
+  `| tuning (rule authors read it) | k-dense-scientific-skills | ${tuning.skills} | ${tuning.trueFindings + tuning.falseAlarms} | ${tuning.trueFindings} | ${tuning.falseAlarms} | ${pct(tuning.trueFindings, tuning.trueFindings + tuning.falseAlarms)}; before tuning ${pct(tuning.everTrue, tuning.everTrue + tuning.everFalse)} |`,
+  `| held-out, real-skills | mattpocock-skills, obra-superpowers | ${heldOutReal.skills} | ${heldOutReal.trueFindings + heldOutReal.falseAlarms} | ${heldOutReal.trueFindings} | ${heldOutReal.falseAlarms} | ${pct(heldOutReal.trueFindings, heldOutReal.trueFindings + heldOutReal.falseAlarms)} |`,
+  row('held-out, external, all', `${repos.length} public repositories (below)`, total),
+  ...STATUSES.map((st) => row(`… of which ${st}`, names(group(st)), sum(group(st)))),
+  '',
+  `Refusals (skills with a blocking finding), external: ${total.skillsBlocked} of ${total.skills} skills, ${total.skillsFalselyBlocked} of them by false alarms only;`,
+  `in the clean repositories: ${sum(group('clean')).skillsBlocked} of ${sum(group('clean')).skills}, ${sum(group('clean')).skillsFalselyBlocked} by false alarms only.`,
+  `Recall on real installer pipelines (download piped into a shell or \`iex\` on one line, found by`,
+  `a grep independent of the rules and judged real by hand): remote-exec reports ${pct(caught, pipelines.length)}.`,
+  '',
+  '| check | true | false alarms | precision (external) |',
+  '|---|---|---|---|',
+  ...Object.entries(checks)
+    .sort()
+    .map(
+      ([id, c]) =>
+        `| ${id} | ${c.trueFindings} | ${c.falseAlarms} | ${pct(c.trueFindings, c.trueFindings + c.falseAlarms)} |`,
+    ),
+  '',
+  '| repository @ commit | skills | true | false alarms | real pipelines (reported) | seen by the rule authors? |',
+  '|---|---|---|---|---|---|',
+  ...repos.map((r) => {
+    const real = r.pipelines.filter((p) => p.real === true);
+    return `| ${r.name.replace('+', '/')} @ ${r.commit} | ${r.skills} | ${r.trueFindings} | ${r.falseAlarms} | ${real.length} (${real.filter((p) => p.reported).length}) | ${r.status} |`;
+  }),
+  '',
+  END,
+];
+const section = lines.join('\n');
+console.log(section);
+
+const missed = pipelines.filter((p) => !p.reported);
+if (missed.length)
+  console.log(
+    `\nreal pipelines remote-exec does not report:\n${missed.map((p) => `  ${p.key}  ${p.snippet}`).join('\n')}`,
+  );
+const falseKeys = repos.flatMap((r) => r.findings.filter((f) => f.verdict === false));
+if (falseKeys.length) console.log(`\nfalse alarms:\n${falseKeys.map((f) => `  ${f.key}  ${f.snippet}`).join('\n')}`);
+if (unjudged.length) {
+  console.log(`\n${unjudged.length} not judged yet (bench/heldout-verdicts.json, tests/corpus/safety-verdicts.json):`);
+  if (opts.stub) console.log(JSON.stringify(unjudged, null, 2));
+  else
+    for (const u of unjudged)
+      console.log(`  ${u.kind}  ${u.key ?? `${u.skill} ${u.check} ${u.file}:${u.line}`}  ${u.snippet}`);
+  fail('judge every finding and pipeline first; bench/RESULTS.md not written');
+}
+if (opts.write) writeResultsSection(BEGIN, END, section);
