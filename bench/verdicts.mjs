@@ -253,6 +253,13 @@ for (const r of repos) {
   }
 }
 
+const falseByWhy = new Map();
+for (const f of repos.flatMap((r) => r.findings)) {
+  if (f.verdict !== false) continue;
+  const why = labels.findings[f.key].why;
+  falseByWhy.set(why, (falseByWhy.get(why) ?? 0) + 1);
+}
+
 const lines = [
   BEGIN,
   '## Verdict quality (held-out)',
@@ -282,6 +289,12 @@ const lines = [
       ([id, c]) =>
         `| ${id} | ${c.trueFindings} | ${c.falseAlarms} | ${pct(c.trueFindings, c.trueFindings + c.falseAlarms)} |`,
     ),
+  '',
+  '| false alarms, by the reason given in the labels | count |',
+  '|---|---|',
+  ...[...falseByWhy]
+    .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+    .map(([why, n]) => `| ${why.replaceAll('|', '\\|')} | ${n} |`),
   '',
   '| repository @ commit | skills | true | false alarms | real pipelines (reported) | seen by the rule authors? |',
   '|---|---|---|---|---|---|',
