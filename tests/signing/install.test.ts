@@ -2,6 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InstallFlow } from '../../main/services/install/flow';
+import { ReviewStore } from '../../main/services/install/reviews';
 import { cleanSkill, cleanup, cli, requireBuiltCli, tempProject, writeFiles } from '../cli/helpers';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -56,6 +58,22 @@ describe('install under [policy] require_signed and trusted_publishers', () => {
     expect(readFileSync(join(project, '.kitbash/quarantine/tampered/QUARANTINE.txt'), 'utf8')).toContain(
       'signature invalid — scripts/go.sh: changed since it was signed',
     );
+  });
+
+  it("the app's review quarantines a tampered skill too, says so, and cannot approve it", async () => {
+    const other = tempProject('skillsmith-signed-app-');
+    writeFiles(other, {
+      'kitbash.toml': '[policy]\ntrusted_publishers = [{ key = "keys/team.pub" }]\n',
+      'keys/team.pub': String(publicKey.export({ type: 'spki', format: 'pem' })),
+    });
+    const flow = new InstallFlow(new ReviewStore());
+    const view = await flow.begin(other, `file:${join(src, 'tampered')}`, () => Promise.resolve());
+    expect(view.notices).toContain(
+      'quarantined: .kitbash/quarantine/tampered/ (its signature fails verification; never delivered)',
+    );
+    expect(existsSync(join(other, '.kitbash/quarantine/tampered/QUARANTINE.txt'))).toBe(true);
+    await expect(flow.approve(other, view.id, view.integrity, () => Promise.resolve())).rejects.toThrow(/blocked/);
+    expect(existsSync(join(other, '.kitbash/skills/tampered'))).toBe(false);
   });
 
   it('require_signed = "warn" installs an unsigned skill with a warning', () => {

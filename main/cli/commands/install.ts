@@ -8,7 +8,7 @@ import { commitInstall, stageInstall } from '../../services/install/stage';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recover } from '../../services/workspace/txn';
-import { quarantineInvalid } from '../../services/signing/review';
+import { quarantineInvalid, quarantineNotice } from '../../services/signing/review';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 import { ask, confirm, interactive } from './prompt';
@@ -140,7 +140,7 @@ async function installOne(source: string, checkout: Checkout, flags: Flags, io: 
         review.nodes,
         staged.nodes.map((n) => n.stagedDir),
       ))
-        io.err(`  quarantined: ${q}/ (its signature fails verification; never delivered)\n`);
+        io.err(`  ${quarantineNotice(q)}\n`);
       io.err(
         'blocked — a skill in this install fails a non-bypassable safety check or the [policy] in kitbash.toml; nothing installed.\n',
       );

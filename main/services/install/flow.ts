@@ -8,6 +8,7 @@ import { installedSkillsAsync, SKILLS_DIR } from '../skills/locate';
 import { withProjectLock } from '../workspace/project-lock';
 import { recompileAfterChange } from '../workspace/recompile';
 import { recover } from '../workspace/txn';
+import { quarantineInvalid, quarantineNotice } from '../signing/review';
 import { withEnforcement } from './enforcement';
 import { applyRemove, planRemove } from './remove';
 import { compileWithout, standingDelta, toView } from './review-view';
@@ -50,7 +51,16 @@ export class InstallFlow {
     }
     await progress('planning the standing cost per target', 1, 2);
     const staged = this.reviews.stagedOf(begun.id);
-    const view = toView(begun.id, begun.review, staged, await standingDelta(staged));
+    // A skill whose signature fails is kept for inspection, as the CLI keeps it (SPEC D213).
+    const kept = quarantineInvalid(
+      project,
+      begun.review.nodes,
+      (staged?.nodes ?? []).map((n) => n.stagedDir),
+    );
+    const review = kept.length
+      ? { ...begun.review, notices: [...begun.review.notices, ...kept.map(quarantineNotice)] }
+      : begun.review;
+    const view = toView(begun.id, review, staged, await standingDelta(staged));
     await progress('review ready', 2, 2);
     return view;
   }

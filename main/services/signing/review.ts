@@ -47,6 +47,11 @@ export function verifiedPin(s: SignatureState | undefined): { signedBy?: string;
   return s?.state === 'verified' ? { signedBy: s.by, signature: s.digest } : {};
 }
 
+/** How a quarantined copy is announced, by the CLI and in the app's review alike. */
+export function quarantineNotice(rel: string): string {
+  return `quarantined: ${rel}/ (its signature fails verification; never delivered)`;
+}
+
 /**
  * Keep a copy of each staged skill whose signature failed under `.kitbash/quarantine/<name>/`
  * for inspection — never under `.kitbash/skills/`, so nothing is compiled or delivered from
