@@ -5,6 +5,11 @@ import { check, lintTree, manifested, mustCheck } from './helpers';
 /** Key-shaped strings are assembled at run time, so no literal credential sits in the source. */
 const alnum = (n: number): string => 'Ab3Cd5Ef7Gh9Jk2Lm4Np6Qr8St1Uv3Wz5'.repeat(Math.ceil(n / 33)).slice(0, n);
 const upper = (n: number): string => 'QWRTPZ2345BNMKLJ6789'.repeat(Math.ceil(n / 20)).slice(0, n);
+/** A key-shaped PEM block: four 64-character base64 lines (D241 — a header alone is no key). */
+const pem = (kind: string): string => {
+  const body = [0, 1, 2, 3].map((i) => `${alnum(70).slice(i, i + 60)}+/${upper(2)}`).join('\n');
+  return `-----BEGIN ${kind}PRIVATE KEY-----\n${body}\n-----END ${kind}PRIVATE KEY-----`;
+};
 
 const SHAPES: Array<[string, string]> = [
   ['AWS access key', `AKIA${upper(16)}`],
@@ -25,12 +30,12 @@ const SHAPES: Array<[string, string]> = [
   ['DB connection secret', `mysql://root:${alnum(6)}@localhost`],
   ['DB connection secret', `redis://default:${alnum(10)}@cache:6379`],
   ['DB connection secret', `amqp://guest:${alnum(9)}@mq`],
-  ['private key', '-----BEGIN PRIVATE KEY-----'],
-  ['private key', '-----BEGIN RSA PRIVATE KEY-----'],
-  ['private key', '-----BEGIN EC PRIVATE KEY-----'],
-  ['private key', '-----BEGIN DSA PRIVATE KEY-----'],
-  ['private key', '-----BEGIN OPENSSH PRIVATE KEY-----'],
-  ['private key', '-----BEGIN PGP PRIVATE KEY-----'],
+  ['private key', pem('')],
+  ['private key', pem('RSA ')],
+  ['private key', pem('EC ')],
+  ['private key', pem('DSA ')],
+  ['private key', pem('OPENSSH ')],
+  ['private key', pem('PGP ')],
 ];
 
 describe('findSecrets: every label (SPEC §9.5)', () => {

@@ -1,52 +1,30 @@
 import { LITERALS_TABLE } from '../match/literals-table';
 import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
-import { lineAt, type Pattern } from './patterns';
+import { isPlaceholderCredential, PLACEHOLDER } from './credentials';
+import { lineAt, type Keep, type Pattern } from './patterns';
+import { SECRET_RULES, type SecretShape } from './secret-rules';
 import type { Hit } from '../types';
 
-export const SECRETS: readonly Pattern[] = [
-  { label: 'AWS access key', re: /\bAKIA[0-9A-Z]{16}\b/g },
-  { label: 'Anthropic API key', re: /\bsk-ant-(?:api03-)?[A-Za-z0-9_-]{80,}/g },
-  { label: 'OpenAI project key', re: /\bsk-proj-[A-Za-z0-9_-]{40,}/g },
-  { label: 'OpenAI key', re: /\bsk-[A-Za-z0-9]{48}\b/g },
-  { label: 'GitHub token', re: /\bghp_[A-Za-z0-9]{36}\b/g },
-  { label: 'GitHub fine-grained token', re: /\bgithub_pat_[A-Za-z0-9_]{60,}/g },
-  { label: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { label: 'Stripe live key', re: /\bsk_live_[A-Za-z0-9]{24,}/g },
-  { label: 'Slack token', re: /\bxox[baprs]-[A-Za-z0-9-]{12,}/g },
-  { label: 'Linear API key', re: /\blin_api_[A-Za-z0-9]{40,}/g },
-  {
-    label: 'DB connection secret',
-    re: /\b(?:postgres(?:ql)?|mongodb(?:\+srv)?|mysql|redis|amqp):\/\/[^:@\s/]+:[^@\s/]{6,}@/g,
-  },
-  { label: 'private key', re: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP )?PRIVATE KEY-----/g },
-];
-
-/** Documentation placeholders; judged per match, so one never shields a real key elsewhere. */
-const PLACEHOLDER = /EXAMPLE|XXXX|YOUR[_-]?|PLACEHOLDER|REDACTED|DUMMY|\.\.\.|<[A-Za-z]|\$\{/i;
+/** Every rule of the vendored set (./secret-rules.ts, SPEC.md D240). */
+export const SECRETS: readonly Pattern[] = SECRET_RULES;
 
 /** A line that labels what it shows as an example (`Example:`, `e.g.`, `(sample)`). */
 const EXAMPLE_LABEL = /\b(?:examples?|sample)\s*[:)]|\be\.g\.|\(\s*(?:example|sample)\b/i;
 
-/**
- * The password of a connection URL that only names a password: a word such as `password`,
- * a shell or template variable (`$DB_PASSWORD`, `${…}`, `%(pw)s`, `{pw}`), or a bracketed
- * hole (`<password>`, `[password]`).
- */
-const PLACEHOLDER_PASSWORD =
-  /^(?:(?:my|your|the|db|some|user|example|sample)[_-]?)?(?:pass(?:word|wd|phrase)?|pwd|secret|changeme|change[_-]?me|dummy|example|sample|placeholder|redacted)\d{0,3}$|^\$\w+$|^%\(?\w*\)?s$|^\{\w*\}$|^[<[][^>\]]*[>\]]$|^\*+$/i;
+/** The longest run of consecutive characters (`abcd`, `6789`, wrapping within its class) that ends `s`. */
+function trailingRun(s: string): number {
+  let n = s.length > 0 ? 1 : 0;
+  for (let i = s.length - 1; i > 0 && successor(s[i - 1]!) === s[i]; i--) n++;
+  return n;
+}
 
-/**
- * Sequential fakes: a key body that is one run of consecutive characters (`abcdef…`,
- * `123456…`, wrapping within its class). Only a single run counts, so a body that strings
- * several runs together (`1234567890ABCDEF`) is still judged a key.
- */
-function isSequentialRun(body: string): boolean {
-  const chars = body.replace(/[-_]/g, '');
-  if (chars.length < 8) return false;
-  for (let i = 1; i < chars.length; i++) {
-    if (successor(chars[i - 1]!) !== chars[i]) return false;
+function longestRun(s: string): number {
+  let best = s.length > 0 ? 1 : 0;
+  for (let i = 1, n = 1; i < s.length; i++) {
+    n = successor(s[i - 1]!) === s[i] ? n + 1 : 1;
+    if (n > best) best = n;
   }
-  return true;
+  return best;
 }
 
 function successor(c: string): string | undefined {
@@ -57,22 +35,80 @@ function successor(c: string): string | undefined {
   return undefined;
 }
 
-/** The part of a key after its fixed prefix (`AKIA`, `sk-ant-api03-`, `ghp_`, …). */
-const KEY_PREFIX = /^(?:AKIA|sk-ant-(?:api03-)?|sk-proj-|sk-|ghp_|github_pat_|AIza|sk_live_|xox[baprs]-|lin_api_)/;
+/** Longer than every rule's fixed prefix (`sk-ant-api03-` is 13 characters, 10 without dashes). */
+const MAX_PREFIX = 14;
 
-function isPlaceholder(match: string, text: string, offset: number): boolean {
-  if (PLACEHOLDER.test(match)) return true;
-  if (EXAMPLE_LABEL.test(lineAt(text, offset))) return true;
-  const url = /^[^:]+:\/\/([^:@\s/]+):([^@\s/]+)@$/.exec(match);
-  if (url) return PLACEHOLDER_PASSWORD.test(url[2]!) || url[1]!.startsWith('$');
-  const prefix = KEY_PREFIX.exec(match);
-  return prefix !== null && isSequentialRun(match.slice(prefix[0].length));
+/**
+ * A made-up key body: after its prefix, one run of consecutive characters (`abcdef…`,
+ * `123456…`) or one character repeated. A body that strings several runs together
+ * (`1234567890ABCDEF`) is still judged a key.
+ */
+function isFakeBody(match: string): boolean {
+  const chars = match.replace(/[-_.]/g, '');
+  const body = Math.max(8, chars.length - MAX_PREFIX);
+  return trailingRun(chars) >= body || /(.)\1{7,}$/.test(chars.slice(-body));
 }
+
+/** Shannon entropy in bits per character. */
+function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+const PEM_ENDS = /^-----BEGIN [^-]*-----|-----END [^-]*-----$/g;
+const NEWLINE = /\r?\n|\\(?:r\\)?n/;
+/** A PEM header field (`Proc-Type: 4,ENCRYPTED`), or the armour's `=abcd` checksum. */
+const NOT_BODY = /^\s*(?:[A-Za-z-]+: |=[A-Za-z0-9+/]{4}\s*$)/;
+/** Random base64 carries about 6 bits a character; English or a repeated filler far less. */
+const MIN_BODY_ENTROPY = 4.5;
+const MIN_BODY = 100;
+
+/**
+ * Whether a PEM block carries a key: at least MIN_BODY base64 characters after the header
+ * fields, every line but the last of a key's width (40 to 100 characters), random-looking
+ * (entropy, no long run of consecutive characters). A header alone, or followed by `...`,
+ * `…`, `<key>` or prose, documents the format (SPEC.md D241).
+ */
+function isKeyBody(match: string): boolean {
+  const lines = match
+    .replace(PEM_ENDS, '')
+    .split(NEWLINE)
+    .filter((l) => !NOT_BODY.test(l))
+    .flatMap((l) => l.split(/[ \t]+/))
+    .filter((l) => l !== '');
+  if (!lines.every((l) => /^[A-Za-z0-9+/=]+$/.test(l))) return false;
+  const body = lines.join('');
+  if (body.length < MIN_BODY) return false;
+  if (lines.slice(0, -1).some((l) => l.length < 40 || l.length > 100)) return false;
+  return entropy(body) >= MIN_BODY_ENTROPY && longestRun(body) < 12;
+}
+
+/** `user:password` of a URL match (`scheme://user:password@…`). */
+const URL_CREDENTIAL = /^[^:]+(?::[^:/]+)*:\/\/([^:@\s/]+):([^@\s/]+)@/;
+
+const KEEP: Readonly<Record<SecretShape, Keep>> = {
+  token: (match, text, offset) =>
+    !PLACEHOLDER.test(match) && !EXAMPLE_LABEL.test(lineAt(text, offset)) && !isFakeBody(match),
+  url: (match, text, offset) => {
+    const cred = URL_CREDENTIAL.exec(match);
+    if (!cred) return false;
+    const [, user, password] = cred as unknown as [string, string, string];
+    return !EXAMPLE_LABEL.test(lineAt(text, offset)) && !isPlaceholderCredential(user, password);
+  },
+  pem: (match) => isKeyBody(match),
+};
+
+const BY_SHAPE: ReadonlyArray<readonly [SecretShape, readonly Pattern[]]> = (['token', 'url', 'pem'] as const).map(
+  (shape) => [shape, SECRET_RULES.filter((r) => r.shape === shape)] as const,
+);
 
 export const SECRET_EXPRESSIONS: readonly RegExp[] = expressionsOf(SECRETS);
 const own = lazyMatcher(() => SECRET_EXPRESSIONS, LITERALS_TABLE);
 
-/** `scan`: the text's one-pass scan, when the caller already has one. */
+/** `scan`: the text's one-pass scan, when the caller already has one. Hits in text order. */
 export function findSecrets(text: string, scan: TextScan = own().scan(text)): Hit[] {
-  return scan.findAll(SECRETS, (m, t, at) => !isPlaceholder(m, t, at));
+  return BY_SHAPE.flatMap(([shape, rules]) => scan.findAll(rules, KEEP[shape])).sort((a, b) => a.offset - b.offset);
 }
