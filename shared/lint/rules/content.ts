@@ -180,7 +180,7 @@ function visibleTextCheck(
     return {
       id: 'visible-text',
       status: 'warn',
-      detail: `notice: ${runsByFile(notices, at).join('; ')} — an emoji joiner or a direction mark, which hides no text`,
+      detail: `notice: ${runsByFile(notices, at).join('; ')} — an emoji joiner, a direction mark, or one zero-width character inside a word or a fence, which hides no text`,
       locations: notices.map(at),
     };
   }

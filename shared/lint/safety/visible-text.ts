@@ -1,3 +1,4 @@
+import { findInjection } from '../injection';
 import type { TextScan } from '../match/matcher';
 import type { Hit } from '../types';
 
@@ -25,14 +26,58 @@ const ZWJ = '\u200D';
 const EMOJI_BEFORE = /(?:\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F)$/u;
 const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 
+/** The characters that mark a break or no-break point inside text: ZWSP, ZWNJ, word joiner, ZWNBSP. */
+const WORD_SPLITTER = /^[\u200B\u200C\u2060\uFEFF]$/u;
+/** Those and the joiner, one of which between fence characters only keeps a nested fence from closing. */
+const FENCE_SPLITTER = /^[\u200B-\u200D\u2060\uFEFF]$/u;
+const LETTER_BEFORE = /\p{L}$/u;
+const LETTER_AFTER = /^\p{L}/u;
+const FENCE_AFTER = /^(?:`{3}|~{3})/;
+const INVISIBLE_ANY = new RegExp(INVISIBLE_RUN.source, 'gu');
+
+/**
+ * One zero-width character that only splits a fence (``` ``\u200B` ``` shows a fence inside a
+ * fenced example) or sits between two letters of a word: the letters stay visible, so it
+ * hides nothing — unless it splits a phrase the injection heuristics look for, which is the
+ * one thing such a split can do (evade a keyword scanner), and then it blocks (SPEC.md D243).
+ */
+function splitsFenceOrWord(text: string, hit: Hit): boolean {
+  const before = text.slice(Math.max(0, hit.offset - 2), hit.offset);
+  const after = text.slice(hit.offset + hit.length, hit.offset + hit.length + 3);
+  if (FENCE_SPLITTER.test(hit.match)) {
+    if (/[`~]$/.test(before) && /^[`~]/.test(after)) return true;
+    const indent = text.slice(text.lastIndexOf('\n', hit.offset - 1) + 1, hit.offset);
+    if (/^[ \t]*$/.test(indent) && FENCE_AFTER.test(after)) return true;
+  }
+  return (
+    WORD_SPLITTER.test(hit.match) &&
+    LETTER_BEFORE.test(before) &&
+    LETTER_AFTER.test(after) &&
+    !splitsDirective(text, hit)
+  );
+}
+
+/** Longer than any injection heuristic's match (the HTML-comment one reads up to 400 characters). */
+const WINDOW = 600;
+
+/** Whether the text around the run, read without invisible characters, has an injection phrase across the run. */
+function splitsDirective(text: string, hit: Hit): boolean {
+  const before = text.slice(Math.max(0, hit.offset - WINDOW), hit.offset).replace(INVISIBLE_ANY, '');
+  const after = text.slice(hit.offset + hit.length, hit.offset + hit.length + WINDOW).replace(INVISIBLE_ANY, '');
+  const at = before.length;
+  return findInjection(before + after).some((h) => h.offset < at && h.offset + h.length > at);
+}
+
 /**
  * Whether a run hides nothing and is only worth a notice: a zero-width joiner that glues two
- * emoji into one (👨‍👩‍👧), or a left-to-right / right-to-left mark. Everything else (zero-width
- * spaces, joiners between letters, embeddings, overrides, isolates, tags, a BOM mid-text) can
- * hide or reorder instructions and still blocks.
+ * emoji into one (👨‍👩‍👧), a left-to-right / right-to-left mark, or one zero-width character
+ * that splits a fence or a word (splitsFenceOrWord). Everything else (runs of zero-width
+ * characters, embeddings, overrides, isolates, tags, a BOM mid-text) can hide or reorder
+ * instructions and still blocks.
  */
 export function isHarmlessRun(text: string, hit: Hit): boolean {
   if (BIDI_MARKS.test(hit.match)) return true;
+  if (splitsFenceOrWord(text, hit)) return true;
   if (hit.match !== ZWJ) return false;
   const before = text.slice(Math.max(0, hit.offset - 4), hit.offset);
   const after = text.slice(hit.offset + hit.length, hit.offset + hit.length + 4);
