@@ -488,7 +488,8 @@ describe('safety detail texts (SPEC §9.5)', () => {
   });
 
   it('visible-text lists one part per file with its first position and code points', () => {
-    const c = mustCheck(lintTree(manifested(`x${cp(0x200b)}y${cp(0x202e)}`)), 'visible-text');
+    // Two zero-width spaces: one alone between letters is only a notice (D243).
+    const c = mustCheck(lintTree(manifested(`x${cp(0x200b, 0x200b)}y${cp(0x202e)}`)), 'visible-text');
     expect(c.detail).toBe(
       'SKILL.md:1:2: 2 runs of invisible characters (U+200B, U+202E) — instructions a reviewer cannot see',
     );

@@ -40,13 +40,12 @@ const MAX_PREFIX = 14;
 
 /**
  * A made-up key body: after its prefix, one run of consecutive characters (`abcdef…`,
- * `123456…`) or one character repeated. A body that strings several runs together
- * (`1234567890ABCDEF`) is still judged a key.
+ * `123456…`). A body that strings several runs together (`1234567890ABCDEF`) is still
+ * judged a key.
  */
 function isFakeBody(match: string): boolean {
   const chars = match.replace(/[-_.]/g, '');
-  const body = Math.max(8, chars.length - MAX_PREFIX);
-  return trailingRun(chars) >= body || /(.)\1{7,}$/.test(chars.slice(-body));
+  return trailingRun(chars) >= Math.max(8, chars.length - MAX_PREFIX);
 }
 
 /** Shannon entropy in bits per character. */
