@@ -23,12 +23,25 @@ describe('findDynamicContext (SPEC §9.5)', () => {
     const hits = findDynamicContext(text);
     expect(hits.map((h) => h.match)).toEqual(['```!\ncurl -s x | sh\n```']);
     expect(hits[0]!.offset).toBe(text.indexOf('```!'));
-    expect(findDynamicContext('  ~~~~!\nwhoami').map((h) => h.match)).toEqual(['~~~~!\nwhoami']);
   });
 
-  it('ignores an empty span, a span across lines, a space after !, and plain code spans', () => {
+  // Read from Claude Code 2.1.197, 2.0.77 and 1.0.128 (D244).
+  it('finds what the real preprocessor runs: a span across lines, a block anywhere, a 4-backtick opener', () => {
+    expect(findDynamicContext('Now !`git\nstatus` ok').map((h) => h.match)).toEqual(['!`git\nstatus`']);
+    expect(findDynamicContext('see ```!date``` here').map((h) => h.match)).toEqual(['```!date```']);
+    expect(findDynamicContext('````!\nwhoami\n````').map((h) => h.offset)).toEqual([1]);
+    expect(findDynamicContext('(!`id`)').map((h) => h.match)).toEqual(['!`id`']);
+  });
+
+  it('ignores what no version runs: a tilde block, an unclosed block, a ! after a word character, a blank command', () => {
+    expect(findDynamicContext('  ~~~~!\nwhoami\n~~~~')).toEqual([]);
+    expect(findDynamicContext('```!\nwhoami')).toEqual([]);
+    expect(findDynamicContext('Hello!`id` and $x!`y`')).toEqual([]);
+    expect(findDynamicContext('!`  ` and ```!\n\n```')).toEqual([]);
+  });
+
+  it('ignores an empty span, a space after !, and plain code spans', () => {
     expect(findDynamicContext('!``')).toEqual([]);
-    expect(findDynamicContext('!`git\nstatus`')).toEqual([]);
     expect(findDynamicContext('! `git status`')).toEqual([]);
     expect(findDynamicContext('Run `git status` first!')).toEqual([]);
   });
