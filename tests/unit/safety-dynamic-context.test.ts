@@ -30,7 +30,15 @@ describe('findDynamicContext (SPEC §9.5)', () => {
     expect(findDynamicContext('Now !`git\nstatus` ok').map((h) => h.match)).toEqual(['!`git\nstatus`']);
     expect(findDynamicContext('see ```!date``` here').map((h) => h.match)).toEqual(['```!date```']);
     expect(findDynamicContext('````!\nwhoami\n````').map((h) => h.offset)).toEqual([1]);
-    expect(findDynamicContext('(!`id`)').map((h) => h.match)).toEqual(['!`id`']);
+    expect(findDynamicContext('- !`id`').map((h) => h.match)).toEqual(['!`id`']);
+  });
+
+  it('follows 2.1.197: a ! after anything but whitespace runs nothing, nor does a ! in a blanked code span', () => {
+    expect(findDynamicContext('(!`id`)')).toEqual([]);
+    // Single-line code spans are blanked first, so a table of `!` prefixes runs nothing.
+    expect(findDynamicContext('| `!` | deployed |\n| `~` | changed |')).toEqual([]);
+    // A span opened right after a ! is kept: the command itself.
+    expect(findDynamicContext('Status: !`git status` and `x`').map((h) => h.match)).toEqual(['!`git status`']);
   });
 
   it('ignores what no version runs: a tilde block, an unclosed block, a ! after a word character, a blank command', () => {
@@ -97,6 +105,7 @@ describe('dynamic-context only where a host preprocesses (issue 14)', () => {
     expect(mustCheck(lintTree(manifested('```markdown\nStatus: !`git status`\n```')), 'dynamic-context').status).toBe(
       'fail',
     );
-    expect(mustCheck(lintTree(manifested('Use the `!` prefix and `x` here')), 'dynamic-context').status).toBe('fail');
+    expect(mustCheck(lintTree(manifested('Run it:\n\n    !`whoami`\n')), 'dynamic-context').status).toBe('fail');
+    expect(check(lintTree(manifested('Use the `!` prefix and `x` here')), 'dynamic-context')).toBeUndefined();
   });
 });

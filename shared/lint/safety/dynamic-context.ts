@@ -1,19 +1,25 @@
 import type { Hit } from '../types';
 
 /*
- * What Claude Code's preprocessor runs while it loads a skill or command body, read from the
- * CLI itself (SPEC.md D244): 2.1.197, the version tests/agents pins, and 2.0.77 and 1.0.128
- * before it. All three run a block opened with ```` ```! ```` anywhere up to the next ```` ``` ````
- * (`/```!\s*\n?([\s\S]*?)\n?```/g`), and an inline `` !`cmd` `` whose span may cross lines
- * (`[^`]+`); they differ in what may stand before the `!` — 1.0.128 only no word character
- * (`(?<!\w)`), 2.0.77 neither a word character nor `$`, 2.1.197 only a line start or
- * whitespace, after blanking the single-line code spans not opened right after a `!`. A
- * skill meets whichever version its user runs, so this finds what any of them runs: the
- * widest form. A command that is only whitespace runs nothing in any of them. Tildes open
- * no such block in any of them.
+ * What Claude Code's preprocessor runs while it loads a skill or command body, as 2.1.197 (the
+ * version tests/agents pins) does it, read from the CLI itself (SPEC.md D244): a block opened
+ * with ```` ```! ```` up to the next ```` ``` ````, and an inline `` !`cmd` `` at a line start or
+ * after whitespace, whose span may cross lines, found after every single-line code span not
+ * opened right after `!` or a backtick is blanked. A command that is only whitespace runs nothing.
+ * Older releases (2.0.77, 1.0.128) ran `!` after any non-word character and blanked nothing;
+ * the check follows the current one, as SPEC D244 says.
  */
-const BANG_BACKTICK = /(?<!\w)!`([^`]+)`/g;
+const BANG_BACKTICK = /(?<=^|\s)!`([^`]+)`/gm;
 const BANG_FENCE = /```!\s*\n?([\s\S]*?)\n?```/g;
+const CODE_SPAN = /`[^`\n]+`/g;
+
+/** The text with single-line code spans blanked (same length), as the preprocessor blanks them. */
+function blankCodeSpans(text: string): string {
+  return text.replace(CODE_SPAN, (span, at: number) => {
+    const before = text[at - 1];
+    return before === '!' || before === '`' ? span : `\`${' '.repeat(span.length - 2)}\``;
+  });
+}
 
 /**
  * The files a host preprocesses before the model reads them: a skill's SKILL.md, the prompt
@@ -32,11 +38,13 @@ export function isPreprocessed(path: string): boolean {
 export function findDynamicContext(text: string): Hit[] {
   if (!text.includes('!')) return [];
   const hits: Hit[] = [];
-  for (const re of [BANG_BACKTICK, BANG_FENCE]) {
-    if (!text.includes(re === BANG_FENCE ? '```!' : '!`')) continue;
-    for (const m of text.matchAll(re))
-      if (m[1]!.trim() !== '')
-        hits.push({ label: m[0].slice(0, 40), offset: m.index, length: m[0].length, match: m[0] });
-  }
+  const push = (m: RegExpMatchArray) => {
+    if (m[1]!.trim() === '') return;
+    const at = m.index ?? 0;
+    const match = text.slice(at, at + m[0].length);
+    hits.push({ label: match.slice(0, 40), offset: at, length: m[0].length, match });
+  };
+  if (text.includes('```!')) for (const m of text.matchAll(BANG_FENCE)) push(m);
+  if (text.includes('!`')) for (const m of blankCodeSpans(text).matchAll(BANG_BACKTICK)) push(m);
   return hits.sort((a, b) => a.offset - b.offset);
 }
