@@ -158,6 +158,12 @@ const COMMANDS: Record<string, Command> = {
       'exceptions [list] [--json] | exceptions confirm <id>... | --all  which [[policy.exceptions]] take effect for you; confirm those that arrived with the project (once, as written)',
     run: async (argv, io) => (await import('./commands/exceptions')).runExceptions(argv, io),
   },
+  scanners: {
+    project: PROJECT,
+    summary:
+      'scanners [list] [--json] | scanners confirm <id>... | --all  the [scanners] of kitbash.toml the install review runs; confirm a command before it runs (once, as written)',
+    run: async (argv, io) => (await import('./commands/scanners')).runScanners(argv, io),
+  },
   gate: {
     project: PROJECT,
     summary:

@@ -23,6 +23,7 @@ import type { TargetDef } from '../targets/types';
 import { carriesGrants, nodePowers, powerLines, type NodePowers } from './powers';
 import { utf8Encode } from './integrity';
 import { escapeTerminal } from '../terminal/escape';
+import { describeScannerFinding, scannerRunLine, type ReviewScannerFinding, type ScannerRun } from '../scanners/review';
 
 export const REVIEW_SCHEMA = 1;
 
@@ -117,6 +118,8 @@ export interface ReviewNode {
   readonly files: readonly string[];
   /** What the compiled skill can make each active agent do (hooks, tool grants, load-time commands, …). */
   readonly powers: NodePowers;
+  /** Findings of the project's external scanners over the staged folder (SPEC D251); absent when none ran on it. */
+  readonly scanners?: readonly ReviewScannerFinding[];
 }
 
 export interface InstallReview {
@@ -154,6 +157,8 @@ export interface InstallReview {
   };
   /** The project's active compile targets (empty: none), for where each permission holds. Not part of `integrity`. */
   readonly agents?: readonly ReviewAgent[];
+  /** Each `[scanners.<name>]` of kitbash.toml and whether it ran (SPEC D251); absent when none is configured. */
+  readonly scanners?: readonly ScannerRun[];
   /** The hash an approval must name. */
   readonly integrity: string;
 }
@@ -282,6 +287,8 @@ export function reviewBlockers(nodes: readonly ReviewNode[]): string[] {
   const out: string[] = [];
   for (const n of nodes) {
     for (const s of n.safety) out.push(`${n.name}: safety: ${s.id} — ${s.detail}`);
+    for (const f of n.scanners ?? [])
+      if (f.status === 'blocking') out.push(`${n.name}: scanner: ${describeScannerFinding(f)}`);
     for (const u of n.unconfirmed) out.push(`${n.name}: ${u}`);
     for (const p of n.policy) out.push(`${n.name}: policy: ${p}`);
   }
@@ -348,6 +355,11 @@ export function renderReview(r: InstallReview): string {
       lines.push(`${ind}${f.status === 'fail' ? '✗' : '⚠'} lint: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
     }
     for (const f of n.safety) lines.push(`${ind}✗ safety: ${f.id} — ${escapeTerminal(f.detail ?? '')}`);
+    for (const f of n.scanners ?? [])
+      if (f.status !== 'accepted')
+        lines.push(
+          `${ind}${f.status === 'blocking' ? '✗ scanner' : '⚠ scanner (advisory)'}: ${escapeTerminal(describeScannerFinding(f))}`,
+        );
     for (const u of n.unconfirmed) lines.push(`${ind}✗ ${escapeTerminal(u)}`);
     for (const a of n.accepted)
       lines.push(
@@ -363,7 +375,9 @@ export function renderReview(r: InstallReview): string {
     lines.push('  files:');
     for (const f of r.fileChanges) lines.push(`    ${f.change} ${escapeTerminal(f.path)}`);
   }
-  for (const n of r.notices) lines.push(`  ⚠ ${n}`);
+  const scanned = scannerRunLine(r.scanners ?? []);
+  if (scanned !== undefined) lines.push(`  ${scanned}`);
+  for (const n of r.notices) lines.push(`  ⚠ ${escapeTerminal(n)}`);
   if (r.compile) {
     if (r.compile.errors.length) lines.push(`  compile afterwards would refuse: ${r.compile.errors[0]}`);
     else if (r.compile.writes.length || r.compile.prunes.length) {

@@ -15,7 +15,7 @@ import { SAFETY_CHECK_IDS, type CheckId } from '../lint/types';
 export interface PolicyException {
   readonly skill: string;
   readonly integrity: string;
-  readonly check: CheckId;
+  readonly check: ExceptionCheck;
   /** Skill-relative path of the file the finding is in, e.g. `scripts/audit.sh`. */
   readonly file: string;
   readonly line: number;
@@ -24,6 +24,12 @@ export interface PolicyException {
   /** Why it is acceptable — shown in every review. */
   readonly reason: string;
 }
+
+/** A blocking built-in check, or a blocking finding of an external scanner by its rule (SPEC D254). */
+export type ExceptionCheck = CheckId | `scanner:${string}`;
+
+/** `scanner:<scanner name>/<rule id>`, as shared/scanners/sarif.ts names a finding. */
+export const SCANNER_CHECK_RE = /^scanner:[a-z0-9][a-z0-9_-]{0,39}\/\S/;
 
 /**
  * Checks no exception may accept, with the reason shown when one is refused. Text a reader
@@ -61,8 +67,14 @@ export function validateException(raw: unknown): Result<PolicyException> {
       `${skill}: integrity must be "sha256-" and 64 hex digits (the skill's tree hash, as in kitbash.lock)`,
     );
   const check = text('check');
-  if (check === undefined || !(SAFETY_CHECK_IDS as readonly string[]).includes(check)) {
-    return fail('invalid-input', `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')})`);
+  if (
+    check === undefined ||
+    !((SAFETY_CHECK_IDS as readonly string[]).includes(check) || SCANNER_CHECK_RE.test(check))
+  ) {
+    return fail(
+      'invalid-input',
+      `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')}) or "scanner:<scanner>/<rule>"`,
+    );
   }
   const never = NEVER_ACCEPTABLE.get(check as CheckId);
   if (never !== undefined) return fail('invalid-input', `${skill}: a ${check} finding cannot be accepted — ${never}`);
@@ -77,7 +89,7 @@ export function validateException(raw: unknown): Result<PolicyException> {
   if (by === undefined) return fail('invalid-input', `${skill}: by must say who accepted the finding`);
   const reason = text('reason');
   if (reason === undefined) return fail('invalid-input', `${skill}: reason must say why the finding is acceptable`);
-  return { ok: true, value: { skill, integrity, check: check as CheckId, file, line, by, reason } };
+  return { ok: true, value: { skill, integrity, check: check as ExceptionCheck, file, line, by, reason } };
 }
 
 /**
@@ -103,7 +115,7 @@ export function exceptionMatches(
   e: PolicyException,
   skill: string,
   integrity: string,
-  check: CheckId,
+  check: ExceptionCheck,
   file: string,
   line: number,
 ): boolean {

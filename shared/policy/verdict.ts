@@ -1,7 +1,7 @@
 import type { Check, CheckId, Location } from '../lint/types';
 import { SAFETY_CHECK_IDS } from '../lint/types';
 import type { Policy } from '../project/config';
-import { exceptionMatches, unconfirmedNote, type PolicyException } from './exceptions';
+import { exceptionMatches, unconfirmedNote, type ExceptionCheck, type PolicyException } from './exceptions';
 
 /** A blocking failure: a safety check with at least one location no exception accepts. */
 export interface BlockingFinding {
@@ -15,7 +15,7 @@ export interface BlockingFinding {
 
 /** A finding a `[[policy.exceptions]]` entry accepts for this exact version. */
 export interface AcceptedFinding {
-  readonly id: CheckId;
+  readonly id: ExceptionCheck;
   readonly detail: string;
   readonly file: string;
   readonly line: number;

@@ -41,6 +41,7 @@ import { assertOwnFoldersInside } from '../fs/inside';
 import { installedCandidates, openCatalog, siblingCandidates, type CandidateOrigin } from './candidates';
 import { probeEnforcement } from './enforcement';
 import { verifiedPin, withSignatures } from '../signing/review';
+import { withScanners } from '../scanners/review';
 
 /** One staged skill: the private copy the review describes and the commit installs. */
 export interface StagedNode {
@@ -340,7 +341,13 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       unsigned,
       staged.map((s) => s.dir),
     );
-    const reviewNodes = signed.nodes;
+    const scanned = await withScanners(
+      project,
+      config,
+      signed.nodes,
+      staged.map((s) => (s.dir !== undefined ? { dir: s.dir, skill: s.skill } : undefined)),
+    );
+    const reviewNodes = scanned.nodes;
 
     // The lock after commit (recomputed against the then-current lock at commit time).
     const nodes: StagedNode[] = [];
@@ -379,7 +386,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
     }
 
     const writes = [...reviewNodes.flatMap((n) => n.files), 'kitbash.lock'];
-    const notices: string[] = [...config.exceptionProblems, ...signed.notices];
+    const notices: string[] = [...config.exceptionProblems, ...signed.notices, ...scanned.notices];
     for (const n of reviewNodes)
       for (const c of n.consumes)
         if (c.producedBy === null && n.dependencies.length > 0)
@@ -399,7 +406,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       source: checkoutSource(co, 'requested'),
       nodes: reviewNodes,
       writes,
-      blockers: reviewBlockers(reviewNodes),
+      blockers: [...reviewBlockers(reviewNodes), ...scanned.blockers],
       notices,
       ...(preview
         ? { compile: 'planned' in preview ? compileSummary(preview.planned.plan) : failedSummary(preview.error) }
@@ -410,6 +417,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
         tools: t.nativeTools ?? 'prose',
         ...(t.scriptGuard && enforceInAgent(config) ? { guard: true } : {}),
       })),
+      ...(scanned.runs ? { scanners: scanned.runs } : {}),
       integrity: reviewIntegrity(reviewNodes),
     };
     lap('review');
