@@ -11,7 +11,7 @@ export const reviewHandlers: AreaHandlers<'review'> = {
   file: (req, ctx) => stagedFile(nodeOf(review(ctx, req.id), req.skill), req.skill, req.path),
   acceptFinding: (req, ctx) => {
     const r = review(ctx, req.id);
-    return acceptStagedFinding(r.project, nodeOf(r, req.skill), {
+    return acceptStagedFinding(r, nodeOf(r, req.skill), {
       check: req.check,
       file: req.file,
       line: req.line,

@@ -76,9 +76,13 @@ export function stagedFile(node: StagedNode, skill: string, path: string): Stage
   };
 }
 
-/** Accept one finding of a staged skill into the project's policy exceptions. */
-export function acceptStagedFinding(project: string, node: StagedNode, finding: AcceptRequest) {
-  const r = acceptFinding(project, node.skill, node.integrity, finding);
+/**
+ * Accept one finding of a staged skill (a built-in check's, or a scanner's this review found)
+ * into the project's policy exceptions.
+ */
+export function acceptStagedFinding(review: LiveReview, node: StagedNode, finding: AcceptRequest) {
+  const scanned = review.review.nodes.find((n) => n.name === node.name)?.scanners ?? [];
+  const r = acceptFinding(review.project, node.skill, node.integrity, finding, scanned);
   if (!r.ok) throw CodedError.of(r.error);
   return { entry: { ...r.value } };
 }

@@ -78,7 +78,7 @@ export function toView(
     kind: review.kind,
     root: review.root,
     source: { ...review.source },
-    nodes: review.nodes.map((n) => {
+    nodes: review.nodes.map(({ scanners, ...n }) => {
       const node = skills.get(n.name);
       const locs = locationsOf(node?.stagedDir !== undefined ? node.skill : undefined);
       const finding = (f: (typeof n.lint)[number]) => ({ ...f, locations: locs.get(f.id) ?? [] });
@@ -112,6 +112,7 @@ export function toView(
           agents: n.powers.agents.map((a) => ({ ...a, powers: a.powers.map((x) => ({ ...x })) })),
           ...(n.powers.note !== undefined ? { note: n.powers.note } : {}),
         },
+        ...(scanners ? { scanners: scanners.map((f) => ({ ...f })) } : {}),
       };
     }),
     writes: [...review.writes],
@@ -130,6 +131,7 @@ export function toView(
         }
       : {}),
     agents: (review.agents ?? []).map((a) => ({ ...a })),
+    ...(review.scanners ? { scanners: review.scanners.map((r) => ({ ...r })) } : {}),
     standing,
     integrity: review.integrity,
   };

@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../fs/atomic';
 import { acquireProjectLock } from '../workspace/project-lock';
 import { recordConfirmations } from './confirmations';
 import { fail, ok, type Result } from '../../../shared/result';
+import type { ReviewScannerFinding } from '../../../shared/scanners/review';
 
 /** What a caller (the app's review) asks to accept: one finding it showed the user. Nothing else is trusted. */
 export interface AcceptRequest {
@@ -23,6 +24,21 @@ export interface AcceptRequest {
   readonly line: number;
   readonly by: string;
   readonly reason: string;
+}
+
+/**
+ * Is there a blocking finding of exactly this check at this place? A built-in check is
+ * re-run on the staged skill; a scanner finding is looked up in what main's own review found
+ * (SPEC D254) — the caller's word counts for neither.
+ */
+function blocksHere(skill: Skill, entry: PolicyException, scanned: readonly ReviewScannerFinding[]): boolean {
+  if (entry.check.startsWith('scanner:'))
+    return scanned.some(
+      (f) => f.check === entry.check && f.file === entry.file && f.line === entry.line && f.status !== 'advisory',
+    );
+  const check = lintSkill(skill).find((c) => c.id === entry.check);
+  const here = check?.locations?.some((l) => l.file === entry.file && l.line === entry.line) === true;
+  return check !== undefined && isBlockingCheck(check, undefined) && here;
 }
 
 /** A failure is `forbidden`: the finding is not accepted, whatever the reason, and nothing is written. */
@@ -35,7 +51,13 @@ export type AcceptResult = Result<PolicyException>;
  * accepted. The entry is appended to kitbash.toml as its own table, so the rest of the
  * file (comments, layout) is untouched; the result is re-parsed before the atomic write.
  */
-export function acceptFinding(project: string, skill: Skill, integrity: string, req: AcceptRequest): AcceptResult {
+export function acceptFinding(
+  project: string,
+  skill: Skill,
+  integrity: string,
+  req: AcceptRequest,
+  scanned: readonly ReviewScannerFinding[] = [],
+): AcceptResult {
   const name = skill.manifest.skill.name;
   const v = validateException({
     skill: name,
@@ -48,9 +70,7 @@ export function acceptFinding(project: string, skill: Skill, integrity: string, 
   });
   if (!v.ok) return fail('forbidden', `not accepted: ${v.error.message}`);
   const entry = v.value;
-  const check = lintSkill(skill).find((c) => c.id === entry.check);
-  const here = check?.locations?.some((l) => l.file === entry.file && l.line === entry.line) === true;
-  if (!check || !isBlockingCheck(check, undefined) || !here) {
+  if (!blocksHere(skill, entry, scanned)) {
     return fail(
       'forbidden',
       `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version`,

@@ -66,6 +66,26 @@ const PowerKind = z.enum([
 ]);
 const Power = z.object({ kind: PowerKind, value: z.string() });
 
+const Severity = z.enum(['critical', 'high', 'medium', 'low']);
+/** shared/scanners/review.ts ReviewScannerFinding (SPEC D251). */
+const ScannerFindingView = z.object({
+  scanner: z.string(),
+  rule: z.string(),
+  check: z.string(),
+  severity: Severity,
+  message: z.string(),
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  status: z.enum(['blocking', 'advisory', 'accepted']),
+});
+const ScannerRunView = z.object({
+  name: z.string(),
+  id: z.string(),
+  state: z.enum(['ran', 'not-installed', 'failed', 'unconfirmed']),
+  problem: z.string().optional(),
+  findings: z.number().int(),
+});
+
 export const ReviewNodeView = z.object({
   name: z.string(),
   version: z.string(),
@@ -137,6 +157,8 @@ export const ReviewNodeView = z.object({
     ),
     note: z.string().optional(),
   }),
+  /** Findings of the project's external scanners over the staged folder. */
+  scanners: z.array(ScannerFindingView).optional(),
 });
 export type ReviewNodeView = z.infer<typeof ReviewNodeView>;
 
@@ -170,6 +192,8 @@ export const ReviewView = z.object({
       guard: z.boolean().optional(),
     }),
   ),
+  /** Each `[scanners.<name>]` of kitbash.toml and whether it ran; absent when none is configured. */
+  scanners: z.array(ScannerRunView).optional(),
   /** Standing tokens per session per compile target, before and after the install. */
   standing: z.array(z.object({ target: z.string(), loading: z.string(), before: z.number(), after: z.number() })),
   integrity: Integrity,

@@ -61,7 +61,8 @@ export const reviewChannels = {
       .object({
         id: ReviewId,
         skill: SkillName,
-        check: z.string().min(1).max(40),
+        /** A blocking check's id, or `scanner:<scanner>/<rule>` (SPEC D254). */
+        check: z.string().min(1).max(300),
         file: ProjectRelativePath,
         line: z.number().int().min(1).max(10_000_000),
         by: Said,

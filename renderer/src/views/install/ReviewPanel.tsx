@@ -4,6 +4,7 @@ import { ChangesPanel } from './ChangesPanel';
 import { ClosureTree } from './ClosureTree';
 import { AcceptedFindings, Findings, PolicyFindings } from './Findings';
 import { NodeCard } from './NodeCard';
+import { ScannerPanel } from './ScannerPanel';
 import { reviewFindings } from './review-facts';
 import { StandingTable } from './StandingTable';
 import { WritesPanel } from './WritesPanel';
@@ -27,6 +28,10 @@ export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReRe
           <PolicyFindings items={policy} />
         </section>
       )}
+      <ScannerPanel
+        review={review}
+        {...(onReReview ? { accept: { reviewId: review.id, onAccepted: onReReview } } : {})}
+      />
       <AcceptedFindings review={review} />
       {review.changes && review.changes.length > 0 && <ChangesPanel review={review} />}
       <div className="inst-cols">
