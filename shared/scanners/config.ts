@@ -11,7 +11,7 @@ import { fileError, ok, type Result } from '../result';
  */
 export interface ScannerDef {
   readonly name: string;
-  /** argv as written: `{skill}` and `{sarif}` are filled in per run; never passed to a shell. */
+  /** argv as written: `{skill}`, `{sarif}` and `{project}` are filled in per run; never passed to a shell. */
   readonly command: readonly string[];
   /** Seconds before the run is killed. */
   readonly timeout: number;
@@ -34,7 +34,7 @@ const MAX_SCANNERS = 16;
 const MAX_ARG = 1000;
 const MAX_ARGS = 64;
 /** The placeholders a command may carry; any other `{word}` is taken for a typo. */
-export const PLACEHOLDERS = ['{skill}', '{sarif}'] as const;
+export const PLACEHOLDERS = ['{skill}', '{sarif}', '{project}'] as const;
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 const bad = (file: string, message: string): Result<never> => ({ ok: false, error: fileError(file, message) });
@@ -89,9 +89,18 @@ function scannerId(name: string, command: readonly string[], timeout: number): s
   return sha256Hex(utf8Encode(canonicalJson({ name, command: [...command], timeout }))).slice(0, 16);
 }
 
-/** The argv of one run: each placeholder replaced inside its argument (`--output={sarif}` works). */
-export function scannerArgv(def: ScannerDef, paths: { readonly skill: string; readonly sarif: string }): string[] {
-  return def.command.map((a) => a.replaceAll('{skill}', paths.skill).replaceAll('{sarif}', paths.sarif));
+/**
+ * The argv of one run: each placeholder replaced inside its argument (`--output={sarif}`
+ * works). `{skill}` is the staged folder, `{sarif}` a file in a fresh private folder,
+ * `{project}` the project root (for a rules file kept in the project).
+ */
+export function scannerArgv(
+  def: ScannerDef,
+  paths: { readonly skill: string; readonly sarif: string; readonly project: string },
+): string[] {
+  return def.command.map((a) =>
+    a.replaceAll('{skill}', paths.skill).replaceAll('{sarif}', paths.sarif).replaceAll('{project}', paths.project),
+  );
 }
 
 /** Whether the scanner writes SARIF to `{sarif}` (else it is read from its standard output). */

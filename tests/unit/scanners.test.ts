@@ -25,15 +25,17 @@ function config(text: string) {
 
 describe('[scanners] in kitbash.toml', () => {
   it('reads a scanner with its placeholders, default timeout and a stable id', () => {
-    const c = config('[scanners.semgrep]\ncommand = ["semgrep", "scan", "--sarif", "--output={sarif}", "{skill}"]\n');
+    const c = config(
+      '[scanners.semgrep]\ncommand = ["semgrep", "scan", "--config={project}/r.yml", "--output={sarif}", "{skill}"]\n',
+    );
     if (!c.ok) throw new Error(c.error.message);
     const [d] = c.value.scanners;
     expect(d).toMatchObject({ name: 'semgrep', timeout: 120 });
     expect(d!.id).toMatch(/^[0-9a-f]{16}$/);
-    expect(scannerArgv(d!, { skill: '/s', sarif: '/o.sarif' })).toEqual([
+    expect(scannerArgv(d!, { skill: '/s', sarif: '/o.sarif', project: '/p' })).toEqual([
       'semgrep',
       'scan',
-      '--sarif',
+      '--config=/p/r.yml',
       '--output=/o.sarif',
       '/s',
     ]);

@@ -21,7 +21,7 @@ const KEEP_STDERR = 4096;
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ScanOptions {
-  /** Where a program named by a relative path is found (the project root). */
+  /** The project root: `{project}`, and where a program named by a relative path is found. */
   readonly base: string;
   readonly env?: Env;
   readonly maxBytes?: number;
@@ -75,7 +75,7 @@ export async function runScanner(def: ScannerDef, skillDir: string, opts: ScanOp
   const tmp = await mkdtemp(join(tmpdir(), 'skillsmith-scan-'));
   const sarifFile = join(tmp, 'scan.sarif');
   try {
-    const argv = scannerArgv(def, { skill: skillDir, sarif: sarifFile });
+    const argv = scannerArgv(def, { skill: skillDir, sarif: sarifFile, project: opts.base });
     const run = await spawnBounded(program, argv.slice(1), skillDir, env, def.timeout * 1000, max);
     if (run.error !== undefined) return { state: 'failed', problem: run.error };
     let sarif = run.stdout;
