@@ -6,7 +6,8 @@ import type { Location } from '../../../shared/lint/types';
 import type { InstallReview } from '../../../shared/lock/review';
 import { loadedOf } from '../skills/installed';
 import { planChange } from '../workspace/recompile';
-import { compileSummary, type StagedInstall } from './stage';
+import { compileSummary } from './stage-review';
+import type { StagedInstall } from './stage';
 
 /**
  * The install dialog's view of a review: the service's object field for field, plus the
