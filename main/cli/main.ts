@@ -54,7 +54,7 @@ const COMMANDS: Record<string, Command> = {
   install: {
     project: PROJECT,
     summary:
-      'install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed); a source of many skills is listed',
+      'install <source> [--list] [--all | --skill NAME|GLOB...] [--yes] [--json] [--dry-run] [--approve HASH] [--no-compile]  stage, review, approve, commit, recompile (with dependencies; safety and [policy] never bypassed); a source of many skills is listed, and its picks installed as one batch (one review, one approval, one compile)',
     run: async (argv, io) => (await import('./commands/install')).runInstall(argv, io),
   },
   remove: {

@@ -7,10 +7,11 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSkills } from '../../shared/lock/discover';
+import { discoverSource } from '../../shared/lock/discover';
+import { pickSkills } from '../../shared/lock/pick';
 import { sourceAt } from '../../shared/lock/source';
 import { diskProject } from '../../main/services/compile/project-files';
-import { listSourceSkills, pickSkills } from '../../main/services/install/listing';
+import { listSourceSkills } from '../../main/services/install/listing';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, cli, gitAvailable, gitRepo, skillFiles, temp, write, type Files } from './helpers';
 
@@ -43,31 +44,43 @@ function multiRepo(): Files {
 }
 
 describe('discovering skills in a source folder', () => {
-  it('finds every layout once, marketplace entries first; a folder with its own SKILL.md is one skill', () => {
+  it('finds every layout once, manifest-named skills first; a folder with its own SKILL.md is one skill', () => {
     const dir = temp();
     write(dir, multiRepo());
-    expect(discoverSkills(diskProject(dir))).toEqual([
-      { rel: 'catalog/delta', via: 'marketplace' },
-      { rel: 'skills/alpha', via: 'skills' },
-      { rel: 'skills/beta', via: 'skills' },
-      { rel: 'plugins/tools/skills/gamma', via: 'plugins' },
-    ]);
-    expect(discoverSkills(diskProject(join(dir, 'skills', 'alpha')))).toEqual([{ rel: '', via: 'root' }]);
+    expect(discoverSource(diskProject(dir))).toEqual({
+      skills: [
+        { rel: 'catalog/delta', via: 'manifest', group: 'cat' },
+        { rel: 'plugins/tools/skills/gamma', via: 'walk', group: 'tools' },
+        { rel: 'skills/alpha', via: 'walk' },
+        { rel: 'skills/beta', via: 'walk' },
+      ],
+      collections: [],
+      notes: [],
+    });
+    expect(discoverSource(diskProject(join(dir, 'skills', 'alpha'))).skills).toEqual([{ rel: '', via: 'walk' }]);
     const flat = temp();
     write(flat, { 'one/SKILL.md': bare('one'), 'two/SKILL.md': bare('two'), 'docs/readme.md': 'x' });
-    expect(discoverSkills(diskProject(flat)).map((f) => f.rel)).toEqual(['one', 'two']);
-    expect(discoverSkills(diskProject(temp()))).toEqual([]);
+    expect(discoverSource(diskProject(flat)).skills.map((f) => f.rel)).toEqual(['one', 'two']);
+    expect(discoverSource(diskProject(temp()))).toEqual({ skills: [], collections: [], notes: [] });
   });
 
-  it('a marketplace plugin without a skills list contributes its own skills/ folder; a broken catalog is ignored', () => {
+  it('a marketplace plugin without a skills list contributes its own skills/ folder; a broken catalog is said and walked past', () => {
     const dir = temp();
     write(dir, {
       '.claude-plugin/marketplace.json': JSON.stringify({ plugins: [{ name: 'p', source: './plugins/p' }] }),
       'plugins/p/skills/x/SKILL.md': bare('x'),
     });
-    expect(discoverSkills(diskProject(dir))).toEqual([{ rel: 'plugins/p/skills/x', via: 'marketplace' }]);
+    expect(discoverSource(diskProject(dir)).skills).toEqual([
+      { rel: 'plugins/p/skills/x', via: 'manifest', group: 'p' },
+    ]);
     write(dir, { '.claude-plugin/marketplace.json': '{ not json' });
-    expect(discoverSkills(diskProject(dir))).toEqual([{ rel: 'plugins/p/skills/x', via: 'plugins' }]);
+    expect(discoverSource(diskProject(dir))).toEqual({
+      skills: [{ rel: 'plugins/p/skills/x', via: 'walk', group: 'p' }],
+      collections: [],
+      notes: [
+        '.claude-plugin/marketplace.json: not a JSON object — the skills it names are found by looking through the folders instead',
+      ],
+    });
   });
 
   it('a picked skill gets a source string for the same repository and ref', () => {
@@ -95,12 +108,12 @@ describe('install from a multi-skill source', () => {
     write(src, multiRepo());
     const listing = await listSourceSkills(`file:${src}`, temp());
     expect(listing.single).toBe(false);
-    expect(listing.skills.map((s) => s.name)).toEqual(['delta', 'alpha', 'beta', 'gamma']);
-    expect(pickSkills(listing, ['nope'])).toEqual({
+    expect(listing.skills.map((s) => s.name)).toEqual(['delta', 'gamma', 'alpha', 'beta']);
+    expect(pickSkills(listing.skills, listing.collections, ['nope'])).toEqual({
       ok: false,
       error: {
         code: 'invalid-request',
-        message: 'no skill named "nope" in this source (it has: delta, alpha, beta, gamma)',
+        message: 'no skill named "nope" in this source (it has: delta, gamma, alpha, beta)',
       },
     });
 
@@ -108,9 +121,11 @@ describe('install from a multi-skill source', () => {
     write(p, { 'kitbash.toml': '[project]\ntargets = ["claude-code"]\n', '.claude/.keep': '' });
     const listed = await cli(p, 'install', `file:${src}`, '--yes');
     expect(listed.code).toBe(2);
-    expect(listed.stderr).toContain(`file:${src} holds 4 skills:\n  delta  Use when working on delta.\n`);
     expect(listed.stderr).toContain(
-      `pick with --skill NAME (repeatable), e.g. skillsmith install file:${src} --skill delta`,
+      `file:${src} holds 4 skills:\n  delta  catalog/delta/               Use when working on delta.\n`,
+    );
+    expect(listed.stderr).toContain(
+      `pick with --skill NAME (repeatable, globs allowed) or --all, e.g. skillsmith install file:${src} --skill delta`,
     );
     expect(existsSync(join(p, '.kitbash', 'skills'))).toBe(false);
 

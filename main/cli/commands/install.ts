@@ -2,8 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
 import { probeEnforcement, withEnforcement } from '../../services/install/enforcement';
-import { listCheckout, pickSkills, type SourceSkill } from '../../services/install/listing';
-import { checkoutAt, openSource, type Checkout } from '../../services/sources';
+import { listCheckout, type SourceListing, type SourceSkill } from '../../services/install/listing';
+import { openSource, type Checkout } from '../../services/sources';
+import { pickSkills, type Refusal } from '../../../shared/lock/pick';
+import { plural } from '../../../shared/text/format';
+import { installBatch } from './install-batch';
+import { listingLines, NO_SKILL, printListing } from './install-list';
 import { commitInstall, stageInstall } from '../../services/install/stage';
 import { recompileAfterChange } from '../../services/workspace/recompile';
 import { withProjectLock } from '../../services/workspace/project-lock';
@@ -21,51 +25,41 @@ const FLAGS = {
   approve: { type: 'string' },
   'no-compile': { type: 'boolean' },
   skill: { type: 'string', multiple: true },
+  all: { type: 'boolean' },
+  list: { type: 'boolean' },
 } as const;
-type Flags = ReturnType<typeof parseCommandArgs<typeof FLAGS>>['flags'];
+export type InstallFlags = ReturnType<typeof parseCommandArgs<typeof FLAGS>>['flags'];
 const USAGE =
-  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve <integrity>]';
-
-function listLines(skills: readonly SourceSkill[]): string {
-  const width = Math.max(...skills.map((s) => s.name.length));
-  return skills
-    .map(
-      (s) =>
-        `  ${s.name.padEnd(width)}  ${s.problem ? `(cannot be installed: ${s.problem})` : s.description.split('\n')[0]!.slice(0, 100)}\n`,
-    )
-    .join('');
-}
+  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--list] [--all | --skill NAME...] [--yes] [--json] [--dry-run] [--approve <integrity>]';
 
 /**
  * Which skills of the source to install: the source itself when it is one skill folder and
- * no --skill is given, else the --skill picks (a terminal may pick from the list instead).
- * `code`: the listing was shown (or the pick was wrong) and the command ends there.
+ * nothing is picked, else the --all or --skill picks (a terminal may pick from the list
+ * instead). `code`: the listing was shown (or the pick was wrong) and the command ends there.
  */
 async function chooseSkills(
   source: string,
-  co: Checkout,
-  flags: Flags,
+  listing: SourceListing,
+  flags: InstallFlags,
   io: CliIo,
-): Promise<{ picks: SourceSkill[] } | { code: ExitCode }> {
+): Promise<{ picks: SourceSkill[]; refused: Refusal[]; single: boolean } | { code: ExitCode }> {
   const names = flags.skill ?? [];
-  const listing = await listCheckout(co, source);
-  if (listing.single && names.length === 0) return { picks: [...listing.skills] };
+  if (listing.single && names.length === 0) return { picks: [...listing.skills], refused: [], single: true };
   if (listing.skills.length === 0) {
-    io.err(
-      `${source}: no skill found — no SKILL.md at its root, in skills/*/, plugins/*/skills/*/, */ or named by .claude-plugin/marketplace.json\n`,
-    );
+    io.err(`${source}: ${NO_SKILL}\n`);
+    for (const n of listing.notes) io.err(`note: ${n}\n`);
     return { code: EXIT.failed };
   }
-  let wanted = names;
-  if (wanted.length === 0) {
-    io.err(`${source} holds ${listing.skills.length} skills:\n${listLines(listing.skills)}`);
+  let wanted: readonly string[] | 'all' = flags.all ? 'all' : names;
+  if (wanted !== 'all' && wanted.length === 0) {
+    io.err(`${source} holds ${plural(listing.skills.length, 'skill')}:\n${listingLines(listing)}`);
     if (!interactive() || flags.json) {
       io.err(
-        `pick with --skill NAME (repeatable), e.g. skillsmith install ${source} --skill ${listing.skills.find((s) => !s.problem)?.name ?? listing.skills[0]!.name}\n`,
+        `pick with --skill NAME (repeatable, globs allowed) or --all, e.g. skillsmith install ${source} --skill ${listing.skills.find((s) => !s.problem)?.name ?? listing.skills[0]!.name}\n`,
       );
       return { code: EXIT.usage };
     }
-    wanted = (await ask('install which? (names, separated by spaces or commas; empty to cancel) '))
+    wanted = (await ask('install which? (names or globs, separated by spaces or commas; empty to cancel) '))
       .split(/[\s,]+/)
       .filter(Boolean);
     if (wanted.length === 0) {
@@ -73,17 +67,18 @@ async function chooseSkills(
       return { code: EXIT.failed };
     }
   }
-  const picked = pickSkills(listing, wanted);
+  const picked = pickSkills(listing.skills, listing.collections, wanted);
   if (!picked.ok) {
     io.err(`${picked.error.message}\n`);
     return { code: EXIT.usage };
   }
-  return { picks: picked.value };
+  return { ...picked.value, single: false };
 }
 
 /**
- * `install <source> [--skill NAME]... [--yes] [--json] [--dry-run] [--approve <integrity>]`:
- * stage → review → approve → commit, once per picked skill of a multi-skill source.
+ * `install <source> [--list] [--all | --skill NAME...] [--yes] [--json] [--dry-run] [--approve <integrity>]`:
+ * stage → review → approve → commit. A source of many skills is listed (`--list`) or
+ * installed as one batch of picks: one review, one approval, one commit, one compile.
  * `--yes` only answers the prompt; safety findings and [policy] still block. Without a
  * terminal, nothing is installed unless --yes or --approve is given.
  */
@@ -91,42 +86,36 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   const source = positionals[0];
   if (source === undefined || positionals.length > 1) throw new CodedError('invalid-request', USAGE);
+  if (flags.all && flags.skill?.length)
+    throw new CodedError('invalid-request', '--all and --skill pick differently — give one of them');
   // Finish any interrupted change first; then stage and ask without holding the project
   // lock (a clone or a person at the prompt can take minutes), and lock only to commit.
-  if (existsSync(join(io.cwd, '.kitbash'))) {
+  if (!flags.list && existsSync(join(io.cwd, '.kitbash'))) {
     for (const line of await withProjectLock(io.cwd, `install ${source}`, () => recover(io.cwd)))
       io.err(`note: ${line}\n`);
   }
   // The sandbox probe behind the review's enforcement labels runs while the source is fetched.
-  probeEnforcement();
+  if (!flags.list) probeEnforcement();
   // One fetch: the listing and every pick are staged from the same checkout.
   const co = await openSource(source, io.cwd);
   try {
-    const chosen = await chooseSkills(source, co, flags, io);
+    const listing = await listCheckout(co, source);
+    if (flags.list) return printListing(source, listing, flags, io);
+    const chosen = await chooseSkills(source, listing, flags, io);
     if ('code' in chosen) return chosen.code;
-    if (chosen.picks.length > 1 && flags.approve !== undefined) {
-      io.err('--approve names one review — with several --skill picks, install them one at a time or use --yes\n');
+    if (chosen.single) return await installOne(source, co, flags, io);
+    if (chosen.picks.length + chosen.refused.length > 1 && flags.approve !== undefined) {
+      io.err('--approve names one review — with several picks, install them one at a time or use --yes\n');
       return EXIT.usage;
     }
-    let worst: ExitCode = EXIT.ok;
-    for (const pick of chosen.picks) {
-      if (chosen.picks.length > 1) (flags.json ? io.err : io.out)(`\n== ${pick.source} ==\n`);
-      const code = await installOne(
-        pick.source,
-        pick.rel === '' ? co : checkoutAt(co, pick.rel, pick.source),
-        flags,
-        io,
-      );
-      if (code !== EXIT.ok) worst = code;
-    }
-    return worst;
+    return await installBatch(source, co, chosen, flags, io);
   } finally {
     await co.dispose();
   }
 }
 
 /** The single-skill install: stage, review, approve, commit, recompile. */
-async function installOne(source: string, checkout: Checkout, flags: Flags, io: CliIo): Promise<ExitCode> {
+async function installOne(source: string, checkout: Checkout, flags: InstallFlags, io: CliIo): Promise<ExitCode> {
   const note = flags.json ? io.err : io.out;
   const staged = await stageInstall(io.cwd, source, { checkout, ...(flags['no-compile'] ? { compile: false } : {}) });
   if (process.env.SKILLSMITH_TIMINGS === '1') io.err(`timings: ${JSON.stringify(staged.timings)}\n`);

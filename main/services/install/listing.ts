@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { discoverSkills } from '../../../shared/lock/discover';
+import { discoverSource } from '../../../shared/lock/discover';
 import { sourceAt } from '../../../shared/lock/source';
 import { openSource, type Checkout } from '../sources';
 import { loadFolderAsync } from '../skills/folder';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import { AsyncDiskView } from '../workspace/disk-view';
-import { fail, formatError, ok, type Result } from '../../../shared/result';
+import { formatError } from '../../../shared/result';
 
 /** One skill a source offers. */
 export interface SourceSkill {
@@ -15,14 +15,28 @@ export interface SourceSkill {
   readonly rel: string;
   /** The source string that installs exactly this skill (same repository and ref). */
   readonly source: string;
+  /** The plugin that names it, the collection it belongs to, or the folder it is grouped under. */
+  readonly group?: string;
   /** Set when the folder does not load as a skill (it is listed, and cannot be picked). */
   readonly problem?: string;
+}
+
+/** A SKILL.md folder that holds further skills: offered by its members, never installed whole. */
+export interface SourceCollection {
+  readonly name: string;
+  readonly description: string;
+  readonly rel: string;
+  /** Names of the installable skills below it. */
+  readonly members: readonly string[];
 }
 
 export interface SourceListing {
   /** True when the source itself is one skill folder (the usual single install). */
   readonly single: boolean;
   readonly skills: readonly SourceSkill[];
+  readonly collections: readonly SourceCollection[];
+  /** What discovery did not look at (limits, unreadable manifests), one line each. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -40,42 +54,44 @@ export async function listSourceSkills(raw: string, cwd: string): Promise<Source
 
 /** listSourceSkills on a source already opened (`raw` as the user typed it). */
 export async function listCheckout(co: Checkout, raw: string): Promise<SourceListing> {
-  const found = await new AsyncDiskView(co.skillDir).settle((view) => discoverSkills(view));
-  const loads = await mapLimit(found, READ_LANES, (f) => {
-    const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
-    return loadFolderAsync(join(co.skillDir, ...f.rel.split('/').filter(Boolean)), f.rel || raw, folderName);
+  const found = await new AsyncDiskView(co.skillDir).settle((view) => discoverSource(view));
+  const folderName = (rel: string) =>
+    (rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
+  const load = (rel: string) =>
+    loadFolderAsync(join(co.skillDir, ...rel.split('/').filter(Boolean)), rel || raw, folderName(rel));
+  const [loads, collectionLoads] = await Promise.all([
+    mapLimit(found.skills, READ_LANES, (f) => load(f.rel)),
+    mapLimit(found.collections, READ_LANES, (c) => load(c.rel)),
+  ]);
+  const nameOf = new Map<string, string>();
+  found.skills.forEach((f, i) => {
+    const l = loads[i]!;
+    nameOf.set(f.rel, l.ok ? l.value.manifest.skill.name : folderName(f.rel));
   });
-  const skills = found.map((f, i): SourceSkill => {
-    const folderName = (f.rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');
+  const collections = found.collections.map((c, i): SourceCollection => {
+    const l = collectionLoads[i]!;
+    return {
+      name: l.ok ? l.value.manifest.skill.name : folderName(c.rel),
+      description: l.ok ? l.value.manifest.skill.description : '',
+      rel: c.rel,
+      members: c.members.map((m) => nameOf.get(m) ?? folderName(m)),
+    };
+  });
+  const collectionName = new Map(found.collections.map((c, i) => [c.rel, collections[i]!.name]));
+  const skills = found.skills.map((f, i): SourceSkill => {
     const source = f.rel === '' ? raw : sourceAt(co.spec, f.rel, co.spec.kind === 'local' ? co.skillDir : undefined);
+    const group =
+      f.via === 'manifest' ? f.group : f.collection !== undefined ? collectionName.get(f.collection) : f.group;
     const loaded = loads[i]!;
+    const base = { rel: f.rel, source, ...(group ? { group } : {}) };
     return loaded.ok
-      ? {
-          name: loaded.value.manifest.skill.name,
-          description: loaded.value.manifest.skill.description,
-          rel: f.rel,
-          source,
-        }
-      : { name: folderName, description: '', rel: f.rel, source, problem: formatError(loaded.error) };
+      ? { name: loaded.value.manifest.skill.name, description: loaded.value.manifest.skill.description, ...base }
+      : { name: folderName(f.rel), description: '', ...base, problem: formatError(loaded.error) };
   });
-  return { single: found.length === 1 && found[0]!.rel === '', skills };
-}
-
-/** A failure is `invalid-request`: a name that picks nothing, or a skill that cannot be installed. */
-export type SkillPick = Result<SourceSkill[]>;
-
-/** The skills `names` select from a listing; every name must match one loadable skill. */
-export function pickSkills(listing: SourceListing, names: readonly string[]): SkillPick {
-  const picked: SourceSkill[] = [];
-  for (const n of new Set(names)) {
-    const s = listing.skills.find((x) => x.name === n) ?? listing.skills.find((x) => x.rel.split('/').pop() === n);
-    if (!s)
-      return fail(
-        'invalid-request',
-        `no skill named "${n}" in this source (it has: ${listing.skills.map((x) => x.name).join(', ') || 'none'})`,
-      );
-    if (s.problem) return fail('invalid-request', `${n} cannot be installed: ${s.problem}`);
-    picked.push(s);
-  }
-  return ok(picked);
+  return {
+    single: skills.length === 1 && skills[0]!.rel === '' && collections.length === 0,
+    skills,
+    collections,
+    notes: found.notes,
+  };
 }
