@@ -217,6 +217,7 @@ if (opts.write) writeResultsSection(BEGIN, END, section);
 
 if (opts.install && existsSync(KITBASH)) {
   const body = installCorpusBench({
+    root: CORPUS,
     sources,
     markers: MARKERS,
     skillsmith: SKILLSMITH,
