@@ -23,8 +23,8 @@ export interface Picked<T> {
 const GLOB = /[*?[]/;
 const NAMES_SHOWN = 20;
 
-/** A shell-style pattern (`*`, `?`, `[abc]`) as an anchored regular expression. */
-function globRe(pattern: string): RegExp {
+/** A shell-style pattern (`*`, `?`, `[abc]`) as an anchored regular expression; undefined when malformed. */
+function globRe(pattern: string): RegExp | undefined {
   let re = '';
   for (const ch of pattern) {
     if (ch === '*') re += '.*';
@@ -32,7 +32,11 @@ function globRe(pattern: string): RegExp {
     else if (ch === '[' || ch === ']') re += ch;
     else re += ch.replace(/[.+^${}()|\\/-]/g, '\\$&');
   }
-  return new RegExp(`^${re}$`);
+  try {
+    return new RegExp(`^${re}$`);
+  } catch {
+    return undefined;
+  }
 }
 
 const under = (rel: string, base: string): boolean => base === '' || rel === base || rel.startsWith(`${base}/`);
@@ -59,6 +63,8 @@ export function pickSkills<T extends Pickable>(
   else
     for (const p of new Set(patterns)) {
       const re = GLOB.test(p) ? globRe(p) : undefined;
+      if (GLOB.test(p) && re === undefined)
+        return fail('invalid-request', `--skill "${p}": not a pattern (an unclosed [ ?)`);
       let hits = re
         ? skills.filter((s) => re.test(s.name) || re.test(s.rel))
         : skills.filter((s) => s.name === p || (p !== '' && s.rel === p.replace(/^\.\/|\/+$/g, '')));

@@ -159,3 +159,29 @@ describe('every layout is discovered whole', () => {
     ]);
   });
 });
+
+describe('picking', () => {
+  const listed = [
+    { name: 'pdf-fill', rel: 'skills/.curated/pdf-fill' },
+    { name: 'pdf-merge', rel: 'skills/.curated/pdf-merge' },
+    { name: 'essay', rel: 'skills/(writing)/essay' },
+    { name: 'essay', rel: 'other/essay' },
+    { name: 'broken', rel: 'skills/broken', problem: 'skill.toml: bad' },
+  ];
+  const names = (r: ReturnType<typeof pickSkills>) => (r.ok ? r.value.picks.map((s) => s.rel) : r.error.message);
+
+  it('by name, path, glob or --all; a broken pick is refused, not fatal; a bad pattern is a usage error', () => {
+    expect(names(pickSkills(listed, [], ['pdf-*']))).toEqual(['skills/.curated/pdf-fill', 'skills/.curated/pdf-merge']);
+    expect(names(pickSkills(listed, [], ['essay']))).toEqual(['skills/(writing)/essay', 'other/essay']);
+    expect(names(pickSkills(listed, [], ['other/essay/']))).toEqual(['other/essay']);
+    expect(names(pickSkills(listed, [], ['skills/(writing)/*']))).toEqual(['skills/(writing)/essay']);
+    expect(pickSkills(listed, [], 'all')).toEqual({
+      ok: true,
+      value: { picks: listed.slice(0, 4), refused: [{ name: 'broken', why: 'skill.toml: bad' }] },
+    });
+    expect(names(pickSkills(listed, [], ['pdf-[']))).toBe('--skill "pdf-[": not a pattern (an unclosed [ ?)');
+    expect(names(pickSkills(listed, [], ['nope']))).toBe(
+      'no skill named "nope" in this source (it has: pdf-fill, pdf-merge, essay, essay, broken)',
+    );
+  });
+});
