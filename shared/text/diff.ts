@@ -1,43 +1,55 @@
-/** Line diffing for any two texts: the lock review, settings, evals and the previews all show diffs. */
+/**
+ * Line diffing for any two texts: the lock review, settings, evals and the previews all
+ * show diffs. The edit script is jsdiff's Myers diff (the `diff` package, its only import
+ * point); the common head and tail are trimmed first, and past `maxEdits` differences in
+ * the middle it gives up and shows that middle as removed, then added (spec D270), so a
+ * wholly rewritten large file costs a bounded time instead of stalling the caller.
+ */
+import { diffArrays } from 'diff';
 
-/** A unified diff (3 lines of context) of two texts; a missing side is empty. */
-export function unifiedDiff(path: string, before: string, after: string): string {
-  const a = splitLines(before);
-  const b = splitLines(after);
+/** One line of an edit script: kept, removed or added. */
+export interface LineOp {
+  readonly t: ' ' | '-' | '+';
+  readonly s: string;
+}
+
+/** Past this many removed plus added lines, a unified diff gives up (about 0.2 s of work at worst). */
+export const MAX_DIFF_EDITS = 1000;
+
+/**
+ * The edit script from `a` to `b`: a shortest one while it has at most `maxEdits` removed
+ * and added lines between the common head and tail, else that middle removed whole, then
+ * added whole.
+ */
+export function lineOps(a: readonly string[], b: readonly string[], maxEdits: number): LineOp[] {
   const { pre, suf } = commonEnds(a, b);
   const am = a.slice(pre, a.length - suf);
   const bm = b.slice(pre, b.length - suf);
-  const ops: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
-  if (am.length * bm.length > 4_000_000) {
+  const ops: LineOp[] = a.slice(0, pre).map((s) => ({ t: ' ', s }));
+  const changes = diffArrays(am, bm, { maxEditLength: maxEdits });
+  if (changes) {
+    for (const c of changes) {
+      const t = c.added ? '+' : c.removed ? '-' : ' ';
+      for (const s of c.value) ops.push({ t, s });
+    }
+  } else {
     for (const s of am) ops.push({ t: '-', s });
     for (const s of bm) ops.push({ t: '+', s });
-  } else {
-    const n = am.length;
-    const m = bm.length;
-    const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let i = n - 1; i >= 0; i--)
-      for (let j = m - 1; j >= 0; j--)
-        lcs[i]![j] = am[i] === bm[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && am[i] === bm[j]) {
-        ops.push({ t: ' ', s: am[i]! });
-        i++;
-        j++;
-      } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ t: '-', s: am[i++]! });
-      else ops.push({ t: '+', s: bm[j++]! });
-    }
   }
-  if (ops.every((o) => o.t === ' ')) return '';
-  const full = [
-    ...a.slice(0, pre).map((s) => ({ t: ' ' as const, s })),
-    ...ops,
-    ...a.slice(a.length - suf).map((s) => ({ t: ' ' as const, s })),
-  ];
+  for (const s of a.slice(a.length - suf)) ops.push({ t: ' ', s });
+  return ops;
+}
+
+/**
+ * A unified diff (3 lines of context) of two texts; a missing side is empty; '' when their
+ * lines are the same (a final newline alone is no difference).
+ */
+export function unifiedDiff(path: string, before: string, after: string): string {
+  const full = lineOps(splitLines(before), splitLines(after), MAX_DIFF_EDITS);
+  const changed = full.map((o, k) => (o.t !== ' ' ? k : -1)).filter((k) => k >= 0);
+  if (changed.length === 0) return '';
   // Group into hunks with 3 lines of context.
   const lines: string[] = [`--- a/${path}`, `+++ b/${path}`];
-  const changed = full.map((o, k) => (o.t !== ' ' ? k : -1)).filter((k) => k >= 0);
   let k = 0;
   while (k < changed.length) {
     const start = Math.max(0, changed[k]! - 3);
@@ -56,7 +68,8 @@ export function unifiedDiff(path: string, before: string, after: string): string
     const hunk = full.slice(start, end);
     const aLen = hunk.filter((o) => o.t !== '+').length;
     const bLen = hunk.filter((o) => o.t !== '-').length;
-    lines.push(`@@ -${aStart},${aLen} +${bStart},${bLen} @@`);
+    // An empty range names the line before it, as diff(1) and patch(1) have it.
+    lines.push(`@@ -${aLen ? aStart : aStart - 1},${aLen} +${bLen ? bStart : bStart - 1},${bLen} @@`);
     for (const o of hunk) lines.push(`${o.t}${o.s}`);
   }
   return lines.join('\n') + '\n';
