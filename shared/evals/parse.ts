@@ -216,27 +216,3 @@ function globList(at: string, v: unknown): string[] {
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-
-/**
- * A workspace-relative path matches a glob: `**` any number of folders, `*` within one
- * name, `?` one character. A glob without a slash matches the name anywhere (as git does).
- */
-export function globMatch(glob: string, path: string): boolean {
-  const g = glob.replace(/^\.\//, '');
-  const anchored = g.includes('/') ? g.replace(/^\//, '') : `**/${g}`;
-  let re = '';
-  for (let i = 0; i < anchored.length; i++) {
-    const c = anchored[i]!;
-    if (c === '*' && anchored[i + 1] === '*') {
-      i++;
-      if (anchored[i + 1] === '/') {
-        i++;
-        re += '(?:.*/)?';
-      } else re += '.*';
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  // A folder glob (`src/`, `src`) also covers everything below it.
-  return new RegExp(`^${re}(?:/.*)?$`).test(path);
-}

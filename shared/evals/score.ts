@@ -7,7 +7,7 @@ import type {
   TrialResult,
   TriggerScore,
 } from './model';
-import { globMatch } from './parse';
+import { globMatch } from '../text/glob';
 
 /** One produced artifact document found in the trial workspace, already judged against its schema. */
 export interface ArtifactSeen {

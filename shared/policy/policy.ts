@@ -1,9 +1,14 @@
 import type { Manifest } from '../ksf/model';
 import type { Policy } from '../project/config';
 
-/** The reference's glob: `*` matches anything (including '/'); every other character is literal; case-sensitive. */
+/**
+ * A policy pattern, exactly as kitbash 0.24.1 matches one (spec D271): `*` matches any run
+ * of characters but a line break, '/' included; every other character is literal;
+ * case-sensitive. Not a path glob (shared/text/glob.ts): a policy file must give the same
+ * verdict under both tools, and what it matches — a source or a server's command — is no path.
+ */
 export function globMatches(pattern: string, subject: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 's');
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
   return re.test(subject);
 }
 

@@ -9,7 +9,7 @@ import { repoRoot } from '../support/paths';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { EvalResult, TrialResult } from '../../shared/evals/model';
-import { globMatch, parseEvalFile } from '../../shared/evals/parse';
+import { parseEvalFile } from '../../shared/evals/parse';
 import { evalJson, evalJunit, formatDelta } from '../../shared/evals/report';
 import { commandFor, findRunner, PRESETS, readRunners } from '../../shared/evals/runners';
 import {
@@ -22,6 +22,7 @@ import {
   type TrialObservation,
 } from '../../shared/evals/score';
 import { readTranscript } from '../../shared/evals/transcript';
+import { globMatch } from '../../shared/text/glob';
 import { evalFromTrial, evalTemplate } from '../../shared/evals/template';
 
 const F = '.kitbash/skills/x/evals/e.eval.yaml';
@@ -195,6 +196,9 @@ describe('judging a trial', () => {
     ['  - files_changed: [CHANGELOG.md]', 'fail'],
     ['  - files_unchanged: ["docs/**"]', 'pass'],
     ['  - files_unchanged: ["*.js"]', 'fail'],
+    ['  - files_changed: ["src/*.{js,ts}"]', 'pass'],
+    ['  - files_changed: ["{CHANGELOG,NEWS}.md"]', 'fail'],
+    ['  - files_unchanged: ["src/"]', 'fail'],
     ['  - skill_triggered: true', 'pass'],
     ['  - skill_triggered: false', 'fail'],
     ['  - artifact: findings@1', 'fail'],
