@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { racyWindow } from '../../main/services/skills/stamp';
+import { racyWindow } from '../../main/services/fs/stamp';
 import { runCli, skillsmithBin, type RunResult } from '../support/paths';
 import { cleanSkill, cleanup, requireBuiltCli, tempProject, toml, writeFiles } from './helpers';
 

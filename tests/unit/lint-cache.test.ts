@@ -15,7 +15,7 @@ import { checkLocation, type CheckOptions } from '../../main/services/skills/lin
 import { installedSkills } from '../../main/services/skills/locate';
 import { checkAll } from '../../main/services/skills/pool';
 import { readSkillTree } from '../../main/services/skills/reader';
-import { listedStampSync, restampSync } from '../../main/services/skills/stamp';
+import { listedStampSync, restampSync } from '../../main/services/fs/stamp';
 import { reportsFromStamps } from '../../main/services/skills/warm';
 
 const LINT: CheckOptions = { schema: false, evals: false };

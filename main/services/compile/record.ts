@@ -17,6 +17,7 @@ import { planCompile, summarize, type CompileInput, type CompilePlan } from '../
 import type { ProjectFiles } from '../../../shared/targets/types';
 import { openProjectDir, writeNewFile, type ProjectDir } from '../fs/inside';
 import { loadCompileInput } from './load';
+import { look, PRESENT, sameSig, sigOf, type Sig } from '../fs/stamp';
 import { diskProject, MAX_READ_BYTES } from './project-files';
 import {
   at,
@@ -27,17 +28,12 @@ import {
   FOLLOW,
   FORMAT,
   LIST,
-  look,
-  PRESENT,
   READ,
   RECORD,
   RECORD_DIR,
-  sameSig,
-  sigOf,
   type Entry,
   type RecordedReport,
   type RecordFile,
-  type Sig,
 } from './recorded';
 import type { Applied } from './writer';
 

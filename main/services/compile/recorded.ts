@@ -1,9 +1,10 @@
-import { existsSync, lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { TargetStanding } from '../../../shared/compile/plan';
 import type { TargetId } from '../../../shared/targets/types';
 import { exceptionId } from '../../../shared/policy/exceptions';
 import { openProjectDir, readFileIn } from '../fs/inside';
+import { look, PRESENT, sameSig, sigOf, type Sig } from '../fs/stamp';
 import { readProjectConfig } from '../project/config';
 
 /*
@@ -38,8 +39,6 @@ export const READ = 2; // bytes or mode, never through a link
 export const LIST = 4; // a folder's entries, through a link
 export const FOLLOW = 8; // bytes through a link (kitbash.toml)
 
-/** ctime moves on every change to a file (content, mode, times, a rename over it) and cannot be set by hand. */
-export type Sig = [ino: number, mode: number, size: number, ctime: number];
 /** A path, how it was asked about, and its signature (null: absent) — plus the followed one for a symlink. */
 export type Entry = [rel: string, flags: number, sig: Sig | null, followed?: Sig | null];
 
@@ -94,24 +93,6 @@ export function engine(): string {
   }
   return `${FORMAT}:${basename(__filename)}:${st?.size ?? 0}:${st?.mtimeMs ?? 0}:${beside.join(',')}`;
 }
-
-export function look(abs: string, follow: boolean): Stats | undefined {
-  try {
-    return (follow ? statSync : lstatSync)(abs, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-export const sigOf = (st: Stats | undefined): Sig | null => (st ? [st.ino, st.mode, st.size, st.ctimeMs] : null);
-
-export function sameSig(st: Stats | undefined, sig: Sig | null | undefined): boolean {
-  if (!st || !sig) return !st && !sig;
-  return st.ctimeMs === sig[3] && st.ino === sig[0] && st.size === sig[2] && st.mode === sig[1];
-}
-
-/** The signature kept for presence alone. */
-export const PRESENT: Sig = [0, 0, 0, 0];
 
 /** The entry for `rel` as the disk has it now; undefined if it lies on another device than `dev`. */
 export function entryOf(abs: string, rel: string, flags: number, dev: number): Entry | undefined {

@@ -11,7 +11,7 @@ import { describeFsError } from '../fs/describe-error';
 import { writeFileAtomic } from '../fs/atomic';
 import type { CheckOptions } from './lint';
 import type { SkillLocation } from './locate';
-import { listedStampSync, racyWindowMsSync, restampSync } from './stamp';
+import { listedStampSync, racyWindowMsSync, restampSync } from '../fs/stamp';
 
 /*
  * The lint cache (SPEC.md D131): a skill's report, keyed by a SHA-256 of everything the

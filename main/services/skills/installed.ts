@@ -12,7 +12,7 @@ import { cacheDir, openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
 import { installedSkillsAsync } from './locate';
 import { readSkillTreeAsync } from './reader';
-import { folderStamp, nowNs, racyWindow, settled } from './stamp';
+import { folderStamp, nowNs, racyWindow, settled } from '../fs/stamp';
 
 /** One entry of .kitbash/skills/ as compile loads it: the skill, or why it is not one. */
 export type Outcome = { readonly skill: Skill } | { readonly failure: string };

@@ -6,7 +6,7 @@ import { loadFolderAsync } from './folder';
 import { openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
 import { installedSkillsAsync, type SkillLocation } from './locate';
-import { folderStamp, nowNs, racyWindow, settled } from './stamp';
+import { folderStamp, nowNs, racyWindow, settled } from '../fs/stamp';
 
 /** What the compile planner asked of a path: whether it is there, its bytes, its entries. */
 export type PlanRead = 'stat' | 'bytes' | 'list';

@@ -4,7 +4,7 @@ import type { ProjectFiles } from '../../../shared/targets/types';
 import { readBytes, readdirEntries, statNs } from '../skills/fs-async';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import type { PlanRead } from '../skills/project-index';
-import { lstatOrUndefined, newestOf, nowNs, racyWindow, settled, stampOf } from '../skills/stamp';
+import { lstatOrUndefined, newestOf, nowNs, racyWindow, settled, stampOf } from '../fs/stamp';
 
 /** Largest file read for the planner (the compile service's view reads no bigger one). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -114,7 +114,7 @@ export class AsyncDiskView implements ProjectFiles {
 
   /**
    * True when every path the results of `settle` were computed from still has the stamp it had then, and
-   * every stamp had settled (see skills/stamp.ts): a plan made from these answers would
+   * every stamp had settled (see fs/stamp.ts): a plan made from these answers would
    * be made the same from the disk now.
    */
   async unchanged(): Promise<boolean> {

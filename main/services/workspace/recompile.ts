@@ -14,7 +14,7 @@ import { readInstalled, loadedOf, type InstalledFolder } from '../skills/install
 import { displayPath, installedSkillsAsync, SKILLS_DIR } from '../skills/locate';
 import { readSkillTreeAsync } from '../skills/reader';
 import { withProjectIndex, type ProjectIndex } from '../skills/project-index';
-import { folderStamp } from '../skills/stamp';
+import { folderStamp } from '../fs/stamp';
 import { AsyncDiskView } from './disk-view';
 import { faultPoint } from './fault';
 

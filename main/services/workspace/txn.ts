@@ -16,7 +16,7 @@ import {
 import { SKILLS_DIR } from '../skills/locate';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import type { ProjectIndex } from '../skills/project-index';
-import { lstatOrUndefined } from '../skills/stamp';
+import { lstatOrUndefined } from '../fs/stamp';
 import { writeTree } from '../sources/copy';
 import { faultPoint } from './fault';
 

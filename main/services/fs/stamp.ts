@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, statfsSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, statfsSync, statSync, type BigIntStats, type Dirent, type Stats } from 'node:fs';
 import { statfs } from 'node:fs/promises';
-import { lstatNs, readdirEntries } from './fs-async';
+import { lstatNs, readdirEntries } from '../skills/fs-async';
 import { join, sep } from 'node:path';
 
 /**
+ * Whether a path has changed since it was looked at, from what the file system says about
+ * it without reading it. Two forms of one rule: stamps (the skill caches, the disk view)
+ * and signatures (the compile record).
+ *
  * Stamps: what the file system says about a path without reading it — kind, size, mode,
  * inode and both timestamps to the nanosecond. Any write to a file, and any entry added
  * to or removed from a folder, changes its ctime (which no user-space tool can set back),
@@ -146,14 +150,6 @@ export interface ListedStamp {
   readonly dev: number;
 }
 
-function lstatSyncOrUndefined(p: string): Stats | undefined {
-  try {
-    return lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
 function stampOfMs(st: Stats): string {
   const kind = st.isFile() ? 'f' : st.isDirectory() ? 'd' : st.isSymbolicLink() ? 'l' : 'o';
   return `${kind}:${st.size}:${st.mode}:${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
@@ -165,7 +161,7 @@ function stampOfMs(st: Stats): string {
  * folder anyway, so there is nothing to record).
  */
 export function listedStampSync(abs: string, maxEntries = Number.POSITIVE_INFINITY): ListedStamp | undefined {
-  const top = lstatSyncOrUndefined(abs);
+  const top = look(abs, false);
   if (!top?.isDirectory()) return undefined;
   const h = createHash('sha256').update(`.\0${stampOfMs(top)}\n`);
   const paths: string[] = [];
@@ -182,7 +178,7 @@ export function listedStampSync(abs: string, maxEntries = Number.POSITIVE_INFINI
     for (const name of names) {
       if (depth === 0 && name === '.git') continue;
       // A name from readdir is one clean segment: no join() (and its normalising) needed.
-      const st = lstatSyncOrUndefined(`${dir}${sep}${name}`);
+      const st = look(`${dir}${sep}${name}`, false);
       if (!st) return false;
       const r = rel ? `${rel}/${name}` : name;
       if (paths.push(r) > maxEntries) return false;
@@ -202,12 +198,12 @@ export function listedStampSync(abs: string, maxEntries = Number.POSITIVE_INFINI
  * (or undefined), never the recorded one.
  */
 export function restampSync(abs: string, paths: readonly string[]): string | undefined {
-  const top = lstatSyncOrUndefined(abs);
+  const top = look(abs, false);
   if (!top?.isDirectory()) return undefined;
   const h = createHash('sha256').update(`.\0${stampOfMs(top)}\n`);
   const prefix = `${abs}${sep}`;
   for (const r of paths) {
-    const st = lstatSyncOrUndefined(prefix + (sep === '/' ? r : r.split('/').join(sep)));
+    const st = look(prefix + (sep === '/' ? r : r.split('/').join(sep)), false);
     if (!st) return undefined;
     h.update(`${r}\0${stampOfMs(st)}\n`);
   }
@@ -218,3 +214,31 @@ export function restampSync(abs: string, paths: readonly string[]): string | und
 export function settled(newest: bigint, takenAt: bigint, window: bigint = RACY_NS): boolean {
   return newest < takenAt - window;
 }
+
+/** A path's stats through a final symlink (`follow`) or of the link itself; undefined when there is none. */
+export function look(abs: string, follow: boolean): Stats | undefined {
+  try {
+    return (follow ? statSync : lstatSync)(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/*
+ * Signatures: a stamp cut to what the compile record needs (inode, mode, size, ctime, on a
+ * device the record names once), kept as numbers in its JSON. The same rule as stamps: ctime
+ * moves on every change to a file (content, mode, times, a rename over it) and cannot be set
+ * by hand, and a signature is trusted only once its ctime is older than a clock reading
+ * taken before the content was read (compile/record.ts takes it from a probe file).
+ */
+export type Sig = [ino: number, mode: number, size: number, ctime: number];
+
+export const sigOf = (st: Stats | undefined): Sig | null => (st ? [st.ino, st.mode, st.size, st.ctimeMs] : null);
+
+export function sameSig(st: Stats | undefined, sig: Sig | null | undefined): boolean {
+  if (!st || !sig) return !st && !sig;
+  return st.ctimeMs === sig[3] && st.ino === sig[0] && st.size === sig[2] && st.mode === sig[1];
+}
+
+/** The signature kept for presence alone. */
+export const PRESENT: Sig = [0, 0, 0, 0];
