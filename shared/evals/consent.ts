@@ -1,6 +1,7 @@
 import { utf8Encode } from '../lock/integrity';
 import { sha256Hex } from '../lock/sha256';
 import type { RunnerConfig } from './model';
+import type { Surface } from '../text/surface';
 
 /**
  * Consent for runners (SPEC.md "Evals", Runner approval). A runner's definition comes from
@@ -116,12 +117,19 @@ function lends(files: readonly string[]): string {
   return ['the agent may change the copies, never the originals', ...from].join('; ');
 }
 
-/** The one-line refusal of an unapproved runner, with the command that approves it. */
-export function notApprovedMessage(p: PendingApproval): string {
+/**
+ * The one-line refusal of an unapproved runner: on the command line with the command that
+ * approves it; the app asks for the approval itself when the run starts again.
+ */
+export function notApprovedMessage(p: PendingApproval, surface: Surface = 'cli'): string {
   const copies = p.grant.home?.length ? `, copies of ${p.grant.home.map((h) => `~/${h}`).join(', ')}` : '';
   const asks = `it asks for ${p.grant.network ? 'network' : 'no network'}, env ${p.grant.env.join(', ') || 'none'}, reads ${p.grant.read.join(', ') || 'none'}${copies}`;
   const why = p.changes.length ? `changed since you approved it (${p.changes.join('; ')})` : 'not approved yet';
-  return `runner ${p.grant.id}: ${why} — ${asks}; approve it with: skillsmith eval --approve-runner ${p.grant.id}`;
+  const how =
+    surface === 'cli'
+      ? `approve it with: skillsmith eval --approve-runner ${p.grant.id}`
+      : 'start the run again to review and approve it';
+  return `runner ${p.grant.id}: ${why} — ${asks}; ${how}`;
 }
 
 /**

@@ -167,7 +167,7 @@ describe('evals.runners and evals.approveRunner', () => {
     });
     expect(await call('evals.approveRunner', { runner: 'ghost', key: 'a'.repeat(64) })).toMatchObject({
       ok: false,
-      error: { code: 'invalid-request', message: expect.stringMatching(/^--approve-runner ghost: no such runner/) },
+      error: { code: 'invalid-request', message: expect.stringMatching(/^Runner ghost: no such runner/) },
     });
     expect(() => approvalsFile()).toThrow(/ENOENT/);
   });

@@ -186,10 +186,11 @@ describe('eval refuses before any trial', () => {
     process.env.SKILLSMITH_CONFIG_DIR = tempDir('skillsmith-config-');
     const root = evalProject('[evals.runners.agent]\ncommand = ["./agent", "{task}"]\ntarget = "claude-code"\n');
     const svc = new EvalService();
+    // In the app's words (SPEC D272): it asks for the approval itself when the run starts again.
     expect(await svc.start(root, {}, { skills: [], baseline: false })).toEqual({
       ok: false,
       message:
-        'runner agent: not approved yet — it asks for no network, env none, reads none; approve it with: skillsmith eval --approve-runner agent',
+        'runner agent: not approved yet — it asks for no network, env none, reads none; start the run again to review and approve it',
     });
     expect(svc.active(root)).toBeNull();
   });

@@ -345,6 +345,9 @@ describe('runs where the sandbox cannot hold the restrictions', () => {
     expect(a.ok).toBe(false);
     expect(a.refusal.reason).toBe('unenforced');
     expect(a.refusal.rows.find((r) => r.id === 'network')!.label).toBe('advisory — not enforced here');
+    // The app words it (SPEC D272): the override is the button beside it, not a flag.
+    expect(a.refusal.message).toMatch(/cannot be enforced here — [^.]+$/);
+    expect(JSON.stringify(a.refusal)).not.toMatch(/--[a-z]/);
     const s = await call<{ ok: boolean; refusal: { reason: string } }>('runs.start', ask);
     expect(s).toMatchObject({ ok: false, refusal: { reason: 'unenforced' } });
     const h = await call<{ records: { outcome: string; refused?: string }[] }>('runs.history', {
@@ -355,6 +358,7 @@ describe('runs where the sandbox cannot hold the restrictions', () => {
       outcome: 'refused',
       refused: expect.stringMatching(/cannot be enforced here/),
     });
+    expect(h.records[0]!.refused).not.toMatch(/--unconfined/);
   });
 
   it('runs once unconfined only with the token of an override plan for exactly that run; the token is gone after one use', async () => {
@@ -396,7 +400,12 @@ describe('runs where the sandbox cannot hold the restrictions', () => {
       skill: 'hello',
       limit: 1,
     });
-    expect(h.records[0]).toMatchObject({ runId: s.runId, override: true, backend: 'none (--unconfined)' });
+    // The log keeps the command line's name for it; the app's history names what it did.
+    expect(h.records[0]).toMatchObject({
+      runId: s.runId,
+      override: true,
+      backend: 'none (run once without the sandbox)',
+    });
     // Never remembered: the next plain start is refused again.
     expect(await call('runs.start', ask)).toMatchObject({ ok: false, refusal: { reason: 'unenforced' } });
     expect((await callError('runs.start', { ...ask, overrideToken: o3.overrideToken })).code).toBe('forbidden');

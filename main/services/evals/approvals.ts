@@ -13,6 +13,7 @@ import {
 import type { RunnerConfig } from '../../../shared/evals/model';
 import { findRunner, PRESETS, readRunners } from '../../../shared/evals/runners';
 import { CodedError, formatError } from '../../../shared/result';
+import type { Surface } from '../../../shared/text/surface';
 import { readProjectConfig } from '../project/config';
 import {
   configDir,
@@ -155,7 +156,7 @@ export function recordApproval(
 export function approveRunner(
   projectRoot: string,
   id: string,
-  opts: { env?: Env; notice?: Notice; now?: Date; shownKey?: string } = {},
+  opts: { env?: Env; notice?: Notice; now?: Date; shownKey?: string; surface?: Surface } = {},
 ): RunnerGrant {
   const config = readProjectConfig(projectRoot);
   if (!config.ok) throw new CodedError('invalid-input', formatError(config.error));
@@ -165,7 +166,7 @@ export function approveRunner(
   if (!runner)
     throw new CodedError(
       'invalid-request',
-      `--approve-runner ${id}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+      `${opts.surface === 'app' ? 'Runner' : '--approve-runner'} ${id}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
     );
   const grant = grantFor(projectRoot, runner, opts.env);
   if (opts.shownKey !== undefined && grantKey(grant, realOr(projectRoot)) !== opts.shownKey)
@@ -179,13 +180,16 @@ export function approveRunner(
 
 /** Eval refused before anything ran: runners the user has not approved here. */
 export class RunnerNotApproved extends CodedError {
-  constructor(readonly pending: readonly PendingApproval[]) {
-    super('forbidden', pending.map(notApprovedMessage).join('\n'));
+  constructor(
+    readonly pending: readonly PendingApproval[],
+    surface: Surface = 'cli',
+  ) {
+    super('forbidden', pending.map((p) => notApprovedMessage(p, surface)).join('\n'));
   }
 }
 
 /** Throws RunnerNotApproved unless every runner is approved for this project as defined now. */
-export function requireApproved(projectRoot: string, runners: readonly RunnerConfig[]): void {
+export function requireApproved(projectRoot: string, runners: readonly RunnerConfig[], surface?: Surface): void {
   const pending = pendingApprovals(projectRoot, runners);
-  if (pending.length) throw new RunnerNotApproved(pending);
+  if (pending.length) throw new RunnerNotApproved(pending, surface);
 }

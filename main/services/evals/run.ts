@@ -28,6 +28,7 @@ import { readSkillTree } from '../skills/reader';
 import { requireApproved } from './approvals';
 import { installedPackage, resolveExecutable } from './install-reads';
 import { runTrialProcess } from './trial';
+import type { Surface } from '../../../shared/text/surface';
 import { changedPaths, makeWorkspace, snapshot, workspaceDiff } from './workspace';
 import { isRealDir } from '../fs/probe';
 import { pinRefusal, verifySkill } from '../lock/index';
@@ -47,6 +48,8 @@ export interface EvalRequest {
   readonly jobs?: number;
   /** Run only this shard's trials (shared/evals/shard.ts); `eval merge` joins the shards. */
   readonly shard?: Shard;
+  /** Who words the refusals: the command line names `--runner` and `--approve-runner`, the app its Runner list. */
+  readonly surface?: Surface;
 }
 
 /** As many trials at once as the machine has cores: the CLI's and the app's default. */
@@ -130,6 +133,7 @@ export function planEvals(req: EvalRequest): { jobs: Job[]; problems: string[] }
   requireApproved(
     req.projectRoot,
     planned.jobs.map((j) => j.runner),
+    req.surface,
   );
   return planned;
 }
@@ -145,10 +149,11 @@ export function planJobs(req: EvalRequest): { jobs: Job[]; problems: string[] } 
   const configured = readRunners(config.value.raw);
   if (!configured.ok) throw new CodedError('invalid-input', configured.error.message);
   const forced = req.runner !== undefined ? findRunner(configured.value, req.runner) : undefined;
+  const app = req.surface === 'app';
   if (req.runner !== undefined && !forced) {
     throw new CodedError(
       'invalid-request',
-      `--runner ${req.runner}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+      `${app ? 'Runner' : '--runner'} ${req.runner}: no such runner (configured: ${configured.value.map((r) => r.id).join(', ') || 'none'}; presets: ${PRESETS.map((p) => p.id).join(', ')})`,
     );
   }
   const installed = installedSkills(root);
@@ -219,7 +224,7 @@ export function planJobs(req: EvalRequest): { jobs: Job[]; problems: string[] } 
       if (runners.length === 0) {
         throw new CodedError(
           'invalid-request',
-          `no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or pass --runner (${PRESETS.map((p) => p.id).join(', ')})`,
+          `no runner for ${e.file}: configure [evals.runners.<id>] in kitbash.toml or ${app ? 'pick a runner in the Runner list' : 'pass --runner'} (${PRESETS.map((p) => p.id).join(', ')})`,
         );
       }
       for (const runner of runners)

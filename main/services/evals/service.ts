@@ -178,7 +178,7 @@ export class EvalService {
    * app asks about before it starts the run. Throws what planning the run would throw.
    */
   runnerApprovals(root: string, req: Omit<EvalRequest, 'projectRoot'>): RunnerStatus[] {
-    const { jobs } = planJobs({ projectRoot: root, ...req });
+    const { jobs } = planJobs({ projectRoot: root, ...req, surface: 'app' });
     return runnerStatuses(
       root,
       jobs.map((j) => j.runner),
@@ -187,7 +187,7 @@ export class EvalService {
 
   /** Approve a runner exactly as the user was shown it (its grant key), in the CLI's approvals file. */
   approveShown(root: string, runner: string, key: string): RunnerGrant {
-    return approveRunner(root, runner, { shownKey: key });
+    return approveRunner(root, runner, { shownKey: key, surface: 'app' });
   }
 
   /** Start a run; resolves once it is planned (or refuses with the reason). */
@@ -217,7 +217,7 @@ export class EvalService {
     };
     return new Promise((resolve) => {
       runEvals(
-        { projectRoot: root, ...req },
+        { projectRoot: root, ...req, surface: 'app' },
         {
           signal: active.controller.signal,
           onEvent: (e) => {

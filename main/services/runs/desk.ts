@@ -4,7 +4,7 @@ import type { EventName, EventPayload } from '../../../shared/ipc/contract';
 import { CodedError } from '../../../shared/result';
 import { appendAudit, readAudit } from './audit';
 import type { RunRegistry } from './registry';
-import { executeRun, prepareRun, refusalOf, type Preparation } from './service';
+import { executeRun, prepareRun, refusalOf, UNCONFINED_HINT, type Preparation } from './service';
 import { backendView } from './targets';
 import type { RunPlan, RunRequest } from './types';
 
@@ -135,15 +135,26 @@ export class RunDesk {
   }
 }
 
-/** The audit log, newest first, skipping records this version cannot read. */
+/** The audit log, newest first, skipping records this version cannot read, in the app's words. */
 export function runHistory(root: string, skill: string | undefined, limit: number) {
   const all = readAudit(root).filter((r) => skill === undefined || r.skill === skill);
   const records = [];
   for (let i = all.length - 1; i >= 0 && records.length < limit; i--) {
     const parsed = AuditEntry.safeParse(all[i]);
-    if (parsed.success) records.push(parsed.data);
+    if (parsed.success) records.push(inTheApp(parsed.data));
   }
   return { records, total: all.length };
+}
+
+/**
+ * The log records an override's backend as `none (--unconfined)`, the command line's name
+ * for it; the app names what it did. Refusals logged before the log kept them without the
+ * command line's hint still carry it: the app offers that override as a button instead.
+ */
+function inTheApp<R extends { override: boolean; backend: string; refused?: string | undefined }>(r: R): R {
+  const backend = r.override ? 'none (run once without the sandbox)' : r.backend;
+  const refused = r.refused?.replace(UNCONFINED_HINT, '');
+  return { ...r, backend, ...(refused !== undefined ? { refused } : {}) };
 }
 
 function request(root: string, a: Ask, unconfined: boolean): RunRequest {
@@ -154,6 +165,7 @@ function request(root: string, a: Ask, unconfined: boolean): RunRequest {
     ...(a.script !== undefined ? { script: a.script } : {}),
     args: a.args,
     ...(unconfined ? { unconfined: true } : {}),
+    surface: 'app',
   };
 }
 

@@ -12,6 +12,7 @@ import { resolveInside } from '../fs/contain';
 import { readProjectConfig } from '../project/config';
 import { execute, type ExecOutcome } from '../sandbox/exec';
 import { formatBytes } from '../../../shared/text/format';
+import type { Surface } from '../../../shared/text/surface';
 import { policyFromManifest, restrictionRows, unenforced } from '../sandbox/policy';
 import { enclosingGit } from '../sandbox/protect';
 import { applyStage, stageProject, type Stage } from '../sandbox/stage';
@@ -54,6 +55,10 @@ export interface Prepared {
   readonly skill: Skill;
 }
 
+/** What the command line adds to a refusal the OS sandbox is why of (the audit log keeps the refusal without it). */
+export const UNCONFINED_HINT =
+  '. Pass --unconfined to run it once without the sandbox (shown before it runs, never remembered)';
+
 /**
  * A run refused before anything ran: the reason the Runs tab shows, the restriction rows
  * when the sandbox is why, and the audit record to append (none for a request that names
@@ -84,13 +89,20 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
   const refuse = (
     reason: RefusalReason,
     message: string,
-    extra: { rows?: readonly RestrictionRow[]; version?: string; integrity?: string; backend?: string } = {},
+    extra: {
+      rows?: readonly RestrictionRow[];
+      version?: string;
+      integrity?: string;
+      backend?: string;
+      /** What the caller's surface adds to the message (the command line's flag); not kept in the audit log. */
+      hint?: string;
+    } = {},
   ): Preparation => ({
     ok: false,
     error: {
       code: reason === 'not-installed' ? 'not-found' : reason === 'bad-request' ? 'invalid-request' : 'forbidden',
       reason,
-      message,
+      message: message + (extra.hint ?? ''),
       ...(extra.rows ? { rows: extra.rows } : {}),
       ...(reason === 'not-installed' || reason === 'bad-request'
         ? {}
@@ -245,7 +257,8 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
       known,
     );
   }
-  const sandboxed = restrictionRows(status, policy);
+  const surface = req.surface ?? 'cli';
+  const sandboxed = restrictionRows(status, policy, false, surface);
   const missing = scriptName === undefined ? [] : unenforced(sandboxed);
   const cleanup = (): void => rmSync(runDir, { recursive: true, force: true });
   if (missing.length > 0 && req.unconfined !== true) {
@@ -255,21 +268,23 @@ export async function prepareRun(req: RunRequest, deps: RunDeps = {}): Promise<P
         ? `network = true needs its own network namespace and ${status.netns.reason}`
         : undefined;
     const why = status.reason ?? netWhy ?? `${status.backend} does not hold them`;
+    // The app offers the override as a button beside the refusal, and its dialog says the rest.
+    const hint = surface === 'cli' ? UNCONFINED_HINT : '';
     return refuse(
       'unenforced',
-      `refusing to run ${req.skill}: ${missing.map((r) => r.id).join(', ')} cannot be enforced here — ${why}. Pass --unconfined to run it once without the sandbox (shown before it runs, never remembered)`,
-      { ...known, rows: sandboxed, backend: status.backend },
+      `refusing to run ${req.skill}: ${missing.map((r) => r.id).join(', ')} cannot be enforced here — ${why}`,
+      { ...known, rows: sandboxed, backend: status.backend, hint },
     );
   }
   if (missing.length === 0 && req.unconfined === true && scriptName !== undefined) {
     cleanup();
     return refuse(
       'bad-request',
-      `--unconfined is only for a machine that cannot enforce the sandbox; ${status.backend} holds every required restriction here — run without it`,
+      `${surface === 'cli' ? '--unconfined is' : 'Running once without the sandbox is'} only for a machine that cannot enforce the sandbox; ${status.backend} holds every required restriction here — run without it`,
     );
   }
   const override = req.unconfined === true && scriptName !== undefined;
-  const rows = override ? restrictionRows(status, policy, true) : sandboxed;
+  const rows = override ? restrictionRows(status, policy, true, surface) : sandboxed;
   const plan: RunPlan = {
     runId: randomUUID(),
     skill: req.skill,
@@ -358,8 +373,8 @@ export async function executeRun(prepared: Prepared, opts: ExecuteOptions = {}):
     ...(writes ? { writes } : {}),
     ...(exec?.spawnError
       ? { message: exec.spawnError }
-      : limitMessage(exec, policy)
-        ? { message: limitMessage(exec, policy)! }
+      : limitMessage(exec, policy, prepared.request.surface ?? 'cli')
+        ? { message: limitMessage(exec, policy, prepared.request.surface ?? 'cli')! }
         : {}),
   };
   if (plan.mode === 'gate') result = { ...result, ...gateVerdict(prepared, result, before, exec !== undefined) };
@@ -519,14 +534,23 @@ function gateVerdict(
  * A limit the run ran into, in words: the cgroup's counters, or the signal an rlimit
  * leaves (the supervisor shell reports a signal death as 128 + the signal's number).
  */
-function limitMessage(exec: ExecOutcome | undefined, policy: SandboxPolicy | undefined): string | undefined {
+function limitMessage(
+  exec: ExecOutcome | undefined,
+  policy: SandboxPolicy | undefined,
+  surface: Surface,
+): string | undefined {
   if (!exec || !policy) return undefined;
-  if (exec.limitHit) return exec.limitHit;
+  // The command line names the flag that raises the limit; the app runs with the defaults.
+  const flag = (f: string): string => (surface === 'cli' ? `; ${f}` : '');
+  if (exec.limitHit === 'processes')
+    return `the run hit its process limit (${policy.limits.processes}${flag('--max-processes')})`;
+  if (exec.limitHit === 'memory')
+    return `the run hit its memory limit (${policy.limits.memoryBytes} bytes${flag('--max-memory')})`;
   if (exec.code === 128 + 24)
-    return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process; --max-cpu)`;
+    return `the run hit its CPU-time limit (${policy.limits.cpuSeconds} s per process${flag('--max-cpu')})`;
   // A runtime that cannot get memory under RLIMIT_DATA aborts (V8: "heap out of memory"),
   // so SIGABRT is the data cap's usual mark; it is named as likely, not certain.
-  const cap = `${formatBytes(policy.limits.memoryBytes)} per process; --max-memory`;
+  const cap = `${formatBytes(policy.limits.memoryBytes)} per process${flag('--max-memory')}`;
   if (exec.code === 128 + 6) return `the run aborted (SIGABRT), most likely at its memory limit (${cap})`;
   // V8 also segfaults, about one run in ten, when an mmap is refused under the cap; a
   // segfault has other causes too, so this one is only "possibly".

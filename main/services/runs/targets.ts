@@ -51,6 +51,7 @@ export async function runTargets(root: string): Promise<{ backend: RunPlanView['
     const report = await probeReport(host, {
       permissions: m.permissions,
       producesArtifacts: m.artifacts.produces.length > 0,
+      surface: 'app',
     });
     const v = verdictFor(root, l.nameHint);
     skills.push({

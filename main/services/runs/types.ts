@@ -1,4 +1,5 @@
 import type { AppliedWrite, RefusedWrite } from '../../../shared/sandbox/writes';
+import type { Surface } from '../../../shared/text/surface';
 import type { ArtifactVerdict } from './artifacts';
 import type { BackendStatus, RestrictionRow, RunLimits } from '../sandbox/types';
 
@@ -25,6 +26,8 @@ export interface RunRequest {
   readonly maxOutputBytes?: number;
   /** Resource caps over the defaults (`--max-processes` …). */
   readonly limits?: Partial<RunLimits>;
+  /** Who words the refusals and limits: the command line names its flags, the app does not. */
+  readonly surface?: Surface;
 }
 
 /** What will run and under which restrictions: shown before an override is confirmed. */

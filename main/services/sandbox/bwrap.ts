@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from '
 import { join } from 'node:path';
 import { capture, firstLines } from './process';
 import { seccompSupported, unixSocketFilter } from './seccomp';
-import type { BackendStatus, RunLimits, SandboxPolicy, WrappedCommand } from './types';
+import type { BackendStatus, LimitHit, RunLimits, SandboxPolicy, WrappedCommand } from './types';
 
 export const DEFAULT_BWRAP = '/usr/bin/bwrap';
 
@@ -158,7 +158,7 @@ export function systemPaths(path: string, hiddenHomes: readonly string[]): strin
 
 export interface CommandHooks {
   readonly setup?: (childPid: number) => Promise<string | undefined>;
-  readonly teardown?: () => string | undefined;
+  readonly teardown?: () => LimitHit | undefined;
 }
 
 /**

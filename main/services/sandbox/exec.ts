@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
-import type { WrappedCommand } from './types';
+import type { LimitHit, WrappedCommand } from './types';
 
 export type Stream = 'stdout' | 'stderr';
 
@@ -27,8 +27,8 @@ export interface ExecOutcome {
   readonly strays: number | true;
   /** Set when the command could not be started at all. */
   readonly spawnError?: string;
-  /** A resource limit the run hit, in words (from the teardown's counters). */
-  readonly limitHit?: string;
+  /** A resource limit the run hit (from the teardown's counters). */
+  readonly limitHit?: LimitHit;
 }
 
 export interface ExecOptions {

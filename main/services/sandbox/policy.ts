@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Manifest } from '../../../shared/ksf/model';
 import { formatBytes } from '../../../shared/text/format';
+import type { Surface } from '../../../shared/text/surface';
 import { protectedNames } from '../../../shared/sandbox/protected';
 import {
   LABEL,
@@ -100,8 +101,10 @@ type Described = Pick<
 >;
 
 /** What each restriction holds the run to, in words. */
-export function describeRestriction(id: RestrictionId, p: Described): string {
+export function describeRestriction(id: RestrictionId, p: Described, surface: Surface = 'cli'): string {
   const l = p.limits;
+  // The command line names the flag that changes a limit; the app runs with the defaults.
+  const flag = (f: string): string => (surface === 'cli' ? ` (${f})` : '');
   switch (id) {
     case 'network':
       return p.network
@@ -140,15 +143,15 @@ export function describeRestriction(id: RestrictionId, p: Described): string {
     case 'processes':
       return `new session; killed with the parent; anything left when the script exits is killed; ${formatSeconds(p.timeoutMs)} timeout kills the tree`;
     case 'limit-processes':
-      return `at most ${l.processes} processes at once (--max-processes)`;
+      return `at most ${l.processes} processes at once${flag('--max-processes')}`;
     case 'limit-files':
-      return `at most ${l.openFiles} open files per process (--max-open-files)`;
+      return `at most ${l.openFiles} open files per process${flag('--max-open-files')}`;
     case 'limit-cpu':
-      return `at most ${l.cpuSeconds} s of CPU time per process (--max-cpu)`;
+      return `at most ${l.cpuSeconds} s of CPU time per process${flag('--max-cpu')}`;
     case 'limit-memory':
-      return `at most ${formatBytes(l.memoryBytes)} of memory (--max-memory)`;
+      return `at most ${formatBytes(l.memoryBytes)} of memory${flag('--max-memory')}`;
     case 'limit-scratch':
-      return `/tmp, TMPDIR and HOME are private tmpfs of ${formatBytes(l.scratchBytes)} each, nothing written to the host's disk (--max-scratch)`;
+      return `/tmp, TMPDIR and HOME are private tmpfs of ${formatBytes(l.scratchBytes)} each, nothing written to the host's disk${flag('--max-scratch')}`;
     case 'privileges':
       return 'no new privileges (setuid ignored), every capability dropped';
     case 'output':
@@ -196,6 +199,7 @@ export function restrictionRows(
   backend: Pick<BackendStatus, 'backend' | 'works' | 'netns' | 'cgroup' | 'nprocBinds'>,
   p: Described,
   unconfined = false,
+  surface: Surface = 'cli',
 ): RestrictionRow[] {
   const osLabel: EnforcementLabel | undefined =
     backend.works && !unconfined && backend.backend !== 'none' ? LABEL[backend.backend] : undefined;
@@ -218,7 +222,7 @@ export function restrictionRows(
             : LABEL.advisory
         : LABEL.advisory;
     else label = osLabel && ENFORCES[backend.backend].has(id) ? osLabel : LABEL.advisory;
-    return { id, what: describeRestriction(id, p), label, required: REQUIRED.has(id) };
+    return { id, what: describeRestriction(id, p, surface), label, required: REQUIRED.has(id) };
   });
 }
 

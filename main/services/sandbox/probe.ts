@@ -9,6 +9,7 @@ import { attachNetwork, missingTool, netnsTools, runResolvConfText, stopPasta, t
 import { DEFAULT_LIMITS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, restrictionRows } from './policy';
 import { DEFAULT_SANDBOX_EXEC, probeSandboxExec, sandboxExecCommand } from './seatbelt';
 import type { BackendStatus, RestrictionRow, SandboxPolicy, WrappedCommand } from './types';
+import type { Surface } from '../../../shared/text/surface';
 
 /** Where the backends live; tests point these at fakes to exercise the failing paths. */
 export interface SandboxHost {
@@ -197,9 +198,7 @@ export function wrapCommand(
           if (policy.network) stopPasta(work, (p) => readFileSync(p, 'utf8'));
           const hit = cg?.hits();
           cg?.remove();
-          if (hit?.pids) return `the run hit its process limit (${policy.limits.processes}; --max-processes)`;
-          if (hit?.memory) return `the run hit its memory limit (${policy.limits.memoryBytes} bytes; --max-memory)`;
-          return undefined;
+          return hit?.pids ? 'processes' : hit?.memory ? 'memory' : undefined;
         },
       },
     );
@@ -245,6 +244,8 @@ export async function probeReport(
      * (`bwrap --version`) is one more child process for a caller that shows only labels.
      */
     version?: boolean;
+    /** Who words the rows: the command line names the flags of the limits. */
+    surface?: Surface;
   } = {},
 ): Promise<ProbeReport> {
   const perm = opts.permissions ?? { network: false, write: false, tools: [] };
@@ -260,11 +261,19 @@ export async function probeReport(
     extraWritable: opts.producesArtifacts ? ['.kitbash/artifacts'] : [],
     env: {},
   };
-  const rows = restrictionRows(status, { ...base, network: perm.network, write: perm.write, tools: perm.tools });
-  if (!opts.granted) return { platform: host.platform, status, rows };
-  const granted = restrictionRows(status, { ...base, network: true, write: true, tools: [] }).filter(
-    (r) => r.id === 'network' || r.id === 'filesystem',
+  const rows = restrictionRows(
+    status,
+    { ...base, network: perm.network, write: perm.write, tools: perm.tools },
+    false,
+    opts.surface,
   );
+  if (!opts.granted) return { platform: host.platform, status, rows };
+  const granted = restrictionRows(
+    status,
+    { ...base, network: true, write: true, tools: [] },
+    false,
+    opts.surface,
+  ).filter((r) => r.id === 'network' || r.id === 'filesystem');
   return { platform: host.platform, status, rows, granted };
 }
 

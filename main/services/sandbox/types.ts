@@ -167,6 +167,9 @@ export interface WrappedCommand {
    * fd 5 and waits for a byte on fd 6. Resolves to an error message, or undefined.
    */
   readonly setup?: (childPid: number) => Promise<string | undefined>;
-  /** Run after the command ended (stop helpers, read limit counters); may add a note. */
-  readonly teardown?: () => string | undefined;
+  /** Run after the command ended (stop helpers, read limit counters); names a limit the run hit. */
+  readonly teardown?: () => LimitHit | undefined;
 }
+
+/** A cgroup limit whose counter shows the run reached it (the caller words it). */
+export type LimitHit = 'processes' | 'memory';

@@ -3,7 +3,6 @@ import type { EvalsOverview } from '../../../../shared/ipc/channels/evals';
 import { totalUsage, usageTotalText } from '../../../../shared/evals/usage';
 import { ErrorState } from '../../components/States';
 import { Term } from '../../glossary';
-import { guiWording } from '../../gui-wording';
 import type { EvalRun } from './use-eval-run';
 
 type SkillRow = EvalsOverview['skills'][number];
@@ -36,7 +35,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
       </div>
       {skill.refused ? (
         <div className="banner error" role="alert" data-testid="evals-refused">
-          Evals of {skill.name} are refused: {guiWording(skill.refused)}.
+          Evals of {skill.name} are refused: {skill.refused}.
         </div>
       ) : (
         <div className="form-row">
@@ -95,7 +94,7 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
       )}
       {start.data && !start.data.ok && (
         <div className="banner error" role="alert">
-          {guiWording(start.data.message)}
+          {start.data.message}
         </div>
       )}
       {start.isError && <ErrorState error={start.error} />}
@@ -120,13 +119,13 @@ export function EvalRunPanel({ overview, skill, run }: { overview: EvalsOverview
               : progress.cancelled
                 ? `cancelled after ${progress.done} of ${progress.total} trials`
                 : progress.state === 'failed'
-                  ? `failed: ${guiWording(progress.message ?? '')}`
+                  ? `failed: ${progress.message ?? ''}`
                   : `done — ${plural(progress.done, 'trial')}`}
           </span>
           {runUsage && <span className="small muted">tokens: {usageTotalText(runUsage)}</span>}
           {progress.problems.map((p) => (
             <div key={p} className="banner error small">
-              {guiWording(p)}
+              {p}
             </div>
           ))}
         </div>

@@ -3,7 +3,6 @@ import { EmptyState, ErrorState, Spinner } from '../../components/States';
 import { navigate } from '../../route';
 import { useRefreshOnChange } from '../../use-refresh-on-change';
 import { Term } from '../../glossary';
-import { guiWording } from '../../gui-wording';
 import { SkillEvals } from './SkillEvals';
 import { useEvalsOverview } from './use-evals-overview';
 import './evals.css';
@@ -30,7 +29,7 @@ export function EvalsView({ project, arg }: { project: ProjectRef; arg?: string 
       </div>
       {overview.data?.problems.map((p) => (
         <div key={p} className="banner error" role="alert">
-          {guiWording(p)}
+          {p}
         </div>
       ))}
       {overview.isError ? (

@@ -2,7 +2,6 @@ import { plural } from '../../../../shared/text/format';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ProjectRef } from '../../../../shared/ipc';
 import { navigate } from '../../route';
-import { guiWording } from '../../gui-wording';
 import { useEvalsOverview } from './use-evals-overview';
 import { queryKeys } from '../../query-keys';
 import { useApprovedStart } from './RunnerApproval';
@@ -22,8 +21,7 @@ export function RunEvalsButton({ project, skill }: { project: ProjectRef; skill:
   const refusal = start.data && !start.data.ok ? start.data.message : null;
   const entry = overview.data?.skills.find((s) => s.name === skill);
   if (!entry) return null;
-  const why = entry.refused ?? refusal;
-  const reason = why === null ? null : guiWording(why);
+  const reason = entry.refused ?? refusal;
   return (
     <>
       <button

@@ -3,7 +3,6 @@ import { useMutation } from '@tanstack/react-query';
 import type { EvalRunRequest, RunnerApproval } from '../../../../shared/ipc/channels/evals';
 import { useApi } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
-import { guiWording } from '../../gui-wording';
 import './runner-approval.css';
 
 type Started = { ok: true; runId: string } | { ok: false; message: string };
@@ -138,7 +137,7 @@ export function RunnerApprovalDialog({
       </p>
       {notice && (
         <div className="banner warn" role="alert" data-testid="runner-approval-notice">
-          {guiWording(notice)}
+          {notice}
         </div>
       )}
       {pending.map((r) => {

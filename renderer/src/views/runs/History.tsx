@@ -3,7 +3,6 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { AuditEntry } from '../../../../shared/ipc/channels/runs';
 import { useApi } from '../../api/context';
 import { Spinner } from '../../components/States';
-import { guiWording } from '../../gui-wording';
 import { errorText, seconds } from './run-text';
 import { formatDateTime } from '../../format';
 import { queryKeys } from '../../query-keys';
@@ -69,11 +68,11 @@ function HistoryRow({ r }: { r: AuditEntry }) {
           {r.outcome === 'exited' ? `exit ${r.exitCode}` : r.outcome}
         </span>
         {r.verdict ? <span className="small"> verdict {r.verdict}</span> : null}
-        {r.refused && <div className="small muted runs-refused-line">{guiWording(r.refused)}</div>}
+        {r.refused && <div className="small muted runs-refused-line">{r.refused}</div>}
       </td>
       <td className="small">{r.outcome === 'refused' ? '—' : seconds(r.durationMs)}</td>
       <td className="small">
-        {guiWording(r.backend)}
+        {r.backend}
         {r.override ? <span className="tag subtle">override</span> : null}
       </td>
     </tr>

@@ -1,6 +1,5 @@
 import type { RestrictionRowView } from '../../../../shared/ipc/channels/runs';
 import { Term } from '../../glossary';
-import { guiWording } from '../../gui-wording';
 
 /** The label main gives a restriction this machine does not hold. */
 export const ADVISORY = 'advisory — not enforced here';
@@ -27,7 +26,7 @@ export function LabelsTable({ rows, caption }: { rows: readonly RestrictionRowVi
               className={`${DECLARED.has(r.id) ? 'declared' : ''} ${r.label === ADVISORY ? (r.required ? 'unheld required' : 'unheld') : ''}`}
             >
               <td className="mono">{r.id}</td>
-              <td>{guiWording(r.what)}</td>
+              <td>{r.what}</td>
               <td>
                 <span
                   className={`status-label ${r.label === ADVISORY ? (r.required ? 'bad' : 'warn') : 'ok'}`}

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { Spinner } from '../../components/States';
-import { guiWording } from '../../gui-wording';
 import type { RunState } from './run-store';
 import { outputText, seconds } from './run-text';
 import { useElapsed } from './use-elapsed';
@@ -63,8 +62,8 @@ export function Output({ run, runId }: { run: RunState | null; runId: string }) 
         </p>
       )}
       {run && run.droppedChars > 0 && <p className="small muted">{run.droppedChars} characters not shown.</p>}
-      {exit?.verdictDetail && <p className="small">{guiWording(exit.verdictDetail)}</p>}
-      {exit?.message && <p className="small">{guiWording(exit.message)}</p>}
+      {exit?.verdictDetail && <p className="small">{exit.verdictDetail}</p>}
+      {exit?.message && <p className="small">{exit.message}</p>}
     </section>
   );
 }

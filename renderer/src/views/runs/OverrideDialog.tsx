@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../../api/context';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/States';
-import { guiWording } from '../../gui-wording';
 import { ADVISORY } from './LabelsTable';
 import { RefusalBox } from './RefusalBox';
 import { errorText, type Ask } from './run-text';
@@ -79,7 +78,7 @@ export function OverrideDialog({
           <ul className="runs-unheld" data-testid="override-unheld">
             {unheld.map((r) => (
               <li key={r.id}>
-                <span className="mono">{r.id}</span> — {guiWording(r.what)}
+                <span className="mono">{r.id}</span> — {r.what}
               </li>
             ))}
           </ul>

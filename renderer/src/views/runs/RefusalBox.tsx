@@ -1,5 +1,4 @@
 import type { Refusal } from '../../../../shared/ipc/channels/runs';
-import { guiWording } from '../../gui-wording';
 import { LabelsTable } from './LabelsTable';
 
 /** Why the runner will not run this, with the restriction labels; on a machine that cannot hold them, the way out. */
@@ -9,7 +8,7 @@ export function RefusalBox({ refusal, onOverride }: { refusal: Refusal; onOverri
       <div>
         <strong>The runner refuses this run</strong> <span className="tag subtle">{refusal.reason}</span>
       </div>
-      <p>{guiWording(refusal.message)}</p>
+      <p>{refusal.message}</p>
       {refusal.rows && <LabelsTable rows={refusal.rows} caption="Sandbox labels" />}
       {onOverride && (
         <div>
