@@ -91,8 +91,13 @@ const COMMANDS: Record<string, Command> = {
   update: {
     project: PROJECT,
     summary:
-      'update [name] [--yes] [--approve <integrity>] [--json] [--no-compile]  refetch pinned sources; review diff with escalations (approved only by --approve), then the install path',
+      'update [name] [--yes] [--approve <integrity>] [--dry-run] [--ours|--theirs] [--json] [--no-compile]  refetch pinned sources; review diff with escalations (approved only by --approve); local edits are merged, backed up first',
     run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
+  },
+  outdated: {
+    project: PROJECT,
+    summary: 'outdated [--json]  installed skills whose pinned source has moved: versions, commits, files and escalations',
+    run: async (argv, io) => (await import('./commands/outdated')).runOutdated(argv, io),
   },
   diff: {
     // diff(1)'s codes: a project it cannot read is trouble, not a difference.

@@ -20,6 +20,11 @@ export interface LockEntry {
   readonly integrity: string;
   /** Canonical form of `source` (what `[policy].allow_sources` is matched against). */
   readonly resolved?: string;
+  /**
+   * `sha256-<hex>` of the source's folder at `commit` when the installed folder is not that
+   * (an update merged local edits into it, SPEC D302): the base the next update merges over.
+   */
+  readonly upstream?: string;
   /** The git commit the files came from, for git sources. */
   readonly commit?: string;
   /** Dependency edges as `name@range`, exactly as the manifest's `[dependencies]` declares them. */
@@ -79,6 +84,7 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
       source: str('source'),
       integrity: str('integrity'),
       ...(typeof raw.resolved === 'string' ? { resolved: raw.resolved } : {}),
+      ...(typeof raw.upstream === 'string' ? { upstream: raw.upstream } : {}),
       ...(typeof raw.commit === 'string' ? { commit: raw.commit } : {}),
       ...(dependencies && dependencies.length > 0 ? { dependencies } : {}),
       ...(requested && requested.length > 0 ? { requested } : {}),
@@ -108,6 +114,7 @@ export function serializeLock(entries: readonly LockEntry[]): string {
         `integrity = ${q(e.integrity)}`,
       ];
       if (e.resolved !== undefined) lines.push(`resolved = ${q(e.resolved)}`);
+      if (e.upstream !== undefined) lines.push(`upstream = ${q(e.upstream)}`);
       if (e.commit !== undefined) lines.push(`commit = ${q(e.commit)}`);
       if (e.dependencies && e.dependencies.length > 0) lines.push(`dependencies = ${arr(e.dependencies)}`);
       if (e.requested && e.requested.length > 0) lines.push(`requested = ${arr(e.requested)}`);

@@ -6,6 +6,7 @@ import { readLockAsyncOrThrow } from '../../services/lock';
 import { withEnforcement } from '../../services/install/enforcement';
 import { commitInstall } from '../../services/install/stage';
 import { checkUpdate } from '../../services/install/update';
+import { backupSkill, conflictsOf } from '../../services/install/merge';
 import { withProjectLock } from '../../services/workspace/project-lock';
 import { recompileAfterChange, type PlannedCompile } from '../../services/workspace/recompile';
 import { recover } from '../../services/workspace/txn';
@@ -20,25 +21,32 @@ const FLAGS = {
   approve: { type: 'string' },
   json: { type: 'boolean' },
   'no-compile': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  ours: { type: 'boolean' },
+  theirs: { type: 'boolean' },
 } as const;
 
+const USAGE =
+  'usage: skillsmith update [<skill-name>] [--yes] [--approve <integrity>] [--dry-run] [--ours | --theirs] [--json] [--no-compile]';
+
 /**
- * `update [name] [--yes] [--approve <integrity>] [--json]`: refetch pinned sources, show the review diff with
- * escalations, apply through the install path. `--yes` applies an update that asks for nothing more; one that
- * escalates (new hooks, tool grants, scripts, MCP servers, …) is applied only with `--approve` naming its review.
+ * `update [name] [--yes] [--approve <integrity>] [--dry-run] [--ours|--theirs] [--json]`: refetch pinned sources,
+ * show the review diff with escalations, apply through the install path. `--yes` applies an update that asks for
+ * nothing more; one that escalates (new hooks, tool grants, scripts, MCP servers, …) is applied only with
+ * `--approve` naming its review. A locally edited copy is merged with upstream, backed up first (SPEC D300–D303);
+ * `--dry-run` shows the reviews and writes nothing.
  */
 export async function runUpdate(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
-  if (positionals.length > 1)
-    throw new CodedError(
-      'invalid-request',
-      'usage: skillsmith update [<skill-name>] [--yes] [--approve <integrity>] [--json] [--no-compile]',
-    );
+  if (positionals.length > 1) throw new CodedError('invalid-request', USAGE);
+  if (flags.ours && flags.theirs) throw new CodedError('invalid-request', `--ours and --theirs exclude each other\n${USAGE}`);
+  const prefer = flags.ours ? 'ours' : flags.theirs ? 'theirs' : undefined;
+  const dry = flags['dry-run'] === true;
   const name = positionals[0];
   const say = flags.json ? io.err : io.out;
   const command = `update${name ? ` ${name}` : ''}`;
   // Recover under the lock, then fetch, review and ask without it; each commit takes it again.
-  if (existsSync(join(io.cwd, '.kitbash')))
+  if (!dry && existsSync(join(io.cwd, '.kitbash')))
     for (const line of await withProjectLock(io.cwd, command, () => recover(io.cwd))) io.err(`note: ${line}\n`);
   const lock = (await readLockAsyncOrThrow(io.cwd)).entries;
   let entries = [...lock].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -59,11 +67,15 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   let current = 0;
   let skipped = 0;
   let failed = 0;
+  let conflicted = 0;
   const reviews: unknown[] = [];
   // The plan made with the last update applied: the recompile uses it if nothing moved since.
   let planned: PlannedCompile | undefined;
   for (const entry of entries) {
-    const c = await checkUpdate(io.cwd, entry, flags['no-compile'] ? { compile: false } : {});
+    const c = await checkUpdate(io.cwd, entry, {
+      ...(flags['no-compile'] || dry ? { compile: false } : {}),
+      ...(prefer ? { prefer } : {}),
+    });
     if (c.kind === 'failed') {
       io.err(`✗ ${c.message}\n`);
       failed++;
@@ -94,6 +106,11 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         continue;
       }
       const to = review.nodes[0]!.version;
+      if (dry) {
+        say(`dry run: ${entry.name} not updated — nothing written\n`);
+        skipped++;
+        continue;
+      }
       const escalations = (review.changes ?? []).filter((x) => x.escalation).map((x) => x.field);
       // --approve names exactly this review; --yes approves only an update that asks for nothing more.
       const approved = flags.approve !== undefined && flags.approve === review.integrity;
@@ -130,6 +147,8 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
       // A refused commit fails this skill only; a project another process holds stops the command.
       const refused = await withProjectLock(io.cwd, command, async () => {
         try {
+          // The edited copy is kept before anything replaces it; an unedited one is the source's at its commit.
+          if (c.localEdits) say(`  backed up to ${await backupSkill(io.cwd, entry.name, c.installedTree)}\n`);
           await commitInstall(c.staged, { integrity: review.integrity }, 'update');
           return undefined;
         } catch (e) {
@@ -142,7 +161,13 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
         failed++;
         continue;
       }
-      say(`updated ${entry.name}@${to}\n  re-pinned in kitbash.lock\n`);
+      const conflicts = c.merge ? conflictsOf(c.merge) : [];
+      if (conflicts.length) conflicted++;
+      say(
+        conflicts.length
+          ? `updated ${entry.name}@${to} with conflicts left in ${conflicts.join(', ')}\n  resolve them, then run skillsmith update ${entry.name} to review and pin the result — until then it is not delivered\n`
+          : `updated ${entry.name}@${to}\n  re-pinned in kitbash.lock\n`,
+      );
       updated++;
       planned = c.staged.planned;
     } finally {
@@ -151,9 +176,9 @@ export async function runUpdate(argv: readonly string[], io: CliIo): Promise<Exi
   }
   if (flags.json) io.out(`${JSON.stringify(reviews, null, 2)}\n`);
   say(
-    `${updated} updated · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`,
+    `${updated} updated${conflicted ? ` (${conflicted} with conflicts to resolve)` : ''} · ${current} up to date${skipped ? ` · ${skipped} not applied` : ''}${failed ? ` · ${failed} failed` : ''}\n`,
   );
   if (updated && !flags['no-compile'])
     await withProjectLock(io.cwd, command, () => recompileAfterChange(io.cwd, say, 'update', planned));
-  return failed || skipped ? EXIT.failed : EXIT.ok;
+  return failed || conflicted || (skipped && !dry) ? EXIT.failed : EXIT.ok;
 }

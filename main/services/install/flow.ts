@@ -15,6 +15,9 @@ import { compileWithout, standingDelta, toView } from './review-view';
 import type { LiveReview, ReviewStore } from './reviews';
 import { commitInstall } from './stage';
 import { checkUpdate } from './update';
+import { backupSkill } from './merge';
+import { readSkillTreeAsync } from '../skills/reader';
+import { join } from 'node:path';
 
 /** Reports a step of a long call to the window; resolves once the event is on its way. */
 export type Progress = (label: string, done: number, total: number | null) => Promise<void>;
@@ -171,6 +174,13 @@ export class InstallFlow {
     try {
       await withProjectLock(pending.project, `update (app) ${pending.review.root}`, async () => {
         notes.push(...(await recover(pending.project)));
+        // An edited copy is kept before the merge replaces it (SPEC D303).
+        if (again.localEdits) {
+          const name = pending.review.root;
+          const tree = await readSkillTreeAsync(join(pending.project, SKILLS_DIR, name), name);
+          if (!tree.ok) throw CodedError.of(tree.error);
+          notes.push(`backed up to ${await backupSkill(pending.project, name, tree.value)}`);
+        }
         await commitInstall(staged, { integrity }, 'update');
         await recompileAfterChange(pending.project, (t) => notes.push(t.trim()), 'update', staged.planned);
       });

@@ -28,7 +28,7 @@ import { AsyncDiskView } from '../workspace/disk-view';
 import { planChange, type PlannedCompile } from '../workspace/recompile';
 import { verifiedPin, withSignatures } from '../signing/review';
 import { withScanners } from '../scanners/review';
-import type { StagedNode, StageOptions } from './stage';
+import type { StagedMerge, StagedNode, StageOptions } from './stage';
 
 /** The last steps of staging an install: the review of the staged closure and the lock it would write. */
 
@@ -65,6 +65,8 @@ interface ReviewInput {
   readonly resolution: readonly ResolvedNode[];
   readonly parts: readonly StagedPart[];
   readonly lock: readonly LockEntry[];
+  /** An update's merge over local edits: the requested skill's pin and upstream hash. */
+  readonly merged?: StagedMerge;
 }
 
 /** The review of the staged closure, its nodes with the lock entries a commit writes, and the compile plan. */
@@ -160,20 +162,25 @@ function reviewNodesOf({ config, resolution, parts }: ReviewInput, targets: read
 }
 
 /** The staged nodes with the lock entry each gets (recomputed against the then-current lock at commit time). */
-async function lockNodes({ index, raw, options, parts, lock }: ReviewInput, reviewNodes: readonly ReviewNode[]) {
+async function lockNodes(
+  { index, raw, options, parts, lock, merged }: ReviewInput,
+  reviewNodes: readonly ReviewNode[],
+) {
   const nodes: StagedNode[] = [];
   for (const s of parts) {
     const c = s.node.candidate;
     const prior = lock.find((e) => e.name === c.name);
     const edges = s.node.edges.map((e) => `${e.name}@${e.range}`);
     const requested = s.node.requiredBy.map((r) => `${r.by.replace(/@[^@]*$/, '')}: ${r.range}`);
+    const pin = (c.id === 'root' ? merged?.pin : undefined) ?? s.integrity;
     const entry: LockEntry | undefined = s.installed
       ? prior && { ...prior, ...mergeRequested(prior.requested, requested) }
       : {
           name: c.name,
           version: c.version,
           source: c.id === 'root' ? (options.lockSource ?? raw) : s.source.raw,
-          integrity: s.integrity,
+          integrity: pin,
+          ...(c.id === 'root' && merged && merged.upstream !== pin ? { upstream: merged.upstream } : {}),
           resolved: s.source.canonical,
           ...(s.source.commit ? { commit: s.source.commit } : {}),
           ...(edges.length ? { dependencies: edges } : {}),

@@ -93,6 +93,19 @@ export interface StageOptions {
    * that the dependency resolution does not need.
    */
   readonly compile?: boolean;
+  /**
+   * Update over local edits: turns the staged upstream copy in `dir` into the merged folder
+   * before anything reads it, so the review, its checks and the pin are of the merged bytes.
+   */
+  readonly merge?: (dir: string) => Promise<StagedMerge>;
+}
+
+/** What a merge made of the staged copy: its execute bits, the upstream hash, and the pin when not the merged bytes. */
+export interface StagedMerge {
+  readonly executable: readonly string[];
+  readonly upstream: string;
+  /** Pinned instead of the merged hash (the upstream's, while conflicts are left to resolve). */
+  readonly pin?: string;
 }
 
 /** kitbash.toml of the project; a malformed file throws its one-line error. */
@@ -118,6 +131,8 @@ interface StagedRoot {
   readonly name: string;
   readonly dir: string;
   readonly executable: readonly string[];
+  /** What an update's merge over local edits made of the staged copy. */
+  readonly merged?: StagedMerge;
 }
 
 async function stageWith(index: ProjectIndex, raw: string, options: StageOptions): Promise<StagedInstall> {
@@ -171,6 +186,7 @@ async function stageWith(index: ProjectIndex, raw: string, options: StageOptions
       resolution: resolution.value,
       parts,
       lock: lock.entries,
+      ...(root.merged ? { merged: root.merged } : {}),
     });
     lap('review');
     ok = true;
@@ -201,7 +217,10 @@ async function stageRoot(
   raw: string,
   options: StageOptions,
 ): Promise<StagedRoot> {
-  const rootStaged = await stageSkill(co.skillDir, stagingDir, '.requested', raw);
+  let rootStaged = await stageSkill(co.skillDir, stagingDir, '.requested', raw);
+  // An update over local edits merges before anything reads the copy, so the review, its checks and the pin are of the merged bytes.
+  const merged = options.merge ? await options.merge(rootStaged.dir) : undefined;
+  if (merged) rootStaged = { dir: rootStaged.dir, executable: merged.executable };
   const rootTree = await readSkillTreeAsync(rootStaged.dir, co.spec.raw);
   if (!rootTree.ok) throw new CodedError('invalid-input', formatError(rootTree.error));
   const skill = loadFolderFromTree(rootTree.value, nameHintOf(co));
@@ -225,7 +244,7 @@ async function stageRoot(
       `${options.replacing}: the source now names itself "${name}" — skillsmith remove ${options.replacing} && skillsmith install ${raw}`,
     );
   }
-  return { skill, name, dir, executable: rootStaged.executable };
+  return { skill, name, dir, executable: rootStaged.executable, ...(merged ? { merged } : {}) };
 }
 
 /**

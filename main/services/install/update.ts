@@ -9,6 +9,8 @@ import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTreeAsync } from '../skills/reader';
 import { loadFolderAsync } from '../skills/folder';
 import { stageInstall, type StagedInstall } from './stage';
+import { conflictMarkers, type Prefer } from '../../../shared/lock/merge';
+import { conflictsOf, describeMerge, mergeHook, type MergeReport } from './merge';
 
 export type UpdateCheck =
   | { kind: 'up-to-date'; entry: LockEntry; note?: string }
@@ -18,10 +20,22 @@ export type UpdateCheck =
       entry: LockEntry;
       staged: StagedInstall;
       review: InstallReview;
+      /** The installed copy differs from the upstream it was pinned from (so the update merges). */
       localEdits: boolean;
+      /** The upstream's folder (or a dependency) changed since the pin, not only the local copy. */
+      upstreamMoved: boolean;
       installedTree: SkillTree;
       files: FileChange[];
+      merge?: MergeReport;
     };
+
+export interface CheckOptions {
+  readonly compile?: boolean;
+  /** Settles conflicts (and a base that cannot be recovered): `--ours` / `--theirs`. */
+  readonly prefer?: Prefer;
+  /** Compare with upstream only: no merge, no base fetched (`outdated`). */
+  readonly merge?: false;
+}
 
 /**
  * Refetch one pinned skill and compare it with the installed copy. A change comes back
@@ -31,7 +45,7 @@ export type UpdateCheck =
 export async function checkUpdate(
   root: string,
   entry: LockEntry,
-  options: { compile?: boolean } = {},
+  options: CheckOptions = {},
 ): Promise<UpdateCheck> {
   const dir = join(root, SKILLS_DIR, entry.name);
   const installed = await loadFolderAsync(dir, entry.name, entry.name);
@@ -53,6 +67,11 @@ export async function checkUpdate(
   const replaceable = lock
     .filter((e) => e.direct === false && (e.requested ?? []).every((r) => r.startsWith(`${entry.name}:`)))
     .map((e) => e.name);
+  const installedHash = treeIntegrityFast(tree.value);
+  // What the installed copy is measured against: the upstream it came from, not a merged pin.
+  const upstream = entry.upstream ?? entry.integrity;
+  const localEdits = installedHash !== upstream;
+  let merge: MergeReport | undefined;
   let staged: StagedInstall;
   try {
     staged = await stageInstall(root, entry.source, {
@@ -60,6 +79,9 @@ export async function checkUpdate(
       lockSource: entry.source,
       replaceable,
       ...(options.compile === false ? { compile: false } : {}),
+      ...(localEdits && options.merge !== false
+        ? { merge: mergeHook(root, entry, tree.value, options.prefer, (r) => (merge = r)) }
+        : {}),
     });
   } catch (e) {
     return {
@@ -68,12 +90,13 @@ export async function checkUpdate(
       message: `${entry.name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
     };
   }
-  const installedHash = treeIntegrityFast(tree.value);
   const rootNode = staged.nodes[0]!;
   const depsChanged = staged.nodes.some(
     (n, i) => i > 0 && n.stagedDir !== undefined && lock.find((e) => e.name === n.name)?.integrity !== n.integrity,
   );
-  if (installedHash === rootNode.integrity && !depsChanged) {
+  const upstreamMoved = depsChanged || (merge ? !merge.upstreamUnchanged : rootNode.integrity !== upstream);
+  const current = merge ? installedHash === entry.integrity : installedHash === rootNode.integrity;
+  if ((current && !upstreamMoved) || (options.merge === false && !upstreamMoved)) {
     await staged.dispose();
     return { kind: 'up-to-date', entry };
   }
@@ -93,16 +116,28 @@ export async function checkUpdate(
       ]
     : [];
   const notices = [...staged.review.notices];
-  const localEdits = installedHash !== entry.integrity;
-  if (localEdits)
+  const blockers = [...staged.review.blockers];
+  if (merge) {
+    const conflicts = conflictsOf(merge);
     notices.unshift(
-      `${entry.name}: local edits detected (integrity drift) — updating overwrites them; the diff starts from the edited files`,
+      `${entry.name}: local edits kept — merged with upstream ${merge.based ? 'over the installed version' : 'without a base (no installed version to merge over)'}; your copy is backed up under .kitbash/backups/${entry.name}/ before anything is written`,
+      ...describeMerge(merge).map((l) => `${entry.name}: ${l}`),
     );
+    if (conflicts.length)
+      notices.push(
+        `${entry.name}: not delivered until the conflicts are resolved — edit ${conflicts.join(', ')}, then run skillsmith update ${entry.name} to review and pin the result`,
+      );
+    // Markers the user has not resolved yet are never pinned (a half-merged skill is not delivered).
+    else
+      for (const at of conflictMarkers(rootNode.skill.tree))
+        blockers.push(`${entry.name}: unresolved merge-conflict marker at ${at} — resolve it first`);
+  }
   const newDeps = staged.review.nodes.filter((n) => n.role === 'dependency' && !lock.some((e) => e.name === n.name));
   for (const d of newDeps) notices.push(`new dependency: ${d.name}@${d.version} from ${d.source.raw}`);
   const review: InstallReview = {
     ...staged.review,
     notices,
+    blockers,
     changes: changes.map((c) => ({
       field: c.field,
       before: c.before,
@@ -112,5 +147,15 @@ export async function checkUpdate(
     })),
     fileChanges: files.map((f) => ({ path: f.path, change: f.change })),
   };
-  return { kind: 'changed', entry, staged, review, localEdits, installedTree: tree.value, files };
+  return {
+    kind: 'changed',
+    entry,
+    staged,
+    review,
+    localEdits,
+    upstreamMoved,
+    installedTree: tree.value,
+    files,
+    ...(merge ? { merge } : {}),
+  };
 }

@@ -72,8 +72,7 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
   const strings = (xs: readonly string[] | undefined) => xs === undefined || xs.every(tomlSafe);
   for (const e of entries) {
     if (![e.name, e.version, e.source, e.integrity].every(tomlSafe)) return undefined;
-    if ((e.resolved !== undefined && !tomlSafe(e.resolved)) || (e.commit !== undefined && !tomlSafe(e.commit)))
-      return undefined;
+    if ([e.resolved, e.upstream, e.commit].some((v) => v !== undefined && !tomlSafe(v))) return undefined;
     if (!strings(e.dependencies) || !strings(e.requested) || !strings(e.executable)) return undefined;
   }
   return [...entries]
@@ -84,6 +83,7 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
       source: e.source,
       integrity: e.integrity,
       ...(e.resolved !== undefined ? { resolved: e.resolved } : {}),
+      ...(e.upstream !== undefined ? { upstream: e.upstream } : {}),
       ...(e.commit !== undefined ? { commit: e.commit } : {}),
       ...(e.dependencies && e.dependencies.length > 0 ? { dependencies: [...e.dependencies] } : {}),
       ...(e.requested && e.requested.length > 0 ? { requested: [...e.requested] } : {}),
