@@ -6,6 +6,7 @@ import type { SkillTree } from '../../../shared/ksf/tree';
 import { lintSkill } from '../../../shared/lint/checks';
 import { adoptVerdict, ruleIsSkill, type HandCopy } from '../../../shared/lock/adopt';
 import { IMPORT_SOURCE, upsertEntry, type LockEntry } from '../../../shared/lock/lockfile';
+import { ghLockField } from '../../../shared/lock/gh-provenance';
 import {
   reviewBlockers,
   reviewIntegrity,
@@ -254,6 +255,7 @@ export async function scanAdoption(project: string): Promise<AdoptScan> {
         source: source.raw,
         integrity,
         ...(canonical !== undefined ? { resolved: canonical } : {}),
+        ...ghLockField(skill),
       };
       if (blockers.length === 0)
         staged.set(name, { dir, executable, entry, copyHashes: new Map(hashes.map((h) => [h.path, h.integrity!])) });

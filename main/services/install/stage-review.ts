@@ -27,6 +27,7 @@ import type { Checkout } from '../sources';
 import { AsyncDiskView } from '../workspace/disk-view';
 import { planChange, type PlannedCompile } from '../workspace/recompile';
 import { verifiedPin, withSignatures } from '../signing/review';
+import { ghLockField } from '../../../shared/lock/gh-provenance';
 import { withScanners } from '../scanners/review';
 import type { StagedMerge, StagedNode, StageOptions } from './stage';
 
@@ -189,6 +190,7 @@ async function lockNodes(
             ? { direct: false }
             : {}),
           executable: [...s.executable].sort(),
+          ...ghLockField(s.skill),
           ...verifiedPin(reviewNodes.find((n) => n.name === c.name)?.signature),
         };
     nodes.push({

@@ -218,7 +218,8 @@ async function stageRoot(
   options: StageOptions,
 ): Promise<StagedRoot> {
   let rootStaged = await stageSkill(co.skillDir, stagingDir, '.requested', raw);
-  // An update over local edits merges before anything reads the copy, so the review, its checks and the pin are of the merged bytes.
+  // An update over local edits merges before anything reads the copy: the review, its
+  // checks and the pin are then of the merged bytes.
   const merged = options.merge ? await options.merge(rootStaged.dir) : undefined;
   if (merged) rootStaged = { dir: rootStaged.dir, executable: merged.executable };
   const rootTree = await readSkillTreeAsync(rootStaged.dir, co.spec.raw);
