@@ -94,9 +94,15 @@ const COMMANDS: Record<string, Command> = {
       'update [name] [--yes] [--approve <integrity>] [--dry-run] [--ours|--theirs] [--json] [--no-compile]  refetch pinned sources; review diff with escalations (approved only by --approve); local edits are merged, backed up first',
     run: async (argv, io) => (await import('./commands/update')).runUpdate(argv, io),
   },
+  lock: {
+    project: PROJECT,
+    summary: `lock export skills-lock [--overwrite skills-lock.json]  write kitbash.lock's sources into the skills CLI's skills-lock.json`,
+    run: async (argv, io) => (await import('./commands/lock-export')).runLockExport(argv, io),
+  },
   outdated: {
     project: PROJECT,
-    summary: 'outdated [--json]  installed skills whose pinned source has moved: versions, commits, files and escalations',
+    summary:
+      'outdated [--json]  installed skills whose pinned source has moved: versions, commits, files and escalations',
     run: async (argv, io) => (await import('./commands/outdated')).runOutdated(argv, io),
   },
   diff: {

@@ -1,4 +1,5 @@
 import { fileError, type Result } from '../result';
+import type { SourceSpec } from './source';
 import { isKsfName } from '../names';
 
 /** The lock the `skills` CLI (skills.sh) writes at a project's root. */
@@ -77,4 +78,65 @@ export function skillsLockSource(e: SkillsLockEntry): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The `skills-lock.json` entry that fetches what a kitbash.lock `source` fetches — the inverse
+ * of `skillsLockSource` — or undefined for a source that CLI cannot name (`import:local`).
+ */
+export function skillsLockEntryOf(name: string, source: SourceSpec): SkillsLockEntry | undefined {
+  const skillPath = (sub: string | undefined) => (sub ? `${sub.replace(/^\/+|\/+$/g, '')}/SKILL.md` : 'SKILL.md');
+  switch (source.kind) {
+    case 'github':
+      return {
+        name,
+        source: `${source.owner}/${source.repo}`,
+        sourceType: 'github',
+        ...(source.ref ? { ref: source.ref } : {}),
+        skillPath: skillPath(source.subpath),
+      };
+    case 'git':
+      return {
+        name,
+        source: source.url,
+        sourceType: 'git',
+        ...(source.ref ? { ref: source.ref } : {}),
+        skillPath: skillPath(source.subpath),
+      };
+    case 'local':
+      return { name, source: source.path, sourceType: 'local' };
+  }
+}
+
+/**
+ * `skills-lock.json` naming `entries`. A `computedHash` is that CLI's own and cannot be made
+ * here, so it is carried over from `prior` (the file's `skills` as they were) for an entry that
+ * still names the same source, ref and path, and left out otherwise; that CLI then computes it
+ * again. Entries of `prior` that `entries` does not name are kept as they were.
+ */
+export function serializeSkillsLock(
+  entries: readonly SkillsLockEntry[],
+  prior: Readonly<Record<string, unknown>> = {},
+): string {
+  const skills: Record<string, unknown> = {};
+  const ours = new Set(entries.map((e) => e.name));
+  for (const [name, raw] of Object.entries(prior)) if (!ours.has(name)) skills[name] = raw;
+  for (const e of entries) {
+    const was = prior[e.name] as Record<string, unknown> | undefined;
+    const same =
+      was !== undefined &&
+      was.source === e.source &&
+      was.sourceType === e.sourceType &&
+      (was.ref ?? undefined) === e.ref &&
+      (was.skillPath ?? undefined) === e.skillPath;
+    skills[e.name] = {
+      source: e.source,
+      sourceType: e.sourceType,
+      ...(e.ref !== undefined ? { ref: e.ref } : {}),
+      ...(e.skillPath !== undefined ? { skillPath: e.skillPath } : {}),
+      ...(same && typeof was.computedHash === 'string' ? { computedHash: was.computedHash } : {}),
+    };
+  }
+  const sorted = Object.fromEntries(Object.entries(skills).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return `${JSON.stringify({ version: 1, skills: sorted }, null, 2)}\n`;
 }

@@ -6,9 +6,11 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const tree = (files: Record<string, string | Uint8Array>): SkillTree => ({
   root: 't',
-  entries: Object.entries(files).map(
-    ([path, v]): TreeEntry => ({ kind: 'file', path, bytes: typeof v === 'string' ? enc.encode(v) : v }),
-  ),
+  entries: Object.entries(files).map(([path, v]): TreeEntry => ({
+    kind: 'file',
+    path,
+    bytes: typeof v === 'string' ? enc.encode(v) : v,
+  })),
 });
 const text = (m: ReturnType<typeof mergeTrees>) =>
   Object.fromEntries(m.entries.map((e) => [e.path, e.kind === 'file' ? dec.decode(e.bytes) : '']));

@@ -109,7 +109,10 @@ describe.skipIf(!hasGit)('update keeps local edits (three-way merge)', () => {
     const { repo, v2 } = upstream();
     const p = project();
     expect((await cli(p, 'install', repo.url, '--yes', '--no-compile')).code).toBe(0);
-    writeFileSync(skill(p, 'tool', 'SKILL.md'), body((l) => (l[6] = 'Step three: say it out loud.')));
+    writeFileSync(
+      skill(p, 'tool', 'SKILL.md'),
+      body((l) => (l[6] = 'Step three: say it out loud.')),
+    );
     const commit = v2();
 
     const r = await cli(p, 'update', 'tool', '--yes', '--no-compile');
@@ -183,7 +186,10 @@ describe.skipIf(!hasGit)('update keeps local edits (three-way merge)', () => {
     const { repo, v2 } = upstream();
     const p = project();
     expect((await cli(p, 'install', repo.url, '--yes', '--no-compile')).code).toBe(0);
-    writeFileSync(skill(p, 'tool', 'SKILL.md'), body((l) => (l[2] = 'Step one: read the brief twice.')));
+    writeFileSync(
+      skill(p, 'tool', 'SKILL.md'),
+      body((l) => (l[2] = 'Step one: read the brief twice.')),
+    );
     v2();
     const before = treeHash(p);
     const r = await cli(p, 'update', '--dry-run', '--yes');
@@ -198,7 +204,10 @@ describe.skipIf(!hasGit)('update keeps local edits (three-way merge)', () => {
     const p = project();
     write(p, skillFiles('src/tool', 'tool', { body: body() }));
     expect((await cli(p, 'install', 'file:./src/tool', '--yes', '--no-compile')).code).toBe(0);
-    writeFileSync(skill(p, 'tool', 'SKILL.md'), body((l) => (l[2] = 'Local.')));
+    writeFileSync(
+      skill(p, 'tool', 'SKILL.md'),
+      body((l) => (l[2] = 'Local.')),
+    );
     writeFileSync(skill(p, 'tool', 'mine.md'), 'Only mine.\n');
     write(p, skillFiles('src/tool', 'tool', { version: '1.1.0', body: body((l) => (l[6] = 'Upstream.')) }));
     const before = treeHash(p);

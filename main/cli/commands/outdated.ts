@@ -47,7 +47,9 @@ export async function runOutdated(argv: readonly string[], io: CliIo): Promise<E
         from: { version: entry.version, ...(entry.commit ? { commit: entry.commit } : {}) },
         to: { version: root.version, ...(c.review.source.commit ? { commit: c.review.source.commit } : {}) },
         files: c.files.map((f) => ({ path: f.path, change: f.change })),
-        escalations: (c.review.changes ?? []).filter((x) => x.escalation).map((x) => ({ field: x.field, line: x.line })),
+        escalations: (c.review.changes ?? [])
+          .filter((x) => x.escalation)
+          .map((x) => ({ field: x.field, line: x.line })),
         localEdits: c.localEdits,
       });
     } finally {

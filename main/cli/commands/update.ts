@@ -39,7 +39,8 @@ const USAGE =
 export async function runUpdate(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const { positionals, flags } = parseCommandArgs(argv, FLAGS);
   if (positionals.length > 1) throw new CodedError('invalid-request', USAGE);
-  if (flags.ours && flags.theirs) throw new CodedError('invalid-request', `--ours and --theirs exclude each other\n${USAGE}`);
+  if (flags.ours && flags.theirs)
+    throw new CodedError('invalid-request', `--ours and --theirs exclude each other\n${USAGE}`);
   const prefer = flags.ours ? 'ours' : flags.theirs ? 'theirs' : undefined;
   const dry = flags['dry-run'] === true;
   const name = positionals[0];

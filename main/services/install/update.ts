@@ -42,11 +42,7 @@ export interface CheckOptions {
  * staged, with the full review (manifest delta with escalations, file changes, the new
  * dependency closure); the caller decides, then commits through the install path.
  */
-export async function checkUpdate(
-  root: string,
-  entry: LockEntry,
-  options: CheckOptions = {},
-): Promise<UpdateCheck> {
+export async function checkUpdate(root: string, entry: LockEntry, options: CheckOptions = {}): Promise<UpdateCheck> {
   const dir = join(root, SKILLS_DIR, entry.name);
   const installed = await loadFolderAsync(dir, entry.name, entry.name);
   const tree = await readSkillTreeAsync(dir, entry.name);

@@ -72,7 +72,10 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
   const strings = (xs: readonly string[] | undefined) => xs === undefined || xs.every(tomlSafe);
   for (const e of entries) {
     if (![e.name, e.version, e.source, e.integrity].every(tomlSafe)) return undefined;
-    if ([e.resolved, e.upstream, e.commit, ...Object.values(e.github ?? {})].some((v) => v !== undefined && !tomlSafe(v))) return undefined;
+    if (
+      [e.resolved, e.upstream, e.commit, ...Object.values(e.github ?? {})].some((v) => v !== undefined && !tomlSafe(v))
+    )
+      return undefined;
     if (!strings(e.dependencies) || !strings(e.requested) || !strings(e.executable)) return undefined;
   }
   return [...entries]
