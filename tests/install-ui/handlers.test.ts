@@ -295,6 +295,35 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     expect(readFileSync(join(p, 'kitbash.lock'), 'utf8')).toMatch(/version = "1\.2\.0"/);
   });
 
+  it('update over local edits: the check lists the merge per file, and apply backs the copy up first', async () => {
+    const repo = gitRepo(skillFiles('', 'grower', { body: '# grower\n\nOne.\n\nTwo.\n' }));
+    const p = project();
+    const r = renderer(p);
+    const review = await r.call<ReviewView>('install.begin', { source: repo.url });
+    await r.call('install.approve', { id: review.id, integrity: review.integrity });
+    writeFileSync(join(p, '.kitbash', 'skills', 'grower', 'SKILL.md'), '# grower\n\nOne.\n\nTwo, mine.\n');
+    repo.commit(skillFiles('', 'grower', { version: '1.1.0', body: '# grower\n\nOne.\n\nTwo, theirs.\n' }));
+    const u = await r.call<UpdateCheck>('install.checkUpdate', { name: 'grower' });
+    if (u.status !== 'changed') throw new Error('expected a review');
+    expect(u.localEdits).toBe(true);
+    expect(u.merge).toEqual({
+      based: true,
+      files: [
+        { path: 'SKILL.md', outcome: 'conflict' },
+        { path: 'skill.toml', outcome: 'upstream' },
+      ],
+    });
+    expect(u.review.diffs?.find((d) => d.path === 'SKILL.md')?.diff).toContain('+<<<<<<< local');
+    const applied = await r.call<ApplyUpdateResult>('install.applyUpdate', {
+      id: u.review.id,
+      integrity: u.review.integrity,
+    });
+    if (applied.outcome !== 'updated') throw new Error('expected the update');
+    const backup = applied.notes.find((n) => n.startsWith('backed up to '))!.slice('backed up to '.length);
+    expect(readFileSync(join(p, backup, 'SKILL.md'), 'utf8')).toBe('# grower\n\nOne.\n\nTwo, mine.\n');
+    expect(readFileSync(join(p, '.kitbash', 'skills', 'grower', 'SKILL.md'), 'utf8')).toContain('>>>>>>> upstream');
+  });
+
   it('bad input is refused with a one-line error naming the channel, and a bad source says why', async () => {
     const p = project();
     const r = renderer(p);

@@ -151,6 +151,7 @@ export class InstallFlow {
       name: entry.name,
       from: entry.version,
       localEdits: c.localEdits,
+      ...(c.merge ? { merge: { based: c.merge.based, files: [...c.merge.files] } } : {}),
       review: view,
     };
   }

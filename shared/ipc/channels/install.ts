@@ -217,6 +217,18 @@ export const UpdateCheck = z.discriminatedUnion('status', [
     name: z.string(),
     from: z.string(),
     localEdits: z.boolean(),
+    /** What the three-way merge over local edits did to each file (SPEC D300); absent without local edits. */
+    merge: z
+      .object({
+        based: z.boolean(),
+        files: z.array(
+          z.object({
+            path: z.string(),
+            outcome: z.enum(['upstream', 'deleted', 'local', 'merged', 'conflict', 'ours', 'theirs', 'unresolved']),
+          }),
+        ),
+      })
+      .optional(),
     review: ReviewView,
   }),
 ]);

@@ -89,8 +89,9 @@ export function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string 
         <>
           <p className="muted">
             {result.name}: {result.from} → {review.nodes[0]?.version}
-            {result.localEdits && <strong className="inst-warn-text"> · local edits will be overwritten</strong>}
+            {result.localEdits && <span> · local edits kept: merged with upstream, your copy backed up first</span>}
           </p>
+          {result.merge && <MergeFiles merge={result.merge} />}
           <Verdict review={review} verb="update" />
           <div className="inst-actions inst-sticky">
             <button type="button" className="btn" onClick={() => navigate({ view: 'install' })}>
@@ -113,5 +114,47 @@ export function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string 
         </>
       )}
     </div>
+  );
+}
+
+type Merge = NonNullable<Extract<UpdateCheck, { status: 'changed' }>['merge']>;
+
+const OUTCOME: Record<Merge['files'][number]['outcome'], string> = {
+  upstream: 'taken from upstream',
+  deleted: 'removed, as upstream removed it',
+  local: 'kept as you edited it',
+  merged: 'merged cleanly',
+  conflict: 'conflict — markers left for you to resolve',
+  ours: 'conflict — kept yours',
+  theirs: 'conflict — taken from upstream',
+  unresolved: 'unresolved',
+};
+
+/** Each file the merge touched; conflicts first, since they are what the user must finish. */
+function MergeFiles({ merge }: { merge: Merge }) {
+  const conflicts = merge.files.filter((f) => f.outcome === 'conflict');
+  const order = [...conflicts, ...merge.files.filter((f) => f.outcome !== 'conflict')];
+  return (
+    <section className="inst-merge" aria-label="merge of your local edits">
+      <h3>Your local edits</h3>
+      {!merge.based && (
+        <p className="inst-explain">
+          The installed version could not be fetched: every difference was settled by a side.
+        </p>
+      )}
+      {conflicts.length > 0 && (
+        <p className="inst-warn-text">
+          Conflicts stay in {conflicts.map((f) => f.path).join(', ')} with both sides between markers; the skill is not
+          delivered until you resolve them and update it again.
+        </p>
+      )}
+      <ul>
+        {order.map((f) => (
+          <li key={f.path} className={f.outcome === 'conflict' ? 'inst-merge-conflict' : undefined}>
+            <code>{f.path}</code> — {OUTCOME[f.outcome]}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
