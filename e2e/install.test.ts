@@ -319,6 +319,43 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
     expect(errors).toEqual([]);
   });
 
+  it('update over local edits lists the merge per file, conflicts first, before the approval', async () => {
+    const body = (two: string) => `# merge-helper\n\nOne.\n\n${two}\n`;
+    const repo = gitRepo(skillFiles('', 'merge-helper', { body: body('Two.') }));
+    const { page, errors } = await open();
+    await openInstall(page, served.url);
+    await reviewGit(page, repo.url);
+    await page.getByRole('button', { name: 'Approve and install merge-helper@1.0.0' }).click();
+    await page.locator('[data-verdict="installed"]').waitFor({ timeout: 45_000 });
+    const dir = join(ws.project, '.kitbash', 'skills', 'merge-helper');
+    writeFileSync(join(dir, 'SKILL.md'), body('Two, as I like it.'));
+    writeFileSync(join(dir, 'mine.md'), 'Only mine.\n');
+    repo.commit({
+      ...skillFiles('', 'merge-helper', { version: '1.1.0', body: body('Two, upstream.') }),
+      'new.md': 'New.\n',
+    });
+    for (const [width, height] of [
+      [1400, 900],
+      [900, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${served.url}#/install/update:merge-helper`);
+      const dialog = page.getByRole('dialog', { name: 'Update merge-helper' });
+      await dialog.locator('[data-verdict="ready"]').waitFor({ timeout: 45_000 });
+      const merge = dialog.getByRole('region', { name: 'merge of your local edits' });
+      expect(await merge.locator('li').allInnerTexts()).toEqual([
+        'SKILL.md — conflict — markers left for you to resolve',
+        'mine.md — kept as you edited it',
+        'new.md — taken from upstream',
+        'skill.toml — taken from upstream',
+      ]);
+      expect(await merge.innerText()).toContain('Conflicts stay in SKILL.md with both sides between markers');
+      await screenshot(page, `update-merge-${width}`, false);
+    }
+    expect(existsSync(join(dir, 'new.md'))).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
   it('shows progress for a slow review, and a failed one as one line with its origin, keeping what was typed', async () => {
     const { page } = await open();
     await page.route('**/rpc/install.begin', async (route) => {
