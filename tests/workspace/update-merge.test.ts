@@ -157,6 +157,29 @@ describe.skipIf(!hasGit)('update keeps local edits (three-way merge)', () => {
     expect(after.upstream).toBe(pin.integrity);
   });
 
+  it('an edit that asks for more is an escalation of the review: --yes does not pin it', async () => {
+    const { repo } = upstream();
+    const p = project();
+    expect((await cli(p, 'install', repo.url, '--yes', '--no-compile')).code).toBe(0);
+    const toml = skill(p, 'tool', 'skill.toml');
+    writeFileSync(toml, readFileSync(toml, 'utf8').replace('network = false', 'network = true'));
+    const pinned = lockOf(p, 'tool').integrity;
+    const r = await cli(p, 'update', 'tool', '--yes', '--no-compile');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tool: not applied — the update escalates (permissions.network)');
+    expect(lockOf(p, 'tool').integrity).toBe(pinned);
+    const review = JSON.parse((await cli(p, 'update', 'tool', '--json', '--dry-run')).stdout) as {
+      integrity: string;
+    }[];
+    const approved = await cli(p, 'update', 'tool', '--approve', review[0]!.integrity, '--no-compile');
+    expect(approved.code).toBe(0);
+    expect(skillIntegrity(join(p, '.kitbash', 'skills', 'tool'))).toEqual({
+      ok: true,
+      value: lockOf(p, 'tool').integrity,
+    });
+    expect(lockOf(p, 'tool').upstream).toBe(pinned);
+  });
+
   it('--theirs takes upstream for a conflicting file, --ours keeps the local one; local-only files stay', async () => {
     for (const side of ['theirs', 'ours'] as const) {
       const { repo, v2 } = upstream();

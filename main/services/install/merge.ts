@@ -22,6 +22,8 @@ export interface MergeReport {
   readonly based: boolean;
   /** The upstream tree is the one pinned before (only local edits are being reviewed). */
   readonly upstreamUnchanged: boolean;
+  /** The version the edits were made on, when it was recovered: what the review compares against. */
+  readonly base?: SkillTree;
 }
 
 export const conflictsOf = (r: MergeReport): string[] =>
@@ -124,7 +126,12 @@ export function mergeHook(
     } finally {
       parent.close();
     }
-    const r: MergeReport = { files: merged.files, based: base !== undefined, upstreamUnchanged: unchanged };
+    const r: MergeReport = {
+      files: merged.files,
+      based: base !== undefined,
+      upstreamUnchanged: unchanged,
+      ...(base ? { base } : {}),
+    };
     report(r);
     return {
       executable,

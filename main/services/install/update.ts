@@ -8,7 +8,8 @@ import { readLockAsyncOrThrow, treeIntegrityFast } from '../lock';
 import { SKILLS_DIR } from '../skills/locate';
 import { readSkillTreeAsync } from '../skills/reader';
 import { loadFolderAsync } from '../skills/folder';
-import { stageInstall, type StagedInstall } from './stage';
+import { loadFolderFromTree, stageInstall, type StagedInstall } from './stage';
+import type { Skill } from '../../../shared/ksf/model';
 import { conflictMarkers, type Prefer } from '../../../shared/lock/merge';
 import { conflictsOf, describeMerge, mergeHook, type MergeReport } from './merge';
 
@@ -100,13 +101,17 @@ export async function checkUpdate(root: string, entry: LockEntry, options: Check
   const scripts = (t: SkillTree) =>
     t.entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('scripts/')).map((e) => e.path);
   // Hooks, tool grants and load-time commands are compared by what some agent acts on once compiled.
-  const changes = installed.ok
+  // Over local edits the "before" is the reviewed base, not the edited copy: an edit that asks
+  // for more is an escalation of this review too, never vouched for by --yes (SPEC D302).
+  const before = merge?.base ? baseSkill(merge.base, entry.name) : undefined;
+  const was = before ?? (installed.ok ? { skill: installed.value, tree: tree.value } : undefined);
+  const changes = was
     ? [
-        ...manifestDelta(installed.value.manifest, rootNode.skill.manifest, {
-          before: scripts(tree.value),
+        ...manifestDelta(was.skill.manifest, rootNode.skill.manifest, {
+          before: scripts(was.tree),
           after: scripts(rootNode.skill.tree),
         }),
-        ...powersDelta(nodePowers(installed.value, []).carried, staged.review.nodes[0]!.powers.carried, {
+        ...powersDelta(nodePowers(was.skill, []).carried, staged.review.nodes[0]!.powers.carried, {
           manifested: rootNode.skill.manifested,
         }),
       ]
@@ -154,4 +159,13 @@ export async function checkUpdate(root: string, entry: LockEntry, options: Check
     files,
     ...(merge ? { merge } : {}),
   };
+}
+
+/** The base of a merge as a loaded skill; undefined when it does not load (then the installed copy is compared). */
+function baseSkill(tree: SkillTree, name: string): { skill: Skill; tree: SkillTree } | undefined {
+  try {
+    return { skill: loadFolderFromTree(tree, name), tree };
+  } catch {
+    return undefined;
+  }
 }
