@@ -322,6 +322,9 @@ describe.skipIf(!haveGit)('install.* over dispatch', () => {
     const backup = applied.notes.find((n) => n.startsWith('backed up to '))!.slice('backed up to '.length);
     expect(readFileSync(join(p, backup, 'SKILL.md'), 'utf8')).toBe('# grower\n\nOne.\n\nTwo, mine.\n');
     expect(readFileSync(join(p, '.kitbash', 'skills', 'grower', 'SKILL.md'), 'utf8')).toContain('>>>>>>> upstream');
+    expect(applied.notes).toContain(
+      'Conflicts left in SKILL.md: resolve them, then update again to review and pin the result — not delivered until then.',
+    );
   });
 
   it('bad input is refused with a one-line error naming the channel, and a bad source says why', async () => {

@@ -183,6 +183,11 @@ export class InstallFlow {
           notes.push(`backed up to ${await backupSkill(pending.project, name, tree.value)}`);
         }
         await commitInstall(staged, { integrity }, 'update');
+        const conflicts = (again.merge?.files ?? []).filter((f) => f.outcome === 'conflict').map((f) => f.path);
+        if (conflicts.length)
+          notes.push(
+            `Conflicts left in ${conflicts.join(', ')}: resolve them, then update again to review and pin the result — not delivered until then.`,
+          );
         await recompileAfterChange(pending.project, (t) => notes.push(t.trim()), 'update', staged.planned);
       });
     } catch (e) {
