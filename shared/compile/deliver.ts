@@ -37,6 +37,11 @@ export interface ReviewFacts {
   /** The tree integrity of exactly the files compile read for the skill (the edge hashes them). */
   readonly integrityOf: (skill: Skill) => string;
   readonly config: Pick<ProjectConfig, 'policy' | 'exceptions' | 'unconfirmedExceptions'>;
+  /**
+   * Where a skill's checks come from when not linted here: the edge's cache by content
+   * (main/services/compile/checks-cache.ts), given `lint` for a skill it has not seen.
+   */
+  readonly checks?: { of(skill: Skill, lint: (skill: Skill) => readonly Check[]): readonly Check[] };
 }
 
 export const FORWARD_DRIFT =
@@ -78,7 +83,7 @@ export function withheldReason(skill: Skill, facts: ReviewFacts): WithheldSkill 
       message: 'its files differ from the integrity pinned in kitbash.lock — edited since it was reviewed',
       forward: FORWARD_DRIFT,
     };
-  const verdict = skillVerdict(checksOf(skill), {
+  const verdict = skillVerdict(facts.checks ? facts.checks.of(skill, checksOf) : checksOf(skill), {
     skill: name,
     integrity,
     ...(facts.config.policy ? { policy: facts.config.policy } : {}),

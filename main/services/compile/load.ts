@@ -7,6 +7,7 @@ import { readLock } from '../lock/index';
 import { readProjectConfig } from '../project/config';
 import { installedSkills } from '../skills/locate';
 import { READ_EACH_TIME, type FolderReads } from '../skills/folder-reads';
+import { openDeliveryChecks, type DeliveryChecks } from './checks-cache';
 
 const SKILLS_REL = '.kitbash/skills';
 
@@ -26,13 +27,14 @@ export function lockPins(root: string): ReviewFacts['pins'] {
  * compile may not deliver (shared/compile/deliver.ts), judged on the very trees read here.
  * `seen` hears each path that was read, relative to `root` (for the compile record).
  * `config` defaults to kitbash.toml as read now (a broken one: no exceptions, no policy —
- * the stricter reading).
+ * the stricter reading). `checks` answers the delivery checks of a skill already judged.
  */
 export function loadInstalled(
   root: string,
   seen?: SourceRead,
   reads: FolderReads = READ_EACH_TIME,
   config?: Pick<ProjectConfig, 'policy' | 'exceptions' | 'unconfirmedExceptions'>,
+  checks?: DeliveryChecks,
 ): { skills: Skill[]; failures: FailedSkill[]; withheld: WithheldSkill[] } {
   const skills: Skill[] = [];
   const failures: FailedSkill[] = [];
@@ -60,7 +62,9 @@ export function loadInstalled(
     pins: lockPins(root),
     integrityOf: (s) => reads.integrity(s.tree),
     config: cfg,
+    ...(checks ? { checks } : {}),
   });
+  checks?.save();
   return { skills, failures, withheld };
 }
 
@@ -79,7 +83,8 @@ export function loadCompileInput(root: string, seen?: SourceRead): Omit<CompileI
   if (!config.ok) throw new Error(formatError(config.error));
   const lock = readLock(root);
   if (!lock.ok) throw new Error(formatError({ ...lock.error, detail: [] }));
-  return { ...loadInstalled(root, seen, READ_EACH_TIME, config.value), config: config.value };
+  const checks = openDeliveryChecks();
+  return { ...loadInstalled(root, seen, READ_EACH_TIME, config.value, checks), config: config.value };
 }
 
 /** A load error on one line: the file, the problem, and the manifest violations after a dash. */

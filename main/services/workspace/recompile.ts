@@ -17,6 +17,7 @@ import { withProjectIndex, type ProjectIndex } from '../skills/project-index';
 import { folderStamp } from '../fs/stamp';
 import { AsyncDiskView } from './disk-view';
 import { faultPoint } from './fault';
+import { openDeliveryChecks } from '../compile/checks-cache';
 
 /** A change to the installed set, as the plan of what compile does after it must see it. */
 export interface SkillsChange {
@@ -103,7 +104,15 @@ export async function planChange(
     for (const [name, p] of put) after.set(name, p.integrity);
     pins = after;
   }
-  const withheld = withheldSkills(skills, { pins, integrityOf: (sk) => treeIntegrityFast(sk.tree), config });
+  // A skill the change did not touch was judged before: its checks come from the cache by content.
+  const checks = openDeliveryChecks();
+  const withheld = withheldSkills(skills, {
+    pins,
+    integrityOf: (sk) => treeIntegrityFast(sk.tree),
+    config,
+    ...(checks ? { checks } : {}),
+  });
+  checks?.save();
   const plan = await view.settle((project) => planCompile({ skills, failures, withheld, config, project }));
   index.rememberPlanReads(view.readSet());
   return { plan, config, view, folders, replaced, put };
