@@ -36,6 +36,11 @@ const TARGET_ORDER = [
   'agent-plugins',
 ];
 
+/** The project's own targets (kitbash.toml: claude-code, cursor, agentsmd), in emit order. */
+const OWN = ['claude-code', 'cursor', 'agentsmd'];
+const ownCells = (g: Record<string, string>) =>
+  Object.fromEntries(Object.entries(g).map(([k, v]) => [k, OWN.map((t) => [...v][TARGET_ORDER.indexOf(t)]).join('')]));
+
 async function grid(page: Page): Promise<Record<string, string>> {
   return page
     .locator('.matrix-row[data-skill]')
@@ -73,11 +78,20 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const { page, errors, offHost } = await open();
     await page.goto(`${served.url}#/matrix`);
     await page.getByRole('grid', { name: 'Compatibility matrix' }).waitFor({ timeout: 40_000 });
-    expect(
-      await page
+    const columns = () =>
+      page
         .locator('[role="columnheader"][data-target]')
-        .evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target)),
-    ).toEqual(TARGET_ORDER);
+        .evaluateAll((hs) => hs.map((h) => (h as HTMLElement).dataset.target));
+    // By default the project's own targets (kitbash.toml's), in emit order.
+    expect(await columns()).toEqual(OWN);
+    expect(await grid(page)).toEqual(ownCells(EXPECTED));
+    await screenshot(page, 'matrix-own');
+    // Every target on request; the choice is remembered for the project (a reload keeps it).
+    await page.getByLabel('Filter by target').selectOption('all');
+    await page.reload();
+    await page.getByRole('grid', { name: 'Compatibility matrix' }).waitFor({ timeout: 40_000 });
+    expect(await page.getByLabel('Filter by target').inputValue()).toBe('all');
+    expect(await columns()).toEqual(TARGET_ORDER);
     expect(await grid(page)).toEqual(EXPECTED);
     // The active targets of the project are marked.
     expect(
@@ -174,6 +188,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     const { page, errors } = await open();
     await page.goto(`${served.url}#/matrix`);
     await page.getByRole('grid').waitFor({ timeout: 40_000 });
+    await page.getByLabel('Filter by target').selectOption('all');
     await page
       .getByRole('group', { name: 'Filter by status' })
       .getByRole('button', { name: /^Unsupported/ })
@@ -233,11 +248,17 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
           `${String(e)}\npage: ${(await page.locator('body').innerText()).slice(0, 400)}\nerrors: ${errors.join(' | ')}`,
         );
       });
-    const rows = await page
-      .locator('.cost-chart[aria-label] .cost-row')
-      .evaluateAll((rs) =>
-        rs.map((r) => ({ t: (r as HTMLElement).dataset.target, n: Number((r as HTMLElement).dataset.total) })),
-      );
+    const chartRows = () =>
+      page
+        .locator('.cost-chart[aria-label] .cost-row')
+        .evaluateAll((rs) =>
+          rs.map((r) => ({ t: (r as HTMLElement).dataset.target, n: Number((r as HTMLElement).dataset.total) })),
+        );
+    // By default the project's own targets; all of them on request.
+    expect((await chartRows()).map((r) => r.t)).toEqual(OWN);
+    await screenshot(page, 'costs-own');
+    await page.getByRole('button', { name: /^All targets/ }).click();
+    const rows = await chartRows();
     expect(rows.map((r) => r.t)).toEqual(TARGET_ORDER);
     const total = Object.fromEntries(rows.map((r) => [r.t, r.n]));
     // Lazy targets pay descriptions; the eager ones (agentsmd, aider, cline) pay whole texts.
@@ -251,7 +272,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     expect(cells.reduce((a, b) => a + b, 0)).toBe(total.agentsmd);
     await screenshot(page, 'costs');
 
-    await page.getByRole('button', { name: 'Active here' }).click();
+    await page.getByRole('button', { name: /^This project's/ }).click();
     expect(
       await page
         .locator('.cost-chart[aria-label] .cost-row')

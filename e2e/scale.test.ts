@@ -179,6 +179,9 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
     try {
       await page.goto(`${served.url}#/costs`);
       await page.locator('.cost-chart .cost-row').first().waitFor({ timeout: 60_000 });
+      // The project's own two targets by default; the test reads every target's chart.
+      expect(await page.locator('.cost-chart[aria-label] .cost-row').count()).toBe(2);
+      await page.getByRole('button', { name: /^All targets/ }).click();
       const rows = await page.locator('.cost-chart[aria-label] .cost-row').evaluateAll((rs) =>
         rs.map((r) => ({
           total: Number((r as HTMLElement).dataset.total),
@@ -257,6 +260,8 @@ describe.skipIf(!ok)('dashboard with 1,000 skills', () => {
 
       await page.evaluate(() => (window.location.hash = '#/matrix'));
       await page.locator('.matrix-row[data-skill]').first().waitFor({ timeout: 60_000 });
+      // Every target, so the grid is wider than the window (the choice carries over to the costs).
+      await page.getByLabel('Filter by target').selectOption('all');
       await fixedWhileScrolling('.matrix-scroll', '.matrix-row[data-skill] .matrix-skill');
       await screenshot(page, 'scale-matrix-900', false);
 

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { CostsReport } from '../../../../shared/ipc/channels/reports';
 import { TARGETS } from '../../../../shared/targets/registry';
@@ -8,6 +8,7 @@ import { CostChart } from './CostChart';
 import { CostTable } from './CostTable';
 import { ListingPanel, SkillCostCard } from './panels';
 import { skillColor } from './chart';
+import { useTargetScope } from '../target-scope';
 import './costs.css';
 
 /** Standing context cost: what every session pays per agent, for the project and per skill. */
@@ -28,12 +29,23 @@ export function CostsView({ project, arg }: { project: ProjectRef; arg?: string 
       </main>
     );
   // While a changed project is priced again, the last figures stay, marked as updating.
-  return <Costs report={report.data} focus={arg} updating={report.isFetching} />;
+  return <Costs root={project.root} report={report.data} focus={arg} updating={report.isFetching} />;
 }
 
-function Costs({ report, focus, updating }: { report: CostsReport; focus: string | undefined; updating: boolean }) {
+function Costs({
+  root,
+  report,
+  focus,
+  updating,
+}: {
+  root: string;
+  report: CostsReport;
+  focus: string | undefined;
+  updating: boolean;
+}) {
   const { skills, failures, listings, active } = report;
-  const [scope, setScope] = useState<'all' | 'active'>('all');
+  // The project's own targets unless all were chosen (remembered per project, shared with the matrix).
+  const [scope, setScope] = useTargetScope(root, active.targets);
   const targets = useMemo(
     () => TARGETS.filter((t) => scope === 'all' || active.targets.includes(t.id)),
     [scope, active.targets],
@@ -70,19 +82,20 @@ function Costs({ report, focus, updating }: { report: CostsReport; focus: string
             <div className="segmented" role="group" aria-label="Targets shown">
               <button
                 type="button"
+                className={scope === 'own' ? 'on' : ''}
+                aria-pressed={scope === 'own'}
+                onClick={() => setScope('own')}
+                disabled={active.targets.length === 0}
+              >
+                This project's <span className="segmented-count">{active.targets.length}</span>
+              </button>
+              <button
+                type="button"
                 className={scope === 'all' ? 'on' : ''}
                 aria-pressed={scope === 'all'}
                 onClick={() => setScope('all')}
               >
                 All targets <span className="segmented-count">{TARGETS.length}</span>
-              </button>
-              <button
-                type="button"
-                className={scope === 'active' ? 'on' : ''}
-                aria-pressed={scope === 'active'}
-                onClick={() => setScope('active')}
-              >
-                Active here <span className="segmented-count">{active.targets.length}</span>
               </button>
             </div>
           </div>

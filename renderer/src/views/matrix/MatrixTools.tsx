@@ -58,8 +58,8 @@ export function MatrixTools({
           onChange={(e) => onTarget(e.target.value)}
           aria-label="Filter by target"
         >
-          <option value="all">All {targets.length}</option>
-          <option value="active">Active in this project ({active.length})</option>
+          <option value="active">This project's ({active.length})</option>
+          <option value="all">All targets ({targets.length})</option>
           {targets.map((t) => (
             <option key={t} value={t}>
               {t}

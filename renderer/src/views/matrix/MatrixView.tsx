@@ -8,6 +8,7 @@ import { EnforcementTable } from './EnforcementTable';
 import { Explain } from './Explain';
 import { MatrixGrid } from './MatrixGrid';
 import { MatrixTools } from './MatrixTools';
+import { useTargetScope } from '../target-scope';
 import './matrix.css';
 
 /** Skills × targets: does each agent get the skill as authored, a weaker version, or nothing? */
@@ -45,7 +46,16 @@ function Matrix({
   const { failures, dirs, active } = report;
   const matrix = report;
   const [status, setStatus] = useState<StatusFilter>('all');
-  const [target, setTarget] = useState<TargetFilter>('all');
+  // The project's own targets unless all were chosen (remembered per project); one target picked is not remembered.
+  const [scope, setScope] = useTargetScope(root, active.targets);
+  const [single, setSingle] = useState<string | null>(null);
+  const target: TargetFilter = single ?? (scope === 'all' ? 'all' : 'active');
+  const setTarget = (t: TargetFilter): void => {
+    if (t === 'all' || t === 'active') {
+      setScope(t === 'all' ? 'all' : 'own');
+      setSingle(null);
+    } else setSingle(t);
+  };
   const [query, setQuery] = useState('');
   const byKey = useMemo(() => new Map(matrix.cells.map((c) => [cellKey(c.skill, c.target), c])), [matrix]);
   const grid = useMemo(
@@ -107,7 +117,7 @@ function Matrix({
               onClick={() => {
                 setQuery('');
                 setStatus('all');
-                setTarget('all');
+                setSingle(null);
               }}
             >
               Show every skill
