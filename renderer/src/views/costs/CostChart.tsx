@@ -25,7 +25,7 @@ export function CostChart({ skills, targets, active, selected }: CostPanelProps)
         {rows.map((r, i) => {
           const t = targets[i]!;
           const parts = r.segments.map((s) => `${s.skill} ${s.tokens}`);
-          if (r.others.count) parts.push(`${r.others.count} others ${r.others.tokens}`);
+          if (r.others.count) parts.push(`${plural(r.others.count, 'other')} ${r.others.tokens}`);
           return (
             <li
               key={t.id}
@@ -85,7 +85,7 @@ export function CostChart({ skills, targets, active, selected }: CostPanelProps)
         {others > 0 && (
           <span className="cost-legend-item others" data-testid="legend-others">
             <span className="cost-swatch others" />
-            {others} others
+            {plural(others, 'other')}
           </span>
         )}
       </div>
