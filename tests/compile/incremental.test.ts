@@ -90,6 +90,13 @@ describe('the recompile after a change writes exactly what a full compile writes
           const toml = readFileSync(join(p, 'kitbash.toml'), 'utf8');
           writeFileSync(join(p, 'kitbash.toml'), toml.replace(POLICY(false), POLICY(true)));
         }
+        // Later, an installed skill is edited by hand: it no longer hashes to its pin (drift), so
+        // the next recompile withholds it — its integrity is not the one the cache holds.
+        if (i === 10) {
+          const edited = [...installed].find((n) => n !== PIPE_SKILL)!;
+          const md = join(p, '.kitbash', 'skills', edited, 'SKILL.md');
+          writeFileSync(md, `${readFileSync(md, 'utf8')}\nEdited by hand.\n`);
+        }
         const remove = i > 0 && installed.size > 1 && next() < 0.3;
         const pick = remove ? [...installed].filter((n) => n !== PIPE_SKILL) : names;
         const name = i === 0 ? PIPE_SKILL : pick[Math.floor(next() * pick.length)]!;
@@ -188,11 +195,25 @@ describe('the delivery checks cache', () => {
     a.save();
     const file = join(dir, 'delivery', 'checks.json');
     const data = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, unknown> };
-    for (const k of Object.keys(data.entries)) data.entries[k] = [{ id: 'remote-exec', status: 'pass' }];
+    for (const k of Object.keys(data.entries)) data.entries[k] = { c: [{ id: 'remote-exec', status: 'pass' }] };
     writeFileSync(file, JSON.stringify(data));
     expect(openDeliveryChecks({ dir, engine: 'e1' })!.of(pipe, lint)).toEqual([{ id: 'remote-exec', status: 'fail' }]);
     writeFileSync(file, 'not json');
     expect(openDeliveryChecks({ dir, engine: 'e1' })!.of(pipe, lint)).toEqual([{ id: 'remote-exec', status: 'fail' }]);
+  });
+
+  it("answers a skill's integrity by its content", () => {
+    const dir = temp('skillsmith-checks-');
+    let hashes = 0;
+    const hash = () => (hashes++, `sha256-${'a'.repeat(64)}`);
+    const a = openDeliveryChecks({ dir, engine: 'e1' })!;
+    expect(a.integrity(skillAt('.kitbash/skills/one', SAFE), hash)).toBe(`sha256-${'a'.repeat(64)}`);
+    a.save();
+    const b = openDeliveryChecks({ dir, engine: 'e1' })!;
+    b.integrity(skillAt('.kitbash/skills/one', SAFE), hash);
+    expect(hashes).toBe(1);
+    b.integrity(skillAt('.kitbash/skills/one', PIPE), hash);
+    expect(hashes).toBe(2);
   });
 
   it('is not used without an engine to key it by', () => {

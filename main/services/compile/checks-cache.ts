@@ -30,15 +30,23 @@ const KNOWN = new Set<string>(CHECK_IDS);
 export interface DeliveryChecks {
   /** The failing checks of `skill`: from the cache, else `lint(skill)` (and remembered). */
   of(skill: Skill, lint: (skill: Skill) => readonly Check[]): readonly Check[];
-  /** Writes the file when a skill was linted; never throws. */
+  /** The tree integrity of `skill` (what kitbash.lock pins): from the cache, else `hash(tree)` (and remembered). */
+  integrity(skill: Skill, hash: (tree: Skill['tree']) => string): string;
+  /** Writes the file when something was computed; never throws. */
   save(): void;
+}
+
+/** What is known of one folder's content: its failing checks, its integrity. */
+interface Entry {
+  readonly c?: readonly Check[];
+  readonly i?: string;
 }
 
 interface CacheFile {
   readonly format: string;
   readonly version: number;
   readonly engine: string;
-  readonly entries: Record<string, readonly Check[]>;
+  readonly entries: Record<string, Entry>;
 }
 
 /** The cache in `dir` judged by `engine`; none (every skill linted) when there is no build to key it by. */
@@ -48,7 +56,7 @@ export function openDeliveryChecks(
   const { dir, engine } = where;
   if (engine === undefined) return undefined;
   const file = join(dir, 'delivery', 'checks.json');
-  const known = new Map<string, readonly Check[]>();
+  const known = new Map<string, Entry>();
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CacheFile>;
     if (
@@ -58,26 +66,49 @@ export function openDeliveryChecks(
       parsed.entries &&
       typeof parsed.entries === 'object'
     )
-      for (const [k, v] of Object.entries(parsed.entries)) if (isChecks(v)) known.set(k, v);
+      for (const [k, v] of Object.entries(parsed.entries)) {
+        const e = validEntry(v);
+        if (e) known.set(k, e);
+      }
   } catch {
-    // no file, or one that is not ours: every skill is linted and the file rewritten
+    // no file, or one that is not ours: every skill is judged and the file rewritten
   }
-  const used = new Map<string, readonly Check[]>();
-  let linted = false;
+  const used = new Map<string, Entry>();
+  // One content hash per loaded skill, however many questions are asked about it.
+  const keys = new WeakMap<Skill, string>();
+  const keyOf = (skill: Skill): string => {
+    let k = keys.get(skill);
+    if (k === undefined) keys.set(skill, (k = contentKey(engine, skill)));
+    return k;
+  };
+  let computed = false;
+  const entry = (key: string): Entry => used.get(key) ?? known.get(key) ?? {};
   return {
     of(skill, lint) {
-      const key = contentKey(engine, skill);
-      let checks = used.get(key) ?? known.get(key);
+      const key = keyOf(skill);
+      const e = entry(key);
+      let checks = e.c;
       if (!checks) {
         checks = lint(skill).filter((c) => c.status === 'fail');
-        linted = true;
+        computed = true;
       }
-      used.set(key, checks);
+      used.set(key, { ...e, c: checks });
       return checks;
     },
+    integrity(skill, hash) {
+      const key = keyOf(skill);
+      const e = entry(key);
+      let i = e.i;
+      if (i === undefined) {
+        i = hash(skill.tree);
+        computed = true;
+      }
+      used.set(key, { ...e, i });
+      return i;
+    },
     save() {
-      if (!linted) return;
-      const entries: Record<string, readonly Check[]> = {};
+      if (!computed) return;
+      const entries: Record<string, Entry> = {};
       let n = 0;
       for (const [k, v] of [...used, ...known]) {
         if (n >= MAX_ENTRIES) break;
@@ -88,7 +119,7 @@ export function openDeliveryChecks(
       try {
         const body: CacheFile = { format: FORMAT, version: FORMAT_VERSION, engine, entries };
         writeFileAtomic(file, JSON.stringify(body));
-        linted = false;
+        computed = false;
       } catch {
         // a cache that cannot be written only costs the next compile its speed
       }
@@ -112,6 +143,17 @@ function contentKey(engine: string, skill: Skill): string {
   }
   return h.digest('hex');
 }
+
+/** An entry as stored: a list of known failing checks and an integrity, each optional; anything else is dropped. */
+function validEntry(v: unknown): Entry | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const { c, i } = v as { c?: unknown; i?: unknown };
+  if (c !== undefined && !isChecks(c)) return undefined;
+  if (i !== undefined && (typeof i !== 'string' || !INTEGRITY.test(i))) return undefined;
+  return { ...(c !== undefined ? { c } : {}), ...(i !== undefined ? { i } : {}) };
+}
+
+const INTEGRITY = /^sha256-[A-Za-z0-9+/=_-]+$/;
 
 function isChecks(v: unknown): v is readonly Check[] {
   return (

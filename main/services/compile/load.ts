@@ -60,7 +60,7 @@ export function loadInstalled(
   const cfg = config ?? readConfigOrEmpty(root);
   const withheld = withheldSkills(skills, {
     pins: lockPins(root),
-    integrityOf: (s) => reads.integrity(s.tree),
+    integrityOf: (s) => (checks ? checks.integrity(s, (t) => reads.integrity(t)) : reads.integrity(s.tree)),
     config: cfg,
     ...(checks ? { checks } : {}),
   });

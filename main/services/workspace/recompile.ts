@@ -104,11 +104,11 @@ export async function planChange(
     for (const [name, p] of put) after.set(name, p.integrity);
     pins = after;
   }
-  // A skill the change did not touch was judged before: its checks come from the cache by content.
+  // A skill the change did not touch was judged before: its checks and integrity come from the cache by content.
   const checks = openDeliveryChecks();
   const withheld = withheldSkills(skills, {
     pins,
-    integrityOf: (sk) => treeIntegrityFast(sk.tree),
+    integrityOf: (sk) => (checks ? checks.integrity(sk, treeIntegrityFast) : treeIntegrityFast(sk.tree)),
     config,
     ...(checks ? { checks } : {}),
   });
