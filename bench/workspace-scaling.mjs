@@ -62,9 +62,9 @@ process.on('exit', () => {
   rmSync(frozen, { recursive: true, force: true });
 });
 
-function run(argv, cwd) {
+function run(argv, cwd, env = process.env) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, argv, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, argv, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.error) throw r.error;
   return { ms, code: r.status, out: r.stdout, err: r.stderr };
@@ -116,6 +116,17 @@ function template(n) {
 // copy, whose stamps the index has never seen: only the primed case's index is warm.
 process.env.SKILLSMITH_CACHE_DIR = join(work, 'cache');
 const templates = new Map(opts.sizes.map((n) => [n, template(n)]));
+let judgedAfresh = 0;
+/**
+ * The environment of a run whose cache folder is the shared one without the delivery checks
+ * (D281): every skill is judged again, while the code cache and the parse cache stay warm.
+ */
+function withoutDeliveryCache() {
+  const dir = join(work, `cache-undelivered-${judgedAfresh++}`);
+  const shared = join(work, 'cache');
+  if (existsSync(shared)) cpSync(shared, dir, { recursive: true, filter: (src) => src !== join(shared, 'delivery') });
+  return { ...process.env, SKILLSMITH_CACHE_DIR: dir };
+}
 function fresh(n, id) {
   const dir = join(work, `run-${n}-${id}`);
   rmSync(dir, { recursive: true, force: true });
@@ -142,6 +153,13 @@ const CASES = [
     argv: [SKILLSMITH, 'install', SOURCE, '--yes'],
   },
   {
+    // No delivery checks cached: every installed skill judged again, as before SPEC D280.
+    id: 'skillsmith+compile+first',
+    label: 'the same, every skill judged again (no delivery checks cached)',
+    argv: [SKILLSMITH, 'install', SOURCE, '--yes'],
+    judgeAll: true,
+  },
+  {
     id: 'skillsmith+compile+used',
     label: 'the same, into a project in use (index warm)',
     argv: [SKILLSMITH, 'install', SOURCE, '--yes'],
@@ -152,7 +170,7 @@ const CASES = [
 // Check once that every case installs the skill and pins it, before timing anything.
 for (const c of CASES) {
   const dir = fresh(opts.sizes[0], c.id);
-  const r = run(c.argv, dir);
+  const r = run(c.argv, dir, c.judgeAll ? withoutDeliveryCache() : process.env);
   if (r.code !== 0) fail(`${c.label} exited ${r.code}: ${(r.err || r.out).trim().split('\n')[0]}`);
   if (!existsSync(join(dir, '.kitbash', 'skills', 'tiny-helper', 'SKILL.md')))
     fail(`${c.label} did not install the skill`);
@@ -174,7 +192,7 @@ for (let round = 0; round <= opts.runs; round++) {
   }
   loads.push(os.loadavg()[0]);
   for (const [i, { n, c }] of order.entries()) {
-    const r = run(c.argv, dirs[i]);
+    const r = run(c.argv, dirs[i], c.judgeAll ? withoutDeliveryCache() : process.env);
     if (r.code !== 0) fail(`${c.label} into ${n} skills exited ${r.code}: ${(r.err || r.out).trim().split('\n')[0]}`);
     if (round === 0) continue; // warm-up
     const key = `${c.id}@${n}`;
@@ -216,10 +234,17 @@ const cell = (xs) => `${ms(median(xs))} (${Math.round(Math.min(...xs))}–${Math
 const med = (id, n) => median(times.get(`${id}@${n}`));
 const grow = (id) => med(id, big) / med(id, base);
 const verdict = (ok) => (ok ? 'met' : '**not met**');
-const GROWING = ['loading skills', 'planning every skill', '`lstat` calls', 'bytes decoded', 'garbage collector'];
+const GROWING = [
+  'loading skills',
+  'deciding delivery',
+  'planning every skill',
+  '`lstat` calls',
+  'bytes decoded',
+  'garbage collector',
+];
 const grown = (col) => GROWING.reduce((t, p) => t + phase(col, p), 0).toFixed(0);
 const bounds = profiles.length
-  ? `What bounds these, from the profiles (inclusive ms of one run each: read the sizes of the parts, not the totals). Before any work a Skillsmith process pays what kitbash's does not: ${phase(1, 'loading modules').toFixed(0)} ms loading modules against kitbash's ${phase(0, 'loading modules').toFixed(0)}, and the sandbox probe behind the review's enforcement labels, ${phase(1, 'sandbox probe').toFixed(0)} ms; Node's own start (\`node -e 0\`: ${ms(bare)} here, median of 7 after the rounds) is the same for both. What grows with the project is the recompile, which kitbash never does: loading the installed skills, planning every skill for every target, the \`lstat\` of every stamp, decoding what is read back and the garbage collector add up to ${grown(2)} ms in the empty project, ${grown(3)} ms at ${big} skills and ${grown(4)} ms in the project in use. Why a plan updated per skill would not remove them from a fresh copy (nothing it could trust survives a copy), and what it would still leave in a project in use (every merged file joined and written whole): SPEC.md D142 and "The recompile after install" in bench/README.md.`
+  ? `What bounds these, from the profiles (inclusive ms of one run each: read the sizes of the parts, not the totals). Before any work a Skillsmith process pays what kitbash's does not: ${phase(1, 'loading modules').toFixed(0)} ms loading modules against kitbash's ${phase(0, 'loading modules').toFixed(0)}, and the sandbox probe behind the review's enforcement labels, ${phase(1, 'sandbox probe').toFixed(0)} ms; Node's own start (\`node -e 0\`: ${ms(bare)} here, median of 7 after the rounds) is the same for both. What grows with the project is the recompile, which kitbash never does: loading the installed skills, deciding which may be delivered (their checks and integrity, from the cache by content), planning every skill for every target, the \`lstat\` of every stamp, decoding what is read back and the garbage collector add up to ${grown(2)} ms in the empty project, ${grown(3)} ms at ${big} skills and ${grown(4)} ms in the project in use. Why a plan updated per skill would not remove them from a fresh copy (nothing it could trust survives a copy), and what it would still leave in a project in use (every merged file joined and written whole): SPEC.md D142 and "The recompile after install" in bench/README.md.`
   : opts.profile
     ? '(one size only: no larger project to profile beside the empty one)'
     : '(run without --no-profile to add where the time goes)';
@@ -229,7 +254,7 @@ const lines = [
   '',
   `Written by \`node bench/workspace-scaling.mjs --runs ${opts.runs}\` — ${new Date().toISOString().slice(0, 10)}, commit ${gitCommit()}, ${machine()}, Node ${process.version}; 1-min load average per round ${loads.map((l) => l.toFixed(1)).join(', ')} (the machine is shared: read the ratios, measured side by side, before the absolute times).`,
   '',
-  "Whole process, one small manifested skill from a local folder (`file:`), into a fresh copy of a project whose skills (bench/generate.mjs, seed 20240601) are all pinned in kitbash.lock and compiled for claude-code and agentsmd. The copies are made, then left 3 s (files younger than a file-system tick are never trusted by Skillsmith's index, as in a project in use), then every row runs at every size in an order that rotates each round; the first round is a warm-up. A fresh copy has new inodes and change times, so Skillsmith's project index (a cache folder of the run) trusts none of its stamps; the last row's copy has first had `skillsmith install <source> --dry-run --json` run in it once settled, as any earlier command does in a project in use. Median (min–max) of the measured rounds.",
+  "Whole process, one small manifested skill from a local folder (`file:`), into a fresh copy of a project whose skills (bench/generate.mjs, seed 20240601) are all pinned in kitbash.lock and compiled for claude-code and agentsmd. The copies are made, then left 3 s (files younger than a file-system tick are never trusted by Skillsmith's index, as in a project in use), then every row runs at every size in an order that rotates each round; the first round is a warm-up. A fresh copy has new inodes and change times, so Skillsmith's project index (a cache folder of the run) trusts none of its stamps; the last row's copy has first had `skillsmith install <source> --dry-run --json` run in it once settled, as any earlier command does in a project in use. The cache folder is the run's, filled by the templates' first compile, so each installed skill's delivery checks and integrity are known by content (SPEC D280, D281), as on a machine that has compiled the project before; the row without the delivery checks (the rest of the cache folder kept) judges every skill again, as before D280. Median (min–max) of the measured rounds.",
   '',
   `| installed skills | ${CASES.map((c) => c.label).join(' | ')} | Skillsmith / kitbash |`,
   `|---:|${CASES.map(() => '---:').join('|')}|---:|`,
@@ -242,7 +267,7 @@ const lines = [
     .filter((n) => n !== base)
     .map(
       (n) =>
-        `- ${n} skills against ${base}: kitbash ${(med('kitbash', n) / med('kitbash', base)).toFixed(2)}×, Skillsmith ${(med('skillsmith', n) / med('skillsmith', base)).toFixed(2)}×, Skillsmith with the recompile ${(med('skillsmith+compile', n) / med('skillsmith+compile', base)).toFixed(2)}×, into a project in use ${(med('skillsmith+compile+used', n) / med('skillsmith+compile+used', base)).toFixed(2)}×.`,
+        `- ${n} skills against ${base}: kitbash ${(med('kitbash', n) / med('kitbash', base)).toFixed(2)}×, Skillsmith ${(med('skillsmith', n) / med('skillsmith', base)).toFixed(2)}×, Skillsmith with the recompile ${(med('skillsmith+compile', n) / med('skillsmith+compile', base)).toFixed(2)}×, every skill judged again ${(med('skillsmith+compile+first', n) / med('skillsmith+compile+first', base)).toFixed(2)}×, into a project in use ${(med('skillsmith+compile+used', n) / med('skillsmith+compile+used', base)).toFixed(2)}×.`,
     ),
   ...(big === base
     ? []

@@ -51,6 +51,10 @@ export const INSTALL_PHASES = [
   ['sandbox probe: bwrap started once, for the review (probeBackend)', (f) => f.functionName === 'probeBackend'],
   ['lint and safety checks of the incoming skill (lintSkill)', (f) => f.functionName === 'lintSkill'],
   ['loading skills: decode, frontmatter, TOML (loadSkill)', (f) => f.functionName === 'loadSkill'],
+  [
+    'deciding delivery: checks and integrity of every skill, cached by content (withheldSkills)',
+    (f) => f.functionName === 'withheldSkills',
+  ],
   ['planning every skill for every target, merged files joined (planCompile)', (f) => f.functionName === 'planCompile'],
   lstatCalls('`lstat` calls: the stamps of every folder and output'),
   [
