@@ -184,7 +184,13 @@ export function MatrixGrid({
                         {MARK[st]}
                       </span>
                       <span className="matrix-word">{STATUS_WORD[st]}</span>
-                      {n > 0 && <span className="matrix-count">{n}</span>}
+                      {/* A space in the text (flex drops it from the layout): the words read "Unsupported 3". */}
+                      {n > 0 && (
+                        <>
+                          {' '}
+                          <span className="matrix-count">{n}</span>
+                        </>
+                      )}
                     </div>
                   );
                 })}
