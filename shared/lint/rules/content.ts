@@ -5,6 +5,7 @@ import { findInjection } from '../injection';
 import type { TextScan } from '../match/matcher';
 import { findDynamicContext, isPreprocessed } from '../safety/dynamic-context';
 import { downloadThenRun, findRemoteExec } from '../safety/remote-exec';
+import { textKind } from '../safety/remote-exec-code';
 import { findSecrets } from '../safety/secrets';
 import { skillPowers } from '../../ksf/powers';
 import { distinctCodePoints, findInvisible, isHarmlessRun } from '../safety/visible-text';
@@ -51,19 +52,19 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
 
   const at = (f: Finding): Location => spans.at(f.doc.path, f.doc.text, f.hit.offset, f.hit.length);
   const scan = (
-    find: (text: string, scan: TextScan) => Hit[],
+    find: (text: string, scan: TextScan, path: string) => Hit[],
     resolvedBody: string | undefined,
     applies: (path: string) => boolean = () => true,
   ) => {
     const found: Finding[] = documents
       .filter((doc) => applies(doc.path))
-      .flatMap((doc) => find(doc.text, scanOf(doc)).map((hit) => ({ hit, doc })));
+      .flatMap((doc) => find(doc.text, scanOf(doc), doc.path).map((hit) => ({ hit, doc })));
     const resolvedOnly =
       resolvedBody === undefined
         ? []
         : newHits(
             found.map((f) => f.hit),
-            find(resolvedBody, scanResolved(resolvedBody)),
+            find(resolvedBody, scanResolved(resolvedBody), 'SKILL.md'),
           );
     return { found, resolvedOnly };
   };
@@ -72,7 +73,9 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
 
   // A file fetched in one document and run in another: found only by reading them together.
   const byPath = new Map(documents.map((d) => [d.path, d]));
-  const crossFile: Finding[] = downloadThenRun(documents.map((d) => ({ ...d, scan: scanOf(d) })))
+  const crossFile: Finding[] = downloadThenRun(
+    documents.map((d) => ({ ...d, scan: scanOf(d), kind: textKind(d.path, d.text) })),
+  )
     .filter((f) => f.from !== f.path)
     .map((f) => ({
       hit: { ...f.hit, label: `download → run (fetched in ${escapeTerminal(f.from)})` },
@@ -83,11 +86,12 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   // gets, read as YAML gives it (a folded or escaped command is one line only once parsed).
   const skillMdDoc = documents.find((d) => d.path === 'SKILL.md');
   const hooks = skillMdDoc ? skillPowers(skillMdDoc.text).hooks.filter((h) => h.type === 'command') : [];
-  const hookFindings = (find: (text: string, scan: TextScan) => Hit[], known: readonly Finding[]): Finding[] => {
+  const hookFindings = (find: (text: string, scan: TextScan, path: string) => Hit[], known: readonly Finding[]): Finding[] => {
     if (!skillMdDoc) return [];
     const seen = known.filter((f) => f.doc === skillMdDoc).map((f) => f.hit);
     return hooks.flatMap((h) =>
-      newHits(seen, find(h.command, matcher().scan(h.command))).map((hit) => ({
+      // Read as 'other' (every line shape): a hook is one command line, with no prose to leave out.
+      newHits(seen, find(h.command, matcher().scan(h.command), '')).map((hit) => ({
         hit: {
           ...hit,
           label: `hook ${escapeTerminal(h.event)}: ${hit.label}`,
@@ -110,7 +114,7 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
     },
     {
       id: 'remote-exec',
-      find: findRemoteExec,
+      find: (text: string, scan: TextScan, path: string) => findRemoteExec(text, scan, textKind(path, text)),
       resolvedBody: withPrompts,
       applies: undefined,
       extra: crossFile,

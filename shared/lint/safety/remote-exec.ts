@@ -1,6 +1,7 @@
 import { LITERALS_TABLE } from '../match/literals-table';
 import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
 import type { Pattern } from './patterns';
+import { readCode, type TextKind } from './remote-exec-code';
 import type { Hit } from '../types';
 
 /*
@@ -117,7 +118,9 @@ export const REMOTE_EXEC: readonly Pattern[] = [
   {
     label: 'interpreter runs fetched code',
     needs: NEEDS_FETCH_CALL,
-    re: new RegExp(String.raw`${EVAL}[ \t]*\(?[^\n]{0,200}?${FETCH_CALL}`, 'gi'),
+    // The fetch is inside the evaluating call's argument (`exec(urlopen(…).read())`, Perl's
+    // `eval get(…)`): `docker exec box python3 -c "…urlopen(u).status"` evaluates nothing fetched.
+    re: new RegExp(String.raw`${EVAL}(?:[ \t]*\(|[ \t]+(?=${FETCH_CALL}))[^)\n]{0,200}?${FETCH_CALL}`, 'gi'),
   },
   {
     label: 'fetched code → exec',
@@ -140,8 +143,19 @@ export const REMOTE_EXEC: readonly Pattern[] = [
 const TOOLS =
   /curl|wget|fetch|base64|b64decode|iex|invoke-|iwr|irm|urlopen|urlretrieve|requests\.get|https?[.:]|LWP|HTTP::|URI\.open|file_get_contents|powershell|pwsh|outfile|downloadfile/i;
 
-/** `scan`: the text's one-pass scan, when the caller already has one. */
-export function findRemoteExec(text: string, scan: TextScan = own().scan(text)): Hit[] {
+/**
+ * `scan`: the text's one-pass scan, when the caller already has one. `kind`: how to read the
+ * text (./remote-exec-code.ts); 'other' applies the line shapes to all of it. The line shapes
+ * gate every kind: only a text where one matches is parsed (D233).
+ */
+export function findRemoteExec(text: string, scan: TextScan = own().scan(text), kind: TextKind = 'other'): Hit[] {
+  if (!scan.test(TOOLS)) return [];
+  const hits = lineShapes(text, scan);
+  return kind === 'other' || hits.length === 0 ? hits : readCode(text, kind, lineShapes).hits;
+}
+
+/** Every pattern and the download → run flow over one text. */
+function lineShapes(text: string, scan: TextScan = own().scan(text)): Hit[] {
   if (!scan.test(TOOLS)) return [];
   return [...scan.findAll(REMOTE_EXEC), ...downloadThenRun([{ path: '', text, scan }]).map((f) => f.hit)];
 }
@@ -151,6 +165,8 @@ export interface FlowDocument {
   readonly path: string;
   readonly text: string;
   readonly scan?: TextScan;
+  /** How to read it: a download or a run counts only in its code (default 'other': all of it). */
+  readonly kind?: TextKind;
 }
 
 export interface FlowFinding {
@@ -232,18 +248,26 @@ const RUN = new RegExp(
 /** Every download form names one of these. */
 const DOWNLOADS = /curl|wget|outfile|downloadfile|urlretrieve|\bADD\s/i;
 
-export function downloadThenRun(docs: readonly FlowDocument[]): FlowFinding[] {
-  const downloads = docs.flatMap((d) => {
+export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
+  // A document read by kind is searched in its code view (read only once it can matter).
+  const codeOf = (d: FlowDocument): FlowDocument =>
+    d.kind === undefined || d.kind === 'other' ? d : { path: d.path, text: readCode(d.text, d.kind, lineShapes).view };
+  const downloads = given.flatMap((d) => {
     const scan = d.scan ?? own().scan(d.text);
-    return scan.test(DOWNLOADS) ? downloadsIn(d, scan) : [];
+    if (!scan.test(DOWNLOADS)) return [];
+    // The code view only leaves things out: a text with no download at all is not read further.
+    const all = downloadsIn(d, scan);
+    const code = all.length === 0 ? d : codeOf(d);
+    return code === d ? all : downloadsIn(code, own().scan(code.text));
   });
   if (downloads.length === 0) return [];
   const names = [...new Set(downloads.map((d) => d.name))];
   const findings: FlowFinding[] = [];
-  for (const doc of docs) {
+  for (const found of given) {
     // A run counts only when its last path segment is a downloaded name, so a text that
     // spells none of them holds no finding.
-    if (!names.some((name) => doc.text.includes(name))) continue;
+    if (!names.some((name) => found.text.includes(name))) continue;
+    const doc = codeOf(found);
     RUN.lastIndex = 0;
     for (let m = RUN.exec(doc.text); m; m = RUN.exec(doc.text)) {
       const target = m.groups?.a ?? m.groups?.p ?? '';

@@ -1,0 +1,192 @@
+import type { Hit } from '../types';
+import { parseShell, type Command, type Script, type Word } from './parse';
+
+/*
+ * Remote execution decided from a shell syntax tree (SPEC.md D231). A finding is a command
+ * that runs what a download produced: a pipeline from a fetch into an interpreter reading
+ * standard input, an interpreter or `eval` given a fetch's output as its program, or a
+ * process substitution of a fetch given to one. Text that never runs — comments, the
+ * arguments of commands that only print or search (`echo`, `grep`), here-documents given to
+ * anything but an interpreter — is reported back as data so the line shapes skip it too.
+ */
+
+export interface ShellVerdict {
+  readonly hits: Hit[];
+  /** Places that are data, not code: comments, printed or searched strings, here-document text. */
+  readonly data: (readonly [start: number, end: number])[];
+}
+
+const FETCHERS = new Set(['curl', 'wget', 'fetch', 'iwr', 'irm', 'invoke-webrequest', 'invoke-restmethod']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'csh', 'tcsh', 'fish', 'ash', 'mksh']);
+const INTERPRETERS = /^(?:python(?:\d(?:\.\d+)?)?|node(?:js)?|deno|bun|perl|ruby|php|pwsh|powershell|lua)$/;
+const ARCHIVERS = new Set(['tar', 'unzip', 'bsdtar']);
+/** Commands that only print, search or compare their arguments: a string given to them is data. */
+const DATA = new Set(['echo', 'printf', 'print', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'logger', 'cat', 'test', '[', ':', 'true', 'false', 'jq', 'yq', 'awk', 'sed', 'read', 'comment']);
+/** Commands that run the command after their options: `sudo -E bash`, `env A=1 sh`. */
+const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'command', 'exec', 'nice', 'stdbuf', 'timeout', 'xargs', 'builtin']);
+/** Options of a wrapper that take the next word as their value. */
+const WRAPPER_ARGS = /^-(?:[ugCDhprtUn]|-user|-group)$/;
+
+/** A command's name with its path and `.exe` left out, lower-cased (PowerShell and Windows ignore case). */
+function nameOf(w: Word | undefined): string {
+  if (!w || w.subs.length > 0) return '';
+  const v = w.value.slice(w.value.lastIndexOf('/') + 1).toLowerCase();
+  return v.endsWith('.exe') ? v.slice(0, -4) : v;
+}
+
+interface Resolved {
+  readonly cmd: Command;
+  readonly name: string;
+  readonly args: readonly Word[];
+}
+
+/** The command that actually runs, past assignments and wrappers such as `sudo -E` or `env A=1`. */
+function resolve(cmd: Command): Resolved {
+  let k = 0;
+  const { words } = cmd;
+  while (k < words.length && /^[A-Za-z_]\w*=/.test(words[k]!.value)) k++;
+  while (k < words.length && WRAPPERS.has(nameOf(words[k]))) {
+    const wrapper = nameOf(words[k]);
+    k++;
+    while (k < words.length) {
+      const v = words[k]!.value;
+      if (v === '--') k++;
+      else if (v.startsWith('-')) k += WRAPPER_ARGS.test(v) && wrapper !== 'env' ? 2 : 1;
+      else if (wrapper === 'env' && /^\w+=/.test(v)) k++;
+      else if (wrapper === 'timeout' && /^\d/.test(v)) k++;
+      else break;
+      if (v === '--') break;
+    }
+  }
+  return { cmd, name: nameOf(words[k]), args: words.slice(k + 1) };
+}
+
+const isInterpreter = (name: string) => SHELLS.has(name) || INTERPRETERS.test(name);
+
+/** Reads its program from standard input: a shell with no script operand, an interpreter given `-` or nothing. */
+function readsStdin(r: Resolved): 'shell' | 'interpreter' | 'source' | 'iex' | 'archive' | undefined {
+  const values = r.args.map((a) => a.value);
+  if (SHELLS.has(r.name)) {
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k]!;
+      if (v === '-s' || v === '-' || v === '--' || v === '/dev/stdin') return 'shell';
+      if (/^-\w*c/.test(v) && !v.startsWith('--')) return undefined;
+      if (/^[-+][oO]$/.test(v) || v === '--rcfile' || v === '--init-file') k++;
+      else if (!/^[-+]/.test(v)) return undefined;
+    }
+    return 'shell';
+  }
+  if (INTERPRETERS.test(r.name))
+    return values.every((v) => /^(?:-|-s|-u|-E|-W\S*|\/dev\/stdin)$/.test(v)) ? 'interpreter' : undefined;
+  if (r.name === 'source' || r.name === '.')
+    return values.length === 0 || /^(?:-|\/dev\/stdin|\/proc\/self\/fd\/0)$/.test(values[0]!) ? 'source' : undefined;
+  if (r.name === 'iex' || r.name === 'invoke-expression') return 'iex';
+  if (ARCHIVERS.has(r.name)) return 'archive';
+  return undefined;
+}
+
+const PIPE_LABEL = {
+  shell: 'curl|sh',
+  interpreter: 'curl|interpreter',
+  source: 'curl|source',
+  iex: 'powershell download|iex',
+  archive: 'remote archive → extract',
+} as const;
+
+const isDecode = (r: Resolved) => r.name === 'base64' && r.args.some((a) => /^(?:-d|--decode|-D)$/.test(a.value));
+
+class Walk {
+  readonly hits: Hit[] = [];
+  readonly data: (readonly [number, number])[] = [];
+  /** Variables assigned a download's output (`S=$(curl …)`). */
+  private readonly tainted = new Set<string>();
+
+  constructor(private readonly src: string) {}
+
+  script(s: Script): void {
+    for (const c of s.comments) this.data.push([c.start, c.end]);
+    for (const p of s.pipelines) {
+      const resolved = p.commands.map(resolve);
+      resolved.forEach((r, k) => {
+        this.command(r);
+        const sink = readsStdin(r);
+        if (!sink || k === 0) return;
+        const feeds = resolved.slice(0, k);
+        const from = feeds.find((f) => FETCHERS.has(f.name));
+        const decoded = sink === 'shell' || sink === 'interpreter' ? feeds.find(isDecode) : undefined;
+        const carried = feeds.find((f) => f.args.some((a) => this.usesTainted(a)));
+        if (from) this.hit(PIPE_LABEL[sink], from.cmd.start, r.cmd.end);
+        else if (decoded) this.hit('base64 -d|sh', decoded.cmd.start, r.cmd.end);
+        else if (carried && sink !== 'archive') this.hit('download to a variable → eval', carried.cmd.start, r.cmd.end);
+      });
+    }
+  }
+
+  private command(r: Resolved): void {
+    const { cmd, name, args } = r;
+    for (const w of cmd.words) {
+      const m = /^([A-Za-z_]\w*)=/.exec(w.value);
+      if (m && w.subs.some((s) => fetches(s.script))) this.tainted.add(m[1]!);
+      for (const s of w.subs) this.script(s.script);
+    }
+    if (DATA.has(name)) {
+      for (const a of args) this.data.push([a.start, a.end]);
+      for (const h of cmd.heredocs) this.data.push([h.start, h.end]);
+      return;
+    }
+    const program = name === 'eval' || isInterpreter(name) || name === 'source' || name === '.';
+    if (program) {
+      const runs = name === 'eval' ? args : args.filter((a, k) => k > 0 && /^-\w*[ceEr]$/.test(args[k - 1]!.value));
+      for (const a of runs) {
+        const label = name === 'eval' ? 'eval $(curl …)' : 'sh -c "$(curl …)"';
+        if (a.subs.some((s) => s.kind !== '<(' && fetches(s.script))) this.hit(label, cmd.start, cmd.end);
+        else if (a.subs.some((s) => s.kind !== '<(' && decodes(s.script))) this.hit('decoded payload → eval', cmd.start, cmd.end);
+        else if (this.usesTainted(a)) this.hit('download to a variable → eval', cmd.start, cmd.end);
+      }
+      if (args.some((a) => a.subs.some((s) => s.kind === '<(' && fetches(s.script))))
+        this.hit('process substitution <(curl …)', cmd.start, cmd.end);
+    }
+    // A string given to anything but a printer may be code run elsewhere (`sh -c '…'`, `ssh h '…'`).
+    for (const a of args) for (const q of a.quoted) this.nested(q.start, q.end);
+    if (readsStdin(r) === 'shell' || readsStdin(r) === 'interpreter') for (const h of cmd.heredocs) this.nested(h.start, h.end);
+    else for (const h of cmd.heredocs) this.data.push([h.start, h.end]);
+  }
+
+  private nested(start: number, end: number): void {
+    if (!/curl|wget|fetch|iwr|irm|invoke-|base64/i.test(this.src.slice(start, end))) return;
+    try {
+      this.script(parseShell(this.src, start, end));
+    } catch {
+      // A string that is not shell is not a command: nothing runs it as one.
+    }
+  }
+
+  private usesTainted(w: Word): boolean {
+    const raw = this.src.slice(w.start, w.end);
+    return [...this.tainted].some((v) => new RegExp(String.raw`\$\{?${v}\b`).test(raw));
+  }
+
+  private hit(label: string, start: number, end: number): void {
+    this.hits.push({ label, offset: start, length: end - start, match: this.src.slice(start, end) });
+  }
+}
+
+function fetches(s: Script): boolean {
+  return s.pipelines.some((p) =>
+    p.commands.some((c) => {
+      const r = resolve(c);
+      return FETCHERS.has(r.name) || r.cmd.words.some((w) => w.subs.some((x) => fetches(x.script)));
+    }),
+  );
+}
+
+function decodes(s: Script): boolean {
+  return s.pipelines.some((p) => p.commands.some((c) => isDecode(resolve(c))));
+}
+
+/** The remote-exec findings of the shell code in `src` from `start` to `end`; throws ParseError when it is not shell. */
+export function shellRemoteExec(src: string, start = 0, end = src.length): ShellVerdict {
+  const walk = new Walk(src);
+  walk.script(parseShell(src, start, end));
+  return { hits: walk.hits, data: walk.data };
+}
