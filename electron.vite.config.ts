@@ -12,12 +12,23 @@ export default defineConfig({
     build: {
       target: 'node20',
       // Bundle the pure dependencies (smol-toml, yaml, zod, semver, @noble/hashes, diff,
-      // picomatch, node-diff3) into the CLI: resolving their files one by one costs more
-      // start-up than the code itself, and zod's package entry loads every locale it has
-      // (bundled, only what the contract uses is kept: the app's first IPC call loads the
-      // contract 50 ms sooner). ajv stays external and is loaded only by `--schema`.
+      // picomatch, node-diff3, mdast-util-from-markdown) into the CLI: resolving their files
+      // one by one costs more start-up than the code itself, and zod's package entry loads
+      // every locale it has (bundled, only what the contract uses is kept: the app's first
+      // IPC call loads the contract 50 ms sooner). ajv stays external and is loaded only by
+      // `--schema`.
       externalizeDeps: {
-        exclude: ['smol-toml', 'yaml', 'zod', 'semver', '@noble/hashes', 'diff', 'picomatch', 'node-diff3'],
+        exclude: [
+          'smol-toml',
+          'yaml',
+          'zod',
+          'semver',
+          '@noble/hashes',
+          'diff',
+          'picomatch',
+          'node-diff3',
+          'mdast-util-from-markdown',
+        ],
       },
       outDir: 'out/main',
       rollupOptions: {

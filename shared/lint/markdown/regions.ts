@@ -104,7 +104,8 @@ function fence(text: string, node: Node, start: number, end: number): CodeRegion
     const v = value[k] ?? '';
     const rawLine = text.slice(s, e).replace(/\r$/, '');
     const from = rawLine.endsWith(v) ? s + rawLine.length - v.length : s + (/^[\s>]*/.exec(rawLine)?.[0].length ?? 0);
-    return [from, s + rawLine.length];
+    // A terminal prompt (`$ curl …`) is not part of the command.
+    return [from + (/^\$[ \t]+/.exec(text.slice(from, s + rawLine.length))?.[0].length ?? 0), s + rawLine.length];
   });
   const lang = (node.lang ?? '').toLowerCase().replace(/^\{?\.?/, '');
   return { kind: 'fence', lang: /^[\w+#.-]*/.exec(lang)![0], segments };
@@ -115,7 +116,7 @@ function commandLines(text: string, start: number, end: number): CodeRegion[] {
   const out: CodeRegion[] = [];
   let at = start;
   for (const line of text.slice(start, end).split('\n')) {
-    const lead = /^[ \t>]*/.exec(line)![0].length;
+    const lead = /^[ \t>]*(?:\$[ \t]+)?/.exec(line)![0].length;
     const code = line.slice(lead).replace(/\r$/, '');
     if (COMMAND_LINE.test(code)) out.push({ kind: 'line', lang: '', segments: [[at + lead, at + lead + code.length]] });
     at += line.length + 1;
