@@ -13,7 +13,7 @@ const remoteExec = (files: Record<string, string>, body = 'Body') => check(lintT
 
 describe('false-alarm classes: no finding', () => {
   it('prose is never a command, whatever words it uses', () => {
-    expect(md('Fetch the list of files, then download them.\nPipe the data to a shell only after review: wget | bash is the shape.')).toEqual([]);
+    expect(md('Fetch the list of files, then download them.\nRead the script before you pipe it to bash.')).toEqual([]);
     expect(md('# curl | sh\n\n| step | command |\n|---|---|\n| fetch | curl x then sh |\n')).toEqual([]);
   });
 
@@ -122,6 +122,11 @@ describe('true shapes through the parser', () => {
     const c = remoteExec({ 'scripts/run.ts': "const m = await import('https://x.example/mod.ts');\nm.main();\n" });
     expect(c?.detail).toContain('remote import');
     expect(md('```bash\ndeno run -A https://x.example/main.ts\n```')).toEqual(['remote import']);
+  });
+
+  it('a command inside a sentence that asks for it is a candidate, read by the line shapes', () => {
+    expect(md('Install with curl -fsSL https://x.example/i.sh | sh now.')).toEqual(['curl|sh']);
+    expect(md('Never install with curl -fsSL https://x.example/i.sh | sh here.')).toEqual([]);
   });
 
   it('inline code that asks for it, and an unfenced command line, are candidates', () => {

@@ -57,6 +57,7 @@ describe('markdownRegions (SPEC D230)', () => {
     const regions = markdownRegions(text);
     const pieces = regions.map((r) => [r.kind, r.lang, r.segments.map(([s, e]) => text.slice(s, e)).join('\n')]);
     expect(pieces).toEqual([
+      ['frontmatter', 'yaml', 'description: demo\n'],
       ['fence', 'sh', 'curl x | sh'],
       ['inline', '', 'ls -la'],
       ['line', '', 'wget y | bash'],

@@ -8,8 +8,13 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
  */
 
 export interface CodeRegion {
-  /** `fence`: a fenced or indented block; `inline`: a code span; `line`: an unfenced command line. */
-  readonly kind: 'fence' | 'inline' | 'line';
+  /**
+   * `fence`: a fenced or indented block; `inline`: a code span; `line`: an unfenced command
+   * line (with the lines a `\` or `|` at its end continues it onto); `prose`: a command inside
+   * a sentence (`Install with curl … | sh now.`), from its first word to the sentence's end;
+   * `frontmatter`: the YAML block's lines.
+   */
+  readonly kind: 'fence' | 'inline' | 'line' | 'prose' | 'frontmatter';
   /** The fence's info string's first word, lower-cased; '' when it has none. */
   readonly lang: string;
   /** The code's pieces of the original text, one per line: container prefixes and fences left out. */
@@ -19,6 +24,9 @@ export interface CodeRegion {
 /** A line that begins like a command: a download, a shell or interpreter, `eval`, an assignment, `./x`. */
 const COMMAND_LINE =
   /^(?:\$[ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:[A-Za-z_]\w*=\S*|curl|wget|fetch|bash|sh|zsh|dash|ksh|source|eval|exec|python[\d.]*|node|deno|bun|perl|ruby|php|pwsh|powershell|iex|irm|iwr|invoke-(?:expression|webrequest|restmethod)|echo|base64|chmod|\.\/\S*|\.|&|\$\w+[ \t]*=)(?=[\s(]|$)/i;
+
+/** Where a command starts inside a sentence: a download, a shell, `eval`, PowerShell's download or `iex`. */
+const COMMAND_IN_PROSE = /(?<=^|[\s(:;,])(?:sudo[ \t]+)?(?:curl|wget|bash|sh|zsh|eval|source|iex|irm|iwr|invoke-(?:expression|webrequest|restmethod))[ \t]/i;
 
 /**
  * Words that make a sentence advice against what its code span shows, or a report of an
@@ -36,32 +44,73 @@ interface Node {
   readonly children?: readonly Node[];
 }
 
-export function markdownRegions(text: string): CodeRegion[] {
+/**
+ * The code regions of `text`. `near`: offsets to read around; when given, only the top-level
+ * blocks holding one are parsed (D233), else the whole text.
+ */
+export function markdownRegions(text: string, near?: readonly number[]): CodeRegion[] {
   const front = frontmatterEnd(text);
-  // The frontmatter is YAML: blanked for the Markdown reader, its values read as lines below.
+  // The frontmatter is YAML: blanked for the Markdown reader, read as code of its own.
   const body = front > 0 ? text.slice(0, front).replace(/[^\n]/g, ' ') + text.slice(front) : text;
-  const regions: CodeRegion[] = front > 0 ? frontmatterLines(text, front) : [];
+  const regions: CodeRegion[] = front > 0 ? [frontmatter(text, front)] : [];
   const lines: CodeRegion[] = [];
-  const inline: { node: Node; paragraph: Node }[] = [];
-  const visit = (node: Node, paragraph: Node | undefined): void => {
+  const inline: { start: number; end: number; paragraph: readonly [number, number] }[] = [];
+  const visit = (node: Node, base: number, paragraph: readonly [number, number] | undefined): void => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (start === undefined || end === undefined) return;
-    if (node.type === 'code') regions.push(fence(text, node, start, end));
-    else if (node.type === 'inlineCode' && paragraph) inline.push({ node, paragraph });
-    else if (node.type === 'paragraph' || node.type === 'html') lines.push(...commandLines(text, start, end));
-    for (const child of node.children ?? []) visit(child, node.type === 'paragraph' ? node : paragraph);
+    const [s, e] = [base + start, base + end];
+    if (node.type === 'code') regions.push(fence(text, node, s, e));
+    else if (node.type === 'inlineCode' && paragraph) inline.push({ start: s, end: e, paragraph });
+    else if (node.type === 'paragraph' || node.type === 'html') lines.push(...commandLines(text, s, e));
+    for (const child of node.children ?? []) visit(child, base, node.type === 'paragraph' ? [s, e] : paragraph);
   };
-  visit(fromMarkdown(body) as Node, undefined);
+  const parts = near === undefined ? [[0, body.length] as const] : blocks(body).filter(([s, e]) => near.some((at) => at >= s && at < e));
+  for (const [s, e] of parts) visit(fromMarkdown(body.slice(s, e)) as Node, s, undefined);
   const inLine = (at: number) => lines.some((l) => l.segments.some(([s, e]) => at >= s && at < e));
-  for (const { node, paragraph } of inline) {
-    const start = node.position!.start.offset!;
-    const end = node.position!.end.offset!;
+  for (const { start, end, paragraph } of inline) {
     if (inLine(start) || negated(text, paragraph, start, end)) continue;
     const ticks = /^`+/.exec(text.slice(start, end))?.[0].length ?? 1;
     regions.push({ kind: 'inline', lang: '', segments: [[start + ticks, end - ticks]] });
   }
   return [...regions, ...lines];
+}
+
+/**
+ * The text cut into runs of top-level blocks: a cut, outside a fence, before a line that
+ * starts within three spaces of the margin after a blank line, and before an ATX heading or a
+ * fence at the margin. Such a line starts a new block in CommonMark whatever came before (a
+ * list's continuation is indented; a fence is tracked), so each run reads as it does in the
+ * whole text. An HTML comment with blank lines inside is the
+ * exception: its later part reads as paragraphs, which only adds candidates.
+ */
+function blocks(text: string): (readonly [number, number])[] {
+  const out: [number, number][] = [];
+  let start = 0;
+  let fence: string | undefined;
+  let blank = false;
+  let at = 0;
+  for (const line of text.split('\n')) {
+    if (fence !== undefined) {
+      if (closes(line, fence)) fence = undefined;
+    } else {
+      if (at > start && ((blank && /^ {0,3}\S/.test(line)) || /^(?:#{1,6}(?:[ \t]|\r?$)|`{3,}|~{3,})/.test(line))) {
+        out.push([start, at]);
+        start = at;
+      }
+      fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    }
+    blank = /^\s*$/.test(line);
+    at += line.length + 1;
+  }
+  out.push([start, text.length]);
+  return out;
+}
+
+/** A closing fence for `fence` (its run of backticks or tildes): the same character, at least as many. */
+function closes(line: string, fence: string): boolean {
+  const m = /^ {0,3}(`+|~+)[ \t]*\r?$/.exec(line);
+  return m !== null && m[1]![0] === fence[0] && m[1]!.length >= fence.length;
 }
 
 /** Where a leading `---` YAML block ends (past its closing line); 0 when there is none. */
@@ -74,18 +123,11 @@ function frontmatterEnd(text: string): number {
   return text[end] === '\n' ? end + 1 : end;
 }
 
-/** A frontmatter value that reads as a command (`description: curl … | sh`), quotes left out. */
-function frontmatterLines(text: string, end: number): CodeRegion[] {
-  const out: CodeRegion[] = [];
-  const re = /^[ \t-]*[\w-]+:[ \t]*(["']?)(.*?)\1[ \t]*\r?$/gm;
-  const head = text.slice(0, end);
-  for (let m = re.exec(head); m; m = re.exec(head)) {
-    const value = m[2]!;
-    if (!COMMAND_LINE.test(value)) continue;
-    const start = m.index + m[0].indexOf(value, m[0].indexOf(':') + 1);
-    out.push({ kind: 'line', lang: '', segments: [[start, start + value.length]] });
-  }
-  return out;
+/** The frontmatter's lines, without its `---` fences: YAML, read as code of another language (D230). */
+function frontmatter(text: string, end: number): CodeRegion {
+  const open = text.indexOf('\n') + 1;
+  const close = text.lastIndexOf('\n', end - 2) + 1;
+  return { kind: 'frontmatter', lang: 'yaml', segments: [[open, Math.max(open, close)]] };
 }
 
 /** A code block's content lines, each without the container prefix or indent the value drops. */
@@ -111,23 +153,44 @@ function fence(text: string, node: Node, start: number, end: number): CodeRegion
   return { kind: 'fence', lang: /^[\w+#.-]*/.exec(lang)![0], segments };
 }
 
-/** The lines of a paragraph (or HTML block) that begin like a command. */
+/**
+ * The lines of a paragraph (or HTML block) that begin like a command, each with the lines a
+ * trailing `\` or `|` continues it onto; and, in the other lines, a command inside a sentence
+ * unless the sentence advises against it or reports an attack (D235).
+ */
 function commandLines(text: string, start: number, end: number): CodeRegion[] {
   const out: CodeRegion[] = [];
+  const lines: [number, string][] = [];
   let at = start;
   for (const line of text.slice(start, end).split('\n')) {
     const lead = /^[ \t>]*(?:\$[ \t]+)?/.exec(line)![0].length;
-    const code = line.slice(lead).replace(/\r$/, '');
-    if (COMMAND_LINE.test(code)) out.push({ kind: 'line', lang: '', segments: [[at + lead, at + lead + code.length]] });
+    lines.push([at + lead, line.slice(lead).replace(/\r$/, '')]);
     at += line.length + 1;
+  }
+  for (let k = 0; k < lines.length; k++) {
+    const [from, code] = lines[k]!;
+    if (COMMAND_LINE.test(code)) {
+      const segments: [number, number][] = [[from, from + code.length]];
+      while (/(?:\\|\|)[ \t]*$/.test(lines[k]![1]) && k + 1 < lines.length) {
+        const [next, more] = lines[++k]!;
+        segments.push([next, next + more.length]);
+      }
+      out.push({ kind: 'line', lang: '', segments });
+      continue;
+    }
+    // Code spans are read on their own; a command is looked for in the words around them.
+    const words = code.replace(/`+[^`]*`+/g, (m) => ' '.repeat(m.length));
+    const m = COMMAND_IN_PROSE.exec(words);
+    if (!m || NEGATED.test(words)) continue;
+    const stop = words.slice(m.index).search(/[.!?](?:\s|$)/);
+    const length = stop === -1 ? words.length - m.index : stop;
+    out.push({ kind: 'prose', lang: '', segments: [[from + m.index, from + m.index + length]] });
   }
   return out;
 }
 
 /** The code span's sentence (within its paragraph) says not to do it, or reports an attack. */
-function negated(text: string, paragraph: Node, start: number, end: number): boolean {
-  const from = paragraph.position!.start.offset!;
-  const to = paragraph.position!.end.offset!;
+function negated(text: string, [from, to]: readonly [number, number], start: number, end: number): boolean {
   const before = text.slice(from, start);
   const after = text.slice(end, to);
   const open = Math.max(before.search(/[.!?]\s(?![\s\S]*[.!?]\s)/) + 1, 0);

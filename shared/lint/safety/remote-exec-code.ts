@@ -29,8 +29,13 @@ export interface CodeReading {
   readonly view: string;
 }
 
-/** The line shapes (every pattern and the download → run flow) over a text. */
-export type LineShapes = (text: string) => Hit[];
+/** The line shapes of ./remote-exec.ts, given by it (it imports this module). */
+export interface LineShapes {
+  /** Every pattern and the download → run flow over a text. */
+  readonly hits: (text: string) => Hit[];
+  /** Where a pattern, a download or a run of a file matches: the places worth parsing around. */
+  readonly places: (text: string) => number[];
+}
 
 /** Decided by the shell parser where it reads the code; the line shapes give them only where it cannot. */
 const PIPELINE_LABELS = new Set([
@@ -69,7 +74,7 @@ export function readCode(text: string, kind: Exclude<TextKind, 'other'>, lineSha
   return reading;
 }
 
-function shell(text: string, lineShapes: LineShapes): CodeReading {
+function shell(text: string, { hits: lineShapes }: LineShapes): CodeReading {
   try {
     const verdict = shellRemoteExec(text);
     const view = blank(text, verdict.data);
@@ -82,26 +87,28 @@ function shell(text: string, lineShapes: LineShapes): CodeReading {
   }
 }
 
-function markup(text: string, lineShapes: LineShapes): CodeReading {
+function markup(text: string, { hits: lineShapes }: LineShapes): CodeReading {
   return { hits: lineShapes(text).filter((h) => EVAL_LABELS.has(h.label)), view: blank(text, [[0, text.length]]) };
 }
 
 type Reading = 'parsed' | 'fallback' | 'markup' | 'web' | 'code';
 
-function markdown(text: string, lineShapes: LineShapes): CodeReading {
-  const regions = markdownRegions(text);
-  const chars = text.replace(/[^\r\n]/g, ' ').split('');
-  for (const r of regions)
-    for (const [s, e] of r.segments) for (let k = s; k < e; k++) chars[k] = r.kind === 'inline' && text[k] === '\n' ? ' ' : text[k]!;
-  let view = chars.join('');
+function markdown(text: string, shapes: LineShapes): CodeReading {
+  const lineShapes = shapes.hits;
+  const all = markdownRegions(text, shapes.places(text));
+  // A command inside a sentence is read apart: its pipelines count, but it is no download or
+  // run for the download → run flow (D230).
+  const prose = all.filter((r) => r.kind === 'prose');
+  const regions = all.filter((r) => r.kind !== 'prose');
+  let view = keep(text, regions);
+  const proseHits = prose.length === 0 ? [] : lineShapes(keep(text, prose)).filter((h) => h.label !== 'download → run');
   const parserHits: Hit[] = [];
   const data: (readonly [number, number])[] = [];
   const read = regions.map((r): { region: CodeRegion; start: number; end: number; how: Reading } => {
     const start = r.segments[0]?.[0] ?? 0;
     const end = r.segments.at(-1)?.[1] ?? 0;
     if (r.kind === 'fence' && MARKUP_LANGS.test(r.lang)) return { region: r, start, end, how: 'markup' };
-    if (r.kind === 'fence' && !SHELL_LANGS.test(r.lang))
-      return { region: r, start, end, how: WEB_LANGS.test(r.lang) ? 'web' : 'code' };
+    if (!SHELL_LANGS.test(r.lang)) return { region: r, start, end, how: WEB_LANGS.test(r.lang) ? 'web' : 'code' };
     try {
       const verdict = shellRemoteExec(view, start, end);
       parserHits.push(...verdict.hits);
@@ -124,15 +131,43 @@ function markdown(text: string, lineShapes: LineShapes): CodeReading {
     return true;
   });
   const markupAt = read.filter((r) => r.how === 'markup').map((r) => [r.start, r.end] as const);
-  return { hits: dedupe([...parserHits, ...kept]), view: blank(view, markupAt) };
+  return { hits: dedupe([...parserHits, ...kept, ...proseHits]), view: blank(view, markupAt) };
 }
 
 /** `text` with the given places turned to spaces, line breaks kept. */
 function blank(text: string, places: readonly (readonly [number, number])[]): string {
   if (places.length === 0) return text;
-  const chars = text.split('');
-  for (const [s, e] of places) for (let k = s; k < e; k++) if (chars[k] !== '\n' && chars[k] !== '\r') chars[k] = ' ';
-  return chars.join('');
+  const sorted = [...places].sort((x, y) => x[0] - y[0]);
+  let out = '';
+  let at = 0;
+  for (const [s, e] of sorted) {
+    if (e <= at) continue;
+    const from = Math.max(s, at);
+    out += text.slice(at, from) + spaces(text.slice(from, e));
+    at = e;
+  }
+  return out + text.slice(at);
+}
+
+/** `text` with only the regions' segments kept, the rest spaces; a code span's line breaks too. */
+function keep(text: string, regions: readonly CodeRegion[]): string {
+  const pieces = regions
+    .flatMap((r) => r.segments.map(([s, e]) => [s, e, r.kind === 'inline'] as const))
+    .sort((x, y) => x[0] - y[0]);
+  let out = '';
+  let at = 0;
+  for (const [s, e, inline] of pieces) {
+    if (e <= at) continue;
+    const from = Math.max(s, at);
+    const code = text.slice(from, e);
+    out += spaces(text.slice(at, from)) + (inline ? code.replace(/\r?\n/g, (m) => ' '.repeat(m.length)) : code);
+    at = e;
+  }
+  return out + spaces(text.slice(at));
+}
+
+function spaces(text: string): string {
+  return text.replace(/[^\r\n]+/g, (m) => ' '.repeat(m.length));
 }
 
 /** One hit per label and place: the parser and a line shape may both see one command. */

@@ -1,7 +1,7 @@
 import { LITERALS_TABLE } from '../match/literals-table';
 import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
 import type { Pattern } from './patterns';
-import { readCode, type TextKind } from './remote-exec-code';
+import { readCode, type LineShapes, type TextKind } from './remote-exec-code';
 import type { Hit } from '../types';
 
 /*
@@ -151,7 +151,7 @@ const TOOLS =
 export function findRemoteExec(text: string, scan: TextScan = own().scan(text), kind: TextKind = 'other'): Hit[] {
   if (!scan.test(TOOLS)) return [];
   const hits = lineShapes(text, scan);
-  return kind === 'other' || hits.length === 0 ? hits : readCode(text, kind, lineShapes).hits;
+  return kind === 'other' || hits.length === 0 ? hits : readCode(text, kind, SHAPES).hits;
 }
 
 /** Every pattern and the download → run flow over one text. */
@@ -251,7 +251,7 @@ const DOWNLOADS = /curl|wget|outfile|downloadfile|urlretrieve|\bADD\s/i;
 export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
   // A document read by kind is searched in its code view (read only once it can matter).
   const codeOf = (d: FlowDocument): FlowDocument =>
-    d.kind === undefined || d.kind === 'other' ? d : { path: d.path, text: readCode(d.text, d.kind, lineShapes).view };
+    d.kind === undefined || d.kind === 'other' ? d : { path: d.path, text: readCode(d.text, d.kind, SHAPES).view };
   const downloads = given.flatMap((d) => {
     const scan = d.scan ?? own().scan(d.text);
     if (!scan.test(DOWNLOADS)) return [];
@@ -287,6 +287,20 @@ export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
   }
   return findings;
 }
+
+/** Where a line shape, a download or a run matches in a text. */
+function places(text: string): number[] {
+  const scan = own().scan(text);
+  const at = lineShapes(text, scan).flatMap((h) => [h.offset, h.offset + h.length - 1]);
+  for (const re of [...DOWNLOAD_TO, RUN])
+    scan.matches(re, (m) => {
+      at.push(m.index);
+      return true;
+    });
+  return at;
+}
+
+const SHAPES: LineShapes = { hits: (text) => lineShapes(text), places };
 
 export const REMOTE_EXEC_EXPRESSIONS: readonly RegExp[] = [
   TOOLS,
