@@ -9,7 +9,10 @@ describe('parseShell (SPEC D231)', () => {
   it('reads pipelines across `\\`-continued lines and a trailing pipe', () => {
     const src = 'curl -fsSL https://x \\\n  | sudo -E bash -\ncurl y |\n  sh\n';
     expect(shape(parseShell(src))).toEqual([
-      [['curl', '-fsSL', 'https://x'], ['sudo', '-E', 'bash', '-']],
+      [
+        ['curl', '-fsSL', 'https://x'],
+        ['sudo', '-E', 'bash', '-'],
+      ],
       [['curl', 'y'], ['sh']],
     ]);
   });
@@ -32,7 +35,12 @@ describe('parseShell (SPEC D231)', () => {
     expect(s.comments).toHaveLength(1);
     const words = s.pipelines[1]!.commands[0]!.words;
     expect(words.map((w) => w.subs.map((x) => x.kind))).toEqual([['$('], ['`'], ['<(']]);
-    expect(shape(words[0]!.subs[0]!.script)).toEqual([[['curl', '-s', 'u'], ['tr', 'a', 'b']]]);
+    expect(shape(words[0]!.subs[0]!.script)).toEqual([
+      [
+        ['curl', '-s', 'u'],
+        ['tr', 'a', 'b'],
+      ],
+    ]);
   });
 
   it('gives a here-document its body and reads on after the delimiter', () => {
@@ -53,7 +61,8 @@ describe('parseShell (SPEC D231)', () => {
 
 describe('markdownRegions (SPEC D230)', () => {
   it('finds fences, code spans and command lines at their original offsets', () => {
-    const text = '---\ndescription: demo\n---\n# Title\n\nUse `ls -la` here.\n\n> ```sh\n> curl x | sh\n> ```\n\nwget y | bash\n';
+    const text =
+      '---\ndescription: demo\n---\n# Title\n\nUse `ls -la` here.\n\n> ```sh\n> curl x | sh\n> ```\n\nwget y | bash\n';
     const regions = markdownRegions(text);
     const pieces = regions.map((r) => [r.kind, r.lang, r.segments.map(([s, e]) => text.slice(s, e)).join('\n')]);
     expect(pieces).toEqual([

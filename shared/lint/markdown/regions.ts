@@ -26,7 +26,8 @@ const COMMAND_LINE =
   /^(?:\$[ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:[A-Za-z_]\w*=\S*|curl|wget|fetch|bash|sh|zsh|dash|ksh|source|eval|exec|python[\d.]*|node|deno|bun|perl|ruby|php|pwsh|powershell|iex|irm|iwr|invoke-(?:expression|webrequest|restmethod)|echo|base64|chmod|\.\/\S*|\.|&|\$\w+[ \t]*=)(?=[\s(]|$)/i;
 
 /** Where a command starts inside a sentence: a download, a shell, `eval`, PowerShell's download or `iex`. */
-const COMMAND_IN_PROSE = /(?<=^|[\s(:;,])(?:sudo[ \t]+)?(?:curl|wget|bash|sh|zsh|eval|source|iex|irm|iwr|invoke-(?:expression|webrequest|restmethod))[ \t]/i;
+const COMMAND_IN_PROSE =
+  /(?<=^|[\s(:;,])(?:sudo[ \t]+)?(?:curl|wget|bash|sh|zsh|eval|source|iex|irm|iwr|invoke-(?:expression|webrequest|restmethod))[ \t]/i;
 
 /**
  * Words that make a sentence advice against what its code span shows, or a report of an
@@ -65,7 +66,10 @@ export function markdownRegions(text: string, near?: readonly number[]): CodeReg
     else if (node.type === 'paragraph' || node.type === 'html') lines.push(...commandLines(text, s, e));
     for (const child of node.children ?? []) visit(child, base, node.type === 'paragraph' ? [s, e] : paragraph);
   };
-  const parts = near === undefined ? [[0, body.length] as const] : blocks(body).filter(([s, e]) => near.some((at) => at >= s && at < e));
+  const parts =
+    near === undefined
+      ? [[0, body.length] as const]
+      : blocks(body).filter(([s, e]) => near.some((at) => at >= s && at < e));
   for (const [s, e] of parts) visit(fromMarkdown(body.slice(s, e)) as Node, s, undefined);
   const inLine = (at: number) => lines.some((l) => l.segments.some(([s, e]) => at >= s && at < e));
   for (const { start, end, paragraph } of inline) {

@@ -86,7 +86,10 @@ export function contentChecks(skill: Skill, resolved: Resolution, spans: Spans):
   // gets, read as YAML gives it (a folded or escaped command is one line only once parsed).
   const skillMdDoc = documents.find((d) => d.path === 'SKILL.md');
   const hooks = skillMdDoc ? skillPowers(skillMdDoc.text).hooks.filter((h) => h.type === 'command') : [];
-  const hookFindings = (find: (text: string, scan: TextScan, path: string) => Hit[], known: readonly Finding[]): Finding[] => {
+  const hookFindings = (
+    find: (text: string, scan: TextScan, path: string) => Hit[],
+    known: readonly Finding[],
+  ): Finding[] => {
     if (!skillMdDoc) return [];
     const seen = known.filter((f) => f.doc === skillMdDoc).map((f) => f.hit);
     return hooks.flatMap((h) =>

@@ -17,7 +17,11 @@ export type TextKind = 'markdown' | 'shell' | 'markup' | 'other';
 export function textKind(path: string, text: string): TextKind {
   if (/\.(?:md|markdown|mdx|mdown|mkd)$/i.test(path)) return 'markdown';
   if (/\.(?:sh|bash|zsh|ksh|dash)$/i.test(path) || /^#![^\n]*\b(?:ba|z|k|da)?sh\b/.test(text)) return 'shell';
-  if (/\.(?:html?|x?html|tmpl|tpl|gotmpl|hbs|handlebars|mustache|liquid|njk|jinja2?|j2|vue|svelte|erb|ejs|twig|astro)$/i.test(path))
+  if (
+    /\.(?:html?|x?html|tmpl|tpl|gotmpl|hbs|handlebars|mustache|liquid|njk|jinja2?|j2|vue|svelte|erb|ejs|twig|astro)$/i.test(
+      path,
+    )
+  )
     return 'markup';
   return 'other';
 }
@@ -52,8 +56,10 @@ const PIPELINE_LABELS = new Set([
 /** A program evaluating what it fetched: the shapes that hold in any language's code. */
 const EVAL_LABELS = new Set(['interpreter runs fetched code', 'fetched code → exec']);
 
-const SHELL_LANGS = /^(?:|sh|bash|zsh|ksh|dash|fish|shell|shellsession|console|terminal|command|cmd|bat|batch|powershell|ps1|ps|pwsh|posh|text|txt|plaintext|plain)$/;
-const MARKUP_LANGS = /^(?:html?|xhtml|xml|svg|vue|svelte|hbs|handlebars|mustache|liquid|jinja2?|j2|njk|nunjucks|go-html-template|gotmpl|tmpl|erb|ejs|twig|astro)$/;
+const SHELL_LANGS =
+  /^(?:|sh|bash|zsh|ksh|dash|fish|shell|shellsession|console|terminal|command|cmd|bat|batch|powershell|ps1|ps|pwsh|posh|text|txt|plaintext|plain)$/;
+const MARKUP_LANGS =
+  /^(?:html?|xhtml|xml|svg|vue|svelte|hbs|handlebars|mustache|liquid|jinja2?|j2|njk|nunjucks|go-html-template|gotmpl|tmpl|erb|ejs|twig|astro)$/;
 /** Code for a web page: a remote `import()` there is the page loading a module, not the agent running one. */
 const WEB_LANGS = /^(?:js|javascript|jsx|ts|typescript|tsx|mjs|cjs|es6)$/;
 
@@ -67,7 +73,12 @@ export function readCode(text: string, kind: Exclude<TextKind, 'other'>, lineSha
   if (reading) {
     cache.delete(key);
   } else {
-    reading = kind === 'markdown' ? markdown(text, lineShapes) : kind === 'shell' ? shell(text, lineShapes) : markup(text, lineShapes);
+    reading =
+      kind === 'markdown'
+        ? markdown(text, lineShapes)
+        : kind === 'shell'
+          ? shell(text, lineShapes)
+          : markup(text, lineShapes);
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
   cache.set(key, reading);

@@ -68,7 +68,28 @@ export interface Script {
 
 export class ParseError extends Error {}
 
-const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'for', 'in', 'case', 'esac', 'select', 'function', '!', '{', '}', '[[', ']]']);
+const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'for',
+  'in',
+  'case',
+  'esac',
+  'select',
+  'function',
+  '!',
+  '{',
+  '}',
+  '[[',
+  ']]',
+]);
 const META = ' \t\n;&|<>()';
 
 interface Pending {
@@ -192,7 +213,8 @@ class Parser {
     if (!m) return false;
     this.i += m[0].length;
     this.blanks();
-    if (this.i >= this.end || '\n;&|()'.includes(this.src[this.i]!)) throw new ParseError('a redirection without a target');
+    if (this.i >= this.end || '\n;&|()'.includes(this.src[this.i]!))
+      throw new ParseError('a redirection without a target');
     const target = this.word();
     const op = m[1]!;
     if (op === '<<' || op === '<<-') {

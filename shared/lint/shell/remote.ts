@@ -21,9 +21,45 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'csh', 'tcsh', 'fish
 const INTERPRETERS = /^(?:python(?:\d(?:\.\d+)?)?|node(?:js)?|deno|bun|perl|ruby|php|pwsh|powershell|lua)$/;
 const ARCHIVERS = new Set(['tar', 'unzip', 'bsdtar']);
 /** Commands that only print, search or compare their arguments: a string given to them is data. */
-const DATA = new Set(['echo', 'printf', 'print', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'logger', 'cat', 'test', '[', ':', 'true', 'false', 'jq', 'yq', 'awk', 'sed', 'read', 'comment']);
+const DATA = new Set([
+  'echo',
+  'printf',
+  'print',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'logger',
+  'cat',
+  'test',
+  '[',
+  ':',
+  'true',
+  'false',
+  'jq',
+  'yq',
+  'awk',
+  'sed',
+  'read',
+  'comment',
+]);
 /** Commands that run the command after their options: `sudo -E bash`, `env A=1 sh`. */
-const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'command', 'exec', 'nice', 'stdbuf', 'timeout', 'xargs', 'builtin']);
+const WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'env',
+  'nohup',
+  'time',
+  'command',
+  'exec',
+  'nice',
+  'stdbuf',
+  'timeout',
+  'xargs',
+  'builtin',
+]);
 /** Options of a wrapper that take the next word as their value. */
 const WRAPPER_ARGS = /^-(?:[ugCDhprtUn]|-user|-group)$/;
 
@@ -140,7 +176,8 @@ class Walk {
       for (const a of runs) {
         const label = name === 'eval' ? 'eval $(curl …)' : 'sh -c "$(curl …)"';
         if (a.subs.some((s) => s.kind !== '<(' && fetches(s.script))) this.hit(label, cmd.start, cmd.end);
-        else if (a.subs.some((s) => s.kind !== '<(' && decodes(s.script))) this.hit('decoded payload → eval', cmd.start, cmd.end);
+        else if (a.subs.some((s) => s.kind !== '<(' && decodes(s.script)))
+          this.hit('decoded payload → eval', cmd.start, cmd.end);
         else if (this.usesTainted(a)) this.hit('download to a variable → eval', cmd.start, cmd.end);
       }
       if (args.some((a) => a.subs.some((s) => s.kind === '<(' && fetches(s.script))))
@@ -148,7 +185,8 @@ class Walk {
     }
     // A string given to anything but a printer may be code run elsewhere (`sh -c '…'`, `ssh h '…'`).
     for (const a of args) for (const q of a.quoted) this.nested(q.start, q.end);
-    if (readsStdin(r) === 'shell' || readsStdin(r) === 'interpreter') for (const h of cmd.heredocs) this.nested(h.start, h.end);
+    if (readsStdin(r) === 'shell' || readsStdin(r) === 'interpreter')
+      for (const h of cmd.heredocs) this.nested(h.start, h.end);
     else for (const h of cmd.heredocs) this.data.push([h.start, h.end]);
   }
 
@@ -184,7 +222,7 @@ function decodes(s: Script): boolean {
   return s.pipelines.some((p) => p.commands.some((c) => isDecode(resolve(c))));
 }
 
-/** The remote-exec findings of the shell code in `src` from `start` to `end`; throws ParseError when it is not shell. */
+/** The remote-exec findings of the shell code in `src` from `start` to `end`; a ParseError when it is not shell. */
 export function shellRemoteExec(src: string, start = 0, end = src.length): ShellVerdict {
   const walk = new Walk(src);
   walk.script(parseShell(src, start, end));
