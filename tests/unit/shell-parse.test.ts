@@ -51,6 +51,14 @@ describe('parseShell (SPEC D231)', () => {
     expect(shape(s)).toEqual([[['cat']], [['ls']]]);
   });
 
+  it('reads nothing past the end it is given (a table row ending in a pipe, a heading after it)', () => {
+    const text = '| a | Source line info |\n\n### Next\n\necho "x';
+    const end = text.indexOf('\n');
+    const s = parseShell(text, 2, end);
+    expect(shape(s)).toEqual([[['a'], ['Source', 'line', 'info']]]);
+    expect(s.comments).toEqual([]);
+  });
+
   it.each(['echo "open', "echo 'open", 'echo $(curl x', 'echo `curl', 'cat <<EOF\nno end', '| sh'])(
     'rejects %j (not shell)',
     (src) => {

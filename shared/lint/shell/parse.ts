@@ -103,11 +103,15 @@ class Parser {
   private readonly comments: Comment[] = [];
   private readonly pending: Pending[] = [];
 
+  private readonly src: string;
+
   constructor(
-    private readonly src: string,
+    src: string,
     start: number,
     private readonly end: number,
   ) {
+    // Cut at the end, so no look-ahead reads past it (offsets stay those of the whole text).
+    this.src = src.length > end ? src.slice(0, end) : src;
     this.i = start;
   }
 
