@@ -16,6 +16,7 @@ describe('false-alarm classes: no finding', () => {
   it('prose is never a command, whatever words it uses', () => {
     expect(md('Fetch the list of files, then download them.\nRead the script before you pipe it to bash.')).toEqual([]);
     expect(md('# curl | sh\n\n| step | command |\n|---|---|\n| fetch | curl x then sh |\n')).toEqual([]);
+    expect(md('| tool | how it installs |\n|---|---|\n| x | curl https://x.example/i.sh \\| sh |\n')).toEqual([]);
   });
 
   it('an HTML or template file is not shell', () => {

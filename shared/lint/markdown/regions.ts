@@ -184,7 +184,8 @@ function commandLines(text: string, start: number, end: number): CodeRegion[] {
     }
     // Code spans are read on their own; a command is looked for in the words around them.
     const words = code.replace(/`+[^`]*`+/g, (m) => ' '.repeat(m.length));
-    const m = COMMAND_IN_PROSE.exec(words);
+    // A table row (GFM) is cells, not a sentence; its code spans are read on their own.
+    const m = words.startsWith('|') ? null : COMMAND_IN_PROSE.exec(words);
     if (!m || NEGATED.test(words)) continue;
     const stop = words.slice(m.index).search(/[.!?](?:\s|$)/);
     const length = stop === -1 ? words.length - m.index : stop;
