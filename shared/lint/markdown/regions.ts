@@ -82,12 +82,16 @@ export function markdownRegions(text: string, near?: readonly number[]): CodeReg
 
 /**
  * The text cut into runs of top-level blocks: a cut, outside a fence, before a line that
- * starts within three spaces of the margin after a blank line, and before an ATX heading or a
- * fence at the margin. Such a line starts a new block in CommonMark whatever came before (a
- * list's continuation is indented; a fence is tracked), so each run reads as it does in the
- * whole text. An HTML comment with blank lines inside is the
+ * starts within three spaces of the margin after a blank line, and before an ATX heading, a
+ * fence or a list item at the margin. Such a line starts a new block in CommonMark whatever
+ * came before (a list item's content is indented, and reads the same without its siblings;
+ * a fence is tracked), so each run reads as it does in the whole text (a `-` under a line,
+ * a setext heading, then reads as a paragraph: only more candidates). An HTML comment with blank lines inside is the
  * exception: its later part reads as paragraphs, which only adds candidates.
  */
+/** A heading, a fence or a list item at the margin: it starts a block even right after text. */
+const MARGIN_BLOCK = /^(?:#{1,6}(?:[ \t]|\r?$)|`{3,}|~{3,}|(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\r?$))/;
+
 function blocks(text: string): (readonly [number, number])[] {
   const out: [number, number][] = [];
   let start = 0;
@@ -98,7 +102,7 @@ function blocks(text: string): (readonly [number, number])[] {
     if (fence !== undefined) {
       if (closes(line, fence)) fence = undefined;
     } else {
-      if (at > start && ((blank && /^ {0,3}\S/.test(line)) || /^(?:#{1,6}(?:[ \t]|\r?$)|`{3,}|~{3,})/.test(line))) {
+      if (at > start && ((blank && /^ {0,3}\S/.test(line)) || MARGIN_BLOCK.test(line))) {
         out.push([start, at]);
         start = at;
       }
