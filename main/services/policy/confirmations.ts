@@ -4,11 +4,15 @@ import { CodedError } from '../../../shared/result';
 import {
   configDir,
   ensureConfigDir,
+  isProjectRecord,
+  projectRecordKey,
   readUserRecords,
   realOr,
   stderrNotice,
   writeUserRecords,
   type Notice,
+  type ProjectRecord,
+  type RecordOptions,
   type UserRecords,
 } from '../user/config-dir';
 
@@ -20,14 +24,10 @@ import {
  */
 export const CONFIRMATIONS_FILE = 'exception-confirmations.json';
 
-interface Confirmation {
-  readonly project: string;
-  readonly id: string;
+interface Confirmation extends ProjectRecord {
   readonly skill: string;
   readonly confirmedAt: string;
 }
-
-const keyOf = (project: string, id: string): string => `${project}\0${id}`;
 
 /** By `<project real path>\0<exception id>`. */
 const CONFIRMATIONS: UserRecords<Confirmation> = {
@@ -35,17 +35,10 @@ const CONFIRMATIONS: UserRecords<Confirmation> = {
   format: 'skillsmith-exception-confirmations',
   version: 1,
   field: 'confirmations',
-  valid: (k, r) => typeof r?.project === 'string' && typeof r.id === 'string' && k === keyOf(r.project, r.id),
+  valid: isProjectRecord,
   damaged: (path) =>
     `skillsmith: ignoring the damaged exception confirmations file ${path} — no [[policy.exceptions]] entry takes effect until confirmed again`,
 };
-
-type Env = Readonly<Record<string, string | undefined>>;
-export interface ConfirmOptions {
-  readonly env?: Env;
-  readonly notice?: Notice;
-  readonly now?: Date;
-}
 
 // Said once per process: every reader of kitbash.toml passes here, and one line is enough.
 const told = new Set<string>();
@@ -63,15 +56,11 @@ function readConfirmations(dir: string, notice: Notice): Record<string, Confirma
  * rest move to `unconfirmedExceptions`. Every reader of the project config for a verdict
  * goes through this (main/services/project/config.ts), so no surface can disagree.
  */
-export function withConfirmations(
-  projectRoot: string,
-  config: ProjectConfig,
-  opts: ConfirmOptions = {},
-): ProjectConfig {
+export function withConfirmations(projectRoot: string, config: ProjectConfig, opts: RecordOptions = {}): ProjectConfig {
   if (config.exceptions.length === 0) return config;
   const project = realOr(projectRoot);
   const recorded = readConfirmations(configDir(opts.env), opts.notice ?? stderrNotice);
-  const confirmed = (e: PolicyException): boolean => recorded[keyOf(project, exceptionId(e))] !== undefined;
+  const confirmed = (e: PolicyException): boolean => recorded[projectRecordKey(project, exceptionId(e))] !== undefined;
   return {
     ...config,
     exceptions: config.exceptions.filter(confirmed),
@@ -83,7 +72,7 @@ export function withConfirmations(
 export function recordConfirmations(
   projectRoot: string,
   entries: readonly PolicyException[],
-  opts: ConfirmOptions = {},
+  opts: RecordOptions = {},
 ): void {
   if (entries.length === 0) return;
   const dir = ensureConfigDir(opts.env);
@@ -92,7 +81,7 @@ export function recordConfirmations(
   const confirmedAt = (opts.now ?? new Date()).toISOString();
   for (const e of entries) {
     const id = exceptionId(e);
-    confirmations[keyOf(project, id)] = { project, id, skill: e.skill, confirmedAt };
+    confirmations[projectRecordKey(project, id)] = { project, id, skill: e.skill, confirmedAt };
   }
   writeUserRecords(dir, CONFIRMATIONS, confirmations);
 }
@@ -106,7 +95,7 @@ export function confirmExceptions(
   projectRoot: string,
   config: ProjectConfig,
   which: { readonly ids: readonly string[] } | 'all',
-  opts: ConfirmOptions = {},
+  opts: RecordOptions = {},
 ): readonly PolicyException[] {
   const pending = config.unconfirmedExceptions ?? [];
   const known = [...config.exceptions, ...pending];

@@ -3,11 +3,14 @@ import { CodedError } from '../../../shared/result';
 import {
   configDir,
   ensureConfigDir,
+  isProjectRecord,
+  projectRecordKey,
   readUserRecords,
   realOr,
   stderrNotice,
   writeUserRecords,
-  type Notice,
+  type ProjectRecord,
+  type RecordOptions,
   type UserRecords,
 } from '../user/config-dir';
 
@@ -19,43 +22,32 @@ import {
  */
 export const SCANNER_CONFIRMATIONS_FILE = 'scanner-confirmations.json';
 
-interface Confirmation {
-  readonly project: string;
-  readonly id: string;
+interface Confirmation extends ProjectRecord {
   readonly name: string;
   readonly command: readonly string[];
   readonly confirmedAt: string;
 }
-
-const keyOf = (project: string, id: string): string => `${project}\0${id}`;
 
 const RECORDS: UserRecords<Confirmation> = {
   file: SCANNER_CONFIRMATIONS_FILE,
   format: 'skillsmith-scanner-confirmations',
   version: 1,
   field: 'confirmations',
-  valid: (k, r) => typeof r?.project === 'string' && typeof r.id === 'string' && k === keyOf(r.project, r.id),
+  valid: isProjectRecord,
   damaged: (path) =>
     `skillsmith: ignoring the damaged scanner confirmations file ${path} — no [scanners] command runs until confirmed again`,
 };
-
-type Env = Readonly<Record<string, string | undefined>>;
-export interface ScannerConfirmOptions {
-  readonly env?: Env;
-  readonly notice?: Notice;
-  readonly now?: Date;
-}
 
 /** The ids of `defs` this user confirmed in this project. */
 export function confirmedScanners(
   projectRoot: string,
   defs: readonly ScannerDef[],
-  opts: ScannerConfirmOptions = {},
+  opts: RecordOptions = {},
 ): ReadonlySet<string> {
   if (!defs.length) return new Set();
   const project = realOr(projectRoot);
   const recorded = readUserRecords(configDir(opts.env), RECORDS, opts.notice ?? stderrNotice);
-  return new Set(defs.filter((d) => recorded[keyOf(project, d.id)] !== undefined).map((d) => d.id));
+  return new Set(defs.filter((d) => recorded[projectRecordKey(project, d.id)] !== undefined).map((d) => d.id));
 }
 
 /**
@@ -66,7 +58,7 @@ export function confirmScanners(
   projectRoot: string,
   defs: readonly ScannerDef[],
   which: { readonly ids: readonly string[] } | 'all',
-  opts: ScannerConfirmOptions = {},
+  opts: RecordOptions = {},
 ): readonly ScannerDef[] {
   const chosen =
     which === 'all'
@@ -86,7 +78,13 @@ export function confirmScanners(
   const records = readUserRecords(dir, RECORDS, opts.notice ?? stderrNotice);
   const confirmedAt = (opts.now ?? new Date()).toISOString();
   for (const d of chosen)
-    records[keyOf(project, d.id)] = { project, id: d.id, name: d.name, command: [...d.command], confirmedAt };
+    records[projectRecordKey(project, d.id)] = {
+      project,
+      id: d.id,
+      name: d.name,
+      command: [...d.command],
+      confirmedAt,
+    };
   writeUserRecords(dir, RECORDS, records);
   return chosen;
 }

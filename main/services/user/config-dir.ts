@@ -53,6 +53,27 @@ export interface UserRecords<T> {
   damaged(path: string): string;
 }
 
+/** A record confirmed for one project: keyed by the project's real path and the record's id. */
+export interface ProjectRecord {
+  readonly project: string;
+  readonly id: string;
+}
+
+/** The key of a project record in its file. */
+export const projectRecordKey = (project: string, id: string): string => `${project}\0${id}`;
+
+/** A project record stored under its own key (anything else in the file is dropped). */
+export function isProjectRecord(key: string, r: Partial<ProjectRecord> | undefined): boolean {
+  return typeof r?.project === 'string' && typeof r.id === 'string' && key === projectRecordKey(r.project, r.id);
+}
+
+/** What a confirmation records and reads with: where the user's folder is, how a damaged file is said, the time. */
+export interface RecordOptions {
+  readonly env?: Env;
+  readonly notice?: Notice;
+  readonly now?: Date;
+}
+
 /** The records of `kind` in `dir`; none (and `notice` told, unless `quiet`) when the file is damaged. */
 export function readUserRecords<T>(
   dir: string,

@@ -6,6 +6,7 @@
  *   key   `skillsmith.targets-shown.v1\u0000<projectRoot>`
  *   value `"all"` (only that is stored: the project's own is the default)
  */
+import { localStore } from '../local-storage';
 import { useCallback, useState } from 'react';
 
 export type TargetScope = 'own' | 'all';
@@ -13,17 +14,9 @@ export type TargetScope = 'own' | 'all';
 const PREFIX = 'skillsmith.targets-shown.v1';
 const key = (root: string): string => `${PREFIX}\u0000${root}`;
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
 export function storedScope(root: string): TargetScope {
   try {
-    return storage()?.getItem(key(root)) === 'all' ? 'all' : 'own';
+    return localStore()?.getItem(key(root)) === 'all' ? 'all' : 'own';
   } catch {
     return 'own';
   }
@@ -31,8 +24,8 @@ export function storedScope(root: string): TargetScope {
 
 function rememberScope(root: string, scope: TargetScope): void {
   try {
-    if (scope === 'all') storage()?.setItem(key(root), 'all');
-    else storage()?.removeItem(key(root));
+    if (scope === 'all') localStore()?.setItem(key(root), 'all');
+    else localStore()?.removeItem(key(root));
   } catch {
     // A full or disabled storage only loses the memory; the view still switches.
   }

@@ -18,6 +18,7 @@
  * `#/editor/<dir>`; the editor opens that file's tab with the draft as unsaved text.
  * A draft whose text equals what is on disk is dropped on open.
  */
+import { localStore } from '../../local-storage';
 
 const PREFIX = 'skillsmith.draft.v1';
 const SEP = '\u0000';
@@ -28,14 +29,6 @@ export interface Draft {
   readonly base: string | null;
   /** ISO time of the last write. */
   readonly at: string;
-}
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
 }
 
 export function draftKey(projectRoot: string, dir: string, file: string): string {
@@ -55,7 +48,7 @@ export function saveDraft(
   text: string,
   base: string | null = null,
 ): boolean {
-  const s = storage();
+  const s = localStore();
   if (!s) return false;
   const value: Draft & { v: 1 } = { v: 1, text, base, at: new Date().toISOString() };
   try {
@@ -67,7 +60,7 @@ export function saveDraft(
 }
 
 export function loadDraft(projectRoot: string, dir: string, file: string): Draft | null {
-  const raw = storage()?.getItem(draftKey(projectRoot, dir, file));
+  const raw = localStore()?.getItem(draftKey(projectRoot, dir, file));
   if (!raw) return null;
   try {
     const v = JSON.parse(raw) as { v?: unknown; text?: unknown; base?: unknown; at?: unknown };
@@ -80,7 +73,7 @@ export function loadDraft(projectRoot: string, dir: string, file: string): Draft
 
 export function clearDraft(projectRoot: string, dir: string, file: string): void {
   try {
-    storage()?.removeItem(draftKey(projectRoot, dir, file));
+    localStore()?.removeItem(draftKey(projectRoot, dir, file));
   } catch {
     // nothing to clear
   }
@@ -88,7 +81,7 @@ export function clearDraft(projectRoot: string, dir: string, file: string): void
 
 /** The files of skill `dir` that have a draft, sorted. */
 export function draftFiles(projectRoot: string, dir: string): string[] {
-  const s = storage();
+  const s = localStore();
   if (!s) return [];
   const head = [PREFIX, projectRoot, dir, ''].join(SEP);
   const out: string[] = [];
@@ -114,7 +107,7 @@ export const FLUSH_DRAFTS_EVENT = 'skillsmith:flush-drafts';
 
 /** Every unsaved buffer of the project at `projectRoot`, as `<dir>/<file>`, sorted. */
 export function projectDrafts(projectRoot: string): string[] {
-  const s = storage();
+  const s = localStore();
   if (!s) return [];
   const head = [PREFIX, projectRoot, ''].join(SEP);
   const out: string[] = [];

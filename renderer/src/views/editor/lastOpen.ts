@@ -5,6 +5,7 @@
  *   key   `skillsmith.editor.last.v1\u0000<projectRoot>`
  *   value JSON `{ "dir": string, "file": string, "at": ISO time }`
  */
+import { localStore } from '../../local-storage';
 import { newestDraft } from './drafts';
 
 const PREFIX = 'skillsmith.editor.last.v1';
@@ -17,17 +18,9 @@ export interface LastOpen {
 
 const key = (root: string): string => `${PREFIX}\u0000${root}`;
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
 export function lastOpen(root: string): LastOpen | null {
   try {
-    const v = JSON.parse(storage()?.getItem(key(root)) ?? 'null') as Partial<LastOpen> | null;
+    const v = JSON.parse(localStore()?.getItem(key(root)) ?? 'null') as Partial<LastOpen> | null;
     return v && typeof v.dir === 'string' && typeof v.file === 'string'
       ? { dir: v.dir, file: v.file, at: typeof v.at === 'string' ? v.at : '' }
       : null;
@@ -39,7 +32,7 @@ export function lastOpen(root: string): LastOpen | null {
 /** Remember `file` of skill `dir` as the open one (a full or disabled storage only loses the memory). */
 export function rememberOpen(root: string, dir: string, file: string): void {
   try {
-    storage()?.setItem(key(root), JSON.stringify({ dir, file, at: new Date().toISOString() }));
+    localStore()?.setItem(key(root), JSON.stringify({ dir, file, at: new Date().toISOString() }));
   } catch {
     // Nothing to restore next time; editing is unaffected.
   }
@@ -48,7 +41,7 @@ export function rememberOpen(root: string, dir: string, file: string): void {
 /** The author went back to the skill list: nothing to reopen. */
 export function forgetOpen(root: string): void {
   try {
-    storage()?.removeItem(key(root));
+    localStore()?.removeItem(key(root));
   } catch {
     // nothing stored
   }
