@@ -1,4 +1,7 @@
 import { main } from './main';
+import { useNativeSha256 } from '../services/native-sha256';
+
+useNativeSha256();
 
 // A reader that goes away (`skillsmith preview … | head`) is not an error of ours: stop
 // quietly, as other command-line tools do, instead of printing a stack trace.

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Sha256, sha256Hex } from '../../shared/lock/sha256';
+import { createHash } from 'node:crypto';
+import { Sha256, sha256Hex, useSha256 } from '../../shared/lock/sha256';
+import { useNativeSha256 } from '../../main/services/native-sha256';
 import { treeIntegrity, utf8Encode } from '../../shared/lock/integrity';
 import { reviewIntegrity } from '../../shared/lock/review';
 import { readSkillTree } from '../../main/services/skills/reader';
+
+/** The pure digest, to put back after a test installs another. */
+function pureSha256(data: Uint8Array): string {
+  const h = new Sha256();
+  h.update(data);
+  return h.hex();
+}
 
 /*
  * Digests pinned as fixed strings (not against another implementation), so that whatever
@@ -56,5 +65,23 @@ describe('hashes Skillsmith has written stay the same', () => {
         { name: 'b', version: '2.1.0', integrity: 'sha256-' + 'f'.repeat(64) },
       ]),
     ).toBe('sha256-ca1bcf0316c61793449d74a7ad43aaf1a7901910ec987fb6a181970029e89977');
+  });
+});
+
+describe("main's node:crypto one-shot digest (useNativeSha256)", () => {
+  it('is installed behind sha256Hex and gives the same digests as the pure one', () => {
+    const inputs = [new Uint8Array(0), utf8Encode('abc'), new Uint8Array(3 * 1024 * 1024).fill(7)];
+    const pure = inputs.map((b) => sha256Hex(b));
+    let calls = 0;
+    useSha256((data) => (calls++, createHash('sha256').update(data).digest('hex')));
+    try {
+      expect(inputs.map((b) => sha256Hex(b))).toEqual(pure);
+      expect(calls).toBe(inputs.length);
+      useNativeSha256();
+      expect(inputs.map((b) => sha256Hex(b))).toEqual(pure);
+      expect(pure[1]).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    } finally {
+      useSha256(pureSha256);
+    }
   });
 });

@@ -5,6 +5,9 @@ import { fail, ok } from '../../../shared/result';
 import { useCodeCache } from '../code-cache';
 import type { Job } from './jobs';
 import type { ScanAnswer, ScanWorkerData } from './scanner';
+import { useNativeSha256 } from '../native-sha256';
+
+useNativeSha256();
 
 // The dashboard's scans and reports on their own thread, so the Electron main process
 // (windows, menus, IPC) and the loopback host (serving the page) stay responsive while a

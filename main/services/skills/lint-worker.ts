@@ -1,6 +1,9 @@
 import { workerData } from 'node:worker_threads';
 import { checkThrough } from './lint';
 import type { WorkerJob, WorkerResult } from './pool';
+import { useNativeSha256 } from '../native-sha256';
+
+useNativeSha256();
 
 // A helper thread of checkAll(): pull indexes from the shared counter until the queue is
 // empty, posting each result and waking the main thread. A skill the cache holds is posted
