@@ -25,8 +25,15 @@ export interface PolicyException {
   readonly reason: string;
 }
 
-/** A blocking built-in check, or a blocking finding of an external scanner by its rule (SPEC D254). */
-export type ExceptionCheck = CheckId | `scanner:${string}`;
+/**
+ * A blocking built-in check, a blocking finding of an external scanner by its rule (SPEC D254),
+ * or a signature `[policy] require_signed` refuses (D216).
+ */
+export type ExceptionCheck = CheckId | `scanner:${string}` | typeof SIGNATURE_CHECK;
+
+/** The check an exception names to accept an unsigned or untrusted signature, at the signature file's line 1. */
+export const SIGNATURE_CHECK = 'signature';
+export const SIGNATURE_PLACE = { file: 'skill.oms.sig', line: 1 } as const;
 
 /** `scanner:<scanner name>/<rule id>`, as shared/scanners/sarif.ts names a finding. */
 export const SCANNER_CHECK_RE = /^scanner:[a-z0-9][a-z0-9_-]{0,39}\/\S/;
@@ -69,11 +76,15 @@ export function validateException(raw: unknown): Result<PolicyException> {
   const check = text('check');
   if (
     check === undefined ||
-    !((SAFETY_CHECK_IDS as readonly string[]).includes(check) || SCANNER_CHECK_RE.test(check))
+    !(
+      (SAFETY_CHECK_IDS as readonly string[]).includes(check) ||
+      SCANNER_CHECK_RE.test(check) ||
+      check === SIGNATURE_CHECK
+    )
   ) {
     return fail(
       'invalid-input',
-      `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')}) or "scanner:<scanner>/<rule>"`,
+      `${skill}: check must be one of the blocking checks (${SAFETY_CHECK_IDS.join(', ')}), "scanner:<scanner>/<rule>" or "${SIGNATURE_CHECK}"`,
     );
   }
   const never = NEVER_ACCEPTABLE.get(check as CheckId);
@@ -85,6 +96,11 @@ export function validateException(raw: unknown): Result<PolicyException> {
   const line = typeof raw.line === 'bigint' ? Number(raw.line) : raw.line;
   if (typeof line !== 'number' || !Number.isInteger(line) || line < 1)
     return fail('invalid-input', `${skill}: line must be a whole number from 1`);
+  if (check === SIGNATURE_CHECK && (file !== SIGNATURE_PLACE.file || line !== SIGNATURE_PLACE.line))
+    return fail(
+      'invalid-input',
+      `${skill}: a ${SIGNATURE_CHECK} exception names file = "${SIGNATURE_PLACE.file}" and line = ${SIGNATURE_PLACE.line}`,
+    );
   const by = text('by');
   if (by === undefined) return fail('invalid-input', `${skill}: by must say who accepted the finding`);
   const reason = text('reason');

@@ -1,4 +1,11 @@
 import { fileError, ok, type Result } from '../result';
+import {
+  exceptionMatches,
+  SIGNATURE_CHECK,
+  SIGNATURE_PLACE,
+  unconfirmedNote,
+  type PolicyException,
+} from './exceptions';
 import { isTable, type TomlTable } from '../ksf/toml';
 
 /** What a skill folder's signature check found (SPEC D210). `digest`: sha256 of the signature file. */
@@ -79,15 +86,39 @@ export function describeSignature(s: SignatureState): string {
   }
 }
 
+/** The exceptions that may accept a skill's signature refusal, and what identifies the skill. */
+export interface SignatureExceptions {
+  readonly skill: string;
+  readonly integrity: string;
+  readonly exceptions: readonly PolicyException[];
+  /** Entries that arrived with the project and are not confirmed here: they only explain a refusal. */
+  readonly unconfirmed?: readonly PolicyException[];
+}
+
 /**
  * What the policy makes of a skill's signature: `block` refuses the install (an invalid
- * signature always does, whatever the policy), `warn` is a notice the reviewer reads.
+ * signature always does, whatever the policy), `warn` is a notice the reviewer reads, and
+ * `accepted` the `[[policy.exceptions]]` entry that lets an unsigned or untrusted skill of this
+ * exact version through `require_signed = true` (SPEC D216). An invalid signature is never
+ * accepted: its files are not what was signed.
  */
-export function signatureVerdict(s: SignatureState, policy: SigningPolicy): { block?: string; warn?: string } {
+export function signatureVerdict(
+  s: SignatureState,
+  policy: SigningPolicy,
+  accept?: SignatureExceptions,
+): { block?: string; warn?: string; accepted?: PolicyException } {
   if (s.state === 'verified') return {};
   const line = `signature ${describeSignature(s)}`;
   if (s.state === 'invalid') return { block: `${line} — a signature that fails verification is never installed` };
-  if (policy.requireSigned === true) return { block: `${line}, and require_signed = true` };
   if (policy.requireSigned === 'warn') return { warn: `${line} (require_signed = "warn")` };
-  return {};
+  if (policy.requireSigned !== true) return {};
+  const matches = (e: PolicyException) =>
+    accept !== undefined &&
+    exceptionMatches(e, accept.skill, accept.integrity, SIGNATURE_CHECK, SIGNATURE_PLACE.file, SIGNATURE_PLACE.line);
+  const accepted = accept?.exceptions.find(matches);
+  if (accepted) return { accepted };
+  const held = accept?.unconfirmed?.find(matches);
+  return {
+    block: `${line}, and require_signed = true${held ? `; ${unconfirmedNote(held)}` : ''}`,
+  };
 }

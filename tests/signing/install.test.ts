@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstallFlow } from '../../main/services/install/flow';
 import { ReviewStore } from '../../main/services/install/reviews';
+import { validateException } from '../../shared/policy/exceptions';
 import { cleanSkill, cleanup, cli, requireBuiltCli, tempProject, writeFiles } from '../cli/helpers';
+import { runCli } from '../support/paths';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 let project: string;
@@ -74,6 +76,62 @@ describe('install under [policy] require_signed and trusted_publishers', () => {
     expect(existsSync(join(other, '.kitbash/quarantine/tampered/QUARANTINE.txt'))).toBe(true);
     await expect(flow.approve(other, view.id, view.integrity, () => Promise.resolve())).rejects.toThrow(/blocked/);
     expect(existsSync(join(other, '.kitbash/skills/tampered'))).toBe(false);
+  });
+
+  it('a confirmed [[policy.exceptions]] entry for this exact version lets an unsigned skill through; never an invalid one', () => {
+    const p = tempProject('skillsmith-signed-exception-');
+    const configDir = tempProject('skillsmith-signed-exception-user-');
+    const run = (...args: string[]) => runCli(args, { cwd: p, env: { SKILLSMITH_CONFIG_DIR: configDir } });
+    const policy = '[policy]\nrequire_signed = true\ntrusted_publishers = [{ key = "keys/team.pub" }]\n';
+    writeFiles(p, {
+      'kitbash.toml': policy,
+      'keys/team.pub': String(publicKey.export({ type: 'spki', format: 'pem' })),
+    });
+    const integrityOf = (name: string): string => {
+      const r = run('install', `file:${join(src, name)}`, '--json', '--dry-run', '--no-compile');
+      return (JSON.parse(r.stdout) as { nodes: { integrity: string }[] }).nodes[0]!.integrity;
+    };
+    const entry = (skill: string, integrity: string) =>
+      `\n[[policy.exceptions]]\nskill = "${skill}"\nintegrity = "${integrity}"\ncheck = "signature"\nfile = "skill.oms.sig"\nline = 1\nby = "ana@example.com"\nreason = "internal skill, signed from next release"\n`;
+    writeFileSync(
+      join(p, 'kitbash.toml'),
+      policy + entry('plain', integrityOf('plain')) + entry('tampered', integrityOf('tampered')),
+    );
+
+    // Arrived with the project: nothing is accepted until this user confirms it.
+    const held = run('install', `file:${join(src, 'plain')}`, '--yes', '--no-compile');
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain('is not confirmed by you');
+    expect(run('exceptions', 'confirm', '--all').code).toBe(0);
+
+    const r = run('install', `file:${join(src, 'plain')}`, '--yes', '--no-compile');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      '⚠ accepted by exception: signature at skill.oms.sig:1 — signature unsigned — no skill.oms.sig (accepted by ana@example.com',
+    );
+    expect(existsSync(join(p, '.kitbash/skills/plain'))).toBe(true);
+    // verify judges the signature again with the same exception: accepted, not a failure.
+    const verify = run('verify', '--json');
+    expect(JSON.stringify(JSON.parse(verify.stdout))).not.toContain('"kind":"signature"');
+
+    const bad = run('install', `file:${join(src, 'tampered')}`, '--yes', '--no-compile');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('a signature that fails verification is never installed');
+    expect(existsSync(join(p, '.kitbash/skills/tampered'))).toBe(false);
+  });
+
+  it('a signature exception names the signature file, line 1', () => {
+    const bad = validateException({
+      skill: 'plain',
+      integrity: `sha256-${'a'.repeat(64)}`,
+      check: 'signature',
+      file: 'SKILL.md',
+      line: 3,
+      by: 'ana',
+      reason: 'why',
+    });
+    expect(!bad.ok && bad.error.message).toBe('plain: a signature exception names file = "skill.oms.sig" and line = 1');
   });
 
   it('require_signed = "warn" installs an unsigned skill with a warning', () => {

@@ -80,7 +80,7 @@ export async function buildReview(
   const targets = await activeTargets(new AsyncDiskView(project), config);
   const signed = withSignatures(
     project,
-    config.raw,
+    config,
     reviewNodesOf(input, targets),
     parts.map((s) => s.dir),
   );

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReviewNode } from '../../../shared/lock/review';
-import type { TomlTable } from '../../../shared/ksf/toml';
+import type { ProjectConfig } from '../../../shared/project/config';
 import {
   describeSignature,
   readSigningPolicy,
@@ -21,11 +21,11 @@ export const QUARANTINE_DIR = '.kitbash/quarantine';
  */
 export function withSignatures(
   project: string,
-  raw: Readonly<TomlTable>,
+  config: Pick<ProjectConfig, 'raw' | 'exceptions' | 'unconfirmedExceptions'>,
   nodes: readonly ReviewNode[],
   dirs: readonly (string | undefined)[],
 ): { nodes: ReviewNode[]; notices: string[] } {
-  const policy = readSigningPolicy(raw);
+  const policy = readSigningPolicy(config.raw);
   if (!policy.ok) throw CodedError.of(policy.error);
   const trusted = loadTrustedPublishers(project, policy.value);
   if (!trusted.ok) throw CodedError.of(trusted.error);
@@ -35,9 +35,34 @@ export function withSignatures(
     if (dir === undefined) return n;
     const state = verifyFolder(dir, trusted.value);
     if (!state.ok) throw CodedError.of(state.error);
-    const v = signatureVerdict(state.value, policy.value);
+    const v = signatureVerdict(state.value, policy.value, {
+      skill: n.name,
+      integrity: n.integrity,
+      exceptions: config.exceptions,
+      ...(config.unconfirmedExceptions ? { unconfirmed: config.unconfirmedExceptions } : {}),
+    });
     if (v.warn) notices.push(`${n.name}: ${v.warn}`);
-    return { ...n, signature: state.value, policy: v.block ? [...n.policy, v.block] : n.policy };
+    const a = v.accepted;
+    return {
+      ...n,
+      signature: state.value,
+      policy: v.block ? [...n.policy, v.block] : n.policy,
+      ...(a
+        ? {
+            accepted: [
+              ...n.accepted,
+              {
+                id: a.check,
+                detail: `signature ${describeSignature(state.value)}`,
+                file: a.file,
+                line: a.line,
+                by: a.by,
+                reason: a.reason,
+              },
+            ],
+          }
+        : {}),
+    };
   });
   return { nodes: out, notices };
 }

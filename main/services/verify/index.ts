@@ -103,7 +103,12 @@ function signatureFindings(root: string, s: ProjectStatus, frozen: boolean): Ver
       out.push({ kind: 'signature', level: 'error', path: k.folder, skill: k.name, message: state.error.message });
       continue;
     }
-    const v = signatureVerdict(state.value, policy.value);
+    const v = signatureVerdict(state.value, policy.value, {
+      skill: k.name,
+      integrity: k.integrity ?? '',
+      exceptions: config.value.exceptions,
+      ...(config.value.unconfirmedExceptions ? { unconfirmed: config.value.unconfirmedExceptions } : {}),
+    });
     if (v.block) out.push({ kind: 'signature', level: 'error', path: k.folder, skill: k.name, message: v.block });
     else if (v.warn)
       out.push({
