@@ -75,6 +75,17 @@ export function rendererConfig({ testHooks }: { testHooks: boolean }): UserConfi
     base: './',
     plugins: [react(), stages.plugin],
     define: { __SKILLSMITH_TEST_HOOKS__: JSON.stringify(testHooks) },
+    resolve: {
+      alias: {
+        // The Markdown reader the lint checks use (micromark) decodes entities with this
+        // package, whose "browser" build asks `document` — absent in the analysis worker,
+        // where lint runs. Its plain build carries the entity table instead.
+        'decode-named-character-reference': resolve(
+          __dirname,
+          'node_modules/decode-named-character-reference/index.js',
+        ),
+      },
+    },
     // Monaco's editor and YAML workers, and the editor's diagnostics worker, are built here
     // as ES-module chunks (Vite's default iife worker format cannot code-split them);
     // they load from 'self' like the rest of the renderer.
