@@ -68,8 +68,9 @@ export function unifiedDiff(path: string, before: string, after: string): string
     const hunk = full.slice(start, end);
     const aLen = hunk.filter((o) => o.t !== '+').length;
     const bLen = hunk.filter((o) => o.t !== '-').length;
-    // An empty range names the line before it, as diff(1) and patch(1) have it.
-    lines.push(`@@ -${aLen ? aStart : aStart - 1},${aLen} +${bLen ? bStart : bStart - 1},${bLen} @@`);
+    // An empty range starts where the other side's does (`@@ -1,0 +1,2 @@`), as kitbash writes
+    // it, so `skillsmith diff` prints what the reference prints (SPEC D270).
+    lines.push(`@@ -${aStart},${aLen} +${bStart},${bLen} @@`);
     for (const o of hunk) lines.push(`${o.t}${o.s}`);
   }
   return lines.join('\n') + '\n';

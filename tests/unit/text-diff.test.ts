@@ -30,8 +30,8 @@ describe('unifiedDiff', () => {
 
   it('is empty when only the final newline differs, and names line 0 for an empty side', () => {
     expect(unifiedDiff('x', 'a\nb', 'a\nb\n')).toBe('');
-    expect(unifiedDiff('new.md', '', 'one\ntwo\n')).toBe('--- a/new.md\n+++ b/new.md\n@@ -0,0 +1,2 @@\n+one\n+two\n');
-    expect(unifiedDiff('gone.md', 'one\n', '')).toBe('--- a/gone.md\n+++ b/gone.md\n@@ -1,1 +0,0 @@\n-one\n');
+    expect(unifiedDiff('new.md', '', 'one\ntwo\n')).toBe('--- a/new.md\n+++ b/new.md\n@@ -1,0 +1,2 @@\n+one\n+two\n');
+    expect(unifiedDiff('gone.md', 'one\n', '')).toBe('--- a/gone.md\n+++ b/gone.md\n@@ -1,1 +1,0 @@\n-one\n');
   });
 
   it('finds a small change in a large file as a small hunk', () => {
