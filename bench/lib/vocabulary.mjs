@@ -1,0 +1,437 @@
+// Word lists for bench/generate.mjs: the seeded generator draws every sentence from these,
+// so changing one changes the generated project (and the benchmark figures with it).
+
+export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+export const camel = (...words) =>
+  words
+    .join('-')
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : cap(w.toLowerCase())))
+    .join('');
+export const pascal = (...words) => cap(camel(...words));
+
+export const VERBS = [
+  { base: 'review', third: 'reviews', ing: 'reviewing' },
+  { base: 'audit', third: 'audits', ing: 'auditing' },
+  { base: 'refactor', third: 'refactors', ing: 'refactoring' },
+  { base: 'migrate', third: 'migrates', ing: 'migrating' },
+  { base: 'triage', third: 'triages', ing: 'triaging' },
+  { base: 'write', third: 'writes', ing: 'writing' },
+  { base: 'generate', third: 'generates', ing: 'generating' },
+  { base: 'check', third: 'checks', ing: 'checking' },
+  { base: 'upgrade', third: 'upgrades', ing: 'upgrading' },
+  { base: 'document', third: 'documents', ing: 'documenting' },
+  { base: 'scaffold', third: 'scaffolds', ing: 'scaffolding' },
+  { base: 'profile', third: 'profiles', ing: 'profiling' },
+  { base: 'benchmark', third: 'benchmarks', ing: 'benchmarking' },
+  { base: 'debug', third: 'debugs', ing: 'debugging' },
+  { base: 'trace', third: 'traces', ing: 'tracing' },
+  { base: 'test', third: 'tests', ing: 'testing' },
+  { base: 'harden', third: 'hardens', ing: 'hardening' },
+  { base: 'simplify', third: 'simplifies', ing: 'simplifying' },
+  { base: 'summarize', third: 'summarizes', ing: 'summarizing' },
+  { base: 'validate', third: 'validates', ing: 'validating' },
+  { base: 'clean-up', third: 'cleans up', ing: 'cleaning up', words: 'clean up' },
+  { base: 'split', third: 'splits', ing: 'splitting' },
+  { base: 'modernize', third: 'modernizes', ing: 'modernizing' },
+  { base: 'port', third: 'ports', ing: 'porting' },
+  { base: 'plan', third: 'plans', ing: 'planning' },
+  { base: 'release', third: 'releases', ing: 'releasing' },
+  { base: 'pin', third: 'pins', ing: 'pinning' },
+  { base: 'deduplicate', third: 'deduplicates', ing: 'deduplicating' },
+  { base: 'instrument', third: 'instruments', ing: 'instrumenting' },
+  { base: 'optimize', third: 'optimizes', ing: 'optimizing' },
+  { base: 'explain', third: 'explains', ing: 'explaining' },
+  { base: 'format', third: 'formats', ing: 'formatting' },
+  { base: 'stabilize', third: 'stabilizes', ing: 'stabilizing' },
+  { base: 'map', third: 'maps', ing: 'mapping' },
+  { base: 'rename', third: 'renames', ing: 'renaming' },
+  { base: 'lint', third: 'lints', ing: 'linting' },
+];
+
+export const OBJECTS = [
+  { slug: 'migrations', phrase: 'database migrations', file: 'db/migrations/', lang: 'sql' },
+  { slug: 'changelog', phrase: 'the changelog', file: 'CHANGELOG.md', lang: 'md' },
+  { slug: 'api-docs', phrase: 'API reference docs', file: 'docs/api/', lang: 'ts' },
+  { slug: 'commit-messages', phrase: 'commit messages', file: '.git/COMMIT_EDITMSG', lang: 'sh' },
+  { slug: 'pull-requests', phrase: 'pull requests', file: '.github/pull_request_template.md', lang: 'sh' },
+  { slug: 'flaky-tests', phrase: 'flaky tests', file: 'tests/', lang: 'ts' },
+  { slug: 'dependencies', phrase: 'third-party dependencies', file: 'package.json', lang: 'sh' },
+  { slug: 'dockerfiles', phrase: 'Dockerfiles', file: 'Dockerfile', lang: 'sh' },
+  { slug: 'terraform', phrase: 'Terraform modules', file: 'infra/main.tf', lang: 'sh' },
+  { slug: 'sql-queries', phrase: 'SQL queries', file: 'src/db/queries.ts', lang: 'sql' },
+  { slug: 'react-components', phrase: 'React components', file: 'src/components/', lang: 'ts' },
+  { slug: 'error-handling', phrase: 'error handling', file: 'src/errors.ts', lang: 'ts' },
+  { slug: 'logging', phrase: 'structured logging', file: 'src/log.ts', lang: 'ts' },
+  { slug: 'metrics', phrase: 'service metrics', file: 'src/metrics.ts', lang: 'ts' },
+  { slug: 'feature-flags', phrase: 'feature flags', file: 'config/flags.json', lang: 'json' },
+  { slug: 'config', phrase: 'configuration files', file: 'config/default.yaml', lang: 'yaml' },
+  { slug: 'i18n-strings', phrase: 'translation strings', file: 'locales/en.json', lang: 'json' },
+  { slug: 'accessibility', phrase: 'accessibility issues', file: 'src/components/', lang: 'ts' },
+  { slug: 'css', phrase: 'stylesheets', file: 'src/styles/', lang: 'sh' },
+  { slug: 'graphql-schema', phrase: 'the GraphQL schema', file: 'schema.graphql', lang: 'ts' },
+  { slug: 'openapi-spec', phrase: 'the OpenAPI spec', file: 'openapi.yaml', lang: 'yaml' },
+  { slug: 'protobufs', phrase: 'protobuf definitions', file: 'proto/', lang: 'sh' },
+  { slug: 'cron-jobs', phrase: 'scheduled jobs', file: 'jobs/', lang: 'py' },
+  { slug: 'queues', phrase: 'queue consumers', file: 'src/workers/', lang: 'ts' },
+  { slug: 'webhooks', phrase: 'webhook handlers', file: 'src/webhooks/', lang: 'ts' },
+  { slug: 'auth-flows', phrase: 'authentication flows', file: 'src/auth/', lang: 'ts' },
+  { slug: 'rate-limits', phrase: 'rate limiting', file: 'src/middleware/rate-limit.ts', lang: 'ts' },
+  { slug: 'ci-pipelines', phrase: 'CI pipelines', file: '.github/workflows/ci.yml', lang: 'yaml' },
+  { slug: 'helm-charts', phrase: 'Helm charts', file: 'deploy/chart/', lang: 'yaml' },
+  { slug: 'type-definitions', phrase: 'type definitions', file: 'src/types.ts', lang: 'ts' },
+  { slug: 'unit-tests', phrase: 'unit tests', file: 'tests/unit/', lang: 'ts' },
+  { slug: 'integration-tests', phrase: 'integration tests', file: 'tests/integration/', lang: 'py' },
+  { slug: 'e2e-tests', phrase: 'end-to-end tests', file: 'e2e/', lang: 'ts' },
+  { slug: 'readme', phrase: 'the README', file: 'README.md', lang: 'md' },
+  { slug: 'release-notes', phrase: 'release notes', file: 'docs/releases/', lang: 'md' },
+  { slug: 'monorepo', phrase: 'monorepo packages', file: 'packages/', lang: 'sh' },
+  { slug: 'python-packaging', phrase: 'Python packaging', file: 'pyproject.toml', lang: 'py' },
+  { slug: 'go-modules', phrase: 'Go modules', file: 'go.mod', lang: 'sh' },
+  { slug: 'rust-crates', phrase: 'Rust crates', file: 'Cargo.toml', lang: 'sh' },
+  { slug: 'cli-flags', phrase: 'command-line flags', file: 'src/cli.ts', lang: 'ts' },
+  { slug: 'caching', phrase: 'caching layers', file: 'src/cache.ts', lang: 'ts' },
+  { slug: 'pagination', phrase: 'paginated endpoints', file: 'src/routes/', lang: 'ts' },
+  { slug: 'data-models', phrase: 'data models', file: 'src/models/', lang: 'ts' },
+  { slug: 'state-management', phrase: 'client state', file: 'src/store/', lang: 'ts' },
+  { slug: 'build-scripts', phrase: 'build scripts', file: 'scripts/', lang: 'sh' },
+  { slug: 'benchmarks', phrase: 'performance benchmarks', file: 'bench/', lang: 'sh' },
+  { slug: 'incident-notes', phrase: 'incident notes', file: 'docs/incidents/', lang: 'md' },
+  { slug: 'runbooks', phrase: 'operational runbooks', file: 'docs/runbooks/', lang: 'md' },
+  { slug: 'env-vars', phrase: 'environment variables', file: '.env.example', lang: 'sh' },
+  { slug: 'date-handling', phrase: 'date and time handling', file: 'src/time.ts', lang: 'ts' },
+  { slug: 'regexes', phrase: 'regular expressions', file: 'src/parse.ts', lang: 'ts' },
+  { slug: 'http-clients', phrase: 'HTTP clients', file: 'src/http.ts', lang: 'ts' },
+  { slug: 'search-index', phrase: 'the search index', file: 'src/search/', lang: 'py' },
+  { slug: 'notebooks', phrase: 'Jupyter notebooks', file: 'notebooks/', lang: 'py' },
+  { slug: 'shell-scripts', phrase: 'shell scripts', file: 'bin/', lang: 'sh' },
+  { slug: 'kubernetes-manifests', phrase: 'Kubernetes manifests', file: 'k8s/', lang: 'yaml' },
+  { slug: 'license-headers', phrase: 'license headers', file: 'src/', lang: 'sh' },
+  { slug: 'code-owners', phrase: 'the CODEOWNERS file', file: '.github/CODEOWNERS', lang: 'sh' },
+  { slug: 'dead-code', phrase: 'dead code', file: 'src/', lang: 'ts' },
+  { slug: 'public-api', phrase: 'the public API surface', file: 'src/index.ts', lang: 'ts' },
+];
+
+export const QUALIFIERS = [
+  'ts',
+  'go',
+  'python',
+  'rust',
+  'ci',
+  'v2',
+  'strict',
+  'quick',
+  'monorepo',
+  'legacy',
+  'web',
+  'backend',
+];
+
+export const THINGS = [
+  'the diff',
+  'each changed file',
+  'the test report',
+  'the build log',
+  'the lockfile',
+  'every exported function',
+  'the dependency graph',
+  'the config defaults',
+  'the CI matrix',
+  'the coverage report',
+  'open TODO comments',
+  'the error messages',
+  'the public types',
+  'the migration plan',
+  'the release checklist',
+  'the staging logs',
+  'the failing assertions',
+  'the slowest test files',
+  'the module boundaries',
+  'the call sites',
+  'the retry policy',
+  'the timeout values',
+  'the request handlers',
+  'the fixture data',
+  'the generated clients',
+  'the import graph',
+  'the feature flag list',
+  'the schema version',
+  'the cache keys',
+  'the package scripts',
+  'the Docker layers',
+  'the environment matrix',
+  'the linter output',
+];
+
+export const CONDITIONS = [
+  'the change touches more than one package',
+  'a test is marked as skipped',
+  'the lockfile changed without a manifest change',
+  'coverage drops below the agreed threshold',
+  'a function grows past sixty lines',
+  'a public type changes shape',
+  'the build is noticeably slower',
+  'a migration cannot be rolled back',
+  'two modules import each other',
+  'an error is swallowed silently',
+  'a dependency is more than two majors behind',
+  'the same literal appears in three places',
+  'a handler has no timeout',
+  'a query runs inside a loop',
+  'the docs disagree with the code',
+  'a test depends on wall-clock time',
+  'a flag has been fully rolled out for a month',
+  'the output differs between runs',
+  'a config key has no default',
+  'the diff is larger than 400 lines',
+];
+
+export const ACTIONS = ['list', 'summarize', 'flag', 'group', 'record', 'note', 'collect', 'count', 'sort', 'annotate'];
+
+// Files and commands by ecosystem; every skill draws from the generic set plus its own ecosystem.
+export const ECOSYSTEMS = {
+  node: {
+    files: [
+      'package.json',
+      'tsconfig.json',
+      'src/index.ts',
+      'src/server/routes.ts',
+      'src/config.ts',
+      'vitest.config.ts',
+      'eslint.config.js',
+    ],
+    commands: [
+      'npm test',
+      'npm run build',
+      'npx tsc --noEmit',
+      'npx eslint . --max-warnings 0',
+      'npx vitest run --reporter=dot',
+      'npm ls --depth=0',
+      'npx prettier --check .',
+      'npm audit --omit=dev',
+      'npm outdated',
+    ],
+  },
+  python: {
+    files: [
+      'pyproject.toml',
+      'setup.cfg',
+      'requirements.txt',
+      'src/app/__init__.py',
+      'tests/conftest.py',
+      'noxfile.py',
+    ],
+    commands: [
+      'pytest -q',
+      'pytest -x --lf',
+      'ruff check .',
+      'mypy src',
+      'pip list --outdated',
+      'python -m build',
+      'coverage report -m',
+    ],
+  },
+  go: {
+    files: ['go.mod', 'go.sum', 'cmd/server/main.go', 'internal/config/config.go', '.golangci.yml'],
+    commands: [
+      'go test ./...',
+      'go vet ./...',
+      'go test -race ./...',
+      'golangci-lint run',
+      'go mod tidy',
+      'go build ./...',
+    ],
+  },
+  rust: {
+    files: ['Cargo.toml', 'Cargo.lock', 'src/lib.rs', 'src/main.rs', 'clippy.toml'],
+    commands: [
+      'cargo test',
+      'cargo clippy -- -D warnings',
+      'cargo fmt --check',
+      'cargo build --release',
+      'cargo tree -d',
+    ],
+  },
+  infra: {
+    files: [
+      'infra/main.tf',
+      'infra/variables.tf',
+      'k8s/deployment.yaml',
+      'docker-compose.yml',
+      'Dockerfile',
+      'deploy/values.yaml',
+    ],
+    commands: [
+      'terraform fmt -check',
+      'terraform plan -out plan.tfplan',
+      'kubectl get pods -n staging',
+      'kubectl diff -f k8s/',
+      'docker build -t app:dev .',
+      'helm lint deploy/chart',
+    ],
+  },
+};
+
+export const GENERIC_FILES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
+  'docs/architecture.md',
+  'Makefile',
+  '.github/workflows/ci.yml',
+  '.editorconfig',
+];
+
+export const GENERIC_COMMANDS = [
+  'git diff --stat origin/main...HEAD',
+  'git log --oneline -20',
+  'rg -n "TODO|FIXME" .',
+  'git status --porcelain',
+  'make lint',
+  'make test',
+  'git blame -L 40,80 README.md',
+  'git diff --name-only origin/main...HEAD',
+];
+
+export const ECOSYSTEM_OF_QUALIFIER = { ts: 'node', web: 'node', go: 'go', python: 'python', rust: 'rust' };
+export const ECOSYSTEM_OF_OBJECT = {
+  terraform: 'infra',
+  'helm-charts': 'infra',
+  'kubernetes-manifests': 'infra',
+  dockerfiles: 'infra',
+  'python-packaging': 'python',
+  notebooks: 'python',
+  'go-modules': 'go',
+  'rust-crates': 'rust',
+  'react-components': 'node',
+  'state-management': 'node',
+  accessibility: 'node',
+  css: 'node',
+};
+
+export const REFERENCES = [
+  'the conventions in CONTRIBUTING.md',
+  'the previous release',
+  'the main branch',
+  'the design doc',
+  'the existing tests',
+  'the production config',
+  'the schema in the last tagged version',
+  'the style guide',
+  'the team checklist',
+  'the behaviour before the change',
+];
+
+export const OUTCOMES = [
+  'leaves a short report the reviewer can act on',
+  'keeps the change small and reversible',
+  'surfaces risky edits before they reach main',
+  'produces a checklist with one line per finding',
+  'explains each suggestion with the file and line it applies to',
+  'avoids touching unrelated code',
+  'ends with a summary of what changed and what still needs a human decision',
+  'makes the next step obvious to whoever picks up the work',
+];
+
+export const CONTEXTS = [
+  'a pull request touches {obj}',
+  'the user asks to {verb} {obj}',
+  'CI fails somewhere in {obj}',
+  'you are preparing a release that includes {obj}',
+  'a reviewer asks for a second look at {obj}',
+  'a new teammate needs to understand {obj}',
+  'an incident points at {obj}',
+  'the codebase is being upgraded and {obj} lag behind',
+];
+
+export const DANGEROUS = [
+  'force-pushing to a shared branch',
+  'deleting migration files',
+  'changing public function signatures',
+  'editing the lockfile by hand',
+  'disabling a failing test',
+  'bumping a major version',
+  'rewriting history on main',
+  'dropping a database column',
+  'changing CI secrets or tokens',
+  'turning off type checking for a file',
+];
+
+export const PREFER = [
+  ['small focused commits', 'one large commit'],
+  ['explicit return types', 'inferred ones on exported functions'],
+  ['early returns', 'deeply nested conditionals'],
+  ['named constants', 'magic numbers'],
+  ['table-driven tests', 'copy-pasted test cases'],
+  ['structured log fields', 'string concatenation'],
+  ['the standard library', 'a new dependency'],
+  ['pure functions', 'hidden shared state'],
+  ['one assertion per behaviour', 'a single giant test'],
+  ['readable names', 'clever abbreviations'],
+];
+
+export const GROUPINGS = ['package', 'severity', 'owner', 'file', 'module', 'rule'];
+export const UNITS = ['function', 'file', 'test', 'commit', 'pull request', 'module'];
+export const PROTECTED = ['dist/', 'generated/', 'vendor/', 'node_modules/', 'out/', 'build/'];
+
+export const PROSE = [
+  'Most problems in {obj} come from small inconsistencies that pile up over time rather than from one bad change.',
+  'Start from the narrowest reproduction you can find; a smaller surface makes every later step faster.',
+  'When in doubt, read the tests first — they describe the intended behaviour more reliably than comments do.',
+  'Keep notes as you go. A short list of what you checked is as useful to the reviewer as the fix itself.',
+  'Changes to {obj} tend to ripple outwards, so check the call sites before you change a signature.',
+  'It is fine to stop and report partial results; an honest summary beats a half-finished refactor.',
+  'Look for the boring explanation first: a stale cache, an outdated lockfile, or a misread config value.',
+  'The goal is a change a reviewer can understand in one sitting, not the most complete change possible.',
+  'If the repository has its own scripts for this, use them instead of the generic commands below.',
+  'Performance numbers are only meaningful when they are compared against a baseline taken on the same machine.',
+  'Prefer deleting code to adding configuration; every new option is something future readers must understand.',
+  'Treat warnings from the type checker as real findings, even when the build still succeeds.',
+  'Record the exact commands you ran so that anyone can repeat the investigation later.',
+  'Where the code and the documentation disagree, the code wins, and the documentation needs a fix.',
+  'Timeouts, retries and limits deserve the same care as business logic because they fail in production first.',
+  'A failing test that nobody understands is a signal to slow down, not to add a retry.',
+];
+
+export const SYMPTOMS = [
+  'The build passes locally but fails in CI',
+  'Tests pass one at a time but fail together',
+  'The type checker reports errors in generated files',
+  'The command hangs with no output',
+  'The diff is much larger than expected',
+  'A dependency resolves to two different versions',
+  'The linter disagrees with the formatter',
+  'Results differ between runs',
+  'A migration applies cleanly but the app cannot start',
+  'Coverage numbers jumped unexpectedly',
+];
+
+export const REFERENCE_TOPICS = [
+  'Naming',
+  'Layout',
+  'Error messages',
+  'Versioning',
+  'Test data',
+  'Logging fields',
+  'Time zones',
+  'Retries and timeouts',
+  'Ownership',
+  'Rollback',
+  'Review checklist',
+  'Commit hygiene',
+  'Configuration precedence',
+  'Performance budgets',
+  'Deprecations',
+  'Backward compatibility',
+];
+
+export const PROMPT_NAMES = [
+  'review-checklist',
+  'summary-format',
+  'report-template',
+  'commit-style',
+  'triage-questions',
+  'risk-rubric',
+  'handoff-note',
+];
