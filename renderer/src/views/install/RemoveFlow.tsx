@@ -35,7 +35,7 @@ export function RemoveFlow({ project, dir }: { project: ProjectRef; dir: string 
   return (
     <div className="inst-dialog" role="dialog" aria-label={`Remove ${dir}`}>
       <div className="panel-head">
-        <h2>Remove {dir}</h2>
+        <span className="muted small">Nothing is removed until you approve.</span>
         <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install' })}>
           Back
         </button>

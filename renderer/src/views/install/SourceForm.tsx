@@ -36,7 +36,7 @@ export function SourceForm({
       }}
     >
       <div className="panel-head">
-        <h2>Install a skill</h2>
+        <h2>Source</h2>
         <span className="muted small">Nothing is written until you approve the review.</span>
       </div>
       <div className="segmented inst-kinds" role="tablist" aria-label="Kind of source">

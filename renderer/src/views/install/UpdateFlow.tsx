@@ -58,7 +58,7 @@ export function UpdateFlow({ project, dir }: { project: ProjectRef; dir: string 
   return (
     <div className="inst-dialog" role="dialog" aria-label={`Update ${dir}`}>
       <div className="panel-head">
-        <h2>Update {dir}</h2>
+        <span className="muted small">From its pinned source. Nothing is written until you approve.</span>
         <button type="button" className="btn ghost" onClick={() => navigate({ view: 'install' })}>
           Back
         </button>
