@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { editorShows, openEditor } from './support/editor';
 import { scratchWorkspace } from './support/serve';
 
@@ -32,10 +32,7 @@ describe.skipIf(!ok)('every manifest problem at once', () => {
     await app?.close();
   });
 
-  for (const [width, height] of [
-    [1400, 900],
-    [900, 700],
-  ] as const) {
+  for (const { width, height } of SIZES) {
     it(`three mistakes, three markers, at ${width}×${height}`, async () => {
       const { page, errors } = await app.open({ width, height });
       await page.goto(app.served.url);

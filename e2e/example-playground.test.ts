@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -20,10 +20,7 @@ describe.skipIf(!ok)("the example workspace's Playground", () => {
     await app?.close();
   });
 
-  for (const [width, height] of [
-    [1400, 900],
-    [900, 700],
-  ] as const) {
+  for (const { width, height } of SIZES) {
     it(`opens on prereview's contract and plays an input, at ${width}×${height}`, async () => {
       const { page, errors } = await app.open({ width, height });
       await page.goto(`${app.served.url}#/playground`);

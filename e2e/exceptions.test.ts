@@ -10,7 +10,7 @@ import { skillIntegrity } from '../main/services/lock/index';
 import { exceptionToml } from '../shared/policy/exceptions';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -40,10 +40,7 @@ describe.skipIf(!ok)('an exception that arrived with the project, in Settings', 
   }, 30_000);
 
   it('is shown as not confirmed, and Confirm makes it a reviewed exception', async () => {
-    for (const [width, height] of [
-      [900, 700],
-      [1400, 900],
-    ] as const) {
+    for (const { width, height } of [...SIZES].reverse()) {
       const { page, errors, offHost } = await app.open({ width, height });
       await page.goto(app.served.url);
       await page.locator('[data-action="open-settings"]').click();

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -77,10 +77,7 @@ describe.skipIf(!ok)('Browse… opens on a folder that has folders', () => {
     // The home folder is the temp folder: the project's parent is inside it, two levels down.
     const app = await openApp(scratchWorkspace, { env: () => ({ HOME: tmpdir() }) });
     apps.push(app);
-    for (const size of [
-      { width: 1400, height: 900 },
-      { width: 900, height: 700 },
-    ]) {
+    for (const size of SIZES) {
       const { page, errors } = await app.open(size);
       const dialog = await openBrowse(page, app.served.url);
       expect(await page.getByTestId('folder-path').innerText()).toBe(app.project.root);

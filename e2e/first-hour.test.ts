@@ -12,17 +12,13 @@ import { playProject, type PlayProject } from '../tests/play-runs/fixtures';
 import { requireOrSkip } from '../tests/support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles } from '../tests/workspace/helpers';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 const bwrap = await probeBwrap();
 const sandboxOk = requireOrSkip(`bubblewrap (${bwrap.reason ?? 'ok'})`, bwrap.works);
 const gitOk = requireOrSkip('git', gitAvailable());
-const SIZES = [
-  { width: 1400, height: 900 },
-  { width: 900, height: 700 },
-] as const;
 
 /** True when the whole of `el` is inside the window as it is now, below the sticky top bar, without scrolling. */
 async function inView(page: Page, el: Locator): Promise<boolean> {

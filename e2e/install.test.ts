@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles } from '../tests/workspace/helpers';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
@@ -334,10 +334,7 @@ describe.skipIf(!ok)('the install approval dialog in Chromium over `skillsmith s
       ...skillFiles('', 'merge-helper', { version: '1.1.0', body: body('Two, upstream.') }),
       'new.md': 'New.\n',
     });
-    for (const [width, height] of [
-      [1400, 900],
-      [900, 700],
-    ] as const) {
+    for (const { width, height } of SIZES) {
       await page.setViewportSize({ width, height });
       await page.goto(`${served.url}#/install/update:merge-helper`);
       const dialog = page.getByRole('dialog', { name: 'Update merge-helper' });

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -144,8 +144,8 @@ describe.skipIf(!ok)('finishing jobs in the app', () => {
 
   it('at 900 px the header wraps and keeps Switch project on screen; screens in light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      for (const width of [1400, 900]) {
-        const { page } = await app.open({ width, height: 900, colorScheme });
+      for (const { width, height } of SIZES) {
+        const { page } = await app.open({ width, height, colorScheme });
         await page.goto(app.served.url);
         await page
           .locator('.app-recent-open, [role="table"][aria-label="Installed skills"]')

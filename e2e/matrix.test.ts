@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip } from '../tests/support/paths';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -147,10 +147,7 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
   });
 
   it('says per agent where declared permissions hold when the agent runs the scripts (D200)', async () => {
-    for (const size of [
-      { width: 1400, height: 900 },
-      { width: 900, height: 700 },
-    ]) {
+    for (const size of SIZES) {
       const { page, errors } = await app.open(size);
       await page.goto(`${served.url}#/matrix`);
       const table = page.getByTestId('enforcement');

@@ -14,7 +14,7 @@ import { probeBwrap } from '../main/services/sandbox/bwrap';
 import { repoRoot, requireOrSkip, runCli } from '../tests/support/paths';
 import { openApp, type App, type AppProject } from './support/app';
 import { scan } from './support/axe';
-import { haveChromium } from './support/browser';
+import { haveChromium, SIZES } from './support/browser';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
 const bwrap = await probeBwrap();
@@ -91,10 +91,7 @@ describe.skipIf(!ok || !sandboxOk)('runner approval in Chromium', () => {
       .filter((l) => l.startsWith('  '))
       .map((l) => l.trim());
 
-    for (const [width, height] of [
-      [1400, 900],
-      [900, 700],
-    ] as const) {
+    for (const { width, height } of SIZES) {
       const { page, errors } = await app.open({ width, height });
       await startRun(page, app.served.url);
       const dialog = page.getByRole('dialog', { name: 'Approve runner stand-in?' });

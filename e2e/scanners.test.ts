@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireOrSkip, runCli } from '../tests/support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles } from '../tests/workspace/helpers';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
@@ -54,10 +54,7 @@ describe.skipIf(!ok)('external scanners in the install review', () => {
     cleanupTemps();
   }, 90_000);
 
-  for (const [width, height] of [
-    [1400, 900],
-    [900, 700],
-  ] as const) {
+  for (const { width, height } of SIZES) {
     it(`a blocking and an advisory scanner finding, at ${width}×${height}`, async () => {
       const { page, errors } = await app.open({ width, height });
       const name = `scanned-${width}`;

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuiltCli } from '../tests/cli/helpers';
 import { repoRoot, requireOrSkip } from '../tests/support/paths';
-import { haveChromium, launchChromium, screenshot, watchedPage } from './support/browser';
+import { haveChromium, launchChromium, screenshot, SIZES, watchedPage } from './support/browser';
 import { startServe, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium());
@@ -76,8 +76,8 @@ describe.skipIf(!ok)('screens at 1400 and 900 px, light and dark, empty and 300 
     it(`${project}: no screen overflows the window, the header fits`, async () => {
       const problems: string[] = [];
       for (const colorScheme of ['light', 'dark'] as const)
-        for (const width of [1400, 900]) {
-          const { page, context, errors } = await watchedPage(browser, { width, height: 900, colorScheme });
+        for (const { width, height } of SIZES) {
+          const { page, context, errors } = await watchedPage(browser, { width, height, colorScheme });
           try {
             await page.goto(served[project]!.url);
             for (const [name, hash, ready] of screens[project]!) {

@@ -13,7 +13,7 @@ import { signFolder } from '../main/services/signing/folder';
 import { requireOrSkip } from '../tests/support/paths';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles } from '../tests/workspace/helpers';
 import { openApp, type App } from './support/app';
-import { haveChromium, screenshot } from './support/browser';
+import { haveChromium, screenshot, SIZES } from './support/browser';
 import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
@@ -62,10 +62,7 @@ describe.skipIf(!ok)('signatures in the install review', () => {
     cleanupTemps();
   }, 90_000);
 
-  for (const [width, height] of [
-    [1400, 900],
-    [900, 700],
-  ] as const) {
+  for (const { width, height } of SIZES) {
     it(`verified and invalid signatures, at ${width}×${height}`, async () => {
       const { page, errors } = await app.open({ width, height });
       await review(page, app.served.url, signedRepo(`good-${width}`, keyFile, false));

@@ -17,6 +17,12 @@ export const CHROMIUM_ARGS = [
 /** Screenshots of every screen land here (gitignored; CI keeps them as artifacts). */
 export const ARTIFACTS = join(repoRoot, 'e2e', 'artifacts');
 
+/** The two window sizes every screen is looked at in: a laptop and a small window. */
+export const SIZES = [
+  { width: 1400, height: 900 },
+  { width: 900, height: 700 },
+] as const;
+
 export const haveChromium = (): boolean => existsSync(CHROMIUM);
 
 export function launchChromium(): Promise<Browser> {
