@@ -5,7 +5,7 @@ import { enforcementCells } from '../../../shared/targets/enforcement';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
 import { listingReport } from '../../../shared/targets/listing';
-import { compatibilityMatrix, matrixCell, notDelivered } from '../../../shared/targets/matrix';
+import { alwaysLoadedLeftOut, compatibilityMatrix, matrixCell, notDelivered } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/registry';
 import type { PreparedSkill, TargetDef } from '../../../shared/targets/types';
@@ -75,14 +75,25 @@ export function costsOf(p: LoadedProject): CostsReport {
       perTarget[t.id] = c ? c.tokens : null;
       loadedPerTarget[t.id] = c ? c.loadedTokens : null;
     }
-    return {
+    const row: CostsReport['skills'][number] = {
       skill: s.manifest.skill.name,
       disclosure: s.manifest.context.disclosure,
       perTarget,
       loadedPerTarget,
       ...(error === undefined ? {} : { error }),
     };
+    return row;
   });
+  // Priced as compile writes: a skill a bounded always-loaded file has no room for is not in it.
+  for (const t of TARGETS) {
+    const left = alwaysLoadedLeftOut(t, ready, p.view, context);
+    for (const row of skills) {
+      const why = left.get(row.skill);
+      if (!why) continue;
+      row.perTarget[t.id] = 0;
+      row.notWritten = { ...row.notWritten, [t.id]: why.map((r) => r.message).join('; ') };
+    }
+  }
   const listings = TARGETS.flatMap((t) => listingReport(ready, t) ?? []).map((r) => ({
     ...r,
     truncated: [...r.truncated],

@@ -13,6 +13,9 @@ import { manifestViolations, sourceViolations } from '../../../shared/policy/pol
 import { parseSource, canonicalSource } from '../../../shared/lock/source';
 import { detectTargets, resolveTargets } from '../../../shared/targets/registry';
 import { standingCostOf } from '../../../shared/targets/cost';
+import { alwaysLoadedLeftOut } from '../../../shared/targets/matrix';
+import { prepareSkill } from '../../../shared/targets/prepare';
+import type { ProjectFiles, TargetDef } from '../../../shared/targets/types';
 import { TARGETS } from '../../../shared/targets/registry';
 import { planCompile, type FailedSkill } from '../../../shared/compile/plan';
 import { withheldSkills, type WithheldSkill } from '../../../shared/compile/deliver';
@@ -236,6 +239,7 @@ export function projectStatus(
       compileErrors = [e instanceof Error ? e.message.split('\n')[0]! : String(e)];
     }
   }
+  if (options.costs !== false) priceAsWritten(skills, loadedSkills, withheld ?? [], targetDefs, view);
   const mcpServers = collectServers(loadedSkills);
   const budget = mcpServers.servers.length
     ? toolBudget(mcpServers.servers, config?.policy?.maxMcpTools ?? DEFAULT_MAX_MCP_TOOLS)
@@ -279,3 +283,33 @@ function oneLine(message: string): string {
 }
 
 export const ALL_TARGET_IDS = TARGETS.map((t) => t.id);
+
+/**
+ * A skill that a bounded always-loaded file has no room for (D221) is not in that file, so it
+ * costs the file's readers nothing: each target's cost is priced as compile writes it.
+ */
+function priceAsWritten(
+  skills: SkillStatus[],
+  loaded: readonly Skill[],
+  withheld: readonly WithheldSkill[],
+  targets: readonly TargetDef[],
+  view: ProjectFiles,
+): void {
+  const bounded = targets.filter((t) => t.alwaysLoaded.length > 0);
+  if (!bounded.length) return;
+  const held = new Set(withheld.map((w) => w.name));
+  const ready = loaded.flatMap((sk) => {
+    const p = held.has(sk.manifest.skill.name) ? undefined : prepareSkill(sk);
+    return p?.ok ? [p.value] : [];
+  });
+  const left = new Map<string, ReadonlyMap<string, unknown>>(
+    bounded.map((t) => [t.id, alwaysLoadedLeftOut(t, ready, view, { active: targets })]),
+  );
+  skills.forEach((st, i) => {
+    if (!st.targetCost?.some((c) => left.get(c.target)?.has(st.name))) return;
+    skills[i] = {
+      ...st,
+      targetCost: st.targetCost.map((c) => (left.get(c.target)?.has(st.name) ? { ...c, tokens: 0 } : c)),
+    };
+  });
+}

@@ -27,6 +27,11 @@ export const SkillCost = z.object({
   /** Standing tokens per target id; null when the skill does not compile. */
   perTarget: z.record(z.string(), z.number().nullable()),
   loadedPerTarget: z.record(z.string(), z.number().nullable()),
+  /**
+   * Target id → why the skill is not written to that target's always-loaded file (D221): it
+   * costs that file's readers nothing, so its `perTarget` there is 0.
+   */
+  notWritten: z.record(z.string(), z.string()).optional(),
   error: z.string().optional(),
 });
 export type SkillCost = z.infer<typeof SkillCost>;

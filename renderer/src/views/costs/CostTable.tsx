@@ -111,14 +111,22 @@ export function CostTable({ skills, targets, active, selected }: CostPanelProps)
                   </th>
                   {targets.map((t) => {
                     const v = s.perTarget[t.id];
+                    const left = s.notWritten?.[t.id];
                     return (
                       <td
                         key={t.id}
                         data-target={t.id}
                         data-tokens={v ?? ''}
+                        title={left}
                         style={{ ['--heat' as string]: v === null || v === undefined ? 0 : v / rowMax }}
                       >
-                        {v === null || v === undefined ? 'n/a' : formatTokens(v)}
+                        {left ? (
+                          <span className="cost-notwritten">not written</span>
+                        ) : v === null || v === undefined ? (
+                          'n/a'
+                        ) : (
+                          formatTokens(v)
+                        )}
                       </td>
                     );
                   })}

@@ -48,6 +48,13 @@ export function SkillCostCard({
           );
         })}
       </ul>
+      {Object.entries(skill.notWritten ?? {})
+        .filter(([t]) => targets.includes(t))
+        .map(([t, why]) => (
+          <p key={t} className="cost-notwritten small" data-target={t}>
+            {t}: {why}
+          </p>
+        ))}
       <p className="muted small chart-note">
         <span className="cost-swatch inline" style={{ background: c }} /> standing per session ·{' '}
         <span className="cost-swatch inline loaded" /> loaded when used
