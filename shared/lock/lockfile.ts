@@ -28,6 +28,8 @@ export interface LockEntry {
   readonly upstream?: string;
   /** The git commit the files came from, for git sources. */
   readonly commit?: string;
+  /** The discovery index's `sha256:<hex>` digest of the artifact installed, for index sources (SPEC D325). */
+  readonly digest?: string;
   /** Dependency edges as `name@range`, exactly as the manifest's `[dependencies]` declares them. */
   readonly dependencies?: readonly string[];
   /** The ranges dependents asked for (`dependent: range`); absent for a skill nothing depends on. */
@@ -103,6 +105,7 @@ export function parseLock(text: string, file: string = LOCK_FILE): Result<LockEn
       ...(typeof raw.resolved === 'string' ? { resolved: raw.resolved } : {}),
       ...(typeof raw.upstream === 'string' ? { upstream: raw.upstream } : {}),
       ...(typeof raw.commit === 'string' ? { commit: raw.commit } : {}),
+      ...(typeof raw.digest === 'string' ? { digest: raw.digest } : {}),
       ...(dependencies && dependencies.length > 0 ? { dependencies } : {}),
       ...(requested && requested.length > 0 ? { requested } : {}),
       ...(raw.direct === false ? { direct: false } : {}),
@@ -134,6 +137,7 @@ export function serializeLock(entries: readonly LockEntry[]): string {
       if (e.resolved !== undefined) lines.push(`resolved = ${q(e.resolved)}`);
       if (e.upstream !== undefined) lines.push(`upstream = ${q(e.upstream)}`);
       if (e.commit !== undefined) lines.push(`commit = ${q(e.commit)}`);
+      if (e.digest !== undefined) lines.push(`digest = ${q(e.digest)}`);
       if (e.dependencies && e.dependencies.length > 0) lines.push(`dependencies = ${arr(e.dependencies)}`);
       if (e.requested && e.requested.length > 0) lines.push(`requested = ${arr(e.requested)}`);
       if (e.direct === false) lines.push('direct = false');

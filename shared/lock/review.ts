@@ -53,9 +53,11 @@ export interface ReviewSource {
   readonly raw: string;
   /** What `[policy].allow_sources` is matched against. */
   readonly canonical: string;
-  readonly kind: 'local' | 'git' | 'github';
+  readonly kind: 'local' | 'git' | 'github' | 'wellknown';
   /** The git commit the files came from. */
   readonly commit?: string;
+  /** The discovery index's `sha256:<hex>` digest the files were verified against (SPEC D325). */
+  readonly digest?: string;
   /** How the resolver found it: "requested", "sibling", "catalog <name>", "installed". */
   readonly origin: string;
 }

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../result';
+import { parseWellknownSource, wellknownSourceString } from './wellknown';
 
 /**
  * Source syntax (install, update, diff). Pure: the caller says whether a local path
@@ -23,6 +24,13 @@ export type SourceSpec =
       readonly url: string;
       readonly subpath?: string;
       readonly ref?: string;
+    }
+  | {
+      /** An Agent Skills discovery index over HTTPS (SPEC D320): `index` its URL, `skill` the one picked. */
+      readonly kind: 'wellknown';
+      readonly raw: string;
+      readonly index: string;
+      readonly skill?: string;
     };
 
 export type SourceParse = Result<SourceSpec>;
@@ -38,6 +46,9 @@ const SHORTHAND_RE = /^[\w.-]+\/[\w.-]+/;
 export function parseSource(raw: string, exists: (path: string) => boolean): SourceParse {
   if (raw.trim() === '') return fail('invalid-input', 'empty source');
   if (raw.startsWith('gh:')) return github(raw, raw.slice(3));
+  // Before the git rule: an index URL is an https URL, and `wellknown:` a prefix no git URL has.
+  const wellknown = parseWellknownSource(raw);
+  if (wellknown) return wellknown.ok ? ok({ kind: 'wellknown', raw, ...wellknown.value }) : wellknown;
   if (GIT_URL_RE.test(raw)) return gitUrl(raw);
   if (raw.startsWith('file:')) return ok({ kind: 'local', raw, path: raw.slice(5) });
   if (exists(raw)) return ok({ kind: 'local', raw, path: raw });
@@ -90,6 +101,8 @@ export function canonicalSource(spec: SourceSpec, absolutePath?: string): string
       return `file:${absolutePath ?? spec.path}`;
     case 'git':
       return gitSourceString(spec.url, spec.ref, spec.subpath);
+    case 'wellknown':
+      return wellknownSourceString(spec.index, spec.skill);
   }
 }
 
@@ -110,7 +123,7 @@ export function githubCloneUrl(owner: string, repo: string, base = 'https://gith
  * folder a local source opened to.
  */
 export function sourceAt(spec: SourceSpec, rel: string, localPath?: string): string {
-  const sub = [spec.kind === 'local' ? '' : (spec.subpath ?? ''), rel]
+  const sub = [spec.kind === 'local' || spec.kind === 'wellknown' ? '' : (spec.subpath ?? ''), rel]
     .map((p) => p.replace(/^\/+|\/+$/g, ''))
     .filter(Boolean)
     .join('/');
@@ -121,5 +134,8 @@ export function sourceAt(spec: SourceSpec, rel: string, localPath?: string): str
       return gitSourceString(spec.url, spec.ref, sub || undefined);
     case 'local':
       return `file:${(localPath ?? spec.path).replace(/\/+$/, '')}${sub ? `/${sub}` : ''}`;
+    case 'wellknown':
+      // An index is flat: the folder of a skill is its name.
+      return wellknownSourceString(spec.index, rel.replace(/^\/+|\/+$/g, '') || spec.skill);
   }
 }

@@ -23,7 +23,7 @@ export function oneLine(text: string, width: number): string {
 export function listingLines(listing: SourceListing): string {
   const rows = listing.skills.map((s) => ({
     name: s.name,
-    path: s.rel === '' ? '.' : `${s.rel}/`,
+    path: s.artifact ?? (s.rel === '' ? '.' : `${s.rel}/`),
     text: s.problem ? `(cannot be installed: ${s.problem})` : s.description,
   }));
   const nameW = Math.min(NAME_WIDTH, Math.max(0, ...rows.map((r) => r.name.length)));
@@ -52,6 +52,7 @@ export function printListing(source: string, listing: SourceListing, flags: { js
             path: s.rel,
             description: s.description,
             ...(s.group ? { group: s.group } : {}),
+            ...(s.artifact ? { type: s.artifact } : {}),
             source: s.source,
             ...(s.problem ? { problem: s.problem } : {}),
           })),

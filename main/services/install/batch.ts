@@ -61,7 +61,11 @@ export async function stageBatch(project: string, co: Checkout, picks: readonly 
     LANES,
     async (pick): Promise<StagedPick | { pick: SourceSkill; error: string }> => {
       try {
-        const checkout = pick.rel === '' ? co : checkoutAt(co, pick.rel, pick.source);
+        const checkout = co.materialize
+          ? await co.materialize(pick.rel)
+          : pick.rel === ''
+            ? co
+            : checkoutAt(co, pick.rel, pick.source);
         return { pick, staged: await stageInstall(project, pick.source, { checkout, compile: false }) };
       } catch (e) {
         return { pick, error: firstLine(e) };

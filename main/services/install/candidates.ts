@@ -21,7 +21,7 @@ export interface CandidateOrigin {
   readonly dir: () => Promise<string>;
   readonly source: string;
   readonly canonical: string;
-  readonly kind: 'local' | 'git' | 'github';
+  readonly kind: 'local' | 'git' | 'github' | 'wellknown';
   readonly commit?: string;
   readonly installed: boolean;
 }
@@ -150,6 +150,8 @@ export async function openCatalog(cat: Catalog, cwd: string): Promise<OpenCatalo
     }));
     return { candidates, dispose: () => Promise.resolve() };
   }
+  if (spec.kind === 'wellknown')
+    throw new CodedError('invalid-input', `[sources].${cat.name}: a discovery index cannot be a catalog — install from it`);
   const url = spec.kind === 'git' ? spec.url : `https://github.com/${spec.owner}/${spec.repo}.git`;
   const clone = await cloneRepo(url, cat.ref ?? spec.ref, `[sources].${cat.name} (${url})`, true);
   const sub = (cat.path ?? spec.subpath ?? '').replace(/^\/+|\/+$/g, '');

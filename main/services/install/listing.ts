@@ -19,6 +19,8 @@ export interface SourceSkill {
   readonly group?: string;
   /** Set when the folder does not load as a skill (it is listed, and cannot be picked). */
   readonly problem?: string;
+  /** How a discovery index ships it (it has no folder to show). */
+  readonly artifact?: 'skill-md' | 'archive';
 }
 
 /** A SKILL.md folder that holds further skills: offered by its members, never installed whole. */
@@ -54,6 +56,7 @@ export async function listSourceSkills(raw: string, cwd: string): Promise<Source
 
 /** listSourceSkills on a source already opened (`raw` as the user typed it). */
 export async function listCheckout(co: Checkout, raw: string): Promise<SourceListing> {
+  if (co.offered) return co.offered;
   const found = await new AsyncDiskView(co.skillDir).settle((view) => discoverSource(view));
   const folderName = (rel: string) =>
     (rel.split('/').pop() || co.subpath.split('/').pop() || co.label).replace(/\.git$/, '');

@@ -52,6 +52,7 @@ export function checkoutSource(co: Checkout, origin: string): ReviewSource {
     canonical: co.canonical,
     kind: co.spec.kind,
     ...(co.commit ? { commit: co.commit } : {}),
+    ...(co.digest ? { digest: co.digest } : {}),
     origin,
   };
 }
@@ -184,6 +185,7 @@ async function lockNodes(
           ...(c.id === 'root' && merged && merged.upstream !== pin ? { upstream: merged.upstream } : {}),
           resolved: s.source.canonical,
           ...(s.source.commit ? { commit: s.source.commit } : {}),
+          ...(s.source.digest ? { digest: s.source.digest } : {}),
           ...(edges.length ? { dependencies: edges } : {}),
           ...(requested.length ? { requested } : {}),
           ...(c.id !== 'root' && prior?.direct !== true && (prior === undefined || prior.direct === false)

@@ -6,6 +6,8 @@ import { copySkillFolder, sourceCaps, type SourceCaps } from './copy';
 import { cloneRepo } from './git';
 import { discardTempDir, makeTempDir, sweepLeftovers } from './temp';
 import { CodedError } from '../../../shared/result';
+import type { SourceListing } from '../install/listing';
+import { openWellknown } from '../install/wellknown-fetch';
 
 /**
  * An opened source: the skill folder, where its siblings live, and how to give back
@@ -23,8 +25,14 @@ export interface Checkout {
   /** Path of the skill folder inside the repository ('' at its root). */
   readonly subpath: string;
   readonly commit?: string;
+  /** The index digest (`sha256:<hex>`) the files were verified against (a discovery index source). */
+  readonly digest?: string;
   /** A name for the source in messages. */
   readonly label: string;
+  /** What a source that is not a folder tree offers (a discovery index): listed without fetching any skill. */
+  readonly offered?: SourceListing;
+  /** Fetch the offered skill `rel` and give its checkout (shares this one's temp folder). */
+  materialize?(rel: string): Promise<Checkout>;
   /** A source string that refetches the folder `rel` (relative to repoDir) at the same commit. */
   sourceFor(rel: string): string;
   dispose(): Promise<void>;
@@ -59,6 +67,7 @@ export async function openSource(raw: string, cwd: string): Promise<Checkout> {
       dispose: NOTHING,
     };
   }
+  if (spec.kind === 'wellknown') return openWellknown(spec);
   const url =
     spec.kind === 'github' ? githubCloneUrl(spec.owner, spec.repo, process.env.SKILLSMITH_GITHUB_BASE) : spec.url;
   const label = spec.kind === 'github' ? `${spec.owner}/${spec.repo}` : spec.url;

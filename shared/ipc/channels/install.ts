@@ -36,8 +36,9 @@ const Finding = z.object({
 const Source = z.object({
   raw: z.string(),
   canonical: z.string(),
-  kind: z.enum(['local', 'git', 'github']),
+  kind: z.enum(['local', 'git', 'github', 'wellknown']),
   commit: z.string().optional(),
+  digest: z.string().optional(),
   origin: z.string(),
 });
 
