@@ -7,7 +7,6 @@ import { fail, ok, type Result } from '../result';
  */
 export const ARCHIVE_PATH_LIMITS = { path: 1024, segment: 255 } as const;
 
-// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**

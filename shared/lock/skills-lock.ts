@@ -105,6 +105,9 @@ export function skillsLockEntryOf(name: string, source: SourceSpec): SkillsLockE
       };
     case 'local':
       return { name, source: source.path, sourceType: 'local' };
+    case 'wellknown':
+      // Left out (named as not written): this file has no pin for a digest-checked index entry.
+      return undefined;
   }
 }
 

@@ -53,7 +53,8 @@ interface Served {
 
 /** Serve these artifacts and an index of them under `/<base>`; the source string for the index. */
 function publish(base: string, items: readonly Served[], extra: readonly object[] = []): string {
-  for (const s of items) site.route(`/${base}${s.path}`, { body: s.bytes, ...(s.contentType ? { type: s.contentType } : {}) });
+  for (const s of items)
+    site.route(`/${base}${s.path}`, { body: s.bytes, ...(s.contentType ? { type: s.contentType } : {}) });
   const index = {
     $schema: SCHEMA,
     skills: [
@@ -152,7 +153,9 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     // In a batch it is refused alone; the other pick installs.
     const both = await skillsmith(p, site.ca, 'install', src, '--all', '--yes');
     expect(both.code).toBe(1);
-    expect(both.stdout).toContain('installed 1 skill: good-one\nrefused 1 skill:\n  tampered — tampered: digest mismatch');
+    expect(both.stdout).toContain(
+      'installed 1 skill: good-one\nrefused 1 skill:\n  tampered — tampered: digest mismatch',
+    );
     expect(existsSync(installedFile(p, 'tampered'))).toBe(false);
   });
 
@@ -163,10 +166,18 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     expect(plain.stderr).toContain(
       'wellknown:http://127.0.0.1:9/: a well-known skills index is fetched over HTTPS only — use https://127.0.0.1:9/',
     );
-    site.route(`/down${INDEX_PATH}`, { body: '', status: 302, headers: { location: `http://127.0.0.1:9${INDEX_PATH}` } });
+    site.route(`/down${INDEX_PATH}`, {
+      body: '',
+      status: 302,
+      headers: { location: `http://127.0.0.1:9${INDEX_PATH}` },
+    });
     const down = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/down${INDEX_PATH}`, '--list');
     expect(down.code).toBe(1);
     expect(down.stderr).toContain(`http://127.0.0.1:9${INDEX_PATH} is not HTTPS`);
+    site.route(`/loop${INDEX_PATH}`, { body: '', status: 307, headers: { location: `/loop${INDEX_PATH}` } });
+    const loop = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/loop${INDEX_PATH}`, '--list');
+    expect(loop.code).toBe(1);
+    expect(loop.stderr).toContain(`skills index: more than 5 redirects from ${site.origin}/loop${INDEX_PATH}`);
     site.route(`/big${INDEX_PATH}`, { body: Buffer.alloc(5 * 1024 * 1024, 0x20), type: 'application/json' });
     const big = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/big${INDEX_PATH}`, '--list');
     expect(big.code).toBe(1);
@@ -188,7 +199,8 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     publish('update', [next]);
     const out = await skillsmith(p, site.ca, 'outdated');
     expect(out.code).toBe(1);
-    expect(out.stdout).toContain('evolving: 0.0.0 → 0.0.0');
+    const short = (b: Buffer) => digestOf(b).slice(0, 'sha256:'.length + 12);
+    expect(out.stdout).toContain(`evolving: 0.0.0 (${short(first.bytes)}) → 0.0.0 (${short(next.bytes)})\n`);
     expect(out.stdout).toContain('    ~ SKILL.md\n');
     const up = await skillsmith(p, site.ca, 'update', 'evolving', '--yes');
     expect(up.code).toBe(0);

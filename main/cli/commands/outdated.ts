@@ -11,8 +11,9 @@ const FLAGS = { json: { type: 'boolean' } } as const;
 /** One installed skill whose pinned source has moved. */
 export interface Outdated {
   readonly name: string;
-  readonly from: { readonly version: string; readonly commit?: string };
-  readonly to: { readonly version: string; readonly commit?: string };
+  /** `digest`: a discovery index's artifact digest, for index sources (SPEC D325). */
+  readonly from: { readonly version: string; readonly commit?: string; readonly digest?: string };
+  readonly to: { readonly version: string; readonly commit?: string; readonly digest?: string };
   /** Compared with the installed copy, as `update` would show them. */
   readonly files: readonly { readonly path: string; readonly change: '+' | '-' | '~' }[];
   /** The review's escalations (new permissions, powers, scripts, dependencies). */
@@ -44,8 +45,16 @@ export async function runOutdated(argv: readonly string[], io: CliIo): Promise<E
       const root = c.review.nodes[0]!;
       found.push({
         name: entry.name,
-        from: { version: entry.version, ...(entry.commit ? { commit: entry.commit } : {}) },
-        to: { version: root.version, ...(c.review.source.commit ? { commit: c.review.source.commit } : {}) },
+        from: {
+          version: entry.version,
+          ...(entry.commit ? { commit: entry.commit } : {}),
+          ...(entry.digest ? { digest: entry.digest } : {}),
+        },
+        to: {
+          version: root.version,
+          ...(c.review.source.commit ? { commit: c.review.source.commit } : {}),
+          ...(c.review.source.digest ? { digest: c.review.source.digest } : {}),
+        },
         files: c.files.map((f) => ({ path: f.path, change: f.change })),
         escalations: (c.review.changes ?? [])
           .filter((x) => x.escalation)
@@ -67,7 +76,8 @@ export async function runOutdated(argv: readonly string[], io: CliIo): Promise<E
 }
 
 function render(o: Outdated): string {
-  const at = (v: Outdated['from']) => `${escapeTerminal(v.version)}${v.commit ? ` (${v.commit.slice(0, 12)})` : ''}`;
+  const mark = (v: Outdated['from']) => v.commit?.slice(0, 12) ?? v.digest?.slice(0, 'sha256:'.length + 12);
+  const at = (v: Outdated['from']) => `${escapeTerminal(v.version)}${mark(v) ? ` (${escapeTerminal(mark(v)!)})` : ''}`;
   const count = (c: '+' | '-' | '~') => o.files.filter((f) => f.change === c).length;
   const lines = [
     `${escapeTerminal(o.name)}: ${at(o.from)} → ${at(o.to)}`,

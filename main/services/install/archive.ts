@@ -158,7 +158,9 @@ async function readTarGz(bytes: Buffer, caps: SourceCaps, refuse: Refuse, label:
       }
     },
   });
-  parser.on('error', (e: Error) => stop(new CodedError('invalid-input', `${label}: not a readable tar archive — ${e.message}`)));
+  parser.on('error', (e: Error) =>
+    stop(new CodedError('invalid-input', `${label}: not a readable tar archive — ${e.message}`)),
+  );
   await new Promise<void>((resolve) => {
     gunzip.on('data', (c: Buffer) => {
       if (failure === undefined) parser.write(c);

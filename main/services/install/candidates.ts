@@ -151,7 +151,10 @@ export async function openCatalog(cat: Catalog, cwd: string): Promise<OpenCatalo
     return { candidates, dispose: () => Promise.resolve() };
   }
   if (spec.kind === 'wellknown')
-    throw new CodedError('invalid-input', `[sources].${cat.name}: a discovery index cannot be a catalog — install from it`);
+    throw new CodedError(
+      'invalid-input',
+      `[sources].${cat.name}: a discovery index cannot be a catalog — install from it`,
+    );
   const url = spec.kind === 'git' ? spec.url : `https://github.com/${spec.owner}/${spec.repo}.git`;
   const clone = await cloneRepo(url, cat.ref ?? spec.ref, `[sources].${cat.name} (${url})`, true);
   const sub = (cat.path ?? spec.subpath ?? '').replace(/^\/+|\/+$/g, '');

@@ -56,7 +56,12 @@ export async function openWellknown(spec: WellknownSpec): Promise<Checkout> {
     if (entry.problem) throw new CodedError('invalid-input', `${name}: ${entry.problem}`);
     const skillDir = join(dir, name);
     await fetchArtifact(entry, got.url, skillDir, caps);
-    const one: WellknownSpec = { kind: 'wellknown', raw: wellknownSourceString(spec.index, name), index: spec.index, skill: name };
+    const one: WellknownSpec = {
+      kind: 'wellknown',
+      raw: wellknownSourceString(spec.index, name),
+      index: spec.index,
+      skill: name,
+    };
     const co: Checkout = {
       spec: one,
       canonical: canonicalSource(one),
@@ -74,16 +79,14 @@ export async function openWellknown(spec: WellknownSpec): Promise<Checkout> {
   };
   try {
     if (spec.skill !== undefined) return { ...(await materialize(spec.skill)), spec, label: spec.raw, dispose };
-    const skills = entries.map(
-      (e): SourceSkill => ({
-        name: e.name,
-        description: e.description,
-        rel: e.name,
-        source: wellknownSourceString(spec.index, e.name),
-        artifact: e.type,
-        ...(e.problem ? { problem: e.problem } : {}),
-      }),
-    );
+    const skills = entries.map((e): SourceSkill => ({
+      name: e.name,
+      description: e.description,
+      rel: e.name,
+      source: wellknownSourceString(spec.index, e.name),
+      artifact: e.type,
+      ...(e.problem ? { problem: e.problem } : {}),
+    }));
     const offered: SourceListing = { single: false, skills, collections: [], notes: skipped };
     return {
       spec,

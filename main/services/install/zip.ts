@@ -32,8 +32,7 @@ export function readZip(bytes: Buffer, caps: SourceCaps, refuse: Refuse, label: 
   if (end < 0) throw broken('no end-of-central-directory record');
   const count = bytes.readUInt16LE(end + 10);
   const cdOffset = bytes.readUInt32LE(end + 16);
-  if (bytes.readUInt16LE(end + 4) !== 0 || bytes.readUInt16LE(end + 8) !== count)
-    throw broken('a multi-disk archive');
+  if (bytes.readUInt16LE(end + 4) !== 0 || bytes.readUInt16LE(end + 8) !== count) throw broken('a multi-disk archive');
   if (count === 0xffff || cdOffset === 0xffffffff) throw broken('a ZIP64 archive, which Skillsmith does not read');
   const entries: ArchiveEntry[] = [];
   let total = 0;
