@@ -208,5 +208,20 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     expect(lockOf(p)).toContain(`digest = "${digestOf(next.bytes)}"`);
     expect(lockOf(p)).not.toContain(digestOf(first.bytes));
     expect((await skillsmith(p, site.ca, 'outdated')).code).toBe(0);
+    // Over local edits there is no base to merge on (the index keeps no earlier version):
+    // nothing changes until --theirs or --ours settles it.
+    writeFileSync(installedFile(p, 'evolving'), `${readFileSync(installedFile(p, 'evolving'), 'utf8')}\nMine.\n`);
+    const third = md('evolving', skillMd('evolving', '\nThird.\n'));
+    publish('update', [third]);
+    const stuck = await skillsmith(p, site.ca, 'update', 'evolving', '--yes');
+    expect(stuck.code).toBe(1);
+    expect(stuck.stderr).toContain(
+      'evolving has local edits, and the version they were made on cannot be recovered: a discovery index serves only its current version — nothing changed',
+    );
+    expect(readFileSync(installedFile(p, 'evolving'), 'utf8')).toContain('Mine.');
+    const theirs = await skillsmith(p, site.ca, 'update', 'evolving', '--yes', '--theirs');
+    expect(theirs.code).toBe(0);
+    expect(readFileSync(installedFile(p, 'evolving'), 'utf8')).toBe(third.bytes.toString());
+    expect(lockOf(p)).toContain(`digest = "${digestOf(third.bytes)}"`);
   });
 });

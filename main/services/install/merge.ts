@@ -54,7 +54,9 @@ export async function recoverBase(
     return {
       reason: entry.commit
         ? `its source (${entry.source}) keeps no history to fetch the installed version from`
-        : 'kitbash.lock records no commit for it',
+        : entry.digest
+          ? 'a discovery index serves only its current version'
+          : 'kitbash.lock records no commit for it',
     };
   const staging = await makeStagingDir();
   try {
