@@ -159,6 +159,21 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     expect(existsSync(installedFile(p, 'tampered'))).toBe(false);
   });
 
+  it('matches [policy].allow_sources against wellknown:<index URL>#<name>', async () => {
+    const src = publish('policy', [md('gated')]);
+    const p = project();
+    writeFileSync(
+      join(p, 'kitbash.toml'),
+      '[project]\ntargets = ["claude-code"]\n\n[policy]\nallow_sources = ["gh:acme/*"]\n',
+    );
+    const r = await skillsmith(p, site.ca, 'install', src, '--skill', 'gated', '--yes');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `✗ gated: policy: source "wellknown:${site.origin}/policy${INDEX_PATH}#gated" is not in allow_sources (gh:acme/*)`,
+    );
+    expect(existsSync(installedFile(p, 'gated'))).toBe(false);
+  });
+
   it('refuses http://, a redirect to http://, an index over its cap and an unknown $schema', async () => {
     const p = project();
     const plain = await skillsmith(p, site.ca, 'install', 'wellknown:http://127.0.0.1:9/', '--list');

@@ -30,7 +30,7 @@ const FLAGS = {
 } as const;
 export type InstallFlags = ReturnType<typeof parseCommandArgs<typeof FLAGS>>['flags'];
 const USAGE =
-  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path> [--list] [--all | --skill NAME...] [--yes] [--json] [--dry-run] [--approve <integrity>]';
+  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path | wellknown:https://host[#name]> [--list] [--all | --skill NAME...] [--yes] [--json] [--dry-run] [--approve <integrity>]';
 
 /**
  * Which skills of the source to install: the source itself when it is one skill folder and
