@@ -37,7 +37,14 @@ export async function httpsGet(url: string, limits: HttpsLimits, what: string): 
     if ('location' in r) {
       if (hop >= limits.maxRedirects)
         throw new CodedError('invalid-input', `${what}: more than ${limits.maxRedirects} redirects from ${url}`);
-      at = new URL(r.location, target).href;
+      try {
+        at = new URL(r.location, target).href;
+      } catch {
+        throw new CodedError(
+          'invalid-input',
+          `${what}: ${target.href} redirects to "${r.location}", which is not a URL`,
+        );
+      }
       continue;
     }
     return r;
