@@ -65,7 +65,7 @@ const COMMANDS: Record<string, Command> = {
   },
   sign: {
     summary:
-      'sign <skill> --key FILE  a Sigstore bundle (OMS, DSSE) over the whole skill folder, written to its skill.oms.sig',
+      'sign <skill> (--key FILE | --keyless [--identity-token-file FILE] [--fulcio-url URL] [--rekor-url URL])  a Sigstore bundle (OMS, DSSE) over the whole skill folder, written to its skill.oms.sig',
     run: async (argv, io) => (await import('./commands/sign')).runSign(argv, io),
   },
   list: {

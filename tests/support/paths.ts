@@ -2,7 +2,7 @@
  * Where things are, and how tests run the two command lines (Skillsmith's and the
  * kitbash reference) as child processes.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -102,15 +102,47 @@ export function configDirForTests(): string {
   return testConfigDir;
 }
 
-/** Run `node bin/skillsmith.cjs <args>` (from the repository root unless `cwd` is given). */
-export function runCli(args: readonly string[], opts?: RunOptions): RunResult {
-  return runNodeScript(skillsmithBin, args, {
+function cliOptions(opts?: RunOptions): RunOptions {
+  return {
     ...opts,
     env: {
       SKILLSMITH_CACHE_DIR: process.env.SKILLSMITH_CACHE_DIR ?? cacheDirForTests(),
       SKILLSMITH_CONFIG_DIR: process.env.SKILLSMITH_CONFIG_DIR ?? configDirForTests(),
       ...opts?.env,
     },
+  };
+}
+
+/** Run `node bin/skillsmith.cjs <args>` (from the repository root unless `cwd` is given). */
+export function runCli(args: readonly string[], opts?: RunOptions): RunResult {
+  return runNodeScript(skillsmithBin, args, cliOptions(opts));
+}
+
+/**
+ * `runCli` without blocking this process: for a CLI that talks to servers the test runs
+ * itself (loopback doubles), which a synchronous spawn would starve. No stdin, no other user.
+ */
+export function runCliAsync(args: readonly string[], opts?: Pick<RunOptions, 'cwd' | 'env'>): Promise<RunResult> {
+  const o = cliOptions(opts);
+  const child = spawn(process.execPath, [skillsmithBin, ...args], {
+    cwd: o.cwd ?? repoRoot,
+    env: { ...process.env, ...o.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  return new Promise((done, failed) => {
+    child.on('error', failed);
+    child.on('close', (code, signal) =>
+      done({
+        code: code ?? -1,
+        stdout,
+        stderr: code === null ? `${stderr}\n[killed by ${signal ?? 'a signal'}]` : stderr,
+      }),
+    );
   });
 }
 
