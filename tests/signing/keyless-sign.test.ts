@@ -5,6 +5,8 @@
  * checked by `install` and `verify` against a trust root naming the doubles' keys.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderManifest } from '../../main/services/signing/folder';
@@ -175,6 +177,24 @@ describe('skillsmith sign --keyless', () => {
     );
     expect(r.stdout + r.stderr).not.toContain(forged);
     expectNoStack(r);
+    expect(existsSync(join(src, 'keyed/skill.oms.sig'))).toBe(false);
+  });
+
+  it('Rekor unreachable: one line naming Rekor, exit 1, nothing written', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const r = await runCliAsync(
+      ['sign', 'keyed', '--keyless', '--fulcio-url', doubles.fulcioUrl, '--rekor-url', `http://127.0.0.1:${port}`],
+      { cwd: src, env: { SIGSTORE_ID_TOKEN: TOKEN } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^skillsmith sign: Rekor \\(http://127\\.0\\.0\\.1:${port}\\) made no log entry: .*ECONNREFUSED.*\\n$`,
+      ),
+    );
     expect(existsSync(join(src, 'keyed/skill.oms.sig'))).toBe(false);
   });
 
