@@ -118,7 +118,18 @@ export function signatureVerdict(
   const accepted = accept?.exceptions.find(matches);
   if (accepted) return { accepted };
   const held = accept?.unconfirmed?.find(matches);
-  return {
-    block: `${line}, and require_signed = true${held ? `; ${unconfirmedNote(held)}` : ''}`,
-  };
+  return { block: `${requireSignedRefusal(s)}${held ? `; ${unconfirmedNote(held)}` : ''}` };
+}
+
+function requireSignedRefusal(s: SignatureState): string {
+  return `signature ${describeSignature(s)}, and require_signed = true`;
+}
+
+/**
+ * Whether `line`, one of a review node's policy refusals, is `require_signed = true` refusing
+ * this unsigned or untrusted signature: the one signature refusal a reviewed exception may
+ * accept (SPEC D216). Never an invalid signature or an unknown format.
+ */
+export function isAcceptableSignatureRefusal(s: SignatureState | undefined, line: string): boolean {
+  return (s?.state === 'unsigned' || s?.state === 'untrusted') && line.startsWith(requireSignedRefusal(s));
 }

@@ -77,12 +77,13 @@ export function stagedFile(node: StagedNode, skill: string, path: string): Stage
 }
 
 /**
- * Accept one finding of a staged skill (a built-in check's, or a scanner's this review found)
- * into the project's policy exceptions.
+ * Accept one finding of a staged skill (a built-in check's, a scanner's this review found, or
+ * the require_signed refusal of its signature) into the project's policy exceptions.
  */
 export function acceptStagedFinding(review: LiveReview, node: StagedNode, finding: AcceptRequest) {
-  const scanned = review.review.nodes.find((n) => n.name === node.name)?.scanners ?? [];
-  const r = acceptFinding(review.project, node.skill, node.integrity, finding, scanned);
+  const reviewed = review.review.nodes.find((n) => n.name === node.name);
+  const found = { scanners: reviewed?.scanners ?? [], signature: reviewed?.signature, policy: reviewed?.policy ?? [] };
+  const r = acceptFinding(review.project, node.skill, node.integrity, finding, found);
   if (!r.ok) throw CodedError.of(r.error);
   return { entry: { ...r.value } };
 }

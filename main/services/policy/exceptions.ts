@@ -6,16 +6,19 @@ import { lintSkill } from '../../../shared/lint/checks';
 import {
   exceptionMatches,
   exceptionToml,
+  SIGNATURE_CHECK,
+  SIGNATURE_PLACE,
   validateException,
   type PolicyException,
 } from '../../../shared/policy/exceptions';
+import { isAcceptableSignatureRefusal } from '../../../shared/policy/signature';
+import type { ReviewNode } from '../../../shared/lock/review';
 import { isBlockingCheck } from '../../../shared/policy/verdict';
 import { CONFIG_FILE, parseProjectConfig } from '../../../shared/project/config';
 import { writeFileAtomic } from '../fs/atomic';
 import { acquireProjectLock } from '../workspace/project-lock';
 import { recordConfirmations } from './confirmations';
 import { fail, ok, type Result } from '../../../shared/result';
-import type { ReviewScannerFinding } from '../../../shared/scanners/review';
 
 /** What a caller (the app's review) asks to accept: one finding it showed the user. Nothing else is trusted. */
 export interface AcceptRequest {
@@ -26,14 +29,23 @@ export interface AcceptRequest {
   readonly reason: string;
 }
 
+/** What main's own review found beyond the files' checks: scanner findings, the signature, the refusals. */
+export type ReviewFound = Pick<ReviewNode, 'scanners' | 'signature' | 'policy'>;
+
 /**
  * Is there a blocking finding of exactly this check at this place? A built-in check is
- * re-run on the staged skill; a scanner finding is looked up in what main's own review found
- * (SPEC D254) — the caller's word counts for neither.
+ * re-run on the staged skill; a scanner finding (SPEC D254) and a signature refusal (D216) are
+ * looked up in what main's own review found — the caller's word counts for none.
  */
-function blocksHere(skill: Skill, entry: PolicyException, scanned: readonly ReviewScannerFinding[]): boolean {
+function blocksHere(skill: Skill, entry: PolicyException, found: ReviewFound): boolean {
+  if (entry.check === SIGNATURE_CHECK)
+    return (
+      entry.file === SIGNATURE_PLACE.file &&
+      entry.line === SIGNATURE_PLACE.line &&
+      found.policy.some((p) => isAcceptableSignatureRefusal(found.signature, p))
+    );
   if (entry.check.startsWith('scanner:'))
-    return scanned.some(
+    return (found.scanners ?? []).some(
       (f) => f.check === entry.check && f.file === entry.file && f.line === entry.line && f.status !== 'advisory',
     );
   const check = lintSkill(skill).find((c) => c.id === entry.check);
@@ -56,7 +68,7 @@ export function acceptFinding(
   skill: Skill,
   integrity: string,
   req: AcceptRequest,
-  scanned: readonly ReviewScannerFinding[] = [],
+  found: ReviewFound = { scanners: [], policy: [] },
 ): AcceptResult {
   const name = skill.manifest.skill.name;
   const v = validateException({
@@ -70,7 +82,7 @@ export function acceptFinding(
   });
   if (!v.ok) return fail('forbidden', `not accepted: ${v.error.message}`);
   const entry = v.value;
-  if (!blocksHere(skill, entry, scanned)) {
+  if (!blocksHere(skill, entry, found)) {
     return fail(
       'forbidden',
       `not accepted: ${name} has no blocking ${entry.check} finding at ${entry.file}:${entry.line} in the reviewed version`,

@@ -5,7 +5,9 @@ import { FileView } from './FileView';
 
 /**
  * Accept one blocking finding of this exact version as a reviewed exception in kitbash.toml,
- * after opening the file. Main re-checks everything; this only names the finding.
+ * after opening the file — or, with `signature`, the require_signed refusal of an unsigned or
+ * untrusted skill (SPEC D216), where there is no line to read but a source to vouch for.
+ * Main re-checks everything; this only names the finding.
  */
 export function AcceptFinding({
   reviewId,
@@ -13,6 +15,7 @@ export function AcceptFinding({
   check,
   file,
   line,
+  signature,
   onAccepted,
 }: {
   reviewId: string;
@@ -20,6 +23,8 @@ export function AcceptFinding({
   check: string;
   file: string;
   line: number;
+  /** The refused signature's state, in the review's words: accepting it, not a finding in a file. */
+  signature?: string;
   onAccepted: () => void;
 }) {
   const api = useApi();
@@ -34,24 +39,44 @@ export function AcceptFinding({
   if (!open) {
     return (
       <button type="button" className="btn small" data-testid="accept-open" onClick={() => setOpen(true)}>
-        Accept this finding…
+        {signature === undefined ? 'Accept this finding…' : 'Accept without a trusted signature…'}
       </button>
     );
   }
   return (
     <div className="inst-accept" data-testid="accept-form">
-      <FileView reviewId={reviewId} skill={node} path={file} />
-      <p className="small">
-        Accepts only <span className="mono">{check}</span> at{' '}
-        <span className="mono">
-          {file}:{line}
-        </span>{' '}
-        of this exact version of {node}. It is written to kitbash.toml with your name and reason, shown in every review,
-        and stops matching as soon as any byte of the skill changes.
-      </p>
+      {signature === undefined ? (
+        <FileView reviewId={reviewId} skill={node} path={file} />
+      ) : (
+        <p className="small inst-warn-text" data-testid="accept-signature">
+          signature {signature}
+        </p>
+      )}
+      {signature === undefined ? (
+        <p className="small">
+          Accepts only <span className="mono">{check}</span> at{' '}
+          <span className="mono">
+            {file}:{line}
+          </span>{' '}
+          of this exact version of {node}. It is written to kitbash.toml with your name and reason, shown in every
+          review, and stops matching as soon as any byte of the skill changes.
+        </p>
+      ) : (
+        <p className="small">
+          Installs this exact version of {node} although no trusted publisher vouches for it, as a{' '}
+          <span className="mono">{check}</span> exception at{' '}
+          <span className="mono">
+            {file}:{line}
+          </span>
+          . It is written to kitbash.toml with your name and reason, shown in every review, and stops matching as soon
+          as any byte of the skill changes. A signature that fails verification can never be accepted.
+        </p>
+      )}
       <label className="inst-accept-check">
-        <input type="checkbox" checked={read} onChange={(e) => setRead(e.target.checked)} data-testid="accept-read" /> I
-        read {file} around line {line}
+        <input type="checkbox" checked={read} onChange={(e) => setRead(e.target.checked)} data-testid="accept-read" />{' '}
+        {signature === undefined
+          ? `I read ${file} around line ${line}`
+          : `I checked where this version of ${node} comes from, and read its files`}
       </label>
       <div className="inst-accept-fields">
         <label className="inst-accept-field">

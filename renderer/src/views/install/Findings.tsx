@@ -1,6 +1,11 @@
 import type { CheckId } from '../../../../shared/lint/types';
 import type { ReviewView } from '../../../../shared/ipc/channels/install';
-import { NEVER_ACCEPTABLE } from '../../../../shared/policy/exceptions';
+import { NEVER_ACCEPTABLE, SIGNATURE_CHECK, SIGNATURE_PLACE } from '../../../../shared/policy/exceptions';
+import {
+  describeSignature,
+  isAcceptableSignatureRefusal,
+  type SignatureState,
+} from '../../../../shared/policy/signature';
 import { Term } from '../../glossary';
 import { AcceptFinding } from './AcceptFinding';
 import { span, type Finding } from './review-facts';
@@ -61,8 +66,18 @@ export function Findings({
   );
 }
 
-/** What the project's `[policy]` refuses, per skill: blocking, and not a reviewer's choice. */
-export function PolicyFindings({ items }: { items: { node: string; p: string }[] }) {
+/**
+ * What the project's `[policy]` refuses, per skill: blocking, and not a reviewer's choice —
+ * except `require_signed` refusing an unsigned or untrusted skill, which a reviewed exception
+ * may accept (SPEC D216).
+ */
+export function PolicyFindings({
+  items,
+  accept,
+}: {
+  items: { node: string; p: string }[];
+  accept?: { reviewId: string; onAccepted: () => void; signatureOf: (node: string) => SignatureState | undefined };
+}) {
   if (!items.length) return null;
   return (
     <div className="inst-findings" data-kind="policy">
@@ -76,6 +91,19 @@ export function PolicyFindings({ items }: { items: { node: string; p: string }[]
             <span className="check-id mono">policy</span>
             <span className="inst-finding-node muted small">{node}</span>
             <span className="inst-finding-detail">{p}</span>
+            {accept && isAcceptableSignatureRefusal(accept.signatureOf(node), p) && (
+              <div className="inst-accept-row">
+                <AcceptFinding
+                  reviewId={accept.reviewId}
+                  node={node}
+                  check={SIGNATURE_CHECK}
+                  file={SIGNATURE_PLACE.file}
+                  line={SIGNATURE_PLACE.line}
+                  signature={describeSignature(accept.signatureOf(node)!)}
+                  onAccepted={accept.onAccepted}
+                />
+              </div>
+            )}
           </li>
         ))}
       </ul>

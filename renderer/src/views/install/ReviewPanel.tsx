@@ -25,7 +25,18 @@ export function ReviewPanel({ review, onReReview }: { review: ReviewView; onReRe
             kind="safety"
             {...(onReReview ? { accept: { reviewId: review.id, onAccepted: onReReview } } : {})}
           />
-          <PolicyFindings items={policy} />
+          <PolicyFindings
+            items={policy}
+            {...(onReReview
+              ? {
+                  accept: {
+                    reviewId: review.id,
+                    onAccepted: onReReview,
+                    signatureOf: (name: string) => review.nodes.find((n) => n.name === name)?.signature,
+                  },
+                }
+              : {})}
+          />
         </section>
       )}
       <ScannerPanel
