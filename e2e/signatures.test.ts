@@ -1,7 +1,8 @@
 /**
  * The install review shows each skill's signature check (SPEC D210, D213) in Chromium over
  * the real `skillsmith serve`: a skill signed by the project's trusted key is verified and
- * may be approved; the same skill with a file changed after signing is invalid and blocked.
+ * may be approved; the same skill with a file changed after signing is invalid and blocked; an
+ * unsigned skill refused by require_signed is accepted as a reviewed exception (SPEC D216).
  * Screenshots at 1400×900 and 900×700 go to e2e/artifacts/.
  */
 import { generateKeyPairSync } from 'node:crypto';
@@ -93,6 +94,39 @@ describe.skipIf(!ok)('signatures in the install review', () => {
       expect(await row.locator('.dash-signed').getAttribute('data-signed-by')).toBe('key team.pub');
       await row.scrollIntoViewIfNeeded();
       await screenshot(page, `signature-dashboard-${width}`, false);
+      expect(errors).toEqual([]);
+    });
+
+    it(`an unsigned skill refused by require_signed is accepted by exception, at ${width}×${height}`, async () => {
+      const { page, errors } = await app.open({ width, height });
+      const name = `plain-${width}`;
+      await review(page, app.served.url, gitRepo(skillFiles('', name, { description: `The ${name} skill.` })).url);
+      let dialog = page.getByRole('dialog', { name: `Install review of ${name}` });
+      expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('blocked');
+      const refusal = dialog.locator('[data-kind="policy"] [data-check="policy"]');
+      expect(await refusal.innerText()).toContain('signature unsigned — no skill.oms.sig, and require_signed = true');
+      await refusal.getByTestId('accept-open').click();
+      const form = refusal.getByTestId('accept-form');
+      expect(await form.getByTestId('accept-signature').innerText()).toBe('signature unsigned — no skill.oms.sig');
+      expect(await form.getByTestId('accept-submit').isDisabled()).toBe(true);
+      await form.getByTestId('accept-read').check();
+      await form.getByTestId('accept-by').fill('ana@example.com');
+      await form.getByTestId('accept-reason').fill('our own repository, read at this commit');
+      await screenshot(page, `signature-accept-form-${width}`, false);
+      await form.getByTestId('accept-submit').click();
+      await page.getByTestId('accepted-headline').waitFor({ timeout: 45_000 });
+      dialog = page.getByRole('dialog', { name: `Install review of ${name}` });
+      expect(await dialog.locator('[data-verdict]').getAttribute('data-verdict')).toBe('ready');
+      expect(await dialog.locator('[data-accepted="true"]').innerText()).toMatch(
+        /signature[\s\S]*signature unsigned — no skill\.oms\.sig — accepted by ana@example\.com: our own repository[\s\S]*skill\.oms\.sig:1/,
+      );
+      const toml = readFileSync(join(app.project.project, 'kitbash.toml'), 'utf8');
+      expect(toml).toMatch(
+        new RegExp(
+          `\\[\\[policy\\.exceptions\\]\\]\\nskill = "${name}"\\nintegrity = "sha256-[0-9a-f]{64}"\\ncheck = "signature"\\nfile = "skill\\.oms\\.sig"\\nline = 1\\n`,
+        ),
+      );
+      await screenshot(page, `signature-accepted-${width}`, false);
       expect(errors).toEqual([]);
     });
   }

@@ -21,9 +21,9 @@ export function Verdict({ review, verb }: { review: ReviewView; verb: 'install' 
           It cannot be approved as it is, here or from the command line, and nothing has been written to the project.
           Safety findings and the project's <code>[policy]</code> in <code>kitbash.toml</code> are not the reviewer's
           call: the skill's author has to remove what is flagged, or whoever owns the policy has to change it. Or, after
-          reading a safety finding in its file, you can accept that one finding of this exact version as a{' '}
-          <Term term="exception">reviewed exception</Term> in <code>kitbash.toml</code>; the skill is then reviewed
-          again.
+          reading a safety finding in its file — or checking where an unsigned or untrusted skill comes from — you can
+          accept that one finding of this exact version as a <Term term="exception">reviewed exception</Term> in{' '}
+          <code>kitbash.toml</code>; the skill is then reviewed again.
         </p>
       </Outcome>
     );
