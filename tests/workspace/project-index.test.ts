@@ -213,6 +213,27 @@ describe('the parsed lock', () => {
       expect(parsed.ok).toBe(true);
       expect(parsedFormOf(entries)).toStrictEqual(parsed.ok && parsed.value);
     }
+    // Every field a lock entry can carry, so that a field added to LockEntry without a place in
+    // parsedFormOf does not compile here (Required) or fails below.
+    const full: Required<LockEntry> = {
+      name: 'full',
+      version: '1.0.0',
+      source: 'gh:o/r',
+      integrity: 'sha256-x',
+      resolved: 'https://github.com/o/r.git',
+      upstream: 'gh:o/up',
+      commit: 'c'.repeat(40),
+      digest: `sha256:${'d'.repeat(64)}`,
+      dependencies: ['b'],
+      requested: ['b@^1'],
+      direct: false,
+      executable: ['z.sh', 'a.sh'],
+      github: { repo: 'o/r', ref: 'main', path: 'skills/full', treeSha: 't'.repeat(40), pinned: 'v1' },
+      signedBy: 'key team.pub',
+      signature: `sha256:${'e'.repeat(64)}`,
+    };
+    const parsedFull = parseLock(serializeLock([full]));
+    expect(parsedFormOf([full])).toStrictEqual(parsedFull.ok && parsedFull.value);
     expect(parsedFormOf([{ name: 'a', version: '\ud800', source: '', integrity: '' }])).toBeUndefined();
     const twice = { name: 'a', version: '1', source: '', integrity: '' };
     expect(parsedFormOf([twice, twice])).toBeUndefined();

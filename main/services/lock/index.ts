@@ -73,7 +73,9 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
   for (const e of entries) {
     if (![e.name, e.version, e.source, e.integrity].every(tomlSafe)) return undefined;
     if (
-      [e.resolved, e.upstream, e.commit, ...Object.values(e.github ?? {})].some((v) => v !== undefined && !tomlSafe(v))
+      [e.resolved, e.upstream, e.commit, e.digest, e.signedBy, e.signature, ...Object.values(e.github ?? {})].some(
+        (v) => v !== undefined && !tomlSafe(v),
+      )
     )
       return undefined;
     if (!strings(e.dependencies) || !strings(e.requested) || !strings(e.executable)) return undefined;
@@ -88,11 +90,16 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
       ...(e.resolved !== undefined ? { resolved: e.resolved } : {}),
       ...(e.upstream !== undefined ? { upstream: e.upstream } : {}),
       ...(e.commit !== undefined ? { commit: e.commit } : {}),
+      ...(e.digest !== undefined ? { digest: e.digest } : {}),
       ...(e.dependencies && e.dependencies.length > 0 ? { dependencies: [...e.dependencies] } : {}),
       ...(e.requested && e.requested.length > 0 ? { requested: [...e.requested] } : {}),
       ...(e.direct === false ? { direct: false } : {}),
       ...(e.executable !== undefined ? { executable: [...e.executable].sort() } : {}),
       ...(e.github && Object.keys(e.github).length ? { github: { ...e.github } } : {}),
+      // serializeLock writes the pair or neither.
+      ...(e.signedBy !== undefined && e.signature !== undefined
+        ? { signedBy: e.signedBy, signature: e.signature }
+        : {}),
     }));
 }
 
