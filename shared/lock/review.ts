@@ -20,6 +20,7 @@ import { groupedHolds, permissionHolds, permissionSummary, type ReviewAgent } fr
 import { Sha256 } from './sha256';
 import { skillPowers } from '../ksf/powers';
 import type { TargetDef } from '../targets/types';
+import { describePlugin, type ReviewPlugin } from './marketplace';
 import { carriesGrants, nodePowers, powerLines, type NodePowers } from './powers';
 import { utf8Encode } from './integrity';
 import { escapeTerminal } from '../terminal/escape';
@@ -161,6 +162,11 @@ export interface InstallReview {
   readonly agents?: readonly ReviewAgent[];
   /** Each `[scanners.<name>]` of kitbash.toml and whether it ran (SPEC D251); absent when none is configured. */
   readonly scanners?: readonly ScannerRun[];
+  /**
+   * The plugin the requested skill is picked from, and what else it holds that is not
+   * installed (SPEC D313). Not part of `integrity`: no byte of it is written.
+   */
+  readonly plugin?: ReviewPlugin;
   /** The hash an approval must name. */
   readonly integrity: string;
 }
@@ -376,6 +382,10 @@ export function renderReview(r: InstallReview): string {
   if (r.fileChanges?.length) {
     lines.push('  files:');
     for (const f of r.fileChanges) lines.push(`    ${f.change} ${escapeTerminal(f.path)}`);
+  }
+  if (r.plugin) {
+    lines.push(`  plugin: ${escapeTerminal(describePlugin(r.plugin.provenance))}`);
+    lines.push(`  ${escapeTerminal(r.plugin.notInstalled)}`);
   }
   const scanned = scannerRunLine(r.scanners ?? []);
   if (scanned !== undefined) lines.push(`  ${scanned}`);

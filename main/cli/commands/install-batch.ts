@@ -28,7 +28,7 @@ interface Outcome {
  */
 export async function installBatch(
   source: string,
-  co: Checkout,
+  co: Checkout | undefined,
   chosen: { picks: readonly SourceSkill[]; refused: readonly Refusal[] },
   flags: InstallFlags,
   io: CliIo,

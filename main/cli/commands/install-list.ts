@@ -1,5 +1,7 @@
 import { WALK_LIMITS } from '../../../shared/lock/discover';
 import { plural } from '../../../shared/text/format';
+import { escapeTerminal } from '../../../shared/terminal/escape';
+import { describePlugin, otherPowersCounts } from '../../../shared/lock/marketplace';
 import type { SourceListing } from '../../services/install/listing';
 import { EXIT, type CliIo, type ExitCode } from '../io';
 
@@ -19,9 +21,34 @@ export function oneLine(text: string, width: number): string {
   return `${(space > width / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`;
 }
 
-/** One line per skill (name, path, description), then one per collection with its members. */
+/** One line per skill (name, path, description), then one per collection with its members; grouped by plugin when the source has plugins. */
 export function listingLines(listing: SourceListing): string {
-  const rows = listing.skills.map((s) => ({
+  if (listing.plugins?.length) return pluginLines(listing);
+  return skillLines(listing.skills, '') + collectionLines(listing);
+}
+
+/** Each plugin (name, version, description, what else it holds), then its skills; then skills of no plugin. */
+function pluginLines(listing: SourceListing): string {
+  let out = '';
+  for (const p of listing.plugins ?? []) {
+    const head = `plugin ${describePlugin({ name: p.provenance.name, ...(p.provenance.version ? { version: p.provenance.version } : {}) })}`;
+    out += `${escapeTerminal(oneLine(`${head}${p.description ? ` — ${p.description}` : ''}`, LINE))}\n`;
+    if (p.problem) {
+      out += `  (cannot be listed: ${escapeTerminal(p.problem)})\n`;
+      continue;
+    }
+    const counts = otherPowersCounts(p.powers);
+    if (counts) out += `  also holds ${escapeTerminal(counts)} — not installed by Skillsmith\n`;
+    const mine = listing.skills.filter((s) => s.plugin?.provenance === p.provenance);
+    out += mine.length ? skillLines(mine, '  ') : '  (no skill)\n';
+  }
+  const rest = listing.skills.filter((s) => s.plugin === undefined);
+  if (rest.length) out += `in no plugin:\n${skillLines(rest, '  ')}`;
+  return out + collectionLines(listing);
+}
+
+function skillLines(skills: SourceListing['skills'], indent: string): string {
+  const rows = skills.map((s) => ({
     name: s.name,
     path: s.artifact ?? (s.rel === '' ? '.' : `${s.rel}/`),
     text: s.problem ? `(cannot be installed: ${s.problem})` : s.description,
@@ -29,9 +56,14 @@ export function listingLines(listing: SourceListing): string {
   const nameW = Math.min(NAME_WIDTH, Math.max(0, ...rows.map((r) => r.name.length)));
   const pathW = Math.min(PATH_WIDTH, Math.max(0, ...rows.map((r) => r.path.length)));
   const textW = Math.max(MIN_DESCRIPTION, LINE - nameW - pathW - 6);
-  const lines = rows.map((r) =>
-    `  ${r.name.padEnd(nameW)}  ${r.path.padEnd(pathW)}  ${oneLine(r.text, textW)}`.trimEnd(),
-  );
+  return rows
+    .map((r) => `${indent}  ${r.name.padEnd(nameW)}  ${r.path.padEnd(pathW)}  ${oneLine(r.text, textW)}`.trimEnd())
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+function collectionLines(listing: SourceListing): string {
+  const lines: string[] = [];
   for (const c of listing.collections)
     lines.push(
       `  collection ${c.name} (${c.rel === '' ? '.' : `${c.rel}/`}): a SKILL.md over ${plural(c.members.length, 'member skill')} — --skill ${c.name} picks them all`,
@@ -54,8 +86,21 @@ export function printListing(source: string, listing: SourceListing, flags: { js
             ...(s.group ? { group: s.group } : {}),
             ...(s.artifact ? { type: s.artifact } : {}),
             source: s.source,
+            ...(s.plugin ? { plugin: s.plugin.provenance.name } : {}),
             ...(s.problem ? { problem: s.problem } : {}),
           })),
+          ...(listing.plugins
+            ? {
+                plugins: listing.plugins.map((p) => ({
+                  ...p.provenance,
+                  ...(p.description ? { description: p.description } : {}),
+                  source: p.source,
+                  skills: p.skills,
+                  notInstalled: p.powers,
+                  ...(p.problem ? { problem: p.problem } : {}),
+                })),
+              }
+            : {}),
           collections: listing.collections.map((c) => ({
             name: c.name,
             path: c.rel,

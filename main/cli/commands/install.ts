@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderReview } from '../../../shared/lock/review';
 import { probeEnforcement, withEnforcement } from '../../services/install/enforcement';
-import { listCheckout, type SourceListing, type SourceSkill } from '../../services/install/listing';
-import { openSource, type Checkout } from '../../services/sources';
+import type { SourceListing, SourceSkill } from '../../services/install/listing';
+import { openInstallSource } from '../../services/install/marketplace-fetch';
+import type { Checkout } from '../../services/sources';
 import { pickSkills, type Refusal } from '../../../shared/lock/pick';
 import { plural } from '../../../shared/text/format';
 import { installBatch } from './install-batch';
@@ -30,7 +31,7 @@ const FLAGS = {
 } as const;
 export type InstallFlags = ReturnType<typeof parseCommandArgs<typeof FLAGS>>['flags'];
 const USAGE =
-  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path | wellknown:https://host[#name]> [--list] [--all | --skill NAME...] [--yes] [--json] [--dry-run] [--approve <integrity>]';
+  'usage: skillsmith install <gh:owner/repo[/path][@ref] | owner/repo | git URL[#ref][:path] | file:path | marketplace.json path or URL | wellknown:https://host[#name]> [--list] [--all | --skill NAME...] [--yes] [--json] [--dry-run] [--approve <integrity>]';
 
 /**
  * Which skills of the source to install: the source itself when it is one skill folder and
@@ -96,21 +97,22 @@ export async function runInstall(argv: readonly string[], io: CliIo): Promise<Ex
   }
   // The sandbox probe behind the review's enforcement labels runs while the source is fetched.
   if (!flags.list) probeEnforcement();
-  // One fetch: the listing and every pick are staged from the same checkout.
-  const co = await openSource(source, io.cwd);
+  // One fetch: the listing and every pick are staged from the same checkout (a marketplace's
+  // plugins in other repositories: one clone each).
+  const opened = await openInstallSource(source, io.cwd);
+  const { co, listing } = opened;
   try {
-    const listing = await listCheckout(co, source);
     if (flags.list) return printListing(source, listing, flags, io);
     const chosen = await chooseSkills(source, listing, flags, io);
     if ('code' in chosen) return chosen.code;
-    if (chosen.single) return await installOne(source, co, flags, io);
+    if (chosen.single && co) return await installOne(source, co, flags, io);
     if (chosen.picks.length + chosen.refused.length > 1 && flags.approve !== undefined) {
       io.err('--approve names one review — with several picks, install them one at a time or use --yes\n');
       return EXIT.usage;
     }
     return await installBatch(source, co, chosen, flags, io);
   } finally {
-    await co.dispose();
+    await opened.dispose();
   }
 }
 

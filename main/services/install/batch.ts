@@ -38,7 +38,11 @@ const firstLine = (e: unknown): string => (e instanceof Error ? e.message : Stri
  * Nothing in the project is written. No pick carries a compile preview: each would plan the
  * project with that pick alone, and the batch compiles once, after its one commit.
  */
-export async function stageBatch(project: string, co: Checkout, picks: readonly SourceSkill[]): Promise<StagedBatch> {
+export async function stageBatch(
+  project: string,
+  co: Checkout | undefined,
+  picks: readonly SourceSkill[],
+): Promise<StagedBatch> {
   const refused: Refusal[] = [];
   const skipped: string[] = [];
   const todo: SourceSkill[] = [];
@@ -61,12 +65,16 @@ export async function stageBatch(project: string, co: Checkout, picks: readonly 
     LANES,
     async (pick): Promise<StagedPick | { pick: SourceSkill; error: string }> => {
       try {
-        const checkout = co.materialize
-          ? await co.materialize(pick.rel)
+        // A marketplace's plugin in another repository has its own checkout.
+        const from = pick.checkout ?? co;
+        if (!from) throw new Error(`${pick.name}: its plugin was not fetched`);
+        const checkout = from.materialize
+          ? await from.materialize(pick.rel)
           : pick.rel === ''
-            ? co
-            : checkoutAt(co, pick.rel, pick.source);
-        return { pick, staged: await stageInstall(project, pick.source, { checkout, compile: false }) };
+            ? from
+            : checkoutAt(from, pick.rel, pick.source);
+        const plugin = pick.plugin ? { plugin: pick.plugin } : {};
+        return { pick, staged: await stageInstall(project, pick.source, { checkout, compile: false, ...plugin }) };
       } catch (e) {
         return { pick, error: firstLine(e) };
       }

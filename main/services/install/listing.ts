@@ -6,6 +6,7 @@ import { loadFolderAsync } from '../skills/folder';
 import { mapLimit, READ_LANES } from '../skills/limit';
 import { AsyncDiskView } from '../workspace/disk-view';
 import { formatError } from '../../../shared/result';
+import type { PluginPick } from '../../../shared/lock/marketplace';
 
 /** One skill a source offers. */
 export interface SourceSkill {
@@ -21,6 +22,19 @@ export interface SourceSkill {
   readonly problem?: string;
   /** How a discovery index ships it (it has no folder to show). */
   readonly artifact?: 'skill-md' | 'archive';
+  /** The plugin it belongs to (a marketplace or plugin source, SPEC D310). */
+  readonly plugin?: PluginPick;
+  /** The opened plugin repository `rel` is inside, when it is not the source's own checkout. */
+  readonly checkout?: Checkout;
+}
+
+/** A plugin of a marketplace or plugin source, with the names of its skills. */
+export interface ListedPlugin extends PluginPick {
+  /** Where the plugin was fetched from (a source string), or its folder in the marketplace. */
+  readonly source: string;
+  readonly skills: readonly string[];
+  /** Why its skills cannot be listed (a source kind not fetched, a clone that failed). */
+  readonly problem?: string;
 }
 
 /** A SKILL.md folder that holds further skills: offered by its members, never installed whole. */
@@ -39,6 +53,8 @@ export interface SourceListing {
   readonly collections: readonly SourceCollection[];
   /** What discovery did not look at (limits, unreadable manifests), one line each. */
   readonly notes: readonly string[];
+  /** The plugins of a marketplace or plugin source, in manifest order. */
+  readonly plugins?: readonly ListedPlugin[];
 }
 
 /**

@@ -28,6 +28,7 @@ import { AsyncDiskView } from '../workspace/disk-view';
 import { planChange, type PlannedCompile } from '../workspace/recompile';
 import { verifiedPin, withSignatures } from '../signing/review';
 import { ghLockField } from '../../../shared/lock/gh-provenance';
+import { reviewPlugin } from '../../../shared/lock/marketplace';
 import { withScanners } from '../scanners/review';
 import type { StagedMerge, StagedNode, StageOptions } from './stage';
 
@@ -126,6 +127,7 @@ export async function buildReview(
       ...(t.scriptGuard && enforceInAgent(config) ? { guard: true } : {}),
     })),
     ...(scanned.runs ? { scanners: scanned.runs } : {}),
+    ...(options.plugin ? { plugin: reviewPlugin(options.plugin) } : {}),
     integrity: reviewIntegrity(reviewNodes),
   };
   return { review, nodes, ...(planned ? { planned } : {}) };
@@ -193,6 +195,11 @@ async function lockNodes(
             : {}),
           executable: [...s.executable].sort(),
           ...ghLockField(s.skill),
+          ...pluginField(
+            c.id === 'root'
+              ? (options.plugin?.provenance ?? (options.replacing !== undefined ? prior?.plugin : undefined))
+              : undefined,
+          ),
           ...verifiedPin(reviewNodes.find((n) => n.name === c.name)?.signature),
         };
     nodes.push({
@@ -208,6 +215,10 @@ async function lockNodes(
   }
   return nodes;
 }
+
+/** An update keeps the plugin identity the install recorded: it refetches the skill's own source (SPEC D312). */
+const pluginField = (plugin: LockEntry['plugin']): { plugin?: NonNullable<LockEntry['plugin']> } =>
+  plugin ? { plugin } : {};
 
 function mergeRequested(prior: readonly string[] | undefined, add: readonly string[]): { requested?: string[] } {
   const all = [...new Set([...(prior ?? []), ...add])];

@@ -8,6 +8,7 @@ import type { Skill } from '../../../shared/ksf/model';
 import type { SkillTree } from '../../../shared/ksf/tree';
 import { upsertEntry, type LockEntry } from '../../../shared/lock/lockfile';
 import type { Approval, InstallReview, ReviewSource } from '../../../shared/lock/review';
+import type { PluginPick } from '../../../shared/lock/marketplace';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { readCatalogs } from '../../../shared/project/sources';
 import type { Candidate, Resolution } from '../../../shared/resolve/resolve';
@@ -98,6 +99,8 @@ export interface StageOptions {
    * before anything reads it, so the review, its checks and the pin are of the merged bytes.
    */
   readonly merge?: (dir: string) => Promise<StagedMerge>;
+  /** The plugin the requested skill is picked from: its identity is pinned, its other powers reviewed (SPEC D312–D313). */
+  readonly plugin?: PluginPick;
 }
 
 /** What a merge made of the staged copy: its execute bits, the upstream hash, and the pin when not the merged bytes. */

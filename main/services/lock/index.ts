@@ -73,9 +73,16 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
   for (const e of entries) {
     if (![e.name, e.version, e.source, e.integrity].every(tomlSafe)) return undefined;
     if (
-      [e.resolved, e.upstream, e.commit, e.digest, e.signedBy, e.signature, ...Object.values(e.github ?? {})].some(
-        (v) => v !== undefined && !tomlSafe(v),
-      )
+      [
+        e.resolved,
+        e.upstream,
+        e.commit,
+        e.digest,
+        e.signedBy,
+        e.signature,
+        ...Object.values(e.github ?? {}),
+        ...Object.values(e.plugin ?? {}),
+      ].some((v) => v !== undefined && !tomlSafe(v))
     )
       return undefined;
     if (!strings(e.dependencies) || !strings(e.requested) || !strings(e.executable)) return undefined;
@@ -96,6 +103,7 @@ export function parsedFormOf(entries: readonly LockEntry[]): LockEntry[] | undef
       ...(e.direct === false ? { direct: false } : {}),
       ...(e.executable !== undefined ? { executable: [...e.executable].sort() } : {}),
       ...(e.github && Object.keys(e.github).length ? { github: { ...e.github } } : {}),
+      ...(e.plugin ? { plugin: { ...e.plugin } } : {}),
       // serializeLock writes the pair or neither.
       ...(e.signedBy !== undefined && e.signature !== undefined
         ? { signedBy: e.signedBy, signature: e.signature }
