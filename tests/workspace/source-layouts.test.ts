@@ -12,7 +12,15 @@ import { diskProject } from '../../main/services/compile/project-files';
 import { listSourceSkills } from '../../main/services/install/listing';
 import { cleanupTemps, cli, temp, write, type Files } from './helpers';
 
-afterAll(cleanupTemps);
+// The marketplace below names a plugin on GitHub: listing it clones it (SPEC D310), here from a
+// loopback port nothing listens on, so the test never leaves the machine.
+const githubBase = process.env.SKILLSMITH_GITHUB_BASE;
+process.env.SKILLSMITH_GITHUB_BASE = 'http://127.0.0.1:9';
+afterAll(() => {
+  if (githubBase === undefined) delete process.env.SKILLSMITH_GITHUB_BASE;
+  else process.env.SKILLSMITH_GITHUB_BASE = githubBase;
+  cleanupTemps();
+});
 
 const bare = (name: string, description = `Use when working on ${name}.`): string =>
   `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nDo the ${name} thing.\n`;
@@ -71,9 +79,11 @@ describe('every layout is discovered whole', () => {
       const listed = await cli(temp(), 'install', `file:${dir}`, '--list');
       expect(listed.code).toBe(0);
       for (const rel of layout.expect) expect(listed.stdout).toContain(`${rel}/`);
-      expect(listed.stdout.split('\n').filter((l) => l.startsWith('  ') && !l.startsWith('  collection'))).toHaveLength(
-        layout.expect.length,
-      );
+      // One line per skill; a marketplace's plugin lines (`plugin …`, `  (cannot be listed: …)`) are not skills.
+      const skillLines = listed.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('  ') && !l.startsWith('  collection') && !l.startsWith('  ('));
+      expect(skillLines).toHaveLength(layout.expect.length);
     });
   }
 

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
+  insidePath,
   MAX_MANIFEST_BYTES,
   marketplaceFiles,
   marketplaceRoot,
@@ -23,7 +24,10 @@ import { openSource, type Checkout } from '../sources';
 import { AsyncDiskView } from '../workspace/disk-view';
 import { listCheckout, type ListedPlugin, type SourceListing, type SourceSkill } from './listing';
 
-/** What `install` opened: the listing, the checkout of a repository source (absent for a manifest file or URL), and every clone to give back. */
+/**
+ * What `install` opened: the listing, the checkout of a repository source (absent for a
+ * manifest file or URL), and every clone to give back.
+ */
 export interface OpenedSource {
   readonly co?: Checkout;
   readonly listing: SourceListing;
@@ -33,10 +37,13 @@ export interface OpenedSource {
 /** Remote plugins cloned at a time while a marketplace is listed. */
 const CLONE_LANES = 4;
 
+/** A `.json` file named as the source is a marketplace, except under `/.well-known/` (discovery indexes). */
+const MARKETPLACE_JSON = /^(?!.*\/\.well-known\/).*\.json$/i;
+
 const isJsonUrl = (raw: string): boolean => {
   try {
     const u = new URL(raw);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.pathname.endsWith('.json');
+    return (u.protocol === 'http:' || u.protocol === 'https:') && MARKETPLACE_JSON.test(u.pathname);
   } catch {
     return false;
   }
@@ -56,7 +63,9 @@ export async function openInstallSource(raw: string, cwd: string): Promise<Opene
     return fromManifest(text, raw, marketplaceRoot(new URL(raw).pathname).kind, cwd);
   }
   const local =
-    /\.json$/i.test(raw) && !/^[a-z][\w+.-]*:\/\//i.test(raw) ? resolve(cwd, raw.replace(/^file:/, '')) : undefined;
+    MARKETPLACE_JSON.test(raw) && !/^[a-z][\w+.-]*:\/\//i.test(raw)
+      ? resolve(cwd, raw.replace(/^file:/, ''))
+      : undefined;
   const st = local ? await stat(local).catch(() => undefined) : undefined;
   if (local && st?.isFile()) {
     if (st.size > MAX_MANIFEST_BYTES)
@@ -86,7 +95,7 @@ export async function openInstallSource(raw: string, cwd: string): Promise<Opene
     const manifests = await view.settle((v) => readPluginManifests(v));
     if (manifests.length > 0) {
       const pick = await pluginPick(co.skillDir, undefined, undefined);
-      return withDispose(annotate(listing, pick, '', raw), co);
+      return withDispose(annotate(listing, pick, [''], raw), co);
     }
     return withDispose(listing, co);
   } catch (e) {
@@ -157,11 +166,15 @@ async function pluginPick(
   };
 }
 
-/** The listing's skills under `base` (a plugin folder of the source) marked as that plugin's. */
-function annotate(listing: SourceListing, pick: PluginPick, base: string, source: string): SourceListing {
-  const inPlugin = (s: SourceSkill) => base === '' || s.rel === base || s.rel.startsWith(`${base}/`);
-  const skills = listing.skills.map((s) => (inPlugin(s) ? { ...s, plugin: pick, group: pick.provenance.name } : s));
-  const plugin: ListedPlugin = { ...pick, source, skills: skills.filter(inPlugin).map((s) => s.name) };
+/**
+ * The listing's skills under `bases` (folders of a plugin in the source) marked as that
+ * plugin's; a skill an earlier plugin claimed stays its (as discovery groups it).
+ */
+function annotate(listing: SourceListing, pick: PluginPick, bases: readonly string[], source: string): SourceListing {
+  const under = (rel: string) => bases.some((b) => b === '' || rel === b || rel.startsWith(`${b}/`));
+  const mine = new Set(listing.skills.filter((s) => s.plugin === undefined && under(s.rel)));
+  const skills = listing.skills.map((s) => (mine.has(s) ? { ...s, plugin: pick, group: pick.provenance.name } : s));
+  const plugin: ListedPlugin = { ...pick, source, skills: [...mine].map((s) => s.name) };
   return { ...listing, single: false, skills, plugins: [...(listing.plugins ?? []), plugin] };
 }
 
@@ -218,12 +231,13 @@ async function openPlugins(
         ...listing,
         plugins: [...(listing.plugins ?? []), { ...pick, source: '', skills: [], problem: o.problem! }],
       };
-      notes.push(`plugin ${o.entry.name}: ${o.problem}`);
       continue;
     }
     if (o.path !== undefined) {
       // A plugin in the marketplace's own folder: its skills are in that folder's listing.
-      listing = annotate(listing, o.pick!, o.path, o.path === '' ? raw : `${raw} → ./${o.path}`);
+      const path = o.path;
+      const bases = o.entry.skills?.map((s) => [path, insidePath(s)].filter(Boolean).join('/')) ?? [path];
+      listing = annotate(listing, o.pick!, bases, path === '' ? raw : `${raw} → ./${path}`);
       continue;
     }
     const own = await listCheckout(o.pco!, o.source!);
