@@ -117,7 +117,7 @@ export function insidePath(path: string): string | undefined {
   return parts.includes('..') ? undefined : parts.join('/');
 }
 
-/** Git URL schemes a marketplace may point a plugin at: never `file:` or `ext::` (a file on this machine, a command). */
+/** Git URL schemes a marketplace may point a plugin at: never `file:` or `ext::` (this machine's files, a command). */
 const REMOTE_GIT = /^(?:https?:\/\/|ssh:\/\/|git:\/\/|git@[\w.-]+:)/;
 const GITHUB_REPO = /^([\w.-]+)\/([\w.-]+)$/;
 const GIT_REF = /^[^\s\0-][^\s\0]*$/;

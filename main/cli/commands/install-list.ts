@@ -21,7 +21,10 @@ export function oneLine(text: string, width: number): string {
   return `${(space > width / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, '')}…`;
 }
 
-/** One line per skill (name, path, description), then one per collection with its members; grouped by plugin when the source has plugins. */
+/**
+ * One line per skill (name, path, description), then one per collection with its members;
+ * grouped by plugin when the source has plugins.
+ */
 export function listingLines(listing: SourceListing): string {
   if (listing.plugins?.length) return pluginLines(listing);
   return skillLines(listing.skills, '') + collectionLines(listing);

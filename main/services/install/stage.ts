@@ -99,7 +99,7 @@ export interface StageOptions {
    * before anything reads it, so the review, its checks and the pin are of the merged bytes.
    */
   readonly merge?: (dir: string) => Promise<StagedMerge>;
-  /** The plugin the requested skill is picked from: its identity is pinned, its other powers reviewed (SPEC D312–D313). */
+  /** The plugin the requested skill is picked from: its identity pinned, its other powers reviewed (SPEC D312–D313). */
   readonly plugin?: PluginPick;
 }
 
