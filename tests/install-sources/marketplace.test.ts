@@ -217,6 +217,50 @@ describe.skipIf(!hasGit)('a Codex marketplace.json over an http URL', () => {
   });
 });
 
+describe.skipIf(!hasGit)('the other forms of a marketplace', () => {
+  it('a Codex marketplace repository over git HTTP, its plugin a folder of it', async () => {
+    const market = net.repo('codex-market-repo', {
+      '.agents/plugins/marketplace.json': JSON.stringify({
+        name: 'codex-shop',
+        plugins: [{ name: 'tools', source: { source: 'local', path: './plugins/tools' } }],
+      }),
+      'plugins/tools/.codex-plugin/plugin.json': JSON.stringify({ name: 'tools', version: '0.9.0' }),
+      'plugins/tools/.app.json': JSON.stringify({ apps: { tracker: { id: 'x' } } }),
+      'plugins/tools/skills/fmt/SKILL.md': skillMd('fmt'),
+      'plugins/tools/skills/lint/SKILL.md': skillMd('lint'),
+    });
+    const p = project();
+    const r = await runBuilt(p, ['install', market.url, '--skill', 'fmt', '--yes', '--no-compile']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  not installed: 1 app of plugin tools');
+    expect(lockOf(p).map((e) => [e.name, e.plugin])).toEqual([
+      ['fmt', { name: 'tools', version: '0.9.0', marketplace: 'codex-shop', marketplaceSource: market.url }],
+    ]);
+    expect(readdirSync(join(p, '.kitbash', 'skills'))).toEqual(['fmt']);
+  });
+
+  it('a Claude Code marketplace.json named by its path: its plugin paths resolve from the folder holding .claude-plugin/', async () => {
+    const dir = temp();
+    write(dir, {
+      '.claude-plugin/marketplace.json': JSON.stringify({
+        name: 'on-disk',
+        metadata: { pluginRoot: './plugins' },
+        plugins: [{ name: 'notes', source: 'notes' }],
+      }),
+      'plugins/notes/skills/jot/SKILL.md': skillMd('jot'),
+    });
+    const file = join(dir, '.claude-plugin', 'marketplace.json');
+    const p = project();
+    const list = await runBuilt(p, ['install', file, '--list']);
+    expect(list.stdout).toMatch(/^plugin notes\n {4}jot +plugins\/notes\/skills\/jot\/ /m);
+    const r = await runBuilt(p, ['install', file, '--skill', 'jot', '--yes', '--no-compile']);
+    expect(r.code).toBe(0);
+    const [pin] = lockOf(p);
+    expect(pin!.source).toBe(`file:${dir}/plugins/notes/skills/jot`);
+    expect(pin!.plugin).toEqual({ name: 'notes', marketplace: 'on-disk', marketplaceSource: file });
+  });
+});
+
 describe.skipIf(!hasGit)('a plugin as the source', () => {
   it('lists and installs its skills with the plugin recorded, no marketplace', async () => {
     const dir = temp();
