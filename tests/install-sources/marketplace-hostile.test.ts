@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpGet } from '../../main/services/net/http-get';
 import { requireOrSkip } from '../support/paths';
 import { cleanupTemps, gitAvailable, temp, write } from '../workspace/helpers';
 import { loopback, project, runBuilt, skillMd, type Loopback } from './marketplace-helpers';
@@ -105,6 +106,21 @@ describe('hostile marketplaces are refused with one line, and nothing is written
     expect(await refused(`${net.base}/escape/marketplace.json`)).toContain(
       'plugin "evil": url "file:///etc" is not a remote git URL (https, ssh or git)',
     );
+  });
+});
+
+describe('the bounded GET behind a marketplace URL', () => {
+  it('follows a redirect on the same host, and stops after the redirect limit', async () => {
+    net.route('/moved.json', (_req, res) => res.writeHead(301, { location: '/here.json' }).end());
+    net.route('/here.json', '{"ok": true}');
+    const got = await httpGet({ url: `${net.base}/moved.json`, maxBytes: 1024 });
+    expect(got.ok && new TextDecoder().decode(got.value.body)).toBe('{"ok": true}');
+    expect(got.ok && got.value.url).toBe(`${net.base}/here.json`);
+    net.route('/loop.json', (_req, res) => res.writeHead(302, { location: '/loop.json' }).end());
+    const loop = await httpGet({ url: `${net.base}/loop.json`, maxBytes: 1024, redirects: 3 });
+    expect(!loop.ok && loop.error.message).toBe(`${net.base}/loop.json: more than 3 redirects — stopped`);
+    const scheme = await httpGet({ url: 'file:///etc/passwd', maxBytes: 1024 });
+    expect(!scheme.ok && scheme.error.message).toBe('file:///etc/passwd: only https: and http: URLs are fetched');
   });
 });
 
