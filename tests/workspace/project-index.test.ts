@@ -229,6 +229,7 @@ describe('the parsed lock', () => {
       direct: false,
       executable: ['z.sh', 'a.sh'],
       github: { repo: 'o/r', ref: 'main', path: 'skills/full', treeSha: 't'.repeat(40), pinned: 'v1' },
+      plugin: { name: 'tools', version: '2.0.0', marketplace: 'team', marketplaceSource: 'gh:o/market' },
       signedBy: 'key team.pub',
       signature: `sha256:${'e'.repeat(64)}`,
     };
