@@ -52,6 +52,8 @@ export function boundMergedFiles(
       SharedDoc.parse(disk, () => false),
       sections.get(path) ?? [],
       limit.maxBytes,
+      // The merged doc just measured holds the same section strings: their sizes serve again.
+      (s) => merged.doc.sectionBytes(s.name, s.content),
     );
     // Only the user's own text can keep a file past its limit: then every section is left out.
     docs.set(path, { doc: bounded.doc, changed: bounded.doc.toString() !== disk });

@@ -74,8 +74,11 @@ export class SharedDoc {
     return doc;
   }
 
-  /** Replace the section `name` (first occurrence), or append it after a blank line. */
-  upsert(name: string, section: string): void {
+  /**
+   * Replace the section `name` (first occurrence), or append it after a blank line. `bytes`,
+   * when given, is the section's UTF-8 length, already measured by the caller.
+   */
+  upsert(name: string, section: string, bytes?: number): void {
     const at = this.index.get(name);
     if (at !== undefined) {
       const part = this.parts[at]!;
@@ -86,7 +89,7 @@ export class SharedDoc {
         return;
       }
       this.dirty = true;
-      this.parts[at] = { text: section, name };
+      this.parts[at] = { text: section, name, ...(bytes !== undefined ? { bytes } : {}) };
       return;
     }
     this.dirty = true;
@@ -102,7 +105,7 @@ export class SharedDoc {
       this.parts.length = 0;
     }
     this.index.set(name, this.parts.length);
-    this.parts.push({ text: section, name });
+    this.parts.push({ text: section, name, ...(bytes !== undefined ? { bytes } : {}) });
     this.parts.push(NEWLINE);
     this.sections++;
   }
@@ -112,6 +115,13 @@ export class SharedDoc {
 
   private hasText(): boolean {
     return this.sections > 0 || this.index.size > 0 || this.parts.some((p) => p.text.trim() !== '');
+  }
+
+  /** The UTF-8 length of section `name` if it holds exactly `text` (measured once, whichever doc asks). */
+  sectionBytes(name: string, text: string): number {
+    const at = this.index.get(name);
+    const part = at === undefined ? undefined : this.parts[at];
+    return part?.text === text ? (part.bytes ??= utf8Length(text)) : utf8Length(text);
   }
 
   toString(): string {
@@ -173,16 +183,19 @@ export function boundDoc(
   base: SharedDoc,
   sections: readonly { name: string; content: string }[],
   maxBytes: number,
+  sizeOf: (s: { name: string; content: string }) => number = (s) => utf8Length(s.content),
 ): BoundedDoc {
+  // Each section measured once: the file is megabytes at a few hundred eager skills, and every plan bounds it.
+  const sizes = sections.map(sizeOf);
   const all = base.clone();
-  for (const s of sections) all.upsert(s.name, s.content);
+  for (const [i, s] of sections.entries()) all.upsert(s.name, s.content, sizes[i]);
   const unbounded = all.byteLength();
   if (unbounded <= maxBytes) return { doc: all, left: [], unbounded };
   let doc = base.clone();
   const left: string[] = [];
-  for (const s of sections) {
+  for (const [i, s] of sections.entries()) {
     const next = doc.clone();
-    next.upsert(s.name, s.content);
+    next.upsert(s.name, s.content, sizes[i]);
     if (next.byteLength() <= maxBytes) doc = next;
     else left.push(s.name);
   }

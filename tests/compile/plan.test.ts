@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { planCompile, type CompilePlan } from '../../shared/compile/plan';
-import { SharedDoc } from '../../shared/compile/sections';
+import { boundDoc, SharedDoc } from '../../shared/compile/sections';
 import { EMPTY_CONFIG, parseProjectConfig, type ProjectConfig } from '../../shared/project/config';
 import { bareSkill, memProject, skill, utf8 } from './helpers';
 import type { Skill } from '../../shared/ksf/model';
@@ -437,6 +437,34 @@ describe('merged files are joined only when read', () => {
     // The doc it was copied from is untouched (the appends trimmed the copy's tail, not its).
     expect(base.toString()).toBe(before);
     expect(base.byteLength()).toBe(bytes(base));
+  });
+
+  it("bounding reuses the merged doc's section sizes: the same file, sections left out and size as measuring afresh", () => {
+    const section = (name: string, body: string) =>
+      `<!-- kitbash:begin ${name} -->\n${body}\n<!-- kitbash:end ${name} -->`;
+    const sections = ['a', 'b', 'c', 'd', 'e'].map((n, i) => ({
+      name: n,
+      content: section(n, `${'é ✓ 𝄞 '.repeat(40 * (i + 1))}`),
+    }));
+    const merged = SharedDoc.parse('# House rules\n', () => true);
+    for (const s of sections) merged.upsert(s.name, s.content);
+    // One section is no longer what the merged doc holds: its size must be measured, not taken.
+    const asked = sections.map((s) => (s.name === 'c' ? { ...s, content: section('c', 'short now') } : s));
+    const base = SharedDoc.parse('# House rules\n', () => false);
+    for (const max of [200, 1500, 3000, 6000, 100_000]) {
+      const measured = boundDoc(base, asked, max);
+      let calls = 0;
+      const reused = boundDoc(base, asked, max, (s) => {
+        calls++;
+        return merged.sectionBytes(s.name, s.content);
+      });
+      expect(calls).toBe(asked.length);
+      expect(reused.doc.toString()).toBe(measured.doc.toString());
+      expect(reused.left).toEqual(measured.left);
+      expect(reused.unbounded).toBe(measured.unbounded);
+      expect(reused.doc.byteLength()).toBe(Buffer.byteLength(reused.doc.toString(), 'utf8'));
+      expect(reused.unbounded).toBe(Buffer.byteLength(asked.map((s) => s.content).join('\n\n'), 'utf8') + 16);
+    }
   });
 
   it('the over-limit warning names, in UTF-8 bytes, the size AGENTS.md would have grown to', () => {
