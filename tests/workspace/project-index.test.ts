@@ -18,7 +18,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadInstalled, planProject } from '../../main/services/compile';
-import { parsedFormOf, readLock, readLockAsync } from '../../main/services/lock';
+import { parsedFormOf, readLock, readLockAsync, skillIntegrity } from '../../main/services/lock';
 import { cacheDir } from '../../main/services/skills/index-file';
 import { readInstalled } from '../../main/services/skills/installed';
 import { ProjectIndex } from '../../main/services/skills/project-index';
@@ -181,6 +181,29 @@ describe('the parsed lock', () => {
     expect(edited.entries.find((e) => e.name === 'a')!.version).toBe('2.0.1');
     const again = await readLockAsync(p);
     expect(edited).toStrictEqual(again.ok && again.value);
+  });
+
+  it("the recompile's plan reads the lock through the index, and a pin edited by hand is read again", async () => {
+    const p = project(['alpha', 'beta']);
+    const pin = (name: string) => {
+      const i = skillIntegrity(join(p, '.kitbash/skills', name));
+      if (!i.ok) throw new Error('fixture');
+      return { name, version: '1.0.0', source: `file:./${name}`, integrity: i.value, executable: [] };
+    };
+    writeFileSync(join(p, 'kitbash.lock'), serializeLock([pin('alpha'), pin('beta')]));
+    expect((await planChange(p)).plan.withheld).toEqual([]);
+
+    // Prove the plan trusts the index's parse while the lock's bytes are the same: a pin only the index holds counts.
+    const file = indexFile(join(cacheDir(), 'skill-index'));
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.lock.entries.find((e: LockEntry) => e.name === 'beta').integrity = 'sha256-onlyInTheIndex';
+    writeFileSync(file, JSON.stringify(data));
+    expect((await planChange(p)).plan.withheld.map((w) => w.name)).toEqual(['beta']);
+
+    // The lock edited by hand (alpha's pin no longer its folder's): parsed again, alpha withheld, beta delivered.
+    const edited = readFileSync(join(p, 'kitbash.lock'), 'utf8').replace(pin('alpha').integrity, 'sha256-edited');
+    writeFileSync(join(p, 'kitbash.lock'), edited);
+    expect((await planChange(p)).plan.withheld.map((w) => w.name)).toEqual(['alpha']);
   });
 
   it('what a command writes is what the next one would parse (parsedFormOf against parseLock ∘ serializeLock)', () => {

@@ -1,7 +1,7 @@
 import type { LockEntry } from '../../../shared/lock/lockfile';
 import { createHash } from 'node:crypto';
-import { formatError } from '../../../shared/result';
-import { parsedFormOf, readLockAsyncOrThrow, type LockState, type ParsedLockCache } from '../lock';
+import { formatError, type Result } from '../../../shared/result';
+import { parsedFormOf, readLockAsync, readLockAsyncOrThrow, type LockState, type ParsedLockCache } from '../lock';
 import { loadFolderAsync } from './folder';
 import { openIndexFile, type IndexFile } from './index-file';
 import { mapLimit, READ_LANES } from './limit';
@@ -47,6 +47,11 @@ export class ProjectIndex {
   /** kitbash.lock, parsed only when its bytes are new to the index; a bad lock throws its one-line message. */
   lock(): Promise<LockState> {
     return readLockAsyncOrThrow(this.root, this.lockCache);
+  }
+
+  /** kitbash.lock as `lock()` reads it, a bad lock as its error. */
+  lockResult(): Promise<Result<LockState>> {
+    return readLockAsync(this.root, this.lockCache);
   }
 
   /** Every installed skill folder (broken entries left out), in name order, with its summary. */

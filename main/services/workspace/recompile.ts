@@ -7,7 +7,7 @@ import type { SkillTree } from '../../../shared/ksf/tree';
 import { CONFIG_FILE, type ProjectConfig } from '../../../shared/project/config';
 import { applyPlan } from '../compile';
 import { oneLine } from '../compile/load';
-import { readLockAsync, treeIntegrityFast } from '../lock';
+import { treeIntegrityFast } from '../lock';
 import { describeWithheld, withheldSkills, type ReviewFacts } from '../../../shared/compile/deliver';
 import { readProjectConfigAsync } from '../project/config';
 import { readInstalled, loadedOf, type InstalledFolder } from '../skills/installed';
@@ -96,7 +96,7 @@ export async function planChange(
   const { skills, failures } = loadedOf(folders);
   // Delivered only as compile would deliver after the commit: the lock then pins each put
   // folder's reviewed tree, and no longer pins what the change removes.
-  const lock = await readLockAsync(root);
+  const lock = await index.lockResult();
   let pins: ReviewFacts['pins'];
   if (!lock.ok) pins = { error: formatError({ ...lock.error, detail: [] }) };
   else {
