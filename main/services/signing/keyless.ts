@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { bundleFromJSON } from '@sigstore/bundle';
-import { TrustedRoot } from '@sigstore/protobuf-specs';
-import { toSignedEntity, toTrustMaterial, Verifier, type TrustMaterial } from '@sigstore/verify';
+import type * as SigstoreBundle from '@sigstore/bundle';
+import type * as SigstoreSpecs from '@sigstore/protobuf-specs';
+import type * as SigstoreVerify from '@sigstore/verify';
+import type { TrustMaterial } from '@sigstore/verify';
 import { fileError, ok, type Result } from '../../../shared/result';
 import { describeFsError } from '../fs/describe-error';
 import SHIPPED_ROOT from './sigstore-trusted-root.json';
@@ -16,6 +18,29 @@ import SHIPPED_ROOT from './sigstore-trusted-root.json';
  */
 
 const TRUSTED_ROOT_MEDIA_TYPE = 'application/vnd.dev.sigstore.trustedroot+json';
+
+interface Sigstore {
+  readonly bundleFromJSON: typeof SigstoreBundle.bundleFromJSON;
+  readonly TrustedRoot: typeof SigstoreSpecs.TrustedRoot;
+  readonly toSignedEntity: typeof SigstoreVerify.toSignedEntity;
+  readonly toTrustMaterial: typeof SigstoreVerify.toTrustMaterial;
+  readonly Verifier: typeof SigstoreVerify.Verifier;
+}
+let sigstore: Sigstore | undefined;
+
+/**
+ * The Sigstore packages, loaded on first use: the signing module sits on every install's
+ * path, and loading them (about 25 modules) took a fifth of an install's start-up although
+ * only a keyless signature needs them.
+ */
+function loadSigstore(): Sigstore {
+  if (sigstore) return sigstore;
+  const load = createRequire(__filename);
+  const { bundleFromJSON } = load('@sigstore/bundle') as typeof SigstoreBundle;
+  const { TrustedRoot } = load('@sigstore/protobuf-specs') as typeof SigstoreSpecs;
+  const { toSignedEntity, toTrustMaterial, Verifier } = load('@sigstore/verify') as typeof SigstoreVerify;
+  return (sigstore = { bundleFromJSON, TrustedRoot, toSignedEntity, toTrustMaterial, Verifier });
+}
 
 /** A publisher trusted by identity: the certificate's subject alternative name and OIDC issuer. */
 export interface KeylessPublisher {
@@ -44,6 +69,7 @@ export function loadTrustRoot(project: string, file: string | undefined): Result
     return refuse(`no ${TRUSTED_ROOT_MEDIA_TYPE}`);
   let trust: TrustMaterial;
   try {
+    const { toTrustMaterial, TrustedRoot } = loadSigstore();
     trust = toTrustMaterial(TrustedRoot.fromJSON(json));
   } catch (e) {
     return refuse(e instanceof Error ? e.message : String(e));
@@ -70,6 +96,7 @@ export function checkKeyless(
 ): KeylessCheck {
   let signer;
   try {
+    const { bundleFromJSON, toSignedEntity, Verifier } = loadSigstore();
     signer = new Verifier(trust).verify(toSignedEntity(bundleFromJSON(bundle)));
   } catch (e) {
     return { ok: false, reason: `Sigstore verification failed: ${e instanceof Error ? e.message : String(e)}` };
