@@ -183,7 +183,7 @@ describe('the parsed lock', () => {
     expect(edited).toStrictEqual(again.ok && again.value);
   });
 
-  it("the recompile's plan reads the lock through the index, and a pin edited by hand is read again", async () => {
+  it("the recompile's plan reads the lock through the index (the last two parsed), and a pin edited by hand is read again", async () => {
     const p = project(['alpha', 'beta']);
     const pin = (name: string) => {
       const i = skillIntegrity(join(p, '.kitbash/skills', name));
@@ -202,8 +202,13 @@ describe('the parsed lock', () => {
 
     // The lock edited by hand (alpha's pin no longer its folder's): parsed again, alpha withheld, beta delivered.
     const edited = readFileSync(join(p, 'kitbash.lock'), 'utf8').replace(pin('alpha').integrity, 'sha256-edited');
+    const original = readFileSync(join(p, 'kitbash.lock'));
     writeFileSync(join(p, 'kitbash.lock'), edited);
     expect((await planChange(p)).plan.withheld.map((w) => w.name)).toEqual(['alpha']);
+
+    // The first lock's bytes back (a checkout, an undo): answered from the parse kept before the last one.
+    writeFileSync(join(p, 'kitbash.lock'), original);
+    expect((await planChange(p)).plan.withheld.map((w) => w.name)).toEqual(['beta']);
   });
 
   it('what a command writes is what the next one would parse (parsedFormOf against parseLock ∘ serializeLock)', () => {

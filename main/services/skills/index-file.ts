@@ -41,6 +41,8 @@ export interface IndexData {
   skills: Record<string, { stamp: string; summary: unknown }>;
   /** The last kitbash.lock parsed, by the sha256 of its bytes. */
   lock?: { sha: string; entries: unknown };
+  /** The one parsed before it: a command reads one lock and writes the next, and a checkout may bring the first back. */
+  previousLock?: { sha: string; entries: unknown };
   /** What the last compile plan read of the project, to fetch at once next time. */
   reads?: unknown;
 }
@@ -93,10 +95,14 @@ async function readData(file: string, root: string): Promise<IndexData> {
     const skills: IndexData['skills'] = {};
     for (const [name, e] of Object.entries(parsed.skills))
       if (isRecord(e) && typeof e.stamp === 'string') skills[name] = { stamp: e.stamp, summary: e.summary };
-    const lock = isRecord(parsed.lock) && typeof parsed.lock.sha === 'string' ? parsed.lock : undefined;
+    const lockAt = (v: unknown) =>
+      isRecord(v) && typeof v.sha === 'string' ? { sha: v.sha, entries: v.entries } : undefined;
+    const lock = lockAt(parsed.lock);
+    const previousLock = lockAt(parsed.previousLock);
     return {
       skills,
-      ...(lock ? { lock: { sha: lock.sha as string, entries: lock.entries } } : {}),
+      ...(lock ? { lock } : {}),
+      ...(previousLock ? { previousLock } : {}),
       ...(parsed.reads !== undefined ? { reads: parsed.reads } : {}),
     };
   } catch {

@@ -133,14 +133,16 @@ export class ProjectIndex {
 
   private readonly lockCache: ParsedLockCache = {
     get: (sha) => {
-      const l = this.file.data.lock;
-      return l && l.sha === sha && Array.isArray(l.entries) && l.entries.every(isLockEntry)
-        ? (l.entries as LockEntry[])
-        : undefined;
+      for (const l of [this.file.data.lock, this.file.data.previousLock])
+        if (l && l.sha === sha && Array.isArray(l.entries) && l.entries.every(isLockEntry))
+          return l.entries as LockEntry[];
+      return undefined;
     },
     put: (sha, entries) => {
       // Plain strings, string lists and a boolean read back exactly; an entry with anything else is not kept.
       if (!entries.every(isLockEntry)) return;
+      const last = this.file.data.lock;
+      if (last && last.sha !== sha) this.file.data.previousLock = last;
       this.file.data.lock = { sha, entries };
       this.dirty = true;
     },
