@@ -7,7 +7,6 @@ import type { CliIo, ExitCode } from '../io';
 import { escapeTerminal } from '../../../shared/terminal/escape';
 import { plural } from '../../../shared/text/format';
 import { isCoded } from '../../../shared/result';
-import { describeWithheld } from '../../../shared/compile/deliver';
 import { EXIT } from '../io';
 
 const FLAGS = { strict: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } } as const;
@@ -76,7 +75,7 @@ async function planAndApply(
   for (const f of plan.failures)
     io.err(`✗ ${escapeTerminal(f.name)}: skipped — ${escapeTerminal(f.message.split('\n')[0] ?? '')}\n`);
   // Said before anything is written, so that the removals below read as what they are.
-  for (const w of plan.withheld) io.err(`✗ ${escapeTerminal(describeWithheld(w))}\n`);
+  for (const w of plan.withheld) io.err(`✗ ${escapeTerminal(compile.describeWithheld(w))}\n`);
   if (plan.errors.length) {
     for (const e of plan.errors) io.err(`✗ ${e}\n`);
     io.err('nothing was written.\n');

@@ -9,6 +9,8 @@ export { loadInstalled } from './load';
 export { CompileRecorder } from './record';
 export { summarize } from '../../../shared/compile/plan';
 export { recordedReport, type RecordedReport } from './recorded';
+// Here rather than imported by the compile command: the no-op answered from the record must not load the lint engine.
+export { describeWithheld } from '../../../shared/compile/deliver';
 
 export interface CompileResult {
   readonly plan: CompilePlan;
