@@ -41,7 +41,7 @@ export interface IndexData {
   skills: Record<string, { stamp: string; summary: unknown }>;
   /** The last kitbash.lock parsed, by the sha256 of its bytes. */
   lock?: { sha: string; entries: unknown };
-  /** The one parsed before it: a command reads one lock and writes the next, and a checkout may bring the first back. */
+  /** The one parsed before it: a command reads one lock and writes the next; a checkout may bring the first back. */
   previousLock?: { sha: string; entries: unknown };
   /** What the last compile plan read of the project, to fetch at once next time. */
   reads?: unknown;
