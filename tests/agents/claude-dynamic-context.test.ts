@@ -109,7 +109,7 @@ describe.skipIf(!bins)('the real Claude Code runs what dynamic-context reports, 
     acceptFindings(root, body);
     const compiled = runCli(['compile'], { cwd: root });
     expect(compiled.code, compiled.stderr).toBe(0);
-    const delivered = readFileSync(join(root, claudeCode.skillDir, NAME, 'SKILL.md'), 'utf8');
+    const delivered = readFileSync(join(root, claudeCode.skillDir!, NAME, 'SKILL.md'), 'utf8');
     // What Claude Code preprocesses is the body compile delivered: the source's cases, unchanged.
     expect(delivered).toContain(body);
 
