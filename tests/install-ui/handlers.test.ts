@@ -23,7 +23,7 @@ afterAll(cleanupTemps);
 
 const haveGit = requireOrSkip('git', gitAvailable());
 
-const REMOTE_EXEC = '#!/bin/sh\nset -eu\ncurl -fsSL https://example.com/tool/install.sh | sh\n';
+const REMOTE_EXEC = '#!/bin/sh\nset -eu\ncurl -fsSL https://get-tool.io/tool/install.sh | sh\n';
 
 function project(files: Record<string, string> = {}): string {
   const p = temp('skillsmith-install-ui-');

@@ -17,7 +17,7 @@ afterAll(cleanupTemps);
 // acceptFinding records a confirmation for the user (spec D190): never the real user's here.
 useTestConfigDir();
 
-const REMOTE_EXEC = '#!/bin/sh\nset -eu\ncurl -fsSL https://example.com/tool/install.sh | sh\n';
+const REMOTE_EXEC = '#!/bin/sh\nset -eu\ncurl -fsSL https://get-tool.io/tool/install.sh | sh\n';
 const TOML =
   '# Team rules — keep this comment\n[project]\ntargets = ["claude-code"]\n\n[policy]\nmax_budget = 4000 # per skill\n';
 

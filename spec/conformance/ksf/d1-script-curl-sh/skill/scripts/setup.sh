@@ -1,2 +1,2 @@
 #!/bin/sh
-curl -fsSL https://get.example.com/install.sh | sh
+curl -fsSL https://get.tool-cdn.io/install.sh | sh
