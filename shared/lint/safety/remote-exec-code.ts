@@ -35,8 +35,11 @@ export interface CodeReading {
 
 /** The line shapes of ./remote-exec.ts, given by it (it imports this module). */
 export interface LineShapes {
-  /** Every pattern and the download → run flow over a text. */
-  readonly hits: (text: string) => Hit[];
+  /**
+   * Every pattern and the download → run flow over a text, less fetches of reserved hosts only
+   * unless `scope` (the file's code) changes trust (D246).
+   */
+  readonly hits: (text: string, scope: string) => Hit[];
   /** Where a pattern, a download or a run of a file matches: the places worth parsing around. */
   readonly places: (text: string) => number[];
 }
@@ -89,17 +92,20 @@ function shell(text: string, { hits: lineShapes }: LineShapes): CodeReading {
   try {
     const verdict = shellRemoteExec(text);
     const view = blank(text, verdict.data);
-    const hits = lineShapes(view).filter((h) => !PIPELINE_LABELS.has(h.label));
+    const hits = lineShapes(view, text).filter((h) => !PIPELINE_LABELS.has(h.label));
     return { hits: dedupe([...verdict.hits, ...hits]), view };
   } catch (e) {
     if (!(e instanceof ParseError)) throw e;
     // Not valid shell: every line shape, as before the parser (D232).
-    return { hits: lineShapes(text), view: text };
+    return { hits: lineShapes(text, text), view: text };
   }
 }
 
 function markup(text: string, { hits: lineShapes }: LineShapes): CodeReading {
-  return { hits: lineShapes(text).filter((h) => EVAL_LABELS.has(h.label)), view: blank(text, [[0, text.length]]) };
+  return {
+    hits: lineShapes(text, text).filter((h) => EVAL_LABELS.has(h.label)),
+    view: blank(text, [[0, text.length]]),
+  };
 }
 
 type Reading = 'parsed' | 'fallback' | 'markup' | 'web' | 'code';
@@ -112,7 +118,10 @@ function markdown(text: string, shapes: LineShapes): CodeReading {
   const prose = all.filter((r) => r.kind === 'prose');
   const regions = all.filter((r) => r.kind !== 'prose');
   let view = keep(text, regions);
-  const proseHits = prose.length === 0 ? [] : lineShapes(keep(text, prose)).filter((h) => h.label !== 'download → run');
+  // A change of trust anywhere in the file counts (D246), in a block the line shapes did not open too.
+  const scope = text;
+  const proseHits =
+    prose.length === 0 ? [] : lineShapes(keep(text, prose), scope).filter((h) => h.label !== 'download → run');
   const parserHits: Hit[] = [];
   const data: (readonly [number, number])[] = [];
   const read = regions.map((r): { region: CodeRegion; start: number; end: number; how: Reading } => {
@@ -121,7 +130,7 @@ function markdown(text: string, shapes: LineShapes): CodeReading {
     if (r.kind === 'fence' && MARKUP_LANGS.test(r.lang)) return { region: r, start, end, how: 'markup' };
     if (!SHELL_LANGS.test(r.lang)) return { region: r, start, end, how: WEB_LANGS.test(r.lang) ? 'web' : 'code' };
     try {
-      const verdict = shellRemoteExec(view, start, end);
+      const verdict = shellRemoteExec(view, start, end, scope);
       parserHits.push(...verdict.hits);
       data.push(...verdict.data);
       return { region: r, start, end, how: 'parsed' };
@@ -131,7 +140,7 @@ function markdown(text: string, shapes: LineShapes): CodeReading {
     }
   });
   view = blank(view, data);
-  const kept = lineShapes(view).filter((h) => {
+  const kept = lineShapes(view, scope).filter((h) => {
     const r = read.find((x) => h.offset >= x.start && h.offset < x.end);
     if (!r) return false;
     if (h.label === 'download → run') return r.how !== 'markup';

@@ -2,6 +2,7 @@ import { LITERALS_TABLE } from '../match/literals-table';
 import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
 import type { Pattern } from './patterns';
 import { readCode, type LineShapes, type TextKind } from './remote-exec-code';
+import { onlyReservedFetches } from '../shell/remote';
 import type { Hit } from '../types';
 
 /*
@@ -149,15 +150,21 @@ const TOOLS =
  * gate every kind: only a text where one matches is parsed (D233).
  */
 export function findRemoteExec(text: string, scan: TextScan = own().scan(text), kind: TextKind = 'other'): Hit[] {
-  if (!scan.test(TOOLS)) return [];
-  const hits = lineShapes(text, scan);
-  return kind === 'other' || hits.length === 0 ? hits : readCode(text, kind, SHAPES).hits;
+  // The gate is every line shape, reserved hosts included: a text is parsed wherever one matches.
+  const hits = rawLineShapes(text, scan);
+  if (hits.length === 0) return [];
+  return kind === 'other' ? notReserved(hits, text, text) : readCode(text, kind, SHAPES).hits;
 }
 
 /** Every pattern and the download → run flow over one text. */
-function lineShapes(text: string, scan: TextScan = own().scan(text)): Hit[] {
+function rawLineShapes(text: string, scan: TextScan = own().scan(text)): Hit[] {
   if (!scan.test(TOOLS)) return [];
   return [...scan.findAll(REMOTE_EXEC), ...downloadThenRun([{ path: '', text, scan }]).map((f) => f.hit)];
+}
+
+/** The hits less those whose lines fetch from reserved hosts only (D246); `scope` is read for changes of trust. */
+function notReserved(hits: readonly Hit[], text: string, scope: string): Hit[] {
+  return hits.filter((h) => !onlyReservedFetches(text, h.offset, h.offset + h.length, scope));
 }
 
 /** One text of a skill, by path, with its one-pass scan when the caller has one. */
@@ -258,7 +265,9 @@ export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
     // The code view only leaves things out: a text with no download at all is not read further.
     const all = downloadsIn(d, scan);
     const code = all.length === 0 ? d : codeOf(d);
-    return code === d ? all : downloadsIn(code, own().scan(code.text));
+    const found = code === d ? all : downloadsIn(code, own().scan(code.text));
+    // A file fetched from a reserved host holds nobody's code (D246).
+    return found.filter((x) => !onlyReservedFetches(code.text, x.start, x.end, d.text));
   });
   if (downloads.length === 0) return [];
   const names = [...new Set(downloads.map((d) => d.name))];
@@ -291,7 +300,7 @@ export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
 /** Where a line shape, a download or a run matches in a text. */
 function places(text: string): number[] {
   const scan = own().scan(text);
-  const at = lineShapes(text, scan).flatMap((h) => [h.offset, h.offset + h.length - 1]);
+  const at = rawLineShapes(text, scan).flatMap((h) => [h.offset, h.offset + h.length - 1]);
   for (const re of [...DOWNLOAD_TO, RUN])
     scan.matches(re, (m) => {
       at.push(m.index);
@@ -300,7 +309,7 @@ function places(text: string): number[] {
   return at;
 }
 
-const SHAPES: LineShapes = { hits: (text) => lineShapes(text), places };
+const SHAPES: LineShapes = { hits: (text, scope) => notReserved(rawLineShapes(text), text, scope), places };
 
 export const REMOTE_EXEC_EXPRESSIONS: readonly RegExp[] = [
   TOOLS,

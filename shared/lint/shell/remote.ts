@@ -1,5 +1,6 @@
 import type { Hit } from '../types';
-import { parseShell, type Command, type Script, type Word } from './parse';
+import { parseShell, ParseError, type Command, type Script, type Word } from './parse';
+import { changesTrust, fetchesOnlyReserved } from './reserved-host';
 
 /*
  * Remote execution decided from a shell syntax tree (SPEC.md D231). A finding is a command
@@ -8,6 +9,7 @@ import { parseShell, type Command, type Script, type Word } from './parse';
  * process substitution of a fetch given to one. Text that never runs — comments, the
  * arguments of commands that only print or search (`echo`, `grep`), here-documents given to
  * anything but an interpreter — is reported back as data so the line shapes skip it too.
+ * A fetch of reserved example hosts only (./reserved-host.ts, D246) fetches nothing remote.
  */
 
 export interface ShellVerdict {
@@ -137,7 +139,26 @@ class Walk {
   /** Variables assigned a download's output (`S=$(curl …)`). */
   private readonly tainted = new Set<string>();
 
-  constructor(private readonly src: string) {}
+  /** `scope`: the whole file `src` is part of, where a change of trust would be (D246). */
+  constructor(
+    private readonly src: string,
+    private readonly scope: string,
+  ) {}
+
+  /** A fetch from somewhere that can serve anyone's payload. */
+  private remote(r: Resolved): boolean {
+    return FETCHERS.has(r.name) && !(reservedOnly(r) && !changesTrust(this.scope));
+  }
+
+  /** Whether the script runs a remote fetch anywhere, substitutions included. */
+  private fetches(s: Script): boolean {
+    return s.pipelines.some((p) =>
+      p.commands.some((c) => {
+        const r = resolve(c);
+        return this.remote(r) || r.cmd.words.some((w) => w.subs.some((x) => this.fetches(x.script)));
+      }),
+    );
+  }
 
   script(s: Script): void {
     for (const c of s.comments) this.data.push([c.start, c.end]);
@@ -148,7 +169,7 @@ class Walk {
         const sink = readsStdin(r);
         if (!sink || k === 0) return;
         const feeds = resolved.slice(0, k);
-        const from = feeds.find((f) => FETCHERS.has(f.name));
+        const from = feeds.find((f) => this.remote(f));
         const decoded = sink === 'shell' || sink === 'interpreter' ? feeds.find(isDecode) : undefined;
         const carried = feeds.find((f) => f.args.some((a) => this.usesTainted(a)));
         if (from) this.hit(PIPE_LABEL[sink], from.cmd.start, r.cmd.end);
@@ -162,7 +183,7 @@ class Walk {
     const { cmd, name, args } = r;
     for (const w of cmd.words) {
       const m = /^([A-Za-z_]\w*)=/.exec(w.value);
-      if (m && w.subs.some((s) => fetches(s.script))) this.tainted.add(m[1]!);
+      if (m && w.subs.some((s) => this.fetches(s.script))) this.tainted.add(m[1]!);
       for (const s of w.subs) this.script(s.script);
     }
     if (DATA.has(name)) {
@@ -175,12 +196,12 @@ class Walk {
       const runs = name === 'eval' ? args : args.filter((a, k) => k > 0 && /^-\w*[ceEr]$/.test(args[k - 1]!.value));
       for (const a of runs) {
         const label = name === 'eval' ? 'eval $(curl …)' : 'sh -c "$(curl …)"';
-        if (a.subs.some((s) => s.kind !== '<(' && fetches(s.script))) this.hit(label, cmd.start, cmd.end);
+        if (a.subs.some((s) => s.kind !== '<(' && this.fetches(s.script))) this.hit(label, cmd.start, cmd.end);
         else if (a.subs.some((s) => s.kind !== '<(' && decodes(s.script)))
           this.hit('decoded payload → eval', cmd.start, cmd.end);
         else if (this.usesTainted(a)) this.hit('download to a variable → eval', cmd.start, cmd.end);
       }
-      if (args.some((a) => a.subs.some((s) => s.kind === '<(' && fetches(s.script))))
+      if (args.some((a) => a.subs.some((s) => s.kind === '<(' && this.fetches(s.script))))
         this.hit('process substitution <(curl …)', cmd.start, cmd.end);
     }
     // A string given to anything but a printer may be code run elsewhere (`sh -c '…'`, `ssh h '…'`).
@@ -209,22 +230,57 @@ class Walk {
   }
 }
 
-function fetches(s: Script): boolean {
-  return s.pipelines.some((p) =>
-    p.commands.some((c) => {
-      const r = resolve(c);
-      return FETCHERS.has(r.name) || r.cmd.words.some((w) => w.subs.some((x) => fetches(x.script)));
-    }),
-  );
+/** A fetch of reserved HTTPS URLs only, with no variable assigned for it (`CURL_CA_BUNDLE=… curl`). */
+function reservedOnly(r: Resolved): boolean {
+  const before = r.cmd.words.slice(0, r.cmd.words.length - r.args.length - 1);
+  return !before.some((w) => /^[A-Za-z_]\w*=/.test(w.value)) && fetchesOnlyReserved(r.name, r.args);
+}
+
+/** A fetcher's name where a word starts: as many as the judged fetches, or some fetch went unread. */
+const FETCH_WORD = /(?<![\w./-])(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)(?![\w-])/gi;
+
+/**
+ * For a line shape's hit at `start`..`end` of `text` (SPEC D246): whether every fetch on its
+ * lines reads reserved hosts only. The lines are parsed as shell; a `scope` (the whole file) that
+ * changes trust, a line that does not parse, or a fetcher's name anywhere on them that is not a
+ * command judged reserved (inside a string, a comment, another language) keeps the hit.
+ */
+export function onlyReservedFetches(text: string, start: number, end: number, scope = text): boolean {
+  const from = text.lastIndexOf('\n', start - 1) + 1;
+  let to = text.indexOf('\n', Math.max(end - 1, from));
+  while (to > 0 && text[to - 1] === '\\') to = text.indexOf('\n', to + 1);
+  if (to < 0) to = text.length;
+  let judged = 0;
+  const all = (s: Script): boolean =>
+    s.pipelines.every((p) =>
+      p.commands.every((c) =>
+        c.words.every((w, k) => {
+          if (!w.subs.every((x) => all(x.script))) return false;
+          if (!FETCHERS.has(nameOf(w))) return true;
+          judged++;
+          return reservedOnly({ cmd: c, name: nameOf(w), args: c.words.slice(k + 1) });
+        }),
+      ),
+    );
+  try {
+    if (!all(parseShell(text, from, to))) return false;
+  } catch (e) {
+    if (e instanceof ParseError) return false;
+    throw e;
+  }
+  return judged > 0 && judged === (text.slice(from, to).match(FETCH_WORD) ?? []).length && !changesTrust(scope);
 }
 
 function decodes(s: Script): boolean {
   return s.pipelines.some((p) => p.commands.some((c) => isDecode(resolve(c))));
 }
 
-/** The remote-exec findings of the shell code in `src` from `start` to `end`; a ParseError when it is not shell. */
-export function shellRemoteExec(src: string, start = 0, end = src.length): ShellVerdict {
-  const walk = new Walk(src);
+/**
+ * The remote-exec findings of the shell code in `src` from `start` to `end`; a ParseError when it
+ * is not shell. `scope`: the code of the whole file, read for changes of trust (D246).
+ */
+export function shellRemoteExec(src: string, start = 0, end = src.length, scope = src): ShellVerdict {
+  const walk = new Walk(src, scope);
   walk.script(parseShell(src, start, end));
   return { hits: walk.hits, data: walk.data };
 }

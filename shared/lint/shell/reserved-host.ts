@@ -1,0 +1,193 @@
+import type { Word } from './parse';
+
+/*
+ * Fetches that cannot deliver anyone's payload (SPEC.md D246). The names RFC 2606, RFC 6761
+ * and RFC 8375 reserve can be registered by no one, and no public certificate authority
+ * issues a certificate for them (IANA holds the example domains), so an HTTPS fetch from one,
+ * with certificate checking left on, is answered by IANA or by nobody. That is the style
+ * example of documentation (`curl -fsSL https://example.com/install.sh | sh`), not a way to
+ * run someone's code. Everything here errs toward "remote": one URL, option or spelling this
+ * module does not recognise, and the fetch is judged as before.
+ */
+
+/** Reserved names: the name itself or any name under it. */
+const RESERVED = ['example.com', 'example.net', 'example.org', 'example', 'test', 'invalid', 'localhost', 'home.arpa'];
+
+/**
+ * An HTTPS URL spelled the way documentation spells one: lower-case scheme and host, no user
+ * information, no trailing dot, an optional port, then a path, query or fragment without
+ * whitespace. A host with an expansion, an `@`, a backslash, a non-ASCII letter, upper case,
+ * brackets or a glob does not match, so it is never reserved.
+ */
+const URL =
+  /^https:\/\/([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?::\d{1,5})?(?:[/?#]\S*)?$/;
+
+/** Whether `host` (lower-case ASCII, no trailing dot) is a reserved name or under one. */
+export function isReservedHost(host: string): boolean {
+  return RESERVED.some((r) => host === r || host.endsWith(`.${r}`));
+}
+
+/** Whether `url` is an HTTPS URL whose host, read as strictly as above, is reserved. */
+export function isReservedUrl(url: string): boolean {
+  const m = URL.exec(url);
+  return m !== null && isReservedHost(m[1]!);
+}
+
+/**
+ * Text that changes where a name resolves or which certificates are trusted — a proxy, a hosts
+ * file, a resolver override, another CA, certificate checks off, a tool's own config file — or
+ * that sources a file (a path, a variable or a name with an extension, where a command starts),
+ * which could do any of these. Where a file
+ * holds any of it, in code or prose, no fetch in it is judged reserved.
+ */
+const TRUST_CHANGES =
+  /_proxy\b|proxy\s*=|--(?:pre)?proxy\b|\/etc\/hosts|hostaliases|--resolve\b|--connect-to\b|--doh-url\b|curlrc|wgetrc|curl_home|--insecure\b|--no-check-certificate\b|--ca(?:cert|path)\b|--ca-(?:certificate|directory)\b|ca_bundle|ssl_cert|ca_certificate\s*=|extra_ca_certs|update-ca-(?:certificates|trust)|\/usr\/local\/share\/ca-certificates|\/etc\/(?:ssl|pki)\/|(?:^[ \t>*+-]*(?:\$[ \t]+)?|[;&|(][ \t]*)(?:source|\.)[ \t]+["']?(?=[\w~$./{}-]*(?:[/$~]|\.\w))/im;
+
+let last: { scope: string; changes: boolean } | undefined;
+
+/** Whether `scope` holds a change of trust; the last answer is kept, as one file asks for each of its fetches. */
+export function changesTrust(scope: string): boolean {
+  if (last?.scope !== scope) last = { scope, changes: TRUST_CHANGES.test(scope) };
+  return last.changes;
+}
+
+interface FetchOptions {
+  /** Options that take no value and change nothing about where the data comes from. */
+  readonly flags: ReadonlySet<string>;
+  /** Options whose value (the next word, or attached) is a file, header, time or label — never fetched. */
+  readonly values: ReadonlySet<string>;
+  /** Single-letter options that may be clustered (`-fsSL`, `-qO-`): flag letters, value letters. */
+  readonly shortFlags: string;
+  readonly shortValues: string;
+}
+
+const set = (...xs: string[]): ReadonlySet<string> => new Set(xs);
+
+const CURL: FetchOptions = {
+  flags: set(
+    '--fail',
+    '--fail-with-body',
+    '--silent',
+    '--show-error',
+    '--location',
+    '--remote-name',
+    '--remote-name-all',
+    '--remote-header-name',
+    '--remote-time',
+    '--compressed',
+    '--progress-bar',
+    '--verbose',
+    '--include',
+    '--head',
+    '--globoff',
+    '--create-dirs',
+    '--no-buffer',
+    '--http1.1',
+    '--http2',
+    '--tlsv1.2',
+    '--tlsv1.3',
+    '--ipv4',
+    '--ipv6',
+    '--retry-connrefused',
+    '--retry-all-errors',
+  ),
+  values: set(
+    '--output',
+    '--output-dir',
+    '--header',
+    '--user-agent',
+    '--max-time',
+    '--connect-timeout',
+    '--retry',
+    '--retry-delay',
+    '--retry-max-time',
+    '--request',
+    '--write-out',
+    '--continue-at',
+    '--proto',
+    '--proto-redir',
+  ),
+  shortFlags: 'fsSLOJR#viIgN46',
+  shortValues: 'oHAmXwC',
+};
+
+const WGET: FetchOptions = {
+  flags: set(
+    '-nv',
+    '-nc',
+    '--quiet',
+    '--no-verbose',
+    '--verbose',
+    '--continue',
+    '--timestamping',
+    '--no-clobber',
+    '--show-progress',
+    '--server-response',
+    '--https-only',
+  ),
+  values: set(
+    '--output-document',
+    '--directory-prefix',
+    '--user-agent',
+    '--timeout',
+    '--tries',
+    '--header',
+    '--progress',
+    '--output-file',
+  ),
+  shortFlags: 'qcNSv',
+  shortValues: 'OPUTto',
+};
+
+/** PowerShell's cmdlets: options are case-insensitive and never clustered; `-Uri` is followed by the URL. */
+const POWERSHELL: FetchOptions = {
+  flags: set('-usebasicparsing', '-uri'),
+  values: set('-outfile', '-method', '-useragent', '-timeoutsec'),
+  shortFlags: '',
+  shortValues: '',
+};
+
+const OPTIONS: Readonly<Record<string, FetchOptions>> = {
+  curl: CURL,
+  wget: WGET,
+  iwr: POWERSHELL,
+  irm: POWERSHELL,
+  'invoke-webrequest': POWERSHELL,
+  'invoke-restmethod': POWERSHELL,
+};
+
+/**
+ * Whether a fetch with these arguments reads only reserved HTTPS URLs: every word is an option
+ * the tool's table knows (with its value) or a reserved URL, and there is at least one URL. A
+ * word with a command substitution, an unknown option or anything else that could be a URL
+ * (curl and wget take a bare `host/path`) makes it remote.
+ */
+export function fetchesOnlyReserved(tool: string, args: readonly Word[]): boolean {
+  const o = OPTIONS[tool];
+  if (!o) return false;
+  let urls = 0;
+  for (let k = 0; k < args.length; k++) {
+    const w = args[k]!;
+    if (w.subs.length > 0) return false;
+    const v = o === POWERSHELL ? w.value.toLowerCase() : w.value;
+    if (isReservedUrl(w.value)) urls++;
+    else if (o.flags.has(v)) continue;
+    else if (o.values.has(v)) k++;
+    else if (v.startsWith('--') && v.includes('=') && o.values.has(v.slice(0, v.indexOf('=')))) continue;
+    else if (!clusterOk(v, o, () => k++)) return false;
+  }
+  return urls > 0;
+}
+
+/** `-fsSL`, `-qO-`, `-o file`: letters the table knows, a value letter taking the rest or the next word. */
+function clusterOk(v: string, o: FetchOptions, takeNext: () => void): boolean {
+  if (!/^-[^-]/.test(v)) return false;
+  for (let i = 1; i < v.length; i++) {
+    if (o.shortValues.includes(v[i]!)) {
+      if (i === v.length - 1) takeNext();
+      return true;
+    }
+    if (!o.shortFlags.includes(v[i]!)) return false;
+  }
+  return true;
+}
