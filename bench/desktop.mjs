@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // Desktop benchmark, over `skillsmith serve` and Debian's Chromium:
-//   (1) serve → interactive dashboard at 200 and 1,000 skills, and at 10 (the floor), on a
+//   (1) serve → interactive dashboard at 200 and 1,000 generated skills, at the 185 real skills
+//       of ../shared/corpus/real-skills (bundled files and all), and at 10 (the floor), on a
 //       first launch (no kept scan: the page waits for the fresh one) and on a later launch
 //       (the last run's scan paints at once, marked as not current, while the fresh scan
 //       runs on the worker);
 //       each run also records when the fresh scan replaced the kept one;
 //   (2) the renderer's memory with 1,000 skills;
 //   (3) main-thread long tasks (PerformanceObserver 'longtask') on every screen of the app
-//       at 200 and 1,000 skills: each screen opened in a fresh page, left to settle, then
-//       used (sort, filter, search, select) where it has something to use.
+//       at 200 and 1,000 skills and on the real skills: each screen opened in a fresh page,
+//       left to settle, then used (sort, filter, search, select, review) where it has
+//       something to use;
+//   (4) Costs and Matrix on the real skills: from the tab being opened (the dashboard's fresh
+//       scan on screen) to the first rows painted, and to the fresh report's rows.
 // Writes its own section of bench/RESULTS.md (between desktop-bench markers).
 //
-//   node bench/desktop.mjs [--runs N] [--no-write] [--only interactive|memory|longtasks]
+//   node bench/desktop.mjs [--runs N] [--no-write] [--only interactive|memory|longtasks|reports]
 //
 // "Interactive" = the visible rows of the skills table are rendered and the filter box
 // answers: a typed filter narrows the table (checked inside the page, then cleared).
@@ -22,6 +26,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
+import { CORPUS, MARKERS, corpusSources, makeCorpusProject } from './lib/real-corpus.mjs';
 import { screens } from './lib/desktop-screens.mjs';
 import { CHROMIUM, failer, gitCommit, launchChromium, machine, startServe } from './lib/env.mjs';
 import { median } from './lib/stats.mjs';
@@ -29,11 +34,15 @@ import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
-const TARGETS = { 200: 1500, 1000: 2500 };
+/** The project of the real-skills corpus, beside the generated ones (keyed by size). */
+const REAL = 'real';
+const TARGETS = { 200: 1500, 1000: 2500, [REAL]: 1500 };
+/** Costs and Matrix: first paint after the tab is opened. */
+const REPORT_TARGET = 1000;
 /** A project with almost nothing to scan or show: what any launch pays on this machine before its skills count. */
 const FLOOR = 10;
 const LONG_TASK_LIMIT = 200;
-const LONG_TASK_SIZES = [200, 1000];
+const LONG_TASK_SIZES = [200, 1000, REAL];
 const BEGIN = '<!-- desktop-bench:begin -->';
 const END = '<!-- desktop-bench:end -->';
 
@@ -50,18 +59,26 @@ for (let i = 0; i < argv.length; i++) {
   else fail(`unknown argument ${argv[i]}`);
 }
 if (!Number.isInteger(runs) || runs < 1) fail('--runs must be a positive integer');
-if (only !== null && !['interactive', 'memory', 'longtasks'].includes(only)) fail(`--only: unknown part ${only}`);
+if (only !== null && !['interactive', 'memory', 'longtasks', 'reports'].includes(only))
+  fail(`--only: unknown part ${only}`);
+if (!existsSync(CORPUS)) fail(`the real-skills corpus is missing at ${CORPUS} — no numbers recorded`);
 if (only !== null) write = false;
 if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing — no numbers recorded`);
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js')) || !existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
   fail('the app is not built — run "npm run build" first');
 const part = (p) => only === null || only === p;
 
+const realSources = corpusSources();
+/** Made once per run, in a temporary folder, as bench/real-skills.mjs makes it; removed at the end. */
+let realProject;
 function project(count) {
+  if (count === REAL) return (realProject ??= makeCorpusProject(realSources, MARKERS));
   const out = join(HERE, 'work', `desktop-${count}`);
   if (!existsSync(join(out, '.kitbash', 'skills'))) generate({ out, count });
   return out;
 }
+/** How a project is named in the tables. */
+const label = (count) => (count === REAL ? `${realSources.length} real` : String(count));
 
 async function stop(child) {
   if (child.exitCode !== null) return;
@@ -75,20 +92,21 @@ async function stop(child) {
  * (`data-scan`), and when (performance.now()) the rows were first seen.
  */
 async function waitInteractive(page, expectRows) {
+  // Generous timeouts: on a shared machine under load a launch can take ten times its quiet time.
   await page.waitForFunction((n) => document.querySelectorAll('.dash-tbody [role="row"]').length >= n, expectRows, {
-    timeout: 60_000,
+    timeout: 180_000,
     polling: 'raf',
   });
   const rowsAt = performance.now();
   await page.fill('input[aria-label="Filter skills"]', 'zzzz-no-such-skill');
-  await page.waitForSelector('.table-empty', { timeout: 10_000 });
+  await page.waitForSelector('.table-empty', { timeout: 60_000 });
   await page.fill('input[aria-label="Filter skills"]', '');
-  const shown = await page.evaluate(() => document.querySelector('main.dash-view')?.getAttribute('data-scan'));
+  const shown = await page.evaluate(() => document.querySelector('.dash-view')?.getAttribute('data-scan'));
   return { shown, rowsAt };
 }
 
 const freshScan = (page) =>
-  page.waitForSelector('main.dash-view[data-scan="fresh"] .dash-tbody [role="row"]', { timeout: 120_000 });
+  page.waitForSelector('.dash-view[data-scan="fresh"] .dash-tbody [role="row"]', { timeout: 240_000 });
 
 /**
  * One launch: spawn serve, load the page; ms from the spawn to each step (the URL printed, the
@@ -113,18 +131,26 @@ async function launch(browser, dir, dataDir) {
   }
 }
 
-const screensOf = (count) => screens(readdirSync(join(project(count), '.kitbash', 'skills')).sort()[0]);
+/** A real skill with many bundled files, reviewed by the install screen (never installed). */
+const REVIEWED = realSources.find((s) => s.name === 'clinical-reports')?.dir ?? realSources[0].dir;
+const screensOf = (count) => screens(readdirSync(join(project(count), '.kitbash', 'skills')).sort()[0], REVIEWED);
 const SCREENS = screensOf(1000);
+
+/** The two report screens: the route, a painted row, and which report it is (`data-report`). */
+const REPORT_VIEWS = [
+  { name: 'costs', hash: '#/costs', view: 'main.cost-view', row: '.cost-row' },
+  { name: 'matrix', hash: '#/matrix', view: 'main.matrix-view', row: '.matrix-row[data-skill]' },
+];
 
 const loadBefore = os.loadavg()[0];
 const browser = await launchChromium(['--disable-component-update', '--disable-sync']);
 const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-desktop-'));
-const results = { interactive: {}, memory: null, longtasks: {} };
+const results = { interactive: {}, memory: null, longtasks: {}, reports: null };
 try {
   // (1) serve → interactive. A warm-up launch per size fills the disk cache, JITs the CLI and
   // keeps a scan in the warm data folder; then cold (empty data folder) and warm alternate.
   if (part('interactive'))
-    for (const count of [FLOOR, 200, 1000]) {
+    for (const count of [FLOOR, 200, 1000, REAL]) {
       const dir = project(count);
       const warmData = join(data, `warm-${count}`);
       await launch(browser, dir, warmData);
@@ -136,7 +162,7 @@ try {
             fail(`unexpected scan mark ${one.shown}`);
           r[kind].push(one);
           process.stdout.write(
-            `  ${count} skills, ${kind} run ${i + 1}: interactive ${one.interactive.toFixed(0)} ms (${one.shown} scan), fresh ${one.fresh.toFixed(0)} ms\n`,
+            `  ${label(count)} skills, ${kind} run ${i + 1}: interactive ${one.interactive.toFixed(0)} ms (${one.shown} scan), fresh ${one.fresh.toFixed(0)} ms\n`,
           );
         }
       }
@@ -203,7 +229,7 @@ try {
           const r = await longTasksOn(browser, url, screen);
           rows.push(r);
           process.stdout.write(
-            `  ${count} skills, long tasks on ${screen.name}: ${r.count}, longest ${r.max.toFixed(0)} ms${r.over.length ? ` (over ${LONG_TASK_LIMIT} ms: ${r.over.map((x) => x.toFixed(0)).join(', ')})` : ''}\n`,
+            `  ${label(count)} skills, long tasks on ${screen.name}: ${r.count}, longest ${r.max.toFixed(0)} ms${r.over.length ? ` (over ${LONG_TASK_LIMIT} ms: ${r.over.map((x) => x.toFixed(0)).join(', ')})` : ''}\n`,
           );
         }
       } finally {
@@ -212,9 +238,61 @@ try {
       load.push(os.loadavg()[0]);
       results.longtasks[count] = { rows, load };
     }
+
+  // (4) Costs and Matrix on the real skills, opened from the dashboard once its fresh scan is
+  // shown. Cold: a first launch (empty data folder); warm: a later one (the data folder of the
+  // warm-up and the earlier warm runs).
+  if (part('reports')) {
+    const dir = project(REAL);
+    const warmData = join(data, 'reports-warm');
+    for (const view of REPORT_VIEWS) await openReport(browser, dir, warmData, view);
+    const r = Object.fromEntries(REPORT_VIEWS.map((v) => [v.name, { cold: [], warm: [] }]));
+    for (let i = 0; i < runs; i++)
+      for (const view of REPORT_VIEWS)
+        for (const kind of ['cold', 'warm']) {
+          const one = await openReport(browser, dir, kind === 'warm' ? warmData : join(data, `reports-${i}`), view);
+          r[view.name][kind].push(one);
+          process.stdout.write(
+            `  ${label(REAL)} skills, ${view.name} ${kind} run ${i + 1}: first paint ${one.paint.toFixed(0)} ms (${one.shown}), fresh ${one.fresh.toFixed(0)} ms\n`,
+          );
+        }
+    results.reports = r;
+  }
 } finally {
   await browser.close();
   rmSync(data, { recursive: true, force: true });
+  if (realProject) rmSync(dirname(realProject), { recursive: true, force: true });
+}
+
+/**
+ * One launch on the dashboard; once its fresh scan is shown, the report's tab is opened (a
+ * hash change, as the tab bar does). Timed inside the page, from the change to the animation
+ * frame where the first rows exist, and to the one where the fresh report's rows do.
+ */
+async function openReport(b, dir, dataDir, view) {
+  const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const { child, url } = await startServe(dir, dataDir);
+  try {
+    await page.goto(url);
+    await freshScan(page);
+    return await page.evaluate(async ({ hash, view: v, row }) => {
+      const until = (test) =>
+        new Promise((ok) => {
+          const tick = () => (test() ? ok(performance.now()) : requestAnimationFrame(tick));
+          tick();
+        });
+      const t0 = performance.now();
+      location.hash = hash;
+      const paint = await until(() => document.querySelector(`${v} ${row}`));
+      const shown = document.querySelector(v)?.getAttribute('data-report') ?? 'fresh';
+      const fresh = await until(() => document.querySelector(`${v}:not([data-report="cached"]) ${row}`));
+      return { paint: paint - t0, fresh: fresh - t0, shown };
+    }, view);
+  } finally {
+    await context.close();
+    await stop(child);
+  }
 }
 
 /** A fresh page on `screen`, its long tasks recorded from the first script on, through settling and use. */
@@ -270,7 +348,7 @@ const lines = [
   BEGIN,
   '## Desktop app (loopback host + renderer in Chromium)',
   '',
-  `Written by \`node bench/desktop.mjs\` (projects from \`bench/generate.mjs\`: ${FLOOR}, 200 and 1,000 skills; Debian Chromium, headless).`,
+  `Written by \`node bench/desktop.mjs\` (projects from \`bench/generate.mjs\`: ${FLOOR}, 200 and 1,000 skills; and the ${realSources.length} skills of the real-skills corpus with their bundled files, copied into a project with every agent's marker folder as \`bench/real-skills.mjs\` does; Debian Chromium, headless).`,
   '',
   `- Date: ${new Date().toISOString()}; commit ${commit}; ${machine()}; Node ${process.version}`,
   `- Machine load (1-min load average) at start / end: ${loadBefore.toFixed(1)} / ${os.loadavg()[0].toFixed(1)} — the machine is shared, so read the numbers against it.`,
@@ -283,7 +361,7 @@ const lines = [
 for (const [count, r] of Object.entries(results.interactive))
   for (const kind of ['cold', 'warm'])
     lines.push(
-      `| ${count} | ${kind} | ${stats(r[kind].map((x) => x.interactive))} | ${stats(r[kind].map((x) => x.fresh))} |`,
+      `| ${label(count)} | ${kind} | ${stats(r[kind].map((x) => x.interactive))} | ${stats(r[kind].map((x) => x.fresh))} |`,
     );
 if (Object.keys(results.interactive).length)
   lines.push(
@@ -295,7 +373,7 @@ if (Object.keys(results.interactive).length)
     ...Object.entries(results.interactive).flatMap(([count, r]) =>
       ['cold', 'warm'].map(
         (kind) =>
-          `| ${count} | ${kind} | ${['url', 'loaded', 'rows', 'interactive'].map((k) => ms(median(r[kind].map((x) => x[k])))).join(' | ')} |`,
+          `| ${label(count)} | ${kind} | ${['url', 'loaded', 'rows', 'interactive'].map((k) => ms(median(r[kind].map((x) => x[k])))).join(' | ')} |`,
       ),
     ),
   );
@@ -312,7 +390,7 @@ for (const [count, r] of Object.entries(results.interactive)) {
   const shown = r.warm.filter((x) => x.shown === 'cached').length;
   lines.push(
     '',
-    `Target at ${count} skills: interactive under ${TARGETS[count]} ms — warm launch **${warm < TARGETS[count] ? 'met' : 'not met'}** (${ms(warm)}; the kept scan was what made it interactive in ${shown} of ${r.warm.length} runs), first launch ${cold < TARGETS[count] ? 'met' : 'not met'} (${ms(cold)}).`,
+    `Target at ${label(count)} skills: interactive under ${TARGETS[count]} ms — warm launch **${warm < TARGETS[count] ? 'met' : 'not met'}** (${ms(warm)}; the kept scan was what made it interactive in ${shown} of ${r.warm.length} runs), first launch ${cold < TARGETS[count] ? 'met' : 'not met'} (${ms(cold)}).`,
   );
 }
 const m = results.memory;
@@ -330,31 +408,53 @@ if (m)
 const sizes = Object.keys(results.longtasks);
 if (sizes.length) {
   const bad = sizes.flatMap((c) =>
-    results.longtasks[c].rows.filter((r) => r.over.length).map((r) => `${r.name} (${c})`),
+    results.longtasks[c].rows.filter((r) => r.over.length).map((r) => `${r.name} (${label(c)})`),
   );
   lines.push(
     '',
-    `**Main-thread long tasks per screen, ${sizes.map((c) => Number(c).toLocaleString('en-US')).join(' and ')} skills** (PerformanceObserver \`longtask\` from the first script; each screen opened in a fresh page on its route, left to settle — nothing busy, no new long task for 1.5 s — then used as listed; load average at the start / end of each size: ${sizes.map((c) => `${c}: ${results.longtasks[c].load.map((x) => x.toFixed(1)).join(' / ')}`).join(', ')}). Target: no task over ${LONG_TASK_LIMIT} ms — **${bad.length ? `not met on ${bad.join(', ')}` : 'met on every screen'}**.`,
+    `**Main-thread long tasks per screen, ${sizes.map(label).join(', ')} skills** (PerformanceObserver \`longtask\` from the first script; each screen opened in a fresh page on its route, left to settle — nothing busy, no new long task for 1.5 s — then used as listed; load average at the start / end of each project: ${sizes.map((c) => `${label(c)}: ${results.longtasks[c].load.map((x) => x.toFixed(1)).join(' / ')}`).join(', ')}). A long task is one over 50 ms. Target: no task over ${LONG_TASK_LIMIT} ms — **${bad.length ? `not met on ${bad.join(', ')}` : 'met on every screen'}**.`,
     '',
-    `| screen | what was done | ${sizes.map((c) => `${c}: long tasks | longest | total`).join(' | ')} |`,
-    `|---|---|${sizes.map(() => '---:|---:|---:').join('|')}|`,
+    `| screen | what was done | ${sizes.map((c) => `${label(c)}: long tasks | > ${LONG_TASK_LIMIT} ms | longest | total`).join(' | ')} |`,
+    `|---|---|${sizes.map(() => '---:|---:|---:|---:').join('|')}|`,
   );
   for (const s of SCREENS) {
     const cells = sizes.map((c) => {
       const r = results.longtasks[c].rows.find((x) => x.name === s.name);
       return r
-        ? `${r.count} | ${r.max > LONG_TASK_LIMIT ? `**${ms(r.max)}**` : ms(r.max)} | ${ms(r.total)}`
-        : '— | — | —';
+        ? `${r.count} | ${r.over.length} | ${r.max > LONG_TASK_LIMIT ? `**${ms(r.max)}**` : ms(r.max)} | ${ms(r.total)}`
+        : '— | — | — | —';
     });
     lines.push(`| ${s.name} | ${s.did.replace(/ on \S+$/, ' on the first skill')} | ${cells.join(' | ')} |`);
   }
 }
+const rep = results.reports;
+if (rep)
+  lines.push(
+    '',
+    `**Costs and Matrix on the ${label(REAL)} skills** (a launch on the dashboard; once its fresh scan is shown, the tab is opened; ms from opening it to the animation frame where its first rows exist, and to the one where the fresh report's rows do; ${runs} cold and ${runs} warm launches per screen, alternating, after one warm-up each). *Cold*: a first launch, nothing kept. *Warm*: a later launch, the last report kept from it. Target: first paint under ${REPORT_TARGET} ms.`,
+    '',
+    '| screen | launch | first paint: median | min | max | shown first (kept / fresh) | fresh report: median | min | max |',
+    '|---|---|---:|---:|---:|---|---:|---:|---:|',
+    ...REPORT_VIEWS.flatMap((v) =>
+      ['cold', 'warm'].map((kind) => {
+        const xs = rep[v.name][kind];
+        const kept = xs.filter((x) => x.shown === 'cached').length;
+        return `| ${v.name} | ${kind} | ${stats(xs.map((x) => x.paint))} | ${kept} / ${xs.length - kept} | ${stats(xs.map((x) => x.fresh))} |`;
+      }),
+    ),
+    '',
+    ...REPORT_VIEWS.map((v) => {
+      const warm = median(rep[v.name].warm.map((x) => x.paint));
+      const cold = median(rep[v.name].cold.map((x) => x.paint));
+      return `Target for ${v.name}: first paint under ${REPORT_TARGET} ms — warm launch **${warm < REPORT_TARGET ? 'met' : 'not met'}** (${ms(warm)}), first launch ${cold < REPORT_TARGET ? 'met' : 'not met'} (${ms(cold)}).`;
+    }),
+  );
 lines.push(END);
 
 process.stdout.write('\n');
 for (const [count, r] of Object.entries(results.interactive))
   process.stdout.write(
-    `serve → interactive (${count} skills): cold ${ms(median(r.cold.map((x) => x.interactive)))}, warm ${ms(median(r.warm.map((x) => x.interactive)))} (${TARGETS[count] ? `target < ${TARGETS[count]} ms` : 'the floor'})\n`,
+    `serve → interactive (${label(count)} skills): cold ${ms(median(r.cold.map((x) => x.interactive)))}, warm ${ms(median(r.warm.map((x) => x.interactive)))} (${TARGETS[count] ? `target < ${TARGETS[count]} ms` : 'the floor'})\n`,
   );
 if (m)
   process.stdout.write(

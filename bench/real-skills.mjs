@@ -14,29 +14,18 @@
 // sections of bench/RESULTS.md.
 
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { machine, failer } from './lib/env.mjs';
+import { CORPUS, MARKERS, corpusSources, makeCorpusProject } from './lib/real-corpus.mjs';
 import { installCorpusBench } from './real-skills-install.mjs';
 import { median } from './lib/stats.mjs';
 import { writeResultsSection } from './results-file.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(HERE);
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'real-skills');
 const SKILLSMITH = join(ROOT, 'bin', 'skillsmith.cjs');
 const KITBASH = join(ROOT, 'node_modules', 'kitbash', 'dist', 'index.js');
 const BEGIN = '<!-- bench:real-skills:begin -->';
@@ -57,25 +46,8 @@ for (let i = 2; i < process.argv.length; i++) {
 if (!existsSync(CORPUS)) fail(`corpus not found at ${CORPUS}`);
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('not built — run npm run build first');
 
-const MARKERS = [
-  '.claude',
-  '.cursor',
-  '.agents',
-  '.zed',
-  '.github',
-  '.clinerules',
-  '.devin',
-  '.gemini',
-  'agent-plugin',
-];
 const FOLDER_DIRS = ['.claude/skills', '.agents/skills', 'agent-plugin/skills'];
 
-function skillFolders(dir, out = []) {
-  const names = readdirSync(dir);
-  if (names.includes('SKILL.md')) return (out.push(dir), out);
-  for (const n of names.sort()) if (lstatSync(join(dir, n)).isDirectory()) skillFolders(join(dir, n), out);
-  return out;
-}
 function filesUnder(dir) {
   const out = [];
   const walk = (d) => {
@@ -94,17 +66,8 @@ const frontmatter = (md) => {
   return m ? (parse(m[1]) ?? {}) : {};
 };
 
-const sources = skillFolders(CORPUS).map((dir) => ({ dir, name: dir.split('/').pop() }));
-
-function makeProject(markers) {
-  const root = join(
-    mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'skillsmith-bench-real-')),
-    'corpus-project',
-  );
-  for (const s of sources) cpSync(s.dir, join(root, '.kitbash', 'skills', s.name), { recursive: true });
-  for (const m of markers) mkdirSync(join(root, m), { recursive: true });
-  return root;
-}
+const sources = corpusSources();
+const makeProject = (markers) => makeCorpusProject(sources, markers);
 function run(cli, cwd) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [cli, 'compile'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

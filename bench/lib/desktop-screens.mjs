@@ -1,6 +1,7 @@
 // The screens bench/desktop.mjs measures for long tasks, in tab order: the route, what
 // shows it is there, and what is done on it once it has settled. `skill` is a skill folder
-// of the generated project (the editor and previews open one).
+// of the project (the editor and previews open one); `source`, a skill folder outside it
+// that the install screen reviews.
 //
 // Elements are found with CSS selectors, never Playwright's role queries: those run in the
 // page's main thread, and over a list of 1,000 links one query was itself a long task of
@@ -14,12 +15,12 @@ async function search(page, label, text) {
   await box.fill('');
 }
 
-export function screens(skill) {
+export function screens(skill, source) {
   return [
     {
       name: 'dashboard',
       hash: '#/dashboard',
-      ready: 'main.dash-view[data-scan="fresh"] .dash-tbody [role="row"]',
+      ready: '.dash-view[data-scan="fresh"] .dash-tbody [role="row"]',
       did: 'fresh scan shown; sort by lint, filter by text and by failing, scroll the table to the end',
       async use(page) {
         await page.locator('button', { hasText: /^Lint/ }).first().click();
@@ -54,6 +55,17 @@ export function screens(skill) {
       },
     },
     { name: 'install', hash: '#/install', ready: 'main', did: 'opened' },
+    {
+      name: 'install review',
+      hash: '#/install',
+      ready: 'form[aria-label="Install source"]',
+      did: 'a real skill folder (bundled files and all) reviewed',
+      async use(page) {
+        await page.fill('input[aria-label="Folder path"]', source);
+        await page.locator('form[aria-label="Install source"] button[type="submit"]').click();
+        await page.waitForSelector('.inst-dialog[data-review-id]', { timeout: 90_000 });
+      },
+    },
     { name: 'previews', hash: `#/previews/${skill}`, ready: '.pv-tab', did: `opened on ${skill}` },
     {
       name: 'matrix',
