@@ -153,12 +153,24 @@ export function bundledFiles(p: PreparedSkill): { rel: string; bytes: Uint8Array
   return out;
 }
 
+/**
+ * A loaded skill's file bytes are never changed in place, and every skill-folder target records
+ * the same files: each is hashed once, not once per target and plan (the dashboard plans the
+ * project on every scan; at the real-skills corpus these hashes were a fifth of a scan).
+ */
+const recordedPrints = new WeakMap<Uint8Array, string>();
+function recordedPrint(bytes: Uint8Array): string {
+  let print = recordedPrints.get(bytes);
+  if (print === undefined) recordedPrints.set(bytes, (print = fingerprint(bytes)));
+  return print;
+}
+
 /** The delivery record's text: the generated header, then `sha256-<hex> <path>` per delivered file. */
 export function deliveryRecord(
   p: Pick<PreparedSkill, 'name' | 'version'>,
   files: readonly { rel: string; bytes: Uint8Array }[],
 ): string {
-  return `${header(p)}\n${files.map((f) => `${fingerprint(f.bytes)} ${encodeURI(f.rel)}`).join('\n')}\n`;
+  return `${header(p)}\n${files.map((f) => `${recordedPrint(f.bytes)} ${encodeURI(f.rel)}`).join('\n')}\n`;
 }
 
 function safeRecordedPath(rel: string): boolean {

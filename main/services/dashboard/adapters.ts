@@ -7,6 +7,7 @@ import { diskProject } from '../compile/project-files';
 import type { Problem, StatusCard, TargetInfo } from '../../../shared/ipc/channels/project';
 import { listingReport, listingWarnings, prepareSkill, TARGETS } from '../../../shared/targets';
 import { loadInstalled } from '../compile';
+import { openDeliveryChecks } from '../compile/checks-cache';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { projectStatus, type ProjectStatus } from '../workspace/status';
 import { describeWithheld } from '../../../shared/compile/deliver';
@@ -42,8 +43,9 @@ export const ENGINES: DashboardEngines = (root: string, config: ProjectConfig, r
           file: 'kitbash.toml',
         });
       // Each active agent's skills listing at session start: what is cut or left out (issue 13).
-      // Withheld skills are not in any agent's listing: compile does not deliver them.
-      const installed = loadInstalled(root, undefined, reads, config);
+      // Withheld skills are not in any agent's listing: compile does not deliver them (judged
+      // from compile's delivery checks cache, D284).
+      const installed = loadInstalled(root, undefined, reads, config, openDeliveryChecks());
       const held = new Set(installed.withheld.map((w) => w.name));
       const ready = installed.skills.flatMap((k) => {
         const p = held.has(k.manifest.skill.name) ? undefined : prepareSkill(k);

@@ -11,6 +11,7 @@ import { resolveTargets, TARGETS, targetById } from '../../../shared/targets/reg
 import type { PreparedSkill, TargetDef } from '../../../shared/targets/types';
 import { diskProject, loadInstalled } from '../compile';
 import { lockPins } from '../compile/load';
+import { openDeliveryChecks } from '../compile/checks-cache';
 import type { PreviewProject } from '../previews/live';
 import { readProjectConfig } from '../project/config';
 
@@ -26,7 +27,7 @@ export interface LoadedProject extends PreviewProject {
 export function loadProject(root: string): LoadedProject {
   const read = readProjectConfig(root);
   const config = read.ok ? read.value : EMPTY_CONFIG;
-  const { skills, failures, withheld } = loadInstalled(root, undefined, undefined, config);
+  const { skills, failures, withheld } = loadInstalled(root, undefined, undefined, config, openDeliveryChecks());
   const pins = lockPins(root);
   const view = diskProject(root);
   const sel = resolveTargets(view, config.targets);
