@@ -41,6 +41,12 @@ const OWN = ['claude-code', 'cursor', 'agentsmd'];
 const ownCells = (g: Record<string, string>) =>
   Object.fromEntries(Object.entries(g).map(([k, v]) => [k, OWN.map((t) => [...v][TARGET_ORDER.indexOf(t)]).join('')]));
 
+/** The report views: route, main element, a drawn row, and what the kept note calls their figures. */
+const VIEWS = [
+  ['#/costs', 'main.cost-view', '.cost-row', 'figures'],
+  ['#/matrix', 'main.matrix-view', '.matrix-row[data-skill]', 'grades'],
+] as const;
+
 async function grid(page: Page): Promise<Record<string, string>> {
   return page
     .locator('.matrix-row[data-skill]')
@@ -281,6 +287,43 @@ describe.skipIf(!ok)('compatibility matrix and costs in Chromium', () => {
     expect(await card.innerText()).toMatch(/What adopting prereview costs/);
     expect(new URL(page.url()).hash).toBe('#/costs/prereview');
     await screenshot(page, 'costs-skill');
+    expect(errors).toEqual([]);
+  });
+
+  it('paints the kept Costs and Matrix reports at once, marked, and the fresh ones replace them', async () => {
+    // The first visit computes each report in main, which keeps it in serve's data folder.
+    const first = await open();
+    for (const [hash, view, row] of VIEWS) {
+      await first.page.goto(`${served.url}${hash}`);
+      await first.page.locator(`${view}[data-report="fresh"] ${row}`).first().waitFor({ timeout: 40_000 });
+    }
+    // A later visit whose fresh reports are held back: the kept ones are drawn meanwhile.
+    const { page, context, errors } = await open();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    for (const channel of ['reports.costs', 'reports.matrix'])
+      await context.route(`**/rpc/${channel}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+    for (const [hash, view, row, what] of VIEWS) {
+      await page.goto(`${served.url}${hash}`);
+      const note = page.getByTestId('kept-note');
+      await note.waitFor({ timeout: 40_000 });
+      expect(await note.innerText()).toMatch(new RegExp(`^Not current yet\\. These ${what} are from .*, kept from`));
+      expect(await page.locator(view).getAttribute('data-report')).toBe('cached');
+      expect(await page.locator(view).getAttribute('aria-busy')).toBe('true');
+      expect(await page.locator(`${view} ${row}`).count()).toBeGreaterThan(0);
+      await screenshot(page, `${hash.slice(2)}-kept`);
+    }
+    release();
+    for (const [hash, view, row] of VIEWS) {
+      await page.goto(`${served.url}${hash}`);
+      await page.locator(`${view}[data-report="fresh"] ${row}`).first().waitFor({ timeout: 40_000 });
+      expect(await page.getByTestId('kept-note').count()).toBe(0);
+    }
+    // The fresh grid is the one the kept grid showed (nothing changed on disk).
+    expect(ownCells(await grid(page))).toEqual(ownCells(EXPECTED));
     expect(errors).toEqual([]);
   });
 

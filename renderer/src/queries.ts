@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Dashboard, WatchStatus } from '../../shared/ipc';
+import type { KeptReport } from '../../shared/ipc/channels/reports';
 import type { TargetId } from '../../shared/targets/types';
 import { useApi } from './api/context';
 import { queryKeys } from './query-keys';
@@ -93,6 +94,24 @@ export const useMatrixReport = (root: string) => {
   return useQuery({
     queryKey: queryKeys.reports.matrix(root),
     queryFn: () => api.reports.matrix({}),
+    staleTime: Infinity,
+    retry: false,
+  });
+};
+
+/**
+ * The Costs or Matrix report kept from an earlier run, for the view's first paint while the
+ * fresh one is computed. Only asked while `enabled` (no fresh report yet); never refetched.
+ */
+export const useKeptReport = <K extends 'costs' | 'matrix'>(root: string, kind: K, enabled: boolean) => {
+  const api = useApi();
+  return useQuery<KeptReport<K> | null>({
+    queryKey: queryKeys.kept.report(root, kind),
+    queryFn: async () =>
+      (kind === 'costs'
+        ? (await api.reports.keptCosts({})).kept
+        : (await api.reports.keptMatrix({})).kept) as KeptReport<K> | null,
+    enabled,
     staleTime: Infinity,
     retry: false,
   });

@@ -36,6 +36,10 @@ export const queryKeys = {
     explain: (root: string, skill: string, target: TargetId | undefined) =>
       ['reports', root, 'explain', skill, target] as const,
   },
+  /** Reports kept from an earlier run; never invalidated (each is read once, for its view's first paint). */
+  kept: {
+    report: (root: string, kind: 'costs' | 'matrix') => ['kept', root, kind] as const,
+  },
   compile: {
     /** The plan of the project as saved; an apply refetches it. */
     plan: (root: string) => ['compile', root, 'plan'] as const,

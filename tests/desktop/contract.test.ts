@@ -75,6 +75,8 @@ describe('IPC contract surface', () => {
           "settings.confirmException — confirm, for this user, one [[policy.exceptions]] entry of kitbash.toml that arrived with the project, as written now (by its id)",
           "reports.costs — standing and loaded tokens of every installed skill on every target, and each agent’s skills listing (nothing written)",
           "reports.matrix — the compatibility matrix of the installed skills on every target (nothing written)",
+          "reports.keptCosts — the Costs figures kept from an earlier run of the open project, for the first paint while fresh ones are computed (may be out of date)",
+          "reports.keptMatrix — the matrix kept from an earlier run of the open project, for the first paint while a fresh one is graded (may be out of date)",
           "reports.explain — one matrix cell explained, as \`skillsmith explain\` does: reasons, what the target delivers, the cost",
           "lock.review — review an installed skill folder as it is now, to pin it in kitbash.lock (drift or never pinned); nothing written",
           "lock.repin — pin exactly the reviewed files in kitbash.lock (named by the review hash), then recompile; refused when blocked or changed since",

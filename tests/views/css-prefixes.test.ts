@@ -32,7 +32,8 @@ const AREAS: readonly Area[] = [
   {
     name: 'shared',
     prefix: '',
-    files: /^(styles\/[\w-]+\.css|glossary\.tsx|components\/(Dialog|SkillSearch|States|UnifiedDiff|VirtualList)\.tsx)$/,
+    files:
+      /^(styles\/[\w-]+\.css|glossary\.tsx|components\/(Dialog|KeptNote|SkillSearch|States|UnifiedDiff|VirtualList)\.tsx)$/,
   },
   {
     name: 'app shell',

@@ -1,7 +1,7 @@
 import type { Dashboard, WatchStatus } from '../../../shared/ipc/channels/project';
 import type { LivePreview, PreviewRequest } from '../../../shared/ipc/channels/compile';
-import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
-import { readCachedDashboard, type DashboardCache } from './cache';
+import type { CostsReport, Explanation, KeptReport, MatrixReport } from '../../../shared/ipc/channels/reports';
+import { readCachedDashboard, readKeptReport, type DashboardCache } from './cache';
 import type { DashboardEngines } from './engines';
 import type { Job, ResultOf } from './jobs';
 import { createScanner, inProcessScanner, type Scanner } from './scanner';
@@ -17,6 +17,8 @@ export interface ProjectHandle {
    */
   cachedDashboard(): Dashboard | null;
   costs(): Promise<CostsReport>;
+  /** The last Costs or Matrix report kept from an earlier answer (possibly out of date), or null. */
+  keptReport<K extends 'costs' | 'matrix'>(kind: K): KeptReport<K> | null;
   matrix(): Promise<MatrixReport>;
   explain(skill: string, target: string): Promise<Explanation | null>;
   /** Whether changes on disk reach the viewers, once the first watch walk is done. */
@@ -126,15 +128,18 @@ export class ProjectHub {
       }
       return p;
     };
-    const cacheFile = this.cache?.fileFor(root);
+    const cache = this.cache;
+    const cacheFile = cache?.fileFor(root);
+    const keptIn = (kind: 'costs' | 'matrix') => (cache ? { cacheFile: cache.fileFor(root, kind) } : {});
     return {
       root,
       dashboard: () => ask('scan', { kind: 'scan', root, ...(cacheFile ? { cacheFile } : {}) }),
       cachedDashboard: () => (cacheFile ? readCachedDashboard(cacheFile, root) : null),
+      keptReport: (kind) => (cache ? readKeptReport(cache.fileFor(root, kind), root, kind) : null),
       watchStatus: () => e.watcher.ready.then(() => e.watcher.status()),
       watchGap: (rel) => e.watcher.ready.then(() => e.watcher.gapUnder(rel)),
-      costs: () => ask('costs', { kind: 'costs', root, generation: e.generation }),
-      matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation }),
+      costs: () => ask('costs', { kind: 'costs', root, generation: e.generation, ...keptIn('costs') }),
+      matrix: () => ask('matrix', { kind: 'matrix', root, generation: e.generation, ...keptIn('matrix') }),
       // Not kept: each is cheap once the matrix has loaded this state of the files.
       explain: (skill, target) => run({ kind: 'explain', root, generation: e.generation, skill, target }),
       // Not kept either: each asks with other buffers.

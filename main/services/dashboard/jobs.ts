@@ -2,7 +2,7 @@ import type { Dashboard } from '../../../shared/ipc/channels/project';
 import type { LivePreview, PreviewRequest } from '../../../shared/ipc/channels/compile';
 import type { CostsReport, Explanation, MatrixReport } from '../../../shared/ipc/channels/reports';
 import { previewOf } from '../previews';
-import { storeDashboard } from './cache';
+import { storeDashboard, storeKeptReport } from './cache';
 import { costsOf, explainOf, loadProject, matrixOf, type LoadedProject } from './report';
 import { scanProject } from './scan';
 
@@ -14,8 +14,9 @@ import { scanProject } from './scan';
 export type Job =
   /** `cacheFile`: where to keep the result for the next launch's first paint. */
   | { readonly kind: 'scan'; readonly root: string; readonly cacheFile?: string }
-  | { readonly kind: 'costs'; readonly root: string; readonly generation: number }
-  | { readonly kind: 'matrix'; readonly root: string; readonly generation: number }
+  /** `cacheFile`: where to keep the report for the next launch's first paint of its view. */
+  | { readonly kind: 'costs'; readonly root: string; readonly generation: number; readonly cacheFile?: string }
+  | { readonly kind: 'matrix'; readonly root: string; readonly generation: number; readonly cacheFile?: string }
   | {
       readonly kind: 'explain';
       readonly root: string;
@@ -48,22 +49,30 @@ export function runJob(job: Job): JobResults[Job['kind']] {
   switch (job.kind) {
     case 'scan': {
       const d = scanProject(job.root);
-      if (job.cacheFile) {
-        try {
-          storeDashboard(job.cacheFile, d);
-        } catch {
-          // The cache only speeds up the next launch; a read-only data folder must not fail the scan.
-        }
-      }
+      if (job.cacheFile) keep(() => storeDashboard(job.cacheFile!, d));
       return d;
     }
-    case 'costs':
-      return costsOf(project(job.root, job.generation));
-    case 'matrix':
-      return matrixOf(project(job.root, job.generation));
+    case 'costs': {
+      const r = costsOf(project(job.root, job.generation));
+      if (job.cacheFile) keep(() => storeKeptReport(job.cacheFile!, job.root, r));
+      return r;
+    }
+    case 'matrix': {
+      const r = matrixOf(project(job.root, job.generation));
+      if (job.cacheFile) keep(() => storeKeptReport(job.cacheFile!, job.root, r));
+      return r;
+    }
     case 'explain':
       return explainOf(project(job.root, job.generation), job.skill, job.target);
     case 'preview':
       return previewOf(job.root, project(job.root, job.generation), job.request);
+  }
+}
+
+function keep(store: () => void): void {
+  try {
+    store();
+  } catch {
+    // The cache only speeds up the next launch; a read-only data folder must not fail the answer.
   }
 }

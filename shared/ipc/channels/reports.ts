@@ -104,6 +104,16 @@ export const Explanation = z.object({
 });
 export type Explanation = z.infer<typeof Explanation>;
 
+/** A report kept from an earlier run, for the first paint while the fresh one is computed (may be out of date). */
+const kept = <T extends z.ZodTypeAny>(report: T) => z.object({ at: z.string(), report }).nullable();
+export const KeptCosts = kept(CostsReport);
+export const KeptMatrix = kept(MatrixReport);
+/** `at`: when it was computed (ISO 8601). */
+export type KeptReport<K extends 'costs' | 'matrix'> = {
+  at: string;
+  report: K extends 'costs' ? CostsReport : MatrixReport;
+};
+
 export const reportsChannels = {
   costs: channel(
     'standing and loaded tokens of every installed skill on every target, and each agent’s skills listing (nothing written)',
@@ -114,6 +124,16 @@ export const reportsChannels = {
     'the compatibility matrix of the installed skills on every target (nothing written)',
     Empty,
     MatrixReport,
+  ),
+  keptCosts: channel(
+    'the Costs figures kept from an earlier run of the open project, for the first paint while fresh ones are computed (may be out of date)',
+    Empty,
+    z.object({ kept: KeptCosts }),
+  ),
+  keptMatrix: channel(
+    'the matrix kept from an earlier run of the open project, for the first paint while a fresh one is graded (may be out of date)',
+    Empty,
+    z.object({ kept: KeptMatrix }),
   ),
   explain: channel(
     'one matrix cell explained, as `skillsmith explain` does: reasons, what the target delivers, the cost',

@@ -3,24 +3,25 @@ import type { ProjectRef } from '../../../../shared/ipc';
 import type { CostsReport } from '../../../../shared/ipc/channels/reports';
 import { TARGETS } from '../../../../shared/targets/registry';
 import { AddSkillActions, EmptyState, ErrorState, Spinner } from '../../components/States';
-import { useCostsReport } from '../../queries';
 import { CostChart } from './CostChart';
 import { CostTable } from './CostTable';
 import { ListingPanel, SkillCostCard } from './panels';
 import { skillColor } from './chart';
 import { useTargetScope } from '../target-scope';
+import { useShownCosts } from '../kept-report';
+import { KeptNote } from '../../components/KeptNote';
 import './costs.css';
 
 /** Standing context cost: what every session pays per agent, for the project and per skill. */
 export function CostsView({ project, arg }: { project: ProjectRef; arg?: string }) {
-  const report = useCostsReport(project.root);
+  const { query: report, report: data, keptAt } = useShownCosts(project.root);
   if (report.isError)
     return (
       <main className="page">
         <ErrorState error={report.error} onRetry={() => void report.refetch()} />
       </main>
     );
-  if (report.isPending)
+  if (!data)
     return (
       <main className="page" aria-busy="true">
         <p className="muted" data-testid="costs-loading">
@@ -29,17 +30,20 @@ export function CostsView({ project, arg }: { project: ProjectRef; arg?: string 
       </main>
     );
   // While a changed project is priced again, the last figures stay, marked as updating.
-  return <Costs root={project.root} report={report.data} focus={arg} updating={report.isFetching} />;
+  return <Costs root={project.root} report={data} keptAt={keptAt} focus={arg} updating={report.isFetching} />;
 }
 
 function Costs({
   root,
   report,
+  keptAt,
   focus,
   updating,
 }: {
   root: string;
   report: CostsReport;
+  /** When the figures shown were kept from an earlier run; null when they are fresh. */
+  keptAt: string | null;
   focus: string | undefined;
   updating: boolean;
 }) {
@@ -63,7 +67,8 @@ function Costs({
   }
 
   return (
-    <main className="page cost-view" aria-busy={updating}>
+    <main className="page cost-view" aria-busy={updating} data-report={keptAt ? 'cached' : 'fresh'}>
+      {keptAt && <KeptNote at={keptAt} what="figures" />}
       <section className="panel" aria-labelledby="cost-title">
         <div className="panel-head">
           <div>

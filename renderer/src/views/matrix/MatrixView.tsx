@@ -2,25 +2,26 @@ import { useMemo, useState } from 'react';
 import type { ProjectRef } from '../../../../shared/ipc';
 import type { MatrixReport } from '../../../../shared/ipc/channels/reports';
 import { AddSkillActions, EmptyState, ErrorState, Spinner } from '../../components/States';
-import { useMatrixReport } from '../../queries';
 import { cellKey, parseArg, visibleGrid, type StatusFilter, type TargetFilter } from './cells';
 import { EnforcementTable } from './EnforcementTable';
 import { Explain } from './Explain';
 import { MatrixGrid } from './MatrixGrid';
 import { MatrixTools } from './MatrixTools';
 import { useTargetScope } from '../target-scope';
+import { useShownMatrix } from '../kept-report';
+import { KeptNote } from '../../components/KeptNote';
 import './matrix.css';
 
 /** Skills × targets: does each agent get the skill as authored, a weaker version, or nothing? */
 export function MatrixView({ project, arg }: { project: ProjectRef; arg?: string }) {
-  const report = useMatrixReport(project.root);
+  const { query: report, report: data, keptAt } = useShownMatrix(project.root);
   if (report.isError)
     return (
       <main className="page">
         <ErrorState error={report.error} onRetry={() => void report.refetch()} />
       </main>
     );
-  if (report.isPending)
+  if (!data)
     return (
       <main className="page" aria-busy="true">
         <p className="muted" data-testid="matrix-loading">
@@ -29,17 +30,20 @@ export function MatrixView({ project, arg }: { project: ProjectRef; arg?: string
       </main>
     );
   // While a changed project is graded again, the last grid stays, marked as updating.
-  return <Matrix root={project.root} report={report.data} open={parseArg(arg)} updating={report.isFetching} />;
+  return <Matrix root={project.root} report={data} keptAt={keptAt} open={parseArg(arg)} updating={report.isFetching} />;
 }
 
 function Matrix({
   root,
   report,
+  keptAt,
   open,
   updating,
 }: {
   root: string;
   report: MatrixReport;
+  /** When the grid shown was kept from an earlier run; null when it is fresh. */
+  keptAt: string | null;
   open: { skill: string; target: string } | null;
   updating: boolean;
 }) {
@@ -74,7 +78,8 @@ function Matrix({
   }
 
   return (
-    <main className="page matrix-view" aria-busy={updating}>
+    <main className="page matrix-view" aria-busy={updating} data-report={keptAt ? 'cached' : 'fresh'}>
+      {keptAt && <KeptNote at={keptAt} what="grades" />}
       <section className="panel" aria-labelledby="matrix-title">
         <div className="panel-head">
           <div>
