@@ -145,6 +145,9 @@ const REPORT_VIEWS = [
 const loadBefore = os.loadavg()[0];
 const browser = await launchChromium(['--disable-component-update', '--disable-sync']);
 const data = mkdtempSync(join(os.tmpdir(), 'skillsmith-bench-desktop-'));
+// The user's caches (lint reports, delivery checks) of this run alone, kept across its launches:
+// a shared one is rewritten by every other build on the machine, each under its own engine stamp.
+process.env.SKILLSMITH_CACHE_DIR ??= join(data, 'user-cache');
 const results = { interactive: {}, memory: null, longtasks: {}, reports: null };
 try {
   // (1) serve → interactive. A warm-up launch per size fills the disk cache, JITs the CLI and
