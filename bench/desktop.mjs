@@ -229,7 +229,15 @@ try {
       const rows = [];
       try {
         for (const screen of screensOf(count)) {
-          const r = await longTasksOn(browser, url, screen);
+          // A screen the harness cannot drive is reported as such; the other screens still count.
+          const r = await longTasksOn(browser, url, screen).catch((e) => ({
+            name: screen.name,
+            failed: String(e.message ?? e).split('\n')[0],
+            count: 0,
+            max: 0,
+            total: 0,
+            over: [],
+          }));
           rows.push(r);
           process.stdout.write(
             `  ${label(count)} skills, long tasks on ${screen.name}: ${r.count}, longest ${r.max.toFixed(0)} ms${r.over.length ? ` (over ${LONG_TASK_LIMIT} ms: ${r.over.map((x) => x.toFixed(0)).join(', ')})` : ''}\n`,
@@ -423,6 +431,7 @@ if (sizes.length) {
   for (const s of SCREENS) {
     const cells = sizes.map((c) => {
       const r = results.longtasks[c].rows.find((x) => x.name === s.name);
+      if (r?.failed) return `not measured: ${r.failed.replace(/\|/g, '/')} | — | — | —`;
       return r
         ? `${r.count} | ${r.over.length} | ${r.max > LONG_TASK_LIMIT ? `**${ms(r.max)}**` : ms(r.max)} | ${ms(r.total)}`
         : '— | — | — | —';

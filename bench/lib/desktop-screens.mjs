@@ -61,6 +61,9 @@ export function screens(skill, source) {
       ready: 'form[aria-label="Install source"]',
       did: 'a real skill folder (bundled files and all) reviewed',
       async use(page) {
+        await page
+          .locator('[role="tablist"][aria-label="Kind of source"] [role="tab"]', { hasText: /^Folder$/ })
+          .click();
         await page.fill('input[aria-label="Folder path"]', source);
         await page.locator('form[aria-label="Install source"] button[type="submit"]').click();
         await page.waitForSelector('.inst-dialog[data-review-id]', { timeout: 90_000 });
