@@ -4,7 +4,7 @@ import { sha256Hex } from '../../../shared/lock/sha256';
 import { canonicalSource, type SourceSpec } from '../../../shared/lock/source';
 import { parseIndex, wellknownSourceString, type IndexEntry } from '../../../shared/lock/wellknown';
 import { CodedError, formatError } from '../../../shared/result';
-import { httpsGet, type HttpsLimits } from '../net/https-get';
+import { httpGet } from '../net/http-get';
 import { sourceCaps } from '../sources/copy';
 import { discardTempDir, makeTempDir } from '../sources/temp';
 import type { Checkout } from '../sources';
@@ -21,11 +21,23 @@ export const WELLKNOWN_LIMITS = {
   timeoutMs: 60_000,
 } as const;
 
-const limits = (maxBytes: number): HttpsLimits => ({
-  maxBytes,
-  maxRedirects: WELLKNOWN_LIMITS.maxRedirects,
-  timeoutMs: WELLKNOWN_LIMITS.timeoutMs,
-});
+/**
+ * GET over HTTPS only, as D322 bounds it; a redirect may reach another host (an index's files
+ * can live on a CDN: the digest vouches for them). `what` names the thing in the error.
+ */
+async function fetchHttps(url: string, maxBytes: number, what: string) {
+  const got = await httpGet({
+    url,
+    maxBytes,
+    schemes: ['https:'],
+    redirects: WELLKNOWN_LIMITS.maxRedirects,
+    timeoutMs: WELLKNOWN_LIMITS.timeoutMs,
+    otherHosts: true,
+  });
+  if (!got.ok) throw new CodedError(got.error.code, `${what}: ${got.error.message}`);
+  const b = got.value.body;
+  return { ...got.value, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) };
+}
 
 const NOTHING = (): Promise<void> => Promise.resolve();
 
@@ -36,7 +48,7 @@ const NOTHING = (): Promise<void> => Promise.resolve();
  * and `materialize`, which fetches one pick into a folder of its own when the batch stages it.
  */
 export async function openWellknown(spec: WellknownSpec): Promise<Checkout> {
-  const got = await httpsGet(spec.index, limits(WELLKNOWN_LIMITS.index), 'skills index');
+  const got = await fetchHttps(spec.index, WELLKNOWN_LIMITS.index, 'skills index');
   const parsed = parseIndex(got.bytes.toString('utf8'), spec.index);
   if (!parsed.ok) throw new CodedError('invalid-input', formatError(parsed.error));
   const { entries, skipped } = parsed.value;
@@ -124,7 +136,7 @@ async function fetchArtifact(
     throw new CodedError('invalid-input', `${entry.name}: the index's url "${entry.url}" is not a URL`);
   }
   const max = entry.type === 'skill-md' ? WELLKNOWN_LIMITS.skillMd : caps.maxBytes;
-  const got = await httpsGet(url, limits(max), entry.name);
+  const got = await fetchHttps(url, max, entry.name);
   const actual = `sha256:${sha256Hex(got.bytes)}`;
   if (actual !== entry.digest)
     throw new CodedError(

@@ -3,47 +3,62 @@ import { request as httpsRequest } from 'node:https';
 import { fail, ok, type Result } from '../../../shared/result';
 import { formatBytes } from '../../../shared/text/format';
 
+/**
+ * The one GET of install sources (marketplace manifests, discovery indexes and their files):
+ * bounded in size, redirects and time, with the schemes and hosts a redirect may reach.
+ */
 export interface HttpGetOptions {
   readonly url: string;
   /** The body is refused past this many bytes (by Content-Length, or while it streams). */
   readonly maxBytes: number;
   /** URL schemes the first request and every redirect may use; defaults to https: and http:. */
   readonly schemes?: readonly string[];
-  /** Redirects followed; a redirect to another host, to a scheme not allowed, or from https to http is refused. */
+  /** Redirects followed before giving up; defaults to 5. */
   readonly redirects?: number;
+  /** From the first request to the last byte, redirects included; defaults to 30 s. */
   readonly timeoutMs?: number;
+  /**
+   * Follow a redirect to another host. Off by default: a marketplace URL the user typed never
+   * sends the fetch elsewhere. A discovery index may (its files can live on a CDN) — its
+   * digests, checked after the fetch, are what vouch for the bytes (SPEC D322–D323).
+   */
+  readonly otherHosts?: boolean;
 }
 
 export interface HttpBody {
   readonly body: Uint8Array;
   /** Where the body came from after redirects. */
   readonly url: string;
+  /** The media type without parameters, lower-cased; undefined when none was sent. */
+  readonly contentType?: string;
 }
 
 const DEFAULT_SCHEMES = ['https:', 'http:'];
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * One GET, bounded: size, redirects, time. A redirect stays on the host the user named
- * (an answer from one server never sends the fetch to another, or to a file on this
- * machine) and never downgrades https to http. Every failure is one line naming the URL.
+ * One GET, bounded: size, redirects, time. A redirect never downgrades https to http, never
+ * leaves the schemes allowed (so never reaches a file on this machine), and stays on the
+ * host named unless `otherHosts`. Every failure is one line naming the URL.
  */
 export async function httpGet(o: HttpGetOptions): Promise<Result<HttpBody>> {
   const schemes = o.schemes ?? DEFAULT_SCHEMES;
+  const allowed = schemes.join(' and ');
+  const redirects = o.redirects ?? 5;
+  const deadline = Date.now() + (o.timeoutMs ?? 30_000);
   let url: URL;
   try {
     url = new URL(o.url);
   } catch {
     return fail('invalid-input', `${o.url}: not a URL`);
   }
-  if (!schemes.includes(url.protocol))
-    return fail('invalid-input', `${o.url}: only ${schemes.join(' and ')} URLs are fetched`);
+  if (!schemes.includes(url.protocol)) return fail('invalid-input', `${o.url}: only ${allowed} URLs are fetched`);
   const first = url;
   for (let hop = 0; ; hop++) {
-    const r = await getOnce(url, o.maxBytes, o.timeoutMs ?? 30_000);
+    const r = await getOnce(url, o.maxBytes, deadline);
     if (!r.ok) return r;
-    if ('body' in r.value) return ok({ body: r.value.body, url: url.href });
-    if (hop >= (o.redirects ?? 5))
-      return fail('invalid-input', `${o.url}: more than ${o.redirects ?? 5} redirects — stopped`);
+    if (!('location' in r.value)) return ok({ ...r.value, url: url.href });
+    if (hop >= redirects) return fail('invalid-input', `${o.url}: more than ${redirects} redirects — stopped`);
     let next: URL;
     try {
       next = new URL(r.value.location, url);
@@ -53,9 +68,9 @@ export async function httpGet(o: HttpGetOptions): Promise<Result<HttpBody>> {
     if (!schemes.includes(next.protocol))
       return fail(
         'invalid-input',
-        `${o.url}: redirected to ${next.protocol} (${next.href}) — only ${schemes.join(' and ')} are followed`,
+        `${o.url}: redirected to ${next.protocol} (${next.href}) — only ${allowed} are followed`,
       );
-    if (next.hostname !== first.hostname)
+    if (!o.otherHosts && next.hostname !== first.hostname)
       return fail(
         'invalid-input',
         `${o.url}: redirected to another host (${next.host}) — not followed; give that URL yourself if you trust it`,
@@ -66,20 +81,33 @@ export async function httpGet(o: HttpGetOptions): Promise<Result<HttpBody>> {
   }
 }
 
-type Once = { body: Uint8Array } | { location: string };
+type Once = { body: Uint8Array; contentType?: string } | { location: string };
 
-function getOnce(url: URL, maxBytes: number, timeoutMs: number): Promise<Result<Once>> {
+function getOnce(url: URL, maxBytes: number, deadline: number): Promise<Result<Once>> {
   return new Promise((resolve) => {
+    let settled = false;
     const done = (r: Result<Once>) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       resolve(r);
     };
+    const tooBig = (size?: number) =>
+      fail(
+        'invalid-input',
+        size === undefined
+          ? `${url.href}: more than the ${formatBytes(maxBytes)} allowed — stopped reading`
+          : `${url.href}: ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} allowed — not read`,
+      );
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', headers: { accept: 'application/json, */*;q=0.5', 'user-agent': 'skillsmith' } },
+      {
+        method: 'GET',
+        headers: { accept: 'application/json, */*;q=0.5', 'accept-encoding': 'identity', 'user-agent': 'skillsmith' },
+      },
       (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
-        if (status >= 300 && status < 400 && res.headers.location) {
+        if (REDIRECTS.has(status) && res.headers.location) {
           res.resume();
           return done(ok({ location: res.headers.location }));
         }
@@ -89,34 +117,30 @@ function getOnce(url: URL, maxBytes: number, timeoutMs: number): Promise<Result<
         }
         const declared = Number(res.headers['content-length'] ?? NaN);
         if (declared > maxBytes) {
-          res.destroy();
-          return done(
-            fail(
-              'invalid-input',
-              `${url.href}: ${formatBytes(declared)}, more than the ${formatBytes(maxBytes)} allowed — not read`,
-            ),
-          );
+          req.destroy();
+          return done(tooBig(declared));
         }
         const parts: Buffer[] = [];
         let size = 0;
         res.on('data', (d: Buffer) => {
           size += d.length;
-          if (size > maxBytes) {
-            res.destroy();
-            done(
-              fail('invalid-input', `${url.href}: more than the ${formatBytes(maxBytes)} allowed — stopped reading`),
-            );
-          } else parts.push(d);
+          if (size <= maxBytes) return void parts.push(d);
+          req.destroy();
+          done(tooBig());
         });
-        res.on('end', () => done(ok({ body: new Uint8Array(Buffer.concat(parts)) })));
-        res.on('error', (e) => done(fail('invalid-input', `${url.href}: ${e.message}`)));
+        res.on('end', () => {
+          const type = res.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+          done(ok({ body: new Uint8Array(Buffer.concat(parts)), ...(type ? { contentType: type } : {}) }));
+        });
+        res.on('error', (e) => done(fail('invalid-input', `${url.href}: ${e.message.split('\n')[0]}`)));
       },
     );
+    const left = Math.max(1, deadline - Date.now());
     const timer = setTimeout(() => {
       req.destroy();
-      done(fail('invalid-input', `${url.href}: no answer within ${timeoutMs / 1000} s`));
-    }, timeoutMs);
-    req.on('error', (e) => done(fail('invalid-input', `${url.href}: ${e.message}`)));
+      done(fail('invalid-input', `${url.href}: no answer within ${Math.round(left / 1000)} s`));
+    }, left);
+    req.on('error', (e) => done(fail('invalid-input', `${url.href}: cannot fetch — ${e.message.split('\n')[0]}`)));
     req.end();
   });
 }
