@@ -6,33 +6,24 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireOrSkip, skillsmithBin } from '../support/paths';
 import {
-  cleanupDirs,
   digestOf,
   INDEX_PATH,
   opensslAvailable,
   SCHEMA,
-  serveSite,
   skillMd,
+  siteForFile,
   skillsmith,
   tarGz,
   tempDir,
   zip,
-  type Site,
 } from './wellknown-helpers';
 
 const ready = requireOrSkip('the built CLI and openssl', existsSync(skillsmithBin) && opensslAvailable());
 
-let site: Site;
-beforeAll(async () => {
-  if (ready) site = await serveSite();
-});
-afterAll(async () => {
-  await site?.close();
-  cleanupDirs();
-});
+const site = siteForFile(ready);
 
 const MB = 1024 * 1024;
 const absTarget = join(tmpdir(), `skillsmith-wk-absolute-${process.pid}.txt`);
@@ -115,8 +106,8 @@ function hostile(): { name: string; file: string; bytes: Buffer; why: string }[]
 describe.runIf(ready)('hostile archives from a discovery index', () => {
   it('refuses each with one line naming the entry, and writes none of it', async () => {
     const cases = hostile();
-    for (const c of cases) site.route(`/h/${c.file}`, { body: c.bytes });
-    site.route(`/h${INDEX_PATH}`, {
+    for (const c of cases) site().route(`/h/${c.file}`, { body: c.bytes });
+    site().route(`/h${INDEX_PATH}`, {
       type: 'application/json',
       body: JSON.stringify({
         $schema: SCHEMA,
@@ -133,11 +124,11 @@ describe.runIf(ready)('hostile archives from a discovery index', () => {
         ],
       }),
     });
-    site.route('/h/fine.zip', { body: fine });
+    site().route('/h/fine.zip', { body: fine });
     const p = tempDir('skillsmith-wk-hostile-');
     writeFileSync(join(p, 'kitbash.toml'), '[project]\ntargets = ["claude-code"]\n');
     mkdirSync(join(p, '.claude'));
-    const r = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/h${INDEX_PATH}`, '--all', '--yes');
+    const r = await skillsmith(p, site().ca, 'install', `wellknown:${site().origin}/h${INDEX_PATH}`, '--all', '--yes');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`installed 1 skill: fine\nrefused ${cases.length} skills:\n`);
     for (const c of cases) expect(r.stdout).toContain(`\n  ${c.name} — ${c.name}: ${c.why}\n`);

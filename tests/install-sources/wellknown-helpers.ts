@@ -4,6 +4,7 @@
  * serve — written by hand here so that hostile entries (`..`, absolute paths, links, lying
  * sizes) can be made at all.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -245,4 +246,20 @@ export function zip(entries: readonly ZipEntry[]): Buffer {
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);
+}
+
+/** The HTTPS site of one test file: served before its tests (when `ready`), closed and its folders removed after. */
+export function siteForFile(ready: boolean): () => Site {
+  let site: Site | undefined;
+  beforeAll(async () => {
+    if (ready) site = await serveSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+    cleanupDirs();
+  });
+  return () => {
+    if (!site) throw new Error('the test site is not served (the suite should have been skipped)');
+    return site;
+  };
 }

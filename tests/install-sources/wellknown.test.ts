@@ -6,33 +6,24 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireOrSkip, skillsmithBin } from '../support/paths';
 import {
-  cleanupDirs,
   digestOf,
   INDEX_PATH,
   opensslAvailable,
   SCHEMA,
-  serveSite,
   skillMd,
+  siteForFile,
   skillsmith,
   tarGz,
   tempDir,
   zip,
-  type Site,
 } from './wellknown-helpers';
 
 const ready = requireOrSkip('the built CLI and openssl', existsSync(skillsmithBin) && opensslAvailable());
 
-let site: Site;
-beforeAll(async () => {
-  if (ready) site = await serveSite();
-});
-afterAll(async () => {
-  await site?.close();
-  cleanupDirs();
-});
+const site = siteForFile(ready);
 
 function project(): string {
   const p = tempDir('skillsmith-wk-project-');
@@ -54,7 +45,7 @@ interface Served {
 /** Serve these artifacts and an index of them under `/<base>`; the source string for the index. */
 function publish(base: string, items: readonly Served[], extra: readonly object[] = []): string {
   for (const s of items)
-    site.route(`/${base}${s.path}`, { body: s.bytes, ...(s.contentType ? { type: s.contentType } : {}) });
+    site().route(`/${base}${s.path}`, { body: s.bytes, ...(s.contentType ? { type: s.contentType } : {}) });
   const index = {
     $schema: SCHEMA,
     skills: [
@@ -68,8 +59,8 @@ function publish(base: string, items: readonly Served[], extra: readonly object[
       ...extra,
     ],
   };
-  site.route(`/${base}${INDEX_PATH}`, { body: JSON.stringify(index), type: 'application/json' });
-  return `wellknown:${site.origin}/${base}${INDEX_PATH}`;
+  site().route(`/${base}${INDEX_PATH}`, { body: JSON.stringify(index), type: 'application/json' });
+  return `wellknown:${site().origin}/${base}${INDEX_PATH}`;
 }
 
 const md = (name: string, body = skillMd(name)): Served => ({
@@ -90,14 +81,14 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
       [md('code-review'), { ...md('wrangler'), type: 'archive', path: '/w.tar.gz', bytes: tarGz([]) }],
       [{ name: 'future', type: 'plugin', description: 'x', url: '/f', digest: digestOf('x') }],
     );
-    const r = await skillsmith(project(), site.ca, 'install', src, '--list');
+    const r = await skillsmith(project(), site().ca, 'install', src, '--list');
     expect(r.stderr).toContain('note: future: type "plugin" is not skill-md or archive — skipped');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${src} holds 2 skills:\n`);
     expect(r.stdout).toMatch(/\n {2}code-review +skill-md +Use when working on code-review\.\n/);
     expect(r.stdout).toMatch(/\n {2}wrangler +archive +Use when working on wrangler\.\n/);
     // Listing fetches the index only.
-    expect(site.asked.filter((a) => a.startsWith('/list/'))).toEqual([`/list${INDEX_PATH}`]);
+    expect(site().asked.filter((a) => a.startsWith('/list/'))).toEqual([`/list${INDEX_PATH}`]);
   });
 
   it('installs a SKILL.md, a .tar.gz and a .zip in one batch, pinning index, entry and digest', async () => {
@@ -120,7 +111,7 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     ];
     const src = publish('install', items);
     const p = project();
-    const r = await skillsmith(p, site.ca, 'install', src, '--all', '--yes');
+    const r = await skillsmith(p, site().ca, 'install', src, '--all', '--yes');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect([...r.stdout.matchAll(/^== (\S+) /gm)].map((m) => m[1])).toEqual(['code-review', 'wrangler', 'zipped']);
@@ -130,7 +121,7 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     expect(readFileSync(installedFile(p, 'wrangler', 'scripts/deploy.sh'), 'utf8')).toContain('echo deploy');
     expect(readFileSync(installedFile(p, 'zipped', 'references/NOTES.md'), 'utf8')).toBe('# Notes\n');
     const lock = lockOf(p);
-    const index = `${site.origin}/install${INDEX_PATH}`;
+    const index = `${site().origin}/install${INDEX_PATH}`;
     for (const s of items) {
       expect(lock).toContain(`source = "wellknown:${index}#${s.name}"`);
       expect(lock).toContain(`digest = "${digestOf(s.bytes)}"`);
@@ -143,15 +134,15 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     const bad = { ...md('tampered'), digest: digestOf('what the publisher signed off') };
     const src = publish('digest', [good, bad]);
     const p = project();
-    const one = await skillsmith(p, site.ca, 'install', `${src}#tampered`, '--yes');
+    const one = await skillsmith(p, site().ca, 'install', `${src}#tampered`, '--yes');
     expect(one.code).toBe(1);
     expect(one.stderr).toContain(
-      `tampered: digest mismatch — the index says ${bad.digest}, ${site.origin}/digest/.well-known/agent-skills/tampered/SKILL.md hashes to ${digestOf(bad.bytes)}; nothing unpacked or installed`,
+      `tampered: digest mismatch — the index says ${bad.digest}, ${site().origin}/digest/.well-known/agent-skills/tampered/SKILL.md hashes to ${digestOf(bad.bytes)}; nothing unpacked or installed`,
     );
     expect(existsSync(join(p, '.kitbash'))).toBe(false);
     expect(existsSync(join(p, 'kitbash.lock'))).toBe(false);
     // In a batch it is refused alone; the other pick installs.
-    const both = await skillsmith(p, site.ca, 'install', src, '--all', '--yes');
+    const both = await skillsmith(p, site().ca, 'install', src, '--all', '--yes');
     expect(both.code).toBe(1);
     expect(both.stdout).toContain(
       'installed 1 skill: good-one\nrefused 1 skill:\n  tampered — tampered: digest mismatch',
@@ -166,43 +157,45 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
       join(p, 'kitbash.toml'),
       '[project]\ntargets = ["claude-code"]\n\n[policy]\nallow_sources = ["gh:acme/*"]\n',
     );
-    const r = await skillsmith(p, site.ca, 'install', src, '--skill', 'gated', '--yes');
+    const r = await skillsmith(p, site().ca, 'install', src, '--skill', 'gated', '--yes');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `✗ gated: policy: source "wellknown:${site.origin}/policy${INDEX_PATH}#gated" is not in allow_sources (gh:acme/*)`,
+      `✗ gated: policy: source "wellknown:${site().origin}/policy${INDEX_PATH}#gated" is not in allow_sources (gh:acme/*)`,
     );
     expect(existsSync(installedFile(p, 'gated'))).toBe(false);
   });
 
   it('refuses http://, a redirect to http://, an index over its cap and an unknown $schema', async () => {
     const p = project();
-    const plain = await skillsmith(p, site.ca, 'install', 'wellknown:http://127.0.0.1:9/', '--list');
+    const plain = await skillsmith(p, site().ca, 'install', 'wellknown:http://127.0.0.1:9/', '--list');
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain(
       'wellknown:http://127.0.0.1:9/: a well-known skills index is fetched over HTTPS only — use https://127.0.0.1:9/',
     );
-    site.route(`/down${INDEX_PATH}`, {
+    site().route(`/down${INDEX_PATH}`, {
       body: '',
       status: 302,
       headers: { location: `http://127.0.0.1:9${INDEX_PATH}` },
     });
-    const down = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/down${INDEX_PATH}`, '--list');
+    const down = await skillsmith(p, site().ca, 'install', `wellknown:${site().origin}/down${INDEX_PATH}`, '--list');
     expect(down.code).toBe(1);
     expect(down.stderr).toContain(
-      `skills index: ${site.origin}/down${INDEX_PATH}: redirected to http: (http://127.0.0.1:9${INDEX_PATH}) — only https: are followed`,
+      `skills index: ${site().origin}/down${INDEX_PATH}: redirected to http: (http://127.0.0.1:9${INDEX_PATH}) — only https: are followed`,
     );
-    site.route(`/loop${INDEX_PATH}`, { body: '', status: 307, headers: { location: `/loop${INDEX_PATH}` } });
-    const loop = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/loop${INDEX_PATH}`, '--list');
+    site().route(`/loop${INDEX_PATH}`, { body: '', status: 307, headers: { location: `/loop${INDEX_PATH}` } });
+    const loop = await skillsmith(p, site().ca, 'install', `wellknown:${site().origin}/loop${INDEX_PATH}`, '--list');
     expect(loop.code).toBe(1);
-    expect(loop.stderr).toContain(`skills index: ${site.origin}/loop${INDEX_PATH}: more than 5 redirects — stopped`);
-    site.route(`/big${INDEX_PATH}`, { body: Buffer.alloc(5 * 1024 * 1024, 0x20), type: 'application/json' });
-    const big = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/big${INDEX_PATH}`, '--list');
+    expect(loop.stderr).toContain(`skills index: ${site().origin}/loop${INDEX_PATH}: more than 5 redirects — stopped`);
+    site().route(`/big${INDEX_PATH}`, { body: Buffer.alloc(5 * 1024 * 1024, 0x20), type: 'application/json' });
+    const big = await skillsmith(p, site().ca, 'install', `wellknown:${site().origin}/big${INDEX_PATH}`, '--list');
     expect(big.code).toBe(1);
     expect(big.stderr).toMatch(
-      new RegExp(`${site.origin}/big${INDEX_PATH}: (5 MiB, )?more than the 4 MiB allowed — (not read|stopped reading)`),
+      new RegExp(
+        `${site().origin}/big${INDEX_PATH}: (5 MiB, )?more than the 4 MiB allowed — (not read|stopped reading)`,
+      ),
     );
-    site.route(`/old${INDEX_PATH}`, { body: JSON.stringify({ skills: [] }), type: 'application/json' });
-    const old = await skillsmith(p, site.ca, 'install', `wellknown:${site.origin}/old${INDEX_PATH}`, '--list');
+    site().route(`/old${INDEX_PATH}`, { body: JSON.stringify({ skills: [] }), type: 'application/json' });
+    const old = await skillsmith(p, site().ca, 'install', `wellknown:${site().origin}/old${INDEX_PATH}`, '--list');
     expect(old.code).toBe(1);
     expect(old.stderr).toContain('has no "$schema", so it is a v0.1.0 index');
     expect(existsSync(join(p, '.kitbash'))).toBe(false);
@@ -212,33 +205,33 @@ describe.runIf(ready)('a discovery index over HTTPS', () => {
     const first = md('evolving');
     const src = publish('update', [first]);
     const p = project();
-    expect((await skillsmith(p, site.ca, 'install', src, '--skill', 'evolving', '--yes')).code).toBe(0);
-    expect((await skillsmith(p, site.ca, 'outdated')).code).toBe(0);
+    expect((await skillsmith(p, site().ca, 'install', src, '--skill', 'evolving', '--yes')).code).toBe(0);
+    expect((await skillsmith(p, site().ca, 'outdated')).code).toBe(0);
     const next = md('evolving', skillMd('evolving', '\nAlso check the changelog.\n'));
     publish('update', [next]);
-    const out = await skillsmith(p, site.ca, 'outdated');
+    const out = await skillsmith(p, site().ca, 'outdated');
     expect(out.code).toBe(1);
     const short = (b: Buffer) => digestOf(b).slice(0, 'sha256:'.length + 12);
     expect(out.stdout).toContain(`evolving: 0.0.0 (${short(first.bytes)}) → 0.0.0 (${short(next.bytes)})\n`);
     expect(out.stdout).toContain('    ~ SKILL.md\n');
-    const up = await skillsmith(p, site.ca, 'update', 'evolving', '--yes');
+    const up = await skillsmith(p, site().ca, 'update', 'evolving', '--yes');
     expect(up.code).toBe(0);
     expect(readFileSync(installedFile(p, 'evolving'), 'utf8')).toContain('Also check the changelog.');
     expect(lockOf(p)).toContain(`digest = "${digestOf(next.bytes)}"`);
     expect(lockOf(p)).not.toContain(digestOf(first.bytes));
-    expect((await skillsmith(p, site.ca, 'outdated')).code).toBe(0);
+    expect((await skillsmith(p, site().ca, 'outdated')).code).toBe(0);
     // Over local edits there is no base to merge on (the index keeps no earlier version):
     // nothing changes until --theirs or --ours settles it.
     writeFileSync(installedFile(p, 'evolving'), `${readFileSync(installedFile(p, 'evolving'), 'utf8')}\nMine.\n`);
     const third = md('evolving', skillMd('evolving', '\nThird.\n'));
     publish('update', [third]);
-    const stuck = await skillsmith(p, site.ca, 'update', 'evolving', '--yes');
+    const stuck = await skillsmith(p, site().ca, 'update', 'evolving', '--yes');
     expect(stuck.code).toBe(1);
     expect(stuck.stderr).toContain(
       'evolving has local edits, and the version they were made on cannot be recovered: a discovery index serves only its current version — nothing changed',
     );
     expect(readFileSync(installedFile(p, 'evolving'), 'utf8')).toContain('Mine.');
-    const theirs = await skillsmith(p, site.ca, 'update', 'evolving', '--yes', '--theirs');
+    const theirs = await skillsmith(p, site().ca, 'update', 'evolving', '--yes', '--theirs');
     expect(theirs.code).toBe(0);
     expect(readFileSync(installedFile(p, 'evolving'), 'utf8')).toBe(third.bytes.toString());
     expect(lockOf(p)).toContain(`digest = "${digestOf(third.bytes)}"`);

@@ -105,13 +105,7 @@ export function signFolder(
     return fail('invalid-input', `${keyFile}: not a readable PEM private key (${describeFsError(e)})`);
   }
   const id = keyId(key);
-  const target = join(dir, SIGNATURE_FILE);
-  let existing: string | undefined;
-  try {
-    existing = readFileSync(target, 'utf8');
-  } catch {
-    existing = undefined;
-  }
+  const { target, existing } = signatureFileOf(dir);
   if (existing !== undefined && hintOf(existing) !== id)
     return fail(
       'forbidden',
@@ -178,4 +172,14 @@ export function loadTrustedPublishers(project: string, policy: SigningPolicy): R
     }
   }
   return ok(out);
+}
+
+/** A folder's signature file and its text, when there is one (re-signing checks whose it is first). */
+export function signatureFileOf(dir: string): { target: string; existing?: string } {
+  const target = join(dir, SIGNATURE_FILE);
+  try {
+    return { target, existing: readFileSync(target, 'utf8') };
+  } catch {
+    return { target };
+  }
 }

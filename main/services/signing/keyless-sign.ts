@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { bundleToJSON } from '@sigstore/bundle';
 import { X509Certificate as SigstoreCertificate } from '@sigstore/core';
 import { DSSEBundleBuilder, FulcioSigner, RekorWitness } from '@sigstore/sign';
 import { fail, ok, type Result } from '../../../shared/result';
 import { writeFileAtomic } from '../fs/atomic';
-import { INTOTO_PAYLOAD_TYPE, SIGNATURE_FILE } from './bundle';
-import { folderManifest, omsPayload } from './folder';
+import { INTOTO_PAYLOAD_TYPE } from './bundle';
+import { folderManifest, omsPayload, signatureFileOf } from './folder';
 
 /*
  * Keyless signing (SPEC D217): an OIDC identity token is exchanged with Fulcio for a
@@ -127,13 +125,7 @@ export async function signFolderKeyless(
 ): Promise<Result<KeylessSigned>> {
   const problem = tokenProblem(opts.token);
   if (problem !== undefined) return fail('invalid-input', problem);
-  const target = join(dir, SIGNATURE_FILE);
-  let existing: string | undefined;
-  try {
-    existing = readFileSync(target, 'utf8');
-  } catch {
-    existing = undefined;
-  }
+  const { target, existing } = signatureFileOf(dir);
   const before = existing === undefined ? undefined : leafOf(existing);
   const othersFile = (why: string) => fail('forbidden', `${target}: ${why} — remove it first to re-sign`);
   if (existing !== undefined && before === undefined)
