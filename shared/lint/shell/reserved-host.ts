@@ -10,8 +10,13 @@ import type { Word } from './parse';
  * module does not recognise, and the fetch is judged as before.
  */
 
-/** Reserved names: the name itself or any name under it. */
-const RESERVED = ['example.com', 'example.net', 'example.org', 'example', 'test', 'invalid', 'localhost', 'home.arpa'];
+/**
+ * Reserved names: the name itself or any name under it. Left out though reserved: `localhost`
+ * (this machine, where any process can answer and a local CA such as mkcert's can vouch),
+ * `test` (development resolvers such as Laravel Valet's answer `*.test` with a trusted local
+ * CA) and `home.arpa` (a home network's own names): each has a local answerer by design.
+ */
+const RESERVED = ['example.com', 'example.net', 'example.org', 'example', 'invalid'];
 
 /**
  * An HTTPS URL spelled the way documentation spells one: lower-case scheme and host, no user
