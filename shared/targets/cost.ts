@@ -1,7 +1,6 @@
-import type { Skill } from '../ksf/model';
 import { estimateTokens } from '../ksf/tokens';
 import { fileTokens } from './common';
-import { prepareSkill } from './prepare';
+import { emitOnce, type EmitOf } from './emit-once';
 import { targetById } from './registry';
 import type { EmitContext, Loading, PreparedSkill, ProjectFiles, TargetDef, TargetId } from './types';
 
@@ -45,9 +44,10 @@ export function standingCost(
   target: TargetDef | TargetId,
   project: ProjectFiles = EMPTY_PROJECT,
   context?: EmitContext,
+  emit: EmitOf = emitOnce(project, context),
 ): StandingCost {
   const t = resolveTarget(target);
-  const out = t.emit(p, project, context);
+  const out = emit(p, t);
   const text = out.files;
   const loadedTokens = fileTokens(text);
   const eager = t.loading === 'eager';
@@ -60,17 +60,6 @@ export function standingCost(
     loadedTokens,
     notes: out.notes,
   };
-}
-
-/** standingCost for a loaded skill; a template error (the skill would not compile) is returned as `error`. */
-export function standingCostOf(
-  skill: Skill,
-  target: TargetDef | TargetId,
-  project: ProjectFiles = EMPTY_PROJECT,
-  context?: EmitContext,
-): StandingCost | { error: string } {
-  const p = prepareSkill(skill);
-  return p.ok ? standingCost(p.value, target, project, context) : { error: p.error.message };
 }
 
 export interface TargetTotal {

@@ -12,7 +12,6 @@ export {
 } from './registry';
 export {
   standingCost,
-  standingCostOf,
   standingTotals,
   EMPTY_PROJECT,
   type StandingCost,

@@ -11,6 +11,7 @@ import { aiderWiringNote } from './aider';
 import { bundledFiles, fileTokens, handWrittenIn, indexFolder, userOnly } from './common';
 import { utf8Length } from '../text/utf8';
 import { EMPTY_PROJECT } from './cost';
+import { emitOnce, type EmitOf } from './emit-once';
 import { prepareSkill } from './prepare';
 import { detectTargets, TARGETS } from './registry';
 import { boundDoc, SharedDoc } from '../compile/sections';
@@ -46,15 +47,25 @@ export interface Matrix {
 /** Targets whose rule is only triggered by its description: without one it is inert. */
 const DESCRIPTION_TRIGGERED: readonly TargetId[] = ['cursor', 'windsurf'];
 
+/** How one cell is graded beyond the skill and the target. */
+export interface CellOptions {
+  /** Why the skill does not compile, when `prepared` is undefined. */
+  readonly why?: string;
+  /** The compile's active targets (an always-loaded file indexes the skill folder when one serves it). */
+  readonly context?: EmitContext;
+  /** Why a bounded always-loaded file has no room for the skill (alwaysLoadedLeftOut). */
+  readonly leftOut?: readonly Reason[];
+  /** The report's shared emits (emitOnce), so the cell is graded on the emit the rest of it read. */
+  readonly emit?: EmitOf;
+}
+
 /** One cell. `prepared` is undefined when the skill's templates do not resolve. */
 export function matrixCell(
   skill: Skill,
   prepared: PreparedSkill | undefined,
   target: TargetDef,
   project: ProjectFiles = EMPTY_PROJECT,
-  why?: string,
-  context?: EmitContext,
-  leftOut: readonly Reason[] = [],
+  { why, context, leftOut = [], emit = emitOnce(project, context) }: CellOptions = {},
 ): Cell {
   const name = skill.manifest.skill.name;
   const degraded: Reason[] = [];
@@ -79,7 +90,7 @@ export function matrixCell(
       message: `${target.id} picks the rule by its description, which is empty — the rule never triggers`,
     });
   }
-  const emitted = prepared ? target.emit(prepared, project, context) : undefined;
+  const emitted = prepared ? emit(prepared, target) : undefined;
   dropped.push(...leftOut);
   const inTheWay = emitted ? handWrittenIn(project, emitted.files) : undefined;
   if (inTheWay)
@@ -181,21 +192,19 @@ export function compatibilityMatrix(
   const prepared = sorted.map((s) => prepareSkill(s));
   // A withheld skill has no section in the always-loaded files, so it takes none of their budget.
   const ready = prepared.flatMap((p, i) => (p.ok && !held.has(sorted[i]!.manifest.skill.name) ? [p.value] : []));
-  const budgets = new Map(targets.map((t) => [t.id, alwaysLoadedLeftOut(t, ready, project, context)]));
+  const emit = emitOnce(project, context);
+  const budgets = new Map(targets.map((t) => [t.id, alwaysLoadedLeftOut(t, ready, project, context, emit)]));
   const cells: Cell[] = [];
   sorted.forEach((s, i) => {
     const p = prepared[i]!;
     const w = held.get(s.manifest.skill.name);
     for (const t of targets) {
-      const cell = matrixCell(
-        s,
-        p.ok ? p.value : undefined,
-        t,
-        project,
-        p.ok ? undefined : p.error.message,
+      const cell = matrixCell(s, p.ok ? p.value : undefined, t, project, {
+        why: p.ok ? undefined : p.error.message,
         context,
-        budgets.get(t.id)?.get(s.manifest.skill.name),
-      );
+        leftOut: budgets.get(t.id)?.get(s.manifest.skill.name),
+        emit,
+      });
       cells.push(w ? notDelivered(cell, w) : cell);
     }
   });
@@ -220,12 +229,12 @@ export function alwaysLoadedLeftOut(
   skills: readonly PreparedSkill[],
   project: ProjectFiles,
   context: EmitContext,
+  emit: EmitOf = emitOnce(project, context),
 ): Map<string, Reason[]> {
   const out = new Map<string, Reason[]>();
   for (const a of target.alwaysLoaded) {
     const sections = skills.flatMap((p) =>
-      target
-        .emit(p, project, context)
+      emit(p, target)
         .files.filter((f) => f.merge && f.path === a.path)
         .map((f) => ({ name: p.name, content: f.content as string })),
     );

@@ -32,7 +32,9 @@ export function runExplain(argv: readonly string[], io: CliIo): ExitCode {
   const skill = loadSkillArg(positionals[0]!, io.cwd);
   const project = diskProject(io.cwd);
   const p = prepareSkill(skill);
-  const graded = matrixCell(skill, p.ok ? p.value : undefined, target, project, p.ok ? undefined : p.error.message);
+  const graded = matrixCell(skill, p.ok ? p.value : undefined, target, project, {
+    why: p.ok ? undefined : p.error.message,
+  });
   // An installed skill is graded as the matrix grades it: not delivered when compile withholds it.
   const name = skill.manifest.skill.name;
   const config = readProjectConfig(io.cwd);

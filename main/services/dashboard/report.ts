@@ -4,6 +4,7 @@ import { EMPTY_CONFIG, enforceInAgent } from '../../../shared/project/config';
 import { enforcementCells } from '../../../shared/targets/enforcement';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
+import { emitOnce } from '../../../shared/targets/emit-once';
 import { listingReport } from '../../../shared/targets/listing';
 import { alwaysLoadedLeftOut, compatibilityMatrix, matrixCell, notDelivered } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
@@ -61,6 +62,7 @@ export function loadProject(root: string): LoadedProject {
 /** Standing and loaded tokens per skill per target, priced as compile writes for the active targets. */
 export function costsOf(p: LoadedProject): CostsReport {
   const context = { active: p.activeDefs };
+  const emit = emitOnce(p.view, context);
   const ready: PreparedSkill[] = [];
   const held = new Map(p.withheld.map((w) => [w.name, w]));
   const skills = p.skills.map((s) => {
@@ -72,7 +74,7 @@ export function costsOf(p: LoadedProject): CostsReport {
     const loadedPerTarget: Record<string, number | null> = {};
     if (prepared.ok && !w) ready.push(prepared.value);
     for (const t of TARGETS) {
-      const c = prepared.ok && !w ? standingCost(prepared.value, t, p.view, context) : null;
+      const c = prepared.ok && !w ? standingCost(prepared.value, t, p.view, context, emit) : null;
       perTarget[t.id] = c ? c.tokens : null;
       loadedPerTarget[t.id] = c ? c.loadedTokens : null;
     }
@@ -87,7 +89,7 @@ export function costsOf(p: LoadedProject): CostsReport {
   });
   // Priced as compile writes: a skill a bounded always-loaded file has no room for is not in it.
   for (const t of TARGETS) {
-    const left = alwaysLoadedLeftOut(t, ready, p.view, context);
+    const left = alwaysLoadedLeftOut(t, ready, p.view, context, emit);
     for (const row of skills) {
       const why = left.get(row.skill);
       if (!why) continue;
@@ -126,13 +128,9 @@ export function explainOf(p: LoadedProject, skillName: string, targetId: string)
   const skill = p.skills.find((s) => s.manifest.skill.name === skillName);
   if (!t || !skill) return null;
   const prepared = prepareSkill(skill);
-  const graded = matrixCell(
-    skill,
-    prepared.ok ? prepared.value : undefined,
-    t,
-    p.view,
-    prepared.ok ? undefined : prepared.error.message,
-  );
+  const graded = matrixCell(skill, prepared.ok ? prepared.value : undefined, t, p.view, {
+    why: prepared.ok ? undefined : prepared.error.message,
+  });
   const held = p.withheld.find((w) => w.name === skillName);
   const cell = held ? notDelivered(graded, held) : graded;
   const cost = prepared.ok ? standingCost(prepared.value, t, p.view) : undefined;

@@ -21,6 +21,7 @@ import type { SkillTree, TreeEntry } from '../../../shared/ksf/tree';
 import type { ProjectConfig } from '../../../shared/project/config';
 import { formatError } from '../../../shared/result';
 import { standingCost } from '../../../shared/targets/cost';
+import { emitOnce } from '../../../shared/targets/emit-once';
 import { matrixCell, notDelivered, type Reason } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
 import { TARGETS, VENDOR_NEUTRAL_ALIASES } from '../../../shared/targets/registry';
@@ -300,10 +301,11 @@ function targetPreview(
 ): TargetPreview {
   // Emitted, graded and priced as this plan's compile would: with its active targets.
   const context = { active: TARGETS.filter((x) => plan.targets.includes(x.id)) };
-  const out = t.emit(p, view, context);
-  const graded = matrixCell(skill, p, t, view, undefined, context);
+  const emit = emitOnce(view, context);
+  const out = emit(p, t);
+  const graded = matrixCell(skill, p, t, view, { context, emit });
   const cell = held ? notDelivered(graded, held) : graded;
-  const cost = standingCost(p, t, view, context);
+  const cost = standingCost(p, t, view, context, emit);
   const alias = VENDOR_NEUTRAL_ALIASES.find((a) => a.id === t.id);
   const files: PreviewFile[] = out.files.map((f) => {
     let path = f.path;

@@ -12,10 +12,11 @@ import { readCatalogs, type Catalog } from '../../../shared/project/sources';
 import { manifestViolations, sourceViolations } from '../../../shared/policy/policy';
 import { parseSource, canonicalSource } from '../../../shared/lock/source';
 import { detectTargets, resolveTargets } from '../../../shared/targets/registry';
-import { standingCostOf } from '../../../shared/targets/cost';
+import { standingCost } from '../../../shared/targets/cost';
+import { emitOnce, type EmitOf } from '../../../shared/targets/emit-once';
 import { alwaysLoadedLeftOut } from '../../../shared/targets/matrix';
 import { prepareSkill } from '../../../shared/targets/prepare';
-import type { ProjectFiles, TargetDef } from '../../../shared/targets/types';
+import type { EmitContext, PreparedSkill, ProjectFiles } from '../../../shared/targets/types';
 import { TARGETS } from '../../../shared/targets/registry';
 import { planCompile, type FailedSkill } from '../../../shared/compile/plan';
 import { withheldSkills, type WithheldSkill } from '../../../shared/compile/deliver';
@@ -119,6 +120,11 @@ export function projectStatus(
   const skills: SkillStatus[] = [];
   const loadedSkills: Skill[] = [];
   const failures: FailedSkill[] = [];
+  // Each skill prepared once and emitted once per target: its price per target and the bound
+  // of every always-loaded file (priceAsWritten) read the same emit.
+  const context = { active: targetDefs };
+  const emit = emitOnce(view, context);
+  const ready = new Map<Skill, PreparedSkill>();
   for (const loc of locations) {
     const pin = pins.get(loc.nameHint);
     const withPin = pin ? { pin } : {};
@@ -166,13 +172,16 @@ export function projectStatus(
     const s = loaded.value;
     loadedSkills.push(s);
     const m = s.manifest;
-    const targetCost =
-      options.costs === false
-        ? undefined
-        : targetDefs.map((t) => {
-            const c = standingCostOf(s, t, view, { active: targetDefs });
-            return { target: t.id, tokens: 'error' in c ? 0 : c.tokens, loading: t.loading };
-          });
+    // A skill whose templates do not resolve would not compile: it costs no agent anything.
+    const prepared = options.costs === false ? undefined : prepareSkill(s);
+    if (prepared?.ok) ready.set(s, prepared.value);
+    const targetCost = prepared
+      ? targetDefs.map((t) => ({
+          target: t.id,
+          tokens: prepared.ok ? standingCost(prepared.value, t, view, context, emit).tokens : 0,
+          loading: t.loading,
+        }))
+      : undefined;
     skills.push({
       folder: loc.display,
       name: m.skill.name,
@@ -245,7 +254,7 @@ export function projectStatus(
       compileErrors = [e instanceof Error ? e.message.split('\n')[0]! : String(e)];
     }
   }
-  if (options.costs !== false) priceAsWritten(skills, loadedSkills, withheld ?? [], targetDefs, view);
+  if (options.costs !== false) priceAsWritten(skills, ready, withheld ?? [], { view, context, emit });
   const mcpServers = collectServers(loadedSkills);
   const budget = mcpServers.servers.length
     ? toolBudget(mcpServers.servers, config?.policy?.maxMcpTools ?? DEFAULT_MAX_MCP_TOOLS)
@@ -296,20 +305,16 @@ export const ALL_TARGET_IDS = TARGETS.map((t) => t.id);
  */
 function priceAsWritten(
   skills: SkillStatus[],
-  loaded: readonly Skill[],
+  prepared: ReadonlyMap<Skill, PreparedSkill>,
   withheld: readonly WithheldSkill[],
-  targets: readonly TargetDef[],
-  view: ProjectFiles,
+  { view, context, emit }: { view: ProjectFiles; context: EmitContext; emit: EmitOf },
 ): void {
-  const bounded = targets.filter((t) => t.alwaysLoaded.length > 0);
+  const bounded = context.active.filter((t) => t.alwaysLoaded.length > 0);
   if (!bounded.length) return;
   const held = new Set(withheld.map((w) => w.name));
-  const ready = loaded.flatMap((sk) => {
-    const p = held.has(sk.manifest.skill.name) ? undefined : prepareSkill(sk);
-    return p?.ok ? [p.value] : [];
-  });
+  const ready = [...prepared].flatMap(([sk, p]) => (held.has(sk.manifest.skill.name) ? [] : [p]));
   const left = new Map<string, ReadonlyMap<string, unknown>>(
-    bounded.map((t) => [t.id, alwaysLoadedLeftOut(t, ready, view, { active: targets })]),
+    bounded.map((t) => [t.id, alwaysLoadedLeftOut(t, ready, view, context, emit)]),
   );
   skills.forEach((st, i) => {
     if (!st.targetCost?.some((c) => left.get(c.target)?.has(st.name))) return;
