@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
+import { dispatch } from '../../main/ipc/dispatch';
 import { Session, type Platform } from '../../main/ipc/session';
 import { ProjectHub } from '../../main/services/dashboard/hub';
 import { RecentProjects } from '../../main/services/dashboard/recent';
@@ -42,6 +43,22 @@ export function testSession(platform: Platform): { session: Session; emitted: Em
     <E extends EventName>(event: E, payload: EventPayload<E>) => void emitted.push({ event, payload }),
   );
   return { session, emitted };
+}
+
+/**
+ * A session opened on `project`, driven as the renderer drives it: `raw` returns dispatch's
+ * envelope, `call` its value (throwing the coded error of a refusal).
+ */
+export function openedSession(project: string, dataDir: string) {
+  const { session, emitted } = testSession(testPlatform(dataDir));
+  session.open(project);
+  const raw = (channel: string, payload: unknown) => dispatch(channel, payload, { session });
+  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
+    const env = await raw(channel, payload);
+    if (!env.ok) throw Object.assign(new Error(env.error.message), { code: env.error.code });
+    return env.value as T;
+  };
+  return { session, emitted, raw, call };
 }
 
 /** Resolves once `cond()` holds (polled every 20 ms); rejects after `ms`. */

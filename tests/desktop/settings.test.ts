@@ -6,29 +6,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../main/ipc/dispatch';
 import type { SettingsData, SettingsPreview } from '../../shared/ipc/channels/settings';
 import { TARGET_IDS } from '../../shared/targets/registry';
 import { exceptionToml } from '../../shared/policy/exceptions';
 import { verdictFor } from '../../main/services/verdict/index';
 import { useTestConfigDir } from '../support/exceptions';
-import { scratch, testPlatform, testSession, type Scratch } from './helpers';
+import { openedSession, scratch, type Scratch } from './helpers';
 
 let s: Scratch | undefined;
 afterEach(() => s?.cleanup());
 
 function setup() {
   s = scratch();
-  const { session } = testSession(testPlatform(s.dataDir));
-  session.open(s.project);
-  const file = join(s.project, 'kitbash.toml');
-  const raw = (channel: string, payload: unknown) => dispatch(channel, payload, { session });
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const env = await raw(channel, payload);
-    if (!env.ok) throw Object.assign(new Error(env.error.message), { code: env.error.code });
-    return env.value as T;
-  };
-  return { file, raw, call };
+  const { raw, call } = openedSession(s.project, s.dataDir);
+  return { file: join(s.project, 'kitbash.toml'), raw, call };
 }
 
 describe('settings.read / preview / apply', () => {

@@ -6,10 +6,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../main/ipc/dispatch';
 import type { AdoptPlanView, SourceSkillView } from '../../shared/ipc/channels/adopt';
 import { GENERATED_MARK } from '../../shared/targets/common';
-import { testPlatform, testSession } from '../desktop/helpers';
+import { openedSession } from '../desktop/helpers';
 import { cleanupTemps, temp, write } from '../workspace/helpers';
 
 afterAll(cleanupTemps);
@@ -18,9 +17,7 @@ const skill = (name: string, body = 'Careful steps.') =>
   `---\nname: ${name}\ndescription: Use when doing ${name} work.\n---\n\n# ${name}\n\n${body}\n`;
 
 function renderer(root: string) {
-  const { session } = testSession(testPlatform(join(temp('skillsmith-adopt-ui-data-'), 'data')));
-  session.open(root);
-  return (channel: string, payload: unknown) => dispatch(channel, payload, { session });
+  return openedSession(root, join(temp('skillsmith-adopt-ui-data-'), 'data')).raw;
 }
 
 function project(): string {

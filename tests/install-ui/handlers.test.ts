@@ -7,7 +7,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../main/ipc/dispatch';
 import type {
   ApplyUpdateResult,
   ApproveResult,
@@ -16,7 +15,7 @@ import type {
   UpdateCheck,
 } from '../../shared/ipc/channels/install';
 import { requireOrSkip } from '../support/paths';
-import { testPlatform, testSession } from '../desktop/helpers';
+import { openedSession } from '../desktop/helpers';
 import { cleanupTemps, gitAvailable, gitRepo, skillFiles, temp, write } from '../workspace/helpers';
 
 afterAll(cleanupTemps);
@@ -32,15 +31,7 @@ function project(files: Record<string, string> = {}): string {
 }
 
 function renderer(root: string) {
-  const { session, emitted } = testSession(testPlatform(join(temp('skillsmith-install-ui-data-'), 'data')));
-  session.open(root);
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const env = await dispatch(channel, payload, { session });
-    if (!env.ok) throw Object.assign(new Error(env.error.message), { code: env.error.code });
-    return env.value as T;
-  };
-  const raw = (channel: string, payload: unknown) => dispatch(channel, payload, { session });
-  return { session, emitted, call, raw };
+  return openedSession(root, join(temp('skillsmith-install-ui-data-'), 'data'));
 }
 
 const lockNames = (p: string): string[] => {

@@ -6,10 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../main/ipc/dispatch';
 import type { ReviewView } from '../../shared/ipc/channels/install';
 import type { StagedFile } from '../../shared/ipc/channels/review';
-import { testPlatform, testSession } from '../desktop/helpers';
+import { openedSession } from '../desktop/helpers';
 import { useTestConfigDir } from '../support/exceptions';
 import { cleanupTemps, skillFiles, temp, write } from '../workspace/helpers';
 
@@ -29,14 +28,7 @@ async function setup(extra: Record<string, string | Uint8Array> = {}) {
     'src/fetcher/scripts/setup.sh': REMOTE_EXEC,
   });
   for (const [k, v] of Object.entries(extra)) write(p, { [k]: v as string });
-  const { session } = testSession(testPlatform(join(temp('skillsmith-review-area-data-'), 'data')));
-  session.open(p);
-  const raw = (channel: string, payload: unknown) => dispatch(channel, payload, { session });
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const env = await raw(channel, payload);
-    if (!env.ok) throw Object.assign(new Error(env.error.message), { code: env.error.code });
-    return env.value as T;
-  };
+  const { raw, call } = openedSession(p, join(temp('skillsmith-review-area-data-'), 'data'));
   const review = await call<ReviewView>('install.begin', { source: './src/fetcher' });
   return { p, raw, call, review };
 }

@@ -6,12 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../main/ipc/dispatch';
 import { confirmScanners } from '../../main/services/scanners/confirmations';
 import type { ReviewView } from '../../shared/ipc/channels/install';
 import { parseToml } from '../../shared/ksf/toml';
 import { readScanners } from '../../shared/scanners/config';
-import { testPlatform, testSession } from '../desktop/helpers';
+import { openedSession } from '../desktop/helpers';
 import { useTestConfigDir } from '../support/exceptions';
 import { cleanupTemps, skillFiles, temp, write } from '../workspace/helpers';
 
@@ -32,14 +31,7 @@ async function setup() {
   const defs = t.ok ? readScanners(t.value) : undefined;
   if (!defs?.ok) throw new Error('bad test config');
   confirmScanners(p, defs.value.scanners, 'all');
-  const { session } = testSession(testPlatform(join(temp('skillsmith-review-scanner-data-'), 'data')));
-  session.open(p);
-  const raw = (channel: string, payload: unknown) => dispatch(channel, payload, { session });
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const env = await raw(channel, payload);
-    if (!env.ok) throw Object.assign(new Error(env.error.message), { code: env.error.code });
-    return env.value as T;
-  };
+  const { raw, call } = openedSession(p, join(temp('skillsmith-review-scanner-data-'), 'data'));
   const review = await call<ReviewView>('install.begin', { source: './src/tool' });
   return { p, raw, call, review };
 }

@@ -7,10 +7,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../main/ipc/dispatch';
 import { signFolder } from '../../main/services/signing/folder';
 import type { ReviewView } from '../../shared/ipc/channels/install';
-import { testPlatform, testSession } from '../desktop/helpers';
+import { openedSession } from '../desktop/helpers';
 import { useTestConfigDir } from '../support/exceptions';
 import { cleanupTemps, skillFiles, temp, write } from '../workspace/helpers';
 
@@ -40,14 +39,7 @@ async function setup(toml = TOML) {
     if (!signed.ok) throw new Error(signed.error.message);
   }
   writeFileSync(join(p, 'src/tampered/SKILL.md'), '# tampered\n\nChanged after it was signed.\n');
-  const { session } = testSession(testPlatform(join(temp('skillsmith-review-signature-data-'), 'data')));
-  session.open(p);
-  const raw = (channel: string, payload: unknown) => dispatch(channel, payload, { session });
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const env = await raw(channel, payload);
-    if (!env.ok) throw Object.assign(new Error(env.error.message), { code: env.error.code });
-    return env.value as T;
-  };
+  const { raw, call } = openedSession(p, join(temp('skillsmith-review-signature-data-'), 'data'));
   return { p, raw, call };
 }
 
