@@ -2,6 +2,7 @@ import { CodedError, formatError } from '../../../shared/result';
 import { enforcementCells, HELD_LABEL } from '../../../shared/targets/enforcement';
 import { compatibilityMatrix } from '../../../shared/targets/matrix';
 import { resolveTargets, TARGETS } from '../../../shared/targets/registry';
+import { openDeliveryChecks } from '../../services/compile/checks-cache';
 import { loadInstalled } from '../../services/compile/load';
 import { diskProject } from '../../services/compile/project-files';
 import { readProjectConfig } from '../../services/project/config';
@@ -25,7 +26,14 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const config = readProjectConfig(io.cwd);
   if (!config.ok) throw new Error(formatError(config.error));
   const project = diskProject(io.cwd);
-  const { skills, failures, withheld } = loadInstalled(io.cwd, undefined, undefined, config.value);
+  // Which skills compile withholds, from compile's checks kept by content (D281), as the app's Matrix reads them (D284).
+  const { skills, failures, withheld } = loadInstalled(
+    io.cwd,
+    undefined,
+    undefined,
+    config.value,
+    openDeliveryChecks(),
+  );
   const sel = resolveTargets(project, config.value.targets);
   const m = compatibilityMatrix(skills, TARGETS, project, sel.ok ? sel.value.targets : undefined, withheld);
   const active = sel.ok ? sel.value.targets.map((t) => t.id) : [];
