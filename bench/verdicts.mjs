@@ -2,7 +2,7 @@
 // Verdict quality of the blocking safety checks on skills the rule authors did not tune on
 // (issue 39, item 4), beside the tuning part.
 //
-//   node bench/verdicts.mjs --heldout DIR [--no-write] [--stub]
+//   node bench/verdicts.mjs [--heldout DIR] [--fresh DIR] [--no-write] [--stub]
 //
 // DIR holds one folder per public repository, `<owner>+<name>`, each the `git archive` of one
 // commit with that commit in a file COMMIT (kept outside this repository; see bench/README.md).
@@ -15,6 +15,9 @@
 // (mattpocock-skills, obra-superpowers) are linted the same way and judged by
 // tests/corpus/safety-verdicts.json. A finding or pipeline without a label is printed (with
 // --stub, as JSON to fill in), the run exits 1 and bench/RESULTS.md is left alone.
+// --fresh DIR is a second folder of the same layout, measured and reported as its own part
+// (status "fresh" in the labels): repositories chosen after the rules were tuned on the
+// --heldout ones, which nobody reads to change a rule (spec D264).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ const LABELS = join(ROOT, 'bench', 'heldout-verdicts.json');
 const REAL_VERDICTS = join(ROOT, 'tests', 'corpus', 'safety-verdicts.json');
 const BEGIN = '<!-- bench:verdicts:begin -->';
 const END = '<!-- bench:verdicts:end -->';
+const FRESH_BEGIN = '<!-- bench:verdicts-fresh:begin -->';
+const FRESH_END = '<!-- bench:verdicts-fresh:end -->';
 const BLOCKING = ['visible-text', 'dynamic-context', 'remote-exec', 'secrets', 'mcp'];
 const TUNING = ['k-dense-scientific-skills'];
 const HELD_OUT_REAL = ['mattpocock-skills', 'obra-superpowers'];
@@ -38,15 +43,17 @@ const PIPELINE =
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 const fail = failer('verdicts');
 
-const opts = { heldout: undefined, write: true, stub: false };
+const opts = { heldout: undefined, fresh: undefined, write: true, stub: false };
 for (let i = 2; i < process.argv.length; i++) {
   if (process.argv[i] === '--heldout') opts.heldout = process.argv[++i];
+  else if (process.argv[i] === '--fresh') opts.fresh = process.argv[++i];
   else if (process.argv[i] === '--no-write') opts.write = false;
   else if (process.argv[i] === '--stub') opts.stub = true;
   else fail(`unknown argument ${process.argv[i]}`);
 }
-if (!opts.heldout) fail('usage: node bench/verdicts.mjs --heldout DIR [--no-write] [--stub]');
-if (!existsSync(opts.heldout)) fail(`${opts.heldout}: no such folder`);
+if (!opts.heldout && !opts.fresh)
+  fail('usage: node bench/verdicts.mjs [--heldout DIR] [--fresh DIR] [--no-write] [--stub]');
+for (const dir of [opts.heldout, opts.fresh]) if (dir && !existsSync(dir)) fail(`${dir}: no such folder`);
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('not built — run npm run build first');
 if (!existsSync(CORPUS)) fail(`corpus not found at ${CORPUS}`);
 
@@ -150,17 +157,17 @@ function realPart(repos) {
   return tally;
 }
 
-/** One held-out repository: its findings judged, its installer pipelines found and judged. */
-function heldOutRepo(name, labels) {
-  const root = join(opts.heldout, name);
+/** One repository of folder `base`: its findings judged, its installer pipelines found and judged. */
+function heldOutRepo(base, name, labels) {
+  const root = join(base, name);
   const commitFile = join(root, 'COMMIT');
   if (!existsSync(commitFile)) fail(`${commitFile}: missing — write the archived commit there`);
   const commit = readFileSync(commitFile, 'utf8').trim().slice(0, 12);
   const dirs = skillDirs(root);
-  const rels = dirs.map((d) => relative(opts.heldout, d));
+  const rels = dirs.map((d) => relative(base, d));
   const repo = { name, commit, skills: dirs.length, findings: [], pipelines: [], byCheck: {}, ...emptyTally() };
   const reported = new Set();
-  lint(opts.heldout, rels).forEach((report, i) => {
+  lint(base, rels).forEach((report, i) => {
     const skill = relative(root, dirs[i]);
     const seen = new Set();
     for (const f of blockingFindings(report, skill, dirs[i])) {
@@ -203,25 +210,40 @@ function heldOutRepo(name, labels) {
 const pct = (n, d) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(0)} % (${n} of ${d})`);
 
 const labels = readJson(LABELS);
-const repoNames = readdirSync(opts.heldout)
-  .filter((n) => lstatSync(join(opts.heldout, n)).isDirectory())
-  .sort();
-const repos = repoNames.map((n) => heldOutRepo(n, labels));
-const tuning = realPart(TUNING);
-const heldOutReal = realPart(HELD_OUT_REAL);
+/** The repositories of folder `base`, each required to carry one of `statuses` in the labels. */
+function part(base, statuses) {
+  if (!base) return [];
+  const repos = readdirSync(base)
+    .filter((n) => lstatSync(join(base, n)).isDirectory())
+    .sort()
+    .map((n) => heldOutRepo(base, n, labels));
+  for (const r of repos) {
+    r.status = labels.repos[r.name]?.status;
+    if (!statuses.includes(r.status))
+      fail(
+        `bench/heldout-verdicts.json: repos.${r.name}.status must be one of ${statuses.join(', ')} (folder ${base})`,
+      );
+  }
+  return repos;
+}
+const STATUSES = ['contaminated', 'possibly-seen', 'clean'];
+const repos = part(opts.heldout, STATUSES);
+const fresh = part(opts.fresh, ['fresh']);
+const tuning = opts.heldout ? realPart(TUNING) : undefined;
+const heldOutReal = opts.heldout ? realPart(HELD_OUT_REAL) : undefined;
 
+const unjudgedOf = (rs, prefix) => [
+  ...rs.flatMap((r) => r.unjudged.map((u) => ({ kind: `${prefix}finding`, ...u }))),
+  ...rs.flatMap((r) =>
+    r.pipelines.filter((p) => p.real === undefined).map((p) => ({ kind: `${prefix}pipeline`, ...p })),
+  ),
+];
 const unjudged = [
-  ...repos.flatMap((r) => r.unjudged.map((u) => ({ kind: 'finding', ...u }))),
-  ...repos.flatMap((r) => r.pipelines.filter((p) => p.real === undefined).map((p) => ({ kind: 'pipeline', ...p }))),
-  ...[...tuning.unjudged, ...heldOutReal.unjudged].map((u) => ({ kind: 'real-skills', ...u })),
+  ...unjudgedOf(repos, ''),
+  ...unjudgedOf(fresh, 'fresh '),
+  ...(opts.heldout ? [...tuning.unjudged, ...heldOutReal.unjudged] : []).map((u) => ({ kind: 'real-skills', ...u })),
 ];
 
-const STATUSES = ['contaminated', 'possibly-seen', 'clean'];
-for (const r of repos) {
-  r.status = labels.repos[r.name]?.status;
-  if (!STATUSES.includes(r.status))
-    fail(`bench/heldout-verdicts.json: repos.${r.name}.status must be one of ${STATUSES.join(', ')}`);
-}
 const sum = (rs) =>
   rs.reduce(
     (t, r) => ({
@@ -237,90 +259,134 @@ const sum = (rs) =>
     }),
     { skills: 0, trueFindings: 0, falseAlarms: 0, skillsBlocked: 0, skillsFalselyBlocked: 0 },
   );
-const total = sum(repos);
 const row = (part, repoList, t) =>
   `| ${part} | ${repoList} | ${t.skills} | ${t.trueFindings + t.falseAlarms} | ${t.trueFindings} | ${t.falseAlarms} | ${pct(t.trueFindings, t.trueFindings + t.falseAlarms)} |`;
-const group = (status) => repos.filter((r) => r.status === status);
 const names = (rs) => rs.map((r) => r.name.replace('+', '/')).join(', ');
-const pipelines = repos.flatMap((r) => r.pipelines).filter((p) => p.real === true);
-const caught = pipelines.filter((p) => p.reported).length;
-const checks = {};
-for (const r of repos) {
-  for (const [id, t] of Object.entries(r.byCheck)) {
-    const c = (checks[id] ??= { trueFindings: 0, falseAlarms: 0 });
-    c.trueFindings += t.trueFindings;
-    c.falseAlarms += t.falseAlarms;
+const realPipelines = (rs) => rs.flatMap((r) => r.pipelines).filter((p) => p.real === true);
+const recallLines = (rs) => {
+  const pipelines = realPipelines(rs);
+  return [
+    `Recall on real installer pipelines (download piped into a shell or \`iex\` on one line, found by`,
+    `a grep independent of the rules and judged real by hand): remote-exec reports ${pct(pipelines.filter((p) => p.reported).length, pipelines.length)}.`,
+  ];
+};
+
+/** Per-check precision, false alarms by reason and the per-repository table of `rs`. */
+function detailTables(rs, precisionOf) {
+  const checks = {};
+  for (const r of rs) {
+    for (const [id, t] of Object.entries(r.byCheck)) {
+      const c = (checks[id] ??= { trueFindings: 0, falseAlarms: 0 });
+      c.trueFindings += t.trueFindings;
+      c.falseAlarms += t.falseAlarms;
+    }
   }
+  const falseByWhy = new Map();
+  for (const f of rs.flatMap((r) => r.findings)) {
+    if (f.verdict !== false) continue;
+    const why = labels.findings[f.key].why;
+    falseByWhy.set(why, (falseByWhy.get(why) ?? 0) + 1);
+  }
+  return [
+    `| check | true | false alarms | precision (${precisionOf}) |`,
+    '|---|---|---|---|',
+    ...Object.entries(checks)
+      .sort()
+      .map(
+        ([id, c]) =>
+          `| ${id} | ${c.trueFindings} | ${c.falseAlarms} | ${pct(c.trueFindings, c.trueFindings + c.falseAlarms)} |`,
+      ),
+    '',
+    '| false alarms, by the reason given in the labels | count |',
+    '|---|---|',
+    ...[...falseByWhy]
+      .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+      .map(([why, n]) => `| ${why.replaceAll('|', '\\|')} | ${n} |`),
+    '',
+    '| repository @ commit | skills | true | false alarms | real pipelines (reported) | seen by the rule authors? |',
+    '|---|---|---|---|---|---|',
+    ...rs.map((r) => {
+      const real = r.pipelines.filter((p) => p.real === true);
+      return `| ${r.name.replace('+', '/')} @ ${r.commit} | ${r.skills} | ${r.trueFindings} | ${r.falseAlarms} | ${real.length} (${real.filter((p) => p.reported).length}) | ${r.status} |`;
+    }),
+    '',
+  ];
 }
 
-const falseByWhy = new Map();
-for (const f of repos.flatMap((r) => r.findings)) {
-  if (f.verdict !== false) continue;
-  const why = labels.findings[f.key].why;
-  falseByWhy.set(why, (falseByWhy.get(why) ?? 0) + 1);
+const sections = [];
+if (opts.heldout) {
+  const total = sum(repos);
+  const group = (status) => repos.filter((r) => r.status === status);
+  sections.push([
+    BEGIN,
+    END,
+    [
+      BEGIN,
+      '## Verdict quality (held-out)',
+      '',
+      `Measured by \`node bench/verdicts.mjs --heldout DIR\` on the built CLI. Each location of a blocking`,
+      'finding is one finding, judged by hand in `bench/heldout-verdicts.json` (true: the text is the',
+      'threat or leak the check names; false: a false alarm). Precision = true findings / all blocking',
+      'findings.',
+      '',
+      '| part | repositories | skills | blocking findings | true | false alarms | precision |',
+      '|---|---|---|---|---|---|---|',
+      `| tuning (rule authors read it) | k-dense-scientific-skills | ${tuning.skills} | ${tuning.trueFindings + tuning.falseAlarms} | ${tuning.trueFindings} | ${tuning.falseAlarms} | ${pct(tuning.trueFindings, tuning.trueFindings + tuning.falseAlarms)}; before tuning ${pct(tuning.everTrue, tuning.everTrue + tuning.everFalse)} |`,
+      `| held-out, real-skills | mattpocock-skills, obra-superpowers | ${heldOutReal.skills} | ${heldOutReal.trueFindings + heldOutReal.falseAlarms} | ${heldOutReal.trueFindings} | ${heldOutReal.falseAlarms} | ${pct(heldOutReal.trueFindings, heldOutReal.trueFindings + heldOutReal.falseAlarms)} |`,
+      row('held-out, external, all', `${repos.length} public repositories (below)`, total),
+      ...STATUSES.map((st) => row(`… of which ${st}`, names(group(st)), sum(group(st)))),
+      '',
+      `Refusals (skills with a blocking finding), external: ${total.skillsBlocked} of ${total.skills} skills, ${total.skillsFalselyBlocked} of them by false alarms only;`,
+      `in the clean repositories: ${sum(group('clean')).skillsBlocked} of ${sum(group('clean')).skills}, ${sum(group('clean')).skillsFalselyBlocked} by false alarms only.`,
+      ...recallLines(repos),
+      '',
+      ...detailTables(repos, 'external'),
+      END,
+    ].join('\n'),
+  ]);
 }
+if (opts.fresh) {
+  const total = sum(fresh);
+  sections.push([
+    FRESH_BEGIN,
+    FRESH_END,
+    [
+      FRESH_BEGIN,
+      '## Verdict quality (fresh held-out)',
+      '',
+      'Measured by `node bench/verdicts.mjs --fresh DIR` on the built CLI, the same way as the',
+      'held-out part above, on public repositories chosen after the rules were tuned on that part and',
+      'never read to change a rule (spec D264; list and date in bench/README.md). Labels in',
+      '`bench/heldout-verdicts.json`, status `fresh`.',
+      '',
+      '| part | repositories | skills | blocking findings | true | false alarms | precision |',
+      '|---|---|---|---|---|---|---|',
+      row('held-out, fresh', names(fresh), total),
+      '',
+      `Refusals (skills with a blocking finding): ${total.skillsBlocked} of ${total.skills} skills, ${total.skillsFalselyBlocked} of them by false alarms only.`,
+      ...recallLines(fresh),
+      '',
+      ...detailTables(fresh, 'fresh'),
+      FRESH_END,
+    ].join('\n'),
+  ]);
+}
+for (const [, , text] of sections) console.log(`${text}\n`);
 
-const lines = [
-  BEGIN,
-  '## Verdict quality (held-out)',
-  '',
-  `Measured by \`node bench/verdicts.mjs --heldout DIR\` on the built CLI. Each location of a blocking`,
-  'finding is one finding, judged by hand in `bench/heldout-verdicts.json` (true: the text is the',
-  'threat or leak the check names; false: a false alarm). Precision = true findings / all blocking',
-  'findings.',
-  '',
-  '| part | repositories | skills | blocking findings | true | false alarms | precision |',
-  '|---|---|---|---|---|---|---|',
-  `| tuning (rule authors read it) | k-dense-scientific-skills | ${tuning.skills} | ${tuning.trueFindings + tuning.falseAlarms} | ${tuning.trueFindings} | ${tuning.falseAlarms} | ${pct(tuning.trueFindings, tuning.trueFindings + tuning.falseAlarms)}; before tuning ${pct(tuning.everTrue, tuning.everTrue + tuning.everFalse)} |`,
-  `| held-out, real-skills | mattpocock-skills, obra-superpowers | ${heldOutReal.skills} | ${heldOutReal.trueFindings + heldOutReal.falseAlarms} | ${heldOutReal.trueFindings} | ${heldOutReal.falseAlarms} | ${pct(heldOutReal.trueFindings, heldOutReal.trueFindings + heldOutReal.falseAlarms)} |`,
-  row('held-out, external, all', `${repos.length} public repositories (below)`, total),
-  ...STATUSES.map((st) => row(`… of which ${st}`, names(group(st)), sum(group(st)))),
-  '',
-  `Refusals (skills with a blocking finding), external: ${total.skillsBlocked} of ${total.skills} skills, ${total.skillsFalselyBlocked} of them by false alarms only;`,
-  `in the clean repositories: ${sum(group('clean')).skillsBlocked} of ${sum(group('clean')).skills}, ${sum(group('clean')).skillsFalselyBlocked} by false alarms only.`,
-  `Recall on real installer pipelines (download piped into a shell or \`iex\` on one line, found by`,
-  `a grep independent of the rules and judged real by hand): remote-exec reports ${pct(caught, pipelines.length)}.`,
-  '',
-  '| check | true | false alarms | precision (external) |',
-  '|---|---|---|---|',
-  ...Object.entries(checks)
-    .sort()
-    .map(
-      ([id, c]) =>
-        `| ${id} | ${c.trueFindings} | ${c.falseAlarms} | ${pct(c.trueFindings, c.trueFindings + c.falseAlarms)} |`,
-    ),
-  '',
-  '| false alarms, by the reason given in the labels | count |',
-  '|---|---|',
-  ...[...falseByWhy]
-    .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
-    .map(([why, n]) => `| ${why.replaceAll('|', '\\|')} | ${n} |`),
-  '',
-  '| repository @ commit | skills | true | false alarms | real pipelines (reported) | seen by the rule authors? |',
-  '|---|---|---|---|---|---|',
-  ...repos.map((r) => {
-    const real = r.pipelines.filter((p) => p.real === true);
-    return `| ${r.name.replace('+', '/')} @ ${r.commit} | ${r.skills} | ${r.trueFindings} | ${r.falseAlarms} | ${real.length} (${real.filter((p) => p.reported).length}) | ${r.status} |`;
-  }),
-  '',
-  END,
-];
-const section = lines.join('\n');
-console.log(section);
-
-const missed = pipelines.filter((p) => !p.reported);
+const measured = [...repos, ...fresh];
+const missed = realPipelines(measured).filter((p) => !p.reported);
 if (missed.length)
   console.log(
-    `\nreal pipelines remote-exec does not report:\n${missed.map((p) => `  ${p.key}  ${p.snippet}`).join('\n')}`,
+    `real pipelines remote-exec does not report:\n${missed.map((p) => `  ${p.key}  ${p.snippet}`).join('\n')}\n`,
   );
-const falseKeys = repos.flatMap((r) => r.findings.filter((f) => f.verdict === false));
-if (falseKeys.length) console.log(`\nfalse alarms:\n${falseKeys.map((f) => `  ${f.key}  ${f.snippet}`).join('\n')}`);
+const falseKeys = measured.flatMap((r) => r.findings.filter((f) => f.verdict === false));
+if (falseKeys.length) console.log(`false alarms:\n${falseKeys.map((f) => `  ${f.key}  ${f.snippet}`).join('\n')}\n`);
 if (unjudged.length) {
-  console.log(`\n${unjudged.length} not judged yet (bench/heldout-verdicts.json, tests/corpus/safety-verdicts.json):`);
+  console.log(`${unjudged.length} not judged yet (bench/heldout-verdicts.json, tests/corpus/safety-verdicts.json):`);
   if (opts.stub) console.log(JSON.stringify(unjudged, null, 2));
   else
     for (const u of unjudged)
       console.log(`  ${u.kind}  ${u.key ?? `${u.skill} ${u.check} ${u.file}:${u.line}`}  ${u.snippet}`);
   fail('judge every finding and pipeline first; bench/RESULTS.md not written');
 }
-if (opts.write) writeResultsSection(BEGIN, END, section);
+if (opts.write) for (const [begin, end, text] of sections) writeResultsSection(begin, end, text);
