@@ -34,6 +34,11 @@ export interface GuardInput {
   readonly skillDir: string;
   /** Names of the skills Skillsmith delivered there that the guard holds. */
   readonly guarded: ReadonlySet<string>;
+  /**
+   * The file system under `root` finds a name whatever its case (macOS and Windows by
+   * default), so `.CLAUDE/Skills/x` is the delivered folder too and must be matched as it.
+   */
+  readonly caseFold?: boolean;
 }
 
 /** Programs that only read the files they are given: naming a skill's file to them runs nothing. */
@@ -42,20 +47,23 @@ const READERS = new Set(['cat', 'head', 'tail', 'wc', 'ls', 'file', 'stat', 'gre
 const INTERPRETERS = new Set(['sh', 'bash', 'dash', 'zsh', 'python', 'python3', 'node', 'ruby', 'perl']);
 
 export function guardCommand(input: GuardInput): GuardDecision {
-  const { command, cwd, root, skillDir, guarded } = input;
+  const { command, cwd, root, skillDir } = input;
+  // Where case does not tell names apart, every path and name is compared folded. ASCII only,
+  // which keeps lengths (a relative path is cut from the command's own spelling) and covers
+  // every spelling of a skill folder: skill names and agent folders are ASCII.
+  const fold = input.caseFold ? (s: string) => s.replace(/[A-Z]+/g, (c) => c.toLowerCase()) : (s: string) => s;
+  const guarded = new Map([...input.guarded].map((n) => [fold(n), n]));
   const skillsAbs = join(root, skillDir);
   const inFolder = (abs: string): string | undefined => {
-    const rel = under(skillsAbs, abs);
-    if (rel === undefined) return undefined;
-    const name = rel.split('/')[0]!;
-    return guarded.has(name) ? name : undefined;
+    const rel = under(skillsAbs, abs, fold);
+    return rel === undefined ? undefined : guarded.get(fold(rel.split('/')[0]!));
   };
   const cwdSkill = inFolder(cwd);
   const words = simpleWords(command);
   if (words === undefined) {
     // Not a plain command (pipes, substitutions, redirections, lists): refused if it names a
     // delivered skill's folder anywhere in its text, or runs from inside one.
-    const named = [...guarded].find((n) => command.includes(`skills/${n}`));
+    const named = [...guarded].find(([n]) => fold(command).includes(`skills/${n}`))?.[1];
     if (cwdSkill === undefined && named === undefined) return { kind: 'pass' };
     return deny(cwdSkill ?? named!, 'it is not a plain command Skillsmith can route through its sandbox');
   }
@@ -70,7 +78,7 @@ export function guardCommand(input: GuardInput): GuardDecision {
   const first = touched[0];
   if (first === undefined || first.i !== at || touched.length > 1)
     return deny(first?.skill ?? cwdSkill!, 'only a run of one of its scripts, by path, can be routed');
-  const rel = under(join(skillsAbs, first.skill!), resolvePath(cwd, first.w))!;
+  const rel = under(join(skillsAbs, first.skill!), resolvePath(cwd, first.w), fold)!;
   if (!/^scripts\/[^/]+$/.test(rel))
     return deny(first.skill!, `${rel} is not one of its scripts/ (only those run through the sandbox)`);
   return { kind: 'route', skill: first.skill!, script: rel, args: words.slice(at + 1) };
@@ -137,9 +145,12 @@ export function simpleWords(command: string): string[] | undefined {
   return out.length ? out : undefined;
 }
 
-/** `path` below `dir` as a '/'-separated relative path, or undefined (both absolute, normalised). */
-function under(dir: string, path: string): string | undefined {
-  if (!path.startsWith(`${dir}/`)) return undefined;
+/**
+ * `path` below `dir` as a '/'-separated relative path in `path`'s spelling, or undefined (both
+ * absolute, normalised; compared through `fold`, which keeps lengths).
+ */
+function under(dir: string, path: string, fold: (s: string) => string): string | undefined {
+  if (!fold(path).startsWith(`${fold(dir)}/`)) return undefined;
   return path.slice(dir.length + 1) || undefined;
 }
 

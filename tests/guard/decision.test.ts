@@ -4,7 +4,11 @@
  * touch a delivered skill's folder some other way (refused), and which are none of its
  * business (passed untouched).
  */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findsAnyCase } from '../../main/cli/commands/agent-hook';
 import { guardCommand, simpleWords } from '../../shared/sandbox/guard';
 
 const root = '/home/u/proj';
@@ -70,6 +74,50 @@ describe('the script guard decision', () => {
     // Working inside a delivered folder: anything that is not a reader or a script run.
     expect(ask('rm -rf scripts', `${root}/.claude/skills/audit`).kind).toBe('deny');
     expect(ask('ls', `${root}/.claude/skills/audit`).kind).toBe('pass');
+  });
+
+  it('matches any spelling of the folder where the file system ignores case', () => {
+    const folded = (command: string, cwd = root) =>
+      guardCommand({
+        command,
+        cwd,
+        root,
+        skillDir: '.claude/skills',
+        guarded: new Set(['audit']),
+        caseFold: true,
+      });
+    // The script's own spelling is kept, so the run names the file the agent named.
+    expect(folded('sh .CLAUDE/Skills/AUDIT/scripts/Check.sh -x')).toEqual({
+      kind: 'route',
+      skill: 'audit',
+      script: 'scripts/Check.sh',
+      args: ['-x'],
+    });
+    for (const cmd of [
+      'cat .Claude/skills/Audit/scripts/check.sh | sh',
+      'sh .claude/SKILLS/audit/Scripts/check.sh',
+      'cp .CLAUDE/SKILLS/AUDIT/scripts/check.sh /tmp/x.sh',
+    ])
+      expect(folded(cmd).kind, cmd).toBe('deny');
+    expect(folded('rm -rf scripts', `${root}/.Claude/Skills/Audit`).kind).toBe('deny');
+    // Where case tells names apart, another spelling is another folder, none of the guard's business.
+    expect(ask('sh .CLAUDE/Skills/AUDIT/scripts/check.sh').kind).toBe('pass');
+  });
+
+  it('asks the disk whether a folder is found under another case', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillsmith-case-'));
+    try {
+      mkdirSync(join(dir, 'skills'));
+      expect(findsAnyCase(join(dir, 'skills'))).toBe(false);
+      // The same folder under its upper-cased name, as a case-insensitive volume resolves it.
+      symlinkSync(join(dir, 'skills'), join(dir, 'SKILLS'));
+      expect(findsAnyCase(join(dir, 'skills'))).toBe(true);
+      rmSync(join(dir, 'SKILLS'));
+      mkdirSync(join(dir, 'SKILLS'));
+      expect(findsAnyCase(join(dir, 'skills'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads only literal words as a plain command', () => {

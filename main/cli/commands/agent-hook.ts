@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { guardCommand } from '../../../shared/sandbox/guard';
 import { generatedBy } from '../../../shared/targets/common';
 import { TARGETS } from '../../../shared/targets/registry';
@@ -27,7 +27,14 @@ export async function runAgentHook(argv: readonly string[], io: CliIo): Promise<
   if (!q.ok) throw new CodedError('invalid-input', q.error);
   const { command, cwd, root } = q.value;
   if (command === undefined) return EXIT.ok;
-  const decision = guardCommand({ command, cwd, root, skillDir: t.skillDir, guarded: delivered(root, t.skillDir) });
+  const decision = guardCommand({
+    command,
+    cwd,
+    root,
+    skillDir: t.skillDir,
+    guarded: delivered(root, t.skillDir),
+    caseFold: findsAnyCase(join(root, t.skillDir)),
+  });
   const routed =
     decision.kind === 'route'
       ? `(cd ${shellQuote(root)} && exec ${[process.execPath, cliPath(), 'run', decision.skill, decision.script, '--', ...decision.args].map(shellQuote).join(' ')})`
@@ -50,6 +57,25 @@ async function readInput(): Promise<string> {
 /** The CLI's own launcher, so the routed command runs this Skillsmith whatever PATH holds. */
 function cliPath(): string {
   return process.argv[1] ?? 'skillsmith';
+}
+
+/**
+ * Whether the file system finds `dir` under another spelling of its case: the same folder
+ * (device and inode) under its own name upper-cased, in the same parent. Asked of the disk,
+ * not the platform — a case-insensitive volume mounts on Linux too, and macOS volumes can be
+ * case-sensitive.
+ */
+export function findsAnyCase(dir: string): boolean {
+  const name = basename(dir);
+  const other = join(dirname(dir), name.replace(/[a-z]+/g, (c) => c.toUpperCase()));
+  if (other === dir) return false;
+  try {
+    const a = statSync(dir);
+    const b = statSync(other);
+    return a.dev === b.dev && a.ino === b.ino;
+  } catch {
+    return false;
+  }
 }
 
 /** Skill folders under `skillDir` whose SKILL.md Skillsmith generated: the skills it delivered there. */
