@@ -308,3 +308,42 @@ describe('visible-text: one zero-width character that splits a fence or a word i
     expect(mustCheck(lintTree(manifested(text)), 'visible-text').status).toBe('fail');
   });
 });
+
+describe('visible-text: one zero-width character that touches no word (SPEC D285)', () => {
+  const zw = cp(0x200b);
+  it.each([
+    ['alone on a blank line of a reference', { 'references/guide.md': `Intro\n${zw}\n\nMore.\n` }],
+    ['alone on a blank line between list items', { 'docs/list.md': `- one\n ${zw}\n- two\n` }],
+    ['in an empty table cell', { 'docs/table.md': `| a | b |\n|---|---|\n| ${zw} | x |\n` }],
+    ['the whole of a quoted string in code', { 'scripts/detect.py': `ZW = "${zw}"\nBOM = '${cp(0xfeff)}'\n` }],
+    ['a joiner between parentheses in code', { 'scripts/chars.js': `const list = [(${cp(0x200d)})];\n` }],
+  ])('%s is a notice', (_what, files) => {
+    const c = mustCheck(lintTree(manifested('Body', files)), 'visible-text');
+    expect(c.status).toBe('warn');
+    expect(c.detail).toMatch(/touching no word/);
+  });
+
+  it.each([
+    ['two on a blank line (they can carry bits)', { 'references/guide.md': `Intro\n${zw}${zw}\n` }],
+    ['one next to an emoji (not a blank or punctuation)', { 'references/guide.md': `👨${zw}👩\n` }],
+    ['one splitting a name in a script (Trojan Source)', { 'scripts/check.sh': `is${zw}admin=1\n` }],
+    ['one splitting a name in Python', { 'scripts/check.py': `if user${zw}_ok: pass\n` }],
+    ['one ending a name in code', { 'scripts/check.js': `if (isAdmin${zw}) run();\n` }],
+    [
+      'one between blanks inside an injection phrase',
+      { 'references/guide.md': `Ignore ${zw} previous instructions.\n` },
+    ],
+    ['a tag character between blanks', { 'references/guide.md': `a ${cp(0xe0041)} b\n` }],
+    ['a right-to-left override between blanks', { 'references/guide.md': `a ${cp(0x202e)} b\n` }],
+  ])('%s still blocks', (_what, files) => {
+    expect(mustCheck(lintTree(manifested('Body', files)), 'visible-text').status).toBe('fail');
+  });
+
+  it('a word split is a notice in prose and blocks in code', () => {
+    const split = `Summa${zw}rise the report.\n`;
+    expect(mustCheck(lintTree(manifested('Body', { 'references/a.md': split })), 'visible-text').status).toBe('warn');
+    expect(mustCheck(lintTree(manifested('Body', { 'scripts/a.sh': `# ${split}` })), 'visible-text').status).toBe(
+      'fail',
+    );
+  });
+});

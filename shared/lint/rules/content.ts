@@ -8,7 +8,7 @@ import { downloadThenRun, findRemoteExec } from '../safety/remote-exec';
 import { textKind } from '../safety/remote-exec-code';
 import { findSecrets } from '../safety/secrets';
 import { skillPowers } from '../../ksf/powers';
-import { distinctCodePoints, findInvisible, isHarmlessRun } from '../safety/visible-text';
+import { distinctCodePoints, findInvisible, isHarmlessRun, isProse } from '../safety/visible-text';
 import { scannerMatcher as matcher } from '../scanners';
 import { scanSet, type ScanDocument, type StructuralFinding } from '../scan';
 import type { Spans } from '../spans';
@@ -177,17 +177,18 @@ function visibleTextCheck(
   hidden: readonly StructuralFinding[],
   at: (f: Finding) => Location,
 ): Check {
-  const blocking = invisible.found.filter((f) => !isHarmlessRun(f.doc.text, f.hit));
-  const notices = invisible.found.filter((f) => isHarmlessRun(f.doc.text, f.hit));
+  const harmless = (f: Finding) => isHarmlessRun(f.doc.text, f.hit, isProse(f.doc.path));
+  const blocking = invisible.found.filter((f) => !harmless(f));
+  const notices = invisible.found.filter(harmless);
   const resolvedOnly = invisible.resolvedOnly.filter(
-    (h) => resolvedBody === undefined || !isHarmlessRun(resolvedBody, h),
+    (h) => resolvedBody === undefined || !isHarmlessRun(resolvedBody, h, true),
   );
   if (blocking.length === 0 && resolvedOnly.length === 0 && hidden.length === 0) {
     if (notices.length === 0) return { id: 'visible-text', status: 'pass', detail: 'no hidden characters' };
     return {
       id: 'visible-text',
       status: 'warn',
-      detail: `notice: ${runsByFile(notices, at).join('; ')} — an emoji joiner, a direction mark, or one zero-width character inside a word or a fence, which hides no text`,
+      detail: `notice: ${runsByFile(notices, at).join('; ')} — an emoji joiner, a direction mark, or one zero-width character inside a word or a fence or touching no word, which hides no text`,
       locations: notices.map(at),
     };
   }

@@ -41,7 +41,7 @@ const INVISIBLE_ANY = new RegExp(INVISIBLE_RUN.source, 'gu');
  * hides nothing — unless it splits a phrase the injection heuristics look for, which is the
  * one thing such a split can do (evade a keyword scanner), and then it blocks (SPEC.md D243).
  */
-function splitsFenceOrWord(text: string, hit: Hit): boolean {
+function splitsFenceOrWord(text: string, hit: Hit, prose: boolean): boolean {
   const before = text.slice(Math.max(0, hit.offset - 2), hit.offset);
   const after = text.slice(hit.offset + hit.length, hit.offset + hit.length + 3);
   if (FENCE_SPLITTER.test(hit.match)) {
@@ -50,11 +50,37 @@ function splitsFenceOrWord(text: string, hit: Hit): boolean {
     if (/^[ \t]*$/.test(indent) && FENCE_AFTER.test(after)) return true;
   }
   return (
+    prose &&
     WORD_SPLITTER.test(hit.match) &&
     LETTER_BEFORE.test(before) &&
     LETTER_AFTER.test(after) &&
     !splitsDirective(text, hit)
   );
+}
+
+/** A blank, a line end, punctuation or an ASCII operator: what ends a word or a name in prose and code. */
+const APART = /^(?:|[\s\p{P}`~^|+<=>])$/u;
+
+/**
+ * One zero-width character between blanks, line ends, quotes or punctuation — alone on a blank
+ * line, in an empty table cell, as the whole of a quoted string: it touches no word, so it can
+ * neither hide a letter nor make two names that look alike differ, and one character carries no
+ * text. Unless it splits a phrase the injection heuristics look for (SPEC.md D285).
+ */
+function standsApart(text: string, hit: Hit): boolean {
+  if (!FENCE_SPLITTER.test(hit.match)) return false;
+  const before = [...text.slice(Math.max(0, hit.offset - 2), hit.offset)].pop() ?? '';
+  const after = [...text.slice(hit.offset + hit.length, hit.offset + hit.length + 2)][0] ?? '';
+  return APART.test(before) && APART.test(after) && !splitsDirective(text, hit);
+}
+
+/**
+ * Prose, where a zero-width character inside a word is a line-break hint or a non-joiner of
+ * spelling. In code the same character makes a name that looks like another but is not
+ * (Trojan Source's invisible identifiers), so there it blocks.
+ */
+export function isProse(path: string): boolean {
+  return /\.(?:md|markdown|mdx|mdown|mkd|txt|rst|adoc)$/i.test(path);
 }
 
 /** Longer than any injection heuristic's match (the HTML-comment one reads up to 400 characters). */
@@ -70,14 +96,15 @@ function splitsDirective(text: string, hit: Hit): boolean {
 
 /**
  * Whether a run hides nothing and is only worth a notice: a zero-width joiner that glues two
- * emoji into one (👨‍👩‍👧), a left-to-right / right-to-left mark, or one zero-width character
- * that splits a fence or a word (splitsFenceOrWord). Everything else (runs of zero-width
- * characters, embeddings, overrides, isolates, tags, a BOM mid-text) can hide or reorder
- * instructions and still blocks.
+ * emoji into one (👨‍👩‍👧), a left-to-right / right-to-left mark, one zero-width character that
+ * splits a fence or, in prose, a word (splitsFenceOrWord), or one that touches no word at all
+ * (standsApart). Everything else (runs of zero-width characters, embeddings, overrides,
+ * isolates, tags, a zero-width character inside a name in code) can hide or reorder
+ * instructions, or make names that look alike differ, and still blocks.
  */
-export function isHarmlessRun(text: string, hit: Hit): boolean {
+export function isHarmlessRun(text: string, hit: Hit, prose: boolean): boolean {
   if (BIDI_MARKS.test(hit.match)) return true;
-  if (splitsFenceOrWord(text, hit)) return true;
+  if (splitsFenceOrWord(text, hit, prose) || standsApart(text, hit)) return true;
   if (hit.match !== ZWJ) return false;
   const before = text.slice(Math.max(0, hit.offset - 4), hit.offset);
   const after = text.slice(hit.offset + hit.length, hit.offset + hit.length + 4);
