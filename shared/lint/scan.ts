@@ -1,4 +1,5 @@
 import type { Skill } from '../ksf/model';
+import { entryAt, type SkillTree } from '../ksf/tree';
 import { decodeLenient, isBinary } from '../ksf/text';
 import { distinctCodePoints, findInvisible } from './safety/visible-text';
 import { skillPowers } from '../ksf/powers';
@@ -23,7 +24,9 @@ export interface ScanSet {
 /**
  * Every file of the skill, exactly as install will see it: SKILL.md with its
  * frontmatter, skill.toml, prompts, scripts, dotfiles and nested files. Binary files
- * (by the shared control-byte rule) are skipped; symlinks are never followed.
+ * (by the shared control-byte rule) are skipped; symlinks are never followed. A symlink to
+ * another text file of the skill hides nothing — that file is read here in its own name — so
+ * it is not reported (SPEC.md D247); any other symlink is.
  */
 export function scanSet(skill: Skill): ScanSet {
   const documents: ScanDocument[] = [];
@@ -31,6 +34,7 @@ export function scanSet(skill: Skill): ScanSet {
   for (const entry of skill.tree.entries) {
     if (entry.kind === 'dir') continue;
     if (entry.kind === 'symlink') {
+      if (reviewedTarget(skill.tree, entry.path, entry.target)) continue;
       hidden.push({
         path: entry.path,
         message: `symlink (→ ${entry.target}) — not followed; it points outside the reviewed files`,
@@ -61,6 +65,33 @@ export function scanSet(skill: Skill): ScanSet {
     hidden.push(...escapedInvisible('SKILL.md', textOf('SKILL.md'), nested, 'frontmatter'));
   }
   return { documents, hidden };
+}
+
+/**
+ * Whether the symlink at `path` names a text file of the same skill, which is read in its own
+ * name. Resolved lexically, which is what the kernel does only where every directory passed
+ * through is a real one: so each directory the target enters must be a directory of the tree
+ * (never a symlink, whose `..` would lead elsewhere), an absolute target or one that leaves the
+ * folder is not one, and the end must be a file that is not binary (so it is reviewed).
+ */
+function reviewedTarget(tree: SkillTree, path: string, target: string): boolean {
+  if (target.startsWith('/') || target.includes('\\')) return false;
+  // The link's own folders are real directories: the tree walk never follows a symlink.
+  const parts = path.split('/').slice(0, -1);
+  const segments = target.split('/');
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k]!;
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length === 0) return false;
+      parts.pop();
+      continue;
+    }
+    parts.push(seg);
+    if (k < segments.length - 1 && entryAt(tree, parts.join('/'))?.kind !== 'dir') return false;
+  }
+  const end = entryAt(tree, parts.join('/'));
+  return end?.kind === 'file' && !isBinary(end.bytes);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distinctCodePoints, findInvisible } from '../../shared/lint/safety/visible-text';
-import { cp, lintTree, manifested, mustCheck, tree, utf8 } from './helpers';
+import { cp, lintTree, manifested, mustCheck, tree, utf8, type EntrySpec } from './helpers';
 
 describe('findInvisible (SPEC §9.5 visible-text)', () => {
   const reported: Array<[string, number]> = [
@@ -164,6 +164,39 @@ describe('visible-text in lintSkill: BOMs (D4), NULs (D5), symlinks (D2)', () =>
     expect(c.detail).toContain('docs/deep/link.md');
     expect(c.detail).toContain('symlink');
     expect(c.locations).toEqual([{ file: 'docs/deep/link.md', line: 1, column: 1, endLine: 1, endColumn: 1 }]);
+  });
+
+  it('does not report a symlink to another text file of the skill, which is reviewed in its own name (D247)', () => {
+    const files = { 'AGENTS.md': 'Agents.', 'CLAUDE.md': { symlink: 'AGENTS.md' } };
+    expect(mustCheck(lintTree(manifested('Body', files)), 'visible-text').status).toBe('pass');
+    const nested = { 'docs/a.md': 'A.', 'refs/b.md': { symlink: '../docs/./a.md' } };
+    expect(mustCheck(lintTree(manifested('Body', nested)), 'visible-text').status).toBe('pass');
+  });
+
+  it('still fails on a symlink that leaves the folder, dangles, or ends at nothing reviewed (D247)', () => {
+    const bin = new Uint8Array(100).fill(1);
+    const hostile: Record<string, Record<string, EntrySpec>> = {
+      'leaves the folder': { 'CLAUDE.md': { symlink: '../AGENTS.md' } },
+      'leaves and comes back': { 'AGENTS.md': 'A.', 'docs/x.md': { symlink: '../../demo/AGENTS.md' } },
+      absolute: { 'AGENTS.md': 'A.', 'CLAUDE.md': { symlink: '/AGENTS.md' } },
+      dangling: { 'CLAUDE.md': { symlink: 'AGENTS.md' } },
+      'to a binary file': { 'blob.bin': bin, 'CLAUDE.md': { symlink: 'blob.bin' } },
+      'to a directory': { 'docs/a.md': 'A.', more: { symlink: 'docs' } },
+      'to another symlink': { 'x.md': { symlink: '/etc/passwd' }, 'CLAUDE.md': { symlink: 'x.md' } },
+      // The kernel resolves `..` after a symlinked directory from where that link points.
+      'through a symlinked directory': {
+        'AGENTS.md': 'A.',
+        up: { symlink: '/etc' },
+        'CLAUDE.md': { symlink: 'up/../AGENTS.md' },
+      },
+      'through a file': { 'AGENTS.md': 'A.', 'CLAUDE.md': { symlink: 'AGENTS.md/../AGENTS.md' } },
+      backslash: { 'AGENTS.md': 'A.', 'CLAUDE.md': { symlink: '..\\AGENTS.md' } },
+    };
+    for (const [why, files] of Object.entries(hostile)) {
+      const c = mustCheck(lintTree(manifested('Body', files)), 'visible-text');
+      expect(c.status, why).toBe('fail');
+      expect(c.detail, why).toContain('symlink');
+    }
   });
 
   it('fails on a symlinked directory too', () => {
