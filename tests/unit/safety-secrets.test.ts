@@ -134,6 +134,32 @@ describe('findSecrets: placeholders are ignored, each match judged on its own (D
     expect(findSecrets(text)).toEqual([]);
   });
 
+  it.each([
+    'postgresql://{{username}}:{{password}}@postgres.example.com:5432/app',
+    'postgresql://vault:{{.Password}}@db:5432/app',
+    'mysql://app:{{{password}}}@db/app',
+    'postgres://app:${DB_PASSWORD}@db:5432/app',
+    'postgres://app:$(DB_PASSWORD)@db:5432/app',
+    'postgres://app:%DB_PASSWORD%@db:5432/app',
+    'postgres://app:#{password}@db:5432/app',
+    '//registry.npmjs.org/:_authToken={{NPM_TOKEN}}',
+  ])('a template hole is not a secret (D248): %s', (text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+
+  it.each([
+    // A literal beside a hole, or a hole only in the user, is a password someone wrote.
+    'postgres://{{username}}:Xk9mq2Lp7v@db:5432/app',
+    'postgres://app:{{pw}}Xk9mq2Lp7v@db:5432/app',
+    'postgres://app:Xk9mq2Lp7v{{pw}}@db:5432/app',
+    'postgres://app:{{a}}Xk9mq2{{b}}@db:5432/app',
+    'postgres://app:{Xk9mq2Lp7v@db:5432/app',
+    'postgres://app:%Xk9mq2Lp7v@db:5432/app',
+    '//registry.npmjs.org/:_authToken={{x}}Xk9mq2Lp7v',
+  ])('a real value beside or around a hole is still a secret (D248): %s', (text) => {
+    expect(findSecrets(text)).toHaveLength(1);
+  });
+
   it('a key that strings several runs together is still a key (only one run is a sequential fake)', () => {
     expect(findSecrets('AKIA1234567890ABCDEF').map((h) => h.label)).toEqual(['AWS access key']);
     expect(findSecrets('postgres://admin:s3cr3tPass99@db.host:5432/app').map((h) => h.label)).toEqual([

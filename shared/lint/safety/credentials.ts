@@ -4,8 +4,8 @@
  * `localhost` or an example host is still a password someone uses. What counts:
  *
  * - a placeholder marker (EXAMPLE, XXXX, YOUR…, `...`, `…`, `<…>`, `${…}`), in either part;
- * - a variable or a hole: `$DB_PASSWORD`, `%(pw)s`, `{pw}`, `[password]`, `****`, or a user
- *   that is a variable (`$DB_USER:…`);
+ * - a variable or a template hole: `$DB_PASSWORD`, `%(pw)s`, `{pw}`, `{{password}}`,
+ *   `[password]`, `****` (`isHole`), or a user that is a variable (`$DB_USER:…`);
  * - the user's own name (`postgres:postgres`, `root:root`): a service's default, public;
  * - a placeholder or well-known default word (`password`, `changeme`, `postgres`, `guest`…),
  *   after an optional `my`/`your`/`db`… prefix and up to three digits, and read through
@@ -17,8 +17,20 @@
 /** Documentation placeholders; judged per match, so one never shields a real key elsewhere. */
 export const PLACEHOLDER = /EXAMPLE|XXXX|YOUR[_-]?|PLACEHOLDER|REDACTED|DUMMY|\.\.\.|…|<[A-Za-z]|\$\{/i;
 
-/** A variable or a hole in place of the password. */
-const HOLE = /^\$\w+$|^%\(?\w*\)?s$|^\{\w*\}$|^[<[][^>\]]*[>\]]$|^\*+$/;
+/**
+ * A variable or a template hole filled in when the text is used, standing for the whole value:
+ * shell and Make (`$PW`, `${PW}`, `$(PW)`), cmd.exe (`%PW%`), printf and Python (`%s`,
+ * `%(pw)s`, `{pw}`), Ruby (`#{pw}`), Mustache, Jinja, Go and Vault templates (`{{pw}}`,
+ * `{{ .Password }}`, `{{{pw}}}`), and the `<pw>`, `[pw]`, `****` of documentation. One hole and
+ * nothing else: a literal beside a hole (`{{pw}}Xk9…`) is text someone wrote (SPEC.md D248).
+ */
+const HOLE =
+  /^(?:\$\w+|\$\{[^{}]*\}|\$\(\w+\)|%\w+%|%\(?\w*\)?[sd]|\{\w*\}|#\{[^{}]*\}|\{\{\{?[^{}]+\}?\}\}|[<[][^>\]]*[>\]]|\*+)$/;
+
+/** Whether `value`, a password or a key=value secret's value, is one variable or template hole. */
+export function isHole(value: string): boolean {
+  return HOLE.test(value.trim());
+}
 
 const PREFIXES =
   'my|your|the|db|some|user|example|sample|dev|test|local|app|admin|root|default|new|strong|secure|super';
@@ -80,7 +92,7 @@ export function isPlaceholderCredential(user: string, password: string): boolean
   if (PLACEHOLDER.test(user) || PLACEHOLDER.test(password) || user.startsWith('$')) return true;
   const pw = decoded(password);
   const name = decoded(user);
-  if (HOLE.test(pw)) return true;
+  if (isHole(pw)) return true;
   if (pw.toLowerCase() === name.toLowerCase()) return true;
   if (PLACEHOLDER_WORD.test(pw.replace(/[_-]/g, ''))) return true;
   return /^(.)\1*$/.test(pw) || isSequential(pw);

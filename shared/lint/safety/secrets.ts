@@ -1,6 +1,6 @@
 import { LITERALS_TABLE } from '../match/literals-table';
 import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
-import { isPlaceholderCredential, PLACEHOLDER } from './credentials';
+import { isHole, isPlaceholderCredential, PLACEHOLDER } from './credentials';
 import { lineAt, type Keep, type Pattern } from './patterns';
 import { SECRET_RULES, type SecretShape } from './secret-rules';
 import type { Hit } from '../types';
@@ -90,7 +90,10 @@ const URL_CREDENTIAL = /^[^:]+(?::[^:/]+)*:\/\/([^:@\s/]+):([^@\s/]+)@/;
 
 const KEEP: Readonly<Record<SecretShape, Keep>> = {
   token: (match, text, offset) =>
-    !PLACEHOLDER.test(match) && !EXAMPLE_LABEL.test(lineAt(text, offset)) && !isFakeBody(match),
+    !PLACEHOLDER.test(match) &&
+    !isHole(match.slice(match.indexOf('=') + 1)) &&
+    !EXAMPLE_LABEL.test(lineAt(text, offset)) &&
+    !isFakeBody(match),
   url: (match, text, offset) => {
     const cred = URL_CREDENTIAL.exec(match);
     if (!cred) return false;
