@@ -204,7 +204,8 @@ export const DOWNLOAD_TO: readonly RegExp[] = [
     'gm',
   ),
   new RegExp(String.raw`${DL}[^\n|]*?(?<![\d&=-])>[ \t]*["']?(?<f>[^\s"';&|)]+)`, 'gi'),
-  /-OutFile\s+["']?(?<f>[^\s"';|)]+)/gi,
+  // PowerShell's parameter; GNU-style `--outfile` of other programs (a converter's output) is no download.
+  /(?<![\w-])-OutFile\s+["']?(?<f>[^\s"';|)]+)/gi,
   /\.DownloadFile\(\s*["'][^"']+["']\s*,\s*["'](?<f>[^"']+)["']/gi,
   /\burlretrieve\(\s*[^,\n]+,\s*f?["'](?<f>[^"']+)["']/g,
   /^[ \t]*ADD[ \t]+(?:--\S+[ \t]+)*["']?https?:\/\/\S+[ \t]+["']?(?<f>[^\s"']+)/gm,
@@ -252,6 +253,23 @@ const RUN = new RegExp(
   'gm',
 );
 
+/**
+ * `text` with each `\`-continued line joined to the next (the backslash and line break become
+ * spaces, so places keep their offsets): a word on a continued line is an argument of the
+ * command above (`llama-quantize \` then `"$DIR/model.gguf"`), not a command of its own, while
+ * what follows `&& \` or `sudo \` still starts one. A line where a comment may begin (`#` at
+ * its start or after a blank) is left as it is: a comment's backslash continues nothing, and
+ * the next line then starts a command (SPEC.md D249).
+ */
+function joinContinued(text: string): string {
+  return text.replace(/^([^\n]*)\\(\r?\n)/gm, (all: string, line: string) =>
+    // `\\` at the end is a backslash written out, which continues nothing.
+    /(?:^|[ \t])#/.test(line) || /\\*$/.exec(line)![0].length % 2 === 1
+      ? all
+      : line + ' '.repeat(all.length - line.length),
+  );
+}
+
 /** Every download form names one of these. */
 const DOWNLOADS = /curl|wget|outfile|downloadfile|urlretrieve|\bADD\s/i;
 
@@ -277,8 +295,9 @@ export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
     // spells none of them holds no finding.
     if (!names.some((name) => found.text.includes(name))) continue;
     const doc = codeOf(found);
+    const text = joinContinued(doc.text);
     RUN.lastIndex = 0;
-    for (let m = RUN.exec(doc.text); m; m = RUN.exec(doc.text)) {
+    for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
       const target = m.groups?.a ?? m.groups?.p ?? '';
       const name = target.slice(target.lastIndexOf('/') + 1);
       const start = m.index;
@@ -290,7 +309,7 @@ export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
       findings.push({
         path: doc.path,
         from: from.path,
-        hit: { label: 'download → run', offset: start, length: m[0].length, match: m[0] },
+        hit: { label: 'download → run', offset: start, length: m[0].length, match: doc.text.slice(start, end) },
       });
     }
   }
