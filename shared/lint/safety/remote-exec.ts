@@ -2,7 +2,7 @@ import { LITERALS_TABLE } from '../match/literals-table';
 import { expressionsOf, lazyMatcher, type TextScan } from '../match/matcher';
 import type { Pattern } from './patterns';
 import { readCode, type LineShapes, type TextKind } from './remote-exec-code';
-import { onlyReservedFetches } from '../shell/remote';
+import { fetchesNothingRemoteAt } from '../shell/remote';
 import type { Hit } from '../types';
 
 /*
@@ -153,7 +153,7 @@ export function findRemoteExec(text: string, scan: TextScan = own().scan(text), 
   // The gate is every line shape, reserved hosts included: a text is parsed wherever one matches.
   const hits = rawLineShapes(text, scan);
   if (hits.length === 0) return [];
-  return kind === 'other' ? notReserved(hits, text, text) : readCode(text, kind, SHAPES).hits;
+  return kind === 'other' ? runsSomething(hits, text, text) : readCode(text, kind, SHAPES).hits;
 }
 
 /** Every pattern and the download → run flow over one text. */
@@ -162,9 +162,31 @@ function rawLineShapes(text: string, scan: TextScan = own().scan(text)): Hit[] {
   return [...scan.findAll(REMOTE_EXEC), ...downloadThenRun([{ path: '', text, scan }]).map((f) => f.hit)];
 }
 
-/** The hits less those whose lines fetch from reserved hosts only (D246); `scope` is read for changes of trust. */
-function notReserved(hits: readonly Hit[], text: string, scope: string): Hit[] {
-  return hits.filter((h) => !onlyReservedFetches(text, h.offset, h.offset + h.length, scope));
+/**
+ * What follows `b64decode(` when there is nothing to decode (SPEC.md D256): the call closes, the
+ * text ends, the argument is Python's `...` or an ellipsis, or it is one string of dots, or one
+ * holding `…` (Python's b64decode refuses a non-ASCII string, and a bytes literal cannot hold
+ * one). Each must close the call, so nothing can be added to it (`'…'.strip('…') + 'ZXZpbA=='`).
+ * A string of base64 with `...` after it is not here: b64decode drops what is not base64 and
+ * runs the rest.
+ */
+const NO_PAYLOAD = /^\s*(?:(?:\.\.\.|…)?\s*(?:\)|$)|(["'])(?:\.+|[^"'\n]*…[^"'\n]*)\1\s*(?:\)|$))/;
+
+/**
+ * The hits less those that run nothing remote: every fetch on their lines reads reserved hosts
+ * (D246) or no fetchable operand (D256), or a decoded payload with nothing to decode. `scope` is
+ * read for changes of trust.
+ */
+function runsSomething(hits: readonly Hit[], text: string, scope: string): Hit[] {
+  return hits.filter(
+    (h) =>
+      !fetchesNothingRemoteAt(text, h.offset, h.offset + h.length, scope) &&
+      !(
+        h.label === 'decoded payload → eval' &&
+        h.match.endsWith('(') &&
+        NO_PAYLOAD.test(text.slice(h.offset + h.length))
+      ),
+  );
 }
 
 /** One text of a skill, by path, with its one-pass scan when the caller has one. */
@@ -284,8 +306,8 @@ export function downloadThenRun(given: readonly FlowDocument[]): FlowFinding[] {
     const all = downloadsIn(d, scan);
     const code = all.length === 0 ? d : codeOf(d);
     const found = code === d ? all : downloadsIn(code, own().scan(code.text));
-    // A file fetched from a reserved host holds nobody's code (D246).
-    return found.filter((x) => !onlyReservedFetches(code.text, x.start, x.end, d.text));
+    // A file fetched from a reserved host, or from nowhere, holds nobody's code (D246, D256).
+    return found.filter((x) => !fetchesNothingRemoteAt(code.text, x.start, x.end, d.text));
   });
   if (downloads.length === 0) return [];
   const names = [...new Set(downloads.map((d) => d.name))];
@@ -328,7 +350,7 @@ function places(text: string): number[] {
   return at;
 }
 
-const SHAPES: LineShapes = { hits: (text, scope) => notReserved(rawLineShapes(text), text, scope), places };
+const SHAPES: LineShapes = { hits: (text, scope) => runsSomething(rawLineShapes(text), text, scope), places };
 
 export const REMOTE_EXEC_EXPRESSIONS: readonly RegExp[] = [
   TOOLS,

@@ -1,6 +1,6 @@
 import type { Hit } from '../types';
 import { parseShell, ParseError, type Command, type Script, type Word } from './parse';
-import { changesTrust, fetchesOnlyReserved } from './reserved-host';
+import { changesTrust, fetchesNothingRemote } from './reserved-host';
 
 /*
  * Remote execution decided from a shell syntax tree (SPEC.md D231). A finding is a command
@@ -9,7 +9,8 @@ import { changesTrust, fetchesOnlyReserved } from './reserved-host';
  * process substitution of a fetch given to one. Text that never runs — comments, the
  * arguments of commands that only print or search (`echo`, `grep`), here-documents given to
  * anything but an interpreter — is reported back as data so the line shapes skip it too.
- * A fetch of reserved example hosts only (./reserved-host.ts, D246) fetches nothing remote.
+ * A fetch of reserved example hosts only (./reserved-host.ts, D246), or of no fetchable
+ * operand at all (`curl | sh`, `curl ... | sh`, `curl [url] | sh`: D256), fetches nothing remote.
  */
 
 export interface ShellVerdict {
@@ -147,7 +148,7 @@ class Walk {
 
   /** A fetch from somewhere that can serve anyone's payload. */
   private remote(r: Resolved): boolean {
-    return FETCHERS.has(r.name) && !(reservedOnly(r) && !changesTrust(this.scope));
+    return FETCHERS.has(r.name) && !(nothingRemote(r) && !changesTrust(this.scope));
   }
 
   /** Whether the script runs a remote fetch anywhere, substitutions included. */
@@ -230,22 +231,45 @@ class Walk {
   }
 }
 
-/** A fetch of reserved HTTPS URLs only, with no variable assigned for it (`CURL_CA_BUNDLE=… curl`). */
-function reservedOnly(r: Resolved): boolean {
+/**
+ * A fetch of reserved HTTPS URLs or placeholders only, with no variable assigned for it
+ * (`CURL_CA_BUNDLE=… curl`, `CURL_HOME=… curl`, whose config file may name a URL).
+ */
+function nothingRemote(r: Resolved): boolean {
   const before = r.cmd.words.slice(0, r.cmd.words.length - r.args.length - 1);
-  return !before.some((w) => /^[A-Za-z_]\w*=/.test(w.value)) && fetchesOnlyReserved(r.name, r.args);
+  return !before.some((w) => /^[A-Za-z_]\w*=/.test(w.value)) && fetchesNothingRemote(r.name, r.args);
+}
+
+/**
+ * `src` parsed from `start` to `end`. Documentation writes a placeholder as `<url>`, which is a
+ * redirection in shell, so text that does not parse is read once more with each `<name>` that
+ * stands alone written `[name]` (same length, so places keep their offsets; ./reserved-host.ts
+ * judges `[name]` a placeholder host). Text that parses is never rewritten: `cmd <in >out` keeps
+ * its meaning. A ParseError when neither reading parses.
+ */
+export function parseDocumented(src: string, start: number, end: number): { script: Script; src: string } {
+  try {
+    return { script: parseShell(src, start, end), src };
+  } catch (e) {
+    if (!(e instanceof ParseError)) throw e;
+    const part = src.slice(start, end).replace(/(^|[\s=])<([A-Za-z][\w-]*)>(?=$|[\s|;&)])/gm, '$1[$2]');
+    if (part === src.slice(start, end)) throw e;
+    const rewritten = src.slice(0, start) + part + src.slice(end);
+    return { script: parseShell(rewritten, start, end), src: rewritten };
+  }
 }
 
 /** A fetcher's name where a word starts: as many as the judged fetches, or some fetch went unread. */
 const FETCH_WORD = /(?<![\w./-])(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)(?![\w-])/gi;
 
 /**
- * For a line shape's hit at `start`..`end` of `text` (SPEC D246): whether every fetch on its
- * lines reads reserved hosts only. The lines are parsed as shell; a `scope` (the whole file) that
- * changes trust, a line that does not parse, or a fetcher's name anywhere on them that is not a
- * command judged reserved (inside a string, a comment, another language) keeps the hit.
+ * For a line shape's hit at `start`..`end` of `text` (SPEC D246, D256): whether every fetch on
+ * its lines reads nothing remote — reserved hosts or no fetchable operand. The lines are parsed
+ * as shell; a `scope` (the whole file) that changes trust, a line that does not parse, or a
+ * fetcher's name anywhere on them that is not a command so judged (inside a string, a comment,
+ * another language) keeps the hit.
  */
-export function onlyReservedFetches(text: string, start: number, end: number, scope = text): boolean {
+export function fetchesNothingRemoteAt(text: string, start: number, end: number, scope = text): boolean {
   const from = text.lastIndexOf('\n', start - 1) + 1;
   let to = text.indexOf('\n', Math.max(end - 1, from));
   while (to > 0 && text[to - 1] === '\\') to = text.indexOf('\n', to + 1);
@@ -258,12 +282,12 @@ export function onlyReservedFetches(text: string, start: number, end: number, sc
           if (!w.subs.every((x) => all(x.script))) return false;
           if (!FETCHERS.has(nameOf(w))) return true;
           judged++;
-          return reservedOnly({ cmd: c, name: nameOf(w), args: c.words.slice(k + 1) });
+          return nothingRemote({ cmd: c, name: nameOf(w), args: c.words.slice(k + 1) });
         }),
       ),
     );
   try {
-    if (!all(parseShell(text, from, to))) return false;
+    if (!all(parseDocumented(text, from, to).script)) return false;
   } catch (e) {
     if (e instanceof ParseError) return false;
     throw e;
@@ -280,7 +304,9 @@ function decodes(s: Script): boolean {
  * is not shell. `scope`: the code of the whole file, read for changes of trust (D246).
  */
 export function shellRemoteExec(src: string, start = 0, end = src.length, scope = src): ShellVerdict {
-  const walk = new Walk(src, scope);
-  walk.script(parseShell(src, start, end));
-  return { hits: walk.hits, data: walk.data };
+  const parsed = parseDocumented(src, start, end);
+  const walk = new Walk(parsed.src, scope);
+  walk.script(parsed.script);
+  const hits = walk.hits.map((h) => ({ ...h, match: src.slice(h.offset, h.offset + h.length) }));
+  return { hits, data: walk.data };
 }

@@ -162,26 +162,56 @@ const OPTIONS: Readonly<Record<string, FetchOptions>> = {
 };
 
 /**
- * Whether a fetch with these arguments reads only reserved HTTPS URLs: every word is an option
- * the tool's table knows (with its value) or a reserved URL, and there is at least one URL. A
- * word with a command substitution, an unknown option or anything else that could be a URL
- * (curl and wget take a bare `host/path`) makes it remote.
+ * A host that names nothing: empty, dots or an ellipsis (`...`, `…`), or a `<name>` or `[name]`
+ * placeholder — one word of letters, digits, `_` and `-`, so neither a hostname with a dot nor
+ * an IPv6 literal, and not a curl glob range (`[a-z]`, `[1-9]`), which curl expands into hosts.
  */
-export function fetchesOnlyReserved(tool: string, args: readonly Word[]): boolean {
+function isPlaceholderHost(host: string): boolean {
+  if (/^[.…]*$/.test(host)) return true;
+  const m = /^<([^<>]*)>$|^\[([^[\]]*)\]$/.exec(host);
+  const name = m?.[1] ?? m?.[2];
+  return name !== undefined && /^[A-Za-z][\w-]*$/.test(name) && !/^(?:[A-Za-z]-[A-Za-z]|\d+-\d+)$/.test(name);
+}
+
+/**
+ * Whether a fetch operand could reach a host (SPEC.md D256): anything holding an expansion or a
+ * curl glob (`{a,b}`), and every URL, with a scheme or without (curl and wget take `host/path`),
+ * whose host — after the scheme and its slashes, user information and port — is not a
+ * placeholder host. Erring toward "fetchable": only the placeholder shapes above are not.
+ */
+export function isFetchable(value: string): boolean {
+  if (/[\0{}\\]/.test(value)) return true;
+  const rest = value.replace(/^[A-Za-z][\w+.-]*:\/+/, '');
+  const authority = rest.split(/[/?#]/, 1)[0]!;
+  return !isPlaceholderHost(authority.slice(authority.lastIndexOf('@') + 1).replace(/:\d*$/, ''));
+}
+
+/**
+ * Whether a fetch with these arguments reads nothing anyone could serve: every word is an option
+ * the tool's table knows (with its value), a reserved HTTPS URL (D246) or an operand that is not
+ * fetchable (D256: `curl | sh`, `curl -fsSL ... | sh`, `wget [url]`). A word with a command
+ * substitution, an unknown option (`-K file` and `-i file` read URLs from files) or anything that
+ * could be a URL makes it remote. PowerShell's cmdlets ask for a missing `-Uri` (someone may
+ * type one), so for them an operand must be written.
+ */
+export function fetchesNothingRemote(tool: string, args: readonly Word[]): boolean {
   const o = OPTIONS[tool];
   if (!o) return false;
-  let urls = 0;
+  let operands = 0;
   for (let k = 0; k < args.length; k++) {
     const w = args[k]!;
     if (w.subs.length > 0) return false;
     const v = o === POWERSHELL ? w.value.toLowerCase() : w.value;
-    if (isReservedUrl(w.value)) urls++;
+    if (isReservedUrl(w.value)) operands++;
     else if (o.flags.has(v)) continue;
     else if (o.values.has(v)) k++;
     else if (v.startsWith('--') && v.includes('=') && o.values.has(v.slice(0, v.indexOf('=')))) continue;
-    else if (!clusterOk(v, o, () => k++)) return false;
+    else if (!v.startsWith('-')) {
+      if (isFetchable(w.value)) return false;
+      operands++;
+    } else if (!clusterOk(v, o, () => k++)) return false;
   }
-  return urls > 0;
+  return operands > 0 || o !== POWERSHELL;
 }
 
 /** `-fsSL`, `-qO-`, `-o file`: letters the table knows, a value letter taking the rest or the next word. */
