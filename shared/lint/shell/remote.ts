@@ -61,6 +61,7 @@ const WRAPPERS = new Set([
   'stdbuf',
   'timeout',
   'xargs',
+  'parallel',
   'builtin',
 ]);
 /** Options of a wrapper that take the next word as their value. */
@@ -231,13 +232,20 @@ class Walk {
   }
 }
 
+/** Commands that add words read from standard input to the command they run: its operands are not all written. */
+const FEEDERS = new Set(['xargs', 'parallel']);
+
 /**
  * A fetch of reserved HTTPS URLs or placeholders only, with no variable assigned for it
- * (`CURL_CA_BUNDLE=… curl`, `CURL_HOME=… curl`, whose config file may name a URL).
+ * (`CURL_CA_BUNDLE=… curl`, `CURL_HOME=… curl`, whose config file may name a URL) and not run
+ * by `xargs` or `parallel` (`echo evil.io | xargs curl`), which append operands it does not show.
  */
 function nothingRemote(r: Resolved): boolean {
   const before = r.cmd.words.slice(0, r.cmd.words.length - r.args.length - 1);
-  return !before.some((w) => /^[A-Za-z_]\w*=/.test(w.value)) && fetchesNothingRemote(r.name, r.args);
+  return (
+    !before.some((w) => /^[A-Za-z_]\w*=/.test(w.value) || FEEDERS.has(nameOf(w))) &&
+    fetchesNothingRemote(r.name, r.args)
+  );
 }
 
 /**
