@@ -12,6 +12,8 @@ import {
   openSync,
   closeSync,
   readdirSync,
+  lstatSync,
+  lutimesSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -106,6 +108,56 @@ describe('the compile record', () => {
     };
     for (const [what, change] of Object.entries(changes)) {
       const root = project();
+      expect((await compileRecorded(root)).recorded, what).toBe(true);
+      expect(recordedReport(root), what).toBeDefined();
+      change(root);
+      expect(recordedReport(root), what).toBeUndefined();
+    }
+  });
+
+  it('takes every path it keeps again: a new ctime on any one of them alone sends the compile the full way', async () => {
+    // kitbash.toml through a link: the link and its target are both kept.
+    // A file written in the probe's clock tick leaves no record: the compile starts one tick later.
+    const linked = async (): Promise<string> => {
+      const root = project();
+      writeFiles(root, {
+        'settings/kitbash.toml': '[project]\n',
+        'kitbash.toml': { symlink: 'settings/kitbash.toml' },
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      return root;
+    };
+    const first = await linked();
+    expect((await compileRecorded(first)).recorded).toBe(true);
+    const rec = JSON.parse(readFileSync(join(first, RECORD), 'utf8')) as { paths: string[]; kinds: string };
+    const kinds = new Map(rec.paths.map((p, i) => [p, rec.kinds.charCodeAt(i) - 64]));
+    expect(kinds.size).toBeGreaterThan(30);
+    // Times set to what they were: the bytes stay, only ctime moves — still a change the record must see.
+    const retime = (abs: string, follow: boolean): void => {
+      const st = follow ? statSync(abs) : lstatSync(abs);
+      (follow ? utimesSync : lutimesSync)(abs, st.atime, st.mtime);
+    };
+    const changes: [string, (root: string) => void][] = [];
+    for (const [rel, kind] of kinds) {
+      const abs = (root: string): string => (rel ? join(root, rel) : root);
+      const there =
+        existsSync(abs(first)) ||
+        (() => {
+          try {
+            return !!lstatSync(abs(first));
+          } catch {
+            return false;
+          }
+        })();
+      if (!there) changes.push([`${rel} made`, (root) => writeFiles(root, { [rel]: '' })]);
+      else if ((kind & 15) === 1)
+        changes.push([`${rel} moved away`, (root) => renameSync(abs(root), `${abs(root)}.away`)]);
+      else changes.push([`${rel} retimed`, (root) => retime(abs(root), false)]);
+      if (kind & 16) changes.push([`${rel}'s target retimed`, (root) => retime(abs(root), true)]);
+    }
+    expect(changes.map(([what]) => what)).toContain("kitbash.toml's target retimed");
+    for (const [what, change] of changes) {
+      const root = await linked();
       expect((await compileRecorded(root)).recorded, what).toBe(true);
       expect(recordedReport(root), what).toBeDefined();
       change(root);

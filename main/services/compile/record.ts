@@ -21,6 +21,7 @@ import { look, PRESENT, sameSig, sigOf, type Sig } from '../fs/stamp';
 import { diskProject, MAX_READ_BYTES } from './project-files';
 import {
   at,
+  encodeEntries,
   engine,
   exceptionsInEffect,
   entryOf,
@@ -333,7 +334,7 @@ export class CompileRecorder {
       root: this.root,
       dev: this.probe.dev,
       report,
-      entries,
+      ...encodeEntries(entries),
       exceptions,
     };
     return JSON.stringify(rec);

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { TargetStanding } from '../../../shared/compile/plan';
 import type { TargetId } from '../../../shared/targets/types';
 import { exceptionId } from '../../../shared/policy/exceptions';
 import { openProjectDir, readFileIn } from '../fs/inside';
-import { look, PRESENT, sameSig, sigOf, type Sig } from '../fs/stamp';
+import { look, PRESENT, sigOf, type Sig } from '../fs/stamp';
 import { readProjectConfig } from '../project/config';
 
 /*
@@ -31,13 +32,17 @@ import { readProjectConfig } from '../project/config';
 
 export const RECORD_DIR = '.kitbash/cache';
 export const RECORD = 'compile-record.json';
-export const FORMAT = 1;
+export const FORMAT = 2;
 
 /** How the planner asked about a path. */
 export const EXISTS = 1; // exists(): presence only, through a final symlink
 export const READ = 2; // bytes or mode, never through a link
 export const LIST = 4; // a folder's entries, through a link
 export const FOLLOW = 8; // bytes through a link (kitbash.toml)
+/** In a record's `kinds`: the entry keeps its link target's signature too. */
+const TARGET = 16;
+/** A kind is kept as one character: this plus its flags (and TARGET). */
+const KIND_BASE = 64;
 
 /** A path, how it was asked about, and its signature (null: absent) — plus the followed one for a symlink. */
 export type Entry = [rel: string, flags: number, sig: Sig | null, followed?: Sig | null];
@@ -56,6 +61,12 @@ export interface RecordedReport {
   readonly summary: string;
 }
 
+/**
+ * The record as kept. The paths and how each was asked about are what a no-op compile must
+ * take again; their signatures are kept only as a SHA-256 over them (`sigs`), since the
+ * answer needs only "all the same": parsing thousands of small arrays of numbers cost more
+ * than the lstat calls they are compared with.
+ */
 export interface RecordFile {
   readonly format: number;
   readonly engine: string;
@@ -63,7 +74,12 @@ export interface RecordFile {
   /** The device every recorded path is on (the probe's: its clock timed the signatures). */
   readonly dev: number;
   readonly report: RecordedReport;
-  readonly entries: Entry[];
+  /** Every recorded path, relative to the root ('' is the root). */
+  readonly paths: string[];
+  /** One character per path: KIND_BASE + its flags, + TARGET when a link's target is signed too. */
+  readonly kinds: string;
+  /** SHA-256 (hex) over every signature in path order, laid out as putSig lays them out. */
+  readonly sigs: string;
   /** exceptionsInEffect when it was written: the user's confirmations live outside the project. */
   readonly exceptions: string;
 }
@@ -104,13 +120,80 @@ export function entryOf(abs: string, rel: string, flags: number, dev: number): E
   return (st && st.dev !== dev) || (target && target.dev !== dev) ? undefined : entry;
 }
 
-function unchanged(abs: string, [, flags, sig, followed]: Entry, dev: number): boolean {
-  if (flags === EXISTS) return existsSync(abs) === (sig !== null);
-  const st = look(abs, false);
-  if (!sameSig(st, sig) || (st && st.dev !== dev)) return false;
-  if (followed === undefined) return true;
-  const target = look(abs, true);
-  return sameSig(target, followed) && (!target || target.dev === dev);
+/*
+ * Signatures as bytes: four doubles each (inode, mode, size, ctime), an absent path with
+ * mode -1 (no real mode is negative) and presence alone as PRESENT's zeros. Both the writer
+ * (from Sig) and the no-op (from Stats, without building a Sig per path) lay them out here.
+ */
+const ABSENT_MODE = -1;
+
+function putSig(out: Float64Array, k: number, sig: Sig | null): number {
+  if (sig) out.set(sig, k);
+  else out[k + 1] = ABSENT_MODE;
+  return k + 4;
+}
+
+function putStats(out: Float64Array, k: number, st: Stats | undefined): number {
+  if (st) {
+    out[k] = st.ino;
+    out[k + 1] = st.mode;
+    out[k + 2] = st.size;
+    out[k + 3] = st.ctimeMs;
+  } else out[k + 1] = ABSENT_MODE;
+  return k + 4;
+}
+
+const digestOf = (sigs: Float64Array): string =>
+  createHash('sha256')
+    .update(new Uint8Array(sigs.buffer, sigs.byteOffset, sigs.byteLength))
+    .digest('hex');
+
+/** Entries as the record keeps them. */
+export function encodeEntries(entries: readonly Entry[]): Pick<RecordFile, 'paths' | 'kinds' | 'sigs'> {
+  const sigs = new Float64Array(4 * entries.reduce((n, e) => n + (e[3] === undefined ? 1 : 2), 0));
+  let k = 0;
+  let kinds = '';
+  for (const [, flags, sig, followed] of entries) {
+    kinds += String.fromCharCode(KIND_BASE + flags + (followed === undefined ? 0 : TARGET));
+    k = putSig(sigs, k, sig);
+    if (followed !== undefined) k = putSig(sigs, k, followed);
+  }
+  return { paths: entries.map((e) => e[0]), kinds, sigs: digestOf(sigs) };
+}
+
+/**
+ * Each recorded path taken again as the compile asked about it (an EXISTS through a final
+ * link, anything else of the path itself, and of its target too where a link's was kept);
+ * the digest of their signatures now, or undefined when a path is on another device than
+ * `dev` or the record is not well formed.
+ */
+function signaturesNow(abs: string, rec: RecordFile, dev: number): string | undefined {
+  const { paths, kinds } = rec;
+  if (!Array.isArray(paths) || typeof kinds !== 'string' || paths.length !== kinds.length) return undefined;
+  let slots = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    const kind = kinds.charCodeAt(i) - KIND_BASE;
+    if (kind < 1 || kind >= 2 * TARGET || (kind & (TARGET - 1)) === 0 || typeof paths[i] !== 'string') return undefined;
+    slots += kind & TARGET ? 2 : 1;
+  }
+  const sigs = new Float64Array(4 * slots);
+  let k = 0;
+  for (let i = 0; i < paths.length; i++) {
+    const kind = kinds.charCodeAt(i) - KIND_BASE;
+    const path = at(abs, paths[i]!);
+    if ((kind & ~TARGET) === EXISTS) {
+      k = putSig(sigs, k, existsSync(path) ? PRESENT : null);
+      continue;
+    }
+    const st = look(path, false);
+    if (st && st.dev !== dev) return undefined;
+    k = putStats(sigs, k, st);
+    if (!(kind & TARGET)) continue;
+    const target = look(path, true);
+    if (target && target.dev !== dev) return undefined;
+    k = putStats(sigs, k, target);
+  }
+  return digestOf(sigs);
 }
 
 export const at = (root: string, rel: string): string => (rel ? `${root}/${rel}` : root);
@@ -136,9 +219,9 @@ export function recordedReport(root: string): RecordedReport | undefined {
     return undefined;
   }
   const abs = resolve(root);
-  if (rec.format !== FORMAT || rec.engine !== engine() || rec.root !== abs || !Array.isArray(rec.entries))
+  if (rec.format !== FORMAT || rec.engine !== engine() || rec.root !== abs || typeof rec.sigs !== 'string')
     return undefined;
-  for (const e of rec.entries) if (!unchanged(at(abs, e[0]), e, rec.dev)) return undefined;
+  if (signaturesNow(abs, rec, rec.dev) !== rec.sigs) return undefined;
   if (rec.exceptions !== exceptionsInEffect(abs)) return undefined;
   return rec.report;
 }

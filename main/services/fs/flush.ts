@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import type { spawn as Spawn } from 'node:child_process';
 import { existsSync, fsync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /*
  * Getting many new files onto the disk at once. fsync(2) of each file costs a journal commit
@@ -38,7 +39,7 @@ export function flushFileSystems(fds: readonly number[]): Promise<boolean> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(bin, ['-f', ...fds.map((_, i) => `/dev/fd/${i + 3}`)], {
+      child = loadSpawn()(bin, ['-f', ...fds.map((_, i) => `/dev/fd/${i + 3}`)], {
         stdio: ['ignore', 'ignore', 'ignore', ...fds],
       });
     } catch {
@@ -47,6 +48,14 @@ export function flushFileSystems(fds: readonly number[]): Promise<boolean> {
     child.on('error', () => resolve(false));
     child.on('close', (code) => resolve(code === 0));
   });
+}
+
+/**
+ * child_process on first use: this module sits under every folder opened inside the project
+ * (fs/inside), so a compile answered from its record would load it, and only a writer flushes.
+ */
+function loadSpawn(): typeof Spawn {
+  return (createRequire(__filename)('node:child_process') as { spawn: typeof Spawn }).spawn;
 }
 
 /** fsync(2) each descriptor, all at once (the thread pool runs them side by side). */
