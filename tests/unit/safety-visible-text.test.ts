@@ -342,7 +342,7 @@ describe('visible-text: one zero-width character that splits a fence or a word i
   });
 });
 
-describe('visible-text: one zero-width character that touches no word (SPEC D285)', () => {
+describe('visible-text: one zero-width character that touches no word (SPEC D257)', () => {
   const zw = cp(0x200b);
   it.each([
     ['alone on a blank line of a reference', { 'references/guide.md': `Intro\n${zw}\n\nMore.\n` }],

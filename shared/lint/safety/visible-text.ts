@@ -65,7 +65,7 @@ const APART = /^(?:|[\s\p{P}`~^|+<=>])$/u;
  * One zero-width character between blanks, line ends, quotes or punctuation — alone on a blank
  * line, in an empty table cell, as the whole of a quoted string: it touches no word, so it can
  * neither hide a letter nor make two names that look alike differ, and one character carries no
- * text. Unless it splits a phrase the injection heuristics look for (SPEC.md D285).
+ * text. Unless it splits a phrase the injection heuristics look for (SPEC.md D257).
  */
 function standsApart(text: string, hit: Hit): boolean {
   if (!FENCE_SPLITTER.test(hit.match)) return false;
