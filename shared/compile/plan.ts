@@ -19,6 +19,7 @@ import { SharedDoc } from './sections';
 import { plural, withNewline } from '../text/format';
 import type { WithheldSkill } from './deliver';
 import { planScriptGuards } from './guard';
+import { trustedSkills, type WrittenOutputs } from './written';
 
 /** A skill folder that did not load or compile: its outputs are protected, never pruned. */
 export interface FailedSkill {
@@ -37,6 +38,8 @@ export interface CompileInput {
   readonly withheld?: readonly WithheldSkill[];
   readonly config: ProjectConfig;
   readonly project: ProjectFiles;
+  /** The change's plan only (SPEC D274): a skill whose own files it holds exactly is taken as in step, unread. */
+  readonly written?: WrittenOutputs;
 }
 
 export interface PlannedFile {
@@ -345,7 +348,12 @@ export function planCompile(input: CompileInput): CompilePlan {
   }
 
   // 3b. Never overwrite what the user wrote: a hand-written file or skill folder in the way is left alone.
-  const inTheWay = handWritten(project, files, writers);
+  const trusted = trustedSkills(
+    ready.map((p) => p.name),
+    files,
+    input.written,
+  );
+  const inTheWay = handWritten(project, files, writers, trusted);
   for (const c of inTheWay) {
     warnings.push(
       `${c.skill} → ${c.targets.join(', ')}: ${c.path} was not written by Skillsmith (no "${GENERATED_MARK}" header) — left alone, so ${c.targets.length === 1 ? 'this agent does' : 'these agents do'} not get the installed skill. Adopt it (skillsmith import --write), rename one of them, or remove ${c.path}.`,
@@ -407,6 +415,10 @@ export function planCompile(input: CompileInput): CompilePlan {
       merge.push(lazySection(path, lazy));
       continue;
     }
+    if (f.skill !== undefined && trusted.has(f.skill)) {
+      write.push(plannedFile(path, f, false));
+      continue;
+    }
     const modeChanged =
       project.isExecutable !== undefined &&
       typeof f.content !== 'string' &&
@@ -415,7 +427,8 @@ export function planCompile(input: CompileInput): CompilePlan {
   }
 
   // 7. Prune: what the previous compile wrote that this plan no longer produces.
-  const prune = [...planPrune(project, files, failedNames), ...guards.prune];
+  const inStep = (rel: string) => trusted.has(files.get(rel)?.skill ?? '\0');
+  const prune = [...planPrune(project, files, failedNames, inStep), ...guards.prune];
 
   const standingList: TargetStanding[] = targets.map((t: TargetDef) => ({
     target: t.id,
@@ -452,11 +465,12 @@ function handWritten(
   project: ProjectFiles,
   files: Map<string, PendingFile>,
   writers: ReadonlyMap<string, readonly TargetId[]>,
+  trusted: ReadonlySet<string>,
 ): Conflict[] {
   // Only units with something on disk are gathered (null: nothing there) — in a project not yet compiled, none.
   const units = new Map<string, Unit | null>();
   for (const [path, f] of files) {
-    if (f.skill === undefined || f.unit === undefined) continue;
+    if (f.skill === undefined || f.unit === undefined || trusted.has(f.skill)) continue;
     let u = units.get(f.unit);
     if (u === undefined) {
       u = project.exists(f.unit) ? { skill: f.skill, paths: [], entries: [], folder: f.folder === true } : null;

@@ -65,6 +65,7 @@ export function planPrune(
   project: ProjectFiles,
   files: ReadonlyMap<string, unknown>,
   failedNames: ReadonlySet<string>,
+  inStep: (rel: string) => boolean = () => false,
 ): PlannedPrune[] {
   const protectedPaths = new Set<string>(
     [...failedNames].flatMap((name) => MANAGED_DIRS.map((d) => `${d.dir}/${name}${d.suffix}`)),
@@ -83,6 +84,8 @@ export function planPrune(
   for (const loc of MANAGED_DIRS) {
     for (const e of project.list(loc.dir)) {
       if (loc.wholeDir ? e.kind !== 'dir' : e.kind !== 'file' || !e.name.endsWith(loc.suffix)) continue;
+      // A skill's folder or file the record holds in step (SPEC D274) has nothing stale in it: not walked.
+      if (inStep(loc.wholeDir ? `${loc.dir}/${e.name}${loc.suffix}` : `${loc.dir}/${e.name}`)) continue;
       const f = factsOf(project, e);
       const rel = remembered(f, 'rel', () =>
         loc.wholeDir ? `${loc.dir}/${e.name}${loc.suffix}` : `${loc.dir}/${e.name}`,

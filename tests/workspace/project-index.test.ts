@@ -23,6 +23,7 @@ import { cacheDir } from '../../main/services/skills/index-file';
 import { readInstalled } from '../../main/services/skills/installed';
 import { ProjectIndex } from '../../main/services/skills/project-index';
 import { planChange, stillHolds } from '../../main/services/workspace/recompile';
+import { dropWritten } from '../../main/services/compile/written-record';
 import { parseLock, serializeLock, type LockEntry } from '../../shared/lock/lockfile';
 import type { CompilePlan } from '../../shared/compile/plan';
 import { MARKERS, SKILLS, USER_FILES } from '../compile/fixtures';
@@ -288,6 +289,8 @@ describe('the compile plan from the async disk view', () => {
   it('is the compile service plan, field for field, on a project every target reads from', async () => {
     const p = richProject();
     expect((await cli(p, 'compile')).code).toBe(0);
+    // Without the record of what compile wrote, the change's plan reads every output, as compile does (SPEC D274).
+    dropWritten(p);
     // Out of step: a hand-written file where compile writes, a stale skill's outputs, a symlinked output folder.
     rmSync(join(p, '.kitbash/skills/beta'), { recursive: true });
     write(p, {
@@ -325,6 +328,8 @@ describe('the compile plan from the async disk view', () => {
   it('still holds while nothing it read has moved, and not after an edit, a new file or a write within a tick of the read', async () => {
     const p = richProject();
     expect((await cli(p, 'compile')).code).toBe(0);
+    // The full plan, which reads alpha's output folder: with the record (SPEC D274) it is left unread.
+    dropWritten(p);
     await settle();
     const planned = await planChange(p);
     expect(await stillHolds(p, planned)).toBe(true);

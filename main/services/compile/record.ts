@@ -15,7 +15,7 @@ import {
 import { resolve } from 'node:path';
 import { planCompile, summarize, type CompileInput, type CompilePlan } from '../../../shared/compile/plan';
 import type { ProjectFiles } from '../../../shared/targets/types';
-import { openProjectDir, writeNewFile, type ProjectDir } from '../fs/inside';
+import { openProjectDir, type ProjectDir } from '../fs/inside';
 import { loadCompileInput } from './load';
 import { look, PRESENT, sameSig, sigOf, type Sig } from '../fs/stamp';
 import { diskProject, MAX_READ_BYTES } from './project-files';
@@ -23,6 +23,7 @@ import {
   at,
   encodeEntries,
   engine,
+  openCacheDir,
   exceptionsInEffect,
   entryOf,
   EXISTS,
@@ -31,7 +32,6 @@ import {
   LIST,
   READ,
   RECORD,
-  RECORD_DIR,
   type Entry,
   type RecordedReport,
   type RecordFile,
@@ -130,14 +130,8 @@ class Probe {
     const buf = Buffer.from(text, 'utf8');
     ftruncateSync(this.fd, 0);
     writeSync(this.fd, buf, 0, buf.length, 0);
-    const cache = openProjectDir(root, RECORD_DIR, { create: true });
+    const cache = openCacheDir(root);
     try {
-      // A cache of this machine's inode numbers: never worth committing.
-      try {
-        writeNewFile(cache, '.gitignore', '*\n', 0o644, false);
-      } catch {
-        // there already
-      }
       renameSync(this.dir.at(this.name), cache.at(RECORD));
       cache.verify();
     } finally {

@@ -4,7 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { TargetStanding } from '../../../shared/compile/plan';
 import type { TargetId } from '../../../shared/targets/types';
 import { exceptionId } from '../../../shared/policy/exceptions';
-import { openProjectDir, readFileIn } from '../fs/inside';
+import { openProjectDir, readFileIn, writeNewFile, type ProjectDir } from '../fs/inside';
 import { look, PRESENT, sigOf, type Sig } from '../fs/stamp';
 import { readProjectConfig } from '../project/config';
 
@@ -197,6 +197,17 @@ function signaturesNow(abs: string, rec: RecordFile, dev: number): string | unde
 }
 
 export const at = (root: string, rel: string): string => (rel ? `${root}/${rel}` : root);
+
+/** `.kitbash/cache/`, made if missing, with its own `.gitignore`: what it holds is this machine's alone. */
+export function openCacheDir(root: string): ProjectDir {
+  const cache = openProjectDir(root, RECORD_DIR, { create: true });
+  try {
+    writeNewFile(cache, '.gitignore', '*\n', 0o644, false);
+  } catch {
+    // there already
+  }
+  return cache;
+}
 
 /**
  * The recorded report when nothing the last complete compile read has changed since — a

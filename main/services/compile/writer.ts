@@ -6,6 +6,7 @@ import { openProjectDirs, readFileIn, type ProjectDir, type ProjectDirs } from '
 import { writeFilesInside } from './batch-write';
 import { containment } from './contain-cache';
 import { CodedError } from '../../../shared/result';
+import { dropWritten, recordWritten } from './written-record';
 
 export interface Applied {
   /** Paths written (created or changed), in plan order. */
@@ -48,7 +49,11 @@ export async function applyPlan(
     batch.push({ rel: p.path, data: p.content ?? '' });
     applied.rewritten.push(p.path);
   }
-  if (!batch.length && plan.prune.every((p) => p.action === 'rewrite')) return applied;
+  if (!batch.length && plan.prune.every((p) => p.action === 'rewrite')) {
+    recordWritten(root, plan);
+    return applied;
+  }
+  dropWritten(root);
   const durable = options.durable !== false;
   let dirs: ProjectDirs | undefined;
   try {
@@ -81,6 +86,7 @@ export async function applyPlan(
   } finally {
     dirs?.close();
   }
+  recordWritten(root, plan);
   return applied;
 }
 

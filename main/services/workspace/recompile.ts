@@ -18,6 +18,7 @@ import { folderStamp } from '../fs/stamp';
 import { AsyncDiskView } from './disk-view';
 import { faultPoint } from './fault';
 import { openDeliveryChecks } from '../compile/checks-cache';
+import { readWritten } from '../compile/written-record';
 
 /** A change to the installed set, as the plan of what compile does after it must see it. */
 export interface SkillsChange {
@@ -113,7 +114,11 @@ export async function planChange(
     ...(checks ? { checks } : {}),
   });
   checks?.save();
-  const plan = await view.settle((project) => planCompile({ skills, failures, withheld, config, project }));
+  // Each skill's own files the last applied plan left in step are not read again (SPEC D274).
+  const written = readWritten(root);
+  const plan = await view.settle((project) =>
+    planCompile({ skills, failures, withheld, config, project, ...(written ? { written } : {}) }),
+  );
   index.rememberPlanReads(view.readSet());
   return { plan, config, view, folders, replaced, put };
 }
