@@ -10,13 +10,7 @@ export {
   VENDOR_NEUTRAL_ALIASES,
   type TargetSelection,
 } from './registry';
-export {
-  standingCost,
-  standingTotals,
-  EMPTY_PROJECT,
-  type StandingCost,
-  type TargetTotal,
-} from './cost';
+export { standingCost, standingTotals, EMPTY_PROJECT, type StandingCost, type TargetTotal } from './cost';
 export { prepareSkill, permissionsBlock, type Prepared } from './prepare';
 export { GENERATED_MARK, header, lowerTools } from './common';
 export { ZED_DESCRIPTION_MAX_BYTES, zedConstraints } from './zed';

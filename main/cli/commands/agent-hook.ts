@@ -67,7 +67,10 @@ function cliPath(): string {
  */
 export function findsAnyCase(dir: string): boolean {
   const name = basename(dir);
-  const other = join(dirname(dir), name.replace(/[a-z]+/g, (c) => c.toUpperCase()));
+  const other = join(
+    dirname(dir),
+    name.replace(/[a-z]+/g, (c) => c.toUpperCase()),
+  );
   if (other === dir) return false;
   try {
     const a = statSync(dir);

@@ -26,7 +26,8 @@ export function runMatrix(argv: readonly string[], io: CliIo): ExitCode {
   const config = readProjectConfig(io.cwd);
   if (!config.ok) throw new Error(formatError(config.error));
   const project = diskProject(io.cwd);
-  // Which skills compile withholds, from compile's checks kept by content (D281), as the app's Matrix reads them (D284).
+  // Which skills compile withholds, from compile's checks kept by content (D281), as the app's Matrix
+  // reads them (D284).
   const { skills, failures, withheld } = loadInstalled(
     io.cwd,
     undefined,
