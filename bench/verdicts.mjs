@@ -2,7 +2,7 @@
 // Verdict quality of the blocking safety checks on skills the rule authors did not tune on
 // (issue 39, item 4), beside the tuning part.
 //
-//   node bench/verdicts.mjs [--heldout DIR] [--fresh DIR] [--no-write] [--stub]
+//   node bench/verdicts.mjs [--heldout DIR] [--fresh DIR] [--fresh2 DIR] [--no-write] [--stub]
 //
 // DIR holds one folder per public repository, `<owner>+<name>`, each the `git archive` of one
 // commit with that commit in a file COMMIT (kept outside this repository; see bench/README.md).
@@ -17,7 +17,9 @@
 // --stub, as JSON to fill in), the run exits 1 and bench/RESULTS.md is left alone.
 // --fresh DIR is a second folder of the same layout, measured and reported as its own part
 // (status "fresh" in the labels): repositories chosen after the rules were tuned on the
-// --heldout ones, which nobody reads to change a rule (spec D264).
+// --heldout ones, which nobody reads to change a rule (spec D264). --fresh2 DIR is a third such
+// folder (status "fresh-2"), chosen once the rule authors had read the first fresh part's false
+// alarms (spec D265).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -31,8 +33,11 @@ const LABELS = join(ROOT, 'bench', 'heldout-verdicts.json');
 const REAL_VERDICTS = join(ROOT, 'tests', 'corpus', 'safety-verdicts.json');
 const BEGIN = '<!-- bench:verdicts:begin -->';
 const END = '<!-- bench:verdicts:end -->';
-const FRESH_BEGIN = '<!-- bench:verdicts-fresh:begin -->';
-const FRESH_END = '<!-- bench:verdicts-fresh:end -->';
+/** The parts nobody tunes on, each its own folder, label status and bench/RESULTS.md section. */
+const FRESH_PARTS = [
+  { flag: '--fresh', status: 'fresh', marker: 'verdicts-fresh', title: 'fresh held-out', spec: 'D264' },
+  { flag: '--fresh2', status: 'fresh-2', marker: 'verdicts-fresh-2', title: 'fresh held-out, round two', spec: 'D265' },
+];
 const BLOCKING = ['visible-text', 'dynamic-context', 'remote-exec', 'secrets', 'mcp'];
 const TUNING = ['k-dense-scientific-skills'];
 const HELD_OUT_REAL = ['mattpocock-skills', 'obra-superpowers'];
@@ -43,17 +48,19 @@ const PIPELINE =
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 const fail = failer('verdicts');
 
-const opts = { heldout: undefined, fresh: undefined, write: true, stub: false };
+const opts = { heldout: undefined, fresh: {}, write: true, stub: false };
 for (let i = 2; i < process.argv.length; i++) {
+  const freshPart = FRESH_PARTS.find((p) => p.flag === process.argv[i]);
   if (process.argv[i] === '--heldout') opts.heldout = process.argv[++i];
-  else if (process.argv[i] === '--fresh') opts.fresh = process.argv[++i];
+  else if (freshPart) opts.fresh[freshPart.status] = process.argv[++i];
   else if (process.argv[i] === '--no-write') opts.write = false;
   else if (process.argv[i] === '--stub') opts.stub = true;
   else fail(`unknown argument ${process.argv[i]}`);
 }
-if (!opts.heldout && !opts.fresh)
-  fail('usage: node bench/verdicts.mjs [--heldout DIR] [--fresh DIR] [--no-write] [--stub]');
-for (const dir of [opts.heldout, opts.fresh]) if (dir && !existsSync(dir)) fail(`${dir}: no such folder`);
+if (!opts.heldout && !Object.keys(opts.fresh).length)
+  fail('usage: node bench/verdicts.mjs [--heldout DIR] [--fresh DIR] [--fresh2 DIR] [--no-write] [--stub]');
+for (const dir of [opts.heldout, ...Object.values(opts.fresh)])
+  if (dir && !existsSync(dir)) fail(`${dir}: no such folder`);
 if (!existsSync(join(ROOT, 'out', 'main', 'cli.js'))) fail('not built — run npm run build first');
 if (!existsSync(CORPUS)) fail(`corpus not found at ${CORPUS}`);
 
@@ -228,7 +235,10 @@ function part(base, statuses) {
 }
 const STATUSES = ['contaminated', 'possibly-seen', 'clean'];
 const repos = part(opts.heldout, STATUSES);
-const fresh = part(opts.fresh, ['fresh']);
+const freshParts = FRESH_PARTS.filter((p) => opts.fresh[p.status]).map((p) => ({
+  ...p,
+  repos: part(opts.fresh[p.status], [p.status]),
+}));
 const tuning = opts.heldout ? realPart(TUNING) : undefined;
 const heldOutReal = opts.heldout ? realPart(HELD_OUT_REAL) : undefined;
 
@@ -240,7 +250,7 @@ const unjudgedOf = (rs, prefix) => [
 ];
 const unjudged = [
   ...unjudgedOf(repos, ''),
-  ...unjudgedOf(fresh, 'fresh '),
+  ...freshParts.flatMap((p) => unjudgedOf(p.repos, `${p.status} `)),
   ...(opts.heldout ? [...tuning.unjudged, ...heldOutReal.unjudged] : []).map((u) => ({ kind: 'real-skills', ...u })),
 ];
 
@@ -345,35 +355,37 @@ if (opts.heldout) {
     ].join('\n'),
   ]);
 }
-if (opts.fresh) {
+for (const { flag, status, marker, title, spec, repos: fresh } of freshParts) {
   const total = sum(fresh);
+  const begin = `<!-- bench:${marker}:begin -->`;
+  const end = `<!-- bench:${marker}:end -->`;
   sections.push([
-    FRESH_BEGIN,
-    FRESH_END,
+    begin,
+    end,
     [
-      FRESH_BEGIN,
-      '## Verdict quality (fresh held-out)',
+      begin,
+      `## Verdict quality (${title})`,
       '',
-      'Measured by `node bench/verdicts.mjs --fresh DIR` on the built CLI, the same way as the',
-      'held-out part above, on public repositories chosen after the rules were tuned on that part and',
-      'never read to change a rule (spec D264; list and date in bench/README.md). Labels in',
-      '`bench/heldout-verdicts.json`, status `fresh`.',
+      `Measured by \`node bench/verdicts.mjs ${flag} DIR\` on the built CLI, the same way as the`,
+      'held-out part above, on public repositories chosen after the rules were tuned on the parts',
+      `before it and never read to change a rule (spec ${spec}; list and date in bench/README.md). Labels in`,
+      `\`bench/heldout-verdicts.json\`, status \`${status}\`.`,
       '',
       '| part | repositories | skills | blocking findings | true | false alarms | precision |',
       '|---|---|---|---|---|---|---|',
-      row('held-out, fresh', names(fresh), total),
+      row(`held-out, ${status}`, names(fresh), total),
       '',
       `Refusals (skills with a blocking finding): ${total.skillsBlocked} of ${total.skills} skills, ${total.skillsFalselyBlocked} of them by false alarms only.`,
       ...recallLines(fresh),
       '',
-      ...detailTables(fresh, 'fresh'),
-      FRESH_END,
+      ...detailTables(fresh, status),
+      end,
     ].join('\n'),
   ]);
 }
 for (const [, , text] of sections) console.log(`${text}\n`);
 
-const measured = [...repos, ...fresh];
+const measured = [...repos, ...freshParts.flatMap((p) => p.repos)];
 const missed = realPipelines(measured).filter((p) => !p.reported);
 if (missed.length)
   console.log(
