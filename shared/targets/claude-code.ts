@@ -13,7 +13,9 @@ const GUARD_MARK = '"$s" agent-hook claude-code';
  * not do: Claude Code runs the tool anyway after any exit but 2.
  */
 function guardCommand(guarded: readonly string[]): string {
-  const names = guarded.map((n) => `*skills/${n}*`).join('|');
+  // Any case of each letter: on a disk that ignores case `.CLAUDE/SKILLS/x` is the same folder.
+  const anyCase = (s: string) => s.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+  const names = guarded.map((n) => `*${anyCase(`skills/${n}`)}*`).join('|');
   const why =
     'Skillsmith: not run. This project runs the scripts of its skills only through Skillsmith (skillsmith run), which is not installed here or failed. Install Skillsmith, then try again.';
   return [

@@ -66,7 +66,10 @@ function withoutOurAdditions(tree: Map<string, string>): Map<string, string> {
       const hooks = (JSON.parse(text) as { hooks: { PreToolUse: { hooks: { command: string }[] }[] } }).hooks;
       expect(Object.keys(hooks), `${path}: the guard alone (D200)`).toEqual(['PreToolUse']);
       expect(hooks.PreToolUse).toHaveLength(1);
-      for (const name of guarded) expect(hooks.PreToolUse[0]!.hooks[0]!.command).toContain(`*skills/${name}*`);
+      for (const name of guarded)
+        expect(hooks.PreToolUse[0]!.hooks[0]!.command).toContain(
+          `*${`skills/${name}`.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)}*`,
+        );
       continue;
     }
     // D50: the whole skill folder arrives beside SKILL.md (skill.toml excepted), with its delivery record.

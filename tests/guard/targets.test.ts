@@ -2,6 +2,10 @@
  * Every agent either has a script guard or says why not (issue 38 item 3: "document the
  * equivalent or its absence"), and the matrix cells follow from that and the policy switch.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enforcementCells } from '../../shared/targets/enforcement';
 import { TARGETS } from '../../shared/targets/registry';
@@ -30,5 +34,24 @@ describe('script guards across agents', () => {
     expect(
       off.find((c) => c.permission === 'network' && TARGETS.find((t) => t.id === c.target)!.scriptGuard)!.why,
     ).toMatch(/enforce_in_agent = false/);
+  });
+
+  it('without Skillsmith, the hook refuses a guarded folder under any case and runs the rest', () => {
+    const claude = TARGETS.find((t) => t.scriptGuard?.settings === '.claude/settings.json')!;
+    const merged = claude.scriptGuard!.merge(undefined, ['audit']);
+    if (!('content' in merged) || merged.content === undefined) throw new Error('no settings written');
+    const hook = JSON.parse(merged.content).hooks.PreToolUse[0].hooks[0].command as string;
+    // No skillsmith on PATH and none in the project: the shell text alone decides.
+    const project = mkdtempSync(join(tmpdir(), 'skillsmith-hook-'));
+    const run = (command: string) =>
+      spawnSync('sh', ['-c', hook], {
+        input: JSON.stringify({ tool_name: 'Bash', tool_input: { command } }),
+        env: { PATH: '/usr/bin:/bin', CLAUDE_PROJECT_DIR: project },
+        encoding: 'utf8',
+      }).status;
+    for (const cmd of ['sh .claude/skills/audit/scripts/a.sh', 'sh .CLAUDE/SKILLS/Audit/scripts/a.sh'])
+      expect(run(cmd), cmd).toBe(2);
+    expect(run('npm test')).toBe(0);
+    expect(run('sh .claude/skills/notes/scripts/a.sh')).toBe(0);
   });
 });
