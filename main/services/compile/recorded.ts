@@ -210,25 +210,31 @@ export function openCacheDir(root: string): ProjectDir {
 }
 
 /**
+ * The JSON of `.kitbash/cache/<name>`, read inside the project (no link followed out of it);
+ * undefined when it is missing, unreadable or not JSON — a cache that cannot be read is none.
+ */
+export function readCacheJson(root: string, name: string): unknown {
+  try {
+    const dir = openProjectDir(root, RECORD_DIR);
+    try {
+      const bytes = readFileIn(dir, name);
+      return bytes ? (JSON.parse(bytes.toString('utf8')) as unknown) : undefined;
+    } finally {
+      dir.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The recorded report when nothing the last complete compile read has changed since — a
  * compile now would write nothing and print this; undefined otherwise (no record, another
  * engine, another folder, any path changed). Reads only.
  */
 export function recordedReport(root: string): RecordedReport | undefined {
-  let rec: RecordFile;
-  try {
-    const dir = openProjectDir(root, RECORD_DIR);
-    let bytes;
-    try {
-      bytes = readFileIn(dir, RECORD);
-    } finally {
-      dir.close();
-    }
-    if (!bytes) return undefined;
-    rec = JSON.parse(bytes.toString('utf8')) as RecordFile;
-  } catch {
-    return undefined;
-  }
+  const rec = readCacheJson(root, RECORD) as RecordFile | undefined;
+  if (!rec) return undefined;
   const abs = resolve(root);
   if (rec.format !== FORMAT || rec.engine !== engine() || rec.root !== abs || typeof rec.sigs !== 'string')
     return undefined;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CompilePlan } from '../../../shared/compile/plan';
 import type { OwnedFile, WrittenOutputs } from '../../../shared/compile/written';
 import { openProjectDir, readFileIn, removeIn, replaceFileIn } from '../fs/inside';
-import { engine, openCacheDir, RECORD_DIR } from './recorded';
+import { engine, openCacheDir, readCacheJson, RECORD_DIR } from './recorded';
 
 /*
  * What the last applied plan left on disk of each skill's own files (SPEC D274): path →
@@ -31,20 +31,7 @@ function hashOf(content: string | Uint8Array, executable: boolean): string {
 
 /** The record of `root` as the plan of a change trusts it; undefined when missing, corrupt or another engine's. */
 export function readWritten(root: string): WrittenOutputs | undefined {
-  let rec: WrittenFile;
-  try {
-    const dir = openProjectDir(root, RECORD_DIR);
-    let bytes;
-    try {
-      bytes = readFileIn(dir, NAME);
-    } finally {
-      dir.close();
-    }
-    if (!bytes) return undefined;
-    rec = JSON.parse(bytes.toString('utf8')) as WrittenFile;
-  } catch {
-    return undefined;
-  }
+  const rec = readCacheJson(root, NAME) as WrittenFile | undefined;
   if (rec?.format !== FORMAT || rec.engine !== engine() || typeof rec.files !== 'object' || rec.files === null)
     return undefined;
   const bySkill = new Map<string, Map<string, string>>();
